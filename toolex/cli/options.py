@@ -1,0 +1,78 @@
+"""Options shared by every command, so `--db` and `--format` mean the same thing everywhere."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+
+from toolex.store import DEFAULT_DB, Store
+
+FORMATS = ("table", "json", "csv")
+
+
+def db_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--db",
+        default=DEFAULT_DB,
+        envvar="TOOLEX_DB",
+        show_default=True,
+        type=click.Path(dir_okay=False),
+        help="The store (a DuckDB file); env TOOLEX_DB.",
+    )(f)
+
+
+def format_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(FORMATS),
+        default="table",
+        show_default=True,
+        help="Output rows as an aligned table, JSON or CSV (data to stdout, messages to stderr).",
+    )(f)
+
+
+def open_store(db: str, read_only: bool = False) -> Store:
+    return Store.open(db, read_only=read_only)
+
+
+def emit_rows(rows: Sequence[dict[str, Any]], fmt: str, title: str | None = None) -> None:
+    """Print rows in the chosen format; tables go through rich, json/csv are machine-readable."""
+    if fmt == "json":
+        click.echo(json.dumps(list(rows), indent=2, default=str))
+        return
+    if fmt == "csv":
+        buf = io.StringIO()
+        if rows:
+            writer = csv.DictWriter(buf, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+        click.echo(buf.getvalue(), nl=False)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_lines=False)
+    cols = list(rows[0]) if rows else []
+    for col in cols:
+        table.add_column(col, justify="right" if _numeric(rows, col) else "left")
+    for row in rows:
+        table.add_row(*(_cell(row[c]) for c in cols))
+    Console().print(table)
+
+
+def _numeric(rows: Sequence[dict[str, Any]], col: str) -> bool:
+    return all(isinstance(r[col], int | float) or r[col] is None for r in rows)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return str(value)

@@ -1,0 +1,97 @@
+"""The contract between the pipeline stages and the judges that answer them.
+
+Stages hand a judge a batch of tasks and consume outcomes as they complete, so an LLM judge can
+keep many calls in flight (and serve repeats from the call ledger) while the heuristic judge
+simply answers in order. A judge never writes pipeline tables; stages do, outcome by outcome, so an
+interrupted stage resumes where it stopped.
+
+Tool documentation inside tasks is untrusted text: judges must treat it as data only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+Stage = Literal["decompose", "verify", "audit"]
+
+
+@dataclass(frozen=True)
+class ToolDoc:
+    item_id: str
+    name: str | None
+    platform: str | None
+    doc: dict[str, Any]  # raw documentation, as loaded
+    text: str  # toolex.render.render_doc rendering
+
+
+@dataclass(frozen=True)
+class DecomposeTask:
+    key: str  # "<query_id>"
+    query: str
+    instruction: str | None
+    tools: tuple[ToolDoc, ...]  # ground-truth combination, in slot order
+
+
+@dataclass(frozen=True)
+class SubQuery:
+    slot: int
+    text: str
+    operation: str | None
+    entity: str | None
+    item_id: str  # ground-truth tool answered by this slot
+
+
+@dataclass(frozen=True)
+class VerifyTask:
+    key: str  # "<query_id>/<slot>/<item_id>"
+    subquery: str
+    candidate: ToolDoc
+    reference: ToolDoc
+
+
+@dataclass(frozen=True)
+class AuditTask:
+    key: str  # "<query_id>/<combo_id>"
+    query: str
+    instruction: str | None
+    subqueries: tuple[str, ...]  # the checklist, slot order
+    tools: tuple[ToolDoc, ...]  # the combination, slot order
+
+
+@dataclass(frozen=True)
+class Verdict:
+    accepted: bool
+    reason: str
+
+
+@dataclass
+class Outcome:
+    """The answer to one task. ``ok=False`` is a recorded failure, never a silent 'no'."""
+
+    key: str
+    ok: bool
+    value: list[SubQuery] | Verdict | None = None
+    error: str | None = None
+    call_id: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    calls: int  # calls that would be made (ledger hits excluded)
+    cached: int  # tasks the ledger would answer
+    cost_usd: float | None  # None when the price of the model is unknown
+
+
+class Judge(Protocol):
+    spec: str  # e.g. "heuristic", "openai:gpt-4o-mini"
+
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]: ...
+
+    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]: ...
+
+    def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]: ...
+
+    def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate: ...
