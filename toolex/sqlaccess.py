@@ -1,0 +1,172 @@
+"""Read-only SQL access to a store, and the shipped SQL transpiled to other engines.
+
+Two independent guards keep `toolex sql` from changing a store by accident: sqlglot parses the
+statement and anything that is not a query (SELECT/WITH/VALUES/DESCRIBE/SHOW/SUMMARIZE/EXPLAIN of
+a query/a reading PRAGMA) is refused before it reaches DuckDB; and the connection itself is opened
+``read_only``, so even a statement sqlglot misreads cannot write. ``write=True`` lifts both.
+
+The shipped SQL is written for DuckDB; :func:`transpile_shipped` rewrites a file for another
+engine with sqlglot, raising on constructs sqlglot cannot express there instead of emitting
+silently wrong SQL.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pyarrow as pa
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ErrorLevel, ParseError, SqlglotError, UnsupportedError
+
+from toolex.errors import ToolexError
+from toolex.resources import resource_root, sql_text
+from toolex.store import Store
+
+# Dialects offered by `toolex sql --show --dialect`: the engines users move to when one machine is
+# not enough (sqlglot knows more; these are the ones the transpile test covers).
+DIALECTS = (
+    "duckdb",
+    "postgres",
+    "spark",
+    "databricks",
+    "trino",
+    "presto",
+    "bigquery",
+    "snowflake",
+)
+# Every shipped file must come out of these in valid SQL (a test holds them to it); the others
+# may refuse a construct sqlglot cannot express there (e.g. PIVOT in postgres) with a clear error.
+STRICT_DIALECTS = ("duckdb", "spark", "databricks", "snowflake")
+
+_QUERY_TYPES = (exp.Query, exp.Values, exp.Describe, exp.Show, exp.Summarize)
+# Node types that write, anywhere in the tree (a query can hide none of them in DuckDB, but a
+# statement sqlglot parses leniently might).
+_WRITE_NODES = (
+    exp.Insert, exp.Delete, exp.Update, exp.Merge, exp.Create, exp.Drop, exp.Alter,
+    exp.Copy, exp.Attach, exp.Detach, exp.Set, exp.TruncateTable, exp.Into,
+)  # fmt: skip
+# PRAGMAs that only read (DuckDB's table_info, show_tables, ...); others change settings.
+_READ_PRAGMAS = frozenset(
+    {"table_info", "show_tables", "show_tables_expanded", "database_size", "storage_info",
+     "version", "show", "database_list", "functions", "platform", "metadata_info"}
+)  # fmt: skip
+
+logging.getLogger("sqlglot").setLevel(logging.ERROR)
+
+
+class SqlRefused(ToolexError):
+    """A statement `toolex sql` will not run without ``--write``."""
+
+
+def check_read_only(sql: str) -> None:
+    """Raise :class:`SqlRefused` unless ``sql`` is exactly one statement that only reads."""
+    try:
+        statements = [s for s in sqlglot.parse(sql, read="duckdb") if s is not None]
+    except ParseError as exc:
+        raise ToolexError(f"cannot parse the SQL: {exc}") from exc
+    if len(statements) != 1:
+        raise SqlRefused(f"give exactly one statement (got {len(statements)})")
+    _check_statement(statements[0], sql)
+
+
+def _check_statement(stmt: exp.Expression, sql: str) -> None:
+    kind = _kind(stmt)
+    hint = "; add --write to run it against the store (opened for writing)"
+    if isinstance(stmt, exp.Command) and str(stmt.this).upper() == "EXPLAIN":
+        rest = stmt.expression.name if isinstance(stmt.expression, exp.Literal) else ""
+        rest = (rest or str(stmt.expression or "")).strip()
+        if rest.upper().startswith("ANALYZE"):
+            rest = rest[len("ANALYZE") :].strip()
+        check_read_only(rest)  # EXPLAIN ANALYZE runs the statement, so check what it explains
+        return
+    if isinstance(stmt, exp.Pragma):
+        name = stmt.this.name if isinstance(stmt.this, exp.Expression) else str(stmt.this)
+        name = (name or "").lower()
+        if name not in _READ_PRAGMAS:
+            raise SqlRefused(f"{stmt.sql(dialect='duckdb')!r} may change settings; refused{hint}")
+        return
+    if not isinstance(stmt, _QUERY_TYPES):
+        raise SqlRefused(f"{kind} is not a query; toolex sql is read-only by default{hint}")
+    for node in stmt.walk():
+        if isinstance(node, _WRITE_NODES):
+            raise SqlRefused(
+                f"the query contains {_kind(node)}, which writes; toolex sql is read-only{hint}"
+            )
+
+
+def _kind(node: exp.Expression) -> str:
+    if isinstance(node, exp.Command):
+        return f"{str(node.this).upper()} statement"
+    return f"{node.key.upper()} statement" if node.key else type(node).__name__
+
+
+def run_sql(
+    db: str,
+    sql: str,
+    *,
+    write: bool = False,
+    params: Mapping[str, Any] | Sequence[Any] | None = None,
+) -> pa.Table:
+    """Run one statement against the store at ``db``; rows come back as an Arrow table.
+
+    Without ``write`` the statement must pass :func:`check_read_only` and the store is opened
+    read-only; with it, the store is opened for writing and the statement runs in a transaction.
+    """
+    if not write:
+        check_read_only(sql)
+    store = Store.open(db, read_only=not write)
+    try:
+        if write:
+            with store.transaction() as con:
+                return _fetch(con.execute(sql, params) if params else con.execute(sql))
+        return _fetch(store.con.execute(sql, params) if params else store.con.execute(sql))
+    except ToolexError:
+        raise
+    except Exception as exc:  # DuckDB's own errors name the table/column; pass them on cleanly
+        raise ToolexError(f"the SQL failed: {exc}") from exc
+    finally:
+        store.close()
+
+
+def _fetch(cur: Any) -> pa.Table:
+    if cur.description is None:  # a statement that returns no rows (a write without RETURNING)
+        return pa.table({"rows": pa.array([], pa.int64())})
+    # DuckDB warns that a DB-API result copies once more than con.sql(); con.sql cannot take the
+    # store's open cursor state, and one copy of a shell query's rows is cheap.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return cur.to_arrow_table()
+
+
+def shipped_sql_names() -> list[str]:
+    """Every shipped SQL file, as ``folder/file.sql`` relative to sql/."""
+    root = resource_root("sql")
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*.sql"))
+
+
+def transpile_shipped(name: str, dialect: str, *, pretty: bool = True) -> str:
+    """The shipped DuckDB SQL file ``name`` (e.g. ``stages/30_cartesian.sql``) in ``dialect``."""
+    if dialect not in DIALECTS:
+        raise ToolexError(f"unknown dialect {dialect!r}; choose one of {', '.join(DIALECTS)}")
+    try:
+        text = sql_text(name)
+    except FileNotFoundError as exc:
+        raise ToolexError(
+            f"no shipped SQL file {name!r}; available: {', '.join(shipped_sql_names())}"
+        ) from exc
+    return transpile(text, dialect, pretty=pretty, source=name)
+
+
+def transpile(text: str, dialect: str, *, pretty: bool = True, source: str = "<sql>") -> str:
+    """DuckDB SQL ``text`` rewritten for ``dialect``; statements end with ``;``."""
+    try:
+        out = sqlglot.transpile(
+            text, read="duckdb", write=dialect, pretty=pretty, unsupported_level=ErrorLevel.RAISE
+        )
+    except (UnsupportedError, SqlglotError) as exc:
+        raise ToolexError(f"{source}: sqlglot cannot express this SQL in {dialect}: {exc}") from exc
+    return ";\n\n".join(s for s in out if s.strip()) + ";\n"
