@@ -1,0 +1,17 @@
+-- 010 metric_queries(p_run_ids): the queries each run is scored on.
+-- Reads: runs, qrels, queries, run_results. Creates: TEMP table macro metric_queries.
+-- Parameters: p_run_ids VARCHAR[] (runs to score).
+-- Returns: run_id, benchmark, query_id, task, category, has_results.
+-- Every query with judgments in the run's benchmark is scored, whether or not the run returned
+-- anything for it (trec_eval -c semantics): a query the retriever skipped scores 0, it does not
+-- vanish from the mean. has_results lets reports count those queries (n_no_results).
+CREATE OR REPLACE TEMP MACRO metric_queries(p_run_ids) AS TABLE
+SELECT r.run_id, r.benchmark, j.query_id, q.task, q.category,
+       (seen.query_id IS NOT NULL) AS has_results
+FROM runs AS r
+JOIN (SELECT DISTINCT benchmark, query_id FROM qrels) AS j ON j.benchmark = r.benchmark
+LEFT JOIN queries AS q ON q.benchmark = j.benchmark AND q.query_id = j.query_id
+LEFT JOIN (SELECT DISTINCT run_id, query_id FROM run_results
+           WHERE list_contains(p_run_ids, run_id)) AS seen
+       ON seen.run_id = r.run_id AND seen.query_id = j.query_id
+WHERE list_contains(p_run_ids, r.run_id);

@@ -1,0 +1,28 @@
+-- 050 metric_combo_scores(p_run_ids, p_ks, p_expansion): every metric against every combination.
+-- Reads: metric_queries (010), metric_combos (020), metric_ideal (030), metric_hits (040).
+-- Creates: TEMP table macro metric_combo_scores.
+-- Parameters: p_run_ids VARCHAR[], p_ks INTEGER[], p_expansion VARCHAR.
+-- Returns: run_id, query_id, combo_id, k, ndcg, recall, comp (wide: one row per combination).
+--   NDCG@K   = DCG@K / IDCG@K                   (0 when the combination has no positive label)
+--   Recall@K = n_hit / n_rel                    (trec_eval recall_K)
+--   Comp@K   = 1 if every relevant item of the combination is in the top K, else 0
+CREATE OR REPLACE TEMP MACRO metric_combo_scores(p_run_ids, p_ks, p_expansion) AS TABLE
+WITH combos AS (
+    SELECT DISTINCT benchmark, query_id, combo_id FROM metric_combos(p_expansion)
+), base AS (
+    SELECT u.run_id, u.query_id, c.benchmark, c.combo_id, cut.k
+    FROM metric_queries(p_run_ids) AS u
+    JOIN combos AS c ON c.benchmark = u.benchmark AND c.query_id = u.query_id
+    CROSS JOIN unnest(p_ks) AS cut(k)
+)
+SELECT b.run_id, b.query_id, b.combo_id, b.k,
+       coalesce(h.dcg / i.idcg, 0.0) AS ndcg,
+       coalesce(h.n_hit / i.n_rel, 0.0) AS recall,
+       CASE WHEN i.n_rel > 0 AND h.n_hit = i.n_rel THEN 1.0 ELSE 0.0 END AS comp
+FROM base AS b
+LEFT JOIN metric_ideal(p_ks, p_expansion) AS i
+  ON i.benchmark = b.benchmark AND i.query_id = b.query_id
+ AND i.combo_id = b.combo_id AND i.k = b.k
+LEFT JOIN metric_hits(p_run_ids, p_ks, p_expansion) AS h
+  ON h.run_id = b.run_id AND h.query_id = b.query_id
+ AND h.combo_id = b.combo_id AND h.k = b.k;

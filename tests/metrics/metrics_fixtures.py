@@ -1,0 +1,154 @@
+"""Synthetic stores for the metric tests, built by inserting rows directly, and a plain-Python
+reference (pytrec_eval per combination, max per query) to compare the SQL engine with."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import pytrec_eval
+
+BENCH = "b"
+
+
+def ranked(results: dict[str, float]) -> list[str]:
+    """trec_eval order: score descending, then item id descending (byte order)."""
+    return sorted(results, key=lambda item: (-results[item], _desc(item)))
+
+
+def _desc(item: str) -> tuple[int, ...]:
+    return tuple(-b for b in item.encode()) + (1,)
+
+
+@dataclass
+class Synthetic:
+    """What was inserted, in the shapes pytrec_eval takes."""
+
+    qrels: dict[str, dict[str, int]] = field(default_factory=dict)
+    slots: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # query -> [(item, rel)]
+    runs: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    combos: dict[str, list[list[str]]] = field(default_factory=dict)  # valid expanded only
+    meta: dict[str, tuple[str, str]] = field(default_factory=dict)  # query -> (task, category)
+
+
+def add_benchmark(con, name: str = BENCH) -> None:
+    con.execute(
+        "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'synthetic')", [name]
+    )
+
+
+def add_query(con, qid: str, labels: Sequence[tuple[str, int]], task="t1", category="c1",
+              bench: str = BENCH) -> None:
+    """A query and its ground truth; labels = [(item_id, relevance)], slot = position."""
+    con.execute("INSERT INTO queries (benchmark, query_id, task, category, text) VALUES "
+                "(?, ?, ?, ?, 'q')", [bench, qid, task, category])
+    for slot, (item, rel) in enumerate(labels):
+        con.execute("INSERT INTO qrels VALUES (?, ?, ?, ?, ?)", [bench, qid, item, rel, slot])
+
+
+def add_run(con, run_id: str, results: dict[str, dict[str, float]], bench: str = BENCH) -> None:
+    """A run with trec_eval ranks computed here (score DESC, item_id DESC)."""
+    con.execute("INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')",
+                [run_id, bench])
+    rows = []
+    for qid, res in results.items():
+        rows += [(run_id, qid, item, res[item], rank) for rank, item in enumerate(ranked(res), 1)]
+    if rows:
+        con.executemany("INSERT INTO run_results VALUES (?, ?, ?, ?, ?)", rows)
+
+
+def add_combo(con, qid: str, combo_id: int, items: Sequence[str], status: str = "valid",
+              expansion: str = "default", bench: str = BENCH) -> None:
+    con.execute("INSERT INTO combinations (benchmark, expansion, query_id, combo_id, is_original,"
+                " status) VALUES (?, ?, ?, ?, ?, ?)",
+                [bench, expansion, qid, combo_id, combo_id == 0, status])
+    con.executemany("INSERT INTO combination_items VALUES (?, ?, ?, ?, ?, ?)",
+                    [(bench, expansion, qid, combo_id, s, it) for s, it in enumerate(items)])
+
+
+def build_random(con, *, seed: int, n_queries: int, n_runs: int = 2, n_items: int = 60,
+                 max_depth: int = 30, p_empty: float = 0.1, max_combos: int = 4) -> Synthetic:
+    """Hundreds of queries, graded labels 0..3, scores rounded to 1 decimal (many ties), ids of
+    mixed length (i7 vs i10, so byte order matters), some queries with no results at all."""
+    rng = random.Random(seed)
+    items = [f"i{n}" for n in range(n_items)]
+    syn = Synthetic()
+    add_benchmark(con)
+    for qn in range(n_queries):
+        qid = f"q{qn}"
+        labels = [(it, rng.choice([0, 1, 1, 2, 3])) for it in rng.sample(items, rng.randint(1, 4))]
+        task, cat = rng.choice(["t1", "t2", "t3"]), rng.choice(["c1", "c2"])
+        add_query(con, qid, labels, task, cat)
+        syn.qrels[qid] = dict(labels)
+        syn.slots[qid] = labels
+        syn.meta[qid] = (task, cat)
+        valid = []
+        for cid in range(1, rng.randint(0, max_combos) + 1):
+            combo = [it if rng.random() < 0.4 else rng.choice(items) for it, _ in labels]
+            status = "valid" if rng.random() < 0.8 else rng.choice(["cut", "rejected_audit"])
+            add_combo(con, qid, cid, combo, status)
+            if status == "valid":
+                valid.append(combo)
+        syn.combos[qid] = valid
+    for rn in range(n_runs):
+        run: dict[str, dict[str, float]] = {}
+        for qid in syn.qrels:
+            if rng.random() < p_empty:
+                continue
+            picked = rng.sample(items, rng.randint(1, max_depth))
+            run[qid] = {it: round(rng.random() * 1.5, 1) for it in picked}
+        add_run(con, f"run{rn}", run)
+        syn.runs[f"run{rn}"] = run
+    return syn
+
+
+def trec_scores(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]],
+                ks: Iterable[int]) -> dict[str, dict[str, dict[int, float]]]:
+    """pytrec_eval ndcg_cut_K / recall_K per query (0 for queries it does not return)."""
+    ks = list(ks)
+    cut = ",".join(map(str, ks))
+    ev = pytrec_eval.RelevanceEvaluator(qrels, {f"ndcg_cut.{cut}", f"recall.{cut}"})
+    got = ev.evaluate({q: r for q, r in run.items() if q in qrels})
+    out: dict[str, dict[str, dict[int, float]]] = {}
+    for qid in qrels:
+        m = got.get(qid, {})
+        out[qid] = {
+            "ndcg": {k: m.get(f"ndcg_cut_{k}", 0.0) for k in ks},
+            "recall": {k: m.get(f"recall_{k}", 0.0) for k in ks},
+        }
+    return out
+
+
+def comp(labels: dict[str, int], results: dict[str, float], k: int) -> float:
+    rel = {it for it, r in labels.items() if r > 0}
+    top = set(ranked(results)[:k])
+    return 1.0 if rel and rel <= top else 0.0
+
+
+def reference(syn: Synthetic, run_id: str, ks: Sequence[int]) -> dict[tuple, tuple[float, float]]:
+    """{(query, metric, k): (old, new)}: pytrec_eval per combination, then max per query."""
+    run = syn.runs[run_id]
+    per_combo: list[dict[str, dict[str, int]]] = [syn.qrels]
+    depth = max((len(c) for c in syn.combos.values()), default=0)
+    for j in range(depth):
+        combo_qrels = {}
+        for qid, combos in syn.combos.items():
+            if j < len(combos):
+                labels: dict[str, int] = {}
+                for (item, (_, rel)) in zip(combos[j], syn.slots[qid], strict=True):
+                    labels[item] = max(rel, labels.get(item, rel))
+                combo_qrels[qid] = labels
+        per_combo.append(combo_qrels)
+    out: dict[tuple, tuple[float, float]] = {}
+    for idx, qrels in enumerate(per_combo):
+        scores = trec_scores(qrels, run, ks)
+        for qid, by_metric in scores.items():
+            for k in ks:
+                by_metric.setdefault("comp", {})[k] = comp(qrels[qid], run.get(qid, {}), k)
+            for metric, values in by_metric.items():
+                for k, v in values.items():
+                    key = (qid, metric, k)
+                    old, new = out.get(key, (None, 0.0))
+                    out[key] = (v if idx == 0 else old, max(new, v))
+    return out
