@@ -61,11 +61,19 @@ def render_doc(doc: dict[str, Any], *, platform: str | None = None, max_words: i
         lines.append(f"{key}: {_compact(value)}")
 
     text = "\n".join(lines) if lines else _compact(doc)
-    if max_words is not None:
-        words = text.split(" ")
-        if len(words) > max_words:
-            text = " ".join(words[:max_words])
-    return text
+    return truncate(text, max_words)
+
+
+def truncate(text: str, max_words: int | None) -> str:
+    """Cut ``text`` to its first ``max_words`` space-separated words (None: keep it whole).
+
+    Retrievers call this on stored renderings to fit a model's limit, so the cut is the same
+    whether it happens at render time or at embedding time.
+    """
+    if max_words is None:
+        return text
+    words = text.split(" ")
+    return " ".join(words[:max_words]) if len(words) > max_words else text
 
 
 def _first(doc: dict[str, Any], keys: tuple[str, ...], used: set[str]) -> str | None:

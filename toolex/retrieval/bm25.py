@@ -1,0 +1,107 @@
+"""BM25 as ToolRet runs it, with the ``bm25s`` package (Lù, 2024).
+
+ToolRet's ``eval_bm25`` (github.com/mangopy/tool-retrieval-benchmark, toolret/eval.py) tokenises
+documents with ``bm25s.tokenize(docs, stopwords="en")`` (lower-case, ``\\b\\w\\w+\\b`` tokens,
+English stop-words removed, no stemmer), indexes them with ``bm25s.BM25()`` -- the Lucene variant,
+k1 = 1.5, b = 0.75 -- tokenises each query the same way, and builds one index per task, so IDF is
+computed over the library the query is searched against. We do the same per scope value. One
+difference: ToolRet indexes ``str(doc)`` (a Python dict repr); we index the shared rendering
+(toolex.render.render_doc) so that BM25 and the dense models read the same text.
+
+Lucene BM25, for query q and document d:
+    score(q, d) = sum_{t in q} idf(t) * tf(t,d) / (tf(t,d) + k1 * (1 - b + b * |d| / avgdl)),
+    idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5)).
+
+Top-k selection is exact and deterministic: every document's score is computed, and ties are
+broken by item_id descending (trec_eval's rule), so ties at the k-th place never depend on the
+order of a partial sort.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import bm25s
+import numpy as np
+import pyarrow as pa
+
+from toolex.retrieval.progress import progress
+from toolex.retrieval.texts import Library, TextRow
+
+# bm25s sets its own logger to DEBUG on import; its lines would drown the progress bars.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
+
+K1 = 1.5
+B = 0.75
+METHOD = "lucene"
+STOPWORDS = "en"
+
+
+class BM25Retriever:
+    """Sparse lexical retriever; needs no model, so it is always available offline."""
+
+    kind = "bm25"
+
+    def __init__(self) -> None:
+        self.spec = "bm25"
+        self.model = f"bm25s:{METHOD}:k1={K1}:b={B}:stopwords={STOPWORDS}"
+
+    def describe(self) -> dict[str, object]:
+        return {"model": self.model, "method": METHOD, "k1": K1, "b": B, "stopwords": STOPWORDS}
+
+    def prepare(self, store: object, library: Library, texts: Sequence[TextRow]) -> None:
+        """Nothing to precompute: each scope group gets its own index (its own IDF)."""
+
+    def group_hits(
+        self,
+        library: Library,
+        items: np.ndarray,
+        texts: Sequence[TextRow],
+        rows: np.ndarray,
+        k: int,
+        scope: str,
+        scope_value: str | None,
+    ) -> pa.Table:
+        """Top-k of ``items`` (library rows) for each text row in ``rows``."""
+        docs = [library.texts[i] for i in items]
+        index = bm25s.BM25(method=METHOD, k1=K1, b=B)
+        index.index(
+            bm25s.tokenize(docs, stopwords=STOPWORDS, show_progress=False), show_progress=False
+        )
+        queries = bm25s.tokenize(
+            [texts[r][2] for r in rows], stopwords=STOPWORDS, return_ids=False, show_progress=False
+        )
+        ids = np.array([library.item_ids[i] for i in items], dtype=object)
+        # position of each item in item_id-descending order: the tie key (smaller = ranked first)
+        tie = np.empty(len(ids), dtype=np.int64)
+        tie[np.argsort(ids.astype(str))[::-1]] = np.arange(len(ids))
+        kk = min(k, len(ids))
+        out_q, out_item, out_score = [], [], []
+        with progress("bm25 search", len(rows), unit="queries") as advance:
+            for r, tokens in zip(rows, queries, strict=True):
+                known = [t for t in tokens if t in index.vocab_dict]
+                scores = index.get_scores(known) if known else np.zeros(len(ids), np.float32)
+                top = _top_k(np.asarray(scores, dtype=np.float64), tie, kk)
+                out_q.append(np.full(len(top), r))
+                out_item.append(ids[top])
+                out_score.append(np.asarray(scores, dtype=np.float64)[top])
+                advance(1)
+        return pa.table(
+            {
+                "row": pa.array(np.concatenate(out_q) if out_q else [], pa.int64()),
+                "item_id": pa.array(np.concatenate(out_item) if out_item else [], pa.string()),
+                "score": pa.array(np.concatenate(out_score) if out_score else [], pa.float64()),
+            }
+        )
+
+
+def _top_k(scores: np.ndarray, tie: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k best scores, ties by ``tie`` ascending, in rank order."""
+    if k < len(scores):
+        kth = np.partition(scores, len(scores) - k)[len(scores) - k]
+        cand = np.flatnonzero(scores >= kth)
+    else:
+        cand = np.arange(len(scores))
+    order = np.lexsort((tie[cand], -scores[cand]))
+    return cand[order[:k]]

@@ -1,0 +1,71 @@
+"""Dense retrieval: an embedder, the embedding cache and the LanceDB index, behind one retriever."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyarrow as pa
+
+from toolex.retrieval.embedders import Embedder, make_embedder
+from toolex.retrieval.index import ANN_THRESHOLD, DenseIndex, IndexInfo, embed_cached
+from toolex.retrieval.progress import progress
+from toolex.retrieval.texts import Library, TextRow
+from toolex.store import Store
+
+
+class DenseRetriever:
+    """Cosine similarity between the query's and each tool's embedding (score = 1 - distance)."""
+
+    kind = "dense"
+
+    def __init__(self, spec: str, embedder: Embedder | None = None) -> None:
+        self.spec = spec
+        self.embedder = embedder or make_embedder(spec)
+        self.model = self.embedder.model
+        self.index: DenseIndex | None = None
+        self._queries = np.zeros((0, self.embedder.dim), dtype=np.float32)
+        self.query_stats = None
+
+    def describe(self) -> dict[str, object]:
+        info = self.index.info if self.index else None
+        return {
+            "model": self.model,
+            "embedder_key": self.embedder.key,
+            "dim": self.embedder.dim,
+            "max_words": self.embedder.max_words,
+            "metric": "cosine",
+            "index": "ivf_pq+refine" if info and info.ann else "flat",
+            "ann_threshold": ANN_THRESHOLD,
+        }
+
+    def build(self, store: Store, library: Library) -> IndexInfo:
+        if self.index is None or self.index.library is not library:
+            self.index = DenseIndex(store, self.embedder, library)
+        return self.index.build()
+
+    def prepare(self, store: Store, library: Library, texts: Sequence[TextRow]) -> None:
+        self.build(store, library)
+        self._queries, self.query_stats = embed_cached(
+            store, self.embedder, [t[2] for t in texts], "embedding queries"
+        )
+
+    def group_hits(
+        self,
+        library: Library,
+        items: np.ndarray,
+        texts: Sequence[TextRow],
+        rows: np.ndarray,
+        k: int,
+        scope: str,
+        scope_value: str | None,
+    ) -> pa.Table:
+        assert self.index is not None, "prepare() first"
+        with progress(f"{self.model} search", len(rows), unit="queries") as advance:
+            hits = self.index.search(self._queries[rows], scope, scope_value, len(items), k)
+            advance(len(rows))
+        source_rows = rows[hits.column("query_index").to_numpy()]
+        return pa.table(
+            {"row": pa.array(source_rows, pa.int64()), "item_id": hits.column("item_id"),
+             "score": hits.column("score")}
+        )  # fmt: skip

@@ -1,0 +1,210 @@
+"""The dense side of the store: an embedding cache in DuckDB and vector tables in LanceDB.
+
+Cache: ``embeddings(embedder, text_hash, vector)``, keyed by the embedder's model identity and the
+sha256 of the exact text embedded (after truncation to the model's limit). Re-indexing an
+unchanged library therefore embeds nothing; a changed item is re-embedded alone.
+
+Index: one LanceDB table per (benchmark, embedder, rendering) in ``<store>.lance/`` beside the
+DuckDB file (a temporary folder for ``:memory:`` stores). Cosine distance; exact (flat) search up to
+``ANN_THRESHOLD`` rows, an IVF_PQ index with exact re-ranking of ``REFINE_FACTOR``·k candidates
+above it (threshold measured by benchmarks/bench_retrieval.py, see its --ann section). The table
+is rewritten only when the library's signature (ids, scopes, text hashes) changes.
+
+Scope filtering is a LanceDB prefilter on small integer codes (``task_code = 3``), one batched
+search per scope value: integer codes we generate keep user strings out of the filter expression.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tempfile
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from toolex.render import truncate
+from toolex.retrieval.embedders import Embedder
+from toolex.retrieval.progress import progress
+from toolex.retrieval.texts import Library, arrow_query, registered
+from toolex.store import Store
+
+EMBED_BATCH = 128
+ANN_THRESHOLD = 50_000  # rows; below it flat search is both exact and faster (measured)
+ANN_NPROBES = 32
+REFINE_FACTOR = 10
+TIE_MARGIN = 8  # extra rows fetched so ties at the k-th score are cut by the SQL rank rule
+_MEMORY_DIRS: weakref.WeakKeyDictionary[Store, tempfile.TemporaryDirectory] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@dataclass
+class EmbedStats:
+    embedded: int = 0  # texts sent to the model
+    cached: int = 0  # texts served from the cache
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def embed_cached(
+    store: Store, embedder: Embedder, texts: Sequence[str], label: str = "embedding"
+) -> tuple[np.ndarray, EmbedStats]:
+    """Vectors of ``texts`` (rows in order), computing only those missing from the cache."""
+    cut = [truncate(t, embedder.max_words) for t in texts]
+    hashes = [text_hash(t) for t in cut]
+    unique = list(dict.fromkeys(hashes))
+    with registered(store, "retrieval_wanted", pa.table({"text_hash": unique})):
+        got = arrow_query(store, "retrieval/020_cached_vectors.sql", {"embedder": embedder.key})
+    have = set(got.column("text_hash").to_pylist())
+    first_text = dict(zip(hashes, cut, strict=True))
+    missing = [h for h in unique if h not in have]
+    stats = EmbedStats(embedded=len(missing), cached=len(unique) - len(missing))
+
+    fresh = np.zeros((0, embedder.dim), dtype=np.float32)
+    if missing:
+        parts = []
+        with progress(f"{label} ({embedder.model})", len(missing)) as advance:
+            for start in range(0, len(missing), EMBED_BATCH):
+                batch = [first_text[h] for h in missing[start : start + EMBED_BATCH]]
+                parts.append(embedder.embed(batch))
+                advance(len(batch))
+        fresh = np.concatenate(parts).astype(np.float32)
+        vectors = pa.ListArray.from_arrays(
+            pa.array(np.arange(0, fresh.size + 1, embedder.dim, dtype=np.int32)),
+            pa.array(fresh.ravel()),
+        )
+        with registered(
+            store, "retrieval_new", pa.table({"text_hash": missing, "vector": vectors})
+        ):
+            store.execute("retrieval/021_store_vectors.sql", {"embedder": embedder.key})
+
+    cached = _matrix(got.column("vector"), embedder.dim)
+    row_of = {h: i for i, h in enumerate(got.column("text_hash").to_pylist())}
+    row_of.update({h: len(row_of) + i for i, h in enumerate(missing)})
+    matrix = np.concatenate([cached, fresh]) if len(fresh) else cached
+    return matrix[np.fromiter((row_of[h] for h in hashes), np.int64, len(hashes))], stats
+
+
+def _matrix(column: pa.ChunkedArray, dim: int) -> np.ndarray:
+    if len(column) == 0:
+        return np.zeros((0, dim), dtype=np.float32)
+    flat = pa.concat_arrays([c.flatten() for c in column.chunks]).to_numpy(zero_copy_only=False)
+    return flat.astype(np.float32, copy=False).reshape(-1, dim)
+
+
+def lance_dir(store: Store) -> Path:
+    """``<db>.lance/`` beside the store file; a temporary folder for an in-memory store."""
+    if store.path == ":memory:":
+        if store not in _MEMORY_DIRS:
+            _MEMORY_DIRS[store] = tempfile.TemporaryDirectory(prefix="toolex-lance-")
+        return Path(_MEMORY_DIRS[store].name)
+    return Path(f"{store.path}.lance")
+
+
+@dataclass
+class IndexInfo:
+    table: str
+    rows: int
+    ann: bool
+    rebuilt: bool
+    stats: EmbedStats
+
+
+class DenseIndex:
+    """The LanceDB table of one (benchmark, embedder, rendering), built from the cache."""
+
+    def __init__(self, store: Store, embedder: Embedder, library: Library) -> None:
+        import lancedb
+
+        self.store, self.embedder, self.library = store, embedder, library
+        raw = f"{library.benchmark}|{embedder.key}|{library.rendering}"
+        slug = re.sub(r"[^A-Za-z0-9_-]+", "_", f"{library.benchmark}-{embedder.model}")[:60]
+        self.name = f"{slug}-{library.rendering[:20]}-{hashlib.sha1(raw.encode()).hexdigest()[:10]}"
+        self.folder = lance_dir(store)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.db = lancedb.connect(str(self.folder))
+        self.codes = {s: _codes(library.scope_values(s)) for s in ("task", "category")}
+        self.info: IndexInfo | None = None
+
+    def build(self) -> IndexInfo:
+        """Embed what the cache lacks; rewrite the Lance table only if the library changed."""
+        lib = self.library
+        vectors, stats = embed_cached(self.store, self.embedder, lib.texts, "embedding tools")
+        signature = hashlib.sha256(
+            json.dumps(
+                [lib.item_ids, lib.tasks, lib.categories, [text_hash(t) for t in lib.texts]]
+            ).encode()
+        ).hexdigest()
+        meta_path = self.folder / f"{self.name}.toolex.json"
+        meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+        existing = self._existing()
+        if existing is not None and meta.get("signature") == signature:
+            self.table = existing
+            self.info = IndexInfo(self.name, len(lib), meta.get("ann", False), False, stats)
+            return self.info
+        table = pa.table(
+            {
+                "item_id": pa.array(lib.item_ids, pa.string()),
+                "task_code": pa.array(self.codes["task"][0], pa.int32()),
+                "category_code": pa.array(self.codes["category"][0], pa.int32()),
+                "vector": pa.FixedSizeListArray.from_arrays(
+                    pa.array(vectors.ravel(), pa.float32()), self.embedder.dim
+                ),
+            }
+        )
+        self.table = self.db.create_table(self.name, table, mode="overwrite")
+        ann = len(lib) >= ANN_THRESHOLD
+        if ann:
+            self.table.create_index(
+                metric="cosine",
+                index_type="IVF_PQ",
+                num_partitions=max(1, int(np.sqrt(len(lib)))),
+                num_sub_vectors=max(1, self.embedder.dim // 16),
+                vector_column_name="vector",
+            )
+        meta_path.write_text(json.dumps({"signature": signature, "ann": ann, "rows": len(lib)}))
+        self.info = IndexInfo(self.name, len(lib), ann, True, stats)
+        return self.info
+
+    def _existing(self):  # noqa: ANN202 - lancedb.table.Table
+        try:
+            return self.db.open_table(self.name)
+        except (FileNotFoundError, ValueError):
+            return None
+
+    def search(
+        self, queries: np.ndarray, scope: str, scope_value: str | None, n_items: int, k: int
+    ) -> pa.Table:
+        """Top ``k`` (+ a tie margin) items per query row: columns query_index, item_id, score."""
+        if self.info is None:
+            self.build()
+        limit = min(k + TIE_MARGIN, n_items)
+        q = self.table.search(queries if len(queries) > 1 else queries[0])
+        q = q.distance_type("cosine").select(["item_id", "_distance"]).limit(limit)
+        if scope in self.codes:
+            code = self.codes[scope][1][scope_value]
+            q = q.where(f"{scope}_code = {int(code)}", prefilter=True)
+        if self.info and self.info.ann:
+            q = q.nprobes(ANN_NPROBES).refine_factor(REFINE_FACTOR)
+        hits = q.to_arrow()
+        if "query_index" not in hits.column_names:
+            hits = hits.append_column("query_index", pa.array(np.zeros(len(hits), np.int32)))
+        score = pa.array(1.0 - hits.column("_distance").to_numpy().astype(np.float64))
+        return pa.table(
+            {"query_index": hits.column("query_index"), "item_id": hits.column("item_id"),
+             "score": score}
+        )  # fmt: skip
+
+
+def _codes(values: list[str | None]) -> tuple[list[int], dict[str | None, int]]:
+    """Integer code per value (sorted order), -1 for NULL; and the value -> code map."""
+    mapping = {v: i for i, v in enumerate(sorted({v for v in values if v is not None}))}
+    return [mapping.get(v, -1) if v is not None else -1 for v in values], mapping

@@ -1,0 +1,146 @@
+"""What a retriever reads: the library of a benchmark, the scope of each query, query texts.
+
+Scope names the library a query is searched against (recorded with every run):
+``benchmark`` = every item of the benchmark; ``task`` / ``category`` = the items sharing the
+query's task / category (ToolRet evaluates each task against its own tools).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from toolex.errors import InputError
+from toolex.resources import sql_text
+from toolex.store import Store
+
+SCOPES = ("benchmark", "task", "category")
+
+TextRow = tuple[str, int, str]  # (query_id, slot, text)
+
+
+@dataclass
+class Library:
+    """The items one index is built from, ordered by item_id."""
+
+    benchmark: str
+    rendering: str
+    item_ids: list[str]
+    tasks: list[str | None]
+    categories: list[str | None]
+    texts: list[str]
+
+    def __len__(self) -> int:
+        return len(self.item_ids)
+
+    def scope_values(self, scope: str) -> list[str | None]:
+        if scope == "task":
+            return self.tasks
+        if scope == "category":
+            return self.categories
+        return [None] * len(self.item_ids)
+
+
+def load_library(store: Store, benchmark: str, rendering: str = "default") -> Library:
+    table = arrow_query(
+        store, "retrieval/010_library.sql", {"benchmark": benchmark, "rendering": rendering}
+    )
+    if table.num_rows == 0:
+        what = "items" if rendering == "default" else f"item_docs with rendering {rendering!r}"
+        raise InputError(
+            f"benchmark {benchmark!r} has no {what} in the store; load it first "
+            "(`toolex load ...`)",
+            field="benchmark" if rendering == "default" else "rendering",
+        )
+    cols = table.to_pydict()
+    return Library(
+        benchmark, rendering, cols["item_id"], cols["task"], cols["category"], cols["text"]
+    )
+
+
+def check_scope(scope: str) -> None:
+    if scope not in SCOPES:
+        raise InputError(f"unknown scope {scope!r}; use one of {', '.join(SCOPES)}", field="scope")
+
+
+def texts_table(texts: Sequence[TextRow]) -> pa.Table:
+    qids, slots, strs = zip(*texts, strict=True) if texts else ((), (), ())
+    return pa.table(
+        {
+            "query_id": pa.array(qids, pa.string()),
+            "slot": pa.array(slots, pa.int32()),
+            "text": pa.array(strs, pa.string()),
+        }
+    )
+
+
+def scope_groups(
+    store: Store, benchmark: str, texts: Sequence[TextRow], library: Library, scope: str
+) -> dict[str | None, tuple[np.ndarray, np.ndarray]]:
+    """Group the texts by the library they search: scope value -> (text rows, item rows).
+
+    A query missing from the store, or whose task/category has no items, is an InputError
+    rather than an empty result: a silently empty run would score as a retriever failure.
+    """
+    check_scope(scope)
+    all_items = np.arange(len(library))
+    if scope == "benchmark":
+        return {None: (np.arange(len(texts)), all_items)}
+    with registered(store, "retrieval_texts", texts_table(texts)):
+        rows = store.execute("retrieval/011_query_scopes.sql", {"benchmark": benchmark}).fetchall()
+    of_query = {qid: (task if scope == "task" else cat) for qid, task, cat in rows}
+    item_scope = np.array(library.scope_values(scope), dtype=object)
+    groups: dict[str | None, list[int]] = {}
+    for i, (qid, _slot, _text) in enumerate(texts):
+        value = of_query.get(qid)
+        if value is None:
+            raise InputError(
+                f"query {qid!r} of benchmark {benchmark!r} has no {scope} in the store, so "
+                f"--scope {scope} has no library for it; use --scope benchmark",
+                record=qid,
+                field=scope,
+            )
+        groups.setdefault(value, []).append(i)
+    out = {}
+    for value, rows_ in groups.items():
+        items = np.flatnonzero(item_scope == value)
+        if items.size == 0:
+            raise InputError(
+                f"no item of benchmark {benchmark!r} has {scope} {value!r} (asked by query "
+                f"{texts[rows_[0]][0]!r}); its library is pooled, use --scope benchmark",
+                field=scope,
+            )
+        out[value] = (np.asarray(rows_), items)
+    return out
+
+
+def arrow_query(store: Store, name: str, params: dict[str, object]) -> pa.Table:
+    """Run one shipped SQL query with bound parameters; rows come back as Arrow, uncopied."""
+    return store.con.sql(sql_text(name), params=params).to_arrow_table()
+
+
+@contextlib.contextmanager
+def registered(store: Store, name: str, table: pa.Table) -> Iterator[None]:
+    """Expose an Arrow table to the shipped SQL under a fixed name for the block's duration."""
+    store.con.register(name, table)
+    try:
+        yield
+    finally:
+        store.con.unregister(name)
+
+
+def query_text(query: str, instruction: str | None, with_instruction: bool, kind: str) -> str:
+    """The text a query-level run searches with, as ToolRet builds it (``is_inst``).
+
+    ToolRet prepends the instruction as ``"Instruct: {instruction}\\nQuery: {query}"`` for dense
+    models (``add_instruction``) and as ``instruction + " " + query`` for BM25 (``eval_bm25``).
+    """
+    if not with_instruction or not instruction:
+        return query
+    if kind == "bm25":
+        return f"{instruction} {query}"
+    return f"Instruct: {instruction}\nQuery: {query}"
