@@ -121,3 +121,15 @@ def scores(
     """Rows ``run_id, query_id, metric, k, value`` of one metric; old when expansion is None."""
     params = _params(store, run_ids, [metric.k], expansion) | {"metric": metric.name}
     return store.query("metrics/select/scores.sql", params)
+
+
+def expansion_coverage(store: Any, run_ids: Sequence[str], expansion: str) -> dict[str, int]:
+    """run_id -> number of its queries with at least one valid expanded combination."""
+    params = {"run_ids": check_runs(store, run_ids), "expansion": expansion}
+    rows = store.query("metrics/select/expansion_coverage.sql", params)
+    return {row["run_id"]: row["n_expanded"] for row in rows}
+
+
+def all_runs(store: Any) -> list[str]:
+    """Every run id in the store, in name order."""
+    return [row["run_id"] for row in store.query("metrics/select/run_ids.sql")]

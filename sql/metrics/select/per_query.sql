@@ -2,4 +2,4 @@
 -- Parameters: $run_ids VARCHAR[], $ks INTEGER[], $expansion VARCHAR.
 SELECT run_id, query_id, task, category, has_results, metric, k, old, new
 FROM metric_per_query($run_ids::VARCHAR[], $ks::INTEGER[], $expansion::VARCHAR)
-ORDER BY run_id, query_id, metric, k;
+ORDER BY run_id, query_id, k, list_position(['ndcg', 'recall', 'comp'], metric);

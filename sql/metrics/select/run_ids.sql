@@ -1,0 +1,2 @@
+-- run_ids: every run in the store, by name. Reads: runs. Parameters: none.
+SELECT run_id FROM runs ORDER BY run_id;

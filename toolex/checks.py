@@ -1,0 +1,61 @@
+"""Invariants as SQL: every file in ``sql/checks/`` is one query that returns the rows violating
+one invariant, so a healthy store gives zero rows from each (sqlmesh's audits).
+
+Conventions for check files (any part of toolex may add one; the runner loads every file):
+- name ``<area>_<invariant>.sql``, one SELECT, no parameters, read-only;
+- the header comment's first line is ``-- <file stem>: <the invariant, in words>``; the comment
+  block is shown to the user next to the violations;
+- the metric macros (``sql/metrics/``) are created before the checks run, so checks may use them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolex.metrics.engine import ensure_macros
+from toolex.resources import sql_files
+
+
+@dataclass
+class CheckResult:
+    """The outcome of one check file: the invariant it guards and the rows breaking it."""
+
+    name: str
+    invariant: str
+    columns: list[str] = field(default_factory=list)
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.rows
+
+
+def header(text: str) -> str:
+    """The leading ``--`` comment block of a SQL file, without the dashes, as one paragraph."""
+    lines = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped.startswith("--"):
+            break
+        lines.append(stripped[2:].strip())
+    return " ".join(line for line in lines if line)
+
+
+def run_checks(store: Any, limit: int = 20) -> list[CheckResult]:
+    """Run every ``sql/checks/*.sql``; each result keeps at most ``limit`` violating rows."""
+    ensure_macros(store)
+    results = []
+    for path in sql_files("checks"):
+        text = path.read_text(encoding="utf-8")
+        cur = store.con.execute(text)
+        columns = [d[0] for d in cur.description or []]
+        # The invariant is the header's prose before its "Reads:" bookkeeping.
+        invariant = header(text).removeprefix(f"{path.stem}:").split(" Reads:")[0].strip()
+        results.append(CheckResult(path.stem, invariant, columns, cur.fetchmany(limit)))
+    return results
+
+
+def violations(store: Any, limit: int = 20) -> list[CheckResult]:
+    """Only the failing checks (an empty list means every invariant holds)."""
+    return [r for r in run_checks(store, limit) if not r.ok]
