@@ -1,0 +1,13 @@
+-- 12_facets: the values offered by the list filters (tasks, categories, GT sizes) with counts.
+-- Reads: queries, qrels. Creates: nothing. Parameters: $benchmark.
+WITH gt AS (
+    SELECT query_id, count(*) AS n FROM qrels WHERE benchmark = $benchmark GROUP BY query_id
+)
+SELECT 'task' AS facet, task AS value, count(*) AS n
+FROM queries WHERE benchmark = $benchmark AND task IS NOT NULL GROUP BY task
+UNION ALL
+SELECT 'category', category, count(*)
+FROM queries WHERE benchmark = $benchmark AND category IS NOT NULL GROUP BY category
+UNION ALL
+SELECT 'n_gt', CAST(n AS VARCHAR), count(*) FROM gt GROUP BY n
+ORDER BY facet, value

@@ -1,0 +1,68 @@
+"""Draw a stratified audit sample of accepted combinations (category x number of tools).
+
+Allocation is proportional to stratum size with Hamilton's largest-remainder rounding:
+quota_h = floor(n * N_h / N) plus one for the strata with the largest remainders (ties by stratum
+name), so the quotas sum exactly to n. Within a stratum the kept items are the first quota_h in
+md5(seed:query_id:combo_id) order (sql/review/11_sample_insert.sql): the same store, size and seed
+always give the same sample, and a larger size with the same seed extends a smaller one per
+stratum.
+"""
+
+from __future__ import annotations
+
+import math
+
+from toolex.errors import ToolexError
+from toolex.store import Store
+
+
+def allocate(sizes: dict[str, int], n: int) -> dict[str, int]:
+    """Largest-remainder proportional allocation of ``n`` over strata of ``sizes``."""
+    total = sum(sizes.values())
+    if n >= total:
+        return dict(sizes)
+    exact = {h: n * size / total for h, size in sizes.items()}
+    quotas = {h: math.floor(x) for h, x in exact.items()}
+    left = n - sum(quotas.values())
+    for h in sorted(exact, key=lambda h: (-(exact[h] - quotas[h]), h))[:left]:
+        quotas[h] += 1
+    return quotas
+
+
+def draw_sample(
+    store: Store, sample_id: str, *, benchmark: str, expansion: str = "default",
+    size: int, seed: int,
+) -> dict[str, int]:
+    """Insert the sample into ``review_samples``; returns the count kept per stratum.
+
+    Refuses to overwrite an existing sample (its labels would lose their meaning)."""
+    if size <= 0:
+        raise ToolexError(f"the sample size must be positive, not {size}")
+    existing = store.query("review/12_sample_size.sql", {"sample_id": sample_id})[0]
+    if existing["n"]:
+        raise ToolexError(
+            f"a sample named {sample_id!r} already exists ({existing['n']} items, seed "
+            f"{existing['seed']}); choose another name"
+        )
+    strata = {
+        r["stratum"]: int(r["n"])
+        for r in store.query(
+            "review/10_population_strata.sql", {"benchmark": benchmark, "expansion": expansion}
+        )
+    }
+    if not strata:
+        raise ToolexError(
+            f"no accepted combination to audit in {benchmark}/{expansion}; run `toolex expand` "
+            "first (the audit samples combinations with status 'valid' other than the original)"
+        )
+    quotas = allocate(strata, size)
+    names = sorted(quotas)
+    with store.transaction():
+        store.execute(
+            "review/11_sample_insert.sql",
+            {
+                "sample_id": sample_id, "benchmark": benchmark, "expansion": expansion,
+                "seed": seed, "strata": names, "quotas": [quotas[h] for h in names],
+            },
+        )
+    return {h: q for h, q in quotas.items() if q}

@@ -1,0 +1,1 @@
+"""toolex TUI (Textual). Depends on the toolex core; the core never imports it."""

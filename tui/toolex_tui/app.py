@@ -1,0 +1,79 @@
+"""The toolex Textual app: browse queries and tools, or run a review round.
+
+Screens push on top of each other (list → query → tool → query ...); ``escape`` pops. The app
+never writes while browsing; a review session is started with a store opened for writing.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import App
+from textual.binding import Binding
+
+from toolex.store import Store
+from toolex_tui.data import Browser, QueryFilter
+from toolex_tui.messages import OpenQuery, OpenTool
+
+
+class ToolexApp(App):
+    CSS_PATH = "styles/app.tcss"
+    TITLE = "toolex"
+    BINDINGS = [
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q,ctrl+q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        benchmark: str | None = None,
+        expansion: str = "default",
+        review: dict | None = None,
+        initial_filter: QueryFilter | None = None,
+        snapshot_of: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.store = store
+        self.browser = Browser(store, benchmark, expansion)
+        self.review = review
+        self.initial_filter = initial_filter
+        self.snapshot_of = snapshot_of
+
+    def on_mount(self) -> None:
+        if self.snapshot_of:
+            self.notify(f"browsing a snapshot copy of {self.snapshot_of}", timeout=6)
+        if self.review is not None:
+            from toolex_tui.screens.review import ReviewScreen
+
+            self.push_screen(ReviewScreen(self.store, **self.review))
+            return
+        from toolex_tui.screens.queries import QueriesScreen
+
+        screen = QueriesScreen(self.browser)
+        if self.initial_filter is not None:
+            screen.qfilter = self.initial_filter
+        self.push_screen(screen)
+
+    @on(OpenQuery)
+    def _open_query(self, message: OpenQuery) -> None:
+        from toolex_tui.screens.query_detail import QueryDetailScreen
+
+        self.push_screen(QueryDetailScreen(self.browser, message.query_id))
+
+    @on(OpenTool)
+    def _open_tool(self, message: OpenTool) -> None:
+        from toolex_tui.screens.tool_detail import ToolDetailScreen
+
+        self.push_screen(ToolDetailScreen(self.browser, message.item_id))
+
+    def action_help(self) -> None:
+        from toolex_tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    async def action_pop_screen(self) -> None:
+        # the base screen (list or review) stays: escape there does nothing rather than blank
+        if len(self.screen_stack) > 2:
+            self.pop_screen()

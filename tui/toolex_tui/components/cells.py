@@ -1,0 +1,46 @@
+"""Cell formatting shared by the tables: short, aligned, styled by meaning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+STATUS_STYLE = {
+    "valid": "bold green",
+    "rejected_audit": "red",
+    "rejected_platform": "magenta",
+    "cut": "dim",
+    "pending": "yellow",
+}
+
+
+def clip(value: Any, width: int) -> str:
+    """One line of at most ``width`` characters (tables never wrap)."""
+    text = "" if value is None else " ".join(str(value).split())
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+
+
+def num(value: Any, digits: int = 2) -> Text:
+    if value is None:
+        return Text("–", style="dim", justify="right")
+    if isinstance(value, float):
+        return Text(f"{value:.{digits}f}", justify="right")
+    return Text(str(value), justify="right")
+
+
+def verdict(accepted: bool | None, is_reference: bool) -> Text:
+    if is_reference:
+        return Text("REF", style="bold cyan")
+    if accepted is None:
+        return Text("?", style="yellow")
+    return Text("yes", style="bold green") if accepted else Text("no", style="red")
+
+
+def status(value: str | None) -> Text:
+    return Text(value or "", style=STATUS_STYLE.get(value or "", ""))
+
+
+def accented(text: str, on: bool) -> Text:
+    """Highlight a whole row's text cell (accepted candidates, valid combinations)."""
+    return Text(text, style="bold green" if on else "")

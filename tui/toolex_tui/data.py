@@ -1,0 +1,196 @@
+"""Data access for the TUI: every list is one page of a SQL query (sql/browse/), never a table
+loaded into Python, so a ToolRet-size store stays responsive. No Textual import here: the screens
+call these functions, and the tests call them directly too.
+
+Opening: the TUI browses read-only. DuckDB refuses even a read-only open while another process
+(a running `toolex expand`) holds the write lock; ``open_browse_store`` then raises
+``StoreLockedError`` and ``snapshot_copy`` offers a consistent copy of the file to browse instead.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from toolex.errors import StoreError
+from toolex.store import Store
+
+PAGE_SIZE = 100
+# The sortable columns (a closed set, checked here, then bound as a value in 10_query_list.sql).
+SORTS = ("query_id", "task", "category", "n_gt", "n_valid", "r_old", "r_new", "gain", "text")
+
+
+class StoreLockedError(StoreError):
+    """Another process holds the store's write lock; browse a snapshot copy instead."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(
+            f"the store {path} is locked by another process (a running pipeline holds DuckDB's "
+            "write lock). Wait for it to finish, or browse a copy taken now: "
+            "`toolex tui --snapshot` (answers may miss the pipeline's newest, uncommitted rows)"
+        )
+        self.path = path
+
+
+def open_browse_store(path: str | Path, *, writable: bool = False) -> Store:
+    """Open ``path`` read-only (browsing) or read-write (``--review``); a held lock raises
+    ``StoreLockedError`` rather than a bare DuckDB error."""
+    path = str(path)
+    if not Path(path).exists():
+        raise StoreError(f"no store at {path}; create one with `toolex load ...` first")
+    try:
+        return Store.open(path, read_only=not writable)
+    except StoreError as exc:
+        if "lock" in str(exc).lower():
+            raise StoreLockedError(path) from exc
+        raise
+
+
+def snapshot_copy(path: str | Path, into: str | Path | None = None) -> Path:
+    """Copy the store file (and its write-ahead log, which holds committed rows not yet
+    checkpointed) to a temporary folder, and return the copy's path. Copying does not need the
+    lock; the copy is then opened like any store."""
+    src = Path(path)
+    folder = Path(into) if into else Path(tempfile.mkdtemp(prefix="toolex-snapshot-"))
+    dst = folder / src.name
+    shutil.copyfile(src, dst)
+    wal = src.with_name(src.name + ".wal")
+    if wal.exists():
+        shutil.copyfile(wal, dst.with_name(dst.name + ".wal"))
+    return dst
+
+
+@dataclass(frozen=True)
+class QueryFilter:
+    """The list's filters; None means 'any'. ``beats`` needs ``score_run``."""
+
+    search: str | None = None
+    task: str | None = None
+    category: str | None = None
+    n_gt: int | None = None
+    min_valid: int | None = None
+    score_run: str | None = None
+    beats: bool = False
+    equiv_run: str | None = None
+
+    def describe(self) -> str:
+        parts = []
+        for key, value in asdict(self).items():
+            if key == "beats":
+                if value:
+                    parts.append("R@10 new>old")
+            elif value not in (None, ""):
+                parts.append(f"{key}={value}")
+        return ", ".join(parts) or "no filter"
+
+
+@dataclass
+class Page:
+    rows: list[dict[str, Any]]
+    total: int  # rows matching the filter, all pages
+    offset: int
+
+
+class Browser:
+    """Read-side queries of one benchmark/expansion in a store."""
+
+    def __init__(self, store: Store, benchmark: str | None = None, expansion: str = "default"):
+        self.store = store
+        choices = store.query("browse/14_benchmarks.sql")
+        if benchmark is None:
+            if not choices:
+                raise StoreError(f"the store {store.path} holds no benchmark; run `toolex load`")
+            benchmark, expansion = choices[0]["benchmark"], choices[0]["expansion"]
+        self.benchmark = benchmark
+        self.expansion = expansion
+
+    def _p(self, **extra: Any) -> dict[str, Any]:
+        return {"benchmark": self.benchmark, **extra}
+
+    # -- the list ----------------------------------------------------------------------------
+
+    def page(
+        self,
+        flt: QueryFilter = QueryFilter(),
+        *,
+        sort: str = "query_id",
+        descending: bool = False,
+        offset: int = 0,
+        limit: int = PAGE_SIZE,
+    ) -> Page:
+        if sort not in SORTS:
+            raise ValueError(f"cannot sort by {sort!r}; choose one of {', '.join(SORTS)}")
+        params = self._p(
+            expansion=self.expansion, sort=sort, descending=descending, limit=limit,
+            offset=max(offset, 0), **asdict(flt),
+        )
+        params["search"] = flt.search or None
+        params["beats"] = bool(flt.beats and flt.score_run)
+        rows = self.store.query("browse/10_query_list.sql", params)
+        total = rows[0].pop("total") if rows else 0
+        for row in rows[1:]:
+            row.pop("total")
+        if not rows and offset > 0:  # the filter shrank the list below this page
+            return self.page(flt, sort=sort, descending=descending, offset=0, limit=limit)
+        return Page(rows, int(total), max(offset, 0))
+
+    def total(self) -> int:
+        return int(self.store.query("browse/11_query_total.sql", self._p())[0]["n"])
+
+    def facets(self) -> dict[str, list[tuple[str, int]]]:
+        out: dict[str, list[tuple[str, int]]] = {"task": [], "category": [], "n_gt": []}
+        for row in self.store.query("browse/12_facets.sql", self._p()):
+            out[row["facet"]].append((row["value"], int(row["n"])))
+        out["n_gt"].sort(key=lambda kv: int(kv[0]))
+        return out
+
+    def runs(self) -> list[str]:
+        return [r["run_id"] for r in self.store.query("browse/13_runs.sql", self._p())]
+
+    # -- details -----------------------------------------------------------------------------
+
+    def query(self, query_id: str) -> dict[str, Any] | None:
+        rows = self.store.query("browse/20_query_header.sql", self._p(query_id=query_id))
+        return rows[0] if rows else None
+
+    def slots(self, query_id: str) -> list[dict[str, Any]]:
+        return self.store.query(
+            "browse/21_query_subqueries.sql", self._p(expansion=self.expansion, query_id=query_id)
+        )
+
+    def candidates(self, query_id: str) -> list[dict[str, Any]]:
+        return self.store.query(
+            "browse/22_query_candidates.sql", self._p(expansion=self.expansion, query_id=query_id)
+        )
+
+    def combinations(self, query_id: str) -> list[dict[str, Any]]:
+        return self.store.query(
+            "browse/23_query_combinations.sql",
+            self._p(expansion=self.expansion, query_id=query_id),
+        )
+
+    def run_ranks(self, query_id: str) -> list[dict[str, Any]]:
+        return self.store.query(
+            "browse/24_query_runs.sql", self._p(expansion=self.expansion, query_id=query_id)
+        )
+
+    def tool(self, item_id: str) -> dict[str, Any] | None:
+        rows = self.store.query("browse/30_tool.sql", self._p(item_id=item_id))
+        return rows[0] if rows else None
+
+    def tool_queries(self, item_id: str, limit: int = 200) -> list[dict[str, Any]]:
+        return self.store.query(
+            "browse/31_tool_queries.sql",
+            self._p(expansion=self.expansion, item_id=item_id, limit=limit),
+        )
+
+
+def is_lock_error(exc: BaseException) -> bool:
+    return isinstance(exc, StoreLockedError) or (
+        isinstance(exc, duckdb.IOException) and "lock" in str(exc).lower()
+    )

@@ -1,0 +1,1 @@
+"""The screens: query list, query detail, tool detail, filters, review, help."""

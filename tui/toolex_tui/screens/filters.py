@@ -1,0 +1,93 @@
+"""The filter dialog: task, category, number of GT tools, valid combinations, and the two
+run-based filters. Options come from SQL facets, so they always match the store."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Label, Select
+
+from toolex_tui.data import Browser, QueryFilter
+
+MIN_VALID = (2, 3, 5, 10)
+
+
+class FilterScreen(ModalScreen[QueryFilter | None]):
+    """Returns the new filter, or None when cancelled."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "apply", "Apply"),
+        Binding("c", "clear", "Clear all"),
+    ]
+
+    def __init__(self, browser: Browser, current: QueryFilter) -> None:
+        super().__init__()
+        self.browser = browser
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        facets = self.browser.facets()
+        runs = [(r, r) for r in self.browser.runs()]
+        cur = self.current
+        with Vertical(id="filter-box"):
+            yield Label("[b]Filters[/b]  (tab moves, enter opens a list, ctrl+s applies)")
+            with Grid(id="filter-grid"):
+                yield Label("task")
+                yield Select([(f"{v} ({n})", v) for v, n in facets["task"]], id="f-task",
+                             value=cur.task or Select.NULL, compact=True, prompt="any")
+                yield Label("category")
+                yield Select([(f"{v} ({n})", v) for v, n in facets["category"]], id="f-category",
+                             value=cur.category or Select.NULL, compact=True, prompt="any")
+                yield Label("# GT tools")
+                yield Select([(f"{v} ({n})", int(v)) for v, n in facets["n_gt"]], id="f-ngt",
+                             value=cur.n_gt if cur.n_gt is not None else Select.NULL,
+                             compact=True, prompt="any")
+                yield Label("# valid ≥")
+                yield Select([(str(v), v) for v in MIN_VALID], id="f-valid",
+                             value=cur.min_valid if cur.min_valid in MIN_VALID else Select.NULL,
+                             compact=True, prompt="any")
+                yield Label("scores of run")
+                yield Select(runs, id="f-score", value=cur.score_run or Select.NULL,
+                             compact=True, prompt="none")
+                yield Label("")
+                yield Checkbox("new R@10 beats old", cur.beats, id="f-beats", compact=True)
+                yield Label("GT out/equiv in top10")
+                yield Select(runs, id="f-equiv", value=cur.equiv_run or Select.NULL,
+                             compact=True, prompt="off")
+            with Horizontal(id="filter-buttons"):
+                yield Button("Apply", id="apply", variant="primary", compact=True)
+                yield Button("Clear", id="clear", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
+
+    def _value(self, wid: str):
+        value = self.query_one(wid, Select).value
+        return None if value is Select.NULL else value
+
+    def collect(self) -> QueryFilter:
+        score = self._value("#f-score")
+        return QueryFilter(
+            search=self.current.search,
+            task=self._value("#f-task"),
+            category=self._value("#f-category"),
+            n_gt=self._value("#f-ngt"),
+            min_valid=self._value("#f-valid"),
+            score_run=score,
+            beats=bool(score) and self.query_one("#f-beats", Checkbox).value,
+            equiv_run=self._value("#f-equiv"),
+        )
+
+    @on(Button.Pressed, "#apply")
+    def action_apply(self) -> None:
+        self.dismiss(self.collect())
+
+    @on(Button.Pressed, "#clear")
+    def action_clear(self) -> None:
+        self.dismiss(QueryFilter(search=self.current.search))
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,174 @@
+"""The query list: search box, active-filter line with counts, one SQL page at a time."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Static
+
+from toolex_tui.components.cells import clip, num
+from toolex_tui.data import PAGE_SIZE, SORTS, Browser, Page, QueryFilter
+from toolex_tui.messages import OpenQuery
+
+# column key -> (label, width); text takes what is left
+COLUMNS = {
+    "query_id": ("query", 22),
+    "task": ("task", 14),
+    "category": ("cat", 4),
+    "n_gt": ("#GT", 3),
+    "n_valid": ("#ok", 4),
+    "r_old": ("old", 4),
+    "r_new": ("new", 4),
+    "text": ("text", 60),
+}
+
+
+class QueriesScreen(Screen):
+    """Browse the queries. All paging, filtering and sorting happen in SQL (sql/browse/)."""
+
+    BINDINGS = [
+        Binding("slash", "focus_search", "Search"),
+        Binding("f", "filters", "Filters"),
+        Binding("s", "next_sort", "Sort"),
+        Binding("S", "reverse_sort", "Reverse", show=False),
+        Binding("right_square_bracket", "page(1)", "Next page"),
+        Binding("left_square_bracket", "page(-1)", "Prev page"),
+        Binding("c", "clear", "Clear filters", show=False),
+        Binding("escape", "focus_table", "Table", show=False),
+    ]
+
+    def __init__(self, browser: Browser) -> None:
+        super().__init__()
+        self.browser = browser
+        self.qfilter = QueryFilter()
+        self.sort_key = "query_id"
+        self.descending = False
+        self.row_offset = 0
+        self.page_data = Page([], 0, 0)
+        self.n_all = browser.total()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="search-row"):
+            yield Input(placeholder="search query id or text  (/)", id="search", compact=True)
+        yield Static(id="list-status")
+        yield DataTable(id="queries", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "toolex"
+        self.sub_title = f"{self.browser.benchmark} · expansion {self.browser.expansion}"
+        self.reload()
+        self.query_one("#queries", DataTable).focus()
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        self.page_data = self.browser.page(
+            self.qfilter, sort=self.sort_key, descending=self.descending, offset=self.row_offset
+        )
+        self.row_offset = self.page_data.offset
+        table = self.query_one("#queries", DataTable)
+        table.clear(columns=True)
+        show_scores = self.qfilter.score_run is not None
+        for key, (label, width) in COLUMNS.items():
+            if key in ("r_old", "r_new") and not show_scores:
+                continue
+            mark = ("▼" if self.descending else "▲") if key == self.sort_key else ""
+            table.add_column(label + mark, key=key, width=width)
+        for row in self.page_data.rows:
+            cells = [
+                clip(row["query_id"], 22), clip(row["task"], 14), clip(row["category"], 4),
+                num(row["n_gt"]), num(row["n_valid"]),
+            ]
+            if show_scores:
+                cells += [num(row["r_old"]), num(row["r_new"])]
+            cells.append(clip(row["text"], 60))
+            table.add_row(*cells, key=row["query_id"])
+        self._update_status()
+
+    def _update_status(self) -> None:
+        page = self.page_data
+        first = page.offset + 1 if page.rows else 0
+        last = page.offset + len(page.rows)
+        text = (
+            f"[b]{page.total:,}[/b] of {self.n_all:,} queries · rows {first}–{last} · "
+            f"sort {self.sort_key}{' desc' if self.descending else ''} · {self.qfilter.describe()}"
+        )
+        self.query_one("#list-status", Static).update(text)
+
+    # -- actions -----------------------------------------------------------------------------
+
+    @on(Input.Submitted, "#search")
+    @on(Input.Changed, "#search")
+    def _search(self, event: Input.Changed | Input.Submitted) -> None:
+        self.qfilter = replace(self.qfilter, search=event.value.strip() or None)
+        self.row_offset = 0
+        self.reload()
+        if isinstance(event, Input.Submitted):
+            self.query_one("#queries", DataTable).focus()
+
+    @on(DataTable.RowSelected, "#queries")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        self.post_message(OpenQuery(str(event.row_key.value)))
+
+    @on(DataTable.HeaderSelected, "#queries")
+    def _header(self, event: DataTable.HeaderSelected) -> None:
+        key = str(event.column_key.value)
+        if key == self.sort_key:
+            self.descending = not self.descending
+        else:
+            self.sort_key, self.descending = key, False
+        self.reload()
+
+    def action_focus_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def action_focus_table(self) -> None:
+        self.query_one("#queries", DataTable).focus()
+
+    def action_next_sort(self) -> None:
+        visible = [k for k in SORTS if k in COLUMNS and
+                   (self.qfilter.score_run or k not in ("r_old", "r_new"))]
+        self.sort_key = visible[(visible.index(self.sort_key) + 1) % len(visible)] \
+            if self.sort_key in visible else visible[0]
+        self.descending = self.sort_key in ("n_gt", "n_valid", "r_old", "r_new")
+        self.reload()
+
+    def action_reverse_sort(self) -> None:
+        self.descending = not self.descending
+        self.reload()
+
+    def action_page(self, step: int) -> None:
+        new = self.row_offset + step * PAGE_SIZE
+        if 0 <= new < self.page_data.total:
+            self.row_offset = new
+            self.reload()
+
+    def action_clear(self) -> None:
+        self.qfilter = QueryFilter()
+        self.query_one("#search", Input).value = ""
+        self.row_offset = 0
+        self.reload()
+
+    def action_filters(self) -> None:
+        from toolex_tui.screens.filters import FilterScreen
+
+        def apply(result: QueryFilter | None) -> None:
+            if result is not None:
+                self.qfilter = replace(result, search=self.qfilter.search)
+                self.row_offset = 0
+                self.reload()
+
+        self.app.push_screen(FilterScreen(self.browser, self.qfilter), apply)
+
+    def apply_filter(self, flt: QueryFilter) -> None:
+        """Set the whole filter at once (used by `toolex tui` options and tests)."""
+        self.qfilter = flt
+        self.row_offset = 0
+        self.reload()

@@ -1,0 +1,99 @@
+"""One query: text, GT combination and sub-queries, candidates with verdicts, combinations by
+RRF with their audit fate, and per run where the GT and the equivalents ranked."""
+
+from __future__ import annotations
+
+from rich.markup import escape
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from toolex_tui.components.cells import accented, clip, num, status, verdict
+from toolex_tui.components.section import SectionTitle
+from toolex_tui.components.table import RowTable
+from toolex_tui.data import Browser
+from toolex_tui.messages import OpenTool
+
+
+class QueryDetailScreen(Screen):
+    BINDINGS = [
+        Binding("escape,backspace", "app.pop_screen", "Back"),
+        Binding("tab", "focus_next", "Next table", show=False),
+        Binding("shift+tab", "focus_previous", "Prev table", show=False),
+    ]
+
+    def __init__(self, browser: Browser, query_id: str) -> None:
+        super().__init__()
+        self.browser = browser
+        self.query_id = query_id
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="detail"):
+            yield Static(id="q-header")
+            yield SectionTitle("Ground truth and sub-queries  (enter: tool)")
+            yield RowTable(id="q-slots")
+            yield SectionTitle("Candidates per sub-query: rank, verdict, judge's reason")
+            yield RowTable(id="q-candidates")
+            yield SectionTitle("Combinations by RRF: valid, then rejected or cut")
+            yield RowTable(id="q-combos")
+            yield SectionTitle("Runs: Recall@10 old/new, GT ranks by slot, equivalents' ranks")
+            yield RowTable(id="q-runs")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        b, qid = self.browser, self.query_id
+        head = b.query(qid)
+        self.title = qid
+        self.sub_title = "query detail"
+        if head is None:
+            self.query_one("#q-header", Static).update(f"[red]no query {escape(qid)}[/red]")
+            return
+        lines = [
+            f"[b]{escape(qid)}[/b]  task {escape(str(head['task']))} · "
+            f"category {escape(str(head['category']))}",
+            escape(head["text"]),
+        ]
+        if head["instruction"]:
+            lines.append(f"[i]instruction:[/i] {escape(head['instruction'])}")
+        self.query_one("#q-header", Static).update("\n".join(lines))
+
+        slots = self.query_one("#q-slots", DataTable)
+        slots.add_columns("slot", "ground-truth tool", "sub-query")
+        for r in b.slots(qid):
+            slots.add_row(r["slot"], clip(r["gt_item"], 34), clip(r["subquery"] or "–", 60),
+                          key=r["gt_item"])
+
+        cands = self.query_one("#q-candidates", DataTable)
+        cands.add_columns("slot", "rank", "ok", "candidate", "reason")
+        for r in b.candidates(qid):
+            ok = bool(r["accepted"])
+            cands.add_row(r["slot"], num(r["rank"]), verdict(r["accepted"], r["is_reference"]),
+                          accented(clip(r["item_id"], 34), ok), clip(r["reason"], 60),
+                          key=f"{r['slot']}|{r['item_id']}")
+
+        combos = self.query_one("#q-combos", DataTable)
+        combos.add_columns("rrf#", "id", "status", "members", "reason")
+        for r in b.combinations(qid):
+            combos.add_row(num(r["rrf_rank"]), r["combo_id"], status(r["status"]),
+                           accented(clip(r["members"], 50), r["status"] == "valid"),
+                           clip(r["reason"], 50), key=str(r["combo_id"]))
+
+        runs = self.query_one("#q-runs", DataTable)
+        runs.add_columns("run", "old", "new", "GT ranks", "equivalents@rank")
+        for r in b.run_ranks(qid):
+            runs.add_row(clip(r["run_id"], 20), num(r["r10_old"]), num(r["r10_new"]),
+                         r["gt_ranks"] or "", clip(r["equiv_ranks"] or "–", 60),
+                         key=r["run_id"])
+        slots.focus()
+
+    @on(DataTable.RowSelected, "#q-slots")
+    def _open_gt(self, event: DataTable.RowSelected) -> None:
+        self.post_message(OpenTool(str(event.row_key.value)))
+
+    @on(DataTable.RowSelected, "#q-candidates")
+    def _open_candidate(self, event: DataTable.RowSelected) -> None:
+        self.post_message(OpenTool(str(event.row_key.value).split("|", 1)[1]))
