@@ -4,3 +4,71 @@
 ``openai:<model>``, ``anthropic:<model>``, ``compat:<base_url>#<model>`` (vLLM, Ollama,
 llama.cpp server). See toolex/judges/base.py for the contract.
 """
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from toolex.errors import InputError
+from toolex.judges.base import Judge
+
+__all__ = ["make_judge", "parse_spec"]
+
+
+def parse_spec(spec: str) -> tuple[str, str | None, str | None]:
+    """(provider, model, base_url) of a judge spec; errors say what a valid spec looks like."""
+    spec = spec.strip()
+    if spec == "heuristic":
+        return "heuristic", None, None
+    provider, sep, rest = spec.partition(":")
+    if not sep or not rest:
+        raise InputError(
+            f"unknown judge {spec!r}; use heuristic, openai:<model>, anthropic:<model> or "
+            "compat:<base_url>#<model>", field="judge",
+        )
+    if provider in ("openai", "anthropic"):
+        return provider, rest, None
+    if provider == "compat":
+        base_url, hash_, model = rest.rpartition("#")
+        if not hash_ or not base_url or not model:
+            raise InputError(
+                f"judge {spec!r}: an OpenAI-compatible judge is compat:<base_url>#<model>, "
+                "e.g. compat:http://127.0.0.1:8000/v1#qwen2.5-7b-instruct", field="judge",
+            )
+        return "compat", model, base_url
+    raise InputError(
+        f"unknown judge provider {provider!r} in {spec!r}; use openai, anthropic or compat",
+        field="judge",
+    )
+
+
+def make_judge(spec: str, store: Any = None, config: Any = None, **opts: Any) -> Judge:
+    """Build the judge named by ``spec``.
+
+    ``config`` is a ``toolex.llm.config.LLMConfig`` (or a ``ToolexConfig``, whose ``llm`` part is
+    used); keyword ``opts`` override its fields (``max_in_flight``, ``timeout_s``,
+    ``max_attempts``, ``backoff_base_s``, ``batch``...) and ``base_url`` points a provider at
+    another server. For ``heuristic`` the options are passed to the heuristic judge.
+    """
+    provider, model, base_url = parse_spec(spec)
+    if provider == "heuristic":
+        from toolex.judges.heuristic import HeuristicJudge
+
+        return HeuristicJudge(store=store, **opts)
+    if store is None:
+        raise ValueError("an LLM judge needs the store (its call ledger lives there)")
+    from toolex.judges.llm import LLMJudge
+    from toolex.llm.clients import make_client
+    from toolex.llm.config import LLMConfig
+
+    llm = getattr(config, "llm", config) or LLMConfig()
+    base_url = opts.pop("base_url", None) or base_url or getattr(llm, f"{provider}_base_url", None)
+    known = {f.name for f in dataclasses.fields(LLMConfig)}
+    unknown = set(opts) - known
+    if unknown:
+        raise TypeError(f"unknown LLM judge option(s) {sorted(unknown)}; known: {sorted(known)}")
+    llm = dataclasses.replace(llm, **opts)
+    client = make_client(provider, model, base_url=base_url, timeout_s=llm.timeout_s,
+                         max_tokens=llm.max_tokens)
+    return LLMJudge(spec.strip(), client, store, llm)

@@ -1,0 +1,333 @@
+"""A scripted LLM server on 127.0.0.1 for tests and benchmarks: real HTTP, scripted answers.
+
+It speaks enough of OpenAI's ``/v1/chat/completions`` (+ ``/v1/files``, ``/v1/batches``) and
+Anthropic's ``/v1/messages`` (+ ``/v1/messages/batches``) for the real ``openai`` and
+``anthropic`` SDKs to talk to it. Answers come from a ``responder(provider, body) -> text``;
+faults come from a ``FaultPlan`` (deterministic per request content, so a test knows which
+requests fail and that their retries succeed): 429 with Retry-After, 500, a hang longer than the
+client's timeout, a malformed answer, or an answer with a wrong number of sub-queries.
+
+Run standalone (the latency benchmark does, so the server does not share the client's GIL)::
+
+    python tests/llm/scripted_server.py --latency 0.1     # prints the port, serves until killed
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.parser import BytesParser
+from email.policy import HTTP
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+FAULT_KINDS = ("429", "500", "hang", "malformed", "wrong_k")
+
+
+def request_key(body: dict[str, Any]) -> str:
+    """Identity of a request's content (model + prompt), stable across retries."""
+    prompt = [body.get("model"), body.get("system"), body.get("messages")]
+    return hashlib.sha256(json.dumps(prompt, sort_keys=True).encode()).hexdigest()
+
+
+@dataclass
+class FaultPlan:
+    """Fault the first ``repeats`` sends of a ``rate`` share of distinct requests, by hash."""
+
+    rate: float = 0.0
+    kinds: tuple[str, ...] = FAULT_KINDS
+    repeats: int = 1
+    retry_after: str = "0.05"
+    seen: Counter = field(default_factory=Counter)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def fault_for(self, body: dict[str, Any]) -> str | None:
+        key = request_key(body)
+        with self.lock:
+            self.seen[key] += 1
+            n = self.seen[key]
+        h = int(key[:8], 16)
+        if n > self.repeats or (h % 10_000) / 10_000 >= self.rate:
+            return None
+        kinds = [k for k in self.kinds if k != "wrong_k" or _k_of(body) is not None]
+        return kinds[(h // 10_000 + n) % len(kinds)]
+
+
+def _user_text(body: dict[str, Any]) -> str:
+    msgs = body.get("messages") or []
+    for m in reversed(msgs):
+        if m.get("role") == "user":
+            c = m.get("content")
+            return c if isinstance(c, str) else "".join(p.get("text", "") for p in c)
+    return ""
+
+
+def _k_of(body: dict[str, Any]) -> int | None:
+    m = re.search(r"Return the JSON object with exactly (\d+) sub-queries", _user_text(body))
+    return int(m.group(1)) if m else None
+
+
+def decomposition(k: int) -> str:
+    return json.dumps({"subqueries": [
+        {"tool": i, "operation": "retrieve", "entity": f"item {i}",
+         "text": f"retrieve the details of item {i}"} for i in range(k)]})
+
+
+def default_responder(provider: str, body: dict[str, Any]) -> str:
+    """Decompose: k generic sub-queries; verify/audit: yes or no by a hash of the prompt."""
+    k = _k_of(body)
+    if k is not None:
+        return decomposition(k)
+    yes = int(request_key(body)[:4], 16) % 3 != 0
+    return json.dumps({"verdict": "yes" if yes else "no", "reason": "scripted answer"})
+
+
+class ScriptedServer:
+    def __init__(
+        self, responder: Callable[[str, dict], str] = default_responder, *,
+        latency_s: float = 0.0, faults: FaultPlan | None = None, hang_s: float = 1.0,
+        batch_polls: int = 1,
+    ) -> None:
+        self.responder, self.latency_s, self.hang_s = responder, latency_s, hang_s
+        self.faults = faults or FaultPlan()
+        self.batch_polls = batch_polls  # GETs of a batch before it reports completion
+        self.requests: list[dict[str, Any]] = []
+        self.served: Counter = Counter()  # (path kind, outcome) -> count
+        self.files: dict[str, bytes] = {}
+        self.batches: dict[str, dict[str, Any]] = {}
+        self.lock = threading.Lock()
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def __enter__(self) -> ScriptedServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def count(self, kind: str) -> int:
+        """Requests received for ``chat``, ``messages``, ``files``, ``batches``..."""
+        with self.lock:
+            return sum(1 for r in self.requests if r["kind"] == kind)
+
+    # -- answers -------------------------------------------------------------------------------
+
+    def answer_text(self, provider: str, body: dict[str, Any], fault: str | None) -> str:
+        if fault == "malformed":
+            return 'Sure! Here is my answer: {"verdict": yes'
+        if fault == "wrong_k":
+            return decomposition((_k_of(body) or 1) + 1)
+        return self.responder(provider, body)
+
+    def openai_completion(self, body: dict[str, Any], text: str) -> dict[str, Any]:
+        prompt_toks = len(json.dumps(body.get("messages", ""))) // 4
+        return {
+            "id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion",
+            "created": int(time.time()), "model": body.get("model"),
+            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                         "message": {"role": "assistant", "content": text}}],
+            "usage": {"prompt_tokens": prompt_toks, "completion_tokens": len(text) // 4,
+                      "total_tokens": prompt_toks + len(text) // 4},
+        }
+
+    def anthropic_message(self, body: dict[str, Any], text: str) -> dict[str, Any]:
+        prompt_toks = len(json.dumps([body.get("system"), body.get("messages")])) // 4
+        return {
+            "id": f"msg_{uuid.uuid4().hex[:12]}", "type": "message", "role": "assistant",
+            "model": body.get("model"), "content": [{"type": "text", "text": text}],
+            "stop_reason": "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": prompt_toks, "output_tokens": len(text) // 4},
+        }
+
+    # -- batches -------------------------------------------------------------------------------
+
+    def openai_batch_output(self, batch: dict[str, Any]) -> bytes:
+        lines = []
+        for raw in self.files[batch["input_file_id"]].decode().splitlines():
+            req = json.loads(raw)
+            body = req["body"]
+            text = self.answer_text("openai", body, self.faults.fault_for(body))
+            lines.append(json.dumps({
+                "id": f"batch_req_{uuid.uuid4().hex[:8]}", "custom_id": req["custom_id"],
+                "response": {"status_code": 200, "request_id": uuid.uuid4().hex,
+                             "body": self.openai_completion(body, text)},
+                "error": None}))
+        return ("\n".join(lines) + "\n").encode()
+
+    def anthropic_batch_results(self, batch: dict[str, Any]) -> bytes:
+        lines = []
+        for req in batch["_requests"]:
+            body = req["params"]
+            text = self.answer_text("anthropic", body, self.faults.fault_for(body))
+            lines.append(json.dumps({"custom_id": req["custom_id"], "result": {
+                "type": "succeeded", "message": self.anthropic_message(body, text)}}))
+        return ("\n".join(lines) + "\n").encode()
+
+
+def _iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args: Any) -> None:  # keep test output clean
+            pass
+
+        def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None,
+                  raw: bytes | None = None) -> None:
+            data = raw if raw is not None else json.dumps(payload).encode()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (timeout); nothing to answer
+
+        def _record(self, kind: str, body: Any) -> None:
+            with server.lock:
+                server.requests.append({
+                    "kind": kind, "path": self.path, "body": body,
+                    "headers": {k.lower(): v for k, v in self.headers.items()}})
+
+        def _body(self) -> bytes:
+            return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+
+        def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+            path = self.path.split("?")[0]
+            if path == "/_stats":
+                with server.lock:
+                    kinds = Counter(r["kind"] for r in server.requests)
+                return self._send(200, dict(kinds))
+            self._record("get", None)
+            if m := re.fullmatch(r"/v1/files/([\w-]+)/content", path):
+                return self._send(200, None, raw=server.files.get(m.group(1), b""))
+            if m := re.fullmatch(r"/v1/batches/([\w-]+)", path):
+                return self._send(200, self._poll(m.group(1), "openai"))
+            if m := re.fullmatch(r"/v1/messages/batches/([\w-]+)/results", path):
+                return self._send(200, None, raw=server.files[f"results-{m.group(1)}"])
+            if m := re.fullmatch(r"/v1/messages/batches/([\w-]+)", path):
+                return self._send(200, self._poll(m.group(1), "anthropic"))
+            self._send(404, {"error": {"message": f"no route {path}"}})
+
+        def _poll(self, batch_id: str, provider: str) -> dict[str, Any]:
+            with server.lock:
+                batch = server.batches[batch_id]
+                batch["_polls"] += 1
+                done = batch["_polls"] >= server.batch_polls
+            public = {k: v for k, v in batch.items() if not k.startswith("_")}
+            if not done:
+                return public
+            if provider == "openai" and batch["status"] != "completed":
+                out_id = f"file-out-{batch_id}"
+                server.files[out_id] = server.openai_batch_output(batch)
+                batch.update(status="completed", output_file_id=out_id)
+            if provider == "anthropic" and batch["processing_status"] != "ended":
+                server.files[f"results-{batch_id}"] = server.anthropic_batch_results(batch)
+                batch.update(processing_status="ended", ended_at=_iso(time.time()),
+                             results_url=f"{server.url}/v1/messages/batches/{batch_id}/results")
+            return {k: v for k, v in batch.items() if not k.startswith("_")}
+
+        def do_POST(self) -> None:  # noqa: N802
+            path = self.path.split("?")[0]
+            raw = self._body()
+            if path == "/v1/files":
+                return self._upload(raw)
+            body = json.loads(raw or b"{}")
+            if path == "/v1/batches":
+                self._record("batches", body)
+                batch_id = f"batch_{uuid.uuid4().hex[:10]}"
+                server.batches[batch_id] = {
+                    "id": batch_id, "object": "batch", "endpoint": body["endpoint"],
+                    "input_file_id": body["input_file_id"], "completion_window": "24h",
+                    "status": "in_progress", "created_at": int(time.time()),
+                    "output_file_id": None, "error_file_id": None, "_polls": 0}
+                return self._send(200, {k: v for k, v in server.batches[batch_id].items()
+                                        if not k.startswith("_")})
+            if path == "/v1/messages/batches":
+                self._record("batches", body)
+                batch_id = f"msgbatch_{uuid.uuid4().hex[:10]}"
+                now = time.time()
+                server.batches[batch_id] = {
+                    "id": batch_id, "type": "message_batch", "processing_status": "in_progress",
+                    "request_counts": {"processing": len(body["requests"]), "succeeded": 0,
+                                       "errored": 0, "canceled": 0, "expired": 0},
+                    "ended_at": None, "created_at": _iso(now), "expires_at": _iso(now + 86400),
+                    "cancel_initiated_at": None, "archived_at": None, "results_url": None,
+                    "_requests": body["requests"], "_polls": 0}
+                return self._send(200, {k: v for k, v in server.batches[batch_id].items()
+                                        if not k.startswith("_")})
+            provider = {"/v1/chat/completions": "openai", "/v1/messages": "anthropic"}.get(path)
+            if provider is None:
+                return self._send(404, {"error": {"message": f"no route {path}"}})
+            self._record("chat" if provider == "openai" else "messages", body)
+            self._chat(provider, body)
+
+        def _chat(self, provider: str, body: dict[str, Any]) -> None:
+            fault = server.faults.fault_for(body)
+            with server.lock:
+                server.served[fault or "ok"] += 1
+            if server.latency_s:
+                time.sleep(server.latency_s)
+            if fault == "hang":
+                time.sleep(server.hang_s)
+                return self._send(200, {"late": True})
+            if fault in ("429", "500"):
+                status = int(fault)
+                err = {"type": "error", "error": {
+                    "type": "rate_limit_error" if status == 429 else "api_error",
+                    "message": "scripted fault"}}
+                headers = {"Retry-After": server.faults.retry_after} if status == 429 else {}
+                return self._send(status, err, headers)
+            text = server.answer_text(provider, body, fault)
+            if provider == "openai":
+                return self._send(200, server.openai_completion(body, text))
+            self._send(200, server.anthropic_message(body, text))
+
+        def _upload(self, raw: bytes) -> None:
+            ctype = self.headers.get("Content-Type", "")
+            msg = BytesParser(policy=HTTP).parsebytes(
+                f"Content-Type: {ctype}\r\n\r\n".encode() + raw)
+            parts = {p.get_param("name", header="content-disposition"): p.get_payload(decode=True)
+                     for p in msg.iter_parts()}
+            file_id = f"file-{uuid.uuid4().hex[:10]}"
+            server.files[file_id] = parts.get("file", b"")
+            self._record("files", {"purpose": (parts.get("purpose") or b"").decode()})
+            self._send(200, {"id": file_id, "object": "file", "bytes": len(server.files[file_id]),
+                             "created_at": int(time.time()), "filename": "batch.jsonl",
+                             "purpose": "batch", "status": "processed"})
+
+    return Handler
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--latency", type=float, default=0.0)
+    args = ap.parse_args()
+    with ScriptedServer(latency_s=args.latency) as server:
+        print(server.httpd.server_address[1], flush=True)
+        threading.Event().wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""The LLM judge: renders the stage prompts, runs them through the executor (or a batch API),
+parses answers strictly, and turns them into Outcomes.
+
+Tasks whose rendered prompts are identical share one call (the ledger would serve the repeat
+anyway; sharing also avoids paying twice within one run). ``Outcome.call_id`` is the ledger row
+that produced the answer, ``Outcome.extra`` says whether it came from the ledger and after how
+many attempts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolex.judges import parse
+from toolex.judges.base import (
+    AuditTask,
+    DecomposeTask,
+    Estimate,
+    Outcome,
+    Stage,
+    ToolDoc,
+    VerifyTask,
+)
+from toolex.judges.prompts import boundary_for, fence, load_template, render
+from toolex.llm.clients import ChatClient
+from toolex.llm.config import LLMConfig
+from toolex.llm.executor import Call, Executor, Policy, Result
+from toolex.llm.ledger import Ledger, input_hash
+from toolex.llm.pricing import cost_usd, estimate_tokens
+from toolex.store import Store
+
+# Expected answer lengths for --dry-run estimates (tokens): a verdict with a one-sentence reason,
+# or per sub-query an object of four short fields.
+ANSWER_TOKENS = {"verify": 60, "audit": 70, "decompose_per_slot": 50}
+
+
+@dataclass
+class Prepared:
+    task: Any
+    system: str
+    user: str
+    input_hash: str
+    parse: Callable[[str], Any]
+    to_value: Callable[[Any], Any]
+
+
+def raw_doc(tool: ToolDoc) -> str:
+    """A tool's full raw documentation, as loaded (the verify prompt shows all of it)."""
+    return json.dumps(tool.doc, ensure_ascii=False, separators=(", ", ": "), default=str)
+
+
+def render_decompose(task: DecomposeTask) -> tuple[str, str]:
+    texts = [task.query, task.instruction or "", *(t.text for t in task.tools)]
+    b = boundary_for(*texts)
+    tools = "\n\n".join(
+        f"Tool {i}:\n{fence(b, f'TOOL {i} DOCUMENTATION', t.text)}"
+        for i, t in enumerate(task.tools)
+    )
+    k = len(task.tools)
+    return render(
+        "decompose", boundary=b, k=str(k), k_minus_1=str(k - 1),
+        query_block=fence(b, "REQUEST", task.query),
+        instruction_block=fence(b, "INSTRUCTION", task.instruction) if task.instruction
+        else "(none)",
+        tools_block=tools,
+    )
+
+
+def render_verify(task: VerifyTask) -> tuple[str, str]:
+    ref, cand = raw_doc(task.reference), raw_doc(task.candidate)
+    b = boundary_for(task.subquery, ref, cand)
+    return render(
+        "verify", boundary=b,
+        subquery_block=fence(b, "SUB-QUERY", task.subquery),
+        reference_block=fence(b, "REFERENCE DOCUMENTATION", ref),
+        candidate_block=fence(b, "CANDIDATE DOCUMENTATION", cand),
+    )
+
+
+def render_audit(task: AuditTask) -> tuple[str, str]:
+    checklist = "\n".join(f"{i + 1}. {s}" for i, s in enumerate(task.subqueries))
+    texts = [task.query, task.instruction or "", checklist, *(t.text for t in task.tools)]
+    b = boundary_for(*texts)
+    tools = "\n\n".join(
+        f"Tool {i + 1}:\n{fence(b, f'TOOL {i + 1} DOCUMENTATION', t.text)}"
+        for i, t in enumerate(task.tools)
+    )
+    return render(
+        "audit", boundary=b, n_tools=str(len(task.tools)),
+        query_block=fence(b, "REQUEST", task.query),
+        instruction_block=fence(b, "INSTRUCTION", task.instruction) if task.instruction
+        else "(none)",
+        checklist_block=fence(b, "CHECKLIST", checklist),
+        tools_block=tools,
+    )
+
+
+RENDERERS: dict[str, Callable[[Any], tuple[str, str]]] = {
+    "decompose": render_decompose, "verify": render_verify, "audit": render_audit,
+}
+
+
+class LLMJudge:
+    """A judge backed by one chat model (see toolex/judges/base.py for the contract)."""
+
+    def __init__(
+        self, spec: str, client: ChatClient, store: Store, config: LLMConfig | None = None,
+    ) -> None:
+        self.spec, self.client, self.store = spec, client, store
+        self.config = config or LLMConfig()
+        self.ledger = Ledger(store)
+        self.policy = Policy(
+            max_in_flight=self.config.max_in_flight, max_attempts=self.config.max_attempts,
+            backoff_base_s=self.config.backoff_base_s, backoff_max_s=self.config.backoff_max_s,
+        )
+
+    # -- the contract --------------------------------------------------------------------------
+
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
+        return self._run("decompose", tasks)
+
+    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+        return self._run("verify", tasks)
+
+    def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]:
+        return self._run("audit", tasks)
+
+    def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate:
+        calls, cached, prompt_toks, answer_toks = self.plan(stage, tasks)
+        prices = [cost_usd(self.client.model, p, a, batch=self.config.batch)
+                  for p, a in zip(prompt_toks, answer_toks, strict=True)]
+        if not prices:
+            total: float | None = 0.0  # nothing to call costs nothing, whatever the model
+        elif any(c is None for c in prices):
+            total = None  # unknown price: said as unknown, not guessed
+        else:
+            total = round(sum(prices), 6)
+        return Estimate(calls=calls, cached=cached, cost_usd=total)
+
+    def plan(self, stage: Stage, tasks: Iterable[object]) -> tuple[int, int, list[int], list[int]]:
+        """(calls to make, tasks the ledger answers, per-call prompt and answer token guesses).
+
+        Tokens are estimated as characters / 4 of the rendered prompt; answers by ANSWER_TOKENS.
+        """
+        prepared = [self._prepare(stage, t) for t in tasks]
+        hits = self.ledger.hits(p.input_hash for p in prepared)
+        cached = sum(p.input_hash in hits for p in prepared)
+        todo = {p.input_hash: p for p in prepared if p.input_hash not in hits}
+        prompt_toks = [estimate_tokens(p.system) + estimate_tokens(p.user) for p in todo.values()]
+        answer_toks = [
+            ANSWER_TOKENS["decompose_per_slot"] * len(p.task.tools) if stage == "decompose"
+            else ANSWER_TOKENS[stage] for p in todo.values()
+        ]
+        return len(todo), cached, prompt_toks, answer_toks
+
+    # -- machinery -----------------------------------------------------------------------------
+
+    def prompt_version(self, stage: str) -> str:
+        return load_template(stage).version
+
+    def _prepare(self, stage: str, task: Any) -> Prepared:
+        if stage not in RENDERERS:
+            raise ValueError(f"unknown stage {stage!r}")
+        system, user = RENDERERS[stage](task)
+        h = input_hash(self.spec, self.client.model, self.prompt_version(stage), system, user)
+        if stage == "decompose":
+            tools = task.tools
+            return Prepared(task, system, user, h,
+                            lambda text: parse.parse_decomposition(text, tools),
+                            lambda parsed: parse.subqueries_value(parsed, tools))
+        return Prepared(task, system, user, h, parse.parse_verdict, parse.verdict_value)
+
+    def _run(self, stage: str, tasks: Sequence[Any]) -> Iterator[Outcome]:
+        prepared = [self._prepare(stage, t) for t in tasks]
+        groups: dict[str, list[Prepared]] = {}
+        for p in prepared:
+            groups.setdefault(p.input_hash, []).append(p)
+        calls = [Call(g[0].task.key, h, g[0].system, g[0].user, g[0].parse)
+                 for h, g in groups.items()]
+        for result in self._results(stage, calls):
+            for p in groups[result.call.input_hash]:
+                yield self._outcome(p, result)
+
+    def _results(self, stage: str, calls: list[Call]) -> Iterator[Result]:
+        executor = Executor(
+            self.client, self.ledger, stage=stage, judge=self.spec,
+            prompt_version=self.prompt_version(stage), policy=self.policy,
+            batch_price=self.config.batch,
+        )
+        if self.config.batch:
+            from toolex.llm.batch import run_batch
+
+            return run_batch(self.client, self.ledger, executor, calls,
+                             poll_s=self.config.batch_poll_s)
+        return executor.run(calls)
+
+    @staticmethod
+    def _outcome(p: Prepared, result: Result) -> Outcome:
+        extra = {"cached": result.cached, "attempts": result.attempts}
+        if not result.ok:
+            return Outcome(p.task.key, False, error=result.error, call_id=result.call_id,
+                           extra=extra)
+        return Outcome(p.task.key, True, value=p.to_value(result.parsed),
+                       call_id=result.call_id, extra=extra)

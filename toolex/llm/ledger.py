@@ -1,0 +1,128 @@
+"""The LLM call ledger (table ``llm_calls``): one row per attempt, failures included.
+
+Identical calls are served from it: the input hash covers judge, model, prompt version and the
+exact rendered prompt, and the newest ``ok`` row for a hash is the answer. Failures (``error``,
+``malformed``) are history, never answers; ``pending`` rows are batch requests awaiting results.
+
+The ledger writes through its own DuckDB cursor (a separate connection to the same database), so
+its rows commit on their own: a stage that wraps its table writes in a transaction and is killed
+still leaves the finished calls in the ledger, and the re-run does not pay for them again. The
+ledger is used from one thread only (the executor funnels worker results to the caller thread).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import pyarrow as pa
+
+from toolex.resources import sql_text
+from toolex.store import Store
+
+_COLUMNS = (
+    "call_id", "stage", "judge", "model", "prompt_version", "input_hash", "task_key", "status",
+    "error", "response", "parsed", "prompt_tokens", "completion_tokens", "latency_ms",
+    "cost_usd", "attempt", "batch_id", "created_at",
+)
+
+_ARROW_SCHEMA = pa.schema(
+    [(name, pa.string()) for name in _COLUMNS[:11]]
+    + [("prompt_tokens", pa.int32()), ("completion_tokens", pa.int32()),
+       ("latency_ms", pa.float64()), ("cost_usd", pa.float64()), ("attempt", pa.int32()),
+       ("batch_id", pa.string()), ("created_at", pa.timestamp("us"))]
+)
+
+
+def input_hash(judge: str, model: str | None, prompt_version: str, system: str, user: str) -> str:
+    payload = json.dumps([judge, model, prompt_version, system, user], ensure_ascii=False)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def new_call_id() -> str:
+    return uuid.uuid4().hex
+
+
+@dataclass
+class Attempt:
+    """One attempt as the ledger stores it (mirrors llm_calls)."""
+
+    stage: str
+    judge: str
+    model: str | None
+    prompt_version: str
+    input_hash: str
+    task_key: str | None
+    status: str  # ok | error | malformed | pending
+    error: str | None = None
+    response: str | None = None
+    parsed: Any = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    latency_ms: float | None = None
+    cost_usd: float | None = None
+    attempt: int = 1
+    batch_id: str | None = None
+    call_id: str = field(default_factory=new_call_id)
+    created_at: datetime = field(default_factory=datetime.now)
+
+    def params(self) -> dict[str, Any]:
+        row = {name: getattr(self, name) for name in _COLUMNS}
+        row["parsed"] = None if self.parsed is None else json.dumps(self.parsed)
+        return row
+
+
+class Ledger:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._cur = store.con.cursor()
+
+    def record(self, attempts: Sequence[Attempt]) -> None:
+        """Append attempts in one transaction (one commit for a burst of finished calls)."""
+        if not attempts:
+            return
+        rows = [a.params() for a in attempts]
+        batch = pa.Table.from_pylist(rows, schema=_ARROW_SCHEMA)
+        self._cur.register("ledger_batch", batch)
+        try:
+            self._cur.execute(sql_text("llm/10_ledger_insert.sql"))
+        finally:
+            self._cur.unregister("ledger_batch")
+
+    def hits(self, hashes: Iterable[str]) -> dict[str, tuple[str, Any]]:
+        """input_hash -> (call_id, parsed answer) of the newest 'ok' row, for cached hashes."""
+        rows = self._rows("llm/20_ledger_hits.sql", hashes)
+        return {h: (cid, json.loads(p) if isinstance(p, str) else p) for h, cid, p in rows}
+
+    def pending(self, hashes: Iterable[str]) -> dict[str, tuple[str, str, int]]:
+        """input_hash -> (call_id, batch_id, attempt) of batch requests not yet collected."""
+        return {h: (cid, bid, att) for h, cid, bid, att in self._rows(
+            "llm/30_ledger_pending.sql", hashes)}
+
+    def settle(self, call_id: str, values: Mapping[str, Any]) -> None:
+        params = dict(values, call_id=call_id)
+        if params.get("parsed") is not None:
+            params["parsed"] = json.dumps(params["parsed"])
+        self._cur.execute(sql_text("llm/40_ledger_settle.sql"), params)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Every attempt, oldest first (tests, `toolex expand --calls`)."""
+        cur = self._cur.execute("SELECT * FROM llm_calls ORDER BY created_at, call_id")
+        cols = [d[0] for d in cur.description]
+        return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+
+    def summary(self) -> list[dict[str, Any]]:
+        cur = self._cur.execute(sql_text("llm/50_ledger_summary.sql"))
+        cols = [d[0] for d in cur.description]
+        return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+
+    def _rows(self, name: str, hashes: Iterable[str]) -> list[tuple]:
+        hashes = sorted(set(hashes))
+        if not hashes:
+            return []
+        return self._cur.execute(sql_text(name), {"hashes": hashes}).fetchall()
