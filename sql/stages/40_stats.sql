@@ -1,0 +1,47 @@
+-- 40_stats: the annotation table (one row for all queries, plus one per category when asked).
+-- Reads: queries, subqueries, verdicts, combinations. Creates: nothing.
+-- Parameters: $benchmark, $expansion, $by_category (BOOLEAN).
+-- A query counts as annotated once it has combinations (stage 3 ran for it). Verified items
+-- include each slot's reference; "equivalent beyond the GT" = an accepted non-reference item.
+WITH annotated AS (
+    SELECT q.query_id, q.category FROM queries q
+    WHERE q.benchmark = $benchmark AND EXISTS (
+        SELECT 1 FROM combinations c WHERE c.benchmark = q.benchmark
+        AND c.expansion = $expansion AND c.query_id = q.query_id)
+),
+per_sub AS (
+    SELECT s.query_id, s.slot,
+           count(v.item_id) FILTER (WHERE v.accepted) AS verified,
+           count(v.item_id) FILTER (WHERE v.accepted AND v.item_id <> s.ref_item_id) AS beyond
+    FROM subqueries s JOIN annotated a ON a.query_id = s.query_id
+    LEFT JOIN verdicts v ON v.benchmark = s.benchmark AND v.expansion = s.expansion
+         AND v.query_id = s.query_id AND v.slot = s.slot
+    WHERE s.benchmark = $benchmark AND s.expansion = $expansion
+    GROUP BY s.query_id, s.slot
+),
+per_query AS (
+    SELECT a.query_id, a.category,
+           (SELECT count(*) FROM per_sub p WHERE p.query_id = a.query_id) AS subqueries,
+           (SELECT coalesce(sum(verified), 0) FROM per_sub p WHERE p.query_id = a.query_id) AS verified,
+           (SELECT count(*) FROM per_sub p WHERE p.query_id = a.query_id AND p.beyond > 0) AS subs_beyond,
+           (SELECT count(*) FROM combinations c WHERE c.benchmark = $benchmark
+             AND c.expansion = $expansion AND c.query_id = a.query_id AND c.status = 'valid') AS valid
+    FROM annotated a
+),
+grouped AS (
+    SELECT 'all' AS category, * EXCLUDE (category) FROM per_query
+    UNION ALL
+    SELECT coalesce(category, '(none)'), * EXCLUDE (category) FROM per_query WHERE $by_category
+)
+SELECT category,
+       count(*) AS queries,
+       sum(subqueries)::BIGINT AS subqueries,
+       sum(verified)::BIGINT AS verified_items,
+       round(sum(verified) / nullif(sum(subqueries), 0), 2) AS items_per_subquery,
+       sum(valid)::BIGINT AS valid_combinations,
+       round(sum(valid) / count(*), 2) AS combinations_per_query,
+       round(sum(subs_beyond) / nullif(sum(subqueries), 0), 4) AS share_subqueries_with_equivalent,
+       round(count(*) FILTER (WHERE valid > 1) / count(*), 4) AS share_queries_with_alternative
+FROM grouped
+GROUP BY category
+ORDER BY category = 'all' DESC, category;

@@ -1,0 +1,1 @@
+"""The expansion pipeline: decompose, candidates, verify, assemble, audit (see runner.py)."""

@@ -1,0 +1,43 @@
+"""Stage 3a: assemble, rank and pre-filter combinations, all in SQL, in one transaction.
+
+For every ready query (all verdicts in, no combinations yet): the Cartesian product of its
+accepted sets (30), RRF scores and combo ids (31), stored (32, 33); the dependency pairs of its
+original (platform_rule, 38) reject breaking combinations without an audit call (34); the top
+``audit_cap`` of the rest by RRF stay pending for the audit and the others are cut (35). One
+transaction: an interruption leaves the query unassembled, and the next run assembles it whole.
+"""
+
+from __future__ import annotations
+
+from toolex.pipeline import platform_rule
+from toolex.pipeline.context import StageContext, StageCounts
+from toolex.resources import sql_text
+
+RRF_K = 60
+
+
+def run(ctx: StageContext, audit_cap: int = 20, mode: str = "strict") -> StageCounts:
+    if audit_cap < 0:
+        raise ValueError("the audit cap must be >= 0")
+    counts = StageCounts("assemble")
+    store = ctx.store
+    with store.transaction():
+        store.execute("stages/30_cartesian.sql", ctx.params())
+        store.execute("stages/31_rrf_rank.sql", ctx.base(rrf_k=RRF_K))
+        ready = store.con.execute(
+            sql_text("stages/43_count_products.sql")).fetchone()
+        counts.tasks = counts.ok = int(ready[0]) if ready else 0
+        counts.notes["combinations"] = int(ready[1]) if ready else 0
+        store.execute("stages/32_insert_combinations.sql", ctx.base())
+        store.execute("stages/33_insert_combination_items.sql", ctx.base())
+        originals = store.query("stages/39_assemble_originals.sql", ctx.base())
+        deps = [ctx.base(**d) for d in platform_rule.dependency_rows(originals, mode)]
+        if deps:
+            store.con.executemany(sql_text("stages/38_insert_dependency.sql"), deps)
+        store.execute("stages/34_platform_rule.sql", ctx.params())
+        store.execute("stages/35_audit_cap.sql", ctx.params(audit_cap=audit_cap))
+        store.con.execute("DROP TABLE IF EXISTS ranked_products")
+        store.con.execute("DROP TABLE IF EXISTS assembled_products")
+    for row in store.query("stages/41_combination_counts.sql", ctx.params()):
+        counts.notes[row["status"]] = int(row["combinations"])
+    return counts

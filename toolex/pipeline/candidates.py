@@ -1,0 +1,73 @@
+"""Stage 2a: the top-K candidates of each sub-query from the chosen retriever.
+
+Each sub-query's list is written in one transaction together with its reference (the slot's
+ground-truth tool), which gets its own retrieval rank or K+1 when the retriever missed it — the rank
+the RRF of stage 3 charges an unretrieved reference. A sub-query either has its whole list or none,
+so an interrupted stage resumes at the first sub-query without one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from toolex.pipeline.context import StageContext, StageCounts
+from toolex.resources import sql_text
+
+# (store, benchmark, retriever, texts, k, scope) -> pyarrow.Table query_id, slot, item_id, score, rank
+SearchFn = Callable[..., Any]
+BATCH = 256
+
+
+def default_search() -> SearchFn:
+    from toolex.retrieval import search
+
+    return search
+
+
+def run(ctx: StageContext, retriever: str, k: int = 20, scope: str = "task",
+        search: SearchFn | None = None) -> StageCounts:
+    counts = StageCounts("candidates")
+    pending = ctx.store.query("stages/20_candidates_pending.sql", ctx.params())
+    counts.tasks = len(pending)
+    if not pending:
+        return counts
+    search = search or default_search()
+    ctx.progress.start("candidates", len(pending))
+    try:
+        for start in range(0, len(pending), BATCH):
+            batch = pending[start : start + BATCH]
+            texts = [(r["query_id"], r["slot"], r["text"]) for r in batch]
+            table = search(ctx.store, ctx.benchmark, retriever, texts, k=k, scope=scope)
+            _write(ctx, batch, table.to_pylist(), retriever, k)
+            counts.ok += len(batch)
+            ctx.progress.advance(n=len(batch))
+    finally:
+        ctx.progress.finish()
+    counts.notes["reference_unretrieved"] = _unretrieved(ctx)
+    return counts
+
+
+def _write(ctx: StageContext, batch: Sequence[dict[str, Any]], hits: list[dict[str, Any]],
+           retriever: str, k: int) -> None:
+    by_slot: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for h in hits:
+        by_slot.setdefault((h["query_id"], int(h["slot"])), []).append(h)
+    rows = []
+    for sub in batch:
+        key = (sub["query_id"], int(sub["slot"]))
+        got = sorted(by_slot.get(key, []), key=lambda h: h["rank"])[:k]
+        seen = {h["item_id"] for h in got}
+        for h in got:
+            rows.append(ctx.base(query_id=key[0], slot=key[1], item_id=h["item_id"],
+                                 rank=int(h["rank"]), score=float(h["score"]),
+                                 retriever=retriever))
+        if sub["ref_item_id"] not in seen:
+            rows.append(ctx.base(query_id=key[0], slot=key[1], item_id=sub["ref_item_id"],
+                                 rank=k + 1, score=None, retriever=retriever))
+    with ctx.store.transaction() as con:
+        con.executemany(sql_text("stages/21_insert_candidate.sql"), rows)
+
+
+def _unretrieved(ctx: StageContext) -> int:
+    return int(ctx.store.query("stages/24_count_unretrieved.sql", ctx.params())[0]["n"])

@@ -1,0 +1,148 @@
+"""What every stage shares: the run's scope, progress reporting, and buffered outcome writing.
+
+Outcomes are written as they complete, in small transactions (every ``FLUSH_ROWS`` rows or
+``FLUSH_SECONDS``), and the buffer is flushed in a ``finally`` so an exception or Ctrl-C still
+stores every finished outcome: a re-run then resumes with the unfinished tasks only. (A hard kill
+can lose at most one unflushed buffer; an LLM judge serves those repeats from its call ledger.)
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolex.judges.base import Outcome, ToolDoc
+from toolex.resources import sql_text
+from toolex.store import Store
+
+FLUSH_ROWS = 200
+FLUSH_SECONDS = 2.0
+
+
+class Progress:
+    """Stage progress callbacks; the default does nothing (library use, tests)."""
+
+    def start(self, stage: str, total: int) -> None: ...
+
+    def advance(self, outcome: Outcome | None = None, n: int = 1) -> None: ...
+
+    def finish(self) -> None: ...
+
+
+@dataclass
+class StageContext:
+    store: Store
+    benchmark: str
+    expansion: str
+    query_ids: list[str]
+    retry_failed: bool = False
+    progress: Progress = field(default_factory=Progress)
+
+    def params(self, **extra: Any) -> dict[str, Any]:
+        return {"benchmark": self.benchmark, "expansion": self.expansion,
+                "query_ids": self.query_ids, **extra}
+
+    def base(self, **extra: Any) -> dict[str, Any]:
+        return {"benchmark": self.benchmark, "expansion": self.expansion, **extra}
+
+
+def tool_doc(item_id: str, name: str | None, platform: str | None, doc: Any,
+             text: str | None) -> ToolDoc:
+    raw = json.loads(doc) if isinstance(doc, str) else (doc or {})
+    return ToolDoc(item_id, name, platform, raw, text or "")
+
+
+class Writer:
+    """Buffers (sql file, params) rows and writes them in short transactions."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.rows: list[tuple[str, dict[str, Any]]] = []
+        self.last = time.monotonic()
+        self.written = 0
+
+    def add(self, name: str, params: dict[str, Any]) -> None:
+        self.rows.append((name, params))
+        if len(self.rows) >= FLUSH_ROWS or time.monotonic() - self.last > FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.rows:
+            return
+        by_file: dict[str, list[dict[str, Any]]] = {}
+        for name, params in self.rows:
+            by_file.setdefault(name, []).append(params)
+        with self.store.transaction() as con:
+            for name, many in by_file.items():
+                con.executemany(sql_text(name), many)
+        self.written += len(self.rows)
+        self.rows = []
+        self.last = time.monotonic()
+
+    def __enter__(self) -> Writer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.flush()
+
+
+@dataclass
+class StageCounts:
+    """What one stage did in this run."""
+
+    stage: str
+    tasks: int = 0
+    ok: int = 0
+    failed: int = 0
+    calls: int = 0
+    cost_usd: float = 0.0
+    notes: dict[str, int] = field(default_factory=dict)
+
+    def as_row(self) -> dict[str, Any]:
+        return {"stage": self.stage, "tasks": self.tasks, "ok": self.ok, "failed": self.failed,
+                "calls": self.calls, "cost_usd": round(self.cost_usd, 4),
+                **{k: v for k, v in sorted(self.notes.items())}}
+
+
+def count_outcome(counts: StageCounts, outcome: Outcome) -> None:
+    if outcome.call_id and not outcome.extra.get("cached"):
+        counts.calls += 1
+    cost = outcome.extra.get("cost_usd")
+    if isinstance(cost, int | float):
+        counts.cost_usd += float(cost)
+
+
+def run_judged(ctx: StageContext, counts: StageCounts, tasks: Sequence[Any],
+               call: Callable[[Sequence[Any]], Any], on_ok: Callable[[Writer, Outcome], str | None],
+               stage: str) -> None:
+    """Feed ``tasks`` to a judge method and store each outcome as it completes.
+
+    ``on_ok`` writes a successful outcome and returns an error message when the outcome is
+    unusable (e.g. wrong k); errors and failed outcomes land in stage_failures.
+    """
+    counts.tasks += len(tasks)
+    ctx.progress.start(stage, len(tasks))
+    try:
+        with Writer(ctx.store) as writer:
+            for outcome in call(tasks):
+                count_outcome(counts, outcome)
+                error = outcome.error or "judge returned no answer"
+                if outcome.ok and outcome.value is not None:
+                    problem = on_ok(writer, outcome)
+                    if problem is None:
+                        counts.ok += 1
+                        writer.add("stages/13_clear_failure.sql",
+                                   ctx.base(stage=stage, task_key=outcome.key))
+                        ctx.progress.advance(outcome)
+                        continue
+                    error = problem
+                counts.failed += 1
+                writer.add("stages/12_record_failure.sql",
+                           ctx.base(stage=stage, task_key=outcome.key, error=error,
+                                    call_id=outcome.call_id))
+                ctx.progress.advance(outcome)
+    finally:
+        ctx.progress.finish()

@@ -1,0 +1,204 @@
+"""Read what the offline judge and the platform rule need out of raw tool documentation.
+
+Benchmarks document tools in several shapes (RapidAPI ``required_parameters`` lists, OpenAPI-like
+``parameters`` lists, ``{name: {type, default}}`` dicts, signature strings such as
+``"(date: datetime)"``, ``template_response`` JSON, ``output_parameters`` buried in a
+description). These helpers turn any of them into tokens, parameters and returned keys. Nothing
+here calls a network or a model, and nothing in a document is ever interpreted as an instruction:
+documents only ever become bags of tokens.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
+_SIG_PARAM = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*:")
+_OUTPUT_BLOCK = re.compile(r"output_parameters\s*=\s*(\{.*\})", re.S)
+_RETURN_STMT = re.compile(r"return\s+\(?([A-Za-z0-9_, ]+)\)?")
+
+# Function words and documentation boilerplate: they say nothing about what a tool does.
+STOPWORDS = frozenset(
+    ["a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "from", "with", "by", "at", "as", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "which", "who", "whom", "what", "when", "where", "how", "can", "could", "will", "would", "should", "may", "might", "must", "shall", "do", "does", "did", "done", "has", "have", "had", "having", "not", "no", "nor", "but", "if", "then", "than", "so", "such", "into", "onto", "about", "over", "under", "up", "down", "out", "off", "all", "any", "each", "every", "some", "more", "most", "other", "same", "own", "very", "just", "also", "only", "both", "either", "neither", "you", "your", "yours", "we", "our", "us", "i", "me", "my", "he", "she", "they", "them", "their", "api", "apis", "endpoint", "endpoints", "function", "method", "methods", "tool", "tools", "use", "used", "using", "uses", "based", "given", "specified", "provide", "provides", "provided", "returns", "return", "returned", "take", "takes", "taking", "parameter", "parameters", "param", "params", "input", "inputs", "output", "outputs", "str", "string", "int", "integer", "float", "bool", "boolean", "number", "none", "null", "true", "false", "default", "optional", "required", "type", "description", "e", "g", "eg", "etc", "via", "per", "one", "two"]
+)
+
+ID_WORDS = frozenset({"id", "ids", "token", "session", "handle", "uuid", "cursor", "key", "sid"})
+
+
+def split_words(text: str) -> list[str]:
+    """Lower-case words, with camelCase and snake_case identifiers split into their parts."""
+    return _WORD.findall(_CAMEL.sub(" ", text).replace("_", " ").lower())
+
+
+def stem(word: str) -> str:
+    """A deliberately tiny suffix stripper (plural, -ing, -ed) so 'quotes'/'quote' match."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 5 and word.endswith("ing"):
+        return word[:-3]
+    if len(word) > 4 and word.endswith("ed"):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def content_tokens(text: str) -> list[str]:
+    """Stemmed content words of ``text``: what similarity is computed over."""
+    return [stem(w) for w in split_words(text) if len(w) > 1 and w not in STOPWORDS]
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    required: bool
+    description: str = ""
+
+
+def description(doc: dict[str, Any]) -> str:
+    for key in ("description", "api_description", "func_description", "functionality"):
+        value = doc.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+    return ""
+
+
+def name(doc: dict[str, Any]) -> str:
+    for key in ("api_name", "name", "title"):
+        value = doc.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+    return ""
+
+
+def params(doc: dict[str, Any]) -> list[Param]:
+    """Every documented input parameter, whatever shape the benchmark uses."""
+    out: list[Param] = []
+    for key, required_default in (
+        ("required_parameters", True),
+        ("optional_parameters", False),
+        ("parameters", None),
+        ("input_parameters", None),
+        ("api_arguments", None),
+    ):
+        value = doc.get(key)
+        if isinstance(value, list):
+            for p in value:
+                if isinstance(p, dict) and p.get("name"):
+                    req = required_default
+                    if req is None:
+                        req = p.get("required") is True
+                    out.append(Param(str(p["name"]), bool(req), str(p.get("description") or "")))
+        elif isinstance(value, dict):
+            for pname, spec in value.items():
+                spec = spec if isinstance(spec, dict) else {}
+                req = required_default
+                if req is None:
+                    # {name: {type, default}} (apigen): a parameter without a default is required,
+                    # unless its type says "optional".
+                    req = "default" not in spec and "optional" not in str(spec.get("type", ""))
+                out.append(Param(str(pname), bool(req), str(spec.get("description") or "")))
+        elif isinstance(value, str):
+            for pname in _SIG_PARAM.findall(value):
+                out.append(Param(pname, True))
+    if not out:
+        # apibank keeps "input_parameters = {...}" inside the description text.
+        text = description(doc)
+        block = re.search(r"input_parameters\s*=\s*\{(.*?)\n\}", text, re.S)
+        if block:
+            for pname in re.findall(r"'([A-Za-z_][A-Za-z0-9_]*)'\s*:\s*\{", block.group(1)):
+                out.append(Param(pname, True))
+    return out
+
+
+def returns_tokens(doc: dict[str, Any]) -> set[str]:
+    """Stemmed words naming what a tool returns (response keys, output parameter names)."""
+    words: list[str] = []
+    for key in ("template_response", "responses", "response", "output_parameters", "returns"):
+        value = doc.get(key)
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                words.extend(split_words(value))
+                continue
+        words.extend(_keys(value))
+    text = description(doc)
+    block = _OUTPUT_BLOCK.search(text)
+    if block:
+        words.extend(re.findall(r"'([A-Za-z_][A-Za-z0-9_]*)'\s*:\s*\{", block.group(1)))
+    for match in _RETURN_STMT.findall(text):
+        words.extend(match.split(","))
+    return {stem(w) for x in words for w in split_words(x) if w not in STOPWORDS}
+
+
+def _keys(value: Any, depth: int = 0) -> list[str]:
+    if depth > 3:
+        return []
+    if isinstance(value, dict):
+        out = []
+        for k, v in value.items():
+            out.append(str(k))
+            out.extend(_keys(v, depth + 1))
+        return out
+    if isinstance(value, list):
+        return [k for v in value[:3] for k in _keys(v, depth + 1)]
+    return []
+
+
+def is_id_like(param_name: str) -> bool:
+    """A parameter that carries something another call issued: an id, token, session, handle."""
+    words = split_words(param_name)
+    return bool(words) and (words[-1] in ID_WORDS or param_name.lower() in ID_WORDS)
+
+
+def feeds(producer: dict[str, Any], consumer: dict[str, Any]) -> str | None:
+    """Why ``producer``'s output feeds ``consumer`` (an id/token it needs), or None.
+
+    The consumer must have a REQUIRED id-like parameter (``user_id``, ``token``, ``sessionId``)
+    whose words, id word included, all appear among the producer's returned keys, e.g. the
+    producer returns ``{"token": ...}`` and the consumer requires ``token``; or it returns
+    ``{"user": {"id": ...}}`` and the consumer requires ``user_id``.
+    """
+    out = returns_tokens(producer)
+    if not out:
+        return None
+    for p in params(consumer):
+        if p.required and is_id_like(p.name):
+            need = {stem(w) for w in split_words(p.name)}
+            if need <= out:
+                return f"requires {p.name!r} returned by the other step"
+    return None
+
+
+def identifier_like(text: str) -> bool:
+    """A code identifier (snake_case, camelCase, dotted) rather than an English phrase."""
+    return bool(re.search(r"[_.]|[a-z][A-Z]", text)) and " " not in text.strip()
+
+
+def name_leak(text: str, item_id: str, names: list[str | None],
+              platforms: list[str | None] = ()) -> str | None:  # type: ignore[assignment]
+    """The name that ``text`` spells out verbatim (case-insensitive), or None.
+
+    Checked: the item id; identifier-like names (``get_weather``, ``getWeather``) as substrings;
+    names of three or more words ("Get Word by Length") and platforms of two or more words
+    ("Random Word API") as whole-word phrases. Short plain phrases ("Search", "ZIP code") are not
+    leaks: they are the vocabulary a sub-query is supposed to use.
+    """
+    low = text.lower()
+    padded = " " + " ".join(re.findall(r"[a-z0-9_.]+", low)) + " "
+    if item_id.lower() in low:
+        return item_id
+    for n, min_words in [(n, 3) for n in names] + [(p, 2) for p in platforms]:
+        if not n or not n.strip():
+            continue
+        if identifier_like(n) and n.lower() in low:
+            return n
+        words = re.findall(r"[a-z0-9_.]+", n.lower())
+        if len(words) >= min_words and f" {' '.join(words)} " in padded:
+            return n
+    return None

@@ -1,0 +1,62 @@
+"""Dependency consistency, decided deterministically from the ground-truth docs.
+
+Where one step's output (token, id, session, handle) feeds another step, the two tools must come
+from the same platform: an access token from provider A means nothing to provider B. Two slots of
+the original combination are *dependent* when
+
+* ``feeds``: one GT tool requires an id-like parameter whose words the other GT tool returns
+  (``docfields.feeds``), in either direction; or
+* ``same_platform`` (mode ``"strict"`` only, the default): the two GT tools share a platform — the
+  annotated plan used one provider for both, so a combination that moves only one of them to
+  another provider breaks the hand-off the plan relied on.
+
+Every alternative combination must keep each dependent pair on one platform
+(``sql/stages/34_platform_rule.sql``); breaking ones are rejected before any audit call.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from itertools import combinations, groupby
+from typing import Any
+
+from toolex.pipeline import docfields
+
+MODES = ("strict", "feeds")
+
+
+def dependent_pairs(tools: Sequence[tuple[str | None, dict[str, Any]]],
+                    mode: str = "strict") -> list[tuple[int, int, str]]:
+    """(slot_a, slot_b, reason), slot_a < slot_b, for tools given as (platform, doc) in slot order."""
+    if mode not in MODES:
+        raise ValueError(f"platform rule mode must be one of {MODES}, not {mode!r}")
+    out = []
+    for a, b in combinations(range(len(tools)), 2):
+        (pa, da), (pb, db) = tools[a], tools[b]
+        why = docfields.feeds(da, db)
+        if why:
+            reason = f"slot {b} {why.replace('the other step', f'slot {a}')}"
+        elif (why := docfields.feeds(db, da)):
+            reason = f"slot {a} {why.replace('the other step', f'slot {b}')}"
+        elif mode == "strict" and pa and pa == pb:
+            reason = f"the original uses one platform for both ({pa})"
+        else:
+            continue
+        out.append((a, b, reason))
+    return out
+
+
+def dependency_rows(rows: Iterable[dict[str, Any]], mode: str) -> list[dict[str, Any]]:
+    """Rows of 39_assemble_originals.sql -> dependencies rows (without benchmark/expansion)."""
+    out = []
+    for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
+        members = sorted(group, key=lambda r: r["slot"])
+        tools = [(r["platform"], _doc(r["doc"])) for r in members]
+        for a, b, reason in dependent_pairs(tools, mode):
+            out.append({"query_id": query_id, "slot_a": a, "slot_b": b, "reason": reason})
+    return out
+
+
+def _doc(doc: Any) -> dict[str, Any]:
+    return json.loads(doc) if isinstance(doc, str) else (doc or {})

@@ -1,0 +1,56 @@
+"""Stage 2b: one verdict per candidate; the reference passes without asking the judge.
+
+The reference (the slot's ground-truth tool) is accepted with judge ``'reference'`` and no call,
+whether or not the retriever found it. Every other candidate goes to ``judge.verify`` with the
+sub-query, its full raw documentation and the reference's; each verdict is stored as it completes.
+"""
+
+from __future__ import annotations
+
+from toolex.judges.base import Judge, Outcome, Verdict, VerifyTask
+from toolex.pipeline.context import StageContext, StageCounts, Writer, run_judged, tool_doc
+
+
+def task_key(query_id: str, slot: int, item_id: str) -> str:
+    return f"{query_id}/{slot}/{item_id}"
+
+
+def run(ctx: StageContext, judge: Judge) -> StageCounts:
+    counts = StageCounts("verify")
+    rows = ctx.store.query("stages/22_verify_pending.sql", ctx.params(retry_failed=ctx.retry_failed))
+    tasks: list[VerifyTask] = []
+    where: dict[str, tuple[str, int, str]] = {}
+    with Writer(ctx.store) as writer:
+        for r in rows:
+            if r["is_reference"]:
+                counts.notes["references"] = counts.notes.get("references", 0) + 1
+                writer.add("stages/23_insert_verdict.sql", ctx.base(
+                    query_id=r["query_id"], slot=r["slot"], item_id=r["item_id"], accepted=True,
+                    reason="the ground-truth tool of this slot", judge="reference", call_id=None))
+                continue
+            key = task_key(r["query_id"], r["slot"], r["item_id"])
+            where[key] = (r["query_id"], r["slot"], r["item_id"])
+            tasks.append(VerifyTask(
+                key, r["subquery"],
+                tool_doc(r["item_id"], r["c_name"], r["c_platform"], r["c_doc"], r["c_text"]),
+                tool_doc(r["ref_item_id"], r["r_name"], r["r_platform"], r["r_doc"], r["r_text"]),
+            ))
+
+    def store_one(writer: Writer, outcome: Outcome) -> str | None:
+        if outcome.key not in where:
+            return f"answer for unknown task {outcome.key!r}"
+        if not isinstance(outcome.value, Verdict):
+            return "verification answer is not a verdict"
+        query_id, slot, item_id = where[outcome.key]
+        writer.add("stages/23_insert_verdict.sql", ctx.base(
+            query_id=query_id, slot=slot, item_id=item_id, accepted=outcome.value.accepted,
+            reason=outcome.value.reason, judge=judge.spec, call_id=outcome.call_id))
+        return None
+
+    run_judged(ctx, counts, tasks, judge.verify, store_one, "verify")
+    counts.notes["accepted"] = _accepted(ctx)
+    return counts
+
+
+def _accepted(ctx: StageContext) -> int:
+    return int(ctx.store.query("stages/25_count_accepted.sql", ctx.params())[0]["n"])
