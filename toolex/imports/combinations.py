@@ -1,0 +1,137 @@
+"""Import expanded combinations made elsewhere (before, or instead of, toolex's own pipeline).
+
+Input (JSONL, JSON array or Parquet): one row per member, ``query_id, combo_id, item_id`` and an
+optional ``slot`` (default: file order within the combination). Every imported combination is
+stored with status 'valid' and judge 'import'. combo_id 0 is reserved for the original ground
+truth: rows with combo_id 0 must repeat it exactly, a combination equal to the original (or to
+another imported one) under a different id is dropped rather than stored twice, and every
+imported query gets its combo 0 row (``is_original``) copied from qrels if it has none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from toolex.errors import ToolexError
+from toolex.imports.context import ensure_expansion, item_ids, original_combinations
+from toolex.loaders.common import Where, get_int, get_str, registered
+from toolex.loaders.readers import iter_dicts, read_records
+from toolex.store import Store
+
+COMBO_SCHEMA = pa.schema([("query_id", pa.string()), ("combo_id", pa.int32())])
+MEMBER_SCHEMA = pa.schema(
+    [("query_id", pa.string()), ("combo_id", pa.int32()), ("slot", pa.int32()), ("item_id", pa.string())]
+)
+
+
+@dataclass
+class CombinationImport:
+    benchmark: str
+    expansion: str
+    queries: int
+    combinations: int
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"{self.benchmark}/{self.expansion}: imported {self.combinations} combination(s) "
+            f"for {self.queries} queries (plus each query's original as combo 0)"
+        )
+
+
+def import_combinations(
+    store: Store, path: str | Path, *, benchmark: str, expansion: str = "default", replace: bool = False
+) -> CombinationImport:
+    path = Path(path)
+    originals = original_combinations(store, benchmark)
+    known_items = item_ids(store, benchmark)
+    combos: dict[tuple[str, int], dict[int, tuple[str, Where]]] = {}
+    for rec, line in iter_dicts(path, read_records(path)):
+        where = Where(str(path), line)
+        query_id = get_str(rec, "query_id", where)
+        where = Where(str(path), line, query_id)
+        if query_id not in originals:
+            raise where.error(f"query id {query_id!r} is not in benchmark {benchmark!r}", "query_id")
+        combo_id = get_int(rec, "combo_id", where, None)
+        if combo_id is None or combo_id < 0:
+            raise where.error("missing or negative combo_id", "combo_id")
+        item_id = get_str(rec, "item_id", where)
+        if item_id not in known_items:
+            raise where.error(f"item id {item_id!r} is not in benchmark {benchmark!r}", "item_id")
+        members = combos.setdefault((query_id, combo_id), {})
+        slot = get_int(rec, "slot", where, len(members))
+        if slot in members:
+            raise where.error(f"slot {slot} is used twice in combination {combo_id}", "slot")
+        if any(item == item_id for item, _ in members.values()):
+            raise where.error(f"item {item_id!r} appears twice in combination {combo_id}", "item_id")
+        members[slot] = (item_id, where)
+    if not combos:
+        raise ToolexError(f"{path}: no combinations in the file")
+    keep, notes = _dedupe(combos, originals)
+    result = CombinationImport(benchmark, expansion, len({q for q, _ in combos}), len(keep), notes)
+    tables = {
+        # every imported query appears (with combo 0) so its original row is ensured
+        "new_combinations": pa.Table.from_pylist(
+            [{"query_id": q, "combo_id": 0} for q in sorted({q for q, _ in combos})]
+            + [{"query_id": q, "combo_id": c} for q, c in keep],
+            schema=COMBO_SCHEMA,
+        ),
+        "new_combination_items": pa.Table.from_pylist([
+            {"query_id": q, "combo_id": c, "slot": s, "item_id": item}
+            for (q, c) in keep for s, (item, _) in combos[(q, c)].items()
+        ], schema=MEMBER_SCHEMA),
+    }  # fmt: skip
+    params = {"benchmark": benchmark, "expansion": expansion}
+    with registered(store, tables):
+        clash = store.query("imports/10_conflicting_combinations.sql", params)
+        clash = [c for c in clash if c["combo_id"] != 0]
+        if clash and not replace:
+            raise ToolexError(
+                f"expansion {expansion!r} already holds combination {clash[0]['combo_id']} of "
+                f"query {clash[0]['query_id']!r}; pass --replace to swap the imported queries' "
+                "combinations"
+            )
+        with store.transaction():
+            ensure_expansion(store, benchmark, expansion, path)
+            if replace:
+                store.execute("imports/11_delete_combination_items.sql", params)
+                store.execute("imports/12_delete_combinations.sql", params)
+            for name in ("13_insert_original_combinations", "14_insert_original_combination_items",
+                         "15_insert_combinations", "16_insert_combination_items"):  # fmt: skip
+                store.execute(f"imports/{name}.sql", params)
+    return result
+
+
+def _dedupe(
+    combos: dict[tuple[str, int], dict[int, tuple[str, Where]]],
+    originals: dict[str, dict[int, str]],
+) -> tuple[list[tuple[str, int]], list[str]]:
+    """Imported combinations to store: combo 0 checked against the original, repeats dropped."""
+    keep: list[tuple[str, int]] = []
+    seen: dict[str, set[frozenset[str]]] = {}
+    dropped = 0
+    for (query_id, combo_id), members in sorted(combos.items()):
+        items = frozenset(item for item, _ in members.values())
+        original = frozenset(originals[query_id].values())
+        if combo_id == 0:
+            if items != original:
+                where = next(iter(members.values()))[1]
+                raise where.error(
+                    "combo_id 0 is reserved for the original combination and must equal the "
+                    f"ground truth {sorted(original)}", "combo_id",
+                )  # fmt: skip
+            continue
+        known = seen.setdefault(query_id, {original})
+        if items in known:
+            dropped += 1
+            continue
+        known.add(items)
+        keep.append((query_id, combo_id))
+    notes: list[Any] = []
+    if dropped:
+        notes.append(f"dropped {dropped} combination(s) repeating the original or another one")
+    return keep, notes

@@ -1,0 +1,83 @@
+"""Benchmark loaders: each reads one on-disk format into a validated in-memory ``Benchmark``,
+then ``write_benchmark`` stores it in ONE transaction (a failed load changes nothing).
+
+Python API (what the CLI calls)::
+
+    load_toolret(store, path, tasks=None, name="toolret", replace=False) -> LoadResult
+    load_stabletoolbench(store, path, groups=None, name="stabletoolbench", replace=False)
+    load_beir(store, path, split="test", name="beir", kind="tool", replace=False)
+    load_plain(store, items, queries, qrels, name=..., kind="tool", replace=False)
+    load_docs(store, path, benchmark=..., rendering=..., replace=False) -> DocsResult
+    load_toolret_hub(store, tasks, name="toolret", ...)  (toolex.loaders.hub)
+
+Loading the same content under the same name again is a no-op (``status == "unchanged"``);
+different content needs ``replace=True``, which swaps the benchmark's items, queries, qrels and
+item_docs atomically.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolex.loaders.common import Benchmark, LoadResult, write_benchmark
+from toolex.loaders.docs import DocsResult, load_docs
+from toolex.store import Store
+
+__all__ = [
+    "FORMATS",
+    "Benchmark",
+    "DocsResult",
+    "LoadResult",
+    "load_beir",
+    "load_docs",
+    "load_plain",
+    "load_stabletoolbench",
+    "load_toolret",
+    "write_benchmark",
+]
+
+# format name (benchmarks.format) -> module that reads it
+FORMATS = {
+    "toolret": "toolex.loaders.toolret",
+    "stabletoolbench": "toolex.loaders.stabletoolbench",
+    "beir": "toolex.loaders.beir",
+    "plain": "toolex.loaders.plain",
+    "hub": "toolex.loaders.hub",
+}
+
+
+def load_toolret(
+    store: Store, path: str | Path, *, tasks: list[str] | None = None, name: str = "toolret",
+    replace: bool = False,
+) -> LoadResult:  # fmt: skip
+    from toolex.loaders.toolret import read_toolret
+
+    return write_benchmark(store, read_toolret(path, tasks=tasks, name=name), replace=replace)
+
+
+def load_stabletoolbench(
+    store: Store, path: str | Path, *, groups: list[str] | None = None,
+    name: str = "stabletoolbench", replace: bool = False,
+) -> LoadResult:  # fmt: skip
+    from toolex.loaders.stabletoolbench import read_stabletoolbench
+
+    return write_benchmark(store, read_stabletoolbench(path, groups=groups, name=name), replace=replace)
+
+
+def load_beir(
+    store: Store, path: str | Path, *, split: str = "test", name: str = "beir", kind: str = "tool",
+    replace: bool = False,
+) -> LoadResult:  # fmt: skip
+    from toolex.loaders.beir import read_beir
+
+    return write_benchmark(store, read_beir(path, split=split, name=name, kind=kind), replace=replace)
+
+
+def load_plain(
+    store: Store, items: str | Path, queries: str | Path, qrels: str | Path, *, name: str,
+    kind: str = "tool", replace: bool = False,
+) -> LoadResult:  # fmt: skip
+    from toolex.loaders.plain import read_plain
+
+    bench = read_plain(items, queries, qrels, name=name, kind=kind)
+    return write_benchmark(store, bench, replace=replace)

@@ -1,0 +1,192 @@
+"""ToolRet (Shi et al., 2025, "Retrieval Models Aren't Tool-Savvy", arXiv:2503.01763).
+
+Two on-disk layouts, detected from the folder given:
+
+* **task folders** (the JSON export in ../shared/data/toolret, LittleDinoC/MFTR
+  ``dataset/from_toolret``): ``<root>/<task>/queries.json`` — an array of
+  ``{id, query, instruction, labels: [{id, doc, relevance}], category}`` — and
+  ``<root>/<task>/tools.json`` — an array of ``{id, documentation: {...}, type}``.
+  ``.jsonl`` variants of both files are read too. ``<root>`` may also be one task folder.
+* **Hugging Face layout** (snapshots of ``mangopy/ToolRet-Queries`` and
+  ``mangopy/ToolRet-Tools``): ``<root>/ToolRet-Queries/<task>/queries-*.parquet`` (config per
+  task, ``labels`` stored as a JSON string) and ``<root>/ToolRet-Tools/<category>/tools-*.parquet``
+  (config per category, ``documentation`` a JSON string). A task's tools are those whose id starts
+  with ``<task with '-' as '_'>_tool_`` plus every tool its labels name, which reproduces the
+  per-task export. JSON/JSONL files in place of Parquet are accepted.
+
+Category comes from ToolRet's own ``toolret/config.py`` (``_TASK_2_CATEGORY``, 35 tasks); for a
+task it does not list, from the query's ``category`` / the tool's ``type`` field. Labels keep
+their relevance and their order (``slot``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from toolex.errors import InputError
+from toolex.loaders.common import Benchmark, Where, get_doc, get_int, get_str, item_row
+from toolex.loaders.readers import iter_dicts, read_records
+
+# ToolRet's toolret/config.py, _TASK_2_CATEGORY (mangopy/tool-retrieval-benchmark).
+TASK_CATEGORY: dict[str, str] = {
+    **dict.fromkeys(
+        ["craft-math-algebra", "craft-tabmwp", "craft-vqa", "gorilla-huggingface",
+         "gorilla-pytorch", "gorilla-tensor", "toolink"],
+        "code",
+    ),
+    **dict.fromkeys(
+        ["apibank", "apigen", "mnms", "reversechain", "rotbench", "t-eval-dialog", "t-eval-step",
+         "taskbench-daily", "toolace", "toolbench", "toolemu", "tooleyes", "toollens", "ultratool",
+         "autotools-food", "autotools-music", "autotools-weather", "restgpt-spotify",
+         "restgpt-tmdb"],
+        "web",
+    ),
+    **dict.fromkeys(
+        ["appbench", "gpt4tools", "gta", "taskbench-huggingface", "taskbench-multimedia",
+         "metatool", "tool-be-honest", "toolalpaca", "toolbench-sam"],
+        "customized",
+    ),
+}  # fmt: skip
+CATEGORIES = ("code", "customized", "web")
+_SUFFIXES = (".json", ".jsonl", ".parquet")
+
+
+def tool_prefix(task: str) -> str:
+    """Id prefix of a task's tools: gorilla-huggingface -> gorilla_huggingface_tool_."""
+    return task.replace("-", "_") + "_tool_"
+
+
+def read_toolret(path: str | Path, *, tasks: list[str] | None = None, name: str = "toolret") -> Benchmark:
+    """Read (and validate) ToolRet tasks from ``path`` in either layout."""
+    root = Path(path)
+    if not root.is_dir():
+        raise InputError("not a folder (expected ToolRet task folders)", path=str(root))
+    if (root / "ToolRet-Queries").is_dir():
+        bench = Benchmark(name, "toolret", str(root))
+        _read_hub_layout(bench, root / "ToolRet-Queries", root / "ToolRet-Tools", tasks)
+        return bench
+    bench = Benchmark(name, "toolret", str(root))
+    for task, folder in _task_folders(root, tasks):
+        tools = _one_file(folder, "tools")
+        for rec, line in iter_dicts(tools, read_records(tools)):
+            _add_tool(bench, rec, Where(str(tools), line), task)
+        queries = _one_file(folder, "queries")
+        for rec, line in iter_dicts(queries, read_records(queries)):
+            _add_query(bench, rec, Where(str(queries), line), task)
+    return bench
+
+
+def _task_folders(root: Path, tasks: list[str] | None) -> list[tuple[str, Path]]:
+    if _find(root, "queries"):
+        found = {root.name: root}
+    else:
+        found = {d.name: d for d in sorted(root.iterdir()) if d.is_dir() and _find(d, "queries")}
+    if not found:
+        raise InputError("no ToolRet task folder (<task>/queries.json + tools.json) here", path=str(root))
+    if not tasks:
+        return list(found.items())
+    missing = [t for t in tasks if t not in found]
+    if missing:
+        raise InputError(f"no task folder for {missing}; found: {sorted(found)}", path=str(root))
+    return [(t, found[t]) for t in tasks]
+
+
+def _find(folder: Path, stem: str) -> list[Path]:
+    """Files ``<stem>.json|jsonl|parquet`` or Hub shards ``<stem>-00000-of-00001.parquet``."""
+    return sorted(
+        p for p in folder.iterdir()
+        if p.is_file() and p.suffix in _SUFFIXES and (p.stem == stem or p.stem.startswith(stem + "-"))
+    )  # fmt: skip
+
+
+def _one_file(folder: Path, stem: str) -> Path:
+    files = _find(folder, stem)
+    if not files:
+        raise InputError(f"missing {stem}.json (or .jsonl/.parquet)", path=str(folder))
+    if len(files) > 1:
+        raise InputError(f"several {stem} files: {[f.name for f in files]}", path=str(folder))
+    return files[0]
+
+
+def _add_tool(bench: Benchmark, rec: dict[str, Any], where: Where, task: str) -> None:
+    item_id = get_str(rec, "id", where)
+    where = Where(where.path, where.line, item_id)
+    doc = get_doc(rec, "documentation", where)
+    category = TASK_CATEGORY.get(task) or get_str(rec, "type", where, required=False)
+    name = doc.get("name") if isinstance(doc.get("name"), str) else None
+    bench.add_item(item_row(item_id, doc, where, name=name, task=task, category=category), where)
+
+
+def _add_query(bench: Benchmark, rec: dict[str, Any], where: Where, task: str) -> None:
+    query_id = get_str(rec, "id", where)
+    where = Where(where.path, where.line, query_id)
+    text = get_str(rec, "query", where)
+    category = TASK_CATEGORY.get(task) or get_str(rec, "category", where, required=False)
+    instruction = get_str(rec, "instruction", where, required=False)
+    bench.add_query(
+        {"query_id": query_id, "task": task, "category": category, "text": text,
+         "instruction": instruction},
+        where,
+    )  # fmt: skip
+    for slot, label in enumerate(_labels(rec, where)):
+        if not isinstance(label, dict):
+            raise where.error(f"label {slot} is not an object", "labels")
+        item_id = get_str(label, "id", where)
+        relevance = get_int(label, "relevance", where, 1)
+        bench.add_qrel(query_id, item_id, relevance, slot, where)
+
+
+def _labels(rec: dict[str, Any], where: Where) -> list[Any]:
+    """The label list; the Hub Parquet stores it as a JSON string."""
+    import json
+
+    labels = rec.get("labels")
+    if isinstance(labels, str):
+        try:
+            labels = json.loads(labels)
+        except json.JSONDecodeError as exc:
+            raise where.error(f"labels string is not JSON: {exc.msg}", "labels") from None
+    if labels is None:
+        raise where.error("missing required field", "labels")
+    if not isinstance(labels, list) or not labels:
+        raise where.error("expected a non-empty list of labels", "labels")
+    return labels
+
+
+def _read_hub_layout(bench: Benchmark, qroot: Path, troot: Path, tasks: list[str] | None) -> None:
+    found = {d.name: d for d in sorted(qroot.iterdir()) if d.is_dir() and _find(d, "queries")}
+    if not found:
+        raise InputError("no <task>/queries-*.parquet under the queries snapshot", path=str(qroot))
+    chosen = tasks or list(found)
+    missing = [t for t in chosen if t not in found]
+    if missing:
+        raise InputError(f"no task config for {missing}; found: {sorted(found)}", path=str(qroot))
+    pools: dict[str, list[tuple[dict[str, Any], Where]]] = {}
+    for task in chosen:
+        qfile = _one_file(found[task], "queries")
+        query_recs = [(r, Where(str(qfile), line)) for r, line in iter_dicts(qfile, read_records(qfile))]
+        wanted = {
+            str(label.get("id"))
+            for rec, where in query_recs
+            for label in _labels(rec, where)
+            if isinstance(label, dict)
+        }
+        category = TASK_CATEGORY.get(task)
+        for cat in [category] if category else CATEGORIES:
+            if cat not in pools:
+                pools[cat] = _read_pool(troot, cat)
+            for rec, where in pools[cat]:
+                tool_id = str(rec.get("id"))
+                if (tool_id.startswith(tool_prefix(task)) or tool_id in wanted) and not bench.has_item(tool_id):
+                    _add_tool(bench, {"type": cat, **rec}, where, task)
+        for rec, where in query_recs:
+            _add_query(bench, rec, where, task)
+
+
+def _read_pool(troot: Path, category: str) -> list[tuple[dict[str, Any], Where]]:
+    folder = troot / category
+    if not folder.is_dir():
+        raise InputError(f"missing the {category!r} tools config folder", path=str(folder))
+    tfile = _one_file(folder, "tools")
+    return [(r, Where(str(tfile), line)) for r, line in iter_dicts(tfile, read_records(tfile))]
