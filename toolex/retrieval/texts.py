@@ -119,7 +119,12 @@ def scope_groups(
 
 
 def arrow_query(store: Store, name: str, params: dict[str, object]) -> pa.Table:
-    """Run one shipped SQL query with bound parameters; rows come back as Arrow, uncopied."""
+    """Run one shipped SQL query with bound parameters; rows come back as Arrow, uncopied.
+
+    DuckDB refuses a relation query while an earlier ``execute()`` result is unread (e.g. the
+    store's schema-version probe), so that result is completed first.
+    """
+    store.con.complete()
     return store.con.sql(sql_text(name), params=params).to_arrow_table()
 
 
