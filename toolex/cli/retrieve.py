@@ -131,12 +131,14 @@ def retrieve(
       toolex retrieve --retriever hybrid:bm25+wordllama --run hy-sub --level subquery
       toolex retrieve --retriever bm25 --run bm25-sub --level subquery --subqueries subq.jsonl
     """
-    from toolex.retrieval.runs import import_subqueries, retrieve_run
+    from toolex.retrieval.runs import retrieve_run
 
     store = open_store(db)
     if subqueries is not None:
-        n = import_subqueries(store, benchmark, subqueries, expansion)
-        click.echo(f"imported {n} sub-queries into expansion {expansion!r}", err=True)
+        from toolex.imports.subqueries import import_subqueries
+
+        done = import_subqueries(store, subqueries, benchmark=benchmark, expansion=expansion)
+        click.echo(done.summary(), err=True)
     row = retrieve_run(
         store, benchmark, retriever, run_id, level=level, scope=scope, k=k,
         instruction=instruction, rendering=rendering, expansion=expansion, replace=replace,

@@ -18,10 +18,7 @@ from __future__ import annotations
 import json
 import time
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from typing import Any
-
-import pyarrow as pa
 
 from toolex.errors import InputError
 from toolex.render import RENDER_VERSION
@@ -155,34 +152,3 @@ def _version(package: str) -> str | None:
         return version(package)
     except PackageNotFoundError:
         return None
-
-
-def import_subqueries(store: Store, benchmark: str, path: Path, expansion: str = "default") -> int:
-    """Load sub-queries from JSONL or Parquet (query_id, slot, text[, ref_item_id, operation,
-    entity]); a missing ref_item_id is taken from the qrels row of the same slot."""
-    import pyarrow.json as pj
-    import pyarrow.parquet as pq
-
-    path = Path(path)
-    try:
-        table = pq.read_table(path) if path.suffix == ".parquet" else pj.read_json(path)
-    except (OSError, pa.ArrowInvalid) as exc:
-        raise InputError(f"cannot read sub-queries: {exc}", path=str(path)) from exc
-    for col in ("query_id", "slot", "text"):
-        if col not in table.column_names:
-            raise InputError(f"sub-query file lacks column {col!r}", path=str(path), field=col)
-    for col in ("ref_item_id", "operation", "entity"):
-        if col not in table.column_names:
-            table = table.append_column(col, pa.nulls(len(table), pa.string()))
-    with store.transaction(), registered(store, "retrieval_import", table):
-        missing = store.query("retrieval/081_subquery_import_missing.sql", {"benchmark": benchmark})
-        if missing:
-            m = missing[0]
-            raise InputError(
-                f"no ref_item_id and no qrels row for query {m['query_id']!r} slot {m['slot']}",
-                path=str(path), record=str(m["query_id"]), field="ref_item_id",
-            )  # fmt: skip
-        store.execute(
-            "retrieval/080_import_subqueries.sql", {"benchmark": benchmark, "expansion": expansion}
-        )
-    return len(table)
