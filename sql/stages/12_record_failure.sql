@@ -4,4 +4,4 @@
 INSERT INTO stage_failures (benchmark, expansion, stage, task_key, error, call_id)
 VALUES ($benchmark, $expansion, $stage, $task_key, $error, $call_id)
 ON CONFLICT DO UPDATE SET attempts = stage_failures.attempts + 1, error = excluded.error,
-    call_id = excluded.call_id, failed_at = current_timestamp;
+    call_id = excluded.call_id, failed_at = now();

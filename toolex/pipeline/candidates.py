@@ -14,7 +14,8 @@ from typing import Any
 from toolex.pipeline.context import StageContext, StageCounts
 from toolex.resources import sql_text
 
-# (store, benchmark, retriever, texts, k, scope) -> pyarrow.Table query_id, slot, item_id, score, rank
+# (store, benchmark, retriever, texts, k, scope) -> pyarrow.Table
+# (query_id, slot, item_id, score, rank): the signature of toolex.retrieval.search
 SearchFn = Callable[..., Any]
 BATCH = 256
 

@@ -23,7 +23,18 @@ _RETURN_STMT = re.compile(r"return\s+\(?([A-Za-z0-9_, ]+)\)?")
 
 # Function words and documentation boilerplate: they say nothing about what a tool does.
 STOPWORDS = frozenset(
-    ["a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "from", "with", "by", "at", "as", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "which", "who", "whom", "what", "when", "where", "how", "can", "could", "will", "would", "should", "may", "might", "must", "shall", "do", "does", "did", "done", "has", "have", "had", "having", "not", "no", "nor", "but", "if", "then", "than", "so", "such", "into", "onto", "about", "over", "under", "up", "down", "out", "off", "all", "any", "each", "every", "some", "more", "most", "other", "same", "own", "very", "just", "also", "only", "both", "either", "neither", "you", "your", "yours", "we", "our", "us", "i", "me", "my", "he", "she", "they", "them", "their", "api", "apis", "endpoint", "endpoints", "function", "method", "methods", "tool", "tools", "use", "used", "using", "uses", "based", "given", "specified", "provide", "provides", "provided", "returns", "return", "returned", "take", "takes", "taking", "parameter", "parameters", "param", "params", "input", "inputs", "output", "outputs", "str", "string", "int", "integer", "float", "bool", "boolean", "number", "none", "null", "true", "false", "default", "optional", "required", "type", "description", "e", "g", "eg", "etc", "via", "per", "one", "two"]
+    """
+    a an the and or of to in on for from with by at as is are be been was were it its this
+    that these those which who whom what when where how can could will would should may
+    might must shall do does did done has have had having not no nor but if then than so
+    such into onto about over under up down out off all any each every some more most other
+    same own very just also only both either neither you your yours we our us i me my he she
+    they them their api apis endpoint endpoints function method methods tool tools use used
+    using uses based given specified provide provides provided returns return returned take
+    takes taking parameter parameters param params input inputs output outputs str string
+    int integer float bool boolean number none null true false default optional required
+    type description e g eg etc via per one two
+    """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
 ID_WORDS = frozenset({"id", "ids", "token", "session", "handle", "uuid", "cursor", "key", "sid"})
@@ -191,7 +202,7 @@ def name_leak(text: str, item_id: str, names: list[str | None],
     """
     low = text.lower()
     padded = " " + " ".join(re.findall(r"[a-z0-9_.]+", low)) + " "
-    if item_id.lower() in low:
+    if re.search(r"(?<!\w)" + re.escape(item_id.lower()) + r"(?!\w)", low):
         return item_id
     for n, min_words in [(n, 3) for n in names] + [(p, 2) for p in platforms]:
         if not n or not n.strip():

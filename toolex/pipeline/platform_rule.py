@@ -28,7 +28,7 @@ MODES = ("strict", "feeds")
 
 def dependent_pairs(tools: Sequence[tuple[str | None, dict[str, Any]]],
                     mode: str = "strict") -> list[tuple[int, int, str]]:
-    """(slot_a, slot_b, reason), slot_a < slot_b, for tools given as (platform, doc) in slot order."""
+    """(slot_a, slot_b, reason) with slot_a < slot_b, for tools as (platform, doc) in slot order."""
     if mode not in MODES:
         raise ValueError(f"platform rule mode must be one of {MODES}, not {mode!r}")
     out = []

@@ -17,7 +17,8 @@ def task_key(query_id: str, slot: int, item_id: str) -> str:
 
 def run(ctx: StageContext, judge: Judge) -> StageCounts:
     counts = StageCounts("verify")
-    rows = ctx.store.query("stages/22_verify_pending.sql", ctx.params(retry_failed=ctx.retry_failed))
+    rows = ctx.store.query("stages/22_verify_pending.sql",
+                           ctx.params(retry_failed=ctx.retry_failed))
     tasks: list[VerifyTask] = []
     where: dict[str, tuple[str, int, str]] = {}
     with Writer(ctx.store) as writer:

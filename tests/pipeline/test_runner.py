@@ -1,0 +1,136 @@
+"""The whole pipeline on the hand-made benchmark: results, resume, idempotence, failures."""
+
+from __future__ import annotations
+
+import pytest
+from pipeline.fixtures import build
+from pipeline.helpers import overlap_search
+
+from toolex.errors import InputError
+from toolex.judges.base import Outcome, SubQuery
+from toolex.judges.heuristic import HeuristicJudge
+from toolex.pipeline.runner import run_expansion
+from toolex.pipeline.stats import annotation_table
+
+TABLES = ("subqueries", "candidates", "verdicts", "combinations", "combination_items",
+          "dependencies", "stage_failures")
+
+
+def snapshot(store):
+    out = {}
+    for t in TABLES:
+        cols = "* EXCLUDE (failed_at)" if t == "stage_failures" else "*"
+        out[t] = sorted(store.con.execute(f"SELECT {cols} FROM {t}").fetchall(), key=repr)
+    return out
+
+
+def expand(store, judge=None, **kw):
+    return run_expansion(store, "b", judge or HeuristicJudge(store), search=overlap_search, **kw)
+
+
+def test_full_run_expands_q1_and_keeps_q2_original(store):
+    build(store)
+    report = expand(store)
+    assert report.queries == 2
+    valid = store.con.execute(
+        "SELECT query_id, list(item_id ORDER BY slot) FROM combinations JOIN combination_items "
+        "USING (benchmark, expansion, query_id, combo_id) WHERE status = 'valid' "
+        "GROUP BY query_id, combo_id ORDER BY ALL").fetchall()
+    # slot 0: three forecast tools (the delete tool is rejected), slot 1: two converters
+    assert len([v for v in valid if v[0] == "q1"]) == 6
+    assert [v for v in valid if v[0] == "q2"] == [("q2", ["st::quote"])]
+    table = annotation_table(store, "b")
+    assert table == [{"category": "all", "queries": 2, "subqueries": 3, "verified_items": 6,
+                      "items_per_subquery": 2.0, "valid_combinations": 7,
+                      "combinations_per_query": 3.5, "share_subqueries_with_equivalent": 0.6667,
+                      "share_queries_with_alternative": 0.5}]
+
+
+def test_second_run_changes_nothing(store):
+    build(store)
+    expand(store)
+    before = snapshot(store)
+    report = expand(store)
+    assert snapshot(store) == before
+    assert all(s.tasks == 0 for s in report.stages if s.stage != "assemble")
+
+
+class Interrupting(HeuristicJudge):
+    """Raises after ``n`` verify outcomes, like a crash mid-stage."""
+
+    def __init__(self, store, n):
+        super().__init__(store)
+        self.n = n
+
+    def verify(self, tasks):
+        for i, outcome in enumerate(super().verify(tasks)):
+            if i == self.n:
+                raise KeyboardInterrupt
+            yield outcome
+
+
+def test_interrupted_verify_resumes_to_the_same_tables(store, tmp_path):
+    from toolex.store import Store
+
+    build(store)
+    expand(store)
+    reference = snapshot(store)
+
+    other = Store.open(tmp_path / "o.duckdb")
+    build(other)
+    with pytest.raises(KeyboardInterrupt):
+        expand(other, Interrupting(other, 2))
+    done = other.con.execute("SELECT count(*) FROM verdicts WHERE judge = 'heuristic'").fetchone()
+    assert done == (2,)  # finished outcomes were kept
+    expand(other)
+    assert snapshot(other) == reference
+
+
+class WrongK(HeuristicJudge):
+    def __init__(self, store, bad=True):
+        super().__init__(store)
+        self.bad = bad
+
+    def decompose(self, tasks):
+        for outcome in super().decompose(tasks):
+            if self.bad and outcome.key == "q1":
+                yield Outcome("q1", True, outcome.value[:1])
+            else:
+                yield outcome
+
+
+def test_wrong_k_is_a_recorded_failure_retried_only_when_asked(store):
+    build(store)
+    report = expand(store, WrongK(store), stages=["decompose"])
+    assert (report.stages[0].ok, report.stages[0].failed) == (1, 1)
+    assert store.con.execute("SELECT task_key, error FROM stage_failures").fetchall() == [
+        ("q1", "wrong k: 1 sub-queries for 2 ground-truth tools")]
+    assert expand(store, WrongK(store, bad=False), stages=["decompose"]).stages[0].tasks == 0
+    report = expand(store, WrongK(store, bad=False), stages=["decompose"], retry_failed=True)
+    assert report.stages[0].ok == 1
+    assert store.con.execute("SELECT count(*) FROM stage_failures").fetchone() == (0,)
+    assert store.con.execute("SELECT count(*) FROM subqueries").fetchone() == (3,)
+
+
+class Leaky(HeuristicJudge):
+    def decompose(self, tasks):
+        for t in tasks:
+            yield Outcome(t.key, True, [SubQuery(i, f"call {tool.item_id}", None, None,
+                                                 tool.item_id) for i, tool in enumerate(t.tools)])
+
+
+def test_a_sub_query_naming_its_tool_is_a_failure(store):
+    build(store)
+    report = expand(store, Leaky(store), stages=["decompose"], query_ids=["q2"])
+    assert report.stages[0].failed == 1
+    assert "names the tool" in store.con.execute("SELECT error FROM stage_failures").fetchone()[0]
+
+
+def test_subsets_and_unknown_queries(store):
+    build(store)
+    report = expand(store, query_ids=["q2"])
+    assert report.queries == 1
+    assert store.con.execute("SELECT DISTINCT query_id FROM subqueries").fetchall() == [("q2",)]
+    assert expand(store, limit=1).queries == 1
+    with pytest.raises(InputError, match="nope"):
+        expand(store, query_ids=["nope"])
