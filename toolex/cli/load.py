@@ -1,0 +1,268 @@
+"""`toolex load ...`: read a benchmark (or extra annotations) into the store, all or nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from toolex.cli.options import db_option, open_store
+
+_KINDS = click.Choice(["tool", "skill"])
+
+
+def replace_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--replace",
+        is_flag=True,
+        help="Swap out what is stored under this name (atomically). Without it, loading the same "
+        "content again is a no-op and different content is refused.",
+    )(f)
+
+
+def name_option(default: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option(
+        "--name", default=default, show_default=True, help="Benchmark name in the store."
+    )
+
+
+def _report(result: Any) -> None:
+    click.echo(result.summary(), err=True)
+    for note in getattr(result, "notes", []):
+        click.echo(f"note: {note}", err=True)
+
+
+def _run(label: str, fn: Callable[[], Any]) -> Any:
+    """Run a load under a spinner on stderr (reading a large benchmark takes seconds)."""
+    from rich.console import Console
+
+    with Console(stderr=True).status(label):
+        return fn()
+
+
+@click.group()
+def load() -> None:
+    """Load a benchmark, alternative docs, combinations or sub-queries into the store.
+
+    \b
+    Examples:
+      toolex load toolret ../shared/data/toolret --task apibank
+      toolex load stabletoolbench ../shared/data/stabletoolbench
+    """
+
+
+@load.command("toolret")
+@click.argument("path", type=click.Path(exists=True, file_okay=False))
+@click.option("--task", "tasks", multiple=True, help="Load only this task (repeatable).")
+@name_option("toolret")
+@replace_option
+@db_option
+def toolret_cmd(path: str, tasks: tuple[str, ...], name: str, replace: bool, db: str) -> None:
+    """Load ToolRet tasks from PATH.
+
+    PATH holds task folders `<task>/queries.json` + `<task>/tools.json` (or is one task folder),
+    or Hugging Face snapshots `ToolRet-Queries/<task>/queries-*.parquet` and
+    `ToolRet-Tools/<category>/tools-*.parquet`. Category (code/web/customized) follows ToolRet's
+    own task map; labels keep relevance and order.
+
+    \b
+    Example:
+      toolex load toolret ../shared/data/toolret --task apibank --task toolink
+    """
+    from toolex.loaders import load_toolret
+
+    with open_store(db) as store:
+        result = _run(
+            f"loading ToolRet from {path}",
+            lambda: load_toolret(store, path, tasks=list(tasks) or None, name=name, replace=replace),
+        )
+    _report(result)
+
+
+@load.command("hub")
+@click.option("--task", "tasks", multiple=True, required=True, help="ToolRet task (repeatable).")
+@click.option("--cache", type=click.Path(file_okay=False), default=None,
+              help="Folder for the downloaded Parquet files [default: ~/.cache/toolex/toolret].")
+@click.option("--revision", default=None, help="Pin the Hub datasets to this commit (both repos).")
+@name_option("toolret")
+@replace_option
+@db_option
+def hub_cmd(tasks: tuple[str, ...], cache: str | None, revision: str | None, name: str, replace: bool, db: str) -> None:
+    """Download ToolRet tasks from the Hugging Face Hub and load them.
+
+    Reads mangopy/ToolRet-Queries (config per task) and mangopy/ToolRet-Tools (config per
+    category). Fails fast offline (and under HF_HUB_OFFLINE=1); then use a local copy with
+    `toolex load toolret FOLDER`.
+
+    \b
+    Example:
+      toolex load hub --task apibank --task gorilla-pytorch
+    """
+    from toolex.loaders.hub import load_toolret_hub
+
+    with open_store(db) as store:
+        result = _run(
+            "downloading ToolRet from the Hugging Face Hub",
+            lambda: load_toolret_hub(store, list(tasks), name=name, cache_dir=cache,
+                                     revision=revision, replace=replace),
+        )  # fmt: skip
+    _report(result)
+
+
+@load.command("stabletoolbench")
+@click.argument("path", type=click.Path(exists=True, file_okay=False))
+@click.option("--group", "groups", multiple=True, help="Load only this group, e.g. G1_tool (repeatable).")
+@name_option("stabletoolbench")
+@replace_option
+@db_option
+def stabletoolbench_cmd(path: str, groups: tuple[str, ...], name: str, replace: bool, db: str) -> None:
+    """Load ToolBench/StableToolBench test groups from PATH.
+
+    PATH holds `test_instruction/<group>.json` and optionally `test_query_ids/<group>.json`
+    (only those solvable ids are kept). The library is the union of all api_list entries:
+    item `tool_name::api_name`, platform tool_name, category category_name. Query ids are
+    `<group>:<query_id>`, labels come from `relevant APIs` in order.
+
+    \b
+    Example:
+      toolex load stabletoolbench ../shared/data/stabletoolbench --group G2_instruction
+    """
+    from toolex.loaders import load_stabletoolbench
+
+    with open_store(db) as store:
+        result = _run(
+            f"loading StableToolBench from {path}",
+            lambda: load_stabletoolbench(store, path, groups=list(groups) or None, name=name, replace=replace),
+        )
+    _report(result)
+
+
+@load.command("beir")
+@click.argument("path", type=click.Path(exists=True, file_okay=False))
+@click.option("--split", default="test", show_default=True, help="qrels/<split>.tsv to read.")
+@click.option("--kind", type=_KINDS, default="tool", show_default=True, help="Item kind.")
+@name_option("beir")
+@replace_option
+@db_option
+def beir_cmd(path: str, split: str, kind: str, name: str, replace: bool, db: str) -> None:
+    """Load a benchmark in the BEIR layout from PATH.
+
+    PATH holds corpus.jsonl (`_id`, `title`, `text`, optional `metadata`), queries.jsonl
+    (`_id`, `text`) and qrels/<split>.tsv (header `query-id corpus-id score`). Only judged
+    queries are loaded; judgments with score <= 0 are skipped.
+
+    \b
+    Example:
+      toolex load beir ./mytools-beir --split test --name mytools
+    """
+    from toolex.loaders import load_beir
+
+    with open_store(db) as store:
+        result = _run(
+            f"loading BEIR from {path}",
+            lambda: load_beir(store, path, split=split, name=name, kind=kind, replace=replace),
+        )
+    _report(result)
+
+
+@load.command("plain")
+@click.option("--items", type=click.Path(exists=True, dir_okay=False), required=True)
+@click.option("--queries", type=click.Path(exists=True, dir_okay=False), required=True)
+@click.option("--qrels", type=click.Path(exists=True, dir_okay=False), required=True)
+@click.option("--name", required=True, help="Benchmark name in the store.")
+@click.option("--kind", type=_KINDS, default="tool", show_default=True,
+              help="Default kind of items that do not say (skill for SkillRet).")
+@replace_option
+@db_option
+def plain_cmd(items: str, queries: str, qrels: str, name: str, kind: str, replace: bool, db: str) -> None:
+    """Load a benchmark from the plain toolex schema (JSONL, JSON array or Parquet, by suffix).
+
+    \b
+    items    id; text or doc (raw documentation object); optional name, platform,
+             kind (tool|skill), task, category
+    queries  id, text; optional instruction, task, category
+    qrels    query_id, item_id; optional relevance (default 1), slot (0-based position
+             in the annotated combination; default file order within the query)
+
+    \b
+    Example (SkillRet):
+      toolex load plain --name skillret --kind skill \\
+          --items skills.jsonl --queries queries.jsonl --qrels qrels.jsonl
+    """
+    from toolex.loaders import load_plain
+
+    with open_store(db) as store:
+        result = _run(
+            "loading plain benchmark",
+            lambda: load_plain(store, items, queries, qrels, name=name, kind=kind, replace=replace),
+        )
+    _report(result)
+
+
+@load.command("docs")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--benchmark", required=True, help="Benchmark whose items the docs describe.")
+@click.option("--rendering", required=True, help="Name of this documentation variant, e.g. gpt-4o-mini.")
+@replace_option
+@db_option
+def docs_cmd(file: str, benchmark: str, rendering: str, replace: bool, db: str) -> None:
+    """Load alternative (e.g. LLM-expanded) documentation of loaded items as a second rendering.
+
+    FILE is a JSON array / JSONL / Parquet of {id, augmented: {...}} (or {id, doc: {...}});
+    every id must name an item of the benchmark.
+
+    \b
+    Example:
+      toolex load docs --benchmark toolret --rendering gpt-4o-mini \\
+          ../shared/data/toolret/augmented_tools_apibank/gpt-4o-mini_tools.json
+    """
+    from toolex.loaders import load_docs
+
+    with open_store(db) as store:
+        result = load_docs(store, file, benchmark=benchmark, rendering=rendering, replace=replace)
+    _report(result)
+
+
+@load.command("combinations")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--benchmark", required=True)
+@click.option("--expansion", default="default", show_default=True)
+@replace_option
+@db_option
+def combinations_cmd(file: str, benchmark: str, expansion: str, replace: bool, db: str) -> None:
+    """Import valid combinations (rows query_id, combo_id, item_id[, slot]; JSONL or Parquet).
+
+    combo_id 0 is reserved for the original ground truth, which every imported query gets.
+
+    \b
+    Example:
+      toolex load combinations combos.parquet --benchmark toolret --expansion paper
+    """
+    from toolex.imports.combinations import import_combinations
+
+    with open_store(db) as store:
+        result = import_combinations(store, file, benchmark=benchmark, expansion=expansion, replace=replace)
+    _report(result)
+
+
+@load.command("subqueries")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--benchmark", required=True)
+@click.option("--expansion", default="default", show_default=True)
+@replace_option
+@db_option
+def subqueries_cmd(file: str, benchmark: str, expansion: str, replace: bool, db: str) -> None:
+    """Import sub-queries (rows query_id, slot, text[, operation, entity]; JSONL or Parquet).
+
+    Each query needs exactly one sub-query per ground-truth tool (slots 0..k-1).
+
+    \b
+    Example:
+      toolex load subqueries subq.jsonl --benchmark toolret --expansion paper
+    """
+    from toolex.imports.subqueries import import_subqueries
+
+    with open_store(db) as store:
+        result = import_subqueries(store, file, benchmark=benchmark, expansion=expansion, replace=replace)
+    _report(result)

@@ -1,0 +1,86 @@
+"""`toolex runs ...`: import retrieval runs made elsewhere, list and delete runs."""
+
+from __future__ import annotations
+
+import click
+
+from toolex.cli.options import db_option, emit_rows, format_option, open_store
+
+
+@click.group()
+def runs() -> None:
+    """Import, list and delete retrieval runs.
+
+    \b
+    Examples:
+      toolex runs import bm25.trec --run bm25 --benchmark toolret
+      toolex runs list
+      toolex runs delete bm25
+    """
+
+
+@runs.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--run", "run_id", required=True, help="Name of the run in the store.")
+@click.option("--benchmark", required=True, help="Benchmark the run's query ids belong to.")
+@click.option("--format", "fmt", type=click.Choice(["auto", "trec", "csv", "parquet", "toolret-json"]),
+              default="auto", show_default=True,
+              help="auto: .parquet, .csv/.tsv, .json (ToolRet {query: {item: score}}), else TREC.")
+@click.option("--level", type=click.Choice(["query", "subquery"]), default="query", show_default=True,
+              help="subquery: rows carry a slot column; lists are fused with RRF (k=60).")
+@click.option("--skip-unknown", is_flag=True, help="Drop rows of query ids the benchmark lacks (counted).")
+@click.option("--replace", is_flag=True, help="Replace a run of the same name.")
+@db_option
+def import_cmd(file: str, run_id: str, benchmark: str, fmt: str, level: str, skip_unknown: bool,
+               replace: bool, db: str) -> None:  # fmt: skip
+    """Import a run file: TREC (`qid Q0 docid rank score tag`), CSV/Parquet (query_id, item_id,
+    score[, slot]) or ToolRet JSON. Ranks are recomputed: score desc, then item id desc.
+
+    \b
+    Example:
+      toolex runs import results.trec --run e5 --benchmark toolret
+    """
+    from toolex.imports.runs import import_run
+
+    with open_store(db) as store:
+        result = import_run(store, file, run=run_id, benchmark=benchmark, fmt=fmt, level=level,
+                            skip_unknown=skip_unknown, replace=replace)  # fmt: skip
+    click.echo(result.summary(), err=True)
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+
+
+@runs.command("list")
+@click.option("--benchmark", default=None, help="Only runs of this benchmark.")
+@format_option
+@db_option
+def list_cmd(benchmark: str | None, fmt: str, db: str) -> None:
+    """List the runs in the store with their query and result counts.
+
+    \b
+    Example:
+      toolex runs list --format json
+    """
+    from toolex.imports.runs import list_runs
+
+    with open_store(db, read_only=True) as store:
+        rows = list_runs(store, benchmark)
+    emit_rows(rows, fmt, title="runs")
+
+
+@runs.command("delete")
+@click.argument("run_ids", nargs=-1, required=True)
+@db_option
+def delete_cmd(run_ids: tuple[str, ...], db: str) -> None:
+    """Delete runs and all their results.
+
+    \b
+    Example:
+      toolex runs delete bm25 e5
+    """
+    from toolex.imports.runs import delete_run
+
+    with open_store(db) as store:
+        for run_id in run_ids:
+            n = delete_run(store, run_id)
+            click.echo(f"deleted run {run_id!r} ({n} results)", err=True)
