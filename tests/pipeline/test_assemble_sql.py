@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from pipeline.helpers import add_benchmark, add_item, add_query
 
+from pipeline.helpers import add_benchmark, add_item, add_query
 from toolex.pipeline import assemble
 from toolex.pipeline.context import StageContext
 
@@ -102,7 +102,8 @@ def test_incomplete_verdicts_wait_and_rerun_never_duplicates(bstore):
     add_item(bstore, "late", {"name": "late"})
     assemble.run(ctx(bstore, ["q"]))
     assert combos(bstore, "q") == []
-    bstore.con.execute("INSERT INTO verdicts VALUES ('b','default','q',0,'late',true,NULL,'j',NULL)")
+    bstore.con.execute(
+        "INSERT INTO verdicts VALUES ('b', 'default', 'q', 0, 'late', true, NULL, 'j', NULL)")
     assemble.run(ctx(bstore, ["q"]))
     assemble.run(ctx(bstore, ["q"]))
     assert len(combos(bstore, "q")) == 3

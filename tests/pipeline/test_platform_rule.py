@@ -44,6 +44,8 @@ def test_params_read_every_documentation_shape():
 def test_name_leak():
     assert name_leak("Call get_weather for Paris", "w::1", ["get_weather"]) == "get_weather"
     assert name_leak("Retrieve income for a ZIP code", "z::1", ["ZIP code"], ["US ZIP"]) is None
-    assert name_leak("use the random word api", "rw::x", ["x"], ["Random Word API"]) == "Random Word API"
+    rwa = "Random Word API"
+    assert name_leak("use the random word api", "rw::x", ["x"], [rwa]) == rwa
     assert name_leak("see apibank_tool_3 now", "apibank_tool_3", []) == "apibank_tool_3"
-    assert name_leak("Get word by length seven", "rw::g", ["Get Word by Length"]) == "Get Word by Length"
+    name = "Get Word by Length"
+    assert name_leak("Get word by length seven", "rw::g", [name]) == name

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
-
 from toolex.errors import InputError
 from toolex.judges.base import Outcome, SubQuery
 from toolex.judges.heuristic import HeuristicJudge
