@@ -1,0 +1,58 @@
+-- 10_annotation: the annotation table of an expansion, per benchmark and category plus 'all'.
+-- Reads: queries, subqueries, verdicts, combinations. Creates: nothing (one row per group).
+-- Parameters: $benchmarks VARCHAR[] (the benchmarks reported), $expansion VARCHAR.
+-- Counts exclude the reference verdicts (the ground-truth tool always passes) and the original
+-- combination (combo_id 0), so "accepted" and "valid" count only what the expansion added.
+WITH q AS (
+    SELECT benchmark, query_id, coalesce(category, '(none)') AS category
+    FROM queries
+    WHERE list_contains($benchmarks::VARCHAR[], benchmark)
+),
+per_query AS (
+    SELECT
+        q.benchmark,
+        q.query_id,
+        q.category,
+        (SELECT count(*) FROM subqueries s
+          WHERE s.benchmark = q.benchmark AND s.expansion = $expansion
+            AND s.query_id = q.query_id) AS n_subqueries,
+        (SELECT count(*) FROM verdicts v
+          WHERE v.benchmark = q.benchmark AND v.expansion = $expansion
+            AND v.query_id = q.query_id AND v.judge <> 'reference') AS n_judged,
+        (SELECT count(*) FROM verdicts v
+          WHERE v.benchmark = q.benchmark AND v.expansion = $expansion
+            AND v.query_id = q.query_id AND v.judge <> 'reference' AND v.accepted) AS n_accepted,
+        (SELECT count(*) FILTER (WHERE c.status = 'valid') FROM combinations c
+          WHERE c.benchmark = q.benchmark AND c.expansion = $expansion
+            AND c.query_id = q.query_id AND c.combo_id <> 0) AS n_valid,
+        (SELECT count(*) FILTER (WHERE c.status = 'rejected_audit') FROM combinations c
+          WHERE c.benchmark = q.benchmark AND c.expansion = $expansion
+            AND c.query_id = q.query_id AND c.combo_id <> 0) AS n_rejected_audit,
+        (SELECT count(*) FILTER (WHERE c.status = 'rejected_platform') FROM combinations c
+          WHERE c.benchmark = q.benchmark AND c.expansion = $expansion
+            AND c.query_id = q.query_id AND c.combo_id <> 0) AS n_rejected_platform,
+        (SELECT count(*) FILTER (WHERE c.status IN ('cut', 'pending')) FROM combinations c
+          WHERE c.benchmark = q.benchmark AND c.expansion = $expansion
+            AND c.query_id = q.query_id AND c.combo_id <> 0) AS n_cut_or_pending
+    FROM q
+)
+SELECT
+    benchmark,
+    coalesce(category, 'all') AS category,
+    count(*) AS queries,
+    count(*) FILTER (WHERE n_subqueries > 0) AS queries_expanded,
+    sum(n_subqueries)::BIGINT AS subqueries,
+    sum(n_judged)::BIGINT AS candidates_judged,
+    sum(n_accepted)::BIGINT AS equivalents_accepted,
+    sum(n_accepted) / nullif(sum(n_judged), 0) AS acceptance_rate,
+    count(*) FILTER (WHERE n_accepted > 0) AS queries_with_equivalent,
+    sum(n_valid)::BIGINT AS new_valid_combinations,
+    sum(n_rejected_audit)::BIGINT AS rejected_audit,
+    sum(n_rejected_platform)::BIGINT AS rejected_platform,
+    sum(n_cut_or_pending)::BIGINT AS cut_or_pending,
+    count(*) FILTER (WHERE n_valid > 0) AS queries_with_new_combination,
+    avg(1 + n_valid) AS mean_valid_per_query,
+    max(1 + n_valid) AS max_valid_per_query
+FROM per_query
+GROUP BY GROUPING SETS ((benchmark, category), (benchmark))
+ORDER BY benchmark, category IS NULL, category;

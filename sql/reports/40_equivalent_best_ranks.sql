@@ -1,0 +1,71 @@
+-- 40_equivalent_best_ranks: where the equivalents rank, per run and query.
+-- Reads: runs, queries, qrels, verdicts, items, run_results.
+-- Creates: TEMP TABLE report_best_ranks (run_id, benchmark, query_id, category, kind, best_rank,
+-- depth), kind in gt | equivalent | random; best_rank NULL when the run did not return any such
+-- tool (it ranks below the run's depth).
+-- Parameters: $run_ids VARCHAR[], $expansion VARCHAR, $seed INTEGER.
+-- Only queries with at least one verified equivalent (an accepted verdict for a tool outside the
+-- ground truth) take part. The random tool is one non-equivalent, non-ground-truth tool of the
+-- query's library (same task, or a pooled library), chosen per query by hash($seed, query, item).
+CREATE OR REPLACE TEMP TABLE report_best_ranks AS
+WITH rq AS (
+    SELECT r.run_id, r.benchmark, q.query_id, coalesce(q.category, '(none)') AS category, q.task
+    FROM runs AS r
+    JOIN queries AS q USING (benchmark)
+    WHERE list_contains($run_ids::VARCHAR[], r.run_id)
+),
+equiv AS (
+    SELECT DISTINCT v.benchmark, v.query_id, v.item_id
+    FROM verdicts AS v
+    WHERE v.expansion = $expansion AND v.accepted
+      AND NOT EXISTS (
+          SELECT 1 FROM qrels AS g
+          WHERE g.benchmark = v.benchmark AND g.query_id = v.query_id AND g.item_id = v.item_id)
+),
+eq_queries AS (
+    SELECT DISTINCT e.benchmark, e.query_id, q.task
+    FROM equiv AS e
+    JOIN queries AS q USING (benchmark, query_id)
+    WHERE e.benchmark IN (SELECT benchmark FROM rq)
+),
+random_pick AS (
+    SELECT e.benchmark, e.query_id, arg_min(i.item_id, hash($seed, e.query_id, i.item_id)) AS item_id
+    FROM eq_queries AS e
+    JOIN items AS i
+      ON i.benchmark = e.benchmark AND (i.task IS NULL OR e.task IS NULL OR i.task = e.task)
+    WHERE NOT EXISTS (
+            SELECT 1 FROM qrels AS g
+            WHERE g.benchmark = e.benchmark AND g.query_id = e.query_id AND g.item_id = i.item_id)
+      AND NOT EXISTS (
+            SELECT 1 FROM equiv AS x
+            WHERE x.benchmark = e.benchmark AND x.query_id = e.query_id AND x.item_id = i.item_id)
+    GROUP BY e.benchmark, e.query_id
+),
+members AS (
+    SELECT benchmark, query_id, 'gt' AS kind, item_id FROM qrels
+    UNION ALL
+    SELECT benchmark, query_id, 'equivalent' AS kind, item_id FROM equiv
+    UNION ALL
+    SELECT benchmark, query_id, 'random' AS kind, item_id FROM random_pick
+),
+depth AS (
+    SELECT run_id, query_id, max(rank) AS depth
+    FROM run_results
+    WHERE list_contains($run_ids::VARCHAR[], run_id)
+    GROUP BY run_id, query_id
+)
+SELECT
+    rq.run_id,
+    rq.benchmark,
+    rq.query_id,
+    rq.category,
+    m.kind,
+    min(rr.rank) AS best_rank,
+    any_value(d.depth) AS depth
+FROM rq
+JOIN eq_queries AS e USING (benchmark, query_id)
+JOIN members AS m USING (benchmark, query_id)
+LEFT JOIN run_results AS rr
+  ON rr.run_id = rq.run_id AND rr.query_id = rq.query_id AND rr.item_id = m.item_id
+LEFT JOIN depth AS d ON d.run_id = rq.run_id AND d.query_id = rq.query_id
+GROUP BY rq.run_id, rq.benchmark, rq.query_id, rq.category, m.kind;

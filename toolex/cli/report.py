@@ -1,0 +1,126 @@
+"""`toolex report`: the report folder (tables as Markdown/CSV/JSON, PNG figures)."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from toolex.cli.options import db_option, open_store
+
+
+def _pair(value: str) -> tuple[str, str]:
+    base, sep, tuned = value.partition(":")
+    if not sep or not base or not tuned:
+        raise click.BadParameter(f"{value!r} is not BASE:FINETUNED (two run ids and a colon)")
+    return base, tuned
+
+
+@click.command("report")
+@db_option
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder to write.")
+@click.option("--benchmark", "benchmarks", multiple=True, help="Benchmark(s); default all.")
+@click.option("--expansion", default="default", show_default=True, help="Expansion to score.")
+@click.option("--run", "runs", multiple=True, help="Run(s) to report; default every run.")
+@click.option("--k", default=10, show_default=True, type=click.IntRange(1), help="Cut-off K.")
+@click.option(
+    "--pair",
+    "pairs",
+    multiple=True,
+    metavar="BASE:FINETUNED",
+    help="A base and a fine-tuned run, for the gain-illusion section (repeatable).",
+)
+@click.option(
+    "--seed",
+    default=0,
+    show_default=True,
+    help="Seed of the random tool, the randomisation test and the bootstrap.",
+)
+@click.option(
+    "--permutations",
+    "n_perm",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(10),
+    help="Random sign vectors of the randomisation test.",
+)
+@click.option(
+    "--bootstrap",
+    "n_boot",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(10),
+    help="Bootstrap resamples for the confidence intervals.",
+)
+def report(
+    db: str,
+    out: str,
+    benchmarks: tuple[str, ...],
+    expansion: str,
+    runs: tuple[str, ...],
+    k: int,
+    pairs: tuple[str, ...],
+    seed: int,
+    n_perm: int,
+    n_boot: int,
+) -> None:
+    """Write a self-contained report folder: report.md, PNG figures, every table as CSV and JSON.
+
+    Sections: the annotation table, the main table (old vs new N@K, R@K, C@K and Δ per run and
+    category), the fine-tuning gain illusion for each --pair, where equivalents rank, category
+    heterogeneity, documentation lengths, and significance (paired randomisation p-values and
+    bootstrap CIs). The store is opened read-only.
+
+    \b
+    Example:
+      toolex report --out report/ --run bm25 --run minilm --run minilm-ft \\
+          --pair minilm:minilm-ft --k 10
+    """
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from toolex.reports import build_report
+
+    parsed = [_pair(p) for p in pairs]
+    store = open_store(db, read_only=True)
+    steps = 8
+    start = time.perf_counter()
+    try:
+        with Progress(
+            TextColumn("[bold]report[/] {task.description}"),
+            BarColumn(),
+            TimeElapsedColumn(),
+            console=_stderr_console(),
+            transient=True,
+        ) as progress:
+            task = progress.add_task("starting", total=steps)
+
+            def advance(step: str) -> None:
+                progress.update(task, description=step, advance=0 if step == "annotation" else 1)
+
+            result = build_report(
+                store,
+                out,
+                benchmarks=benchmarks,
+                run_ids=runs,
+                expansion=expansion,
+                k=k,
+                pairs=parsed,
+                seed=seed,
+                n_perm=n_perm,
+                n_boot=n_boot,
+                progress=advance,
+            )
+    finally:
+        store.close()
+    took = time.perf_counter() - start
+    click.echo(
+        f"wrote {out}/report.md with {len(result.tables)} tables and {len(result.figures)} "
+        f"figures in {took:.1f} s",
+        err=True,
+    )
+
+
+def _stderr_console():  # noqa: ANN202 - rich Console
+    from rich.console import Console
+
+    return Console(stderr=True)

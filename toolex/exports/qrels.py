@@ -1,0 +1,59 @@
+"""Expanded qrels as Parquet: one row per (query, combination, slot, item) with the combination's
+RRF score and audit verdict (sql/exports/10), or flattened per (query, item) (sql/exports/11).
+
+The per-combination form is the one to score with: the new metrics take, per query, the best
+score over the valid combinations (combo 0, the original, included). The flat form answers
+"which tools count for this query" and keeps ``combo_ids`` so nothing is lost.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from toolex.exports.common import prepare, resolve_benchmark, to_arrow
+from toolex.store import Store
+
+
+def expanded_qrels(
+    store: Store,
+    benchmark: str | None = None,
+    expansion: str = "default",
+    *,
+    valid_only: bool = False,
+) -> pa.Table:
+    """The per-combination rows as an Arrow table (columns as in sql/exports/10)."""
+    benchmark = resolve_benchmark(store, benchmark)
+    params = {"benchmark": benchmark, "expansion": expansion, "valid_only": valid_only}
+    return to_arrow(store.execute("exports/10_expanded_qrels.sql", params))
+
+
+def flat_qrels(store: Store, benchmark: str | None = None, expansion: str = "default") -> pa.Table:
+    """One row per (query, item) of any valid combination (sql/exports/11)."""
+    members = expanded_qrels(store, benchmark, expansion, valid_only=True)
+    store.con.register("export_members", members)
+    try:
+        return to_arrow(store.execute("exports/11_flat_qrels.sql"))
+    finally:
+        store.con.unregister("export_members")
+
+
+def export_qrels(
+    store: Store,
+    path: str | Path,
+    benchmark: str | None = None,
+    expansion: str = "default",
+    *,
+    flat: bool = False,
+    valid_only: bool = False,
+) -> int:
+    """Write the expanded qrels (or their flat form) to a Parquet file; returns the row count."""
+    table = (
+        flat_qrels(store, benchmark, expansion)
+        if flat
+        else expanded_qrels(store, benchmark, expansion, valid_only=valid_only)
+    )
+    pq.write_table(table, prepare(path))
+    return table.num_rows

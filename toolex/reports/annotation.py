@@ -1,0 +1,42 @@
+"""The annotation tables: the pipeline's own statistics (`toolex stats`, sql/stages/40_stats.sql)
+per benchmark and category, and the detail of judging and combination fates
+(sql/reports/10_annotation.sql)."""
+
+from __future__ import annotations
+
+from toolex.reports.context import ReportContext, Table
+
+
+def annotation_table(ctx: ReportContext) -> Table:
+    """`toolex stats` for every reported benchmark, per category and 'all'."""
+    rows = []
+    for benchmark in ctx.benchmarks:
+        params = {"benchmark": benchmark, "expansion": ctx.expansion, "by_category": True}
+        rows += [
+            {"benchmark": benchmark, **r} for r in ctx.store.query("stages/40_stats.sql", params)
+        ]
+    return Table(
+        "annotation",
+        f"Annotation table (expansion '{ctx.expansion}')",
+        rows,
+        note=(
+            "As `toolex stats`: annotated queries (stage 3 ran), sub-queries, verified items "
+            "(the reference included), valid combinations (the original included), and the "
+            "shares of sub-queries with an equivalent beyond the ground truth and of queries "
+            "with an alternative combination."
+        ),
+    )
+
+
+def annotation_detail_table(ctx: ReportContext) -> Table:
+    rows = ctx.rows("10_annotation.sql", benchmarks=ctx.benchmarks, expansion=ctx.expansion)
+    return Table(
+        "annotation_detail",
+        "Judging and combination fates",
+        rows,
+        note=(
+            "Per benchmark and category ('all' = the benchmark). Candidates judged and "
+            "equivalents accepted exclude the reference (ground-truth) verdicts; combination "
+            "counts exclude the original, so mean_valid_per_query = 1 + new valid per query."
+        ),
+    )

@@ -1,0 +1,200 @@
+"""Write the report folder: report.md, one PNG per figure, every table as CSV and JSON.
+
+The folder is self-contained (relative links only) so it can be zipped into a paper's
+supplementary material. Every number comes from the section modules, i.e. from SQL.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolex.reports import figures
+from toolex.reports.annotation import annotation_detail_table, annotation_table
+from toolex.reports.context import ReportContext, Table
+from toolex.reports.doc_lengths import doc_length_tables
+from toolex.reports.equivalent_ranks import equivalent_rank_tables
+from toolex.reports.gain_illusion import gain_illusion_table
+from toolex.reports.heterogeneity import heterogeneity_table
+from toolex.reports.main_table import main_table
+from toolex.reports.significance import significance_table
+from toolex.store import Store
+
+# Tables too long to read in report.md: only the files hold them.
+FILE_ONLY = {"equivalent_best_ranks", "equivalent_rank_cdf"}
+MD_ROW_LIMIT = 60
+
+
+@dataclass
+class Report:
+    folder: Path
+    tables: list[Table] = field(default_factory=list)
+    figures: list[tuple[str, Path]] = field(default_factory=list)  # (caption, path)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def build_report(
+    store: Store,
+    out: str | Path,
+    *,
+    benchmarks: Sequence[str] = (),
+    run_ids: Sequence[str] = (),
+    expansion: str = "default",
+    k: int = 10,
+    pairs: Sequence[tuple[str, str]] = (),
+    seed: int = 0,
+    progress: Callable[[str], Any] | None = None,
+    **options: Any,
+) -> Report:
+    """Compute every section and write the folder ``out``; ``progress(step)`` is called as each
+    step starts (the CLI drives a progress bar with it)."""
+    ctx = ReportContext.create(
+        store, benchmarks=benchmarks, run_ids=run_ids, pairs=pairs, expansion=expansion, k=k,
+        seed=seed, **options,
+    )  # fmt: skip
+    report = Report(Path(out))
+    report.folder.mkdir(parents=True, exist_ok=True)
+    say = progress or (lambda step: None)
+
+    @contextmanager
+    def step(name: str) -> Iterator[None]:
+        say(name)
+        start = time.perf_counter()
+        yield
+        report.timings[name] = time.perf_counter() - start
+
+    with step("annotation"):
+        report.tables += [annotation_table(ctx), annotation_detail_table(ctx)]
+    with step("metrics"):
+        main = main_table(ctx)
+        report.tables.append(main)
+        report.figures.append(
+            (
+                "Old vs new, all queries",
+                figures.main_scores(main.rows, k, _png(report, "main_scores")),
+            )
+        )
+    with step("gain illusion"):
+        illusion = gain_illusion_table(ctx)
+        report.tables.append(illusion)
+        for base, tuned in ctx.pairs:
+            name = f"gain_illusion_{figures.safe_name(base)}_vs_{figures.safe_name(tuned)}"
+            path = figures.gain_illusion(illusion.rows, base, tuned, k, _png(report, name))
+            report.figures.append((f"Fine-tuning gain, {tuned} vs {base}", path))
+    with step("equivalent ranks"):
+        summary, best, cdf = equivalent_rank_tables(ctx)
+        report.tables += [summary, best, cdf]
+        path = figures.rank_cdf(cdf.rows, k, _png(report, "equivalent_rank_cdf"))
+        report.figures.append(("CDF of the best rank: ground truth, equivalent, random", path))
+    with step("heterogeneity"):
+        het = heterogeneity_table(ctx)
+        report.tables.append(het)
+        path = figures.heterogeneity(het.rows, k, _png(report, "heterogeneity"))
+        report.figures.append(("Δ per category", path))
+    with step("documentation lengths"):
+        lengths, per_tool = doc_length_tables(ctx)
+        report.tables.append(lengths)
+        path = figures.doc_lengths(per_tool, _png(report, "doc_lengths"))
+        report.figures.append(("Documentation length per benchmark", path))
+    with step("significance"):
+        report.tables.append(significance_table(ctx))
+    with step("writing"):
+        report.figures = [(c, p) for c, p in report.figures if p is not None]
+        for table in report.tables:
+            write_csv(table, report.folder / f"{table.name}.csv")
+            write_json(table, report.folder / f"{table.name}.json")
+        (report.folder / "report.md").write_text(render_markdown(ctx, report), encoding="utf-8")
+    return report
+
+
+def _png(report: Report, name: str) -> Path:
+    return report.folder / f"{name}.png"
+
+
+def write_csv(table: Table, path: Path) -> None:
+    cols = table.cols()
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=cols, extrasaction="ignore")
+        writer.writeheader()
+        for row in table.rows:
+            writer.writerow({c: _csv_value(row.get(c)) for c in cols})
+
+
+def write_json(table: Table, path: Path) -> None:
+    doc = {"name": table.name, "title": table.title, "note": table.note, "rows": table.rows}
+    path.write_text(json.dumps(doc, indent=1, default=str) + "\n", encoding="utf-8")
+
+
+def _csv_value(value: Any) -> Any:
+    if isinstance(value, list):
+        return json.dumps(value, default=str)
+    return value
+
+
+def render_markdown(ctx: ReportContext, report: Report) -> str:
+    lines = [
+        "# toolex report",
+        "",
+        f"- benchmarks: {', '.join(ctx.benchmarks) or '(none)'}",
+        f"- expansion: `{ctx.expansion}`",
+        f"- runs: {', '.join(f'`{r}`' for r in ctx.run_ids) or '(none)'}",
+        f"- K = {ctx.k}; seed = {ctx.seed}",
+        "- pairs (base → fine-tuned): "
+        + (", ".join(f"`{b}` → `{t}`" for b, t in ctx.pairs) or "(none)"),
+        "",
+        "Every table is also in this folder as `<name>.csv` and `<name>.json`.",
+        "",
+    ]
+    captions = {p.stem: c for c, p in report.figures}
+    figure_after = {
+        "main_table": ["main_scores"],
+        "gain_illusion": [s for s in captions if s.startswith("gain_illusion_")],
+        "equivalent_ranks": ["equivalent_rank_cdf"],
+        "heterogeneity": ["heterogeneity"],
+        "doc_lengths": ["doc_lengths"],
+    }
+    for table in report.tables:
+        lines += [f"## {table.title}", ""]
+        if table.note:
+            lines += [table.note, ""]
+        if table.name in FILE_ONLY:
+            lines += [f"{len(table.rows)} rows in `{table.name}.csv` / `{table.name}.json`.", ""]
+        else:
+            lines += markdown_table(table) + [""]
+        for stem in figure_after.get(table.name, []):
+            if stem in captions:
+                lines += [f"![{captions[stem]}]({stem}.png)", "", f"*{captions[stem]}*", ""]
+    return "\n".join(lines)
+
+
+def markdown_table(table: Table) -> list[str]:
+    if not table.rows:
+        return ["(no rows)"]
+    cols = [c for c in table.cols() if c not in ("k", "benchmark") or _varies(table, c)]
+    out = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for row in table.rows[:MD_ROW_LIMIT]:
+        out.append("| " + " | ".join(_md_cell(row.get(c)) for c in cols) + " |")
+    if len(table.rows) > MD_ROW_LIMIT:
+        out.append(f"\n… {len(table.rows) - MD_ROW_LIMIT} more rows in `{table.name}.csv`.")
+    return out
+
+
+def _varies(table: Table, col: str) -> bool:
+    return len({str(r.get(col)) for r in table.rows}) > 1
+
+
+def _md_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        return f"{value:.4f}" if abs(value) < 1000 else f"{value:.1f}"
+    return str(value).replace("|", "\\|")

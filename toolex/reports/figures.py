@@ -1,0 +1,187 @@
+"""The report's figures, drawn with matplotlib's Agg backend (no display needed) from the rows of
+the report tables, so a figure never shows a number the tables do not hold.
+
+Layout rules that keep them readable at paper size: one idea per figure, axis labels with units,
+legends outside the data (above the axes), category labels rotated when there are many, and
+``bbox_inches="tight"`` so nothing is clipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402 - the backend must be chosen first
+
+METRIC_LABELS = {"ndcg": "NDCG", "recall": "Recall", "comp": "Comp", "mean": "Mean of three"}
+KIND_STYLE = {  # kind: (label, colour, line style)
+    "gt": ("ground-truth tool", "#1f77b4", "-"),
+    "equivalent": ("verified equivalent", "#2ca02c", "--"),
+    "random": ("random non-equivalent", "#7f7f7f", ":"),
+}
+OLD_NEW = ("#9ecae1", "#08519c")  # light = old (original label), dark = new (expanded)
+DPI = 150
+
+
+def safe_name(text: str) -> str:
+    """A file-name-safe form of a run or benchmark name."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
+
+
+def _save(fig: Any, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    plt.close(fig)
+    return path
+
+
+def _bar_labels(ax: Any, labels: Sequence[str]) -> None:
+    rotate = len(labels) > 4 or max((len(x) for x in labels), default=0) > 10
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, rotation=30 if rotate else 0, ha="right" if rotate else "center")
+
+
+def main_scores(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
+    """Old vs new of each metric for every run ('all' category): grouped bars per run."""
+    rows = [r for r in rows if r["category"] == "all"]
+    if not rows:
+        return None
+    runs = [r["run_id"] for r in rows]
+    fig, axes = plt.subplots(1, 3, figsize=(max(8, 1.3 * len(runs) * 3), 3.6), sharey=True)
+    for ax, metric in zip(axes, ("ndcg", "recall", "comp"), strict=True):
+        xs = range(len(runs))
+        ax.bar([x - 0.2 for x in xs], [r[f"{metric}_old"] for r in rows], 0.4,
+               color=OLD_NEW[0], label="old (original label)")  # fmt: skip
+        ax.bar([x + 0.2 for x in xs], [r[f"{metric}_new"] for r in rows], 0.4,
+               color=OLD_NEW[1], label="new (expanded)")  # fmt: skip
+        ax.set_title(f"{METRIC_LABELS[metric]}@{k}")
+        _bar_labels(ax, runs)
+        ax.set_ylim(0, 1.05)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel("score (macro over queries)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.08),
+               frameon=False)  # fmt: skip
+    return _save(fig, path)
+
+
+def gain_illusion(rows: list[dict[str, Any]], base: str, tuned: str, k: int, path: Path) -> Path:
+    """Gap (fine-tuned - base) under old and new metrics, per category, one panel per metric."""
+    rows = [r for r in rows if r["base"] == base and r["finetuned"] == tuned]
+    cats = list(dict.fromkeys(r["category"] for r in rows))
+    fig, axes = plt.subplots(2, 2, figsize=(max(8, 1.1 * len(cats) * 2), 6.4), sharey=True)
+    for ax, metric in zip(axes.flat, ("ndcg", "recall", "comp", "mean"), strict=True):
+        by_cat = {r["category"]: r for r in rows if r["metric"] == metric}
+        xs = range(len(cats))
+        ax.bar([x - 0.2 for x in xs], [by_cat[c]["gap_old"] for c in cats], 0.4,
+               color=OLD_NEW[0], label="gap under old metrics")  # fmt: skip
+        ax.bar([x + 0.2 for x in xs], [by_cat[c]["gap_new"] for c in cats], 0.4,
+               color=OLD_NEW[1], label="gap under new metrics")  # fmt: skip
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_title(METRIC_LABELS[metric] + (f"@{k}" if metric != "mean" else f" (@{k})"))
+        _bar_labels(ax, cats)
+        ax.grid(axis="y", alpha=0.3)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(f"{tuned} − {base}")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.04),
+               frameon=False)  # fmt: skip
+    fig.suptitle(f"Fine-tuning gain: {tuned} vs {base}", y=1.08)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def rank_cdf(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
+    """CDF of the best rank of each kind of tool, one panel per run."""
+    if not rows:
+        return None
+    series: dict[str, dict[str, tuple[list[int], list[float]]]] = defaultdict(dict)
+    for r in rows:
+        xs, ys = series[r["run_id"]].setdefault(r["kind"], ([], []))
+        xs.append(r["rank_cutoff"])
+        ys.append(r["share"])
+    runs = list(series)
+    ncols = min(3, len(runs))
+    nrows = -(-len(runs) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows), squeeze=False,
+                             sharey=True)  # fmt: skip
+    for ax, run in zip(axes.flat, runs, strict=False):
+        for kind, (label, colour, style) in KIND_STYLE.items():
+            if kind in series[run]:
+                xs, ys = series[run][kind]
+                ax.step(xs, ys, where="post", color=colour, linestyle=style, label=label)
+        ax.axvline(k, color="black", linewidth=0.8, alpha=0.6)
+        ax.text(k, 0.02, f" K={k}", fontsize=8, va="bottom")
+        ax.set_xscale("log")
+        ax.set_ylim(0, 1.02)
+        ax.set_title(run, fontsize=10)
+        ax.set_xlabel("best rank (log scale)")
+        ax.grid(alpha=0.3)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("share of queries ≤ rank")
+    for ax in list(axes.flat)[len(runs) :]:
+        ax.set_visible(False)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=3, bbox_to_anchor=(0.5, 1.06),
+               frameon=False)  # fmt: skip
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def heterogeneity(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
+    """Δ per category, one bar per run."""
+    if not rows:
+        return None
+    runs = list(dict.fromkeys(r["run_id"] for r in rows))
+    cats = sorted({r["category"] for r in rows})
+    value = {(r["run_id"], r["category"]): r["delta"] for r in rows}
+    width = 0.8 / len(runs)
+    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(cats) * max(1, len(runs) / 2)), 3.8))
+    cmap = plt.get_cmap("tab10")
+    for i, run in enumerate(runs):
+        xs = [x - 0.4 + width * (i + 0.5) for x in range(len(cats))]
+        ax.bar(xs, [value.get((run, c), 0.0) for c in cats], width, label=run, color=cmap(i % 10))
+    ax.axhline(0, color="black", linewidth=0.8)
+    _bar_labels(ax, cats)
+    ax.set_ylabel(f"Δ = mean gain of N/R/C@{k}")
+    ax.set_xlabel("category")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="run")
+    return _save(fig, path)
+
+
+def doc_lengths(rows: list[dict[str, Any]], path: Path) -> Path | None:
+    """Histogram of documentation length (words) per benchmark, one step line per category."""
+    if not rows:
+        return None
+    import numpy as np
+
+    by_bench: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        by_bench[r["benchmark"]][r["category"]].append(max(1, int(r["n_words"])))
+    benches = list(by_bench)
+    fig, axes = plt.subplots(1, len(benches), figsize=(5 * len(benches), 3.6), squeeze=False)
+    cmap = plt.get_cmap("tab10")
+    for ax, bench in zip(axes[0], benches, strict=True):
+        cats = by_bench[bench]
+        top = max(max(v) for v in cats.values())
+        bins = np.logspace(0, np.log10(max(top, 10)) + 0.05, 30)
+        many = len(cats) > 8  # a pooled library with dozens of categories: draw the pool only
+        groups = {"all tools": [n for v in cats.values() for n in v]} if many else cats
+        for i, (cat, values) in enumerate(sorted(groups.items())):
+            ax.hist(values, bins=bins, histtype="step", linewidth=1.5, color=cmap(i % 10),
+                    label=f"{cat} (n={len(values)})")  # fmt: skip
+        ax.set_xscale("log")
+        ax.set_xlabel("documentation length (words, log scale)")
+        ax.set_title(bench)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, frameon=False)
+    axes[0, 0].set_ylabel("tools")
+    fig.tight_layout()
+    return _save(fig, path)
