@@ -1,0 +1,108 @@
+"""CSV review sheets (export what a role may see, import with checks) and the `toolex review`
+commands, end to end on the StableToolBench fixture store."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from toolex.cli import cli
+from toolex.errors import InputError
+from toolex.review.sheets import export_sheet, import_sheet
+from toolex.store import Store
+from tui.fixtures import build_store
+
+
+@pytest.fixture(scope="module")
+def base_db(shared_data, tmp_path_factory):
+    path = tmp_path_factory.mktemp("review") / "stb.duckdb"
+    build_store(path, shared_data).close()
+    return path
+
+
+@pytest.fixture
+def db(base_db, tmp_path):
+    dst = tmp_path / "stb.duckdb"
+    shutil.copyfile(base_db, dst)
+    return str(dst)
+
+
+def run(*args):
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.stdout  # messages go to stderr
+
+
+def fill(path, role, reviewer, labels):
+    """Fill a sheet: labels maps query_id -> (label, bucket, note)."""
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    for row in rows:
+        label, bucket, note = labels[row["query_id"]]
+        row.update(reviewer=reviewer, label=label, bucket=bucket, note=note)
+    with open(path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return rows
+
+
+def test_round_through_sheets_and_cli(db, tmp_path):
+    out = run("review", "sample", "audit", "--db", db, "--benchmark", "stabletoolbench",
+              "--size", "3", "--seed", "7", "--format", "json")
+    assert {r["stratum"]: r["items"] for r in json.loads(out)} == {
+        "G1 x 2": 1, "G2 x 2": 1, "G3 x 3": 1}
+    r1, r2, adj = (tmp_path / f"{n}.csv" for n in ("r1", "r2", "adj"))
+    run("review", "export", "audit", "--db", db, "--role", "reviewer1", "--out", str(r1))
+    rows = fill(r1, "reviewer1", "ann", {
+        "G1_instruction:1073": ("valid", "", ""),
+        "G2_instruction:1643": ("valid", "", ""),
+        "G3_instruction:455": ("invalid", "near_synonym", "related people is not a search"),
+    })
+    assert "judge_reasons" in rows[0] and "r2_label" not in rows[0]  # blind: no other's label
+    run("review", "import", str(r1), "--db", db)
+    run("review", "export", "audit", "--db", db, "--role", "reviewer2", "--out", str(r2))
+    with open(r2, newline="") as fh:
+        assert all(row["label"] == "" for row in csv.DictReader(fh))  # ann's labels hidden
+    fill(r2, "reviewer2", "bob", {
+        "G1_instruction:1073": ("valid", "", ""),
+        "G2_instruction:1643": ("invalid", "incomplete_coverage", "length is not covered"),
+        "G3_instruction:455": ("invalid", "near_synonym", ""),
+    })
+    run("review", "import", str(r2), "--db", db)
+    run("review", "export", "audit", "--db", db, "--role", "adjudicator", "--out", str(adj))
+    rows = fill(adj, "adjudicator", "cat", {
+        "G2_instruction:1643": ("invalid", "incomplete_coverage", "agree with bob")})
+    assert [(r["query_id"], r["r1_label"], r["r2_note"]) for r in rows] == [
+        ("G2_instruction:1643", "valid", "length is not covered")]
+    run("review", "import", str(adj), "--db", db)
+    stats = {r["statistic"]: r["value"] for r in json.loads(
+        run("review", "stats", "audit", "--db", db, "--format", "json"))}
+    # final: 1073 valid, 1643 invalid (adjudicated), 455 invalid -> precision 1/3
+    # kappa: pairs (v,v) (v,i) (i,i); p_o = 2/3, p_e = 2/3*1/3 + 1/3*2/3 = 4/9 -> 0.4
+    assert stats["precision"] == pytest.approx(1 / 3)
+    assert stats["kappa"] == pytest.approx(0.4)
+    assert stats["bucket:near_synonym"] == 1 and stats["bucket:incomplete_coverage"] == 1
+
+
+def test_import_names_the_bad_line_and_writes_nothing(db, tmp_path):
+    run("review", "sample", "audit", "--db", db, "--benchmark", "stabletoolbench",
+        "--size", "3", "--seed", "7")
+    sheet = tmp_path / "r1.csv"
+    with Store.open(db) as store:
+        export_sheet(store, "audit", "reviewer1", sheet)
+    rows = fill(sheet, "reviewer1", "ann", {
+        "G1_instruction:1073": ("valid", "", ""),
+        "G2_instruction:1643": ("invalid", "", ""),  # no bucket
+        "G3_instruction:455": ("valid", "", ""),
+    })
+    bad_line = 2 + [r["query_id"] for r in rows].index("G2_instruction:1643")  # header = line 1
+    with Store.open(db) as store:
+        with pytest.raises(InputError) as err:
+            import_sheet(store, sheet)
+        assert err.value.line == bad_line and err.value.field == "bucket"
+        assert store.con.execute("SELECT count(*) FROM review_labels").fetchone()[0] == 0

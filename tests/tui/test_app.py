@@ -1,0 +1,118 @@
+"""Drive the real app with Pilot on the fixture store at 80x24: navigation, search, filters,
+sorting, details, help. Widget state is asserted first; test_snapshots.py compares pictures."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Checkbox, DataTable, Select, Static
+
+from toolex_tui.app import ToolexApp
+from toolex_tui.screens.filters import FilterScreen
+from toolex_tui.screens.help import HelpScreen
+from toolex_tui.screens.queries import QueriesScreen
+from toolex_tui.screens.query_detail import QueryDetailScreen
+from toolex_tui.screens.tool_detail import ToolDetailScreen
+
+SIZE = (80, 24)
+pytestmark = pytest.mark.anyio
+
+
+def keys(table: DataTable) -> list[str]:
+    return [str(k.value) for k in table.rows]
+
+
+async def test_navigate_list_query_tool_and_back(ro_store):
+    app = ToolexApp(ro_store)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.screen.query_one("#queries", DataTable)
+        assert len(table.rows) == 8
+        assert "8 of 8 queries" in str(app.screen.query_one("#list-status", Static).render())
+        await pilot.press("down", "enter")  # second row: G1_instruction:588
+        assert isinstance(app.screen, QueryDetailScreen)
+        assert app.screen.query_id == "G1_instruction:588"
+        combos = app.screen.query_one("#q-combos", DataTable)
+        assert keys(combos) == ["0", "1"]
+        await pilot.press("enter")  # slot 0's GT tool
+        assert isinstance(app.screen, ToolDetailScreen)
+        assert app.screen.item_id == "TheClique::Transfermarkt search"
+        assert keys(app.screen.query_one("#t-queries", DataTable)) == [
+            "gt|G1_instruction:588|0"]
+        await pilot.press("enter")  # back into the query through the tool's query list
+        assert isinstance(app.screen, QueryDetailScreen)
+        await pilot.press("escape", "escape", "escape")
+        assert isinstance(app.screen, QueriesScreen)
+        await pilot.press("escape")  # the base screen stays
+        assert isinstance(app.screen, QueriesScreen)
+
+
+async def test_candidate_row_opens_its_tool(ro_store):
+    app = ToolexApp(ro_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")  # G1_instruction:1073
+        cands = app.screen.query_one("#q-candidates", DataTable)
+        cands.focus()
+        await pilot.press("down", "enter")  # slot 0, rank 2: the accepted equivalent
+        assert isinstance(app.screen, ToolDetailScreen)
+        assert app.screen.item_id == "Keyword Analysis::QueryKeywords"
+
+
+async def test_search_as_you_type(ro_store):
+    app = ToolexApp(ro_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash", *"messi")
+        await pilot.pause()
+        table = app.screen.query_one("#queries", DataTable)
+        assert keys(table) == ["G1_instruction:588"]
+        await pilot.press("enter")  # back to the table, then open
+        await pilot.press("enter")
+        assert isinstance(app.screen, QueryDetailScreen)
+
+
+async def test_filter_dialog_applies_run_filters(ro_store):
+    app = ToolexApp(ro_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f")
+        assert isinstance(app.screen, FilterScreen)
+        app.screen.query_one("#f-score", Select).value = "swap"
+        app.screen.query_one("#f-beats", Checkbox).value = True
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, QueriesScreen)
+        table = app.screen.query_one("#queries", DataTable)
+        assert keys(table) == ["G1_instruction:1073", "G2_instruction:1643", "G3_instruction:455"]
+        assert "3 of 8 queries" in str(app.screen.query_one("#list-status", Static).render())
+        await pilot.press("f")
+        app.screen.query_one("#f-category", Select).value = "G3"
+        await pilot.click("#apply")
+        assert keys(app.screen.query_one("#queries", DataTable)) == ["G3_instruction:455"]
+        await pilot.press("c")
+        assert len(app.screen.query_one("#queries", DataTable).rows) == 8
+
+
+async def test_sort_by_key_and_by_header_click(ro_store):
+    app = ToolexApp(ro_store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("S")  # reverse query_id
+        assert keys(screen.query_one("#queries", DataTable))[0] == "G3_instruction:455"
+        screen.query_one("#queries", DataTable).post_message(
+            DataTable.HeaderSelected(screen.query_one("#queries", DataTable),
+                                     _col(screen, "n_gt"), 3, "#GT"))
+        await pilot.pause()
+        assert (screen.sort_key, screen.descending) == ("n_gt", False)
+        await pilot.press("S")
+        assert keys(screen.query_one("#queries", DataTable))[:2] == [
+            "G2_instruction:5744", "G3_instruction:455"]
+
+
+def _col(screen, key):
+    table = screen.query_one("#queries", DataTable)
+    return next(k for k in table.columns if k.value == key)
+
+
+async def test_help_screen(ro_store):
+    app = ToolexApp(ro_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, QueriesScreen)

@@ -1,0 +1,111 @@
+"""The SQL-paged data access behind the list and detail screens, on the fixture store."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from toolex_tui.data import (
+    Browser,
+    QueryFilter,
+    StoreLockedError,
+    open_browse_store,
+    snapshot_copy,
+)
+
+ALL = [
+    "G1_instruction:1073", "G1_instruction:588", "G1_instruction:608", "G1_tool:394",
+    "G2_category:43", "G2_instruction:1643", "G2_instruction:5744", "G3_instruction:455",
+]
+# queries with an accepted slot-0 equivalent inside a valid combination (see fixtures.py);
+# G1_instruction:588 has one too, but its combination is rejected by the platform rule
+WITH_EQUIV = ["G1_instruction:1073", "G2_instruction:1643", "G3_instruction:455"]
+
+
+def ids(page):
+    return [r["query_id"] for r in page.rows]
+
+
+def test_list_counts_and_paging(ro_store):
+    b = Browser(ro_store)
+    assert b.total() == 8
+    first = b.page(limit=3)
+    assert (first.total, ids(first)) == (8, ALL[:3])
+    assert ids(b.page(limit=3, offset=6)) == ALL[6:]
+    # a page past the end of a shrunken list falls back to the first page
+    assert ids(b.page(QueryFilter(task="G3_instruction"), offset=6, limit=3)) == [ALL[7]]
+
+
+def test_filters(ro_store):
+    b = Browser(ro_store)
+    assert ids(b.page(QueryFilter(search="MESSI"))) == ["G1_instruction:588"]
+    assert ids(b.page(QueryFilter(search="g2_instruction:"))) == ALL[5:7]
+    assert ids(b.page(QueryFilter(category="G2"))) == ALL[4:7]
+    assert ids(b.page(QueryFilter(n_gt=3))) == ["G2_instruction:5744", "G3_instruction:455"]
+    assert ids(b.page(QueryFilter(min_valid=2))) == WITH_EQUIV
+    assert ids(b.page(QueryFilter(score_run="swap", beats=True))) == WITH_EQUIV
+    assert ids(b.page(QueryFilter(equiv_run="swap"))) == WITH_EQUIV
+    # the keyword run keeps the GT on top: no query has its GT out and an equivalent in
+    assert ids(b.page(QueryFilter(equiv_run="kw"))) == []
+    assert ids(b.page(QueryFilter(category="G1", min_valid=2))) == ["G1_instruction:1073"]
+
+
+def test_scores_and_sorting(ro_store):
+    b = Browser(ro_store)
+    rows = b.page(QueryFilter(score_run="swap"), sort="gain", descending=True).rows
+    # G1_instruction:1073: GT slot 0 demoted to rank 11 -> old R@10 = 1/2; its equivalent at
+    # rank 1 with slot 1's GT -> new = 2/2; G3_instruction:455: old 2/3, new 3/3
+    top = {r["query_id"]: (r["r_old"], r["r_new"]) for r in rows[:3]}
+    assert top["G1_instruction:1073"] == (0.5, 1.0)
+    assert top["G3_instruction:455"] == pytest.approx((2 / 3, 1.0))
+    assert ids(b.page(sort="n_gt", descending=True))[:2] == ALL[6:8]
+    assert ids(b.page(sort="query_id", descending=True))[0] == ALL[-1]
+    with pytest.raises(ValueError, match="cannot sort by"):
+        b.page(sort="text; DROP TABLE queries")
+
+
+def test_query_and_tool_detail(ro_store):
+    b = Browser(ro_store)
+    slots = b.slots("G1_instruction:588")
+    assert [s["gt_item"] for s in slots] == [
+        "TheClique::Transfermarkt search", "TheClique::Transfermarkt details"]
+    cands = b.candidates("G1_instruction:588")
+    refs = [c for c in cands if c["is_reference"]]
+    assert len(refs) == 2 and all(c["accepted"] for c in refs)
+    combos = b.combinations("G1_instruction:588")
+    assert [(c["combo_id"], c["status"]) for c in combos] == [(0, "valid"), (1, "rejected_platform")]
+    runs = {r["run_id"]: r for r in b.run_ranks("G1_instruction:1073")}
+    assert runs["swap"]["gt_ranks"].split()[0] == "11"
+    assert runs["swap"]["equiv_ranks"] is None  # its equivalent is slot 1's GT, not new
+    tq = b.tool_queries("Keyword Analysis::QueryKeywords")
+    assert [(r["role"], r["query_id"], r["slot"]) for r in tq] == [
+        ("gt", "G1_instruction:1073", 1), ("equivalent", "G1_instruction:1073", 0)]
+
+
+_HOLD = """
+import sys, time, duckdb
+con = duckdb.connect(sys.argv[1])
+con.execute("CREATE TABLE IF NOT EXISTS _writer_was_here (x INTEGER)")
+print("locked", flush=True)
+time.sleep(60)
+"""
+
+
+def test_locked_store_says_what_to_do_and_snapshot_opens(db_copy):
+    writer = subprocess.Popen([sys.executable, "-c", _HOLD, str(db_copy)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert writer.stdout.readline().strip() == "locked"
+        with pytest.raises(StoreLockedError, match="--snapshot"):
+            open_browse_store(db_copy)
+        copy = snapshot_copy(db_copy)
+        store = open_browse_store(copy)
+        try:
+            assert Browser(store).total() == 8
+        finally:
+            store.close()
+    finally:
+        writer.kill()
+        writer.wait()
