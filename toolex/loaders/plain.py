@@ -37,6 +37,8 @@ def read_plain(
         if rec.get("doc") is not None:
             doc = get_doc(rec, "doc", where)
         else:
+            if rec.get("text") is None:
+                raise where.error("missing required field: give text or doc", "text")
             text = get_str(rec, "text", where)
             doc = {"name": item_name, "description": text} if item_name else {"description": text}
         row = item_row(

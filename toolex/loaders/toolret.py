@@ -118,11 +118,15 @@ def _add_tool(bench: Benchmark, rec: dict[str, Any], where: Where, task: str) ->
     bench.add_item(item_row(item_id, doc, where, name=name, task=task, category=category), where)
 
 
-def _add_query(bench: Benchmark, rec: dict[str, Any], where: Where, task: str) -> None:
+def _add_query(
+    bench: Benchmark, rec: dict[str, Any], where: Where, task: str, default: str | None = None
+) -> None:
     query_id = get_str(rec, "id", where)
     where = Where(where.path, where.line, query_id)
     text = get_str(rec, "query", where)
-    category = TASK_CATEGORY.get(task) or get_str(rec, "category", where, required=False)
+    category = (
+        TASK_CATEGORY.get(task) or get_str(rec, "category", where, required=False) or default
+    )
     instruction = get_str(rec, "instruction", where, required=False)
     bench.add_query(
         {"query_id": query_id, "task": task, "category": category, "text": text,
@@ -173,15 +177,20 @@ def _read_hub_layout(bench: Benchmark, qroot: Path, troot: Path, tasks: list[str
             if isinstance(label, dict)
         }
         category = TASK_CATEGORY.get(task)
-        for cat in [category] if category else CATEGORIES:
+        cats = [category] if category else [c for c in CATEGORIES if (troot / c).is_dir()]
+        found_in = set()
+        for cat in cats:
             if cat not in pools:
                 pools[cat] = _read_pool(troot, cat)
             for rec, where in pools[cat]:
                 tool_id = str(rec.get("id"))
                 if (tool_id.startswith(tool_prefix(task)) or tool_id in wanted) and not bench.has_item(tool_id):
                     _add_tool(bench, {"type": cat, **rec}, where, task)
+                    found_in.add(cat)
+        # a task outside ToolRet's map takes the category of the config its tools came from
+        default = category or (found_in.pop() if len(found_in) == 1 else None)
         for rec, where in query_recs:
-            _add_query(bench, rec, where, task)
+            _add_query(bench, rec, where, task, default)
 
 
 def _read_pool(troot: Path, category: str) -> list[tuple[dict[str, Any], Where]]:

@@ -1,0 +1,103 @@
+"""The one write path: idempotent reloads, refusal without --replace, atomic swaps, rollback."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from tests.loaders.conftest import store_state
+from toolex.errors import ToolexError
+from toolex.loaders import load_toolret
+from toolex.store import Store
+
+
+@pytest.fixture
+def mini(tmp_path, data_dir):
+    dst = tmp_path / "toolret"
+    shutil.copytree(data_dir / "toolret_mini", dst)
+    return dst
+
+
+def test_same_content_twice_is_a_no_op(store, mini):
+    first = load_toolret(store, mini)
+    before = store_state(store)
+    again = load_toolret(store, mini)
+    assert (first.status, again.status) == ("loaded", "unchanged")
+    assert again.revision == first.revision
+    assert store_state(store) == before  # loaded_at untouched too
+
+
+def test_different_content_needs_replace(store, mini):
+    load_toolret(store, mini)
+    tools = mini / "mini" / "tools.json"
+    data = json.loads(tools.read_text())
+    data[2]["documentation"]["description"] = "Translate text, now better."
+    tools.write_text(json.dumps(data))
+    before = store_state(store)
+    with pytest.raises(ToolexError, match="--replace"):
+        load_toolret(store, mini)
+    assert store_state(store) == before
+    result = load_toolret(store, mini, replace=True)
+    assert result.status == "replaced"
+    text = store.con.execute("SELECT text FROM items WHERE item_id = 'mini_tool_2'").fetchone()[0]
+    assert text == "name: Translate\ndescription: Translate text, now better."
+
+
+def test_replace_deletes_dependent_rows_and_warns_about_runs(store, mini):
+    load_toolret(store, mini)
+    store.con.execute(
+        "INSERT INTO item_docs VALUES ('toolret', 'mini_tool_0', 'x', '{}', 't')"
+    )
+    store.con.execute("INSERT INTO runs (run_id, benchmark, level) VALUES ('r', 'toolret', 'query')")
+    queries = mini / "mini" / "queries.json"
+    data = json.loads(queries.read_text())[:1]
+    queries.write_text(json.dumps(data))
+    result = load_toolret(store, mini, replace=True)
+    assert store.con.execute("SELECT count(*) FROM item_docs").fetchone()[0] == 0
+    assert store.con.execute("SELECT count(*) FROM queries").fetchone()[0] == 1
+    assert store.con.execute("SELECT count(*) FROM qrels").fetchone()[0] == 2
+    assert any("1 run(s)" in n for n in result.notes)
+
+
+def test_failure_inside_the_transaction_rolls_back(store, mini, monkeypatch):
+    load_toolret(store, mini)
+    before = store_state(store)
+    (mini / "mini" / "queries.json").write_text(
+        (mini / "mini" / "queries.json").read_text().replace("Say hello", "Say hi")
+    )
+    real = Store.execute
+
+    def failing(self, name, params=None):
+        if name == "load/23_insert_qrels.sql":  # after items and queries were deleted + inserted
+            raise RuntimeError("disk full")
+        return real(self, name, params)
+
+    monkeypatch.setattr(Store, "execute", failing)
+    with pytest.raises(RuntimeError, match="disk full"):
+        load_toolret(store, mini, replace=True)
+    assert store_state(store) == before
+
+
+def test_loaded_rows(store, mini):
+    load_toolret(store, mini)
+    q = store.con.execute(
+        "SELECT query_id, task, category, text, instruction FROM queries ORDER BY 1"
+    ).fetchall()
+    assert q[1] == ("mini_query_1", "mini", "web", "Say hello in French.", "Retrieve a translation tool.")
+    qrels = store.con.execute("SELECT query_id, item_id, relevance, slot FROM qrels ORDER BY 1, 4").fetchall()
+    assert qrels == [
+        ("mini_query_0", "mini_tool_0", 1, 0),
+        ("mini_query_0", "mini_tool_1", 1, 1),
+        ("mini_query_1", "mini_tool_2", 2, 0),
+    ]
+    row = store.con.execute(
+        "SELECT kind, name, platform, task, category, doc->>'$.name', text FROM items WHERE item_id = 'mini_tool_0'"
+    ).fetchone()
+    assert row == (
+        "tool", "GetWeather", None, "mini", "web", "GetWeather",
+        "name: GetWeather\ndescription: Current weather for a city.\nparameters: city (str): City name.",
+    )
+    bench = store.con.execute("SELECT format, length(revision) FROM benchmarks").fetchone()
+    assert bench == ("toolret", 64)

@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.loaders.conftest import store_state
+from toolex.errors import InputError, ToolexError
+from toolex.loaders import load_docs, load_toolret
+
+
+def test_real_augmented_apibank_docs(store, shared_data):
+    load_toolret(store, shared_data / "toolret", tasks=["apibank"])
+    f = shared_data / "toolret/augmented_tools_apibank/gpt-4o-mini_tools.json"
+    assert load_docs(store, f, benchmark="toolret", rendering="gpt-4o-mini").items == 101
+    assert load_docs(store, f, benchmark="toolret", rendering="gpt-4o-mini").status == "unchanged"
+    text = store.con.execute(
+        "SELECT text FROM item_docs WHERE item_id = 'apibank_tool_0' AND rendering = 'gpt-4o-mini'"
+    ).fetchone()[0]
+    assert text.startswith(
+        "name: GetUserToken\ndescription: Authenticate a user by verifying their username and password"
+    )
+
+
+def test_unknown_id_is_an_error_naming_the_record(store, data_dir, tmp_path):
+    load_toolret(store, data_dir / "toolret_mini")
+    f = tmp_path / "aug.json"
+    f.write_text(json.dumps([
+        {"id": "mini_tool_0", "augmented": {"description": "x"}},
+        {"id": "mini_tool_9", "augmented": {"description": "y"}},
+    ], indent=1))  # fmt: skip
+    before = store_state(store)
+    with pytest.raises(InputError) as exc:
+        load_docs(store, f, benchmark="toolret", rendering="exp")
+    assert (exc.value.record, exc.value.field, exc.value.line) == ("mini_tool_9", "id", 8)
+    assert store_state(store) == before
+
+
+def test_different_docs_need_replace(store, data_dir, tmp_path):
+    load_toolret(store, data_dir / "toolret_mini")
+    f = tmp_path / "aug.jsonl"
+    f.write_text(json.dumps({"id": "mini_tool_1", "augmented": {"description": "adds"}}))
+    load_docs(store, f, benchmark="toolret", rendering="exp")
+    f.write_text(json.dumps({"id": "mini_tool_1", "augmented": {"description": "sums"}}))
+    with pytest.raises(ToolexError, match="--replace"):
+        load_docs(store, f, benchmark="toolret", rendering="exp")
+    assert load_docs(store, f, benchmark="toolret", rendering="exp", replace=True).status == "replaced"
+    assert store.con.execute("SELECT text FROM item_docs").fetchall() == [("name: Calculator\ndescription: sums",)]
