@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import pyarrow as pa
 import pytrec_eval
 
 BENCH = "b"
@@ -74,12 +75,15 @@ def build_random(con, *, seed: int, n_queries: int, n_runs: int = 2, n_items: in
     rng = random.Random(seed)
     items = [f"i{n}" for n in range(n_items)]
     syn = Synthetic()
+    rows: dict[str, list[tuple]] = {t: [] for t in ("queries", "qrels", "combinations",
+                                                    "combination_items", "runs", "run_results")}
     add_benchmark(con)
     for qn in range(n_queries):
         qid = f"q{qn}"
         labels = [(it, rng.choice([0, 1, 1, 2, 3])) for it in rng.sample(items, rng.randint(1, 4))]
         task, cat = rng.choice(["t1", "t2", "t3"]), rng.choice(["c1", "c2"])
-        add_query(con, qid, labels, task, cat)
+        rows["queries"].append((BENCH, qid, task, cat, "q", None))
+        rows["qrels"] += [(BENCH, qid, it, rel, slot) for slot, (it, rel) in enumerate(labels)]
         syn.qrels[qid] = dict(labels)
         syn.slots[qid] = labels
         syn.meta[qid] = (task, cat)
@@ -87,19 +91,31 @@ def build_random(con, *, seed: int, n_queries: int, n_runs: int = 2, n_items: in
         for cid in range(1, rng.randint(0, max_combos) + 1):
             combo = [it if rng.random() < 0.4 else rng.choice(items) for it, _ in labels]
             status = "valid" if rng.random() < 0.8 else rng.choice(["cut", "rejected_audit"])
-            add_combo(con, qid, cid, combo, status)
+            rows["combinations"].append((BENCH, "default", qid, cid, None, None, False, status,
+                                         None, None, None))
+            rows["combination_items"] += [(BENCH, "default", qid, cid, slot, it)
+                                          for slot, it in enumerate(combo)]
             if status == "valid":
                 valid.append(combo)
         syn.combos[qid] = valid
     for rn in range(n_runs):
+        run_id = f"run{rn}"
         run: dict[str, dict[str, float]] = {}
         for qid in syn.qrels:
             if rng.random() < p_empty:
                 continue
             picked = rng.sample(items, rng.randint(1, max_depth))
             run[qid] = {it: round(rng.random() * 1.5, 1) for it in picked}
-        add_run(con, f"run{rn}", run)
-        syn.runs[f"run{rn}"] = run
+            rows["run_results"] += [(run_id, qid, it, run[qid][it], rank)
+                                    for rank, it in enumerate(ranked(run[qid]), 1)]
+        rows["runs"].append((run_id, BENCH, "query", None, None, None))
+        syn.runs[run_id] = run
+    for table, values in rows.items():  # one bulk insert per table: row-by-row is slow in DuckDB
+        if values:
+            cols = [d[0] for d in con.execute(f"DESCRIBE {table}").fetchall()][:len(values[0])]
+            con.register("rows_in", pa.table(dict(zip(cols, map(list, zip(*values)), strict=True))))
+            con.execute(f"INSERT INTO {table} ({', '.join(cols)}) SELECT * FROM rows_in")
+            con.unregister("rows_in")
     return syn
 
 
