@@ -1,8 +1,8 @@
--- 11_insert_subquery: store one sub-query (stage 1 outcome); a repeat is ignored.
--- Reads: nothing. Creates: a subqueries row. Parameters: $benchmark, $expansion, $query_id,
--- $slot, $text, $operation, $entity, $ref_item_id, $judge, $call_id.
+-- 11_insert_subquery: store stage-1 outcomes; a repeat is ignored.
+-- Reads: stage_rows (a registered batch: query_id, slot, text, operation, entity, ref_item_id,
+-- judge, call_id). Creates: subqueries rows. Parameters: $benchmark, $expansion.
 INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, operation, entity,
                         ref_item_id, judge, call_id)
-VALUES ($benchmark, $expansion, $query_id, $slot, $text, $operation, $entity, $ref_item_id,
-        $judge, $call_id)
+SELECT $benchmark, $expansion, query_id, slot, text, operation, entity, ref_item_id, judge, call_id
+FROM stage_rows
 ON CONFLICT DO NOTHING;

@@ -1,6 +1,6 @@
--- 21_insert_candidate: one retrieved candidate (or the unretrieved reference at rank K+1).
--- Reads: nothing. Creates: a candidates row. Parameters: $benchmark, $expansion, $query_id,
--- $slot, $item_id, $rank, $score, $retriever.
+-- 21_insert_candidate: retrieved candidates (and unretrieved references at rank K+1).
+-- Reads: stage_rows (a registered batch: query_id, slot, item_id, rank, score, retriever).
+-- Creates: candidates rows. Parameters: $benchmark, $expansion.
 INSERT INTO candidates (benchmark, expansion, query_id, slot, item_id, rank, score, retriever)
-VALUES ($benchmark, $expansion, $query_id, $slot, $item_id, $rank, $score, $retriever)
+SELECT $benchmark, $expansion, query_id, slot, item_id, rank, score, retriever FROM stage_rows
 ON CONFLICT DO NOTHING;

@@ -1,6 +1,7 @@
--- 23_insert_verdict: one verification outcome; a repeat is ignored.
--- Reads: nothing. Creates: a verdicts row. Parameters: $benchmark, $expansion, $query_id, $slot,
--- $item_id, $accepted, $reason, $judge, $call_id.
+-- 23_insert_verdict: verification outcomes; a repeat is ignored.
+-- Reads: stage_rows (a registered batch: query_id, slot, item_id, accepted, reason, judge,
+-- call_id). Creates: verdicts rows. Parameters: $benchmark, $expansion.
 INSERT INTO verdicts (benchmark, expansion, query_id, slot, item_id, accepted, reason, judge, call_id)
-VALUES ($benchmark, $expansion, $query_id, $slot, $item_id, $accepted, $reason, $judge, $call_id)
+SELECT $benchmark, $expansion, query_id, slot, item_id, accepted, reason, judge, call_id
+FROM stage_rows
 ON CONFLICT DO NOTHING;

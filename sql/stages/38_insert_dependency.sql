@@ -1,6 +1,6 @@
--- 38_insert_dependency: one dependent slot pair of a query's original combination.
--- Reads: nothing. Creates: a dependencies row. Parameters: $benchmark, $expansion, $query_id,
--- $slot_a, $slot_b (slot_a < slot_b), $reason.
+-- 38_insert_dependency: dependent slot pairs of the queries' original combinations.
+-- Reads: stage_rows (a registered batch: query_id, slot_a, slot_b (slot_a < slot_b), reason).
+-- Creates: dependencies rows. Parameters: $benchmark, $expansion.
 INSERT INTO dependencies (benchmark, expansion, query_id, slot_a, slot_b, reason)
-VALUES ($benchmark, $expansion, $query_id, $slot_a, $slot_b, $reason)
+SELECT $benchmark, $expansion, query_id, slot_a, slot_b, reason FROM stage_rows
 ON CONFLICT DO NOTHING;

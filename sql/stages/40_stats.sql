@@ -1,6 +1,9 @@
 -- 40_stats: the annotation table (one row for all queries, plus one per category when asked).
 -- Reads: queries, subqueries, verdicts, combinations. Creates: nothing.
 -- Parameters: $benchmark, $expansion, $by_category (BOOLEAN).
+-- Columns: verified = accepted items incl. references; subs_with_equiv = share of sub-queries
+-- with >= 1 equivalent beyond the GT; queries_with_alt = share of queries with >= 1 valid
+-- alternative combination.
 -- A query counts as annotated once it has combinations (stage 3 ran for it). Verified items
 -- include each slot's reference; "equivalent beyond the GT" = an accepted non-reference item.
 WITH annotated AS (
@@ -36,12 +39,12 @@ grouped AS (
 SELECT category,
        count(*) AS queries,
        sum(subqueries)::BIGINT AS subqueries,
-       sum(verified)::BIGINT AS verified_items,
-       round(sum(verified) / nullif(sum(subqueries), 0), 2) AS items_per_subquery,
-       sum(valid)::BIGINT AS valid_combinations,
-       round(sum(valid) / count(*), 2) AS combinations_per_query,
-       round(sum(subs_beyond) / nullif(sum(subqueries), 0), 4) AS share_subqueries_with_equivalent,
-       round(count(*) FILTER (WHERE valid > 1) / count(*), 4) AS share_queries_with_alternative
+       sum(verified)::BIGINT AS verified,
+       round(sum(verified) / nullif(sum(subqueries), 0), 2) AS items_per_sub,
+       sum(valid)::BIGINT AS valid_combos,
+       round(sum(valid) / count(*), 2) AS combos_per_query,
+       round(sum(subs_beyond) / nullif(sum(subqueries), 0), 4) AS subs_with_equiv,
+       round(count(*) FILTER (WHERE valid > 1) / count(*), 4) AS queries_with_alt
 FROM grouped
 GROUP BY category
 ORDER BY category = 'all' DESC, category;

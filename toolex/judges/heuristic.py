@@ -99,6 +99,7 @@ class HeuristicJudge:
     """Offline judge for every stage; see the module docstring for its rules and thresholds."""
 
     spec = "heuristic"
+    makes_calls = False  # never calls a model: every dry-run estimate is zero calls, $0
 
     def __init__(self, store: Any = None, *, benchmark: str | None = None,
                  idf: Mapping[str, float] | None = None) -> None:
@@ -158,8 +159,8 @@ class HeuristicJudge:
         chosen = chosen[:MAX_ENTITY_WORDS]
         names = [tool.name, df.name(tool.doc)]
         # Drop words from the end until no name is spelled out (rare: multi-word names).
-        while chosen and df.name_leak(" ".join(w[0] for w in chosen), tool.item_id, names,
-                                      [tool.platform]):
+        while chosen and df.name_leak(f"{op} " + " ".join(w[0] for w in chosen), tool.item_id,
+                                      names, [tool.platform]):
             chosen.pop()
         entity = " ".join(w[0] for w in chosen) or "the requested data"
         return SubQuery(slot, f"{op.capitalize()} {entity}", op, entity, tool.item_id)
@@ -228,7 +229,7 @@ def operation(doc: dict[str, Any]) -> str | None:
 
 
 def unsatisfiable_params(cand: ToolDoc, ref: ToolDoc, subquery: str) -> list[str]:
-    """Required candidate parameters that neither the reference's inputs nor the sub-query supply."""
+    """Required candidate parameters that neither the reference's inputs nor the sub-query give."""
     have = {df.stem(w) for p in df.params(ref.doc) for w in df.split_words(f"{p.name} "
                                                                            f"{p.description}")}
     have |= set(df.content_tokens(subquery))

@@ -10,7 +10,7 @@ transaction: an interruption leaves the query unassembled, and the next run asse
 from __future__ import annotations
 
 from toolex.pipeline import platform_rule
-from toolex.pipeline.context import StageContext, StageCounts
+from toolex.pipeline.context import StageContext, StageCounts, write_rows
 from toolex.resources import sql_text
 
 RRF_K = 60
@@ -31,9 +31,8 @@ def run(ctx: StageContext, audit_cap: int = 20, mode: str = "strict") -> StageCo
         store.execute("stages/32_insert_combinations.sql", ctx.base())
         store.execute("stages/33_insert_combination_items.sql", ctx.base())
         originals = store.query("stages/39_assemble_originals.sql", ctx.base())
-        deps = [ctx.base(**d) for d in platform_rule.dependency_rows(originals, mode)]
-        if deps:
-            store.con.executemany(sql_text("stages/38_insert_dependency.sql"), deps)
+        deps = platform_rule.dependency_rows(originals, mode)
+        write_rows(store.con, "stages/38_insert_dependency.sql", deps, ctx.base())
         store.execute("stages/34_platform_rule.sql", ctx.params())
         store.execute("stages/35_audit_cap.sql", ctx.params(audit_cap=audit_cap))
         store.con.execute("DROP TABLE IF EXISTS ranked_products")

@@ -13,20 +13,28 @@ from toolex.judges.base import AuditTask, Judge, Outcome, Verdict
 from toolex.pipeline.context import StageContext, StageCounts, Writer, run_judged, tool_doc
 
 
-def run(ctx: StageContext, judge: Judge) -> StageCounts:
-    counts = StageCounts("audit")
+def pending_tasks(ctx: StageContext,
+                  where: dict[str, tuple[str, int]] | None = None) -> list[AuditTask]:
+    """Audit tasks of the pending combinations; ``where`` receives key -> (query_id, combo_id)."""
     rows = ctx.store.query("stages/36_audit_pending.sql", ctx.params(retry_failed=ctx.retry_failed))
     checklists = _checklists(ctx)
     tasks: list[AuditTask] = []
-    where: dict[str, tuple[str, int]] = {}
     for (query_id, combo_id), group in groupby(rows, key=lambda r: (r["query_id"], r["combo_id"])):
         members = sorted(group, key=lambda r: r["slot"])
         query, instruction, subs = checklists[query_id]
         key = f"{query_id}/{combo_id}"
-        where[key] = (query_id, combo_id)
+        if where is not None:
+            where[key] = (query_id, combo_id)
         tools = tuple(tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"])
                       for r in members)
         tasks.append(AuditTask(key, query, instruction, subs, tools))
+    return tasks
+
+
+def run(ctx: StageContext, judge: Judge) -> StageCounts:
+    counts = StageCounts("audit")
+    where: dict[str, tuple[str, int]] = {}
+    tasks = pending_tasks(ctx, where)
 
     def store_one(writer: Writer, outcome: Outcome) -> str | None:
         if outcome.key not in where:
@@ -34,7 +42,7 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
         if not isinstance(outcome.value, Verdict):
             return "audit answer is not a verdict"
         query_id, combo_id = where[outcome.key]
-        writer.add("stages/37_set_audit_status.sql", ctx.base(
+        writer.add("stages/37_set_audit_status.sql", dict(
             query_id=query_id, combo_id=combo_id,
             status="valid" if outcome.value.accepted else "rejected_audit",
             reason=outcome.value.reason, judge=judge.spec, call_id=outcome.call_id))

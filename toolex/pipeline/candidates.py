@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from toolex.pipeline.context import StageContext, StageCounts
-from toolex.resources import sql_text
+from toolex.pipeline.context import StageContext, StageCounts, write_rows
 
 # (store, benchmark, retriever, texts, k, scope) -> pyarrow.Table
 # (query_id, slot, item_id, score, rank): the signature of toolex.retrieval.search
@@ -60,14 +59,13 @@ def _write(ctx: StageContext, batch: Sequence[dict[str, Any]], hits: list[dict[s
         got = sorted(by_slot.get(key, []), key=lambda h: h["rank"])[:k]
         seen = {h["item_id"] for h in got}
         for h in got:
-            rows.append(ctx.base(query_id=key[0], slot=key[1], item_id=h["item_id"],
-                                 rank=int(h["rank"]), score=float(h["score"]),
-                                 retriever=retriever))
+            rows.append(dict(query_id=key[0], slot=key[1], item_id=h["item_id"],
+                             rank=int(h["rank"]), score=float(h["score"]), retriever=retriever))
         if sub["ref_item_id"] not in seen:
-            rows.append(ctx.base(query_id=key[0], slot=key[1], item_id=sub["ref_item_id"],
-                                 rank=k + 1, score=None, retriever=retriever))
+            rows.append(dict(query_id=key[0], slot=key[1], item_id=sub["ref_item_id"],
+                             rank=k + 1, score=None, retriever=retriever))
     with ctx.store.transaction() as con:
-        con.executemany(sql_text("stages/21_insert_candidate.sql"), rows)
+        write_rows(con, "stages/21_insert_candidate.sql", rows, ctx.base())
 
 
 def _unretrieved(ctx: StageContext) -> int:

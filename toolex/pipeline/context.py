@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import pyarrow as pa
+
 from toolex.judges.base import Outcome, ToolDoc
 from toolex.resources import sql_text
 from toolex.store import Store
@@ -55,11 +57,30 @@ def tool_doc(item_id: str, name: str | None, platform: str | None, doc: Any,
     return ToolDoc(item_id, name, platform, raw, text or "")
 
 
-class Writer:
-    """Buffers (sql file, params) rows and writes them in short transactions."""
+def write_rows(con: Any, name: str, rows: Sequence[dict[str, Any]],
+               params: dict[str, Any]) -> None:
+    """Run a batch SQL file over ``rows`` registered as the relation ``stage_rows``.
 
-    def __init__(self, store: Store) -> None:
+    One set-based statement per batch: DuckDB's ``executemany`` costs milliseconds per row.
+    """
+    if not rows:
+        return
+    con.register("stage_rows", pa.Table.from_pylist(list(rows)))
+    try:
+        con.execute(sql_text(name), params)
+    finally:
+        con.unregister("stage_rows")
+
+
+class Writer:
+    """Buffers (sql file, row) pairs and writes them in short transactions.
+
+    Rows hold the batch columns only; ``params`` (benchmark, expansion) are bound once per file.
+    """
+
+    def __init__(self, store: Store, params: dict[str, Any]) -> None:
         self.store = store
+        self.params = params
         self.rows: list[tuple[str, dict[str, Any]]] = []
         self.last = time.monotonic()
         self.written = 0
@@ -77,7 +98,7 @@ class Writer:
             by_file.setdefault(name, []).append(params)
         with self.store.transaction() as con:
             for name, many in by_file.items():
-                con.executemany(sql_text(name), many)
+                write_rows(con, name, many, self.params)
         self.written += len(self.rows)
         self.rows = []
         self.last = time.monotonic()
@@ -104,7 +125,7 @@ class StageCounts:
     def as_row(self) -> dict[str, Any]:
         return {"stage": self.stage, "tasks": self.tasks, "ok": self.ok, "failed": self.failed,
                 "calls": self.calls, "cost_usd": round(self.cost_usd, 4),
-                **{k: v for k, v in sorted(self.notes.items())}}
+                "notes": ", ".join(f"{k} {v}" for k, v in sorted(self.notes.items()))}
 
 
 def count_outcome(counts: StageCounts, outcome: Outcome) -> None:
@@ -126,7 +147,7 @@ def run_judged(ctx: StageContext, counts: StageCounts, tasks: Sequence[Any],
     counts.tasks += len(tasks)
     ctx.progress.start(stage, len(tasks))
     try:
-        with Writer(ctx.store) as writer:
+        with Writer(ctx.store, ctx.base()) as writer:
             for outcome in call(tasks):
                 count_outcome(counts, outcome)
                 error = outcome.error or "judge returned no answer"
@@ -135,14 +156,14 @@ def run_judged(ctx: StageContext, counts: StageCounts, tasks: Sequence[Any],
                     if problem is None:
                         counts.ok += 1
                         writer.add("stages/13_clear_failure.sql",
-                                   ctx.base(stage=stage, task_key=outcome.key))
+                                   {"stage": stage, "task_key": outcome.key})
                         ctx.progress.advance(outcome)
                         continue
                     error = problem
                 counts.failed += 1
                 writer.add("stages/12_record_failure.sql",
-                           ctx.base(stage=stage, task_key=outcome.key, error=error,
-                                    call_id=outcome.call_id))
+                           {"stage": stage, "task_key": outcome.key, "error": error,
+                            "call_id": outcome.call_id})
                 ctx.progress.advance(outcome)
     finally:
         ctx.progress.finish()

@@ -61,11 +61,12 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
     counts = StageCounts("decompose")
     tasks, broken = pending_tasks(ctx)
     by_key = {t.key: t for t in tasks}
-    with Writer(ctx.store) as writer:
+    with Writer(ctx.store, ctx.base()) as writer:
         for query_id, error in broken:
             counts.failed += 1
             writer.add("stages/12_record_failure.sql",
-                       ctx.base(stage="decompose", task_key=query_id, error=error, call_id=None))
+                       {"stage": "decompose", "task_key": query_id, "error": error,
+                        "call_id": None})
 
     def store_one(writer: Writer, outcome: Outcome) -> str | None:
         task = by_key.get(outcome.key)
@@ -75,7 +76,7 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
         if problem:
             return problem
         for s in sorted(outcome.value, key=lambda s: s.slot):  # type: ignore[union-attr]
-            writer.add("stages/11_insert_subquery.sql", ctx.base(
+            writer.add("stages/11_insert_subquery.sql", dict(
                 query_id=task.key, slot=s.slot, text=s.text.strip(), operation=s.operation,
                 entity=s.entity, ref_item_id=s.item_id, judge=judge.spec,
                 call_id=outcome.call_id))

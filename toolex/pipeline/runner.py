@@ -35,7 +35,7 @@ STAGE_GROUPS = {
 class Settings:
     retriever: str = "bm25"
     k: int = 20
-    scope: str = "task"
+    scope: str = "auto"  # auto = the query's task when items have tasks, else the whole library
     audit_cap: int = 20
     platform_rule: str = "strict"
 
@@ -88,12 +88,16 @@ def run_expansion(store: Store, benchmark: str, judges: Judge | dict[str, Judge]
         raise InputError(f"unknown stage(s) {unknown}; choose from {', '.join(STAGES)}")
     if not isinstance(judges, dict):
         judges = {s: judges for s in ("decompose", "verify", "audit")}
+    settings = Settings(**vars(settings))  # resolved below; the caller's object stays as given
     if not store.query("stages/45_benchmark_exists.sql", {"benchmark": benchmark}):
         raise InputError(f"no benchmark {benchmark!r} in the store {store.path}; load it first")
     ids = select_queries(store, benchmark, query_ids, task, limit)
     store.execute("stages/42_upsert_expansion.sql", {
         "benchmark": benchmark, "expansion": expansion,
         "config": json.dumps(settings.as_config(judges))})
+    if settings.scope == "auto":
+        has_tasks = store.query("stages/47_library_has_tasks.sql", {"benchmark": benchmark})
+        settings.scope = "task" if has_tasks[0]["has_tasks"] else "benchmark"
     ctx = StageContext(store, benchmark, expansion, ids, retry_failed, progress or Progress())
     report = RunReport(benchmark, expansion, len(ids))
     for stage in STAGES:

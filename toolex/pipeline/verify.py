@@ -15,27 +15,39 @@ def task_key(query_id: str, slot: int, item_id: str) -> str:
     return f"{query_id}/{slot}/{item_id}"
 
 
-def run(ctx: StageContext, judge: Judge) -> StageCounts:
-    counts = StageCounts("verify")
+def pending_tasks(ctx: StageContext, writer: Writer | None = None,
+                  counts: StageCounts | None = None,
+                  where: dict[str, tuple[str, int, str]] | None = None) -> list[VerifyTask]:
+    """Verify tasks still to do; with a writer, the references pass on the way (no call).
+
+    ``where`` receives task key -> (query_id, slot, item_id) (item ids may contain '/')."""
     rows = ctx.store.query("stages/22_verify_pending.sql",
                            ctx.params(retry_failed=ctx.retry_failed))
     tasks: list[VerifyTask] = []
-    where: dict[str, tuple[str, int, str]] = {}
-    with Writer(ctx.store) as writer:
-        for r in rows:
-            if r["is_reference"]:
+    for r in rows:
+        if r["is_reference"]:
+            if writer is not None and counts is not None:
                 counts.notes["references"] = counts.notes.get("references", 0) + 1
-                writer.add("stages/23_insert_verdict.sql", ctx.base(
+                writer.add("stages/23_insert_verdict.sql", dict(
                     query_id=r["query_id"], slot=r["slot"], item_id=r["item_id"], accepted=True,
                     reason="the ground-truth tool of this slot", judge="reference", call_id=None))
-                continue
-            key = task_key(r["query_id"], r["slot"], r["item_id"])
+            continue
+        key = task_key(r["query_id"], r["slot"], r["item_id"])
+        if where is not None:
             where[key] = (r["query_id"], r["slot"], r["item_id"])
-            tasks.append(VerifyTask(
-                key, r["subquery"],
-                tool_doc(r["item_id"], r["c_name"], r["c_platform"], r["c_doc"], r["c_text"]),
-                tool_doc(r["ref_item_id"], r["r_name"], r["r_platform"], r["r_doc"], r["r_text"]),
-            ))
+        tasks.append(VerifyTask(
+            key, r["subquery"],
+            tool_doc(r["item_id"], r["c_name"], r["c_platform"], r["c_doc"], r["c_text"]),
+            tool_doc(r["ref_item_id"], r["r_name"], r["r_platform"], r["r_doc"], r["r_text"]),
+        ))
+    return tasks
+
+
+def run(ctx: StageContext, judge: Judge) -> StageCounts:
+    counts = StageCounts("verify")
+    where: dict[str, tuple[str, int, str]] = {}
+    with Writer(ctx.store, ctx.base()) as writer:
+        tasks = pending_tasks(ctx, writer, counts, where)
 
     def store_one(writer: Writer, outcome: Outcome) -> str | None:
         if outcome.key not in where:
@@ -43,9 +55,10 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
         if not isinstance(outcome.value, Verdict):
             return "verification answer is not a verdict"
         query_id, slot, item_id = where[outcome.key]
-        writer.add("stages/23_insert_verdict.sql", ctx.base(
-            query_id=query_id, slot=slot, item_id=item_id, accepted=outcome.value.accepted,
-            reason=outcome.value.reason, judge=judge.spec, call_id=outcome.call_id))
+        writer.add("stages/23_insert_verdict.sql", dict(
+            query_id=query_id, slot=slot, item_id=item_id,
+            accepted=outcome.value.accepted, reason=outcome.value.reason, judge=judge.spec,
+            call_id=outcome.call_id))
         return None
 
     run_judged(ctx, counts, tasks, judge.verify, store_one, "verify")

@@ -1,0 +1,48 @@
+"""``toolex expand --dry-run``: how many judge calls a run would make and what they would cost.
+
+Tasks that exist now (queries to decompose, candidates to verify, combinations to audit) go to
+``judge.estimate``, which knows the ledger (cached answers cost nothing) and the prices. Tasks
+that only appear once earlier stages ran are bounded from above: every sub-query of an
+undecomposed query (one per ground-truth label) times K candidates, and ``audit_cap``
+combinations per query not yet assembled; their cost is extrapolated at the known tasks' average
+cost per call when there is one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolex.judges.base import Judge
+from toolex.pipeline import audit, decompose
+from toolex.pipeline.context import StageContext
+
+
+def estimate(store: Any, benchmark: str, expansion: str, ids: list[str],
+             judges: dict[str, Judge], settings: Any, stages: Any) -> list[dict[str, Any]]:
+    ctx = StageContext(store, benchmark, expansion, ids)
+    rows = []
+    labels = store.query("stages/46_pending_work.sql", ctx.params())[0]
+    if "decompose" in stages:
+        tasks, _ = decompose.pending_tasks(ctx)
+        rows.append(_row("decompose", judges["decompose"], tasks, 0))
+    if "verify" in stages:
+        from toolex.pipeline.verify import pending_tasks as verify_tasks
+
+        later = int(labels["undecomposed_slots"] + labels["subqueries_without_candidates"])
+        rows.append(_row("verify", judges["verify"], verify_tasks(ctx), later * settings.k))
+    if "audit" in stages:
+        rows.append(_row("audit", judges["audit"], audit.pending_tasks(ctx),
+                         int(labels["unassembled_queries"]) * settings.audit_cap))
+    return rows
+
+
+def _row(stage: str, judge: Judge, tasks: list[Any], bound: int) -> dict[str, Any]:
+    est = judge.estimate(stage, tasks)  # type: ignore[arg-type]
+    per_call = (est.cost_usd / est.calls) if est.calls and est.cost_usd is not None else None
+    free = not getattr(judge, "makes_calls", True)
+    later_cost = per_call * bound if per_call is not None else (
+        0.0 if bound == 0 or free else None)
+    total = None if est.cost_usd is None or later_cost is None else est.cost_usd + later_cost
+    return {"stage": stage, "judge": judge.spec, "tasks_now": len(tasks), "calls_now": est.calls,
+            "cached": est.cached, "tasks_later_at_most": bound,
+            "cost_usd_at_most": None if total is None else round(total, 4)}
