@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+import pytest
+from metrics_fixtures import add_benchmark, add_combo, add_query, add_run
+
+from toolex.errors import ToolexError
+from toolex.metrics import Metric, parse
+
+
+@pytest.mark.parametrize(
+    ("name", "metric"),
+    [("ndcg@10", Metric("ndcg", 10)), ("recall@5", Metric("recall", 5)),
+     ("comp@20", Metric("comp", 20)), ("NDCG@3", Metric("ndcg", 3)),
+     ("ndcg_cut@7", Metric("ndcg", 7)), (" C @ 1 ", Metric("comp", 1))],
+)
+def test_names_parse(name, metric):
+    assert parse(name) == metric
+
+
+def test_round_trip_and_labels():
+    assert str(parse("recall@5")) == "recall@5"
+    assert parse("comp@20").label == "C@20"
+    assert parse(parse("ndcg@1")) == Metric("ndcg", 1)
+
+
+@pytest.mark.parametrize("bad", ["ndcg", "map@10", "ndcg@0", "ndcg@x", "@10"])
+def test_bad_names_are_clear(bad):
+    with pytest.raises(ToolexError, match="metric|K must"):
+        parse(bad)
+
+
+def test_a_name_dispatches_to_its_scores(store):
+    add_benchmark(store.con)
+    add_query(store.con, "q", [("a", 1), ("b", 1)])
+    add_combo(store.con, "q", 1, ["a", "b2"])
+    add_run(store.con, "r", {"q": {"b2": 2.0, "a": 1.0, "b": 0.5}})
+    old = parse("recall@2").scores(store, ["r"])
+    new = parse("recall@2").scores(store, ["r"], expansion="default")
+    assert old == [{"run_id": "r", "query_id": "q", "metric": "recall", "k": 2, "value": 0.5}]
+    assert new[0]["value"] == 1.0
+    assert parse("comp@3").scores(store, ["r"])[0]["value"] == 1.0
