@@ -18,6 +18,7 @@ from toolex_tui.messages import OpenQuery, OpenTool
 class ToolexApp(App):
     CSS_PATH = "styles/app.tcss"
     TITLE = "toolex"
+    ENABLE_COMMAND_PALETTE = False  # every action has a key; the footer needs the room
     BINDINGS = [
         Binding("question_mark,f1", "help", "Help"),
         Binding("q,ctrl+q", "quit", "Quit"),

@@ -17,11 +17,11 @@ from toolex_tui.messages import OpenQuery
 
 # column key -> (label, width); text takes what is left
 COLUMNS = {
-    "query_id": ("query", 22),
+    "query_id": ("query", 20),
     "task": ("task", 14),
-    "category": ("cat", 4),
+    "category": ("cat", 3),
     "n_gt": ("#GT", 3),
-    "n_valid": ("#ok", 4),
+    "n_valid": ("#ok", 3),
     "r_old": ("old", 4),
     "r_new": ("new", 4),
     "text": ("text", 60),
@@ -36,8 +36,8 @@ class QueriesScreen(Screen):
         Binding("f", "filters", "Filters"),
         Binding("s", "next_sort", "Sort"),
         Binding("S", "reverse_sort", "Reverse", show=False),
-        Binding("right_square_bracket", "page(1)", "Next page"),
-        Binding("left_square_bracket", "page(-1)", "Prev page"),
+        Binding("right_square_bracket", "page(1)", "Page ]["),
+        Binding("left_square_bracket", "page(-1)", "Prev page", show=False),
         Binding("c", "clear", "Clear filters", show=False),
         Binding("escape", "focus_table", "Table", show=False),
     ]
@@ -76,19 +76,22 @@ class QueriesScreen(Screen):
         table = self.query_one("#queries", DataTable)
         table.clear(columns=True)
         show_scores = self.qfilter.score_run is not None
-        for key, (label, width) in COLUMNS.items():
-            if key in ("r_old", "r_new") and not show_scores:
-                continue
+        shown = [k for k in COLUMNS if show_scores or k not in ("r_old", "r_new")]
+        # the text column takes the width the others leave (2 cells of padding per column)
+        fixed = sum(COLUMNS[k][1] + 2 for k in shown if k != "text")
+        text_width = max(20, min(COLUMNS["text"][1], self.app.size.width - fixed - 4))
+        for key in shown:
+            label, width = COLUMNS[key]
             mark = ("▼" if self.descending else "▲") if key == self.sort_key else ""
-            table.add_column(label + mark, key=key, width=width)
+            table.add_column(label + mark, key=key, width=text_width if key == "text" else width)
         for row in self.page_data.rows:
             cells = [
-                clip(row["query_id"], 22), clip(row["task"], 14), clip(row["category"], 4),
+                clip(row["query_id"], 20), clip(row["task"], 14), clip(row["category"], 3),
                 num(row["n_gt"]), num(row["n_valid"]),
             ]
             if show_scores:
                 cells += [num(row["r_old"]), num(row["r_new"])]
-            cells.append(clip(row["text"], 60))
+            cells.append(clip(row["text"], text_width))
             table.add_row(*cells, key=row["query_id"])
         self._update_status()
 

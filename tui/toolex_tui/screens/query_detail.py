@@ -38,6 +38,7 @@ class QueryDetailScreen(Screen):
             yield RowTable(id="q-slots")
             yield SectionTitle("Candidates per sub-query: rank, verdict, judge's reason")
             yield RowTable(id="q-candidates")
+            yield Static(id="q-reason", classes="row-detail")
             yield SectionTitle("Combinations by RRF: valid, then rejected or cut")
             yield RowTable(id="q-combos")
             yield SectionTitle("Runs: Recall@10 old/new, GT ranks by slot, equivalents' ranks")
@@ -69,10 +70,14 @@ class QueryDetailScreen(Screen):
 
         cands = self.query_one("#q-candidates", DataTable)
         cands.add_columns("slot", "rank", "ok", "candidate", "reason")
+        self.reasons: dict[str, str] = {}
         for r in b.candidates(qid):
+            self.reasons[f"{r['slot']}|{r['item_id']}"] = (
+                f"[b]{escape(r['item_id'])}[/b] ({escape(str(r['platform']))}), judge "
+                f"{escape(str(r['judge']))}: {escape(r['reason'] or '–')}")
             ok = bool(r["accepted"])
             cands.add_row(r["slot"], num(r["rank"]), verdict(r["accepted"], r["is_reference"]),
-                          accented(clip(r["item_id"], 34), ok), clip(r["reason"], 60),
+                          accented(clip(r["item_id"], 30), ok), clip(r["reason"], 60),
                           key=f"{r['slot']}|{r['item_id']}")
 
         combos = self.query_one("#q-combos", DataTable)
@@ -89,6 +94,12 @@ class QueryDetailScreen(Screen):
                          r["gt_ranks"] or "", clip(r["equiv_ranks"] or "–", 60),
                          key=r["run_id"])
         slots.focus()
+
+    @on(DataTable.RowHighlighted, "#q-candidates")
+    def _show_reason(self, event: DataTable.RowHighlighted) -> None:
+        """The highlighted candidate's full reason, wrapped (the table clips it)."""
+        text = self.reasons.get(str(event.row_key.value), "")
+        self.query_one("#q-reason", Static).update(text)
 
     @on(DataTable.RowSelected, "#q-slots")
     def _open_gt(self, event: DataTable.RowSelected) -> None:

@@ -1,0 +1,48 @@
+"""SVG snapshots of the main screens at 80x24 (pytest-textual-snapshot). Refresh after a
+deliberate visual change with `pytest tests/tui/test_snapshots.py --snapshot-update` and review
+the SVGs in the diff."""
+
+from __future__ import annotations
+
+from toolex.review import draw_sample, save_label
+from toolex.review.labels import Label, items_for
+from toolex_tui.app import ToolexApp
+from toolex_tui.data import QueryFilter
+
+
+def test_query_list(snap_compare, ro_store):
+    assert snap_compare(ToolexApp(ro_store), terminal_size=(80, 24))
+
+
+def test_query_list_filtered_with_scores(snap_compare, ro_store):
+    app = ToolexApp(ro_store, initial_filter=QueryFilter(score_run="swap", beats=True))
+    assert snap_compare(app, press=["S"], terminal_size=(80, 24))
+
+
+def test_filter_dialog(snap_compare, ro_store):
+    assert snap_compare(ToolexApp(ro_store), press=["f"], terminal_size=(80, 24))
+
+
+def test_query_detail(snap_compare, ro_store):
+    # G1_instruction:1073: an accepted equivalent, two valid combinations
+    assert snap_compare(ToolexApp(ro_store), press=["enter"], terminal_size=(80, 24))
+
+
+def test_tool_detail(snap_compare, ro_store):
+    assert snap_compare(ToolexApp(ro_store), press=["enter", "enter"], terminal_size=(80, 24))
+
+
+def test_help(snap_compare, ro_store):
+    assert snap_compare(ToolexApp(ro_store), press=["question_mark"], terminal_size=(80, 24))
+
+
+def test_review_adjudicator(snap_compare, rw_store):
+    draw_sample(rw_store, "audit", benchmark="stabletoolbench", size=3, seed=7)
+    item = next(i for i in items_for(rw_store, "audit", "reviewer1")
+                if i["query_id"] == "G2_instruction:1643")
+    save_label(rw_store, "audit", item, role="reviewer1", reviewer="ann", label=Label("valid"))
+    save_label(rw_store, "audit", item, role="reviewer2", reviewer="bob",
+               label=Label("invalid", "incomplete_coverage", "the length is not covered"))
+    app = ToolexApp(rw_store, review={"sample_id": "audit", "role": "adjudicator",
+                                      "reviewer": "cat"})
+    assert snap_compare(app, press=["i", "3"], terminal_size=(80, 24))
