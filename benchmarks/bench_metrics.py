@@ -149,7 +149,8 @@ def reference(store: Store, run_ids: list[str], ks: list[int]):
                 rel = {i for i, g in labels.items() if g > 0}
                 for k in ks:
                     top_k = set(top[:k])
-                    vals = {"ndcg": m.get(f"ndcg_cut_{k}", 0.0), "recall": m.get(f"recall_{k}", 0.0),
+                    vals = {"ndcg": m.get(f"ndcg_cut_{k}", 0.0),
+                            "recall": m.get(f"recall_{k}", 0.0),
                             "comp": 1.0 if rel and rel <= top_k else 0.0}
                     for metric, v in vals.items():
                         key = (run_id, q, metric, k)
@@ -195,8 +196,8 @@ def main() -> None:
     worst = max(max(abs(a - b) for a, b in zip(sql[key], ref[key], strict=True)) for key in ref)
     assert worst <= 1e-9, f"SQL and pytrec_eval disagree by {worst}"
     gain = np.mean([new - old for old, new in sql.values()])
-    print(f"agreement: {len(ref)} (run, query, metric, K) rows, max |SQL - reference| = {worst:.1e};"
-          f" mean gain new - old = {gain:.4f}")
+    print(f"agreement: {len(ref)} (run, query, metric, K) rows, "
+          f"max |SQL - reference| = {worst:.1e}; mean gain new - old = {gain:.4f}")
     print(f"SQL engine (per_query, old+new, 3 metrics):   {t_sql:8.2f} s")
     print(f"pytrec_eval loop, evaluation only:            {t_eval:8.2f} s")
     print(f"pytrec_eval loop, incl. building its dicts:   {t_eval + t_prep:8.2f} s")

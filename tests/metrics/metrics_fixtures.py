@@ -34,9 +34,8 @@ class Synthetic:
 
 
 def add_benchmark(con, name: str = BENCH) -> None:
-    con.execute(
-        "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'synthetic')", [name]
-    )
+    con.execute("INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'synth')",
+                [name])
 
 
 def add_query(con, qid: str, labels: Sequence[tuple[str, int]], task="t1", category="c1",
@@ -113,7 +112,8 @@ def build_random(con, *, seed: int, n_queries: int, n_runs: int = 2, n_items: in
     for table, values in rows.items():  # one bulk insert per table: row-by-row is slow in DuckDB
         if values:
             cols = [d[0] for d in con.execute(f"DESCRIBE {table}").fetchall()][:len(values[0])]
-            con.register("rows_in", pa.table(dict(zip(cols, map(list, zip(*values)), strict=True))))
+            columns = [list(col) for col in zip(*values, strict=True)]
+            con.register("rows_in", pa.table(dict(zip(cols, columns, strict=True))))
             con.execute(f"INSERT INTO {table} ({', '.join(cols)}) SELECT * FROM rows_in")
             con.unregister("rows_in")
     return syn

@@ -4,8 +4,8 @@ computed combination by combination in plain Python (metrics_fixtures.reference)
 
 from __future__ import annotations
 
-import pytrec_eval
 import pytest
+import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from metrics_fixtures import build_random, reference

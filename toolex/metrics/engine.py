@@ -35,7 +35,8 @@ def check_runs(store: Any, run_ids: Sequence[str]) -> list[str]:
     missing = [r for r in ids if r not in known]
     if missing:
         hint = ", ".join(sorted(known)[:20]) or "none; import one with `toolex runs import`"
-        raise ToolexError(f"no run named {', '.join(map(repr, missing))} in the store (runs: {hint})")
+        names = ", ".join(map(repr, missing))
+        raise ToolexError(f"no run named {names} in the store (runs: {hint})")
     return ids
 
 
