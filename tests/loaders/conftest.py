@@ -7,8 +7,19 @@ from pathlib import Path
 import pytest
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-TABLES = ("benchmarks", "items", "item_docs", "queries", "qrels", "runs", "run_results",
-          "expansions", "subqueries", "combinations", "combination_items")  # fmt: skip
+TABLES = (
+    "benchmarks",
+    "items",
+    "item_docs",
+    "queries",
+    "qrels",
+    "runs",
+    "run_results",
+    "expansions",
+    "subqueries",
+    "combinations",
+    "combination_items",
+)
 
 
 def store_state(store) -> dict:

@@ -10,9 +10,13 @@ def test_beir_fixture(store, data_dir):
     result = load_beir(store, data_dir / "beir", name="mini")
     # q3 is unjudged, and the score-0 judgment (q1, t3) is not ground truth
     assert (result.items, result.queries, result.qrels) == (3, 2, 3)
-    assert store.con.execute("SELECT query_id, item_id, relevance, slot FROM qrels ORDER BY 1, 4").fetchall() == [
-        ("q1", "t2", 2, 0), ("q1", "t1", 1, 1), ("q2", "t3", 1, 0),
-    ]  # fmt: skip
+    assert store.con.execute(
+        "SELECT query_id, item_id, relevance, slot FROM qrels ORDER BY 1, 4"
+    ).fetchall() == [
+        ("q1", "t2", 2, 0),
+        ("q1", "t1", 1, 1),
+        ("q2", "t3", 1, 0),
+    ]
     text = store.con.execute("SELECT text FROM items WHERE item_id = 't1'").fetchone()[0]
     assert text == "name: weather_now\ntext: Current weather for a city."
 

@@ -47,10 +47,10 @@ def test_different_content_needs_replace(store, mini):
 
 def test_replace_deletes_dependent_rows_and_warns_about_runs(store, mini):
     load_toolret(store, mini)
+    store.con.execute("INSERT INTO item_docs VALUES ('toolret', 'mini_tool_0', 'x', '{}', 't')")
     store.con.execute(
-        "INSERT INTO item_docs VALUES ('toolret', 'mini_tool_0', 'x', '{}', 't')"
+        "INSERT INTO runs (run_id, benchmark, level) VALUES ('r', 'toolret', 'query')"
     )
-    store.con.execute("INSERT INTO runs (run_id, benchmark, level) VALUES ('r', 'toolret', 'query')")
     queries = mini / "mini" / "queries.json"
     data = json.loads(queries.read_text())[:1]
     queries.write_text(json.dumps(data))
@@ -85,19 +85,34 @@ def test_loaded_rows(store, mini):
     q = store.con.execute(
         "SELECT query_id, task, category, text, instruction FROM queries ORDER BY 1"
     ).fetchall()
-    assert q[1] == ("mini_query_1", "mini", "web", "Say hello in French.", "Retrieve a translation tool.")
-    qrels = store.con.execute("SELECT query_id, item_id, relevance, slot FROM qrels ORDER BY 1, 4").fetchall()
+    assert q[1] == (
+        "mini_query_1",
+        "mini",
+        "web",
+        "Say hello in French.",
+        "Retrieve a translation tool.",
+    )
+    qrels = store.con.execute(
+        "SELECT query_id, item_id, relevance, slot FROM qrels ORDER BY 1, 4"
+    ).fetchall()
     assert qrels == [
         ("mini_query_0", "mini_tool_0", 1, 0),
         ("mini_query_0", "mini_tool_1", 1, 1),
         ("mini_query_1", "mini_tool_2", 2, 0),
     ]
     row = store.con.execute(
-        "SELECT kind, name, platform, task, category, doc->>'$.name', text FROM items WHERE item_id = 'mini_tool_0'"
+        "SELECT kind, name, platform, task, category, doc->>'$.name', text FROM items"
+        " WHERE item_id = 'mini_tool_0'"
     ).fetchone()
     assert row == (
-        "tool", "GetWeather", None, "mini", "web", "GetWeather",
-        "name: GetWeather\ndescription: Current weather for a city.\nparameters: city (str): City name.",
+        "tool",
+        "GetWeather",
+        None,
+        "mini",
+        "web",
+        "GetWeather",
+        "name: GetWeather\ndescription: Current weather for a city.\n"
+        "parameters: city (str): City name.",
     )
     bench = store.con.execute("SELECT format, length(revision) FROM benchmarks").fetchone()
     assert bench == ("toolret", 64)

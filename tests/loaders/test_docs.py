@@ -18,17 +18,23 @@ def test_real_augmented_apibank_docs(store, shared_data):
         "SELECT text FROM item_docs WHERE item_id = 'apibank_tool_0' AND rendering = 'gpt-4o-mini'"
     ).fetchone()[0]
     assert text.startswith(
-        "name: GetUserToken\ndescription: Authenticate a user by verifying their username and password"
+        "name: GetUserToken\ndescription: Authenticate a user by verifying their username"
+        " and password"
     )
 
 
 def test_unknown_id_is_an_error_naming_the_record(store, data_dir, tmp_path):
     load_toolret(store, data_dir / "toolret_mini")
     f = tmp_path / "aug.json"
-    f.write_text(json.dumps([
-        {"id": "mini_tool_0", "augmented": {"description": "x"}},
-        {"id": "mini_tool_9", "augmented": {"description": "y"}},
-    ], indent=1))  # fmt: skip
+    f.write_text(
+        json.dumps(
+            [
+                {"id": "mini_tool_0", "augmented": {"description": "x"}},
+                {"id": "mini_tool_9", "augmented": {"description": "y"}},
+            ],
+            indent=1,
+        )
+    )
     before = store_state(store)
     with pytest.raises(InputError) as exc:
         load_docs(store, f, benchmark="toolret", rendering="exp")
@@ -44,5 +50,9 @@ def test_different_docs_need_replace(store, data_dir, tmp_path):
     f.write_text(json.dumps({"id": "mini_tool_1", "augmented": {"description": "sums"}}))
     with pytest.raises(ToolexError, match="--replace"):
         load_docs(store, f, benchmark="toolret", rendering="exp")
-    assert load_docs(store, f, benchmark="toolret", rendering="exp", replace=True).status == "replaced"
-    assert store.con.execute("SELECT text FROM item_docs").fetchall() == [("name: Calculator\ndescription: sums",)]
+    assert (
+        load_docs(store, f, benchmark="toolret", rendering="exp", replace=True).status == "replaced"
+    )
+    assert store.con.execute("SELECT text FROM item_docs").fetchall() == [
+        ("name: Calculator\ndescription: sums",)
+    ]

@@ -30,7 +30,9 @@ def test_unreachable_hub_fails_fast(store, tmp_path, monkeypatch):
         port = s.getsockname()[1]
     start = time.monotonic()
     with pytest.raises(ModelUnavailableError, match="not reachable.*toolex load toolret"):
-        load_toolret_hub(store, ["apibank"], cache_dir=tmp_path, endpoint=f"http://127.0.0.1:{port}")
+        load_toolret_hub(
+            store, ["apibank"], cache_dir=tmp_path, endpoint=f"http://127.0.0.1:{port}"
+        )
     assert time.monotonic() - start < 10
     assert store.con.execute("SELECT count(*) FROM benchmarks").fetchone()[0] == 0
 
@@ -47,11 +49,22 @@ def test_cached_files_load_offline(store, tmp_path, monkeypatch):
     q.mkdir(parents=True)
     t.mkdir(parents=True)
     labels = json.dumps([{"id": "apibank_tool_0", "relevance": 1}])
-    pq.write_table(pa.table({"id": ["apibank_query_0"], "query": ["Log me in"], "instruction": ["i"],
-                             "labels": [labels]}), q / "queries-00000-of-00001.parquet")  # fmt: skip
+    pq.write_table(
+        pa.table(
+            {
+                "id": ["apibank_query_0"],
+                "query": ["Log me in"],
+                "instruction": ["i"],
+                "labels": [labels],
+            }
+        ),
+        q / "queries-00000-of-00001.parquet",
+    )
     docs = [json.dumps({"name": "GetUserToken", "description": "token"}), json.dumps({"name": "X"})]
-    pq.write_table(pa.table({"id": ["apibank_tool_0", "apigen_tool_0"], "documentation": docs}),
-                   t / "tools-00000-of-00001.parquet")  # fmt: skip
+    pq.write_table(
+        pa.table({"id": ["apibank_tool_0", "apigen_tool_0"], "documentation": docs}),
+        t / "tools-00000-of-00001.parquet",
+    )
     result = load_toolret_hub(store, ["apibank"], cache_dir=tmp_path)
     assert (result.items, result.queries, result.qrels) == (1, 1, 1)
     row = store.con.execute("SELECT format, source FROM benchmarks").fetchone()

@@ -57,8 +57,16 @@ def _toolret_copy(shared_data: Path, tmp: Path) -> Path:
 def toolret_malformed(d: Path):
     f = d / "queries.json"
     text = f.read_text(encoding="utf-8")
-    f.write_text(text.replace('"id": "apibank_query_5"', '"id" "apibank_query_5"'), encoding="utf-8")
-    return f, _line_of(text, '"id": "apibank_query_5"'), None, None, r"malformed JSON at line \d+, column 14"  # 8 spaces, "id", a space: the stray quote
+    f.write_text(
+        text.replace('"id": "apibank_query_5"', '"id" "apibank_query_5"'), encoding="utf-8"
+    )
+    return (
+        f,
+        _line_of(text, '"id": "apibank_query_5"'),
+        None,
+        None,
+        r"malformed JSON at line \d+, column 14",
+    )  # 8 spaces, "id", a space: the stray quote
 
 
 def toolret_missing(d: Path):
@@ -66,7 +74,13 @@ def toolret_missing(d: Path):
     recs = json.loads(f.read_text(encoding="utf-8"))
     del recs[7]["query"]
     text = _dump(f, recs)
-    return f, _line_of(text, '"id": "apibank_query_7"', -1), "apibank_query_7", "query", "missing required field"
+    return (
+        f,
+        _line_of(text, '"id": "apibank_query_7"', -1),
+        "apibank_query_7",
+        "query",
+        "missing required field",
+    )
 
 
 def toolret_duplicate(d: Path):
@@ -84,7 +98,13 @@ def toolret_dangling(d: Path):
     recs = json.loads(f.read_text(encoding="utf-8"))
     recs[3]["labels"][0]["id"] = "apibank_tool_999"
     text = _dump(f, recs)
-    return f, _line_of(text, '"id": "apibank_query_3"', -1), "apibank_query_3", "labels", "label names no item: 'apibank_tool_999'"
+    return (
+        f,
+        _line_of(text, '"id": "apibank_query_3"', -1),
+        "apibank_query_3",
+        "labels",
+        "label names no item: 'apibank_tool_999'",
+    )
 
 
 def toolret_empty(d: Path):
@@ -92,14 +112,26 @@ def toolret_empty(d: Path):
     recs = json.loads(f.read_text(encoding="utf-8"))
     recs[2]["query"] = "   "
     text = _dump(f, recs)
-    return f, _line_of(text, '"id": "apibank_query_2"', -1), "apibank_query_2", "query", "empty text"
+    return (
+        f,
+        _line_of(text, '"id": "apibank_query_2"', -1),
+        "apibank_query_2",
+        "query",
+        "empty text",
+    )
 
 
 def _bad_byte(f: Path, needle: bytes):
     data = f.read_bytes()
     pos = data.index(needle)
     f.write_bytes(data[:pos] + b"\xff" + data[pos:])
-    return f, data.count(b"\n", 0, pos) + 1, None, None, f"not UTF-8: byte 0xff at byte offset {pos}"
+    return (
+        f,
+        data.count(b"\n", 0, pos) + 1,
+        None,
+        None,
+        f"not UTF-8: byte 0xff at byte offset {pos}",
+    )
 
 
 def toolret_encoding(d: Path):
@@ -108,7 +140,14 @@ def toolret_encoding(d: Path):
 
 @pytest.mark.parametrize(
     "mutate",
-    [toolret_malformed, toolret_missing, toolret_duplicate, toolret_dangling, toolret_empty, toolret_encoding],
+    [
+        toolret_malformed,
+        toolret_missing,
+        toolret_duplicate,
+        toolret_dangling,
+        toolret_empty,
+        toolret_encoding,
+    ],
 )
 def test_toolret_malformed_copy(world, shared_data, tmp_path, mutate):
     store, before = world
@@ -149,8 +188,14 @@ def stb_missing(f: Path):
         return recs[2]["query_id"]
 
     text, qid = _stb_edit(f, edit)
-    line = text[: text.index(f'"query_id": {qid}')].rindex('\n {') 
-    return f, text[:line].count("\n") + 2, f"G3_instruction:{qid}", "query", "missing required field"
+    line = text[: text.index(f'"query_id": {qid}')].rindex("\n {")
+    return (
+        f,
+        text[:line].count("\n") + 2,
+        f"G3_instruction:{qid}",
+        "query",
+        "missing required field",
+    )
 
 
 def stb_duplicate(f: Path):
@@ -171,8 +216,13 @@ def stb_dangling(f: Path):
 
     text, qid = _stb_edit(f, edit)
     line = text[: text.index(f'"query_id": {qid}')].rindex("\n {")
-    return (f, text[:line].count("\n") + 2, f"G3_instruction:{qid}", "relevant APIs",
-            "label names no item: 'NoTool::nope'")  # fmt: skip
+    return (
+        f,
+        text[:line].count("\n") + 2,
+        f"G3_instruction:{qid}",
+        "relevant APIs",
+        "label names no item: 'NoTool::nope'",
+    )
 
 
 def stb_empty(f: Path):
@@ -211,12 +261,33 @@ def _lines_edit(f: Path, lineno: int, new: str | None):
 
 
 BEIR_CASES = [
-    ("corpus.jsonl", 2, '{"_id": "t2", "title": "forecast" "text": "x"}', None, None, "malformed JSON line"),
-    ("corpus.jsonl", 3, '{"title": "convert_currency", "text": "Convert."}', None, "_id", "missing required field"),
-    ("corpus.jsonl", 3, '{"_id": "t1", "title": "again", "text": "dup"}', "t1", "id", "duplicate item id 't1'"),
+    (
+        "corpus.jsonl",
+        2,
+        '{"_id": "t2", "title": "forecast" "text": "x"}',
+        None,
+        None,
+        "malformed JSON line",
+    ),
+    (
+        "corpus.jsonl",
+        3,
+        '{"title": "convert_currency", "text": "Convert."}',
+        None,
+        "_id",
+        "missing required field",
+    ),
+    (
+        "corpus.jsonl",
+        3,
+        '{"_id": "t1", "title": "again", "text": "dup"}',
+        "t1",
+        "id",
+        "duplicate item id 't1'",
+    ),
     ("qrels/test.tsv", 3, "q1\tt9\t1", "q1", "corpus-id", "label names no item: 't9'"),
     ("queries.jsonl", 2, '{"_id": "q2", "text": " "}', "q2", "text", "empty text"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("case", BEIR_CASES, ids=[c[-1] for c in BEIR_CASES])
@@ -247,9 +318,16 @@ PLAIN_CASES = [
     ("items.jsonl", 1, '{"id": "pdf-merge", "text": "Merge"', None, None, "malformed JSON line"),
     ("queries.jsonl", 2, '{"id": "s2"}', "s2", "text", "missing required field"),
     ("items.jsonl", 3, '{"id": "pdf-merge", "text": "x"}', "pdf-merge", "id", "duplicate item id"),
-    ("qrels.jsonl", 3, '{"query_id": "s2", "item_id": "nope"}', "s2", "item_id", "label names no item: 'nope'"),
+    (
+        "qrels.jsonl",
+        3,
+        '{"query_id": "s2", "item_id": "nope"}',
+        "s2",
+        "item_id",
+        "label names no item: 'nope'",
+    ),
     ("items.jsonl", 3, '{"id": "img-resize", "text": ""}', "img-resize", "text", "empty text"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("case", PLAIN_CASES, ids=[c[-1] for c in PLAIN_CASES])
@@ -260,8 +338,14 @@ def test_plain_malformed_copy(world, tmp_path, case):
     shutil.copytree(DATA / "plain", root)
     _lines_edit(root / name, line, new)
     with pytest.raises(InputError) as exc:
-        load_plain(store, root / "items.jsonl", root / "queries.jsonl", root / "qrels.jsonl",
-                   name="plain", replace=True)  # fmt: skip
+        load_plain(
+            store,
+            root / "items.jsonl",
+            root / "queries.jsonl",
+            root / "qrels.jsonl",
+            name="plain",
+            replace=True,
+        )
     _check(exc.value, root / name, line, record, field, message)
     assert store_state(store) == before
 
@@ -272,8 +356,14 @@ def test_plain_encoding(world, tmp_path):
     shutil.copytree(DATA / "plain", root)
     path, line, record, field, message = _bad_byte(root / "qrels.jsonl", b"img-resize")
     with pytest.raises(InputError) as exc:
-        load_plain(store, root / "items.jsonl", root / "queries.jsonl", root / "qrels.jsonl",
-                   name="plain", replace=True)  # fmt: skip
+        load_plain(
+            store,
+            root / "items.jsonl",
+            root / "queries.jsonl",
+            root / "qrels.jsonl",
+            name="plain",
+            replace=True,
+        )
     _check(exc.value, path, line, record, field, message)
     assert store_state(store) == before
 

@@ -5,18 +5,59 @@ from toolex.loaders import load_plain
 
 def test_plain_skill_benchmark(store, data_dir):
     d = data_dir / "plain"
-    result = load_plain(store, d / "items.jsonl", d / "queries.jsonl", d / "qrels.jsonl", name="skills", kind="skill")
+    result = load_plain(
+        store,
+        d / "items.jsonl",
+        d / "queries.jsonl",
+        d / "qrels.jsonl",
+        name="skills",
+        kind="skill",
+    )
     assert (result.items, result.queries, result.qrels) == (3, 2, 3)
-    items = store.con.execute("SELECT item_id, kind, name, platform, task, category, text FROM items ORDER BY 1").fetchall()
+    items = store.con.execute(
+        "SELECT item_id, kind, name, platform, task, category, text FROM items ORDER BY 1"
+    ).fetchall()
     assert items == [
-        ("img-resize", "skill", None, None, "images", None, "description: Resize an image to a given width and height."),
-        ("pdf-merge", "skill", "pdf-merge", None, None, "documents", "name: pdf-merge\ndescription: Merge several PDF files into one document."),
-        ("pdf-split", "skill", "pdf-split", "pdftk", None, "documents",
-         "name: pdf-split\nplatform: pdftk\ndescription: Split a PDF into pages.\nparameters: path (string, required)"),
-    ]  # fmt: skip
-    qrels = store.con.execute("SELECT query_id, item_id, relevance, slot FROM qrels ORDER BY 1, 4").fetchall()
-    assert qrels == [("s1", "pdf-merge", 1, 0), ("s1", "pdf-split", 1, 1), ("s2", "img-resize", 2, 0)]
-    q = store.con.execute("SELECT instruction, category FROM queries WHERE query_id = 's1'").fetchone()
+        (
+            "img-resize",
+            "skill",
+            None,
+            None,
+            "images",
+            None,
+            "description: Resize an image to a given width and height.",
+        ),
+        (
+            "pdf-merge",
+            "skill",
+            "pdf-merge",
+            None,
+            None,
+            "documents",
+            "name: pdf-merge\ndescription: Merge several PDF files into one document.",
+        ),
+        (
+            "pdf-split",
+            "skill",
+            "pdf-split",
+            "pdftk",
+            None,
+            "documents",
+            "name: pdf-split\nplatform: pdftk\ndescription: Split a PDF into pages.\n"
+            "parameters: path (string, required)",
+        ),
+    ]
+    qrels = store.con.execute(
+        "SELECT query_id, item_id, relevance, slot FROM qrels ORDER BY 1, 4"
+    ).fetchall()
+    assert qrels == [
+        ("s1", "pdf-merge", 1, 0),
+        ("s1", "pdf-split", 1, 1),
+        ("s2", "img-resize", 2, 0),
+    ]
+    q = store.con.execute(
+        "SELECT instruction, category FROM queries WHERE query_id = 's1'"
+    ).fetchone()
     assert q == ("Find skills for the request.", "documents")
 
 

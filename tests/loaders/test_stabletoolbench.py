@@ -33,12 +33,16 @@ def loaded(shared_data, tmp_path_factory):
 def test_every_group_has_its_counts(loaded, group):
     store, _ = loaded
     n_queries, hist = GROUPS[group]
-    assert store.con.execute(
-        "SELECT count(*) FROM queries WHERE task = ? AND category = ?", [group, group[:2]]
-    ).fetchone()[0] == n_queries
+    assert (
+        store.con.execute(
+            "SELECT count(*) FROM queries WHERE task = ? AND category = ?", [group, group[:2]]
+        ).fetchone()[0]
+        == n_queries
+    )
     rows = store.con.execute(
         "SELECT n, count(*) FROM (SELECT r.query_id, count(*) AS n FROM qrels r"
-        " JOIN queries q USING (benchmark, query_id) WHERE q.task = ? GROUP BY 1) GROUP BY n", [group]
+        " JOIN queries q USING (benchmark, query_id) WHERE q.task = ? GROUP BY 1) GROUP BY n",
+        [group],
     ).fetchall()
     assert dict(rows) == hist
 
@@ -47,9 +51,13 @@ def test_library_is_the_union_of_api_lists(loaded):
     store, result = loaded
     assert result.items == 2479
     assert (result.queries, result.qrels) == (765, 1795)
-    assert store.con.execute(
-        "SELECT count(*) FROM items WHERE item_id <> platform || '::' || name OR category IS NULL"
-    ).fetchone()[0] == 0
+    assert (
+        store.con.execute(
+            "SELECT count(*) FROM items"
+            " WHERE item_id <> platform || '::' || name OR category IS NULL"
+        ).fetchone()[0]
+        == 0
+    )
     # notes report what was merged: 12 conflicting api_list docs, 4 repeated relevant APIs
     assert result.notes[0].startswith("12 api_list entries repeat an API id")
     assert result.notes[1].startswith("4 repeated 'relevant APIs'")
@@ -59,22 +67,36 @@ def test_ids_and_label_order(loaded, shared_data):
     store, _ = loaded
     rec = json.loads((shared_data / "stabletoolbench/test_instruction/G1_tool.json").read_text())[0]
     qid = f"G1_tool:{rec['query_id']}"
-    got = store.con.execute("SELECT item_id FROM qrels WHERE query_id = ? ORDER BY slot", [qid]).fetchall()
+    got = store.con.execute(
+        "SELECT item_id FROM qrels WHERE query_id = ? ORDER BY slot", [qid]
+    ).fetchall()
     assert [g[0] for g in got] == [f"{t}::{a}" for t, a in rec["relevant APIs"]]
     item = store.con.execute(
         "SELECT platform, category, text FROM items WHERE item_id = 'Simple YouTube Search::Search'"
     ).fetchone()
     assert item[:2] == ("Simple YouTube Search", "Data")
-    assert item[2].startswith("name: Search\nplatform: Simple YouTube Search\ndescription: Make youtube search\n")
+    assert item[2].startswith(
+        "name: Search\nplatform: Simple YouTube Search\ndescription: Make youtube search\n"
+    )
 
 
 def test_solvable_ids_filter_and_repeated_labels(tmp_path):
     api = {"category_name": "Data", "tool_name": "T", "api_name": "a", "api_description": "d"}
     api_b = api | {"api_name": "b"}
     recs = [
-        {"query_id": 1, "query": "q one", "api_list": [api, api_b], "relevant APIs": [["T", "b"], ["T", "a"], ["T", "b"]]},
-        {"query_id": 2, "query": "q two", "api_list": [api | {"api_description": "other"}], "relevant APIs": [["T", "a"]]},
-    ]  # fmt: skip
+        {
+            "query_id": 1,
+            "query": "q one",
+            "api_list": [api, api_b],
+            "relevant APIs": [["T", "b"], ["T", "a"], ["T", "b"]],
+        },
+        {
+            "query_id": 2,
+            "query": "q two",
+            "api_list": [api | {"api_description": "other"}],
+            "relevant APIs": [["T", "a"]],
+        },
+    ]
     (tmp_path / "test_instruction").mkdir()
     (tmp_path / "test_query_ids").mkdir()
     (tmp_path / "test_instruction/G2_tool.json").write_text(json.dumps(recs))

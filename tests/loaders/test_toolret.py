@@ -32,7 +32,9 @@ def loaded(shared_data, tmp_path_factory):
 
 def test_task_map_is_toolrets_35_tasks():
     assert len(TASK_CATEGORY) == 35
-    counts = {c: sum(1 for v in TASK_CATEGORY.values() if v == c) for c in ("code", "web", "customized")}
+    counts = {
+        c: sum(1 for v in TASK_CATEGORY.values() if v == c) for c in ("code", "web", "customized")
+    }
     assert counts == {"code": 7, "web": 19, "customized": 9}
 
 
@@ -40,15 +42,23 @@ def test_task_map_is_toolrets_35_tasks():
 def test_every_task_has_the_readme_counts(loaded, task):
     store, _ = loaded
     category, n_queries, n_tools, hist = README[task]
-    assert store.con.execute(
-        "SELECT count(*) FROM queries WHERE task = ? AND category = ?", [task, category]
-    ).fetchone()[0] == n_queries
-    assert store.con.execute(
-        "SELECT count(*) FROM items WHERE task = ? AND category = ? AND kind = 'tool'", [task, category]
-    ).fetchone()[0] == n_tools
+    assert (
+        store.con.execute(
+            "SELECT count(*) FROM queries WHERE task = ? AND category = ?", [task, category]
+        ).fetchone()[0]
+        == n_queries
+    )
+    assert (
+        store.con.execute(
+            "SELECT count(*) FROM items WHERE task = ? AND category = ? AND kind = 'tool'",
+            [task, category],
+        ).fetchone()[0]
+        == n_tools
+    )
     rows = store.con.execute(
         "SELECT n, count(*) FROM (SELECT q.query_id, count(*) AS n FROM qrels r"
-        " JOIN queries q USING (benchmark, query_id) WHERE q.task = ? GROUP BY 1) GROUP BY n", [task]
+        " JOIN queries q USING (benchmark, query_id) WHERE q.task = ? GROUP BY 1) GROUP BY n",
+        [task],
     ).fetchall()
     assert dict(rows) == hist
 
@@ -58,14 +68,17 @@ def test_totals_and_slots(loaded):
     assert (result.items, result.queries, result.qrels) == (6417, 2098, 3020)
     # slots are 0..k-1 in label order for every query
     bad = store.con.execute(
-        "SELECT query_id FROM qrels GROUP BY query_id HAVING max(slot) <> count(*) - 1 OR min(slot) <> 0"
+        "SELECT query_id FROM qrels GROUP BY query_id"
+        " HAVING max(slot) <> count(*) - 1 OR min(slot) <> 0"
     ).fetchall()
     assert bad == []
     first = store.con.execute(
         "SELECT item_id FROM qrels WHERE query_id = 'apibank_query_0' ORDER BY slot"
     ).fetchall()
     assert first == [("apibank_tool_33",), ("apibank_tool_53",)]
-    instr = store.con.execute("SELECT count(*) FROM queries WHERE instruction IS NULL").fetchone()[0]
+    instr = store.con.execute("SELECT count(*) FROM queries WHERE instruction IS NULL").fetchone()[
+        0
+    ]
     assert instr == 0
 
 
@@ -83,19 +96,23 @@ def _write_hub_layout(root, data_dir):
     qdir = root / "ToolRet-Queries" / "mini"
     qdir.mkdir(parents=True)
     pq.write_table(
-        pa.table({
-            "id": [q["id"] for q in queries], "query": [q["query"] for q in queries],
-            "instruction": [q["instruction"] for q in queries],
-            "labels": [json.dumps(q["labels"]) for q in queries],
-        }),
+        pa.table(
+            {
+                "id": [q["id"] for q in queries],
+                "query": [q["query"] for q in queries],
+                "instruction": [q["instruction"] for q in queries],
+                "labels": [json.dumps(q["labels"]) for q in queries],
+            }
+        ),
         qdir / "queries-00000-of-00001.parquet",
-    )  # fmt: skip
+    )
     tdir = root / "ToolRet-Tools" / "web"
     tdir.mkdir(parents=True)
     other = {"id": "other_tool_0", "documentation": json.dumps({"name": "Other"})}
     pq.write_table(
         pa.Table.from_pylist(
-            [{"id": t["id"], "documentation": json.dumps(t["documentation"])} for t in tools] + [other]
+            [{"id": t["id"], "documentation": json.dumps(t["documentation"])} for t in tools]
+            + [other]
         ),
         tdir / "tools-00000-of-00001.parquet",
     )

@@ -75,20 +75,33 @@ def toolret_cmd(path: str, tasks: tuple[str, ...], name: str, replace: bool, db:
     with open_store(db) as store:
         result = _run(
             f"loading ToolRet from {path}",
-            lambda: load_toolret(store, path, tasks=list(tasks) or None, name=name, replace=replace),
+            lambda: load_toolret(
+                store, path, tasks=list(tasks) or None, name=name, replace=replace
+            ),
         )
     _report(result)
 
 
 @load.command("hub")
 @click.option("--task", "tasks", multiple=True, required=True, help="ToolRet task (repeatable).")
-@click.option("--cache", type=click.Path(file_okay=False), default=None,
-              help="Folder for the downloaded Parquet files [default: ~/.cache/toolex/toolret].")
+@click.option(
+    "--cache",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder for the downloaded Parquet files [default: ~/.cache/toolex/toolret].",
+)
 @click.option("--revision", default=None, help="Pin the Hub datasets to this commit (both repos).")
 @name_option("toolret")
 @replace_option
 @db_option
-def hub_cmd(tasks: tuple[str, ...], cache: str | None, revision: str | None, name: str, replace: bool, db: str) -> None:
+def hub_cmd(
+    tasks: tuple[str, ...],
+    cache: str | None,
+    revision: str | None,
+    name: str,
+    replace: bool,
+    db: str,
+) -> None:
     """Download ToolRet tasks from the Hugging Face Hub and load them.
 
     Reads mangopy/ToolRet-Queries (config per task) and mangopy/ToolRet-Tools (config per
@@ -104,19 +117,24 @@ def hub_cmd(tasks: tuple[str, ...], cache: str | None, revision: str | None, nam
     with open_store(db) as store:
         result = _run(
             "downloading ToolRet from the Hugging Face Hub",
-            lambda: load_toolret_hub(store, list(tasks), name=name, cache_dir=cache,
-                                     revision=revision, replace=replace),
-        )  # fmt: skip
+            lambda: load_toolret_hub(
+                store, list(tasks), name=name, cache_dir=cache, revision=revision, replace=replace
+            ),
+        )
     _report(result)
 
 
 @load.command("stabletoolbench")
 @click.argument("path", type=click.Path(exists=True, file_okay=False))
-@click.option("--group", "groups", multiple=True, help="Load only this group, e.g. G1_tool (repeatable).")
+@click.option(
+    "--group", "groups", multiple=True, help="Load only this group, e.g. G1_tool (repeatable)."
+)
 @name_option("stabletoolbench")
 @replace_option
 @db_option
-def stabletoolbench_cmd(path: str, groups: tuple[str, ...], name: str, replace: bool, db: str) -> None:
+def stabletoolbench_cmd(
+    path: str, groups: tuple[str, ...], name: str, replace: bool, db: str
+) -> None:
     """Load ToolBench/StableToolBench test groups from PATH.
 
     PATH holds `test_instruction/<group>.json` and optionally `test_query_ids/<group>.json`
@@ -133,7 +151,9 @@ def stabletoolbench_cmd(path: str, groups: tuple[str, ...], name: str, replace: 
     with open_store(db) as store:
         result = _run(
             f"loading StableToolBench from {path}",
-            lambda: load_stabletoolbench(store, path, groups=list(groups) or None, name=name, replace=replace),
+            lambda: load_stabletoolbench(
+                store, path, groups=list(groups) or None, name=name, replace=replace
+            ),
         )
     _report(result)
 
@@ -171,11 +191,18 @@ def beir_cmd(path: str, split: str, kind: str, name: str, replace: bool, db: str
 @click.option("--queries", type=click.Path(exists=True, dir_okay=False), required=True)
 @click.option("--qrels", type=click.Path(exists=True, dir_okay=False), required=True)
 @click.option("--name", required=True, help="Benchmark name in the store.")
-@click.option("--kind", type=_KINDS, default="tool", show_default=True,
-              help="Default kind of items that do not say (skill for SkillRet).")
+@click.option(
+    "--kind",
+    type=_KINDS,
+    default="tool",
+    show_default=True,
+    help="Default kind of items that do not say (skill for SkillRet).",
+)
 @replace_option
 @db_option
-def plain_cmd(items: str, queries: str, qrels: str, name: str, kind: str, replace: bool, db: str) -> None:
+def plain_cmd(
+    items: str, queries: str, qrels: str, name: str, kind: str, replace: bool, db: str
+) -> None:
     """Load a benchmark from the plain toolex schema (JSONL, JSON array or Parquet, by suffix).
 
     \b
@@ -203,7 +230,9 @@ def plain_cmd(items: str, queries: str, qrels: str, name: str, kind: str, replac
 @load.command("docs")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--benchmark", required=True, help="Benchmark whose items the docs describe.")
-@click.option("--rendering", required=True, help="Name of this documentation variant, e.g. gpt-4o-mini.")
+@click.option(
+    "--rendering", required=True, help="Name of this documentation variant, e.g. gpt-4o-mini."
+)
 @replace_option
 @db_option
 def docs_cmd(file: str, benchmark: str, rendering: str, replace: bool, db: str) -> None:
@@ -242,7 +271,9 @@ def combinations_cmd(file: str, benchmark: str, expansion: str, replace: bool, d
     from toolex.imports.combinations import import_combinations
 
     with open_store(db) as store:
-        result = import_combinations(store, file, benchmark=benchmark, expansion=expansion, replace=replace)
+        result = import_combinations(
+            store, file, benchmark=benchmark, expansion=expansion, replace=replace
+        )
     _report(result)
 
 
@@ -264,5 +295,7 @@ def subqueries_cmd(file: str, benchmark: str, expansion: str, replace: bool, db:
     from toolex.imports.subqueries import import_subqueries
 
     with open_store(db) as store:
-        result = import_subqueries(store, file, benchmark=benchmark, expansion=expansion, replace=replace)
+        result = import_subqueries(
+            store, file, benchmark=benchmark, expansion=expansion, replace=replace
+        )
     _report(result)

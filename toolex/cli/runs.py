@@ -23,16 +23,36 @@ def runs() -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--run", "run_id", required=True, help="Name of the run in the store.")
 @click.option("--benchmark", required=True, help="Benchmark the run's query ids belong to.")
-@click.option("--format", "fmt", type=click.Choice(["auto", "trec", "csv", "parquet", "toolret-json"]),
-              default="auto", show_default=True,
-              help="auto: .parquet, .csv/.tsv, .json (ToolRet {query: {item: score}}), else TREC.")
-@click.option("--level", type=click.Choice(["query", "subquery"]), default="query", show_default=True,
-              help="subquery: rows carry a slot column; lists are fused with RRF (k=60).")
-@click.option("--skip-unknown", is_flag=True, help="Drop rows of query ids the benchmark lacks (counted).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "trec", "csv", "parquet", "toolret-json"]),
+    default="auto",
+    show_default=True,
+    help="auto: .parquet, .csv/.tsv, .json (ToolRet {query: {item: score}}), else TREC.",
+)
+@click.option(
+    "--level",
+    type=click.Choice(["query", "subquery"]),
+    default="query",
+    show_default=True,
+    help="subquery: rows carry a slot column; lists are fused with RRF (k=60).",
+)
+@click.option(
+    "--skip-unknown", is_flag=True, help="Drop rows of query ids the benchmark lacks (counted)."
+)
 @click.option("--replace", is_flag=True, help="Replace a run of the same name.")
 @db_option
-def import_cmd(file: str, run_id: str, benchmark: str, fmt: str, level: str, skip_unknown: bool,
-               replace: bool, db: str) -> None:  # fmt: skip
+def import_cmd(
+    file: str,
+    run_id: str,
+    benchmark: str,
+    fmt: str,
+    level: str,
+    skip_unknown: bool,
+    replace: bool,
+    db: str,
+) -> None:
     """Import a run file: TREC (`qid Q0 docid rank score tag`), CSV/Parquet (query_id, item_id,
     score[, slot]) or ToolRet JSON. Ranks are recomputed: score desc, then item id desc.
 
@@ -43,8 +63,16 @@ def import_cmd(file: str, run_id: str, benchmark: str, fmt: str, level: str, ski
     from toolex.imports.runs import import_run
 
     with open_store(db) as store:
-        result = import_run(store, file, run=run_id, benchmark=benchmark, fmt=fmt, level=level,
-                            skip_unknown=skip_unknown, replace=replace)  # fmt: skip
+        result = import_run(
+            store,
+            file,
+            run=run_id,
+            benchmark=benchmark,
+            fmt=fmt,
+            level=level,
+            skip_unknown=skip_unknown,
+            replace=replace,
+        )
     click.echo(result.summary(), err=True)
     for note in result.notes:
         click.echo(f"note: {note}", err=True)

@@ -24,7 +24,12 @@ from toolex.store import Store
 
 COMBO_SCHEMA = pa.schema([("query_id", pa.string()), ("combo_id", pa.int32())])
 MEMBER_SCHEMA = pa.schema(
-    [("query_id", pa.string()), ("combo_id", pa.int32()), ("slot", pa.int32()), ("item_id", pa.string())]
+    [
+        ("query_id", pa.string()),
+        ("combo_id", pa.int32()),
+        ("slot", pa.int32()),
+        ("item_id", pa.string()),
+    ]
 )
 
 
@@ -44,7 +49,12 @@ class CombinationImport:
 
 
 def import_combinations(
-    store: Store, path: str | Path, *, benchmark: str, expansion: str = "default", replace: bool = False
+    store: Store,
+    path: str | Path,
+    *,
+    benchmark: str,
+    expansion: str = "default",
+    replace: bool = False,
 ) -> CombinationImport:
     path = Path(path)
     originals = original_combinations(store, benchmark)
@@ -55,7 +65,9 @@ def import_combinations(
         query_id = get_str(rec, "query_id", where)
         where = Where(str(path), line, query_id)
         if query_id not in originals:
-            raise where.error(f"query id {query_id!r} is not in benchmark {benchmark!r}", "query_id")
+            raise where.error(
+                f"query id {query_id!r} is not in benchmark {benchmark!r}", "query_id"
+            )
         combo_id = get_int(rec, "combo_id", where, None)
         if combo_id is None or combo_id < 0:
             raise where.error("missing or negative combo_id", "combo_id")
@@ -67,7 +79,9 @@ def import_combinations(
         if slot in members:
             raise where.error(f"slot {slot} is used twice in combination {combo_id}", "slot")
         if any(item == item_id for item, _ in members.values()):
-            raise where.error(f"item {item_id!r} appears twice in combination {combo_id}", "item_id")
+            raise where.error(
+                f"item {item_id!r} appears twice in combination {combo_id}", "item_id"
+            )
         members[slot] = (item_id, where)
     if not combos:
         raise ToolexError(f"{path}: no combinations in the file")
@@ -80,15 +94,18 @@ def import_combinations(
             + [{"query_id": q, "combo_id": c} for q, c in keep],
             schema=COMBO_SCHEMA,
         ),
-        "new_combination_items": pa.Table.from_pylist([
-            {"query_id": q, "combo_id": c, "slot": s, "item_id": item}
-            for (q, c) in keep for s, (item, _) in combos[(q, c)].items()
-        ], schema=MEMBER_SCHEMA),
-    }  # fmt: skip
+        "new_combination_items": pa.Table.from_pylist(
+            [
+                {"query_id": q, "combo_id": c, "slot": s, "item_id": item}
+                for (q, c) in keep
+                for s, (item, _) in combos[(q, c)].items()
+            ],
+            schema=MEMBER_SCHEMA,
+        ),
+    }
     params = {"benchmark": benchmark, "expansion": expansion}
     with registered(store, tables):
         clash = store.query("imports/10_conflicting_combinations.sql", params)
-        clash = [c for c in clash if c["combo_id"] != 0]
         if clash and not replace:
             raise ToolexError(
                 f"expansion {expansion!r} already holds combination {clash[0]['combo_id']} of "
@@ -100,8 +117,12 @@ def import_combinations(
             if replace:
                 store.execute("imports/11_delete_combination_items.sql", params)
                 store.execute("imports/12_delete_combinations.sql", params)
-            for name in ("13_insert_original_combinations", "14_insert_original_combination_items",
-                         "15_insert_combinations", "16_insert_combination_items"):  # fmt: skip
+            for name in (
+                "13_insert_original_combinations",
+                "14_insert_original_combination_items",
+                "15_insert_combinations",
+                "16_insert_combination_items",
+            ):
                 store.execute(f"imports/{name}.sql", params)
     return result
 
@@ -122,8 +143,9 @@ def _dedupe(
                 where = next(iter(members.values()))[1]
                 raise where.error(
                     "combo_id 0 is reserved for the original combination and must equal the "
-                    f"ground truth {sorted(original)}", "combo_id",
-                )  # fmt: skip
+                    f"ground truth {sorted(original)}",
+                    "combo_id",
+                )
             continue
         known = seen.setdefault(query_id, {original})
         if items in known:

@@ -22,13 +22,19 @@ def original_combinations(store: Store, benchmark: str) -> dict[str, dict[int, s
 
 
 def item_ids(store: Store, benchmark: str) -> set[str]:
-    return {r["item_id"] for r in store.query("load/30_items_of_benchmark.sql", {"benchmark": benchmark})}
+    return {
+        r["item_id"]
+        for r in store.query("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
+    }
 
 
 def ensure_expansion(store: Store, benchmark: str, expansion: str, source: str | Path) -> None:
     """Create the expansions row (if missing) inside the caller's transaction."""
     store.execute(
         "imports/01_ensure_expansion.sql",
-        {"benchmark": benchmark, "expansion": expansion,
-         "config": json.dumps({"imported_from": str(source)})},
-    )  # fmt: skip
+        {
+            "benchmark": benchmark,
+            "expansion": expansion,
+            "config": json.dumps({"imported_from": str(source)}),
+        },
+    )

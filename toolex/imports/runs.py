@@ -3,7 +3,8 @@
 Formats (``fmt="auto"`` picks by suffix: .parquet, .csv/.tsv, .json, anything else TREC):
 
 * ``trec``         ``qid Q0 docid rank score tag`` per line, whitespace separated (trec_eval's)
-* ``csv``          header with ``query_id,item_id,score`` (aliases qid/docid accepted), optional ``slot``
+* ``csv``          header with ``query_id,item_id,score`` (aliases qid/docid accepted),
+                   optional ``slot``
 * ``parquet``      the same columns
 * ``toolret-json`` ``{query_id: {item_id: score}}`` (ToolRet's saved retrieval output)
 
@@ -68,7 +69,9 @@ class RunImport:
 
 def detect_format(path: Path) -> str:
     suffix = path.suffix.lower()
-    return {".parquet": "parquet", ".csv": "csv", ".tsv": "csv", ".json": "toolret-json"}.get(suffix, "trec")
+    return {".parquet": "parquet", ".csv": "csv", ".tsv": "csv", ".json": "toolret-json"}.get(
+        suffix, "trec"
+    )
 
 
 def read_run(path: str | Path, fmt: str = "auto") -> pa.Table:
@@ -77,8 +80,12 @@ def read_run(path: str | Path, fmt: str = "auto") -> pa.Table:
     if fmt not in RUN_FORMATS:
         raise ToolexError(f"unknown run format {fmt!r}; choose one of {RUN_FORMATS}")
     fmt = detect_format(path) if fmt == "auto" else fmt
-    table = {"trec": _read_trec, "csv": _read_table, "parquet": _read_table,
-             "toolret-json": _read_toolret_json}[fmt](path, fmt)  # fmt: skip
+    table = {
+        "trec": _read_trec,
+        "csv": _read_table,
+        "parquet": _read_table,
+        "toolret-json": _read_toolret_json,
+    }[fmt](path, fmt)
     if table.num_rows == 0:
         raise InputError("the run file holds no results", path=str(path))
     return table
@@ -93,12 +100,15 @@ def _read_trec(path: Path, fmt: str) -> pa.Table:
         if len(cols) != 6:
             raise InputError(
                 f"expected 6 columns 'qid Q0 docid rank score tag', found {len(cols)}",
-                path=str(path), line=lineno,
-            )  # fmt: skip
+                path=str(path),
+                line=lineno,
+            )
         try:
             score = float(cols[4])
         except ValueError:
-            raise InputError(f"score {cols[4]!r} is not a number", path=str(path), line=lineno, field="score") from None
+            raise InputError(
+                f"score {cols[4]!r} is not a number", path=str(path), line=lineno, field="score"
+            ) from None
         if math.isnan(score):
             raise InputError("score is NaN", path=str(path), line=lineno, field="score")
         qids.append(cols[0])
@@ -106,7 +116,13 @@ def _read_trec(path: Path, fmt: str) -> pa.Table:
         scores.append(score)
         lines.append(lineno)
     return pa.table(
-        {"query_id": qids, "item_id": dids, "score": scores, "slot": [None] * len(lines), "line": lines},
+        {
+            "query_id": qids,
+            "item_id": dids,
+            "score": scores,
+            "slot": [None] * len(lines),
+            "line": lines,
+        },
         schema=RESULT_SCHEMA,
     )
 
@@ -129,7 +145,9 @@ def _read_table(path: Path, fmt: str) -> pa.Table:
                 path,
                 parse_options=pacsv.ParseOptions(delimiter=delim),
                 convert_options=pacsv.ConvertOptions(
-                    column_types={a: pa.string() for k in ("query_id", "item_id") for a in _ALIASES[k]}
+                    column_types={
+                        a: pa.string() for k in ("query_id", "item_id") for a in _ALIASES[k]
+                    }
                 ),
             )
             first_line = 2  # the header is line 1
@@ -145,7 +163,12 @@ def _read_table(path: Path, fmt: str) -> pa.Table:
         cols[key] = found
     lines = pa.array(range(first_line, first_line + raw.num_rows), pa.int64())
     out = {}
-    for key, typ in (("query_id", pa.string()), ("item_id", pa.string()), ("score", pa.float64()), ("slot", pa.int32())):
+    for key, typ in (
+        ("query_id", pa.string()),
+        ("item_id", pa.string()),
+        ("score", pa.float64()),
+        ("slot", pa.int32()),
+    ):
         if cols[key] is None:
             out[key] = pa.nulls(raw.num_rows, typ)
             continue
@@ -159,7 +182,9 @@ def _read_table(path: Path, fmt: str) -> pa.Table:
     return pa.table(out, schema=RESULT_SCHEMA)
 
 
-def _check_no_nulls(col: pa.ChunkedArray, lines: pa.Array, path: Path, key: str, *, allow: bool) -> None:
+def _check_no_nulls(
+    col: pa.ChunkedArray, lines: pa.Array, path: Path, key: str, *, allow: bool
+) -> None:
     import pyarrow.compute as pc
 
     bad = pc.is_null(col, nan_is_null=True)
@@ -179,14 +204,22 @@ def _read_toolret_json(path: Path, fmt: str) -> pa.Table:
             raise InputError("expected {item_id: score}", path=str(path), record=qid)
         for did, score in ranked.items():
             if isinstance(score, bool) or not isinstance(score, int | float) or math.isnan(score):
-                raise InputError(f"score {score!r} is not a number", path=str(path), record=qid, field=did)
+                raise InputError(
+                    f"score {score!r} is not a number", path=str(path), record=qid, field=did
+                )
             qids.append(qid)
             dids.append(did)
             scores.append(float(score))
             records.append(n)
     # 'line' holds the query's position in the object: a JSON object has no useful line per entry
     return pa.table(
-        {"query_id": qids, "item_id": dids, "score": scores, "slot": [None] * len(qids), "line": records},
+        {
+            "query_id": qids,
+            "item_id": dids,
+            "score": scores,
+            "slot": [None] * len(qids),
+            "line": records,
+        },
         schema=RESULT_SCHEMA,
     )
 
@@ -214,7 +247,11 @@ def import_run(
     table = read_run(path, fmt)
     has_slots = table.column("slot").null_count < table.num_rows
     if has_slots and level != "subquery":
-        raise InputError("the file has a slot column; import it with --level subquery", path=str(path), field="slot")
+        raise InputError(
+            "the file has a slot column; import it with --level subquery",
+            path=str(path),
+            field="slot",
+        )
     result = RunImport(run, benchmark, level, real_fmt, 0, 0)
     params = {"run_id": run, "benchmark": benchmark}
     where = "record" if real_fmt == "toolret-json" else "line"
@@ -239,22 +276,34 @@ def import_run(
             raise InputError(
                 f"item {d['item_id']!r} is listed twice for query {d['query_id']!r} "
                 f"(first at {where} {d['first_line']})",
-                path=str(path), line=d["line"] if where == "line" else None,
-                record=d["query_id"] if where == "record" else None, field="item_id",
-            )  # fmt: skip
+                path=str(path),
+                line=d["line"] if where == "line" else None,
+                record=d["query_id"] if where == "record" else None,
+                field="item_id",
+            )
         n_items = store.query("runs/22_unknown_items.sql", {"benchmark": benchmark})[0]["n_items"]
         if n_items:
-            result.notes.append(f"{n_items} item id(s) are not in the library (kept, never relevant)")
+            result.notes.append(
+                f"{n_items} item id(s) are not in the library (kept, never relevant)"
+            )
         with store.transaction():
             if replace:
-                for name in ("runs/10_delete_subquery_results.sql", "runs/11_delete_run_results.sql",
-                             "runs/12_delete_run.sql"):  # fmt: skip
+                for name in (
+                    "runs/10_delete_subquery_results.sql",
+                    "runs/11_delete_run_results.sql",
+                    "runs/12_delete_run.sql",
+                ):
                     store.execute(name, {"run_id": run})
             store.execute(
                 "runs/30_insert_run.sql",
-                {**params, "level": level, "retriever": None, "source": str(path),
-                 "params": json.dumps(_params(real_fmt, has_slots))},
-            )  # fmt: skip
+                {
+                    **params,
+                    "level": level,
+                    "retriever": None,
+                    "source": str(path),
+                    "params": json.dumps(_params(real_fmt, has_slots)),
+                },
+            )
             if has_slots:
                 store.execute("runs/32_insert_subquery_results.sql", params)
                 store.execute("runs/33_fuse_subquery_results.sql", {"run_id": run, "k": RRF_K})
@@ -278,8 +327,11 @@ def delete_run(store: Store, run: str) -> int:
         raise ToolexError(f"no run named {run!r}; see `toolex runs list`")
     n = store.query("runs/41_run_counts.sql", {"run_id": run})[0]["results"]
     with store.transaction():
-        for name in ("runs/10_delete_subquery_results.sql", "runs/11_delete_run_results.sql",
-                     "runs/12_delete_run.sql"):  # fmt: skip
+        for name in (
+            "runs/10_delete_subquery_results.sql",
+            "runs/11_delete_run_results.sql",
+            "runs/12_delete_run.sql",
+        ):
             store.execute(name, {"run_id": run})
     return int(n)
 

@@ -20,9 +20,14 @@ from toolex.loaders.readers import iter_dicts, read_records
 from toolex.store import Store
 
 SUBQUERY_SCHEMA = pa.schema(
-    [("query_id", pa.string()), ("slot", pa.int32()), ("text", pa.string()),
-     ("operation", pa.string()), ("entity", pa.string())]
-)  # fmt: skip
+    [
+        ("query_id", pa.string()),
+        ("slot", pa.int32()),
+        ("text", pa.string()),
+        ("operation", pa.string()),
+        ("entity", pa.string()),
+    ]
+)
 
 
 @dataclass
@@ -33,11 +38,19 @@ class SubqueryImport:
     subqueries: int
 
     def summary(self) -> str:
-        return f"{self.benchmark}/{self.expansion}: imported {self.subqueries} sub-queries for {self.queries} queries"
+        return (
+            f"{self.benchmark}/{self.expansion}: imported {self.subqueries} sub-queries "
+            f"for {self.queries} queries"
+        )
 
 
 def import_subqueries(
-    store: Store, path: str | Path, *, benchmark: str, expansion: str = "default", replace: bool = False
+    store: Store,
+    path: str | Path,
+    *,
+    benchmark: str,
+    expansion: str = "default",
+    replace: bool = False,
 ) -> SubqueryImport:
     path = Path(path)
     originals = original_combinations(store, benchmark)
@@ -48,18 +61,24 @@ def import_subqueries(
         query_id = get_str(rec, "query_id", where)
         where = Where(str(path), line, query_id)
         if query_id not in originals:
-            raise where.error(f"query id {query_id!r} is not in benchmark {benchmark!r}", "query_id")
+            raise where.error(
+                f"query id {query_id!r} is not in benchmark {benchmark!r}", "query_id"
+            )
         slot = get_int(rec, "slot", where, None)
         if slot is None:
             raise where.error("missing required field", "slot")
         if slot in slots.setdefault(query_id, {}):
             raise where.error(f"slot {slot} is given twice for this query", "slot")
         slots[query_id][slot] = where
-        rows.append({
-            "query_id": query_id, "slot": slot, "text": get_str(rec, "text", where),
-            "operation": get_str(rec, "operation", where, required=False),
-            "entity": get_str(rec, "entity", where, required=False),
-        })  # fmt: skip
+        rows.append(
+            {
+                "query_id": query_id,
+                "slot": slot,
+                "text": get_str(rec, "text", where),
+                "operation": get_str(rec, "operation", where, required=False),
+                "entity": get_str(rec, "entity", where, required=False),
+            }
+        )
     if not rows:
         raise ToolexError(f"{path}: no sub-queries in the file")
     for query_id, given in slots.items():
@@ -68,7 +87,8 @@ def import_subqueries(
             where = next(iter(given.values()))
             raise where.error(
                 f"query {query_id!r} has {len(given)} sub-queries (slots {sorted(given)}) but "
-                f"{len(expected)} ground-truth tools (slots {expected}); give one sub-query per tool",
+                f"{len(expected)} ground-truth tools (slots {expected}); "
+                "give one sub-query per tool",
                 "slot",
             )
     params = {"benchmark": benchmark, "expansion": expansion}

@@ -47,36 +47,59 @@ FORMATS = {
 
 
 def load_toolret(
-    store: Store, path: str | Path, *, tasks: list[str] | None = None, name: str = "toolret",
+    store: Store,
+    path: str | Path,
+    *,
+    tasks: list[str] | None = None,
+    name: str = "toolret",
     replace: bool = False,
-) -> LoadResult:  # fmt: skip
+) -> LoadResult:
     from toolex.loaders.toolret import read_toolret
 
     return write_benchmark(store, read_toolret(path, tasks=tasks, name=name), replace=replace)
 
 
 def load_stabletoolbench(
-    store: Store, path: str | Path, *, groups: list[str] | None = None,
-    name: str = "stabletoolbench", replace: bool = False,
-) -> LoadResult:  # fmt: skip
+    store: Store,
+    path: str | Path,
+    *,
+    groups: list[str] | None = None,
+    name: str = "stabletoolbench",
+    replace: bool = False,
+) -> LoadResult:
     from toolex.loaders.stabletoolbench import read_stabletoolbench
 
-    return write_benchmark(store, read_stabletoolbench(path, groups=groups, name=name), replace=replace)
+    return write_benchmark(
+        store, read_stabletoolbench(path, groups=groups, name=name), replace=replace
+    )
 
 
 def load_beir(
-    store: Store, path: str | Path, *, split: str = "test", name: str = "beir", kind: str = "tool",
+    store: Store,
+    path: str | Path,
+    *,
+    split: str = "test",
+    name: str = "beir",
+    kind: str = "tool",
     replace: bool = False,
-) -> LoadResult:  # fmt: skip
+) -> LoadResult:
     from toolex.loaders.beir import read_beir
 
-    return write_benchmark(store, read_beir(path, split=split, name=name, kind=kind), replace=replace)
+    return write_benchmark(
+        store, read_beir(path, split=split, name=name, kind=kind), replace=replace
+    )
 
 
 def load_plain(
-    store: Store, items: str | Path, queries: str | Path, qrels: str | Path, *, name: str,
-    kind: str = "tool", replace: bool = False,
-) -> LoadResult:  # fmt: skip
+    store: Store,
+    items: str | Path,
+    queries: str | Path,
+    qrels: str | Path,
+    *,
+    name: str,
+    kind: str = "tool",
+    replace: bool = False,
+) -> LoadResult:
     from toolex.loaders.plain import read_plain
 
     bench = read_plain(items, queries, qrels, name=name, kind=kind)

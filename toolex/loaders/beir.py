@@ -19,9 +19,15 @@ from toolex.loaders.common import Benchmark, Where, get_str, item_row
 from toolex.loaders.readers import iter_dicts, read_jsonl, read_text
 
 
-def read_beir(path: str | Path, *, split: str = "test", name: str = "beir", kind: str = "tool") -> Benchmark:
+def read_beir(
+    path: str | Path, *, split: str = "test", name: str = "beir", kind: str = "tool"
+) -> Benchmark:
     root = Path(path)
-    corpus, queries, qrels = root / "corpus.jsonl", root / "queries.jsonl", root / "qrels" / f"{split}.tsv"
+    corpus, queries, qrels = (
+        root / "corpus.jsonl",
+        root / "queries.jsonl",
+        root / "qrels" / f"{split}.tsv",
+    )
     for f in (corpus, queries, qrels):
         if not f.is_file():
             raise InputError(f"missing {f.relative_to(root)} (BEIR layout)", path=str(root))
@@ -45,10 +51,15 @@ def read_beir(path: str | Path, *, split: str = "test", name: str = "beir", kind
         where = Where(str(queries), line, query_id)
         meta = rec.get("metadata") if isinstance(rec.get("metadata"), dict) else {}
         bench.add_query(
-            {"query_id": query_id, "task": meta.get("task"), "category": meta.get("category"),
-             "text": get_str(rec, "text", where), "instruction": meta.get("instruction")},
+            {
+                "query_id": query_id,
+                "task": meta.get("task"),
+                "category": meta.get("category"),
+                "text": get_str(rec, "text", where),
+                "instruction": meta.get("instruction"),
+            },
             where,
-        )  # fmt: skip
+        )
     return bench
 
 

@@ -179,11 +179,15 @@ class Benchmark:
             raise where.error("empty text", "text")
         first = self._query_where.get(row["query_id"])
         if first is not None:
-            raise where.error(f"duplicate query id {row['query_id']!r} (first at {_at(first)})", "id")
+            raise where.error(
+                f"duplicate query id {row['query_id']!r} (first at {_at(first)})", "id"
+            )
         self._query_where[row["query_id"]] = where
         self.queries.append(row)
 
-    def add_qrel(self, query_id: str, item_id: str, relevance: int, slot: int, where: Where) -> None:
+    def add_qrel(
+        self, query_id: str, item_id: str, relevance: int, slot: int, where: Where
+    ) -> None:
         self.qrels.append(
             {"query_id": query_id, "item_id": item_id, "relevance": relevance, "slot": slot}
         )
@@ -204,7 +208,9 @@ class Benchmark:
                 raise where.error(f"label names no query: {qrel['query_id']!r}", label_field)
             key = (qrel["query_id"], qrel["item_id"])
             if key in seen:
-                raise where.error(f"duplicate label {qrel['item_id']!r} for this query", label_field)
+                raise where.error(
+                    f"duplicate label {qrel['item_id']!r} for this query", label_field
+                )
             seen[key] = where
             slot_key = (qrel["query_id"], qrel["slot"])
             if slot_key in slots:
@@ -270,7 +276,12 @@ def write_benchmark(store: Store, bench: Benchmark, *, replace: bool = False) ->
     bench.validate()
     revision = bench.revision()
     result = LoadResult(
-        bench.name, "loaded", len(bench.items), len(bench.queries), len(bench.qrels), revision,
+        bench.name,
+        "loaded",
+        len(bench.items),
+        len(bench.queries),
+        len(bench.qrels),
+        revision,
         list(bench.notes),
     )
     old = existing_benchmark(store, bench.name)

@@ -44,7 +44,10 @@ def load_docs(
         raise ToolexError("the rendering name 'default' is items.text itself; choose another name")
     if existing_benchmark(store, benchmark) is None:
         raise ToolexError(f"no benchmark {benchmark!r} in the store; load it first")
-    known = {r["item_id"]: r for r in store.query("load/30_items_of_benchmark.sql", {"benchmark": benchmark})}
+    known = {
+        r["item_id"]: r
+        for r in store.query("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
+    }
     rows, seen = [], set()
     for rec, line in iter_dicts(path, read_records(path)):
         where = Where(str(path), line)

@@ -52,7 +52,9 @@ def _wanted(tasks: list[str]) -> list[tuple[str, str, Path]]:
         raise ToolexError(f"unknown ToolRet task(s) {unknown}; known: {sorted(TASK_CATEGORY)}")
     out = []
     for task in tasks:
-        out.append((QUERIES_REPO, SHARD.format(config=task, split="queries"), Path("ToolRet-Queries")))
+        out.append(
+            (QUERIES_REPO, SHARD.format(config=task, split="queries"), Path("ToolRet-Queries"))
+        )
     for cat in sorted({TASK_CATEGORY[t] for t in tasks}):
         out.append((TOOLS_REPO, SHARD.format(config=cat, split="tools"), Path("ToolRet-Tools")))
     return out
@@ -83,9 +85,14 @@ def download_toolret(
     for repo, filename, sub in wanted:
         try:
             hf_hub_download(
-                repo, filename, repo_type="dataset", revision=revision or PINNED[repo],
-                local_dir=root / sub, endpoint=endpoint, etag_timeout=timeout,
-            )  # fmt: skip
+                repo,
+                filename,
+                repo_type="dataset",
+                revision=revision or PINNED[repo],
+                local_dir=root / sub,
+                endpoint=endpoint,
+                etag_timeout=timeout,
+            )
         except Exception as exc:  # network, HTTP and hub errors all mean: not available here
             raise ModelUnavailableError(
                 f"cannot download {repo}/{filename} from the Hugging Face Hub "

@@ -42,25 +42,30 @@ def read_plain(
             text = get_str(rec, "text", where)
             doc = {"name": item_name, "description": text} if item_name else {"description": text}
         row = item_row(
-            item_id, doc, where,
+            item_id,
+            doc,
+            where,
             kind=get_str(rec, "kind", where, required=False) or kind,
             name=item_name or (doc.get("name") if isinstance(doc.get("name"), str) else None),
             platform=get_str(rec, "platform", where, required=False),
             task=get_str(rec, "task", where, required=False),
             category=get_str(rec, "category", where, required=False),
-        )  # fmt: skip
+        )
         bench.add_item(row, where)
     for rec, line in iter_dicts(queries, read_records(queries)):
         where = Where(str(queries), line)
         query_id = get_str(rec, "id", where)
         where = Where(str(queries), line, query_id)
         bench.add_query(
-            {"query_id": query_id, "text": get_str(rec, "text", where),
-             "instruction": get_str(rec, "instruction", where, required=False),
-             "task": get_str(rec, "task", where, required=False),
-             "category": get_str(rec, "category", where, required=False)},
+            {
+                "query_id": query_id,
+                "text": get_str(rec, "text", where),
+                "instruction": get_str(rec, "instruction", where, required=False),
+                "task": get_str(rec, "task", where, required=False),
+                "category": get_str(rec, "category", where, required=False),
+            },
             where,
-        )  # fmt: skip
+        )
     slots: dict[str, int] = {}
     for rec, line in iter_dicts(qrels, read_records(qrels)):
         where = Where(str(qrels), line)

@@ -34,7 +34,9 @@ def read_stabletoolbench(
     root = Path(path)
     folder = root / "test_instruction"
     if not folder.is_dir():
-        raise InputError("missing test_instruction/ (StableToolBench solvable_queries layout)", path=str(root))
+        raise InputError(
+            "missing test_instruction/ (StableToolBench solvable_queries layout)", path=str(root)
+        )
     found = {p.stem: p for p in sorted(folder.glob("*.json"))}
     if not found:
         raise InputError("no <group>.json files", path=str(folder))
@@ -58,10 +60,15 @@ def read_stabletoolbench(
             where = Where(str(path_g), line, query_id)
             conflicts += _add_apis(bench, docs, rec, where)
             bench.add_query(
-                {"query_id": query_id, "task": group, "category": group.split("_")[0],
-                 "text": get_str(rec, "query", where), "instruction": None},
+                {
+                    "query_id": query_id,
+                    "task": group,
+                    "category": group.split("_")[0],
+                    "text": get_str(rec, "query", where),
+                    "instruction": None,
+                },
                 where,
-            )  # fmt: skip
+            )
             seen: set[str] = set()
             for pair in _relevant(rec, where):
                 item_id = item_id_of(*pair)
@@ -77,7 +84,9 @@ def read_stabletoolbench(
             "different doc; the first doc was kept"
         )
     if repeats:
-        bench.notes.append(f"{repeats} repeated 'relevant APIs' entr{'y' if repeats == 1 else 'ies'} dropped")
+        bench.notes.append(
+            f"{repeats} repeated 'relevant APIs' entr{'y' if repeats == 1 else 'ies'} dropped"
+        )
     return bench
 
 
@@ -100,7 +109,9 @@ def _solvable_ids(path: Path) -> set[str] | None:
     raise InputError("expected an object or a list of query ids", path=str(path))
 
 
-def _add_apis(bench: Benchmark, docs: dict[str, dict[str, Any]], rec: dict[str, Any], where: Where) -> int:
+def _add_apis(
+    bench: Benchmark, docs: dict[str, dict[str, Any]], rec: dict[str, Any], where: Where
+) -> int:
     apis = rec.get("api_list")
     if not isinstance(apis, list):
         raise where.error("missing or not a list", "api_list")
@@ -129,7 +140,9 @@ def _relevant(rec: dict[str, Any], where: Where) -> list[tuple[str, str]]:
         raise where.error("expected a non-empty list of [tool_name, api_name]", "relevant APIs")
     out = []
     for pair in rel:
-        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+        if not (
+            isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
+        ):
             raise where.error(f"expected [tool_name, api_name], found {pair!r}", "relevant APIs")
         out.append((pair[0], pair[1]))
     return out

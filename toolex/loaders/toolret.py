@@ -31,23 +31,56 @@ from toolex.loaders.readers import iter_dicts, read_records
 # ToolRet's toolret/config.py, _TASK_2_CATEGORY (mangopy/tool-retrieval-benchmark).
 TASK_CATEGORY: dict[str, str] = {
     **dict.fromkeys(
-        ["craft-math-algebra", "craft-tabmwp", "craft-vqa", "gorilla-huggingface",
-         "gorilla-pytorch", "gorilla-tensor", "toolink"],
+        [
+            "craft-math-algebra",
+            "craft-tabmwp",
+            "craft-vqa",
+            "gorilla-huggingface",
+            "gorilla-pytorch",
+            "gorilla-tensor",
+            "toolink",
+        ],
         "code",
     ),
     **dict.fromkeys(
-        ["apibank", "apigen", "mnms", "reversechain", "rotbench", "t-eval-dialog", "t-eval-step",
-         "taskbench-daily", "toolace", "toolbench", "toolemu", "tooleyes", "toollens", "ultratool",
-         "autotools-food", "autotools-music", "autotools-weather", "restgpt-spotify",
-         "restgpt-tmdb"],
+        [
+            "apibank",
+            "apigen",
+            "mnms",
+            "reversechain",
+            "rotbench",
+            "t-eval-dialog",
+            "t-eval-step",
+            "taskbench-daily",
+            "toolace",
+            "toolbench",
+            "toolemu",
+            "tooleyes",
+            "toollens",
+            "ultratool",
+            "autotools-food",
+            "autotools-music",
+            "autotools-weather",
+            "restgpt-spotify",
+            "restgpt-tmdb",
+        ],
         "web",
     ),
     **dict.fromkeys(
-        ["appbench", "gpt4tools", "gta", "taskbench-huggingface", "taskbench-multimedia",
-         "metatool", "tool-be-honest", "toolalpaca", "toolbench-sam"],
+        [
+            "appbench",
+            "gpt4tools",
+            "gta",
+            "taskbench-huggingface",
+            "taskbench-multimedia",
+            "metatool",
+            "tool-be-honest",
+            "toolalpaca",
+            "toolbench-sam",
+        ],
         "customized",
     ),
-}  # fmt: skip
+}
 CATEGORIES = ("code", "customized", "web")
 _SUFFIXES = (".json", ".jsonl", ".parquet")
 
@@ -57,7 +90,9 @@ def tool_prefix(task: str) -> str:
     return task.replace("-", "_") + "_tool_"
 
 
-def read_toolret(path: str | Path, *, tasks: list[str] | None = None, name: str = "toolret") -> Benchmark:
+def read_toolret(
+    path: str | Path, *, tasks: list[str] | None = None, name: str = "toolret"
+) -> Benchmark:
     """Read (and validate) ToolRet tasks from ``path`` in either layout."""
     root = Path(path)
     if not root.is_dir():
@@ -83,7 +118,9 @@ def _task_folders(root: Path, tasks: list[str] | None) -> list[tuple[str, Path]]
     else:
         found = {d.name: d for d in sorted(root.iterdir()) if d.is_dir() and _find(d, "queries")}
     if not found:
-        raise InputError("no ToolRet task folder (<task>/queries.json + tools.json) here", path=str(root))
+        raise InputError(
+            "no ToolRet task folder (<task>/queries.json + tools.json) here", path=str(root)
+        )
     if not tasks:
         return list(found.items())
     missing = [t for t in tasks if t not in found]
@@ -95,9 +132,12 @@ def _task_folders(root: Path, tasks: list[str] | None) -> list[tuple[str, Path]]
 def _find(folder: Path, stem: str) -> list[Path]:
     """Files ``<stem>.json|jsonl|parquet`` or Hub shards ``<stem>-00000-of-00001.parquet``."""
     return sorted(
-        p for p in folder.iterdir()
-        if p.is_file() and p.suffix in _SUFFIXES and (p.stem == stem or p.stem.startswith(stem + "-"))
-    )  # fmt: skip
+        p
+        for p in folder.iterdir()
+        if p.is_file()
+        and p.suffix in _SUFFIXES
+        and (p.stem == stem or p.stem.startswith(stem + "-"))
+    )
 
 
 def _one_file(folder: Path, stem: str) -> Path:
@@ -124,15 +164,18 @@ def _add_query(
     query_id = get_str(rec, "id", where)
     where = Where(where.path, where.line, query_id)
     text = get_str(rec, "query", where)
-    category = (
-        TASK_CATEGORY.get(task) or get_str(rec, "category", where, required=False) or default
-    )
+    category = TASK_CATEGORY.get(task) or get_str(rec, "category", where, required=False) or default
     instruction = get_str(rec, "instruction", where, required=False)
     bench.add_query(
-        {"query_id": query_id, "task": task, "category": category, "text": text,
-         "instruction": instruction},
+        {
+            "query_id": query_id,
+            "task": task,
+            "category": category,
+            "text": text,
+            "instruction": instruction,
+        },
         where,
-    )  # fmt: skip
+    )
     for slot, label in enumerate(_labels(rec, where)):
         if not isinstance(label, dict):
             raise where.error(f"label {slot} is not an object", "labels")
@@ -169,7 +212,9 @@ def _read_hub_layout(bench: Benchmark, qroot: Path, troot: Path, tasks: list[str
     pools: dict[str, list[tuple[dict[str, Any], Where]]] = {}
     for task in chosen:
         qfile = _one_file(found[task], "queries")
-        query_recs = [(r, Where(str(qfile), line)) for r, line in iter_dicts(qfile, read_records(qfile))]
+        query_recs = [
+            (r, Where(str(qfile), line)) for r, line in iter_dicts(qfile, read_records(qfile))
+        ]
         wanted = {
             str(label.get("id"))
             for rec, where in query_recs
@@ -184,7 +229,9 @@ def _read_hub_layout(bench: Benchmark, qroot: Path, troot: Path, tasks: list[str
                 pools[cat] = _read_pool(troot, cat)
             for rec, where in pools[cat]:
                 tool_id = str(rec.get("id"))
-                if (tool_id.startswith(tool_prefix(task)) or tool_id in wanted) and not bench.has_item(tool_id):
+                if (
+                    tool_id.startswith(tool_prefix(task)) or tool_id in wanted
+                ) and not bench.has_item(tool_id):
                     _add_tool(bench, {"type": cat, **rec}, where, task)
                     found_in.add(cat)
         # a task outside ToolRet's map takes the category of the config its tools came from
