@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from toolex.judges.base import (
@@ -107,7 +108,8 @@ class HeuristicJudge:
         self._default_idf = 1.0
         if idf is None and store is not None:
             self._idf, self._default_idf = _store_idf(store, benchmark)
-        self._vec_cache: dict[str, dict[str, float]] = {}
+        self._cache: dict[tuple[str, str | None, str], _Features] = {}
+        self._text_cache: dict[str, dict[str, float]] = {}
 
     # -- vectors ----------------------------------------------------------------------------
 
@@ -120,15 +122,28 @@ class HeuristicJudge:
         norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
         return {w: v / norm for w, v in vec.items()}
 
+    def _features(self, tool: ToolDoc) -> _Features:
+        # Keyed by id AND rendered text: ids of different benchmarks may collide.
+        key = (tool.item_id, tool.platform, tool.text)
+        feats = self._cache.get(key)
+        if feats is None:
+            ps = df.params(tool.doc)
+            have = {df.stem(w) for p in ps for w in df.split_words(f"{p.name} {p.description}")}
+            required = [(p.name, frozenset(df.stem(w) for w in df.split_words(p.name))
+                         - df.STOPWORDS) for p in ps if p.required]
+            feats = _Features(self._vector(tool_tokens(tool)), operation(tool.doc), have,
+                              required)
+            self._cache[key] = feats
+        return feats
+
     def tool_vector(self, tool: ToolDoc) -> dict[str, float]:
-        cached = self._vec_cache.get(tool.item_id)
-        if cached is None:
-            cached = self._vector(tool_tokens(tool))
-            self._vec_cache[tool.item_id] = cached
-        return cached
+        return self._features(tool).vector
 
     def text_vector(self, text: str) -> dict[str, float]:
-        return self._vector(df.content_tokens(text))
+        vec = self._text_cache.get(text)
+        if vec is None:
+            vec = self._text_cache[text] = self._vector(df.content_tokens(text))
+        return vec
 
     # -- stages -----------------------------------------------------------------------------
 
@@ -171,11 +186,12 @@ class HeuristicJudge:
                                                           task.reference))
 
     def judge_pair(self, subquery: str, cand: ToolDoc, ref: ToolDoc) -> Verdict:
-        cv, rv, sv = self.tool_vector(cand), self.tool_vector(ref), self.text_vector(subquery)
+        fc, fr = self._features(cand), self._features(ref)
+        cv, rv, sv = fc.vector, fr.vector, self.text_vector(subquery)
         s_ref, s_sub, r_sub = _cos(cv, rv), _cos(cv, sv), _cos(rv, sv)
-        op_c, op_r = operation(cand.doc), operation(ref.doc)
+        op_c, op_r = fc.operation, fr.operation
         ops_ok = op_c is None or op_r is None or op_c == op_r or {op_c, op_r} in _COMPATIBLE
-        missing = unsatisfiable_params(cand, ref, subquery)
+        missing = _missing(fc.required, fr.param_words | set(sv))
         checks = {
             f"sim_ref {s_ref:.2f}>={REF_THRESHOLD}": s_ref >= REF_THRESHOLD,
             f"sim_sub {s_sub:.2f}>={SUB_RATIO}*{r_sub:.2f}": s_sub >= SUB_RATIO * r_sub,
@@ -230,19 +246,30 @@ def operation(doc: dict[str, Any]) -> str | None:
 
 def unsatisfiable_params(cand: ToolDoc, ref: ToolDoc, subquery: str) -> list[str]:
     """Required candidate parameters that neither the reference's inputs nor the sub-query give."""
-    have = {df.stem(w) for p in df.params(ref.doc) for w in df.split_words(f"{p.name} "
-                                                                           f"{p.description}")}
-    have |= set(df.content_tokens(subquery))
+    judge = HeuristicJudge()
+    fc, fr = judge._features(cand), judge._features(ref)
+    return _missing(fc.required, fr.param_words | set(df.content_tokens(subquery)))
+
+
+def _missing(required: list[tuple[str, frozenset[str]]], have: set[str]) -> list[str]:
+    """Names of required parameters whose words (or synonym groups) ``have`` lacks."""
     have_syn = {_SYN_OF[w] for w in have if w in _SYN_OF}
     missing = []
-    for p in df.params(cand.doc):
-        if not p.required:
-            continue
-        words = {df.stem(w) for w in df.split_words(p.name)} - df.STOPWORDS
+    for name, words in required:
         if not words or words & have or {_SYN_OF[w] for w in words if w in _SYN_OF} & have_syn:
             continue
-        missing.append(p.name)
+        missing.append(name)
     return missing
+
+
+@dataclass(frozen=True)
+class _Features:
+    """What the judge needs of one tool, computed once per tool."""
+
+    vector: dict[str, float]
+    operation: str | None
+    param_words: set[str]  # stems of every parameter's name and description
+    required: list[tuple[str, frozenset[str]]]  # (name, stems of the name) of required params
 
 
 def _cos(a: Mapping[str, float], b: Mapping[str, float]) -> float:

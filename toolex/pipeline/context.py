@@ -1,9 +1,10 @@
 """What every stage shares: the run's scope, progress reporting, and buffered outcome writing.
 
-Outcomes are written as they complete, in small transactions (every ``FLUSH_ROWS`` rows or
-``FLUSH_SECONDS``), and the buffer is flushed in a ``finally`` so an exception or Ctrl-C still
-stores every finished outcome: a re-run then resumes with the unfinished tasks only. (A hard kill
-can lose at most one unflushed buffer; an LLM judge serves those repeats from its call ledger.)
+Outcomes are written as they complete, in short transactions (every ``FLUSH_ROWS`` rows or
+``FLUSH_SECONDS``, whichever comes first), and the buffer is flushed in a ``finally`` so an
+exception or Ctrl-C still stores every finished outcome: a re-run then resumes with the unfinished
+tasks only. (A hard kill can lose at most one unflushed buffer; an LLM judge serves those repeats
+from its call ledger.)
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import pyarrow as pa
@@ -20,7 +22,7 @@ from toolex.judges.base import Outcome, ToolDoc
 from toolex.resources import sql_text
 from toolex.store import Store
 
-FLUSH_ROWS = 200
+FLUSH_ROWS = 2000
 FLUSH_SECONDS = 2.0
 
 
@@ -53,8 +55,14 @@ class StageContext:
 
 def tool_doc(item_id: str, name: str | None, platform: str | None, doc: Any,
              text: str | None) -> ToolDoc:
-    raw = json.loads(doc) if isinstance(doc, str) else (doc or {})
+    raw = _parse(doc) if isinstance(doc, str) else (doc or {})
     return ToolDoc(item_id, name, platform, raw, text or "")
+
+
+@lru_cache(maxsize=16384)
+def _parse(doc: str) -> dict[str, Any]:
+    # A candidate's doc recurs across sub-queries; parse it once (judges only read docs).
+    return json.loads(doc)
 
 
 def write_rows(con: Any, name: str, rows: Sequence[dict[str, Any]],
@@ -155,8 +163,9 @@ def run_judged(ctx: StageContext, counts: StageCounts, tasks: Sequence[Any],
                     problem = on_ok(writer, outcome)
                     if problem is None:
                         counts.ok += 1
-                        writer.add("stages/13_clear_failure.sql",
-                                   {"stage": stage, "task_key": outcome.key})
+                        if ctx.retry_failed:  # only a retried task can have a failure to clear
+                            writer.add("stages/13_clear_failure.sql",
+                                       {"stage": stage, "task_key": outcome.key})
                         ctx.progress.advance(outcome)
                         continue
                     error = problem

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -45,6 +46,7 @@ def split_words(text: str) -> list[str]:
     return _WORD.findall(_CAMEL.sub(" ", text).replace("_", " ").lower())
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A deliberately tiny suffix stripper (plural, -ing, -ed) so 'quotes'/'quote' match."""
     if len(word) > 4 and word.endswith("ies"):
