@@ -40,13 +40,16 @@ def request_key(body: dict[str, Any]) -> str:
 
 @dataclass
 class FaultPlan:
-    """Fault the first ``repeats`` sends of a ``rate`` share of distinct requests, by hash."""
+    """Fault exactly a ``rate`` share of the distinct requests (every 5th for 0.2, in order of
+    arrival), on their first ``repeats`` sends; later sends of the same request are clean, so
+    retries succeed. Kinds rotate through ``kinds`` (``wrong_k`` only for decompose prompts)."""
 
     rate: float = 0.0
     kinds: tuple[str, ...] = FAULT_KINDS
     repeats: int = 1
     retry_after: str = "0.05"
     seen: Counter = field(default_factory=Counter)
+    faulty: dict = field(default_factory=dict)  # request key -> index among faulted requests
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def fault_for(self, body: dict[str, Any]) -> str | None:
@@ -54,11 +57,15 @@ class FaultPlan:
         with self.lock:
             self.seen[key] += 1
             n = self.seen[key]
-        h = int(key[:8], 16)
-        if n > self.repeats or (h % 10_000) / 10_000 >= self.rate:
+            if n == 1:
+                i = len(self.seen) - 1  # index of this distinct request
+                if int((i + 1) * self.rate) > int(i * self.rate):
+                    self.faulty[key] = len(self.faulty)
+            index = self.faulty.get(key)
+        if index is None or n > self.repeats:
             return None
         kinds = [k for k in self.kinds if k != "wrong_k" or _k_of(body) is not None]
-        return kinds[(h // 10_000 + n) % len(kinds)]
+        return kinds[(index + n - 1) % len(kinds)]
 
 
 def _user_text(body: dict[str, Any]) -> str:
@@ -186,6 +193,7 @@ def _iso(t: float) -> str:
 def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body go out in two writes
 
         def log_message(self, *args: Any) -> None:  # keep test output clean
             pass
@@ -207,7 +215,7 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
         def _record(self, kind: str, body: Any) -> None:
             with server.lock:
                 server.requests.append({
-                    "kind": kind, "path": self.path, "body": body,
+                    "kind": kind, "path": self.path, "body": body, "t": time.monotonic(),
                     "headers": {k.lower(): v for k, v in self.headers.items()}})
 
         def _body(self) -> bytes:

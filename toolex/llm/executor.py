@@ -73,6 +73,7 @@ class Executor:
         self.client, self.ledger, self.policy = client, ledger, policy
         self.stage, self.judge, self.prompt_version = stage, judge, prompt_version
         self.batch_price = batch_price
+        self.flush_s = 0.2  # longest a finished answer waits to be recorded and handed over
         self._rng = random.Random(seed)
 
     def cached(self, calls: Sequence[Call]) -> tuple[list[Result], list[Call]]:
@@ -111,25 +112,29 @@ class Executor:
             t.start()
         remaining = len(calls)
         pending_rows: list[Attempt] = []
+        results: list[Result] = []
+        last_flush = time.monotonic()
         try:
             while remaining:
-                ready = [events.get()]
-                while True:  # drain a burst so one ledger commit covers many attempts
-                    try:
-                        ready.append(events.get_nowait())
-                    except queue.Empty:
-                        break
-                results = []
-                for kind, item in ready:
-                    if kind == "attempt":
-                        pending_rows.append(item)
-                    else:
-                        results.append(item)
+                timeout = max(0.0, last_flush + self.flush_s - time.monotonic())
+                try:
+                    kind, item = events.get(timeout=timeout)
+                except queue.Empty:
+                    kind, item = "tick", None
+                if kind == "attempt":
+                    pending_rows.append(item)
+                elif kind == "result":
+                    results.append(item)
+                    remaining -= 1
+                # One ledger commit per interval, not per attempt: a commit costs milliseconds
+                # and the caller's thread must keep pace with every worker together.
+                if remaining and time.monotonic() - last_flush < self.flush_s:
+                    continue
                 self.ledger.record(pending_rows)
                 pending_rows = []
-                for result in results:
-                    remaining -= 1
-                    yield result
+                last_flush = time.monotonic()
+                ready, results = results, []
+                yield from ready
         finally:
             stop.set()
             while True:  # record attempts that finished while we were being closed

@@ -1,0 +1,95 @@
+"""Stage-2 throughput of the LLM judge against a scripted server with fixed latency.
+
+Target (issue 4): N verify calls with an in-flight limit L against a server answering in T
+seconds finish within 1.25 x (N x T / L) — i.e. the executor keeps L calls in flight and its own
+overhead (SDK, threads, ledger writes) costs at most a quarter on top. An identical second run
+must make zero HTTP calls (every answer comes from the call ledger).
+
+The server runs in a separate process so it does not compete with the client for the GIL (a
+real provider does not either). Run::
+
+    python benchmarks/bench_llm_latency.py            # 2000 calls, 100 ms, 32 in flight
+    python benchmarks/bench_llm_latency.py --calls 4000 --in-flight 64
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from toolex.judges import make_judge
+from toolex.judges.base import ToolDoc, VerifyTask
+from toolex.store import Store
+
+SERVER = Path(__file__).resolve().parents[1] / "tests" / "llm" / "scripted_server.py"
+
+
+def tool(i: int) -> ToolDoc:
+    doc = {"name": f"tool_{i}", "description": f"Returns the weather forecast for region {i}.",
+           "parameters": [{"name": "city", "type": "string", "required": True}]}
+    return ToolDoc(f"tool_{i}", f"tool_{i}", f"platform_{i % 50}", doc, json.dumps(doc))
+
+
+def tasks(n: int) -> list[VerifyTask]:
+    ref = tool(-1)
+    return [VerifyTask(f"q{i // 20}/0/tool_{i}", f"get the weather forecast for city {i // 20}",
+                       tool(i), ref) for i in range(n)]
+
+
+def stats(port: int) -> dict[str, int]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stats") as resp:
+        return json.load(resp)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--calls", type=int, default=2000)
+    ap.add_argument("--latency", type=float, default=0.1)
+    ap.add_argument("--in-flight", type=int, default=32)
+    args = ap.parse_args()
+
+    os.environ.setdefault("OPENAI_API_KEY", "sk-bench-not-a-real-key")
+    server = subprocess.Popen([sys.executable, str(SERVER), "--latency", str(args.latency)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(server.stdout.readline())
+        work = tasks(args.calls)
+        with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "b.duckdb") as store:
+            judge = make_judge("openai:gpt-4o-mini", store, base_url=f"http://127.0.0.1:{port}/v1",
+                               max_in_flight=args.in_flight, timeout_s=30.0)
+            ideal = args.calls * args.latency / args.in_flight
+            t0 = time.perf_counter()
+            first = list(judge.verify(work))
+            wall = time.perf_counter() - t0
+            calls_first = stats(port).get("chat", 0)
+            t1 = time.perf_counter()
+            second = list(judge.verify(work))
+            wall2 = time.perf_counter() - t1
+            calls_second = stats(port).get("chat", 0) - calls_first
+            rows = store.con.execute("SELECT count(*) FROM llm_calls").fetchone()[0]
+        ok = sum(o.ok for o in first)
+        ratio = wall / ideal
+        print(f"verify calls          {args.calls} ({ok} ok), latency {args.latency * 1000:.0f} ms,"
+              f" in flight {args.in_flight}")
+        print(f"ideal N*T/L           {ideal:.2f} s")
+        print(f"first run wall        {wall:.2f} s   ratio {ratio:.3f}  (target <= 1.25)")
+        print(f"HTTP calls, 1st run   {calls_first}   ledger rows {rows}")
+        print(f"second run wall       {wall2:.2f} s   HTTP calls {calls_second} (target 0),"
+              f" answers {sum(o.ok for o in second)}")
+        verdict = ratio <= 1.25 and calls_second == 0 and ok == args.calls
+        print("PASS" if verdict else "FAIL")
+        sys.exit(0 if verdict else 1)
+    finally:
+        server.kill()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""Shared by the LLM and judge tests: fake keys, the scripted server, small realistic tasks
+(ToolBench-shaped documentation)."""
+
+from __future__ import annotations
+
+import json
+
+from scripted_server import FaultPlan, ScriptedServer
+
+from toolex.judges.base import AuditTask, DecomposeTask, ToolDoc, VerifyTask
+from toolex.render import render_doc
+
+OPENAI_KEY = "sk-test-openai-5f3a9c"
+ANTHROPIC_KEY = "sk-ant-test-77b1d2"
+COMPAT_KEY = "compat-test-key-0e4f"
+__all__ = ["FaultPlan", "ScriptedServer"]
+
+TOPICS = ["weather forecast", "currency exchange rate", "stock quote", "flight status",
+          "hotel availability", "news headlines", "movie showtimes", "recipe nutrition"]
+
+
+def tool(i: int, platform: str | None = None) -> ToolDoc:
+    topic = TOPICS[i % len(TOPICS)]
+    doc = {
+        "name": f"get_{topic.replace(' ', '_')}_{i}",
+        "description": f"Returns the {topic} for the given place or item (variant {i}).",
+        "required_parameters": [{"name": "query", "type": "STRING", "description": "what to look up"}],
+    }
+    platform = platform or f"provider_{i % 5}"
+    return ToolDoc(f"{platform}::{doc['name']}", doc["name"], platform, doc,
+                   render_doc(doc, platform=platform))
+
+
+def verify_tasks(n: int, offset: int = 0) -> list[VerifyTask]:
+    return [VerifyTask(f"q{i // 4}/0/{tool(i + offset).item_id}",
+                       f"find the {TOPICS[i % len(TOPICS)]} for case {i // 4}",
+                       tool(i + offset), tool(1000 + i // 4)) for i in range(n)]
+
+
+def decompose_tasks(n: int) -> list[DecomposeTask]:
+    return [DecomposeTask(f"q{i}", f"I need the {TOPICS[i % 8]} and the {TOPICS[(i + 3) % 8]} "
+                          f"for trip {i}.", None, (tool(i), tool(i + 3))) for i in range(n)]
+
+
+def audit_tasks(n: int) -> list[AuditTask]:
+    return [AuditTask(f"q{i}/{i % 3}", f"Plan trip {i}: {TOPICS[i % 8]} and {TOPICS[(i + 1) % 8]}",
+                      "Use the tools.", (f"find the {TOPICS[i % 8]}", f"find the {TOPICS[(i + 1) % 8]}"),
+                      (tool(i), tool(i + 1))) for i in range(n)]
+
+
+def outcome_view(outcomes) -> dict[str, object]:
+    """key -> comparable value (for comparing runs)."""
+    out = {}
+    for o in outcomes:
+        value = o.value
+        if isinstance(value, list):
+            value = json.dumps([[s.slot, s.text, s.item_id] for s in value])
+        elif value is not None:
+            value = (value.accepted, value.reason)
+        out[o.key] = (o.ok, value)
+    return out

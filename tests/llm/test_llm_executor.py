@@ -1,0 +1,172 @@
+"""The executor and ledger under faults, end to end: real SDKs, real HTTP, the scripted server.
+
+Every fault the server injects must show up as exactly one non-ok ledger row; every task must
+end with exactly one answer; a second identical run must not touch the network.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from llm_support import (
+    ANTHROPIC_KEY,
+    OPENAI_KEY,
+    FaultPlan,
+    ScriptedServer,
+    decompose_tasks,
+    outcome_view,
+    verify_tasks,
+)
+from scripted_server import default_responder, request_key
+
+from toolex.judges import make_judge
+from toolex.llm.executor import Policy
+from toolex.llm.ledger import Ledger
+
+FAST = {"timeout_s": 1.5, "backoff_base_s": 0.01, "backoff_max_s": 0.2, "max_in_flight": 12,
+        "max_attempts": 6}
+
+
+def judge_for(provider, server, store, **opts):
+    spec = "openai:gpt-4o-mini" if provider == "openai" else "anthropic:claude-3-5-haiku-20241022"
+    base = server.url + ("/v1" if provider == "openai" else "")
+    return make_judge(spec, store, base_url=base, **{**FAST, **opts})
+
+
+def chat_count(server):
+    return server.count("chat") + server.count("messages")
+
+
+def test_backoff_doubles_with_jitter_and_honours_retry_after():
+    policy = Policy(backoff_base_s=1.0, backoff_max_s=60.0)
+    rng = random.Random(7)
+    for attempt, (lo, hi) in {1: (0.5, 1), 2: (1, 2), 3: (2, 4), 10: (30, 60)}.items():
+        assert all(lo <= policy.delay(attempt, None, rng) <= hi for _ in range(50))
+    assert policy.delay(1, 5.0, rng) == 5.0  # the server's wait wins when longer
+    assert policy.delay(1, 1000.0, rng) == 60.0  # but never beyond the cap
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_twenty_percent_faults_complete_and_every_fault_is_a_ledger_row(llm_env, store, provider):
+    plan = FaultPlan(rate=0.2)
+    verify, decompose = verify_tasks(100), decompose_tasks(30)
+    with ScriptedServer(faults=plan, hang_s=1.8) as s:
+        judge = judge_for(provider, s, store)
+        got = list(judge.verify(verify)) + list(judge.decompose(decompose))
+        sent = chat_count(s)
+        faults = {k: n for k, n in s.served.items() if k != "ok"}
+
+        rows = Ledger(store).rows()
+        again = list(judge.verify(verify)) + list(judge.decompose(decompose))
+        assert chat_count(s) == sent  # identical second run: zero HTTP calls
+
+    keys = [o.key for o in got]
+    assert sorted(keys) == sorted(t.key for t in verify + decompose)  # nothing lost or doubled
+    assert all(o.ok for o in got), [o.error for o in got if not o.ok]
+    assert set(faults) == {"429", "500", "hang", "malformed", "wrong_k"}
+    assert sum(faults.values()) == len(keys) // 5  # 20% of the answers were faulty
+    assert len(rows) == sent  # one ledger row per HTTP attempt
+    bad = [r for r in rows if r["status"] != "ok"]
+    assert len(bad) == sum(faults.values())
+    assert sum(r["status"] == "malformed" for r in bad) == faults["malformed"] + faults["wrong_k"]
+    assert sum("timeout" in r["error"] for r in bad) == faults["hang"]
+    assert sum("HTTP 429" in r["error"] for r in bad) == faults["429"]
+    assert sum("HTTP 500" in r["error"] for r in bad) == faults["500"]
+    assert sum("wrong number of sub-queries" in r["error"] for r in bad) == faults["wrong_k"]
+    ok = [r for r in rows if r["status"] == "ok"]
+    assert len(ok) == len({r["input_hash"] for r in ok}) == len(keys)
+    assert {o.call_id for o in got} == {r["call_id"] for r in ok}
+    retried = [o for o in got if o.extra["attempts"] > 1]
+    assert len(retried) == len({r["input_hash"] for r in bad})
+    assert outcome_view(again) == outcome_view(got)
+    assert all(o.extra["cached"] for o in again)
+    assert {o.key: o.call_id for o in again} == {o.key: o.call_id for o in got}
+    for row in rows:  # the key is never stored
+        assert not any(k in str(v) for v in row.values() for k in (OPENAI_KEY, ANTHROPIC_KEY))
+
+
+@pytest.mark.parametrize("how", ["close", "raise"])
+def test_interrupted_run_resumes_without_repeating_finished_calls(llm_env, store, tmp_path, how):
+    from toolex.store import Store
+
+    tasks = verify_tasks(60)
+    with ScriptedServer(faults=FaultPlan(rate=0.2), hang_s=1.8) as s:
+        with Store.open(tmp_path / "reference.duckdb") as ref_store:
+            reference = outcome_view(judge_for("openai", s, ref_store).verify(tasks))
+
+        judge = judge_for("openai", s, store)
+        first: list = []
+        if how == "close":
+            stream = judge.verify(tasks)
+            for outcome in stream:
+                first.append(outcome)
+                if len(first) == 25:
+                    break
+            stream.close()
+        else:
+            with pytest.raises(KeyboardInterrupt):
+                for outcome in judge.verify(tasks):
+                    first.append(outcome)
+                    if len(first) == 25:
+                        raise KeyboardInterrupt
+        s.requests.clear()
+        rest = list(judge_for("openai", s, store).verify(tasks))
+        resent = {request_key(r["body"]) for r in s.requests if r["kind"] == "chat"}
+
+    assert outcome_view(rest) == reference  # same results as an uninterrupted run
+    finished = {o.key for o in first}
+    by_key = {t.key: t for t in tasks}
+    assert all(o.extra["cached"] for o in rest if o.key in finished)
+    # no request of a task finished before the interruption was sent again
+    finished_prompts = {o.call_id for o in first}
+    rows = {r["call_id"]: r for r in Ledger(store).rows()}
+    assert finished_prompts <= set(rows)
+    assert len(finished) == 25 and len(by_key) == 60
+    ok_hashes = [r["input_hash"] for r in rows.values() if r["status"] == "ok"]
+    assert len(ok_hashes) == len(set(ok_hashes)) == 60  # no finished call was paid twice
+    assert len(resent) <= 60 - 25 + 12  # at most the unfinished tasks (+ in-flight retries)
+
+
+def test_permanent_error_stops_at_once(llm_env, store):
+    with ScriptedServer() as s:
+        s.httpd.RequestHandlerClass.do_POST = lambda self: self._send(
+            401, {"error": {"message": "invalid api key", "type": "authentication_error"}})
+        [outcome] = list(judge_for("openai", s, store).verify(verify_tasks(1)))
+        assert s.count("get") == 0
+    rows = Ledger(store).rows()
+    assert not outcome.ok and "HTTP 401" in outcome.error
+    assert len(rows) == 1 and rows[0]["status"] == "error" and outcome.call_id == rows[0]["call_id"]
+
+
+def test_retry_after_is_waited_for(llm_env, store):
+    plan = FaultPlan(rate=1.0, kinds=("429",), repeats=1, retry_after="0.4")
+    with ScriptedServer(faults=plan) as s:
+        [outcome] = list(judge_for("openai", s, store, backoff_base_s=0.001, backoff_max_s=5).verify(
+            verify_tasks(1)))
+        first, second = (r["t"] for r in s.requests)
+    assert outcome.ok and outcome.extra["attempts"] == 2
+    assert second - first >= 0.4
+
+
+def test_malformed_answers_are_failures_never_cached(llm_env, store):
+    with ScriptedServer(lambda p, b: "yes, the candidate is fine") as s:
+        judge = judge_for("openai", s, store, max_attempts=3)
+        [outcome] = list(judge.verify(verify_tasks(1)))
+        [again] = list(judge.verify(verify_tasks(1)))
+        calls = s.count("chat")
+    rows = Ledger(store).rows()
+    assert not outcome.ok and "failed after 3 attempts" in outcome.error
+    assert "not valid JSON" in outcome.error
+    assert not again.ok and calls == 6  # the second run asked again: failures are not answers
+    assert [r["status"] for r in rows] == ["malformed"] * 6
+    assert rows[0]["response"] == "yes, the candidate is fine"
+
+
+def test_identical_prompts_share_one_call(llm_env, store):
+    tasks = verify_tasks(4)
+    twins = [type(t)(t.key + "#twin", t.subquery, t.candidate, t.reference) for t in tasks]
+    with ScriptedServer(default_responder) as s:
+        got = list(judge_for("openai", s, store).verify(tasks + twins))
+        assert s.count("chat") == 4
+    assert len(got) == 8 and len({o.call_id for o in got}) == 4
