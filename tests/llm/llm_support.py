@@ -24,7 +24,8 @@ def tool(i: int, platform: str | None = None) -> ToolDoc:
     doc = {
         "name": f"get_{topic.replace(' ', '_')}_{i}",
         "description": f"Returns the {topic} for the given place or item (variant {i}).",
-        "required_parameters": [{"name": "query", "type": "STRING", "description": "what to look up"}],
+        "required_parameters": [
+            {"name": "query", "type": "STRING", "description": "what to look up"}],
     }
     platform = platform or f"provider_{i % 5}"
     return ToolDoc(f"{platform}::{doc['name']}", doc["name"], platform, doc,
@@ -44,7 +45,8 @@ def decompose_tasks(n: int) -> list[DecomposeTask]:
 
 def audit_tasks(n: int) -> list[AuditTask]:
     return [AuditTask(f"q{i}/{i % 3}", f"Plan trip {i}: {TOPICS[i % 8]} and {TOPICS[(i + 1) % 8]}",
-                      "Use the tools.", (f"find the {TOPICS[i % 8]}", f"find the {TOPICS[(i + 1) % 8]}"),
+                      "Use the tools.",
+                      (f"find the {TOPICS[i % 8]}", f"find the {TOPICS[(i + 1) % 8]}"),
                       (tool(i), tool(i + 1))) for i in range(n)]
 
 

@@ -142,8 +142,8 @@ def test_permanent_error_stops_at_once(llm_env, store):
 def test_retry_after_is_waited_for(llm_env, store):
     plan = FaultPlan(rate=1.0, kinds=("429",), repeats=1, retry_after="0.4")
     with ScriptedServer(faults=plan) as s:
-        [outcome] = list(judge_for("openai", s, store, backoff_base_s=0.001, backoff_max_s=5).verify(
-            verify_tasks(1)))
+        judge = judge_for("openai", s, store, backoff_base_s=0.001, backoff_max_s=5)
+        [outcome] = list(judge.verify(verify_tasks(1)))
         first, second = (r["t"] for r in s.requests)
     assert outcome.ok and outcome.extra["attempts"] == 2
     assert second - first >= 0.4
