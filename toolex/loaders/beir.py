@@ -13,6 +13,7 @@ in), rendered like every other doc.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from toolex.errors import InputError
 from toolex.loaders.common import Benchmark, Where, get_str, item_row
@@ -36,7 +37,7 @@ def read_beir(
         where = Where(str(corpus), line)
         item_id = get_str(rec, "_id", where)
         where = Where(str(corpus), line, item_id)
-        meta = rec.get("metadata") if isinstance(rec.get("metadata"), dict) else {}
+        meta: dict[str, Any] = rec["metadata"] if isinstance(rec.get("metadata"), dict) else {}
         doc = {k: v for k, v in rec.items() if k not in ("_id", "metadata")} | meta
         if not str(doc.get("text") or "").strip() and not str(doc.get("title") or "").strip():
             raise where.error("empty text", "text")
@@ -49,7 +50,7 @@ def read_beir(
         if query_id not in judged:
             continue
         where = Where(str(queries), line, query_id)
-        meta = rec.get("metadata") if isinstance(rec.get("metadata"), dict) else {}
+        meta = rec["metadata"] if isinstance(rec.get("metadata"), dict) else {}
         bench.add_query(
             {
                 "query_id": query_id,

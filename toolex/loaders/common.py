@@ -13,7 +13,7 @@ import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, overload
 
 import pyarrow as pa
 
@@ -68,6 +68,12 @@ class Where:
         return InputError(message, path=self.path, line=self.line, record=self.record, field=field)
 
 
+@overload
+def get_str(
+    rec: dict[str, Any], key: str, where: Where, *, required: Literal[True] = True
+) -> str: ...
+@overload
+def get_str(rec: dict[str, Any], key: str, where: Where, *, required: bool) -> str | None: ...
 def get_str(rec: dict[str, Any], key: str, where: Where, *, required: bool = True) -> str | None:
     """A string field; ints are accepted as ids (ToolBench query ids are numbers)."""
     value = rec.get(key)
@@ -83,6 +89,10 @@ def get_str(rec: dict[str, Any], key: str, where: Where, *, required: bool = Tru
     return text
 
 
+@overload
+def get_int(rec: dict[str, Any], key: str, where: Where, default: int) -> int: ...
+@overload
+def get_int(rec: dict[str, Any], key: str, where: Where, default: None) -> int | None: ...
 def get_int(rec: dict[str, Any], key: str, where: Where, default: int | None) -> int | None:
     value = rec.get(key, default)
     if value is None:
