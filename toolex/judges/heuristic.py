@@ -21,6 +21,9 @@ Verify (``accepted`` iff ALL hold):
   1. ``sim(candidate, reference) >= REF_THRESHOLD`` (0.35);
   2. ``sim(candidate, sub-query) >= SUB_RATIO * sim(reference, sub-query)`` (0.5): the candidate
      answers the sub-query at least half as well as the ground truth does;
+  2b. the candidate's words (doc and parameters) carry at least ``COVER_RATIO`` (0.75) of the
+     IDF mass of the sub-query words that the reference has: sibling endpoints ("news in French"
+     vs "news in Italian", "metals futures" vs "energy futures") differ exactly in those words;
   3. operation classes agree when both are detected (a "delete" is not a "create");
   4. every REQUIRED parameter of the candidate is satisfiable: its words overlap the reference's
      parameter words or the sub-query's words (or a synonym group such as lat/latitude).
@@ -55,6 +58,7 @@ from toolex.pipeline import docfields as df
 
 REF_THRESHOLD = 0.35
 SUB_RATIO = 0.5
+COVER_RATIO = 0.75
 COVER_THRESHOLD = 0.05
 MAX_ENTITY_WORDS = 6
 
@@ -192,9 +196,12 @@ class HeuristicJudge:
         op_c, op_r = fc.operation, fr.operation
         ops_ok = op_c is None or op_r is None or op_c == op_r or {op_c, op_r} in _COMPATIBLE
         missing = _missing(fc.required, fr.param_words | set(sv))
+        cover = self._coverage(set(sv) & set(rv), set(cv) | fc.param_words)
         checks = {
             f"sim_ref {s_ref:.2f}>={REF_THRESHOLD}": s_ref >= REF_THRESHOLD,
             f"sim_sub {s_sub:.2f}>={SUB_RATIO}*{r_sub:.2f}": s_sub >= SUB_RATIO * r_sub,
+            f"covers {cover:.2f}>={COVER_RATIO} of the sub-query's reference words": (
+                cover >= COVER_RATIO),
             f"operation {op_c}~{op_r}": ops_ok,
             ("inputs satisfiable" if not missing
              else f"required inputs nobody supplies: {', '.join(missing)}"): not missing,
@@ -203,6 +210,16 @@ class HeuristicJudge:
         failed = [k for k, ok in checks.items() if not ok]
         reason = "; ".join(checks) if accepted else "fails: " + "; ".join(failed)
         return Verdict(accepted, reason)
+
+    def _coverage(self, wanted: set[str], have: set[str]) -> float:
+        """IDF-weighted share of ``wanted`` words found in ``have`` (directly or by synonym)."""
+        if not wanted:
+            return 1.0
+        have_syn = {_SYN_OF[w] for w in have if w in _SYN_OF}
+        total = sum(self._weight(w) for w in wanted)
+        hit = sum(self._weight(w) for w in wanted
+                  if w in have or (w in _SYN_OF and _SYN_OF[w] in have_syn))
+        return hit / total
 
     def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]:
         for task in tasks:
