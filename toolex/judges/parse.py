@@ -150,7 +150,8 @@ def leaked_names(text: str, tools: Iterable[ToolDoc]) -> list[str]:
     found = []
     for tool in tools:
         for raw in tool_names(tool):
-            for part in {raw, *raw.split("::")}:
+            # A ToolBench id "tool::api" is two names, not one identifier.
+            for part in set(raw.split("::")):
                 words = _words(part)
                 if len(words) < 2 and not (_identifier_like(part) and len(part) >= 4):
                     continue
