@@ -128,3 +128,10 @@ def test_hugging_face_layout_matches_the_json_layout(tmp_path, data_dir):
     assert hub.items == ref.items
     assert hub.queries == ref.queries  # category 'web' from the tools config, not the file
     assert hub.qrels == ref.qrels
+
+
+def test_separate_snapshots_via_tools(tmp_path, data_dir):
+    _write_hub_layout(tmp_path, data_dir)
+    bench = read_toolret(tmp_path / "ToolRet-Queries", tools=tmp_path / "ToolRet-Tools")
+    assert [i["item_id"] for i in bench.items] == ["mini_tool_0", "mini_tool_1", "mini_tool_2"]
+    assert len(bench.qrels) == 3

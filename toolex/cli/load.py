@@ -29,6 +29,10 @@ def name_option(default: str) -> Callable[[Callable[..., Any]], Callable[..., An
 
 def _report(result: Any) -> None:
     click.echo(result.summary(), err=True)
+    hist = getattr(result, "labels_per_query", None)
+    if hist:
+        shown = ", ".join(f"{n}:{c}" for n, c in hist.items())
+        click.echo(f"labels per query (labels:queries): {shown}", err=True)
     for note in getattr(result, "notes", []):
         click.echo(f"note: {note}", err=True)
 
@@ -55,10 +59,19 @@ def load() -> None:
 @load.command("toolret")
 @click.argument("path", type=click.Path(exists=True, file_okay=False))
 @click.option("--task", "tasks", multiple=True, help="Load only this task (repeatable).")
+@click.option(
+    "--tools",
+    type=click.Path(exists=True, file_okay=False),
+    default=None,
+    help="A separate ToolRet-Tools snapshot (<category>/tools-*.parquet); PATH is then the "
+    "ToolRet-Queries snapshot (<task>/queries-*.parquet).",
+)
 @name_option("toolret")
 @replace_option
 @db_option
-def toolret_cmd(path: str, tasks: tuple[str, ...], name: str, replace: bool, db: str) -> None:
+def toolret_cmd(
+    path: str, tasks: tuple[str, ...], tools: str | None, name: str, replace: bool, db: str
+) -> None:
     """Load ToolRet tasks from PATH.
 
     PATH holds task folders `<task>/queries.json` + `<task>/tools.json` (or is one task folder),
@@ -76,7 +89,7 @@ def toolret_cmd(path: str, tasks: tuple[str, ...], name: str, replace: bool, db:
         result = _run(
             f"loading ToolRet from {path}",
             lambda: load_toolret(
-                store, path, tasks=list(tasks) or None, name=name, replace=replace
+                store, path, tasks=list(tasks) or None, name=name, tools=tools, replace=replace
             ),
         )
     _report(result)

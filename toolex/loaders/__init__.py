@@ -3,7 +3,7 @@ then ``write_benchmark`` stores it in ONE transaction (a failed load changes not
 
 Python API (what the CLI calls)::
 
-    load_toolret(store, path, tasks=None, name="toolret", replace=False) -> LoadResult
+    load_toolret(store, path, tasks=None, name="toolret", tools=None, replace=False) -> LoadResult
     load_stabletoolbench(store, path, groups=None, name="stabletoolbench", replace=False)
     load_beir(store, path, split="test", name="beir", kind="tool", replace=False)
     load_plain(store, items, queries, qrels, name=..., kind="tool", replace=False)
@@ -52,11 +52,13 @@ def load_toolret(
     *,
     tasks: list[str] | None = None,
     name: str = "toolret",
+    tools: str | Path | None = None,
     replace: bool = False,
 ) -> LoadResult:
     from toolex.loaders.toolret import read_toolret
 
-    return write_benchmark(store, read_toolret(path, tasks=tasks, name=name), replace=replace)
+    bench = read_toolret(path, tasks=tasks, name=name, tools=tools)
+    return write_benchmark(store, bench, replace=replace)
 
 
 def load_stabletoolbench(

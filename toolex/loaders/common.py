@@ -256,6 +256,7 @@ class LoadResult:
     qrels: int
     revision: str
     notes: list[str] = field(default_factory=list)
+    labels_per_query: dict[int, int] = field(default_factory=dict)  # {n labels: n queries}
 
     def summary(self) -> str:
         verb = {"unchanged": "already loaded, unchanged"}.get(self.status, self.status)
@@ -285,6 +286,9 @@ def write_benchmark(store: Store, bench: Benchmark, *, replace: bool = False) ->
     """Write ``bench`` in one transaction; same content again is a no-op, else needs replace."""
     bench.validate()
     revision = bench.revision()
+    per_query: dict[str, int] = {}
+    for qrel in bench.qrels:
+        per_query[qrel["query_id"]] = per_query.get(qrel["query_id"], 0) + 1
     result = LoadResult(
         bench.name,
         "loaded",
@@ -293,6 +297,7 @@ def write_benchmark(store: Store, bench: Benchmark, *, replace: bool = False) ->
         len(bench.qrels),
         revision,
         list(bench.notes),
+        histogram(per_query.values()),
     )
     old = existing_benchmark(store, bench.name)
     if old is not None:

@@ -10,9 +10,11 @@ Two on-disk layouts, detected from the folder given:
 * **Hugging Face layout** (snapshots of ``mangopy/ToolRet-Queries`` and
   ``mangopy/ToolRet-Tools``): ``<root>/ToolRet-Queries/<task>/queries-*.parquet`` (config per
   task, ``labels`` stored as a JSON string) and ``<root>/ToolRet-Tools/<category>/tools-*.parquet``
-  (config per category, ``documentation`` a JSON string). A task's tools are those whose id starts
-  with ``<task with '-' as '_'>_tool_`` plus every tool its labels name, which reproduces the
-  per-task export. JSON/JSONL files in place of Parquet are accepted.
+  (config per category, ``documentation`` a JSON string). The two snapshots may also live
+  apart: pass the queries snapshot as the path and the tools snapshot as ``tools``. A task's
+  tools are those whose id starts with ``<task with '-' as '_'>_tool_`` plus every tool its
+  labels name, which reproduces the per-task export. JSON/JSONL files in place of Parquet are
+  accepted.
 
 Category comes from ToolRet's own ``toolret/config.py`` (``_TASK_2_CATEGORY``, 35 tasks); for a
 task it does not list, from the query's ``category`` / the tool's ``type`` field. Labels keep
@@ -91,12 +93,21 @@ def tool_prefix(task: str) -> str:
 
 
 def read_toolret(
-    path: str | Path, *, tasks: list[str] | None = None, name: str = "toolret"
+    path: str | Path,
+    *,
+    tasks: list[str] | None = None,
+    name: str = "toolret",
+    tools: str | Path | None = None,
 ) -> Benchmark:
-    """Read (and validate) ToolRet tasks from ``path`` in either layout."""
+    """Read (and validate) ToolRet tasks from ``path`` in either layout; ``tools`` names a
+    separate ToolRet-Tools snapshot, making ``path`` the ToolRet-Queries snapshot."""
     root = Path(path)
     if not root.is_dir():
         raise InputError("not a folder (expected ToolRet task folders)", path=str(root))
+    if tools is not None:
+        bench = Benchmark(name, "toolret", f"{root} + {tools}")
+        _read_hub_layout(bench, root, Path(tools), tasks)
+        return bench
     if (root / "ToolRet-Queries").is_dir():
         bench = Benchmark(name, "toolret", str(root))
         _read_hub_layout(bench, root / "ToolRet-Queries", root / "ToolRet-Tools", tasks)
