@@ -56,9 +56,9 @@ def main(path: str) -> None:
                 ta, tb = tools[a][0], tools[b][0]
                 if ta.platform == tb.platform:
                     continue
-                same = docfields.description(ta.doc).strip() == docfields.description(tb.doc).strip()
-                (clones if same and docfields.description(ta.doc).strip() else namesakes).append(
-                    (a, b))
+                da = docfields.description(ta.doc).strip()
+                db = docfields.description(tb.doc).strip()
+                (clones if da and da == db else namesakes).append((a, b))
 
     def subquery(ref: ToolDoc) -> str:
         task = DecomposeTask("p", docfields.description(ref.doc) or (ref.name or ""), None, (ref,))
