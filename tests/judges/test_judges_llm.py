@@ -56,9 +56,10 @@ def test_decompose_outcomes(judge_and_server):
     tasks = decompose_tasks(3)
     got = {o.key: o for o in judge.decompose(tasks)}
     assert set(got) == {"q0", "q1", "q2"}
+    ids = [t.item_id for t in tasks[1].tools]
     assert got["q1"].ok and got["q1"].value == [
-        SubQuery(0, "retrieve the data for step 0", "retrieve", "step 0", tasks[1].tools[0].item_id),
-        SubQuery(1, "retrieve the data for step 1", "retrieve", "step 1", tasks[1].tools[1].item_id),
+        SubQuery(0, "retrieve the data for step 0", "retrieve", "step 0", ids[0]),
+        SubQuery(1, "retrieve the data for step 1", "retrieve", "step 1", ids[1]),
     ]
     rows = {r["call_id"]: r for r in Ledger(judge.store).rows()}
     row = rows[got["q1"].call_id]
