@@ -5,8 +5,8 @@
 -- any of them. combo_ids lists those combinations, so the per-combination form can be rebuilt
 -- and the flat form is never mistaken for "any item counts alone".
 SELECT
-    any_value(benchmark) AS benchmark,
-    any_value(expansion) AS expansion,
+    max(benchmark) AS benchmark,
+    max(expansion) AS expansion,
     query_id,
     item_id,
     max(relevance) AS relevance,

@@ -8,15 +8,15 @@ SELECT
     r.benchmark,
     s.category,
     s.k,
-    any_value(s.n_queries) AS n_queries,
-    any_value(s.n_no_results) AS n_no_results,
-    any_value(s.old) FILTER (WHERE s.metric = 'ndcg') AS ndcg_old,
-    any_value(s.new) FILTER (WHERE s.metric = 'ndcg') AS ndcg_new,
-    any_value(s.old) FILTER (WHERE s.metric = 'recall') AS recall_old,
-    any_value(s.new) FILTER (WHERE s.metric = 'recall') AS recall_new,
-    any_value(s.old) FILTER (WHERE s.metric = 'comp') AS comp_old,
-    any_value(s.new) FILTER (WHERE s.metric = 'comp') AS comp_new,
-    avg(s.gain) FILTER (WHERE s.metric IN ('ndcg', 'recall', 'comp')) AS delta
+    max(s.n_queries) AS n_queries,
+    max(s.n_no_results) AS n_no_results,
+    max(CASE WHEN s.metric = 'ndcg' THEN s.old END) AS ndcg_old,
+    max(CASE WHEN s.metric = 'ndcg' THEN s.new END) AS ndcg_new,
+    max(CASE WHEN s.metric = 'recall' THEN s.old END) AS recall_old,
+    max(CASE WHEN s.metric = 'recall' THEN s.new END) AS recall_new,
+    max(CASE WHEN s.metric = 'comp' THEN s.old END) AS comp_old,
+    max(CASE WHEN s.metric = 'comp' THEN s.new END) AS comp_new,
+    avg(CASE WHEN s.metric IN ('ndcg', 'recall', 'comp') THEN s.gain END) AS delta
 FROM report_summary AS s
 JOIN runs AS r USING (run_id)
 GROUP BY s.run_id, r.level, r.benchmark, s.category, s.k

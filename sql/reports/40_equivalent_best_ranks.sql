@@ -6,7 +6,9 @@
 -- Parameters: $run_ids VARCHAR[], $expansion VARCHAR, $seed INTEGER.
 -- Only queries with at least one verified equivalent (an accepted verdict for a tool outside the
 -- ground truth) take part. The random tool is one non-equivalent, non-ground-truth tool of the
--- query's library (same task, or a pooled library), chosen per query by hash($seed, query, item).
+-- query's library (same task, or a pooled library), chosen per query by the smallest
+-- hash(concat_ws(':', $seed, query, item)) (DuckDB's multi-argument hash XORs its arguments'
+-- hashes, which correlates draws; one hash of the joined string does not).
 CREATE OR REPLACE TEMP TABLE report_best_ranks AS
 WITH rq AS (
     SELECT r.run_id, r.benchmark, q.query_id, coalesce(q.category, '(none)') AS category, q.task
@@ -29,7 +31,7 @@ eq_queries AS (
     WHERE e.benchmark IN (SELECT benchmark FROM rq)
 ),
 random_pick AS (
-    SELECT e.benchmark, e.query_id, arg_min(i.item_id, hash($seed, e.query_id, i.item_id)) AS item_id
+    SELECT e.benchmark, e.query_id, arg_min(i.item_id, hash(concat_ws(':', $seed, e.query_id, i.item_id))) AS item_id
     FROM eq_queries AS e
     JOIN items AS i
       ON i.benchmark = e.benchmark AND (i.task IS NULL OR e.task IS NULL OR i.task = e.task)
@@ -61,7 +63,7 @@ SELECT
     rq.category,
     m.kind,
     min(rr.rank) AS best_rank,
-    any_value(d.depth) AS depth
+    max(d.depth) AS depth
 FROM rq
 JOIN eq_queries AS e USING (benchmark, query_id)
 JOIN members AS m USING (benchmark, query_id)

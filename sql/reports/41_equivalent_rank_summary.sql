@@ -9,9 +9,9 @@ WITH wide AS (
         run_id,
         category,
         query_id,
-        any_value(best_rank) FILTER (WHERE kind = 'gt') AS gt_rank,
-        any_value(best_rank) FILTER (WHERE kind = 'equivalent') AS eq_rank,
-        any_value(best_rank) FILTER (WHERE kind = 'random') AS random_rank
+        max(CASE WHEN kind = 'gt' THEN best_rank END) AS gt_rank,
+        max(CASE WHEN kind = 'equivalent' THEN best_rank END) AS eq_rank,
+        max(CASE WHEN kind = 'random' THEN best_rank END) AS random_rank
     FROM report_best_ranks
     GROUP BY run_id, category, query_id
 )

@@ -14,7 +14,7 @@ SELECT
     g.run_id,
     k.kind,
     g.rank_cutoff,
-    count(b.query_id) / any_value(n.n_queries) AS share
+    count(b.query_id) / max(n.n_queries) AS share
 FROM grid AS g
 CROSS JOIN (VALUES ('gt'), ('equivalent'), ('random')) AS k(kind)
 JOIN n USING (run_id)

@@ -9,11 +9,11 @@ WITH d AS (
         r.level,
         s.category,
         s.k,
-        any_value(s.n_queries) AS n_queries,
-        any_value(s.gain) FILTER (WHERE s.metric = 'ndcg') AS ndcg_gain,
-        any_value(s.gain) FILTER (WHERE s.metric = 'recall') AS recall_gain,
-        any_value(s.gain) FILTER (WHERE s.metric = 'comp') AS comp_gain,
-        avg(s.gain) FILTER (WHERE s.metric IN ('ndcg', 'recall', 'comp')) AS delta
+        max(s.n_queries) AS n_queries,
+        max(CASE WHEN s.metric = 'ndcg' THEN s.gain END) AS ndcg_gain,
+        max(CASE WHEN s.metric = 'recall' THEN s.gain END) AS recall_gain,
+        max(CASE WHEN s.metric = 'comp' THEN s.gain END) AS comp_gain,
+        avg(CASE WHEN s.metric IN ('ndcg', 'recall', 'comp') THEN s.gain END) AS delta
     FROM report_summary AS s
     JOIN runs AS r USING (run_id)
     WHERE s.category <> 'all'

@@ -6,7 +6,9 @@
 -- p-value is the share of sign vectors whose mean is at least as far from 0 as the observed one
 -- (Fisher 1935; Smucker, Allan & Carterette, CIKM 2007). Groups of n <= $exact_max queries
 -- enumerate all 2^n vectors (exact: p = count / 2^n, query j flipped when bit j of the vector
--- is set); larger groups draw $n_perm vectors by hash($seed, vector, query) and use
+-- is set); larger groups draw $n_perm vectors, query flipped when
+-- hash(concat_ws(':', $seed, vector, query)) is odd (one hash of the joined string: DuckDB's
+-- multi-argument hash XORs the arguments' hashes, so its low bit would not vary), and use
 -- p = (count + 1) / ($n_perm + 1) (Phipson & Smyth 2010).
 CREATE OR REPLACE TEMP TABLE report_pvalues AS
 WITH d AS (
@@ -35,9 +37,9 @@ flipped AS (
     SELECT
         x.test, x.run_a, x.run_b, x.measure, x.category, x.metric, x.k, x.v,
         avg(CASE WHEN (CASE WHEN x.exact THEN (x.v >> d.j::BIGINT) & 1
-                            ELSE hash($seed, x.v, d.query_id) % 2 END) = 1
+                            ELSE hash(concat_ws(':', $seed, x.v, d.query_id)) % 2 END) = 1
                  THEN -d.diff ELSE d.diff END) AS m,
-        any_value(x.mean_diff) AS mean_diff
+        max(x.mean_diff) AS mean_diff
     FROM vectors AS x
     JOIN d USING (test, run_a, run_b, measure, category, metric, k)
     GROUP BY x.test, x.run_a, x.run_b, x.measure, x.category, x.metric, x.k, x.v

@@ -3,7 +3,7 @@
 -- category, metric, k, ci_low, ci_high).
 -- Parameters: $seed INTEGER, $n_boot INTEGER (resamples), $alpha DOUBLE (0.05 = a 95% CI).
 -- Each resample draws n queries with replacement (draw t of resample b picks query
--- hash($seed, b, t) mod n); the interval is the alpha/2 and 1 - alpha/2 quantiles of the
+-- hash(concat_ws(':', $seed, b, t)) mod n); the interval is the alpha/2 and 1 - alpha/2 quantiles of the
 -- resample means (Efron & Tibshirani 1993). The same draws serve every group of the same size,
 -- so metrics and measures of one group are resampled jointly (paired).
 CREATE OR REPLACE TEMP TABLE report_cis AS
@@ -31,7 +31,7 @@ means AS (
     JOIN d
       ON d.test = x.test AND d.run_a = x.run_a AND d.run_b = x.run_b AND d.measure = x.measure
      AND d.category = x.category AND d.metric = x.metric AND d.k = x.k
-     AND d.j = hash($seed, x.b, x.t) % x.n
+     AND d.j = hash(concat_ws(':', $seed, x.b, x.t)) % x.n
     GROUP BY x.test, x.run_a, x.run_b, x.measure, x.category, x.metric, x.k, x.b
 )
 SELECT

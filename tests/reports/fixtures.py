@@ -72,6 +72,12 @@ def ranking(run_id: str, query_id: str) -> list[str]:
 
 def build(store: Store) -> Store:
     """Fill ``store`` with the fixture (returns it for chaining)."""
+    with store.transaction():  # one commit, not one per row: keeps the tests fast
+        _build(store)
+    return store
+
+
+def _build(store: Store) -> None:
     con = store.con
     con.execute(
         "INSERT INTO benchmarks (benchmark, format, source, revision) VALUES (?, ?, ?, ?)",
@@ -104,7 +110,6 @@ def build(store: Store) -> Store:
             )
     _expansion(store)
     _runs(store)
-    return store
 
 
 def _expansion(store: Store) -> None:

@@ -1,0 +1,52 @@
+"""Main table and heterogeneity: pivots of toolex.metrics.summary, Δ = mean of the three gains."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolex import metrics
+from toolex.reports.heterogeneity import heterogeneity_table
+from toolex.reports.main_table import main_table
+
+
+def test_main_table_pivots_summary_and_adds_level(ctx):
+    table = main_table(ctx)
+    rows = {(r["run_id"], r["category"]): r for r in table.rows}
+    assert set(rows) == {
+        (r, c) for r in ("bm25", "bm25-ft", "sub-bm25") for c in ("all", "web", "code")
+    }
+    assert rows[("sub-bm25", "all")]["level"] == "subquery"
+    assert rows[("bm25", "all")]["level"] == "query"
+    summary = metrics.summary(ctx.store, ["bm25", "bm25-ft", "sub-bm25"], ks=(3,))
+    for s in summary:
+        row = rows[(s["run_id"], s["category"])]
+        assert row[f"{s['metric']}_old"] == pytest.approx(s["old"])
+        assert row[f"{s['metric']}_new"] == pytest.approx(s["new"])
+        assert row["n_queries"] == s["n_queries"]
+
+
+def test_hand_computed_code_row_of_bm25(ctx):
+    """bm25, category code, K=3. q4: GT c1 at rank 4, equivalent c2 (valid combo) at 3;
+    q5: GT c3, c4 at ranks 3, 2; q6: GT c5 at 3 (its equivalent c1 is only in a rejected combo).
+    Recall old = (0 + 1 + 1)/3, new = (1 + 1 + 1)/3; Comp likewise."""
+    row = next(r for r in main_table(ctx).rows if r["run_id"] == "bm25" and r["category"] == "code")
+    assert row["recall_old"] == pytest.approx(2 / 3)
+    assert row["recall_new"] == pytest.approx(1.0)
+    assert row["comp_old"] == pytest.approx(2 / 3)
+    assert row["comp_new"] == pytest.approx(1.0)
+    gains = [row[f"{m}_new"] - row[f"{m}_old"] for m in ("ndcg", "recall", "comp")]
+    assert row["delta"] == pytest.approx(sum(gains) / 3)
+
+
+def test_heterogeneity_ranks_categories_by_delta(ctx):
+    rows = heterogeneity_table(ctx).rows
+    assert {r["category"] for r in rows} == {"web", "code"}  # 'all' is not a category
+    sub = {r["category"]: r for r in rows if r["run_id"] == "sub-bm25"}
+    main = {r["category"]: r for r in main_table(ctx).rows if r["run_id"] == "sub-bm25"}
+    for cat in ("web", "code"):
+        assert sub[cat]["delta"] == pytest.approx(main[cat]["delta"])
+    top = max(sub, key=lambda c: sub[c]["delta"])
+    assert sub[top]["delta_rank"] == 1
+    assert sub["web"]["run_delta_range"] == pytest.approx(
+        abs(sub["web"]["delta"] - sub["code"]["delta"])
+    )

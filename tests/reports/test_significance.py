@@ -1,0 +1,100 @@
+"""Significance in SQL: the exact randomisation test on hand cases, the Monte Carlo version
+against exact enumeration, the bootstrap CI on degenerate cases, and the report's table
+against an independent Python implementation."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from toolex import metrics
+from toolex.reports.significance import significance_table
+
+
+def _diffs(store, values):
+    store.con.execute(
+        "CREATE OR REPLACE TEMP TABLE report_diffs (test VARCHAR, run_a VARCHAR, run_b VARCHAR, "
+        "measure VARCHAR, category VARCHAR, metric VARCHAR, k INTEGER, query_id VARCHAR, "
+        "diff DOUBLE)"
+    )
+    store.con.executemany(
+        "INSERT INTO report_diffs VALUES ('gain', 'r', '', 'new-old', 'all', 'ndcg', 10, ?, ?)",
+        [[f"q{i:02d}", v] for i, v in enumerate(values)],
+    )
+
+
+def _pvalue(store, *, n_perm=1000, exact_max=12, seed=0):
+    store.execute("reports/72_significance_randomisation.sql",
+                  {"seed": seed, "n_perm": n_perm, "exact_max": exact_max}).fetchall()  # fmt: skip
+    return store.con.execute("SELECT p_value, exact, n_permutations FROM report_pvalues").fetchone()
+
+
+def exact_p(values):
+    obs = abs(sum(values) / len(values))
+    hits = sum(
+        abs(sum(s * v for s, v in zip(signs, values, strict=True)) / len(values)) >= obs - 1e-12
+        for signs in itertools.product((1, -1), repeat=len(values))
+    )
+    return hits / 2 ** len(values)
+
+
+def test_exact_randomisation_by_hand(store):
+    """Diffs 0.5, 0.2, 0.1 (mean 0.2667). Of the 8 sign vectors only all-plus and all-minus reach
+    |mean| >= 0.2667, so p = 2/8."""
+    _diffs(store, [0.5, 0.2, 0.1])
+    assert _pvalue(store) == (pytest.approx(0.25), True, 8)
+
+
+def test_no_difference_gives_p_one(store):
+    _diffs(store, [0.0, 0.0, 0.0, 0.0])
+    assert _pvalue(store)[0] == pytest.approx(1.0)
+
+
+def test_monte_carlo_is_close_to_exact(store):
+    values = [0.3, -0.1, 0.25, 0.0, 0.4, -0.2, 0.15, 0.1, 0.05, 0.3]
+    _diffs(store, values)
+    p, exact, n = _pvalue(store, n_perm=4000, exact_max=4, seed=7)
+    assert not exact and n == 4000
+    assert p == pytest.approx(exact_p(values), abs=0.02)
+    assert _pvalue(store, n_perm=4000, exact_max=4, seed=7)[0] == p  # seeded: reproducible
+
+
+def test_bootstrap_ci_degenerate_cases(store):
+    params = {"seed": 0, "n_boot": 2000, "alpha": 0.05}
+    _diffs(store, [0.3, 0.3, 0.3])
+    store.execute("reports/73_significance_bootstrap.sql", params).fetchall()
+    low, high = store.con.execute("SELECT ci_low, ci_high FROM report_cis").fetchone()
+    assert (low, high) == (pytest.approx(0.3), pytest.approx(0.3))
+    # two queries 0 and 1: resample means 0, 0.5, 1 with probability 1/4, 1/2, 1/4
+    _diffs(store, [0.0, 1.0])
+    store.execute("reports/73_significance_bootstrap.sql", params).fetchall()
+    low, high = store.con.execute("SELECT ci_low, ci_high FROM report_cis").fetchone()
+    assert (low, high) == (0.0, 1.0)
+    share = store.con.execute(
+        "WITH x AS (SELECT unnest(range(2000)) AS b) SELECT avg((hash(concat_ws(':', 0, b, 0)) % 2 "
+        "+ hash(concat_ws(':', 0, b, 1)) % 2 = 1)::INTEGER) FROM x"
+    ).fetchone()[0]
+    assert share == pytest.approx(0.5, abs=0.05)  # the draws are fair coin flips
+
+
+def test_report_table_matches_python_exact_test(ctx):
+    rows = significance_table(ctx).rows
+    pq = metrics.per_query(ctx.store, ["bm25", "bm25-ft"], ks=(3,)).to_pylist()
+    by = {(r["run_id"], r["query_id"], r["metric"]): r for r in pq}
+    cat = {"q1": "web", "q2": "web", "q3": "web", "q4": "code", "q5": "code", "q6": "code"}
+    for metric in ("ndcg", "recall"):
+        for category in ("all", "web"):
+            qids = [q for q in cat if category == "all" or cat[q] == category]
+            gains = [by[("bm25", q, metric)]["new"] - by[("bm25", q, metric)]["old"] for q in qids]
+            row = next(r for r in rows if r["test"] == "gain" and r["run_a"] == "bm25"
+                       and r["category"] == category and r["metric"] == metric)  # fmt: skip
+            assert row["mean_diff"] == pytest.approx(sum(gains) / len(gains))
+            assert row["p_value"] == pytest.approx(exact_p(gains))
+            assert row["ci_low"] <= row["mean_diff"] <= row["ci_high"]
+            old = [by[("bm25-ft", q, metric)]["old"] - by[("bm25", q, metric)]["old"] for q in qids]
+            row = next(r for r in rows if r["test"] == "runs" and r["run_a"] == "bm25-ft"
+                       and r["run_b"] == "bm25" and r["measure"] == "old"
+                       and r["category"] == category and r["metric"] == metric)  # fmt: skip
+            assert row["mean_diff"] == pytest.approx(sum(old) / len(old))
+            assert row["p_value"] == pytest.approx(exact_p(old))
