@@ -1,0 +1,292 @@
+"""Retrieval benchmarks: the store's overhead, the ANN threshold, and quality per retriever.
+
+    python benchmarks/bench_retrieval.py overhead [--task toolink] [--retriever SPEC]
+    python benchmarks/bench_retrieval.py ann [--sizes 10000,50000,100000]
+    python benchmarks/bench_retrieval.py quality [--retrievers bm25,wordllama,...]
+
+overhead: end to end through the store (embed with a cold cache, write the cache, build the
+LanceDB table, search every query of one task, write the run) against the same model embedding
+the same texts plus a plain numpy matrix product and argpartition top-k. Prints the ratio
+(target <= 1.5x) and proves a second index run on the unchanged library calls the model 0 times.
+
+ann: synthetic unit vectors (384-d): LanceDB flat search vs IVF_PQ + refine, per-query latency and
+recall@20 against exact search, to place ANN_THRESHOLD.
+
+quality: every ToolRet task in ../shared/data, each retriever as a query-level run (k=100, scope
+task): N@10, R@10, C@10 per task (toolex.metrics), wall time, and the candidate pool (share of
+single-label queries whose ground-truth tool is in the top 20).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+MINILM = SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
+MINILM_SPEC = f"fastembed:sentence-transformers/all-MiniLM-L6-v2@{MINILM}"
+
+
+class Counting:
+    """Wraps an embedder and counts texts sent to the model and seconds spent in it."""
+
+    def __init__(self, inner):  # noqa: ANN001
+        self.inner = inner
+        self.spec, self.key, self.model = inner.spec, inner.key, inner.model
+        self.dim, self.max_words = inner.dim, inner.max_words
+        self.calls = self.texts = 0
+        self.seconds = 0.0
+
+    def embed(self, texts):  # noqa: ANN001, ANN201
+        self.calls += 1
+        self.texts += len(texts)
+        t = time.perf_counter()
+        out = self.inner.embed(texts)
+        self.seconds += time.perf_counter() - t
+        return out
+
+
+def _store(path: Path, tasks: list[str] | None = None):  # noqa: ANN202
+    from toolex.loaders import load_toolret
+    from toolex.store import Store
+
+    store = Store.open(path)
+    load_toolret(store, SHARED / "data" / "toolret", tasks=tasks)
+    return store
+
+
+def overhead(task: str, spec: str) -> None:
+    from toolex.render import truncate
+    from toolex.retrieval.dense import DenseRetriever
+    from toolex.retrieval.embedders import make_embedder
+    from toolex.retrieval.runs import retrieve_run
+    from toolex.retrieval.texts import load_library
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-retrieval-"))
+    store = _store(tmp / "s.duckdb", [task])
+    library = load_library(store, "toolret")
+    queries = store.con.execute("SELECT query_id, text FROM queries ORDER BY query_id").fetchall()
+    inner = make_embedder(spec)  # loaded once, outside both timings
+    k = 100
+
+    # reference: the model on the same texts + numpy exact search
+    t0 = time.perf_counter()
+    docs = inner.embed([truncate(t, inner.max_words) for t in library.texts])
+    qv = inner.embed([truncate(q[1], inner.max_words) for q in queries])
+    t_model = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    sims = qv @ docs.T
+    top = np.argpartition(-sims, min(k, sims.shape[1] - 1), axis=1)[:, :k]
+    ref_top1 = sims.argmax(axis=1)
+    t_numpy = time.perf_counter() - t0
+    reference = t_model + t_numpy
+
+    # the store, cold cache, end to end
+    counting = Counting(inner)
+    r = DenseRetriever(spec, counting)
+    from toolex.retrieval import runs as runs_mod
+
+    orig = runs_mod.make_retriever
+    runs_mod.make_retriever = lambda s: r  # same model instance as the reference
+    try:
+        t0 = time.perf_counter()
+        retrieve_run(store, "toolret", spec, "e2e", k=k, scope="task")
+        t_store = time.perf_counter() - t0
+        model_first = counting.seconds
+        calls_before = counting.calls
+        info = DenseRetriever(spec, counting).build(store, load_library(store, "toolret"))
+        second_calls = counting.calls - calls_before
+        t0 = time.perf_counter()
+        retrieve_run(store, "toolret", spec, "warm", k=k, scope="task")
+        t_warm = time.perf_counter() - t0
+    finally:
+        runs_mod.make_retriever = orig
+    got_top1 = dict(
+        store.con.execute(
+            "SELECT query_id, item_id FROM run_results WHERE run_id='e2e' AND rank=1"
+        ).fetchall()
+    )
+    agree = np.mean(
+        [got_top1[q[0]] == library.item_ids[i] for q, i in zip(queries, ref_top1, strict=True)]
+    )
+    del top
+
+    print(f"task {task}: {len(library)} tools, {len(queries)} queries, model {inner.model}")
+    print(f"  model alone (embed tools+queries)      {t_model:8.2f} s")
+    print(f"  numpy exact search (matmul+top-{k})    {t_numpy:8.3f} s")
+    print(f"  reference total                        {reference:8.2f} s")
+    print(
+        f"  store end to end (cold cache)          {t_store:8.2f} s   (of which model {model_first:.2f} s)"
+    )
+    print(
+        f"  overhead ratio store / reference       {t_store / reference:8.2f} x   (target <= 1.5)"
+    )
+    print(f"  store overhead beyond the model        {t_store - model_first:8.2f} s")
+    print(
+        f"  second index run: model calls = {second_calls}, embedded = {info.stats.embedded}, "
+        f"cached = {info.stats.cached}, table rewritten = {info.rebuilt}"
+    )
+    print(f"  second run, warm cache (no model calls): {t_warm:.2f} s")
+    print(f"  top-1 agreement store vs numpy: {agree:.4f}")
+    assert second_calls == 0, "re-indexing an unchanged library called the model"
+
+
+def ann(sizes: list[int], dim: int = 384, n_queries: int = 200, k: int = 20) -> None:
+    import lancedb
+    import pyarrow as pa
+
+    from toolex.retrieval.index import ANN_NPROBES, REFINE_FACTOR
+
+    rng = np.random.default_rng(0)
+    print(
+        f"dim {dim}, {n_queries} queries, k {k}, IVF_PQ nprobes {ANN_NPROBES}, refine x{REFINE_FACTOR}"
+    )
+    print(f"{'rows':>8} {'flat ms/q':>10} {'ann ms/q':>9} {'build s':>8} {'recall@20':>9}")
+    for n in sizes:
+        # clustered data, closer to real embeddings than isotropic noise
+        centers = rng.standard_normal((max(8, n // 500), dim)).astype(np.float32)
+        vecs = centers[rng.integers(0, len(centers), n)] + 0.6 * rng.standard_normal(
+            (n, dim)
+        ).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        q = vecs[rng.integers(0, n, n_queries)] + 0.3 * rng.standard_normal(
+            (n_queries, dim)
+        ).astype(np.float32)
+        q /= np.linalg.norm(q, axis=1, keepdims=True)
+        db = lancedb.connect(tempfile.mkdtemp(prefix="bench-ann-"))
+        tbl = db.create_table(
+            "t",
+            pa.table(
+                {
+                    "item_id": [str(i) for i in range(n)],
+                    "vector": pa.FixedSizeListArray.from_arrays(pa.array(vecs.ravel()), dim),
+                }
+            ),
+        )
+
+        def run(t, refine: bool):  # noqa: ANN001, ANN202
+            s = t.search(q).distance_type("cosine").select(["item_id", "_distance"]).limit(k)
+            if refine:
+                s = s.nprobes(ANN_NPROBES).refine_factor(REFINE_FACTOR)
+            t0 = time.perf_counter()
+            res = s.to_arrow()
+            return res, (time.perf_counter() - t0) / n_queries * 1000
+
+        exact, flat_ms = run(tbl, False)
+        t0 = time.perf_counter()
+        tbl.create_index(
+            metric="cosine",
+            index_type="IVF_PQ",
+            num_partitions=int(np.sqrt(n)),
+            num_sub_vectors=dim // 16,
+            vector_column_name="vector",
+        )
+        build = time.perf_counter() - t0
+        approx, ann_ms = run(tbl, True)
+        ex = {}
+        for qi, iid in zip(
+            exact.column("query_index").to_pylist(),
+            exact.column("item_id").to_pylist(),
+            strict=True,
+        ):
+            ex.setdefault(qi, set()).add(iid)
+        hit = sum(
+            iid in ex.get(qi, ())
+            for qi, iid in zip(
+                approx.column("query_index").to_pylist(),
+                approx.column("item_id").to_pylist(),
+                strict=True,
+            )
+        )
+        print(f"{n:>8} {flat_ms:>10.2f} {ann_ms:>9.2f} {build:>8.1f} {hit / (n_queries * k):>9.3f}")
+
+
+def quality(specs: list[str]) -> None:
+    from toolex.metrics import summary
+    from toolex.retrieval.runs import retrieve_run
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-quality-"))
+    store = _store(tmp / "q.duckdb")
+    rows = []
+    for spec in specs:
+        name = spec.replace(MINILM_SPEC, "minilm")
+        t0 = time.perf_counter()
+        retrieve_run(store, "toolret", spec, name, k=100, scope="task")
+        seconds = time.perf_counter() - t0
+        scores = {
+            (r.get("task", r.get("category")), r["metric"]): r["old"]
+            for r in summary(store, [name], ks=(10,), by="task")
+        }
+        pool = store.con.execute(
+            """WITH single AS (SELECT query_id, any_value(item_id) AS gt FROM qrels
+                               WHERE benchmark = 'toolret' GROUP BY query_id HAVING count(*) = 1)
+               SELECT q.task, avg(CASE WHEN r.item_id IS NULL THEN 0 ELSE 1 END), count(*)
+               FROM single s JOIN queries q ON q.benchmark = 'toolret' AND q.query_id = s.query_id
+               LEFT JOIN run_results r ON r.run_id = ? AND r.query_id = s.query_id
+                                      AND r.item_id = s.gt AND r.rank <= 20
+               GROUP BY ROLLUP (q.task) ORDER BY q.task NULLS LAST""",
+            [name],
+        ).fetchall()
+        rows.append((name, seconds, scores, {(t or "all"): (v, n) for t, v, n in pool}))
+    tasks = ["apibank", "apigen", "gorilla-huggingface", "toolink", "all"]
+    print("\nN@10 / R@10 / C@10 (x100), query level, k=100, scope task, no instruction")
+    print(f"{'retriever':<24} {'time s':>7} " + " ".join(f"{t[:12]:>20}" for t in tasks))
+    for name, seconds, scores, _ in rows:
+        cells = [
+            f"{100 * scores.get((t, 'ndcg'), 0):5.1f}/{100 * scores.get((t, 'recall'), 0):5.1f}/{100 * scores.get((t, 'comp'), 0):5.1f}"
+            for t in tasks
+        ]
+        print(f"{name[:24]:<24} {seconds:>7.1f} " + " ".join(f"{c:>20}" for c in cells))
+    print("\ncandidate pool: share of single-label queries whose GT tool is in the top 20")
+    print(f"{'retriever':<24} " + " ".join(f"{t[:12]:>14}" for t in tasks))
+    for name, _, _, pool in rows:
+        print(
+            f"{name[:24]:<24} "
+            + " ".join(f"{pool[t][0]:>8.3f} (n={pool[t][1]})"[:14].rjust(14) for t in tasks)
+        )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = ap.add_subparsers(dest="what", required=True)
+    o = sub.add_parser("overhead")
+    o.add_argument("--task", default="toolink")
+    o.add_argument("--retriever", default=MINILM_SPEC)
+    a = sub.add_parser("ann")
+    a.add_argument("--sizes", default="10000,50000,100000")
+    q = sub.add_parser("quality")
+    q.add_argument(
+        "--retrievers",
+        default=",".join(
+            [
+                "bm25",
+                "wordllama",
+                MINILM_SPEC,
+                "hybrid:bm25+wordllama",
+                f"hybrid:bm25+{MINILM_SPEC}",
+            ]
+        ),
+    )
+    args = ap.parse_args()
+    if not (SHARED / "data").exists() and args.what != "ann":
+        sys.exit(f"needs the shared data at {SHARED / 'data'}")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    if args.what == "overhead":
+        overhead(args.task, args.retriever)
+    elif args.what == "ann":
+        ann([int(s) for s in args.sizes.split(",")])
+    else:
+        quality(args.retrievers.split(","))
+
+
+if __name__ == "__main__":
+    main()

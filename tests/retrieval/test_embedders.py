@@ -1,0 +1,84 @@
+"""Embedder specs, the offline failure of an unavailable fastembed model, and the real models."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from toolex.errors import InputError, ModelUnavailableError
+from toolex.retrieval.embedders import make_embedder
+
+
+def test_unknown_specs_are_input_errors():
+    with pytest.raises(InputError, match="unknown embedder"):
+        make_embedder("word2vec")
+    with pytest.raises(InputError, match="fastembed has no model"):
+        make_embedder("fastembed:no-such/model")
+
+
+def test_fastembed_without_network_fails_fast_naming_offline_options(monkeypatch, tmp_path):
+    # an empty cache and HF offline: the model cannot be had; the error must say what to do
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path))
+    started = time.perf_counter()
+    with pytest.raises(ModelUnavailableError) as err:
+        make_embedder("fastembed:BAAI/bge-small-en-v1.5")
+    assert time.perf_counter() - started < 20  # no hang, no retry loop
+    msg = str(err.value)
+    assert "BAAI/bge-small-en-v1.5" in msg and "fastembed:<model-name>@<folder>" in msg
+    assert "wordllama" in msg
+
+
+def test_fastembed_unreachable_hub_fails_fast(monkeypatch, tmp_path):
+    # not flagged offline, but the hub does not answer: the TCP probe decides in seconds
+    import toolex.retrieval.embedders as emb
+
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path))
+    monkeypatch.setattr(emb, "HUB_HOST", ("127.0.0.1", 9))  # discard port: refused at once
+    with pytest.raises(ModelUnavailableError, match="cannot be reached"):
+        make_embedder("fastembed:BAAI/bge-small-en-v1.5")
+
+
+def test_local_folder_without_model_is_a_clear_error(tmp_path):
+    with pytest.raises(ModelUnavailableError, match="no model.onnx"):
+        make_embedder(f"fastembed:sentence-transformers/all-MiniLM-L6-v2@{tmp_path}")
+
+
+def test_cli_prints_the_error_without_traceback(lib_store, tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    lib_store.close()
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "FASTEMBED_CACHE_PATH": str(tmp_path / "fe")}
+    toolex = Path(sys.executable).with_name("toolex")
+    proc = subprocess.run(
+        [str(toolex), "retrieve", "--db", lib_store.path, "--benchmark", "b",
+         "--retriever", "fastembed:BAAI/bge-small-en-v1.5", "--run", "x"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: the embedding model 'BAAI/bge-small-en-v1.5'")
+    assert "Traceback" not in proc.stderr
+
+
+def test_wordllama_offline_from_the_wheel():
+    wl = make_embedder("wordllama")
+    v = wl.embed(["get the weather", "send an email", "weather forecast"])
+    assert v.shape == (3, 256) and v.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
+    assert v[0] @ v[2] > v[0] @ v[1]  # weather is closer to weather than to email
+
+
+@pytest.mark.shared_model
+def test_shared_minilm_from_a_local_folder(shared_model):
+    e = make_embedder(f"fastembed:sentence-transformers/all-MiniLM-L6-v2@{shared_model}")
+    assert (e.dim, e.max_words) == (384, 256)
+    assert e.key == "fastembed:sentence-transformers/all-MiniLM-L6-v2@sha256:8199be6f699a395f"
+    v = e.embed(["get the weather", "send an email", "weather forecast"])
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
+    assert v[0] @ v[2] > v[0] @ v[1]

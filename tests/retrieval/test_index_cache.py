@@ -1,0 +1,52 @@
+"""The embedding cache: re-indexing an unchanged library calls the model zero times, a changed item
+is re-embedded alone, and the LanceDB table is rewritten only when the library changed."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from toolex.retrieval.dense import DenseRetriever
+from toolex.retrieval.index import embed_cached, lance_dir
+from toolex.retrieval.texts import load_library
+
+
+def test_reindex_unchanged_library_makes_zero_model_calls(lib_store, hash_embedder):
+    first = DenseRetriever("hash", hash_embedder).build(lib_store, load_library(lib_store, "b"))
+    assert (first.stats.embedded, first.stats.cached, first.rebuilt) == (6, 0, True)
+    calls = hash_embedder.calls
+    again = DenseRetriever("hash", hash_embedder).build(lib_store, load_library(lib_store, "b"))
+    assert hash_embedder.calls == calls  # zero model calls
+    assert (again.stats.embedded, again.stats.cached, again.rebuilt) == (0, 6, False)
+
+
+def test_changed_item_is_reembedded_alone(lib_store, hash_embedder):
+    DenseRetriever("hash", hash_embedder).build(lib_store, load_library(lib_store, "b"))
+    lib_store.con.execute(
+        "UPDATE items SET text = 'name: email\ndescription: send a letter' WHERE item_id = 'w2'"
+    )
+    hash_embedder.texts.clear()
+    info = DenseRetriever("hash", hash_embedder).build(lib_store, load_library(lib_store, "b"))
+    assert hash_embedder.texts == ["name: email\ndescription: send a letter"]
+    assert (info.stats.embedded, info.stats.cached, info.rebuilt) == (1, 5, True)
+    assert lib_store.con.execute("SELECT count(*) FROM embeddings").fetchone()[0] == 7
+
+
+def test_cached_vectors_equal_fresh_ones_and_keep_order(lib_store, hash_embedder):
+    texts = ["b c", "a", "b c", "d"]
+    first, s1 = embed_cached(lib_store, hash_embedder, texts)
+    second, s2 = embed_cached(lib_store, hash_embedder, list(reversed(texts)))
+    assert (s1.embedded, s1.cached, s2.embedded, s2.cached) == (3, 0, 0, 3)
+    np.testing.assert_allclose(second, first[::-1], rtol=0, atol=1e-7)
+    np.testing.assert_allclose(first, hash_embedder.embed(texts), rtol=0, atol=1e-7)
+
+
+def test_truncation_to_max_words_before_hashing(lib_store, hash_embedder):
+    hash_embedder.max_words = 2
+    _, s = embed_cached(lib_store, hash_embedder, ["one two three", "one two four"])
+    assert hash_embedder.texts == ["one two"]  # both cut to the same text, embedded once
+    assert (s.embedded, s.cached) == (1, 0)
+
+
+def test_lance_folder_beside_the_store(lib_store):
+    assert lance_dir(lib_store).name == "t.duckdb.lance"
+    assert lance_dir(lib_store).parent == __import__("pathlib").Path(lib_store.path).parent

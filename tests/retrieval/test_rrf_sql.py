@@ -1,0 +1,138 @@
+"""RRF in SQL (sub-query fusion and hybrid) equals ranx's `rrf`, per query and per item.
+
+ranx's rrf (ranx/fusion/rrf.py) gives each document 1 / (k + position) with k = 60 by default and
+positions 1-based in the order of the run's sorted results; it sorts a run by score with numpy's
+argsort, so tied scores get an implementation-defined order. We rank every sub-query list with
+our deterministic rule first (score DESC, item_id DESC) and hand ranx strictly decreasing scores
+(-rank), so both fuse the same positions; the raw scores themselves are tie-heavy.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pyarrow as pa
+import pytest
+from ranx import Run, fuse
+
+from toolex.retrieval.texts import arrow_query, registered
+
+
+def _rank(lst):  # list of (item, score) -> ranked with the trec_eval rule
+    return sorted(lst, key=lambda p: (-p[1], _neg(p[0])))
+
+
+def _neg(s):  # sort key for item_id DESC
+    return [-ord(c) for c in s] + [1]
+
+
+def _random_lists(seed):
+    rnd = random.Random(seed)
+    lists = {}
+    for q in range(12):
+        for slot in range(rnd.randint(1, 5)):
+            items = rnd.sample([f"t{i:02d}" for i in range(25)], rnd.randint(1, 20))
+            # scores from a tiny set, so ties are everywhere
+            lists[(f"q{q}", slot)] = _rank(
+                [(it, float(rnd.choice([0.1, 0.5, 0.5, 1.0]))) for it in items]
+            )
+    return lists
+
+
+def _insert_subquery_results(store, run_id, lists):
+    for (qid, slot), ranked in lists.items():
+        for rank, (item, score) in enumerate(ranked, 1):
+            store.con.execute(
+                "INSERT INTO subquery_results VALUES (?, ?, ?, ?, ?, ?)",
+                [run_id, qid, slot, item, score, rank],
+            )
+
+
+def _ranx_fused(lists):
+    """ranx's fuse needs the same query ids in every run, so fuse one query at a time."""
+    per_query = {}
+    for (qid, slot), ranked in lists.items():
+        per_query.setdefault(qid, {})[slot] = {
+            it: -float(r) for r, (it, _s) in enumerate(ranked, 1)
+        }
+    out = {}
+    for qid, slots in per_query.items():
+        if len(slots) == 1:  # ranx refuses to fuse a single run; RRF of one list is 1/(60+rank)
+            (only,) = slots.values()
+            out[qid] = {it: 1 / (60 + r) for r, it in enumerate(only, 1)}
+            continue
+        runs = [Run({qid: slots[s]}, name=f"s{s}") for s in sorted(slots)]
+        out[qid] = dict(fuse(runs, method="rrf", norm=None).to_dict()[qid])
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_subquery_rrf_equals_ranx(store, seed):
+    lists = _random_lists(seed)
+    _insert_subquery_results(store, "r", lists)
+    store.execute("retrieval/050_subquery_rrf.sql", {"run_id": "r", "rrf_k": 60, "k": 10_000})
+    rows = store.con.execute(
+        "SELECT query_id, item_id, score, rank FROM run_results WHERE run_id = 'r'"
+    ).fetchall()
+    ours = {}
+    for qid, item, score, _rank_ in rows:
+        ours.setdefault(qid, {})[item] = score
+    expected = _ranx_fused(lists)
+    assert ours.keys() == expected.keys()
+    for qid in expected:
+        assert ours[qid].keys() == expected[qid].keys(), qid
+        for item, score in expected[qid].items():
+            assert math.isclose(ours[qid][item], score, rel_tol=1e-12), (qid, item)
+    # ranks: score DESC then item_id DESC, 1-based, no gaps
+    for qid in expected:
+        got = sorted((r for r in rows if r[0] == qid), key=lambda r: r[3])
+        assert [r[3] for r in got] == list(range(1, len(got) + 1))
+        assert [r[1] for r in got] == [it for it, _ in _rank(list(ours[qid].items()))]
+
+
+def test_subquery_rrf_hand_computed(store):
+    # sub-query 0 ranks x1, x2; sub-query 1 ranks x2, x3.
+    # x2: 1/62 + 1/61 = 0.032522; x1: 1/61 = 0.016393; x3: 1/62 = 0.016129
+    lists = {("q", 0): [("x1", 0.9), ("x2", 0.8)], ("q", 1): [("x2", 0.7), ("x3", 0.7)]}
+    _insert_subquery_results(store, "h", lists)
+    store.execute("retrieval/050_subquery_rrf.sql", {"run_id": "h", "rrf_k": 60, "k": 10})
+    got = store.con.execute(
+        "SELECT item_id, score, rank FROM run_results WHERE run_id = 'h' ORDER BY rank"
+    ).fetchall()
+    assert [(g[0], g[2]) for g in got] == [("x2", 1), ("x1", 2), ("x3", 3)]
+    assert math.isclose(got[0][1], 1 / 62 + 1 / 61)
+    assert math.isclose(got[1][1], 1 / 61)
+    assert math.isclose(got[2][1], 1 / 62)
+
+
+def test_tie_broken_by_item_id_desc(store):
+    lists = {("q", 0): [("a", 1.0)], ("q", 1): [("b", 1.0)]}  # both 1/61
+    _insert_subquery_results(store, "t", lists)
+    store.execute("retrieval/050_subquery_rrf.sql", {"run_id": "t", "rrf_k": 60, "k": 10})
+    got = store.con.execute(
+        "SELECT item_id, rank FROM run_results WHERE run_id = 't' ORDER BY rank"
+    ).fetchall()
+    assert got == [("b", 1), ("a", 2)]
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_hybrid_rrf_equals_ranx(store, seed):
+    lists = _random_lists(seed)
+    # reuse the slots as the component retrievers of a hybrid for one slot-0 query text
+    rows = []
+    for (qid, slot), ranked in lists.items():
+        rows += [(slot, qid, 0, it, r) for r, (it, _s) in enumerate(ranked, 1)]
+    table = pa.table(dict(zip(["list_id", "query_id", "slot", "item_id", "rank"], zip(*rows))))
+    with registered(store, "retrieval_lists", table):
+        out = arrow_query(store, "retrieval/040_hybrid_rrf.sql", {"rrf_k": 60, "k": 1000})
+    ours = {}
+    for r in out.to_pylist():
+        ours.setdefault(r["query_id"], {})[r["item_id"]] = r["score"]
+    expected = _ranx_fused(lists)
+    assert json.dumps(sorted(ours)) == json.dumps(sorted(expected))
+    for qid in expected:
+        assert ours[qid].keys() == expected[qid].keys()
+        for item, score in expected[qid].items():
+            assert math.isclose(ours[qid][item], score, rel_tol=1e-12)

@@ -1,0 +1,74 @@
+"""search(): scope filtering, ranking rule, output shape, for dense, BM25 and hybrid."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolex.errors import InputError
+from toolex.retrieval import search
+from toolex.retrieval.dense import DenseRetriever
+
+TEXTS = [("qa", 0, "weather in Paris"), ("qb", 0, "translate"), ("qb", 1, "weather forecast")]
+
+
+def _items_of(table, qid, slot=0):
+    return [r["item_id"] for r in table.to_pylist() if r["query_id"] == qid and r["slot"] == slot]
+
+
+@pytest.mark.parametrize("kind", ["bm25", "dense"])
+def test_task_scope_searches_only_the_query_task(lib_store, hash_embedder, kind):
+    r = "bm25" if kind == "bm25" else DenseRetriever("hash", hash_embedder)
+    out = search(lib_store, "b", r, TEXTS, k=10, scope="task")
+    assert out.column_names == ["query_id", "slot", "item_id", "score", "rank"]
+    assert set(_items_of(out, "qa")) == {"w1", "w2", "w3"}
+    assert set(_items_of(out, "qb", 0)) == {"c1", "c2"}
+    assert set(_items_of(out, "qb", 1)) == {"c1", "c2"}
+    assert _items_of(out, "qa")[0] == "w1"
+    assert _items_of(out, "qb", 0)[0] == "c2"
+    assert _items_of(out, "qb", 1)[0] == "c1"
+
+
+@pytest.mark.parametrize("kind", ["bm25", "dense"])
+def test_category_and_benchmark_scopes(lib_store, hash_embedder, kind):
+    r = "bm25" if kind == "bm25" else DenseRetriever("hash", hash_embedder)
+    cat = search(lib_store, "b", r, TEXTS, k=10, scope="category")
+    assert set(_items_of(cat, "qb", 1)) == {"c1", "c2", "c3"}
+    assert set(_items_of(cat, "qa")) == {"w1", "w2", "w3"}
+    allb = search(lib_store, "b", r, TEXTS, k=10, scope="benchmark")
+    assert set(_items_of(allb, "qa")) == {"w1", "w2", "w3", "c1", "c2", "c3"}
+
+
+def test_k_cuts_and_ranks_are_one_based_with_ties_by_item_id_desc(lib_store):
+    # "zzz" matches nothing: every BM25 score is 0, so the order is item_id DESC
+    out = search(lib_store, "b", "bm25", [("qa", 0, "zzz")], k=2, scope="benchmark")
+    assert [(r["item_id"], r["rank"], r["score"]) for r in out.to_pylist()] == [
+        ("w3", 1, 0.0), ("w2", 2, 0.0),
+    ]  # fmt: skip
+
+
+def test_hybrid_fuses_bm25_and_dense(lib_store, hash_embedder):
+    from toolex.retrieval.bm25 import BM25Retriever
+    from toolex.retrieval.hybrid import HybridRetriever
+
+    hy = HybridRetriever(
+        "hybrid:bm25+hash", [BM25Retriever(), DenseRetriever("hash", hash_embedder)]
+    )
+    out = search(lib_store, "b", hy, [("qa", 0, "weather in Paris")], k=3, scope="task")
+    rows = out.to_pylist()
+    assert rows[0]["item_id"] == "w1"  # first in both lists: 2 / 61
+    assert rows[0]["score"] == pytest.approx(2 / 61)
+    assert [r["rank"] for r in rows] == [1, 2, 3]
+
+
+def test_errors_name_what_is_wrong(lib_store):
+    with pytest.raises(InputError, match="unknown scope"):
+        search(lib_store, "b", "bm25", TEXTS, scope="planet")
+    with pytest.raises(InputError, match="has no items"):
+        search(lib_store, "nope", "bm25", TEXTS)
+    with pytest.raises(InputError, match="query 'zz'"):
+        search(lib_store, "b", "bm25", [("zz", 0, "x")], scope="task")
+    with pytest.raises(InputError, match="hybrid spec"):
+        search(lib_store, "b", "hybrid:bm25", TEXTS)
+    lib_store.con.execute("UPDATE items SET task = NULL")
+    with pytest.raises(InputError, match="use --scope benchmark"):
+        search(lib_store, "b", "bm25", TEXTS, scope="task")
