@@ -28,7 +28,9 @@ def run_demo(store: Any, *, retrievers: tuple[str, ...] = RETRIEVERS, subquery_l
     from toolex.pipeline.runner import run_expansion
     from toolex.pipeline.stats import annotation_table
     from toolex.resources import data_path
+    from toolex.retrieval import make_retriever
     from toolex.retrieval.runs import retrieve_run
+    from toolex.retrieval.texts import load_library
 
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -42,6 +44,12 @@ def run_demo(store: Any, *, retrievers: tuple[str, ...] = RETRIEVERS, subquery_l
 
     load_stabletoolbench(store, data_path("sample"), name=BENCHMARK)
     lap("load")
+    library = load_library(store, BENCHMARK)
+    for retriever in retrievers:
+        r = make_retriever(retriever)
+        if r.kind != "bm25":  # BM25 builds its statistics per search; dense models embed once
+            r.build(store, library)
+    lap("index")
     run_expansion(store, BENCHMARK, HeuristicJudge(store, benchmark=BENCHMARK))
     lap("expand (heuristic judge)")
     existing = {r["run_id"] for r in store.query("stages/48_run_ids.sql", {"benchmark": BENCHMARK})}

@@ -1,0 +1,62 @@
+"""`toolex expand` and `toolex stats` on the hand-made benchmark, through the real BM25."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+from pipeline.fixtures import build
+
+from toolex.cli.expand import expand, stats
+from toolex.errors import InputError
+from toolex.store import Store
+
+
+def make_db(tmp_path):
+    db = str(tmp_path / "e.duckdb")
+    store = Store.open(db)
+    build(store)
+    store.close()
+    return db
+
+
+def run(cmd, args):
+    result = CliRunner().invoke(cmd, args)
+    return result
+
+
+def test_dry_run_then_expand_then_stats(tmp_path):
+    db = make_db(tmp_path)
+    dry = run(expand, ["--db", db, "--benchmark", "b", "--dry-run", "--format", "json"])
+    assert dry.exit_code == 0, dry.output
+    rows = json.loads(dry.stdout)
+    assert [(r["stage"], r["tasks_now"], r["calls_now"], r["cost_usd_at_most"]) for r in rows] == [
+        ("decompose", 2, 0, 0.0), ("verify", 0, 0, 0.0), ("audit", 0, 0, 0.0)]
+    assert rows[1]["tasks_later_at_most"] == 3 * 20  # three labels, K = 20
+
+    done = run(expand, ["--db", db, "--benchmark", "b", "--format", "json"])
+    assert done.exit_code == 0, done.output
+    stages = {r["stage"]: r for r in json.loads(done.stdout)}
+    assert list(stages) == ["decompose", "candidates", "verify", "assemble", "audit"]
+    assert stages["decompose"]["ok"] == 2 and stages["candidates"]["ok"] == 3
+
+    table = run(stats, ["--db", db, "--benchmark", "b", "--by", "category", "--format", "json"])
+    assert table.exit_code == 0, table.output
+    rows = json.loads(table.stdout)
+    assert [r["category"] for r in rows] == ["all", "G1"]
+    assert rows[0]["queries"] == 2 and rows[0]["subqueries"] == 3
+
+
+def test_one_stage_and_subsets(tmp_path):
+    db = make_db(tmp_path)
+    out = run(expand, ["--db", db, "--benchmark", "b", "--stage", "decompose", "--queries", "q2",
+                       "--format", "json"])
+    assert out.exit_code == 0, out.output
+    assert [(r["stage"], r["ok"]) for r in json.loads(out.stdout)] == [("decompose", 1)]
+
+
+def test_unknown_benchmark_is_a_clear_error(tmp_path):
+    db = make_db(tmp_path)
+    out = run(expand, ["--db", db, "--benchmark", "nope"])
+    assert isinstance(out.exception, InputError)
+    assert "no benchmark 'nope'" in str(out.exception)
