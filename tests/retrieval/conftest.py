@@ -44,7 +44,8 @@ def fill(store: Store, benchmark: str = "b") -> Store:
                 "INSERT INTO qrels VALUES (?, ?, ?, 1, ?)", [benchmark, qid, iid, slot]
             )
     store.con.execute(
-        "INSERT INTO benchmarks (benchmark, format, source, revision) VALUES (?, 'plain', 'fixture', 'r1')",
+        "INSERT INTO benchmarks (benchmark, format, source, revision) "
+        "VALUES (?, 'plain', 'fixture', 'r1')",
         [benchmark],
     )
     return store

@@ -77,7 +77,7 @@ def test_subquery_rrf_equals_ranx(store, seed):
         "SELECT query_id, item_id, score, rank FROM run_results WHERE run_id = 'r'"
     ).fetchall()
     ours = {}
-    for qid, item, score, _rank_ in rows:
+    for qid, item, score, _ in rows:
         ours.setdefault(qid, {})[item] = score
     expected = _ranx_fused(lists)
     assert ours.keys() == expected.keys()
@@ -124,7 +124,8 @@ def test_hybrid_rrf_equals_ranx(store, seed):
     rows = []
     for (qid, slot), ranked in lists.items():
         rows += [(slot, qid, 0, it, r) for r, (it, _s) in enumerate(ranked, 1)]
-    table = pa.table(dict(zip(["list_id", "query_id", "slot", "item_id", "rank"], zip(*rows))))
+    names = ["list_id", "query_id", "slot", "item_id", "rank"]
+    table = pa.table(dict(zip(names, zip(*rows, strict=True), strict=True)))
     with registered(store, "retrieval_lists", table):
         out = arrow_query(store, "retrieval/040_hybrid_rrf.sql", {"rrf_k": 60, "k": 1000})
     ours = {}
