@@ -188,8 +188,7 @@ class LLMJudge:
         executor = Executor(
             self.client, self.ledger, stage=stage, judge=self.spec,
             prompt_version=self.prompt_version(stage), policy=self.policy,
-            batch_price=self.config.batch,
-        )
+        )  # direct calls pay full price even in a batch run (its fallbacks); batch.py halves
         if self.config.batch:
             from toolex.llm.batch import run_batch
 

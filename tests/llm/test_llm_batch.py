@@ -1,0 +1,69 @@
+"""The batch APIs through the real SDKs: OpenAI Files + Batches, Anthropic Message Batches.
+Submit, poll, collect; malformed batch answers fall back to direct calls; a run interrupted
+after submitting resumes by polling the same batch instead of submitting again."""
+
+from __future__ import annotations
+
+import pytest
+from llm_support import FaultPlan, ScriptedServer, outcome_view, verify_tasks
+
+from toolex.judges import make_judge
+from toolex.llm.batch import submit
+from toolex.llm.executor import Call, Executor
+from toolex.llm.ledger import Ledger
+from toolex.llm.pricing import price
+
+SPECS = {"openai": "openai:gpt-4o-mini", "anthropic": "anthropic:claude-3-5-haiku-20241022"}
+OPTS = {"batch": True, "batch_poll_s": 0.01, "backoff_base_s": 0.01, "timeout_s": 2.0}
+
+
+def judge_for(provider, server, store):
+    base = server.url + ("/v1" if provider == "openai" else "")
+    return make_judge(SPECS[provider], store, base_url=base, **OPTS)
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_batch_run_with_malformed_answers(llm_env, store, provider):
+    tasks = verify_tasks(20)
+    plan = FaultPlan(rate=0.2, kinds=("malformed",))
+    with ScriptedServer(faults=plan, batch_polls=3) as s:
+        judge = judge_for(provider, s, store)
+        got = list(judge.verify(tasks))
+        direct = s.count("chat") + s.count("messages")
+        assert s.count("batches") == 1 and direct == 4  # the 4 malformed ones, called directly
+        polls = s.count("get")
+        again = list(judge.verify(tasks))
+        assert s.count("get") == polls and s.count("batches") == 1  # second run: no traffic
+    assert sorted(o.key for o in got) == sorted(t.key for t in tasks) and all(o.ok for o in got)
+    rows = Ledger(store).rows()
+    batch_rows = [r for r in rows if r["batch_id"]]
+    assert len(batch_rows) == 20 and len({r["batch_id"] for r in batch_rows}) == 1
+    assert sorted(r["status"] for r in batch_rows) == ["malformed"] * 4 + ["ok"] * 16
+    assert all(r["status"] == "ok" and r["batch_id"] is None for r in rows if not r["batch_id"])
+    assert outcome_view(again) == outcome_view(got)
+    # batch answers are billed at half price; the fallbacks at the full price
+    rate_in, rate_out = price(SPECS[provider].split(":")[1])
+    for row in rows:
+        full = (row["prompt_tokens"] * rate_in + row["completion_tokens"] * rate_out) / 1e6
+        if row["status"] == "ok":
+            assert row["cost_usd"] == pytest.approx(full / 2 if row["batch_id"] else full)
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_interrupted_after_submit_resumes_the_same_batch(llm_env, store, provider):
+    tasks = verify_tasks(6)
+    with ScriptedServer(batch_polls=2) as s:
+        judge = judge_for(provider, s, store)
+        prepared = [judge._prepare("verify", t) for t in tasks]
+        calls = [Call(p.task.key, p.input_hash, p.system, p.user, p.parse) for p in prepared]
+        executor = Executor(judge.client, judge.ledger, stage="verify", judge=judge.spec,
+                            prompt_version=judge.prompt_version("verify"), policy=judge.policy)
+        batch_id = submit(judge.client, judge.ledger, executor, calls)  # ...then the run dies
+        assert [r["status"] for r in Ledger(store).rows()] == ["pending"] * 6
+        got = list(judge_for(provider, s, store).verify(tasks))  # a new run
+        assert s.count("batches") == 1  # not submitted again
+        assert s.count("chat") + s.count("messages") == 0
+    rows = Ledger(store).rows()
+    assert len(rows) == 6 and {r["batch_id"] for r in rows} == {batch_id}
+    assert all(r["status"] == "ok" for r in rows) and all(o.ok for o in got)
+    assert {o.call_id for o in got} == {r["call_id"] for r in rows}
