@@ -1,13 +1,15 @@
--- 40_stats: the annotation table (one row for all queries, plus one per category when asked).
+-- 40_stats: the annotation table (one row for all queries, plus one per category or task).
 -- Reads: queries, subqueries, verdicts, combinations. Creates: nothing.
--- Parameters: $benchmark, $expansion, $by_category (BOOLEAN).
+-- Parameters: $benchmark, $expansion, $by ('all' | 'category' | 'task').
 -- Columns: verified = accepted items incl. references; subs_with_equiv = share of sub-queries
 -- with >= 1 equivalent beyond the GT; queries_with_alt = share of queries with >= 1 valid
 -- alternative combination.
 -- A query counts as annotated once it has combinations (stage 3 ran for it). Verified items
 -- include each slot's reference; "equivalent beyond the GT" = an accepted non-reference item.
 WITH annotated AS (
-    SELECT q.query_id, q.category FROM queries q
+    SELECT q.query_id, CASE $by WHEN 'category' THEN q.category WHEN 'task' THEN q.task END
+           AS category
+    FROM queries q
     WHERE q.benchmark = $benchmark AND EXISTS (
         SELECT 1 FROM combinations c WHERE c.benchmark = q.benchmark
         AND c.expansion = $expansion AND c.query_id = q.query_id)
@@ -34,7 +36,7 @@ per_query AS (
 grouped AS (
     SELECT 'all' AS category, * EXCLUDE (category) FROM per_query
     UNION ALL
-    SELECT coalesce(category, '(none)'), * EXCLUDE (category) FROM per_query WHERE $by_category
+    SELECT coalesce(category, '(none)'), * EXCLUDE (category) FROM per_query WHERE $by <> 'all'
 )
 SELECT category,
        count(*) AS queries,

@@ -159,8 +159,8 @@ def expand(db: str, fmt: str, benchmark: str, expansion: str, stage: str,
 @format_option
 @click.option("--benchmark", required=True, help="Benchmark name in the store.")
 @click.option("--expansion", default="default", show_default=True, help="Name of the expansion.")
-@click.option("--by", type=click.Choice(["all", "category"]), default="all", show_default=True,
-              help="One row for all queries, or also one per query category.")
+@click.option("--by", type=click.Choice(["all", "category", "task"]), default="all",
+              show_default=True, help="One row for all queries, or also one per category/task.")
 def stats(db: str, fmt: str, benchmark: str, expansion: str, by: str) -> None:
     """The annotation table of an expansion (queries annotated, sub-queries, verified items,
     valid combinations, shares with equivalents/alternatives).

@@ -3,7 +3,8 @@
 Columns: queries annotated, sub-queries, verified items (references included), items per
 sub-query, valid combinations (original included), combinations per query, share of sub-queries
 with at least one equivalent beyond the ground truth, share of queries with at least one
-alternative combination. ``by="category"`` adds one row per query category after the 'all' row.
+alternative combination. ``by="category"`` (or ``"task"``) adds one row per query category (or
+task) after the 'all' row; the group column is named ``category`` either way.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 from toolex.errors import InputError
 from toolex.store import Store
 
-BY = ("all", "category")
+BY = ("all", "category", "task")
 
 
 def annotation_table(store: Store, benchmark: str, expansion: str = "default",
@@ -21,7 +22,7 @@ def annotation_table(store: Store, benchmark: str, expansion: str = "default",
     if by not in BY:
         raise InputError(f"--by must be one of {', '.join(BY)}, not {by!r}", field="--by")
     rows = store.query("stages/40_stats.sql", {"benchmark": benchmark, "expansion": expansion,
-                                               "by_category": by == "category"})
+                                               "by": by})
     return [{k: (float(v) if hasattr(v, "as_integer_ratio") and not isinstance(v, int) else v)
              for k, v in r.items()} for r in rows]
 
