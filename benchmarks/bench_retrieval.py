@@ -122,12 +122,9 @@ def overhead(task: str, spec: str) -> None:
     print(f"  model alone (embed tools+queries)      {t_model:8.2f} s")
     print(f"  numpy exact search (matmul+top-{k})    {t_numpy:8.3f} s")
     print(f"  reference total                        {reference:8.2f} s")
-    print(
-        f"  store end to end (cold cache)          {t_store:8.2f} s   (of which model {model_first:.2f} s)"
-    )
-    print(
-        f"  overhead ratio store / reference       {t_store / reference:8.2f} x   (target <= 1.5)"
-    )
+    print(f"  store end to end (cold cache)          {t_store:8.2f} s")
+    print(f"    of which in the model                {model_first:8.2f} s")
+    print(f"  ratio store / reference                {t_store / reference:8.2f} x (target <= 1.5)")
     print(f"  store overhead beyond the model        {t_store - model_first:8.2f} s")
     print(
         f"  second index run: model calls = {second_calls}, embedded = {info.stats.embedded}, "
@@ -145,9 +142,8 @@ def ann(sizes: list[int], dim: int = 384, n_queries: int = 200, k: int = 20) -> 
     from toolex.retrieval.index import ANN_NPROBES, REFINE_FACTOR
 
     rng = np.random.default_rng(0)
-    print(
-        f"dim {dim}, {n_queries} queries, k {k}, IVF_PQ nprobes {ANN_NPROBES}, refine x{REFINE_FACTOR}"
-    )
+    print(f"dim {dim}, {n_queries} queries, k {k}, IVF_PQ nprobes {ANN_NPROBES}, ", end="")
+    print(f"refine x{REFINE_FACTOR}")
     print(f"{'rows':>8} {'flat ms/q':>10} {'ann ms/q':>9} {'build s':>8} {'recall@20':>9}")
     for n in sizes:
         # clustered data, closer to real embeddings than isotropic noise
@@ -171,7 +167,7 @@ def ann(sizes: list[int], dim: int = 384, n_queries: int = 200, k: int = 20) -> 
             ),
         )
 
-        def run(t, refine: bool):  # noqa: ANN001, ANN202
+        def run(t, refine: bool, q=q):  # noqa: ANN001, ANN202
             s = t.search(q).distance_type("cosine").select(["item_id", "_distance"]).limit(k)
             if refine:
                 s = s.nprobes(ANN_NPROBES).refine_factor(REFINE_FACTOR)
@@ -240,7 +236,7 @@ def quality(specs: list[str]) -> None:
     print(f"{'retriever':<24} {'time s':>7} " + " ".join(f"{t[:12]:>20}" for t in tasks))
     for name, seconds, scores, _ in rows:
         cells = [
-            f"{100 * scores.get((t, 'ndcg'), 0):5.1f}/{100 * scores.get((t, 'recall'), 0):5.1f}/{100 * scores.get((t, 'comp'), 0):5.1f}"
+            "/".join(f"{100 * scores.get((t, m), 0):5.1f}" for m in ("ndcg", "recall", "comp"))
             for t in tasks
         ]
         print(f"{name[:24]:<24} {seconds:>7.1f} " + " ".join(f"{c:>20}" for c in cells))

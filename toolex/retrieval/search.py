@@ -56,11 +56,21 @@ def search(
     """
     if k < 1:
         raise InputError(f"k must be at least 1, got {k}", field="k")
-    r = make_retriever(retriever) if isinstance(retriever, str) else retriever
+    r = _cached_retriever(retriever) if isinstance(retriever, str) else retriever
     texts = list(texts)
     library = load_library(store, benchmark, rendering)
     groups = scope_groups(store, benchmark, texts, library, scope) if texts else {}
     return ranked_hits(store, r, library, texts, scope, groups, k)
+
+
+_LOADED: dict[str, object] = {}
+
+
+def _cached_retriever(spec: str):  # noqa: ANN202
+    """The pipeline calls search() once per batch with the same spec: load each model once."""
+    if spec not in _LOADED:
+        _LOADED[spec] = make_retriever(spec)
+    return _LOADED[spec]
 
 
 def ranked_hits(
