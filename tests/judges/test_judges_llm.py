@@ -153,3 +153,13 @@ def test_heuristic_is_built_lazily(store):
     from toolex.judges.heuristic import HeuristicJudge
 
     assert isinstance(make_judge("heuristic", store), HeuristicJudge)
+
+
+def test_judges_per_stage_from_config(llm_env, store):
+    from toolex.judges import judges_for
+
+    config = ToolexConfig(judges={"decompose": "openai:gpt-4o", "verify": "openai:gpt-4o-mini",
+                                  "audit": "openai:gpt-4o"},
+                          llm=LLMConfig(openai_base_url="http://127.0.0.1:9/v1"))
+    judges = judges_for(config, store)
+    assert judges["decompose"] is judges["audit"] and judges["verify"].spec == "openai:gpt-4o-mini"

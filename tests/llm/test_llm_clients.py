@@ -4,6 +4,7 @@ server: what goes on the wire, what comes back, and how failures are classified.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from email.utils import formatdate
 
@@ -71,6 +72,16 @@ def test_compat_server_uses_max_tokens_and_optional_key(llm_env, monkeypatch):
     assert first["body"]["max_tokens"] == 1024 and "max_completion_tokens" not in first["body"]
     assert first["headers"]["authorization"] == "Bearer not-needed"
     assert second["headers"]["authorization"] == f"Bearer {COMPAT_KEY}"
+
+
+def test_keys_never_reach_the_logs(llm_env, caplog):
+    caplog.set_level(logging.DEBUG)
+    with ScriptedServer(fixed) as s:
+        make_client("openai", "gpt-4o", base_url=s.url + "/v1", timeout_s=2).complete("s", "u")
+        make_client("anthropic", "claude-3-5-haiku", base_url=s.url, timeout_s=2).complete(
+            "s", "u")
+    assert caplog.records  # the SDKs did log at DEBUG...
+    assert OPENAI_KEY not in caplog.text and ANTHROPIC_KEY not in caplog.text  # ...no keys
 
 
 def test_missing_key_names_the_variable(monkeypatch):

@@ -81,6 +81,9 @@ def test_twenty_percent_faults_complete_and_every_fault_is_a_ledger_row(llm_env,
     assert len(retried) == len({r["input_hash"] for r in bad})
     assert outcome_view(again) == outcome_view(got)
     assert all(o.extra["cached"] for o in again)
+    assert judge.spend.attempts == sent and judge.spend.served == len(keys)
+    assert judge.spend.cost_usd == pytest.approx(sum(r["cost_usd"] or 0 for r in rows))
+    assert judge.spend.unpriced == 0
     assert {o.key: o.call_id for o in again} == {o.key: o.call_id for o in got}
     for row in rows:  # the key is never stored
         assert not any(k in str(v) for v in row.values() for k in (OPENAI_KEY, ANTHROPIC_KEY))

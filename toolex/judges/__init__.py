@@ -13,7 +13,7 @@ from typing import Any
 from toolex.errors import InputError
 from toolex.judges.base import Judge
 
-__all__ = ["make_judge", "parse_spec"]
+__all__ = ["judges_for", "make_judge", "parse_spec"]
 
 
 def parse_spec(spec: str) -> tuple[str, str | None, str | None]:
@@ -72,3 +72,15 @@ def make_judge(spec: str, store: Any = None, config: Any = None, **opts: Any) ->
     client = make_client(provider, model, base_url=base_url, timeout_s=llm.timeout_s,
                          max_tokens=llm.max_tokens)
     return LLMJudge(spec.strip(), client, store, llm)
+
+
+def judges_for(config: Any, store: Any, **opts: Any) -> dict[str, Judge]:
+    """One judge per stage from a ``ToolexConfig`` (``[judges]`` of the config file); stages
+    naming the same spec share one judge (one client, one connection pool)."""
+    built: dict[str, Judge] = {}
+    out = {}
+    for stage, spec in config.judges.items():
+        if spec not in built:
+            built[spec] = make_judge(spec, store, config, **opts)
+        out[stage] = built[spec]
+    return out

@@ -27,7 +27,7 @@ from toolex.judges.base import (
 from toolex.judges.prompts import boundary_for, fence, load_template, render
 from toolex.llm.clients import ChatClient
 from toolex.llm.config import LLMConfig
-from toolex.llm.executor import Call, Executor, Policy, Result
+from toolex.llm.executor import Call, Executor, Policy, Result, Spend
 from toolex.llm.ledger import Ledger, input_hash
 from toolex.llm.pricing import cost_usd, estimate_tokens
 from toolex.store import Store
@@ -112,6 +112,7 @@ class LLMJudge:
         self.spec, self.client, self.store = spec, client, store
         self.config = config or LLMConfig()
         self.ledger = Ledger(store)
+        self.spend = Spend()  # attempts and cost so far, for progress displays
         self.policy = Policy(
             max_in_flight=self.config.max_in_flight, max_attempts=self.config.max_attempts,
             backoff_base_s=self.config.backoff_base_s, backoff_max_s=self.config.backoff_max_s,
@@ -187,7 +188,7 @@ class LLMJudge:
     def _results(self, stage: str, calls: list[Call]) -> Iterator[Result]:
         executor = Executor(
             self.client, self.ledger, stage=stage, judge=self.spec,
-            prompt_version=self.prompt_version(stage), policy=self.policy,
+            prompt_version=self.prompt_version(stage), policy=self.policy, spend=self.spend,
         )  # direct calls pay full price even in a batch run (its fallbacks); batch.py halves
         if self.config.batch:
             from toolex.llm.batch import run_batch

@@ -157,6 +157,9 @@ def _settle(ledger: Ledger, executor: Executor, client: Any, cid: str, call: Cal
         except AnswerError as exc:
             values.update(status="malformed", error=str(exc))
     ledger.settle(cid, values)
+    executor.spend.attempts += 1
+    if values["cost_usd"] is not None:
+        executor.spend.cost_usd += values["cost_usd"]
     if values["status"] != "ok":
         return None
     return Result(call, True, values["parsed"], call_id=cid, attempts=1)

@@ -50,6 +50,24 @@ class Result:
 
 
 @dataclass
+class Spend:
+    """What a judge has cost so far in this process (progress bars: calls and cost so far)."""
+
+    attempts: int = 0  # HTTP attempts recorded, failures included
+    served: int = 0  # answers served from the ledger
+    cost_usd: float = 0.0  # sum over attempts whose price is known
+    unpriced: int = 0  # attempts whose cost is unknown (model not in the price table)
+
+    def add(self, rows: Sequence[Attempt]) -> None:
+        for row in rows:
+            self.attempts += 1
+            if row.cost_usd is None:
+                self.unpriced += row.status != "error"  # an error has no tokens to price
+            else:
+                self.cost_usd += row.cost_usd
+
+
+@dataclass
 class Policy:
     max_in_flight: int = 16
     max_attempts: int = 5
@@ -69,7 +87,9 @@ class Executor:
     def __init__(
         self, client: ChatClient, ledger: Ledger, *, stage: str, judge: str,
         prompt_version: str, policy: Policy, batch_price: bool = False, seed: int | None = None,
+        spend: Spend | None = None,
     ) -> None:
+        self.spend = spend or Spend()
         self.client, self.ledger, self.policy = client, ledger, policy
         self.stage, self.judge, self.prompt_version = stage, judge, prompt_version
         self.batch_price = batch_price
@@ -84,6 +104,7 @@ class Executor:
             if call.input_hash in hits:
                 call_id, parsed = hits[call.input_hash]
                 done.append(Result(call, True, parsed, call_id=call_id, cached=True))
+                self.spend.served += 1
             else:
                 todo.append(call)
         return done, todo
@@ -131,6 +152,7 @@ class Executor:
                 if remaining and time.monotonic() - last_flush < self.flush_s:
                     continue
                 self.ledger.record(pending_rows)
+                self.spend.add(pending_rows)
                 pending_rows = []
                 last_flush = time.monotonic()
                 ready, results = results, []
@@ -145,6 +167,7 @@ class Executor:
                 if kind == "attempt":
                     pending_rows.append(item)
             self.ledger.record(pending_rows)
+            self.spend.add(pending_rows)
 
     def _worker(self, work: queue.Queue, events: queue.Queue, stop: threading.Event) -> None:
         while not stop.is_set():
