@@ -22,8 +22,9 @@ Verify (``accepted`` iff ALL hold):
   2. ``sim(candidate, sub-query) >= SUB_RATIO * sim(reference, sub-query)`` (0.5): the candidate
      answers the sub-query at least half as well as the ground truth does;
   2b. the candidate's words (doc and parameters) carry at least ``COVER_RATIO`` (0.75) of the
-     IDF mass of the sub-query words that the reference has: sibling endpoints ("news in French"
-     vs "news in Italian", "metals futures" vs "energy futures") differ exactly in those words;
+     IDF mass of the sub-query words that the reference has, including the rarest of them:
+     sibling endpoints ("news in French" vs "news in Italian", "baseball" vs "rugby" team media)
+     differ exactly in those words;
   3. operation classes agree when both are detected (a "delete" is not a "create");
   4. every REQUIRED parameter of the candidate is satisfiable: its words overlap the reference's
      parameter words or the sub-query's words (or a synonym group such as lat/latitude).
@@ -216,10 +217,17 @@ class HeuristicJudge:
         if not wanted:
             return 1.0
         have_syn = {_SYN_OF[w] for w in have if w in _SYN_OF}
+
+        def found(w: str) -> bool:
+            return w in have or (w in _SYN_OF and _SYN_OF[w] in have_syn)
+
+        # The rarest word is the entity that tells siblings apart ("baseball" vs "rugby" team
+        # media, facilities in "Senegal" vs "Uganda"): missing it fails the check outright.
+        key = max(sorted(wanted), key=self._weight)
+        if not found(key):
+            return 0.0
         total = sum(self._weight(w) for w in wanted)
-        hit = sum(self._weight(w) for w in wanted
-                  if w in have or (w in _SYN_OF and _SYN_OF[w] in have_syn))
-        return hit / total
+        return sum(self._weight(w) for w in wanted if found(w)) / total
 
     def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]:
         for task in tasks:
