@@ -39,7 +39,8 @@ def main() -> None:
     load_stabletoolbench(store, SHARED / "stabletoolbench", name="stabletoolbench")
     load_toolret(store, SHARED / "toolret", tasks=["apibank", "apigen", "toolink"], name="toolret")
     print(f"load: {time.perf_counter() - t:.1f} s")
-    for bench, scope in (("stabletoolbench", "benchmark"), ("toolret", "task")):
+    for bench, scope, by in (("stabletoolbench", "benchmark", "category"),
+                             ("toolret", "task", "task")):
         t = time.perf_counter()
         report = run_expansion(store, bench, HeuristicJudge(store, benchmark=bench),
                                expansion=args.expansion,
@@ -47,7 +48,7 @@ def main() -> None:
         print(f"\n== {bench}: expansion of {report.queries} queries in "
               f"{time.perf_counter() - t:.1f} s")
         emit_rows(report.rows(), "table", title="stages")
-        emit_rows(annotation_table(store, bench, args.expansion, by="category"), "table",
+        emit_rows(annotation_table(store, bench, args.expansion, by=by), "table",
                   title=f"annotation of {bench}")
         print("combinations by status:", combination_counts(store, bench, args.expansion))
         run_ids = []
@@ -57,7 +58,7 @@ def main() -> None:
             retrieve_run(store, bench, retriever, run_id, scope=scope, k=100, replace=True)
             print(f"retrieve {retriever}: {time.perf_counter() - t:.1f} s")
             run_ids.append(run_id)
-        rows = main_table(store, run_ids, ks=(10,), expansion=args.expansion, by="category")
+        rows = main_table(store, run_ids, ks=(10,), expansion=args.expansion, by=by)
         emit_rows([{k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}
                    for r in rows], "csv")
 
