@@ -29,7 +29,7 @@ ordered AS (
 ),
 kept AS (
     SELECT * FROM ordered
-    WHERE rn <= coalesce($quotas[list_position($strata, stratum)], 0)
+    WHERE rn <= coalesce(list_extract($quotas, list_position($strata, stratum)), 0)
 )
 SELECT $sample_id, $benchmark, $expansion, query_id, combo_id, stratum,
        row_number() OVER (

@@ -9,12 +9,12 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
+from tui.fixtures import build_store
 
 from toolex.cli import cli
 from toolex.errors import InputError
 from toolex.review.sheets import export_sheet, import_sheet
 from toolex.store import Store
-from tui.fixtures import build_store
 
 
 @pytest.fixture(scope="module")

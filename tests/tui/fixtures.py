@@ -95,7 +95,9 @@ def build_store(path: Path, data_root: Path, queries=QUERIES) -> Store:
         _insert(store, "items", list(items.values()))
         _insert(store, "queries", qrows)
         _insert(store, "qrels", qrels)
-        store.con.execute("INSERT INTO expansions (benchmark, expansion) VALUES (?, ?)", [BENCH, EXP])
+        store.con.execute(
+            "INSERT INTO expansions (benchmark, expansion) VALUES (?, ?)", [BENCH, EXP]
+        )
         _fill_pipeline(store, qrows, qrels, items)
         _fill_run(store, qrows, items)
     return store

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Checkbox, DataTable, Select, Static
-
 from toolex_tui.app import ToolexApp
 from toolex_tui.screens.filters import FilterScreen
 from toolex_tui.screens.help import HelpScreen

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-
+from click.testing import CliRunner
 from toolex_tui.data import (
     Browser,
     QueryFilter,
@@ -14,6 +14,8 @@ from toolex_tui.data import (
     open_browse_store,
     snapshot_copy,
 )
+
+from toolex.cli import cli
 
 ALL = [
     "G1_instruction:1073", "G1_instruction:588", "G1_instruction:608", "G1_tool:394",
@@ -75,7 +77,8 @@ def test_query_and_tool_detail(ro_store):
     refs = [c for c in cands if c["is_reference"]]
     assert len(refs) == 2 and all(c["accepted"] for c in refs)
     combos = b.combinations("G1_instruction:588")
-    assert [(c["combo_id"], c["status"]) for c in combos] == [(0, "valid"), (1, "rejected_platform")]
+    assert [(c["combo_id"], c["status"]) for c in combos] == [
+        (0, "valid"), (1, "rejected_platform")]
     runs = {r["run_id"]: r for r in b.run_ranks("G1_instruction:1073")}
     assert runs["swap"]["gt_ranks"].split()[0] == "11"
     assert runs["swap"]["equiv_ranks"] is None  # its equivalent is slot 1's GT, not new
@@ -100,6 +103,9 @@ def test_locked_store_says_what_to_do_and_snapshot_opens(db_copy):
         assert writer.stdout.readline().strip() == "locked"
         with pytest.raises(StoreLockedError, match="--snapshot"):
             open_browse_store(db_copy)
+        # the command says the same, as a one-line error (no traceback, exit 2 via main())
+        result = CliRunner().invoke(cli, ["tui", "--db", str(db_copy)])
+        assert isinstance(result.exception, StoreLockedError)
         copy = snapshot_copy(db_copy)
         store = open_browse_store(copy)
         try:
@@ -109,3 +115,16 @@ def test_locked_store_says_what_to_do_and_snapshot_opens(db_copy):
     finally:
         writer.kill()
         writer.wait()
+
+
+def test_list_recall_matches_the_metrics_engine(ro_store):
+    """The list's Recall@10 old/new (SQL in sql/browse/) equals toolex.metrics' recall@10."""
+    from toolex.metrics import per_query
+
+    b = Browser(ro_store)
+    for run in ("kw", "swap"):
+        rows = b.page(QueryFilter(score_run=run)).rows
+        ref = {(r["query_id"]): (r["old"], r["new"])
+               for r in per_query(ro_store, [run], ks=(10,)).to_pylist()
+               if r["metric"] == "recall"}
+        assert {r["query_id"]: pytest.approx((r["r_old"], r["r_new"])) for r in rows} == ref

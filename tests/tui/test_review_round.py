@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Static
-
-from toolex.review import draw_sample, review_stats
 from toolex_tui.app import ToolexApp
 from toolex_tui.screens.review import ReviewScreen
+
+from toolex.review import draw_sample, review_stats
 
 pytestmark = pytest.mark.anyio
 SIZE = (80, 24)

@@ -4,10 +4,11 @@ the SVGs in the diff."""
 
 from __future__ import annotations
 
-from toolex.review import draw_sample, save_label
-from toolex.review.labels import Label, items_for
 from toolex_tui.app import ToolexApp
 from toolex_tui.data import QueryFilter
+
+from toolex.review import draw_sample, save_label
+from toolex.review.labels import Label, items_for
 
 
 def test_query_list(snap_compare, ro_store):

@@ -68,7 +68,9 @@ def items_for(store: Store, sample_id: str, role: str) -> list[dict[str, Any]]:
     if role not in ROLES:
         raise ToolexError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
     if not store.query("review/12_sample_size.sql", {"sample_id": sample_id})[0]["n"]:
-        raise ToolexError(f"no review sample named {sample_id!r}; draw one with `toolex review sample`")
+        raise ToolexError(
+            f"no review sample named {sample_id!r}; draw one with `toolex review sample`"
+        )
     return store.query("review/20_items.sql", {"sample_id": sample_id, "role": role})
 
 

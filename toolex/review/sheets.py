@@ -48,7 +48,8 @@ def import_sheet(store: Store, path: str | Path) -> int:
     todo: list[tuple[dict, str, str, str, Label]] = []
     with open(path, newline="", encoding="utf-8") as fh:
         reader = csv.DictReader(fh)
-        missing = [c for c in KEY + ("role", "reviewer", "label") if c not in (reader.fieldnames or [])]
+        have = reader.fieldnames or []
+        missing = [c for c in KEY + ("role", "reviewer", "label") if c not in have]
         if missing:
             raise InputError(f"missing columns {', '.join(missing)}", path=path, line=1)
         for row in reader:

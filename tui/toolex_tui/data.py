@@ -108,6 +108,7 @@ class Browser:
             benchmark, expansion = choices[0]["benchmark"], choices[0]["expansion"]
         self.benchmark = benchmark
         self.expansion = expansion
+        self._scores = None  # per-query metric table of all runs, computed on first use
 
     def _p(self, **extra: Any) -> dict[str, Any]:
         return {"benchmark": self.benchmark, **extra}
@@ -178,6 +179,27 @@ class Browser:
         return self.store.query(
             "browse/24_query_runs.sql", self._p(expansion=self.expansion, query_id=query_id)
         )
+
+    def run_scores(self, query_id: str, k: int = 10) -> dict[str, dict[str, tuple]]:
+        """{run_id: {metric: (old, new)}} at cutoff ``k`` from toolex.metrics.per_query.
+
+        The per-query table of every query-level run is computed once (in SQL, kept as Arrow,
+        about 0.1 s per 1,000 queries and run) and then filtered per query."""
+        import pyarrow.compute as pc
+
+        from toolex.metrics import per_query
+
+        if self._scores is None:
+            runs = self.runs()
+            self._scores = per_query(self.store, runs, ks=(k,), expansion=self.expansion) \
+                if runs else None
+        if self._scores is None:
+            return {}
+        out: dict[str, dict[str, tuple]] = {}
+        rows = self._scores.filter(pc.equal(self._scores["query_id"], query_id)).to_pylist()
+        for row in rows:
+            out.setdefault(row["run_id"], {})[row["metric"]] = (row["old"], row["new"])
+        return out
 
     def tool(self, item_id: str) -> dict[str, Any] | None:
         rows = self.store.query("browse/30_tool.sql", self._p(item_id=item_id))

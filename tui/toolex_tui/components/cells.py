@@ -44,3 +44,11 @@ def status(value: str | None) -> Text:
 def accented(text: str, on: bool) -> Text:
     """Highlight a whole row's text cell (accepted candidates, valid combinations)."""
     return Text(text, style="bold green" if on else "")
+
+
+def gain(pair: tuple | None) -> Text:
+    """'old→new', green when the expansion raised the score."""
+    if not pair or pair[0] is None:
+        return Text("–", style="dim")
+    old, new = pair
+    return Text(f"{old:.2f}→{new:.2f}", style="green" if new > old else "")

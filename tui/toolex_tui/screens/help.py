@@ -35,7 +35,8 @@ rank of each GT tool by slot (`-` = not retrieved), and the accepted equivalents
 | key | action |
 |---|---|
 | `v` / `i` | label valid / invalid |
-| `1`–`4` | failure bucket: decomposition ambiguity, near-synonym, incomplete coverage, platform mismatch |
+| `1`–`4` | failure bucket: 1 decomposition ambiguity, 2 near-synonym but not substitutable, \
+3 incomplete coverage of the query, 4 cross-platform dependency mismatch |
 | `e` | edit the note |
 | `ctrl+s` | save the label (and move on) |
 | `n` / `p` | next / previous item |

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from toolex_tui.components.cells import accented, clip, num, status, verdict
+from toolex_tui.components.cells import accented, clip, gain, num, status, verdict
 from toolex_tui.components.section import SectionTitle
 from toolex_tui.components.table import RowTable
 from toolex_tui.data import Browser
@@ -39,9 +39,9 @@ class QueryDetailScreen(Screen):
             yield SectionTitle("Candidates per sub-query: rank, verdict, judge's reason")
             yield RowTable(id="q-candidates")
             yield Static(id="q-reason", classes="row-detail")
-            yield SectionTitle("Combinations by RRF: valid, then rejected or cut")
+            yield SectionTitle("Combinations by RRF: valid, then rejected or cut (id 0: original)")
             yield RowTable(id="q-combos")
-            yield SectionTitle("Runs: Recall@10 old/new, GT ranks by slot, equivalents' ranks")
+            yield SectionTitle("Runs @10, old→new: nDCG, Recall, Comp; GT ranks; equivalents")
             yield RowTable(id="q-runs")
         yield Footer()
 
@@ -81,18 +81,22 @@ class QueryDetailScreen(Screen):
                           key=f"{r['slot']}|{r['item_id']}")
 
         combos = self.query_one("#q-combos", DataTable)
-        combos.add_columns("rrf#", "id", "status", "members", "reason")
+        combos.add_columns("rrf#", "id", "status", "members (= the slot's GT)", "reason")
         for r in b.combinations(qid):
+            shown = r["members"] if r["is_original"] else r["changed"]
             combos.add_row(num(r["rrf_rank"]), r["combo_id"], status(r["status"]),
-                           accented(clip(r["members"], 50), r["status"] == "valid"),
+                           accented(clip(shown, 50), r["status"] == "valid"),
                            clip(r["reason"], 50), key=str(r["combo_id"]))
 
         runs = self.query_one("#q-runs", DataTable)
-        runs.add_columns("run", "old", "new", "GT ranks", "equivalents@rank")
+        runs.add_columns("run", "nDCG", "Recall", "Comp", "GT ranks", "equivalents@rank")
+        scores = b.run_scores(qid)
         for r in b.run_ranks(qid):
-            runs.add_row(clip(r["run_id"], 20), num(r["r10_old"]), num(r["r10_new"]),
-                         r["gt_ranks"] or "", clip(r["equiv_ranks"] or "–", 60),
-                         key=r["run_id"])
+            sc = scores.get(r["run_id"], {})
+            runs.add_row(clip(r["run_id"], 12), gain(sc.get("ndcg")),
+                         gain(sc.get("recall", (r["r10_old"], r["r10_new"]))),
+                         gain(sc.get("comp")), r["gt_ranks"] or "",
+                         clip(r["equiv_ranks"] or "–", 60), key=r["run_id"])
         slots.focus()
 
     @on(DataTable.RowHighlighted, "#q-candidates")

@@ -121,8 +121,8 @@ class ReviewScreen(Screen):
         p = self.pending
         self.query_one("#r-label", Static).update(
             "label: " + (_fmt(p.label, p.bucket) if p else "[dim]none (v valid, i invalid)[/dim]")
-            + ("" if not p or p.label != "invalid" else
-               "  [dim]1 ambig 2 synonym 3 coverage 4 platform[/dim]")
+            + ("" if not p or p.label != "invalid" or p.bucket else
+               "  [dim]bucket? 1 ambiguity 2 near-synonym 3 coverage 4 platform[/dim]")
         )
 
     # -- actions -----------------------------------------------------------------------------
