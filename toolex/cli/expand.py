@@ -42,16 +42,10 @@ class RichProgress:
         self.bar.start()
         self.task = self.bar.add_task(stage, total=total, calls=self.calls, cost=self.cost)
 
-    def advance(self, outcome: Any = None, n: int = 1) -> None:
-        if self.bar is None:
-            return
-        if outcome is not None:
-            if outcome.call_id and not outcome.extra.get("cached"):
-                self.calls += 1
-            cost = outcome.extra.get("cost_usd")
-            if isinstance(cost, int | float):
-                self.cost += float(cost)
-        self.bar.update(self.task, advance=n, calls=self.calls, cost=self.cost)
+    def advance(self, n: int = 1, calls: int = 0, cost_usd: float = 0.0) -> None:
+        self.calls, self.cost = calls, cost_usd
+        if self.bar is not None:
+            self.bar.update(self.task, advance=n, calls=calls, cost=cost_usd)
 
     def finish(self) -> None:
         if self.bar is not None:

@@ -48,7 +48,7 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
             reason=outcome.value.reason, judge=judge.spec, call_id=outcome.call_id))
         return None
 
-    run_judged(ctx, counts, tasks, judge.audit, store_one, "audit")
+    run_judged(ctx, counts, tasks, judge, store_one, "audit")
     return counts
 
 

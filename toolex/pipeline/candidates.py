@@ -41,7 +41,7 @@ def run(ctx: StageContext, retriever: str, k: int = 20, scope: str = "task",
             table = search(ctx.store, ctx.benchmark, retriever, texts, k=k, scope=scope)
             _write(ctx, batch, table.to_pylist(), retriever, k)
             counts.ok += len(batch)
-            ctx.progress.advance(n=len(batch))
+            ctx.progress.advance(len(batch), ctx.calls, ctx.cost)
     finally:
         ctx.progress.finish()
     counts.notes["reference_unretrieved"] = _unretrieved(ctx)

@@ -31,7 +31,8 @@ class Progress:
 
     def start(self, stage: str, total: int) -> None: ...
 
-    def advance(self, outcome: Outcome | None = None, n: int = 1) -> None: ...
+    def advance(self, n: int = 1, calls: int = 0, cost_usd: float = 0.0) -> None:
+        """``n`` more tasks done; ``calls``/``cost_usd`` are the run's totals so far."""
 
     def finish(self) -> None: ...
 
@@ -44,6 +45,8 @@ class StageContext:
     query_ids: list[str]
     retry_failed: bool = False
     progress: Progress = field(default_factory=Progress)
+    calls: int = 0  # judge calls made so far in this run (all stages)
+    cost: float = 0.0  # their cost in USD, where known
 
     def params(self, **extra: Any) -> dict[str, Any]:
         return {"benchmark": self.benchmark, "expansion": self.expansion,
@@ -136,43 +139,65 @@ class StageCounts:
                 "notes": ", ".join(f"{k} {v}" for k, v in sorted(self.notes.items()))}
 
 
-def count_outcome(counts: StageCounts, outcome: Outcome) -> None:
-    if outcome.call_id and not outcome.extra.get("cached"):
-        counts.calls += 1
-    cost = outcome.extra.get("cost_usd")
-    if isinstance(cost, int | float):
-        counts.cost_usd += float(cost)
+class Meter:
+    """Calls and cost of one stage: from the judge's own spend counter when it has one (LLM
+    judges count every HTTP attempt, retries included), else from the outcomes (a call_id that
+    was not served from the ledger is a call; ``extra["cost_usd"]`` if given)."""
+
+    def __init__(self, judge: Any) -> None:
+        self.spend = getattr(judge, "spend", None)
+        self.base = self._read()
+        self.calls = 0
+        self.cost = 0.0
+
+    def _read(self) -> tuple[int, float]:
+        if self.spend is None:
+            return 0, 0.0
+        return int(getattr(self.spend, "attempts", 0)), float(getattr(self.spend, "cost_usd", 0.0))
+
+    def update(self, outcome: Outcome) -> None:
+        if self.spend is not None:
+            attempts, cost = self._read()
+            self.calls, self.cost = attempts - self.base[0], cost - self.base[1]
+            return
+        if outcome.call_id and not outcome.extra.get("cached"):
+            self.calls += 1
+        cost = outcome.extra.get("cost_usd")
+        if isinstance(cost, int | float):
+            self.cost += float(cost)
 
 
-def run_judged(ctx: StageContext, counts: StageCounts, tasks: Sequence[Any],
-               call: Callable[[Sequence[Any]], Any], on_ok: Callable[[Writer, Outcome], str | None],
-               stage: str) -> None:
-    """Feed ``tasks`` to a judge method and store each outcome as it completes.
+def run_judged(ctx: StageContext, counts: StageCounts, tasks: Sequence[Any], judge: Any,
+               on_ok: Callable[[Writer, Outcome], str | None], stage: str) -> None:
+    """Feed ``tasks`` to ``judge.<stage>`` and store each outcome as it completes.
 
     ``on_ok`` writes a successful outcome and returns an error message when the outcome is
     unusable (e.g. wrong k); errors and failed outcomes land in stage_failures.
     """
     counts.tasks += len(tasks)
+    meter = Meter(judge)
     ctx.progress.start(stage, len(tasks))
     try:
         with Writer(ctx.store, ctx.base()) as writer:
-            for outcome in call(tasks):
-                count_outcome(counts, outcome)
+            for outcome in getattr(judge, stage)(tasks):
+                meter.update(outcome)
                 error = outcome.error or "judge returned no answer"
+                problem: str | None = error
                 if outcome.ok and outcome.value is not None:
                     problem = on_ok(writer, outcome)
-                    if problem is None:
-                        counts.ok += 1
-                        if ctx.retry_failed:  # only a retried task can have a failure to clear
-                            writer.add("stages/13_clear_failure.sql",
-                                       {"stage": stage, "task_key": outcome.key})
-                        ctx.progress.advance(outcome)
-                        continue
-                    error = problem
-                counts.failed += 1
-                writer.add("stages/12_record_failure.sql",
-                           {"stage": stage, "task_key": outcome.key, "error": error,
-                            "call_id": outcome.call_id})
-                ctx.progress.advance(outcome)
+                if problem is None:
+                    counts.ok += 1
+                    if ctx.retry_failed:  # only a retried task can have a failure to clear
+                        writer.add("stages/13_clear_failure.sql",
+                                   {"stage": stage, "task_key": outcome.key})
+                else:
+                    counts.failed += 1
+                    writer.add("stages/12_record_failure.sql",
+                               {"stage": stage, "task_key": outcome.key, "error": problem,
+                                "call_id": outcome.call_id})
+                ctx.progress.advance(1, ctx.calls + meter.calls, ctx.cost + meter.cost)
     finally:
+        counts.calls, counts.cost_usd = meter.calls, meter.cost
+        ctx.calls += meter.calls
+        ctx.cost += meter.cost
         ctx.progress.finish()

@@ -82,5 +82,5 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
                 call_id=outcome.call_id))
         return None
 
-    run_judged(ctx, counts, tasks, judge.decompose, store_one, "decompose")
+    run_judged(ctx, counts, tasks, judge, store_one, "decompose")
     return counts

@@ -61,7 +61,7 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
             call_id=outcome.call_id))
         return None
 
-    run_judged(ctx, counts, tasks, judge.verify, store_one, "verify")
+    run_judged(ctx, counts, tasks, judge, store_one, "verify")
     counts.notes["accepted"] = _accepted(ctx)
     return counts
 
