@@ -65,7 +65,9 @@ def embed_cached(
         got = arrow_query(store, "retrieval/020_cached_vectors.sql", {"embedder": embedder.key})
     have = set(got.column("text_hash").to_pylist())
     first_text = dict(zip(hashes, cut, strict=True))
-    missing = [h for h in unique if h not in have]
+    # Longest first, so each batch pads to similar lengths (transformers pay for the padding)
+    # and the slowest batches come before the progress bar's rate settles.
+    missing = sorted((h for h in unique if h not in have), key=lambda h: -len(first_text[h]))
     stats = EmbedStats(embedded=len(missing), cached=len(unique) - len(missing))
 
     fresh = np.zeros((0, embedder.dim), dtype=np.float32)
