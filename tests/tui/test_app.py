@@ -87,25 +87,22 @@ async def test_filter_dialog_applies_run_filters(ro_store):
         assert len(app.screen.query_one("#queries", DataTable).rows) == 8
 
 
-async def test_sort_by_key_and_by_header_click(ro_store):
+async def test_sort_by_key_and_by_mouse(ro_store):
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
+        table = screen.query_one("#queries", DataTable)
         await pilot.press("S")  # reverse query_id
-        assert keys(screen.query_one("#queries", DataTable))[0] == "G3_instruction:455"
-        screen.query_one("#queries", DataTable).post_message(
-            DataTable.HeaderSelected(screen.query_one("#queries", DataTable),
-                                     _col(screen, "n_gt"), 3, "#GT"))
-        await pilot.pause()
+        assert keys(table)[0] == "G3_instruction:455"
+        # click the "#GT" header: columns are query 20, task 14, cat 3 (+2 padding each)
+        await pilot.click("#queries", offset=(45, 0))
         assert (screen.sort_key, screen.descending) == ("n_gt", False)
-        await pilot.press("S")
-        assert keys(screen.query_one("#queries", DataTable))[:2] == [
-            "G2_instruction:5744", "G3_instruction:455"]
-
-
-def _col(screen, key):
-    table = screen.query_one("#queries", DataTable)
-    return next(k for k in table.columns if k.value == key)
+        await pilot.click("#queries", offset=(45, 0))  # again: reversed
+        assert screen.descending
+        assert keys(table)[:2] == ["G2_instruction:5744", "G3_instruction:455"]
+        await pilot.click("#queries", offset=(5, 3))  # a row: opens it
+        await pilot.click("#queries", offset=(5, 3))
+        assert isinstance(app.screen, QueryDetailScreen)
 
 
 async def test_help_screen(ro_store):
