@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 from textual.widgets import DataTable
+from toolex_tui.app import ToolexApp
+from toolex_tui.data import Browser, QueryFilter
+from toolex_tui.screens.query_detail import QueryDetailScreen
 
 from toolex.cli import cli
 from toolex.judges import make_judge
 from toolex.loaders import load_stabletoolbench
 from toolex.pipeline.runner import run_expansion
 from toolex.store import Store
-from toolex_tui.app import ToolexApp
-from toolex_tui.data import Browser, QueryFilter
-from toolex_tui.screens.query_detail import QueryDetailScreen
 
 pytestmark = pytest.mark.anyio
 
