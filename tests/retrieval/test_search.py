@@ -72,3 +72,17 @@ def test_errors_name_what_is_wrong(lib_store):
     lib_store.con.execute("UPDATE items SET task = NULL")
     with pytest.raises(InputError, match="use --scope benchmark"):
         search(lib_store, "b", "bm25", TEXTS, scope="task")
+
+
+def test_alternative_rendering_searches_item_docs(lib_store, hash_embedder):
+    lib_store.con.execute(
+        "INSERT INTO item_docs VALUES ('b', 'w2', 'llm', '{}', 'weather report by email'),"
+        "('b', 'w3', 'llm', '{}', 'stock prices')"
+    )
+    r = DenseRetriever("hash", hash_embedder)
+    out = search(lib_store, "b", r, [("qa", 0, "weather")], k=5, scope="task", rendering="llm")
+    assert _items_of(out, "qa") == ["w2", "w3"]
+    bm = search(lib_store, "b", "bm25", [("qa", 0, "weather")], k=5, scope="task", rendering="llm")
+    assert _items_of(bm, "qa") == ["w2", "w3"]
+    with pytest.raises(InputError, match="rendering 'none'"):
+        search(lib_store, "b", "bm25", [("qa", 0, "x")], rendering="none")
