@@ -5,7 +5,7 @@
 SELECT e.expansion, s.run_id, s.query_id, s.metric, s.k, s.old, s.new
 FROM (SELECT expansion FROM combinations UNION SELECT 'default') AS e,
      LATERAL (SELECT * FROM metric_per_query((SELECT coalesce(list(run_id), []) FROM runs),
-                                             [1, 5, 10, 20, 100], e.expansion)) AS s
+                                             [1, 5, 10, 20], e.expansion)) AS s
 WHERE s.old < 0 OR s.old > 1 OR s.new < 0 OR s.new > 1
    OR (s.metric = 'comp' AND (s.old NOT IN (0, 1) OR s.new NOT IN (0, 1)))
 ORDER BY e.expansion, s.run_id, s.query_id, s.metric, s.k;
