@@ -106,6 +106,8 @@ def test_locked_store_says_what_to_do_and_snapshot_opens(db_copy):
         # the command says the same, as a one-line error (no traceback, exit 2 via main())
         result = CliRunner().invoke(cli, ["tui", "--db", str(db_copy)])
         assert isinstance(result.exception, StoreLockedError)
+        with pytest.raises(StoreLockedError, match="Reviewing writes labels"):
+            open_browse_store(db_copy, writable=True)
         copy = snapshot_copy(db_copy)
         store = open_browse_store(copy)
         try:
@@ -128,3 +130,12 @@ def test_list_recall_matches_the_metrics_engine(ro_store):
                for r in per_query(ro_store, [run], ks=(10,)).to_pylist()
                if r["metric"] == "recall"}
         assert {r["query_id"]: pytest.approx((r["r_old"], r["r_new"])) for r in rows} == ref
+
+
+def test_tui_command_checks_its_options(fixture_db):
+    runner = CliRunner()
+    result = runner.invoke(cli, ["tui", "--db", str(fixture_db), "--review", "s"])
+    assert result.exit_code == 2 and "--review needs --reviewer" in result.output
+    result = runner.invoke(cli, ["tui", "--db", str(fixture_db), "--review", "s",
+                                 "--reviewer", "ann", "--snapshot"])
+    assert result.exit_code == 2 and "cannot work on a --snapshot copy" in result.output

@@ -3,12 +3,13 @@ the headless core (and `toolex --help`) never loads them."""
 
 from __future__ import annotations
 
+import shutil
 import sys
+from pathlib import Path
 
 import click
 
 from toolex.cli.options import db_option
-from toolex.errors import ToolexError
 
 
 @click.command("tui")
@@ -63,7 +64,7 @@ def tui(db: str, benchmark: str | None, expansion: str, snapshot: bool, sample_i
         app = ToolexApp(store, benchmark=benchmark, expansion=expansion, review=review,
                         snapshot_of=copied_from)
         app.run()
-    except ToolexError:
-        raise
     finally:
         store.close()
+        if copied_from:  # the copy lives in its own temporary folder
+            shutil.rmtree(Path(path).parent, ignore_errors=True)

@@ -28,11 +28,17 @@ SORTS = ("query_id", "task", "category", "n_gt", "n_valid", "r_old", "r_new", "g
 class StoreLockedError(StoreError):
     """Another process holds the store's write lock; browse a snapshot copy instead."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, review: bool = False) -> None:
+        what = (
+            "Reviewing writes labels, so it needs the lock: wait for the pipeline to finish "
+            "(browsing meanwhile works on a copy: `toolex tui --snapshot`)"
+            if review else
+            "Wait for it to finish, or browse a copy taken now: `toolex tui --snapshot` "
+            "(it may miss the pipeline's newest, uncommitted rows)"
+        )
         super().__init__(
             f"the store {path} is locked by another process (a running pipeline holds DuckDB's "
-            "write lock). Wait for it to finish, or browse a copy taken now: "
-            "`toolex tui --snapshot` (answers may miss the pipeline's newest, uncommitted rows)"
+            f"write lock). {what}"
         )
         self.path = path
 
@@ -46,9 +52,11 @@ def open_browse_store(path: str | Path, *, writable: bool = False) -> Store:
     try:
         return Store.open(path, read_only=not writable)
     except StoreError as exc:
-        if "lock" in str(exc).lower():
-            raise StoreLockedError(path) from exc
-        raise
+        if "lock" not in str(exc).lower():
+            raise
+        if writable:  # a snapshot cannot help: labels must land in the real store
+            raise StoreLockedError(path, review=True) from exc
+        raise StoreLockedError(path) from exc
 
 
 def snapshot_copy(path: str | Path, into: str | Path | None = None) -> Path:
