@@ -106,3 +106,36 @@ def test_import_names_the_bad_line_and_writes_nothing(db, tmp_path):
             import_sheet(store, sheet)
         assert err.value.line == bad_line and err.value.field == "bucket"
         assert store.con.execute("SELECT count(*) FROM review_labels").fetchone()[0] == 0
+
+
+def test_label_at_the_prompt(db):
+    run("review", "sample", "audit", "--db", db, "--benchmark", "stabletoolbench",
+        "--size", "3", "--seed", "7")
+    # first item valid, second invalid/near-synonym with a note, then quit
+    result = CliRunner().invoke(
+        cli, ["review", "label", "audit", "--db", db, "--role", "reviewer1", "--reviewer", "ann"],
+        input="v\n\ni\n2\nsame words, other job\nq\n")
+    assert result.exit_code == 0, result.output
+    with Store.open(db, read_only=True) as store:
+        rows = store.con.execute(
+            "SELECT l.label, l.bucket, l.note FROM review_labels l JOIN review_samples s "
+            "USING (sample_id, benchmark, expansion, query_id, combo_id) ORDER BY s.position"
+        ).fetchall()
+    assert rows == [("valid", None, None), ("invalid", "near_synonym", "same words, other job")]
+
+
+def test_import_refuses_an_item_outside_the_sample(db, tmp_path):
+    run("review", "sample", "audit", "--db", db, "--benchmark", "stabletoolbench",
+        "--size", "3", "--seed", "7")
+    sheet = tmp_path / "r1.csv"
+    with Store.open(db) as store:
+        export_sheet(store, "audit", "reviewer1", sheet)
+    rows = fill(sheet, "reviewer1", "ann", {q: ("valid", "", "") for q in (
+        "G1_instruction:1073", "G2_instruction:1643", "G3_instruction:455")})
+    rows[0]["combo_id"] = "99"
+    with open(sheet, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    with Store.open(db) as store, pytest.raises(InputError, match="is not in sample"):
+        import_sheet(store, sheet)

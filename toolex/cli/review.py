@@ -48,6 +48,55 @@ def sample_cmd(db: str, sample_id: str, benchmark: str, expansion: str, size: in
     click.echo(f"drew {sum(quotas.values())} items into sample {sample_id}", err=True)
 
 
+@review.command("label")
+@db_option
+@click.argument("sample_id")
+@click.option("--role", type=click.Choice(["reviewer1", "reviewer2", "adjudicator"]),
+              required=True)
+@click.option("--reviewer", required=True, help="Your name (one person, one role).")
+def label_cmd(db: str, sample_id: str, role: str, reviewer: str) -> None:
+    """Label a sample's items at the prompt, without the TUI: each unlabelled item is shown
+    (query, instruction, slot by slot the sub-query, candidate, reference and judge's reason),
+    then asked valid (v) / invalid (i) + failure bucket (1-4) + note; q stops.
+
+    \b
+    Example:
+      toolex review label audit1 --role reviewer2 --reviewer bob
+    """
+    from toolex.review.labels import BUCKETS, Label, check_role, items_for, members, save_label
+
+    buckets = list(BUCKETS)
+    with open_store(db) as store:
+        check_role(store, sample_id, role, reviewer)
+        todo = [it for it in items_for(store, sample_id, role) if not it["label"]]
+        click.echo(f"{len(todo)} items to label", err=True)
+        for n, item in enumerate(todo, start=1):
+            click.echo(f"\n[{n}/{len(todo)}] {item['query_id']} combo {item['combo_id']} "
+                       f"({item['stratum']})\n{item['query']}")
+            if item["instruction"]:
+                click.echo(f"instruction: {item['instruction']}")
+            for m in members(store, item):
+                click.echo(f"  slot {m['slot']}: {m['subquery'] or ''}\n"
+                           f"    candidate {m['candidate']}\n    reference {m['reference']}\n"
+                           f"    judge     {m['reason'] or ''}")
+            if role == "adjudicator":
+                for p in ("r1", "r2"):
+                    click.echo(f"  {p}: {item[p + '_label']} {item[p + '_bucket'] or ''} "
+                               f"{item[p + '_note'] or ''}")
+            answer = click.prompt("valid (v) / invalid (i) / quit (q)",
+                                  type=click.Choice(["v", "i", "q"]), err=True)
+            if answer == "q":
+                break
+            bucket = None
+            if answer == "i":
+                menu = ", ".join(f"{k + 1} {b}" for k, b in enumerate(buckets))
+                pick = click.prompt(f"bucket ({menu})", type=click.IntRange(1, 4), err=True)
+                bucket = buckets[pick - 1]
+            note = click.prompt("note", default="", show_default=False, err=True)
+            save_label(store, sample_id, item, role=role, reviewer=reviewer,
+                       label=Label("valid" if answer == "v" else "invalid", bucket, note))
+
+
 @review.command("export")
 @db_option
 @click.argument("sample_id")

@@ -74,6 +74,11 @@ def import_sheet(store: Store, path: str | Path) -> int:
                                  path=path, line=line, field="combo_id") from None
             item = {"benchmark": row["benchmark"], "expansion": row["expansion"],
                     "query_id": row["query_id"], "combo_id": combo_id}
+            if not store.query("review/13_item_in_sample.sql",
+                               {"sample_id": row["sample_id"], **item})[0]["n"]:
+                raise InputError(
+                    f"{row['query_id']} combination {combo_id} is not in sample "
+                    f"{row['sample_id']!r}", path=path, line=line, field="query_id")
             todo.append((item, row["sample_id"], row["role"].strip(), row["reviewer"].strip(),
                          Label(label, bucket, row.get("note"))))
     for n, (_, sample_id, role, reviewer, _) in enumerate(todo):
