@@ -162,7 +162,10 @@ class HeuristicJudge:
         query_stems = set(df.content_tokens(task.query))
         words: list[tuple[str, str]] = []  # (surface, stem) in doc order, unique stems
         seen: set[str] = set()
-        text = f"{df.description(tool.doc)} {' '.join(p.name for p in df.params(tool.doc))}"
+        # Description first, then parameter names, then the name's words (camelCase split):
+        # a tool documented by its name alone still gets an entity ("getPlayer" -> "player").
+        text = (f"{df.description(tool.doc)} {' '.join(p.name for p in df.params(tool.doc))} "
+                f"{df.name(tool.doc) or tool.name or ''}")
         for surface in df.split_words(text):
             s = df.stem(surface)
             if (surface in df.STOPWORDS or len(surface) < 2 or s in seen
