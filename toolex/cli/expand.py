@@ -53,9 +53,11 @@ class RichProgress:
         self.bar = None
 
 
-def build_judges(spec: str | None, config: Any, store: Any) -> dict[str, Any]:
+def build_judges(spec: str | None, config: Any, store: Any, benchmark: str) -> dict[str, Any]:
     """Judges per stage: ``--judge`` for all stages, else the config file's [judges], else
-    heuristic. One judge object per distinct spec (they may hold clients and caches)."""
+    heuristic. One judge object per distinct spec (they may hold clients and caches). The
+    heuristic judge takes its IDF from this benchmark's library only, so its verdicts do not
+    depend on what else the store holds."""
     from toolex.judges import make_judge
 
     specs = dict(config.judges) if config is not None else {}
@@ -64,7 +66,7 @@ def build_judges(spec: str | None, config: Any, store: Any) -> dict[str, Any]:
     built: dict[str, Any] = {}
     for s in set(chosen.values()):
         built[s] = make_judge(s, store=store, config=config) if s != "heuristic" else \
-            make_judge(s, store=store)
+            make_judge(s, store=store, benchmark=benchmark)
     return {stage: built[chosen[stage]] for stage in stages}
 
 
@@ -128,7 +130,7 @@ def expand(db: str, fmt: str, benchmark: str, expansion: str, stage: str,
         platform_rule=platform_rule,
     )
     store = open_store(db, read_only=dry_run)
-    judges = build_judges(judge, config, store)
+    judges = build_judges(judge, config, store, benchmark)
     if dry_run:
         from toolex.pipeline.dryrun import estimate
 
