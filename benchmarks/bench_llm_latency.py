@@ -17,9 +17,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -41,6 +43,36 @@ def tasks(n: int) -> list[VerifyTask]:
     ref = tool(-1)
     return [VerifyTask(f"q{i // 20}/0/tool_{i}", f"get the weather forecast for city {i // 20}",
                        tool(i), ref) for i in range(n)]
+
+
+def bare_sdk_run(port: int, prompts: list[tuple[str, str]], in_flight: int) -> float:
+    """Reference: the same prompts through the bare SDK from the same number of threads, with no
+    judge machinery (ledger, parsing, outcomes) — what the machine allows right now."""
+    import openai
+
+    client = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", max_retries=0, timeout=30)
+    todo = queue.Queue()
+    for i, (system, user) in enumerate(prompts):
+        todo.put((f"reference call {i}\n{system}", user))  # new text: the plan never repeats
+
+    def worker() -> None:
+        while True:
+            try:
+                system, user = todo.get_nowait()
+            except queue.Empty:
+                return
+            client.chat.completions.create(
+                model="gpt-4o-mini", temperature=0, response_format={"type": "json_object"},
+                messages=[{"role": "system", "content": system},
+                          {"role": "user", "content": user}])
+
+    threads = [threading.Thread(target=worker) for _ in range(in_flight)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.perf_counter() - t0
 
 
 def stats(port: int) -> dict[str, int]:
@@ -74,15 +106,20 @@ def main() -> None:
             wall2 = time.perf_counter() - t1
             calls_second = stats(port).get("chat", 0) - calls_first
             rows = store.con.execute("SELECT count(*) FROM llm_calls").fetchone()[0]
+            prompts = [judge._prepare("verify", t) for t in work]
+        bare = bare_sdk_run(port, [(p.system, p.user) for p in prompts], args.in_flight)
         ok = sum(o.ok for o in first)
         ratio = wall / ideal
         print(f"verify calls          {args.calls} ({ok} ok), latency {args.latency * 1000:.0f} ms,"
               f" in flight {args.in_flight}")
         print(f"ideal N*T/L           {ideal:.2f} s")
         print(f"first run wall        {wall:.2f} s   ratio {ratio:.3f}  (target <= 1.25)")
+        print(f"bare SDK, same calls  {bare:.2f} s   ratio {bare / ideal:.3f}  (the machine's"
+              f" floor now; judge overhead over it x{wall / bare:.3f})")
         print(f"HTTP calls, 1st run   {calls_first}   ledger rows {rows}")
         print(f"second run wall       {wall2:.2f} s   HTTP calls {calls_second} (target 0),"
               f" answers {sum(o.ok for o in second)}")
+        print(f"load average          {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
         verdict = ratio <= 1.25 and calls_second == 0 and ok == args.calls
         print("PASS" if verdict else "FAIL")
         sys.exit(0 if verdict else 1)

@@ -111,7 +111,7 @@ class ScriptedServer:
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.lock = threading.Lock()
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self.httpd = _Server(("127.0.0.1", 0), _handler(self))
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
@@ -184,6 +184,10 @@ class ScriptedServer:
             lines.append(json.dumps({"custom_id": req["custom_id"], "result": {
                 "type": "succeeded", "message": self.anthropic_message(body, text)}}))
         return ("\n".join(lines) + "\n").encode()
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 256  # the default backlog of 5 drops bursts of new connections
 
 
 def _iso(t: float) -> str:

@@ -17,7 +17,7 @@ from toolex.llm.ledger import Ledger
 from toolex.store import Store
 
 HERE = Path(__file__).resolve().parent
-OPTS = {"max_in_flight": 4, "timeout_s": 1.0, "backoff_base_s": 0.01, "max_attempts": 6}
+OPTS = {"max_in_flight": 3, "timeout_s": 1.0, "backoff_base_s": 0.01, "max_attempts": 6}
 
 CHILD = textwrap.dedent("""
     import sys
@@ -35,7 +35,7 @@ CHILD = textwrap.dedent("""
 
 def test_sigkill_mid_stage_then_rerun(llm_env, tmp_path):
     tasks = verify_tasks(60)
-    with ScriptedServer(faults=FaultPlan(rate=0.2), latency_s=0.05, hang_s=1.2) as s:
+    with ScriptedServer(faults=FaultPlan(rate=0.2), latency_s=0.08, hang_s=1.2) as s:
         url = s.url + "/v1"
         with Store.open(tmp_path / "reference.duckdb") as ref:
             reference = outcome_view(make_judge("openai:gpt-4o-mini", ref, base_url=url,
@@ -63,11 +63,11 @@ def test_sigkill_mid_stage_then_rerun(llm_env, tmp_path):
         sent = sum(s.served.values()) - served_before
         faults = sum(n for k, n in s.served.items() if k != "ok") - faults_before
 
-    assert faults > 0
     assert outcome_view(rerun) == reference
     cached = {o.key for o in rerun if o.extra["cached"]}
     assert set(finished) <= cached  # every answer the killed run handed over is reused
     assert len(cached) == len(ok_before) >= 20
+    assert len(ok_before) < 60  # the kill did land mid-stage
     # the re-run paid only for the tasks the killed run had not finished (plus its own faults)
     assert sent == 60 - len(ok_before) + faults
     ok_after = [r["input_hash"] for r in after if r["status"] == "ok"]

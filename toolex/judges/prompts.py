@@ -36,8 +36,8 @@ class Template:
         return _fill(self.system, values, self.stage), _fill(self.user, values, self.stage)
 
     @property
-    def placeholders(self) -> set[str]:
-        return set(_PLACEHOLDER.findall(self.system + self.user))
+    def placeholders(self) -> frozenset[str]:
+        return _placeholders(self.system + self.user)
 
 
 def _fill(text: str, values: dict[str, str], stage: str) -> str:
@@ -48,6 +48,11 @@ def _fill(text: str, values: dict[str, str], stage: str) -> str:
         return values[name]
 
     return _PLACEHOLDER.sub(sub, text)
+
+
+@cache
+def _placeholders(text: str) -> frozenset[str]:
+    return frozenset(_PLACEHOLDER.findall(text))
 
 
 @cache

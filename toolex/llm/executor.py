@@ -93,7 +93,7 @@ class Executor:
         self.client, self.ledger, self.policy = client, ledger, policy
         self.stage, self.judge, self.prompt_version = stage, judge, prompt_version
         self.batch_price = batch_price
-        self.flush_s = 0.2  # longest a finished answer waits to be recorded and handed over
+        self.flush_s = 0.5  # longest a finished answer waits to be recorded and handed over
         self._rng = random.Random(seed)
 
     def cached(self, calls: Sequence[Call]) -> tuple[list[Result], list[Call]]:

@@ -40,8 +40,13 @@ _ARROW_SCHEMA = pa.schema(
 
 
 def input_hash(judge: str, model: str | None, prompt_version: str, system: str, user: str) -> str:
-    payload = json.dumps([judge, model, prompt_version, system, user], ensure_ascii=False)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    """sha256 over the parts, each length-prefixed so no two different inputs collide."""
+    digest = hashlib.sha256()
+    for part in (judge, model or "", prompt_version, system, user):
+        data = part.encode("utf-8")
+        digest.update(len(data).to_bytes(8, "big"))
+        digest.update(data)
+    return digest.hexdigest()
 
 
 def new_call_id() -> str:
