@@ -163,3 +163,20 @@ def test_judges_per_stage_from_config(llm_env, store):
                           llm=LLMConfig(openai_base_url="http://127.0.0.1:9/v1"))
     judges = judges_for(config, store)
     assert judges["decompose"] is judges["audit"] and judges["verify"].spec == "openai:gpt-4o-mini"
+
+
+def test_compat_judge_end_to_end_and_cache_survives_a_new_port(llm_env, store):
+    tasks = verify_tasks(3)
+    with ScriptedServer(responder) as s:
+        judge = make_judge(f"compat:{s.url}/v1#qwen2.5-7b-instruct", store)
+        got = list(judge.verify(tasks))
+        body = s.requests[0]["body"]
+    assert all(o.ok for o in got)
+    assert body["model"] == "qwen2.5-7b-instruct" and body["response_format"] == {
+        "type": "json_object"}
+    rows = Ledger(store).rows()
+    assert {r["judge"] for r in rows} == {f"compat:{s.url}/v1#qwen2.5-7b-instruct"}
+    with ScriptedServer(responder) as moved:  # same model, restarted on another port
+        again = list(make_judge(f"compat:{moved.url}/v1#qwen2.5-7b-instruct", store).verify(tasks))
+        assert moved.count("chat") == 0
+    assert all(o.extra["cached"] for o in again)

@@ -166,7 +166,10 @@ class LLMJudge:
         if stage not in RENDERERS:
             raise ValueError(f"unknown stage {stage!r}")
         system, user = RENDERERS[stage](task)
-        h = input_hash(self.spec, self.client.model, self.prompt_version(stage), system, user)
+        # provider:model, not the spec: a local server restarted on another port (compat specs
+        # carry the URL) still serves its earlier answers from the ledger.
+        identity = f"{self.client.provider}:{self.client.model}"
+        h = input_hash(identity, self.client.model, self.prompt_version(stage), system, user)
         if stage == "decompose":
             tools = task.tools
             return Prepared(task, system, user, h,
