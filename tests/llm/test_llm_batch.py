@@ -67,3 +67,20 @@ def test_interrupted_after_submit_resumes_the_same_batch(llm_env, store, provide
     assert len(rows) == 6 and {r["batch_id"] for r in rows} == {batch_id}
     assert all(r["status"] == "ok" for r in rows) and all(o.ok for o in got)
     assert {o.call_id for o in got} == {r["call_id"] for r in rows}
+
+
+def test_large_runs_are_split_into_several_batches(llm_env, store):
+    from toolex.llm.batch import run_batch
+
+    tasks = verify_tasks(7)
+    with ScriptedServer(batch_polls=1) as s:
+        judge = judge_for("openai", s, store)
+        prepared = [judge._prepare("verify", t) for t in tasks]
+        calls = [Call(p.task.key, p.input_hash, p.system, p.user, p.parse) for p in prepared]
+        executor = Executor(judge.client, judge.ledger, stage="verify", judge=judge.spec,
+                            prompt_version=judge.prompt_version("verify"), policy=judge.policy)
+        got = list(run_batch(judge.client, judge.ledger, executor, calls, poll_s=0.01,
+                             max_requests=3))
+        assert s.count("batches") == 3 and s.count("files") == 3  # 3 + 3 + 1 requests
+    assert sorted(r.call.key for r in got) == sorted(t.key for t in tasks)
+    assert len({r["batch_id"] for r in Ledger(store).rows()}) == 3

@@ -173,3 +173,34 @@ def test_identical_prompts_share_one_call(llm_env, store):
         got = list(judge_for("openai", s, store).verify(tasks + twins))
         assert s.count("chat") == 4
     assert len(got) == 8 and len({o.call_id for o in got}) == 4
+
+
+def test_a_failing_parser_fails_the_call_instead_of_hanging(llm_env, store):
+    from toolex.llm.executor import Call, Executor
+
+    def broken(text):
+        raise RuntimeError("parser bug")
+
+    with ScriptedServer(default_responder) as s:
+        judge = judge_for("openai", s, store)
+        executor = Executor(judge.client, judge.ledger, stage="verify", judge=judge.spec,
+                            prompt_version="v", policy=judge.policy)
+        [result] = list(executor.run([Call("k", "h", "s", "u", broken)]))
+    assert not result.ok and "internal error: RuntimeError: parser bug" in result.error
+
+
+def test_long_stages_run_in_chunks_and_later_chunks_reuse_earlier_answers(llm_env, store):
+    tasks = verify_tasks(10)
+    twins = [type(t)(t.key + "#twin", t.subquery, t.candidate, t.reference) for t in tasks[:3]]
+    with ScriptedServer(default_responder) as s:
+        judge = judge_for("openai", s, store)
+        judge.chunk_size = 4
+        sizes = []
+        original = judge._run_chunk
+        judge._run_chunk = lambda stage, chunk: (sizes.append(len(chunk)),
+                                                 original(stage, chunk))[1]
+        got = list(judge.verify(tasks + twins))
+        assert s.count("chat") == 10  # the twins, in the last chunk, came from the ledger
+    assert sizes == [4, 4, 4, 1]
+    assert sorted(o.key for o in got) == sorted(t.key for t in tasks + twins)
+    assert [o.extra["cached"] for o in got if o.key.endswith("#twin")] == [True] * 3

@@ -113,6 +113,7 @@ class LLMJudge:
         self.config = config or LLMConfig()
         self.ledger = Ledger(store)
         self.spend = Spend()  # attempts and cost so far, for progress displays
+        self.chunk_size = max(2048, 64 * self.config.max_in_flight)  # tasks rendered at once
         self.policy = Policy(
             max_in_flight=self.config.max_in_flight, max_attempts=self.config.max_attempts,
             backoff_base_s=self.config.backoff_base_s, backoff_max_s=self.config.backoff_max_s,
@@ -178,6 +179,15 @@ class LLMJudge:
         return Prepared(task, system, user, h, parse.parse_verdict, parse.verdict_value)
 
     def _run(self, stage: str, tasks: Sequence[Any]) -> Iterator[Outcome]:
+        # Direct calls go chunk by chunk so a stage of 100k verifications never holds every
+        # rendered prompt in memory; a repeat in a later chunk is then a ledger hit. A batch
+        # run takes everything at once (it splits into provider-sized batches itself).
+        tasks = list(tasks)
+        size = len(tasks) if self.config.batch else self.chunk_size
+        for start in range(0, len(tasks), max(1, size)):
+            yield from self._run_chunk(stage, tasks[start:start + size])
+
+    def _run_chunk(self, stage: str, tasks: Sequence[Any]) -> Iterator[Outcome]:
         prepared = [self._prepare(stage, t) for t in tasks]
         groups: dict[str, list[Prepared]] = {}
         for p in prepared:

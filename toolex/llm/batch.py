@@ -29,6 +29,9 @@ from toolex.llm.ledger import Attempt, Ledger, new_call_id
 from toolex.llm.pricing import cost_usd
 
 OPENAI_ENDPOINT = "/v1/chat/completions"
+# Requests per submitted batch: below both providers' limits (OpenAI 50,000 requests and 200 MB
+# per input file; Anthropic 100,000 requests and 256 MB per batch) for prompts of ~10 KB.
+MAX_REQUESTS = 10_000
 
 
 def submit(client: Any, ledger: Ledger, executor: Executor, calls: list[Call]) -> str:
@@ -97,7 +100,7 @@ def _openai_line(item: dict[str, Any]) -> Reply | str:
 
 
 def run_batch(client: Any, ledger: Ledger, executor: Executor, calls: list[Call], *,
-              poll_s: float = 30.0) -> Iterator[Result]:
+              poll_s: float = 30.0, max_requests: int = MAX_REQUESTS) -> Iterator[Result]:
     done, todo = executor.cached(calls)
     yield from done
     if not todo:
@@ -109,10 +112,11 @@ def run_batch(client: Any, ledger: Ledger, executor: Executor, calls: list[Call]
             cid, bid, _ = pending[call.input_hash]
             members.setdefault(bid, []).append((cid, call))
     fresh = [c for c in todo if c.input_hash not in pending]
-    if fresh:
-        bid = submit(client, ledger, executor, fresh)
-        rows = ledger.pending(c.input_hash for c in fresh)
-        members[bid] = [(rows[c.input_hash][0], c) for c in fresh]
+    for start in range(0, len(fresh), max_requests):  # all batches are submitted before polling
+        chunk = fresh[start:start + max_requests]
+        bid = submit(client, ledger, executor, chunk)
+        rows = ledger.pending(c.input_hash for c in chunk)
+        members[bid] = [(rows[c.input_hash][0], c) for c in chunk]
 
     retry: list[Call] = []
     for bid, entries in members.items():

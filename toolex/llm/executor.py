@@ -175,7 +175,10 @@ class Executor:
                 call = work.get_nowait()
             except queue.Empty:
                 return
-            result = self._attempts(call, events, stop)
+            try:
+                result = self._attempts(call, events, stop)
+            except BaseException as exc:  # a bug must fail the call, not hang the stage
+                result = Result(call, False, error=f"internal error: {type(exc).__name__}: {exc}")
             if result is not None:
                 events.put(("result", result))
 
