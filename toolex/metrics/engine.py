@@ -23,7 +23,7 @@ PER_QUERY_COLUMNS = ["run_id", "query_id", "metric", "k", "old", "new"]
 def ensure_macros(store: Any) -> None:
     """(Re)create every macro of sql/metrics/NNN_*.sql on the store's connection, in file order."""
     for path in sql_files("metrics"):
-        store.con.execute(path.read_text(encoding="utf-8"))
+        store.con.execute(sql_text(f"metrics/{path.name}"))
 
 
 def check_runs(store: Any, run_ids: Sequence[str]) -> list[str]:
@@ -31,7 +31,7 @@ def check_runs(store: Any, run_ids: Sequence[str]) -> list[str]:
     ids = list(dict.fromkeys(str(r) for r in run_ids))
     if not ids:
         raise ToolexError("no run to evaluate; name one with --run, or use --all-runs")
-    known = {r for (r,) in store.con.execute("SELECT run_id FROM runs").fetchall()}
+    known = {row["run_id"] for row in store.query("metrics/select/run_ids.sql")}
     missing = [r for r in ids if r not in known]
     if missing:
         hint = ", ".join(sorted(known)[:20]) or "none; import one with `toolex runs import`"
