@@ -54,13 +54,32 @@ def eval_cmd(db: str, runs: tuple[str, ...], every_run: bool, ks: tuple[int, ...
         _report_counts(store, rows, run_ids, expansion, by)
     if fmt == "table":
         for k in ks:
-            emit_rows([_table_row(r, by, k) for r in table if r["k"] == k], fmt,
-                      title=f"old/new ×100 at K={k}, expansion {expansion!r} "
-                      "(empty = queries without results)")
+            _print_table([_table_row(r, by, k) for r in table if r["k"] == k],
+                         f"old/new ×100 at K={k}, expansion {expansion!r} "
+                         "(empty = queries without results)")
         if queries:
-            emit_rows(queries, fmt, title="per query")
+            _print_table(queries, "per query")
         return
     emit_rows([_json_row(r, by) for r in rows] + queries, fmt)
+
+
+def _print_table(rows: list[dict[str, Any]], title: str) -> None:
+    """Like emit_rows' table, but never squeezed into 80 columns when stdout is not a terminal:
+    the main table is 8+ columns of old/new pairs and truncated cells would hide the numbers."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title)
+    for col in rows[0] if rows else []:
+        numeric = all(isinstance(r[col], int | float) for r in rows)
+        table.add_column(col, justify="right" if numeric else "left", no_wrap=True)
+    for row in rows:
+        table.add_row(*("" if v is None else f"{v:.4f}" if isinstance(v, float) else str(v)
+                        for v in row.values()))
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=250)
+    console.print(table)
 
 
 def _json_row(row: dict[str, Any], by: str) -> dict[str, Any]:
