@@ -46,6 +46,14 @@ def test_openai_request_on_the_wire(llm_env):
     assert reply.prompt_tokens == len(json.dumps(req["body"]["messages"])) // 4
 
 
+def test_reasoning_models_get_no_temperature(llm_env):
+    with ScriptedServer(fixed) as s:
+        for model in ("o3-mini", "gpt-5-mini", "gpt-4o"):
+            make_client("openai", model, base_url=s.url + "/v1", timeout_s=2).complete("s", "u")
+        bodies = [r["body"] for r in s.requests]
+    assert ["temperature" in b for b in bodies] == [False, False, True]
+
+
 def test_anthropic_request_on_the_wire(llm_env):
     with ScriptedServer(fixed) as s:
         client = make_client("anthropic", "claude-3-5-haiku-20241022", base_url=s.url,

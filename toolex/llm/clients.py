@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import email.utils
 import os
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from toolex.errors import ModelUnavailableError
+
+_REASONING_MODEL = re.compile(r"^(o\d|gpt-5)")
 
 KEY_ENV = {
     "openai": "OPENAI_API_KEY",
@@ -133,9 +136,10 @@ class OpenAIChat:
         body: dict[str, Any] = {
             "model": self.model,
             "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
-            "temperature": 0,
             "response_format": {"type": "json_object"},
         }
+        if not (self.provider == "openai" and _REASONING_MODEL.match(self.model)):
+            body["temperature"] = 0  # reasoning models reject any temperature but the default
         # OpenAI's newer models take max_completion_tokens; compatible servers know max_tokens.
         body["max_completion_tokens" if self.provider == "openai" else "max_tokens"] = (
             self.max_tokens
