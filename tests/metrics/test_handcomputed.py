@@ -27,6 +27,9 @@ def con(store):
 def test_single_relevant_at_rank_2(store, con):
     add_query(con, "q", [("a", 1)])
     add_run(con, "r", {"q": {"x": 0.9, "a": 0.5, "y": 0.1}})
+    table = metrics.per_query(store, ["r"], (1, 2))
+    assert table.column_names == ["run_id", "query_id", "metric", "k", "old", "new"]
+    assert table.num_rows == 2 * 3
     s = scores(store, ks=(1, 2))
     assert s[("q", "ndcg", 2)][0] == pytest.approx(1 / L3, abs=1e-12)  # 0.6309
     assert s[("q", "ndcg", 1)][0] == 0.0
