@@ -7,6 +7,7 @@ import json
 
 from scripted_server import FaultPlan, ScriptedServer
 
+from toolex.judges import make_judge
 from toolex.judges.base import AuditTask, DecomposeTask, ToolDoc, VerifyTask
 from toolex.render import render_doc
 
@@ -61,3 +62,17 @@ def outcome_view(outcomes) -> dict[str, object]:
             value = (value.accepted, value.reason)
         out[o.key] = (o.ok, value)
     return out
+
+
+FAST = {"timeout_s": 1.5, "backoff_base_s": 0.01, "backoff_max_s": 0.2, "max_in_flight": 12,
+        "max_attempts": 6}
+
+
+def judge_for(provider, server, store, **opts):
+    spec = "openai:gpt-4o-mini" if provider == "openai" else "anthropic:claude-3-5-haiku-20241022"
+    base = server.url + ("/v1" if provider == "openai" else "")
+    return make_judge(spec, store, base_url=base, **{**FAST, **opts})
+
+
+def chat_count(server):
+    return server.count("chat") + server.count("messages")
