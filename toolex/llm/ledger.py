@@ -117,7 +117,7 @@ class Ledger:
 
     def rows(self) -> list[dict[str, Any]]:
         """Every attempt, oldest first (tests, `toolex expand --calls`)."""
-        cur = self._cur.execute("SELECT * FROM llm_calls ORDER BY created_at, call_id")
+        cur = self._cur.execute(sql_text("llm/60_ledger_rows.sql"))
         cols = [d[0] for d in cur.description]
         return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
 
