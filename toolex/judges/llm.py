@@ -147,15 +147,22 @@ class LLMJudge:
 
         Tokens are estimated as characters / 4 of the rendered prompt; answers by ANSWER_TOKENS.
         """
-        prepared = [self._prepare(stage, t) for t in tasks]
-        hits = self.ledger.hits(p.input_hash for p in prepared)
-        cached = sum(p.input_hash in hits for p in prepared)
-        todo = {p.input_hash: p for p in prepared if p.input_hash not in hits}
-        prompt_toks = [estimate_tokens(p.system) + estimate_tokens(p.user) for p in todo.values()]
-        answer_toks = [
-            ANSWER_TOKENS["decompose_per_slot"] * len(p.task.tools) if stage == "decompose"
-            else ANSWER_TOKENS[stage] for p in todo.values()
-        ]
+        cached = 0
+        todo: dict[str, tuple[int, int]] = {}  # input hash -> (prompt, answer) token guesses
+        tasks = list(tasks)
+        for start in range(0, len(tasks), self.chunk_size):  # bounded memory, like a run
+            prepared = [self._prepare(stage, t) for t in tasks[start:start + self.chunk_size]]
+            hits = self.ledger.hits(p.input_hash for p in prepared)
+            for p in prepared:
+                if p.input_hash in hits:
+                    cached += 1
+                elif p.input_hash not in todo:
+                    answer = (ANSWER_TOKENS["decompose_per_slot"] * len(p.task.tools)
+                              if stage == "decompose" else ANSWER_TOKENS[stage])
+                    todo[p.input_hash] = (
+                        estimate_tokens(p.system) + estimate_tokens(p.user), answer)
+        prompt_toks = [p for p, _ in todo.values()]
+        answer_toks = [a for _, a in todo.values()]
         return len(todo), cached, prompt_toks, answer_toks
 
     # -- machinery -----------------------------------------------------------------------------
