@@ -127,6 +127,15 @@ class ScriptedServer:
         self.httpd.shutdown()
         self.httpd.server_close()
 
+    def refuse_all(self, status: int = 401) -> None:
+        """Answer every POST with ``status`` (a revoked key, say), after reading the body so
+        the kept-alive connection stays in sync."""
+        def refuse(handler: BaseHTTPRequestHandler) -> None:
+            handler._record("refused", json.loads(handler._body() or b"{}"))
+            handler._send(status, {"type": "error", "error": {
+                "type": "authentication_error", "message": "invalid api key"}})
+        self.httpd.RequestHandlerClass.do_POST = refuse
+
     def count(self, kind: str) -> int:
         """Requests received for ``chat``, ``messages``, ``files``, ``batches``..."""
         with self.lock:

@@ -122,8 +122,7 @@ def test_auth_failure_is_permanent_and_does_not_echo_the_key(llm_env):
         raise AssertionError("not reached")
 
     with ScriptedServer(reject) as s:
-        s.httpd.RequestHandlerClass.do_POST = lambda self: self._send(
-            401, {"error": {"message": "invalid api key", "type": "authentication_error"}})
+        s.refuse_all(401)
         client = make_client("openai", "gpt-4o", base_url=s.url + "/v1", timeout_s=2)
         with pytest.raises(PermanentError) as info:
             client.complete("s", "u")

@@ -18,6 +18,7 @@ from llm_support import (
 )
 from scripted_server import default_responder, request_key
 
+from toolex.judges import make_judge
 from toolex.llm.executor import Policy
 from toolex.llm.ledger import Ledger
 
@@ -73,15 +74,31 @@ def test_interrupted_run_resumes_without_repeating_finished_calls(llm_env, store
     assert len(resent) <= 60 - 25 + 12  # at most the unfinished tasks (+ in-flight retries)
 
 
-def test_permanent_error_stops_at_once(llm_env, store):
+def test_a_refused_key_stops_the_stage_with_a_clear_error(llm_env, store):
+    from toolex.errors import ModelUnavailableError
+
     with ScriptedServer() as s:
-        s.httpd.RequestHandlerClass.do_POST = lambda self: self._send(
-            401, {"error": {"message": "invalid api key", "type": "authentication_error"}})
-        [outcome] = list(judge_for("openai", s, store).verify(verify_tasks(1)))
-        assert s.count("get") == 0
+        s.refuse_all(401)
+        with pytest.raises(ModelUnavailableError, match="refused the API key.*OPENAI_API_KEY"):
+            list(judge_for("openai", s, store).verify(verify_tasks(30)))
     rows = Ledger(store).rows()
-    assert not outcome.ok and "HTTP 401" in outcome.error
-    assert len(rows) == 1 and rows[0]["status"] == "error" and outcome.call_id == rows[0]["call_id"]
+    assert 1 <= len(rows) < 30  # stopped early; every attempt made is in the ledger
+    assert all(r["status"] == "error" and "HTTP 401" in r["error"] for r in rows)
+
+
+def test_an_unreachable_endpoint_stops_the_stage(llm_env, store):
+    import socket
+
+    from toolex.errors import ModelUnavailableError
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    judge = make_judge("openai:gpt-4o", store, base_url=f"http://127.0.0.1:{port}/v1",
+                       max_in_flight=2, backoff_base_s=0.01, max_attempts=50)
+    with pytest.raises(ModelUnavailableError, match="cannot reach"):
+        list(judge.verify(verify_tasks(10)))
+    assert 4 <= len(Ledger(store).rows()) < 500
 
 
 def test_retry_after_is_waited_for(llm_env, store):

@@ -23,8 +23,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolex.errors import ModelUnavailableError
 from toolex.judges.parse import AnswerError
-from toolex.llm.clients import ChatClient, PermanentError, TransientError
+from toolex.llm.clients import KEY_ENV, ChatClient, PermanentError, TransientError
 from toolex.llm.ledger import Attempt, Ledger
 from toolex.llm.pricing import cost_usd
 
@@ -83,6 +84,36 @@ class Policy:
         return wait
 
 
+class _Health:
+    """Stops a stage that cannot succeed instead of failing every task slowly: a refused API
+    key (401/403), or an endpoint that never answered while the first attempts of every worker
+    (and then some) all failed to connect."""
+
+    def __init__(self, client: ChatClient, n_threads: int) -> None:
+        self.client, self.limit = client, n_threads + 2
+        self.answered, self.unreachable, self.refused = False, 0, None
+
+    def see(self, row: Attempt) -> None:
+        error = row.error or ""
+        if row.status in ("ok", "malformed") or error.startswith("HTTP"):
+            self.answered = True
+        if error.startswith(("HTTP 401", "HTTP 403")):
+            self.refused = error
+        elif error.startswith("connection error"):
+            self.unreachable += 1
+
+    def check(self) -> None:
+        where = getattr(getattr(self.client, "sdk_client", None), "base_url", "the endpoint")
+        if self.refused:
+            env = KEY_ENV.get(getattr(self.client, "provider", ""), "the API key variable")
+            raise ModelUnavailableError(
+                f"{where} refused the API key ({self.refused}); check {env}")
+        if not self.answered and self.unreachable >= self.limit:
+            raise ModelUnavailableError(
+                f"cannot reach {where} ({self.unreachable} connection failures, no answer); "
+                "is the server running and the base URL right?")
+
+
 class Executor:
     def __init__(
         self, client: ChatClient, ledger: Ledger, *, stage: str, judge: str,
@@ -132,6 +163,7 @@ class Executor:
         for t in threads:
             t.start()
         remaining = len(calls)
+        health = _Health(self.client, n_threads)
         pending_rows: list[Attempt] = []
         results: list[Result] = []
         last_flush = time.monotonic()
@@ -144,9 +176,11 @@ class Executor:
                     kind, item = "tick", None
                 if kind == "attempt":
                     pending_rows.append(item)
+                    health.see(item)
                 elif kind == "result":
                     results.append(item)
                     remaining -= 1
+                health.check()
                 # One ledger commit per interval, not per attempt: a commit costs milliseconds
                 # and the caller's thread must keep pace with every worker together.
                 if remaining and time.monotonic() - last_flush < self.flush_s:
