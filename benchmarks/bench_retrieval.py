@@ -75,6 +75,8 @@ def overhead(task: str, spec: str) -> None:
     library = load_library(store, "toolret")
     queries = store.con.execute("SELECT query_id, text FROM queries ORDER BY query_id").fetchall()
     inner = make_embedder(spec)  # loaded once, outside both timings
+    import lancedb  # noqa: F401 - a one-off import (~1-2 s) is not per-run overhead
+
     k = 100
 
     # reference: the model on the same texts + numpy exact search
@@ -146,14 +148,16 @@ def _embed_sorted(embedder, texts):  # noqa: ANN001, ANN202
     return out
 
 
-def ann(sizes: list[int], dim: int = 384, n_queries: int = 200, k: int = 20) -> None:
+def ann(
+    sizes: list[int], index_type: str = "IVF_PQ", dim: int = 384, n_queries: int = 200, k: int = 20
+) -> None:
     import lancedb
     import pyarrow as pa
 
     from toolex.retrieval.index import ANN_NPROBES, REFINE_FACTOR
 
     rng = np.random.default_rng(0)
-    print(f"dim {dim}, {n_queries} queries, k {k}, IVF_PQ nprobes {ANN_NPROBES}, ", end="")
+    print(f"dim {dim}, {n_queries} queries, k {k}, {index_type} nprobes {ANN_NPROBES}, ", end="")
     print(f"refine x{REFINE_FACTOR}")
     print(f"{'rows':>8} {'flat ms/q':>10} {'ann ms/q':>9} {'build s':>8} {'recall@20':>9}")
     for n in sizes:
@@ -188,12 +192,13 @@ def ann(sizes: list[int], dim: int = 384, n_queries: int = 200, k: int = 20) -> 
 
         exact, flat_ms = run(tbl, False)
         t0 = time.perf_counter()
+        extra = {"num_sub_vectors": dim // 16} if index_type == "IVF_PQ" else {}
         tbl.create_index(
             metric="cosine",
-            index_type="IVF_PQ",
+            index_type=index_type,
             num_partitions=int(np.sqrt(n)),
-            num_sub_vectors=dim // 16,
             vector_column_name="vector",
+            **extra,
         )
         build = time.perf_counter() - t0
         approx, ann_ms = run(tbl, True)
@@ -304,7 +309,8 @@ def main() -> None:
     o.add_argument("--task", default="toolink")
     o.add_argument("--retriever", default=MINILM_SPEC)
     a = sub.add_parser("ann")
-    a.add_argument("--sizes", default="10000,50000,100000")
+    a.add_argument("--sizes", default="10000,30000,100000")
+    a.add_argument("--index", default="IVF_PQ", choices=["IVF_PQ", "IVF_HNSW_SQ"])
     sub.add_parser("scopes")
     q = sub.add_parser("quality")
     q.add_argument(
@@ -328,7 +334,7 @@ def main() -> None:
     elif args.what == "scopes":
         scopes()
     elif args.what == "ann":
-        ann([int(s) for s in args.sizes.split(",")])
+        ann([int(s) for s in args.sizes.split(",")], args.index)
     else:
         quality(args.retrievers.split(","))
 
