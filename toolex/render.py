@@ -32,7 +32,9 @@ _RETURN_KEYS = ("responses", "response", "output_parameters", "template_response
 _SKIP = {"platform", "tool_name", "category", "category_name", "path", "url", "method", "type"}
 
 
-def render_doc(doc: dict[str, Any], *, platform: str | None = None, max_words: int | None = None) -> str:
+def render_doc(
+    doc: dict[str, Any], *, platform: str | None = None, max_words: int | None = None
+) -> str:
     """Render raw documentation ``doc`` as retrieval text (see module docstring)."""
     lines: list[str] = []
     used: set[str] = set()
@@ -102,7 +104,8 @@ def _params(value: Any, key: str) -> list[str]:
                 schema = p.get("schema") if isinstance(p.get("schema"), dict) else {}
                 ptype = p.get("type") or schema.get("type")
                 is_required = required or p.get("required") is True
-                flags = ", ".join(x for x in (str(ptype or "").lower(), "required" * is_required) if x)
+                parts = (str(ptype or "").lower(), "required" * is_required)
+                flags = ", ".join(x for x in parts if x)
                 desc = _clean(str(p.get("description", "")))
                 out.append(f"{name}{f' ({flags})' if flags else ''}{f': {desc}' if desc else ''}")
             else:

@@ -50,3 +50,29 @@ def test_truncation_to_max_words_before_hashing(lib_store, hash_embedder):
 def test_lance_folder_beside_the_store(lib_store):
     assert lance_dir(lib_store).name == "t.duckdb.lance"
     assert lance_dir(lib_store).parent == __import__("pathlib").Path(lib_store.path).parent
+
+
+def test_ann_index_above_threshold_finds_the_exact_neighbours(store, hash_embedder, monkeypatch):
+    import json as _json
+
+    import toolex.retrieval.index as index_mod
+    from toolex.retrieval import search
+
+    rng = np.random.default_rng(0)
+    words = [f"w{i}" for i in range(300)]
+    for i in range(600):
+        text = " ".join(rng.choice(words, 6))
+        store.con.execute(
+            "INSERT INTO items (benchmark, item_id, doc, text) VALUES ('a', ?, ?, ?)",
+            [f"i{i:03d}", _json.dumps({}), text],
+        )
+    first = store.con.execute("SELECT text FROM items ORDER BY item_id LIMIT 20").fetchall()
+    texts = [(f"q{i}", 0, t) for i, (t,) in enumerate(first)]
+    exact = search(store, "a", DenseRetriever("hash", hash_embedder), texts, k=5, scope="benchmark")
+    monkeypatch.setattr(index_mod, "ANN_THRESHOLD", 100)
+    hash_embedder.key = "hash-v1-ann"  # a fresh Lance table, built with the ANN index
+    r = DenseRetriever("hash", hash_embedder)
+    approx = search(store, "a", r, texts, k=5, scope="benchmark")
+    assert r.index.info.ann and r.describe()["index"] == "ivf_hnsw_sq+refine"
+    top1 = lambda t: {(x["query_id"], x["item_id"]) for x in t.to_pylist() if x["rank"] == 1}  # noqa: E731
+    assert len(top1(exact) & top1(approx)) >= 19  # refine re-ranks exactly: top-1 all but agree

@@ -50,7 +50,7 @@ def index(db: str, fmt: str, benchmark: str, retriever: str, rendering: str) -> 
             rows.append(_row(part.spec, len(library), 0, 0, "none (built per search)", False))
             continue
         info = part.build(store, library)
-        index_kind = "ivf_pq" if info.ann else "flat"
+        index_kind = "ivf_hnsw_sq" if info.ann else "flat"
         s = info.stats
         rows.append(_row(part.spec, info.rows, s.embedded, s.cached, index_kind, info.rebuilt))
         click.echo(

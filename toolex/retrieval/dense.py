@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 
 from toolex.retrieval.embedders import Embedder, make_embedder
-from toolex.retrieval.index import ANN_THRESHOLD, DenseIndex, IndexInfo, embed_cached
+from toolex.retrieval.index import ANN_INDEX, ANN_THRESHOLD, DenseIndex, IndexInfo, embed_cached
 from toolex.retrieval.progress import progress
 from toolex.retrieval.texts import Library, TextRow
 from toolex.store import Store
@@ -35,7 +35,7 @@ class DenseRetriever:
             "dim": self.embedder.dim,
             "max_words": self.embedder.max_words,
             "metric": "cosine",
-            "index": "ivf_pq+refine" if info and info.ann else "flat",
+            "index": f"{ANN_INDEX.lower()}+refine" if info and info.ann else "flat",
             "ann_threshold": ANN_THRESHOLD,
         }
 
