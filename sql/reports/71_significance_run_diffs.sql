@@ -8,6 +8,7 @@ WITH d AS (
     SELECT
         pr.run_a,
         pr.run_b,
+        r.benchmark,
         coalesce(q.category, '(none)') AS category,
         a.metric,
         a.k,
@@ -22,10 +23,11 @@ WITH d AS (
     JOIN queries AS q ON q.benchmark = r.benchmark AND q.query_id = a.query_id
 ),
 measures AS (
-    SELECT run_a, run_b, 'old' AS measure, category, metric, k, query_id, diff_old AS diff FROM d
+    SELECT run_a, run_b, benchmark, 'old' AS measure, category, metric, k, query_id,
+           diff_old AS diff
+    FROM d
     UNION ALL
-    SELECT run_a, run_b, 'new', category, metric, k, query_id, diff_new FROM d
+    SELECT run_a, run_b, benchmark, 'new', category, metric, k, query_id, diff_new FROM d
 )
-SELECT 'runs', run_a, run_b, measure, category, metric, k, query_id, diff FROM measures
-UNION ALL
-SELECT 'runs', run_a, run_b, measure, 'all', metric, k, query_id, diff FROM measures;
+SELECT 'runs', run_a, run_b, measure, category, metric, k, query_id, diff, benchmark
+FROM measures;

@@ -16,10 +16,10 @@ def _diffs(store, values):
     store.con.execute(
         "CREATE OR REPLACE TEMP TABLE report_diffs (test VARCHAR, run_a VARCHAR, run_b VARCHAR, "
         "measure VARCHAR, category VARCHAR, metric VARCHAR, k INTEGER, query_id VARCHAR, "
-        "diff DOUBLE)"
+        "diff DOUBLE, benchmark VARCHAR)"
     )
     store.con.executemany(
-        "INSERT INTO report_diffs VALUES ('gain', 'r', '', 'new-old', 'all', 'ndcg', 10, ?, ?)",
+        "INSERT INTO report_diffs VALUES ('gain', 'r', '', 'new-old', 'web', 'ndcg', 10, ?, ?, 'b')",
         [[f"q{i:02d}", v] for i, v in enumerate(values)],
     )
 
@@ -27,7 +27,9 @@ def _diffs(store, values):
 def _pvalue(store, *, n_perm=1000, exact_max=12, seed=0):
     store.execute("reports/72_significance_randomisation.sql",
                   {"seed": seed, "n_perm": n_perm, "exact_max": exact_max}).fetchall()  # fmt: skip
-    return store.con.execute("SELECT p_value, exact, n_permutations FROM report_pvalues").fetchone()
+    return store.con.execute(
+        "SELECT p_value, exact, n_permutations FROM report_pvalues WHERE category = 'all'"
+    ).fetchone()
 
 
 def exact_p(values):
@@ -64,18 +66,27 @@ def test_bootstrap_ci_degenerate_cases(store):
     params = {"seed": 0, "n_boot": 2000, "alpha": 0.05}
     _diffs(store, [0.3, 0.3, 0.3])
     store.execute("reports/73_significance_bootstrap.sql", params).fetchall()
-    low, high = store.con.execute("SELECT ci_low, ci_high FROM report_cis").fetchone()
+    low, high = store.con.execute(
+        "SELECT ci_low, ci_high FROM report_cis WHERE category = 'all'"
+    ).fetchone()
     assert (low, high) == (pytest.approx(0.3), pytest.approx(0.3))
-    # two queries 0 and 1: resample means 0, 0.5, 1 with probability 1/4, 1/2, 1/4
+    # two queries 0 and 1: a resample weighting only one of them (probability 2 x 0.37 x 0.63
+    # each way) has mean 0 or 1, so the 95% interval spans [0, 1]
     _diffs(store, [0.0, 1.0])
     store.execute("reports/73_significance_bootstrap.sql", params).fetchall()
-    low, high = store.con.execute("SELECT ci_low, ci_high FROM report_cis").fetchone()
+    low, high = store.con.execute(
+        "SELECT ci_low, ci_high FROM report_cis WHERE category = 'all'"
+    ).fetchone()
     assert (low, high) == (0.0, 1.0)
-    share = store.con.execute(
-        "WITH x AS (SELECT unnest(range(2000)) AS b) SELECT avg((hash(concat_ws(':', 0, b, 0)) % 2 "
-        "+ hash(concat_ws(':', 0, b, 1)) % 2 = 1)::INTEGER) FROM x"
-    ).fetchone()[0]
-    assert share == pytest.approx(0.5, abs=0.05)  # the draws are fair coin flips
+    # the Poisson(1) weights behind the resamples: mean 1, variance 1
+    mean, var = store.con.execute(
+        "WITH u AS (SELECT (hash(concat_ws(':', 0, 'boot', b, 'q')) >> 11) / 9007199254740992.0 "
+        "AS u FROM range(20000) t(b)), c AS (SELECT CASE WHEN u < 0.36787944117144233 THEN 0 "
+        "WHEN u < 0.7357588823428847 THEN 1 WHEN u < 0.9196986029286058 THEN 2 "
+        "WHEN u < 0.9810118431238462 THEN 3 ELSE 4 END AS c FROM u) "
+        "SELECT avg(c), var_pop(c) FROM c"
+    ).fetchone()
+    assert mean == pytest.approx(1.0, abs=0.03) and var == pytest.approx(1.0, abs=0.06)
 
 
 def test_report_table_matches_python_exact_test(ctx):

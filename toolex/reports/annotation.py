@@ -1,4 +1,5 @@
-"""The annotation tables: the pipeline's own statistics (`toolex stats`, sql/stages/40_stats.sql)
+"""The annotation tables: the pipeline's own statistics (`toolex stats`:
+toolex.pipeline.stats over sql/stages/40_stats.sql)
 per benchmark and category, and the detail of judging and combination fates
 (sql/reports/10_annotation.sql)."""
 
@@ -9,12 +10,12 @@ from toolex.reports.context import ReportContext, Table
 
 def annotation_table(ctx: ReportContext) -> Table:
     """`toolex stats` for every reported benchmark, per category and 'all'."""
+    from toolex.pipeline.stats import annotation_table as stats
+
     rows = []
     for benchmark in ctx.benchmarks:
-        params = {"benchmark": benchmark, "expansion": ctx.expansion, "by_category": True}
-        rows += [
-            {"benchmark": benchmark, **r} for r in ctx.store.query("stages/40_stats.sql", params)
-        ]
+        for r in stats(ctx.store, benchmark, ctx.expansion, by="category"):
+            rows.append({"benchmark": benchmark, **r})
     return Table(
         "annotation",
         f"Annotation table (expansion '{ctx.expansion}')",

@@ -1,12 +1,14 @@
-"""Significance: a paired randomisation test and a bootstrap CI for every mean difference the
-report makes, per category (sql/reports/70-74, seeded, all in SQL).
+"""Significance: a paired randomisation test and a Poisson-bootstrap CI for every mean difference
+the report makes, per category and overall (sql/reports/70-74, seeded, all in SQL).
 
 Two kinds of difference are tested, query by query:
   * gain: new - old of one run (is the expansion's change real?);
   * runs: run_a - run_b under old and under new metrics (is one retriever really better, and
     does the answer change with the expanded labels?).
 The randomisation test is exact (all 2^n sign vectors) for groups of at most ``exact_max``
-queries, else Monte Carlo with ``n_perm`` vectors; see sql/reports/72 for the formulas.
+queries, else Monte Carlo with ``n_perm`` vectors (sql/reports/72); the CI is the percentile
+interval of ``n_boot`` Poisson-bootstrap resamples (sql/reports/73). Both skip zero differences in
+their sums, so their cost grows with the queries whose scores differ, not with all queries.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ def significance_table(ctx: ReportContext) -> Table:
         rows,
         note=(
             f"test 'gain': new - old of run_a; test 'runs': run_a - run_b under the measure. "
-            f"mean_diff with its {level}% percentile-bootstrap CI ({ctx.n_boot} resamples) and "
+            f"mean_diff with its {level}% Poisson-bootstrap percentile CI ({ctx.n_boot} resamples) and "
             f"the two-sided paired randomisation p-value (exact when n <= {ctx.exact_max}, else "
             f"{ctx.n_perm} random sign vectors). Seed {ctx.seed}."
         ),
