@@ -19,7 +19,8 @@ def _diffs(store, values):
         "diff DOUBLE, benchmark VARCHAR)"
     )
     store.con.executemany(
-        "INSERT INTO report_diffs VALUES ('gain', 'r', '', 'new-old', 'web', 'ndcg', 10, ?, ?, 'b')",
+        "INSERT INTO report_diffs VALUES ('gain', 'r', '', 'new-old', 'web', 'ndcg', 10, ?, ?, "
+        "'b')",
         [[f"q{i:02d}", v] for i, v in enumerate(values)],
     )
 

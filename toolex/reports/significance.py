@@ -31,7 +31,8 @@ def significance_table(ctx: ReportContext) -> Table:
         rows,
         note=(
             f"test 'gain': new - old of run_a; test 'runs': run_a - run_b under the measure. "
-            f"mean_diff with its {level}% Poisson-bootstrap percentile CI ({ctx.n_boot} resamples) and "
+            f"mean_diff with its {level}% Poisson-bootstrap percentile CI ({ctx.n_boot} "
+            f"resamples) and "
             f"the two-sided paired randomisation p-value (exact when n <= {ctx.exact_max}, else "
             f"{ctx.n_perm} random sign vectors). Seed {ctx.seed}."
         ),
