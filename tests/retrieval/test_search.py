@@ -86,3 +86,15 @@ def test_alternative_rendering_searches_item_docs(lib_store, hash_embedder):
     assert _items_of(bm, "qa") == ["w2", "w3"]
     with pytest.raises(InputError, match="rendering 'none'"):
         search(lib_store, "b", "bm25", [("qa", 0, "x")], rendering="none")
+
+
+def test_hybrid_build_indexes_its_dense_parts(lib_store, hash_embedder):
+    from toolex.retrieval.bm25 import BM25Retriever
+    from toolex.retrieval.hybrid import HybridRetriever
+    from toolex.retrieval.texts import load_library
+
+    hy = HybridRetriever(
+        "hybrid:bm25+hash", [BM25Retriever(), DenseRetriever("hash", hash_embedder)]
+    )
+    (info,) = hy.build(lib_store, load_library(lib_store, "b"))
+    assert (info.rows, info.stats.embedded) == (6, 6)

@@ -35,6 +35,10 @@ class HybridRetriever:
             "parts": [{"spec": p.spec, **p.describe()} for p in self.parts],
         }
 
+    def build(self, store: Store, library: Library) -> list:
+        """Build (or refresh) the index of every dense part; BM25 needs none."""
+        return [p.build(store, library) for p in self.parts if hasattr(p, "build")]
+
     def ranked(
         self,
         store: Store,
