@@ -116,8 +116,8 @@ def rank_cdf(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
             if kind in series[run]:
                 xs, ys = series[run][kind]
                 ax.step(xs, ys, where="post", color=colour, linestyle=style, label=label)
-        ax.axvline(k, color="black", linewidth=0.8, alpha=0.6)
-        ax.text(k, 0.02, f" K={k}", fontsize=8, va="bottom")
+        # the cut-off goes in the legend, not as text on the axes, where it would meet a line
+        ax.axvline(k, color="black", linewidth=0.8, alpha=0.6, label=f"cut-off K={k}")
         ax.set_xscale("log")
         ax.set_ylim(0, 1.02)
         ax.set_title(run, fontsize=10)
@@ -128,7 +128,7 @@ def rank_cdf(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
     for ax in list(axes.flat)[len(runs) :]:
         ax.set_visible(False)
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=3, bbox_to_anchor=(0.5, 1.06),
+    fig.legend(handles, labels, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 1.06),
                frameon=False)  # fmt: skip
     fig.tight_layout()
     return _save(fig, path)
