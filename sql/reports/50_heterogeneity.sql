@@ -6,6 +6,7 @@
 WITH d AS (
     SELECT
         s.run_id,
+        r.benchmark,
         r.level,
         s.category,
         s.k,
@@ -17,7 +18,7 @@ WITH d AS (
     FROM report_summary AS s
     JOIN runs AS r USING (run_id)
     WHERE s.category <> 'all'
-    GROUP BY s.run_id, r.level, s.category, s.k
+    GROUP BY s.run_id, r.benchmark, r.level, s.category, s.k
 )
 SELECT
     *,

@@ -53,7 +53,8 @@ def main_scores(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
     if not rows:
         return None
     runs = [r["run_id"] for r in rows]
-    fig, axes = plt.subplots(1, 3, figsize=(max(8, 1.3 * len(runs) * 3), 3.6), sharey=True)
+    width = min(16, max(8, 1.2 * len(runs) * 3))
+    fig, axes = plt.subplots(1, 3, figsize=(width, 3.6), sharey=True)
     for ax, metric in zip(axes, ("ndcg", "recall", "comp"), strict=True):
         xs = range(len(runs))
         ax.bar([x - 0.2 for x in xs], [r[f"{metric}_old"] for r in rows], 0.4,
@@ -135,24 +136,36 @@ def rank_cdf(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
 
 
 def heterogeneity(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
-    """Δ per category, one bar per run."""
+    """Δ per category, one bar per run; one panel per benchmark (their categories differ)."""
     if not rows:
         return None
-    runs = list(dict.fromkeys(r["run_id"] for r in rows))
-    cats = sorted({r["category"] for r in rows})
-    value = {(r["run_id"], r["category"]): r["delta"] for r in rows}
-    width = 0.8 / len(runs)
-    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(cats) * max(1, len(runs) / 2)), 3.8))
+    benches = list(dict.fromkeys(r.get("benchmark", "") for r in rows))
+    sizes = [len({r["category"] for r in rows if r.get("benchmark", "") == b}) for b in benches]
+    fig, axes = plt.subplots(
+        1, len(benches), figsize=(max(6, 2.2 * sum(sizes) + 2), 3.8), squeeze=False,
+        width_ratios=[max(1, n) for n in sizes], sharey=True,
+    )  # fmt: skip
     cmap = plt.get_cmap("tab10")
-    for i, run in enumerate(runs):
-        xs = [x - 0.4 + width * (i + 0.5) for x in range(len(cats))]
-        ax.bar(xs, [value.get((run, c), 0.0) for c in cats], width, label=run, color=cmap(i % 10))
-    ax.axhline(0, color="black", linewidth=0.8)
-    _bar_labels(ax, cats)
-    ax.set_ylabel(f"Δ = mean gain of N/R/C@{k}")
-    ax.set_xlabel("category")
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title="run")
+    colour = {run: cmap(i % 10) for i, run in enumerate(dict.fromkeys(r["run_id"] for r in rows))}
+    for ax, bench in zip(axes[0], benches, strict=True):
+        part = [r for r in rows if r.get("benchmark", "") == bench]
+        runs = list(dict.fromkeys(r["run_id"] for r in part))
+        cats = sorted({r["category"] for r in part})
+        value = {(r["run_id"], r["category"]): r["delta"] for r in part}
+        width = 0.8 / len(runs)
+        for i, run in enumerate(runs):
+            xs = [x - 0.4 + width * (i + 0.5) for x in range(len(cats))]
+            ax.bar(xs, [value.get((run, c), 0.0) for c in cats], width, label=run,
+                   color=colour[run])  # fmt: skip
+        ax.axhline(0, color="black", linewidth=0.8)
+        _bar_labels(ax, cats)
+        ax.set_title(bench)
+        ax.set_xlabel("category")
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), frameon=False,
+                  ncol=min(3, len(runs)), fontsize=8, title="run", title_fontsize=8)  # fmt: skip
+    axes[0, 0].set_ylabel(f"Δ = mean gain of N/R/C@{k}")
+    fig.tight_layout()
     return _save(fig, path)
 
 
