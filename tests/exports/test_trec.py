@@ -127,3 +127,27 @@ def test_unknown_run_is_named(fixture_store, tmp_path):
 
     with pytest.raises(ToolexError, match="no run 'nope'.*bm25"):
         export_trec_run(fixture_store, tmp_path / "x.run", "nope")
+
+
+def test_per_combination_qrels_round_trip_through_the_combinations_import(fixture_store, files):
+    """TREC has no slot column: file order is slot order, which the import assumes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from toolex.exports import export_qrels
+    from toolex.imports.combinations import import_combinations
+
+    rows = []
+    for line in files["combos"].read_text().splitlines():
+        qc, _, item, _rel = line.split()
+        query_id, combo = qc.rsplit("#", 1)
+        rows.append({"query_id": query_id, "combo_id": int(combo), "item_id": item})
+    members = files["combos"].with_suffix(".parquet")
+    pq.write_table(pa.Table.from_pylist(rows), members)
+    import_combinations(fixture_store, members, benchmark="toolret", expansion="from-trec")
+    a, b = files["combos"].with_suffix(".a.parquet"), files["combos"].with_suffix(".b.parquet")
+    export_qrels(fixture_store, a, valid_only=True)
+    export_qrels(fixture_store, b, expansion="from-trec", valid_only=True)
+    key = ("query_id", "combo_id", "slot", "item_id")
+    got = [sorted(tuple(r[k] for k in key) for r in pq.read_table(p).to_pylist()) for p in (a, b)]
+    assert got[0] == got[1]

@@ -24,7 +24,9 @@ def gain_illusion_table(ctx: ReportContext) -> Table:
             "For each --pair BASE:FINETUNED: gap = finetuned - base, under old and new metrics; "
             "vanished_share = (gap_old - gap_new) / gap_old, the part of the old gain that was "
             "credit for returning the labelled tool rather than an equivalent. metric 'mean' "
-            "averages the three metrics; category 'category mean' averages the categories."
+            "averages the three metrics; category 'category mean' averages the categories. "
+            "The share is unstable when gap_old is near 0: read it with the significance "
+            "table's run differences."
             if ctx.pairs
             else "No --pair BASE:FINETUNED was given, so there is nothing to compare."
         ),
