@@ -70,3 +70,15 @@ def test_cli_rejects_bad_pairs(tmp_path):
     res = CliRunner().invoke(report_cmd, ["--db", str(db), "--out", str(tmp_path / "r"),
                                           "--pair", "bm25:nope"])  # fmt: skip
     assert "no run 'nope'" in str(res.exception)
+
+
+def test_store_without_runs_or_expansion_still_reports(fixture_store, tmp_path):
+    for table in ("run_results", "subquery_results", "runs", "combination_items", "combinations",
+                  "verdicts", "candidates", "subqueries"):  # fmt: skip
+        fixture_store.con.execute(f"DELETE FROM {table}")  # closed set of names, no user input
+    rep = build_report(fixture_store, tmp_path / "rep")
+    rows = {t.name: len(t.rows) for t in rep.tables}
+    assert rows["main_table"] == rows["significance"] == rows["equivalent_ranks"] == 0
+    assert rows["doc_lengths"] == 3  # web, code and 'all'
+    assert [p.stem for _, p in rep.figures] == ["doc_lengths"]
+    assert "(no rows)" in (tmp_path / "rep" / "report.md").read_text()
