@@ -140,3 +140,11 @@ def test_every_shipped_file_transpiles_and_parses_back(dialect):
     if dialect in STRICT_DIALECTS:
         portable = [n for n in refused if n.split("/")[0] in PORTABLE_FOLDERS]
         assert not portable, f"{dialect} must express the pipeline's SQL; refused: {portable}"
+
+
+def test_list_names_the_shipped_files():
+    res = CliRunner().invoke(sql_cmd, ["--list"])
+    assert res.exit_code == 0
+    names = res.output.splitlines()
+    assert "reports/72_significance_randomisation.sql" in names
+    assert names == shipped_sql_names()
