@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from toolex.reports.context import ReportContext, Table
 
-COLUMNS = ["run_id", "level", "category", "n_queries", "ndcg_old", "ndcg_new", "recall_old",
-           "recall_new", "comp_old", "comp_new", "delta"]  # fmt: skip
+COLUMNS = ["run_id", "benchmark", "level", "category", "n_queries", "ndcg_old", "ndcg_new",
+           "recall_old", "recall_new", "comp_old", "comp_new", "delta"]  # fmt: skip
 
 
 def main_table(ctx: ReportContext) -> Table:
