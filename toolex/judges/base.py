@@ -86,6 +86,13 @@ class Estimate:
 
 
 class Judge(Protocol):
+    """What a stage needs from a judge.
+
+    Optional attributes, read with ``getattr`` by the pipeline:
+    ``makes_calls: bool`` (False: the judge never calls a model, so a dry run prices it at $0)
+    and ``spend`` (an object with ``.attempts`` and ``.cost_usd`` so far, for progress bars).
+    """
+
     spec: str  # e.g. "heuristic", "openai:gpt-4o-mini"
 
     def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]: ...

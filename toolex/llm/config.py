@@ -19,7 +19,7 @@ Example (``toolex.toml``)::
 
     [expand]
     k = 20                 # candidates retrieved per sub-query
-    audit_cap = 50         # combinations audited per query, best RRF first
+    audit_cap = 20         # combinations audited per query, best RRF first
     retriever = "bm25"
 
 API keys are never read from this file: they come from OPENAI_API_KEY, ANTHROPIC_API_KEY and
@@ -58,7 +58,7 @@ class LLMConfig:
 @dataclass
 class ExpandConfig:
     k: int = 20
-    audit_cap: int = 50
+    audit_cap: int = 20
     retriever: str = "bm25"
 
 

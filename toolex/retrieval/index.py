@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import tempfile
 import weakref
@@ -128,6 +129,9 @@ class DenseIndex:
     """The LanceDB table of one (benchmark, embedder, rendering), built from the cache."""
 
     def __init__(self, store: Store, embedder: Embedder, library: Library) -> None:
+        # Lance's Rust logger warns "No existing dataset ... will be created" on every first
+        # write; that is the normal path here, so keep its log to errors unless the user asks.
+        os.environ.setdefault("LANCEDB_LOG", "error")
         import lancedb
 
         self.store, self.embedder, self.library = store, embedder, library
