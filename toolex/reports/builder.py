@@ -177,12 +177,14 @@ def render_markdown(ctx: ReportContext, report: Report) -> str:
 def markdown_table(table: Table) -> list[str]:
     if not table.rows:
         return ["(no rows)"]
+    rows = table.md_rows if table.md_rows is not None else table.rows
     cols = [c for c in table.cols() if c not in ("k", "benchmark") or _varies(table, c)]
     out = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
-    for row in table.rows[:MD_ROW_LIMIT]:
+    for row in rows[:MD_ROW_LIMIT]:
         out.append("| " + " | ".join(_md_cell(row.get(c)) for c in cols) + " |")
-    if len(table.rows) > MD_ROW_LIMIT:
-        out.append(f"\n… {len(table.rows) - MD_ROW_LIMIT} more rows in `{table.name}.csv`.")
+    if len(table.rows) > min(len(rows), MD_ROW_LIMIT):
+        shown = min(len(rows), MD_ROW_LIMIT)
+        out.append(f"\n{shown} of {len(table.rows)} rows shown; all in `{table.name}.csv`.")
     return out
 
 

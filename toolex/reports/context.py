@@ -24,6 +24,7 @@ class Table:
     rows: list[dict[str, Any]]
     note: str = ""
     columns: list[str] | None = None  # order for report.md; defaults to the rows' keys
+    md_rows: list[dict[str, Any]] | None = None  # a readable subset for report.md (files: all)
 
     def cols(self) -> list[str]:
         if self.columns:
