@@ -29,7 +29,7 @@ from toolex.store import Store
 
 # Tables too long to read in report.md: only the files hold them.
 FILE_ONLY = {"equivalent_best_ranks", "equivalent_rank_cdf"}
-MD_ROW_LIMIT = 60
+MD_ROW_LIMIT = 150
 
 
 @dataclass
