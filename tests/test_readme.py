@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from conftest import ROOT
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _setup_commands() -> list[str]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = re.search(r"```(?:bash|sh)\n(.*?)```", readme, re.S)
     assert block, "README has no shell code block"
-    lines = [ln.strip() for ln in block.group(1).splitlines() if ln.strip() and not ln.startswith("#")]
+    lines = [
+        ln.strip() for ln in block.group(1).splitlines() if ln.strip() and not ln.startswith("#")
+    ]
     return lines[:2]
 
 

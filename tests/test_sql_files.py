@@ -31,7 +31,11 @@ def test_each_file_is_numbered_and_opens_with_a_comment():
     for f in FILES:
         # Checks are audits named for the invariant they guard, and select/ holds named read
         # queries; every other folder is an ordered sequence of transforms, so it is numbered.
-        pattern = r"^[a-z0-9_]+\.sql$" if f.parent.name in ("checks", "select") else r"^\d+_[a-z0-9_]+\.sql$"
+        pattern = (
+            r"^[a-z0-9_]+\.sql$"
+            if f.parent.name in ("checks", "select")
+            else r"^\d+_[a-z0-9_]+\.sql$"
+        )
         assert re.match(pattern, f.name), f"{f} is not named {pattern}"
         first = f.read_text(encoding="utf-8").lstrip().splitlines()[0]
         assert first.startswith("--"), f"{f} does not open with a header comment"

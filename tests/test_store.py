@@ -10,8 +10,19 @@ from toolex.store import Store, schema_migrations
 def test_fresh_store_is_at_latest_version(tmp_path):
     with Store.open(tmp_path / "a.duckdb") as s:
         assert s.schema_version == schema_migrations()[-1][0]
-        tables = {r[0] for r in s.con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
-    assert {"items", "queries", "qrels", "runs", "run_results", "combinations", "llm_calls"} <= tables
+        tables = {
+            r[0]
+            for r in s.con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+        }
+    assert {
+        "items",
+        "queries",
+        "qrels",
+        "runs",
+        "run_results",
+        "combinations",
+        "llm_calls",
+    } <= tables
 
 
 def test_reopen_does_not_reapply(tmp_path):
@@ -33,12 +44,11 @@ def test_newer_store_is_refused(tmp_path):
 
 
 def test_transaction_rolls_back(store):
-    with pytest.raises(RuntimeError):
-        with store.transaction() as con:
-            con.execute(
-                "INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'plain', 'x')"
-            )
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError), store.transaction() as con:
+        con.execute(
+            "INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'plain', 'x')"
+        )
+        raise RuntimeError("boom")
     assert store.con.execute("SELECT count(*) FROM benchmarks").fetchone()[0] == 0
 
 

@@ -1,4 +1,4 @@
-"""toolex: expand tool-retrieval annotations with functionally equivalent tools and re-score retrievers.
+"""toolex: expand tool-retrieval annotations with equivalent tools and re-score retrievers.
 
 The core package is headless: it never imports Textual or the TUI package (a test enforces it).
 """
