@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.imports.conftest import DATA, store_state
+from imports.conftest import DATA, store_state
 from toolex.errors import InputError, ToolexError
 from toolex.imports.combinations import import_combinations
 from toolex.loaders import load_toolret

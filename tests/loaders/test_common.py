@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from tests.loaders.conftest import store_state
+from loaders.conftest import store_state
 from toolex.errors import ToolexError
 from toolex.loaders import load_toolret
 from toolex.store import Store

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.loaders.conftest import store_state
+from loaders.conftest import store_state
 from toolex.errors import InputError, ToolexError
 from toolex.loaders import load_docs, load_toolret
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.loaders.conftest import store_state
+from loaders.conftest import store_state
 from toolex.errors import InputError
 from toolex.loaders import load_beir, load_plain, load_stabletoolbench, load_toolret
 from toolex.store import Store
