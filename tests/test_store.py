@@ -55,3 +55,9 @@ def test_transaction_rolls_back(store):
 def test_read_only_missing_store_is_clear(tmp_path):
     with pytest.raises(StoreError, match="no store at"):
         Store.open(tmp_path / "missing.duckdb", read_only=True)
+
+
+def test_fresh_store_accepts_relational_queries(tmp_path):
+    # Regression: reading the schema version must not leave a pending result behind.
+    with Store.open(tmp_path / "a.duckdb") as s:
+        assert s.con.sql("SELECT 42").fetchall() == [(42,)]

@@ -84,10 +84,12 @@ class Store:
     @property
     def schema_version(self) -> int:
         try:
-            row = self.con.execute("SELECT max(version) FROM schema_version").fetchone()
+            # fetchall, not fetchone: fetchone leaves the result pending under DuckDB 2.x, and
+            # the next `con.sql(...)` on the connection then fails with "Resource In Use".
+            rows = self.con.execute("SELECT max(version) FROM schema_version").fetchall()
         except duckdb.CatalogException:
             return 0
-        return int(row[0] or 0) if row else 0
+        return int(rows[0][0] or 0) if rows else 0
 
     def migrate(self) -> None:
         migrations = schema_migrations()

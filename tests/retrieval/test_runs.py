@@ -99,3 +99,20 @@ def test_cli_index_and_retrieve(lib_store):
                               "--run", "cli", "--k", "2", "--format", "json"])  # fmt: skip
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)[0]["results"] == 5
+
+
+def test_auto_scope_is_the_task_when_items_have_tasks(lib_store):
+    retrieve_run(lib_store, "b", "bm25", "auto", k=2)
+    assert _params(lib_store, "auto")["scope"] == "task"
+    assert _results(lib_store, "auto") == _results_of_scope(lib_store, "task")
+
+
+def test_auto_scope_is_the_whole_library_when_it_is_pooled(lib_store):
+    lib_store.con.execute("UPDATE items SET task = NULL WHERE benchmark = 'b'")
+    retrieve_run(lib_store, "b", "bm25", "auto", k=2)
+    assert _params(lib_store, "auto")["scope"] == "benchmark"
+
+
+def _results_of_scope(store, scope):
+    retrieve_run(store, "b", "bm25", f"explicit-{scope}", k=2, scope=scope)
+    return _results(store, f"explicit-{scope}")

@@ -81,10 +81,11 @@ def _row(spec: str, items: int, embedded: int, cached: int, kind: str, rebuilt: 
 )
 @click.option(
     "--scope",
-    type=click.Choice(["task", "category", "benchmark"]),
-    default="task",
+    type=click.Choice(["auto", "task", "category", "benchmark"]),
+    default="auto",
     show_default=True,
-    help="Library searched: the query's task, category, or all.",
+    help="Library searched: the query's task, category, or all; auto = task when the items "
+    "have tasks, else all.",
 )
 @click.option(
     "--k",

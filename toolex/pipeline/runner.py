@@ -17,6 +17,7 @@ from toolex.errors import InputError
 from toolex.judges.base import Judge
 from toolex.pipeline import assemble, audit, candidates, decompose, verify
 from toolex.pipeline.context import Progress, StageContext, StageCounts
+from toolex.retrieval.texts import resolve_scope
 from toolex.store import Store
 
 STAGES = ("decompose", "candidates", "verify", "assemble", "audit")
@@ -95,9 +96,7 @@ def run_expansion(store: Store, benchmark: str, judges: Judge | dict[str, Judge]
     store.execute("stages/42_upsert_expansion.sql", {
         "benchmark": benchmark, "expansion": expansion,
         "config": json.dumps(settings.as_config(judges))})
-    if settings.scope == "auto":
-        has_tasks = store.query("stages/47_library_has_tasks.sql", {"benchmark": benchmark})
-        settings.scope = "task" if has_tasks[0]["has_tasks"] else "benchmark"
+    settings.scope = resolve_scope(store, benchmark, settings.scope)
     ctx = StageContext(store, benchmark, expansion, ids, retry_failed, progress or Progress())
     report = RunReport(benchmark, expansion, len(ids))
     for stage in STAGES:

@@ -24,7 +24,7 @@ from toolex.errors import InputError
 from toolex.render import RENDER_VERSION
 from toolex.retrieval.hybrid import RRF_K
 from toolex.retrieval.search import make_retriever, search
-from toolex.retrieval.texts import check_scope, query_text, registered
+from toolex.retrieval.texts import query_text, registered, resolve_scope
 from toolex.store import Store
 
 LEVELS = ("query", "subquery")
@@ -39,7 +39,7 @@ def retrieve_run(
     run_id: str,
     *,
     level: str = "query",
-    scope: str = "task",
+    scope: str = "auto",
     k: int | None = None,
     instruction: bool = False,
     rendering: str = "default",
@@ -49,7 +49,7 @@ def retrieve_run(
     """Produce run ``run_id`` and return a summary row (queries, result rows, seconds)."""
     if level not in LEVELS:
         raise InputError(f"unknown level {level!r}; use query or subquery", field="level")
-    check_scope(scope)
+    scope = resolve_scope(store, benchmark, scope)
     k = k or DEFAULT_K[level]
     _check_free(store, run_id, replace)
     r = make_retriever(retriever)

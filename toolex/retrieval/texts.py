@@ -67,6 +67,16 @@ def check_scope(scope: str) -> None:
         raise InputError(f"unknown scope {scope!r}; use one of {', '.join(SCOPES)}", field="scope")
 
 
+def resolve_scope(store: Store, benchmark: str, scope: str) -> str:
+    """``auto`` = the query's task when the items carry tasks (ToolRet's per-task libraries),
+    else the whole library (a pooled library such as StableToolBench's)."""
+    if scope != "auto":
+        check_scope(scope)
+        return scope
+    has_tasks = store.query("retrieval/012_library_has_tasks.sql", {"benchmark": benchmark})
+    return "task" if has_tasks and has_tasks[0]["has_tasks"] else "benchmark"
+
+
 def texts_table(texts: Sequence[TextRow]) -> pa.Table:
     qids, slots, strs = zip(*texts, strict=True) if texts else ((), (), ())
     return pa.table(
