@@ -24,8 +24,10 @@ def main() -> None:
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         for step, seconds in out["timings"].items():
             print(f"{step:>28}: {seconds:6.2f} s  ({seconds / wall:5.1%} of the total)")
-        print(f"{'total (wall)':>28}: {wall:6.2f} s = {wall / 60:.2f} x the 60 s budget "
-              f"(process CPU {cpu:.1f} s, {os.cpu_count()} cores)")
+        print(
+            f"{'total (wall)':>28}: {wall:6.2f} s = {wall / 60:.2f} x the 60 s budget "
+            f"(process CPU {cpu:.1f} s, {os.cpu_count()} cores)"
+        )
         t = time.perf_counter()
         run_demo(store)
         print(f"{'rerun (idempotent)':>28}: {time.perf_counter() - t:6.2f} s")

@@ -39,17 +39,28 @@ def main() -> None:
     load_stabletoolbench(store, SHARED / "stabletoolbench", name="stabletoolbench")
     load_toolret(store, SHARED / "toolret", tasks=["apibank", "apigen", "toolink"], name="toolret")
     print(f"load: {time.perf_counter() - t:.1f} s")
-    for bench, scope, by in (("stabletoolbench", "benchmark", "category"),
-                             ("toolret", "task", "task")):
+    for bench, scope, by in (
+        ("stabletoolbench", "benchmark", "category"),
+        ("toolret", "task", "task"),
+    ):
         t = time.perf_counter()
-        report = run_expansion(store, bench, HeuristicJudge(store, benchmark=bench),
-                               expansion=args.expansion,
-                               settings=Settings(platform_rule=args.platform_rule))
-        print(f"\n== {bench}: expansion of {report.queries} queries in "
-              f"{time.perf_counter() - t:.1f} s")
+        report = run_expansion(
+            store,
+            bench,
+            HeuristicJudge(store, benchmark=bench),
+            expansion=args.expansion,
+            settings=Settings(platform_rule=args.platform_rule),
+        )
+        print(
+            f"\n== {bench}: expansion of {report.queries} queries in "
+            f"{time.perf_counter() - t:.1f} s"
+        )
         emit_rows(report.rows(), "table", title="stages")
-        emit_rows(annotation_table(store, bench, args.expansion, by=by), "table",
-                  title=f"annotation of {bench}")
+        emit_rows(
+            annotation_table(store, bench, args.expansion, by=by),
+            "table",
+            title=f"annotation of {bench}",
+        )
         print("combinations by status:", combination_counts(store, bench, args.expansion))
         run_ids = []
         for retriever in ("bm25", args.dense):
@@ -59,8 +70,10 @@ def main() -> None:
             print(f"retrieve {retriever}: {time.perf_counter() - t:.1f} s")
             run_ids.append(run_id)
         rows = main_table(store, run_ids, ks=(10,), expansion=args.expansion, by=by)
-        emit_rows([{k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}
-                   for r in rows], "csv")
+        emit_rows(
+            [{k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()} for r in rows],
+            "csv",
+        )
 
 
 if __name__ == "__main__":

@@ -34,15 +34,22 @@ SERVER = Path(__file__).resolve().parents[1] / "tests" / "llm" / "scripted_serve
 
 
 def tool(i: int) -> ToolDoc:
-    doc = {"name": f"tool_{i}", "description": f"Returns the weather forecast for region {i}.",
-           "parameters": [{"name": "city", "type": "string", "required": True}]}
+    doc = {
+        "name": f"tool_{i}",
+        "description": f"Returns the weather forecast for region {i}.",
+        "parameters": [{"name": "city", "type": "string", "required": True}],
+    }
     return ToolDoc(f"tool_{i}", f"tool_{i}", f"platform_{i % 50}", doc, json.dumps(doc))
 
 
 def tasks(n: int) -> list[VerifyTask]:
     ref = tool(-1)
-    return [VerifyTask(f"q{i // 20}/0/tool_{i}", f"get the weather forecast for city {i // 20}",
-                       tool(i), ref) for i in range(n)]
+    return [
+        VerifyTask(
+            f"q{i // 20}/0/tool_{i}", f"get the weather forecast for city {i // 20}", tool(i), ref
+        )
+        for i in range(n)
+    ]
 
 
 def bare_sdk_run(port: int, prompts: list[tuple[str, str]], in_flight: int) -> float:
@@ -62,9 +69,11 @@ def bare_sdk_run(port: int, prompts: list[tuple[str, str]], in_flight: int) -> f
             except queue.Empty:
                 return
             client.chat.completions.create(
-                model="gpt-4o-mini", temperature=0, response_format={"type": "json_object"},
-                messages=[{"role": "system", "content": system},
-                          {"role": "user", "content": user}])
+                model="gpt-4o-mini",
+                temperature=0,
+                response_format={"type": "json_object"},
+                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+            )
 
     threads = [threading.Thread(target=worker) for _ in range(in_flight)]
     t0 = time.perf_counter()
@@ -88,14 +97,22 @@ def main() -> None:
     args = ap.parse_args()
 
     os.environ.setdefault("OPENAI_API_KEY", "sk-bench-not-a-real-key")
-    server = subprocess.Popen([sys.executable, str(SERVER), "--latency", str(args.latency)],
-                              stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, str(SERVER), "--latency", str(args.latency)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         port = int(server.stdout.readline())
         work = tasks(args.calls)
         with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "b.duckdb") as store:
-            judge = make_judge("openai:gpt-4o-mini", store, base_url=f"http://127.0.0.1:{port}/v1",
-                               max_in_flight=args.in_flight, timeout_s=30.0)
+            judge = make_judge(
+                "openai:gpt-4o-mini",
+                store,
+                base_url=f"http://127.0.0.1:{port}/v1",
+                max_in_flight=args.in_flight,
+                timeout_s=30.0,
+            )
             ideal = args.calls * args.latency / args.in_flight
             # Warm-up, untimed, for both runs alike: the SDK imports its response types on first
             # use and the machine is shared, so the reference runs right before the judge.
@@ -116,15 +133,21 @@ def main() -> None:
             rows = store.con.execute("SELECT count(*) FROM llm_calls").fetchone()[0] - 1
         ok = sum(o.ok for o in first)
         ratio = wall / ideal
-        print(f"verify calls          {args.calls} ({ok} ok), latency {args.latency * 1000:.0f} ms,"
-              f" in flight {args.in_flight}")
+        print(
+            f"verify calls          {args.calls} ({ok} ok), latency {args.latency * 1000:.0f} ms,"
+            f" in flight {args.in_flight}"
+        )
         print(f"ideal N*T/L           {ideal:.2f} s")
         print(f"first run wall        {wall:.2f} s   ratio {ratio:.3f}  (target <= 1.25)")
-        print(f"bare SDK, same calls  {bare:.2f} s   ratio {bare / ideal:.3f}  (the machine's"
-              f" floor now; judge overhead over it x{wall / bare:.3f})")
+        print(
+            f"bare SDK, same calls  {bare:.2f} s   ratio {bare / ideal:.3f}  (the machine's"
+            f" floor now; judge overhead over it x{wall / bare:.3f})"
+        )
         print(f"HTTP calls, 1st run   {calls_first}   ledger rows {rows}")
-        print(f"second run wall       {wall2:.2f} s   HTTP calls {calls_second} (target 0),"
-              f" answers {sum(o.ok for o in second)}")
+        print(
+            f"second run wall       {wall2:.2f} s   HTTP calls {calls_second} (target 0),"
+            f" answers {sum(o.ok for o in second)}"
+        )
         print(f"load average          {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
         verdict = ratio <= 1.25 and calls_second == 0 and ok == args.calls
         print("PASS" if verdict else "FAIL")

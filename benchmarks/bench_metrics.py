@@ -58,20 +58,28 @@ def build(store: Store, n_queries: int, n_runs: int, depth: int, seed: int) -> N
                 c_rows["slot"].append(slot)
                 c_rows["item"].append(item[pick])
     con = store.con
-    con.execute("INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'synth')",
-                [BENCH])
+    con.execute(
+        "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'synth')", [BENCH]
+    )
     con.register("syn_queries", pa.table({"q": qids.tolist()}))
-    con.execute("INSERT INTO queries (benchmark, query_id, task, category, text) "
-                "SELECT $b, q, 'task_' || (hash(q) % 35), "
-                "['code', 'web', 'customized'][1 + (hash(q) % 3)::BIGINT], 'text' FROM syn_queries",
-                {"b": BENCH})
+    con.execute(
+        "INSERT INTO queries (benchmark, query_id, task, category, text) "
+        "SELECT $b, q, 'task_' || (hash(q) % 35), "
+        "['code', 'web', 'customized'][1 + (hash(q) % 3)::BIGINT], 'text' FROM syn_queries",
+        {"b": BENCH},
+    )
     con.register("syn_qrels", pa.table(q_rows))
     con.execute("INSERT INTO qrels SELECT $b, q, item, rel, slot FROM syn_qrels", {"b": BENCH})
     con.register("syn_combos", pa.table(c_rows))
-    con.execute("INSERT INTO combinations (benchmark, expansion, query_id, combo_id, status) "
-                "SELECT DISTINCT $b, 'default', q, combo, status FROM syn_combos", {"b": BENCH})
-    con.execute("INSERT INTO combination_items SELECT $b, 'default', q, combo, slot, item "
-                "FROM syn_combos", {"b": BENCH})
+    con.execute(
+        "INSERT INTO combinations (benchmark, expansion, query_id, combo_id, status) "
+        "SELECT DISTINCT $b, 'default', q, combo, status FROM syn_combos",
+        {"b": BENCH},
+    )
+    con.execute(
+        "INSERT INTO combination_items SELECT $b, 'default', q, combo, slot, item FROM syn_combos",
+        {"b": BENCH},
+    )
 
     # Runs: 100 results per query; the GT and its neighbours are planted at random depths so
     # that scores are spread over hits and misses, and 1 % of queries get no result at all.
@@ -86,14 +94,20 @@ def build(store: Store, n_queries: int, n_runs: int, depth: int, seed: int) -> N
         boost = np.zeros((n_queries, depth * 2))
         boost[:, :6] = 0.3
         scores = np.round(rng.random((n_queries, depth * 2)) + boost, 2)
-        con.register("syn_run", pa.table({
-            "q": np.repeat(qids, depth * 2).tolist(),
-            "item": item[cand.ravel()].tolist(),
-            "score": scores.ravel(),
-        }))
+        con.register(
+            "syn_run",
+            pa.table(
+                {
+                    "q": np.repeat(qids, depth * 2).tolist(),
+                    "item": item[cand.ravel()].tolist(),
+                    "score": scores.ravel(),
+                }
+            ),
+        )
         run_id = f"run{r:02d}"
-        con.execute("INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')",
-                    [run_id, BENCH])
+        con.execute(
+            "INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')", [run_id, BENCH]
+        )
         con.execute(
             "INSERT INTO run_results SELECT $run, q, item, score, rank FROM ("
             " SELECT q, item, score, row_number() OVER (PARTITION BY q"
@@ -121,7 +135,8 @@ def reference(store: Store, run_ids: list[str], ks: list[int]):
         " JOIN combinations c USING (benchmark, expansion, query_id, combo_id)"
         " LEFT JOIN qrels g ON g.benchmark = ci.benchmark AND g.query_id = ci.query_id"
         "  AND g.slot = ci.slot"
-        " WHERE c.status = 'valid' AND c.combo_id <> 0 AND ci.benchmark = ?", [BENCH]
+        " WHERE c.status = 'valid' AND c.combo_id <> 0 AND ci.benchmark = ?",
+        [BENCH],
     ).fetchall():
         labels = combos[j].setdefault(q, {})
         labels[item] = max(rel, labels.get(item, rel))
@@ -149,9 +164,11 @@ def reference(store: Store, run_ids: list[str], ks: list[int]):
                 rel = {i for i, g in labels.items() if g > 0}
                 for k in ks:
                     top_k = set(top[:k])
-                    vals = {"ndcg": m.get(f"ndcg_cut_{k}", 0.0),
-                            "recall": m.get(f"recall_{k}", 0.0),
-                            "comp": 1.0 if rel and rel <= top_k else 0.0}
+                    vals = {
+                        "ndcg": m.get(f"ndcg_cut_{k}", 0.0),
+                        "recall": m.get(f"recall_{k}", 0.0),
+                        "comp": 1.0 if rel and rel <= top_k else 0.0,
+                    }
                     for metric, v in vals.items():
                         key = (run_id, q, metric, k)
                         if j == 0:
@@ -174,13 +191,18 @@ def main() -> None:
     store = Store.memory()
     t = time.perf_counter()
     build(store, args.queries, args.runs, args.depth, args.seed)
-    n = {t_: store.con.execute(f"SELECT count(*) FROM {t_}").fetchone()[0]  # closed set
-         for t_ in ("queries", "run_results", "combinations", "combination_items")}
+    n = {
+        t_: store.con.execute(f"SELECT count(*) FROM {t_}").fetchone()[0]  # closed set
+        for t_ in ("queries", "run_results", "combinations", "combination_items")
+    }
     n_valid = store.con.execute(
-        "SELECT count(*) FROM combinations WHERE status = 'valid'").fetchone()[0]
-    print(f"input: {n['queries']} queries, {n['combinations']} combinations ({n_valid} valid, "
-          f"{n['combination_items']} items), {args.runs} runs, {n['run_results']} results; "
-          f"K={ks}; built in {time.perf_counter() - t:.1f}s")
+        "SELECT count(*) FROM combinations WHERE status = 'valid'"
+    ).fetchone()[0]
+    print(
+        f"input: {n['queries']} queries, {n['combinations']} combinations ({n_valid} valid, "
+        f"{n['combination_items']} items), {args.runs} runs, {n['run_results']} results; "
+        f"K={ks}; built in {time.perf_counter() - t:.1f}s"
+    )
     run_ids = [f"run{r:02d}" for r in range(args.runs)]
 
     metrics.ensure_macros(store)
@@ -190,21 +212,27 @@ def main() -> None:
 
     ref, t_prep, t_eval = reference(store, run_ids, ks)
 
-    sql = {(r["run_id"], r["query_id"], r["metric"], r["k"]): (r["old"], r["new"])
-           for r in table.to_pylist()}
+    sql = {
+        (r["run_id"], r["query_id"], r["metric"], r["k"]): (r["old"], r["new"])
+        for r in table.to_pylist()
+    }
     assert sql.keys() == ref.keys(), f"row sets differ: {len(sql)} SQL vs {len(ref)} reference"
     worst = max(max(abs(a - b) for a, b in zip(sql[key], ref[key], strict=True)) for key in ref)
     assert worst <= 1e-9, f"SQL and pytrec_eval disagree by {worst}"
     gain = np.mean([new - old for old, new in sql.values()])
-    print(f"agreement: {len(ref)} (run, query, metric, K) rows, "
-          f"max |SQL - reference| = {worst:.1e}; mean gain new - old = {gain:.4f}")
+    print(
+        f"agreement: {len(ref)} (run, query, metric, K) rows, "
+        f"max |SQL - reference| = {worst:.1e}; mean gain new - old = {gain:.4f}"
+    )
     print(f"SQL engine (per_query, old+new, 3 metrics):   {t_sql:8.2f} s")
     print(f"pytrec_eval loop, evaluation only:            {t_eval:8.2f} s")
     print(f"pytrec_eval loop, incl. building its dicts:   {t_eval + t_prep:8.2f} s")
     ratio, ratio_all = t_eval / t_sql, (t_eval + t_prep) / t_sql
     verdict = "meets" if ratio >= 5 else "SHORT of"
-    print(f"speed ratio: {ratio:.1f}x (evaluation only), {ratio_all:.1f}x (incl. dicts); "
-          f"{verdict} the 5x target")
+    print(
+        f"speed ratio: {ratio:.1f}x (evaluation only), {ratio_all:.1f}x (incl. dicts); "
+        f"{verdict} the 5x target"
+    )
 
 
 if __name__ == "__main__":

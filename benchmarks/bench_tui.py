@@ -51,24 +51,43 @@ def build(path: Path, n_queries: int, n_items: int, seed: int = 0) -> None:
     )
     store.con.execute("INSERT INTO expansions (benchmark, expansion) VALUES (?, ?)", [b, e])
     items = [f"tool_{i}" for i in range(n_items)]
-    _insert(store, "items", {
-        "benchmark": [b] * n_items, "item_id": items,
-        "platform": [f"p{i // 5}" for i in range(n_items)],
-        "doc": ['{"name": "t"}'] * n_items, "text": [f"tool {i}" for i in range(n_items)],
-    })
+    _insert(
+        store,
+        "items",
+        {
+            "benchmark": [b] * n_items,
+            "item_id": items,
+            "platform": [f"p{i // 5}" for i in range(n_items)],
+            "doc": ['{"name": "t"}'] * n_items,
+            "text": [f"tool {i}" for i in range(n_items)],
+        },
+    )
     qids = [f"q{i}" for i in range(n_queries)]
     texts = [" ".join(rng.choice(WORDS, 12)) for _ in range(n_queries)]
-    _insert(store, "queries", {
-        "benchmark": [b] * n_queries, "query_id": qids,
-        "task": [f"task{i % 35}" for i in range(n_queries)],
-        "category": [("web", "code", "customized")[i % 3] for i in range(n_queries)],
-        "text": texts,
-    })
+    _insert(
+        store,
+        "queries",
+        {
+            "benchmark": [b] * n_queries,
+            "query_id": qids,
+            "task": [f"task{i % 35}" for i in range(n_queries)],
+            "category": [("web", "code", "customized")[i % 3] for i in range(n_queries)],
+            "text": texts,
+        },
+    )
     k = rng.integers(1, 5, n_queries)
     gt = {q: list(rng.choice(n_items, kq, replace=False)) for q, kq in zip(qids, k, strict=True)}
     qr = [(q, items[t], s) for q, ts in gt.items() for s, t in enumerate(ts)]
-    _insert(store, "qrels", {"benchmark": [b] * len(qr), "query_id": [r[0] for r in qr],
-                             "item_id": [r[1] for r in qr], "slot": [r[2] for r in qr]})
+    _insert(
+        store,
+        "qrels",
+        {
+            "benchmark": [b] * len(qr),
+            "query_id": [r[0] for r in qr],
+            "item_id": [r[1] for r in qr],
+            "slot": [r[2] for r in qr],
+        },
+    )
     combos, members = [], []
     for q, ts in gt.items():
         combos.append((q, 0, True, "valid"))
@@ -77,20 +96,39 @@ def build(path: Path, n_queries: int, n_items: int, seed: int = 0) -> None:
             status = ("valid", "rejected_platform", "cut")[int(rng.integers(0, 3))]
             combos.append((q, c, False, status))
             swap = int(rng.integers(0, len(ts)))
-            members += [(q, c, s, items[(t + c) % n_items] if s == swap else items[t])
-                        for s, t in enumerate(ts)]
-    _insert(store, "combinations", {
-        "benchmark": [b] * len(combos), "expansion": [e] * len(combos),
-        "query_id": [c[0] for c in combos], "combo_id": [c[1] for c in combos],
-        "is_original": [c[2] for c in combos], "status": [c[3] for c in combos],
-        "rrf_rank": [c[1] + 1 for c in combos]})
-    _insert(store, "combination_items", {
-        "benchmark": [b] * len(members), "expansion": [e] * len(members),
-        "query_id": [m[0] for m in members], "combo_id": [m[1] for m in members],
-        "slot": [m[2] for m in members], "item_id": [m[3] for m in members]})
+            members += [
+                (q, c, s, items[(t + c) % n_items] if s == swap else items[t])
+                for s, t in enumerate(ts)
+            ]
+    _insert(
+        store,
+        "combinations",
+        {
+            "benchmark": [b] * len(combos),
+            "expansion": [e] * len(combos),
+            "query_id": [c[0] for c in combos],
+            "combo_id": [c[1] for c in combos],
+            "is_original": [c[2] for c in combos],
+            "status": [c[3] for c in combos],
+            "rrf_rank": [c[1] + 1 for c in combos],
+        },
+    )
+    _insert(
+        store,
+        "combination_items",
+        {
+            "benchmark": [b] * len(members),
+            "expansion": [e] * len(members),
+            "query_id": [m[0] for m in members],
+            "combo_id": [m[1] for m in members],
+            "slot": [m[2] for m in members],
+            "item_id": [m[3] for m in members],
+        },
+    )
     for run in ("runA", "runB"):
-        store.con.execute("INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')",
-                          [run, b])
+        store.con.execute(
+            "INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')", [run, b]
+        )
         rq, ri, rr = [], [], []
         for q, ts in gt.items():
             pool = list(rng.choice(n_items, 100, replace=False))
@@ -107,8 +145,17 @@ def build(path: Path, n_queries: int, n_items: int, seed: int = 0) -> None:
             rq += [q] * len(ranked)
             ri += [items[t] for t in ranked]
             rr += list(range(1, len(ranked) + 1))
-        _insert(store, "run_results", {"run_id": [run] * len(rq), "query_id": rq, "item_id": ri,
-                                       "score": [1.0 / r for r in rr], "rank": rr})
+        _insert(
+            store,
+            "run_results",
+            {
+                "run_id": [run] * len(rq),
+                "query_id": rq,
+                "item_id": ri,
+                "score": [1.0 / r for r in rr],
+                "rank": rr,
+            },
+        )
     store.close()
 
 
@@ -127,11 +174,16 @@ def naive(store: Store, flt: QueryFilter) -> int:
         "SELECT q.query_id, q.task, q.category, q.text, "
         "(SELECT count(*) FROM qrels g WHERE g.query_id = q.query_id) AS n_gt, "
         "(SELECT count(*) FROM combinations c WHERE c.query_id = q.query_id "
-        " AND c.status = 'valid') AS n_valid FROM queries q").fetchall()
+        " AND c.status = 'valid') AS n_valid FROM queries q"
+    ).fetchall()
     s = (flt.search or "").lower()
-    keep = [r for r in rows if (not s or s in r[0].lower() or s in r[3].lower())
-            and (flt.task is None or r[1] == flt.task)
-            and (flt.min_valid is None or r[5] >= flt.min_valid)]
+    keep = [
+        r
+        for r in rows
+        if (not s or s in r[0].lower() or s in r[3].lower())
+        and (flt.task is None or r[1] == flt.task)
+        and (flt.min_valid is None or r[5] >= flt.min_valid)
+    ]
     keep.sort(key=lambda r: r[0])
     return len(keep[:100])
 
@@ -160,16 +212,20 @@ def main() -> None:
     path = Path(tempfile.mkdtemp()) / "bench.duckdb"
     t = time.perf_counter()
     build(path, args.queries, args.items)
-    print(f"built a synthetic store of {args.queries:,} queries, {args.items:,} items in "
-          f"{time.perf_counter() - t:.1f} s ({path.stat().st_size / 1e6:.0f} MB)")
+    print(
+        f"built a synthetic store of {args.queries:,} queries, {args.items:,} items in "
+        f"{time.perf_counter() - t:.1f} s ({path.stat().st_size / 1e6:.0f} MB)"
+    )
 
     def open_first_page():
         s = open_browse_store(path)
         Browser(s).page()
         s.close()
 
-    print(f"\nopen read-only + first page of 100 (median of {args.repeat}): "
-          f"{timed(open_first_page, args.repeat) * 1000:.0f} ms")
+    print(
+        f"\nopen read-only + first page of 100 (median of {args.repeat}): "
+        f"{timed(open_first_page, args.repeat) * 1000:.0f} ms"
+    )
     store = open_browse_store(path)
     browser = Browser(store)
     cases = {
@@ -180,8 +236,9 @@ def main() -> None:
         "# GT = 3": QueryFilter(n_gt=3),
         "scores of runA, new>old": QueryFilter(score_run="runA", beats=True),
         "GT out / equivalent in top 10 (runA)": QueryFilter(equiv_run="runA"),
-        "all at once": QueryFilter(search="a", category="web", min_valid=2, score_run="runA",
-                                   beats=True, equiv_run="runB"),
+        "all at once": QueryFilter(
+            search="a", category="web", min_valid=2, score_run="runA", beats=True, equiv_run="runB"
+        ),
     }
     print(f"\n{'filter':40} {'matches':>8} {'page ms':>8} {'naive ms':>9} {'ratio':>6}")
     for name, flt in cases.items():
@@ -196,18 +253,31 @@ def main() -> None:
     print(f"{'sort by # valid desc':40} {'':>8} {sorted_ms:>8.1f}")
     print(f"{'last page (offset N-100)':40} {'':>8} {last_ms:>8.1f}")
     qid = browser.page().rows[0]["query_id"]
-    detail_ms = timed(lambda: (browser.slots(qid), browser.candidates(qid),
-                               browser.combinations(qid), browser.run_ranks(qid)),
-                      args.repeat) * 1000
+    detail_ms = (
+        timed(
+            lambda: (
+                browser.slots(qid),
+                browser.candidates(qid),
+                browser.combinations(qid),
+                browser.run_ranks(qid),
+            ),
+            args.repeat,
+        )
+        * 1000
+    )
     print(f"{'query detail (4 SQL queries)':40} {'':>8} {detail_ms:>8.1f}")
     t = time.perf_counter()
     browser.run_scores(qid)
-    print(f"{'first run-score lookup (metrics, 2 runs)':40} {'':>8} "
-          f"{(time.perf_counter() - t) * 1000:>8.1f}")
+    print(
+        f"{'first run-score lookup (metrics, 2 runs)':40} {'':>8} "
+        f"{(time.perf_counter() - t) * 1000:>8.1f}"
+    )
 
     opened, searched = asyncio.run(app_open_and_search(store, "weather"))
-    print(f"\napp (headless Pilot, 80x24): open to first screen {opened * 1000:.0f} ms; "
-          f"type a search and redraw {searched * 1000:.0f} ms")
+    print(
+        f"\napp (headless Pilot, 80x24): open to first screen {opened * 1000:.0f} ms; "
+        f"type a search and redraw {searched * 1000:.0f} ms"
+    )
     store.close()
 
 

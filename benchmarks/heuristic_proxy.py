@@ -42,7 +42,8 @@ def main(path: str) -> None:
     load_stabletoolbench(store, path, name="stb")
     rows = store.con.execute(
         "SELECT item_id, name, platform, category, doc, text FROM items WHERE benchmark = 'stb' "
-        "ORDER BY item_id").fetchall()
+        "ORDER BY item_id"
+    ).fetchall()
     tools = {r[0]: (tool_doc(r[0], r[1], r[2], r[4], r[5]), r[3]) for r in rows}
     judge = HeuristicJudge(store, benchmark="stb")
 
@@ -52,7 +53,7 @@ def main(path: str) -> None:
     clones, namesakes = [], []
     for ids in by_name.values():
         for i, a in enumerate(ids):
-            for b in ids[i + 1:]:
+            for b in ids[i + 1 :]:
                 ta, tb = tools[a][0], tools[b][0]
                 if ta.platform == tb.platform:
                     continue
@@ -72,22 +73,28 @@ def main(path: str) -> None:
         return acc, len(pairs)
 
     refs = sorted({a for a, _ in clones})
-    hits = search(store, "stb", "bm25", [(r, 0, tools[r][0].text) for r in refs], k=20,
-                  scope="benchmark").to_pylist()
+    hits = search(
+        store, "stb", "bm25", [(r, 0, tools[r][0].text) for r in refs], k=20, scope="benchmark"
+    ).to_pylist()
+
     def unrelated(a: str, b: str) -> bool:
         ta, tb = tools[a][0], tools[b][0]
-        return (tools[a][1] != tools[b][1]
-                and (ta.name or "").strip().lower() != (tb.name or "").strip().lower()
-                and docfields.description(ta.doc).strip() != docfields.description(tb.doc).strip())
+        return (
+            tools[a][1] != tools[b][1]
+            and (ta.name or "").strip().lower() != (tb.name or "").strip().lower()
+            and docfields.description(ta.doc).strip() != docfields.description(tb.doc).strip()
+        )
 
-    negatives = [(h["query_id"], h["item_id"]) for h in hits
-                 if unrelated(h["query_id"], h["item_id"])]
+    negatives = [
+        (h["query_id"], h["item_id"]) for h in hits if unrelated(h["query_id"], h["item_id"])
+    ]
 
     started = time.perf_counter()
-    for label, pairs in (("positives A: clones (same name+description, other provider)", clones),
-                         ("positives B: namesakes (same name, other description/provider)",
-                          namesakes),
-                         ("negatives: BM25 top-20 neighbours from another category", negatives)):
+    for label, pairs in (
+        ("positives A: clones (same name+description, other provider)", clones),
+        ("positives B: namesakes (same name, other description/provider)", namesakes),
+        ("negatives: BM25 top-20 neighbours from another category", negatives),
+    ):
         both = pairs + [(b, a) for a, b in pairs]  # each pair judged in both directions
         acc, n = rate(both)
         print(f"{label}: accepted {acc}/{n} = {acc / max(n, 1):.3f}")

@@ -45,9 +45,7 @@ def test_newer_store_is_refused(tmp_path):
 
 def test_transaction_rolls_back(store):
     with pytest.raises(RuntimeError), store.transaction() as con:
-        con.execute(
-            "INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'plain', 'x')"
-        )
+        con.execute("INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'plain', 'x')")
         raise RuntimeError("boom")
     assert store.con.execute("SELECT count(*) FROM benchmarks").fetchone()[0] == 0
 

@@ -32,8 +32,11 @@ PNG_OF = ("06_query_detail_large", "09_review_reviewer")
 
 def pick_query(store: Store) -> str:
     """A multi-tool query whose GT tool bm25 missed in its top 10 while an equivalent is in."""
-    rows = Browser(store).page(QueryFilter(equiv_run="bm25", min_valid=2), sort="n_gt",
-                               descending=True).rows
+    rows = (
+        Browser(store)
+        .page(QueryFilter(equiv_run="bm25", min_valid=2), sort="n_gt", descending=True)
+        .rows
+    )
     return rows[0]["query_id"]
 
 
@@ -58,8 +61,12 @@ async def main(db: str, out: Path) -> None:
         await pilot.press("slash", *qid, "enter")
 
     await shoot(ToolexApp(store), out, "01_query_list")
-    await shoot(ToolexApp(store, initial_filter=QueryFilter(score_run="bm25", beats=True)),
-                out, "02_query_list_bm25_new_beats_old", keys=["s", "s", "s", "s", "s", "s"])
+    await shoot(
+        ToolexApp(store, initial_filter=QueryFilter(score_run="bm25", beats=True)),
+        out,
+        "02_query_list_bm25_new_beats_old",
+        keys=["s", "s", "s", "s", "s", "s"],
+    )
     await shoot(ToolexApp(store), out, "03_filters", keys=["f"])
     await shoot(ToolexApp(store), out, "04_query_detail", setup=search_qid, keys=["enter"])
 
@@ -69,14 +76,21 @@ async def main(db: str, out: Path) -> None:
         app.screen.query_one("#q-runs").scroll_visible(animate=False)
 
     await shoot(ToolexApp(store), out, "05_query_detail_combinations_runs", setup=scroll_down)
-    await shoot(ToolexApp(store), out, "06_query_detail_large", setup=search_qid,
-                keys=["enter"], size=(120, 50))
+    await shoot(
+        ToolexApp(store),
+        out,
+        "06_query_detail_large",
+        setup=search_qid,
+        keys=["enter"],
+        size=(120, 50),
+    )
 
     # the tool accepted as an equivalent in the most queries
     item = store.con.execute(
         "SELECT v.item_id FROM verdicts v JOIN subqueries s "
         "USING (benchmark, expansion, query_id, slot) WHERE v.accepted "
-        "AND v.item_id <> s.ref_item_id GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1").fetchone()[0]
+        "AND v.item_id <> s.ref_item_id GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
+    ).fetchone()[0]
 
     async def tool(app, pilot):
         app.post_message(OpenTool(item))
@@ -91,12 +105,24 @@ async def main(db: str, out: Path) -> None:
     draw_sample(rw, "audit", benchmark="stabletoolbench", size=60, seed=13)
     first = items_for(rw, "audit", "reviewer1")[0]
     save_label(rw, "audit", first, role="reviewer1", reviewer="ann", label=Label("valid"))
-    save_label(rw, "audit", first, role="reviewer2", reviewer="bob",
-               label=Label("invalid", "near_synonym", "returns a list, not the details"))
-    await shoot(ToolexApp(rw, review={"sample_id": "audit", "role": "reviewer2",
-                                      "reviewer": "bob"}), out, "09_review_reviewer")
-    await shoot(ToolexApp(rw, review={"sample_id": "audit", "role": "adjudicator",
-                                      "reviewer": "cat"}), out, "10_review_adjudicator")
+    save_label(
+        rw,
+        "audit",
+        first,
+        role="reviewer2",
+        reviewer="bob",
+        label=Label("invalid", "near_synonym", "returns a list, not the details"),
+    )
+    await shoot(
+        ToolexApp(rw, review={"sample_id": "audit", "role": "reviewer2", "reviewer": "bob"}),
+        out,
+        "09_review_reviewer",
+    )
+    await shoot(
+        ToolexApp(rw, review={"sample_id": "audit", "role": "adjudicator", "reviewer": "cat"}),
+        out,
+        "10_review_adjudicator",
+    )
     rw.close()
 
 

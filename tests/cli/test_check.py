@@ -16,14 +16,17 @@ def make(path, rank_of_a: int) -> str:
         s.con.execute("INSERT INTO queries (benchmark, query_id, text) VALUES ('b', 'q', 't')")
         s.con.execute("INSERT INTO qrels VALUES ('b', 'q', 'a', 1, 0)")
         s.con.execute("INSERT INTO runs (run_id, benchmark, level) VALUES ('r', 'b', 'query')")
-        s.con.execute("INSERT INTO run_results VALUES ('r', 'q', 'a', 2.0, ?), "
-                      "('r', 'q', 'z', 1.0, ?)", [rank_of_a, 3 - rank_of_a])
+        s.con.execute(
+            "INSERT INTO run_results VALUES ('r', 'q', 'a', 2.0, ?), ('r', 'q', 'z', 1.0, ?)",
+            [rank_of_a, 3 - rank_of_a],
+        )
     return str(path)
 
 
 def test_healthy_store_passes(tmp_path):
-    res = CliRunner().invoke(cli, ["check", "--db", make(tmp_path / "ok.duckdb", 1),
-                                   "--format", "json"])
+    res = CliRunner().invoke(
+        cli, ["check", "--db", make(tmp_path / "ok.duckdb", 1), "--format", "json"]
+    )
     assert res.exit_code == 0, res.output
     rows = json.loads(res.stdout)
     assert rows and all(r["status"] == "ok" for r in rows)

@@ -10,8 +10,18 @@ from toolex.store import Store
 
 pytestmark = pytest.mark.slow
 
-TABLES = ("items", "queries", "qrels", "subqueries", "candidates", "verdicts", "combinations",
-          "combination_items", "runs", "run_results")
+TABLES = (
+    "items",
+    "queries",
+    "qrels",
+    "subqueries",
+    "candidates",
+    "verdicts",
+    "combinations",
+    "combination_items",
+    "runs",
+    "run_results",
+)
 
 
 def counts(store):
@@ -28,8 +38,12 @@ def test_demo_expands_the_sample_and_scores_two_retrievers_idempotently(tmp_path
     assert ann["all"]["valid_combos"] > 300  # the heuristic found alternatives
     assert 0 < ann["all"]["queries_with_alt"] < 1
     runs = {r["run_id"] for r in out["results"]}
-    assert runs == {"demo-bm25-query", "demo-bm25-subquery", "demo-wordllama-query",
-                    "demo-wordllama-subquery"}
+    assert runs == {
+        "demo-bm25-query",
+        "demo-bm25-subquery",
+        "demo-wordllama-query",
+        "demo-wordllama-subquery",
+    }
     for r in out["results"]:
         for m in ("ndcg", "recall", "comp"):
             assert r[f"{m}_new"] >= r[f"{m}_old"] - 1e-12  # max over a superset of combinations

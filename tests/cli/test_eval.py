@@ -25,18 +25,28 @@ def db(tmp_path):
     with Store.open(path) as s:
         c = s.con
         c.execute("INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'plain', 'x')")
-        c.execute("INSERT INTO queries (benchmark, query_id, task, category, text) VALUES "
-                  "('b', 'q1', 't1', 'code', 'x'), ('b', 'q2', 't2', 'web', 'y'), "
-                  "('b', 'q3', 't2', 'web', 'z')")
-        c.execute("INSERT INTO qrels VALUES ('b', 'q1', 'a', 1, 0), ('b', 'q2', 'b', 1, 0), "
-                  "('b', 'q3', 'c', 1, 0)")
-        c.execute("INSERT INTO runs (run_id, benchmark, level) VALUES ('bm25', 'b', 'query'), "
-                  "('dense', 'b', 'query')")
-        c.execute("INSERT INTO run_results VALUES ('bm25', 'q1', 'x', 2.0, 1), "
-                  "('bm25', 'q1', 'a', 1.0, 2), ('bm25', 'q2', 'b2', 1.0, 1), "
-                  "('dense', 'q1', 'a', 1.0, 1)")
-        c.execute("INSERT INTO combinations (benchmark, expansion, query_id, combo_id, status) "
-                  "VALUES ('b', 'default', 'q2', 1, 'valid')")
+        c.execute(
+            "INSERT INTO queries (benchmark, query_id, task, category, text) VALUES "
+            "('b', 'q1', 't1', 'code', 'x'), ('b', 'q2', 't2', 'web', 'y'), "
+            "('b', 'q3', 't2', 'web', 'z')"
+        )
+        c.execute(
+            "INSERT INTO qrels VALUES ('b', 'q1', 'a', 1, 0), ('b', 'q2', 'b', 1, 0), "
+            "('b', 'q3', 'c', 1, 0)"
+        )
+        c.execute(
+            "INSERT INTO runs (run_id, benchmark, level) VALUES ('bm25', 'b', 'query'), "
+            "('dense', 'b', 'query')"
+        )
+        c.execute(
+            "INSERT INTO run_results VALUES ('bm25', 'q1', 'x', 2.0, 1), "
+            "('bm25', 'q1', 'a', 1.0, 2), ('bm25', 'q2', 'b2', 1.0, 1), "
+            "('dense', 'q1', 'a', 1.0, 1)"
+        )
+        c.execute(
+            "INSERT INTO combinations (benchmark, expansion, query_id, combo_id, status) "
+            "VALUES ('b', 'default', 'q2', 1, 'valid')"
+        )
         c.execute("INSERT INTO combination_items VALUES ('b', 'default', 'q2', 1, 0, 'b2')")
     return str(path)
 
@@ -65,14 +75,40 @@ def test_per_query_json_adds_query_rows(db):
     res = run(["eval", "--db", db, "--run", "bm25", "--k", "1", "--per-query", "--format", "json"])
     rows = json.loads(res.stdout)
     q2 = [r for r in rows if r["query"] == "q2" and r["metric"] == "ndcg"]
-    assert q2 == [{"run": "bm25", "category": "web", "query": "q2", "metric": "ndcg", "k": 1,
-                   "old": 0.0, "new": 1.0, "gain": 1.0, "n_queries": 1, "n_no_results": 0}]
+    assert q2 == [
+        {
+            "run": "bm25",
+            "category": "web",
+            "query": "q2",
+            "metric": "ndcg",
+            "k": 1,
+            "old": 0.0,
+            "new": 1.0,
+            "gain": 1.0,
+            "n_queries": 1,
+            "n_no_results": 0,
+        }
+    ]
     assert sum(r["query"] is None for r in rows) == 9  # 3 groups x 3 metrics
 
 
 def test_csv_by_task_several_runs_and_ks(db):
-    res = run(["eval", "--db", db, "--all-runs", "--k", "1", "--k", "2", "--by", "task",
-               "--format", "csv"])
+    res = run(
+        [
+            "eval",
+            "--db",
+            db,
+            "--all-runs",
+            "--k",
+            "1",
+            "--k",
+            "2",
+            "--by",
+            "task",
+            "--format",
+            "csv",
+        ]
+    )
     rows = list(csv.DictReader(io.StringIO(res.stdout)))
     assert {r["run"] for r in rows} == {"bm25", "dense"}
     assert {r["task"] for r in rows} == {"t1", "t2", "all"}

@@ -31,7 +31,10 @@ def test_dry_run_then_expand_then_stats(tmp_path):
     assert dry.exit_code == 0, dry.output
     rows = json.loads(dry.stdout)
     assert [(r["stage"], r["tasks_now"], r["calls_now"], r["cost_usd_at_most"]) for r in rows] == [
-        ("decompose", 2, 0, 0.0), ("verify", 0, 0, 0.0), ("audit", 0, 0, 0.0)]
+        ("decompose", 2, 0, 0.0),
+        ("verify", 0, 0, 0.0),
+        ("audit", 0, 0, 0.0),
+    ]
     assert rows[1]["tasks_later_at_most"] == 3 * 20  # three labels, K = 20
 
     done = run(expand, ["--db", db, "--benchmark", "b", "--format", "json"])
@@ -49,8 +52,21 @@ def test_dry_run_then_expand_then_stats(tmp_path):
 
 def test_one_stage_and_subsets(tmp_path):
     db = make_db(tmp_path)
-    out = run(expand, ["--db", db, "--benchmark", "b", "--stage", "decompose", "--queries", "q2",
-                       "--format", "json"])
+    out = run(
+        expand,
+        [
+            "--db",
+            db,
+            "--benchmark",
+            "b",
+            "--stage",
+            "decompose",
+            "--queries",
+            "q2",
+            "--format",
+            "json",
+        ],
+    )
     assert out.exit_code == 0, out.output
     assert [(r["stage"], r["ok"]) for r in json.loads(out.stdout)] == [("decompose", 1)]
 

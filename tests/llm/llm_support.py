@@ -16,8 +16,16 @@ ANTHROPIC_KEY = "sk-ant-test-77b1d2"
 COMPAT_KEY = "compat-test-key-0e4f"
 __all__ = ["FaultPlan", "ScriptedServer"]
 
-TOPICS = ["weather forecast", "currency exchange rate", "stock quote", "flight status",
-          "hotel availability", "news headlines", "movie showtimes", "recipe nutrition"]
+TOPICS = [
+    "weather forecast",
+    "currency exchange rate",
+    "stock quote",
+    "flight status",
+    "hotel availability",
+    "news headlines",
+    "movie showtimes",
+    "recipe nutrition",
+]
 
 
 def tool(i: int, platform: str | None = None) -> ToolDoc:
@@ -26,29 +34,50 @@ def tool(i: int, platform: str | None = None) -> ToolDoc:
         "name": f"get_{topic.replace(' ', '_')}_{i}",
         "description": f"Returns the {topic} for the given place or item (variant {i}).",
         "required_parameters": [
-            {"name": "query", "type": "STRING", "description": "what to look up"}],
+            {"name": "query", "type": "STRING", "description": "what to look up"}
+        ],
     }
     platform = platform or f"provider_{i % 5}"
-    return ToolDoc(f"{platform}::{doc['name']}", doc["name"], platform, doc,
-                   render_doc(doc, platform=platform))
+    return ToolDoc(
+        f"{platform}::{doc['name']}", doc["name"], platform, doc, render_doc(doc, platform=platform)
+    )
 
 
 def verify_tasks(n: int, offset: int = 0) -> list[VerifyTask]:
-    return [VerifyTask(f"q{i // 4}/0/{tool(i + offset).item_id}",
-                       f"find the {TOPICS[i % len(TOPICS)]} for case {i // 4}",
-                       tool(i + offset), tool(1000 + i // 4)) for i in range(n)]
+    return [
+        VerifyTask(
+            f"q{i // 4}/0/{tool(i + offset).item_id}",
+            f"find the {TOPICS[i % len(TOPICS)]} for case {i // 4}",
+            tool(i + offset),
+            tool(1000 + i // 4),
+        )
+        for i in range(n)
+    ]
 
 
 def decompose_tasks(n: int) -> list[DecomposeTask]:
-    return [DecomposeTask(f"q{i}", f"I need the {TOPICS[i % 8]} and the {TOPICS[(i + 3) % 8]} "
-                          f"for trip {i}.", None, (tool(i), tool(i + 3))) for i in range(n)]
+    return [
+        DecomposeTask(
+            f"q{i}",
+            f"I need the {TOPICS[i % 8]} and the {TOPICS[(i + 3) % 8]} for trip {i}.",
+            None,
+            (tool(i), tool(i + 3)),
+        )
+        for i in range(n)
+    ]
 
 
 def audit_tasks(n: int) -> list[AuditTask]:
-    return [AuditTask(f"q{i}/{i % 3}", f"Plan trip {i}: {TOPICS[i % 8]} and {TOPICS[(i + 1) % 8]}",
-                      "Use the tools.",
-                      (f"find the {TOPICS[i % 8]}", f"find the {TOPICS[(i + 1) % 8]}"),
-                      (tool(i), tool(i + 1))) for i in range(n)]
+    return [
+        AuditTask(
+            f"q{i}/{i % 3}",
+            f"Plan trip {i}: {TOPICS[i % 8]} and {TOPICS[(i + 1) % 8]}",
+            "Use the tools.",
+            (f"find the {TOPICS[i % 8]}", f"find the {TOPICS[(i + 1) % 8]}"),
+            (tool(i), tool(i + 1)),
+        )
+        for i in range(n)
+    ]
 
 
 def outcome_view(outcomes) -> dict[str, object]:
@@ -64,8 +93,13 @@ def outcome_view(outcomes) -> dict[str, object]:
     return out
 
 
-FAST = {"timeout_s": 1.5, "backoff_base_s": 0.01, "backoff_max_s": 0.2, "max_in_flight": 12,
-        "max_attempts": 6}
+FAST = {
+    "timeout_s": 1.5,
+    "backoff_base_s": 0.01,
+    "backoff_max_s": 0.2,
+    "max_in_flight": 12,
+    "max_attempts": 6,
+}
 
 
 def judge_for(provider, server, store, **opts):

@@ -83,9 +83,19 @@ def _k_of(body: dict[str, Any]) -> int | None:
 
 
 def decomposition(k: int) -> str:
-    return json.dumps({"subqueries": [
-        {"tool": i, "operation": "retrieve", "entity": f"item {i}",
-         "text": f"retrieve the details of item {i}"} for i in range(k)]})
+    return json.dumps(
+        {
+            "subqueries": [
+                {
+                    "tool": i,
+                    "operation": "retrieve",
+                    "entity": f"item {i}",
+                    "text": f"retrieve the details of item {i}",
+                }
+                for i in range(k)
+            ]
+        }
+    )
 
 
 def default_responder(provider: str, body: dict[str, Any]) -> str:
@@ -99,8 +109,12 @@ def default_responder(provider: str, body: dict[str, Any]) -> str:
 
 class ScriptedServer:
     def __init__(
-        self, responder: Callable[[str, dict], str] = default_responder, *,
-        latency_s: float = 0.0, faults: FaultPlan | None = None, hang_s: float = 1.0,
+        self,
+        responder: Callable[[str, dict], str] = default_responder,
+        *,
+        latency_s: float = 0.0,
+        faults: FaultPlan | None = None,
+        hang_s: float = 1.0,
         batch_polls: int = 1,
     ) -> None:
         self.responder, self.latency_s, self.hang_s = responder, latency_s, hang_s
@@ -130,10 +144,17 @@ class ScriptedServer:
     def refuse_all(self, status: int = 401) -> None:
         """Answer every POST with ``status`` (a revoked key, say), after reading the body so
         the kept-alive connection stays in sync."""
+
         def refuse(handler: BaseHTTPRequestHandler) -> None:
             handler._record("refused", json.loads(handler._body() or b"{}"))
-            handler._send(status, {"type": "error", "error": {
-                "type": "authentication_error", "message": "invalid api key"}})
+            handler._send(
+                status,
+                {
+                    "type": "error",
+                    "error": {"type": "authentication_error", "message": "invalid api key"},
+                },
+            )
+
         self.httpd.RequestHandlerClass.do_POST = refuse
 
     def count(self, kind: str) -> int:
@@ -153,20 +174,35 @@ class ScriptedServer:
     def openai_completion(self, body: dict[str, Any], text: str) -> dict[str, Any]:
         prompt_toks = len(json.dumps(body.get("messages", ""))) // 4
         return {
-            "id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion",
-            "created": int(time.time()), "model": body.get("model"),
-            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                         "message": {"role": "assistant", "content": text}}],
-            "usage": {"prompt_tokens": prompt_toks, "completion_tokens": len(text) // 4,
-                      "total_tokens": prompt_toks + len(text) // 4},
+            "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model"),
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "logprobs": None,
+                    "message": {"role": "assistant", "content": text},
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_toks,
+                "completion_tokens": len(text) // 4,
+                "total_tokens": prompt_toks + len(text) // 4,
+            },
         }
 
     def anthropic_message(self, body: dict[str, Any], text: str) -> dict[str, Any]:
         prompt_toks = len(json.dumps([body.get("system"), body.get("messages")])) // 4
         return {
-            "id": f"msg_{uuid.uuid4().hex[:12]}", "type": "message", "role": "assistant",
-            "model": body.get("model"), "content": [{"type": "text", "text": text}],
-            "stop_reason": "end_turn", "stop_sequence": None,
+            "id": f"msg_{uuid.uuid4().hex[:12]}",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model"),
+            "content": [{"type": "text", "text": text}],
+            "stop_reason": "end_turn",
+            "stop_sequence": None,
             "usage": {"input_tokens": prompt_toks, "output_tokens": len(text) // 4},
         }
 
@@ -178,11 +214,20 @@ class ScriptedServer:
             req = json.loads(raw)
             body = req["body"]
             text = self.answer_text("openai", body, self.faults.fault_for(body))
-            lines.append(json.dumps({
-                "id": f"batch_req_{uuid.uuid4().hex[:8]}", "custom_id": req["custom_id"],
-                "response": {"status_code": 200, "request_id": uuid.uuid4().hex,
-                             "body": self.openai_completion(body, text)},
-                "error": None}))
+            lines.append(
+                json.dumps(
+                    {
+                        "id": f"batch_req_{uuid.uuid4().hex[:8]}",
+                        "custom_id": req["custom_id"],
+                        "response": {
+                            "status_code": 200,
+                            "request_id": uuid.uuid4().hex,
+                            "body": self.openai_completion(body, text),
+                        },
+                        "error": None,
+                    }
+                )
+            )
         return ("\n".join(lines) + "\n").encode()
 
     def anthropic_batch_results(self, batch: dict[str, Any]) -> bytes:
@@ -190,8 +235,17 @@ class ScriptedServer:
         for req in batch["_requests"]:
             body = req["params"]
             text = self.answer_text("anthropic", body, self.faults.fault_for(body))
-            lines.append(json.dumps({"custom_id": req["custom_id"], "result": {
-                "type": "succeeded", "message": self.anthropic_message(body, text)}}))
+            lines.append(
+                json.dumps(
+                    {
+                        "custom_id": req["custom_id"],
+                        "result": {
+                            "type": "succeeded",
+                            "message": self.anthropic_message(body, text),
+                        },
+                    }
+                )
+            )
         return ("\n".join(lines) + "\n").encode()
 
 
@@ -211,8 +265,13 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: Any) -> None:  # keep test output clean
             pass
 
-        def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None,
-                  raw: bytes | None = None) -> None:
+        def _send(
+            self,
+            status: int,
+            payload: Any,
+            headers: dict[str, str] | None = None,
+            raw: bytes | None = None,
+        ) -> None:
             data = raw if raw is not None else json.dumps(payload).encode()
             try:
                 self.send_response(status)
@@ -227,9 +286,15 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
 
         def _record(self, kind: str, body: Any) -> None:
             with server.lock:
-                server.requests.append({
-                    "kind": kind, "path": self.path, "body": body, "t": time.monotonic(),
-                    "headers": {k.lower(): v for k, v in self.headers.items()}})
+                server.requests.append(
+                    {
+                        "kind": kind,
+                        "path": self.path,
+                        "body": body,
+                        "t": time.monotonic(),
+                        "headers": {k.lower(): v for k, v in self.headers.items()},
+                    }
+                )
 
         def _body(self) -> bytes:
             return self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -265,8 +330,11 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 batch.update(status="completed", output_file_id=out_id)
             if provider == "anthropic" and batch["processing_status"] != "ended":
                 server.files[f"results-{batch_id}"] = server.anthropic_batch_results(batch)
-                batch.update(processing_status="ended", ended_at=_iso(time.time()),
-                             results_url=f"{server.url}/v1/messages/batches/{batch_id}/results")
+                batch.update(
+                    processing_status="ended",
+                    ended_at=_iso(time.time()),
+                    results_url=f"{server.url}/v1/messages/batches/{batch_id}/results",
+                )
             return {k: v for k, v in batch.items() if not k.startswith("_")}
 
         def do_POST(self) -> None:  # noqa: N802
@@ -279,25 +347,49 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 self._record("batches", body)
                 batch_id = f"batch_{uuid.uuid4().hex[:10]}"
                 server.batches[batch_id] = {
-                    "id": batch_id, "object": "batch", "endpoint": body["endpoint"],
-                    "input_file_id": body["input_file_id"], "completion_window": "24h",
-                    "status": "in_progress", "created_at": int(time.time()),
-                    "output_file_id": None, "error_file_id": None, "_polls": 0}
-                return self._send(200, {k: v for k, v in server.batches[batch_id].items()
-                                        if not k.startswith("_")})
+                    "id": batch_id,
+                    "object": "batch",
+                    "endpoint": body["endpoint"],
+                    "input_file_id": body["input_file_id"],
+                    "completion_window": "24h",
+                    "status": "in_progress",
+                    "created_at": int(time.time()),
+                    "output_file_id": None,
+                    "error_file_id": None,
+                    "_polls": 0,
+                }
+                return self._send(
+                    200,
+                    {k: v for k, v in server.batches[batch_id].items() if not k.startswith("_")},
+                )
             if path == "/v1/messages/batches":
                 self._record("batches", body)
                 batch_id = f"msgbatch_{uuid.uuid4().hex[:10]}"
                 now = time.time()
                 server.batches[batch_id] = {
-                    "id": batch_id, "type": "message_batch", "processing_status": "in_progress",
-                    "request_counts": {"processing": len(body["requests"]), "succeeded": 0,
-                                       "errored": 0, "canceled": 0, "expired": 0},
-                    "ended_at": None, "created_at": _iso(now), "expires_at": _iso(now + 86400),
-                    "cancel_initiated_at": None, "archived_at": None, "results_url": None,
-                    "_requests": body["requests"], "_polls": 0}
-                return self._send(200, {k: v for k, v in server.batches[batch_id].items()
-                                        if not k.startswith("_")})
+                    "id": batch_id,
+                    "type": "message_batch",
+                    "processing_status": "in_progress",
+                    "request_counts": {
+                        "processing": len(body["requests"]),
+                        "succeeded": 0,
+                        "errored": 0,
+                        "canceled": 0,
+                        "expired": 0,
+                    },
+                    "ended_at": None,
+                    "created_at": _iso(now),
+                    "expires_at": _iso(now + 86400),
+                    "cancel_initiated_at": None,
+                    "archived_at": None,
+                    "results_url": None,
+                    "_requests": body["requests"],
+                    "_polls": 0,
+                }
+                return self._send(
+                    200,
+                    {k: v for k, v in server.batches[batch_id].items() if not k.startswith("_")},
+                )
             provider = {"/v1/chat/completions": "openai", "/v1/messages": "anthropic"}.get(path)
             if provider is None:
                 return self._send(404, {"error": {"message": f"no route {path}"}})
@@ -315,9 +407,13 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 return self._send(200, {"late": True})
             if fault in ("429", "500"):
                 status = int(fault)
-                err = {"type": "error", "error": {
-                    "type": "rate_limit_error" if status == 429 else "api_error",
-                    "message": "scripted fault"}}
+                err = {
+                    "type": "error",
+                    "error": {
+                        "type": "rate_limit_error" if status == 429 else "api_error",
+                        "message": "scripted fault",
+                    },
+                }
                 headers = {"Retry-After": server.faults.retry_after} if status == 429 else {}
                 return self._send(status, err, headers)
             text = server.answer_text(provider, body, fault)
@@ -328,15 +424,27 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
         def _upload(self, raw: bytes) -> None:
             ctype = self.headers.get("Content-Type", "")
             msg = BytesParser(policy=HTTP).parsebytes(
-                f"Content-Type: {ctype}\r\n\r\n".encode() + raw)
-            parts = {p.get_param("name", header="content-disposition"): p.get_payload(decode=True)
-                     for p in msg.iter_parts()}
+                f"Content-Type: {ctype}\r\n\r\n".encode() + raw
+            )
+            parts = {
+                p.get_param("name", header="content-disposition"): p.get_payload(decode=True)
+                for p in msg.iter_parts()
+            }
             file_id = f"file-{uuid.uuid4().hex[:10]}"
             server.files[file_id] = parts.get("file", b"")
             self._record("files", {"purpose": (parts.get("purpose") or b"").decode()})
-            self._send(200, {"id": file_id, "object": "file", "bytes": len(server.files[file_id]),
-                             "created_at": int(time.time()), "filename": "batch.jsonl",
-                             "purpose": "batch", "status": "processed"})
+            self._send(
+                200,
+                {
+                    "id": file_id,
+                    "object": "file",
+                    "bytes": len(server.files[file_id]),
+                    "created_at": int(time.time()),
+                    "filename": "batch.jsonl",
+                    "purpose": "batch",
+                    "status": "processed",
+                },
+            )
 
     return Handler
 

@@ -56,8 +56,14 @@ def test_interrupted_after_submit_resumes_the_same_batch(llm_env, store, provide
         judge = judge_for(provider, s, store)
         prepared = [judge._prepare("verify", t) for t in tasks]
         calls = [Call(p.task.key, p.input_hash, p.system, p.user, p.parse) for p in prepared]
-        executor = Executor(judge.client, judge.ledger, stage="verify", judge=judge.spec,
-                            prompt_version=judge.prompt_version("verify"), policy=judge.policy)
+        executor = Executor(
+            judge.client,
+            judge.ledger,
+            stage="verify",
+            judge=judge.spec,
+            prompt_version=judge.prompt_version("verify"),
+            policy=judge.policy,
+        )
         batch_id = submit(judge.client, judge.ledger, executor, calls)  # ...then the run dies
         assert [r["status"] for r in Ledger(store).rows()] == ["pending"] * 6
         got = list(judge_for(provider, s, store).verify(tasks))  # a new run
@@ -77,10 +83,17 @@ def test_large_runs_are_split_into_several_batches(llm_env, store):
         judge = judge_for("openai", s, store)
         prepared = [judge._prepare("verify", t) for t in tasks]
         calls = [Call(p.task.key, p.input_hash, p.system, p.user, p.parse) for p in prepared]
-        executor = Executor(judge.client, judge.ledger, stage="verify", judge=judge.spec,
-                            prompt_version=judge.prompt_version("verify"), policy=judge.policy)
-        got = list(run_batch(judge.client, judge.ledger, executor, calls, poll_s=0.01,
-                             max_requests=3))
+        executor = Executor(
+            judge.client,
+            judge.ledger,
+            stage="verify",
+            judge=judge.spec,
+            prompt_version=judge.prompt_version("verify"),
+            policy=judge.policy,
+        )
+        got = list(
+            run_batch(judge.client, judge.ledger, executor, calls, poll_s=0.01, max_requests=3)
+        )
         assert s.count("batches") == 3 and s.count("files") == 3  # 3 + 3 + 1 requests
     assert sorted(r.call.key for r in got) == sorted(t.key for t in tasks)
     assert len({r["batch_id"] for r in Ledger(store).rows()}) == 3

@@ -34,7 +34,9 @@ def test_openai_request_on_the_wire(llm_env):
     assert req["path"] == "/v1/chat/completions"
     assert req["body"]["model"] == "gpt-4o-mini"
     assert req["body"]["messages"] == [
-        {"role": "system", "content": "SYSTEM TEXT"}, {"role": "user", "content": "USER TEXT"}]
+        {"role": "system", "content": "SYSTEM TEXT"},
+        {"role": "user", "content": "USER TEXT"},
+    ]
     assert req["body"]["response_format"] == {"type": "json_object"}  # JSON mode
     assert req["body"]["temperature"] == 0
     assert req["body"]["max_completion_tokens"] == 1024
@@ -56,14 +58,18 @@ def test_reasoning_models_get_no_temperature(llm_env):
 
 def test_anthropic_request_on_the_wire(llm_env):
     with ScriptedServer(fixed) as s:
-        client = make_client("anthropic", "claude-3-5-haiku-20241022", base_url=s.url,
-                             timeout_s=2, max_tokens=300)
+        client = make_client(
+            "anthropic", "claude-3-5-haiku-20241022", base_url=s.url, timeout_s=2, max_tokens=300
+        )
         reply = client.complete("SYSTEM TEXT", "USER TEXT")
         req = s.requests[0]
     assert req["path"] == "/v1/messages"
     assert req["body"] == {
-        "model": "claude-3-5-haiku-20241022", "max_tokens": 300, "system": "SYSTEM TEXT",
-        "messages": [{"role": "user", "content": "USER TEXT"}]}
+        "model": "claude-3-5-haiku-20241022",
+        "max_tokens": 300,
+        "system": "SYSTEM TEXT",
+        "messages": [{"role": "user", "content": "USER TEXT"}],
+    }
     auth = req["headers"].get("x-api-key") or req["headers"].get("authorization", "")
     assert ANTHROPIC_KEY in auth
     assert req["headers"]["anthropic-version"]
@@ -86,8 +92,7 @@ def test_keys_never_reach_the_logs(llm_env, caplog):
     caplog.set_level(logging.DEBUG)
     with ScriptedServer(fixed) as s:
         make_client("openai", "gpt-4o", base_url=s.url + "/v1", timeout_s=2).complete("s", "u")
-        make_client("anthropic", "claude-3-5-haiku", base_url=s.url, timeout_s=2).complete(
-            "s", "u")
+        make_client("anthropic", "claude-3-5-haiku", base_url=s.url, timeout_s=2).complete("s", "u")
     assert caplog.records  # the SDKs did log at DEBUG...
     assert OPENAI_KEY not in caplog.text and ANTHROPIC_KEY not in caplog.text  # ...no keys
 
@@ -110,8 +115,9 @@ def test_faults_are_classified(llm_env, provider):
                 client.complete("s", "same prompt")
             errors.append(info.value)
         assert client.complete("s", "same prompt").text == ANSWER  # 4th send is clean
-    by_kind = {("429" if "429" in str(e) else "500" if "500" in str(e) else "timeout"): e
-               for e in errors}
+    by_kind = {
+        ("429" if "429" in str(e) else "500" if "500" in str(e) else "timeout"): e for e in errors
+    }
     assert set(by_kind) == {"429", "500", "timeout"}
     assert by_kind["429"].retry_after == 0.25
     assert by_kind["500"].retry_after is None

@@ -16,7 +16,10 @@ def write(tmp_path, text):
 
 
 def test_full_config(tmp_path):
-    cfg = load_config(write(tmp_path, """
+    cfg = load_config(
+        write(
+            tmp_path,
+            """
 [judges]
 decompose = "openai:gpt-4o"
 verify = "compat:http://127.0.0.1:8000/v1#qwen"
@@ -28,24 +31,35 @@ max_attempts = 3
 k = 10
 audit_cap = 5
 retriever = "fastembed:bge-small"
-"""))
-    assert cfg.judges == {"decompose": "openai:gpt-4o",
-                          "verify": "compat:http://127.0.0.1:8000/v1#qwen", "audit": "heuristic"}
+""",
+        )
+    )
+    assert cfg.judges == {
+        "decompose": "openai:gpt-4o",
+        "verify": "compat:http://127.0.0.1:8000/v1#qwen",
+        "audit": "heuristic",
+    }
     assert (cfg.llm.max_in_flight, cfg.llm.timeout_s, cfg.llm.max_attempts) == (32, 20.0, 3)
     assert isinstance(cfg.llm.timeout_s, float) and cfg.llm.max_tokens == 1024
     assert (cfg.expand.k, cfg.expand.audit_cap, cfg.expand.retriever) == (
-        10, 5, "fastembed:bge-small")
+        10,
+        5,
+        "fastembed:bge-small",
+    )
 
 
-@pytest.mark.parametrize(("text", "field", "why"), [
-    ('[llm]\napi_key = "sk-123"', "llm.api_key", "environment only"),
-    ('[llm]\nopenai_key = "sk-123"', "llm.openai_key", "environment only"),
-    ('[llm]\nmax_inflight = 3', "llm.max_inflight", "unknown setting"),
-    ('[llm]\nmax_in_flight = "many"', "llm.max_in_flight", "expected int"),
-    ('[llm]\nmax_in_flight = 0', "llm.max_in_flight", "must be positive"),
-    ('[judges]\nrerank = "openai:gpt-4o"', "judges.rerank", "unknown stage"),
-    ('[expand]\nk = true', "expand.k", "expected int"),
-])
+@pytest.mark.parametrize(
+    ("text", "field", "why"),
+    [
+        ('[llm]\napi_key = "sk-123"', "llm.api_key", "environment only"),
+        ('[llm]\nopenai_key = "sk-123"', "llm.openai_key", "environment only"),
+        ("[llm]\nmax_inflight = 3", "llm.max_inflight", "unknown setting"),
+        ('[llm]\nmax_in_flight = "many"', "llm.max_in_flight", "expected int"),
+        ("[llm]\nmax_in_flight = 0", "llm.max_in_flight", "must be positive"),
+        ('[judges]\nrerank = "openai:gpt-4o"', "judges.rerank", "unknown stage"),
+        ("[expand]\nk = true", "expand.k", "expected int"),
+    ],
+)
 def test_bad_settings_name_the_field(tmp_path, text, field, why):
     path = write(tmp_path, text)
     with pytest.raises(InputError) as info:

@@ -94,8 +94,14 @@ def test_an_unreachable_endpoint_stops_the_stage(llm_env, store):
     with socket.socket() as sock:  # a port nothing listens on
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    judge = make_judge("openai:gpt-4o", store, base_url=f"http://127.0.0.1:{port}/v1",
-                       max_in_flight=2, backoff_base_s=0.01, max_attempts=50)
+    judge = make_judge(
+        "openai:gpt-4o",
+        store,
+        base_url=f"http://127.0.0.1:{port}/v1",
+        max_in_flight=2,
+        backoff_base_s=0.01,
+        max_attempts=50,
+    )
     with pytest.raises(ModelUnavailableError, match="cannot reach"):
         list(judge.verify(verify_tasks(10)))
     assert 4 <= len(Ledger(store).rows()) < 500
@@ -142,8 +148,14 @@ def test_a_failing_parser_fails_the_call_instead_of_hanging(llm_env, store):
 
     with ScriptedServer(default_responder) as s:
         judge = judge_for("openai", s, store)
-        executor = Executor(judge.client, judge.ledger, stage="verify", judge=judge.spec,
-                            prompt_version="v", policy=judge.policy)
+        executor = Executor(
+            judge.client,
+            judge.ledger,
+            stage="verify",
+            judge=judge.spec,
+            prompt_version="v",
+            policy=judge.policy,
+        )
         [result] = list(executor.run([Call("k", "h", "s", "u", broken)]))
     assert not result.ok and "internal error: RuntimeError: parser bug" in result.error
 
@@ -156,8 +168,9 @@ def test_long_stages_run_in_chunks_and_later_chunks_reuse_earlier_answers(llm_en
         judge.chunk_size = 4
         sizes = []
         original = judge._run_chunk
-        judge._run_chunk = lambda stage, chunk: (sizes.append(len(chunk)),
-                                                 original(stage, chunk))[1]
+        judge._run_chunk = lambda stage, chunk: (sizes.append(len(chunk)), original(stage, chunk))[
+            1
+        ]
         got = list(judge.verify(tasks + twins))
         assert s.count("chat") == 10  # the twins, in the last chunk, came from the ledger
     assert sizes == [4, 4, 4, 1]

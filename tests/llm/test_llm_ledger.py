@@ -11,8 +11,18 @@ T0 = datetime(2026, 1, 1, 12, 0, 0)
 
 
 def attempt(h, status, parsed=None, at=0, **kw):
-    return Attempt("verify", "openai:gpt-4o", "gpt-4o", "verify-abc", h, "q/0/x", status,
-                   parsed=parsed, created_at=T0 + timedelta(seconds=at), **kw)
+    return Attempt(
+        "verify",
+        "openai:gpt-4o",
+        "gpt-4o",
+        "verify-abc",
+        h,
+        "q/0/x",
+        status,
+        parsed=parsed,
+        created_at=T0 + timedelta(seconds=at),
+        **kw,
+    )
 
 
 def test_serves_the_newest_ok_row_and_never_a_failure(store):
@@ -21,8 +31,12 @@ def test_serves_the_newest_ok_row_and_never_a_failure(store):
     new = attempt("h1", "ok", {"verdict": "yes", "reason": "new"}, at=5)
     later_failure = attempt("h1", "malformed", at=9, error="not valid JSON", response="yes")
     ledger.record([old, new, later_failure])
-    ledger.record([attempt("h2", "error", at=1, error="HTTP 500"),
-                   attempt("h3", "pending", at=1, batch_id="batch_1")])
+    ledger.record(
+        [
+            attempt("h2", "error", at=1, error="HTTP 500"),
+            attempt("h3", "pending", at=1, batch_id="batch_1"),
+        ]
+    )
     hits = ledger.hits(["h1", "h2", "h3", "h4"])
     assert hits == {"h1": (new.call_id, {"verdict": "yes", "reason": "new"})}
     pending = ledger.pending(["h1", "h2", "h3"])
@@ -33,14 +47,28 @@ def test_settle_turns_a_pending_row_into_an_answer(store):
     ledger = Ledger(store)
     row = attempt("h", "pending", batch_id="b1")
     ledger.record([row])
-    ledger.settle(row.call_id, {"status": "ok", "error": None, "response": "{}",
-                                "parsed": {"verdict": "yes", "reason": "r"}, "prompt_tokens": 10,
-                                "completion_tokens": 2, "cost_usd": 0.5, "latency_ms": None})
+    ledger.settle(
+        row.call_id,
+        {
+            "status": "ok",
+            "error": None,
+            "response": "{}",
+            "parsed": {"verdict": "yes", "reason": "r"},
+            "prompt_tokens": 10,
+            "completion_tokens": 2,
+            "cost_usd": 0.5,
+            "latency_ms": None,
+        },
+    )
     assert ledger.hits(["h"]) == {"h": (row.call_id, {"verdict": "yes", "reason": "r"})}
     assert ledger.pending(["h"]) == {}
     [summary] = ledger.summary()
     assert (summary["stage"], summary["status"], summary["attempts"], summary["cost_usd"]) == (
-        "verify", "ok", 1, 0.5)
+        "verify",
+        "ok",
+        1,
+        0.5,
+    )
 
 
 def test_rows_commit_on_their_own_even_inside_a_rolled_back_stage_transaction(tmp_path):

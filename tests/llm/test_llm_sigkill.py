@@ -38,13 +38,15 @@ def test_sigkill_mid_stage_then_rerun(llm_env, tmp_path):
     with ScriptedServer(faults=FaultPlan(rate=0.2), latency_s=0.08, hang_s=1.2) as s:
         url = s.url + "/v1"
         with Store.open(tmp_path / "reference.duckdb") as ref:
-            reference = outcome_view(make_judge("openai:gpt-4o-mini", ref, base_url=url,
-                                                **OPTS).verify(tasks))
+            reference = outcome_view(
+                make_judge("openai:gpt-4o-mini", ref, base_url=url, **OPTS).verify(tasks)
+            )
         s.faults = FaultPlan(rate=0.2)  # fresh plans: the killed run and the re-run see faults
         db = tmp_path / "killed.duckdb"
         script = CHILD.format(here=str(HERE), db=str(db), url=url, opts=OPTS)
-        child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
-                                 text=True, env=dict(os.environ))
+        child = subprocess.Popen(
+            [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=dict(os.environ)
+        )
         assert child.stdout.readline().strip() == "ready"
         finished = [child.stdout.readline().strip() for _ in range(20)]
         child.send_signal(signal.SIGKILL)
@@ -57,8 +59,9 @@ def test_sigkill_mid_stage_then_rerun(llm_env, tmp_path):
             ok_before = {r["input_hash"] for r in before if r["status"] == "ok"}
             served_before = sum(s.served.values())
             faults_before = sum(n for k, n in s.served.items() if k != "ok")
-            rerun = list(make_judge("openai:gpt-4o-mini", store, base_url=url,
-                                    **OPTS).verify(tasks))
+            rerun = list(
+                make_judge("openai:gpt-4o-mini", store, base_url=url, **OPTS).verify(tasks)
+            )
             after = Ledger(store).rows()
         sent = sum(s.served.values()) - served_before
         faults = sum(n for k, n in s.served.items() if k != "ok") - faults_before

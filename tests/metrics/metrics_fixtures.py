@@ -34,23 +34,28 @@ class Synthetic:
 
 
 def add_benchmark(con, name: str = BENCH) -> None:
-    con.execute("INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'synth')",
-                [name])
+    con.execute(
+        "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'synth')", [name]
+    )
 
 
-def add_query(con, qid: str, labels: Sequence[tuple[str, int]], task="t1", category="c1",
-              bench: str = BENCH) -> None:
+def add_query(
+    con, qid: str, labels: Sequence[tuple[str, int]], task="t1", category="c1", bench: str = BENCH
+) -> None:
     """A query and its ground truth; labels = [(item_id, relevance)], slot = position."""
-    con.execute("INSERT INTO queries (benchmark, query_id, task, category, text) VALUES "
-                "(?, ?, ?, ?, 'q')", [bench, qid, task, category])
+    con.execute(
+        "INSERT INTO queries (benchmark, query_id, task, category, text) VALUES (?, ?, ?, ?, 'q')",
+        [bench, qid, task, category],
+    )
     for slot, (item, rel) in enumerate(labels):
         con.execute("INSERT INTO qrels VALUES (?, ?, ?, ?, ?)", [bench, qid, item, rel, slot])
 
 
 def add_run(con, run_id: str, results: dict[str, dict[str, float]], bench: str = BENCH) -> None:
     """A run with trec_eval ranks computed here (score DESC, item_id DESC)."""
-    con.execute("INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')",
-                [run_id, bench])
+    con.execute(
+        "INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')", [run_id, bench]
+    )
     rows = []
     for qid, res in results.items():
         rows += [(run_id, qid, item, res[item], rank) for rank, item in enumerate(ranked(res), 1)]
@@ -58,24 +63,46 @@ def add_run(con, run_id: str, results: dict[str, dict[str, float]], bench: str =
         con.executemany("INSERT INTO run_results VALUES (?, ?, ?, ?, ?)", rows)
 
 
-def add_combo(con, qid: str, combo_id: int, items: Sequence[str], status: str = "valid",
-              expansion: str = "default", bench: str = BENCH) -> None:
-    con.execute("INSERT INTO combinations (benchmark, expansion, query_id, combo_id, is_original,"
-                " status) VALUES (?, ?, ?, ?, ?, ?)",
-                [bench, expansion, qid, combo_id, combo_id == 0, status])
-    con.executemany("INSERT INTO combination_items VALUES (?, ?, ?, ?, ?, ?)",
-                    [(bench, expansion, qid, combo_id, s, it) for s, it in enumerate(items)])
+def add_combo(
+    con,
+    qid: str,
+    combo_id: int,
+    items: Sequence[str],
+    status: str = "valid",
+    expansion: str = "default",
+    bench: str = BENCH,
+) -> None:
+    con.execute(
+        "INSERT INTO combinations (benchmark, expansion, query_id, combo_id, is_original,"
+        " status) VALUES (?, ?, ?, ?, ?, ?)",
+        [bench, expansion, qid, combo_id, combo_id == 0, status],
+    )
+    con.executemany(
+        "INSERT INTO combination_items VALUES (?, ?, ?, ?, ?, ?)",
+        [(bench, expansion, qid, combo_id, s, it) for s, it in enumerate(items)],
+    )
 
 
-def build_random(con, *, seed: int, n_queries: int, n_runs: int = 2, n_items: int = 60,
-                 max_depth: int = 30, p_empty: float = 0.1, max_combos: int = 4) -> Synthetic:
+def build_random(
+    con,
+    *,
+    seed: int,
+    n_queries: int,
+    n_runs: int = 2,
+    n_items: int = 60,
+    max_depth: int = 30,
+    p_empty: float = 0.1,
+    max_combos: int = 4,
+) -> Synthetic:
     """Hundreds of queries, graded labels 0..3, scores rounded to 1 decimal (many ties), ids of
     mixed length (i7 vs i10, so byte order matters), some queries with no results at all."""
     rng = random.Random(seed)
     items = [f"i{n}" for n in range(n_items)]
     syn = Synthetic()
-    rows: dict[str, list[tuple]] = {t: [] for t in ("queries", "qrels", "combinations",
-                                                    "combination_items", "runs", "run_results")}
+    rows: dict[str, list[tuple]] = {
+        t: []
+        for t in ("queries", "qrels", "combinations", "combination_items", "runs", "run_results")
+    }
     add_benchmark(con)
     for qn in range(n_queries):
         qid = f"q{qn}"
@@ -90,10 +117,12 @@ def build_random(con, *, seed: int, n_queries: int, n_runs: int = 2, n_items: in
         for cid in range(1, rng.randint(0, max_combos) + 1):
             combo = [it if rng.random() < 0.4 else rng.choice(items) for it, _ in labels]
             status = "valid" if rng.random() < 0.8 else rng.choice(["cut", "rejected_audit"])
-            rows["combinations"].append((BENCH, "default", qid, cid, None, None, False, status,
-                                         None, None, None))
-            rows["combination_items"] += [(BENCH, "default", qid, cid, slot, it)
-                                          for slot, it in enumerate(combo)]
+            rows["combinations"].append(
+                (BENCH, "default", qid, cid, None, None, False, status, None, None, None)
+            )
+            rows["combination_items"] += [
+                (BENCH, "default", qid, cid, slot, it) for slot, it in enumerate(combo)
+            ]
             if status == "valid":
                 valid.append(combo)
         syn.combos[qid] = valid
@@ -105,13 +134,14 @@ def build_random(con, *, seed: int, n_queries: int, n_runs: int = 2, n_items: in
                 continue
             picked = rng.sample(items, rng.randint(1, max_depth))
             run[qid] = {it: round(rng.random() * 1.5, 1) for it in picked}
-            rows["run_results"] += [(run_id, qid, it, run[qid][it], rank)
-                                    for rank, it in enumerate(ranked(run[qid]), 1)]
+            rows["run_results"] += [
+                (run_id, qid, it, run[qid][it], rank) for rank, it in enumerate(ranked(run[qid]), 1)
+            ]
         rows["runs"].append((run_id, BENCH, "query", None, None, None))
         syn.runs[run_id] = run
     for table, values in rows.items():  # one bulk insert per table: row-by-row is slow in DuckDB
         if values:
-            cols = [d[0] for d in con.execute(f"DESCRIBE {table}").fetchall()][:len(values[0])]
+            cols = [d[0] for d in con.execute(f"DESCRIBE {table}").fetchall()][: len(values[0])]
             columns = [list(col) for col in zip(*values, strict=True)]
             con.register("rows_in", pa.table(dict(zip(cols, columns, strict=True))))
             con.execute(f"INSERT INTO {table} ({', '.join(cols)}) SELECT * FROM rows_in")
@@ -119,8 +149,9 @@ def build_random(con, *, seed: int, n_queries: int, n_runs: int = 2, n_items: in
     return syn
 
 
-def trec_scores(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]],
-                ks: Iterable[int]) -> dict[str, dict[str, dict[int, float]]]:
+def trec_scores(
+    qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]], ks: Iterable[int]
+) -> dict[str, dict[str, dict[int, float]]]:
     """pytrec_eval ndcg_cut_K / recall_K per query (0 for queries it does not return)."""
     ks = list(ks)
     cut = ",".join(map(str, ks))
@@ -152,7 +183,7 @@ def reference(syn: Synthetic, run_id: str, ks: Sequence[int]) -> dict[tuple, tup
         for qid, combos in syn.combos.items():
             if j < len(combos):
                 labels: dict[str, int] = {}
-                for (item, (_, rel)) in zip(combos[j], syn.slots[qid], strict=True):
+                for item, (_, rel) in zip(combos[j], syn.slots[qid], strict=True):
                     labels[item] = max(rel, labels.get(item, rel))
                 combo_qrels[qid] = labels
         per_combo.append(combo_qrels)

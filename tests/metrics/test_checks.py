@@ -12,7 +12,8 @@ from toolex.resources import sql_files, sql_text
 def test_every_check_file_documents_its_invariant():
     files = sql_files("checks")
     assert {"metrics_new_ge_old", "metrics_unit_range", "run_results_rank_order"} <= {
-        p.stem for p in files}
+        p.stem for p in files
+    }
     for path in files:
         assert header(path.read_text()).startswith(f"{path.stem}:"), path.name
 
@@ -40,7 +41,8 @@ def test_new_ge_old_check_returns_violating_rows(store):
     store.con.execute(
         "CREATE OR REPLACE TEMP MACRO metric_per_query(p_run_ids, p_ks, p_expansion) AS TABLE "
         "SELECT 'run0' AS run_id, 'q1' AS query_id, 'ndcg' AS metric, 10 AS k, "
-        "0.5 AS old, 0.25 AS new")
+        "0.5 AS old, 0.25 AS new"
+    )
     rows = store.con.execute(sql_text("checks/metrics_new_ge_old.sql")).fetchall()
     assert rows == [("default", "run0", "q1", "ndcg", 10, 0.5, 0.25)]
     rows = store.con.execute(sql_text("checks/metrics_unit_range.sql")).fetchall()

@@ -10,7 +10,7 @@ from metrics_fixtures import add_benchmark, add_combo, add_query, add_run
 from toolex import metrics
 
 L3 = math.log2(3)  # discount of rank 2
-L4 = 2.0           # discount of rank 3
+L4 = 2.0  # discount of rank 3
 
 
 def scores(store, run="r", ks=(10,), expansion="default"):
@@ -84,8 +84,11 @@ def test_run_with_no_results_at_all_scores_every_judged_query(store, con):
     add_query(con, "q1", [("a", 1)])
     add_query(con, "q2", [("b", 1)])
     add_run(con, "r", {})
-    (row,) = [r for r in metrics.summary(store, ["r"]) if r["category"] == "all"
-              and r["metric"] == "recall"]
+    (row,) = [
+        r
+        for r in metrics.summary(store, ["r"])
+        if r["category"] == "all" and r["metric"] == "recall"
+    ]
     assert (row["old"], row["new"], row["n_queries"], row["n_no_results"]) == (0.0, 0.0, 2, 2)
 
 
@@ -95,7 +98,7 @@ def test_new_takes_the_max_per_metric_over_valid_combinations(store, con):
     add_combo(con, "q", 1, ["a2", "b"])
     add_combo(con, "q", 2, ["a", "b3"])
     add_combo(con, "q", 3, ["x", "y"], status="rejected_audit")  # ranks 1-2: must be ignored
-    add_combo(con, "q", 1, ["x", "y"], expansion="other")        # another expansion: ignored
+    add_combo(con, "q", 1, ["x", "y"], expansion="other")  # another expansion: ignored
     add_run(con, "r", {"q": {"x": 0.99, "y": 0.98, "a2": 0.9, "z": 0.8, "a": 0.7, "b3": 0.6}})
     # ranks: x1 y2 a2:3 z4 a5 b3:6
     s = scores(store, ks=(3, 6))
@@ -105,8 +108,9 @@ def test_new_takes_the_max_per_metric_over_valid_combinations(store, con):
     # at K=6 combo 2 is complete (comp 1, recall 1) while combo 1 still misses b
     assert s[("q", "comp", 6)] == (0.0, 1.0)
     assert s[("q", "recall", 6)] == (0.5, 1.0)
-    assert s[("q", "ndcg", 6)][1] == pytest.approx(max(1 / L4, 1 / math.log2(6) + 1 / math.log2(7))
-                                                    / idcg2)
+    assert s[("q", "ndcg", 6)][1] == pytest.approx(
+        max(1 / L4, 1 / math.log2(6) + 1 / math.log2(7)) / idcg2
+    )
     # the other expansion's (x, y) sits at ranks 1-2: it counts only when that expansion is chosen
     assert scores(store, ks=(3,), expansion="other")[("q", "recall", 3)] == (0.0, 1.0)
 
@@ -163,6 +167,7 @@ def test_read_only_store_computes_metrics(tmp_path):
     with Store.open(path, read_only=True) as ro:
         assert scores(ro, ks=(2,))[("q", "ndcg", 2)][0] == pytest.approx(1 / L3)
     with Store.open(path) as s:  # nothing persistent was written by the read-only session
-        n = s.con.execute("SELECT count(*) FROM duckdb_functions() WHERE function_name = "
-                          "'metric_per_query'").fetchone()[0]
+        n = s.con.execute(
+            "SELECT count(*) FROM duckdb_functions() WHERE function_name = 'metric_per_query'"
+        ).fetchone()[0]
     assert n == 0

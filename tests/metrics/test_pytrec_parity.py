@@ -18,8 +18,10 @@ KS = (1, 3, 5, 10, 20)
 
 def assert_matches(store, syn, run_ids, ks):
     table = metrics.per_query(store, run_ids, ks)
-    got = {(r["run_id"], r["query_id"], r["metric"], r["k"]): (r["old"], r["new"])
-           for r in table.to_pylist()}
+    got = {
+        (r["run_id"], r["query_id"], r["metric"], r["k"]): (r["old"], r["new"])
+        for r in table.to_pylist()
+    }
     n = 0
     for run_id in run_ids:
         for (qid, metric, k), (old, new) in reference(syn, run_id, ks).items():
@@ -77,11 +79,23 @@ def test_pytrec_eval_compares_scores_in_single_precision():
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), n_queries=st.integers(1, 25),
-       max_depth=st.integers(1, 12), max_combos=st.integers(0, 5),
-       ks=st.lists(st.integers(1, 15), min_size=1, max_size=3, unique=True))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_queries=st.integers(1, 25),
+    max_depth=st.integers(1, 12),
+    max_combos=st.integers(0, 5),
+    ks=st.lists(st.integers(1, 15), min_size=1, max_size=3, unique=True),
+)
 def test_random_small_stores_match_the_reference(seed, n_queries, max_depth, max_combos, ks):
     with Store.memory() as store:
-        syn = build_random(store.con, seed=seed, n_queries=n_queries, n_runs=1, n_items=15,
-                           max_depth=max_depth, p_empty=0.2, max_combos=max_combos)
+        syn = build_random(
+            store.con,
+            seed=seed,
+            n_queries=n_queries,
+            n_runs=1,
+            n_items=15,
+            max_depth=max_depth,
+            p_empty=0.2,
+            max_combos=max_combos,
+        )
         assert_matches(store, syn, ["run0"], tuple(ks))

@@ -9,9 +9,14 @@ from toolex.metrics import Metric, parse
 
 @pytest.mark.parametrize(
     ("name", "metric"),
-    [("ndcg@10", Metric("ndcg", 10)), ("recall@5", Metric("recall", 5)),
-     ("comp@20", Metric("comp", 20)), ("NDCG@3", Metric("ndcg", 3)),
-     ("ndcg_cut@7", Metric("ndcg", 7)), (" C @ 1 ", Metric("comp", 1))],
+    [
+        ("ndcg@10", Metric("ndcg", 10)),
+        ("recall@5", Metric("recall", 5)),
+        ("comp@20", Metric("comp", 20)),
+        ("NDCG@3", Metric("ndcg", 3)),
+        ("ndcg_cut@7", Metric("ndcg", 7)),
+        (" C @ 1 ", Metric("comp", 1)),
+    ],
 )
 def test_names_parse(name, metric):
     assert parse(name) == metric

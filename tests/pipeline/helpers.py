@@ -11,45 +11,93 @@ import pyarrow as pa
 from toolex.render import render_doc
 
 
-def add_item(store, item_id: str, doc: dict[str, Any], platform: str | None = None,
-             task: str = "t", benchmark: str = "b") -> None:
+def add_item(
+    store,
+    item_id: str,
+    doc: dict[str, Any],
+    platform: str | None = None,
+    task: str = "t",
+    benchmark: str = "b",
+) -> None:
     store.con.execute(
         "INSERT INTO items (benchmark, item_id, name, platform, task, category, doc, text)"
         " VALUES (?, ?, ?, ?, ?, 'c', ?, ?)",
-        [benchmark, item_id, doc.get("name"), platform, task, json.dumps(doc),
-         render_doc(doc, platform=platform)])
+        [
+            benchmark,
+            item_id,
+            doc.get("name"),
+            platform,
+            task,
+            json.dumps(doc),
+            render_doc(doc, platform=platform),
+        ],
+    )
 
 
-def add_query(store, query_id: str, text: str, labels: Sequence[str], task: str = "t",
-              category: str = "G1", benchmark: str = "b") -> None:
-    store.con.execute("INSERT INTO queries VALUES (?, ?, ?, ?, ?, NULL)",
-                      [benchmark, query_id, task, category, text])
+def add_query(
+    store,
+    query_id: str,
+    text: str,
+    labels: Sequence[str],
+    task: str = "t",
+    category: str = "G1",
+    benchmark: str = "b",
+) -> None:
+    store.con.execute(
+        "INSERT INTO queries VALUES (?, ?, ?, ?, ?, NULL)",
+        [benchmark, query_id, task, category, text],
+    )
     for slot, item in enumerate(labels):
-        store.con.execute("INSERT INTO qrels VALUES (?, ?, ?, 1, ?)",
-                          [benchmark, query_id, item, slot])
+        store.con.execute(
+            "INSERT INTO qrels VALUES (?, ?, ?, 1, ?)", [benchmark, query_id, item, slot]
+        )
 
 
 def add_benchmark(store, benchmark: str = "b") -> None:
-    store.con.execute("INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'test', 'x')",
-                      [benchmark])
+    store.con.execute(
+        "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'test', 'x')", [benchmark]
+    )
 
 
 def overlap_search(store, benchmark, retriever, texts, k=20, scope="task", rendering="default"):
     """Rank items of the query's task by shared lower-case words; ties by item_id DESC."""
     items = store.con.execute(
-        "SELECT item_id, task, lower(text) FROM items WHERE benchmark = ?", [benchmark]).fetchall()
-    tasks = dict(store.con.execute(
-        "SELECT query_id, task FROM queries WHERE benchmark = ?", [benchmark]).fetchall())
+        "SELECT item_id, task, lower(text) FROM items WHERE benchmark = ?", [benchmark]
+    ).fetchall()
+    tasks = dict(
+        store.con.execute(
+            "SELECT query_id, task FROM queries WHERE benchmark = ?", [benchmark]
+        ).fetchall()
+    )
     rows = []
     for query_id, slot, text in texts:
         words = set(text.lower().split())
-        scored = [(len(words & set(t.replace(":", " ").split())), i) for i, task, t in items
-                  if scope != "task" or task == tasks[query_id]]
+        scored = [
+            (len(words & set(t.replace(":", " ").split())), i)
+            for i, task, t in items
+            if scope != "task" or task == tasks[query_id]
+        ]
         scored = [s for s in scored if s[0] > 0]
         scored.sort(key=lambda s: (-s[0], [-ord(c) for c in s[1]]))
         for rank, (score, item_id) in enumerate(scored[:k], start=1):
-            rows.append({"query_id": query_id, "slot": slot, "item_id": item_id,
-                         "score": float(score), "rank": rank})
-    return pa.Table.from_pylist(rows, schema=pa.schema([
-        ("query_id", pa.string()), ("slot", pa.int64()), ("item_id", pa.string()),
-        ("score", pa.float64()), ("rank", pa.int64())]))
+            rows.append(
+                {
+                    "query_id": query_id,
+                    "slot": slot,
+                    "item_id": item_id,
+                    "score": float(score),
+                    "rank": rank,
+                }
+            )
+    return pa.Table.from_pylist(
+        rows,
+        schema=pa.schema(
+            [
+                ("query_id", pa.string()),
+                ("slot", pa.int64()),
+                ("item_id", pa.string()),
+                ("score", pa.float64()),
+                ("rank", pa.int64()),
+            ]
+        ),
+    )

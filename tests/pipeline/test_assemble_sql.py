@@ -19,17 +19,23 @@ def setup_query(store, query_id, slots, platforms=None):
                 add_item(store, item, {"name": item, "description": item}, platforms.get(item))
     add_query(store, query_id, "q", refs)
     for slot, (ref, cands) in enumerate(slots):
-        store.con.execute("INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, "
-                          "ref_item_id) VALUES ('b', 'default', ?, ?, 's', ?)",
-                          [query_id, slot, ref])
+        store.con.execute(
+            "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, "
+            "ref_item_id) VALUES ('b', 'default', ?, ?, 's', ?)",
+            [query_id, slot, ref],
+        )
         rows = list(cands)
         if ref not in [c[0] for c in cands]:
             rows.append((ref, 21, True))
         for item, rank, accepted in rows:
-            store.con.execute("INSERT INTO candidates VALUES ('b', 'default', ?, ?, ?, ?, NULL, "
-                              "'x')", [query_id, slot, item, rank])
-            store.con.execute("INSERT INTO verdicts VALUES ('b', 'default', ?, ?, ?, ?, NULL, "
-                              "'j', NULL)", [query_id, slot, item, accepted or item == ref])
+            store.con.execute(
+                "INSERT INTO candidates VALUES ('b', 'default', ?, ?, ?, ?, NULL, 'x')",
+                [query_id, slot, item, rank],
+            )
+            store.con.execute(
+                "INSERT INTO verdicts VALUES ('b', 'default', ?, ?, ?, ?, NULL, 'j', NULL)",
+                [query_id, slot, item, accepted or item == ref],
+            )
 
 
 def combos(store, query_id):
@@ -37,9 +43,13 @@ def combos(store, query_id):
         "SELECT c.combo_id, c.rrf, c.rrf_rank, c.is_original, c.status, "
         "list(ci.item_id ORDER BY ci.slot) FROM combinations c JOIN combination_items ci "
         "USING (benchmark, expansion, query_id, combo_id) WHERE query_id = ? "
-        "GROUP BY ALL ORDER BY c.combo_id", [query_id]).fetchall()
-    return [(cid, round(rrf, 9), rank, orig, status, items)
-            for cid, rrf, rank, orig, status, items in rows]
+        "GROUP BY ALL ORDER BY c.combo_id",
+        [query_id],
+    ).fetchall()
+    return [
+        (cid, round(rrf, 9), rank, orig, status, items)
+        for cid, rrf, rank, orig, status, items in rows
+    ]
 
 
 def ctx(store, ids):
@@ -63,8 +73,11 @@ def test_k1_ranks_by_rrf_and_original_is_combo_zero(bstore):
 
 def test_k2_product_with_unretrieved_reference_at_k_plus_1(bstore):
     # slot 0: ref r0 not retrieved (rank 21), a accepted at 1; slot 1: r1 at 3, b at 1, c at 2.
-    setup_query(bstore, "q", [("r0", [("a", 1, True)]),
-                              ("r1", [("b", 1, True), ("c", 2, True), ("r1", 3, True)])])
+    setup_query(
+        bstore,
+        "q",
+        [("r0", [("a", 1, True)]), ("r1", [("b", 1, True), ("c", 2, True), ("r1", 3, True)])],
+    )
     assemble.run(ctx(bstore, ["q"]))
     got = combos(bstore, "q")
     assert len(got) == 2 * 3
@@ -77,17 +90,28 @@ def test_k2_product_with_unretrieved_reference_at_k_plus_1(bstore):
 
 
 def test_k3_product_drops_a_tool_used_twice_and_breaks_ties_by_items_desc(bstore):
-    setup_query(bstore, "q", [("r0", [("x", 1, True), ("r0", 1, True)]),
-                              ("r1", [("r1", 1, True), ("x", 2, True)]),
-                              ("r2", [("r2", 1, True)])])
+    setup_query(
+        bstore,
+        "q",
+        [
+            ("r0", [("x", 1, True), ("r0", 1, True)]),
+            ("r1", [("r1", 1, True), ("x", 2, True)]),
+            ("r2", [("r2", 1, True)]),
+        ],
+    )
     assemble.run(ctx(bstore, ["q"]))
     got = combos(bstore, "q")
     # 2 x 2 x 1 = 4 minus (x, x, r2)
-    assert sorted(tuple(c[5]) for c in got) == [("r0", "r1", "r2"), ("r0", "x", "r2"),
-                                                ("x", "r1", "r2")]
+    assert sorted(tuple(c[5]) for c in got) == [
+        ("r0", "r1", "r2"),
+        ("r0", "x", "r2"),
+        ("x", "r1", "r2"),
+    ]
     tied = [c for c in got if c[1] == round(3 / 61, 9)]
-    assert [c[5] for c in sorted(tied, key=lambda c: c[2])] == [["x", "r1", "r2"],
-                                                               ["r0", "r1", "r2"]]
+    assert [c[5] for c in sorted(tied, key=lambda c: c[2])] == [
+        ["x", "r1", "r2"],
+        ["r0", "r1", "r2"],
+    ]
 
 
 def test_empty_accepted_sets_leave_only_the_original(bstore):
@@ -103,7 +127,8 @@ def test_incomplete_verdicts_wait_and_rerun_never_duplicates(bstore):
     assemble.run(ctx(bstore, ["q"]))
     assert combos(bstore, "q") == []
     bstore.con.execute(
-        "INSERT INTO verdicts VALUES ('b', 'default', 'q', 0, 'late', true, NULL, 'j', NULL)")
+        "INSERT INTO verdicts VALUES ('b', 'default', 'q', 0, 'late', true, NULL, 'j', NULL)"
+    )
     assemble.run(ctx(bstore, ["q"]))
     assemble.run(ctx(bstore, ["q"]))
     assert len(combos(bstore, "q")) == 3
@@ -111,16 +136,24 @@ def test_incomplete_verdicts_wait_and_rerun_never_duplicates(bstore):
 
 def test_platform_rule_rejects_a_swap_of_one_of_two_same_platform_tools(bstore):
     plat = {"r0": "P", "r1": "P", "a": "Q", "b": "Q", "c": "R"}
-    setup_query(bstore, "q", [("r0", [("a", 1, True)]), ("r1", [("b", 1, True), ("c", 2, True)])],
-                plat)
+    setup_query(
+        bstore, "q", [("r0", [("a", 1, True)]), ("r1", [("b", 1, True), ("c", 2, True)])], plat
+    )
     counts = assemble.run(ctx(bstore, ["q"]))
     status = {tuple(c[5]): c[4] for c in combos(bstore, "q")}
-    assert status == {("r0", "r1"): "valid", ("a", "b"): "pending",
-                      ("a", "c"): "rejected_platform", ("r0", "b"): "rejected_platform",
-                      ("r0", "c"): "rejected_platform", ("a", "r1"): "rejected_platform"}
+    assert status == {
+        ("r0", "r1"): "valid",
+        ("a", "b"): "pending",
+        ("a", "c"): "rejected_platform",
+        ("r0", "b"): "rejected_platform",
+        ("r0", "c"): "rejected_platform",
+        ("a", "r1"): "rejected_platform",
+    }
     assert counts.notes["rejected_platform"] == 4
-    reason = bstore.con.execute("SELECT reason FROM combinations WHERE status = "
-                                "'rejected_platform' ORDER BY rrf_rank LIMIT 1").fetchone()[0]
+    reason = bstore.con.execute(
+        "SELECT reason FROM combinations WHERE status = "
+        "'rejected_platform' ORDER BY rrf_rank LIMIT 1"
+    ).fetchone()[0]
     assert "one platform for both (P)" in reason
 
 
@@ -128,8 +161,10 @@ def test_feeds_mode_ignores_same_platform_pairs_without_a_data_dependency(bstore
     plat = {"r0": "P", "r1": "P", "a": "Q"}
     setup_query(bstore, "q", [("r0", [("a", 1, True)]), ("r1", [])], plat)
     assemble.run(ctx(bstore, ["q"]), mode="feeds")
-    assert {tuple(c[5]): c[4] for c in combos(bstore, "q")} == {("r0", "r1"): "valid",
-                                                                ("a", "r1"): "pending"}
+    assert {tuple(c[5]): c[4] for c in combos(bstore, "q")} == {
+        ("r0", "r1"): "valid",
+        ("a", "r1"): "pending",
+    }
 
 
 def test_audit_cap_cuts_beyond_top_n_by_rrf(bstore):

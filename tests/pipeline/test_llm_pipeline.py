@@ -56,8 +56,9 @@ def test_faulty_server_gives_the_same_tables_and_a_rerun_makes_no_call(keys, tmp
         build(store)
         report = expand(store, faulty.url + "/v1")
         assert all(s.failed == 0 for s in report.stages)  # retries absorbed every fault
-        statuses = dict(store.con.execute(
-            "SELECT status, count(*) FROM llm_calls GROUP BY status").fetchall())
+        statuses = dict(
+            store.con.execute("SELECT status, count(*) FROM llm_calls GROUP BY status").fetchall()
+        )
         assert statuses.get("error", 0) + statuses.get("malformed", 0) > 0  # faults are recorded
         assert results(store) == expected
 

@@ -8,8 +8,11 @@ from toolex.pipeline.docfields import feeds, name_leak, params
 from toolex.pipeline.platform_rule import dependent_pairs
 
 LOGIN = {"name": "login", "description": "Log in.", "template_response": {"token": "str"}}
-BALANCE = {"name": "balance", "description": "Account balance.",
-           "required_parameters": [{"name": "token", "type": "STRING"}]}
+BALANCE = {
+    "name": "balance",
+    "description": "Account balance.",
+    "required_parameters": [{"name": "token", "type": "STRING"}],
+}
 USERS = {"name": "users", "template_response": {"user": {"id": "int", "name": "str"}}}
 ORDERS = {"name": "orders", "parameters": {"user_id": {"type": "int"}}}
 WEATHER = {"name": "weather", "required_parameters": [{"name": "city", "type": "STRING"}]}
@@ -36,7 +39,9 @@ def test_dependent_pairs_strict_and_feeds_modes():
 def test_params_read_every_documentation_shape():
     assert [(p.name, p.required) for p in params(ORDERS)] == [("user_id", True)]
     assert [(p.name, p.required) for p in params({"parameters": "(date: datetime, n: int)"})] == [
-        ("date", True), ("n", True)]
+        ("date", True),
+        ("n", True),
+    ]
     apigen = {"parameters": {"q": {"type": "str"}, "lim": {"type": "int", "default": 5}}}
     assert [(p.name, p.required) for p in params(apigen)] == [("q", True), ("lim", False)]
 

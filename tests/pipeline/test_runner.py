@@ -12,8 +12,15 @@ from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.runner import run_expansion
 from toolex.pipeline.stats import annotation_table
 
-TABLES = ("subqueries", "candidates", "verdicts", "combinations", "combination_items",
-          "dependencies", "stage_failures")
+TABLES = (
+    "subqueries",
+    "candidates",
+    "verdicts",
+    "combinations",
+    "combination_items",
+    "dependencies",
+    "stage_failures",
+)
 
 
 def snapshot(store):
@@ -35,14 +42,25 @@ def test_full_run_expands_q1_and_keeps_q2_original(store):
     valid = store.con.execute(
         "SELECT query_id, list(item_id ORDER BY slot) FROM combinations JOIN combination_items "
         "USING (benchmark, expansion, query_id, combo_id) WHERE status = 'valid' "
-        "GROUP BY query_id, combo_id ORDER BY ALL").fetchall()
+        "GROUP BY query_id, combo_id ORDER BY ALL"
+    ).fetchall()
     # slot 0: three forecast tools (the delete tool is rejected), slot 1: two converters
     assert len([v for v in valid if v[0] == "q1"]) == 6
     assert [v for v in valid if v[0] == "q2"] == [("q2", ["st::quote"])]
     table = annotation_table(store, "b")
-    assert table == [{"category": "all", "queries": 2, "subqueries": 3, "verified": 6,
-                      "items_per_sub": 2.0, "valid_combos": 7, "combos_per_query": 3.5,
-                      "subs_with_equiv": 0.6667, "queries_with_alt": 0.5}]
+    assert table == [
+        {
+            "category": "all",
+            "queries": 2,
+            "subqueries": 3,
+            "verified": 6,
+            "items_per_sub": 2.0,
+            "valid_combos": 7,
+            "combos_per_query": 3.5,
+            "subs_with_equiv": 0.6667,
+            "queries_with_alt": 0.5,
+        }
+    ]
 
 
 def test_second_run_changes_nothing(store):
@@ -103,7 +121,8 @@ def test_wrong_k_is_a_recorded_failure_retried_only_when_asked(store):
     report = expand(store, WrongK(store), stages=["decompose"])
     assert (report.stages[0].ok, report.stages[0].failed) == (1, 1)
     assert store.con.execute("SELECT task_key, error FROM stage_failures").fetchall() == [
-        ("q1", "wrong k: 1 sub-queries for 2 ground-truth tools")]
+        ("q1", "wrong k: 1 sub-queries for 2 ground-truth tools")
+    ]
     assert expand(store, WrongK(store, bad=False), stages=["decompose"]).stages[0].tasks == 0
     report = expand(store, WrongK(store, bad=False), stages=["decompose"], retry_failed=True)
     assert report.stages[0].ok == 1
@@ -114,8 +133,14 @@ def test_wrong_k_is_a_recorded_failure_retried_only_when_asked(store):
 class Leaky(HeuristicJudge):
     def decompose(self, tasks):
         for t in tasks:
-            yield Outcome(t.key, True, [SubQuery(i, f"call {tool.item_id}", None, None,
-                                                 tool.item_id) for i, tool in enumerate(t.tools)])
+            yield Outcome(
+                t.key,
+                True,
+                [
+                    SubQuery(i, f"call {tool.item_id}", None, None, tool.item_id)
+                    for i, tool in enumerate(t.tools)
+                ],
+            )
 
 
 def test_a_sub_query_naming_its_tool_is_a_failure(store):

@@ -47,8 +47,12 @@ def test_sigkill_mid_verify_then_rerun(tmp_path):
     db = tmp_path / "killed.duckdb"
     with Store.open(db) as store:
         build(store)
-    child = subprocess.Popen([sys.executable, "-c", CHILD.format(tests=str(TESTS), db=str(db))],
-                             stdout=subprocess.PIPE, text=True, env=dict(os.environ))
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD.format(tests=str(TESTS), db=str(db))],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
     assert child.stdout.readline().strip() == "verdict"
     child.send_signal(signal.SIGKILL)
     child.wait()
@@ -56,8 +60,9 @@ def test_sigkill_mid_verify_then_rerun(tmp_path):
 
     with Store.open(db) as store:
         # the child printed after its first verdict was handed over, stored and committed
-        assert store.con.execute("SELECT count(*) FROM verdicts WHERE judge = 'heuristic'"
-                                 ).fetchone() == (1,)
+        assert store.con.execute(
+            "SELECT count(*) FROM verdicts WHERE judge = 'heuristic'"
+        ).fetchone() == (1,)
         assert store.con.execute("SELECT count(*) FROM subqueries").fetchone() == (3,)
         assert store.con.execute("SELECT count(*) FROM combinations").fetchone() == (0,)
         expand(store)

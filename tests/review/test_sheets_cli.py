@@ -52,36 +52,69 @@ def fill(path, role, reviewer, labels):
 
 
 def test_round_through_sheets_and_cli(db, tmp_path):
-    out = run("review", "sample", "audit", "--db", db, "--benchmark", "stabletoolbench",
-              "--size", "3", "--seed", "7", "--format", "json")
+    out = run(
+        "review",
+        "sample",
+        "audit",
+        "--db",
+        db,
+        "--benchmark",
+        "stabletoolbench",
+        "--size",
+        "3",
+        "--seed",
+        "7",
+        "--format",
+        "json",
+    )
     assert {r["stratum"]: r["items"] for r in json.loads(out)} == {
-        "G1 x 2": 1, "G2 x 2": 1, "G3 x 3": 1}
+        "G1 x 2": 1,
+        "G2 x 2": 1,
+        "G3 x 3": 1,
+    }
     r1, r2, adj = (tmp_path / f"{n}.csv" for n in ("r1", "r2", "adj"))
     run("review", "export", "audit", "--db", db, "--role", "reviewer1", "--out", str(r1))
-    rows = fill(r1, "reviewer1", "ann", {
-        "G1_instruction:1073": ("valid", "", ""),
-        "G2_instruction:1643": ("valid", "", ""),
-        "G3_instruction:455": ("invalid", "near_synonym", "related people is not a search"),
-    })
+    rows = fill(
+        r1,
+        "reviewer1",
+        "ann",
+        {
+            "G1_instruction:1073": ("valid", "", ""),
+            "G2_instruction:1643": ("valid", "", ""),
+            "G3_instruction:455": ("invalid", "near_synonym", "related people is not a search"),
+        },
+    )
     assert "judge_reasons" in rows[0] and "r2_label" not in rows[0]  # blind: no other's label
     run("review", "import", str(r1), "--db", db)
     run("review", "export", "audit", "--db", db, "--role", "reviewer2", "--out", str(r2))
     with open(r2, newline="") as fh:
         assert all(row["label"] == "" for row in csv.DictReader(fh))  # ann's labels hidden
-    fill(r2, "reviewer2", "bob", {
-        "G1_instruction:1073": ("valid", "", ""),
-        "G2_instruction:1643": ("invalid", "incomplete_coverage", "length is not covered"),
-        "G3_instruction:455": ("invalid", "near_synonym", ""),
-    })
+    fill(
+        r2,
+        "reviewer2",
+        "bob",
+        {
+            "G1_instruction:1073": ("valid", "", ""),
+            "G2_instruction:1643": ("invalid", "incomplete_coverage", "length is not covered"),
+            "G3_instruction:455": ("invalid", "near_synonym", ""),
+        },
+    )
     run("review", "import", str(r2), "--db", db)
     run("review", "export", "audit", "--db", db, "--role", "adjudicator", "--out", str(adj))
-    rows = fill(adj, "adjudicator", "cat", {
-        "G2_instruction:1643": ("invalid", "incomplete_coverage", "agree with bob")})
+    rows = fill(
+        adj,
+        "adjudicator",
+        "cat",
+        {"G2_instruction:1643": ("invalid", "incomplete_coverage", "agree with bob")},
+    )
     assert [(r["query_id"], r["r1_label"], r["r2_note"]) for r in rows] == [
-        ("G2_instruction:1643", "valid", "length is not covered")]
+        ("G2_instruction:1643", "valid", "length is not covered")
+    ]
     run("review", "import", str(adj), "--db", db)
-    stats = {r["statistic"]: r["value"] for r in json.loads(
-        run("review", "stats", "audit", "--db", db, "--format", "json"))}
+    stats = {
+        r["statistic"]: r["value"]
+        for r in json.loads(run("review", "stats", "audit", "--db", db, "--format", "json"))
+    }
     # final: 1073 valid, 1643 invalid (adjudicated), 455 invalid -> precision 1/3
     # kappa: pairs (v,v) (v,i) (i,i); p_o = 2/3, p_e = 2/3*1/3 + 1/3*2/3 = 4/9 -> 0.4
     assert stats["precision"] == pytest.approx(1 / 3)
@@ -90,16 +123,32 @@ def test_round_through_sheets_and_cli(db, tmp_path):
 
 
 def test_import_names_the_bad_line_and_writes_nothing(db, tmp_path):
-    run("review", "sample", "audit", "--db", db, "--benchmark", "stabletoolbench",
-        "--size", "3", "--seed", "7")
+    run(
+        "review",
+        "sample",
+        "audit",
+        "--db",
+        db,
+        "--benchmark",
+        "stabletoolbench",
+        "--size",
+        "3",
+        "--seed",
+        "7",
+    )
     sheet = tmp_path / "r1.csv"
     with Store.open(db) as store:
         export_sheet(store, "audit", "reviewer1", sheet)
-    rows = fill(sheet, "reviewer1", "ann", {
-        "G1_instruction:1073": ("valid", "", ""),
-        "G2_instruction:1643": ("invalid", "", ""),  # no bucket
-        "G3_instruction:455": ("valid", "", ""),
-    })
+    rows = fill(
+        sheet,
+        "reviewer1",
+        "ann",
+        {
+            "G1_instruction:1073": ("valid", "", ""),
+            "G2_instruction:1643": ("invalid", "", ""),  # no bucket
+            "G3_instruction:455": ("valid", "", ""),
+        },
+    )
     bad_line = 2 + [r["query_id"] for r in rows].index("G2_instruction:1643")  # header = line 1
     with Store.open(db) as store:
         with pytest.raises(InputError) as err:
@@ -109,12 +158,25 @@ def test_import_names_the_bad_line_and_writes_nothing(db, tmp_path):
 
 
 def test_label_at_the_prompt(db):
-    run("review", "sample", "audit", "--db", db, "--benchmark", "stabletoolbench",
-        "--size", "3", "--seed", "7")
+    run(
+        "review",
+        "sample",
+        "audit",
+        "--db",
+        db,
+        "--benchmark",
+        "stabletoolbench",
+        "--size",
+        "3",
+        "--seed",
+        "7",
+    )
     # first item valid, second invalid/near-synonym with a note, then quit
     result = CliRunner().invoke(
-        cli, ["review", "label", "audit", "--db", db, "--role", "reviewer1", "--reviewer", "ann"],
-        input="v\n\ni\n2\nsame words, other job\nq\n")
+        cli,
+        ["review", "label", "audit", "--db", db, "--role", "reviewer1", "--reviewer", "ann"],
+        input="v\n\ni\n2\nsame words, other job\nq\n",
+    )
     assert result.exit_code == 0, result.output
     with Store.open(db, read_only=True) as store:
         rows = store.con.execute(
@@ -125,13 +187,31 @@ def test_label_at_the_prompt(db):
 
 
 def test_import_refuses_an_item_outside_the_sample(db, tmp_path):
-    run("review", "sample", "audit", "--db", db, "--benchmark", "stabletoolbench",
-        "--size", "3", "--seed", "7")
+    run(
+        "review",
+        "sample",
+        "audit",
+        "--db",
+        db,
+        "--benchmark",
+        "stabletoolbench",
+        "--size",
+        "3",
+        "--seed",
+        "7",
+    )
     sheet = tmp_path / "r1.csv"
     with Store.open(db) as store:
         export_sheet(store, "audit", "reviewer1", sheet)
-    rows = fill(sheet, "reviewer1", "ann", {q: ("valid", "", "") for q in (
-        "G1_instruction:1073", "G2_instruction:1643", "G3_instruction:455")})
+    rows = fill(
+        sheet,
+        "reviewer1",
+        "ann",
+        {
+            q: ("valid", "", "")
+            for q in ("G1_instruction:1073", "G2_instruction:1643", "G3_instruction:455")
+        },
+    )
     rows[0]["combo_id"] = "99"
     with open(sheet, "w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]))

@@ -10,14 +10,22 @@ from toolex.review import Label, cohen_kappa, review_stats, save_label, wilson_i
 
 # 10 items: (reviewer1, reviewer2, adjudicator); a label is "valid" or ("invalid", bucket)
 V = "valid"
-NS, PM, IC = ("invalid", "near_synonym"), ("invalid", "platform_mismatch"), (
-    "invalid", "incomplete_coverage")
+NS, PM, IC = (
+    ("invalid", "near_synonym"),
+    ("invalid", "platform_mismatch"),
+    ("invalid", "incomplete_coverage"),
+)
 LABELS = [
-    (V, V, None), (V, V, None), (V, V, None), (V, V, None), (V, V, None),  # agree valid: 5
-    (V, NS, V),                                  # disagree -> adjudicated valid
-    (IC, V, IC),                                 # disagree -> adjudicated invalid (coverage)
-    (NS, NS, None), (PM, PM, None),              # agree invalid, same bucket: 2
-    (NS, PM, PM),                                # agree invalid, buckets differ -> adjudicated
+    (V, V, None),
+    (V, V, None),
+    (V, V, None),
+    (V, V, None),
+    (V, V, None),  # agree valid: 5
+    (V, NS, V),  # disagree -> adjudicated valid
+    (IC, V, IC),  # disagree -> adjudicated invalid (coverage)
+    (NS, NS, None),
+    (PM, PM, None),  # agree invalid, same bucket: 2
+    (NS, PM, PM),  # agree invalid, buckets differ -> adjudicated
 ]
 
 
@@ -52,8 +60,12 @@ def test_hand_computed_stats(labelled):
     # Wilson 95% for 6/10: (0.3127, 0.8318), the textbook value
     assert (st.ci_low, st.ci_high) == pytest.approx((0.31267, 0.83182), abs=1e-5)
     assert (st.n_double, st.n_disagree, st.n_adjudicated) == (10, 3, 3)
-    assert st.buckets == {"decomposition_ambiguity": 0, "near_synonym": 1,
-                          "incomplete_coverage": 1, "platform_mismatch": 2}
+    assert st.buckets == {
+        "decomposition_ambiguity": 0,
+        "near_synonym": 1,
+        "incomplete_coverage": 1,
+        "platform_mismatch": 2,
+    }
 
 
 def test_pending_adjudication_is_left_out_of_precision(labelled):
@@ -80,13 +92,15 @@ def test_wilson_bounds():
 
 def test_label_rules(store):
     store.con.execute(
-        "INSERT INTO review_samples VALUES ('s', 'b', 'default', 'q', 1, 'G1 x 2', 1, 7)")
+        "INSERT INTO review_samples VALUES ('s', 'b', 'default', 'q', 1, 'G1 x 2', 1, 7)"
+    )
     item = {"benchmark": "b", "expansion": "default", "query_id": "q", "combo_id": 1}
     with pytest.raises(ToolexError, match="needs one failure bucket"):
         save_label(store, "s", item, role="reviewer1", reviewer="ann", label=Label("invalid"))
     with pytest.raises(ToolexError, match="takes no failure bucket"):
-        save_label(store, "s", item, role="reviewer1", reviewer="ann",
-                   label=Label("valid", "near_synonym"))
+        save_label(
+            store, "s", item, role="reviewer1", reviewer="ann", label=Label("valid", "near_synonym")
+        )
     save_label(store, "s", item, role="reviewer1", reviewer="ann", label=Label("valid"))
     with pytest.raises(ToolexError, match="one person"):
         save_label(store, "s", item, role="reviewer2", reviewer="ann", label=Label("valid"))

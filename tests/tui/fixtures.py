@@ -35,9 +35,14 @@ BENCH = "stabletoolbench"
 EXP = "default"
 # (group, index in the group's file): 3 single-platform G1, 3 multi-tool G2/G3.
 QUERIES = [
-    ("G1_instruction", 0), ("G1_instruction", 1), ("G1_instruction", 2),
-    ("G1_tool", 0), ("G2_instruction", 0), ("G2_instruction", 2),
-    ("G3_instruction", 0), ("G2_category", 0),
+    ("G1_instruction", 0),
+    ("G1_instruction", 1),
+    ("G1_instruction", 2),
+    ("G1_tool", 0),
+    ("G2_instruction", 0),
+    ("G2_instruction", 2),
+    ("G3_instruction", 0),
+    ("G2_category", 0),
 ]
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -75,18 +80,42 @@ def build_store(path: Path, data_root: Path, queries=QUERIES) -> Store:
             )
         rec = raw[group][idx]
         qid = f"{group}:{rec['query_id']}"
-        qrows.append({"benchmark": BENCH, "query_id": qid, "task": group,
-                      "category": group.split("_")[0], "text": rec["query"], "instruction": None})
+        qrows.append(
+            {
+                "benchmark": BENCH,
+                "query_id": qid,
+                "task": group,
+                "category": group.split("_")[0],
+                "text": rec["query"],
+                "instruction": None,
+            }
+        )
         for api in rec["api_list"]:
             iid = f"{api['tool_name']}::{api['api_name']}"
-            items.setdefault(iid, {
-                "benchmark": BENCH, "item_id": iid, "kind": "tool", "name": api["api_name"],
-                "platform": api["tool_name"], "task": None, "category": api["category_name"],
-                "doc": json.dumps(api), "text": render_doc(api, platform=api["tool_name"]),
-            })
+            items.setdefault(
+                iid,
+                {
+                    "benchmark": BENCH,
+                    "item_id": iid,
+                    "kind": "tool",
+                    "name": api["api_name"],
+                    "platform": api["tool_name"],
+                    "task": None,
+                    "category": api["category_name"],
+                    "doc": json.dumps(api),
+                    "text": render_doc(api, platform=api["tool_name"]),
+                },
+            )
         for slot, (tool, api_name) in enumerate(rec["relevant APIs"]):
-            qrels.append({"benchmark": BENCH, "query_id": qid, "item_id": f"{tool}::{api_name}",
-                          "relevance": 1, "slot": slot})
+            qrels.append(
+                {
+                    "benchmark": BENCH,
+                    "query_id": qid,
+                    "item_id": f"{tool}::{api_name}",
+                    "relevance": 1,
+                    "slot": slot,
+                }
+            )
     with store.transaction():
         store.con.execute(
             "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'stabletoolbench', ?)",
@@ -117,9 +146,19 @@ def _fill_pipeline(store: Store, qrows, qrels, items) -> None:
         for r in gt:
             ref = items[r["item_id"]]
             text = f"Use an API to {ref['name']}: " + _first_sentence(json.loads(ref["doc"]))
-            subs.append({"benchmark": BENCH, "expansion": EXP, "query_id": qid, "slot": r["slot"],
-                         "text": text, "operation": "retrieve", "entity": ref["name"],
-                         "ref_item_id": ref["item_id"], "judge": "fixture"})
+            subs.append(
+                {
+                    "benchmark": BENCH,
+                    "expansion": EXP,
+                    "query_id": qid,
+                    "slot": r["slot"],
+                    "text": text,
+                    "operation": "retrieve",
+                    "entity": ref["name"],
+                    "ref_item_id": ref["item_id"],
+                    "judge": "fixture",
+                }
+            )
             pool = [i for i in items.values() if i["category"] == ref["category"]]
             scored = sorted(((jaccard(text, i["text"]), i["item_id"]) for i in pool), reverse=True)
             top = scored[:5]
@@ -130,21 +169,44 @@ def _fill_pipeline(store: Store, qrows, qrels, items) -> None:
             for rank, (score, iid) in enumerate(top, start=1):
                 is_ref = iid == ref["item_id"]
                 ok = is_ref or (iid == first_other and r["slot"] == 0 and qpos % 2 == 0)
-                cands.append({"benchmark": BENCH, "expansion": EXP, "query_id": qid,
-                              "slot": r["slot"], "item_id": iid, "rank": rank, "score": score,
-                              "retriever": "fixture-jaccard"})
-                reason = ("reference tool" if is_ref else
-                          "same operation on the same entity; parameters map one to one" if ok
-                          else "different operation: does not answer the sub-query")
-                verdicts.append({"benchmark": BENCH, "expansion": EXP, "query_id": qid,
-                                 "slot": r["slot"], "item_id": iid, "accepted": ok,
-                                 "reason": reason, "judge": "reference" if is_ref else "fixture"})
+                cands.append(
+                    {
+                        "benchmark": BENCH,
+                        "expansion": EXP,
+                        "query_id": qid,
+                        "slot": r["slot"],
+                        "item_id": iid,
+                        "rank": rank,
+                        "score": score,
+                        "retriever": "fixture-jaccard",
+                    }
+                )
+                reason = (
+                    "reference tool"
+                    if is_ref
+                    else "same operation on the same entity; parameters map one to one"
+                    if ok
+                    else "different operation: does not answer the sub-query"
+                )
+                verdicts.append(
+                    {
+                        "benchmark": BENCH,
+                        "expansion": EXP,
+                        "query_id": qid,
+                        "slot": r["slot"],
+                        "item_id": iid,
+                        "accepted": ok,
+                        "reason": reason,
+                        "judge": "reference" if is_ref else "fixture",
+                    }
+                )
                 if ok:
                     slot_ok.append((iid, rank))
             accepted.append(slot_ok)
         product = list(itertools.product(*accepted))
-        ranked = sorted(product, key=lambda c: (-sum(1 / (60 + rk) for _, rk in c),
-                                                [iid for iid, _ in c]))
+        ranked = sorted(
+            product, key=lambda c: (-sum(1 / (60 + rk) for _, rk in c), [iid for iid, _ in c])
+        )
         original = tuple(r["item_id"] for r in gt)
         next_id = 1
         for rrf_rank, combo in enumerate(ranked, start=1):
@@ -160,13 +222,31 @@ def _fill_pipeline(store: Store, qrows, qrels, items) -> None:
                 status, reason = "rejected_platform", "members from different providers share ids"
             else:
                 status, reason = "valid", "covers every sub-query; dependencies consistent"
-            combos.append({"benchmark": BENCH, "expansion": EXP, "query_id": qid, "combo_id": cid,
-                           "rrf": sum(1 / (60 + rk) for _, rk in combo), "rrf_rank": rrf_rank,
-                           "is_original": is_orig, "status": status, "reason": reason,
-                           "judge": "fixture"})
+            combos.append(
+                {
+                    "benchmark": BENCH,
+                    "expansion": EXP,
+                    "query_id": qid,
+                    "combo_id": cid,
+                    "rrf": sum(1 / (60 + rk) for _, rk in combo),
+                    "rrf_rank": rrf_rank,
+                    "is_original": is_orig,
+                    "status": status,
+                    "reason": reason,
+                    "judge": "fixture",
+                }
+            )
             for slot, iid in enumerate(ids):
-                combo_items.append({"benchmark": BENCH, "expansion": EXP, "query_id": qid,
-                                    "combo_id": cid, "slot": slot, "item_id": iid})
+                combo_items.append(
+                    {
+                        "benchmark": BENCH,
+                        "expansion": EXP,
+                        "query_id": qid,
+                        "combo_id": cid,
+                        "slot": slot,
+                        "item_id": iid,
+                    }
+                )
     _insert(store, "subqueries", subs)
     _insert(store, "candidates", cands)
     _insert(store, "verdicts", verdicts)
@@ -180,16 +260,20 @@ def _fill_run(store: Store, qrows, items) -> None:
             "INSERT INTO runs (run_id, benchmark, level, retriever) VALUES (?, ?, 'query', ?)",
             [run, BENCH, "fixture-" + run],
         )
-    equiv = dict(store.con.execute(
-        "SELECT v.query_id, v.item_id FROM verdicts v JOIN subqueries s "
-        "USING (benchmark, expansion, query_id, slot) "
-        "WHERE v.accepted AND v.slot = 0 AND v.item_id <> s.ref_item_id").fetchall())
+    equiv = dict(
+        store.con.execute(
+            "SELECT v.query_id, v.item_id FROM verdicts v JOIN subqueries s "
+            "USING (benchmark, expansion, query_id, slot) "
+            "WHERE v.accepted AND v.slot = 0 AND v.item_id <> s.ref_item_id"
+        ).fetchall()
+    )
     gt0 = dict(store.con.execute("SELECT query_id, item_id FROM qrels WHERE slot = 0").fetchall())
     rows = []
     for q in qrows:
         qid = q["query_id"]
-        scored = sorted(((jaccard(q["text"], i["text"]), iid) for iid, i in items.items()),
-                        reverse=True)
+        scored = sorted(
+            ((jaccard(q["text"], i["text"]), iid) for iid, i in items.items()), reverse=True
+        )
         ranked = [iid for _, iid in scored[:50]]
         swapped = list(ranked)
         if qid in equiv:
@@ -199,6 +283,13 @@ def _fill_run(store: Store, qrows, items) -> None:
         for run, order in (("kw", ranked), ("swap", swapped)):
             for rank, iid in enumerate(order, start=1):
                 # scores strictly decreasing so the stored rank follows the ranking rule
-                rows.append({"run_id": run, "query_id": qid, "item_id": iid,
-                             "score": 1.0 - rank / 100, "rank": rank})
+                rows.append(
+                    {
+                        "run_id": run,
+                        "query_id": qid,
+                        "item_id": iid,
+                        "score": 1.0 - rank / 100,
+                        "rank": rank,
+                    }
+                )
     _insert(store, "run_results", rows)

@@ -34,8 +34,7 @@ async def test_navigate_list_query_tool_and_back(ro_store):
         await pilot.press("enter")  # slot 0's GT tool
         assert isinstance(app.screen, ToolDetailScreen)
         assert app.screen.item_id == "TheClique::Transfermarkt search"
-        assert keys(app.screen.query_one("#t-queries", DataTable)) == [
-            "gt|G1_instruction:588|0"]
+        assert keys(app.screen.query_one("#t-queries", DataTable)) == ["gt|G1_instruction:588|0"]
         await pilot.press("enter")  # back into the query through the tool's query list
         assert isinstance(app.screen, QueryDetailScreen)
         await pilot.press("escape", "escape", "escape")

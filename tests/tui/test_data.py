@@ -18,8 +18,14 @@ from toolex_tui.data import (
 from toolex.cli import cli
 
 ALL = [
-    "G1_instruction:1073", "G1_instruction:588", "G1_instruction:608", "G1_tool:394",
-    "G2_category:43", "G2_instruction:1643", "G2_instruction:5744", "G3_instruction:455",
+    "G1_instruction:1073",
+    "G1_instruction:588",
+    "G1_instruction:608",
+    "G1_tool:394",
+    "G2_category:43",
+    "G2_instruction:1643",
+    "G2_instruction:5744",
+    "G3_instruction:455",
 ]
 # queries with an accepted slot-0 equivalent inside a valid combination (see fixtures.py);
 # G1_instruction:588 has one too, but its combination is rejected by the platform rule
@@ -72,19 +78,25 @@ def test_query_and_tool_detail(ro_store):
     b = Browser(ro_store)
     slots = b.slots("G1_instruction:588")
     assert [s["gt_item"] for s in slots] == [
-        "TheClique::Transfermarkt search", "TheClique::Transfermarkt details"]
+        "TheClique::Transfermarkt search",
+        "TheClique::Transfermarkt details",
+    ]
     cands = b.candidates("G1_instruction:588")
     refs = [c for c in cands if c["is_reference"]]
     assert len(refs) == 2 and all(c["accepted"] for c in refs)
     combos = b.combinations("G1_instruction:588")
     assert [(c["combo_id"], c["status"]) for c in combos] == [
-        (0, "valid"), (1, "rejected_platform")]
+        (0, "valid"),
+        (1, "rejected_platform"),
+    ]
     runs = {r["run_id"]: r for r in b.run_ranks("G1_instruction:1073")}
     assert runs["swap"]["gt_ranks"].split()[0] == "11"
     assert runs["swap"]["equiv_ranks"] is None  # its equivalent is slot 1's GT, not new
     tq = b.tool_queries("Keyword Analysis::QueryKeywords")
     assert [(r["role"], r["query_id"], r["slot"]) for r in tq] == [
-        ("gt", "G1_instruction:1073", 1), ("equivalent", "G1_instruction:1073", 0)]
+        ("gt", "G1_instruction:1073", 1),
+        ("equivalent", "G1_instruction:1073", 0),
+    ]
 
 
 _HOLD = """
@@ -97,8 +109,9 @@ time.sleep(60)
 
 
 def test_locked_store_says_what_to_do_and_snapshot_opens(db_copy):
-    writer = subprocess.Popen([sys.executable, "-c", _HOLD, str(db_copy)],
-                              stdout=subprocess.PIPE, text=True)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(db_copy)], stdout=subprocess.PIPE, text=True
+    )
     try:
         assert writer.stdout.readline().strip() == "locked"
         with pytest.raises(StoreLockedError, match="--snapshot"):
@@ -126,9 +139,11 @@ def test_list_recall_matches_the_metrics_engine(ro_store):
     b = Browser(ro_store)
     for run in ("kw", "swap"):
         rows = b.page(QueryFilter(score_run=run)).rows
-        ref = {(r["query_id"]): (r["old"], r["new"])
-               for r in per_query(ro_store, [run], ks=(10,)).to_pylist()
-               if r["metric"] == "recall"}
+        ref = {
+            (r["query_id"]): (r["old"], r["new"])
+            for r in per_query(ro_store, [run], ks=(10,)).to_pylist()
+            if r["metric"] == "recall"
+        }
         assert {r["query_id"]: pytest.approx((r["r_old"], r["r_new"])) for r in rows} == ref
 
 
@@ -136,6 +151,7 @@ def test_tui_command_checks_its_options(fixture_db):
     runner = CliRunner()
     result = runner.invoke(cli, ["tui", "--db", str(fixture_db), "--review", "s"])
     assert result.exit_code == 2 and "--review needs --reviewer" in result.output
-    result = runner.invoke(cli, ["tui", "--db", str(fixture_db), "--review", "s",
-                                 "--reviewer", "ann", "--snapshot"])
+    result = runner.invoke(
+        cli, ["tui", "--db", str(fixture_db), "--review", "s", "--reviewer", "ann", "--snapshot"]
+    )
     assert result.exit_code == 2 and "cannot work on a --snapshot copy" in result.output

@@ -25,9 +25,22 @@ def real_db(shared_data, tmp_path_factory):
     with Store.open(path) as store:
         load_stabletoolbench(store, shared_data / "stabletoolbench", groups=["G3_instruction"])
         run_expansion(store, "stabletoolbench", make_judge("heuristic", store=store))
-    result = CliRunner().invoke(cli, ["retrieve", "--db", str(path), "--benchmark",
-                                      "stabletoolbench", "--retriever", "bm25", "--run", "bm25",
-                                      "--scope", "benchmark"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "retrieve",
+            "--db",
+            str(path),
+            "--benchmark",
+            "stabletoolbench",
+            "--retriever",
+            "bm25",
+            "--run",
+            "bm25",
+            "--scope",
+            "benchmark",
+        ],
+    )
     assert result.exit_code == 0, result.output
     return path
 
@@ -45,7 +58,9 @@ async def test_detail_shows_what_the_pipeline_stored(real_store):
     qid = page.rows[0]["query_id"]
     n_combos, n_cands = real_store.con.execute(
         "SELECT (SELECT count(*) FROM combinations WHERE query_id = $q),"
-        " (SELECT count(*) FROM candidates WHERE query_id = $q)", {"q": qid}).fetchone()
+        " (SELECT count(*) FROM candidates WHERE query_id = $q)",
+        {"q": qid},
+    ).fetchone()
     app = ToolexApp(real_store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.screen.query_one("#search").value = qid  # as if typed: one Input.Changed
@@ -63,12 +78,15 @@ async def test_detail_shows_what_the_pipeline_stored(real_store):
 def test_list_counts_match_the_store(real_store):
     b = Browser(real_store)
     assert b.total() == 61  # G3_instruction's solvable queries (shared data README)
-    n_valid = dict(real_store.con.execute(
-        "SELECT query_id, count(*) FROM combinations WHERE status = 'valid' GROUP BY 1"
-    ).fetchall())
+    n_valid = dict(
+        real_store.con.execute(
+            "SELECT query_id, count(*) FROM combinations WHERE status = 'valid' GROUP BY 1"
+        ).fetchall()
+    )
     rows = b.page(limit=100).rows
     # the store keeps the original as combination 0 (valid); a query without combinations
     # still has its original one
     assert {r["query_id"]: r["n_valid"] for r in rows} == {
-        r["query_id"]: n_valid.get(r["query_id"], 1) for r in rows}
+        r["query_id"]: n_valid.get(r["query_id"], 1) for r in rows
+    }
     assert sum(r["n_valid"] > 1 for r in rows) == b.page(QueryFilter(min_valid=2)).total

@@ -14,10 +14,16 @@ pytestmark = pytest.mark.anyio
 SIZE = (80, 24)
 
 # keys per query: label (and bucket) then ctrl+s saves and moves on
-REVIEWER1 = {"G1_instruction:1073": ["v"], "G2_instruction:1643": ["v"],
-             "G3_instruction:455": ["i", "2", "e", *"not a search", "enter"]}
-REVIEWER2 = {"G1_instruction:1073": ["v"], "G2_instruction:1643": ["i", "3"],
-             "G3_instruction:455": ["i", "2"]}
+REVIEWER1 = {
+    "G1_instruction:1073": ["v"],
+    "G2_instruction:1643": ["v"],
+    "G3_instruction:455": ["i", "2", "e", *"not a search", "enter"],
+}
+REVIEWER2 = {
+    "G1_instruction:1073": ["v"],
+    "G2_instruction:1643": ["i", "3"],
+    "G3_instruction:455": ["i", "2"],
+}
 ADJUDICATOR = {"G2_instruction:1643": ["i", "3", "e", *"bob is right", "enter"]}
 
 
@@ -27,7 +33,8 @@ async def label_all(store, role, reviewer, plan, seen_others=None):
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
         assert [it["query_id"] for it in screen.items] == sorted(
-            plan, key=[it["query_id"] for it in screen.items].index)
+            plan, key=[it["query_id"] for it in screen.items].index
+        )
         assert set(plan) == {it["query_id"] for it in screen.items}
         for _ in range(len(screen.items)):
             qid = screen.item["query_id"]
@@ -41,7 +48,8 @@ async def label_all(store, role, reviewer, plan, seen_others=None):
             if keys[-1] != "enter":  # the note's enter already saved
                 await pilot.press("ctrl+s")
         assert "labelled {0}/{0}".format(len(plan)) in str(
-            screen.query_one("#r-status", Static).render())
+            screen.query_one("#r-status", Static).render()
+        )
 
 
 async def test_two_reviewers_and_adjudication(rw_store):
@@ -49,8 +57,13 @@ async def test_two_reviewers_and_adjudication(rw_store):
     await label_all(rw_store, "reviewer1", "ann", REVIEWER1)
     await label_all(rw_store, "reviewer2", "bob", REVIEWER2)
     # the adjudicator sees only the disagreement, with both labels and ann's note
-    await label_all(rw_store, "adjudicator", "cat", ADJUDICATOR,
-                    seen_others={"G2_instruction:1643": "incomplete coverage"})
+    await label_all(
+        rw_store,
+        "adjudicator",
+        "cat",
+        ADJUDICATOR,
+        seen_others={"G2_instruction:1643": "incomplete coverage"},
+    )
     st = review_stats(rw_store, "audit")
     # final: 1073 valid, 1643 invalid (adjudicated: coverage), 455 invalid (near-synonym)
     assert (st.n_final, st.n_valid, st.precision) == (3, 1, pytest.approx(1 / 3))
@@ -58,17 +71,20 @@ async def test_two_reviewers_and_adjudication(rw_store):
     assert st.kappa == pytest.approx(0.4)
     assert (st.ci_low, st.ci_high) == pytest.approx((0.06149, 0.79234), abs=1e-5)
     assert st.buckets["near_synonym"] == 1 and st.buckets["incomplete_coverage"] == 1
-    notes = dict(rw_store.con.execute(
-        "SELECT role || ':' || query_id, note FROM review_labels WHERE note IS NOT NULL"
-    ).fetchall())
-    assert notes == {"reviewer1:G3_instruction:455": "not a search",
-                     "adjudicator:G2_instruction:1643": "bob is right"}
+    notes = dict(
+        rw_store.con.execute(
+            "SELECT role || ':' || query_id, note FROM review_labels WHERE note IS NOT NULL"
+        ).fetchall()
+    )
+    assert notes == {
+        "reviewer1:G3_instruction:455": "not a search",
+        "adjudicator:G2_instruction:1643": "bob is right",
+    }
 
 
 async def test_save_without_label_warns_and_writes_nothing(rw_store):
     draw_sample(rw_store, "audit", benchmark="stabletoolbench", size=3, seed=7)
-    app = ToolexApp(rw_store, review={"sample_id": "audit", "role": "reviewer1",
-                                      "reviewer": "ann"})
+    app = ToolexApp(rw_store, review={"sample_id": "audit", "role": "reviewer1", "reviewer": "ann"})
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+s")
         assert app.screen.index == 0

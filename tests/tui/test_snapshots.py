@@ -39,11 +39,21 @@ def test_help(snap_compare, ro_store):
 
 def test_review_adjudicator(snap_compare, rw_store):
     draw_sample(rw_store, "audit", benchmark="stabletoolbench", size=3, seed=7)
-    item = next(i for i in items_for(rw_store, "audit", "reviewer1")
-                if i["query_id"] == "G2_instruction:1643")
+    item = next(
+        i
+        for i in items_for(rw_store, "audit", "reviewer1")
+        if i["query_id"] == "G2_instruction:1643"
+    )
     save_label(rw_store, "audit", item, role="reviewer1", reviewer="ann", label=Label("valid"))
-    save_label(rw_store, "audit", item, role="reviewer2", reviewer="bob",
-               label=Label("invalid", "incomplete_coverage", "the length is not covered"))
-    app = ToolexApp(rw_store, review={"sample_id": "audit", "role": "adjudicator",
-                                      "reviewer": "cat"})
+    save_label(
+        rw_store,
+        "audit",
+        item,
+        role="reviewer2",
+        reviewer="bob",
+        label=Label("invalid", "incomplete_coverage", "the length is not covered"),
+    )
+    app = ToolexApp(
+        rw_store, review={"sample_id": "audit", "role": "adjudicator", "reviewer": "cat"}
+    )
     assert snap_compare(app, press=["i", "3"], terminal_size=(80, 24))

@@ -28,16 +28,26 @@ def check(db: str, limit: int, fmt: str) -> None:
     with open_store(db, read_only=True) as store:
         results = run_checks(store, limit)
     emit_rows(
-        [{"check": r.name, "status": "ok" if r.ok else "FAIL", "violations shown": len(r.rows),
-          "invariant": r.invariant} for r in results],
+        [
+            {
+                "check": r.name,
+                "status": "ok" if r.ok else "FAIL",
+                "violations shown": len(r.rows),
+                "invariant": r.invariant,
+            }
+            for r in results
+        ],
         fmt,
         title="invariants",
     )
     failed = [r for r in results if not r.ok]
     for r in failed:
         click.echo(f"\nFAIL {r.name}: {r.invariant}", err=True)
-        emit_rows([dict(zip(r.columns, row, strict=True)) for row in r.rows],
-                  "table" if fmt == "table" else fmt, title=f"{r.name}: violating rows")
+        emit_rows(
+            [dict(zip(r.columns, row, strict=True)) for row in r.rows],
+            "table" if fmt == "table" else fmt,
+            title=f"{r.name}: violating rows",
+        )
     if failed:
         click.echo(f"{len(failed)} of {len(results)} checks failed", err=True)
         sys.exit(1)

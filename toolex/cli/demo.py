@@ -19,8 +19,13 @@ BENCHMARK = "sample"
 RETRIEVERS = ("bm25", "wordllama")
 
 
-def run_demo(store: Any, *, retrievers: tuple[str, ...] = RETRIEVERS, subquery_level: bool = True,
-             say: Callable[[str], None] = lambda s: None) -> dict[str, Any]:
+def run_demo(
+    store: Any,
+    *,
+    retrievers: tuple[str, ...] = RETRIEVERS,
+    subquery_level: bool = True,
+    say: Callable[[str], None] = lambda s: None,
+) -> dict[str, Any]:
     """Run the demo on ``store``; returns timings, the annotation table and the main table."""
     from toolex.judges.heuristic import HeuristicJudge
     from toolex.loaders import load_stabletoolbench
@@ -61,8 +66,15 @@ def run_demo(store: Any, *, retrievers: tuple[str, ...] = RETRIEVERS, subquery_l
             run_ids.append(run_id)
             if run_id not in existing:
                 # The sample's library is pooled (StableToolBench has no per-task libraries).
-                retrieve_run(store, BENCHMARK, retriever, run_id, level=level,
-                             scope="benchmark", k=20 if level == "subquery" else 100)
+                retrieve_run(
+                    store,
+                    BENCHMARK,
+                    retriever,
+                    run_id,
+                    level=level,
+                    scope="benchmark",
+                    k=20 if level == "subquery" else 100,
+                )
         lap(f"retrieve {retriever}")
     return {
         "timings": timings,
@@ -73,9 +85,13 @@ def run_demo(store: Any, *, retrievers: tuple[str, ...] = RETRIEVERS, subquery_l
 
 
 @click.command()
-@click.option("--db", default="toolex-demo.duckdb", show_default=True,
-              type=click.Path(dir_okay=False),
-              help="Store to build the demo in (reused, and left for `toolex tui`).")
+@click.option(
+    "--db",
+    default="toolex-demo.duckdb",
+    show_default=True,
+    type=click.Path(dir_okay=False),
+    help="Store to build the demo in (reused, and left for `toolex tui`).",
+)
 @format_option
 @click.option("--no-subqueries", is_flag=True, help="Query level only (faster).")
 def demo(db: str, fmt: str, no_subqueries: bool) -> None:
@@ -92,14 +108,20 @@ def demo(db: str, fmt: str, no_subqueries: bool) -> None:
     """
     started = time.perf_counter()
     store = open_store(db)
-    out = run_demo(store, subquery_level=not no_subqueries,
-                   say=lambda s: click.echo(f"  {s}", err=True))
+    out = run_demo(
+        store, subquery_level=not no_subqueries, say=lambda s: click.echo(f"  {s}", err=True)
+    )
     emit_rows(out["annotation"], fmt, title="annotation (heuristic judge) of the sample")
-    emit_rows(compact(out["results"]), fmt,
-              title="old vs new @10, all queries (new = best over the valid combinations)")
+    emit_rows(
+        compact(out["results"]),
+        fmt,
+        title="old vs new @10, all queries (new = best over the valid combinations)",
+    )
     total = time.perf_counter() - started
-    click.echo(f"demo finished in {total:.1f} s (store: {db}); explore it with "
-               f"`toolex tui --db {db}`", err=True)
+    click.echo(
+        f"demo finished in {total:.1f} s (store: {db}); explore it with `toolex tui --db {db}`",
+        err=True,
+    )
 
 
 def compact(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

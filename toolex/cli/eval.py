@@ -16,16 +16,40 @@ from toolex.metrics.registry import METRICS, validate_ks
 @db_option
 @click.option("--run", "runs", multiple=True, metavar="NAME", help="Run to score (repeatable).")
 @click.option("--all-runs", "every_run", is_flag=True, help="Score every run in the store.")
-@click.option("--k", "ks", type=int, multiple=True, default=(10,), show_default=True,
-              help="Cut-off K (repeatable).")
-@click.option("--expansion", default="default", show_default=True,
-              help="Expansion whose valid combinations define the new scores.")
-@click.option("--by", type=click.Choice(BY), default="category", show_default=True,
-              help="Group queries by category or by task; 'all' is always added.")
+@click.option(
+    "--k",
+    "ks",
+    type=int,
+    multiple=True,
+    default=(10,),
+    show_default=True,
+    help="Cut-off K (repeatable).",
+)
+@click.option(
+    "--expansion",
+    default="default",
+    show_default=True,
+    help="Expansion whose valid combinations define the new scores.",
+)
+@click.option(
+    "--by",
+    type=click.Choice(BY),
+    default="category",
+    show_default=True,
+    help="Group queries by category or by task; 'all' is always added.",
+)
 @click.option("--per-query", is_flag=True, help="Also output every query's scores.")
 @format_option
-def eval_cmd(db: str, runs: tuple[str, ...], every_run: bool, ks: tuple[int, ...],
-             expansion: str, by: str, per_query: bool, fmt: str) -> None:
+def eval_cmd(
+    db: str,
+    runs: tuple[str, ...],
+    every_run: bool,
+    ks: tuple[int, ...],
+    expansion: str,
+    by: str,
+    per_query: bool,
+    fmt: str,
+) -> None:
     """Score runs old (original qrels) vs new (max over valid equivalent combinations).
 
     NDCG@K, Recall@K (trec_eval semantics) and Comp@K (1 if every relevant tool is in the top
@@ -54,9 +78,10 @@ def eval_cmd(db: str, runs: tuple[str, ...], every_run: bool, ks: tuple[int, ...
         _report_counts(store, rows, run_ids, expansion, by)
     if fmt == "table":
         for k in ks:
-            _print_table([_table_row(r, by, k) for r in table if r["k"] == k],
-                         f"old/new ×100 at K={k}, expansion {expansion!r} "
-                         "(empty = queries without results)")
+            _print_table(
+                [_table_row(r, by, k) for r in table if r["k"] == k],
+                f"old/new ×100 at K={k}, expansion {expansion!r} (empty = queries without results)",
+            )
         if queries:
             _print_table(queries, "per query")
         return
@@ -74,8 +99,12 @@ def _print_table(rows: list[dict[str, Any]], title: str) -> None:
         numeric = all(isinstance(r[col], int | float) for r in rows)
         table.add_column(col, justify="right" if numeric else "left", no_wrap=True)
     for row in rows:
-        table.add_row(*("" if v is None else f"{v:.4f}" if isinstance(v, float) else str(v)
-                        for v in row.values()))
+        table.add_row(
+            *(
+                "" if v is None else f"{v:.4f}" if isinstance(v, float) else str(v)
+                for v in row.values()
+            )
+        )
     console = Console()
     if not console.is_terminal:
         console = Console(width=250)
@@ -83,18 +112,36 @@ def _print_table(rows: list[dict[str, Any]], title: str) -> None:
 
 
 def _json_row(row: dict[str, Any], by: str) -> dict[str, Any]:
-    return {"run": row["run_id"], by: row[by], "query": None, "metric": row["metric"],
-            "k": row["k"], "old": row["old"], "new": row["new"], "gain": row["gain"],
-            "n_queries": row["n_queries"], "n_no_results": row["n_no_results"]}
+    return {
+        "run": row["run_id"],
+        by: row[by],
+        "query": None,
+        "metric": row["metric"],
+        "k": row["k"],
+        "old": row["old"],
+        "new": row["new"],
+        "gain": row["gain"],
+        "n_queries": row["n_queries"],
+        "n_no_results": row["n_no_results"],
+    }
 
 
 def _per_query_rows(store, run_ids, ks, expansion, by) -> list[dict[str, Any]]:
     from toolex.metrics.engine import per_query_rows
 
     return [
-        {"run": r["run_id"], by: r[by], "query": r["query_id"], "metric": r["metric"],
-         "k": r["k"], "old": r["old"], "new": r["new"], "gain": r["new"] - r["old"],
-         "n_queries": 1, "n_no_results": 0 if r["has_results"] else 1}
+        {
+            "run": r["run_id"],
+            by: r[by],
+            "query": r["query_id"],
+            "metric": r["metric"],
+            "k": r["k"],
+            "old": r["old"],
+            "new": r["new"],
+            "gain": r["new"] - r["old"],
+            "n_queries": 1,
+            "n_no_results": 0 if r["has_results"] else 1,
+        }
         for r in per_query_rows(store, run_ids, ks, expansion)
     ]
 

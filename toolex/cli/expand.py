@@ -35,10 +35,17 @@ class RichProgress:
 
         if total <= 0:
             return
-        self.bar = Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(),
-                            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                            TextColumn("{task.fields[calls]} calls  ${task.fields[cost]:.4f}"),
-                            console=self.console, transient=False)
+        self.bar = Progress(
+            TextColumn("{task.description:<10}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[calls]} calls  ${task.fields[cost]:.4f}"),
+            console=self.console,
+            transient=False,
+        )
         self.bar.start()
         self.task = self.bar.add_task(stage, total=total, calls=self.calls, cost=self.cost)
 
@@ -65,8 +72,11 @@ def build_judges(spec: str | None, config: Any, store: Any, benchmark: str) -> d
     chosen = {s: spec or specs.get(s, "heuristic") for s in stages}
     built: dict[str, Any] = {}
     for s in set(chosen.values()):
-        built[s] = make_judge(s, store=store, config=config) if s != "heuristic" else \
-            make_judge(s, store=store, benchmark=benchmark)
+        built[s] = (
+            make_judge(s, store=store, config=config)
+            if s != "heuristic"
+            else make_judge(s, store=store, benchmark=benchmark)
+        )
     return {stage: built[chosen[stage]] for stage in stages}
 
 
@@ -75,34 +85,74 @@ def build_judges(spec: str | None, config: Any, store: Any, benchmark: str) -> d
 @format_option
 @click.option("--benchmark", required=True, help="Benchmark name in the store.")
 @click.option("--expansion", default="default", show_default=True, help="Name of the expansion.")
-@click.option("--stage", type=click.Choice(STAGE_CHOICES), default="all", show_default=True,
-              help="Run one stage (verify = retrieve candidates and judge them).")
+@click.option(
+    "--stage",
+    type=click.Choice(STAGE_CHOICES),
+    default="all",
+    show_default=True,
+    help="Run one stage (verify = retrieve candidates and judge them).",
+)
 @click.option("--queries", "query_ids", multiple=True, help="Only these query ids (repeatable).")
 @click.option("--task", default=None, help="Only the queries of this task.")
 @click.option("--limit", type=int, default=None, help="Only the first N queries (by id).")
-@click.option("--judge", default=None,
-              help="Judge for every stage: heuristic | openai:<model> | anthropic:<model> | "
-                   "compat:<base_url>#<model>. Default: config [judges], else heuristic.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
-              help="toolex.toml with [judges], [llm] and [expand] settings.")
+@click.option(
+    "--judge",
+    default=None,
+    help="Judge for every stage: heuristic | openai:<model> | anthropic:<model> | "
+    "compat:<base_url>#<model>. Default: config [judges], else heuristic.",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="toolex.toml with [judges], [llm] and [expand] settings.",
+)
 @click.option("--retriever", default=None, help="Candidate retriever spec (default bm25).")
-@click.option("--scope", type=click.Choice(["auto", "task", "category", "benchmark"]),
-              default="auto", show_default=True,
-              help="Library the candidates come from (auto: the query's task when the items "
-                   "have tasks, else the whole benchmark).")
+@click.option(
+    "--scope",
+    type=click.Choice(["auto", "task", "category", "benchmark"]),
+    default="auto",
+    show_default=True,
+    help="Library the candidates come from (auto: the query's task when the items "
+    "have tasks, else the whole benchmark).",
+)
 @click.option("--k", type=int, default=None, help="Candidates per sub-query (default 20).")
-@click.option("--audit-cap", type=int, default=None,
-              help="Combinations audited per query, best RRF first (default 20); the rest are cut.")
-@click.option("--platform-rule", type=click.Choice(["strict", "feeds"]), default="strict",
-              show_default=True,
-              help="strict: same-platform GT pairs and id/token hand-offs must stay on one "
-                   "platform; feeds: only hand-offs found in the docs.")
+@click.option(
+    "--audit-cap",
+    type=int,
+    default=None,
+    help="Combinations audited per query, best RRF first (default 20); the rest are cut.",
+)
+@click.option(
+    "--platform-rule",
+    type=click.Choice(["strict", "feeds"]),
+    default="strict",
+    show_default=True,
+    help="strict: same-platform GT pairs and id/token hand-offs must stay on one "
+    "platform; feeds: only hand-offs found in the docs.",
+)
 @click.option("--retry-failed", is_flag=True, help="Retry tasks whose earlier answer failed.")
 @click.option("--dry-run", is_flag=True, help="Print the calls and cost the run would make.")
-def expand(db: str, fmt: str, benchmark: str, expansion: str, stage: str,
-           query_ids: tuple[str, ...], task: str | None, limit: int | None, judge: str | None,
-           config_path: str | None, retriever: str | None, scope: str, k: int | None,
-           audit_cap: int | None, platform_rule: str, retry_failed: bool, dry_run: bool) -> None:
+def expand(
+    db: str,
+    fmt: str,
+    benchmark: str,
+    expansion: str,
+    stage: str,
+    query_ids: tuple[str, ...],
+    task: str | None,
+    limit: int | None,
+    judge: str | None,
+    config_path: str | None,
+    retriever: str | None,
+    scope: str,
+    k: int | None,
+    audit_cap: int | None,
+    platform_rule: str,
+    retry_failed: bool,
+    dry_run: bool,
+) -> None:
     """Expand a benchmark's annotation: decompose, retrieve + verify, assemble + audit.
 
     Every outcome is stored as it completes; re-running resumes and never repeats finished work.
@@ -135,19 +185,34 @@ def expand(db: str, fmt: str, benchmark: str, expansion: str, stage: str,
         from toolex.pipeline.dryrun import estimate
 
         ids = select_queries(store, benchmark, list(query_ids) or None, task, limit)
-        emit_rows(estimate(store, benchmark, expansion, ids, judges, settings,
-                           STAGE_GROUPS[stage]), fmt, title="dry run: calls the run would make")
+        emit_rows(
+            estimate(store, benchmark, expansion, ids, judges, settings, STAGE_GROUPS[stage]),
+            fmt,
+            title="dry run: calls the run would make",
+        )
         return
     report = run_expansion(
-        store, benchmark, judges, expansion=expansion, stages=STAGE_GROUPS[stage],
-        query_ids=list(query_ids) or None, task=task, limit=limit, settings=settings,
-        retry_failed=retry_failed, progress=RichProgress())
-    emit_rows(report.rows(), fmt, title=f"expand {benchmark} / {expansion}: "
-                                        f"{report.queries} queries")
+        store,
+        benchmark,
+        judges,
+        expansion=expansion,
+        stages=STAGE_GROUPS[stage],
+        query_ids=list(query_ids) or None,
+        task=task,
+        limit=limit,
+        settings=settings,
+        retry_failed=retry_failed,
+        progress=RichProgress(),
+    )
+    emit_rows(
+        report.rows(), fmt, title=f"expand {benchmark} / {expansion}: {report.queries} queries"
+    )
     for row in report.pending_failures:
-        click.echo(f"note: {row['failed']} {row['stage']} task(s) failed and wait for "
-                   "--retry-failed (see the stage_failures table and the llm_calls ledger)",
-                   err=True)
+        click.echo(
+            f"note: {row['failed']} {row['stage']} task(s) failed and wait for "
+            "--retry-failed (see the stage_failures table and the llm_calls ledger)",
+            err=True,
+        )
 
 
 @click.command()
@@ -155,8 +220,13 @@ def expand(db: str, fmt: str, benchmark: str, expansion: str, stage: str,
 @format_option
 @click.option("--benchmark", required=True, help="Benchmark name in the store.")
 @click.option("--expansion", default="default", show_default=True, help="Name of the expansion.")
-@click.option("--by", type=click.Choice(["all", "category", "task"]), default="all",
-              show_default=True, help="One row for all queries, or also one per category/task.")
+@click.option(
+    "--by",
+    type=click.Choice(["all", "category", "task"]),
+    default="all",
+    show_default=True,
+    help="One row for all queries, or also one per category/task.",
+)
 def stats(db: str, fmt: str, benchmark: str, expansion: str, by: str) -> None:
     """The annotation table of an expansion (queries annotated, sub-queries, verified items,
     valid combinations, shares with equivalents/alternatives).
@@ -168,9 +238,13 @@ def stats(db: str, fmt: str, benchmark: str, expansion: str, by: str) -> None:
     from toolex.pipeline.stats import annotation_table, combination_counts
 
     store = open_store(db, read_only=True)
-    emit_rows(annotation_table(store, benchmark, expansion, by), fmt,
-              title=f"annotation of {benchmark} / {expansion}")
+    emit_rows(
+        annotation_table(store, benchmark, expansion, by),
+        fmt,
+        title=f"annotation of {benchmark} / {expansion}",
+    )
     counts = combination_counts(store, benchmark, expansion)
     if counts:
-        click.echo("combinations by status: " + ", ".join(f"{k} {v}" for k, v in counts.items()),
-                   err=True)
+        click.echo(
+            "combinations by status: " + ", ".join(f"{k} {v}" for k, v in counts.items()), err=True
+        )

@@ -30,8 +30,9 @@ def review() -> None:
 @click.option("--size", type=int, required=True, help="Number of combinations to draw.")
 @click.option("--seed", type=int, required=True, help="Seed: same store+size+seed, same sample.")
 @format_option
-def sample_cmd(db: str, sample_id: str, benchmark: str, expansion: str, size: int, seed: int,
-               fmt: str) -> None:
+def sample_cmd(
+    db: str, sample_id: str, benchmark: str, expansion: str, size: int, seed: int, fmt: str
+) -> None:
     """Draw a stratified audit sample (category x number of tools) of accepted combinations.
 
     \b
@@ -41,18 +42,21 @@ def sample_cmd(db: str, sample_id: str, benchmark: str, expansion: str, size: in
     from toolex.review.sample import draw_sample
 
     with open_store(db) as store:
-        quotas = draw_sample(store, sample_id, benchmark=benchmark, expansion=expansion,
-                             size=size, seed=seed)
-    emit_rows([{"stratum": h, "items": n} for h, n in sorted(quotas.items())], fmt,
-              title=f"sample {sample_id}")
+        quotas = draw_sample(
+            store, sample_id, benchmark=benchmark, expansion=expansion, size=size, seed=seed
+        )
+    emit_rows(
+        [{"stratum": h, "items": n} for h, n in sorted(quotas.items())],
+        fmt,
+        title=f"sample {sample_id}",
+    )
     click.echo(f"drew {sum(quotas.values())} items into sample {sample_id}", err=True)
 
 
 @review.command("label")
 @db_option
 @click.argument("sample_id")
-@click.option("--role", type=click.Choice(["reviewer1", "reviewer2", "adjudicator"]),
-              required=True)
+@click.option("--role", type=click.Choice(["reviewer1", "reviewer2", "adjudicator"]), required=True)
 @click.option("--reviewer", required=True, help="Your name (one person, one role).")
 def label_cmd(db: str, sample_id: str, role: str, reviewer: str) -> None:
     """Label a sample's items at the prompt, without the TUI: each unlabelled item is shown
@@ -71,20 +75,27 @@ def label_cmd(db: str, sample_id: str, role: str, reviewer: str) -> None:
         todo = [it for it in items_for(store, sample_id, role) if not it["label"]]
         click.echo(f"{len(todo)} items to label", err=True)
         for n, item in enumerate(todo, start=1):
-            click.echo(f"\n[{n}/{len(todo)}] {item['query_id']} combo {item['combo_id']} "
-                       f"({item['stratum']})\n{item['query']}")
+            click.echo(
+                f"\n[{n}/{len(todo)}] {item['query_id']} combo {item['combo_id']} "
+                f"({item['stratum']})\n{item['query']}"
+            )
             if item["instruction"]:
                 click.echo(f"instruction: {item['instruction']}")
             for m in members(store, item):
-                click.echo(f"  slot {m['slot']}: {m['subquery'] or ''}\n"
-                           f"    candidate {m['candidate']}\n    reference {m['reference']}\n"
-                           f"    judge     {m['reason'] or ''}")
+                click.echo(
+                    f"  slot {m['slot']}: {m['subquery'] or ''}\n"
+                    f"    candidate {m['candidate']}\n    reference {m['reference']}\n"
+                    f"    judge     {m['reason'] or ''}"
+                )
             if role == "adjudicator":
                 for p in ("r1", "r2"):
-                    click.echo(f"  {p}: {item[p + '_label']} {item[p + '_bucket'] or ''} "
-                               f"{item[p + '_note'] or ''}")
-            answer = click.prompt("valid (v) / invalid (i) / quit (q)",
-                                  type=click.Choice(["v", "i", "q"]), err=True)
+                    click.echo(
+                        f"  {p}: {item[p + '_label']} {item[p + '_bucket'] or ''} "
+                        f"{item[p + '_note'] or ''}"
+                    )
+            answer = click.prompt(
+                "valid (v) / invalid (i) / quit (q)", type=click.Choice(["v", "i", "q"]), err=True
+            )
             if answer == "q":
                 break
             bucket = None
@@ -93,17 +104,23 @@ def label_cmd(db: str, sample_id: str, role: str, reviewer: str) -> None:
                 pick = click.prompt(f"bucket ({menu})", type=click.IntRange(1, 4), err=True)
                 bucket = buckets[pick - 1]
             note = click.prompt("note", default="", show_default=False, err=True)
-            save_label(store, sample_id, item, role=role, reviewer=reviewer,
-                       label=Label("valid" if answer == "v" else "invalid", bucket, note))
+            save_label(
+                store,
+                sample_id,
+                item,
+                role=role,
+                reviewer=reviewer,
+                label=Label("valid" if answer == "v" else "invalid", bucket, note),
+            )
 
 
 @review.command("export")
 @db_option
 @click.argument("sample_id")
-@click.option("--role", type=click.Choice(["reviewer1", "reviewer2", "adjudicator"]),
-              required=True)
-@click.option("--out", "out", type=click.Path(dir_okay=False), required=True,
-              help="CSV file to write.")
+@click.option("--role", type=click.Choice(["reviewer1", "reviewer2", "adjudicator"]), required=True)
+@click.option(
+    "--out", "out", type=click.Path(dir_okay=False), required=True, help="CSV file to write."
+)
 def export_cmd(db: str, sample_id: str, role: str, out: str) -> None:
     """Write a role's review sheet (CSV): reviewers see only their own labels, the adjudicator
     the disagreements with both labels and notes. Fill `reviewer`, `label`, `bucket`, `note`.

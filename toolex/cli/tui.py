@@ -16,15 +16,35 @@ from toolex.cli.options import db_option
 @db_option
 @click.option("--benchmark", default=None, help="Benchmark to browse (default: the largest).")
 @click.option("--expansion", default="default", show_default=True, help="Expansion shown.")
-@click.option("--snapshot", is_flag=True,
-              help="Browse a copy of the store taken now (use while a pipeline holds the lock).")
-@click.option("--review", "sample_id", default=None, metavar="SAMPLE",
-              help="Label the items of this review sample (opens the store for writing).")
-@click.option("--role", type=click.Choice(["reviewer1", "reviewer2", "adjudicator"]),
-              default="reviewer1", show_default=True, help="Review role (with --review).")
+@click.option(
+    "--snapshot",
+    is_flag=True,
+    help="Browse a copy of the store taken now (use while a pipeline holds the lock).",
+)
+@click.option(
+    "--review",
+    "sample_id",
+    default=None,
+    metavar="SAMPLE",
+    help="Label the items of this review sample (opens the store for writing).",
+)
+@click.option(
+    "--role",
+    type=click.Choice(["reviewer1", "reviewer2", "adjudicator"]),
+    default="reviewer1",
+    show_default=True,
+    help="Review role (with --review).",
+)
 @click.option("--reviewer", default=None, help="Your name (with --review).")
-def tui(db: str, benchmark: str | None, expansion: str, snapshot: bool, sample_id: str | None,
-        role: str, reviewer: str | None) -> None:
+def tui(
+    db: str,
+    benchmark: str | None,
+    expansion: str,
+    snapshot: bool,
+    sample_id: str | None,
+    role: str,
+    reviewer: str | None,
+) -> None:
     """Browse queries, their equivalents and tools, or label a review sample.
 
     Browsing opens the store read-only. If a pipeline holds the store's write lock, the TUI
@@ -61,8 +81,9 @@ def tui(db: str, benchmark: str | None, expansion: str, snapshot: bool, sample_i
     if sample_id is not None:
         review = {"sample_id": sample_id, "role": role, "reviewer": reviewer}
     try:
-        app = ToolexApp(store, benchmark=benchmark, expansion=expansion, review=review,
-                        snapshot_of=copied_from)
+        app = ToolexApp(
+            store, benchmark=benchmark, expansion=expansion, review=review, snapshot_of=copied_from
+        )
         app.run()
     finally:
         store.close()

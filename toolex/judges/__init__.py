@@ -25,7 +25,8 @@ def parse_spec(spec: str) -> tuple[str, str | None, str | None]:
     if not sep or not rest:
         raise InputError(
             f"unknown judge {spec!r}; use heuristic, openai:<model>, anthropic:<model> or "
-            "compat:<base_url>#<model>", field="judge",
+            "compat:<base_url>#<model>",
+            field="judge",
         )
     if provider in ("openai", "anthropic"):
         return provider, rest, None
@@ -34,7 +35,8 @@ def parse_spec(spec: str) -> tuple[str, str | None, str | None]:
         if not hash_ or not base_url or not model:
             raise InputError(
                 f"judge {spec!r}: an OpenAI-compatible judge is compat:<base_url>#<model>, "
-                "e.g. compat:http://127.0.0.1:8000/v1#qwen2.5-7b-instruct", field="judge",
+                "e.g. compat:http://127.0.0.1:8000/v1#qwen2.5-7b-instruct",
+                field="judge",
             )
         return "compat", model, base_url
     raise InputError(
@@ -69,8 +71,9 @@ def make_judge(spec: str, store: Any = None, config: Any = None, **opts: Any) ->
     if unknown:
         raise TypeError(f"unknown LLM judge option(s) {sorted(unknown)}; known: {sorted(known)}")
     llm = dataclasses.replace(llm, **opts)
-    client = make_client(provider, model, base_url=base_url, timeout_s=llm.timeout_s,
-                         max_tokens=llm.max_tokens)
+    client = make_client(
+        provider, model, base_url=base_url, timeout_s=llm.timeout_s, max_tokens=llm.max_tokens
+    )
     return LLMJudge(spec.strip(), client, store, llm)
 
 

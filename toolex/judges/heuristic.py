@@ -66,8 +66,20 @@ MAX_ENTITY_WORDS = 6
 # Canonical operation classes, keyed by the stems that signal them.
 _OPERATIONS: dict[str, tuple[str, ...]] = {
     "search": ("search", "find", "look", "lookup", "discover", "match"),
-    "calculate": ("calculate", "compute", "count", "estimate", "measure", "sum", "multiply",
-                  "divide", "add", "subtract", "solve", "evaluate"),
+    "calculate": (
+        "calculate",
+        "compute",
+        "count",
+        "estimate",
+        "measure",
+        "sum",
+        "multiply",
+        "divide",
+        "add",
+        "subtract",
+        "solve",
+        "evaluate",
+    ),
     "convert": ("convert", "transform", "encode", "decode", "format", "parse"),
     "translate": ("translate",),
     "create": ("create", "register", "book", "schedule", "make", "post", "open", "insert"),
@@ -78,8 +90,22 @@ _OPERATIONS: dict[str, tuple[str, ...]] = {
     "generate": ("generate", "random", "create_random", "draw", "produce", "compose"),
     "analyze": ("analyze", "analyse", "classify", "predict", "recognize", "summarize", "score"),
     "download": ("download", "upload", "export", "import"),
-    "retrieve": ("get", "fetch", "retrieve", "obtain", "list", "query", "read", "show", "give",
-                 "access", "load", "view", "display", "provide"),
+    "retrieve": (
+        "get",
+        "fetch",
+        "retrieve",
+        "obtain",
+        "list",
+        "query",
+        "read",
+        "show",
+        "give",
+        "access",
+        "load",
+        "view",
+        "display",
+        "provide",
+    ),
 }
 _OP_BY_STEM = {df.stem(w): op for op, words in _OPERATIONS.items() for w in words}
 # Operations that can stand in for each other (a search endpoint that lists results retrieves).
@@ -107,8 +133,13 @@ class HeuristicJudge:
     spec = "heuristic"
     makes_calls = False  # never calls a model: every dry-run estimate is zero calls, $0
 
-    def __init__(self, store: Any = None, *, benchmark: str | None = None,
-                 idf: Mapping[str, float] | None = None) -> None:
+    def __init__(
+        self,
+        store: Any = None,
+        *,
+        benchmark: str | None = None,
+        idf: Mapping[str, float] | None = None,
+    ) -> None:
         self._idf: dict[str, float] = dict(idf) if idf is not None else {}
         self._default_idf = 1.0
         if idf is None and store is not None:
@@ -134,10 +165,12 @@ class HeuristicJudge:
         if feats is None:
             ps = df.params(tool.doc)
             have = {df.stem(w) for p in ps for w in df.split_words(f"{p.name} {p.description}")}
-            required = [(p.name, frozenset(df.stem(w) for w in df.split_words(p.name))
-                         - df.STOPWORDS) for p in ps if p.required]
-            feats = _Features(self._vector(tool_tokens(tool)), operation(tool.doc), have,
-                              required)
+            required = [
+                (p.name, frozenset(df.stem(w) for w in df.split_words(p.name)) - df.STOPWORDS)
+                for p in ps
+                if p.required
+            ]
+            feats = _Features(self._vector(tool_tokens(tool)), operation(tool.doc), have, required)
             self._cache[key] = feats
         return feats
 
@@ -164,34 +197,45 @@ class HeuristicJudge:
         seen: set[str] = set()
         # Description first, then parameter names, then the name's words (camelCase split):
         # a tool documented by its name alone still gets an entity ("getPlayer" -> "player").
-        text = (f"{df.description(tool.doc)} {' '.join(p.name for p in df.params(tool.doc))} "
-                f"{df.name(tool.doc) or tool.name or ''}")
+        text = (
+            f"{df.description(tool.doc)} {' '.join(p.name for p in df.params(tool.doc))} "
+            f"{df.name(tool.doc) or tool.name or ''}"
+        )
         for surface in df.split_words(text):
             s = df.stem(surface)
-            if (surface in df.STOPWORDS or len(surface) < 2 or s in seen
-                    or s in _OP_BY_STEM or any(ch.isdigit() for ch in surface)):
+            if (
+                surface in df.STOPWORDS
+                or len(surface) < 2
+                or s in seen
+                or s in _OP_BY_STEM
+                or any(ch.isdigit() for ch in surface)
+            ):
                 continue
             seen.add(s)
             words.append((surface, s))
         chosen = [w for w in words if w[1] in query_stems]
         if len(chosen) < 2:
-            rest = sorted((w for w in words if w not in chosen),
-                          key=lambda w: (-self._weight(w[1]), words.index(w)))
+            rest = sorted(
+                (w for w in words if w not in chosen),
+                key=lambda w: (-self._weight(w[1]), words.index(w)),
+            )
             chosen += rest[: 3 - len(chosen)]
             chosen.sort(key=words.index)
         chosen = chosen[:MAX_ENTITY_WORDS]
         names = [tool.name, df.name(tool.doc)]
         # Drop words from the end until no name is spelled out (rare: multi-word names).
-        while chosen and df.name_leak(f"{op} " + " ".join(w[0] for w in chosen), tool.item_id,
-                                      names, [tool.platform]):
+        while chosen and df.name_leak(
+            f"{op} " + " ".join(w[0] for w in chosen), tool.item_id, names, [tool.platform]
+        ):
             chosen.pop()
         entity = " ".join(w[0] for w in chosen) or "the requested data"
         return SubQuery(slot, f"{op.capitalize()} {entity}", op, entity, tool.item_id)
 
     def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
         for task in tasks:
-            yield Outcome(task.key, True, self.judge_pair(task.subquery, task.candidate,
-                                                          task.reference))
+            yield Outcome(
+                task.key, True, self.judge_pair(task.subquery, task.candidate, task.reference)
+            )
 
     def judge_pair(self, subquery: str, cand: ToolDoc, ref: ToolDoc) -> Verdict:
         fc, fr = self._features(cand), self._features(ref)
@@ -205,10 +249,14 @@ class HeuristicJudge:
             f"sim_ref {s_ref:.2f}>={REF_THRESHOLD}": s_ref >= REF_THRESHOLD,
             f"sim_sub {s_sub:.2f}>={SUB_RATIO}*{r_sub:.2f}": s_sub >= SUB_RATIO * r_sub,
             f"covers {cover:.2f}>={COVER_RATIO} of the sub-query's reference words": (
-                cover >= COVER_RATIO),
+                cover >= COVER_RATIO
+            ),
             f"operation {op_c}~{op_r}": ops_ok,
-            ("inputs satisfiable" if not missing
-             else f"required inputs nobody supplies: {', '.join(missing)}"): not missing,
+            (
+                "inputs satisfiable"
+                if not missing
+                else f"required inputs nobody supplies: {', '.join(missing)}"
+            ): not missing,
         }
         accepted = all(checks.values())
         failed = [k for k, ok in checks.items() if not ok]
@@ -247,8 +295,11 @@ class HeuristicJudge:
                     continue
                 why = df.feeds(prod.doc, cons.doc)
                 if why and prod.platform != cons.platform:
-                    return Verdict(False, f"slot {b} {why} (slot {a}) but platforms differ: "
-                                          f"{prod.platform!r} vs {cons.platform!r}")
+                    return Verdict(
+                        False,
+                        f"slot {b} {why} (slot {a}) but platforms differ: "
+                        f"{prod.platform!r} vs {cons.platform!r}",
+                    )
         return Verdict(True, "every sub-query covered; dependent steps share a platform")
 
     def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate:

@@ -61,9 +61,13 @@ def render_decompose(task: DecomposeTask) -> tuple[str, str]:
     )
     k = len(task.tools)
     return render(
-        "decompose", boundary=b, k=str(k), k_minus_1=str(k - 1),
+        "decompose",
+        boundary=b,
+        k=str(k),
+        k_minus_1=str(k - 1),
         query_block=fence(b, "REQUEST", task.query),
-        instruction_block=fence(b, "INSTRUCTION", task.instruction) if task.instruction
+        instruction_block=fence(b, "INSTRUCTION", task.instruction)
+        if task.instruction
         else "(none)",
         tools_block=tools,
     )
@@ -73,7 +77,8 @@ def render_verify(task: VerifyTask) -> tuple[str, str]:
     ref, cand = raw_doc(task.reference), raw_doc(task.candidate)
     b = boundary_for(task.subquery, ref, cand)
     return render(
-        "verify", boundary=b,
+        "verify",
+        boundary=b,
         subquery_block=fence(b, "SUB-QUERY", task.subquery),
         reference_block=fence(b, "REFERENCE DOCUMENTATION", ref),
         candidate_block=fence(b, "CANDIDATE DOCUMENTATION", cand),
@@ -89,9 +94,12 @@ def render_audit(task: AuditTask) -> tuple[str, str]:
         for i, t in enumerate(task.tools)
     )
     return render(
-        "audit", boundary=b, n_tools=str(len(task.tools)),
+        "audit",
+        boundary=b,
+        n_tools=str(len(task.tools)),
         query_block=fence(b, "REQUEST", task.query),
-        instruction_block=fence(b, "INSTRUCTION", task.instruction) if task.instruction
+        instruction_block=fence(b, "INSTRUCTION", task.instruction)
+        if task.instruction
         else "(none)",
         checklist_block=fence(b, "CHECKLIST", checklist),
         tools_block=tools,
@@ -99,7 +107,9 @@ def render_audit(task: AuditTask) -> tuple[str, str]:
 
 
 RENDERERS: dict[str, Callable[[Any], tuple[str, str]]] = {
-    "decompose": render_decompose, "verify": render_verify, "audit": render_audit,
+    "decompose": render_decompose,
+    "verify": render_verify,
+    "audit": render_audit,
 }
 
 
@@ -107,7 +117,11 @@ class LLMJudge:
     """A judge backed by one chat model (see toolex/judges/base.py for the contract)."""
 
     def __init__(
-        self, spec: str, client: ChatClient, store: Store, config: LLMConfig | None = None,
+        self,
+        spec: str,
+        client: ChatClient,
+        store: Store,
+        config: LLMConfig | None = None,
     ) -> None:
         self.spec, self.client, self.store = spec, client, store
         self.config = config or LLMConfig()
@@ -115,8 +129,10 @@ class LLMJudge:
         self.spend = Spend()  # attempts and cost so far, for progress displays
         self.chunk_size = max(2048, 64 * self.config.max_in_flight)  # tasks rendered at once
         self.policy = Policy(
-            max_in_flight=self.config.max_in_flight, max_attempts=self.config.max_attempts,
-            backoff_base_s=self.config.backoff_base_s, backoff_max_s=self.config.backoff_max_s,
+            max_in_flight=self.config.max_in_flight,
+            max_attempts=self.config.max_attempts,
+            backoff_base_s=self.config.backoff_base_s,
+            backoff_max_s=self.config.backoff_max_s,
         )
 
     # -- the contract --------------------------------------------------------------------------
@@ -132,8 +148,10 @@ class LLMJudge:
 
     def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate:
         calls, cached, prompt_toks, answer_toks = self.plan(stage, tasks)
-        prices = [cost_usd(self.client.model, p, a, batch=self.config.batch)
-                  for p, a in zip(prompt_toks, answer_toks, strict=True)]
+        prices = [
+            cost_usd(self.client.model, p, a, batch=self.config.batch)
+            for p, a in zip(prompt_toks, answer_toks, strict=True)
+        ]
         if not prices:
             total: float | None = 0.0  # nothing to call costs nothing, whatever the model
         elif any(c is None for c in prices):
@@ -151,16 +169,21 @@ class LLMJudge:
         todo: dict[str, tuple[int, int]] = {}  # input hash -> (prompt, answer) token guesses
         tasks = list(tasks)
         for start in range(0, len(tasks), self.chunk_size):  # bounded memory, like a run
-            prepared = [self._prepare(stage, t) for t in tasks[start:start + self.chunk_size]]
+            prepared = [self._prepare(stage, t) for t in tasks[start : start + self.chunk_size]]
             hits = self.ledger.hits(p.input_hash for p in prepared)
             for p in prepared:
                 if p.input_hash in hits:
                     cached += 1
                 elif p.input_hash not in todo:
-                    answer = (ANSWER_TOKENS["decompose_per_slot"] * len(p.task.tools)
-                              if stage == "decompose" else ANSWER_TOKENS[stage])
+                    answer = (
+                        ANSWER_TOKENS["decompose_per_slot"] * len(p.task.tools)
+                        if stage == "decompose"
+                        else ANSWER_TOKENS[stage]
+                    )
                     todo[p.input_hash] = (
-                        estimate_tokens(p.system) + estimate_tokens(p.user), answer)
+                        estimate_tokens(p.system) + estimate_tokens(p.user),
+                        answer,
+                    )
         prompt_toks = [p for p, _ in todo.values()]
         answer_toks = [a for _, a in todo.values()]
         return len(todo), cached, prompt_toks, answer_toks
@@ -180,9 +203,14 @@ class LLMJudge:
         h = input_hash(identity, self.client.model, self.prompt_version(stage), system, user)
         if stage == "decompose":
             tools = task.tools
-            return Prepared(task, system, user, h,
-                            lambda text: parse.parse_decomposition(text, tools),
-                            lambda parsed: parse.subqueries_value(parsed, tools))
+            return Prepared(
+                task,
+                system,
+                user,
+                h,
+                lambda text: parse.parse_decomposition(text, tools),
+                lambda parsed: parse.subqueries_value(parsed, tools),
+            )
         return Prepared(task, system, user, h, parse.parse_verdict, parse.verdict_value)
 
     def _run(self, stage: str, tasks: Sequence[Any]) -> Iterator[Outcome]:
@@ -192,36 +220,45 @@ class LLMJudge:
         tasks = list(tasks)
         size = len(tasks) if self.config.batch else self.chunk_size
         for start in range(0, len(tasks), max(1, size)):
-            yield from self._run_chunk(stage, tasks[start:start + size])
+            yield from self._run_chunk(stage, tasks[start : start + size])
 
     def _run_chunk(self, stage: str, tasks: Sequence[Any]) -> Iterator[Outcome]:
         prepared = [self._prepare(stage, t) for t in tasks]
         groups: dict[str, list[Prepared]] = {}
         for p in prepared:
             groups.setdefault(p.input_hash, []).append(p)
-        calls = [Call(g[0].task.key, h, g[0].system, g[0].user, g[0].parse)
-                 for h, g in groups.items()]
+        calls = [
+            Call(g[0].task.key, h, g[0].system, g[0].user, g[0].parse) for h, g in groups.items()
+        ]
         for result in self._results(stage, calls):
             for p in groups[result.call.input_hash]:
                 yield self._outcome(p, result)
 
     def _results(self, stage: str, calls: list[Call]) -> Iterator[Result]:
         executor = Executor(
-            self.client, self.ledger, stage=stage, judge=self.spec,
-            prompt_version=self.prompt_version(stage), policy=self.policy, spend=self.spend,
+            self.client,
+            self.ledger,
+            stage=stage,
+            judge=self.spec,
+            prompt_version=self.prompt_version(stage),
+            policy=self.policy,
+            spend=self.spend,
         )  # direct calls pay full price even in a batch run (its fallbacks); batch.py halves
         if self.config.batch:
             from toolex.llm.batch import run_batch
 
-            return run_batch(self.client, self.ledger, executor, calls,
-                             poll_s=self.config.batch_poll_s)
+            return run_batch(
+                self.client, self.ledger, executor, calls, poll_s=self.config.batch_poll_s
+            )
         return executor.run(calls)
 
     @staticmethod
     def _outcome(p: Prepared, result: Result) -> Outcome:
         extra = {"cached": result.cached, "attempts": result.attempts}
         if not result.ok:
-            return Outcome(p.task.key, False, error=result.error, call_id=result.call_id,
-                           extra=extra)
-        return Outcome(p.task.key, True, value=p.to_value(result.parsed),
-                       call_id=result.call_id, extra=extra)
+            return Outcome(
+                p.task.key, False, error=result.error, call_id=result.call_id, extra=extra
+            )
+        return Outcome(
+            p.task.key, True, value=p.to_value(result.parsed), call_id=result.call_id, extra=extra
+        )

@@ -72,7 +72,7 @@ def parse_verdict(text: str) -> dict[str, Any]:
     _keys(obj, {"verdict", "reason"}, "answer")
     verdict = obj["verdict"]
     if verdict not in ("yes", "no"):
-        raise AnswerError(f"answer: 'verdict' must be \"yes\" or \"no\", got {verdict!r}")
+        raise AnswerError(f'answer: \'verdict\' must be "yes" or "no", got {verdict!r}')
     return {"verdict": verdict, "reason": _text(obj, "reason", "answer")}
 
 
@@ -116,7 +116,10 @@ def parse_decomposition(text: str, tools: tuple[ToolDoc, ...]) -> dict[str, Any]
 def subqueries_value(parsed: dict[str, Any], tools: tuple[ToolDoc, ...]) -> list[SubQuery]:
     return [
         SubQuery(
-            slot=e["tool"], text=e["text"], operation=e["operation"], entity=e["entity"],
+            slot=e["tool"],
+            text=e["text"],
+            operation=e["operation"],
+            entity=e["entity"],
             item_id=tools[e["tool"]].item_id,
         )
         for e in parsed["subqueries"]

@@ -39,22 +39,47 @@ def submit(client: Any, ledger: Ledger, executor: Executor, calls: list[Call]) -
     ids = [new_call_id() for _ in calls]
     sdk = client.sdk_client
     if client.provider == "anthropic":
-        batch = sdk.messages.batches.create(requests=[
-            {"custom_id": cid, "params": client.request_body(c.system, c.user)}
-            for cid, c in zip(ids, calls, strict=True)])
+        batch = sdk.messages.batches.create(
+            requests=[
+                {"custom_id": cid, "params": client.request_body(c.system, c.user)}
+                for cid, c in zip(ids, calls, strict=True)
+            ]
+        )
     else:
-        lines = [json.dumps({"custom_id": cid, "method": "POST", "url": OPENAI_ENDPOINT,
-                             "body": client.request_body(c.system, c.user)})
-                 for cid, c in zip(ids, calls, strict=True)]
+        lines = [
+            json.dumps(
+                {
+                    "custom_id": cid,
+                    "method": "POST",
+                    "url": OPENAI_ENDPOINT,
+                    "body": client.request_body(c.system, c.user),
+                }
+            )
+            for cid, c in zip(ids, calls, strict=True)
+        ]
         upload = sdk.files.create(
             file=("toolex-batch.jsonl", ("\n".join(lines) + "\n").encode(), "application/jsonl"),
-            purpose="batch")
-        batch = sdk.batches.create(input_file_id=upload.id, endpoint=OPENAI_ENDPOINT,
-                                   completion_window="24h")
-    ledger.record([
-        Attempt(executor.stage, executor.judge, client.model, executor.prompt_version,
-                c.input_hash, c.key, status="pending", batch_id=batch.id, call_id=cid)
-        for cid, c in zip(ids, calls, strict=True)])
+            purpose="batch",
+        )
+        batch = sdk.batches.create(
+            input_file_id=upload.id, endpoint=OPENAI_ENDPOINT, completion_window="24h"
+        )
+    ledger.record(
+        [
+            Attempt(
+                executor.stage,
+                executor.judge,
+                client.model,
+                executor.prompt_version,
+                c.input_hash,
+                c.key,
+                status="pending",
+                batch_id=batch.id,
+                call_id=cid,
+            )
+            for cid, c in zip(ids, calls, strict=True)
+        ]
+    )
     return batch.id
 
 
@@ -62,8 +87,7 @@ def ended(client: Any, batch_id: str) -> bool:
     sdk = client.sdk_client
     if client.provider == "anthropic":
         return sdk.messages.batches.retrieve(batch_id).processing_status == "ended"
-    return sdk.batches.retrieve(batch_id).status in ("completed", "failed", "expired",
-                                                     "cancelled")
+    return sdk.batches.retrieve(batch_id).status in ("completed", "failed", "expired", "cancelled")
 
 
 def collect(client: Any, batch_id: str) -> dict[str, Reply | str]:
@@ -75,8 +99,11 @@ def collect(client: Any, batch_id: str) -> dict[str, Reply | str]:
 
         for item in sdk.messages.batches.results(batch_id):
             result = item.result
-            out[item.custom_id] = (reply_from_anthropic(result.message)
-                                   if result.type == "succeeded" else f"batch: {result.type}")
+            out[item.custom_id] = (
+                reply_from_anthropic(result.message)
+                if result.type == "succeeded"
+                else f"batch: {result.type}"
+            )
         return out
     batch = sdk.batches.retrieve(batch_id)
     for file_id in (batch.output_file_id, batch.error_file_id):
@@ -95,12 +122,22 @@ def _openai_line(item: dict[str, Any]) -> Reply | str:
         return f"batch: {item.get('error') or resp.get('status_code')}"
     body = resp["body"]
     usage = body.get("usage") or {}
-    return Reply(body["choices"][0]["message"]["content"] or "",
-                 usage.get("prompt_tokens"), usage.get("completion_tokens"))
+    return Reply(
+        body["choices"][0]["message"]["content"] or "",
+        usage.get("prompt_tokens"),
+        usage.get("completion_tokens"),
+    )
 
 
-def run_batch(client: Any, ledger: Ledger, executor: Executor, calls: list[Call], *,
-              poll_s: float = 30.0, max_requests: int = MAX_REQUESTS) -> Iterator[Result]:
+def run_batch(
+    client: Any,
+    ledger: Ledger,
+    executor: Executor,
+    calls: list[Call],
+    *,
+    poll_s: float = 30.0,
+    max_requests: int = MAX_REQUESTS,
+) -> Iterator[Result]:
     done, todo = executor.cached(calls)
     yield from done
     if not todo:
@@ -113,7 +150,7 @@ def run_batch(client: Any, ledger: Ledger, executor: Executor, calls: list[Call]
             members.setdefault(bid, []).append((cid, call))
     fresh = [c for c in todo if c.input_hash not in pending]
     for start in range(0, len(fresh), max_requests):  # all batches are submitted before polling
-        chunk = fresh[start:start + max_requests]
+        chunk = fresh[start : start + max_requests]
         bid = submit(client, ledger, executor, chunk)
         rows = ledger.pending(c.input_hash for c in chunk)
         members[bid] = [(rows[c.input_hash][0], c) for c in chunk]
@@ -142,20 +179,37 @@ def _ended_safely(client: Any, batch_id: str) -> bool:
         raise
 
 
-def _settle(ledger: Ledger, executor: Executor, client: Any, cid: str, call: Call,
-            answer: Reply | str | None) -> Result | None:
-    values: dict[str, Any] = {"status": "error", "error": None, "response": None,
-                              "parsed": None, "prompt_tokens": None, "completion_tokens": None,
-                              "cost_usd": None, "latency_ms": None}
+def _settle(
+    ledger: Ledger,
+    executor: Executor,
+    client: Any,
+    cid: str,
+    call: Call,
+    answer: Reply | str | None,
+) -> Result | None:
+    values: dict[str, Any] = {
+        "status": "error",
+        "error": None,
+        "response": None,
+        "parsed": None,
+        "prompt_tokens": None,
+        "completion_tokens": None,
+        "cost_usd": None,
+        "latency_ms": None,
+    }
     if answer is None:
         values["error"] = "batch: no result for this request"
     elif isinstance(answer, str):
         values["error"] = answer
     else:
-        values.update(response=answer.text, prompt_tokens=answer.prompt_tokens,
-                      completion_tokens=answer.completion_tokens,
-                      cost_usd=cost_usd(client.model, answer.prompt_tokens,
-                                        answer.completion_tokens, batch=True))
+        values.update(
+            response=answer.text,
+            prompt_tokens=answer.prompt_tokens,
+            completion_tokens=answer.completion_tokens,
+            cost_usd=cost_usd(
+                client.model, answer.prompt_tokens, answer.completion_tokens, batch=True
+            ),
+        )
         try:
             values.update(parsed=call.parse(answer.text), status="ok")
         except AnswerError as exc:

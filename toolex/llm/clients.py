@@ -117,8 +117,13 @@ class OpenAIChat:
     """OpenAI chat completions; also any OpenAI-compatible server (vLLM, Ollama, llama.cpp)."""
 
     def __init__(
-        self, model: str, *, provider: str = "openai", base_url: str | None = None,
-        timeout_s: float = 60.0, max_tokens: int = 1024,
+        self,
+        model: str,
+        *,
+        provider: str = "openai",
+        base_url: str | None = None,
+        timeout_s: float = 60.0,
+        max_tokens: int = 1024,
     ) -> None:
         import openai
 
@@ -170,7 +175,11 @@ class AnthropicChat:
     strict parser rejects anything else. No temperature either: this SDK no longer takes one."""
 
     def __init__(
-        self, model: str, *, base_url: str | None = None, timeout_s: float = 60.0,
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        timeout_s: float = 60.0,
         max_tokens: int = 1024,
     ) -> None:
         import anthropic
@@ -203,20 +212,25 @@ def reply_from_anthropic(resp: Any) -> Reply:
         getattr(block, "text", "") for block in (resp.content or []) if block.type == "text"
     )
     usage = getattr(resp, "usage", None)
-    return Reply(
-        text, getattr(usage, "input_tokens", None), getattr(usage, "output_tokens", None)
-    )
+    return Reply(text, getattr(usage, "input_tokens", None), getattr(usage, "output_tokens", None))
 
 
 def make_client(
-    provider: str, model: str, *, base_url: str | None = None, timeout_s: float = 60.0,
+    provider: str,
+    model: str,
+    *,
+    base_url: str | None = None,
+    timeout_s: float = 60.0,
     max_tokens: int = 1024,
 ) -> ChatClient:
     if provider == "anthropic":
         return AnthropicChat(model, base_url=base_url, timeout_s=timeout_s, max_tokens=max_tokens)
     if provider in ("openai", "compat"):
         return OpenAIChat(
-            model, provider=provider, base_url=base_url, timeout_s=timeout_s,
+            model,
+            provider=provider,
+            base_url=base_url,
+            timeout_s=timeout_s,
             max_tokens=max_tokens,
         )
     raise ValueError(f"unknown LLM provider {provider!r}")

@@ -77,7 +77,8 @@ def _section(cls: type, raw: dict[str, Any], path: str, name: str) -> Any:
             raise InputError(
                 "API keys are read from the environment only (OPENAI_API_KEY, "
                 "ANTHROPIC_API_KEY, TOOLEX_COMPAT_API_KEY); remove it from the file",
-                path=path, field=f"{name}.{key}",
+                path=path,
+                field=f"{name}.{key}",
             )
         if key not in known:
             raise InputError(
@@ -90,7 +91,8 @@ def _section(cls: type, raw: dict[str, Any], path: str, name: str) -> Any:
         if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
             raise InputError(
                 f"expected {expected.__name__}, got {type(value).__name__}",
-                path=path, field=f"{name}.{key}",
+                path=path,
+                field=f"{name}.{key}",
             )
         if expected in (int, float) and value <= 0:
             raise InputError("must be positive", path=path, field=f"{name}.{key}")
@@ -116,8 +118,9 @@ def load_config(path: str | Path) -> ToolexConfig:
     judges = dict.fromkeys(STAGES, "heuristic")
     for stage, spec in raw.get("judges", {}).items():
         if stage not in STAGES:
-            raise InputError(f"unknown stage (known: {', '.join(STAGES)})", path=path,
-                             field=f"judges.{stage}")
+            raise InputError(
+                f"unknown stage (known: {', '.join(STAGES)})", path=path, field=f"judges.{stage}"
+            )
         if not isinstance(spec, str) or not spec.strip():
             raise InputError("expected a judge spec string", path=path, field=f"judges.{stage}")
         judges[stage] = spec.strip()

@@ -107,17 +107,27 @@ class _Health:
         if self.refused:
             env = KEY_ENV.get(getattr(self.client, "provider", ""), "the API key variable")
             raise ModelUnavailableError(
-                f"{where} refused the API key ({self.refused}); check {env}")
+                f"{where} refused the API key ({self.refused}); check {env}"
+            )
         if not self.answered and self.unreachable >= self.limit:
             raise ModelUnavailableError(
                 f"cannot reach {where} ({self.unreachable} connection failures, no answer); "
-                "is the server running and the base URL right?")
+                "is the server running and the base URL right?"
+            )
 
 
 class Executor:
     def __init__(
-        self, client: ChatClient, ledger: Ledger, *, stage: str, judge: str,
-        prompt_version: str, policy: Policy, batch_price: bool = False, seed: int | None = None,
+        self,
+        client: ChatClient,
+        ledger: Ledger,
+        *,
+        stage: str,
+        judge: str,
+        prompt_version: str,
+        policy: Policy,
+        batch_price: bool = False,
+        seed: int | None = None,
         spend: Spend | None = None,
     ) -> None:
         self.spend = spend or Spend()
@@ -156,8 +166,9 @@ class Executor:
         stop = threading.Event()
         n_threads = max(1, min(self.policy.max_in_flight, len(calls)))
         threads = [
-            threading.Thread(target=self._worker, args=(work, events, stop), daemon=True,
-                             name=f"toolex-llm-{i}")
+            threading.Thread(
+                target=self._worker, args=(work, events, stop), daemon=True, name=f"toolex-llm-{i}"
+            )
             for i in range(n_threads)
         ]
         for t in threads:
@@ -222,8 +233,14 @@ class Executor:
             if stop.is_set():
                 return None
             row = Attempt(
-                self.stage, self.judge, self.client.model, self.prompt_version,
-                call.input_hash, call.key, status="error", attempt=n,
+                self.stage,
+                self.judge,
+                self.client.model,
+                self.prompt_version,
+                call.input_hash,
+                call.key,
+                status="error",
+                attempt=n,
             )
             started = time.perf_counter()
             retry_after: float | None = None
@@ -241,10 +258,15 @@ class Executor:
             else:
                 row.response = reply.text
                 row.prompt_tokens, row.completion_tokens = (
-                    reply.prompt_tokens, reply.completion_tokens)
+                    reply.prompt_tokens,
+                    reply.completion_tokens,
+                )
                 row.cost_usd = cost_usd(
-                    self.client.model, reply.prompt_tokens, reply.completion_tokens,
-                    batch=self.batch_price)
+                    self.client.model,
+                    reply.prompt_tokens,
+                    reply.completion_tokens,
+                    batch=self.batch_price,
+                )
                 try:
                     row.parsed = call.parse(reply.text)
                     row.status = "ok"
@@ -258,7 +280,9 @@ class Executor:
             if row.status == "error" and n < self.policy.max_attempts:
                 stop.wait(self.policy.delay(n, retry_after, self._rng))
         return Result(
-            call, False,
+            call,
+            False,
             error=f"failed after {self.policy.max_attempts} attempts; last: {last_error}",
-            call_id=last_call, attempts=self.policy.max_attempts,
+            call_id=last_call,
+            attempts=self.policy.max_attempts,
         )

@@ -26,16 +26,37 @@ from toolex.resources import sql_text
 from toolex.store import Store
 
 _COLUMNS = (
-    "call_id", "stage", "judge", "model", "prompt_version", "input_hash", "task_key", "status",
-    "error", "response", "parsed", "prompt_tokens", "completion_tokens", "latency_ms",
-    "cost_usd", "attempt", "batch_id", "created_at",
+    "call_id",
+    "stage",
+    "judge",
+    "model",
+    "prompt_version",
+    "input_hash",
+    "task_key",
+    "status",
+    "error",
+    "response",
+    "parsed",
+    "prompt_tokens",
+    "completion_tokens",
+    "latency_ms",
+    "cost_usd",
+    "attempt",
+    "batch_id",
+    "created_at",
 )
 
 _ARROW_SCHEMA = pa.schema(
     [(name, pa.string()) for name in _COLUMNS[:11]]
-    + [("prompt_tokens", pa.int32()), ("completion_tokens", pa.int32()),
-       ("latency_ms", pa.float64()), ("cost_usd", pa.float64()), ("attempt", pa.int32()),
-       ("batch_id", pa.string()), ("created_at", pa.timestamp("us"))]
+    + [
+        ("prompt_tokens", pa.int32()),
+        ("completion_tokens", pa.int32()),
+        ("latency_ms", pa.float64()),
+        ("cost_usd", pa.float64()),
+        ("attempt", pa.int32()),
+        ("batch_id", pa.string()),
+        ("created_at", pa.timestamp("us")),
+    ]
 )
 
 
@@ -106,8 +127,10 @@ class Ledger:
 
     def pending(self, hashes: Iterable[str]) -> dict[str, tuple[str, str, int]]:
         """input_hash -> (call_id, batch_id, attempt) of batch requests not yet collected."""
-        return {h: (cid, bid, att) for h, cid, bid, att in self._rows(
-            "llm/30_ledger_pending.sql", hashes)}
+        return {
+            h: (cid, bid, att)
+            for h, cid, bid, att in self._rows("llm/30_ledger_pending.sql", hashes)
+        }
 
     def settle(self, call_id: str, values: Mapping[str, Any]) -> None:
         params = dict(values, call_id=call_id)

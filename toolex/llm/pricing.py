@@ -39,8 +39,11 @@ def price(model: str | None) -> tuple[float, float] | None:
 
 
 def cost_usd(
-    model: str | None, prompt_tokens: int | None, completion_tokens: int | None,
-    *, batch: bool = False,
+    model: str | None,
+    prompt_tokens: int | None,
+    completion_tokens: int | None,
+    *,
+    batch: bool = False,
 ) -> float | None:
     """Cost of one call; None when the price or the token counts are unknown."""
     rates = price(model)

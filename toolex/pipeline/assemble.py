@@ -24,8 +24,7 @@ def run(ctx: StageContext, audit_cap: int = 20, mode: str = "strict") -> StageCo
     with store.transaction():
         store.execute("stages/30_cartesian.sql", ctx.params())
         store.execute("stages/31_rrf_rank.sql", ctx.base(rrf_k=RRF_K))
-        ready = store.con.execute(
-            sql_text("stages/43_count_products.sql")).fetchone()
+        ready = store.con.execute(sql_text("stages/43_count_products.sql")).fetchone()
         counts.tasks = counts.ok = int(ready[0]) if ready else 0
         counts.notes["combinations"] = int(ready[1]) if ready else 0
         store.execute("stages/32_insert_combinations.sql", ctx.base())

@@ -13,8 +13,9 @@ from toolex.judges.base import AuditTask, Judge, Outcome, Verdict
 from toolex.pipeline.context import StageContext, StageCounts, Writer, run_judged, tool_doc
 
 
-def pending_tasks(ctx: StageContext,
-                  where: dict[str, tuple[str, int]] | None = None) -> list[AuditTask]:
+def pending_tasks(
+    ctx: StageContext, where: dict[str, tuple[str, int]] | None = None
+) -> list[AuditTask]:
     """Audit tasks of the pending combinations; ``where`` receives key -> (query_id, combo_id)."""
     rows = ctx.store.query("stages/36_audit_pending.sql", ctx.params(retry_failed=ctx.retry_failed))
     checklists = _checklists(ctx)
@@ -25,8 +26,9 @@ def pending_tasks(ctx: StageContext,
         key = f"{query_id}/{combo_id}"
         if where is not None:
             where[key] = (query_id, combo_id)
-        tools = tuple(tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"])
-                      for r in members)
+        tools = tuple(
+            tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"]) for r in members
+        )
         tasks.append(AuditTask(key, query, instruction, subs, tools))
     return tasks
 
@@ -42,10 +44,17 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
         if not isinstance(outcome.value, Verdict):
             return "audit answer is not a verdict"
         query_id, combo_id = where[outcome.key]
-        writer.add("stages/37_set_audit_status.sql", dict(
-            query_id=query_id, combo_id=combo_id,
-            status="valid" if outcome.value.accepted else "rejected_audit",
-            reason=outcome.value.reason, judge=judge.spec, call_id=outcome.call_id))
+        writer.add(
+            "stages/37_set_audit_status.sql",
+            dict(
+                query_id=query_id,
+                combo_id=combo_id,
+                status="valid" if outcome.value.accepted else "rejected_audit",
+                reason=outcome.value.reason,
+                judge=judge.spec,
+                call_id=outcome.call_id,
+            ),
+        )
         return None
 
     run_judged(ctx, counts, tasks, judge, store_one, "audit")
@@ -57,6 +66,9 @@ def _checklists(ctx: StageContext) -> dict[str, tuple[str, str | None, tuple[str
     out = {}
     for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
         members = list(group)
-        out[query_id] = (members[0]["query"], members[0]["instruction"],
-                         tuple(r["text"] for r in members))
+        out[query_id] = (
+            members[0]["query"],
+            members[0]["instruction"],
+            tuple(r["text"] for r in members),
+        )
     return out

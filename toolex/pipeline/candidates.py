@@ -25,8 +25,13 @@ def default_search() -> SearchFn:
     return search
 
 
-def run(ctx: StageContext, retriever: str, k: int = 20, scope: str = "task",
-        search: SearchFn | None = None) -> StageCounts:
+def run(
+    ctx: StageContext,
+    retriever: str,
+    k: int = 20,
+    scope: str = "task",
+    search: SearchFn | None = None,
+) -> StageCounts:
     counts = StageCounts("candidates")
     pending = ctx.store.query("stages/20_candidates_pending.sql", ctx.params())
     counts.tasks = len(pending)
@@ -48,8 +53,13 @@ def run(ctx: StageContext, retriever: str, k: int = 20, scope: str = "task",
     return counts
 
 
-def _write(ctx: StageContext, batch: Sequence[dict[str, Any]], hits: list[dict[str, Any]],
-           retriever: str, k: int) -> None:
+def _write(
+    ctx: StageContext,
+    batch: Sequence[dict[str, Any]],
+    hits: list[dict[str, Any]],
+    retriever: str,
+    k: int,
+) -> None:
     by_slot: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for h in hits:
         by_slot.setdefault((h["query_id"], int(h["slot"])), []).append(h)
@@ -59,11 +69,27 @@ def _write(ctx: StageContext, batch: Sequence[dict[str, Any]], hits: list[dict[s
         got = sorted(by_slot.get(key, []), key=lambda h: h["rank"])[:k]
         seen = {h["item_id"] for h in got}
         for h in got:
-            rows.append(dict(query_id=key[0], slot=key[1], item_id=h["item_id"],
-                             rank=int(h["rank"]), score=float(h["score"]), retriever=retriever))
+            rows.append(
+                dict(
+                    query_id=key[0],
+                    slot=key[1],
+                    item_id=h["item_id"],
+                    rank=int(h["rank"]),
+                    score=float(h["score"]),
+                    retriever=retriever,
+                )
+            )
         if sub["ref_item_id"] not in seen:
-            rows.append(dict(query_id=key[0], slot=key[1], item_id=sub["ref_item_id"],
-                             rank=k + 1, score=None, retriever=retriever))
+            rows.append(
+                dict(
+                    query_id=key[0],
+                    slot=key[1],
+                    item_id=sub["ref_item_id"],
+                    rank=k + 1,
+                    score=None,
+                    retriever=retriever,
+                )
+            )
     with ctx.store.transaction() as con:
         write_rows(con, "stages/21_insert_candidate.sql", rows, ctx.base())
 

@@ -49,15 +49,20 @@ class StageContext:
     cost: float = 0.0  # their cost in USD, where known
 
     def params(self, **extra: Any) -> dict[str, Any]:
-        return {"benchmark": self.benchmark, "expansion": self.expansion,
-                "query_ids": self.query_ids, **extra}
+        return {
+            "benchmark": self.benchmark,
+            "expansion": self.expansion,
+            "query_ids": self.query_ids,
+            **extra,
+        }
 
     def base(self, **extra: Any) -> dict[str, Any]:
         return {"benchmark": self.benchmark, "expansion": self.expansion, **extra}
 
 
-def tool_doc(item_id: str, name: str | None, platform: str | None, doc: Any,
-             text: str | None) -> ToolDoc:
+def tool_doc(
+    item_id: str, name: str | None, platform: str | None, doc: Any, text: str | None
+) -> ToolDoc:
     raw = _parse(doc) if isinstance(doc, str) else (doc or {})
     return ToolDoc(item_id, name, platform, raw, text or "")
 
@@ -68,8 +73,7 @@ def _parse(doc: str) -> dict[str, Any]:
     return json.loads(doc)
 
 
-def write_rows(con: Any, name: str, rows: Sequence[dict[str, Any]],
-               params: dict[str, Any]) -> None:
+def write_rows(con: Any, name: str, rows: Sequence[dict[str, Any]], params: dict[str, Any]) -> None:
     """Run a batch SQL file over ``rows`` registered as the relation ``stage_rows``.
 
     One set-based statement per batch: DuckDB's ``executemany`` costs milliseconds per row.
@@ -134,9 +138,15 @@ class StageCounts:
     notes: dict[str, int] = field(default_factory=dict)
 
     def as_row(self) -> dict[str, Any]:
-        return {"stage": self.stage, "tasks": self.tasks, "ok": self.ok, "failed": self.failed,
-                "calls": self.calls, "cost_usd": round(self.cost_usd, 4),
-                "notes": ", ".join(f"{k} {v}" for k, v in sorted(self.notes.items()))}
+        return {
+            "stage": self.stage,
+            "tasks": self.tasks,
+            "ok": self.ok,
+            "failed": self.failed,
+            "calls": self.calls,
+            "cost_usd": round(self.cost_usd, 4),
+            "notes": ", ".join(f"{k} {v}" for k, v in sorted(self.notes.items())),
+        }
 
 
 class Meter:
@@ -167,8 +177,14 @@ class Meter:
             self.cost += float(cost)
 
 
-def run_judged(ctx: StageContext, counts: StageCounts, tasks: Sequence[Any], judge: Any,
-               on_ok: Callable[[Writer, Outcome], str | None], stage: str) -> None:
+def run_judged(
+    ctx: StageContext,
+    counts: StageCounts,
+    tasks: Sequence[Any],
+    judge: Any,
+    on_ok: Callable[[Writer, Outcome], str | None],
+    stage: str,
+) -> None:
     """Feed ``tasks`` to ``judge.<stage>`` and store each outcome as it completes.
 
     ``on_ok`` writes a successful outcome and returns an error message when the outcome is
@@ -188,13 +204,20 @@ def run_judged(ctx: StageContext, counts: StageCounts, tasks: Sequence[Any], jud
                 if problem is None:
                     counts.ok += 1
                     if ctx.retry_failed:  # only a retried task can have a failure to clear
-                        writer.add("stages/13_clear_failure.sql",
-                                   {"stage": stage, "task_key": outcome.key})
+                        writer.add(
+                            "stages/13_clear_failure.sql", {"stage": stage, "task_key": outcome.key}
+                        )
                 else:
                     counts.failed += 1
-                    writer.add("stages/12_record_failure.sql",
-                               {"stage": stage, "task_key": outcome.key, "error": problem,
-                                "call_id": outcome.call_id})
+                    writer.add(
+                        "stages/12_record_failure.sql",
+                        {
+                            "stage": stage,
+                            "task_key": outcome.key,
+                            "error": problem,
+                            "call_id": outcome.call_id,
+                        },
+                    )
                 ctx.progress.advance(1, ctx.calls + meter.calls, ctx.cost + meter.cost)
     finally:
         counts.calls, counts.cost_usd = meter.calls, meter.cost

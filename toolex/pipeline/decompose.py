@@ -19,8 +19,9 @@ from toolex.pipeline.context import StageContext, StageCounts, Writer, run_judge
 
 def pending_tasks(ctx: StageContext) -> tuple[list[DecomposeTask], list[tuple[str, str]]]:
     """Decompose tasks still to do, and (query_id, error) for queries that cannot be asked."""
-    rows = ctx.store.query("stages/10_decompose_pending.sql",
-                           ctx.params(retry_failed=ctx.retry_failed))
+    rows = ctx.store.query(
+        "stages/10_decompose_pending.sql", ctx.params(retry_failed=ctx.retry_failed)
+    )
     tasks, broken = [], []
     for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
         members = list(group)
@@ -28,8 +29,9 @@ def pending_tasks(ctx: StageContext) -> tuple[list[DecomposeTask], list[tuple[st
         if missing:
             broken.append((query_id, f"ground-truth items not in the library: {missing}"))
             continue
-        tools = tuple(tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"])
-                      for r in members)
+        tools = tuple(
+            tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"]) for r in members
+        )
         tasks.append(DecomposeTask(query_id, members[0]["query"], members[0]["instruction"], tools))
     return tasks, broken
 
@@ -64,9 +66,10 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
     with Writer(ctx.store, ctx.base()) as writer:
         for query_id, error in broken:
             counts.failed += 1
-            writer.add("stages/12_record_failure.sql",
-                       {"stage": "decompose", "task_key": query_id, "error": error,
-                        "call_id": None})
+            writer.add(
+                "stages/12_record_failure.sql",
+                {"stage": "decompose", "task_key": query_id, "error": error, "call_id": None},
+            )
 
     def store_one(writer: Writer, outcome: Outcome) -> str | None:
         task = by_key.get(outcome.key)
@@ -76,10 +79,19 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
         if problem:
             return problem
         for s in sorted(outcome.value, key=lambda s: s.slot):  # type: ignore[union-attr]
-            writer.add("stages/11_insert_subquery.sql", dict(
-                query_id=task.key, slot=s.slot, text=s.text.strip(), operation=s.operation,
-                entity=s.entity, ref_item_id=s.item_id, judge=judge.spec,
-                call_id=outcome.call_id))
+            writer.add(
+                "stages/11_insert_subquery.sql",
+                dict(
+                    query_id=task.key,
+                    slot=s.slot,
+                    text=s.text.strip(),
+                    operation=s.operation,
+                    entity=s.entity,
+                    ref_item_id=s.item_id,
+                    judge=judge.spec,
+                    call_id=outcome.call_id,
+                ),
+            )
         return None
 
     run_judged(ctx, counts, tasks, judge, store_one, "decompose")

@@ -193,8 +193,9 @@ def identifier_like(text: str) -> bool:
     return bool(re.search(r"[_.]|[a-z][A-Z]", text)) and " " not in text.strip()
 
 
-def name_leak(text: str, item_id: str, names: list[str | None],
-              platforms: list[str | None] = ()) -> str | None:  # type: ignore[assignment]
+def name_leak(
+    text: str, item_id: str, names: list[str | None], platforms: list[str | None] = ()
+) -> str | None:  # type: ignore[assignment]
     """The name that ``text`` spells out verbatim (case-insensitive), or None.
 
     Checked: the item id; identifier-like names (``get_weather``, ``getWeather``) as substrings;

@@ -17,8 +17,15 @@ from toolex.pipeline import audit, decompose
 from toolex.pipeline.context import StageContext
 
 
-def estimate(store: Any, benchmark: str, expansion: str, ids: list[str],
-             judges: dict[str, Judge], settings: Any, stages: Any) -> list[dict[str, Any]]:
+def estimate(
+    store: Any,
+    benchmark: str,
+    expansion: str,
+    ids: list[str],
+    judges: dict[str, Judge],
+    settings: Any,
+    stages: Any,
+) -> list[dict[str, Any]]:
     ctx = StageContext(store, benchmark, expansion, ids)
     rows = []
     labels = store.query("stages/46_pending_work.sql", ctx.params())[0]
@@ -31,8 +38,14 @@ def estimate(store: Any, benchmark: str, expansion: str, ids: list[str],
         later = int(labels["undecomposed_slots"] + labels["subqueries_without_candidates"])
         rows.append(_row("verify", judges["verify"], verify_tasks(ctx), later * settings.k))
     if "audit" in stages:
-        rows.append(_row("audit", judges["audit"], audit.pending_tasks(ctx),
-                         int(labels["unassembled_queries"]) * settings.audit_cap))
+        rows.append(
+            _row(
+                "audit",
+                judges["audit"],
+                audit.pending_tasks(ctx),
+                int(labels["unassembled_queries"]) * settings.audit_cap,
+            )
+        )
     return rows
 
 
@@ -40,9 +53,14 @@ def _row(stage: str, judge: Judge, tasks: list[Any], bound: int) -> dict[str, An
     est = judge.estimate(stage, tasks)  # type: ignore[arg-type]
     per_call = (est.cost_usd / est.calls) if est.calls and est.cost_usd is not None else None
     free = not getattr(judge, "makes_calls", True)
-    later_cost = per_call * bound if per_call is not None else (
-        0.0 if bound == 0 or free else None)
+    later_cost = per_call * bound if per_call is not None else (0.0 if bound == 0 or free else None)
     total = None if est.cost_usd is None or later_cost is None else est.cost_usd + later_cost
-    return {"stage": stage, "judge": judge.spec, "tasks_now": len(tasks), "calls_now": est.calls,
-            "cached": est.cached, "tasks_later_at_most": bound,
-            "cost_usd_at_most": None if total is None else round(total, 4)}
+    return {
+        "stage": stage,
+        "judge": judge.spec,
+        "tasks_now": len(tasks),
+        "calls_now": est.calls,
+        "cached": est.cached,
+        "tasks_later_at_most": bound,
+        "cost_usd_at_most": None if total is None else round(total, 4),
+    }

@@ -26,8 +26,9 @@ from toolex.pipeline import docfields
 MODES = ("strict", "feeds")
 
 
-def dependent_pairs(tools: Sequence[tuple[str | None, dict[str, Any]]],
-                    mode: str = "strict") -> list[tuple[int, int, str]]:
+def dependent_pairs(
+    tools: Sequence[tuple[str | None, dict[str, Any]]], mode: str = "strict"
+) -> list[tuple[int, int, str]]:
     """(slot_a, slot_b, reason) with slot_a < slot_b, for tools as (platform, doc) in slot order."""
     if mode not in MODES:
         raise ValueError(f"platform rule mode must be one of {MODES}, not {mode!r}")
@@ -37,7 +38,7 @@ def dependent_pairs(tools: Sequence[tuple[str | None, dict[str, Any]]],
         why = docfields.feeds(da, db)
         if why:
             reason = f"slot {b} {why.replace('the other step', f'slot {a}')}"
-        elif (why := docfields.feeds(db, da)):
+        elif why := docfields.feeds(db, da):
             reason = f"slot {a} {why.replace('the other step', f'slot {b}')}"
         elif mode == "strict" and pa and pa == pb:
             reason = f"the original uses one platform for both ({pa})"

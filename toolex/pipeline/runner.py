@@ -41,9 +41,15 @@ class Settings:
     platform_rule: str = "strict"
 
     def as_config(self, judges: dict[str, Judge]) -> dict[str, Any]:
-        return {"judges": {s: j.spec for s, j in judges.items()}, "retriever": self.retriever,
-                "k": self.k, "scope": self.scope, "audit_cap": self.audit_cap,
-                "platform_rule": self.platform_rule, "rrf_k": assemble.RRF_K}
+        return {
+            "judges": {s: j.spec for s, j in judges.items()},
+            "retriever": self.retriever,
+            "k": self.k,
+            "scope": self.scope,
+            "audit_cap": self.audit_cap,
+            "platform_rule": self.platform_rule,
+            "rrf_k": assemble.RRF_K,
+        }
 
 
 @dataclass
@@ -58,26 +64,48 @@ class RunReport:
         return [s.as_row() for s in self.stages]
 
 
-def select_queries(store: Store, benchmark: str, query_ids: Sequence[str] | None = None,
-                   task: str | None = None, limit: int | None = None) -> list[str]:
-    rows = store.query("stages/09_select_queries.sql", {
-        "benchmark": benchmark, "query_ids": list(query_ids) if query_ids else None,
-        "task": task, "limit": limit})
+def select_queries(
+    store: Store,
+    benchmark: str,
+    query_ids: Sequence[str] | None = None,
+    task: str | None = None,
+    limit: int | None = None,
+) -> list[str]:
+    rows = store.query(
+        "stages/09_select_queries.sql",
+        {
+            "benchmark": benchmark,
+            "query_ids": list(query_ids) if query_ids else None,
+            "task": task,
+            "limit": limit,
+        },
+    )
     ids = [r["query_id"] for r in rows]
     if query_ids:
         missing = sorted(set(query_ids) - set(ids))
         if missing:
-            raise InputError(f"no such queries with ground truth in {benchmark!r}: "
-                             f"{', '.join(missing[:5])}", field="--queries")
+            raise InputError(
+                f"no such queries with ground truth in {benchmark!r}: {', '.join(missing[:5])}",
+                field="--queries",
+            )
     return ids
 
 
-def run_expansion(store: Store, benchmark: str, judges: Judge | dict[str, Judge], *,
-                  expansion: str = "default", stages: Sequence[str] = STAGES,
-                  query_ids: Sequence[str] | None = None, task: str | None = None,
-                  limit: int | None = None, settings: Settings | None = None,
-                  retry_failed: bool = False, progress: Progress | None = None,
-                  search: candidates.SearchFn | None = None) -> RunReport:
+def run_expansion(
+    store: Store,
+    benchmark: str,
+    judges: Judge | dict[str, Judge],
+    *,
+    expansion: str = "default",
+    stages: Sequence[str] = STAGES,
+    query_ids: Sequence[str] | None = None,
+    task: str | None = None,
+    limit: int | None = None,
+    settings: Settings | None = None,
+    retry_failed: bool = False,
+    progress: Progress | None = None,
+    search: candidates.SearchFn | None = None,
+) -> RunReport:
     """Run ``stages`` of the expansion ``expansion`` of ``benchmark``; see the module docstring.
 
     ``judges`` is one judge for every stage or a dict stage -> judge (decompose/verify/audit).
@@ -93,9 +121,14 @@ def run_expansion(store: Store, benchmark: str, judges: Judge | dict[str, Judge]
     if not store.query("stages/45_benchmark_exists.sql", {"benchmark": benchmark}):
         raise InputError(f"no benchmark {benchmark!r} in the store {store.path}; load it first")
     ids = select_queries(store, benchmark, query_ids, task, limit)
-    store.execute("stages/42_upsert_expansion.sql", {
-        "benchmark": benchmark, "expansion": expansion,
-        "config": json.dumps(settings.as_config(judges))})
+    store.execute(
+        "stages/42_upsert_expansion.sql",
+        {
+            "benchmark": benchmark,
+            "expansion": expansion,
+            "config": json.dumps(settings.as_config(judges)),
+        },
+    )
     settings.scope = resolve_scope(store, benchmark, settings.scope)
     ctx = StageContext(store, benchmark, expansion, ids, retry_failed, progress or Progress())
     report = RunReport(benchmark, expansion, len(ids))
@@ -105,14 +138,16 @@ def run_expansion(store: Store, benchmark: str, judges: Judge | dict[str, Judge]
         if stage == "decompose":
             report.stages.append(decompose.run(ctx, judges["decompose"]))
         elif stage == "candidates":
-            report.stages.append(candidates.run(ctx, settings.retriever, settings.k,
-                                                settings.scope, search))
+            report.stages.append(
+                candidates.run(ctx, settings.retriever, settings.k, settings.scope, search)
+            )
         elif stage == "verify":
             report.stages.append(verify.run(ctx, judges["verify"]))
         elif stage == "assemble":
             report.stages.append(assemble.run(ctx, settings.audit_cap, settings.platform_rule))
         else:
             report.stages.append(audit.run(ctx, judges["audit"]))
-    report.pending_failures = store.query("stages/14_failure_counts.sql",
-                                          {"benchmark": benchmark, "expansion": expansion})
+    report.pending_failures = store.query(
+        "stages/14_failure_counts.sql", {"benchmark": benchmark, "expansion": expansion}
+    )
     return report

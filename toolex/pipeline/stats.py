@@ -17,18 +17,27 @@ from toolex.store import Store
 BY = ("all", "category", "task")
 
 
-def annotation_table(store: Store, benchmark: str, expansion: str = "default",
-                     by: str = "all") -> list[dict[str, Any]]:
+def annotation_table(
+    store: Store, benchmark: str, expansion: str = "default", by: str = "all"
+) -> list[dict[str, Any]]:
     if by not in BY:
         raise InputError(f"--by must be one of {', '.join(BY)}, not {by!r}", field="--by")
-    rows = store.query("stages/40_stats.sql", {"benchmark": benchmark, "expansion": expansion,
-                                               "by": by})
-    return [{k: (float(v) if hasattr(v, "as_integer_ratio") and not isinstance(v, int) else v)
-             for k, v in r.items()} for r in rows]
+    rows = store.query(
+        "stages/40_stats.sql", {"benchmark": benchmark, "expansion": expansion, "by": by}
+    )
+    return [
+        {
+            k: (float(v) if hasattr(v, "as_integer_ratio") and not isinstance(v, int) else v)
+            for k, v in r.items()
+        }
+        for r in rows
+    ]
 
 
 def combination_counts(store: Store, benchmark: str, expansion: str = "default") -> dict[str, int]:
     """Combinations per status: rejected_platform = audit calls saved; cut = beyond the cap."""
-    rows = store.query("stages/41_combination_counts.sql",
-                       {"benchmark": benchmark, "expansion": expansion, "query_ids": None})
+    rows = store.query(
+        "stages/41_combination_counts.sql",
+        {"benchmark": benchmark, "expansion": expansion, "query_ids": None},
+    )
     return {r["status"]: int(r["combinations"]) for r in rows}

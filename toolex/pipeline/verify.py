@@ -15,31 +15,47 @@ def task_key(query_id: str, slot: int, item_id: str) -> str:
     return f"{query_id}/{slot}/{item_id}"
 
 
-def pending_tasks(ctx: StageContext, writer: Writer | None = None,
-                  counts: StageCounts | None = None,
-                  where: dict[str, tuple[str, int, str]] | None = None) -> list[VerifyTask]:
+def pending_tasks(
+    ctx: StageContext,
+    writer: Writer | None = None,
+    counts: StageCounts | None = None,
+    where: dict[str, tuple[str, int, str]] | None = None,
+) -> list[VerifyTask]:
     """Verify tasks still to do; with a writer, the references pass on the way (no call).
 
     ``where`` receives task key -> (query_id, slot, item_id) (item ids may contain '/')."""
-    rows = ctx.store.query("stages/22_verify_pending.sql",
-                           ctx.params(retry_failed=ctx.retry_failed))
+    rows = ctx.store.query(
+        "stages/22_verify_pending.sql", ctx.params(retry_failed=ctx.retry_failed)
+    )
     tasks: list[VerifyTask] = []
     for r in rows:
         if r["is_reference"]:
             if writer is not None and counts is not None:
                 counts.notes["references"] = counts.notes.get("references", 0) + 1
-                writer.add("stages/23_insert_verdict.sql", dict(
-                    query_id=r["query_id"], slot=r["slot"], item_id=r["item_id"], accepted=True,
-                    reason="the ground-truth tool of this slot", judge="reference", call_id=None))
+                writer.add(
+                    "stages/23_insert_verdict.sql",
+                    dict(
+                        query_id=r["query_id"],
+                        slot=r["slot"],
+                        item_id=r["item_id"],
+                        accepted=True,
+                        reason="the ground-truth tool of this slot",
+                        judge="reference",
+                        call_id=None,
+                    ),
+                )
             continue
         key = task_key(r["query_id"], r["slot"], r["item_id"])
         if where is not None:
             where[key] = (r["query_id"], r["slot"], r["item_id"])
-        tasks.append(VerifyTask(
-            key, r["subquery"],
-            tool_doc(r["item_id"], r["c_name"], r["c_platform"], r["c_doc"], r["c_text"]),
-            tool_doc(r["ref_item_id"], r["r_name"], r["r_platform"], r["r_doc"], r["r_text"]),
-        ))
+        tasks.append(
+            VerifyTask(
+                key,
+                r["subquery"],
+                tool_doc(r["item_id"], r["c_name"], r["c_platform"], r["c_doc"], r["c_text"]),
+                tool_doc(r["ref_item_id"], r["r_name"], r["r_platform"], r["r_doc"], r["r_text"]),
+            )
+        )
     return tasks
 
 
@@ -55,10 +71,18 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
         if not isinstance(outcome.value, Verdict):
             return "verification answer is not a verdict"
         query_id, slot, item_id = where[outcome.key]
-        writer.add("stages/23_insert_verdict.sql", dict(
-            query_id=query_id, slot=slot, item_id=item_id,
-            accepted=outcome.value.accepted, reason=outcome.value.reason, judge=judge.spec,
-            call_id=outcome.call_id))
+        writer.add(
+            "stages/23_insert_verdict.sql",
+            dict(
+                query_id=query_id,
+                slot=slot,
+                item_id=item_id,
+                accepted=outcome.value.accepted,
+                reason=outcome.value.reason,
+                judge=judge.spec,
+                call_id=outcome.call_id,
+            ),
+        )
         return None
 
     run_judged(ctx, counts, tasks, judge, store_one, "verify")

@@ -6,6 +6,16 @@ from toolex.review.sample import draw_sample
 from toolex.review.stats import ReviewStats, cohen_kappa, review_stats, wilson_interval
 
 __all__ = [
-    "BUCKETS", "LABELS", "ROLES", "Label", "ReviewStats", "cohen_kappa", "draw_sample",
-    "items_for", "members", "review_stats", "save_label", "wilson_interval",
+    "BUCKETS",
+    "LABELS",
+    "ROLES",
+    "Label",
+    "ReviewStats",
+    "cohen_kappa",
+    "draw_sample",
+    "items_for",
+    "members",
+    "review_stats",
+    "save_label",
+    "wilson_interval",
 ]

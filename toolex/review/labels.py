@@ -92,8 +92,12 @@ def save_label(
         store.execute(
             "review/22_save_label.sql",
             {
-                "sample_id": sample_id, "role": role, "reviewer": reviewer.strip(),
-                "label": label.label, "bucket": label.bucket, "note": label.note,
+                "sample_id": sample_id,
+                "role": role,
+                "reviewer": reviewer.strip(),
+                "label": label.label,
+                "bucket": label.bucket,
+                "note": label.note,
                 **{k: item[k] for k in ("benchmark", "expansion", "query_id", "combo_id")},
             },
         )

@@ -30,8 +30,13 @@ def allocate(sizes: dict[str, int], n: int) -> dict[str, int]:
 
 
 def draw_sample(
-    store: Store, sample_id: str, *, benchmark: str, expansion: str = "default",
-    size: int, seed: int,
+    store: Store,
+    sample_id: str,
+    *,
+    benchmark: str,
+    expansion: str = "default",
+    size: int,
+    seed: int,
 ) -> dict[str, int]:
     """Insert the sample into ``review_samples``; returns the count kept per stratum.
 
@@ -61,8 +66,12 @@ def draw_sample(
         store.execute(
             "review/11_sample_insert.sql",
             {
-                "sample_id": sample_id, "benchmark": benchmark, "expansion": expansion,
-                "seed": seed, "strata": names, "quotas": [quotas[h] for h in names],
+                "sample_id": sample_id,
+                "benchmark": benchmark,
+                "expansion": expansion,
+                "seed": seed,
+                "strata": names,
+                "quotas": [quotas[h] for h in names],
             },
         )
     return {h: q for h, q in quotas.items() if q}

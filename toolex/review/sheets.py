@@ -17,8 +17,17 @@ from toolex.review.labels import BUCKETS, LABELS, Label, check_role, items_for, 
 from toolex.store import Store
 
 KEY = ("sample_id", "benchmark", "expansion", "query_id", "combo_id")
-CONTEXT = ("position", "stratum", "query", "instruction", "candidate", "reference",
-           "subqueries", "judge_reasons", "audit_reason")
+CONTEXT = (
+    "position",
+    "stratum",
+    "query",
+    "instruction",
+    "candidate",
+    "reference",
+    "subqueries",
+    "judge_reasons",
+    "audit_reason",
+)
 OTHERS = ("r1_label", "r1_bucket", "r1_note", "r2_label", "r2_bucket", "r2_note")
 EDIT = ("role", "reviewer", "label", "bucket", "note")
 
@@ -34,7 +43,8 @@ def export_sheet(store: Store, sample_id: str, role: str, path: str | Path) -> i
             mem = members(store, item)
             row = {k: item.get(k) for k in cols if k in item}
             row.update(
-                sample_id=sample_id, role=role,
+                sample_id=sample_id,
+                role=role,
                 subqueries=" | ".join(f"{m['slot']}: {m['subquery'] or ''}" for m in mem),
                 judge_reasons=" | ".join(f"{m['slot']}: {m['reason'] or ''}" for m in mem),
             )
@@ -59,28 +69,57 @@ def import_sheet(store: Store, path: str | Path) -> int:
                 continue
             bucket = (row.get("bucket") or "").strip() or None
             if label not in LABELS:
-                raise InputError(f"label must be valid or invalid, not {label!r}",
-                                 path=path, line=line, field="label")
+                raise InputError(
+                    f"label must be valid or invalid, not {label!r}",
+                    path=path,
+                    line=line,
+                    field="label",
+                )
             if label == "invalid" and bucket not in BUCKETS:
-                raise InputError(f"an invalid label needs a bucket: {', '.join(BUCKETS)}",
-                                 path=path, line=line, field="bucket")
+                raise InputError(
+                    f"an invalid label needs a bucket: {', '.join(BUCKETS)}",
+                    path=path,
+                    line=line,
+                    field="bucket",
+                )
             if label == "valid" and bucket:
-                raise InputError("a valid label takes no bucket", path=path, line=line,
-                                 field="bucket")
+                raise InputError(
+                    "a valid label takes no bucket", path=path, line=line, field="bucket"
+                )
             try:
                 combo_id = int(row["combo_id"])
             except ValueError:
-                raise InputError(f"combo_id must be an integer, not {row['combo_id']!r}",
-                                 path=path, line=line, field="combo_id") from None
-            item = {"benchmark": row["benchmark"], "expansion": row["expansion"],
-                    "query_id": row["query_id"], "combo_id": combo_id}
-            if not store.query("review/13_item_in_sample.sql",
-                               {"sample_id": row["sample_id"], **item})[0]["n"]:
+                raise InputError(
+                    f"combo_id must be an integer, not {row['combo_id']!r}",
+                    path=path,
+                    line=line,
+                    field="combo_id",
+                ) from None
+            item = {
+                "benchmark": row["benchmark"],
+                "expansion": row["expansion"],
+                "query_id": row["query_id"],
+                "combo_id": combo_id,
+            }
+            if not store.query(
+                "review/13_item_in_sample.sql", {"sample_id": row["sample_id"], **item}
+            )[0]["n"]:
                 raise InputError(
                     f"{row['query_id']} combination {combo_id} is not in sample "
-                    f"{row['sample_id']!r}", path=path, line=line, field="query_id")
-            todo.append((item, row["sample_id"], row["role"].strip(), row["reviewer"].strip(),
-                         Label(label, bucket, row.get("note"))))
+                    f"{row['sample_id']!r}",
+                    path=path,
+                    line=line,
+                    field="query_id",
+                )
+            todo.append(
+                (
+                    item,
+                    row["sample_id"],
+                    row["role"].strip(),
+                    row["reviewer"].strip(),
+                    Label(label, bucket, row.get("note")),
+                )
+            )
     for n, (_, sample_id, role, reviewer, _) in enumerate(todo):
         try:
             check_role(store, sample_id, role, reviewer)
@@ -91,7 +130,14 @@ def import_sheet(store: Store, path: str | Path) -> int:
             lab = lab.check()
             store.execute(
                 "review/22_save_label.sql",
-                {"sample_id": sample_id, "role": role, "reviewer": reviewer, "label": lab.label,
-                 "bucket": lab.bucket, "note": lab.note, **item},
+                {
+                    "sample_id": sample_id,
+                    "role": role,
+                    "reviewer": reviewer,
+                    "label": lab.label,
+                    "bucket": lab.bucket,
+                    "note": lab.note,
+                    **item,
+                },
             )
     return len(todo)

@@ -68,8 +68,19 @@ class ReviewStats:
         """As (statistic, value) rows for `toolex review stats`."""
         out: list[dict[str, object]] = [
             {"statistic": k, "value": getattr(self, k)}
-            for k in ("n_items", "n_double", "n_disagree", "n_adjudicated", "n_final", "n_valid",
-                      "precision", "ci_low", "ci_high", "kappa", "agreement")
+            for k in (
+                "n_items",
+                "n_double",
+                "n_disagree",
+                "n_adjudicated",
+                "n_final",
+                "n_valid",
+                "precision",
+                "ci_low",
+                "ci_high",
+                "kappa",
+                "agreement",
+            )
         ]
         out += [{"statistic": f"bucket:{b}", "value": n} for b, n in self.buckets.items()]
         return out

@@ -32,8 +32,8 @@ class StoreLockedError(StoreError):
         what = (
             "Reviewing writes labels, so it needs the lock: wait for the pipeline to finish "
             "(browsing meanwhile works on a copy: `toolex tui --snapshot`)"
-            if review else
-            "Wait for it to finish, or browse a copy taken now: `toolex tui --snapshot` "
+            if review
+            else "Wait for it to finish, or browse a copy taken now: `toolex tui --snapshot` "
             "(it may miss the pipeline's newest, uncommitted rows)"
         )
         super().__init__(
@@ -135,8 +135,12 @@ class Browser:
         if sort not in SORTS:
             raise ValueError(f"cannot sort by {sort!r}; choose one of {', '.join(SORTS)}")
         params = self._p(
-            expansion=self.expansion, sort=sort, descending=descending, limit=limit,
-            offset=max(offset, 0), **asdict(flt),
+            expansion=self.expansion,
+            sort=sort,
+            descending=descending,
+            limit=limit,
+            offset=max(offset, 0),
+            **asdict(flt),
         )
         params["search"] = flt.search or None
         params["beats"] = bool(flt.beats and flt.score_run)
@@ -199,8 +203,9 @@ class Browser:
 
         if self._scores is None:
             runs = self.runs()
-            self._scores = per_query(self.store, runs, ks=(k,), expansion=self.expansion) \
-                if runs else None
+            self._scores = (
+                per_query(self.store, runs, ks=(k,), expansion=self.expansion) if runs else None
+            )
         if self._scores is None:
             return {}
         out: dict[str, dict[str, tuple]] = {}

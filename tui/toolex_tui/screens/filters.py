@@ -37,27 +37,55 @@ class FilterScreen(ModalScreen[QueryFilter | None]):
             yield Label("[b]Filters[/b]  (tab moves, enter opens a list, ctrl+s applies)")
             with Grid(id="filter-grid"):
                 yield Label("task")
-                yield Select([(f"{v} ({n})", v) for v, n in facets["task"]], id="f-task",
-                             value=cur.task or Select.NULL, compact=True, prompt="any")
+                yield Select(
+                    [(f"{v} ({n})", v) for v, n in facets["task"]],
+                    id="f-task",
+                    value=cur.task or Select.NULL,
+                    compact=True,
+                    prompt="any",
+                )
                 yield Label("category")
-                yield Select([(f"{v} ({n})", v) for v, n in facets["category"]], id="f-category",
-                             value=cur.category or Select.NULL, compact=True, prompt="any")
+                yield Select(
+                    [(f"{v} ({n})", v) for v, n in facets["category"]],
+                    id="f-category",
+                    value=cur.category or Select.NULL,
+                    compact=True,
+                    prompt="any",
+                )
                 yield Label("# GT tools")
-                yield Select([(f"{v} ({n})", int(v)) for v, n in facets["n_gt"]], id="f-ngt",
-                             value=cur.n_gt if cur.n_gt is not None else Select.NULL,
-                             compact=True, prompt="any")
+                yield Select(
+                    [(f"{v} ({n})", int(v)) for v, n in facets["n_gt"]],
+                    id="f-ngt",
+                    value=cur.n_gt if cur.n_gt is not None else Select.NULL,
+                    compact=True,
+                    prompt="any",
+                )
                 yield Label("# valid ≥")
-                yield Select([(str(v), v) for v in MIN_VALID], id="f-valid",
-                             value=cur.min_valid if cur.min_valid in MIN_VALID else Select.NULL,
-                             compact=True, prompt="any")
+                yield Select(
+                    [(str(v), v) for v in MIN_VALID],
+                    id="f-valid",
+                    value=cur.min_valid if cur.min_valid in MIN_VALID else Select.NULL,
+                    compact=True,
+                    prompt="any",
+                )
                 yield Label("scores of run")
-                yield Select(runs, id="f-score", value=cur.score_run or Select.NULL,
-                             compact=True, prompt="none")
+                yield Select(
+                    runs,
+                    id="f-score",
+                    value=cur.score_run or Select.NULL,
+                    compact=True,
+                    prompt="none",
+                )
                 yield Label("")
                 yield Checkbox("new R@10 beats old", cur.beats, id="f-beats", compact=True)
                 yield Label("GT out/equiv in top10")
-                yield Select(runs, id="f-equiv", value=cur.equiv_run or Select.NULL,
-                             compact=True, prompt="off")
+                yield Select(
+                    runs,
+                    id="f-equiv",
+                    value=cur.equiv_run or Select.NULL,
+                    compact=True,
+                    prompt="off",
+                )
             with Horizontal(id="filter-buttons"):
                 yield Button("Apply", id="apply", variant="primary", compact=True)
                 yield Button("Clear", id="clear", compact=True)

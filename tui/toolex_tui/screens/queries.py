@@ -86,8 +86,11 @@ class QueriesScreen(Screen):
             table.add_column(label + mark, key=key, width=text_width if key == "text" else width)
         for row in self.page_data.rows:
             cells = [
-                clip(row["query_id"], 20), clip(row["task"], 14), clip(row["category"], 3),
-                num(row["n_gt"]), num(row["n_valid"]),
+                clip(row["query_id"], 20),
+                clip(row["task"], 14),
+                clip(row["category"], 3),
+                num(row["n_gt"]),
+                num(row["n_valid"]),
             ]
             if show_scores:
                 cells += [num(row["r_old"]), num(row["r_new"])]
@@ -136,10 +139,16 @@ class QueriesScreen(Screen):
         self.query_one("#queries", DataTable).focus()
 
     def action_next_sort(self) -> None:
-        visible = [k for k in SORTS if k in COLUMNS and
-                   (self.qfilter.score_run or k not in ("r_old", "r_new"))]
-        self.sort_key = visible[(visible.index(self.sort_key) + 1) % len(visible)] \
-            if self.sort_key in visible else visible[0]
+        visible = [
+            k
+            for k in SORTS
+            if k in COLUMNS and (self.qfilter.score_run or k not in ("r_old", "r_new"))
+        ]
+        self.sort_key = (
+            visible[(visible.index(self.sort_key) + 1) % len(visible)]
+            if self.sort_key in visible
+            else visible[0]
+        )
         self.descending = self.sort_key in ("n_gt", "n_valid", "r_old", "r_new")
         self.reload()
 

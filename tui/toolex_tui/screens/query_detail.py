@@ -65,8 +65,9 @@ class QueryDetailScreen(Screen):
         slots = self.query_one("#q-slots", DataTable)
         slots.add_columns("slot", "ground-truth tool", "sub-query")
         for r in b.slots(qid):
-            slots.add_row(r["slot"], clip(r["gt_item"], 34), clip(r["subquery"] or "–", 60),
-                          key=r["gt_item"])
+            slots.add_row(
+                r["slot"], clip(r["gt_item"], 34), clip(r["subquery"] or "–", 60), key=r["gt_item"]
+            )
 
         cands = self.query_one("#q-candidates", DataTable)
         cands.add_columns("slot", "rank", "ok", "candidate", "reason")
@@ -74,29 +75,45 @@ class QueryDetailScreen(Screen):
         for r in b.candidates(qid):
             self.reasons[f"{r['slot']}|{r['item_id']}"] = (
                 f"[b]{escape(r['item_id'])}[/b] ({escape(str(r['platform']))}), judge "
-                f"{escape(str(r['judge']))}: {escape(r['reason'] or '–')}")
+                f"{escape(str(r['judge']))}: {escape(r['reason'] or '–')}"
+            )
             ok = bool(r["accepted"])
-            cands.add_row(r["slot"], num(r["rank"]), verdict(r["accepted"], r["is_reference"]),
-                          accented(clip(r["item_id"], 30), ok), clip(r["reason"], 60),
-                          key=f"{r['slot']}|{r['item_id']}")
+            cands.add_row(
+                r["slot"],
+                num(r["rank"]),
+                verdict(r["accepted"], r["is_reference"]),
+                accented(clip(r["item_id"], 30), ok),
+                clip(r["reason"], 60),
+                key=f"{r['slot']}|{r['item_id']}",
+            )
 
         combos = self.query_one("#q-combos", DataTable)
         combos.add_columns("rrf#", "id", "status", "members (= the slot's GT)", "reason")
         for r in b.combinations(qid):
             shown = r["members"] if r["is_original"] else r["changed"]
-            combos.add_row(num(r["rrf_rank"]), r["combo_id"], status(r["status"]),
-                           accented(clip(shown, 50), r["status"] == "valid"),
-                           clip(r["reason"], 50), key=str(r["combo_id"]))
+            combos.add_row(
+                num(r["rrf_rank"]),
+                r["combo_id"],
+                status(r["status"]),
+                accented(clip(shown, 50), r["status"] == "valid"),
+                clip(r["reason"], 50),
+                key=str(r["combo_id"]),
+            )
 
         runs = self.query_one("#q-runs", DataTable)
         runs.add_columns("run", "nDCG", "Recall", "Comp", "GT ranks", "equivalents@rank")
         scores = b.run_scores(qid)
         for r in b.run_ranks(qid):
             sc = scores.get(r["run_id"], {})
-            runs.add_row(clip(r["run_id"], 12), gain(sc.get("ndcg")),
-                         gain(sc.get("recall", (r["r10_old"], r["r10_new"]))),
-                         gain(sc.get("comp")), r["gt_ranks"] or "",
-                         clip(r["equiv_ranks"] or "–", 60), key=r["run_id"])
+            runs.add_row(
+                clip(r["run_id"], 12),
+                gain(sc.get("ndcg")),
+                gain(sc.get("recall", (r["r10_old"], r["r10_new"]))),
+                gain(sc.get("comp")),
+                r["gt_ranks"] or "",
+                clip(r["equiv_ranks"] or "–", 60),
+                key=r["run_id"],
+            )
         slots.focus()
 
     @on(DataTable.RowHighlighted, "#q-candidates")

@@ -95,8 +95,10 @@ class ReviewScreen(Screen):
         for m in members(self.store, item):
             same = m["candidate"] == m["reference"]
             lines.append(f"[b]slot {m['slot']}[/b] {escape(m['subquery'] or '')}")
-            lines.append(f"  candidate  [green]{escape(m['candidate'])}[/green]"
-                         + ("  (= reference)" if same else ""))
+            lines.append(
+                f"  candidate  [green]{escape(m['candidate'])}[/green]"
+                + ("  (= reference)" if same else "")
+            )
             if not same:
                 lines.append(f"  reference  [cyan]{escape(m['reference'] or '?')}[/cyan]")
             lines.append(f"  judge      {escape(m['reason'] or '–')}")
@@ -120,9 +122,13 @@ class ReviewScreen(Screen):
         )
         p = self.pending
         self.query_one("#r-label", Static).update(
-            "label: " + (_fmt(p.label, p.bucket) if p else "[dim]none (v valid, i invalid)[/dim]")
-            + ("" if not p or p.label != "invalid" or p.bucket else
-               "  [dim]bucket? 1 ambiguity 2 near-synonym 3 coverage 4 platform[/dim]")
+            "label: "
+            + (_fmt(p.label, p.bucket) if p else "[dim]none (v valid, i invalid)[/dim]")
+            + (
+                ""
+                if not p or p.label != "invalid" or p.bucket
+                else "  [dim]bucket? 1 ambiguity 2 near-synonym 3 coverage 4 platform[/dim]"
+            )
         )
 
     # -- actions -----------------------------------------------------------------------------
@@ -160,8 +166,14 @@ class ReviewScreen(Screen):
         note = self.query_one("#r-note", Input).value
         label = Label(self.pending.label, self.pending.bucket, note)
         try:
-            save_label(self.store, self.sample_id, item, role=self.role,
-                       reviewer=self.reviewer, label=label)
+            save_label(
+                self.store,
+                self.sample_id,
+                item,
+                role=self.role,
+                reviewer=self.reviewer,
+                label=label,
+            )
         except ToolexError as exc:
             self.notify(str(exc), severity="error")
             return

@@ -64,9 +64,14 @@ class ToolDetailScreen(Screen):
         table = self.query_one("#t-queries", DataTable)
         table.add_columns("as", "query", "slot", "instead of", "text")
         for r in self.browser.tool_queries(self.item_id):
-            table.add_row(r["role"], clip(r["query_id"], 22), r["slot"],
-                          clip(r["reference"] or "", 24), clip(r["text"], 50),
-                          key=f"{r['role']}|{r['query_id']}|{r['slot']}")
+            table.add_row(
+                r["role"],
+                clip(r["query_id"], 22),
+                r["slot"],
+                clip(r["reference"] or "", 24),
+                clip(r["text"], 50),
+                key=f"{r['role']}|{r['query_id']}|{r['slot']}",
+            )
         table.focus()
 
     @on(DataTable.RowSelected, "#t-queries")
