@@ -17,7 +17,12 @@ from typing import Any
 import pyarrow as pa
 
 from toolex.errors import ToolexError
-from toolex.imports.context import ensure_expansion, item_ids, original_combinations
+from toolex.imports.context import (
+    ensure_expansion,
+    item_ids,
+    original_combinations,
+    record_query,
+)
 from toolex.loaders.common import Where, get_int, get_str, registered
 from toolex.loaders.readers import iter_dicts, read_records
 from toolex.store import Store
@@ -61,13 +66,7 @@ def import_combinations(
     known_items = item_ids(store, benchmark)
     combos: dict[tuple[str, int], dict[int, tuple[str, Where]]] = {}
     for rec, line in iter_dicts(path, read_records(path)):
-        where = Where(str(path), line)
-        query_id = get_str(rec, "query_id", where)
-        where = Where(str(path), line, query_id)
-        if query_id not in originals:
-            raise where.error(
-                f"query id {query_id!r} is not in benchmark {benchmark!r}", "query_id"
-            )
+        query_id, where = record_query(rec, path, line, originals, benchmark)
         combo_id = get_int(rec, "combo_id", where, None)
         if combo_id is None or combo_id < 0:
             raise where.error("missing or negative combo_id", "combo_id")

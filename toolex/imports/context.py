@@ -1,13 +1,15 @@
 """What the combination and sub-query imports both need from the store: the benchmark's original
-combinations (qrels by slot), its item ids, and the expansions row they write into."""
+combinations (qrels by slot), its item ids, the query each record names, and the expansions row
+they write into."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from toolex.errors import ToolexError
-from toolex.loaders.common import existing_benchmark
+from toolex.loaders.common import Where, existing_benchmark, get_str
 from toolex.store import Store
 
 
@@ -26,6 +28,21 @@ def item_ids(store: Store, benchmark: str) -> set[str]:
         r["item_id"]
         for r in store.query("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
     }
+
+
+def record_query(
+    rec: dict[str, Any],
+    path: Path,
+    line: int,
+    originals: dict[str, dict[int, str]],
+    benchmark: str,
+) -> tuple[str, Where]:
+    """The record's query id, which must be a query of the benchmark, and where to report errors."""
+    query_id = get_str(rec, "query_id", Where(str(path), line))
+    where = Where(str(path), line, query_id)
+    if query_id not in originals:
+        raise where.error(f"query id {query_id!r} is not in benchmark {benchmark!r}", "query_id")
+    return query_id, where
 
 
 def ensure_expansion(store: Store, benchmark: str, expansion: str, source: str | Path) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from toolex.errors import ToolexError
-from toolex.imports.context import ensure_expansion, original_combinations
+from toolex.imports.context import ensure_expansion, original_combinations, record_query
 from toolex.loaders.common import Where, get_int, get_str, registered
 from toolex.loaders.readers import iter_dicts, read_records
 from toolex.store import Store
@@ -57,13 +57,7 @@ def import_subqueries(
     rows: list[dict[str, object]] = []
     slots: dict[str, dict[int, Where]] = {}
     for rec, line in iter_dicts(path, read_records(path)):
-        where = Where(str(path), line)
-        query_id = get_str(rec, "query_id", where)
-        where = Where(str(path), line, query_id)
-        if query_id not in originals:
-            raise where.error(
-                f"query id {query_id!r} is not in benchmark {benchmark!r}", "query_id"
-            )
+        query_id, where = record_query(rec, path, line, originals, benchmark)
         slot = get_int(rec, "slot", where, None)
         if slot is None:
             raise where.error("missing required field", "slot")
