@@ -115,16 +115,7 @@ def _read_trec(path: Path, fmt: str) -> pa.Table:
         dids.append(cols[2])
         scores.append(score)
         lines.append(lineno)
-    return pa.table(
-        {
-            "query_id": qids,
-            "item_id": dids,
-            "score": scores,
-            "slot": [None] * len(lines),
-            "line": lines,
-        },
-        schema=RESULT_SCHEMA,
-    )
+    return _unslotted(qids, dids, scores, lines)
 
 
 def _read_table(path: Path, fmt: str) -> pa.Table:
@@ -212,13 +203,18 @@ def _read_toolret_json(path: Path, fmt: str) -> pa.Table:
             scores.append(float(score))
             records.append(n)
     # 'line' holds the query's position in the object: a JSON object has no useful line per entry
+    return _unslotted(qids, dids, scores, records)
+
+
+def _unslotted(qids: list[str], dids: list[str], scores: list[float], lines: list[int]) -> pa.Table:
+    """A query-level run (no slot column in the file) as a RESULT_SCHEMA table."""
     return pa.table(
         {
             "query_id": qids,
             "item_id": dids,
             "score": scores,
             "slot": [None] * len(qids),
-            "line": records,
+            "line": lines,
         },
         schema=RESULT_SCHEMA,
     )
@@ -288,12 +284,7 @@ def import_run(
             )
         with store.transaction():
             if replace:
-                for name in (
-                    "runs/10_delete_subquery_results.sql",
-                    "runs/11_delete_run_results.sql",
-                    "runs/12_delete_run.sql",
-                ):
-                    store.execute(name, {"run_id": run})
+                _delete_rows(store, run)
             store.execute(
                 "runs/30_insert_run.sql",
                 {
@@ -327,13 +318,18 @@ def delete_run(store: Store, run: str) -> int:
         raise ToolexError(f"no run named {run!r}; see `toolex runs list`")
     n = store.query("runs/41_run_counts.sql", {"run_id": run})[0]["results"]
     with store.transaction():
-        for name in (
-            "runs/10_delete_subquery_results.sql",
-            "runs/11_delete_run_results.sql",
-            "runs/12_delete_run.sql",
-        ):
-            store.execute(name, {"run_id": run})
+        _delete_rows(store, run)
     return int(n)
+
+
+def _delete_rows(store: Store, run: str) -> None:
+    """The run's results, sub-query results and runs row, inside the caller's transaction."""
+    for name in (
+        "runs/10_delete_subquery_results.sql",
+        "runs/11_delete_run_results.sql",
+        "runs/12_delete_run.sql",
+    ):
+        store.execute(name, {"run_id": run})
 
 
 def list_runs(store: Store, benchmark: str | None = None) -> list[dict[str, Any]]:
