@@ -24,27 +24,19 @@ class RichProgress:
         self.cost = 0.0
 
     def start(self, stage: str, total: int) -> None:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
+        from rich.progress import TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        from toolex.progress import counting_bar
 
         if total <= 0:
             return
-        self.bar = Progress(
-            TextColumn("{task.description:<10}"),
-            BarColumn(),
-            MofNCompleteColumn(),
+        self.bar = counting_bar(
             TimeElapsedColumn(),
             TextColumn("ETA"),
             TimeRemainingColumn(),
             TextColumn("{task.fields[calls]} calls  ${task.fields[cost]:.4f}"),
             console=self.console,
-            transient=False,
+            label="{task.description:<10}",
         )
         self.bar.start()
         self.task = self.bar.add_task(stage, total=total, calls=self.calls, cost=self.cost)

@@ -26,7 +26,7 @@ import bm25s
 import numpy as np
 import pyarrow as pa
 
-from toolex.retrieval.progress import progress
+from toolex.progress import progress
 from toolex.retrieval.texts import Library, TextRow
 
 # bm25s sets its own logger to DEBUG on import; its lines would drown the progress bars.

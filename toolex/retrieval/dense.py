@@ -7,9 +7,9 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 
+from toolex.progress import progress
 from toolex.retrieval.embedders import Embedder, make_embedder
 from toolex.retrieval.index import ANN_INDEX, ANN_THRESHOLD, DenseIndex, IndexInfo, embed_cached
-from toolex.retrieval.progress import progress
 from toolex.retrieval.texts import Library, TextRow
 from toolex.store import Store
 

@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from toolex.progress import progress
 from toolex.render import truncate
 from toolex.retrieval.embedders import Embedder
-from toolex.retrieval.progress import progress
 from toolex.retrieval.texts import Library, arrow_query, registered
 from toolex.store import Store
 

@@ -1,4 +1,6 @@
-"""Progress bars for embedding and search: count, rate, elapsed; on stderr (data goes to stdout)."""
+"""Progress bars on stderr (data goes to stdout): label, bar and done/total, left on screen when
+finished. ``counting_bar`` is the one shape every long stage uses, the pipeline stages and
+retrieval each adding their own columns; ``progress`` wraps it for embedding and search loops."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -18,21 +21,31 @@ from rich.progress import (
 _console = Console(stderr=True)
 
 
+def counting_bar(
+    *columns: ProgressColumn, console: Console, label: str = "{task.description}"
+) -> Progress:
+    """A ``label | bar | done/total`` progress followed by the caller's ``columns``."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        *columns,
+        console=console,
+        transient=False,
+    )
+
+
 @contextlib.contextmanager
 def progress(label: str, total: int, unit: str = "texts") -> Iterator[Callable[[int], None]]:
     """Yield ``advance(n)``; the bar shows ``done/total``, the rate in ``unit``/s and the ETA."""
     if total <= 0:
         yield lambda n: None
         return
-    bar = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
+    bar = counting_bar(
         TextColumn("{task.fields[rate]}"),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         console=_console,
-        transient=False,
     )
     with bar:
         task = bar.add_task(label, total=total, rate="")
