@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from toolex.cli.options import db_option, emit_rows, format_option, open_store
+from toolex.cli.options import db_option, emit_rows, expansion_option, format_option, open_store
 from toolex.errors import ToolexError
 from toolex.metrics.engine import BY, all_runs, expansion_coverage, main_table, summary
 from toolex.metrics.registry import METRICS, validate_ks
@@ -25,12 +25,7 @@ from toolex.metrics.registry import METRICS, validate_ks
     show_default=True,
     help="Cut-off K (repeatable).",
 )
-@click.option(
-    "--expansion",
-    default="default",
-    show_default=True,
-    help="Expansion whose valid combinations define the new scores.",
-)
+@expansion_option("Expansion whose valid combinations define the new scores.")
 @click.option(
     "--by",
     type=click.Choice(BY),

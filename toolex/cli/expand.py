@@ -6,7 +6,14 @@ from typing import Any
 
 import click
 
-from toolex.cli.options import db_option, emit_rows, format_option, open_store
+from toolex.cli.options import (
+    benchmark_option,
+    db_option,
+    emit_rows,
+    expansion_option,
+    format_option,
+    open_store,
+)
 
 STAGE_CHOICES = ("all", "decompose", "candidates", "verify", "assemble", "audit")
 
@@ -75,8 +82,8 @@ def build_judges(spec: str | None, config: Any, store: Any, benchmark: str) -> d
 @click.command()
 @db_option
 @format_option
-@click.option("--benchmark", required=True, help="Benchmark name in the store.")
-@click.option("--expansion", default="default", show_default=True, help="Name of the expansion.")
+@benchmark_option()
+@expansion_option()
 @click.option(
     "--stage",
     type=click.Choice(STAGE_CHOICES),
@@ -210,8 +217,8 @@ def expand(
 @click.command()
 @db_option
 @format_option
-@click.option("--benchmark", required=True, help="Benchmark name in the store.")
-@click.option("--expansion", default="default", show_default=True, help="Name of the expansion.")
+@benchmark_option()
+@expansion_option()
 @click.option(
     "--by",
     type=click.Choice(["all", "category", "task"]),

@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import click
 
-from toolex.cli.options import db_option, open_store
+from toolex.cli.options import benchmark_option, db_option, expansion_option, open_store
 
-_benchmark = click.option("--benchmark", help="Benchmark to export (default: the only one).")
-_expansion = click.option(
-    "--expansion",
-    default="default",
-    show_default=True,
-    help="Expansion whose combinations to export.",
-)
+_benchmark = benchmark_option("Benchmark to export (default: the only one).", required=False)
+_expansion = expansion_option("Expansion whose combinations to export.")
 
 
 def _out(suffix: str):  # noqa: ANN202 - click decorator

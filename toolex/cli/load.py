@@ -7,7 +7,13 @@ from typing import Any
 
 import click
 
-from toolex.cli.options import db_option, open_store
+from toolex.cli.options import (
+    benchmark_option,
+    db_option,
+    echo_summary,
+    expansion_option,
+    open_store,
+)
 
 _KINDS = click.Choice(["tool", "skill"])
 
@@ -25,16 +31,6 @@ def name_option(default: str) -> Callable[[Callable[..., Any]], Callable[..., An
     return click.option(
         "--name", default=default, show_default=True, help="Benchmark name in the store."
     )
-
-
-def _report(result: Any) -> None:
-    click.echo(result.summary(), err=True)
-    hist = getattr(result, "labels_per_query", None)
-    if hist:
-        shown = ", ".join(f"{n}:{c}" for n, c in hist.items())
-        click.echo(f"labels per query (labels:queries): {shown}", err=True)
-    for note in getattr(result, "notes", []):
-        click.echo(f"note: {note}", err=True)
 
 
 def _run(label: str, fn: Callable[[], Any]) -> Any:
@@ -92,7 +88,7 @@ def toolret_cmd(
                 store, path, tasks=list(tasks) or None, name=name, tools=tools, replace=replace
             ),
         )
-    _report(result)
+    echo_summary(result)
 
 
 @load.command("hub")
@@ -134,7 +130,7 @@ def hub_cmd(
                 store, list(tasks), name=name, cache_dir=cache, revision=revision, replace=replace
             ),
         )
-    _report(result)
+    echo_summary(result)
 
 
 @load.command("stabletoolbench")
@@ -168,7 +164,7 @@ def stabletoolbench_cmd(
                 store, path, groups=list(groups) or None, name=name, replace=replace
             ),
         )
-    _report(result)
+    echo_summary(result)
 
 
 @load.command("beir")
@@ -196,7 +192,7 @@ def beir_cmd(path: str, split: str, kind: str, name: str, replace: bool, db: str
             f"loading BEIR from {path}",
             lambda: load_beir(store, path, split=split, name=name, kind=kind, replace=replace),
         )
-    _report(result)
+    echo_summary(result)
 
 
 @load.command("plain")
@@ -237,12 +233,12 @@ def plain_cmd(
             "loading plain benchmark",
             lambda: load_plain(store, items, queries, qrels, name=name, kind=kind, replace=replace),
         )
-    _report(result)
+    echo_summary(result)
 
 
 @load.command("docs")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--benchmark", required=True, help="Benchmark whose items the docs describe.")
+@benchmark_option("Benchmark whose items the docs describe.")
 @click.option(
     "--rendering", required=True, help="Name of this documentation variant, e.g. gpt-4o-mini."
 )
@@ -263,13 +259,13 @@ def docs_cmd(file: str, benchmark: str, rendering: str, replace: bool, db: str) 
 
     with open_store(db) as store:
         result = load_docs(store, file, benchmark=benchmark, rendering=rendering, replace=replace)
-    _report(result)
+    echo_summary(result)
 
 
 @load.command("combinations")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--benchmark", required=True)
-@click.option("--expansion", default="default", show_default=True)
+@benchmark_option()
+@expansion_option()
 @replace_option
 @db_option
 def combinations_cmd(file: str, benchmark: str, expansion: str, replace: bool, db: str) -> None:
@@ -287,13 +283,13 @@ def combinations_cmd(file: str, benchmark: str, expansion: str, replace: bool, d
         result = import_combinations(
             store, file, benchmark=benchmark, expansion=expansion, replace=replace
         )
-    _report(result)
+    echo_summary(result)
 
 
 @load.command("subqueries")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--benchmark", required=True)
-@click.option("--expansion", default="default", show_default=True)
+@benchmark_option()
+@expansion_option()
 @replace_option
 @db_option
 def subqueries_cmd(file: str, benchmark: str, expansion: str, replace: bool, db: str) -> None:
@@ -311,4 +307,4 @@ def subqueries_cmd(file: str, benchmark: str, expansion: str, replace: bool, db:
         result = import_subqueries(
             store, file, benchmark=benchmark, expansion=expansion, replace=replace
         )
-    _report(result)
+    echo_summary(result)

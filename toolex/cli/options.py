@@ -1,4 +1,5 @@
-"""Options shared by every command, so `--db` and `--format` mean the same thing everywhere."""
+"""Options shared by every command, so `--db`, `--format`, `--benchmark` and `--expansion` mean
+the same thing everywhere, and the one way a command reports a load or import on stderr."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import click
 from toolex.store import DEFAULT_DB, Store
 
 FORMATS = ("table", "json", "csv")
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
 def db_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -35,6 +37,19 @@ def format_option(f: Callable[..., Any]) -> Callable[..., Any]:
         show_default=True,
         help="Output rows as an aligned table, JSON or CSV (data to stdout, messages to stderr).",
     )(f)
+
+
+def benchmark_option(
+    help: str = "Benchmark name in the store.", *, required: bool = True, **extra: Any
+) -> Decorator:
+    """``--benchmark NAME``; ``help`` says what the command does with it, ``extra`` (a default,
+    show_default) goes to click as given."""
+    return click.option("--benchmark", required=required, help=help, **extra)
+
+
+def expansion_option(help: str = "Name of the expansion.") -> Decorator:
+    """``--expansion NAME``, 'default' unless given (the name every stage writes by default)."""
+    return click.option("--expansion", default="default", show_default=True, help=help)
 
 
 def open_store(db: str, read_only: bool = False) -> Store:
@@ -64,6 +79,17 @@ def emit_rows(rows: Sequence[dict[str, Any]], fmt: str, title: str | None = None
     for row in rows:
         table.add_row(*(_cell(row[c]) for c in cols))
     Console().print(table)
+
+
+def echo_summary(result: Any) -> None:
+    """A load's or import's summary, labels-per-query histogram (if any) and notes, on stderr."""
+    click.echo(result.summary(), err=True)
+    hist = getattr(result, "labels_per_query", None)
+    if hist:
+        shown = ", ".join(f"{n}:{c}" for n, c in hist.items())
+        click.echo(f"labels per query (labels:queries): {shown}", err=True)
+    for note in getattr(result, "notes", []):
+        click.echo(f"note: {note}", err=True)
 
 
 def _numeric(rows: Sequence[dict[str, Any]], col: str) -> bool:

@@ -6,7 +6,7 @@ import time
 
 import click
 
-from toolex.cli.options import db_option, open_store
+from toolex.cli.options import db_option, expansion_option, open_store
 
 
 def _pair(value: str) -> tuple[str, str]:
@@ -20,7 +20,7 @@ def _pair(value: str) -> tuple[str, str]:
 @db_option
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder to write.")
 @click.option("--benchmark", "benchmarks", multiple=True, help="Benchmark(s); default all.")
-@click.option("--expansion", default="default", show_default=True, help="Expansion to score.")
+@expansion_option("Expansion to score.")
 @click.option("--run", "runs", multiple=True, help="Run(s) to report; default every run.")
 @click.option("--k", default=10, show_default=True, type=click.IntRange(1), help="Cut-off K.")
 @click.option(

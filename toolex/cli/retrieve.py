@@ -6,7 +6,14 @@ from pathlib import Path
 
 import click
 
-from toolex.cli.options import db_option, emit_rows, format_option, open_store
+from toolex.cli.options import (
+    benchmark_option,
+    db_option,
+    emit_rows,
+    expansion_option,
+    format_option,
+    open_store,
+)
 
 RETRIEVER_HELP = (
     "bm25 | wordllama | fastembed[:<model>[@<local-folder>]] | hybrid:<a>+<b> "
@@ -17,7 +24,7 @@ RETRIEVER_HELP = (
 @click.command()
 @db_option
 @format_option
-@click.option("--benchmark", default="toolret", show_default=True, help="Benchmark name.")
+@benchmark_option("Benchmark name.", required=False, default="toolret", show_default=True)
 @click.option("--retriever", required=True, help=RETRIEVER_HELP)
 @click.option(
     "--rendering",
@@ -69,7 +76,7 @@ def _row(spec: str, items: int, embedded: int, cached: int, kind: str, rebuilt: 
 @click.command()
 @db_option
 @format_option
-@click.option("--benchmark", default="toolret", show_default=True, help="Benchmark name.")
+@benchmark_option("Benchmark name.", required=False, default="toolret", show_default=True)
 @click.option("--retriever", required=True, help=RETRIEVER_HELP)
 @click.option("--run", "run_id", required=True, help="Name of the run to write (unique).")
 @click.option(
@@ -102,12 +109,7 @@ def _row(spec: str, items: int, embedded: int, cached: int, kind: str, rebuilt: 
 @click.option(
     "--rendering", default="default", show_default=True, help="Documentation rendering searched."
 )
-@click.option(
-    "--expansion",
-    default="default",
-    show_default=True,
-    help="Expansion whose sub-queries are used (sub-query level).",
-)
+@expansion_option("Expansion whose sub-queries are used (sub-query level).")
 @click.option(
     "--subqueries",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),

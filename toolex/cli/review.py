@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import click
 
-from toolex.cli.options import db_option, emit_rows, format_option, open_store
+from toolex.cli.options import (
+    benchmark_option,
+    db_option,
+    emit_rows,
+    expansion_option,
+    format_option,
+    open_store,
+)
 
 
 @click.group("review")
@@ -25,8 +32,8 @@ def review() -> None:
 @review.command("sample")
 @db_option
 @click.argument("sample_id")
-@click.option("--benchmark", required=True, help="Benchmark whose expansion is audited.")
-@click.option("--expansion", default="default", show_default=True)
+@benchmark_option("Benchmark whose expansion is audited.")
+@expansion_option()
 @click.option("--size", type=int, required=True, help="Number of combinations to draw.")
 @click.option("--seed", type=int, required=True, help="Seed: same store+size+seed, same sample.")
 @format_option

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import click
 
-from toolex.cli.options import db_option, emit_rows, format_option, open_store
+from toolex.cli.options import (
+    benchmark_option,
+    db_option,
+    echo_summary,
+    emit_rows,
+    format_option,
+    open_store,
+)
 
 
 @click.group()
@@ -22,7 +29,7 @@ def runs() -> None:
 @runs.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--run", "run_id", required=True, help="Name of the run in the store.")
-@click.option("--benchmark", required=True, help="Benchmark the run's query ids belong to.")
+@benchmark_option("Benchmark the run's query ids belong to.")
 @click.option(
     "--format",
     "fmt",
@@ -73,13 +80,11 @@ def import_cmd(
             skip_unknown=skip_unknown,
             replace=replace,
         )
-    click.echo(result.summary(), err=True)
-    for note in result.notes:
-        click.echo(f"note: {note}", err=True)
+    echo_summary(result)
 
 
 @runs.command("list")
-@click.option("--benchmark", default=None, help="Only runs of this benchmark.")
+@benchmark_option("Only runs of this benchmark.", required=False, default=None)
 @format_option
 @db_option
 def list_cmd(benchmark: str | None, fmt: str, db: str) -> None:

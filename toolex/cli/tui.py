@@ -9,13 +9,13 @@ from pathlib import Path
 
 import click
 
-from toolex.cli.options import db_option
+from toolex.cli.options import benchmark_option, db_option, expansion_option
 
 
 @click.command("tui")
 @db_option
-@click.option("--benchmark", default=None, help="Benchmark to browse (default: the largest).")
-@click.option("--expansion", default="default", show_default=True, help="Expansion shown.")
+@benchmark_option("Benchmark to browse (default: the largest).", required=False, default=None)
+@expansion_option("Expansion shown.")
 @click.option(
     "--snapshot",
     is_flag=True,
