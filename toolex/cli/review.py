@@ -14,6 +14,11 @@ from toolex.cli.options import (
     open_store,
 )
 
+# the roles of toolex.review.ROLES, spelled out so `--help` need not import the review package
+_role = click.option(
+    "--role", type=click.Choice(["reviewer1", "reviewer2", "adjudicator"]), required=True
+)
+
 
 @click.group("review")
 def review() -> None:
@@ -63,7 +68,7 @@ def sample_cmd(
 @review.command("label")
 @db_option
 @click.argument("sample_id")
-@click.option("--role", type=click.Choice(["reviewer1", "reviewer2", "adjudicator"]), required=True)
+@_role
 @click.option("--reviewer", required=True, help="Your name (one person, one role).")
 def label_cmd(db: str, sample_id: str, role: str, reviewer: str) -> None:
     """Label a sample's items at the prompt, without the TUI: each unlabelled item is shown
@@ -124,7 +129,7 @@ def label_cmd(db: str, sample_id: str, role: str, reviewer: str) -> None:
 @review.command("export")
 @db_option
 @click.argument("sample_id")
-@click.option("--role", type=click.Choice(["reviewer1", "reviewer2", "adjudicator"]), required=True)
+@_role
 @click.option(
     "--out", "out", type=click.Path(dir_okay=False), required=True, help="CSV file to write."
 )
