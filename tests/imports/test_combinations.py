@@ -3,8 +3,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from loaders.conftest import DATA, store_state
 
-from imports.conftest import DATA, store_state
 from toolex.errors import InputError, ToolexError
 from toolex.imports.combinations import import_combinations
 from toolex.loaders import load_toolret

@@ -7,8 +7,8 @@ import json
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from loaders.conftest import DATA, store_state
 
-from imports.conftest import DATA, store_state
 from toolex.errors import InputError, ToolexError
 from toolex.imports.runs import delete_run, import_run, list_runs
 from toolex.loaders import load_toolret
