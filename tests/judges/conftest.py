@@ -1,28 +1,4 @@
-"""Fixtures for the LLM tests: fake API keys in the environment and the scripted server."""
+"""The LLM judge tests use the LLM tests' fixtures (fake API keys in the environment and the
+scripted server); importing them also puts tests/llm on sys.path for ``llm_support``."""
 
-from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-
-from llm_support import ANTHROPIC_KEY, OPENAI_KEY, ScriptedServer  # noqa: E402
-
-
-@pytest.fixture
-def llm_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    keys = {"OPENAI_API_KEY": OPENAI_KEY, "ANTHROPIC_API_KEY": ANTHROPIC_KEY}
-    for name, value in keys.items():
-        monkeypatch.setenv(name, value)
-    for name in ("TOOLEX_COMPAT_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    return keys
-
-
-@pytest.fixture
-def server():
-    with ScriptedServer() as s:
-        yield s
+from llm.conftest import llm_env, server  # noqa: F401
