@@ -13,7 +13,7 @@ from llm_support import (
     tool,
     verify_tasks,
 )
-from scripted_server import _k_of, _user_text
+from scripted_answers import _k_of, _user_text
 
 from toolex.errors import InputError
 from toolex.judges import make_judge, parse_spec

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from scripted_server import FaultPlan, ScriptedServer
+from scripted_answers import FaultPlan
+from scripted_server import ScriptedServer
 
 from toolex.judges import make_judge
 from toolex.judges.base import AuditTask, DecomposeTask, ToolDoc, VerifyTask

@@ -16,7 +16,7 @@ from llm_support import (
     outcome_view,
     verify_tasks,
 )
-from scripted_server import default_responder, request_key
+from scripted_answers import default_responder, request_key
 
 from toolex.judges import make_judge
 from toolex.llm.executor import Policy
