@@ -13,6 +13,7 @@ from toolex.cli.options import (
     expansion_option,
     format_option,
     open_store,
+    scope_option,
 )
 
 STAGE_CHOICES = ("all", "decompose", "candidates", "verify", "assemble", "audit")
@@ -108,12 +109,8 @@ def build_judges(spec: str | None, config: Any, store: Any, benchmark: str) -> d
     help="toolex.toml with [judges], [llm] and [expand] settings.",
 )
 @click.option("--retriever", default=None, help="Candidate retriever spec (default bm25).")
-@click.option(
-    "--scope",
-    type=click.Choice(["auto", "task", "category", "benchmark"]),
-    default="auto",
-    show_default=True,
-    help="Library the candidates come from (auto: the query's task when the items "
+@scope_option(
+    "Library the candidates come from (auto: the query's task when the items "
     "have tasks, else the whole benchmark).",
 )
 @click.option("--k", type=int, default=None, help="Candidates per sub-query (default 20).")

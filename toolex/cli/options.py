@@ -52,6 +52,18 @@ def expansion_option(help: str = "Name of the expansion.") -> Decorator:
     return click.option("--expansion", default="default", show_default=True, help=help)
 
 
+def scope_option(help: str) -> Decorator:
+    """``--scope``: the library searched per query, one of toolex.retrieval's scopes or 'auto'
+    (see toolex.retrieval.texts.resolve_scope)."""
+    return click.option(
+        "--scope",
+        type=click.Choice(["auto", "task", "category", "benchmark"]),
+        default="auto",
+        show_default=True,
+        help=help,
+    )
+
+
 def open_store(db: str, read_only: bool = False) -> Store:
     return Store.open(db, read_only=read_only)
 

@@ -13,6 +13,7 @@ from toolex.cli.options import (
     expansion_option,
     format_option,
     open_store,
+    scope_option,
 )
 
 RETRIEVER_HELP = (
@@ -86,12 +87,8 @@ def _row(spec: str, items: int, embedded: int, cached: int, kind: str, rebuilt: 
     show_default=True,
     help="Whole queries, or each sub-query fused with RRF (k=60).",
 )
-@click.option(
-    "--scope",
-    type=click.Choice(["auto", "task", "category", "benchmark"]),
-    default="auto",
-    show_default=True,
-    help="Library searched: the query's task, category, or all; auto = task when the items "
+@scope_option(
+    "Library searched: the query's task, category, or all; auto = task when the items "
     "have tasks, else all.",
 )
 @click.option(
