@@ -37,6 +37,14 @@ def run(*args):
     return result.stdout  # messages go to stderr
 
 
+def draw_audit(db, *extra):
+    """`toolex review sample audit`: 3 combinations of the fixture store, seed 7."""
+    return run(
+        "review", "sample", "audit", "--db", db, "--benchmark", "stabletoolbench",
+        "--size", "3", "--seed", "7", *extra,
+    )  # fmt: skip
+
+
 def fill(path, role, reviewer, labels):
     """Fill a sheet: labels maps query_id -> (label, bucket, note)."""
     with open(path, newline="") as fh:
@@ -52,21 +60,7 @@ def fill(path, role, reviewer, labels):
 
 
 def test_round_through_sheets_and_cli(db, tmp_path):
-    out = run(
-        "review",
-        "sample",
-        "audit",
-        "--db",
-        db,
-        "--benchmark",
-        "stabletoolbench",
-        "--size",
-        "3",
-        "--seed",
-        "7",
-        "--format",
-        "json",
-    )
+    out = draw_audit(db, "--format", "json")
     assert {r["stratum"]: r["items"] for r in json.loads(out)} == {
         "G1 x 2": 1,
         "G2 x 2": 1,
@@ -123,19 +117,7 @@ def test_round_through_sheets_and_cli(db, tmp_path):
 
 
 def test_import_names_the_bad_line_and_writes_nothing(db, tmp_path):
-    run(
-        "review",
-        "sample",
-        "audit",
-        "--db",
-        db,
-        "--benchmark",
-        "stabletoolbench",
-        "--size",
-        "3",
-        "--seed",
-        "7",
-    )
+    draw_audit(db)
     sheet = tmp_path / "r1.csv"
     with Store.open(db) as store:
         export_sheet(store, "audit", "reviewer1", sheet)
@@ -158,19 +140,7 @@ def test_import_names_the_bad_line_and_writes_nothing(db, tmp_path):
 
 
 def test_label_at_the_prompt(db):
-    run(
-        "review",
-        "sample",
-        "audit",
-        "--db",
-        db,
-        "--benchmark",
-        "stabletoolbench",
-        "--size",
-        "3",
-        "--seed",
-        "7",
-    )
+    draw_audit(db)
     # first item valid, second invalid/near-synonym with a note, then quit
     result = CliRunner().invoke(
         cli,
@@ -187,19 +157,7 @@ def test_label_at_the_prompt(db):
 
 
 def test_import_refuses_an_item_outside_the_sample(db, tmp_path):
-    run(
-        "review",
-        "sample",
-        "audit",
-        "--db",
-        db,
-        "--benchmark",
-        "stabletoolbench",
-        "--size",
-        "3",
-        "--seed",
-        "7",
-    )
+    draw_audit(db)
     sheet = tmp_path / "r1.csv"
     with Store.open(db) as store:
         export_sheet(store, "audit", "reviewer1", sheet)
