@@ -22,6 +22,21 @@ def judge_for(provider, server, store):
     return make_judge(SPECS[provider], store, base_url=base, **OPTS)
 
 
+def verify_calls(judge, tasks):
+    """The verify calls of ``tasks`` and an executor for them: the batch functions' inputs."""
+    prepared = [judge._prepare("verify", t) for t in tasks]
+    calls = [Call(p.task.key, p.input_hash, p.system, p.user, p.parse) for p in prepared]
+    executor = Executor(
+        judge.client,
+        judge.ledger,
+        stage="verify",
+        judge=judge.spec,
+        prompt_version=judge.prompt_version("verify"),
+        policy=judge.policy,
+    )
+    return calls, executor
+
+
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_batch_run_with_malformed_answers(llm_env, store, provider):
     tasks = verify_tasks(20)
@@ -54,16 +69,7 @@ def test_interrupted_after_submit_resumes_the_same_batch(llm_env, store, provide
     tasks = verify_tasks(6)
     with ScriptedServer(batch_polls=2) as s:
         judge = judge_for(provider, s, store)
-        prepared = [judge._prepare("verify", t) for t in tasks]
-        calls = [Call(p.task.key, p.input_hash, p.system, p.user, p.parse) for p in prepared]
-        executor = Executor(
-            judge.client,
-            judge.ledger,
-            stage="verify",
-            judge=judge.spec,
-            prompt_version=judge.prompt_version("verify"),
-            policy=judge.policy,
-        )
+        calls, executor = verify_calls(judge, tasks)
         batch_id = submit(judge.client, judge.ledger, executor, calls)  # ...then the run dies
         assert [r["status"] for r in Ledger(store).rows()] == ["pending"] * 6
         got = list(judge_for(provider, s, store).verify(tasks))  # a new run
@@ -81,16 +87,7 @@ def test_large_runs_are_split_into_several_batches(llm_env, store):
     tasks = verify_tasks(7)
     with ScriptedServer(batch_polls=1) as s:
         judge = judge_for("openai", s, store)
-        prepared = [judge._prepare("verify", t) for t in tasks]
-        calls = [Call(p.task.key, p.input_hash, p.system, p.user, p.parse) for p in prepared]
-        executor = Executor(
-            judge.client,
-            judge.ledger,
-            stage="verify",
-            judge=judge.spec,
-            prompt_version=judge.prompt_version("verify"),
-            policy=judge.policy,
-        )
+        calls, executor = verify_calls(judge, tasks)
         got = list(
             run_batch(judge.client, judge.ledger, executor, calls, poll_s=0.01, max_requests=3)
         )
