@@ -259,8 +259,7 @@ def import_run(
                 f"query id {first['query_id']!r} is not in benchmark {benchmark!r} "
                 f"({len(unknown)} unknown query id(s); --skip-unknown drops them)",
                 path=str(path),
-                line=first["line"] if where == "line" else None,
-                record=first["query_id"] if where == "record" else None,
+                **_located(first, where),
                 field="query_id",
             )
         if unknown:
@@ -273,8 +272,7 @@ def import_run(
                 f"item {d['item_id']!r} is listed twice for query {d['query_id']!r} "
                 f"(first at {where} {d['first_line']})",
                 path=str(path),
-                line=d["line"] if where == "line" else None,
-                record=d["query_id"] if where == "record" else None,
+                **_located(d, where),
                 field="item_id",
             )
         n_items = store.query("runs/22_unknown_items.sql", {"benchmark": benchmark})[0]["n_items"]
@@ -303,6 +301,11 @@ def import_run(
             counts = store.query("runs/41_run_counts.sql", {"run_id": run})[0]
     result.queries, result.results = int(counts["queries"]), int(counts["results"])
     return result
+
+
+def _located(row: dict[str, Any], where: str) -> dict[str, Any]:
+    """An offending row's place for InputError: its line, or (ToolRet JSON) its query's record."""
+    return {"record": row["query_id"]} if where == "record" else {"line": row["line"]}
 
 
 def _params(fmt: str, has_slots: bool) -> dict[str, Any]:
