@@ -15,6 +15,14 @@ from toolex_tui.data import Browser, QueryFilter
 MIN_VALID = (2, 3, 5, 10)
 
 
+def _choice(
+    label: str, options: list, wid: str, value: object, prompt: str = "any"
+) -> ComposeResult:
+    """A grid row: the label, then a compact Select showing ``value`` (``prompt`` when NULL)."""
+    yield Label(label)
+    yield Select(options, id=wid, value=value, compact=True, prompt=prompt)
+
+
 class FilterScreen(ModalScreen[QueryFilter | None]):
     """Returns the new filter, or None when cancelled."""
 
@@ -36,55 +44,37 @@ class FilterScreen(ModalScreen[QueryFilter | None]):
         with Vertical(id="filter-box"):
             yield Label("[b]Filters[/b]  (tab moves, enter opens a list, ctrl+s applies)")
             with Grid(id="filter-grid"):
-                yield Label("task")
-                yield Select(
+                yield from _choice(
+                    "task",
                     [(f"{v} ({n})", v) for v, n in facets["task"]],
-                    id="f-task",
-                    value=cur.task or Select.NULL,
-                    compact=True,
-                    prompt="any",
+                    "f-task",
+                    cur.task or Select.NULL,
                 )
-                yield Label("category")
-                yield Select(
+                yield from _choice(
+                    "category",
                     [(f"{v} ({n})", v) for v, n in facets["category"]],
-                    id="f-category",
-                    value=cur.category or Select.NULL,
-                    compact=True,
-                    prompt="any",
+                    "f-category",
+                    cur.category or Select.NULL,
                 )
-                yield Label("# GT tools")
-                yield Select(
+                yield from _choice(
+                    "# GT tools",
                     [(f"{v} ({n})", int(v)) for v, n in facets["n_gt"]],
-                    id="f-ngt",
-                    value=cur.n_gt if cur.n_gt is not None else Select.NULL,
-                    compact=True,
-                    prompt="any",
+                    "f-ngt",
+                    cur.n_gt if cur.n_gt is not None else Select.NULL,
                 )
-                yield Label("# valid ≥")
-                yield Select(
+                yield from _choice(
+                    "# valid ≥",
                     [(str(v), v) for v in MIN_VALID],
-                    id="f-valid",
-                    value=cur.min_valid if cur.min_valid in MIN_VALID else Select.NULL,
-                    compact=True,
-                    prompt="any",
+                    "f-valid",
+                    cur.min_valid if cur.min_valid in MIN_VALID else Select.NULL,
                 )
-                yield Label("scores of run")
-                yield Select(
-                    runs,
-                    id="f-score",
-                    value=cur.score_run or Select.NULL,
-                    compact=True,
-                    prompt="none",
+                yield from _choice(
+                    "scores of run", runs, "f-score", cur.score_run or Select.NULL, "none"
                 )
                 yield Label("")
                 yield Checkbox("new R@10 beats old", cur.beats, id="f-beats", compact=True)
-                yield Label("GT out/equiv in top10")
-                yield Select(
-                    runs,
-                    id="f-equiv",
-                    value=cur.equiv_run or Select.NULL,
-                    compact=True,
-                    prompt="off",
+                yield from _choice(
+                    "GT out/equiv in top10", runs, "f-equiv", cur.equiv_run or Select.NULL, "off"
                 )
             with Horizontal(id="filter-buttons"):
                 yield Button("Apply", id="apply", variant="primary", compact=True)
