@@ -31,7 +31,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--db", default="/tmp/toolex-expansion.duckdb")
     ap.add_argument("--dense", default="wordllama")
-    ap.add_argument("--platform-rule", default="strict", choices=["strict", "feeds"])
+    ap.add_argument("--platform-rule", default="feeds", choices=["strict", "feeds"])
     ap.add_argument("--expansion", default="default")
     args = ap.parse_args()
     store = Store.open(args.db)

@@ -134,12 +134,12 @@ def test_incomplete_verdicts_wait_and_rerun_never_duplicates(bstore):
     assert len(combos(bstore, "q")) == 3
 
 
-def test_platform_rule_rejects_a_swap_of_one_of_two_same_platform_tools(bstore):
+def test_strict_platform_rule_rejects_a_swap_of_one_of_two_same_platform_tools(bstore):
     plat = {"r0": "P", "r1": "P", "a": "Q", "b": "Q", "c": "R"}
     setup_query(
         bstore, "q", [("r0", [("a", 1, True)]), ("r1", [("b", 1, True), ("c", 2, True)])], plat
     )
-    counts = assemble.run(ctx(bstore, ["q"]))
+    counts = assemble.run(ctx(bstore, ["q"]), mode="strict")
     status = {tuple(c[5]): c[4] for c in combos(bstore, "q")}
     assert status == {
         ("r0", "r1"): "valid",

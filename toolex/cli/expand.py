@@ -123,10 +123,10 @@ def build_judges(spec: str | None, config: Any, store: Any, benchmark: str) -> d
 @click.option(
     "--platform-rule",
     type=click.Choice(["strict", "feeds"]),
-    default="strict",
+    default="feeds",
     show_default=True,
-    help="strict: same-platform GT pairs and id/token hand-offs must stay on one "
-    "platform; feeds: only hand-offs found in the docs.",
+    help="feeds: tools whose docs show an id/token hand-off must share a platform; strict: "
+    "also any two GT tools that share a platform (conservative).",
 )
 @click.option("--retry-failed", is_flag=True, help="Retry tasks whose earlier answer failed.")
 @click.option("--dry-run", is_flag=True, help="Print the calls and cost the run would make.")

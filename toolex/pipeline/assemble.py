@@ -16,7 +16,7 @@ from toolex.resources import sql_text
 RRF_K = 60
 
 
-def run(ctx: StageContext, audit_cap: int = 20, mode: str = "strict") -> StageCounts:
+def run(ctx: StageContext, audit_cap: int = 20, mode: str = "feeds") -> StageCounts:
     if audit_cap < 0:
         raise ValueError("the audit cap must be >= 0")
     counts = StageCounts("assemble")

@@ -38,7 +38,7 @@ class Settings:
     k: int = 20
     scope: str = "auto"  # auto = the query's task when items have tasks, else the whole library
     audit_cap: int = 20
-    platform_rule: str = "strict"
+    platform_rule: str = "feeds"
 
     def as_config(self, judges: dict[str, Judge]) -> dict[str, Any]:
         return {
