@@ -81,13 +81,22 @@ def emit_rows(rows: Sequence[dict[str, Any]], fmt: str, title: str | None = None
             writer.writerows(rows)
         click.echo(buf.getvalue(), nl=False)
         return
+    from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=title, show_lines=False)
+    # No vertical rules, and headers that may wrap at underscores: the paper-style tables have
+    # nine or more columns and should stay readable in an 80-column terminal.
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
     cols = list(rows[0]) if rows else []
     for col in cols:
-        table.add_column(col, justify="right" if _numeric(rows, col) else "left")
+        numeric = _numeric(rows, col)
+        table.add_column(
+            col.replace("_", " "),
+            justify="right" if numeric else "left",
+            # a narrow terminal may shorten text, never a number
+            min_width=max((len(_cell(r[col])) for r in rows), default=1) if numeric else None,
+        )
     for row in rows:
         table.add_row(*(_cell(row[c]) for c in cols))
     Console().print(table)
