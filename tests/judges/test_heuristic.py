@@ -130,3 +130,21 @@ def test_deterministic_and_idf_from_the_store(store):
     # "weather" is in all four docs, so it weighs less than "temperature" (in two)
     assert a._weight("weather") < a._weight("temperature")
     assert operation({"name": "x", "description": "Convert km to miles"}) == "convert"
+
+
+def test_decompose_prefers_what_the_description_repeats_over_rare_parameter_jargon():
+    serp = {
+        "name": "Google Video",
+        "description": "Retrieve video results for a given search term. The search term is "
+        "specified in the q parameter; the location parameter can geo-locate the videos request.",
+        "required_parameters": [{"name": "nfpr", "type": "STRING"}],
+        "optional_parameters": [
+            {"name": "tbs", "type": "STRING"},
+            {"name": "cr", "type": "STRING"},
+        ],
+    }
+    task = DecomposeTask("q", "Plan a hiking trip", None, (tool("s::video", serp, "SERP"),))
+    (sub,) = next(HeuristicJudge().decompose([task])).value
+    # video (3 mentions counting name and "videos"), term (2), then results before location by
+    # doc order (1 each); the parameter names nfpr/tbs/cr are never picked over them.
+    assert sub.text == "Retrieve video results term"

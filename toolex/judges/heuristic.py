@@ -215,9 +215,15 @@ class HeuristicJudge:
             words.append((surface, s))
         chosen = [w for w in words if w[1] in query_stems]
         if len(chosen) < 2:
+            # Words the description and name repeat say what the tool is about; rarity alone
+            # picks parameter jargon ("nfpr cr tbs"), so parameter-only words come last.
+            about = Counter(
+                df.stem(w)
+                for w in df.split_words(f"{df.description(tool.doc)} {df.name(tool.doc) or ''}")
+            )
             rest = sorted(
                 (w for w in words if w not in chosen),
-                key=lambda w: (-self._weight(w[1]), words.index(w)),
+                key=lambda w: (-about[w[1]] * self._weight(w[1]), words.index(w)),
             )
             chosen += rest[: 3 - len(chosen)]
             chosen.sort(key=words.index)
