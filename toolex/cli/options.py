@@ -91,15 +91,24 @@ def emit_rows(rows: Sequence[dict[str, Any]], fmt: str, title: str | None = None
     cols = list(rows[0]) if rows else []
     for col in cols:
         numeric = _numeric(rows, col)
+        # Never shorten a number or a header word; long text cells may still be shortened.
+        widest_value = max((len(_cell(r[col])) for r in rows), default=1) if numeric else 0
+        widest_word = max(len(word) for word in col.split("_"))
         table.add_column(
             col.replace("_", " "),
             justify="right" if numeric else "left",
-            # a narrow terminal may shorten text, never a number
-            min_width=max((len(_cell(r[col])) for r in rows), default=1) if numeric else None,
+            min_width=max(widest_value, widest_word),
         )
     for row in rows:
         table.add_row(*(_cell(row[c]) for c in cols))
-    Console().print(table)
+    console = Console()
+    # Measured unclamped by the terminal; rich's minimum leaves out the padding between columns.
+    needed = Console(width=10_000).measure(table).minimum + 2 * len(cols)
+    if needed > console.width:
+        # Too wide for the terminal even with text shortened: print it whole (the terminal wraps,
+        # as psql does) rather than let rich drop the last columns.
+        console = Console(width=needed)
+    console.print(table)
 
 
 def echo_summary(result: Any) -> None:
