@@ -39,3 +39,35 @@ class StoreError(ToolexError):
 
 class ModelUnavailableError(ToolexError):
     """An embedding model or LLM endpoint cannot be reached or loaded; the message names options."""
+
+
+class NotFoundError(ToolexError):
+    """A named thing (benchmark, expansion, run) the store does not hold.
+
+    One wording for every command: what was asked, what exists, and the closest names.
+    """
+
+    def __init__(self, kind: str, name: str, known: list[str], hint: str = "") -> None:
+        import difflib
+
+        self.kind, self.name, self.known = kind, name, known
+        close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+        parts = [f"no {kind} named {name!r} in the store" if name else f"no {kind} given"]
+        if close:
+            parts.append("did you mean " + " or ".join(repr(c) for c in close) + "?")
+        elif known:
+            shown = ", ".join(known[:10]) + (" ..." if len(known) > 10 else "")
+            parts.append(f"{kind}s: {shown}")
+        else:
+            parts.append(f"the store holds no {kind}")
+        if hint and not close:
+            parts.append(hint)
+        super().__init__("; ".join(parts))
+
+
+class AnswerError(ToolexError, ValueError):
+    """A judge's answer that does not parse or breaks the task's rules (wrong k, leaked name).
+
+    Raised by answer parsers and caught by the executor, which records the call as malformed
+    and retries it; it reaches a user only inside a failure record.
+    """

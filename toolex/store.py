@@ -15,7 +15,9 @@ from typing import Any
 
 import duckdb
 
-from toolex.errors import StoreError
+import pyarrow as pa
+
+from toolex.errors import NotFoundError, StoreError
 from toolex.resources import sql_files, sql_text
 
 DEFAULT_DB = "toolex.duckdb"
@@ -149,3 +151,87 @@ class Store:
     def execute_script(self, name: str) -> None:
         """Run a shipped multi-statement SQL file that takes no parameters (DDL, views)."""
         self.con.execute(sql_text(name))
+
+    def arrow(self, name: str, params: Mapping[str, Any] | None = None) -> pa.Table:
+        """Run one shipped SQL query with bound parameters; rows come back as an Arrow table.
+
+        DuckDB refuses a relation query while an earlier ``execute()`` result is unread (e.g. the
+        schema-version probe), so that result is completed first.
+        """
+        self.con.complete()
+        return self.con.sql(sql_text(name), params=dict(params or {})).to_arrow_table()
+
+    def scalar(self, name: str, params: Mapping[str, Any] | None = None) -> Any:
+        """The first column of the first row of one shipped SQL query (None when no row)."""
+        rows = self.execute(name, params).fetchall()
+        return rows[0][0] if rows else None
+
+    @contextlib.contextmanager
+    def registered(self, name: str, table: pa.Table) -> Iterator[None]:
+        """Expose an Arrow table to the shipped SQL under ``name`` for the block's duration."""
+        self.con.register(name, table)
+        try:
+            yield
+        finally:
+            self.con.unregister(name)
+
+    # -- existence: one family of errors, one wording ------------------------------------------
+
+    def benchmarks(self) -> list[str]:
+        return [r[0] for r in self.con.execute(sql_text("store/10_benchmarks.sql")).fetchall()]
+
+    def expansions(self, benchmark: str) -> list[str]:
+        return [
+            r[0]
+            for r in self.con.execute(
+                sql_text("store/11_expansions.sql"), {"benchmark": benchmark}
+            ).fetchall()
+        ]
+
+    def runs(self, benchmark: str | None = None) -> list[str]:
+        return [
+            r[0]
+            for r in self.con.execute(
+                sql_text("store/12_runs.sql"), {"benchmark": benchmark}
+            ).fetchall()
+        ]
+
+    def require_benchmark(self, benchmark: str | None) -> str:
+        """``benchmark``, or the only one stored when None; NotFoundError with close names."""
+        known = self.benchmarks()
+        if benchmark is None:
+            if len(known) == 1:
+                return known[0]
+            if not known:
+                raise NotFoundError("benchmark", "", [], "load one with `toolex load` first")
+            raise NotFoundError(
+                "benchmark", "", known, "the store holds several; name one with --benchmark"
+            )
+        if benchmark not in known:
+            raise NotFoundError("benchmark", benchmark, known, "load it with `toolex load`")
+        return benchmark
+
+    def require_expansion(self, benchmark: str, expansion: str) -> str:
+        """``expansion`` of ``benchmark`` (it must have been expanded or imported)."""
+        known = self.expansions(benchmark)
+        if expansion not in known:
+            raise NotFoundError(
+                "expansion",
+                expansion,
+                known,
+                f"expand it with `toolex expand --benchmark {benchmark} --expansion {expansion}`",
+            )
+        return expansion
+
+    def require_runs(self, runs: list[str], benchmark: str | None = None) -> list[str]:
+        """Every name in ``runs`` is a stored run (of ``benchmark`` when given)."""
+        known = self.runs(benchmark)
+        for run in runs:
+            if run not in known:
+                raise NotFoundError(
+                    "run",
+                    run,
+                    known,
+                    "make one with `toolex retrieve` or `toolex runs import`",
+                )
+        return runs

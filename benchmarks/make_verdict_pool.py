@@ -1,0 +1,161 @@
+"""Draw the items of the shipped verdict label set (toolex/data/labels/) from a store.
+
+    python benchmarks/make_verdict_pool.py --db pool.duckdb --out /tmp/pool
+
+The store holds ``toolret`` (the four tasks of ../shared/data, pooled library) and
+``stabletoolbench``, each expanded to the candidates stage with the default retriever (BM25,
+top 20), e.g. ``toolex expand --benchmark toolret --scope benchmark --stage candidates``.
+
+For each benchmark part (StableToolBench group families; ToolRet task) it draws (query, slot)
+groups at random (seeded) and, per group, five candidates, never the reference itself:
+
+- one each from the candidate rank bands 1-3, 4-10 and 11-20 of that sub-query's list;
+- two near-duplicates of the reference: the items whose own documentation is closest to the
+  reference's (BM25 with the reference's text as the query, over the same library), so that
+  cross-provider twins and hard near-misses (same domain, other operation or inputs) are in the
+  set in numbers that a plain rank sample would not give.
+
+Nothing here reads a verdict: the labels come from people reading both documentations
+(docs/verdict-guideline.md). The output is a task file per annotator pass, candidates shuffled
+and the band hidden, plus ``pool.jsonl`` with the provenance of every item.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+import duckdb
+
+PARTS = {
+    # part -> (benchmark, SQL filter on queries, groups to draw)
+    "stb-G1": ("stabletoolbench", "q.category LIKE 'G1%'", 30),
+    "stb-G2G3": ("stabletoolbench", "q.category NOT LIKE 'G1%'", 30),
+    "apigen": ("toolret", "q.task = 'apigen'", 30),
+    "toolink": ("toolret", "q.task = 'toolink'", 25),
+    "gorilla": ("toolret", "q.task = 'gorilla-huggingface'", 20),
+    "apibank": ("toolret", "q.task = 'apibank'", 15),
+}
+BANDS = ((1, 3), (4, 10), (11, 20))
+NEAR = 2
+DOC_CHARS = 1800
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--seed", type=int, default=20261126)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    con = duckdb.connect(args.db, read_only=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    groups = []
+    for part, (bench, where, n) in PARTS.items():
+        rows = con.execute(
+            f"""SELECT s.query_id, s.slot, s.ref_item_id, q.text, q.instruction
+                FROM subqueries s JOIN queries q USING (benchmark, query_id)
+                WHERE s.benchmark = ? AND s.expansion = 'default' AND {where}
+                ORDER BY s.query_id, s.slot""",
+            [bench],
+        ).fetchall()
+        rng.shuffle(rows)
+        taken = 0
+        seen_refs: set[str] = set()
+        for qid, slot, ref, text, instr in rows:
+            if taken == n:
+                break
+            if ref in seen_refs:  # one group per reference: spread over the library
+                continue
+            cands = _draw(con, rng, bench, qid, slot, ref)
+            if len(cands) < 5:
+                continue
+            seen_refs.add(ref)
+            taken += 1
+            groups.append(
+                {"part": part, "benchmark": bench, "query_id": qid, "slot": slot,
+                 "query": text, "instruction": instr, "reference": ref, "candidates": cands}
+            )  # fmt: skip
+    _write(con, groups, args.out, rng)
+
+
+def _draw(con, rng, bench, qid, slot, ref):  # noqa: ANN001, ANN202
+    ranked = con.execute(
+        "SELECT item_id, rank FROM candidates WHERE benchmark = ? AND expansion = 'default' "
+        "AND query_id = ? AND slot = ? AND item_id <> ? ORDER BY rank",
+        [bench, qid, slot, ref],
+    ).fetchall()
+    out: dict[str, dict] = {}
+    for lo, hi in BANDS:
+        band = [(i, r) for i, r in ranked if lo <= r <= hi and i not in out]
+        if band:
+            item, rank = rng.choice(band)
+            out[item] = {"item_id": item, "source": f"rank {lo}-{hi}", "rank": rank}
+    for item in _near_duplicates(con, bench, ref):
+        if len([c for c in out.values() if c["source"] == "near-duplicate"]) == NEAR:
+            break
+        if item not in out:
+            rank = next((r for i, r in ranked if i == item), None)
+            out[item] = {"item_id": item, "source": "near-duplicate", "rank": rank}
+    return list(out.values())
+
+
+_BM25: dict[str, object] = {}
+
+
+def _near_duplicates(con, bench, ref):  # noqa: ANN001, ANN202
+    import bm25s
+
+    if bench not in _BM25:
+        rows = con.execute(
+            "SELECT item_id, text FROM items WHERE benchmark = ? ORDER BY item_id", [bench]
+        ).fetchall()
+        ids = [r[0] for r in rows]
+        retr = bm25s.BM25(k1=1.5, b=0.75)
+        retr.index(bm25s.tokenize([r[1] for r in rows], stopwords="en", show_progress=False),
+                   show_progress=False)  # fmt: skip
+        _BM25[bench] = (ids, retr, dict(rows))
+    ids, retr, texts = _BM25[bench]
+    docs, _ = retr.retrieve(
+        bm25s.tokenize([texts[ref][:2000]], stopwords="en", show_progress=False), k=8,
+        show_progress=False,
+    )
+    return [ids[d] for d in docs[0] if ids[d] != ref]
+
+
+def _doc(con, bench, item):  # noqa: ANN001, ANN202
+    name, platform, task, text = con.execute(
+        "SELECT name, platform, task, text FROM items WHERE benchmark = ? AND item_id = ?",
+        [bench, item],
+    ).fetchone()
+    text = text if len(text) <= DOC_CHARS else text[:DOC_CHARS] + " …[cut]"
+    return {"item_id": item, "task": task, "doc": text}
+
+
+def _write(con, groups, out: Path, rng) -> None:  # noqa: ANN001
+    pool, tasks = [], []
+    for g_no, g in enumerate(groups):
+        cands = list(g["candidates"])
+        rng.shuffle(cands)
+        task = {
+            "group": g_no, "benchmark": g["benchmark"], "query_id": g["query_id"],
+            "slot": g["slot"], "query": g["query"], "instruction": g["instruction"],
+            "reference": _doc(con, g["benchmark"], g["reference"]),
+            "candidates": [_doc(con, g["benchmark"], c["item_id"]) for c in cands],
+        }  # fmt: skip
+        tasks.append(task)
+        for c in cands:
+            pool.append(
+                {"group": g_no, "part": g["part"], "benchmark": g["benchmark"],
+                 "query_id": g["query_id"], "slot": g["slot"], "reference": g["reference"],
+                 "candidate": c["item_id"], "source": c["source"], "rank": c["rank"]}
+            )  # fmt: skip
+    (out / "pool.jsonl").write_text("".join(json.dumps(p) + "\n" for p in pool))
+    (out / "tasks.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tasks))
+    print(f"{len(groups)} groups, {len(pool)} verdicts -> {out}")
+
+
+if __name__ == "__main__":
+    main()
