@@ -18,9 +18,10 @@ from pathlib import Path
 from toolex.cli.options import emit_rows
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.loaders import load_stabletoolbench, load_toolret
-from toolex.metrics import main_table
+from toolex.metrics import summary
 from toolex.pipeline.runner import Settings, run_expansion
 from toolex.pipeline.stats import annotation_table, combination_counts
+from toolex.reports.main_table import main_table_rows
 from toolex.retrieval.runs import retrieve_run
 from toolex.store import Store
 
@@ -66,10 +67,11 @@ def main() -> None:
         for retriever in ("bm25", args.dense):
             run_id = f"{bench}-{retriever}"
             t = time.perf_counter()
-            retrieve_run(store, bench, retriever, run_id, scope=scope, k=100, replace=True)
+            retrieve_run(store, bench, retriever, run_id, scope=scope, depth=100, replace=True)
             print(f"retrieve {retriever}: {time.perf_counter() - t:.1f} s")
             run_ids.append(run_id)
-        rows = main_table(store, run_ids, ks=(10,), expansion=args.expansion, by=by)
+        scores = summary(store, run_ids, ks=(10,), expansion=args.expansion, by=by)
+        rows = main_table_rows(store, scores, by)
         emit_rows(
             [{k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()} for r in rows],
             "csv",

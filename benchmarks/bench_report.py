@@ -60,8 +60,10 @@ def main() -> None:
     print(f"reference  metrics.summary: {reference:6.2f} s")
 
     quarter = {"n_perm": 250, "n_boot": 250}
-    for label, opts in (("defaults (1000 perms, 1000 resamples)", {}),
-                        ("quarter (250 perms, 250 resamples)", quarter)):  # fmt: skip
+    for label, opts in (
+        ("defaults (1000 perms, 1000 resamples)", {}),
+        ("quarter (250 perms, 250 resamples)", quarter),
+    ):
         with tempfile.TemporaryDirectory() as out:
             start = time.perf_counter()
             rep = build_report(store, out, run_ids=run_ids, pairs=pairs, k=args.k, **opts)

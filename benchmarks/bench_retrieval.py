@@ -38,14 +38,14 @@ MINILM_SPEC = f"fastembed:sentence-transformers/all-MiniLM-L6-v2@{MINILM}"
 class Counting:
     """Wraps an embedder and counts texts sent to the model and seconds spent in it."""
 
-    def __init__(self, inner):  # noqa: ANN001
+    def __init__(self, inner):
         self.inner = inner
         self.spec, self.key, self.model = inner.spec, inner.key, inner.model
         self.dim, self.max_words = inner.dim, inner.max_words
         self.calls = self.texts = 0
         self.seconds = 0.0
 
-    def embed(self, texts):  # noqa: ANN001, ANN201
+    def embed(self, texts):
         self.calls += 1
         self.texts += len(texts)
         t = time.perf_counter()
@@ -54,7 +54,7 @@ class Counting:
         return out
 
 
-def _store(path: Path, tasks: list[str] | None = None):  # noqa: ANN202
+def _store(path: Path, tasks: list[str] | None = None):
     from toolex.loaders import load_toolret
     from toolex.store import Store
 
@@ -64,11 +64,11 @@ def _store(path: Path, tasks: list[str] | None = None):  # noqa: ANN202
 
 
 def overhead(task: str, spec: str) -> None:
-    from toolex.render import truncate
     from toolex.retrieval.dense import DenseRetriever
     from toolex.retrieval.embedders import make_embedder
     from toolex.retrieval.runs import retrieve_run
     from toolex.retrieval.texts import load_library
+    from toolex.tooldoc.render import truncate
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-retrieval-"))
     store = _store(tmp / "s.duckdb", [task])
@@ -100,14 +100,14 @@ def overhead(task: str, spec: str) -> None:
     runs_mod.make_retriever = lambda s: r  # same model instance as the reference
     try:
         t0 = time.perf_counter()
-        retrieve_run(store, "toolret", spec, "e2e", k=k, scope="task")
+        retrieve_run(store, "toolret", spec, "e2e", depth=k, scope="task")
         t_store = time.perf_counter() - t0
         model_first = counting.seconds
         calls_before = counting.calls
-        info = DenseRetriever(spec, counting).build(store, load_library(store, "toolret"))
+        (info,) = DenseRetriever(spec, counting).build(store, load_library(store, "toolret"))
         second_calls = counting.calls - calls_before
         t0 = time.perf_counter()
-        retrieve_run(store, "toolret", spec, "warm", k=k, scope="task")
+        retrieve_run(store, "toolret", spec, "warm", depth=k, scope="task")
         t_warm = time.perf_counter() - t0
     finally:
         runs_mod.make_retriever = orig
@@ -138,7 +138,7 @@ def overhead(task: str, spec: str) -> None:
     assert second_calls == 0, "re-indexing an unchanged library called the model"
 
 
-def _embed_sorted(embedder, texts):  # noqa: ANN001, ANN202
+def _embed_sorted(embedder, texts):
     """The reference gets the same length-sorted batching the store uses, to be fair."""
     order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
     out = np.empty((len(texts), embedder.dim), dtype=np.float32)
@@ -182,7 +182,7 @@ def ann(
             ),
         )
 
-        def run(t, refine: bool, q=q):  # noqa: ANN001, ANN202
+        def run(t, refine: bool, q=q):
             s = t.search(q).distance_type("cosine").select(["item_id", "_distance"]).limit(k)
             if refine:
                 s = s.nprobes(ANN_NPROBES).refine_factor(REFINE_FACTOR)
@@ -232,7 +232,7 @@ def scopes(n: int = 30000, n_scopes: int = 10, dim: int = 384, n_queries: int = 
     q = vecs[rng.integers(0, n, n_queries)]
     db = lancedb.connect(tempfile.mkdtemp(prefix="bench-scope-"))
 
-    def table(name, rows):  # noqa: ANN001, ANN202
+    def table(name, rows):
         column = pa.FixedSizeListArray.from_arrays(pa.array(vecs[rows].ravel()), dim)
         ids = [str(i) for i in rows]
         return db.create_table(name, pa.table({"item_id": ids, "c": code[rows], "vector": column}))
@@ -265,7 +265,7 @@ def quality(specs: list[str]) -> None:
     for spec in specs:
         name = spec.replace(MINILM_SPEC, "minilm")
         t0 = time.perf_counter()
-        retrieve_run(store, "toolret", spec, name, k=100, scope="task")
+        retrieve_run(store, "toolret", spec, name, depth=100, scope="task")
         seconds = time.perf_counter() - t0
         scores = {
             (r.get("task", r.get("category")), r["metric"]): r["old"]

@@ -31,10 +31,10 @@ from collections import defaultdict
 from toolex.judges.base import DecomposeTask, ToolDoc
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.loaders import load_stabletoolbench
-from toolex.pipeline import docfields
-from toolex.pipeline.context import tool_doc
+from toolex.pipeline.stage import tool_doc
 from toolex.retrieval import search
 from toolex.store import Store
+from toolex.tooldoc import fields
 
 
 def main(path: str) -> None:
@@ -57,12 +57,12 @@ def main(path: str) -> None:
                 ta, tb = tools[a][0], tools[b][0]
                 if ta.platform == tb.platform:
                     continue
-                da = docfields.description(ta.doc).strip()
-                db = docfields.description(tb.doc).strip()
+                da = fields.description(ta.doc).strip()
+                db = fields.description(tb.doc).strip()
                 (clones if da and da == db else namesakes).append((a, b))
 
     def subquery(ref: ToolDoc) -> str:
-        task = DecomposeTask("p", docfields.description(ref.doc) or (ref.name or ""), None, (ref,))
+        task = DecomposeTask("p", fields.description(ref.doc) or (ref.name or ""), None, (ref,))
         return next(judge.decompose([task])).value[0].text
 
     def rate(pairs: list[tuple[str, str]]) -> tuple[int, int]:
@@ -74,7 +74,7 @@ def main(path: str) -> None:
 
     refs = sorted({a for a, _ in clones})
     hits = search(
-        store, "stb", "bm25", [(r, 0, tools[r][0].text) for r in refs], k=20, scope="benchmark"
+        store, "stb", "bm25", [(r, 0, tools[r][0].text) for r in refs], depth=20, scope="benchmark"
     ).to_pylist()
 
     def unrelated(a: str, b: str) -> bool:
@@ -82,7 +82,7 @@ def main(path: str) -> None:
         return (
             tools[a][1] != tools[b][1]
             and (ta.name or "").strip().lower() != (tb.name or "").strip().lower()
-            and docfields.description(ta.doc).strip() != docfields.description(tb.doc).strip()
+            and fields.description(ta.doc).strip() != fields.description(tb.doc).strip()
         )
 
     negatives = [

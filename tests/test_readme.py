@@ -21,7 +21,12 @@ def _setup_commands() -> list[str]:
 def test_readme_opens_with_install_and_test_commands():
     install, test = _setup_commands()
     assert "pip install" in install and "toolex demo" in install
-    assert test.startswith("pytest")
+    assert test == "make check"
+    # `make check` runs every check CI needs, the tests last
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    check = next(ln for ln in makefile.splitlines() if ln.startswith("check:"))
+    assert check.split(":")[1].split() == ["lint", "contracts", "types", "test"]
+    assert "\tpytest" in makefile
 
 
 def test_ci_runs_the_readme_commands_verbatim():

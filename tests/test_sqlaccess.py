@@ -35,23 +35,39 @@ def db(store, tmp_path):
 
 @pytest.mark.parametrize(
     "statement",
-    ["SELECT 1", "FROM items", "WITH a AS (SELECT 1 AS x) SELECT x FROM a", "DESCRIBE items",
-     "SHOW TABLES", "SUMMARIZE items", "EXPLAIN SELECT 1", "VALUES (1), (2)",
-     "SELECT 1 UNION ALL SELECT 2", "PRAGMA table_info('items')"],
-)  # fmt: skip
+    [
+        "SELECT 1",
+        "FROM items",
+        "WITH a AS (SELECT 1 AS x) SELECT x FROM a",
+        "DESCRIBE items",
+        "SHOW TABLES",
+        "SUMMARIZE items",
+        "EXPLAIN SELECT 1",
+        "VALUES (1), (2)",
+        "SELECT 1 UNION ALL SELECT 2",
+        "PRAGMA table_info('items')",
+    ],
+)
 def test_queries_pass(statement):
     check_read_only(statement)
 
 
 @pytest.mark.parametrize(
     ("statement", "named"),
-    [("DELETE FROM items", "DELETE"), ("INSERT INTO runs SELECT * FROM runs", "INSERT"),
-     ("UPDATE items SET name = 'x'", "UPDATE"), ("DROP TABLE items", "DROP"),
-     ("CREATE TABLE x AS SELECT 1", "CREATE"), ("COPY items TO 'x.csv'", "COPY"),
-     ("ATTACH 'other.duckdb'", "ATTACH"), ("SELECT * INTO x FROM items", "INTO"),
-     ("EXPLAIN ANALYZE DELETE FROM items", "DELETE"), ("PRAGMA threads = 1", "PRAGMA"),
-     ("SELECT 1; DELETE FROM items", "one statement")],
-)  # fmt: skip
+    [
+        ("DELETE FROM items", "DELETE"),
+        ("INSERT INTO runs SELECT * FROM runs", "INSERT"),
+        ("UPDATE items SET name = 'x'", "UPDATE"),
+        ("DROP TABLE items", "DROP"),
+        ("CREATE TABLE x AS SELECT 1", "CREATE"),
+        ("COPY items TO 'x.csv'", "COPY"),
+        ("ATTACH 'other.duckdb'", "ATTACH"),
+        ("SELECT * INTO x FROM items", "INTO"),
+        ("EXPLAIN ANALYZE DELETE FROM items", "DELETE"),
+        ("PRAGMA threads = 1", "PRAGMA"),
+        ("SELECT 1; DELETE FROM items", "one statement"),
+    ],
+)
 def test_writes_are_refused_with_a_message_naming_them(statement, named):
     with pytest.raises(SqlRefused, match=named):
         check_read_only(statement)
@@ -90,8 +106,12 @@ def test_output_formats(db, tmp_path):
         {"run_id": "sub-bm25", "level": "subquery"},
     ]
     res = runner.invoke(sql_cmd, [q, "--db", db, "--format", "csv"])
-    assert res.output.splitlines() == ["run_id,level", "bm25,query", "bm25-ft,query",
-                                       "sub-bm25,subquery"]  # fmt: skip
+    assert res.output.splitlines() == [
+        "run_id,level",
+        "bm25,query",
+        "bm25-ft,query",
+        "sub-bm25,subquery",
+    ]
     out = tmp_path / "runs.parquet"
     res = runner.invoke(sql_cmd, [q, "--db", db, "--format", "parquet", "--out", str(out)])
     assert res.exit_code == 0, res.output

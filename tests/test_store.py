@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import duckdb
+import pyarrow as pa
 import pytest
 
-from toolex.errors import StoreError
+from toolex.errors import NotFoundError, StoreError
 from toolex.store import Store, schema_migrations
 
 
@@ -44,10 +48,11 @@ def test_newer_store_is_refused(tmp_path):
 
 
 def test_transaction_rolls_back(store):
-    with pytest.raises(RuntimeError), store.transaction() as con:
-        con.execute("INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'plain', 'x')")
+    with pytest.raises(RuntimeError), store.transaction() as tx:
+        assert tx is store  # the block gets the store, never the raw connection
+        _benchmark(store, "b")
         raise RuntimeError("boom")
-    assert store.con.execute("SELECT count(*) FROM benchmarks").fetchone()[0] == 0
+    assert store.benchmarks() == []
 
 
 def test_read_only_missing_store_is_clear(tmp_path):
@@ -59,3 +64,168 @@ def test_fresh_store_accepts_relational_queries(tmp_path):
     # Regression: reading the schema version must not leave a pending result behind.
     with Store.open(tmp_path / "a.duckdb") as s:
         assert s.con.sql("SELECT 42").fetchall() == [(42,)]
+
+
+def test_store_sql_lives_in_files(tmp_path):
+    # The schema bookkeeping runs shipped files too (sql/store/0N_*.sql), not inline strings.
+    with Store.open(tmp_path / "a.duckdb") as s:
+        assert s.scalar("store/01_schema_version.sql") == schema_migrations()[-1][0]
+
+
+# -- reading: rows, Arrow, scalars, registered inputs, the two documented doors ----------------
+
+
+def _benchmark(store, name):
+    store.con.execute(
+        "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'x')", [name]
+    )
+
+
+def _run(store, run_id, benchmark):
+    store.con.execute(
+        "INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')", [run_id, benchmark]
+    )
+
+
+def test_arrow_scalar_and_query_agree(store):
+    for name in ("toolret", "beir"):
+        _benchmark(store, name)
+    assert store.arrow("store/10_benchmarks.sql").column(0).to_pylist() == ["beir", "toolret"]
+    assert store.scalar("store/10_benchmarks.sql") == "beir"
+    assert store.rows("store/10_benchmarks.sql") == [
+        {"benchmark": "beir"},
+        {"benchmark": "toolret"},
+    ]
+
+
+def test_registered_tables_are_gone_after_the_block_even_on_error(store):
+    rows = pa.table({"benchmark": ["x"], "format": ["plain"], "source": ["s"]})
+    with store.registered("new_rows", rows):
+        assert store.user_sql("SELECT count(*) AS n FROM new_rows").to_pylist() == [{"n": 1}]
+    with pytest.raises(RuntimeError), store.registered_tables({"a": rows, "b": rows}):
+        raise RuntimeError("boom")
+    for name in ("new_rows", "a", "b"):
+        with pytest.raises(duckdb.CatalogException):
+            store.user_sql(f"SELECT * FROM {name}")
+
+
+def test_cursor_commits_outside_the_open_transaction(store):
+    side = store.cursor()
+    with pytest.raises(RuntimeError), store.transaction():
+        _benchmark(store, "rolled-back")
+        _benchmark(side, "kept")  # a second store over the same database: its own transaction
+        raise RuntimeError("boom")
+    assert store.benchmarks() == ["kept"]
+    side.close()
+    assert store.benchmarks() == ["kept"]  # closing the cursor leaves the store open
+
+
+def test_user_sql_returns_rows_or_an_empty_table(store):
+    assert store.user_sql("SELECT ? AS a", [7]).to_pylist() == [{"a": 7}]
+    _benchmark(store, "b")
+    assert store.user_sql("DELETE FROM benchmarks").to_pylist() == [{"Count": 1}]  # DuckDB's
+    assert store.benchmarks() == []
+
+
+# -- existence: one family of errors, one wording -----------------------------------------------
+
+
+@pytest.fixture
+def named(store):
+    """Two benchmarks; toolret has an expansion 'paper' (expansions row), 'flat' (imported
+    combinations only) and 'subq' (imported sub-queries only); runs bm25 (toolret), e5 (beir)."""
+    for name in ("toolret", "beir"):
+        _benchmark(store, name)
+    store.con.execute(
+        "INSERT INTO expansions (benchmark, expansion, config) VALUES ('toolret', 'paper', '{}')"
+    )
+    store.con.execute(
+        "INSERT INTO combinations (benchmark, expansion, query_id, combo_id, status) "
+        "VALUES ('toolret', 'flat', 'q1', 1, 'valid')"
+    )
+    store.con.execute(
+        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id, judge) "
+        "VALUES ('toolret', 'subq', 'q1', 0, 't', 'i', 'import')"
+    )
+    _run(store, "bm25", "toolret")
+    _run(store, "e5", "beir")
+    return store
+
+
+def test_listings(named):
+    assert named.benchmarks() == ["beir", "toolret"]
+    assert named.expansions("toolret") == ["flat", "paper", "subq"]
+    assert named.expansions("beir") == []
+    assert named.expansions() == ["flat", "paper", "subq"]
+    assert named.runs() == ["bm25", "e5"]
+    assert named.runs("beir") == ["e5"]
+
+
+def test_require_benchmark(named):
+    assert named.require_benchmark("beir") == "beir"
+    with pytest.raises(NotFoundError) as err:
+        named.require_benchmark("toolrett")
+    assert str(err.value) == "no benchmark named 'toolrett' in the store; did you mean 'toolret'?"
+    assert (err.value.kind, err.value.name, err.value.known) == (
+        "benchmark",
+        "toolrett",
+        ["beir", "toolret"],
+    )
+    with pytest.raises(
+        NotFoundError, match="benchmarks: beir, toolret; load it with `toolex load`"
+    ):
+        named.require_benchmark("zzz")  # nothing close: every name and how to make one
+    with pytest.raises(NotFoundError, match="several; name one with --benchmark"):
+        named.require_benchmark(None)
+
+
+def test_require_benchmark_none_means_the_only_one(store):
+    with pytest.raises(NotFoundError, match="the store holds no benchmark; load one"):
+        store.require_benchmark(None)
+    _benchmark(store, "solo")
+    assert store.require_benchmark(None) == "solo"
+
+
+def test_require_expansion(named):
+    for name in ("paper", "flat", "subq", "default"):
+        assert named.require_expansion("toolret", name) == name
+    assert named.require_expansion("beir", "default") == "default"  # always: the original
+    assert named.require_expansion(None, "paper") == "paper"  # of any benchmark
+    with pytest.raises(
+        NotFoundError, match="no expansion named 'papr' in the store; did you mean 'paper'"
+    ):
+        named.require_expansion("toolret", "papr")
+    with pytest.raises(NotFoundError, match="did you mean 'default'"):
+        named.require_expansion("beir", "defualt")  # 'default' is offered though none is stored
+    with pytest.raises(NotFoundError, match="no expansion named 'paper'.*--benchmark beir"):
+        named.require_expansion("beir", "paper")  # toolret's, not beir's
+
+
+def test_require_runs(named):
+    assert named.require_runs(["e5", "bm25"]) == ["e5", "bm25"]
+    with pytest.raises(
+        NotFoundError, match="no run named 'bm52' in the store; did you mean 'bm25'"
+    ):
+        named.require_runs(["e5", "bm52"])
+    with pytest.raises(NotFoundError, match="no run named 'e5'"):
+        named.require_runs(["e5"], benchmark="toolret")
+    assert named.require_runs([]) == []
+
+
+# -- the store is the only way into DuckDB ------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+_RAW = re.compile(r"\.con\b|\bduckdb\.connect\(|\.cursor\(\)\.")
+
+
+def test_no_module_outside_the_store_reaches_its_connection():
+    """Rows, Arrow tables, registered inputs, transactions: all through ``Store`` methods. A
+    ``store.con`` elsewhere is a second way into DuckDB, and the next one copies it."""
+    offenders = []
+    for path in sorted([*(ROOT / "toolex").rglob("*.py"), *(ROOT / "tui").rglob("*.py")]):
+        if path == ROOT / "toolex" / "store.py":
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if _RAW.search(line):
+                offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not offenders, "use a Store method instead:\n" + "\n".join(offenders)

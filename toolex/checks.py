@@ -48,7 +48,7 @@ def run_checks(store: Any, limit: int = 20) -> list[CheckResult]:
     results = []
     for path in sql_files("checks"):
         text = path.read_text(encoding="utf-8")
-        cur = store.con.execute(text)
+        cur = store.execute(f"checks/{path.name}")
         columns = [d[0] for d in cur.description or []]
         # The invariant is the header's prose before its "Reads:" bookkeeping.
         invariant = header(text).removeprefix(f"{path.stem}:").split(" Reads:")[0].strip()

@@ -1,59 +1,78 @@
-"""Progress bars on stderr (data goes to stdout): label, bar and done/total, left on screen when
-finished. ``counting_bar`` is the one shape every long stage uses, the pipeline stages and
-retrieval each adding their own columns; ``progress`` wraps it for embedding and search loops."""
+"""Progress of long work, reported by the core and drawn by whoever runs it.
+
+The core (pipeline stages, retrieval loops, the report builder) only reports: it opens a task,
+advances it and finishes it through the :class:`Progress` protocol. It never draws anything, so a
+library caller or a test sees nothing unless it asks. The CLI installs a renderer for the length
+of a command (``toolex/cli/progress.py``: rich bars on a terminal, plain lines otherwise), the way
+an application configures logging handlers while libraries only log.
+
+Tasks nest: a stage's task stays open while a search inside it opens its own; ``advance`` and
+``finish`` apply to the task opened last.
+"""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-
-_console = Console(stderr=True)
+from typing import Any, Protocol
 
 
-def counting_bar(
-    *columns: ProgressColumn, console: Console, label: str = "{task.description}"
-) -> Progress:
-    """A ``label | bar | done/total`` progress followed by the caller's ``columns``."""
-    return Progress(
-        TextColumn(label),
-        BarColumn(),
-        MofNCompleteColumn(),
-        *columns,
-        console=console,
-        transient=False,
-    )
+class Progress(Protocol):
+    """What the core reports; ``fields`` are totals so far shown beside the bar (``calls=12``,
+    ``cost_usd=0.03``) or the current step (``step="metrics"``)."""
+
+    def start(self, label: str, total: int, *, unit: str = "items") -> None:
+        """Open a task of ``total`` units (``unit`` names them in a rate, e.g. ``queries/s``)."""
+
+    def advance(self, n: int = 1, **fields: Any) -> None:
+        """``n`` more units of the innermost open task are done."""
+
+    def finish(self) -> None:
+        """Close the innermost open task."""
+
+
+class NullProgress:
+    """Reports go nowhere: the default for library use and tests."""
+
+    def start(self, label: str, total: int, *, unit: str = "items") -> None:
+        pass
+
+    def advance(self, n: int = 1, **fields: Any) -> None:
+        pass
+
+    def finish(self) -> None:
+        pass
+
+
+_current: Progress = NullProgress()
+
+
+def current() -> Progress:
+    """The reporter installed by :func:`reporting` (a :class:`NullProgress` when none is)."""
+    return _current
+
+
+@contextlib.contextmanager
+def reporting(reporter: Progress) -> Iterator[Progress]:
+    """Send the core's progress to ``reporter`` inside the block (the previous one after it)."""
+    global _current
+    previous, _current = _current, reporter
+    try:
+        yield reporter
+    finally:
+        _current = previous
 
 
 @contextlib.contextmanager
 def progress(label: str, total: int, unit: str = "texts") -> Iterator[Callable[[int], None]]:
-    """Yield ``advance(n)``; the bar shows ``done/total``, the rate in ``unit``/s and the ETA."""
+    """One task on the current reporter around a loop: yields ``advance(n)``. Nothing is reported
+    for an empty loop."""
     if total <= 0:
         yield lambda n: None
         return
-    bar = counting_bar(
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=_console,
-    )
-    with bar:
-        task = bar.add_task(label, total=total, rate="")
-
-        def advance(n: int) -> None:
-            bar.advance(task, n)
-            speed = bar.tasks[task].speed
-            if speed:
-                bar.update(task, rate=f"{speed:,.1f} {unit}/s")
-
-        yield advance
+    reporter = current()
+    reporter.start(label, total, unit=unit)
+    try:
+        yield lambda n: reporter.advance(n)
+    finally:
+        reporter.finish()

@@ -12,9 +12,9 @@ silently wrong SQL.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -49,26 +49,66 @@ _QUERY_TYPES = (exp.Query, exp.Values, exp.Describe, exp.Show, exp.Summarize)
 # Node types that write, anywhere in the tree (a query can hide none of them in DuckDB, but a
 # statement sqlglot parses leniently might).
 _WRITE_NODES = (
-    exp.Insert, exp.Delete, exp.Update, exp.Merge, exp.Create, exp.Drop, exp.Alter,
-    exp.Copy, exp.Attach, exp.Detach, exp.Set, exp.TruncateTable, exp.Into,
-)  # fmt: skip
+    exp.Insert,
+    exp.Delete,
+    exp.Update,
+    exp.Merge,
+    exp.Create,
+    exp.Drop,
+    exp.Alter,
+    exp.Copy,
+    exp.Attach,
+    exp.Detach,
+    exp.Set,
+    exp.TruncateTable,
+    exp.Into,
+)
 # PRAGMAs that only read (DuckDB's table_info, show_tables, ...); others change settings.
 _READ_PRAGMAS = frozenset(
-    {"table_info", "show_tables", "show_tables_expanded", "database_size", "storage_info",
-     "version", "show", "database_list", "functions", "platform", "metadata_info"}
-)  # fmt: skip
-
-logging.getLogger("sqlglot").setLevel(logging.ERROR)
+    {
+        "table_info",
+        "show_tables",
+        "show_tables_expanded",
+        "database_size",
+        "storage_info",
+        "version",
+        "show",
+        "database_list",
+        "functions",
+        "platform",
+        "metadata_info",
+    }
+)
 
 
 class SqlRefused(ToolexError):
     """A statement `toolex sql` will not run without ``--write``."""
 
 
+class _CommandFallback(logging.Filter):
+    """Drops sqlglot's "falling back to parsing as a 'Command'" warning: statements it cannot
+    parse in full (EXPLAIN, some DuckDB DDL) are handled here on purpose, so the warning is noise
+    on the user's terminal. Installed only around our own sqlglot calls; other records pass."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "Falling back to parsing as a 'Command'" not in record.getMessage()
+
+
+@contextlib.contextmanager
+def _quiet_sqlglot() -> Iterator[None]:
+    logger, hush = logging.getLogger("sqlglot"), _CommandFallback()
+    logger.addFilter(hush)
+    try:
+        yield
+    finally:
+        logger.removeFilter(hush)
+
+
 def check_read_only(sql: str) -> None:
     """Raise :class:`SqlRefused` unless ``sql`` is exactly one statement that only reads."""
     try:
-        statements = [s for s in sqlglot.parse(sql, read="duckdb") if s is not None]
+        with _quiet_sqlglot():
+            statements = [s for s in sqlglot.parse(sql, read="duckdb") if s is not None]
     except ParseError as exc:
         raise ToolexError(f"cannot parse the SQL: {exc}") from exc
     if len(statements) != 1:
@@ -76,7 +116,7 @@ def check_read_only(sql: str) -> None:
     _check_statement(statements[0], sql)
 
 
-def _check_statement(stmt: exp.Expression, sql: str) -> None:
+def _check_statement(stmt: exp.Expr, sql: str) -> None:
     kind = _kind(stmt)
     hint = "; add --write to run it against the store (opened for writing)"
     if isinstance(stmt, exp.Command) and str(stmt.this).upper() == "EXPLAIN":
@@ -101,7 +141,7 @@ def _check_statement(stmt: exp.Expression, sql: str) -> None:
             )
 
 
-def _kind(node: exp.Expression) -> str:
+def _kind(node: exp.Expr) -> str:
     if isinstance(node, exp.Command):
         return f"{str(node.this).upper()} statement"
     return f"{node.key.upper()} statement" if node.key else type(node).__name__
@@ -124,25 +164,15 @@ def run_sql(
     store = Store.open(db, read_only=not write)
     try:
         if write:
-            with store.transaction() as con:
-                return _fetch(con.execute(sql, params) if params else con.execute(sql))
-        return _fetch(store.con.execute(sql, params) if params else store.con.execute(sql))
+            with store.transaction():
+                return store.user_sql(sql, params)
+        return store.user_sql(sql, params)
     except ToolexError:
         raise
     except Exception as exc:  # DuckDB's own errors name the table/column; pass them on cleanly
         raise ToolexError(f"the SQL failed: {exc}") from exc
     finally:
         store.close()
-
-
-def _fetch(cur: Any) -> pa.Table:
-    if cur.description is None:  # a statement that returns no rows (a write without RETURNING)
-        return pa.table({"rows": pa.array([], pa.int64())})
-    # DuckDB warns that a DB-API result copies once more than con.sql(); con.sql cannot take the
-    # store's open cursor state, and one copy of a shell query's rows is cheap.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        return cur.to_arrow_table()
 
 
 def shipped_sql_names() -> list[str]:
@@ -167,9 +197,14 @@ def transpile_shipped(name: str, dialect: str, *, pretty: bool = True) -> str:
 def transpile(text: str, dialect: str, *, pretty: bool = True, source: str = "<sql>") -> str:
     """DuckDB SQL ``text`` rewritten for ``dialect``; statements end with ``;``."""
     try:
-        out = sqlglot.transpile(
-            text, read="duckdb", write=dialect, pretty=pretty, unsupported_level=ErrorLevel.RAISE
-        )
+        with _quiet_sqlglot():
+            out = sqlglot.transpile(
+                text,
+                read="duckdb",
+                write=dialect,
+                pretty=pretty,
+                unsupported_level=ErrorLevel.RAISE,
+            )
     except (UnsupportedError, SqlglotError) as exc:
         raise ToolexError(f"{source}: sqlglot cannot express this SQL in {dialect}: {exc}") from exc
     return ";\n\n".join(s for s in out if s.strip()) + ";\n"

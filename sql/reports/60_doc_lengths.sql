@@ -1,7 +1,7 @@
 -- 60_doc_lengths: documentation length of every tool, in whitespace-separated words.
 -- Reads: items. Creates: nothing. Parameters: $benchmarks VARCHAR[].
 -- Length is that of items.text, the one rendering every retriever and judge sees
--- (toolex.render.render_doc), so it is what a retriever's input limit truncates.
+-- (toolex.tooldoc.render.render_doc), so it is what a retriever's input limit truncates.
 SELECT
     benchmark,
     coalesce(category, '(none)') AS category,

@@ -1,7 +1,9 @@
--- Reads: new_results (registered Arrow table), queries. Creates: run_results rows of one run.
--- Parameters: $run_id, $benchmark. Rows of unknown queries are dropped here (the import has
--- already refused them unless --skip-unknown). Rank follows trec_eval: score descending, ties
--- broken by item_id descending, 1-based.
+-- The ranked list of each query of one run, retrieved, imported or fused
+-- from its sub-query lists (34_rrf.sql).
+-- Reads: new_results (registered Arrow table: query_id, item_id, score), queries.
+-- Creates: run_results rows of one run. Parameters: $run_id, $benchmark.
+-- Rows of queries the benchmark lacks are dropped here (an import has already refused them unless
+-- --skip-unknown). Rank follows trec_eval: score descending, ties by item_id descending, 1-based.
 INSERT INTO run_results (run_id, query_id, item_id, score, rank)
 SELECT
     $run_id,

@@ -1,4 +1,5 @@
--- Reads: new_results (registered Arrow table with a slot column), queries.
+-- The per-sub-query lists of one sub-query-level run.
+-- Reads: new_results (registered Arrow table: query_id, slot, item_id, score), queries.
 -- Creates: subquery_results rows of one run. Parameters: $run_id, $benchmark.
 -- Rank per (query, slot): score descending, then item_id descending (trec_eval's rule).
 INSERT INTO subquery_results (run_id, query_id, slot, item_id, score, rank)

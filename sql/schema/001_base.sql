@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS items (
     task        VARCHAR,                      -- ToolRet task, or NULL for a pooled library
     category    VARCHAR,                      -- ToolRet code/web/customized, ToolBench category_name
     doc         JSON NOT NULL,                -- raw documentation, exactly as loaded
-    text        VARCHAR NOT NULL,             -- default rendering (toolex.render.render_doc)
+    text        VARCHAR NOT NULL,             -- default rendering (toolex.tooldoc.render.render_doc)
     PRIMARY KEY (benchmark, item_id)
 );
 

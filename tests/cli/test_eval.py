@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from toolex.cli import cli
-from toolex.errors import ToolexError
+from toolex.errors import NotFoundError, ToolexError
 from toolex.store import Store
 
 L3 = math.log2(3)
@@ -127,11 +127,22 @@ def test_table_is_the_main_table(db):
     assert "0.00/50.00" in web and "+50.00" in web
 
 
-def test_note_when_the_expansion_does_not_exist(db):
-    res = run(["eval", "--db", db, "--run", "bm25", "--expansion", "nope", "--format", "json"])
+def test_note_when_the_expansion_has_no_valid_combination(db):
+    with Store.open(db) as s:
+        s.con.execute(
+            "INSERT INTO combinations (benchmark, expansion, query_id, combo_id, status) "
+            "VALUES ('b', 'strict', 'q2', 1, 'rejected_audit')"
+        )
+    res = run(["eval", "--db", db, "--run", "bm25", "--expansion", "strict", "--format", "json"])
     assert "no valid expanded combination" in res.stderr
     rows = json.loads(res.stdout)
     assert all(r["old"] == r["new"] for r in rows)
+
+
+def test_unknown_expansion_is_a_clear_error(db):
+    # A misspelled expansion used to score new == old with only a note on stderr.
+    with pytest.raises(NotFoundError, match="no expansion named 'defualt'.*did you mean 'default'"):
+        run(["eval", "--db", db, "--run", "bm25", "--expansion", "defualt"])
 
 
 def test_unknown_run_is_a_clear_error(db):

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from pipeline.fixtures import build
 
 from toolex.cli.expand import expand, stats
-from toolex.errors import InputError
+from toolex.errors import NotFoundError
 from toolex.store import Store
 
 
@@ -74,5 +74,5 @@ def test_one_stage_and_subsets(tmp_path):
 def test_unknown_benchmark_is_a_clear_error(tmp_path):
     db = make_db(tmp_path)
     out = run(expand, ["--db", db, "--benchmark", "nope"])
-    assert isinstance(out.exception, InputError)
-    assert "no benchmark 'nope'" in str(out.exception)
+    assert isinstance(out.exception, NotFoundError)
+    assert "no benchmark named 'nope'" in str(out.exception)

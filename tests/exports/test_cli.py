@@ -20,11 +20,13 @@ def test_every_export_command(tmp_path):
         (["qrels", "--out", str(tmp_path / "e.parquet")], "wrote 16 rows"),
         (["qrels", "--out", str(tmp_path / "f.parquet"), "--flat"], "wrote 11 rows"),
         (["trec-qrels", "--out", str(tmp_path / "o.qrels")], "wrote 8 lines"),
-        (["trec-qrels", "--out", str(tmp_path / "c.qrels"), "--mode", "per-combination"],
-         "wrote 12 lines"),
+        (
+            ["trec-qrels", "--out", str(tmp_path / "c.qrels"), "--mode", "per-combination"],
+            "wrote 12 lines",
+        ),
         (["trec-run", "--run", "bm25", "--out", str(tmp_path / "b.run")], "wrote 84 lines"),
         (["toolret-jsonl", "--out", str(tmp_path / "q.jsonl")], "wrote 6 queries"),
-    ]  # fmt: skip
+    ]
     for args, message in cases:
         res = runner.invoke(export, [args[0], "--db", db, *args[1:]])
         assert res.exit_code == 0, res.output
@@ -32,4 +34,4 @@ def test_every_export_command(tmp_path):
     assert pq.read_table(tmp_path / "f.parquet").num_rows == 11
     assert json.loads((tmp_path / "q.jsonl").read_text().splitlines()[0])["id"] == "q1"
     res = runner.invoke(export, ["trec-run", "--db", db, "--run", "nope", "--out", "x.run"])
-    assert res.exit_code != 0 and "no run 'nope'" in str(res.exception)
+    assert res.exit_code != 0 and "no run named 'nope'" in str(res.exception)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pyarrow.parquet as pq
 import pytest
 
-from toolex.errors import ToolexError
+from toolex.errors import NotFoundError
 from toolex.exports import export_qrels
 from toolex.imports.combinations import import_combinations
 
@@ -19,8 +19,12 @@ def test_expanded_rows_by_hand(fixture_store, tmp_path):
     q2 = [
         (r["combo_id"], r["slot"], r["item_id"], r["status"]) for r in rows if r["query_id"] == "q2"
     ]
-    assert q2 == [(0, 0, "w3", "valid"), (0, 1, "w4", "valid"), (1, 0, "w5", "valid"),
-                  (1, 1, "w4", "valid")]  # fmt: skip
+    assert q2 == [
+        (0, 0, "w3", "valid"),
+        (0, 1, "w4", "valid"),
+        (1, 0, "w5", "valid"),
+        (1, 1, "w4", "valid"),
+    ]
     q5 = {r["combo_id"]: r for r in rows if r["query_id"] == "q5"}
     assert (
         q5[1]["status"] == "rejected_platform"
@@ -57,5 +61,15 @@ def test_round_trip_through_the_combinations_import(fixture_store, tmp_path):
 
 
 def test_benchmark_must_exist(fixture_store, tmp_path):
-    with pytest.raises(ToolexError, match="no benchmark 'nope'"):
+    with pytest.raises(NotFoundError, match="no benchmark named 'nope'"):
         export_qrels(fixture_store, tmp_path / "x.parquet", benchmark="nope")
+    with pytest.raises(NotFoundError, match="did you mean 'toolret'"):
+        export_qrels(fixture_store, tmp_path / "x.parquet", benchmark="toolrett")
+    assert not (tmp_path / "x.parquet").exists()
+
+
+def test_expansion_must_exist(fixture_store, tmp_path):
+    # A misspelled expansion used to export the original labels alone, silently.
+    with pytest.raises(NotFoundError, match="no expansion named 'defualt'.*did you mean 'default'"):
+        export_qrels(fixture_store, tmp_path / "x.parquet", expansion="defualt")
+    assert not (tmp_path / "x.parquet").exists()

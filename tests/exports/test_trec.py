@@ -17,7 +17,7 @@ from toolex.exports import (
     read_trec_qrels,
     read_trec_run,
 )
-from toolex.imports.runs import import_run
+from toolex.runs import import_run
 
 RUNS = ("bm25", "bm25-ft", "sub-bm25")
 K = 3
@@ -77,8 +77,9 @@ def test_pytrec_eval_gives_toolex_scores(fixture_store, files):
 @pytest.mark.slow  # ranx's numba kernels take ~25 s to load even when cached
 def test_ranx_gives_toolex_means(fixture_store, files):
     summary = metrics.summary(fixture_store, list(RUNS), ks=(K,))
-    means = {(r["run_id"], r["metric"]): (r["old"], r["new"]) for r in summary
-             if r["category"] == "all"}  # fmt: skip
+    means = {
+        (r["run_id"], r["metric"]): (r["old"], r["new"]) for r in summary if r["category"] == "all"
+    }
     qrels = Qrels.from_file(str(files["original"]), kind="trec")
     combos = read_trec_qrels(files["combos"])
     combo_qrels = Qrels(combos)
@@ -125,8 +126,10 @@ def test_run_round_trips_through_the_runs_import(fixture_store, files):
 def test_unknown_run_is_named(fixture_store, tmp_path):
     from toolex.errors import ToolexError
 
-    with pytest.raises(ToolexError, match="no run 'nope'.*bm25"):
+    with pytest.raises(ToolexError, match="no run named 'nope'.*bm25"):
         export_trec_run(fixture_store, tmp_path / "x.run", "nope")
+    with pytest.raises(ToolexError, match="did you mean 'bm25'"):
+        export_trec_run(fixture_store, tmp_path / "x.run", "bm52")
 
 
 def test_per_combination_qrels_round_trip_through_the_combinations_import(fixture_store, files):

@@ -16,12 +16,13 @@ from llm_support import (
 from scripted_answers import _k_of, _user_text
 
 from toolex.errors import InputError
-from toolex.judges import make_judge, parse_spec
+from toolex.judges import judges_for, make_judge, parse_spec
 from toolex.judges.base import Estimate, SubQuery, Verdict, VerifyTask
 from toolex.judges.llm import LLMJudge
-from toolex.llm.config import LLMConfig, ToolexConfig
+from toolex.llm.config import LLMConfig
 from toolex.llm.ledger import Ledger
 from toolex.llm.pricing import estimate_tokens
+from toolex.pipeline.config import ToolexConfig
 
 
 def responder(provider, body):
@@ -188,8 +189,6 @@ def test_heuristic_is_built_lazily(store):
 
 
 def test_judges_per_stage_from_config(llm_env, store):
-    from toolex.judges import judges_for
-
     config = ToolexConfig(
         judges={
             "decompose": "openai:gpt-4o",
@@ -198,8 +197,21 @@ def test_judges_per_stage_from_config(llm_env, store):
         },
         llm=LLMConfig(openai_base_url="http://127.0.0.1:9/v1"),
     )
-    judges = judges_for(config, store)
+    judges = judges_for(store, config=config)
     assert judges["decompose"] is judges["audit"] and judges["verify"].spec == "openai:gpt-4o-mini"
+    assert judges["verify"].config.openai_base_url == "http://127.0.0.1:9/v1"
+
+
+def test_one_judge_for_every_stage_wins_over_the_config(llm_env, store):
+    from toolex.judges.heuristic import HeuristicJudge
+
+    config = ToolexConfig(judges=dict.fromkeys(("decompose", "verify", "audit"), "openai:gpt-4o"))
+    judges = judges_for(store, judge="heuristic", config=config, benchmark="b")
+    assert set(judges) == {"decompose", "verify", "audit"}
+    assert isinstance(judges["verify"], HeuristicJudge)
+    assert judges["decompose"] is judges["verify"] is judges["audit"]
+    defaults = judges_for(store)  # no option, no config file: the offline judge everywhere
+    assert {j.spec for j in defaults.values()} == {"heuristic"}
 
 
 def test_compat_judge_end_to_end_and_cache_survives_a_new_port(llm_env, store):

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from toolex.errors import AnswerError
 from toolex.judges.base import SubQuery, ToolDoc, Verdict
 from toolex.judges.parse import (
-    AnswerError,
     leaked_names,
     parse_decomposition,
     parse_verdict,

@@ -16,7 +16,7 @@ import pytest
 from toolex.judges.base import AuditTask, DecomposeTask, ToolDoc, VerifyTask
 from toolex.judges.llm import render_audit, render_decompose, render_verify
 from toolex.judges.prompts import boundary_for, fence, load_template, render
-from toolex.render import render_doc
+from toolex.tooldoc.render import render_doc
 
 GOLDEN = Path(__file__).parent / "golden"
 INJECTION = (

@@ -10,7 +10,7 @@ from scripted_server import ScriptedServer
 
 from toolex.judges import make_judge
 from toolex.judges.base import AuditTask, DecomposeTask, ToolDoc, VerifyTask
-from toolex.render import render_doc
+from toolex.tooldoc.render import render_doc
 
 OPENAI_KEY = "sk-test-openai-5f3a9c"
 ANTHROPIC_KEY = "sk-ant-test-77b1d2"

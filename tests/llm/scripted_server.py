@@ -222,7 +222,7 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
         def _body(self) -> bytes:
             return self.rfile.read(int(self.headers.get("Content-Length") or 0))
 
-        def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        def do_GET(self) -> None:
             path = self.path.split("?")[0]
             if path == "/_stats":
                 with server.lock:
@@ -260,7 +260,7 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 )
             return {k: v for k, v in batch.items() if not k.startswith("_")}
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             path = self.path.split("?")[0]
             raw = self._body()
             if path == "/v1/files":

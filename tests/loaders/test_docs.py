@@ -5,7 +5,7 @@ import json
 import pytest
 
 from loaders.conftest import store_state
-from toolex.errors import InputError, ToolexError
+from toolex.errors import InputError, NotFoundError, ToolexError
 from toolex.loaders import load_docs, load_toolret
 
 
@@ -56,3 +56,15 @@ def test_different_docs_need_replace(store, data_dir, tmp_path):
     assert store.con.execute("SELECT text FROM item_docs").fetchall() == [
         ("name: Calculator\ndescription: sums",)
     ]
+
+
+def test_unknown_benchmark_is_a_not_found_error(store, data_dir, tmp_path):
+    load_toolret(store, data_dir / "toolret_mini")
+    f = tmp_path / "aug.jsonl"
+    f.write_text(json.dumps({"id": "mini_tool_1", "augmented": {"description": "adds"}}))
+    before = store_state(store)
+    with pytest.raises(
+        NotFoundError, match="no benchmark named 'toolrett'.*did you mean 'toolret'"
+    ):
+        load_docs(store, f, benchmark="toolrett", rendering="exp")
+    assert store_state(store) == before

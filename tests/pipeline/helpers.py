@@ -8,7 +8,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from toolex.render import render_doc
+from toolex.tooldoc.render import render_doc
 
 
 def add_item(
@@ -59,7 +59,7 @@ def add_benchmark(store, benchmark: str = "b") -> None:
     )
 
 
-def overlap_search(store, benchmark, retriever, texts, k=20, scope="task", rendering="default"):
+def overlap_search(store, benchmark, retriever, texts, depth=20, scope="task", rendering="default"):
     """Rank items of the query's task by shared lower-case words; ties by item_id DESC."""
     items = store.con.execute(
         "SELECT item_id, task, lower(text) FROM items WHERE benchmark = ?", [benchmark]
@@ -79,7 +79,7 @@ def overlap_search(store, benchmark, retriever, texts, k=20, scope="task", rende
         ]
         scored = [s for s in scored if s[0] > 0]
         scored.sort(key=lambda s: (-s[0], [-ord(c) for c in s[1]]))
-        for rank, (score, item_id) in enumerate(scored[:k], start=1):
+        for rank, (score, item_id) in enumerate(scored[:depth], start=1):
             rows.append(
                 {
                     "query_id": query_id,

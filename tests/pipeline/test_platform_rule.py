@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolex.pipeline.docfields import feeds, name_leak, params
 from toolex.pipeline.platform_rule import dependent_pairs
+from toolex.tooldoc.fields import feeds, name_leak, params
 
 LOGIN = {"name": "login", "description": "Log in.", "template_response": {"token": "str"}}
 BALANCE = {

@@ -19,7 +19,7 @@ TESTS = Path(__file__).resolve().parents[1]
 CHILD = textwrap.dedent("""
     import sys, time
     sys.path.insert(0, {tests!r})
-    import toolex.pipeline.context as context
+    import toolex.pipeline.stage as context
     context.FLUSH_ROWS = 1  # write every outcome at once, so some are stored before the kill
     from pipeline.helpers import overlap_search
     from toolex.judges.heuristic import HeuristicJudge

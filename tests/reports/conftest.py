@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from reports.fixtures import build
-from toolex.reports.context import ReportContext
+from toolex.reports.inputs import ReportContext
 
 
 @pytest.fixture

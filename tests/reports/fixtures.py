@@ -35,8 +35,13 @@ QUERIES = {  # query_id: (task, category, text, ground truth in slot order)
     "q6": ("toolink", "code", "Compute the SHA-256 of a file", ["c5"]),
 }
 # (query_id, slot): accepted equivalents (besides the reference); REJECTED were judged no.
-ACCEPTED = {("q1", 0): ["w2"], ("q2", 0): ["w5"], ("q4", 0): ["c2", "c6"], ("q5", 0): ["c5"],
-            ("q6", 0): ["c1"]}  # fmt: skip
+ACCEPTED = {
+    ("q1", 0): ["w2"],
+    ("q2", 0): ["w5"],
+    ("q4", 0): ["c2", "c6"],
+    ("q5", 0): ["c5"],
+    ("q6", 0): ["c1"],
+}
 REJECTED = {("q1", 0): ["w3"], ("q3", 0): ["w7"], ("q4", 0): ["c7"]}
 COMBINATIONS = {  # query_id: [(combo_id, items, status, rrf_rank)] besides the original (id 0)
     "q1": [(1, ["w2"], "valid", 2)],
@@ -46,16 +51,43 @@ COMBINATIONS = {  # query_id: [(combo_id, items, status, rrf_rank)] besides the 
     "q6": [(1, ["c1"], "rejected_audit", 2)],
 }
 RUNS = {  # run_id: (level, retriever, {query_id: top of the ranking})
-    "bm25": ("query", "bm25", {
-        "q1": ["w2", "w9", "w1"], "q2": ["w5", "w4", "w8", "w3"], "q3": ["w6"],
-        "q4": ["c9", "c8", "c2", "c1"], "q5": ["c5", "c4", "c3"], "q6": ["c1", "c7", "c5"]}),
-    "bm25-ft": ("query", "bm25", {
-        "q1": ["w1", "w2"], "q2": ["w3", "w4", "w5"], "q3": ["w9", "w6"],
-        "q4": ["c1", "c2"], "q5": ["c3", "c4", "c5"], "q6": ["c5", "c1"]}),
-    "sub-bm25": ("subquery", "bm25", {
-        "q1": ["w2", "w1"], "q2": ["w4", "w5", "w9", "w3"], "q3": ["w10", "w11", "w6"],
-        "q4": ["c2", "c9", "c1"], "q5": ["c4", "c5", "c3"], "q6": ["c1", "c2", "c5"]}),
-}  # fmt: skip
+    "bm25": (
+        "query",
+        "bm25",
+        {
+            "q1": ["w2", "w9", "w1"],
+            "q2": ["w5", "w4", "w8", "w3"],
+            "q3": ["w6"],
+            "q4": ["c9", "c8", "c2", "c1"],
+            "q5": ["c5", "c4", "c3"],
+            "q6": ["c1", "c7", "c5"],
+        },
+    ),
+    "bm25-ft": (
+        "query",
+        "bm25",
+        {
+            "q1": ["w1", "w2"],
+            "q2": ["w3", "w4", "w5"],
+            "q3": ["w9", "w6"],
+            "q4": ["c1", "c2"],
+            "q5": ["c3", "c4", "c5"],
+            "q6": ["c5", "c1"],
+        },
+    ),
+    "sub-bm25": (
+        "subquery",
+        "bm25",
+        {
+            "q1": ["w2", "w1"],
+            "q2": ["w4", "w5", "w9", "w3"],
+            "q3": ["w10", "w11", "w6"],
+            "q4": ["c2", "c9", "c1"],
+            "q5": ["c4", "c5", "c3"],
+            "q6": ["c1", "c2", "c5"],
+        },
+    ),
+}
 RUN_DEPTH = 14  # every task's library has 14 tools, so every list ranks every tool
 
 
@@ -90,8 +122,9 @@ def _build(store: Store) -> None:
             doc = {"name": f"tool_{item_id}", "description": words}
             platform = "p1" if n % 2 == 0 else "p2"
             text = f"name: tool_{item_id}\ndescription: {words}"
-            items.append([BENCHMARK, item_id, f"tool_{item_id}", platform, task, cat,
-                          json.dumps(doc), text])  # fmt: skip
+            items.append(
+                [BENCHMARK, item_id, f"tool_{item_id}", platform, task, cat, json.dumps(doc), text]
+            )
     con.executemany(
         "INSERT INTO items (benchmark, item_id, name, platform, task, category, doc, text) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -146,9 +179,19 @@ def _expansion(store: Store) -> None:
             con.execute(
                 "INSERT INTO combinations (benchmark, expansion, query_id, combo_id, rrf, "
                 "rrf_rank, is_original, status, reason, judge) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                [BENCHMARK, EXPANSION, qid, combo_id, rrf, rrf_rank, combo_id == 0, status,
-                 f"fixture {status}", "heuristic"],
-            )  # fmt: skip
+                [
+                    BENCHMARK,
+                    EXPANSION,
+                    qid,
+                    combo_id,
+                    rrf,
+                    rrf_rank,
+                    combo_id == 0,
+                    status,
+                    f"fixture {status}",
+                    "heuristic",
+                ],
+            )
             for slot, item in enumerate(members):
                 con.execute(
                     "INSERT INTO combination_items (benchmark, expansion, query_id, combo_id, "

@@ -11,20 +11,62 @@ from click.testing import CliRunner
 from reports.fixtures import build
 from toolex.cli.report import report as report_cmd
 from toolex.reports import build_report
+from toolex.reports.builder import STEPS
 from toolex.store import Store
 
-TABLES = ["annotation", "annotation_detail", "main_table", "gain_illusion", "equivalent_ranks",
-          "equivalent_best_ranks", "equivalent_rank_cdf", "heterogeneity", "doc_lengths",
-          "significance"]  # fmt: skip
-FIGURES = ["main_scores", "gain_illusion_bm25_vs_bm25-ft", "equivalent_rank_cdf", "heterogeneity",
-           "doc_lengths"]  # fmt: skip
+TABLES = [
+    "annotation",
+    "annotation_detail",
+    "main_table",
+    "gain_illusion",
+    "equivalent_ranks",
+    "equivalent_best_ranks",
+    "equivalent_rank_cdf",
+    "heterogeneity",
+    "doc_lengths",
+    "significance",
+]
+FIGURES = [
+    "main_scores",
+    "gain_illusion_bm25_vs_bm25-ft",
+    "equivalent_rank_cdf",
+    "heterogeneity",
+    "doc_lengths",
+]
+
+
+class Steps:
+    """A Progress that records what the builder reports."""
+
+    def __init__(self):
+        self.events = []
+
+    def start(self, label, total, *, unit="items"):
+        self.events.append(("start", label, total))
+
+    def advance(self, n=1, **fields):
+        self.events.append(("advance", n, fields.get("step")))
+
+    def finish(self):
+        self.events.append(("finish",))
 
 
 def test_folder_holds_every_table_and_figure(fixture_store, tmp_path):
-    steps = []
-    rep = build_report(fixture_store, tmp_path / "rep", pairs=[("bm25", "bm25-ft")], k=3,
-                       progress=steps.append, n_perm=200, n_boot=200)  # fmt: skip
-    assert steps[0] == "annotation" and steps[-1] == "writing"
+    progress = Steps()
+    rep = build_report(
+        fixture_store,
+        tmp_path / "rep",
+        pairs=[("bm25", "bm25-ft")],
+        k=3,
+        progress=progress,
+        n_perm=200,
+        n_boot=200,
+    )
+    events = progress.events
+    assert events[0] == ("start", "report", len(STEPS)) and events[-1] == ("finish",)
+    assert [e[2] for e in events if e[:2] == ("advance", 0)] == list(STEPS)
+    assert sum(e[1] for e in events if e[0] == "advance") == len(STEPS)
+    assert STEPS[0] == "annotation" and STEPS[-1] == "writing"
     folder = tmp_path / "rep"
     assert [t.name for t in rep.tables] == TABLES
     for name in TABLES:
@@ -50,9 +92,24 @@ def test_cli_on_a_read_only_store(tmp_path):
     store.close()
     before = db.stat().st_mtime_ns
     out = tmp_path / "rep"
-    args = ["--db", str(db), "--out", str(out), "--run", "bm25", "--run", "bm25-ft",
-            "--pair", "bm25:bm25-ft", "--k", "3", "--permutations", "100",
-            "--bootstrap", "100"]  # fmt: skip
+    args = [
+        "--db",
+        str(db),
+        "--out",
+        str(out),
+        "--run",
+        "bm25",
+        "--run",
+        "bm25-ft",
+        "--pair",
+        "bm25:bm25-ft",
+        "--k",
+        "3",
+        "--permutations",
+        "100",
+        "--bootstrap",
+        "100",
+    ]
     res = CliRunner().invoke(report_cmd, args)
     assert res.exit_code == 0, res.output
     assert "wrote" in res.output and (out / "report.md").exists()
@@ -64,17 +121,27 @@ def test_cli_on_a_read_only_store(tmp_path):
 def test_cli_rejects_bad_pairs(tmp_path):
     db = tmp_path / "s.duckdb"
     build(Store.open(db)).close()
-    res = CliRunner().invoke(report_cmd, ["--db", str(db), "--out", str(tmp_path / "r"),
-                                          "--pair", "bm25"])  # fmt: skip
+    res = CliRunner().invoke(
+        report_cmd, ["--db", str(db), "--out", str(tmp_path / "r"), "--pair", "bm25"]
+    )
     assert res.exit_code != 0 and "BASE:FINETUNED" in res.output
-    res = CliRunner().invoke(report_cmd, ["--db", str(db), "--out", str(tmp_path / "r"),
-                                          "--pair", "bm25:nope"])  # fmt: skip
-    assert "no run 'nope'" in str(res.exception)
+    res = CliRunner().invoke(
+        report_cmd, ["--db", str(db), "--out", str(tmp_path / "r"), "--pair", "bm25:nope"]
+    )
+    assert "no run named 'nope'" in str(res.exception)
 
 
 def test_store_without_runs_or_expansion_still_reports(fixture_store, tmp_path):
-    for table in ("run_results", "subquery_results", "runs", "combination_items", "combinations",
-                  "verdicts", "candidates", "subqueries"):  # fmt: skip
+    for table in (
+        "run_results",
+        "subquery_results",
+        "runs",
+        "combination_items",
+        "combinations",
+        "verdicts",
+        "candidates",
+        "subqueries",
+    ):
         fixture_store.con.execute(f"DELETE FROM {table}")  # closed set of names, no user input
     rep = build_report(fixture_store, tmp_path / "rep")
     rows = {t.name: len(t.rows) for t in rep.tables}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from reports.fixtures import ACCEPTED, QUERIES, library
-from toolex.reports.context import ReportContext
+from toolex.reports.inputs import ReportContext
 from toolex.reports.equivalent_ranks import equivalent_rank_tables
 
 
@@ -18,9 +18,18 @@ def test_best_ranks_by_hand(ctx):
     got = _best(best.rows, "bm25")
     # q3 has no accepted equivalent, so it takes no part
     assert {q for q, _ in got} == {"q1", "q2", "q4", "q5", "q6"}
-    expected = {("q1", "gt"): 3, ("q1", "equivalent"): 1, ("q2", "gt"): 2, ("q2", "equivalent"): 1,
-                ("q4", "gt"): 4, ("q4", "equivalent"): 3, ("q5", "gt"): 2,
-                ("q5", "equivalent"): 1, ("q6", "gt"): 3, ("q6", "equivalent"): 1}  # fmt: skip
+    expected = {
+        ("q1", "gt"): 3,
+        ("q1", "equivalent"): 1,
+        ("q2", "gt"): 2,
+        ("q2", "equivalent"): 1,
+        ("q4", "gt"): 4,
+        ("q4", "equivalent"): 3,
+        ("q5", "gt"): 2,
+        ("q5", "equivalent"): 1,
+        ("q6", "gt"): 3,
+        ("q6", "equivalent"): 1,
+    }
     assert {k: v for k, v in got.items() if k[1] != "random"} == expected
 
 

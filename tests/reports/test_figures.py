@@ -18,16 +18,21 @@ def test_empty_rows_draw_nothing(tmp_path):
 
 
 def test_pooled_library_with_many_categories_draws_one_histogram(tmp_path):
-    rows = [{"benchmark": "stb", "category": f"cat{i % 30}", "item_id": str(i), "n_words": 5 + i}
-            for i in range(300)]  # fmt: skip
+    rows = [
+        {"benchmark": "stb", "category": f"cat{i % 30}", "item_id": str(i), "n_words": 5 + i}
+        for i in range(300)
+    ]
     path = figures.doc_lengths(rows, tmp_path / "lengths.png")
     assert path is not None and _png(path)
 
 
 def test_cdf_with_more_runs_than_columns(tmp_path):
-    rows = [{"run_id": f"run{r}", "kind": kind, "rank_cutoff": c, "share": c / 10}
-            for r in range(4) for kind in ("gt", "equivalent", "random")
-            for c in range(1, 11)]  # fmt: skip
+    rows = [
+        {"run_id": f"run{r}", "kind": kind, "rank_cutoff": c, "share": c / 10}
+        for r in range(4)
+        for kind in ("gt", "equivalent", "random")
+        for c in range(1, 11)
+    ]
     path = figures.rank_cdf(rows, 5, tmp_path / "cdf.png")
     assert _png(path)
 

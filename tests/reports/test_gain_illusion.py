@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from toolex import metrics
-from toolex.reports.context import ReportContext
+from toolex.reports.inputs import ReportContext
 from toolex.reports.gain_illusion import gain_illusion_table
 
 
@@ -43,8 +43,11 @@ def test_matches_hand_computation_from_summary(ctx):
 def test_recall_gap_in_code_vanishes_entirely(ctx):
     """Recall@3, code: bm25 misses q4's GT c1 (rank 4) but has its valid equivalent c2 at rank 3;
     the fine-tuned run ranks every GT first. Old gap = 1 - 2/3, new gap = 1 - 1 = 0."""
-    row = next(r for r in gain_illusion_table(ctx).rows
-               if r["category"] == "code" and r["metric"] == "recall")  # fmt: skip
+    row = next(
+        r
+        for r in gain_illusion_table(ctx).rows
+        if r["category"] == "code" and r["metric"] == "recall"
+    )
     assert row["gap_old"] == pytest.approx(1 / 3)
     assert row["gap_new"] == pytest.approx(0.0)
     assert row["vanished_share"] == pytest.approx(1.0)

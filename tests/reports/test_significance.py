@@ -26,8 +26,10 @@ def _diffs(store, values):
 
 
 def _pvalue(store, *, n_perm=1000, exact_max=12, seed=0):
-    store.execute("reports/72_significance_randomisation.sql",
-                  {"seed": seed, "n_perm": n_perm, "exact_max": exact_max}).fetchall()  # fmt: skip
+    store.execute(
+        "reports/72_significance_randomisation.sql",
+        {"seed": seed, "n_perm": n_perm, "exact_max": exact_max},
+    ).fetchall()
     return store.con.execute(
         "SELECT p_value, exact, n_permutations FROM report_pvalues WHERE category = 'all'"
     ).fetchone()
@@ -99,14 +101,27 @@ def test_report_table_matches_python_exact_test(ctx):
         for category in ("all", "web"):
             qids = [q for q in cat if category == "all" or cat[q] == category]
             gains = [by[("bm25", q, metric)]["new"] - by[("bm25", q, metric)]["old"] for q in qids]
-            row = next(r for r in rows if r["test"] == "gain" and r["run_a"] == "bm25"
-                       and r["category"] == category and r["metric"] == metric)  # fmt: skip
+            row = next(
+                r
+                for r in rows
+                if r["test"] == "gain"
+                and r["run_a"] == "bm25"
+                and r["category"] == category
+                and r["metric"] == metric
+            )
             assert row["mean_diff"] == pytest.approx(sum(gains) / len(gains))
             assert row["p_value"] == pytest.approx(exact_p(gains))
             assert row["ci_low"] <= row["mean_diff"] <= row["ci_high"]
             old = [by[("bm25-ft", q, metric)]["old"] - by[("bm25", q, metric)]["old"] for q in qids]
-            row = next(r for r in rows if r["test"] == "runs" and r["run_a"] == "bm25-ft"
-                       and r["run_b"] == "bm25" and r["measure"] == "old"
-                       and r["category"] == category and r["metric"] == metric)  # fmt: skip
+            row = next(
+                r
+                for r in rows
+                if r["test"] == "runs"
+                and r["run_a"] == "bm25-ft"
+                and r["run_b"] == "bm25"
+                and r["measure"] == "old"
+                and r["category"] == category
+                and r["metric"] == metric
+            )
             assert row["mean_diff"] == pytest.approx(sum(old) / len(old))
             assert row["p_value"] == pytest.approx(exact_p(old))

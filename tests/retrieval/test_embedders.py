@@ -57,10 +57,23 @@ def test_cli_prints_the_error_without_traceback(lib_store, tmp_path):
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "FASTEMBED_CACHE_PATH": str(tmp_path / "fe")}
     toolex = Path(sys.executable).with_name("toolex")
     proc = subprocess.run(
-        [str(toolex), "retrieve", "--db", lib_store.path, "--benchmark", "b",
-         "--retriever", "fastembed:BAAI/bge-small-en-v1.5", "--run", "x"],
-        capture_output=True, text=True, env=env, timeout=120,
-    )  # fmt: skip
+        [
+            str(toolex),
+            "retrieve",
+            "--db",
+            lib_store.path,
+            "--benchmark",
+            "b",
+            "--retriever",
+            "fastembed:BAAI/bge-small-en-v1.5",
+            "--run",
+            "x",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: the embedding model 'BAAI/bge-small-en-v1.5'")
     assert "Traceback" not in proc.stderr

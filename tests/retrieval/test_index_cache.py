@@ -11,10 +11,10 @@ from toolex.retrieval.texts import load_library
 
 
 def test_reindex_unchanged_library_makes_zero_model_calls(lib_store, hash_embedder):
-    first = DenseRetriever("hash", hash_embedder).build(lib_store, load_library(lib_store, "b"))
+    (first,) = DenseRetriever("hash", hash_embedder).build(lib_store, load_library(lib_store, "b"))
     assert (first.stats.embedded, first.stats.cached, first.rebuilt) == (6, 0, True)
     calls = hash_embedder.calls
-    again = DenseRetriever("hash", hash_embedder).build(lib_store, load_library(lib_store, "b"))
+    (again,) = DenseRetriever("hash", hash_embedder).build(lib_store, load_library(lib_store, "b"))
     assert hash_embedder.calls == calls  # zero model calls
     assert (again.stats.embedded, again.stats.cached, again.rebuilt) == (0, 6, False)
 
@@ -25,7 +25,7 @@ def test_changed_item_is_reembedded_alone(lib_store, hash_embedder):
         "UPDATE items SET text = 'name: email\ndescription: send a letter' WHERE item_id = 'w2'"
     )
     hash_embedder.texts.clear()
-    info = DenseRetriever("hash", hash_embedder).build(lib_store, load_library(lib_store, "b"))
+    (info,) = DenseRetriever("hash", hash_embedder).build(lib_store, load_library(lib_store, "b"))
     assert hash_embedder.texts == ["name: email\ndescription: send a letter"]
     assert (info.stats.embedded, info.stats.cached, info.rebuilt) == (1, 5, True)
     assert lib_store.con.execute("SELECT count(*) FROM embeddings").fetchone()[0] == 7
@@ -68,11 +68,11 @@ def test_ann_index_above_threshold_finds_the_exact_neighbours(store, hash_embedd
         )
     first = store.con.execute("SELECT text FROM items ORDER BY item_id LIMIT 20").fetchall()
     texts = [(f"q{i}", 0, t) for i, (t,) in enumerate(first)]
-    exact = search(store, "a", DenseRetriever("hash", hash_embedder), texts, k=5, scope="benchmark")
+    exact = search(store, "a", DenseRetriever("hash", hash_embedder), texts, depth=5, scope="benchmark")
     monkeypatch.setattr(index_mod, "ANN_THRESHOLD", 100)
     hash_embedder.key = "hash-v1-ann"  # a fresh Lance table, built with the ANN index
     r = DenseRetriever("hash", hash_embedder)
-    approx = search(store, "a", r, texts, k=5, scope="benchmark")
+    approx = search(store, "a", r, texts, depth=5, scope="benchmark")
     assert r.index.info.ann and r.describe()["index"] == "ivf_hnsw_sq+refine"
     top1 = lambda t: {(x["query_id"], x["item_id"]) for x in t.to_pylist() if x["rank"] == 1}  # noqa: E731
     assert len(top1(exact) & top1(approx)) >= 19  # refine re-ranks exactly: top-1 all but agree

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from toolex.errors import InputError
-from toolex.render import RENDER_VERSION
 from toolex.retrieval.runs import retrieve_run
+from toolex.tooldoc.render import RENDER_VERSION
 
 
 def _results(store, run_id):
@@ -29,13 +29,13 @@ def _params(store, run_id):
 
 @pytest.mark.parametrize("spec", ["bm25", "wordllama", "hybrid:bm25+wordllama"])
 def test_query_level_run(lib_store, spec):
-    summary = retrieve_run(lib_store, "b", spec, "r", k=2, scope="task")
+    summary = retrieve_run(lib_store, "b", spec, "r", depth=2, scope="task")
     assert (summary["queries"], summary["results"]) == (3, 5)  # qc's task has one tool
     rows = _results(lib_store, "r")
     assert [r[1] for r in rows if r[0] == "qa"][0] == "w1"
     assert [r[1] for r in rows if r[0] == "qc"] == ["c3"]
     p = _params(lib_store, "r")
-    assert p["retriever"] == spec and p["k"] == 2 and p["scope"] == "task"
+    assert p["retriever"] == spec and p["depth"] == 2 and p["scope"] == "task"
     assert p["render_version"] == RENDER_VERSION and p["rendering"] == "default"
     assert p["benchmark"]["revision"] == "r1" and p["instruction"] is False
     assert p["versions"]["duckdb"] and p["versions"]["bm25s"]
@@ -44,7 +44,7 @@ def test_query_level_run(lib_store, spec):
 
 
 def test_instruction_is_recorded_and_used(lib_store):
-    retrieve_run(lib_store, "b", "bm25", "inst", k=3, instruction=True)
+    retrieve_run(lib_store, "b", "bm25", "inst", depth=3, instruction=True)
     p = _params(lib_store, "inst")
     assert p["instruction"] is True and p["instruction_format"] == "{instruction} {query}"
 
@@ -55,7 +55,7 @@ def test_subquery_level_fuses_lists_with_rrf(lib_store):
         "('b', 'default', 'qb', 0, 'translate text', 'c2'),"
         "('b', 'default', 'qb', 1, 'weather forecast', 'c1')"
     )
-    retrieve_run(lib_store, "b", "bm25", "sub", level="subquery", k=1, scope="task")
+    retrieve_run(lib_store, "b", "bm25", "sub", level="subquery", depth=1, scope="task")
     per_sub = lib_store.con.execute(
         "SELECT slot, item_id, rank FROM subquery_results WHERE run_id = 'sub' ORDER BY slot"
     ).fetchall()
@@ -68,10 +68,10 @@ def test_subquery_level_fuses_lists_with_rrf(lib_store):
 
 
 def test_existing_run_needs_replace(lib_store):
-    retrieve_run(lib_store, "b", "bm25", "r", k=2)
+    retrieve_run(lib_store, "b", "bm25", "r", depth=2)
     with pytest.raises(InputError, match="already exists"):
-        retrieve_run(lib_store, "b", "bm25", "r", k=2)
-    retrieve_run(lib_store, "b", "bm25", "r", k=1, replace=True)
+        retrieve_run(lib_store, "b", "bm25", "r", depth=2)
+    retrieve_run(lib_store, "b", "bm25", "r", depth=1, replace=True)
     assert len(_results(lib_store, "r")) == 3
 
 
@@ -86,33 +86,53 @@ def test_cli_index_and_retrieve(lib_store):
     lib_store.close()
     runner = CliRunner()
     db = lib_store.path
-    first = runner.invoke(cli, ["index", "--db", db, "--benchmark", "b",
-                                "--retriever", "wordllama", "--format", "json"])  # fmt: skip
+    first = runner.invoke(
+        cli,
+        ["index", "--db", db, "--benchmark", "b", "--retriever", "wordllama", "--format", "json"],
+    )
     assert first.exit_code == 0, first.output
     row = json.loads(first.stdout)[0]
     assert (row["embedded"], row["cached"], row["rebuilt"]) == (6, 0, True)
-    second = runner.invoke(cli, ["index", "--db", db, "--benchmark", "b",
-                                 "--retriever", "wordllama", "--format", "json"])  # fmt: skip
+    second = runner.invoke(
+        cli,
+        ["index", "--db", db, "--benchmark", "b", "--retriever", "wordllama", "--format", "json"],
+    )
     row = json.loads(second.stdout)[0]
     assert (row["embedded"], row["cached"], row["rebuilt"]) == (0, 6, False)
-    res = runner.invoke(cli, ["retrieve", "--db", db, "--benchmark", "b", "--retriever", "bm25",
-                              "--run", "cli", "--k", "2", "--format", "json"])  # fmt: skip
+    res = runner.invoke(
+        cli,
+        [
+            "retrieve",
+            "--db",
+            db,
+            "--benchmark",
+            "b",
+            "--retriever",
+            "bm25",
+            "--run",
+            "cli",
+            "--k",
+            "2",
+            "--format",
+            "json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)[0]["results"] == 5
 
 
 def test_auto_scope_is_the_task_when_items_have_tasks(lib_store):
-    retrieve_run(lib_store, "b", "bm25", "auto", k=2)
+    retrieve_run(lib_store, "b", "bm25", "auto", depth=2)
     assert _params(lib_store, "auto")["scope"] == "task"
     assert _results(lib_store, "auto") == _results_of_scope(lib_store, "task")
 
 
 def test_auto_scope_is_the_whole_library_when_it_is_pooled(lib_store):
     lib_store.con.execute("UPDATE items SET task = NULL WHERE benchmark = 'b'")
-    retrieve_run(lib_store, "b", "bm25", "auto", k=2)
+    retrieve_run(lib_store, "b", "bm25", "auto", depth=2)
     assert _params(lib_store, "auto")["scope"] == "benchmark"
 
 
 def _results_of_scope(store, scope):
-    retrieve_run(store, "b", "bm25", f"explicit-{scope}", k=2, scope=scope)
+    retrieve_run(store, "b", "bm25", f"explicit-{scope}", depth=2, scope=scope)
     return _results(store, f"explicit-{scope}")

@@ -18,7 +18,7 @@ def _items_of(table, qid, slot=0):
 @pytest.mark.parametrize("kind", ["bm25", "dense"])
 def test_task_scope_searches_only_the_query_task(lib_store, hash_embedder, kind):
     r = "bm25" if kind == "bm25" else DenseRetriever("hash", hash_embedder)
-    out = search(lib_store, "b", r, TEXTS, k=10, scope="task")
+    out = search(lib_store, "b", r, TEXTS, depth=10, scope="task")
     assert out.column_names == ["query_id", "slot", "item_id", "score", "rank"]
     assert set(_items_of(out, "qa")) == {"w1", "w2", "w3"}
     assert set(_items_of(out, "qb", 0)) == {"c1", "c2"}
@@ -31,19 +31,20 @@ def test_task_scope_searches_only_the_query_task(lib_store, hash_embedder, kind)
 @pytest.mark.parametrize("kind", ["bm25", "dense"])
 def test_category_and_benchmark_scopes(lib_store, hash_embedder, kind):
     r = "bm25" if kind == "bm25" else DenseRetriever("hash", hash_embedder)
-    cat = search(lib_store, "b", r, TEXTS, k=10, scope="category")
+    cat = search(lib_store, "b", r, TEXTS, depth=10, scope="category")
     assert set(_items_of(cat, "qb", 1)) == {"c1", "c2", "c3"}
     assert set(_items_of(cat, "qa")) == {"w1", "w2", "w3"}
-    allb = search(lib_store, "b", r, TEXTS, k=10, scope="benchmark")
+    allb = search(lib_store, "b", r, TEXTS, depth=10, scope="benchmark")
     assert set(_items_of(allb, "qa")) == {"w1", "w2", "w3", "c1", "c2", "c3"}
 
 
 def test_k_cuts_and_ranks_are_one_based_with_ties_by_item_id_desc(lib_store):
     # "zzz" matches nothing: every BM25 score is 0, so the order is item_id DESC
-    out = search(lib_store, "b", "bm25", [("qa", 0, "zzz")], k=2, scope="benchmark")
+    out = search(lib_store, "b", "bm25", [("qa", 0, "zzz")], depth=2, scope="benchmark")
     assert [(r["item_id"], r["rank"], r["score"]) for r in out.to_pylist()] == [
-        ("w3", 1, 0.0), ("w2", 2, 0.0),
-    ]  # fmt: skip
+        ("w3", 1, 0.0),
+        ("w2", 2, 0.0),
+    ]
 
 
 def test_hybrid_fuses_bm25_and_dense(lib_store, hash_embedder):
@@ -53,7 +54,7 @@ def test_hybrid_fuses_bm25_and_dense(lib_store, hash_embedder):
     hy = HybridRetriever(
         "hybrid:bm25+hash", [BM25Retriever(), DenseRetriever("hash", hash_embedder)]
     )
-    out = search(lib_store, "b", hy, [("qa", 0, "weather in Paris")], k=3, scope="task")
+    out = search(lib_store, "b", hy, [("qa", 0, "weather in Paris")], depth=3, scope="task")
     rows = out.to_pylist()
     assert rows[0]["item_id"] == "w1"  # first in both lists: 2 / 61
     assert rows[0]["score"] == pytest.approx(2 / 61)
@@ -80,15 +81,15 @@ def test_alternative_rendering_searches_item_docs(lib_store, hash_embedder):
         "('b', 'w3', 'llm', '{}', 'stock prices')"
     )
     r = DenseRetriever("hash", hash_embedder)
-    out = search(lib_store, "b", r, [("qa", 0, "weather")], k=5, scope="task", rendering="llm")
+    out = search(lib_store, "b", r, [("qa", 0, "weather")], depth=5, scope="task", rendering="llm")
     assert _items_of(out, "qa") == ["w2", "w3"]
-    bm = search(lib_store, "b", "bm25", [("qa", 0, "weather")], k=5, scope="task", rendering="llm")
+    bm = search(lib_store, "b", "bm25", [("qa", 0, "weather")], depth=5, scope="task", rendering="llm")
     assert _items_of(bm, "qa") == ["w2", "w3"]
     with pytest.raises(InputError, match="rendering 'none'"):
         search(lib_store, "b", "bm25", [("qa", 0, "x")], rendering="none")
 
 
-def test_hybrid_build_indexes_its_dense_parts(lib_store, hash_embedder):
+def test_hybrid_build_reports_every_part(lib_store, hash_embedder):
     from toolex.retrieval.bm25 import BM25Retriever
     from toolex.retrieval.hybrid import HybridRetriever
     from toolex.retrieval.texts import load_library
@@ -96,5 +97,6 @@ def test_hybrid_build_indexes_its_dense_parts(lib_store, hash_embedder):
     hy = HybridRetriever(
         "hybrid:bm25+hash", [BM25Retriever(), DenseRetriever("hash", hash_embedder)]
     )
-    (info,) = hy.build(lib_store, load_library(lib_store, "b"))
-    assert (info.rows, info.stats.embedded) == (6, 6)
+    bm25, dense = hy.build(lib_store, load_library(lib_store, "b"))
+    assert (dense.spec, dense.rows, dense.stats.embedded, dense.index) == ("hash", 6, 6, "flat")
+    assert (bm25.spec, bm25.table, bm25.index) == ("bm25", None, "none (built per search)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolex.errors import ToolexError
+from toolex.errors import NotFoundError, ToolexError
 from toolex.review.sample import allocate, draw_sample
 
 # strata: category x number of tools -> population size
@@ -15,6 +15,7 @@ def _fill(store):
     """Accepted (valid, non-original) combinations per POP, plus one original and one rejected
     combination per query that must never be sampled."""
     con = store.con
+    _benchmark(store)
     q = 0
     for (cat, k), n in POP.items():
         for _ in range(n):
@@ -39,6 +40,12 @@ def _fill(store):
                         [qid, cid, slot, f"t{slot}"],
                     )
             q += 1
+
+
+def _benchmark(store):
+    store.con.execute(
+        "INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'plain', 'x')"
+    )
 
 
 def test_allocate_largest_remainder():
@@ -90,5 +97,14 @@ def test_draw_is_stratified_reproducible_and_only_accepted(store):
 
 
 def test_nothing_to_audit_is_a_clear_error(store):
+    _benchmark(store)
     with pytest.raises(ToolexError, match="no accepted combination"):
         draw_sample(store, "x", benchmark="b", size=3, seed=1)
+
+
+def test_benchmark_and_expansion_must_exist(store):
+    _fill(store)
+    with pytest.raises(NotFoundError, match="no benchmark named 'bb'.*did you mean 'b'"):
+        draw_sample(store, "x", benchmark="bb", size=3, seed=1)
+    with pytest.raises(NotFoundError, match="no expansion named 'defualt'.*did you mean"):
+        draw_sample(store, "x", benchmark="b", expansion="defualt", size=3, seed=1)

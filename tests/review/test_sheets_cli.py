@@ -40,9 +40,19 @@ def run(*args):
 def draw_audit(db, *extra):
     """`toolex review sample audit`: 3 combinations of the fixture store, seed 7."""
     return run(
-        "review", "sample", "audit", "--db", db, "--benchmark", "stabletoolbench",
-        "--size", "3", "--seed", "7", *extra,
-    )  # fmt: skip
+        "review",
+        "sample",
+        "audit",
+        "--db",
+        db,
+        "--benchmark",
+        "stabletoolbench",
+        "--size",
+        "3",
+        "--seed",
+        "7",
+        *extra,
+    )
 
 
 def fill(path, role, reviewer, labels):

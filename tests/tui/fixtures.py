@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from toolex.render import render_doc
 from toolex.store import Store
+from toolex.tooldoc.render import render_doc
 
 BENCH = "stabletoolbench"
 EXP = "default"

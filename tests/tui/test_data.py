@@ -16,6 +16,7 @@ from toolex_tui.data import (
 )
 
 from toolex.cli import cli
+from toolex.errors import NotFoundError
 
 ALL = [
     "G1_instruction:1073",
@@ -155,3 +156,22 @@ def test_tui_command_checks_its_options(fixture_db):
         cli, ["tui", "--db", str(fixture_db), "--review", "s", "--reviewer", "ann", "--snapshot"]
     )
     assert result.exit_code == 2 and "cannot work on a --snapshot copy" in result.output
+
+
+def test_benchmark_and_expansion_are_checked_and_an_expansion_picks_its_benchmark(rw_store):
+    rw_store.con.execute(
+        "INSERT INTO benchmarks (benchmark, format, source) VALUES ('small', 'plain', 'x')"
+    )
+    rw_store.con.execute("INSERT INTO expansions (benchmark, expansion) VALUES ('small', 'paper')")
+    assert Browser(rw_store).benchmark == "stabletoolbench"  # the largest
+    # naming only an expansion shows the (largest) benchmark holding it, not the largest one
+    b = Browser(rw_store, expansion="paper")
+    assert (b.benchmark, b.expansion) == ("small", "paper")
+    b = Browser(rw_store, "small")
+    assert (b.benchmark, b.expansion) == ("small", "default")
+    with pytest.raises(NotFoundError, match="did you mean 'stabletoolbench'"):
+        Browser(rw_store, "stabletoolbenc")
+    with pytest.raises(NotFoundError, match="no expansion named 'papr'.*did you mean 'paper'"):
+        Browser(rw_store, expansion="papr")
+    with pytest.raises(NotFoundError, match="no expansion named 'paper'"):
+        Browser(rw_store, "stabletoolbench", "paper")  # small's, not this one's

@@ -45,7 +45,8 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="toolex")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """toolex: is my retriever wrong, or did the benchmark miss an equally good tool?
 
     Load a benchmark, expand its one-combination ground truth into every functionally
@@ -57,6 +58,11 @@ def cli() -> None:
       toolex load toolret ../shared/data/toolret
       toolex eval --run bm25 --k 10
     """
+    from toolex.cli.progress import stderr_progress
+    from toolex.progress import reporting
+
+    # The core reports progress; for the length of the command, the CLI draws it on stderr.
+    ctx.with_resource(reporting(stderr_progress()))
 
 
 def main() -> None:

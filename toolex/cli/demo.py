@@ -29,9 +29,10 @@ def run_demo(
     """Run the demo on ``store``; returns timings, the annotation table and the main table."""
     from toolex.judges.heuristic import HeuristicJudge
     from toolex.loaders import load_stabletoolbench
-    from toolex.metrics import main_table
+    from toolex.metrics import summary
     from toolex.pipeline.runner import run_expansion
     from toolex.pipeline.stats import annotation_table
+    from toolex.reports.main_table import main_table_rows
     from toolex.resources import data_path
     from toolex.retrieval import make_retriever
     from toolex.retrieval.runs import retrieve_run
@@ -51,13 +52,12 @@ def run_demo(
     lap("load")
     library = load_library(store, BENCHMARK)
     for retriever in retrievers:
-        r = make_retriever(retriever)
-        if r.kind != "bm25":  # BM25 builds its statistics per search; dense models embed once
-            r.build(store, library)
+        # dense models embed the library once here; BM25 builds its statistics per search
+        make_retriever(retriever).build(store, library)
     lap("index")
     run_expansion(store, BENCHMARK, HeuristicJudge(store, benchmark=BENCHMARK))
     lap("expand (heuristic judge)")
-    existing = {r["run_id"] for r in store.query("stages/48_run_ids.sql", {"benchmark": BENCHMARK})}
+    existing = {r["run_id"] for r in store.rows("stages/48_run_ids.sql", {"benchmark": BENCHMARK})}
     run_ids = []
     levels = ("query", "subquery") if subquery_level else ("query",)
     for retriever in retrievers:
@@ -73,14 +73,14 @@ def run_demo(
                     run_id,
                     level=level,
                     scope="benchmark",
-                    k=20 if level == "subquery" else 100,
+                    depth=20 if level == "subquery" else 100,
                 )
         lap(f"retrieve {retriever}")
     return {
         "timings": timings,
         "seconds": round(sum(timings.values()), 1),
         "annotation": annotation_table(store, BENCHMARK, by="category"),
-        "results": main_table(store, run_ids, ks=(10,), by="category"),
+        "results": main_table_rows(store, summary(store, run_ids, ks=(10,))),
     }
 
 

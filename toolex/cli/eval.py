@@ -6,15 +6,23 @@ from typing import Any
 
 import click
 
-from toolex.cli.options import db_option, emit_rows, expansion_option, format_option, open_store
+from toolex.cli.options import (
+    db_option,
+    emit_rows,
+    expansion_option,
+    format_option,
+    open_store,
+    run_option,
+)
 from toolex.errors import ToolexError
-from toolex.metrics.engine import BY, all_runs, expansion_coverage, main_table, summary
+from toolex.metrics.engine import BY, all_runs, expansion_coverage, summary
 from toolex.metrics.registry import METRICS, validate_ks
+from toolex.reports.main_table import main_table_rows
 
 
 @click.command("eval")
 @db_option
-@click.option("--run", "runs", multiple=True, metavar="NAME", help="Run to score (repeatable).")
+@run_option("Run to score (repeatable).", dest="runs", multiple=True)
 @click.option("--all-runs", "every_run", is_flag=True, help="Score every run in the store.")
 @click.option(
     "--k",
@@ -57,7 +65,7 @@ def eval_cmd(
       toolex eval --all-runs --by task --format csv > scores.csv
       toolex eval --run bm25 --per-query --format json
     """
-    ks = validate_ks(ks)
+    ks = tuple(validate_ks(ks))
     with open_store(db, read_only=True) as store:
         run_ids = list(runs)
         if every_run:
@@ -68,42 +76,20 @@ def eval_cmd(
 
         with Console(stderr=True).status("scoring runs…"):
             rows = summary(store, run_ids, ks, expansion, by)
-            table = main_table(store, run_ids, ks, expansion, by) if fmt == "table" else []
+            table = main_table_rows(store, rows, by) if fmt == "table" else []
             queries = _per_query_rows(store, run_ids, ks, expansion, by) if per_query else []
         _report_counts(store, rows, run_ids, expansion, by)
     if fmt == "table":
         for k in ks:
-            _print_table(
+            emit_rows(
                 [_table_row(r, by, k) for r in table if r["k"] == k],
+                fmt,
                 f"old/new ×100 at K={k}, expansion {expansion!r} (empty = queries without results)",
             )
         if queries:
-            _print_table(queries, "per query")
+            emit_rows(queries, fmt, "per query")
         return
     emit_rows([_json_row(r, by) for r in rows] + queries, fmt)
-
-
-def _print_table(rows: list[dict[str, Any]], title: str) -> None:
-    """Like emit_rows' table, but never squeezed into 80 columns when stdout is not a terminal:
-    the main table is 8+ columns of old/new pairs and truncated cells would hide the numbers."""
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title)
-    for col in rows[0] if rows else []:
-        numeric = all(isinstance(r[col], int | float) for r in rows)
-        table.add_column(col, justify="right" if numeric else "left", no_wrap=True)
-    for row in rows:
-        table.add_row(
-            *(
-                "" if v is None else f"{v:.4f}" if isinstance(v, float) else str(v)
-                for v in row.values()
-            )
-        )
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=250)
-    console.print(table)
 
 
 def _json_row(row: dict[str, Any], by: str) -> dict[str, Any]:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from toolex.cli.options import (
     benchmark_option,
+    deprecated_k,
     db_option,
     emit_rows,
     expansion_option,
@@ -15,79 +14,23 @@ from toolex.cli.options import (
     open_store,
     scope_option,
 )
-
-STAGE_CHOICES = ("all", "decompose", "candidates", "verify", "assemble", "audit")
-
-
-class RichProgress:
-    """One rich progress bar per stage on stderr: done/total, ETA, calls and cost so far."""
-
-    def __init__(self) -> None:
-        from rich.console import Console
-
-        self.console = Console(stderr=True)
-        self.bar: Any = None
-        self.task: Any = None
-        self.calls = 0
-        self.cost = 0.0
-
-    def start(self, stage: str, total: int) -> None:
-        from rich.progress import TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-        from toolex.progress import counting_bar
-
-        if total <= 0:
-            return
-        self.bar = counting_bar(
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[calls]} calls  ${task.fields[cost]:.4f}"),
-            console=self.console,
-            label="{task.description:<10}",
-        )
-        self.bar.start()
-        self.task = self.bar.add_task(stage, total=total, calls=self.calls, cost=self.cost)
-
-    def advance(self, n: int = 1, calls: int = 0, cost_usd: float = 0.0) -> None:
-        self.calls, self.cost = calls, cost_usd
-        if self.bar is not None:
-            self.bar.update(self.task, advance=n, calls=calls, cost=cost_usd)
-
-    def finish(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-        self.bar = None
-
-
-def build_judges(spec: str | None, config: Any, store: Any, benchmark: str) -> dict[str, Any]:
-    """Judges per stage: ``--judge`` for all stages, else the config file's [judges], else
-    heuristic. One judge object per distinct spec (they may hold clients and caches). The
-    heuristic judge takes its IDF from this benchmark's library only, so its verdicts do not
-    depend on what else the store holds."""
-    from toolex.judges import make_judge
-
-    specs = dict(config.judges) if config is not None else {}
-    stages = ("decompose", "verify", "audit")
-    chosen = {s: spec or specs.get(s, "heuristic") for s in stages}
-    built: dict[str, Any] = {}
-    for s in set(chosen.values()):
-        built[s] = (
-            make_judge(s, store=store, config=config)
-            if s != "heuristic"
-            else make_judge(s, store=store, benchmark=benchmark)
-        )
-    return {stage: built[chosen[stage]] for stage in stages}
+from toolex.pipeline.settings import (
+    AUDIT_CAP,
+    CANDIDATE_RETRIEVER,
+    CANDIDATES_PER_SUBQUERY,
+    PLATFORM_RULE,
+    STAGE_GROUPS,
+)
 
 
 @click.command()
 @db_option
 @format_option
 @benchmark_option()
-@expansion_option()
+@expansion_option(new=True)
 @click.option(
     "--stage",
-    type=click.Choice(STAGE_CHOICES),
+    type=click.Choice(list(STAGE_GROUPS)),
     default="all",
     show_default=True,
     help="Run one stage (verify = retrieve candidates and judge them).",
@@ -108,22 +51,32 @@ def build_judges(spec: str | None, config: Any, store: Any, benchmark: str) -> d
     default=None,
     help="toolex.toml with [judges], [llm] and [expand] settings.",
 )
-@click.option("--retriever", default=None, help="Candidate retriever spec (default bm25).")
+@click.option(
+    "--retriever",
+    default=None,
+    help=f"Candidate retriever spec (default {CANDIDATE_RETRIEVER}).",
+)
 @scope_option(
     "Library the candidates come from (auto: the query's task when the items "
     "have tasks, else the whole benchmark).",
 )
-@click.option("--k", type=int, default=None, help="Candidates per sub-query (default 20).")
+@click.option(
+    "--depth",
+    type=click.IntRange(1),
+    default=None,
+    help=f"Candidates retrieved per sub-query (default {CANDIDATES_PER_SUBQUERY}).",
+)
+@click.option("--k", "old_k", type=click.IntRange(1), default=None, hidden=True)
 @click.option(
     "--audit-cap",
     type=int,
     default=None,
-    help="Combinations audited per query, best RRF first (default 20); the rest are cut.",
+    help=f"Combinations audited per query, best RRF first (default {AUDIT_CAP}); the rest are cut.",
 )
 @click.option(
     "--platform-rule",
     type=click.Choice(["strict", "feeds"]),
-    default="feeds",
+    default=PLATFORM_RULE,
     show_default=True,
     help="feeds: tools whose docs show an id/token hand-off must share a platform; strict: "
     "also any two GT tools that share a platform (conservative).",
@@ -143,7 +96,8 @@ def expand(
     config_path: str | None,
     retriever: str | None,
     scope: str,
-    k: int | None,
+    depth: int | None,
+    old_k: int | None,
     audit_cap: int | None,
     platform_rule: str,
     retry_failed: bool,
@@ -160,23 +114,21 @@ def expand(
       toolex expand --benchmark stabletoolbench --judge heuristic
       toolex expand --benchmark toolret --task apibank --config toolex.toml --stage verify
     """
-    from toolex.pipeline.runner import STAGE_GROUPS, Settings, run_expansion, select_queries
+    from toolex.judges import judges_for
+    from toolex.pipeline.config import expand_settings, load_config
+    from toolex.pipeline.runner import run_expansion, select_queries
 
-    config = None
-    if config_path:
-        from toolex.llm.config import load_config
-
-        config = load_config(config_path)
-    exp_cfg = getattr(config, "expand", None)
-    settings = Settings(
-        retriever=retriever or getattr(exp_cfg, "retriever", None) or "bm25",
-        k=k or getattr(exp_cfg, "k", None) or 20,
+    config = load_config(config_path) if config_path else None
+    settings = expand_settings(
+        config,
+        retriever=retriever,
+        depth=depth or deprecated_k(old_k),
+        audit_cap=audit_cap,
         scope=scope,
-        audit_cap=audit_cap if audit_cap is not None else getattr(exp_cfg, "audit_cap", 20),
         platform_rule=platform_rule,
     )
     store = open_store(db, read_only=dry_run)
-    judges = build_judges(judge, config, store, benchmark)
+    judges = judges_for(store, judge=judge, config=config, benchmark=benchmark)
     if dry_run:
         from toolex.pipeline.dryrun import estimate
 
@@ -198,7 +150,6 @@ def expand(
         limit=limit,
         settings=settings,
         retry_failed=retry_failed,
-        progress=RichProgress(),
     )
     emit_rows(
         report.rows(), fmt, title=f"expand {benchmark} / {expansion}: {report.queries} queries"

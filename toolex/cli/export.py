@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import click
 
-from toolex.cli.options import benchmark_option, db_option, expansion_option, open_store
+from toolex.cli.options import (
+    benchmark_option,
+    db_option,
+    expansion_option,
+    open_store,
+    run_option,
+)
 
 _benchmark = benchmark_option("Benchmark to export (default: the only one).", required=False)
 _expansion = expansion_option("Expansion whose combinations to export.")
 
 
-def _out(suffix: str):  # noqa: ANN202 - click decorator
+def _out(suffix: str):
     return click.option(
         "--out", required=True, type=click.Path(dir_okay=False), help=f"File to write ({suffix})."
     )
@@ -85,7 +91,7 @@ def trec_qrels_cmd(db: str, out: str, benchmark: str | None, expansion: str, mod
 @export.command("trec-run")
 @db_option
 @_out("TREC run")
-@click.option("--run", "run_id", required=True, help="Run to export.")
+@run_option("Run to export.", required=True)
 def trec_run_cmd(db: str, out: str, run_id: str) -> None:
     """A run as a TREC run file (qid Q0 docid rank score tag).
 

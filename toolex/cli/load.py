@@ -265,7 +265,7 @@ def docs_cmd(file: str, benchmark: str, rendering: str, replace: bool, db: str) 
 @load.command("combinations")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @benchmark_option()
-@expansion_option()
+@expansion_option(new=True)
 @replace_option
 @db_option
 def combinations_cmd(file: str, benchmark: str, expansion: str, replace: bool, db: str) -> None:
@@ -289,7 +289,7 @@ def combinations_cmd(file: str, benchmark: str, expansion: str, replace: bool, d
 @load.command("subqueries")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @benchmark_option()
-@expansion_option()
+@expansion_option(new=True)
 @replace_option
 @db_option
 def subqueries_cmd(file: str, benchmark: str, expansion: str, replace: bool, db: str) -> None:

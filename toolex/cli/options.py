@@ -39,17 +39,65 @@ def format_option(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
+class StoredName(click.Option):
+    """An option that names something the store must hold: a benchmark, an expansion or a run.
+
+    :func:`open_store` checks every such option of the running command against the store
+    (:func:`require_names`), so a misspelled name fails with the Store's one wording ("no
+    benchmark named 'x' in the store; did you mean 'y'?", exit 2) before the command reads or
+    writes anything, instead of printing nothing or exporting an empty file."""
+
+    def __init__(self, *args: Any, kind: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kind = kind  # benchmark | expansion | run
+
+
 def benchmark_option(
-    help: str = "Benchmark name in the store.", *, required: bool = True, **extra: Any
+    help: str = "Benchmark name in the store.",
+    *,
+    required: bool = True,
+    dest: str = "benchmark",
+    **extra: Any,
 ) -> Decorator:
-    """``--benchmark NAME``; ``help`` says what the command does with it, ``extra`` (a default,
-    show_default) goes to click as given."""
-    return click.option("--benchmark", required=required, help=help, **extra)
+    """``--benchmark NAME`` of a stored benchmark; ``help`` says what the command does with it,
+    ``extra`` (a default, show_default, multiple) goes to click as given."""
+    return click.option(
+        "--benchmark", dest, required=required, help=help, cls=StoredName, kind="benchmark", **extra
+    )
 
 
-def expansion_option(help: str = "Name of the expansion.") -> Decorator:
-    """``--expansion NAME``, 'default' unless given (the name every stage writes by default)."""
-    return click.option("--expansion", default="default", show_default=True, help=help)
+def expansion_option(help: str = "Name of the expansion.", *, new: bool = False) -> Decorator:
+    """``--expansion NAME``, 'default' unless given (the name every stage writes by default).
+
+    It must name a stored expansion ('default' always does), unless ``new``: the command writes
+    it (expand, imports)."""
+    if new:
+        return click.option("--expansion", default="default", show_default=True, help=help)
+    return click.option(
+        "--expansion",
+        default="default",
+        show_default=True,
+        help=help,
+        cls=StoredName,
+        kind="expansion",
+    )
+
+
+def run_option(
+    help: str, *, dest: str = "run_id", multiple: bool = False, required: bool = False
+) -> Decorator:
+    """``--run NAME`` of a stored run (repeatable with ``multiple``). Commands that write a run
+    (retrieve, runs import) declare their own ``--run``: it names a new run."""
+    return click.option(
+        "--run",
+        dest,
+        multiple=multiple,
+        required=required,
+        metavar="NAME",
+        help=help,
+        cls=StoredName,
+        kind="run",
+    )
 
 
 def scope_option(help: str) -> Decorator:
@@ -65,7 +113,32 @@ def scope_option(help: str) -> Decorator:
 
 
 def open_store(db: str, read_only: bool = False) -> Store:
-    return Store.open(db, read_only=read_only)
+    """Open the store at ``db`` and check the names the running command was given."""
+    store = Store.open(db, read_only=read_only)
+    try:
+        require_names(store)
+    except BaseException:
+        store.close()
+        raise
+    return store
+
+
+def require_names(store: Store, ctx: click.Context | None = None) -> None:
+    """Check every :class:`StoredName` option of the command running in ``ctx`` (the current
+    one by default) with the Store's ``require_*``: benchmarks first, then the expansion (of
+    the one named benchmark, or of any when none or several are named), then runs."""
+    ctx = ctx or click.get_current_context(silent=True)
+    if ctx is None:  # library use, outside a command
+        return
+    named: dict[str, list[str]] = {"benchmark": [], "expansion": [], "run": []}
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name or "")
+        if isinstance(param, StoredName) and value is not None:
+            named[param.kind] += [value] if isinstance(value, str) else list(value)
+    benchmarks = [store.require_benchmark(name) for name in named["benchmark"]]
+    for expansion in named["expansion"]:
+        store.require_expansion(benchmarks[0] if len(benchmarks) == 1 else None, expansion)
+    store.require_runs(named["run"])
 
 
 def emit_rows(rows: Sequence[dict[str, Any]], fmt: str, title: str | None = None) -> None:
@@ -132,3 +205,11 @@ def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.4f}"
     return str(value)
+
+
+def deprecated_k(value: int | None) -> int | None:
+    """``--k`` of `expand` and `retrieve` is now ``--depth``: `--k` names a metric cut-off only
+    (nDCG@k), as in every IR tool. The old spelling still works, with a warning on stderr."""
+    if value is not None:
+        click.echo("warning: --k here is now --depth (--k means a metric cut-off)", err=True)
+    return value

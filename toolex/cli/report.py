@@ -6,7 +6,13 @@ import time
 
 import click
 
-from toolex.cli.options import db_option, expansion_option, open_store
+from toolex.cli.options import (
+    benchmark_option,
+    db_option,
+    expansion_option,
+    open_store,
+    run_option,
+)
 
 
 def _pair(value: str) -> tuple[str, str]:
@@ -19,9 +25,9 @@ def _pair(value: str) -> tuple[str, str]:
 @click.command("report")
 @db_option
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder to write.")
-@click.option("--benchmark", "benchmarks", multiple=True, help="Benchmark(s); default all.")
+@benchmark_option("Benchmark(s); default all.", required=False, dest="benchmarks", multiple=True)
 @expansion_option("Expansion to score.")
-@click.option("--run", "runs", multiple=True, help="Run(s) to report; default every run.")
+@run_option("Run(s) to report; default every run.", dest="runs", multiple=True)
 @click.option("--k", default=10, show_default=True, type=click.IntRange(1), help="Cut-off K.")
 @click.option(
     "--pair",
@@ -76,40 +82,24 @@ def report(
       toolex report --out report/ --run bm25 --run minilm --run minilm-ft \\
           --pair minilm:minilm-ft --k 10
     """
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
     from toolex.reports import build_report
 
     parsed = [_pair(p) for p in pairs]
     store = open_store(db, read_only=True)
-    steps = 8
     start = time.perf_counter()
     try:
-        with Progress(
-            TextColumn("[bold]report[/] {task.description}"),
-            BarColumn(),
-            TimeElapsedColumn(),
-            console=_stderr_console(),
-            transient=True,
-        ) as progress:
-            task = progress.add_task("starting", total=steps)
-
-            def advance(step: str) -> None:
-                progress.update(task, description=step, advance=0 if step == "annotation" else 1)
-
-            result = build_report(
-                store,
-                out,
-                benchmarks=benchmarks,
-                run_ids=runs,
-                expansion=expansion,
-                k=k,
-                pairs=parsed,
-                seed=seed,
-                n_perm=n_perm,
-                n_boot=n_boot,
-                progress=advance,
-            )
+        result = build_report(
+            store,
+            out,
+            benchmarks=benchmarks,
+            run_ids=runs,
+            expansion=expansion,
+            k=k,
+            pairs=parsed,
+            seed=seed,
+            n_perm=n_perm,
+            n_boot=n_boot,
+        )
     finally:
         store.close()
     took = time.perf_counter() - start
@@ -118,9 +108,3 @@ def report(
         f"figures in {took:.1f} s",
         err=True,
     )
-
-
-def _stderr_console():  # noqa: ANN202 - rich Console
-    from rich.console import Console
-
-    return Console(stderr=True)

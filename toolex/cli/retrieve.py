@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from toolex.cli.options import (
     benchmark_option,
+    deprecated_k,
     db_option,
     emit_rows,
     expansion_option,
@@ -15,6 +17,10 @@ from toolex.cli.options import (
     open_store,
     scope_option,
 )
+from toolex.runs import LEVELS, RRF_K
+
+if TYPE_CHECKING:
+    from toolex.retrieval.base import IndexInfo
 
 RETRIEVER_HELP = (
     "bm25 | wordllama | fastembed[:<model>[@<local-folder>]] | hybrid:<a>+<b> "
@@ -33,7 +39,7 @@ RETRIEVER_HELP = (
     show_default=True,
     help="Documentation rendering to index ('default' = items.text, else item_docs).",
 )
-def index(db: str, fmt: str, benchmark: str, retriever: str, rendering: str) -> None:  # fmt: skip
+def index(db: str, fmt: str, benchmark: str, retriever: str, rendering: str) -> None:
     """Build or refresh the vector index of a benchmark's library for one embedder.
 
     Embeddings are cached by content hash, so an unchanged library embeds nothing and a changed
@@ -49,29 +55,29 @@ def index(db: str, fmt: str, benchmark: str, retriever: str, rendering: str) -> 
     from toolex.retrieval.texts import load_library
 
     store = open_store(db)
-    r = make_retriever(retriever)
     library = load_library(store, benchmark, rendering)
-    parts = getattr(r, "parts", [r])
     rows = []
-    for part in parts:
-        if part.kind == "bm25":
-            rows.append(_row(part.spec, len(library), 0, 0, "none (built per search)", False))
-            continue
-        info = part.build(store, library)
-        index_kind = "ivf_hnsw_sq" if info.ann else "flat"
-        s = info.stats
-        rows.append(_row(part.spec, info.rows, s.embedded, s.cached, index_kind, info.rebuilt))
-        click.echo(
-            f"{part.spec}: {info.stats.embedded} embedded, {info.stats.cached} from the cache, "
-            f"table {info.table} {'rewritten' if info.rebuilt else 'unchanged'}",
-            err=True,
-        )
+    for info in make_retriever(retriever).build(store, library):
+        rows.append(_row(info))
+        if info.table is not None:
+            click.echo(
+                f"{info.spec}: {info.stats.embedded} embedded, {info.stats.cached} from the "
+                f"cache, table {info.table} {'rewritten' if info.rebuilt else 'unchanged'}",
+                err=True,
+            )
     emit_rows(rows, fmt, title=f"index of {benchmark}")
 
 
-def _row(spec: str, items: int, embedded: int, cached: int, kind: str, rebuilt: bool) -> dict:
-    return {"retriever": spec, "items": items, "embedded": embedded, "cached": cached,
-            "index": kind, "rebuilt": rebuilt}  # fmt: skip
+def _row(info: IndexInfo) -> dict[str, object]:
+    s = info.stats
+    return {
+        "retriever": info.spec,
+        "items": info.rows,
+        "embedded": s.embedded,
+        "cached": s.cached,
+        "index": info.index,
+        "rebuilt": info.rebuilt,
+    }
 
 
 @click.command()
@@ -82,21 +88,23 @@ def _row(spec: str, items: int, embedded: int, cached: int, kind: str, rebuilt: 
 @click.option("--run", "run_id", required=True, help="Name of the run to write (unique).")
 @click.option(
     "--level",
-    type=click.Choice(["query", "subquery"]),
+    type=click.Choice(LEVELS),
     default="query",
     show_default=True,
-    help="Whole queries, or each sub-query fused with RRF (k=60).",
+    help=f"Whole queries, or each sub-query, the lists of a query fused with RRF (k={RRF_K}), "
+    "keeping every item.",
 )
 @scope_option(
     "Library searched: the query's task, category, or all; auto = task when the items "
     "have tasks, else all.",
 )
 @click.option(
-    "--k",
-    type=int,
+    "--depth",
+    type=click.IntRange(1),
     default=None,
-    help="Results per query (query level, default 100) or per sub-query (default 20).",
+    help="Results kept per query (query level, default 100) or per sub-query (default 20).",
 )
+@click.option("--k", "old_k", type=click.IntRange(1), default=None, hidden=True)
 @click.option(
     "--instruction/--no-instruction",
     default=False,
@@ -106,7 +114,7 @@ def _row(spec: str, items: int, embedded: int, cached: int, kind: str, rebuilt: 
 @click.option(
     "--rendering", default="default", show_default=True, help="Documentation rendering searched."
 )
-@expansion_option("Expansion whose sub-queries are used (sub-query level).")
+@expansion_option("Expansion whose sub-queries are used (sub-query level).", new=True)
 @click.option(
     "--subqueries",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -115,10 +123,21 @@ def _row(spec: str, items: int, embedded: int, cached: int, kind: str, rebuilt: 
 )
 @click.option("--replace", is_flag=True, help="Overwrite an existing run of the same name.")
 def retrieve(
-    db: str, fmt: str, benchmark: str, retriever: str, run_id: str, level: str, scope: str,
-    k: int | None, instruction: bool, rendering: str, expansion: str, subqueries: Path | None,
+    db: str,
+    fmt: str,
+    benchmark: str,
+    retriever: str,
+    run_id: str,
+    level: str,
+    scope: str,
+    depth: int | None,
+    old_k: int | None,
+    instruction: bool,
+    rendering: str,
+    expansion: str,
+    subqueries: Path | None,
     replace: bool,
-) -> None:  # fmt: skip
+) -> None:
     """Run a retriever over a benchmark's queries (or sub-queries) and store the run.
 
     The run records everything needed to reproduce it (model, rendering and its version,
@@ -127,7 +146,7 @@ def retrieve(
     \b
     Examples:
       toolex retrieve --benchmark toolret --retriever bm25 --run bm25
-      toolex retrieve --retriever wordllama --run wl-inst --instruction --k 100
+      toolex retrieve --retriever wordllama --run wl-inst --instruction --depth 100
       toolex retrieve --retriever hybrid:bm25+wordllama --run hy-sub --level subquery
       toolex retrieve --retriever bm25 --run bm25-sub --level subquery --subqueries subq.jsonl
     """
@@ -140,7 +159,16 @@ def retrieve(
         done = import_subqueries(store, subqueries, benchmark=benchmark, expansion=expansion)
         click.echo(done.summary(), err=True)
     row = retrieve_run(
-        store, benchmark, retriever, run_id, level=level, scope=scope, k=k,
-        instruction=instruction, rendering=rendering, expansion=expansion, replace=replace,
-    )  # fmt: skip
+        store,
+        benchmark,
+        retriever,
+        run_id,
+        level=level,
+        scope=scope,
+        depth=depth or deprecated_k(old_k),
+        instruction=instruction,
+        rendering=rendering,
+        expansion=expansion,
+        replace=replace,
+    )
     emit_rows([row], fmt, title="run written")

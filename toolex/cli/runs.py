@@ -12,6 +12,7 @@ from toolex.cli.options import (
     format_option,
     open_store,
 )
+from toolex.runs import LEVELS, RRF_K, RUN_FORMATS, delete_run, import_run, list_runs
 
 
 @click.group()
@@ -33,17 +34,18 @@ def runs() -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["auto", "trec", "csv", "parquet", "toolret-json"]),
+    type=click.Choice(RUN_FORMATS),
     default="auto",
     show_default=True,
     help="auto: .parquet, .csv/.tsv, .json (ToolRet {query: {item: score}}), else TREC.",
 )
 @click.option(
     "--level",
-    type=click.Choice(["query", "subquery"]),
+    type=click.Choice(LEVELS),
     default="query",
     show_default=True,
-    help="subquery: rows carry a slot column; lists are fused with RRF (k=60).",
+    help=f"subquery: rows carry a slot column; each query's lists are fused with RRF "
+    f"(k={RRF_K}), keeping every item.",
 )
 @click.option(
     "--skip-unknown", is_flag=True, help="Drop rows of query ids the benchmark lacks (counted)."
@@ -67,8 +69,6 @@ def import_cmd(
     Example:
       toolex runs import results.trec --run e5 --benchmark toolret
     """
-    from toolex.imports.runs import import_run
-
     with open_store(db) as store:
         result = import_run(
             store,
@@ -94,8 +94,6 @@ def list_cmd(benchmark: str | None, fmt: str, db: str) -> None:
     Example:
       toolex runs list --format json
     """
-    from toolex.imports.runs import list_runs
-
     with open_store(db, read_only=True) as store:
         rows = list_runs(store, benchmark)
     emit_rows(rows, fmt, title="runs")
@@ -111,8 +109,6 @@ def delete_cmd(run_ids: tuple[str, ...], db: str) -> None:
     Example:
       toolex runs delete bm25 e5
     """
-    from toolex.imports.runs import delete_run
-
     with open_store(db) as store:
         for run_id in run_ids:
             n = delete_run(store, run_id)

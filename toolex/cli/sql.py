@@ -80,7 +80,7 @@ def sql(
     emit_rows(table.to_pylist(), fmt)
 
 
-def _write(table, fmt: str, path: Path) -> None:  # noqa: ANN001 - pyarrow.Table
+def _write(table, fmt: str, path: Path) -> None:
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 

@@ -8,14 +8,19 @@ import sys
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
-from toolex.cli.options import benchmark_option, db_option, expansion_option
+from toolex.cli.options import benchmark_option, db_option, expansion_option, require_names
+from toolex.errors import ToolexError
+
+# Textual is the optional [tui] extra: the core and every other command work without it.
+TEXTUAL_MISSING = "the TUI needs Textual, which is not installed: pip install 'toolex[tui]'"
 
 
 @click.command("tui")
 @db_option
 @benchmark_option("Benchmark to browse (default: the largest).", required=False, default=None)
-@expansion_option("Expansion shown.")
+@expansion_option("Expansion shown (without --benchmark: on the largest benchmark holding it).")
 @click.option(
     "--snapshot",
     is_flag=True,
@@ -39,7 +44,7 @@ from toolex.cli.options import benchmark_option, db_option, expansion_option
 def tui(
     db: str,
     benchmark: str | None,
-    expansion: str,
+    expansion: str | None,
     snapshot: bool,
     sample_id: str | None,
     role: str,
@@ -57,8 +62,13 @@ def tui(
       toolex tui --snapshot                      # while `toolex expand` is running
       toolex tui --review audit1 --role reviewer1 --reviewer ann
     """
-    from toolex_tui.app import ToolexApp
-    from toolex_tui.data import StoreLockedError, open_browse_store, snapshot_copy
+    try:
+        from toolex_tui.app import ToolexApp
+        from toolex_tui.data import StoreLockedError, open_browse_store, snapshot_copy
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] != "textual":
+            raise
+        raise ToolexError(TEXTUAL_MISSING) from None
 
     if sample_id is not None and not reviewer:
         raise click.UsageError("--review needs --reviewer NAME")
@@ -80,7 +90,10 @@ def tui(
     review = None
     if sample_id is not None:
         review = {"sample_id": sample_id, "role": role, "reviewer": reviewer}
+    if click.get_current_context().get_parameter_source("expansion") is ParameterSource.DEFAULT:
+        expansion = None  # not named: the chosen benchmark's own (see toolex_tui.data.Browser)
     try:
+        require_names(store)
         app = ToolexApp(
             store, benchmark=benchmark, expansion=expansion, review=review, snapshot_of=copied_from
         )

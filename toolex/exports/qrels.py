@@ -13,7 +13,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from toolex.exports.common import prepare, resolve_benchmark, to_arrow
+from toolex.exports.common import prepare, resolve
 from toolex.store import Store
 
 
@@ -25,19 +25,16 @@ def expanded_qrels(
     valid_only: bool = False,
 ) -> pa.Table:
     """The per-combination rows as an Arrow table (columns as in sql/exports/10)."""
-    benchmark = resolve_benchmark(store, benchmark)
+    benchmark, expansion = resolve(store, benchmark, expansion)
     params = {"benchmark": benchmark, "expansion": expansion, "valid_only": valid_only}
-    return to_arrow(store.execute("exports/10_expanded_qrels.sql", params))
+    return store.arrow("exports/10_expanded_qrels.sql", params)
 
 
 def flat_qrels(store: Store, benchmark: str | None = None, expansion: str = "default") -> pa.Table:
     """One row per (query, item) of any valid combination (sql/exports/11)."""
     members = expanded_qrels(store, benchmark, expansion, valid_only=True)
-    store.con.register("export_members", members)
-    try:
-        return to_arrow(store.execute("exports/11_flat_qrels.sql"))
-    finally:
-        store.con.unregister("export_members")
+    with store.registered("export_members", members):
+        return store.arrow("exports/11_flat_qrels.sql")
 
 
 def export_qrels(

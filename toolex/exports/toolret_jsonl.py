@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from toolex.errors import InputError
-from toolex.exports.common import prepare, resolve_benchmark
+from toolex.exports.common import prepare, resolve
 from toolex.exports.qrels import expanded_qrels
 from toolex.store import Store
 
@@ -28,16 +28,21 @@ def export_toolret_jsonl(
     store: Store, path: str | Path, benchmark: str | None = None, expansion: str = "default"
 ) -> int:
     """Write the JSONL; returns the number of queries written."""
-    benchmark = resolve_benchmark(store, benchmark)
+    benchmark, expansion = resolve(store, benchmark, expansion)
     combos: dict[str, dict[int, dict[str, Any]]] = defaultdict(dict)
     for r in expanded_qrels(store, benchmark, expansion, valid_only=True).to_pylist():
         combo = combos[r["query_id"]].setdefault(
             r["combo_id"],
-            {"combo_id": r["combo_id"], "is_original": r["is_original"], "rrf": r["rrf"],
-             "rrf_rank": r["rrf_rank"], "labels": []},
-        )  # fmt: skip
+            {
+                "combo_id": r["combo_id"],
+                "is_original": r["is_original"],
+                "rrf": r["rrf"],
+                "rrf_rank": r["rrf_rank"],
+                "labels": [],
+            },
+        )
         combo["labels"].append({"id": r["item_id"], "relevance": r["relevance"], "slot": r["slot"]})
-    queries = store.query("exports/30_toolret_queries.sql", {"benchmark": benchmark})
+    queries = store.rows("exports/30_toolret_queries.sql", {"benchmark": benchmark})
     with prepare(path).open("w", encoding="utf-8") as out:
         for q in queries:
             q["combinations"] = [combos[q["id"]][c] for c in sorted(combos[q["id"]])]
@@ -68,10 +73,21 @@ def read_toolret_jsonl(path: str | Path) -> list[dict[str, Any]]:
             ]
         for combo in combinations:
             if "combo_id" not in combo or not isinstance(combo.get("labels"), list):
-                raise InputError("combination without combo_id or labels", str(path), n,
-                                 record=str(rec["id"]), field="combinations")  # fmt: skip
+                raise InputError(
+                    "combination without combo_id or labels",
+                    str(path),
+                    n,
+                    record=str(rec["id"]),
+                    field="combinations",
+                )
             for lab in combo["labels"]:
-                rows.append({"query_id": str(rec["id"]), "combo_id": int(combo["combo_id"]),
-                             "slot": int(lab["slot"]), "item_id": str(lab["id"]),
-                             "relevance": int(lab.get("relevance", 1))})  # fmt: skip
+                rows.append(
+                    {
+                        "query_id": str(rec["id"]),
+                        "combo_id": int(combo["combo_id"]),
+                        "slot": int(lab["slot"]),
+                        "item_id": str(lab["id"]),
+                        "relevance": int(lab.get("relevance", 1)),
+                    }
+                )
     return rows

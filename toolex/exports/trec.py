@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from toolex.errors import InputError, ToolexError
-from toolex.exports.common import prepare, resolve_benchmark
+from toolex.exports.common import prepare, resolve
 from toolex.exports.qrels import expanded_qrels, flat_qrels
 from toolex.store import Store
 
@@ -38,7 +38,7 @@ def export_trec_qrels(
     """Write TREC qrels in ``mode`` (see module docstring); returns the number of lines."""
     if mode not in QRELS_MODES:
         raise ToolexError(f"unknown qrels mode {mode!r}; choose one of {', '.join(QRELS_MODES)}")
-    benchmark = resolve_benchmark(store, benchmark)
+    benchmark, expansion = resolve(store, benchmark, expansion)
     if mode == "flat":
         rows = flat_qrels(store, benchmark, expansion).to_pylist()
         lines = [(r["query_id"], r["item_id"], r["relevance"]) for r in rows]
@@ -62,9 +62,7 @@ def export_trec_qrels(
 
 def export_trec_run(store: Store, path: str | Path, run_id: str) -> int:
     """Write one run as a TREC run file (tag = run id); returns the number of lines."""
-    if not store.con.execute("SELECT 1 FROM runs WHERE run_id = ?", [run_id]).fetchone():
-        known = [r[0] for r in store.con.execute("SELECT run_id FROM runs ORDER BY 1").fetchall()]
-        raise ToolexError(f"no run {run_id!r} in the store (runs: {', '.join(known) or 'none'})")
+    store.require_runs([run_id])
     tag = _check_id(run_id, "run id")
     rows = store.execute("exports/20_run_results.sql", {"run_id": run_id}).fetchall()
     with prepare(path).open("w", encoding="utf-8") as out:

@@ -17,13 +17,13 @@ from typing import Any
 import pyarrow as pa
 
 from toolex.errors import ToolexError
-from toolex.imports.context import (
+from toolex.imports.originals import (
     ensure_expansion,
     item_ids,
     original_combinations,
     record_query,
 )
-from toolex.loaders.common import Where, get_int, get_str, registered
+from toolex.loaders.common import Where, get_int, get_str
 from toolex.loaders.readers import iter_dicts, read_records
 from toolex.store import Store
 
@@ -103,8 +103,8 @@ def import_combinations(
         ),
     }
     params = {"benchmark": benchmark, "expansion": expansion}
-    with registered(store, tables):
-        clash = store.query("imports/10_conflicting_combinations.sql", params)
+    with store.registered_tables(tables):
+        clash = store.rows("imports/10_conflicting_combinations.sql", params)
         if clash and not replace:
             raise ToolexError(
                 f"expansion {expansion!r} already holds combination {clash[0]['combo_id']} of "

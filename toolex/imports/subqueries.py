@@ -14,8 +14,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from toolex.errors import ToolexError
-from toolex.imports.context import ensure_expansion, original_combinations, record_query
-from toolex.loaders.common import Where, get_int, get_str, registered
+from toolex.imports.originals import ensure_expansion, original_combinations, record_query
+from toolex.loaders.common import Where, get_int, get_str
 from toolex.loaders.readers import iter_dicts, read_records
 from toolex.store import Store
 
@@ -86,8 +86,8 @@ def import_subqueries(
                 "slot",
             )
     params = {"benchmark": benchmark, "expansion": expansion}
-    with registered(store, {"new_subqueries": pa.Table.from_pylist(rows, schema=SUBQUERY_SCHEMA)}):
-        stored = store.query("imports/20_stored_subqueries.sql", params)[0]
+    with store.registered("new_subqueries", pa.Table.from_pylist(rows, schema=SUBQUERY_SCHEMA)):
+        stored = store.rows("imports/20_stored_subqueries.sql", params)[0]
         if stored["queries"] and not replace:
             raise ToolexError(
                 f"expansion {expansion!r} already has sub-queries for {stored['queries']} of these "

@@ -157,7 +157,7 @@ class LLMJudge:
         elif any(c is None for c in prices):
             total = None  # unknown price: said as unknown, not guessed
         else:
-            total = round(sum(prices), 6)
+            total = round(sum(p for p in prices if p is not None), 6)
         return Estimate(calls=calls, cached=cached, cost_usd=total)
 
     def plan(self, stage: Stage, tasks: Iterable[object]) -> tuple[int, int, list[int], list[int]]:

@@ -23,12 +23,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from toolex.errors import AnswerError
 from toolex.judges.base import SubQuery, ToolDoc, Verdict
-
-
-class AnswerError(ValueError):
-    """The model's answer does not follow the schema; the message says what is wrong."""
-
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*)\n```$", re.DOTALL)
 

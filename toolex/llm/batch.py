@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from toolex.judges.parse import AnswerError
+from toolex.errors import AnswerError
 from toolex.llm.clients import Reply, TransientError
 from toolex.llm.executor import Call, Executor, Result
 from toolex.llm.ledger import Attempt, Ledger, new_call_id

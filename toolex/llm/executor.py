@@ -23,8 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolex.errors import ModelUnavailableError
-from toolex.judges.parse import AnswerError
+from toolex.errors import AnswerError, ModelUnavailableError
 from toolex.llm.clients import KEY_ENV, ChatClient, PermanentError, TransientError
 from toolex.llm.ledger import Attempt, Ledger
 from toolex.llm.pricing import cost_usd
@@ -91,7 +90,8 @@ class _Health:
 
     def __init__(self, client: ChatClient, n_threads: int) -> None:
         self.client, self.limit = client, n_threads + 2
-        self.answered, self.unreachable, self.refused = False, 0, None
+        self.answered, self.unreachable = False, 0
+        self.refused: str | None = None
 
     def see(self, row: Attempt) -> None:
         error = row.error or ""

@@ -4,8 +4,8 @@ Identical calls are served from it: the input hash covers judge, model, prompt v
 exact rendered prompt, and the newest ``ok`` row for a hash is the answer. Failures (``error``,
 ``malformed``) are history, never answers; ``pending`` rows are batch requests awaiting results.
 
-The ledger writes through its own DuckDB cursor (a separate connection to the same database), so
-its rows commit on their own: a stage that wraps its table writes in a transaction and is killed
+The ledger writes through its own ``Store.cursor()`` (a separate connection to the same database),
+so its rows commit on their own: a stage that wraps its table writes in a transaction and is killed
 still leaves the finished calls in the ledger, and the re-run does not pay for them again. The
 ledger is used from one thread only (the executor funnels worker results to the caller thread).
 """
@@ -22,7 +22,6 @@ from typing import Any
 
 import pyarrow as pa
 
-from toolex.resources import sql_text
 from toolex.store import Store
 
 _COLUMNS = (
@@ -106,7 +105,7 @@ class Attempt:
 class Ledger:
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._cur = store.con.cursor()
+        self._db = store.cursor()  # commits on its own, outside the stage's transaction
 
     def record(self, attempts: Sequence[Attempt]) -> None:
         """Append attempts in one transaction (one commit for a burst of finished calls)."""
@@ -114,11 +113,8 @@ class Ledger:
             return
         rows = [a.params() for a in attempts]
         batch = pa.Table.from_pylist(rows, schema=_ARROW_SCHEMA)
-        self._cur.register("ledger_batch", batch)
-        try:
-            self._cur.execute(sql_text("llm/10_ledger_insert.sql"))
-        finally:
-            self._cur.unregister("ledger_batch")
+        with self._db.registered("ledger_batch", batch):
+            self._db.execute("llm/10_ledger_insert.sql")
 
     def hits(self, hashes: Iterable[str]) -> dict[str, tuple[str, Any]]:
         """input_hash -> (call_id, parsed answer) of the newest 'ok' row, for cached hashes."""
@@ -136,21 +132,17 @@ class Ledger:
         params = dict(values, call_id=call_id)
         if params.get("parsed") is not None:
             params["parsed"] = json.dumps(params["parsed"])
-        self._cur.execute(sql_text("llm/40_ledger_settle.sql"), params)
+        self._db.execute("llm/40_ledger_settle.sql", params)
 
     def rows(self) -> list[dict[str, Any]]:
         """Every attempt, oldest first (tests, `toolex expand --calls`)."""
-        cur = self._cur.execute(sql_text("llm/60_ledger_rows.sql"))
-        cols = [d[0] for d in cur.description]
-        return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+        return self._db.rows("llm/60_ledger_rows.sql")
 
     def summary(self) -> list[dict[str, Any]]:
-        cur = self._cur.execute(sql_text("llm/50_ledger_summary.sql"))
-        cols = [d[0] for d in cur.description]
-        return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+        return self._db.rows("llm/50_ledger_summary.sql")
 
     def _rows(self, name: str, hashes: Iterable[str]) -> list[tuple]:
         hashes = sorted(set(hashes))
         if not hashes:
             return []
-        return self._cur.execute(sql_text(name), {"hashes": hashes}).fetchall()
+        return self._db.execute(name, {"hashes": hashes}).fetchall()

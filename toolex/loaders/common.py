@@ -2,8 +2,8 @@
 benchmark (items, queries, qrels as row dicts), and the one atomic write into the store.
 
 A load is all-or-nothing: everything is read and validated in Python first, then written in ONE
-transaction through Arrow tables (``con.register`` + ``INSERT ... SELECT``), so a bad file or a
-crash mid-write leaves the store exactly as it was. The benchmark's ``revision`` is a SHA-256 of
+transaction through registered Arrow tables (``INSERT ... SELECT``), so a bad file or a crash
+mid-write leaves the store exactly as it was. The benchmark's ``revision`` is a SHA-256 of
 the normalised content, so loading the same content again is a no-op whatever the path.
 """
 
@@ -18,8 +18,8 @@ from typing import Any, Literal, overload
 import pyarrow as pa
 
 from toolex.errors import InputError, ToolexError
-from toolex.render import RENDER_VERSION, render_doc
 from toolex.store import Store
+from toolex.tooldoc.render import RENDER_VERSION, render_doc
 
 ITEM_SCHEMA = pa.schema(
     [
@@ -140,7 +140,7 @@ def item_row(
     task: str | None = None,
     category: str | None = None,
 ) -> dict[str, Any]:
-    """An items row; text is THE rendering (toolex.render.render_doc)."""
+    """An items row; text is THE rendering (toolex.tooldoc.render.render_doc)."""
     text = render_doc(doc, platform=platform)
     if not text.strip():
         raise where.error("empty text: the documentation renders to nothing", "doc")
@@ -278,7 +278,7 @@ _DELETE_ORDER = (
 
 
 def existing_benchmark(store: Store, name: str) -> dict[str, Any] | None:
-    rows = store.query("load/01_find_benchmark.sql", {"benchmark": name})
+    rows = store.rows("load/01_find_benchmark.sql", {"benchmark": name})
     return rows[0] if rows else None
 
 
@@ -310,7 +310,7 @@ def write_benchmark(store: Store, bench: Benchmark, *, replace: bool = False) ->
                 f"{str(old['revision'])[:12]}) with different content (revision {revision[:12]}); "
                 "pass --replace to swap it, or load under another --name"
             )
-        refs = store.query("load/02_benchmark_refs.sql", {"benchmark": bench.name})[0]
+        refs = store.rows("load/02_benchmark_refs.sql", {"benchmark": bench.name})[0]
         if refs["runs"] or refs["expansions"]:
             result.notes.append(
                 f"replaced benchmark {bench.name!r} is referenced by {refs['runs']} run(s) and "
@@ -324,7 +324,7 @@ def write_benchmark(store: Store, bench: Benchmark, *, replace: bool = False) ->
         "new_qrels": pa.Table.from_pylist(bench.qrels, schema=QREL_SCHEMA),
     }
     params = {"benchmark": bench.name}
-    with registered(store, tables), store.transaction():
+    with store.registered_tables(tables), store.transaction():
         if old is not None:
             for name in _DELETE_ORDER:
                 store.execute(name, params)
@@ -336,21 +336,6 @@ def write_benchmark(store: Store, bench: Benchmark, *, replace: bool = False) ->
         store.execute("load/22_insert_queries.sql", params)
         store.execute("load/23_insert_qrels.sql", params)
     return result
-
-
-class registered:  # noqa: N801 - used as a context manager, reads like a statement
-    """Register Arrow tables as DuckDB views for the block, unregister after."""
-
-    def __init__(self, store: Store, tables: dict[str, pa.Table]) -> None:
-        self.store, self.tables = store, tables
-
-    def __enter__(self) -> None:
-        for name, table in self.tables.items():
-            self.store.con.register(name, table)
-
-    def __exit__(self, *exc: object) -> None:
-        for name in self.tables:
-            self.store.con.unregister(name)
 
 
 def histogram(counts: Iterable[int]) -> dict[int, int]:

@@ -17,10 +17,10 @@ from pathlib import Path
 import pyarrow as pa
 
 from toolex.errors import InputError, ToolexError
-from toolex.loaders.common import Where, dump_doc, existing_benchmark, get_doc, get_str, registered
+from toolex.loaders.common import Where, dump_doc, get_doc, get_str
 from toolex.loaders.readers import iter_dicts, read_records
-from toolex.render import render_doc
 from toolex.store import Store
+from toolex.tooldoc.render import render_doc
 
 DOC_SCHEMA = pa.schema([("item_id", pa.string()), ("doc", pa.string()), ("text", pa.string())])
 
@@ -42,11 +42,10 @@ def load_docs(
 ) -> DocsResult:
     if rendering == "default":
         raise ToolexError("the rendering name 'default' is items.text itself; choose another name")
-    if existing_benchmark(store, benchmark) is None:
-        raise ToolexError(f"no benchmark {benchmark!r} in the store; load it first")
+    store.require_benchmark(benchmark)
     known = {
         r["item_id"]: r
-        for r in store.query("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
+        for r in store.rows("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
     }
     rows, seen = [], set()
     for rec, line in iter_dicts(path, read_records(path)):
@@ -67,8 +66,8 @@ def load_docs(
         raise InputError("no documents in the file", path=str(path))
     params = {"benchmark": benchmark, "rendering": rendering}
     table = pa.Table.from_pylist(rows, schema=DOC_SCHEMA)
-    with registered(store, {"new_item_docs": table}):
-        diff = store.query("load/31_rendering_diff.sql", params)[0]
+    with store.registered("new_item_docs", table):
+        diff = store.rows("load/31_rendering_diff.sql", params)[0]
         status = "loaded"
         if diff["stored"]:
             if diff["stored"] == len(rows) and not diff["changed"] and not replace:

@@ -1,7 +1,7 @@
 """The ToolEq metric engine: NDCG@K, Recall@K, Comp@K, old (original qrels) and new (max over the
 valid combinations of an expansion), computed by the SQL macros of ``sql/metrics/``."""
 
-from toolex.metrics.engine import ensure_macros, main_table, per_query, summary
+from toolex.metrics.engine import ensure_macros, per_query, scores, summary
 from toolex.metrics.registry import METRICS, Metric, parse
 
-__all__ = ["METRICS", "Metric", "ensure_macros", "main_table", "parse", "per_query", "summary"]
+__all__ = ["METRICS", "Metric", "ensure_macros", "parse", "per_query", "scores", "summary"]

@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from toolex.errors import ToolexError
 
@@ -40,14 +39,6 @@ class Metric:
     def label(self) -> str:
         """Short column label of the paper's tables: ``N@10``, ``R@10``, ``C@10``."""
         return f"{METRICS[self.name]}@{self.k}"
-
-    def scores(
-        self, store: Any, run_ids: Sequence[str], *, expansion: str | None = None
-    ) -> list[dict[str, Any]]:
-        """Per-query rows ``run_id, query_id, metric, k, value``; old when expansion is None."""
-        from toolex.metrics.engine import scores
-
-        return scores(store, self, run_ids, expansion=expansion)
 
 
 def parse(name: str | Metric) -> Metric:

@@ -10,13 +10,12 @@ transaction: an interruption leaves the query unassembled, and the next run asse
 from __future__ import annotations
 
 from toolex.pipeline import platform_rule
-from toolex.pipeline.context import StageContext, StageCounts, write_rows
-from toolex.resources import sql_text
+from toolex.pipeline.stage import StageContext, StageCounts, write_rows
+from toolex.pipeline.settings import AUDIT_CAP, PLATFORM_RULE
+from toolex.runs.rrf import RRF_K
 
-RRF_K = 60
 
-
-def run(ctx: StageContext, audit_cap: int = 20, mode: str = "feeds") -> StageCounts:
+def run(ctx: StageContext, audit_cap: int = AUDIT_CAP, mode: str = PLATFORM_RULE) -> StageCounts:
     if audit_cap < 0:
         raise ValueError("the audit cap must be >= 0")
     counts = StageCounts("assemble")
@@ -24,18 +23,17 @@ def run(ctx: StageContext, audit_cap: int = 20, mode: str = "feeds") -> StageCou
     with store.transaction():
         store.execute("stages/30_cartesian.sql", ctx.params())
         store.execute("stages/31_rrf_rank.sql", ctx.base(rrf_k=RRF_K))
-        ready = store.con.execute(sql_text("stages/43_count_products.sql")).fetchone()
-        counts.tasks = counts.ok = int(ready[0]) if ready else 0
-        counts.notes["combinations"] = int(ready[1]) if ready else 0
+        ready = store.rows("stages/43_count_products.sql")[0]
+        counts.tasks = counts.ok = int(ready["queries"])
+        counts.notes["combinations"] = int(ready["combinations"])
         store.execute("stages/32_insert_combinations.sql", ctx.base())
         store.execute("stages/33_insert_combination_items.sql", ctx.base())
-        originals = store.query("stages/39_assemble_originals.sql", ctx.base())
+        originals = store.rows("stages/39_assemble_originals.sql", ctx.base())
         deps = platform_rule.dependency_rows(originals, mode)
-        write_rows(store.con, "stages/38_insert_dependency.sql", deps, ctx.base())
+        write_rows(store, "stages/38_insert_dependency.sql", deps, ctx.base())
         store.execute("stages/34_platform_rule.sql", ctx.params())
         store.execute("stages/35_audit_cap.sql", ctx.params(audit_cap=audit_cap))
-        store.con.execute("DROP TABLE IF EXISTS ranked_products")
-        store.con.execute("DROP TABLE IF EXISTS assembled_products")
-    for row in store.query("stages/41_combination_counts.sql", ctx.params()):
+        store.execute_script("stages/47_drop_products.sql")
+    for row in store.rows("stages/41_combination_counts.sql", ctx.params()):
         counts.notes[row["status"]] = int(row["combinations"])
     return counts

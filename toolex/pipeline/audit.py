@@ -10,14 +10,14 @@ from __future__ import annotations
 from itertools import groupby
 
 from toolex.judges.base import AuditTask, Judge, Outcome, Verdict
-from toolex.pipeline.context import StageContext, StageCounts, Writer, run_judged, tool_doc
+from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged, tool_doc
 
 
 def pending_tasks(
     ctx: StageContext, where: dict[str, tuple[str, int]] | None = None
 ) -> list[AuditTask]:
     """Audit tasks of the pending combinations; ``where`` receives key -> (query_id, combo_id)."""
-    rows = ctx.store.query("stages/36_audit_pending.sql", ctx.params(retry_failed=ctx.retry_failed))
+    rows = ctx.store.rows("stages/36_audit_pending.sql", ctx.params(retry_failed=ctx.retry_failed))
     checklists = _checklists(ctx)
     tasks: list[AuditTask] = []
     for (query_id, combo_id), group in groupby(rows, key=lambda r: (r["query_id"], r["combo_id"])):
@@ -62,7 +62,7 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
 
 
 def _checklists(ctx: StageContext) -> dict[str, tuple[str, str | None, tuple[str, ...]]]:
-    rows = ctx.store.query("stages/44_checklists.sql", ctx.params())
+    rows = ctx.store.rows("stages/44_checklists.sql", ctx.params())
     out = {}
     for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
         members = list(group)

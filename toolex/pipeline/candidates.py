@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from toolex.pipeline.context import StageContext, StageCounts, write_rows
+from toolex.pipeline.stage import StageContext, StageCounts, write_rows
+from toolex.pipeline.settings import CANDIDATES_PER_SUBQUERY
 
-# (store, benchmark, retriever, texts, k, scope) -> pyarrow.Table
+# (store, benchmark, retriever, texts, depth, scope) -> pyarrow.Table
 # (query_id, slot, item_id, score, rank): the signature of toolex.retrieval.search
 SearchFn = Callable[..., Any]
 BATCH = 256
@@ -28,25 +29,25 @@ def default_search() -> SearchFn:
 def run(
     ctx: StageContext,
     retriever: str,
-    k: int = 20,
+    depth: int = CANDIDATES_PER_SUBQUERY,
     scope: str = "task",
     search: SearchFn | None = None,
 ) -> StageCounts:
     counts = StageCounts("candidates")
-    pending = ctx.store.query("stages/20_candidates_pending.sql", ctx.params())
+    pending = ctx.store.rows("stages/20_candidates_pending.sql", ctx.params())
     counts.tasks = len(pending)
     if not pending:
         return counts
     search = search or default_search()
-    ctx.progress.start("candidates", len(pending))
+    ctx.progress.start("candidates", len(pending), unit="sub-queries")
     try:
         for start in range(0, len(pending), BATCH):
             batch = pending[start : start + BATCH]
             texts = [(r["query_id"], r["slot"], r["text"]) for r in batch]
-            table = search(ctx.store, ctx.benchmark, retriever, texts, k=k, scope=scope)
-            _write(ctx, batch, table.to_pylist(), retriever, k)
+            table = search(ctx.store, ctx.benchmark, retriever, texts, depth=depth, scope=scope)
+            _write(ctx, batch, table.to_pylist(), retriever, depth)
             counts.ok += len(batch)
-            ctx.progress.advance(len(batch), ctx.calls, ctx.cost)
+            ctx.progress.advance(len(batch), calls=ctx.calls, cost_usd=ctx.cost)
     finally:
         ctx.progress.finish()
     counts.notes["reference_unretrieved"] = _unretrieved(ctx)
@@ -58,7 +59,7 @@ def _write(
     batch: Sequence[dict[str, Any]],
     hits: list[dict[str, Any]],
     retriever: str,
-    k: int,
+    depth: int,
 ) -> None:
     by_slot: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for h in hits:
@@ -66,7 +67,7 @@ def _write(
     rows = []
     for sub in batch:
         key = (sub["query_id"], int(sub["slot"]))
-        got = sorted(by_slot.get(key, []), key=lambda h: h["rank"])[:k]
+        got = sorted(by_slot.get(key, []), key=lambda h: h["rank"])[:depth]
         seen = {h["item_id"] for h in got}
         for h in got:
             rows.append(
@@ -85,14 +86,14 @@ def _write(
                     query_id=key[0],
                     slot=key[1],
                     item_id=sub["ref_item_id"],
-                    rank=k + 1,
+                    rank=depth + 1,
                     score=None,
                     retriever=retriever,
                 )
             )
-    with ctx.store.transaction() as con:
-        write_rows(con, "stages/21_insert_candidate.sql", rows, ctx.base())
+    with ctx.store.transaction():
+        write_rows(ctx.store, "stages/21_insert_candidate.sql", rows, ctx.base())
 
 
 def _unretrieved(ctx: StageContext) -> int:
-    return int(ctx.store.query("stages/24_count_unretrieved.sql", ctx.params())[0]["n"])
+    return int(ctx.store.rows("stages/24_count_unretrieved.sql", ctx.params())[0]["n"])

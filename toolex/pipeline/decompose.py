@@ -3,8 +3,8 @@
 A judge's answer is checked before it is stored; these are failures (recorded in stage_failures,
 retried with ``--retry-failed``), never partial rows: a wrong number of sub-queries, slots that are
 not 0..k-1, a slot mapped to another tool than the ground truth of that slot, an empty text, or a
-text that spells out a tool/API name, platform or item id (``docfields.name_leak``). A label naming
-an item missing from the library is a failure the judge is never asked about.
+text that spells out a tool/API name, platform or item id (``tooldoc.fields.name_leak``). A label
+naming an item missing from the library is a failure the judge is never asked about.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from itertools import groupby
 from typing import Any
 
 from toolex.judges.base import DecomposeTask, Judge, Outcome, SubQuery
-from toolex.pipeline import docfields
-from toolex.pipeline.context import StageContext, StageCounts, Writer, run_judged, tool_doc
+from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged, tool_doc
+from toolex.tooldoc import fields
 
 
 def pending_tasks(ctx: StageContext) -> tuple[list[DecomposeTask], list[tuple[str, str]]]:
     """Decompose tasks still to do, and (query_id, error) for queries that cannot be asked."""
-    rows = ctx.store.query(
+    rows = ctx.store.rows(
         "stages/10_decompose_pending.sql", ctx.params(retry_failed=ctx.retry_failed)
     )
     tasks, broken = [], []
@@ -52,8 +52,8 @@ def check(task: DecomposeTask, subs: Any) -> str | None:
         if not s.text.strip():
             return f"slot {s.slot} has an empty sub-query"
         for other in task.tools:
-            names = [other.name, docfields.name(other.doc)]
-            leak = docfields.name_leak(s.text, other.item_id, names, [other.platform])
+            names = [other.name, fields.name(other.doc)]
+            leak = fields.name_leak(s.text, other.item_id, names, [other.platform])
             if leak:
                 return f"slot {s.slot} names the tool {leak!r}"
     return None
@@ -78,7 +78,8 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
         problem = check(task, outcome.value)
         if problem:
             return problem
-        for s in sorted(outcome.value, key=lambda s: s.slot):  # type: ignore[union-attr]
+        assert isinstance(outcome.value, list)  # check() returned no problem
+        for s in sorted(outcome.value, key=lambda s: s.slot):
             writer.add(
                 "stages/11_insert_subquery.sql",
                 dict(

@@ -14,7 +14,7 @@ from typing import Any
 
 from toolex.judges.base import Judge
 from toolex.pipeline import audit, decompose
-from toolex.pipeline.context import StageContext
+from toolex.pipeline.stage import StageContext
 
 
 def estimate(
@@ -28,7 +28,7 @@ def estimate(
 ) -> list[dict[str, Any]]:
     ctx = StageContext(store, benchmark, expansion, ids)
     rows = []
-    labels = store.query("stages/46_pending_work.sql", ctx.params())[0]
+    labels = store.rows("stages/46_pending_work.sql", ctx.params())[0]
     if "decompose" in stages:
         tasks, _ = decompose.pending_tasks(ctx)
         rows.append(_row("decompose", judges["decompose"], tasks, 0))
@@ -36,7 +36,7 @@ def estimate(
         from toolex.pipeline.verify import pending_tasks as verify_tasks
 
         later = int(labels["undecomposed_slots"] + labels["subqueries_without_candidates"])
-        rows.append(_row("verify", judges["verify"], verify_tasks(ctx), later * settings.k))
+        rows.append(_row("verify", judges["verify"], verify_tasks(ctx), later * settings.depth))
     if "audit" in stages:
         rows.append(
             _row(

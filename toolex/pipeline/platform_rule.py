@@ -5,7 +5,8 @@ from the same platform: an access token from provider A means nothing to provide
 the original combination are *dependent* when
 
 * ``feeds`` (the default, the rule as the method states it): one GT tool requires an id-like
-  parameter whose words the other GT tool returns (``docfields.feeds``), in either direction; or
+  parameter whose words the other GT tool returns (``tooldoc.fields.feeds``), in either
+  direction; or
 * ``same_platform`` (mode ``"strict"`` only, opt-in): the two GT tools share a platform — the
   annotated plan used one provider for both, so a combination that moves only one of them to
   another provider may break a hand-off the docs do not show. Conservative: on StableToolBench it
@@ -23,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations, groupby
 from typing import Any
 
-from toolex.pipeline import docfields
+from toolex.tooldoc import fields
 
 MODES = ("strict", "feeds")
 
@@ -37,10 +38,10 @@ def dependent_pairs(
     out = []
     for a, b in combinations(range(len(tools)), 2):
         (pa, da), (pb, db) = tools[a], tools[b]
-        why = docfields.feeds(da, db)
+        why = fields.feeds(da, db)
         if why:
             reason = f"slot {b} {why.replace('the other step', f'slot {a}')}"
-        elif why := docfields.feeds(db, da):
+        elif why := fields.feeds(db, da):
             reason = f"slot {a} {why.replace('the other step', f'slot {b}')}"
         elif mode == "strict" and pa and pa == pb:
             reason = f"the original uses one platform for both ({pa})"

@@ -16,39 +16,40 @@ from typing import Any
 from toolex.errors import InputError
 from toolex.judges.base import Judge
 from toolex.pipeline import assemble, audit, candidates, decompose, verify
-from toolex.pipeline.context import Progress, StageContext, StageCounts
+from toolex.pipeline.stage import StageContext, StageCounts
+from toolex.pipeline.settings import (
+    AUDIT_CAP,
+    CANDIDATE_RETRIEVER,
+    CANDIDATES_PER_SUBQUERY,
+    PLATFORM_RULE,
+    SCOPE,
+    STAGES,
+)
+from toolex.progress import Progress, current
 from toolex.retrieval.texts import resolve_scope
+from toolex.runs.rrf import RRF_K
 from toolex.store import Store
-
-STAGES = ("decompose", "candidates", "verify", "assemble", "audit")
-# CLI stage names: "verify" means retrieve candidates and judge them (stage 2 of the paper).
-STAGE_GROUPS = {
-    "all": STAGES,
-    "decompose": ("decompose",),
-    "candidates": ("candidates",),
-    "verify": ("candidates", "verify"),
-    "assemble": ("assemble",),
-    "audit": ("audit",),
-}
 
 
 @dataclass
 class Settings:
-    retriever: str = "bm25"
-    k: int = 20
-    scope: str = "auto"  # auto = the query's task when items have tasks, else the whole library
-    audit_cap: int = 20
-    platform_rule: str = "feeds"
+    """What a run is configured with (recorded with the expansion); defaults: settings.py."""
+
+    retriever: str = CANDIDATE_RETRIEVER
+    depth: int = CANDIDATES_PER_SUBQUERY
+    scope: str = SCOPE  # auto = the query's task when items have tasks, else the whole library
+    audit_cap: int = AUDIT_CAP
+    platform_rule: str = PLATFORM_RULE
 
     def as_config(self, judges: dict[str, Judge]) -> dict[str, Any]:
         return {
             "judges": {s: j.spec for s, j in judges.items()},
             "retriever": self.retriever,
-            "k": self.k,
+            "depth": self.depth,
             "scope": self.scope,
             "audit_cap": self.audit_cap,
             "platform_rule": self.platform_rule,
-            "rrf_k": assemble.RRF_K,
+            "rrf_k": RRF_K,
         }
 
 
@@ -71,7 +72,7 @@ def select_queries(
     task: str | None = None,
     limit: int | None = None,
 ) -> list[str]:
-    rows = store.query(
+    rows = store.rows(
         "stages/09_select_queries.sql",
         {
             "benchmark": benchmark,
@@ -109,7 +110,8 @@ def run_expansion(
     """Run ``stages`` of the expansion ``expansion`` of ``benchmark``; see the module docstring.
 
     ``judges`` is one judge for every stage or a dict stage -> judge (decompose/verify/audit).
-    ``search`` replaces ``toolex.retrieval.search`` (tests).
+    ``progress`` receives each stage's task (default: the reporter installed with
+    ``toolex.progress.reporting``); ``search`` replaces ``toolex.retrieval.search`` (tests).
     """
     settings = settings or Settings()
     unknown = [s for s in stages if s not in STAGES]
@@ -118,7 +120,7 @@ def run_expansion(
     if not isinstance(judges, dict):
         judges = {s: judges for s in ("decompose", "verify", "audit")}
     settings = Settings(**vars(settings))  # resolved below; the caller's object stays as given
-    if not store.query("stages/45_benchmark_exists.sql", {"benchmark": benchmark}):
+    if not store.rows("stages/45_benchmark_exists.sql", {"benchmark": benchmark}):
         raise InputError(f"no benchmark {benchmark!r} in the store {store.path}; load it first")
     ids = select_queries(store, benchmark, query_ids, task, limit)
     store.execute(
@@ -130,7 +132,7 @@ def run_expansion(
         },
     )
     settings.scope = resolve_scope(store, benchmark, settings.scope)
-    ctx = StageContext(store, benchmark, expansion, ids, retry_failed, progress or Progress())
+    ctx = StageContext(store, benchmark, expansion, ids, retry_failed, progress or current())
     report = RunReport(benchmark, expansion, len(ids))
     for stage in STAGES:
         if stage not in stages or not ids:
@@ -139,7 +141,7 @@ def run_expansion(
             report.stages.append(decompose.run(ctx, judges["decompose"]))
         elif stage == "candidates":
             report.stages.append(
-                candidates.run(ctx, settings.retriever, settings.k, settings.scope, search)
+                candidates.run(ctx, settings.retriever, settings.depth, settings.scope, search)
             )
         elif stage == "verify":
             report.stages.append(verify.run(ctx, judges["verify"]))
@@ -147,7 +149,7 @@ def run_expansion(
             report.stages.append(assemble.run(ctx, settings.audit_cap, settings.platform_rule))
         else:
             report.stages.append(audit.run(ctx, judges["audit"]))
-    report.pending_failures = store.query(
+    report.pending_failures = store.rows(
         "stages/14_failure_counts.sql", {"benchmark": benchmark, "expansion": expansion}
     )
     return report

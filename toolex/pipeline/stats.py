@@ -22,7 +22,7 @@ def annotation_table(
 ) -> list[dict[str, Any]]:
     if by not in BY:
         raise InputError(f"--by must be one of {', '.join(BY)}, not {by!r}", field="--by")
-    rows = store.query(
+    rows = store.rows(
         "stages/40_stats.sql", {"benchmark": benchmark, "expansion": expansion, "by": by}
     )
     return [
@@ -36,7 +36,7 @@ def annotation_table(
 
 def combination_counts(store: Store, benchmark: str, expansion: str = "default") -> dict[str, int]:
     """Combinations per status: rejected_platform = audit calls saved; cut = beyond the cap."""
-    rows = store.query(
+    rows = store.rows(
         "stages/41_combination_counts.sql",
         {"benchmark": benchmark, "expansion": expansion, "query_ids": None},
     )

@@ -3,6 +3,6 @@
 its tables from a :class:`ReportContext` and can be used on its own."""
 
 from toolex.reports.builder import build_report
-from toolex.reports.context import ReportContext, Table
+from toolex.reports.inputs import ReportContext, Table
 
 __all__ = ["ReportContext", "Table", "build_report"]

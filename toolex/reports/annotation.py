@@ -5,7 +5,7 @@ per benchmark and category, and the detail of judging and combination fates
 
 from __future__ import annotations
 
-from toolex.reports.context import ReportContext, Table
+from toolex.reports.inputs import ReportContext, Table
 
 
 def annotation_table(ctx: ReportContext) -> Table:

@@ -11,14 +11,15 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolex.progress import Progress, current
 from toolex.reports import figures
 from toolex.reports.annotation import annotation_detail_table, annotation_table
-from toolex.reports.context import ReportContext, Table
+from toolex.reports.inputs import ReportContext, Table
 from toolex.reports.doc_lengths import doc_length_tables
 from toolex.reports.equivalent_ranks import equivalent_rank_tables
 from toolex.reports.gain_illusion import gain_illusion_table
@@ -27,6 +28,17 @@ from toolex.reports.main_table import main_table
 from toolex.reports.significance import significance_table
 from toolex.store import Store
 
+# The steps of a report, in order (the progress task counts them).
+STEPS = (
+    "annotation",
+    "metrics",
+    "gain illusion",
+    "equivalent ranks",
+    "heterogeneity",
+    "documentation lengths",
+    "significance",
+    "writing",
+)
 # Tables too long to read in report.md: only the files hold them.
 FILE_ONLY = {"equivalent_best_ranks", "equivalent_rank_cdf"}
 MD_ROW_LIMIT = 150
@@ -36,7 +48,7 @@ MD_ROW_LIMIT = 150
 class Report:
     folder: Path
     tables: list[Table] = field(default_factory=list)
-    figures: list[tuple[str, Path]] = field(default_factory=list)  # (caption, path)
+    figures: list[tuple[str, Path | None]] = field(default_factory=list)  # (caption, path)
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -50,26 +62,45 @@ def build_report(
     k: int = 10,
     pairs: Sequence[tuple[str, str]] = (),
     seed: int = 0,
-    progress: Callable[[str], Any] | None = None,
+    progress: Progress | None = None,
     **options: Any,
 ) -> Report:
-    """Compute every section and write the folder ``out``; ``progress(step)`` is called as each
-    step starts (the CLI drives a progress bar with it)."""
+    """Compute every section and write the folder ``out``. ``progress`` gets one task of
+    ``len(STEPS)`` steps, with ``step=<name>`` as each starts (default: the reporter installed with
+    ``toolex.progress.reporting``)."""
     ctx = ReportContext.create(
-        store, benchmarks=benchmarks, run_ids=run_ids, pairs=pairs, expansion=expansion, k=k,
-        seed=seed, **options,
-    )  # fmt: skip
+        store,
+        benchmarks=benchmarks,
+        run_ids=run_ids,
+        pairs=pairs,
+        expansion=expansion,
+        k=k,
+        seed=seed,
+        **options,
+    )
     report = Report(Path(out))
     report.folder.mkdir(parents=True, exist_ok=True)
-    say = progress or (lambda step: None)
+    progress = progress or current()
 
     @contextmanager
     def step(name: str) -> Iterator[None]:
-        say(name)
+        progress.advance(0, step=name)
         start = time.perf_counter()
         yield
         report.timings[name] = time.perf_counter() - start
+        progress.advance(1)
 
+    progress.start("report", len(STEPS), unit="steps")
+    try:
+        _sections(ctx, report, k, step)
+    finally:
+        progress.finish()
+    return report
+
+
+def _sections(
+    ctx: ReportContext, report: Report, k: int, step: Callable[[str], AbstractContextManager[None]]
+) -> None:
     with step("annotation"):
         report.tables += [annotation_table(ctx), annotation_detail_table(ctx)]
     with step("metrics"):
@@ -86,8 +117,12 @@ def build_report(
         report.tables.append(illusion)
         for base, tuned in ctx.pairs:
             name = f"gain_illusion_{figures.safe_name(base)}_vs_{figures.safe_name(tuned)}"
-            path = figures.gain_illusion(illusion.rows, base, tuned, k, _png(report, name))
-            report.figures.append((f"Fine-tuning gain, {tuned} vs {base}", path))
+            report.figures.append(
+                (
+                    f"Fine-tuning gain, {tuned} vs {base}",
+                    figures.gain_illusion(illusion.rows, base, tuned, k, _png(report, name)),
+                )
+            )
     with step("equivalent ranks"):
         summary, best, cdf = equivalent_rank_tables(ctx)
         report.tables += [summary, best, cdf]
@@ -111,7 +146,6 @@ def build_report(
             write_csv(table, report.folder / f"{table.name}.csv")
             write_json(table, report.folder / f"{table.name}.json")
         (report.folder / "report.md").write_text(render_markdown(ctx, report), encoding="utf-8")
-    return report
 
 
 def _png(report: Report, name: str) -> Path:
@@ -152,7 +186,7 @@ def render_markdown(ctx: ReportContext, report: Report) -> str:
         "Every table is also in this folder as `<name>.csv` and `<name>.json`.",
         "",
     ]
-    captions = {p.stem: c for c, p in report.figures}
+    captions = {p.stem: c for c, p in report.figures if p is not None}
     figure_after = {
         "main_table": ["main_scores"],
         "gain_illusion": [s for s in captions if s.startswith("gain_illusion_")],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolex.reports.context import ReportContext, Table
+from toolex.reports.inputs import ReportContext, Table
 
 
 def doc_length_tables(ctx: ReportContext) -> tuple[Table, list[dict]]:

@@ -3,19 +3,16 @@ equivalent tool vs the ground-truth tool vs a random non-equivalent tool (sql/re
 
 from __future__ import annotations
 
-from toolex.reports.context import ReportContext, Table
+from toolex.reports.inputs import ReportContext, Table
 
 
 def equivalent_rank_tables(ctx: ReportContext) -> tuple[Table, Table, Table]:
     """(summary per run and category, per-query best ranks, CDF rows)."""
-    ctx.run("40_equivalent_best_ranks.sql", run_ids=ctx.run_ids, expansion=ctx.expansion,
-            seed=ctx.seed)  # fmt: skip
+    ctx.run(
+        "40_equivalent_best_ranks.sql", run_ids=ctx.run_ids, expansion=ctx.expansion, seed=ctx.seed
+    )
     summary = ctx.rows("41_equivalent_rank_summary.sql", k=ctx.k)
-    best = ctx.store.con.execute(
-        "SELECT * FROM report_best_ranks ORDER BY run_id, query_id, kind"
-    ).fetchall()
-    cols = ["run_id", "benchmark", "query_id", "category", "kind", "best_rank", "depth"]
-    best_rows = [dict(zip(cols, row, strict=True)) for row in best]
+    best_rows = ctx.rows("43_equivalent_best_rank_rows.sql")
     cdf = ctx.rows("42_equivalent_rank_cdf.sql")
     note = (
         f"Queries with >= 1 verified equivalent. share_*_in_top_k: share of those queries with "

@@ -1,4 +1,4 @@
-"""The report's figures, drawn with matplotlib's Agg backend (no display needed) from the rows of
+"""The report's figures, drawn with matplotlib (no display needed) from the rows of
 the report tables, so a figure never shows a number the tables do not hold.
 
 Layout rules that keep them readable at paper size: one idea per figure, axis labels with units,
@@ -13,11 +13,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402 - the backend must be chosen first
 
 METRIC_LABELS = {"ndcg": "NDCG", "recall": "Recall", "comp": "Comp", "mean": "Mean of three"}
 KIND_STYLE = {  # kind: (label, colour, line style)
@@ -34,10 +29,24 @@ def safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
 
 
+def _subplots(*args: Any, figsize: tuple[float, float], **kwargs: Any) -> tuple[Any, Any]:
+    """A figure of its own, outside pyplot: drawing a report selects no backend and touches no
+    notebook's figures, and matplotlib loads only when a figure is drawn."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=figsize)
+    return fig, fig.subplots(*args, **kwargs)
+
+
+def _cmap(name: str) -> Any:
+    import matplotlib
+
+    return matplotlib.colormaps[name]
+
+
 def _save(fig: Any, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=DPI, bbox_inches="tight")
-    plt.close(fig)
     return path
 
 
@@ -54,21 +63,32 @@ def main_scores(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
         return None
     runs = [r["run_id"] for r in rows]
     width = min(16, max(8, 1.2 * len(runs) * 3))
-    fig, axes = plt.subplots(1, 3, figsize=(width, 3.6), sharey=True)
+    fig, axes = _subplots(1, 3, figsize=(width, 3.6), sharey=True)
     for ax, metric in zip(axes, ("ndcg", "recall", "comp"), strict=True):
         xs = range(len(runs))
-        ax.bar([x - 0.2 for x in xs], [r[f"{metric}_old"] for r in rows], 0.4,
-               color=OLD_NEW[0], label="old (original label)")  # fmt: skip
-        ax.bar([x + 0.2 for x in xs], [r[f"{metric}_new"] for r in rows], 0.4,
-               color=OLD_NEW[1], label="new (expanded)")  # fmt: skip
+        ax.bar(
+            [x - 0.2 for x in xs],
+            [r[f"{metric}_old"] for r in rows],
+            0.4,
+            color=OLD_NEW[0],
+            label="old (original label)",
+        )
+        ax.bar(
+            [x + 0.2 for x in xs],
+            [r[f"{metric}_new"] for r in rows],
+            0.4,
+            color=OLD_NEW[1],
+            label="new (expanded)",
+        )
         ax.set_title(f"{METRIC_LABELS[metric]}@{k}")
         _bar_labels(ax, runs)
         ax.set_ylim(0, 1.05)
         ax.grid(axis="y", alpha=0.3)
     axes[0].set_ylabel("score (macro over queries)")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.08),
-               frameon=False)  # fmt: skip
+    fig.legend(
+        handles, labels, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.08), frameon=False
+    )
     return _save(fig, path)
 
 
@@ -76,14 +96,24 @@ def gain_illusion(rows: list[dict[str, Any]], base: str, tuned: str, k: int, pat
     """Gap (fine-tuned - base) under old and new metrics, per category, one panel per metric."""
     rows = [r for r in rows if r["base"] == base and r["finetuned"] == tuned]
     cats = list(dict.fromkeys(r["category"] for r in rows))
-    fig, axes = plt.subplots(2, 2, figsize=(max(8, 1.1 * len(cats) * 2), 6.4), sharey=True)
+    fig, axes = _subplots(2, 2, figsize=(max(8, 1.1 * len(cats) * 2), 6.4), sharey=True)
     for ax, metric in zip(axes.flat, ("ndcg", "recall", "comp", "mean"), strict=True):
         by_cat = {r["category"]: r for r in rows if r["metric"] == metric}
         xs = range(len(cats))
-        ax.bar([x - 0.2 for x in xs], [by_cat[c]["gap_old"] for c in cats], 0.4,
-               color=OLD_NEW[0], label="gap under old metrics")  # fmt: skip
-        ax.bar([x + 0.2 for x in xs], [by_cat[c]["gap_new"] for c in cats], 0.4,
-               color=OLD_NEW[1], label="gap under new metrics")  # fmt: skip
+        ax.bar(
+            [x - 0.2 for x in xs],
+            [by_cat[c]["gap_old"] for c in cats],
+            0.4,
+            color=OLD_NEW[0],
+            label="gap under old metrics",
+        )
+        ax.bar(
+            [x + 0.2 for x in xs],
+            [by_cat[c]["gap_new"] for c in cats],
+            0.4,
+            color=OLD_NEW[1],
+            label="gap under new metrics",
+        )
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_title(METRIC_LABELS[metric] + (f"@{k}" if metric != "mean" else f" (@{k})"))
         _bar_labels(ax, cats)
@@ -92,8 +122,9 @@ def gain_illusion(rows: list[dict[str, Any]], base: str, tuned: str, k: int, pat
     # each other across the two rows; the names are in the title.
     fig.supylabel("gap (fine-tuned − base)")
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.04),
-               frameon=False)  # fmt: skip
+    fig.legend(
+        handles, labels, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.04), frameon=False
+    )
     fig.suptitle(f"Fine-tuning gain: {tuned} vs {base}", y=1.08)
     fig.tight_layout()
     return _save(fig, path)
@@ -111,8 +142,9 @@ def rank_cdf(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
     runs = list(series)
     ncols = min(3, len(runs))
     nrows = -(-len(runs) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows), squeeze=False,
-                             sharey=True)  # fmt: skip
+    fig, axes = _subplots(
+        nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows), squeeze=False, sharey=True
+    )
     for ax, run in zip(axes.flat, runs, strict=False):
         for kind, (label, colour, style) in KIND_STYLE.items():
             if kind in series[run]:
@@ -130,8 +162,9 @@ def rank_cdf(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
     for ax in list(axes.flat)[len(runs) :]:
         ax.set_visible(False)
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 1.06),
-               frameon=False)  # fmt: skip
+    fig.legend(
+        handles, labels, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 1.06), frameon=False
+    )
     fig.tight_layout()
     return _save(fig, path)
 
@@ -142,11 +175,15 @@ def heterogeneity(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None
         return None
     benches = list(dict.fromkeys(r.get("benchmark", "") for r in rows))
     sizes = [len({r["category"] for r in rows if r.get("benchmark", "") == b}) for b in benches]
-    fig, axes = plt.subplots(
-        1, len(benches), figsize=(max(6, 2.2 * sum(sizes) + 2), 3.8), squeeze=False,
-        width_ratios=[max(1, n) for n in sizes], sharey=True,
-    )  # fmt: skip
-    cmap = plt.get_cmap("tab10")
+    fig, axes = _subplots(
+        1,
+        len(benches),
+        figsize=(max(6, 2.2 * sum(sizes) + 2), 3.8),
+        squeeze=False,
+        width_ratios=[max(1, n) for n in sizes],
+        sharey=True,
+    )
+    cmap = _cmap("tab10")
     colour = {run: cmap(i % 10) for i, run in enumerate(dict.fromkeys(r["run_id"] for r in rows))}
     for ax, bench in zip(axes[0], benches, strict=True):
         part = [r for r in rows if r.get("benchmark", "") == bench]
@@ -156,15 +193,23 @@ def heterogeneity(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None
         width = 0.8 / len(runs)
         for i, run in enumerate(runs):
             xs = [x - 0.4 + width * (i + 0.5) for x in range(len(cats))]
-            ax.bar(xs, [value.get((run, c), 0.0) for c in cats], width, label=run,
-                   color=colour[run])  # fmt: skip
+            ax.bar(
+                xs, [value.get((run, c), 0.0) for c in cats], width, label=run, color=colour[run]
+            )
         ax.axhline(0, color="black", linewidth=0.8)
         _bar_labels(ax, cats)
         ax.set_title(bench)
         ax.set_xlabel("category")
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), frameon=False,
-                  ncol=min(3, len(runs)), fontsize=8, title="run", title_fontsize=8)  # fmt: skip
+        ax.legend(
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.18),
+            frameon=False,
+            ncol=min(3, len(runs)),
+            fontsize=8,
+            title="run",
+            title_fontsize=8,
+        )
     axes[0, 0].set_ylabel(f"Δ = mean gain of N/R/C@{k}")
     fig.tight_layout()
     return _save(fig, path)
@@ -180,8 +225,8 @@ def doc_lengths(rows: list[dict[str, Any]], path: Path) -> Path | None:
     for r in rows:
         by_bench[r["benchmark"]][r["category"]].append(max(1, int(r["n_words"])))
     benches = list(by_bench)
-    fig, axes = plt.subplots(1, len(benches), figsize=(5 * len(benches), 3.6), squeeze=False)
-    cmap = plt.get_cmap("tab10")
+    fig, axes = _subplots(1, len(benches), figsize=(5 * len(benches), 3.6), squeeze=False)
+    cmap = _cmap("tab10")
     for ax, bench in zip(axes[0], benches, strict=True):
         cats = by_bench[bench]
         top = max(max(v) for v in cats.values())
@@ -189,8 +234,14 @@ def doc_lengths(rows: list[dict[str, Any]], path: Path) -> Path | None:
         many = len(cats) > 8  # a pooled library with dozens of categories: draw the pool only
         groups = {"all tools": [n for v in cats.values() for n in v]} if many else cats
         for i, (cat, values) in enumerate(sorted(groups.items())):
-            ax.hist(values, bins=bins, histtype="step", linewidth=1.5, color=cmap(i % 10),
-                    label=f"{cat} (n={len(values)})")  # fmt: skip
+            ax.hist(
+                values,
+                bins=bins,
+                histtype="step",
+                linewidth=1.5,
+                color=cmap(i % 10),
+                label=f"{cat} (n={len(values)})",
+            )
         ax.set_xscale("log")
         ax.set_xlabel("documentation length (words, log scale)")
         ax.set_title(bench)

@@ -7,10 +7,18 @@ metrics, and the share of the old gap that vanishes (sql/reports/30 over toolex.
 
 from __future__ import annotations
 
-from toolex.reports.context import ReportContext, Table
+from toolex.reports.inputs import ReportContext, Table
 
-COLUMNS = ["base", "finetuned", "category", "metric", "gap_old", "gap_new", "gap_vanished",
-           "vanished_share"]  # fmt: skip
+COLUMNS = [
+    "base",
+    "finetuned",
+    "category",
+    "metric",
+    "gap_old",
+    "gap_new",
+    "gap_vanished",
+    "vanished_share",
+]
 
 
 def gain_illusion_table(ctx: ReportContext) -> Table:

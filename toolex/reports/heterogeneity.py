@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from toolex.reports.context import ReportContext, Table
+from toolex.reports.inputs import ReportContext, Table
 
 
 def heterogeneity_table(ctx: ReportContext) -> Table:

@@ -13,15 +13,19 @@ their sums, so their cost grows with the queries whose scores differ, not with a
 
 from __future__ import annotations
 
-from toolex.reports.context import ReportContext, Table
+from toolex.reports.inputs import ReportContext, Table
 
 
 def significance_table(ctx: ReportContext) -> Table:
     ctx.register_metrics()
     ctx.run("70_significance_gain_diffs.sql")
     ctx.run("71_significance_run_diffs.sql")
-    ctx.run("72_significance_randomisation.sql", seed=ctx.seed, n_perm=ctx.n_perm,
-            exact_max=ctx.exact_max)  # fmt: skip
+    ctx.run(
+        "72_significance_randomisation.sql",
+        seed=ctx.seed,
+        n_perm=ctx.n_perm,
+        exact_max=ctx.exact_max,
+    )
     ctx.run("73_significance_bootstrap.sql", seed=ctx.seed, n_boot=ctx.n_boot, alpha=ctx.alpha)
     rows = ctx.rows("74_significance_table.sql")
     shown = [r for r in rows if r["test"] == "gain" or r["category"] == "all"]

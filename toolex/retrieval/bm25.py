@@ -6,7 +6,7 @@ English stop-words removed, no stemmer), indexes them with ``bm25s.BM25()`` -- t
 k1 = 1.5, b = 0.75 -- tokenises each query the same way, and builds one index per task, so IDF is
 computed over the library the query is searched against. We do the same per scope value. One
 difference: ToolRet indexes ``str(doc)`` (a Python dict repr); we index the shared rendering
-(toolex.render.render_doc) so that BM25 and the dense models read the same text.
+(toolex.tooldoc.render.render_doc) so that BM25 and the dense models read the same text.
 
 Lucene BM25, for query q and document d:
     score(q, d) = sum_{t in q} idf(t) * tf(t,d) / (tf(t,d) + k1 * (1 - b + b * |d| / avgdl)),
@@ -19,18 +19,19 @@ order of a partial sort.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import bm25s
 import numpy as np
 import pyarrow as pa
 
 from toolex.progress import progress
-from toolex.retrieval.texts import Library, TextRow
-
-# bm25s sets its own logger to DEBUG on import; its lines would drown the progress bars.
-logging.getLogger("bm25s").setLevel(logging.WARNING)
+from toolex.retrieval.base import IndexInfo
+from toolex.retrieval.ranking import ranked_hits
+from toolex.retrieval.texts import BM25_INSTRUCTION, Library, ScopeGroups, TextRow
+from toolex.store import Store
 
 K1 = 1.5
 B = 0.75
@@ -41,7 +42,7 @@ STOPWORDS = "en"
 class BM25Retriever:
     """Sparse lexical retriever; needs no model, so it is always available offline."""
 
-    kind = "bm25"
+    instruction_format = BM25_INSTRUCTION
 
     def __init__(self) -> None:
         self.spec = "bm25"
@@ -50,7 +51,22 @@ class BM25Retriever:
     def describe(self) -> dict[str, object]:
         return {"model": self.model, "method": METHOD, "k1": K1, "b": B, "stopwords": STOPWORDS}
 
-    def prepare(self, store: object, library: Library, texts: Sequence[TextRow]) -> None:
+    def build(self, store: Store, library: Library) -> list[IndexInfo]:
+        """Nothing is stored ahead: each search indexes its scope group (its own IDF)."""
+        return [IndexInfo(self.spec, None, len(library))]
+
+    def ranked(
+        self,
+        store: Store,
+        library: Library,
+        texts: Sequence[TextRow],
+        scope: str,
+        groups: ScopeGroups,
+        k: int,
+    ) -> pa.Table:
+        return ranked_hits(store, self, library, texts, scope, groups, k)
+
+    def prepare(self, store: Store, library: Library, texts: Sequence[TextRow]) -> None:
         """Nothing to precompute: each scope group gets its own index (its own IDF)."""
 
     def group_hits(
@@ -65,13 +81,18 @@ class BM25Retriever:
     ) -> pa.Table:
         """Top-k of ``items`` (library rows) for each text row in ``rows``."""
         docs = [library.texts[i] for i in items]
-        index = bm25s.BM25(method=METHOD, k1=K1, b=B)
-        index.index(
-            bm25s.tokenize(docs, stopwords=STOPWORDS, show_progress=False), show_progress=False
-        )
-        queries = bm25s.tokenize(
-            [texts[r][2] for r in rows], stopwords=STOPWORDS, return_ids=False, show_progress=False
-        )
+        with _quiet_bm25s():
+            index = bm25s.BM25(method=METHOD, k1=K1, b=B)
+            index.index(
+                bm25s.tokenize(docs, stopwords=STOPWORDS, show_progress=False),
+                show_progress=False,
+            )
+            queries = bm25s.tokenize(
+                [texts[r][2] for r in rows],
+                stopwords=STOPWORDS,
+                return_ids=False,
+                show_progress=False,
+            )
         ids = np.array([library.item_ids[i] for i in items], dtype=object)
         # position of each item in item_id-descending order: the tie key (smaller = ranked first)
         tie = np.empty(len(ids), dtype=np.int64)
@@ -94,6 +115,19 @@ class BM25Retriever:
                 "score": pa.array(np.concatenate(out_score) if out_score else [], pa.float64()),
             }
         )
+
+
+@contextlib.contextmanager
+def _quiet_bm25s() -> Iterator[None]:
+    """bm25s sets its logger to DEBUG on import and logs each index build; those lines would
+    drown the progress bars. Raised to WARNING for the block only, then left as it was."""
+    logger = logging.getLogger("bm25s")
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _top_k(scores: np.ndarray, tie: np.ndarray, k: int) -> np.ndarray:

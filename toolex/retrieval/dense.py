@@ -8,16 +8,18 @@ import numpy as np
 import pyarrow as pa
 
 from toolex.progress import progress
+from toolex.retrieval.base import EmbedStats, IndexInfo
 from toolex.retrieval.embedders import Embedder, make_embedder
-from toolex.retrieval.index import ANN_INDEX, ANN_THRESHOLD, DenseIndex, IndexInfo, embed_cached
-from toolex.retrieval.texts import Library, TextRow
+from toolex.retrieval.index import ANN_INDEX, ANN_THRESHOLD, DenseIndex, embed_cached
+from toolex.retrieval.ranking import ranked_hits
+from toolex.retrieval.texts import DENSE_INSTRUCTION, Library, ScopeGroups, TextRow
 from toolex.store import Store
 
 
 class DenseRetriever:
     """Cosine similarity between the query's and each tool's embedding (score = 1 - distance)."""
 
-    kind = "dense"
+    instruction_format = DENSE_INSTRUCTION
 
     def __init__(self, spec: str, embedder: Embedder | None = None) -> None:
         self.spec = spec
@@ -25,7 +27,7 @@ class DenseRetriever:
         self.model = self.embedder.model
         self.index: DenseIndex | None = None
         self._queries = np.zeros((0, self.embedder.dim), dtype=np.float32)
-        self.query_stats = None
+        self.query_stats: EmbedStats | None = None
 
     def describe(self) -> dict[str, object]:
         info = self.index.info if self.index else None
@@ -39,10 +41,22 @@ class DenseRetriever:
             "ann_threshold": ANN_THRESHOLD,
         }
 
-    def build(self, store: Store, library: Library) -> IndexInfo:
+    def build(self, store: Store, library: Library) -> list[IndexInfo]:
+        """Embed what the cache lacks and (re)write the LanceDB table if the library changed."""
         if self.index is None or self.index.library is not library:
             self.index = DenseIndex(store, self.embedder, library)
-        return self.index.build()
+        return [self.index.build()]
+
+    def ranked(
+        self,
+        store: Store,
+        library: Library,
+        texts: Sequence[TextRow],
+        scope: str,
+        groups: ScopeGroups,
+        k: int,
+    ) -> pa.Table:
+        return ranked_hits(store, self, library, texts, scope, groups, k)
 
     def prepare(self, store: Store, library: Library, texts: Sequence[TextRow]) -> None:
         self.build(store, library)
@@ -66,6 +80,9 @@ class DenseRetriever:
             advance(len(rows))
         source_rows = rows[hits.column("query_index").to_numpy()]
         return pa.table(
-            {"row": pa.array(source_rows, pa.int64()), "item_id": hits.column("item_id"),
-             "score": hits.column("score")}
-        )  # fmt: skip
+            {
+                "row": pa.array(source_rows, pa.int64()),
+                "item_id": hits.column("item_id"),
+                "score": hits.column("score"),
+            }
+        )

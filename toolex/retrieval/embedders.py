@@ -130,7 +130,7 @@ class FastEmbedEmbedder:
             self._te = self._load_from_hub(TextEmbedding, name)
         # One word is at least one token, so cutting to the model's token limit in words never
         # drops text the model would have read; it only spares tokenising huge JSON documents.
-        self.max_words = _token_limit(self._te) or 512
+        self.max_words: int | None = _token_limit(self._te) or 512
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:

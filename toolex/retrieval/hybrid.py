@@ -1,8 +1,9 @@
-"""Hybrid retrieval: Reciprocal Rank Fusion of several retrievers' ranked lists, in SQL.
+"""Hybrid retrieval: Reciprocal Rank Fusion of several retrievers' ranked lists.
 
-score(item) = sum_r 1 / (60 + rank_r(item)) over the component retrievers r (Cormack et al.,
-SIGIR 2009). Each component contributes its top ``max(k, DEPTH)`` so an item ranked just below k
-by one retriever and high by the other can still surface.
+score(item) = sum_r 1 / (RRF_K + rank_r(item)) over the component retrievers r (Cormack et al.,
+SIGIR 2009), computed by toolex's one RRF (:mod:`toolex.runs.rrf`, RRF_K = 60). Each component
+contributes its top ``max(k, DEPTH)`` so an item ranked just below k by one retriever and high by
+another can still surface; the fused list is cut to ``k`` like any retriever's.
 """
 
 from __future__ import annotations
@@ -11,19 +12,22 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
-from toolex.retrieval.texts import Library, TextRow, arrow_query, registered
+from toolex.retrieval.base import IndexInfo, Retriever
+from toolex.retrieval.texts import DENSE_INSTRUCTION, Library, ScopeGroups, TextRow
+from toolex.runs.rrf import RRF_K, fuse
 from toolex.store import Store
 
-RRF_K = 60
 DEPTH = 100
 
 
 class HybridRetriever:
-    kind = "hybrid"
+    # One text per query feeds every component, phrased as the dense models expect (ToolRet
+    # has no hybrid; the dense components are the ones an instruction prompt was trained for).
+    instruction_format = DENSE_INSTRUCTION
 
-    def __init__(self, spec: str, parts: list) -> None:
+    def __init__(self, spec: str, parts: Sequence[Retriever]) -> None:
         self.spec = spec
-        self.parts = parts
+        self.parts = list(parts)
         self.model = " + ".join(p.model for p in parts)
 
     def describe(self) -> dict[str, object]:
@@ -35,9 +39,9 @@ class HybridRetriever:
             "parts": [{"spec": p.spec, **p.describe()} for p in self.parts],
         }
 
-    def build(self, store: Store, library: Library) -> list:
-        """Build (or refresh) the index of every dense part; BM25 needs none."""
-        return [p.build(store, library) for p in self.parts if hasattr(p, "build")]
+    def build(self, store: Store, library: Library) -> list[IndexInfo]:
+        """Build (or refresh) what every component reads ahead of a search."""
+        return [info for p in self.parts for info in p.build(store, library)]
 
     def ranked(
         self,
@@ -45,14 +49,11 @@ class HybridRetriever:
         library: Library,
         texts: Sequence[TextRow],
         scope: str,
-        groups: dict,
+        groups: ScopeGroups,
         k: int,
     ) -> pa.Table:
-        from toolex.retrieval.search import ranked_hits
-
         lists = []
         for i, part in enumerate(self.parts):
-            ranked = ranked_hits(store, part, library, texts, scope, groups, max(k, DEPTH))
+            ranked = part.ranked(store, library, texts, scope, groups, max(k, DEPTH))
             lists.append(ranked.append_column("list_id", pa.array([i] * len(ranked), pa.int32())))
-        with registered(store, "retrieval_lists", pa.concat_tables(lists)):
-            return arrow_query(store, "retrieval/040_hybrid_rrf.sql", {"rrf_k": RRF_K, "k": k})
+        return fuse(store, pa.concat_tables(lists), depth=k)

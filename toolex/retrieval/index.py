@@ -23,17 +23,17 @@ import re
 import tempfile
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 
 from toolex.progress import progress
-from toolex.render import truncate
+from toolex.retrieval.base import EmbedStats, IndexInfo
 from toolex.retrieval.embedders import Embedder
-from toolex.retrieval.texts import Library, arrow_query, registered
+from toolex.retrieval.texts import Library
 from toolex.store import Store
+from toolex.tooldoc.render import truncate
 
 EMBED_BATCH = 128
 # Measured (benchmarks/bench_retrieval.py ann, 384-d, 200 queries, k=20, 2 busy cores): flat
@@ -49,12 +49,6 @@ _MEMORY_DIRS: weakref.WeakKeyDictionary[Store, tempfile.TemporaryDirectory] = (
 )
 
 
-@dataclass
-class EmbedStats:
-    embedded: int = 0  # texts sent to the model
-    cached: int = 0  # texts served from the cache
-
-
 def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -66,8 +60,8 @@ def embed_cached(
     cut = [truncate(t, embedder.max_words) for t in texts]
     hashes = [text_hash(t) for t in cut]
     unique = list(dict.fromkeys(hashes))
-    with registered(store, "retrieval_wanted", pa.table({"text_hash": unique})):
-        got = arrow_query(store, "retrieval/020_cached_vectors.sql", {"embedder": embedder.key})
+    with store.registered("retrieval_wanted", pa.table({"text_hash": unique})):
+        got = store.arrow("retrieval/020_cached_vectors.sql", {"embedder": embedder.key})
     have = set(got.column("text_hash").to_pylist())
     first_text = dict(zip(hashes, cut, strict=True))
     # Longest first, so each batch pads to similar lengths (transformers pay for the padding)
@@ -88,9 +82,7 @@ def embed_cached(
             pa.array(np.arange(0, fresh.size + 1, embedder.dim, dtype=np.int32)),
             pa.array(fresh.ravel()),
         )
-        with registered(
-            store, "retrieval_new", pa.table({"text_hash": missing, "vector": vectors})
-        ):
+        with store.registered("retrieval_new", pa.table({"text_hash": missing, "vector": vectors})):
             store.execute("retrieval/021_store_vectors.sql", {"embedder": embedder.key})
 
     cached = _matrix(got.column("vector"), embedder.dim)
@@ -114,15 +106,6 @@ def lance_dir(store: Store) -> Path:
             _MEMORY_DIRS[store] = tempfile.TemporaryDirectory(prefix="toolex-lance-")
         return Path(_MEMORY_DIRS[store].name)
     return Path(f"{store.path}.lance")
-
-
-@dataclass
-class IndexInfo:
-    table: str
-    rows: int
-    ann: bool
-    rebuilt: bool
-    stats: EmbedStats
 
 
 class DenseIndex:
@@ -158,7 +141,9 @@ class DenseIndex:
         existing = self._existing()
         if existing is not None and meta.get("signature") == signature:
             self.table = existing
-            self.info = IndexInfo(self.name, len(lib), meta.get("ann", False), False, stats)
+            self.info = IndexInfo(
+                self.embedder.spec, self.name, len(lib), meta.get("ann", False), False, stats
+            )
             return self.info
         table = pa.table(
             {
@@ -180,10 +165,10 @@ class DenseIndex:
                 vector_column_name="vector",
             )
         meta_path.write_text(json.dumps({"signature": signature, "ann": ann, "rows": len(lib)}))
-        self.info = IndexInfo(self.name, len(lib), ann, True, stats)
+        self.info = IndexInfo(self.embedder.spec, self.name, len(lib), ann, True, stats)
         return self.info
 
-    def _existing(self):  # noqa: ANN202 - lancedb.table.Table
+    def _existing(self):
         try:
             return self.db.open_table(self.name)
         except (FileNotFoundError, ValueError):
@@ -208,12 +193,17 @@ class DenseIndex:
             hits = hits.append_column("query_index", pa.array(np.zeros(len(hits), np.int32)))
         score = pa.array(1.0 - hits.column("_distance").to_numpy().astype(np.float64))
         return pa.table(
-            {"query_index": hits.column("query_index"), "item_id": hits.column("item_id"),
-             "score": score}
-        )  # fmt: skip
+            {
+                "query_index": hits.column("query_index"),
+                "item_id": hits.column("item_id"),
+                "score": score,
+            }
+        )
 
 
 def _codes(values: list[str | None]) -> tuple[list[int], dict[str | None, int]]:
     """Integer code per value (sorted order), -1 for NULL; and the value -> code map."""
-    mapping = {v: i for i, v in enumerate(sorted({v for v in values if v is not None}))}
+    mapping: dict[str | None, int] = {
+        v: i for i, v in enumerate(sorted({v for v in values if v is not None}))
+    }
     return [mapping.get(v, -1) if v is not None else -1 for v in values], mapping

@@ -7,20 +7,26 @@ query's task / category (ToolRet evaluates each task against its own tools).
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 
 from toolex.errors import InputError
-from toolex.resources import sql_text
 from toolex.store import Store
 
 SCOPES = ("benchmark", "task", "category")
 
 TextRow = tuple[str, int, str]  # (query_id, slot, text)
+# scope value -> (rows of the texts searching that library, rows of its items in the Library)
+ScopeGroups = dict[str | None, tuple[np.ndarray, np.ndarray]]
+
+# How ToolRet phrases a query with its instruction (``is_inst``): ``eval_bm25`` joins them with a
+# space, ``add_instruction`` (dense models) uses the E5-style prompt. A retriever names its own
+# format (``Retriever.instruction_format``); query_text applies it.
+BM25_INSTRUCTION = "{instruction} {query}"
+DENSE_INSTRUCTION = "Instruct: {instruction}\nQuery: {query}"
 
 
 @dataclass
@@ -46,8 +52,8 @@ class Library:
 
 
 def load_library(store: Store, benchmark: str, rendering: str = "default") -> Library:
-    table = arrow_query(
-        store, "retrieval/010_library.sql", {"benchmark": benchmark, "rendering": rendering}
+    table = store.arrow(
+        "retrieval/010_library.sql", {"benchmark": benchmark, "rendering": rendering}
     )
     if table.num_rows == 0:
         what = "items" if rendering == "default" else f"item_docs with rendering {rendering!r}"
@@ -73,7 +79,7 @@ def resolve_scope(store: Store, benchmark: str, scope: str) -> str:
     if scope != "auto":
         check_scope(scope)
         return scope
-    has_tasks = store.query("retrieval/012_library_has_tasks.sql", {"benchmark": benchmark})
+    has_tasks = store.rows("retrieval/012_library_has_tasks.sql", {"benchmark": benchmark})
     return "task" if has_tasks and has_tasks[0]["has_tasks"] else "benchmark"
 
 
@@ -90,7 +96,7 @@ def texts_table(texts: Sequence[TextRow]) -> pa.Table:
 
 def scope_groups(
     store: Store, benchmark: str, texts: Sequence[TextRow], library: Library, scope: str
-) -> dict[str | None, tuple[np.ndarray, np.ndarray]]:
+) -> ScopeGroups:
     """Group the texts by the library they search: scope value -> (text rows, item rows).
 
     A query missing from the store, or whose task/category has no items, is an InputError
@@ -100,7 +106,7 @@ def scope_groups(
     all_items = np.arange(len(library))
     if scope == "benchmark":
         return {None: (np.arange(len(texts)), all_items)}
-    with registered(store, "retrieval_texts", texts_table(texts)):
+    with store.registered("retrieval_texts", texts_table(texts)):
         rows = store.execute("retrieval/011_query_scopes.sql", {"benchmark": benchmark}).fetchall()
     of_query = {qid: (task if scope == "task" else cat) for qid, task, cat in rows}
     item_scope = np.array(library.scope_values(scope), dtype=object)
@@ -115,7 +121,7 @@ def scope_groups(
                 field=scope,
             )
         groups.setdefault(value, []).append(i)
-    out = {}
+    out: ScopeGroups = {}
     for value, rows_ in groups.items():
         items = np.flatnonzero(item_scope == value)
         if items.size == 0:
@@ -128,34 +134,9 @@ def scope_groups(
     return out
 
 
-def arrow_query(store: Store, name: str, params: dict[str, object]) -> pa.Table:
-    """Run one shipped SQL query with bound parameters; rows come back as Arrow, uncopied.
-
-    DuckDB refuses a relation query while an earlier ``execute()`` result is unread (e.g. the
-    store's schema-version probe), so that result is completed first.
-    """
-    store.con.complete()
-    return store.con.sql(sql_text(name), params=params).to_arrow_table()
-
-
-@contextlib.contextmanager
-def registered(store: Store, name: str, table: pa.Table) -> Iterator[None]:
-    """Expose an Arrow table to the shipped SQL under a fixed name for the block's duration."""
-    store.con.register(name, table)
-    try:
-        yield
-    finally:
-        store.con.unregister(name)
-
-
-def query_text(query: str, instruction: str | None, with_instruction: bool, kind: str) -> str:
-    """The text a query-level run searches with, as ToolRet builds it (``is_inst``).
-
-    ToolRet prepends the instruction as ``"Instruct: {instruction}\\nQuery: {query}"`` for dense
-    models (``add_instruction``) and as ``instruction + " " + query`` for BM25 (``eval_bm25``).
-    """
-    if not with_instruction or not instruction:
+def query_text(query: str, instruction: str | None, instruction_format: str | None) -> str:
+    """The text a query-level run searches with: the query alone, or (``instruction_format``
+    given and the query has an instruction) phrased as the retriever's format says."""
+    if instruction_format is None or not instruction:
         return query
-    if kind == "bm25":
-        return f"{instruction} {query}"
-    return f"Instruct: {instruction}\nQuery: {query}"
+    return instruction_format.format(instruction=instruction, query=query)

@@ -51,7 +51,7 @@ def check_role(store: Store, sample_id: str, role: str, reviewer: str) -> None:
         raise ToolexError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
     if not reviewer.strip():
         raise ToolexError("a reviewer name is required")
-    for row in store.query("review/23_role_reviewers.sql", {"sample_id": sample_id}):
+    for row in store.rows("review/23_role_reviewers.sql", {"sample_id": sample_id}):
         if row["reviewer"] == reviewer and row["role"] != role:
             raise ToolexError(
                 f"{reviewer} already labels sample {sample_id!r} as {row['role']}; one person "
@@ -67,16 +67,16 @@ def items_for(store: Store, sample_id: str, role: str) -> list[dict[str, Any]]:
     """The items ``role`` must label, with what that role may see (see module docstring)."""
     if role not in ROLES:
         raise ToolexError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
-    if not store.query("review/12_sample_size.sql", {"sample_id": sample_id})[0]["n"]:
+    if not store.rows("review/12_sample_size.sql", {"sample_id": sample_id})[0]["n"]:
         raise ToolexError(
             f"no review sample named {sample_id!r}; draw one with `toolex review sample`"
         )
-    return store.query("review/20_items.sql", {"sample_id": sample_id, "role": role})
+    return store.rows("review/20_items.sql", {"sample_id": sample_id, "role": role})
 
 
 def members(store: Store, item: dict[str, Any]) -> list[dict[str, Any]]:
     """The combination slot by slot: sub-query, candidate, reference, judge's reason."""
-    return store.query(
+    return store.rows(
         "review/21_item_members.sql",
         {k: item[k] for k in ("benchmark", "expansion", "query_id", "combo_id")},
     )

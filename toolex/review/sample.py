@@ -43,7 +43,8 @@ def draw_sample(
     Refuses to overwrite an existing sample (its labels would lose their meaning)."""
     if size <= 0:
         raise ToolexError(f"the sample size must be positive, not {size}")
-    existing = store.query("review/12_sample_size.sql", {"sample_id": sample_id})[0]
+    store.require_expansion(store.require_benchmark(benchmark), expansion)
+    existing = store.rows("review/12_sample_size.sql", {"sample_id": sample_id})[0]
     if existing["n"]:
         raise ToolexError(
             f"a sample named {sample_id!r} already exists ({existing['n']} items, seed "
@@ -51,7 +52,7 @@ def draw_sample(
         )
     strata = {
         r["stratum"]: int(r["n"])
-        for r in store.query(
+        for r in store.rows(
             "review/10_population_strata.sql", {"benchmark": benchmark, "expansion": expansion}
         )
     }

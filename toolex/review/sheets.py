@@ -101,7 +101,7 @@ def import_sheet(store: Store, path: str | Path) -> int:
                 "query_id": row["query_id"],
                 "combo_id": combo_id,
             }
-            if not store.query(
+            if not store.rows(
                 "review/13_item_in_sample.sql", {"sample_id": row["sample_id"], **item}
             )[0]["n"]:
                 raise InputError(

@@ -87,7 +87,7 @@ class ReviewStats:
 
 
 def review_stats(store: Store, sample_id: str) -> ReviewStats:
-    rows = store.query("review/30_final_labels.sql", {"sample_id": sample_id})
+    rows = store.rows("review/30_final_labels.sql", {"sample_id": sample_id})
     double = [(r["r1_label"], r["r2_label"]) for r in rows if r["r1_label"] and r["r2_label"]]
     disagree = [r for r in rows if r["r1_label"] and r["r2_label"] and not r["agree"]]
     final = [r for r in rows if r["final_label"] in LABELS]

@@ -29,7 +29,7 @@ class ToolexApp(App):
         store: Store,
         *,
         benchmark: str | None = None,
-        expansion: str = "default",
+        expansion: str | None = None,
         review: dict | None = None,
         initial_filter: QueryFilter | None = None,
         snapshot_of: str | None = None,

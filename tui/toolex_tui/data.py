@@ -17,8 +17,8 @@ from typing import Any
 
 import duckdb
 
-from toolex.errors import StoreError
-from toolex.store import Store
+from toolex.errors import NotFoundError, StoreError
+from toolex.store import DEFAULT_EXPANSION, Store
 
 PAGE_SIZE = 100
 # The sortable columns (a closed set, checked here, then bound as a value in 10_query_list.sql).
@@ -105,18 +105,32 @@ class Page:
 
 
 class Browser:
-    """Read-side queries of one benchmark/expansion in a store."""
+    """Read-side queries of one benchmark/expansion in a store.
 
-    def __init__(self, store: Store, benchmark: str | None = None, expansion: str = "default"):
+    Both must exist (NotFoundError otherwise). Without a benchmark, the largest one is shown:
+    the largest holding ``expansion`` when one is named, else the largest with its first
+    expansion. Without an expansion, a named benchmark shows 'default'."""
+
+    def __init__(
+        self, store: Store, benchmark: str | None = None, expansion: str | None = None
+    ) -> None:
         self.store = store
-        choices = store.query("browse/14_benchmarks.sql")
         if benchmark is None:
-            if not choices:
-                raise StoreError(f"the store {store.path} holds no benchmark; run `toolex load`")
-            benchmark, expansion = choices[0]["benchmark"], choices[0]["expansion"]
-        self.benchmark = benchmark
-        self.expansion = expansion
+            benchmark, expansion = self._largest(expansion)
+        self.benchmark = store.require_benchmark(benchmark)
+        self.expansion = store.require_expansion(benchmark, expansion or DEFAULT_EXPANSION)
         self._scores = None  # per-query metric table of all runs, computed on first use
+
+    def _largest(self, expansion: str | None) -> tuple[str, str | None]:
+        choices = self.store.rows("browse/14_benchmarks.sql")  # largest first
+        if not choices:
+            raise NotFoundError("benchmark", "", [], "load one with `toolex load` first")
+        if expansion is None:
+            return choices[0]["benchmark"], choices[0]["expansion"]
+        self.store.require_expansion(None, expansion)  # held by some benchmark
+        holding = {b for b in self.store.benchmarks() if expansion in self.store.expansions(b)}
+        first = next((c for c in choices if c["benchmark"] in holding), choices[0])
+        return first["benchmark"], expansion
 
     def _p(self, **extra: Any) -> dict[str, Any]:
         return {"benchmark": self.benchmark, **extra}
@@ -144,7 +158,7 @@ class Browser:
         )
         params["search"] = flt.search or None
         params["beats"] = bool(flt.beats and flt.score_run)
-        rows = self.store.query("browse/10_query_list.sql", params)
+        rows = self.store.rows("browse/10_query_list.sql", params)
         total = rows[0].pop("total") if rows else 0
         for row in rows[1:]:
             row.pop("total")
@@ -153,42 +167,42 @@ class Browser:
         return Page(rows, int(total), max(offset, 0))
 
     def total(self) -> int:
-        return int(self.store.query("browse/11_query_total.sql", self._p())[0]["n"])
+        return int(self.store.rows("browse/11_query_total.sql", self._p())[0]["n"])
 
     def facets(self) -> dict[str, list[tuple[str, int]]]:
         out: dict[str, list[tuple[str, int]]] = {"task": [], "category": [], "n_gt": []}
-        for row in self.store.query("browse/12_facets.sql", self._p()):
+        for row in self.store.rows("browse/12_facets.sql", self._p()):
             out[row["facet"]].append((row["value"], int(row["n"])))
         out["n_gt"].sort(key=lambda kv: int(kv[0]))
         return out
 
     def runs(self) -> list[str]:
-        return [r["run_id"] for r in self.store.query("browse/13_runs.sql", self._p())]
+        return [r["run_id"] for r in self.store.rows("browse/13_runs.sql", self._p())]
 
     # -- details -----------------------------------------------------------------------------
 
     def query(self, query_id: str) -> dict[str, Any] | None:
-        rows = self.store.query("browse/20_query_header.sql", self._p(query_id=query_id))
+        rows = self.store.rows("browse/20_query_header.sql", self._p(query_id=query_id))
         return rows[0] if rows else None
 
     def slots(self, query_id: str) -> list[dict[str, Any]]:
-        return self.store.query(
+        return self.store.rows(
             "browse/21_query_subqueries.sql", self._p(expansion=self.expansion, query_id=query_id)
         )
 
     def candidates(self, query_id: str) -> list[dict[str, Any]]:
-        return self.store.query(
+        return self.store.rows(
             "browse/22_query_candidates.sql", self._p(expansion=self.expansion, query_id=query_id)
         )
 
     def combinations(self, query_id: str) -> list[dict[str, Any]]:
-        return self.store.query(
+        return self.store.rows(
             "browse/23_query_combinations.sql",
             self._p(expansion=self.expansion, query_id=query_id),
         )
 
     def run_ranks(self, query_id: str) -> list[dict[str, Any]]:
-        return self.store.query(
+        return self.store.rows(
             "browse/24_query_runs.sql", self._p(expansion=self.expansion, query_id=query_id)
         )
 
@@ -215,11 +229,11 @@ class Browser:
         return out
 
     def tool(self, item_id: str) -> dict[str, Any] | None:
-        rows = self.store.query("browse/30_tool.sql", self._p(item_id=item_id))
+        rows = self.store.rows("browse/30_tool.sql", self._p(item_id=item_id))
         return rows[0] if rows else None
 
     def tool_queries(self, item_id: str, limit: int = 200) -> list[dict[str, Any]]:
-        return self.store.query(
+        return self.store.rows(
             "browse/31_tool_queries.sql",
             self._p(expansion=self.expansion, item_id=item_id, limit=limit),
         )

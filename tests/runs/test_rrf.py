@@ -1,4 +1,5 @@
-"""RRF in SQL (sub-query fusion and hybrid) equals ranx's `rrf`, per query and per item.
+"""toolex's one RRF (toolex.runs.rrf, sql/runs/34_rrf.sql) equals ranx's `rrf`, per query and
+per item, both as sub-query fusion and as the fusion of a hybrid retriever's lists.
 
 ranx's rrf (ranx/fusion/rrf.py) gives each document 1 / (k + position) with k = 60 by default and
 positions 1-based in the order of the run's sorted results; it sorts a run by score with numpy's
@@ -15,9 +16,10 @@ import random
 
 import pyarrow as pa
 import pytest
-from ranx import Run, fuse
+from ranx import Run
+from ranx import fuse as ranx_fuse
 
-from toolex.retrieval.texts import arrow_query, registered
+from toolex.runs.rrf import RRF_K, fuse, fuse_subquery_lists
 
 
 def _rank(lst):  # list of (item, score) -> ranked with the trec_eval rule
@@ -64,18 +66,25 @@ def _ranx_fused(lists):
             out[qid] = {it: 1 / (60 + r) for r, it in enumerate(only, 1)}
             continue
         runs = [Run({qid: slots[s]}, name=f"s{s}") for s in sorted(slots)]
-        out[qid] = dict(fuse(runs, method="rrf", norm=None).to_dict()[qid])
+        out[qid] = dict(ranx_fuse(runs, method="rrf", norm=None).to_dict()[qid])
     return out
+
+
+def _fused(store, run_id):
+    out = fuse_subquery_lists(store, run_id)
+    assert set(out.column("slot").to_pylist()) <= {0}
+    return [(r["query_id"], r["item_id"], r["score"], r["rank"]) for r in out.to_pylist()]
+
+
+def test_the_constant_is_ranx_default():
+    assert RRF_K == 60
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_subquery_rrf_equals_ranx(store, seed):
     lists = _random_lists(seed)
     _insert_subquery_results(store, "r", lists)
-    store.execute("retrieval/050_subquery_rrf.sql", {"run_id": "r", "rrf_k": 60, "k": 10_000})
-    rows = store.con.execute(
-        "SELECT query_id, item_id, score, rank FROM run_results WHERE run_id = 'r'"
-    ).fetchall()
+    rows = _fused(store, "r")
     ours = {}
     for qid, item, score, _ in rows:
         ours.setdefault(qid, {})[item] = score
@@ -97,10 +106,7 @@ def test_subquery_rrf_hand_computed(store):
     # x2: 1/62 + 1/61 = 0.032522; x1: 1/61 = 0.016393; x3: 1/62 = 0.016129
     lists = {("q", 0): [("x1", 0.9), ("x2", 0.8)], ("q", 1): [("x2", 0.7), ("x3", 0.7)]}
     _insert_subquery_results(store, "h", lists)
-    store.execute("retrieval/050_subquery_rrf.sql", {"run_id": "h", "rrf_k": 60, "k": 10})
-    got = store.con.execute(
-        "SELECT item_id, score, rank FROM run_results WHERE run_id = 'h' ORDER BY rank"
-    ).fetchall()
+    got = [g[1:] for g in _fused(store, "h")]
     assert [(g[0], g[2]) for g in got] == [("x2", 1), ("x1", 2), ("x3", 3)]
     assert math.isclose(got[0][1], 1 / 62 + 1 / 61)
     assert math.isclose(got[1][1], 1 / 61)
@@ -110,11 +116,38 @@ def test_subquery_rrf_hand_computed(store):
 def test_tie_broken_by_item_id_desc(store):
     lists = {("q", 0): [("a", 1.0)], ("q", 1): [("b", 1.0)]}  # both 1/61
     _insert_subquery_results(store, "t", lists)
-    store.execute("retrieval/050_subquery_rrf.sql", {"run_id": "t", "rrf_k": 60, "k": 10})
-    got = store.con.execute(
-        "SELECT item_id, rank FROM run_results WHERE run_id = 't' ORDER BY rank"
-    ).fetchall()
-    assert got == [("b", 1), ("a", 2)]
+    assert [(g[1], g[3]) for g in _fused(store, "t")] == [("b", 1), ("a", 2)]
+
+
+def test_same_ranks_tie_exactly_whatever_the_list_order(store):
+    # a holds ranks 1, 2, 7 in the three lists and b ranks 7, 1, 2: the same RRF, which floating
+    # point gives to the last bit only when the terms are added in one order (here in list order
+    # 1/61 + 1/62 + 1/67 != 1/67 + 1/61 + 1/62). Then item_id DESC decides: b first.
+    ranks = [{"a": 1, "b": 7}, {"b": 1, "a": 2}, {"b": 2, "a": 7}]
+    lists = {("q", slot): _list(r, slot) for slot, r in enumerate(ranks)}
+    _insert_subquery_results(store, "e", lists)
+    got = {g[1]: g for g in _fused(store, "e")}
+    assert got["a"][2] == got["b"][2]
+    assert (got["b"][3], got["a"][3]) == (1, 2)
+
+
+def _list(ranks, tag):  # {item: rank} -> a ranked list of (item, score), gaps filled
+    at = {r: it for it, r in ranks.items()}
+    return [(at.get(r, f"f{tag}{r}"), 1.0 / r) for r in range(1, max(ranks.values()) + 1)]
+
+
+def test_fusion_keeps_every_item_unless_a_depth_is_given(store):
+    lists = pa.table(
+        {
+            "query_id": ["q"] * 4,
+            "slot": pa.array([0] * 4, pa.int32()),
+            "list_id": [0, 0, 1, 1],
+            "item_id": ["a", "b", "c", "d"],
+            "rank": [1, 2, 1, 2],
+        }
+    )
+    assert fuse(store, lists).column("item_id").to_pylist() == ["c", "a", "d", "b"]
+    assert fuse(store, lists, depth=2).column("item_id").to_pylist() == ["c", "a"]
 
 
 @pytest.mark.parametrize("seed", [3, 4])
@@ -126,8 +159,7 @@ def test_hybrid_rrf_equals_ranx(store, seed):
         rows += [(slot, qid, 0, it, r) for r, (it, _s) in enumerate(ranked, 1)]
     names = ["list_id", "query_id", "slot", "item_id", "rank"]
     table = pa.table(dict(zip(names, zip(*rows, strict=True), strict=True)))
-    with registered(store, "retrieval_lists", table):
-        out = arrow_query(store, "retrieval/040_hybrid_rrf.sql", {"rrf_k": 60, "k": 1000})
+    out = fuse(store, table, depth=1000)
     ours = {}
     for r in out.to_pylist():
         ours.setdefault(r["query_id"], {})[r["item_id"]] = r["score"]

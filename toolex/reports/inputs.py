@@ -45,6 +45,8 @@ class ReportContext:
     n_boot: int = 1000
     exact_max: int = 12
     alpha: float = 0.05
+    # the metric rows and pairs the report SQL reads, once register_metrics() has run
+    _inputs: dict[str, pa.Table] | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def create(
@@ -58,25 +60,14 @@ class ReportContext:
     ) -> ReportContext:
         """Fill in defaults from the store (every benchmark, every run of those benchmarks) and
         check that what was named exists, with a message listing what does."""
-        known = [r[0] for r in store.con.execute("SELECT benchmark FROM benchmarks ORDER BY 1")
-                 .fetchall()]  # fmt: skip
-        benchmarks = list(benchmarks) or known
-        missing = [b for b in benchmarks if b not in known]
-        if missing:
-            raise ToolexError(
-                f"no benchmark {', '.join(map(repr, missing))} in the store "
-                f"(benchmarks: {', '.join(known) or 'none; load one with `toolex load`'})"
-            )
-        runs = store.con.execute("SELECT run_id, benchmark FROM runs ORDER BY run_id").fetchall()
+        benchmarks = [store.require_benchmark(b) for b in benchmarks] or store.benchmarks()
+        if "expansion" in options:
+            scope = benchmarks[0] if len(benchmarks) == 1 else None
+            store.require_expansion(scope, options["expansion"])
+        store.require_runs([*run_ids, *(x for p in pairs for x in p)])
+        run_bench = _run_benchmarks(store)
         if not run_ids:
-            run_ids = [r for r, b in runs if b in benchmarks]
-        run_bench = dict(runs)
-        bad = [r for r in [*run_ids, *(x for p in pairs for x in p)] if r not in run_bench]
-        if bad:
-            raise ToolexError(
-                f"no run {', '.join(map(repr, bad))} in the store (runs: "
-                f"{', '.join(run_bench) or 'none; add one with `toolex retrieve`'})"
-            )
+            run_ids = [r for r, b in run_bench.items() if b in benchmarks]
         for base, tuned in pairs:
             if run_bench[base] != run_bench[tuned]:
                 raise ToolexError(
@@ -106,7 +97,7 @@ class ReportContext:
         named pair (fine-tuned first), plus every pair of runs of one benchmark when there are at
         most four runs, else each run against the benchmark's first run (the test is
         quadratic in runs, the report must stay fast)."""
-        bench = dict(self.store.con.execute("SELECT run_id, benchmark FROM runs").fetchall())
+        bench = _run_benchmarks(self.store)
         out = [(tuned, base) for base, tuned in self.pairs]
         for b in self.benchmarks:
             runs = [r for r in self.run_ids if bench.get(r) == b]
@@ -120,38 +111,51 @@ class ReportContext:
         return out
 
     def register_metrics(self) -> None:
-        """Expose the metric rows and the chosen pairs to the report SQL (connection-local views
-        over Arrow tables: nothing is written to the store)."""
-        con = self.store.con
-        con.register("report_summary", pa.Table.from_pylist(self.summary, schema=SUMMARY_SCHEMA))
-        con.register("report_per_query", self.per_query)
-        con.register(
-            "report_pairs",
-            pa.Table.from_pylist(
+        """Expose the metric rows and the chosen pairs to the report SQL that follows (computed
+        here, once; registered by :meth:`rows` and :meth:`run` around each query as views over
+        Arrow tables: nothing is written to the store)."""
+        if self._inputs is not None:
+            return
+        self._inputs = {
+            "report_summary": pa.Table.from_pylist(self.summary, schema=SUMMARY_SCHEMA),
+            "report_per_query": self.per_query,
+            "report_pairs": pa.Table.from_pylist(
                 [{"base": b, "finetuned": f} for b, f in self.pairs],
                 schema=pa.schema([("base", pa.string()), ("finetuned", pa.string())]),
             ),
-        )
-        con.register(
-            "report_run_pairs",
-            pa.Table.from_pylist(
+            "report_run_pairs": pa.Table.from_pylist(
                 [{"run_a": a, "run_b": b} for a, b in self.run_pairs],
                 schema=pa.schema([("run_a", pa.string()), ("run_b", pa.string())]),
             ),
-        )
+        }
 
     def rows(self, sql_file: str, **params: Any) -> list[dict[str, Any]]:
         """Rows of one shipped report SQL file (``reports/NN_name.sql``) with bound parameters."""
-        return self.store.query(f"reports/{sql_file}", params)
+        with self.store.registered_tables(self._inputs or {}):
+            return self.store.rows(f"reports/{sql_file}", params)
 
     def run(self, sql_file: str, **params: Any) -> None:
         """Run a report SQL file that fills a TEMP table (connection-local, so a read-only store
         is fine)."""
-        self.store.execute(f"reports/{sql_file}", params).fetchall()
+        with self.store.registered_tables(self._inputs or {}):
+            self.store.execute(f"reports/{sql_file}", params).fetchall()
+
+
+def _run_benchmarks(store: Store) -> dict[str, str]:
+    """run id -> the benchmark it ranks, for every stored run (in run id order)."""
+    return {r["run_id"]: r["benchmark"] for r in store.rows("reports/01_run_benchmarks.sql")}
 
 
 SUMMARY_SCHEMA = pa.schema(
-    [("run_id", pa.string()), ("category", pa.string()), ("metric", pa.string()),
-     ("k", pa.int64()), ("old", pa.float64()), ("new", pa.float64()), ("gain", pa.float64()),
-     ("n_queries", pa.int64()), ("n_no_results", pa.int64())]
-)  # fmt: skip
+    [
+        ("run_id", pa.string()),
+        ("category", pa.string()),
+        ("metric", pa.string()),
+        ("k", pa.int64()),
+        ("old", pa.float64()),
+        ("new", pa.float64()),
+        ("gain", pa.float64()),
+        ("n_queries", pa.int64()),
+        ("n_no_results", pa.int64()),
+    ]
+)

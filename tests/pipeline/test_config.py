@@ -1,12 +1,13 @@
-"""The judge config file and the price table."""
+"""The config file of `toolex expand` and how its [expand] settings meet the CLI's options."""
 
 from __future__ import annotations
 
 import pytest
 
 from toolex.errors import InputError
-from toolex.llm.config import load_config
-from toolex.llm.pricing import cost_usd, estimate_tokens, price
+from toolex.pipeline import settings
+from toolex.pipeline.config import ExpandConfig, ToolexConfig, expand_settings, load_config
+from toolex.pipeline.runner import Settings
 
 
 def write(tmp_path, text):
@@ -28,7 +29,7 @@ max_in_flight = 32
 timeout_s = 20
 max_attempts = 3
 [expand]
-k = 10
+depth = 10
 audit_cap = 5
 retriever = "fastembed:bge-small"
 """,
@@ -41,7 +42,7 @@ retriever = "fastembed:bge-small"
     }
     assert (cfg.llm.max_in_flight, cfg.llm.timeout_s, cfg.llm.max_attempts) == (32, 20.0, 3)
     assert isinstance(cfg.llm.timeout_s, float) and cfg.llm.max_tokens == 1024
-    assert (cfg.expand.k, cfg.expand.audit_cap, cfg.expand.retriever) == (
+    assert (cfg.expand.depth, cfg.expand.audit_cap, cfg.expand.retriever) == (
         10,
         5,
         "fastembed:bge-small",
@@ -57,7 +58,8 @@ retriever = "fastembed:bge-small"
         ('[llm]\nmax_in_flight = "many"', "llm.max_in_flight", "expected int"),
         ("[llm]\nmax_in_flight = 0", "llm.max_in_flight", "must be positive"),
         ('[judges]\nrerank = "openai:gpt-4o"', "judges.rerank", "unknown stage"),
-        ("[expand]\nk = true", "expand.k", "expected int"),
+        ("[expand]\ndepth = true", "expand.depth", "expected int"),
+        ("[expand]\nk = 20", "expand.k", "unknown setting"),
     ],
 )
 def test_bad_settings_name_the_field(tmp_path, text, field, why):
@@ -77,14 +79,22 @@ def test_unreadable_files(tmp_path):
         load_config(write(tmp_path, "[models]\nx = 1"))
 
 
-def test_prices():
-    assert price("gpt-4o") == (2.50, 10.00)
-    assert price("gpt-4o-mini-2024-07-18") == (0.15, 0.60)  # longest family prefix wins
-    assert price("claude-3-5-haiku-20241022") == (0.80, 4.00)
-    assert price("qwen2.5-7b-instruct") is None and price(None) is None
-    # 1,000 prompt + 100 answer tokens on gpt-4o: (1000*2.5 + 100*10) / 1e6
-    assert cost_usd("gpt-4o", 1000, 100) == pytest.approx(0.0035)
-    assert cost_usd("gpt-4o", 1000, 100, batch=True) == pytest.approx(0.00175)
-    assert cost_usd("mystery-model", 1000, 100) is None
-    assert cost_usd("gpt-4o", None, 100) is None
-    assert estimate_tokens("abcdefgh") == 2 and estimate_tokens("abcdefghi") == 3
+def test_defaults_have_one_home():
+    defaults = (settings.CANDIDATE_RETRIEVER, settings.CANDIDATES_PER_SUBQUERY, settings.AUDIT_CAP)
+    assert (ExpandConfig().retriever, ExpandConfig().depth, ExpandConfig().audit_cap) == defaults
+    assert (Settings().retriever, Settings().depth, Settings().audit_cap) == defaults
+    assert expand_settings() == Settings()
+
+
+def test_an_option_wins_over_the_file_which_wins_over_the_default():
+    config = ToolexConfig(expand=ExpandConfig(depth=7, audit_cap=3, retriever="wordllama"))
+    from_file = expand_settings(config)
+    assert (from_file.retriever, from_file.depth, from_file.audit_cap) == ("wordllama", 7, 3)
+    given = expand_settings(config, retriever="bm25", depth=5, audit_cap=0, platform_rule="strict")
+    assert (given.retriever, given.depth, given.audit_cap, given.platform_rule) == (
+        "bm25",
+        5,
+        0,  # a cap of 0 is a choice (audit nothing), not "unset"
+        "strict",
+    )
+    assert expand_settings(None, depth=9).audit_cap == settings.AUDIT_CAP

@@ -1,4 +1,4 @@
-"""Import retrieval runs made elsewhere: TREC run files, CSV/Parquet tables and ToolRet's JSON.
+"""Reading run files: the only reader of retrieval runs made elsewhere.
 
 Formats (``fmt="auto"`` picks by suffix: .parquet, .csv/.tsv, .json, anything else TREC):
 
@@ -8,31 +8,22 @@ Formats (``fmt="auto"`` picks by suffix: .parquet, .csv/.tsv, .json, anything el
 * ``parquet``      the same columns
 * ``toolret-json`` ``{query_id: {item_id: score}}`` (ToolRet's saved retrieval output)
 
-The file's own rank column is ignored: rank is recomputed in SQL with trec_eval's rule (score
-descending, ties by item_id descending), so an imported run ranks exactly as a toolex run would.
-With ``level="subquery"`` and a ``slot`` column, the per-sub-query lists go to
-``subquery_results`` and the query-level list is their RRF fusion (k = 60). Rows reach DuckDB as
-one Arrow table (``INSERT ... SELECT``), never row by row.
+Every reader returns one Arrow table (``RESULT_SCHEMA``: query_id, item_id, score, slot, line).
+The file's own rank column is ignored: :mod:`toolex.runs.write` ranks every run with one rule.
+Bad rows are an InputError naming the file, line (or record) and field.
 """
 
 from __future__ import annotations
 
-import json
 import math
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pyarrow as pa
 
-from toolex.errors import InputError, ToolexError
-from toolex.loaders.common import existing_benchmark, registered
+from toolex.errors import InputError
 from toolex.loaders.readers import read_json_value, read_text
-from toolex.store import Store
 
 RUN_FORMATS = ("auto", "trec", "csv", "parquet", "toolret-json")
-LEVELS = ("query", "subquery")
-RRF_K = 60
 RESULT_SCHEMA = pa.schema(
     [
         ("query_id", pa.string()),
@@ -50,24 +41,14 @@ _ALIASES = {
 }
 
 
-@dataclass
-class RunImport:
-    run_id: str
-    benchmark: str
-    level: str
-    format: str
-    queries: int
-    results: int
-    notes: list[str] = field(default_factory=list)
-
-    def summary(self) -> str:
-        return (
-            f"run {self.run_id!r} ({self.format}, {self.level} level): {self.results} results "
-            f"for {self.queries} queries of {self.benchmark!r}"
+def resolve_format(path: Path, fmt: str = "auto") -> str:
+    """The concrete format of ``path``: ``fmt`` itself, or (``auto``) the one its suffix names."""
+    if fmt not in RUN_FORMATS:
+        raise InputError(
+            f"unknown run format {fmt!r}; choose one of {', '.join(RUN_FORMATS)}", field="format"
         )
-
-
-def detect_format(path: Path) -> str:
+    if fmt != "auto":
+        return fmt
     suffix = path.suffix.lower()
     return {".parquet": "parquet", ".csv": "csv", ".tsv": "csv", ".json": "toolret-json"}.get(
         suffix, "trec"
@@ -75,11 +56,9 @@ def detect_format(path: Path) -> str:
 
 
 def read_run(path: str | Path, fmt: str = "auto") -> pa.Table:
-    """The run file as an Arrow table (query_id, item_id, score, slot, line)."""
+    """The run file as an Arrow table (``RESULT_SCHEMA``); no slot column = null slots."""
     path = Path(path)
-    if fmt not in RUN_FORMATS:
-        raise ToolexError(f"unknown run format {fmt!r}; choose one of {RUN_FORMATS}")
-    fmt = detect_format(path) if fmt == "auto" else fmt
+    fmt = resolve_format(path, fmt)
     table = {
         "trec": _read_trec,
         "csv": _read_table,
@@ -218,122 +197,3 @@ def _unslotted(qids: list[str], dids: list[str], scores: list[float], lines: lis
         },
         schema=RESULT_SCHEMA,
     )
-
-
-def import_run(
-    store: Store,
-    path: str | Path,
-    *,
-    run: str,
-    benchmark: str,
-    fmt: str = "auto",
-    level: str = "query",
-    skip_unknown: bool = False,
-    replace: bool = False,
-) -> RunImport:
-    """Read, validate and store one run in one transaction."""
-    path = Path(path)
-    if level not in LEVELS:
-        raise ToolexError(f"unknown level {level!r}; choose one of {LEVELS}")
-    if existing_benchmark(store, benchmark) is None:
-        raise ToolexError(f"no benchmark {benchmark!r} in the store; load it first")
-    if store.query("runs/01_find_run.sql", {"run_id": run}) and not replace:
-        raise ToolexError(f"a run named {run!r} exists; pass --replace or choose another --run")
-    real_fmt = detect_format(path) if fmt == "auto" else fmt
-    table = read_run(path, fmt)
-    has_slots = table.column("slot").null_count < table.num_rows
-    if has_slots and level != "subquery":
-        raise InputError(
-            "the file has a slot column; import it with --level subquery",
-            path=str(path),
-            field="slot",
-        )
-    result = RunImport(run, benchmark, level, real_fmt, 0, 0)
-    params = {"run_id": run, "benchmark": benchmark}
-    where = "record" if real_fmt == "toolret-json" else "line"
-    with registered(store, {"new_results": table}):
-        unknown = store.query("runs/20_unknown_queries.sql", {"benchmark": benchmark})
-        if unknown and not skip_unknown:
-            first = unknown[0]
-            raise InputError(
-                f"query id {first['query_id']!r} is not in benchmark {benchmark!r} "
-                f"({len(unknown)} unknown query id(s); --skip-unknown drops them)",
-                path=str(path),
-                **_located(first, where),
-                field="query_id",
-            )
-        if unknown:
-            rows = sum(u["n_rows"] for u in unknown)
-            result.notes.append(f"skipped {rows} result(s) of {len(unknown)} unknown query id(s)")
-        dup = store.query("runs/21_duplicate_results.sql")
-        if dup:
-            d = dup[0]
-            raise InputError(
-                f"item {d['item_id']!r} is listed twice for query {d['query_id']!r} "
-                f"(first at {where} {d['first_line']})",
-                path=str(path),
-                **_located(d, where),
-                field="item_id",
-            )
-        n_items = store.query("runs/22_unknown_items.sql", {"benchmark": benchmark})[0]["n_items"]
-        if n_items:
-            result.notes.append(
-                f"{n_items} item id(s) are not in the library (kept, never relevant)"
-            )
-        with store.transaction():
-            if replace:
-                _delete_rows(store, run)
-            store.execute(
-                "runs/30_insert_run.sql",
-                {
-                    **params,
-                    "level": level,
-                    "retriever": None,
-                    "source": str(path),
-                    "params": json.dumps(_params(real_fmt, has_slots)),
-                },
-            )
-            if has_slots:
-                store.execute("runs/32_insert_subquery_results.sql", params)
-                store.execute("runs/33_fuse_subquery_results.sql", {"run_id": run, "k": RRF_K})
-            else:
-                store.execute("runs/31_insert_run_results.sql", params)
-            counts = store.query("runs/41_run_counts.sql", {"run_id": run})[0]
-    result.queries, result.results = int(counts["queries"]), int(counts["results"])
-    return result
-
-
-def _located(row: dict[str, Any], where: str) -> dict[str, Any]:
-    """An offending row's place for InputError: its line, or (ToolRet JSON) its query's record."""
-    return {"record": row["query_id"]} if where == "record" else {"line": row["line"]}
-
-
-def _params(fmt: str, has_slots: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"imported": True, "format": fmt}
-    if has_slots:
-        out["fusion"] = {"method": "rrf", "k": RRF_K}
-    return out
-
-
-def delete_run(store: Store, run: str) -> int:
-    """Remove a run and all its results; returns how many results were removed."""
-    if not store.query("runs/01_find_run.sql", {"run_id": run}):
-        raise ToolexError(f"no run named {run!r}; see `toolex runs list`")
-    n = store.query("runs/41_run_counts.sql", {"run_id": run})[0]["results"]
-    with store.transaction():
-        _delete_rows(store, run)
-    return int(n)
-
-
-def _delete_rows(store: Store, run: str) -> None:
-    """The run's results, sub-query results and runs row, inside the caller's transaction."""
-    for name in (
-        "runs/10_delete_subquery_results.sql",
-        "runs/11_delete_run_results.sql",
-        "runs/12_delete_run.sql",
-    ):
-        store.execute(name, {"run_id": run})
-
-
-def list_runs(store: Store, benchmark: str | None = None) -> list[dict[str, Any]]:
-    return store.query("runs/40_list_runs.sql", {"benchmark": benchmark})

@@ -101,7 +101,8 @@ def _params(value: Any, key: str) -> list[str]:
         for p in value:
             if isinstance(p, dict):
                 name = p.get("name", "?")
-                schema = p.get("schema") if isinstance(p.get("schema"), dict) else {}
+                raw_schema = p.get("schema")
+                schema = raw_schema if isinstance(raw_schema, dict) else {}
                 ptype = p.get("type") or schema.get("type")
                 is_required = required or p.get("required") is True
                 parts = (str(ptype or "").lower(), "required" * is_required)

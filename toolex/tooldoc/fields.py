@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -194,8 +195,8 @@ def identifier_like(text: str) -> bool:
 
 
 def name_leak(
-    text: str, item_id: str, names: list[str | None], platforms: list[str | None] = ()
-) -> str | None:  # type: ignore[assignment]
+    text: str, item_id: str, names: Sequence[str | None], platforms: Sequence[str | None] = ()
+) -> str | None:
     """The name that ``text`` spells out verbatim (case-insensitive), or None.
 
     Checked: the item id; identifier-like names (``get_weather``, ``getWeather``) as substrings;

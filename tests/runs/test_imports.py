@@ -10,8 +10,8 @@ import pytest
 from loaders.conftest import DATA, store_state
 
 from toolex.errors import InputError, ToolexError
-from toolex.imports.runs import delete_run, import_run, list_runs
 from toolex.loaders import load_toolret
+from toolex.runs import delete_run, import_run, list_runs
 
 
 @pytest.fixture
@@ -158,3 +158,18 @@ def test_subquery_level_is_fused_with_rrf(mini, tmp_path):
     for g, e in zip(got, expected, strict=True):
         assert g[2] == pytest.approx(e[1], abs=1e-12)
     assert mini.con.execute("SELECT count(*) FROM subquery_results").fetchone()[0] == 5
+
+
+def test_subquery_level_needs_a_slot_on_every_row(mini, tmp_path):
+    f = tmp_path / "r.trec"
+    f.write_text("mini_query_0 Q0 mini_tool_0 1 1 t\n")
+    with pytest.raises(InputError, match="needs a slot column"):
+        import_run(mini, f, run="s", benchmark="toolret", level="subquery")
+    csv = tmp_path / "r.csv"
+    csv.write_text(
+        "query_id,slot,item_id,score\nmini_query_0,0,mini_tool_0,1\nmini_query_0,,mini_tool_1,1\n"
+    )
+    with pytest.raises(InputError, match="empty slot") as exc:
+        import_run(mini, csv, run="s", benchmark="toolret", level="subquery")
+    assert exc.value.line == 3
+    assert mini.con.execute("SELECT count(*) FROM runs").fetchone()[0] == 0

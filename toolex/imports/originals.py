@@ -8,17 +8,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from toolex.errors import ToolexError
-from toolex.loaders.common import Where, existing_benchmark, get_str
+from toolex.loaders.common import Where, get_str
 from toolex.store import Store
 
 
 def original_combinations(store: Store, benchmark: str) -> dict[str, dict[int, str]]:
     """{query_id: {slot: item_id}} from qrels; raises if the benchmark is not loaded."""
-    if existing_benchmark(store, benchmark) is None:
-        raise ToolexError(f"no benchmark {benchmark!r} in the store; load it first")
+    store.require_benchmark(benchmark)
     out: dict[str, dict[int, str]] = {}
-    for row in store.query("imports/02_qrels_of_benchmark.sql", {"benchmark": benchmark}):
+    for row in store.rows("imports/02_qrels_of_benchmark.sql", {"benchmark": benchmark}):
         out.setdefault(row["query_id"], {})[row["slot"]] = row["item_id"]
     return out
 
@@ -26,7 +24,7 @@ def original_combinations(store: Store, benchmark: str) -> dict[str, dict[int, s
 def item_ids(store: Store, benchmark: str) -> set[str]:
     return {
         r["item_id"]
-        for r in store.query("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
+        for r in store.rows("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
     }
 
 

@@ -19,22 +19,11 @@ from typing import Any
 import pyarrow as pa
 
 from toolex.judges.base import Outcome, ToolDoc
-from toolex.resources import sql_text
+from toolex.progress import NullProgress, Progress
 from toolex.store import Store
 
 FLUSH_ROWS = 2000
 FLUSH_SECONDS = 2.0
-
-
-class Progress:
-    """Stage progress callbacks; the default does nothing (library use, tests)."""
-
-    def start(self, stage: str, total: int) -> None: ...
-
-    def advance(self, n: int = 1, calls: int = 0, cost_usd: float = 0.0) -> None:
-        """``n`` more tasks done; ``calls``/``cost_usd`` are the run's totals so far."""
-
-    def finish(self) -> None: ...
 
 
 @dataclass
@@ -44,7 +33,7 @@ class StageContext:
     expansion: str
     query_ids: list[str]
     retry_failed: bool = False
-    progress: Progress = field(default_factory=Progress)
+    progress: Progress = field(default_factory=NullProgress)  # advance(calls=, cost_usd=)
     calls: int = 0  # judge calls made so far in this run (all stages)
     cost: float = 0.0  # their cost in USD, where known
 
@@ -73,18 +62,17 @@ def _parse(doc: str) -> dict[str, Any]:
     return json.loads(doc)
 
 
-def write_rows(con: Any, name: str, rows: Sequence[dict[str, Any]], params: dict[str, Any]) -> None:
+def write_rows(
+    store: Store, name: str, rows: Sequence[dict[str, Any]], params: dict[str, Any]
+) -> None:
     """Run a batch SQL file over ``rows`` registered as the relation ``stage_rows``.
 
     One set-based statement per batch: DuckDB's ``executemany`` costs milliseconds per row.
     """
     if not rows:
         return
-    con.register("stage_rows", pa.Table.from_pylist(list(rows)))
-    try:
-        con.execute(sql_text(name), params)
-    finally:
-        con.unregister("stage_rows")
+    with store.registered("stage_rows", pa.Table.from_pylist(list(rows))):
+        store.execute(name, params)
 
 
 class Writer:
@@ -111,9 +99,9 @@ class Writer:
         by_file: dict[str, list[dict[str, Any]]] = {}
         for name, params in self.rows:
             by_file.setdefault(name, []).append(params)
-        with self.store.transaction() as con:
+        with self.store.transaction():
             for name, many in by_file.items():
-                write_rows(con, name, many, self.params)
+                write_rows(self.store, name, many, self.params)
         self.written += len(self.rows)
         self.rows = []
         self.last = time.monotonic()
@@ -158,7 +146,7 @@ class Meter:
         self.spend = getattr(judge, "spend", None)
         self.base = self._read()
         self.calls = 0
-        self.cost = 0.0
+        self.cost: float = 0.0
 
     def _read(self) -> tuple[int, float]:
         if self.spend is None:
@@ -168,13 +156,13 @@ class Meter:
     def update(self, outcome: Outcome) -> None:
         if self.spend is not None:
             attempts, cost = self._read()
-            self.calls, self.cost = attempts - self.base[0], cost - self.base[1]
+            self.calls, self.cost = attempts - int(self.base[0]), cost - float(self.base[1])
             return
         if outcome.call_id and not outcome.extra.get("cached"):
             self.calls += 1
-        cost = outcome.extra.get("cost_usd")
-        if isinstance(cost, int | float):
-            self.cost += float(cost)
+        spent = outcome.extra.get("cost_usd")
+        if isinstance(spent, int | float):
+            self.cost += float(spent)
 
 
 def run_judged(
@@ -192,7 +180,7 @@ def run_judged(
     """
     counts.tasks += len(tasks)
     meter = Meter(judge)
-    ctx.progress.start(stage, len(tasks))
+    ctx.progress.start(stage, len(tasks), unit="tasks")
     try:
         with Writer(ctx.store, ctx.base()) as writer:
             for outcome in getattr(judge, stage)(tasks):
@@ -218,7 +206,9 @@ def run_judged(
                             "call_id": outcome.call_id,
                         },
                     )
-                ctx.progress.advance(1, ctx.calls + meter.calls, ctx.cost + meter.cost)
+                ctx.progress.advance(
+                    1, calls=ctx.calls + meter.calls, cost_usd=ctx.cost + meter.cost
+                )
     finally:
         counts.calls, counts.cost_usd = meter.calls, meter.cost
         ctx.calls += meter.calls

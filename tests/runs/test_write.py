@@ -1,0 +1,90 @@
+"""The one writer: retrieved and imported runs are ranked and fused the same way, fused sub-query
+lists keep every item a sub-query found, and a taken run name needs --replace."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pytest
+from retrieval.conftest import fill
+
+from toolex.errors import InputError
+from toolex.retrieval.runs import retrieve_run
+from toolex.runs import import_run, write_run
+
+
+def _rows(store, table, run_id):
+    cols = "query_id, item_id, score, rank"
+    if table == "subquery_results":
+        cols = "query_id, slot, item_id, score, rank"
+    return store.con.execute(
+        f"SELECT {cols} FROM {table} WHERE run_id = ? ORDER BY ALL", [run_id]
+    ).fetchall()
+
+
+@pytest.fixture
+def sub_store(store):
+    fill(store)
+    store.con.execute(
+        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id) VALUES "
+        "('b', 'default', 'qa', 0, 'weather', 'w1'), ('b', 'default', 'qa', 1, 'send email', 'w2'),"
+        "('b', 'default', 'qa', 2, 'stock price forecast', 'w3'),"
+        "('b', 'default', 'qb', 0, 'translate text', 'c2'), ('b', 'default', 'qb', 1, 'rain', 'c1')"
+    )
+    return store
+
+
+def test_retrieved_and_imported_subquery_runs_are_stored_alike(sub_store, tmp_path):
+    retrieve_run(sub_store, "b", "bm25", "got", level="subquery", depth=3, scope="benchmark")
+    f = tmp_path / "sub.csv"
+    sub_store.con.execute(
+        f"COPY (SELECT query_id, slot, item_id, score FROM subquery_results "
+        f"WHERE run_id = 'got') TO '{f}' (HEADER)"
+    )
+    import_run(sub_store, f, run="imp", benchmark="b", level="subquery")
+    for table in ("subquery_results", "run_results"):
+        assert _rows(sub_store, table, "imp") == _rows(sub_store, table, "got"), table
+
+
+def test_fused_list_keeps_every_item_any_subquery_found(sub_store):
+    retrieve_run(sub_store, "b", "bm25", "sub", level="subquery", depth=3, scope="benchmark")
+    found = sub_store.con.execute(
+        "SELECT query_id, count(DISTINCT item_id) FROM subquery_results WHERE run_id = 'sub' "
+        "GROUP BY ALL ORDER BY ALL"
+    ).fetchall()
+    fused = sub_store.con.execute(
+        "SELECT query_id, count(*) FROM run_results WHERE run_id = 'sub' GROUP BY ALL ORDER BY ALL"
+    ).fetchall()
+    assert fused == found
+    assert max(n for _q, n in fused) > 3  # more than one sub-query's k: nothing was cut
+
+
+def test_ranks_are_recomputed_with_the_trec_eval_rule(sub_store):
+    results = pa.table(
+        {
+            "query_id": ["qa", "qa", "qa", "qc"],
+            "item_id": ["w1", "w3", "w2", "c3"],
+            "score": [0.5, 0.5, 0.9, 1.0],
+            "rank": [9, 9, 9, 9],
+        }
+    )
+    counts = write_run(sub_store, "r", benchmark="b", level="query", results=results, params={})
+    assert (counts.queries, counts.results) == (2, 4)
+    assert [(r[1], r[3]) for r in _rows(sub_store, "run_results", "r") if r[0] == "qa"] == [
+        ("w1", 3),
+        ("w2", 1),
+        ("w3", 2),
+    ]
+
+
+def test_a_taken_name_needs_replace(sub_store):
+    one = pa.table({"query_id": ["qa"], "item_id": ["w1"], "score": [1.0]})
+    write_run(sub_store, "r", benchmark="b", level="query", results=one, params={})
+    with pytest.raises(InputError, match="already exists"):
+        write_run(sub_store, "r", benchmark="b", level="query", results=one, params={})
+    two = pa.table({"query_id": ["qb", "qb"], "item_id": ["c1", "c2"], "score": [1.0, 2.0]})
+    counts = write_run(
+        sub_store, "r", benchmark="b", level="query", results=two, params={}, replace=True
+    )
+    assert (counts.queries, counts.results) == (1, 2)
+    with pytest.raises(InputError, match="unknown level"):
+        write_run(sub_store, "x", benchmark="b", level="passage", results=one, params={})

@@ -1,0 +1,31 @@
+"""Retrieval runs: the one owner of the tables ``runs``, ``run_results`` and ``subquery_results``.
+
+* :mod:`toolex.runs.formats` reads run files (TREC, CSV/Parquet, ToolRet JSON);
+* :mod:`toolex.runs.imports` checks an imported run against its benchmark;
+* :mod:`toolex.runs.write` is the only module that writes or deletes run rows (SQL in
+  ``sql/runs/``), for retrieved and imported runs alike;
+* :mod:`toolex.runs.rrf` is the only definition of Reciprocal Rank Fusion (``RRF_K``).
+
+Runs are produced by :func:`toolex.retrieval.runs.retrieve_run`, which ranks with
+:mod:`toolex.retrieval` and hands the ranking to :func:`write_run`; this package never imports
+the retrievers.
+"""
+
+from toolex.runs.formats import RUN_FORMATS, read_run
+from toolex.runs.imports import RunImport, import_run
+from toolex.runs.rrf import RRF_K, fuse
+from toolex.runs.write import LEVELS, RunCounts, delete_run, list_runs, write_run
+
+__all__ = [
+    "LEVELS",
+    "RRF_K",
+    "RUN_FORMATS",
+    "RunCounts",
+    "RunImport",
+    "delete_run",
+    "fuse",
+    "import_run",
+    "list_runs",
+    "read_run",
+    "write_run",
+]

@@ -1,0 +1,143 @@
+"""Import a retrieval run made elsewhere: read it (:mod:`toolex.runs.formats`), check it against
+the benchmark, and store it with the one writer (:mod:`toolex.runs.write`).
+
+Checks before anything is written: every query id belongs to the benchmark (else an InputError
+naming the line, or ``skip_unknown`` drops those rows and says how many); no item is listed twice
+for one query (or sub-query); item ids the library lacks are kept (they are simply never relevant)
+and counted in a note. With ``level="subquery"`` the file's ``slot`` column gives the per-sub-query
+lists, and the query-level list is their RRF fusion, exactly as for a retrieved run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from toolex.errors import InputError
+from toolex.runs.formats import read_run, resolve_format
+from toolex.runs.rrf import RRF_K
+from toolex.runs.write import check_free, check_level, write_run
+from toolex.store import Store
+
+
+@dataclass
+class RunImport:
+    run_id: str
+    benchmark: str
+    level: str
+    format: str
+    queries: int
+    results: int
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"run {self.run_id!r} ({self.format}, {self.level} level): {self.results} results "
+            f"for {self.queries} queries of {self.benchmark!r}"
+        )
+
+
+def import_run(
+    store: Store,
+    path: str | Path,
+    *,
+    run: str,
+    benchmark: str,
+    fmt: str = "auto",
+    level: str = "query",
+    skip_unknown: bool = False,
+    replace: bool = False,
+) -> RunImport:
+    """Read, check and store one run; nothing is written unless every check passes."""
+    path = Path(path)
+    check_level(level)
+    store.require_benchmark(benchmark)
+    check_free(store, run, replace)
+    real_fmt = resolve_format(path, fmt)
+    table = read_run(path, real_fmt)
+    _check_slots(table, level, path)
+    result = RunImport(run, benchmark, level, real_fmt, 0, 0)
+    where = "record" if real_fmt == "toolret-json" else "line"
+    with store.registered("new_results", table):
+        result.notes += _check(store, benchmark, path, where, skip_unknown)
+    counts = write_run(
+        store,
+        run,
+        benchmark=benchmark,
+        level=level,
+        results=table,
+        params=_params(real_fmt, level),
+        source=str(path),
+        replace=replace,
+    )
+    result.queries, result.results = counts.queries, counts.results
+    return result
+
+
+def _check_slots(table: pa.Table, level: str, path: Path) -> None:
+    """A sub-query-level file gives every row a slot; a query-level file gives none."""
+    slots = table.column("slot")
+    if level == "query" and slots.null_count < table.num_rows:
+        raise InputError(
+            "the file has a slot column; import it with --level subquery",
+            path=str(path),
+            field="slot",
+        )
+    if level == "subquery" and slots.null_count == table.num_rows:
+        raise InputError(
+            "a sub-query-level run needs a slot column (query_id, slot, item_id, score)",
+            path=str(path),
+            field="slot",
+        )
+    if level == "subquery" and slots.null_count:
+        first = pc.index(pc.is_null(slots), True).as_py()
+        line = table.column("line")[first].as_py()
+        raise InputError("empty slot value", path=str(path), line=line, field="slot")
+
+
+def _check(store: Store, benchmark: str, path: Path, where: str, skip_unknown: bool) -> list[str]:
+    """Check the registered ``new_results`` against the benchmark; returns the notes."""
+    notes = []
+    unknown = store.rows("runs/20_unknown_queries.sql", {"benchmark": benchmark})
+    if unknown and not skip_unknown:
+        first = unknown[0]
+        raise InputError(
+            f"query id {first['query_id']!r} is not in benchmark {benchmark!r} "
+            f"({len(unknown)} unknown query id(s); --skip-unknown drops them)",
+            path=str(path),
+            **_located(first, where),
+            field="query_id",
+        )
+    if unknown:
+        rows = sum(u["n_rows"] for u in unknown)
+        notes.append(f"skipped {rows} result(s) of {len(unknown)} unknown query id(s)")
+    dup = store.rows("runs/21_duplicate_results.sql")
+    if dup:
+        d = dup[0]
+        raise InputError(
+            f"item {d['item_id']!r} is listed twice for query {d['query_id']!r} "
+            f"(first at {where} {d['first_line']})",
+            path=str(path),
+            **_located(d, where),
+            field="item_id",
+        )
+    n_items = store.scalar("runs/22_unknown_items.sql", {"benchmark": benchmark})
+    if n_items:
+        notes.append(f"{n_items} item id(s) are not in the library (kept, never relevant)")
+    return notes
+
+
+def _located(row: dict[str, Any], where: str) -> dict[str, Any]:
+    """An offending row's place for InputError: its line, or (ToolRet JSON) its query's record."""
+    return {"record": row["query_id"]} if where == "record" else {"line": row["line"]}
+
+
+def _params(fmt: str, level: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"imported": True, "format": fmt}
+    if level == "subquery":
+        out["fusion"] = {"method": "rrf", "k": RRF_K}
+    return out

@@ -1,0 +1,117 @@
+"""The only writer and deleter of the tables ``runs``, ``run_results`` and ``subquery_results``.
+
+A run arrives as one Arrow table of scored results, whether ``toolex retrieve`` ranked it or
+``toolex runs import`` read it from a file, and is written the same way, in one transaction:
+
+* query level: the results are ranked per query into ``run_results``;
+* sub-query level: the results (with a ``slot`` column) are ranked per (query, slot) into
+  ``subquery_results``, and each query's lists are fused with RRF (:mod:`toolex.runs.rrf`, no cut)
+  into ``run_results``.
+
+Rank is always recomputed in SQL with trec_eval's rule (score descending, ties by item_id
+descending, 1-based), so a run ranks the same whichever way it came in. The SQL is ``sql/runs/``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from toolex.errors import InputError
+from toolex.runs.rrf import fuse_subquery_lists
+from toolex.store import Store
+
+LEVELS = ("query", "subquery")
+
+
+@dataclass(frozen=True)
+class RunCounts:
+    queries: int  # queries with at least one result in run_results
+    results: int  # rows in run_results
+
+
+def check_level(level: str) -> None:
+    if level not in LEVELS:
+        raise InputError(f"unknown level {level!r}; use one of {', '.join(LEVELS)}", field="level")
+
+
+def check_free(store: Store, run_id: str, replace: bool) -> None:
+    """Refuse a run name already taken, unless the run is to be replaced."""
+    if not replace and store.rows("runs/01_find_run.sql", {"run_id": run_id}):
+        raise InputError(
+            f"a run named {run_id!r} already exists in {store.path}; pass --replace or pick "
+            "another --run name",
+            field="run",
+        )
+
+
+def write_run(
+    store: Store,
+    run_id: str,
+    *,
+    benchmark: str,
+    level: str,
+    results: pa.Table,
+    params: Mapping[str, Any],
+    retriever: str | None = None,
+    source: str | None = None,
+    replace: bool = False,
+) -> RunCounts:
+    """Store run ``run_id`` of ``benchmark`` in one transaction and return its counts.
+
+    ``results`` has columns ``query_id, item_id, score`` (others are ignored), plus ``slot`` at
+    sub-query level. Rows of queries the benchmark lacks are dropped. ``params`` is recorded as
+    the run's JSON ``params``; ``retriever`` (spec) or ``source`` (file) says where it came from.
+    """
+    check_level(level)
+    check_free(store, run_id, replace)
+    ids = {"run_id": run_id, "benchmark": benchmark}
+    with store.transaction():
+        if replace:
+            _delete_rows(store, run_id)
+        store.execute(
+            "runs/30_insert_run.sql",
+            {
+                **ids,
+                "level": level,
+                "retriever": retriever,
+                "source": source,
+                "params": json.dumps(params, sort_keys=True),
+            },
+        )
+        if level == "subquery":
+            with store.registered("new_results", results):
+                store.execute("runs/32_insert_subquery_results.sql", ids)
+            results = fuse_subquery_lists(store, run_id)
+        with store.registered("new_results", results):
+            store.execute("runs/31_insert_run_results.sql", ids)
+        counts = store.rows("runs/41_run_counts.sql", {"run_id": run_id})[0]
+    return RunCounts(int(counts["queries"]), int(counts["results"]))
+
+
+def delete_run(store: Store, run_id: str) -> int:
+    """Remove a run and all its results; returns how many results were removed."""
+    store.require_runs([run_id])
+    n = store.rows("runs/41_run_counts.sql", {"run_id": run_id})[0]["results"]
+    with store.transaction():
+        _delete_rows(store, run_id)
+    return int(n)
+
+
+def _delete_rows(store: Store, run_id: str) -> None:
+    """The run's sub-query results, results and runs row, inside the caller's transaction."""
+    for name in (
+        "runs/10_delete_subquery_results.sql",
+        "runs/11_delete_run_results.sql",
+        "runs/12_delete_run.sql",
+    ):
+        store.execute(name, {"run_id": run_id})
+
+
+def list_runs(store: Store, benchmark: str | None = None) -> list[dict[str, Any]]:
+    """One row per stored run (of ``benchmark`` when given) with its query and result counts."""
+    return store.rows("runs/40_list_runs.sql", {"benchmark": benchmark})
