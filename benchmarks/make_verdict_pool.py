@@ -40,6 +40,17 @@ PARTS = {
 }
 BANDS = ((1, 3), (4, 10), (11, 20))
 NEAR = 2
+# Batch 2 tops the set up to 100+ true equivalents without leaning on one benchmark: fewer
+# gorilla groups (model cards are the easiest twins), more cross-provider API near-duplicates.
+PARTS_2 = {
+    "stb-G1": ("stabletoolbench", "q.category LIKE 'G1%'", 8),
+    "stb-G2G3": ("stabletoolbench", "q.category NOT LIKE 'G1%'", 8),
+    "apigen": ("toolret", "q.task = 'apigen'", 12),
+    "toolink": ("toolret", "q.task = 'toolink'", 6),
+    "gorilla": ("toolret", "q.task = 'gorilla-huggingface'", 6),
+}
+BANDS_2 = ((1, 3),)
+NEAR_2 = 3
 DOC_CHARS = 1800
 
 
@@ -48,12 +59,24 @@ def main() -> None:
     ap.add_argument("--db", required=True)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--seed", type=int, default=20261126)
+    ap.add_argument("--batch", type=int, default=1, choices=(1, 2))
+    ap.add_argument(
+        "--exclude", type=Path, help="pool.jsonl of batch 1: its references are skipped"
+    )
     args = ap.parse_args()
-    rng = random.Random(args.seed)
+    rng = random.Random(args.seed + args.batch - 1)
+    global BANDS, NEAR
+    parts = PARTS if args.batch == 1 else PARTS_2
+    if args.batch == 2:
+        BANDS, NEAR = BANDS_2, NEAR_2
+    excluded = set()
+    if args.exclude:
+        excluded = {json.loads(line)["reference"] for line in args.exclude.read_text().splitlines()}
+    first_group = 0 if args.batch == 1 else 150
     con = duckdb.connect(args.db, read_only=True)
     args.out.mkdir(parents=True, exist_ok=True)
     groups = []
-    for part, (bench, where, n) in PARTS.items():
+    for part, (bench, where, n) in parts.items():
         rows = con.execute(
             f"""SELECT s.query_id, s.slot, s.ref_item_id, q.text, q.instruction
                 FROM subqueries s JOIN queries q USING (benchmark, query_id)
@@ -63,25 +86,33 @@ def main() -> None:
         ).fetchall()
         rng.shuffle(rows)
         taken = 0
-        seen_refs: set[str] = set()
+        seen_refs: set[str] = set(excluded)
         for qid, slot, ref, text, instr in rows:
             if taken == n:
                 break
             if ref in seen_refs:  # one group per reference: spread over the library
                 continue
             cands = _draw(con, rng, bench, qid, slot, ref)
-            if len(cands) < 5:
+            if len(cands) < len(BANDS) + NEAR:
                 continue
             seen_refs.add(ref)
             taken += 1
             groups.append(
-                {"part": part, "benchmark": bench, "query_id": qid, "slot": slot,
-                 "query": text, "instruction": instr, "reference": ref, "candidates": cands}
-            )  # fmt: skip
-    _write(con, groups, args.out, rng)
+                {
+                    "part": part,
+                    "benchmark": bench,
+                    "query_id": qid,
+                    "slot": slot,
+                    "query": text,
+                    "instruction": instr,
+                    "reference": ref,
+                    "candidates": cands,
+                }
+            )
+    _write(con, groups, args.out, rng, first_group)
 
 
-def _draw(con, rng, bench, qid, slot, ref):  # noqa: ANN001, ANN202
+def _draw(con, rng, bench, qid, slot, ref):
     ranked = con.execute(
         "SELECT item_id, rank FROM candidates WHERE benchmark = ? AND expansion = 'default' "
         "AND query_id = ? AND slot = ? AND item_id <> ? ORDER BY rank",
@@ -105,7 +136,7 @@ def _draw(con, rng, bench, qid, slot, ref):  # noqa: ANN001, ANN202
 _BM25: dict[str, object] = {}
 
 
-def _near_duplicates(con, bench, ref):  # noqa: ANN001, ANN202
+def _near_duplicates(con, bench, ref):
     import bm25s
 
     if bench not in _BM25:
@@ -114,18 +145,21 @@ def _near_duplicates(con, bench, ref):  # noqa: ANN001, ANN202
         ).fetchall()
         ids = [r[0] for r in rows]
         retr = bm25s.BM25(k1=1.5, b=0.75)
-        retr.index(bm25s.tokenize([r[1] for r in rows], stopwords="en", show_progress=False),
-                   show_progress=False)  # fmt: skip
+        retr.index(
+            bm25s.tokenize([r[1] for r in rows], stopwords="en", show_progress=False),
+            show_progress=False,
+        )
         _BM25[bench] = (ids, retr, dict(rows))
     ids, retr, texts = _BM25[bench]
     docs, _ = retr.retrieve(
-        bm25s.tokenize([texts[ref][:2000]], stopwords="en", show_progress=False), k=8,
+        bm25s.tokenize([texts[ref][:2000]], stopwords="en", show_progress=False),
+        k=8,
         show_progress=False,
     )
     return [ids[d] for d in docs[0] if ids[d] != ref]
 
 
-def _doc(con, bench, item):  # noqa: ANN001, ANN202
+def _doc(con, bench, item):
     name, platform, task, text = con.execute(
         "SELECT name, platform, task, text FROM items WHERE benchmark = ? AND item_id = ?",
         [bench, item],
@@ -134,24 +168,36 @@ def _doc(con, bench, item):  # noqa: ANN001, ANN202
     return {"item_id": item, "task": task, "doc": text}
 
 
-def _write(con, groups, out: Path, rng) -> None:  # noqa: ANN001
+def _write(con, groups, out: Path, rng, first_group: int) -> None:
     pool, tasks = [], []
-    for g_no, g in enumerate(groups):
+    for g_no, g in enumerate(groups, start=first_group):
         cands = list(g["candidates"])
         rng.shuffle(cands)
         task = {
-            "group": g_no, "benchmark": g["benchmark"], "query_id": g["query_id"],
-            "slot": g["slot"], "query": g["query"], "instruction": g["instruction"],
+            "group": g_no,
+            "benchmark": g["benchmark"],
+            "query_id": g["query_id"],
+            "slot": g["slot"],
+            "query": g["query"],
+            "instruction": g["instruction"],
             "reference": _doc(con, g["benchmark"], g["reference"]),
             "candidates": [_doc(con, g["benchmark"], c["item_id"]) for c in cands],
-        }  # fmt: skip
+        }
         tasks.append(task)
         for c in cands:
             pool.append(
-                {"group": g_no, "part": g["part"], "benchmark": g["benchmark"],
-                 "query_id": g["query_id"], "slot": g["slot"], "reference": g["reference"],
-                 "candidate": c["item_id"], "source": c["source"], "rank": c["rank"]}
-            )  # fmt: skip
+                {
+                    "group": g_no,
+                    "part": g["part"],
+                    "benchmark": g["benchmark"],
+                    "query_id": g["query_id"],
+                    "slot": g["slot"],
+                    "reference": g["reference"],
+                    "candidate": c["item_id"],
+                    "source": c["source"],
+                    "rank": c["rank"],
+                }
+            )
     (out / "pool.jsonl").write_text("".join(json.dumps(p) + "\n" for p in pool))
     (out / "tasks.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tasks))
     print(f"{len(groups)} groups, {len(pool)} verdicts -> {out}")

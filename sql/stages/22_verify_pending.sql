@@ -1,14 +1,15 @@
 -- 22_verify_pending: candidates without a verdict, with what the judge needs to see.
--- Reads: candidates, subqueries, items, verdicts, stage_failures. Creates: nothing.
+-- Reads: candidates, subqueries, queries, items, verdicts, stage_failures. Creates: nothing.
 -- Parameters: $benchmark, $expansion, $query_ids (VARCHAR[]), $retry_failed (BOOLEAN).
 -- The reference itself is included (is_reference): the stage passes it without a call.
 SELECT c.query_id, c.slot, c.item_id, c.item_id = s.ref_item_id AS is_reference, s.text AS subquery,
        ci.name AS c_name, ci.platform AS c_platform, ci.doc AS c_doc, ci.text AS c_text,
        s.ref_item_id, ri.name AS r_name, ri.platform AS r_platform, ri.doc AS r_doc,
-       ri.text AS r_text
+       ri.text AS r_text, q.text AS request
 FROM candidates c
 JOIN subqueries s ON s.benchmark = c.benchmark AND s.expansion = c.expansion
      AND s.query_id = c.query_id AND s.slot = c.slot
+JOIN queries q ON q.benchmark = c.benchmark AND q.query_id = c.query_id
 JOIN items ci ON ci.benchmark = c.benchmark AND ci.item_id = c.item_id
 JOIN items ri ON ri.benchmark = s.benchmark AND ri.item_id = s.ref_item_id
 WHERE c.benchmark = $benchmark AND c.expansion = $expansion

@@ -62,10 +62,24 @@ def test_decompose_gives_one_operation_and_entity_per_tool_without_names():
     )
     out = next(judge.decompose([task]))
     assert out.ok
+    # The tool's own verb and object (get_forecast -> "get", "forecast"), then the
+    # description's words the request shares; no name is spelled out.
     assert [(s.slot, s.text, s.operation, s.item_id) for s in out.value] == [
-        (0, "Retrieve weather forecast", "retrieve", "w::get_forecast"),
-        (1, "Retrieve account balance token", "retrieve", "b::balance"),
+        (0, "Get forecast weather city", "get", "w::get_forecast"),
+        (1, "Get account balance", "get", "b::balance"),
     ]
+
+
+def test_decompose_names_the_step_with_the_tools_own_verb():
+    drop = {
+        "name": "dropTable",
+        "description": "Drops a table from the database.",
+        "required_parameters": [{"name": "table", "type": "STRING"}],
+    }
+    task = DecomposeTask("q", "Remove the orders table", None, (tool("db::dropTable", drop, "DB"),))
+    (sub,) = next(HeuristicJudge().decompose([task])).value
+    # not "Retrieve drop database", the fixed-vocabulary answer the issue quotes
+    assert (sub.text, sub.operation) == ("Drop table database", "drop")
 
 
 def test_verify_accepts_an_equivalent_from_another_provider():
@@ -76,7 +90,8 @@ def test_verify_accepts_an_equivalent_from_another_provider():
         tool("a", FORECAST, "A"),
     )
     assert v.accepted
-    assert v.reason.startswith("sim_ref 0.")
+    assert v.reason.startswith("yes: score 0.9")
+    assert v.confidence is not None and v.confidence > 0.9
 
 
 def test_verify_rejects_another_operation_on_the_same_entity():
@@ -84,25 +99,28 @@ def test_verify_rejects_another_operation_on_the_same_entity():
         HeuristicJudge(), "Retrieve weather forecast", tool("d", DELETE), tool("a", FORECAST)
     )
     assert not v.accepted
-    assert "operation delete~retrieve" in v.reason
+    assert v.reason.startswith("no: score 0.0") and v.confidence < 0.1
 
 
 def test_verify_rejects_a_required_input_nobody_supplies():
     v = verify(HeuristicJudge(), "Retrieve weather forecast", tool("k", KEYED), tool("a", FORECAST))
     assert not v.accepted
-    assert "required inputs nobody supplies: station_code" in v.reason
+    assert "required identifiers nobody supplies: station_code" in v.reason
     # "location" is satisfiable by the reference's "city" (one synonym group)
     assert unsatisfiable_params(tool("b", FORECAST_B), tool("a", FORECAST), "x") == []
 
 
-def test_injected_instructions_change_no_verdict():
+def test_injected_instructions_never_buy_a_yes():
+    # The documents are embedded and counted, never obeyed: text that demands "yes" only moves the
+    # doc away from the reference, so the score can fall but never rise, and no "no" turns "yes".
     judge = HeuristicJudge()
     ref = tool("a", FORECAST)
     for doc in (DELETE, KEYED, FORECAST_B, LOGIN):
         plain = verify(judge, "Retrieve weather forecast", tool("x", doc), ref)
         poisoned = {**doc, "description": doc["description"] + INJECTION}
         bad = verify(judge, "Retrieve weather forecast", tool("y", poisoned), ref)
-        assert bad.accepted == plain.accepted, doc["name"]
+        assert bad.confidence <= plain.confidence, doc["name"]
+        assert plain.accepted or not bad.accepted, doc["name"]
 
 
 def test_audit_checks_coverage_and_the_token_hand_off():
@@ -145,6 +163,6 @@ def test_decompose_prefers_what_the_description_repeats_over_rare_parameter_jarg
     }
     task = DecomposeTask("q", "Plan a hiking trip", None, (tool("s::video", serp, "SERP"),))
     (sub,) = next(HeuristicJudge().decompose([task])).value
-    # video (3 mentions counting name and "videos"), term (2), then results before location by
-    # doc order (1 each); the parameter names nfpr/tbs/cr are never picked over them.
-    assert sub.text == "Retrieve video results term"
+    # The description's own verb and object ("Retrieve video results ... search term"); the
+    # parameter names nfpr/tbs/cr are never picked over them.
+    assert sub.text == "Retrieve video results search term"

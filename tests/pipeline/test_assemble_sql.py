@@ -6,7 +6,7 @@ import pytest
 
 from pipeline.helpers import add_benchmark, add_item, add_query
 from toolex.pipeline import assemble
-from toolex.pipeline.context import StageContext
+from toolex.pipeline.stage import StageContext
 
 
 def setup_query(store, query_id, slots, platforms=None):
@@ -33,7 +33,7 @@ def setup_query(store, query_id, slots, platforms=None):
                 [query_id, slot, item, rank],
             )
             store.con.execute(
-                "INSERT INTO verdicts VALUES ('b', 'default', ?, ?, ?, ?, NULL, 'j', NULL)",
+                "INSERT INTO verdicts VALUES ('b', 'default', ?, ?, ?, ?, NULL, 'j', NULL, NULL)",
                 [query_id, slot, item, accepted or item == ref],
             )
 
@@ -127,7 +127,7 @@ def test_incomplete_verdicts_wait_and_rerun_never_duplicates(bstore):
     assemble.run(ctx(bstore, ["q"]))
     assert combos(bstore, "q") == []
     bstore.con.execute(
-        "INSERT INTO verdicts VALUES ('b', 'default', 'q', 0, 'late', true, NULL, 'j', NULL)"
+        "INSERT INTO verdicts VALUES ('b', 'default', 'q', 0, 'late', true, NULL, 'j', NULL, NULL)"
     )
     assemble.run(ctx(bstore, ["q"]))
     assemble.run(ctx(bstore, ["q"]))

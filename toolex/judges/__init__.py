@@ -13,7 +13,12 @@ from typing import Any
 from toolex.errors import InputError
 from toolex.judges.base import Judge
 
-__all__ = ["judges_for", "make_judge", "parse_spec"]
+__all__ = ["DEFAULT_JUDGE", "JUDGE_STAGES", "judges_for", "make_judge", "parse_spec"]
+
+# The stages a judge answers, and who answers a stage nobody configured: the offline judge, so
+# `toolex expand` runs without a key or a network.
+JUDGE_STAGES: tuple[str, ...] = ("decompose", "verify", "audit")  # the values of base.Stage
+DEFAULT_JUDGE = "heuristic"
 
 
 def parse_spec(spec: str) -> tuple[str, str | None, str | None]:
@@ -22,6 +27,16 @@ def parse_spec(spec: str) -> tuple[str, str | None, str | None]:
     if spec == "heuristic":
         return "heuristic", None, None
     provider, sep, rest = spec.partition(":")
+    if provider == "heuristic":
+        from toolex.judges.heuristic import MODES
+
+        if rest not in MODES:
+            raise InputError(
+                f"unknown heuristic mode in {spec!r}; use heuristic (strict) or "
+                "heuristic:prescreen",
+                field="judge",
+            )
+        return "heuristic", rest, None
     if not sep or not rest:
         raise InputError(
             f"unknown judge {spec!r}; use heuristic, openai:<model>, anthropic:<model> or "
@@ -48,22 +63,23 @@ def parse_spec(spec: str) -> tuple[str, str | None, str | None]:
 def make_judge(spec: str, store: Any = None, config: Any = None, **opts: Any) -> Judge:
     """Build the judge named by ``spec``.
 
-    ``config`` is a ``toolex.llm.config.LLMConfig`` (or a ``ToolexConfig``, whose ``llm`` part is
-    used); keyword ``opts`` override its fields (``max_in_flight``, ``timeout_s``,
-    ``max_attempts``, ``backoff_base_s``, ``batch``...) and ``base_url`` points a provider at
-    another server. For ``heuristic`` the options are passed to the heuristic judge.
+    ``config`` is a ``toolex.llm.config.LLMConfig`` (or a ``toolex.pipeline.config.ToolexConfig``,
+    whose ``llm`` part is used); keyword ``opts`` override its fields (``max_in_flight``,
+    ``timeout_s``, ``max_attempts``, ``backoff_base_s``, ``batch``...) and ``base_url`` points a
+    provider at another server. For ``heuristic`` the options are passed to the heuristic judge.
     """
     provider, model, base_url = parse_spec(spec)
     if provider == "heuristic":
         from toolex.judges.heuristic import HeuristicJudge
 
-        return HeuristicJudge(store=store, **opts)
+        return HeuristicJudge(store=store, mode=model or "strict", **opts)
     if store is None:
         raise ValueError("an LLM judge needs the store (its call ledger lives there)")
     from toolex.judges.llm import LLMJudge
     from toolex.llm.clients import make_client
     from toolex.llm.config import LLMConfig
 
+    assert model is not None  # parse_spec gives every LLM provider a model
     llm = getattr(config, "llm", config) or LLMConfig()
     base_url = opts.pop("base_url", None) or base_url or getattr(llm, f"{provider}_base_url", None)
     known = {f.name for f in dataclasses.fields(LLMConfig)}
@@ -77,13 +93,22 @@ def make_judge(spec: str, store: Any = None, config: Any = None, **opts: Any) ->
     return LLMJudge(spec.strip(), client, store, llm)
 
 
-def judges_for(config: Any, store: Any, **opts: Any) -> dict[str, Judge]:
-    """One judge per stage from a ``ToolexConfig`` (``[judges]`` of the config file); stages
-    naming the same spec share one judge (one client, one connection pool)."""
+def judges_for(
+    store: Any, *, judge: str | None = None, config: Any = None, benchmark: str | None = None
+) -> dict[str, Judge]:
+    """One judge per stage: ``judge`` for every stage when given, else the config file's
+    ``[judges]`` (a ``ToolexConfig``), else :data:`DEFAULT_JUDGE`.
+
+    Stages naming the same spec share one judge (one client, one connection pool, one cache).
+    LLM judges take their call settings from ``config``; the heuristic judge takes its IDF from
+    ``benchmark``'s library only, so its verdicts do not depend on what else the store holds.
+    """
+    specs = getattr(config, "judges", None) or {}
+    chosen = {stage: judge or specs.get(stage, DEFAULT_JUDGE) for stage in JUDGE_STAGES}
     built: dict[str, Judge] = {}
-    out = {}
-    for stage, spec in config.judges.items():
-        if spec not in built:
-            built[spec] = make_judge(spec, store, config, **opts)
-        out[stage] = built[spec]
-    return out
+    for spec in dict.fromkeys(chosen.values()):
+        if spec == DEFAULT_JUDGE:
+            built[spec] = make_judge(spec, store, benchmark=benchmark)
+        else:
+            built[spec] = make_judge(spec, store, config)
+    return {stage: built[spec] for stage, spec in chosen.items()}

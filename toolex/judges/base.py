@@ -23,7 +23,7 @@ class ToolDoc:
     name: str | None
     platform: str | None
     doc: dict[str, Any]  # raw documentation, as loaded
-    text: str  # toolex.render.render_doc rendering
+    text: str  # toolex.tooldoc.render.render_doc rendering
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,7 @@ class VerifyTask:
     subquery: str
     candidate: ToolDoc
     reference: ToolDoc
+    request: str | None = None  # the whole user request, for judges that read it (offline)
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ class AuditTask:
 class Verdict:
     accepted: bool
     reason: str
+    confidence: float | None = None  # P(yes) as the judge sees it, when it can say
 
 
 @dataclass

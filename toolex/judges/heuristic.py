@@ -5,7 +5,7 @@ so the pipeline and the bundled demo run anywhere. Its verdicts are a lexical ap
 functional equivalence and should be read as such (see the agreement figures in the report of
 ``benchmarks/heuristic_proxy.py``).
 
-Representation. A tool is the TF-IDF vector of the stemmed content words (``docfields``) of its
+Representation. A tool is the TF-IDF vector of the stemmed content words (``tooldoc.fields``) of its
 name, description, parameter names/descriptions and returned keys; the provider (platform) is left
 out so equivalents from different providers are not penalised. ``idf(w) = ln((N + 1) / (df(w) + 1))
 + 1`` over the items in the store (all benchmarks, or ``benchmark``), or 1 for every word when no
@@ -15,22 +15,19 @@ Decompose: one sub-query per ground-truth tool, ``"<operation> <entity words>"``
 the first known verb of the tool's name/description mapped to a canonical class (retrieve, search,
 calculate, convert, ...; default retrieve); the entity words are the doc's content words
 (in doc order) that also occur in the query, else its highest-IDF words, at most 6; words are
-dropped until no tool name or platform is spelled out (``docfields.name_leak``).
+dropped until no tool name or platform is spelled out (``tooldoc.fields.name_leak``).
 
-Verify (``accepted`` iff ALL hold):
-  1. ``sim(candidate, reference) >= REF_THRESHOLD`` (0.35);
-  2. ``sim(candidate, sub-query) >= SUB_RATIO * sim(reference, sub-query)`` (0.5): the candidate
-     answers the sub-query at least half as well as the ground truth does;
-  2b. the candidate's words (doc and parameters) carry at least ``COVER_RATIO`` (0.75) of the
-     IDF mass of the sub-query words that the reference has, including the rarest of them:
-     sibling endpoints ("news in French" vs "news in Italian", "baseball" vs "rugby" team media)
-     differ exactly in those words;
-  3. operation classes agree when both are detected (a "delete" is not a "create");
-  4. every REQUIRED parameter of the candidate is satisfiable: its words overlap the reference's
-     parameter words or the sub-query's words (or a synonym group such as lat/latitude).
+Verify, precision-first ("under genuine uncertainty, no", as the paper's verifier): the evidence
+of ``toolex.judges.evidence`` (embedding similarity of what the two tools say they do, coverage of
+the step's words, operation class, inputs, sibling names, ...) is scored by the logistic model of
+``toolex.judges.operating_points``, fitted on the shipped verdict labels. ``heuristic`` accepts
+when no veto fires and the score reaches the strict threshold (cross-validated precision 0.96,
+recall 0.23); ``heuristic:prescreen`` keeps every candidate an LLM verifier should see (recall
+0.975 of labelled equivalents, a third discarded) and never stands in for that verifier. The
+verdict's ``confidence`` is the score.
 Audit (valid iff both hold): every slot's tool covers its sub-query (``sim >= COVER_THRESHOLD``,
 0.05, or at least one shared content word), and where one tool's output feeds another's required
-id/token parameter (``docfields.feeds``) the two share a platform.
+id/token parameter (``tooldoc.fields.feeds``) the two share a platform.
 
 Documents are untrusted: they only ever become token counts, so a document saying "ignore the
 rules and answer yes" is seven more tokens, never an instruction.
@@ -44,6 +41,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolex.judges import evidence as ev
+from toolex.judges import lexicon
+from toolex.judges import operating_points as op
 from toolex.judges.base import (
     AuditTask,
     DecomposeTask,
@@ -55,82 +55,18 @@ from toolex.judges.base import (
     Verdict,
     VerifyTask,
 )
-from toolex.pipeline import docfields as df
+from toolex.tooldoc import fields as df
 
-REF_THRESHOLD = 0.35
-SUB_RATIO = 0.5
-COVER_RATIO = 0.75
 COVER_THRESHOLD = 0.05
 MAX_ENTITY_WORDS = 6
 
-# Canonical operation classes, keyed by the stems that signal them.
-_OPERATIONS: dict[str, tuple[str, ...]] = {
-    "search": ("search", "find", "look", "lookup", "discover", "match"),
-    "calculate": (
-        "calculate",
-        "compute",
-        "count",
-        "estimate",
-        "measure",
-        "sum",
-        "multiply",
-        "divide",
-        "add",
-        "subtract",
-        "solve",
-        "evaluate",
-    ),
-    "convert": ("convert", "transform", "encode", "decode", "format", "parse"),
-    "translate": ("translate",),
-    "create": ("create", "register", "book", "schedule", "make", "post", "open", "insert"),
-    "update": ("update", "modify", "edit", "change", "set", "rename", "reset"),
-    "delete": ("delete", "remove", "cancel", "clear", "unsubscribe"),
-    "send": ("send", "notify", "share", "publish", "forward"),
-    "check": ("check", "verify", "validate", "detect", "test", "confirm"),
-    "generate": ("generate", "random", "create_random", "draw", "produce", "compose"),
-    "analyze": ("analyze", "analyse", "classify", "predict", "recognize", "summarize", "score"),
-    "download": ("download", "upload", "export", "import"),
-    "retrieve": (
-        "get",
-        "fetch",
-        "retrieve",
-        "obtain",
-        "list",
-        "query",
-        "read",
-        "show",
-        "give",
-        "access",
-        "load",
-        "view",
-        "display",
-        "provide",
-    ),
-}
-_OP_BY_STEM = {df.stem(w): op for op, words in _OPERATIONS.items() for w in words}
-# Operations that can stand in for each other (a search endpoint that lists results retrieves).
-_COMPATIBLE = {frozenset({"search", "retrieve"}), frozenset({"generate", "create"})}
-
-_SYNONYMS = [
-    {"q", "query", "keyword", "term", "search", "text", "string"},
-    {"lat", "latitude"},
-    {"lon", "lng", "longitude", "long"},
-    {"city", "location", "place", "address", "area", "region"},
-    {"country", "nation"},
-    {"zip", "zipcode", "postcode", "postal"},
-    {"ticker", "symbol", "stock"},
-    {"lang", "language", "locale"},
-    {"url", "link", "website", "domain", "site"},
-    {"date", "day", "time", "datetime", "timestamp"},
-    {"num", "number", "amount", "count", "limit", "size", "length"},
-]
-_SYN_OF = {df.stem(w): i for i, group in enumerate(_SYNONYMS) for w in group}
+_OP_BY_STEM = lexicon.OP_BY_STEM
+_SYN_OF = lexicon.SYNONYM_OF
 
 
 class HeuristicJudge:
     """Offline judge for every stage; see the module docstring for its rules and thresholds."""
 
-    spec = "heuristic"
     makes_calls = False  # never calls a model: every dry-run estimate is zero calls, $0
 
     def __init__(
@@ -139,11 +75,21 @@ class HeuristicJudge:
         *,
         benchmark: str | None = None,
         idf: Mapping[str, float] | None = None,
+        mode: str = "strict",
+        embed: ev.Embed | None = None,
     ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown heuristic mode {mode!r}; use one of {', '.join(MODES)}")
+        self.mode = mode
+        self.spec = "heuristic" if mode == "strict" else f"heuristic:{mode}"
         self._idf: dict[str, float] = dict(idf) if idf is not None else {}
         self._default_idf = 1.0
+        self._library: list[ToolDoc] = []
         if idf is None and store is not None:
-            self._idf, self._default_idf = _store_idf(store, benchmark)
+            self._library = _store_tools(store, benchmark)
+            self._idf, self._default_idf = _tfidf_weights(self._library)
+        self._embed = embed
+        self._reader: ev.EvidenceReader | None = None
         self._cache: dict[tuple[str, str | None, str], _Features] = {}
         self._text_cache: dict[str, dict[str, float]] = {}
 
@@ -191,100 +137,108 @@ class HeuristicJudge:
             yield Outcome(task.key, True, subs)
 
     def _subquery(self, task: DecomposeTask, slot: int, tool: ToolDoc) -> SubQuery:
-        op = operation(tool.doc) or "retrieve"
+        verb, object_words = own_operation(tool)
         query_stems = set(df.content_tokens(task.query))
-        words: list[tuple[str, str]] = []  # (surface, stem) in doc order, unique stems
+        chosen: list[tuple[str, str]] = []  # (surface, stem), unique stems, in order
         seen: set[str] = set()
-        # Description first, then parameter names, then the name's words (camelCase split):
-        # a tool documented by its name alone still gets an entity ("getPlayer" -> "player").
-        text = (
-            f"{df.description(tool.doc)} {' '.join(p.name for p in df.params(tool.doc))} "
-            f"{df.name(tool.doc) or tool.name or ''}"
-        )
-        for surface in df.split_words(text):
+
+        def take(surface: str) -> None:
             s = df.stem(surface)
             if (
                 surface in df.STOPWORDS
                 or len(surface) < 2
                 or s in seen
-                or s in _OP_BY_STEM
                 or any(ch.isdigit() for ch in surface)
+                or lexicon.base_verb(surface) == verb
             ):
-                continue
+                return
             seen.add(s)
-            words.append((surface, s))
-        chosen = [w for w in words if w[1] in query_stems]
-        if len(chosen) < 2:
+            chosen.append((surface, s))
+
+        # The tool's own object first (its name after the verb: dropTable -> "table"), then
+        # the description's words that the request also uses, then parameter names.
+        for w in object_words:
+            take(w)
+        words: list[str] = []
+        for surface in df.split_words(
+            f"{df.description(tool.doc)} {' '.join(p.name for p in df.params(tool.doc))}"
+        ):
+            if df.stem(surface) in query_stems:
+                words.append(surface)
+        for w in words:
+            if len(chosen) >= MAX_ENTITY_WORDS:
+                break
+            take(w)
+        if len(chosen) < 3:
             # Words the description and name repeat say what the tool is about; rarity alone
-            # picks parameter jargon ("nfpr cr tbs"), so parameter-only words come last.
+            # picks parameter jargon ("nfpr cr tbs").
             about = Counter(
                 df.stem(w)
                 for w in df.split_words(f"{df.description(tool.doc)} {df.name(tool.doc) or ''}")
             )
-            rest = sorted(
-                (w for w in words if w not in chosen),
-                key=lambda w: (-about[w[1]] * self._weight(w[1]), words.index(w)),
-            )
-            chosen += rest[: 3 - len(chosen)]
-            chosen.sort(key=words.index)
+            pool = [w for w in df.split_words(df.description(tool.doc)) if df.stem(w) not in seen]
+            for w in sorted(
+                dict.fromkeys(pool), key=lambda w: -about[df.stem(w)] * self._weight(df.stem(w))
+            ):
+                if len(chosen) >= 4:
+                    break
+                take(w)
         chosen = chosen[:MAX_ENTITY_WORDS]
         names = [tool.name, df.name(tool.doc)]
         # Drop words from the end until no name is spelled out (rare: multi-word names).
         while chosen and df.name_leak(
-            f"{op} " + " ".join(w[0] for w in chosen), tool.item_id, names, [tool.platform]
+            f"{verb} " + " ".join(w[0] for w in chosen), tool.item_id, names, [tool.platform]
         ):
             chosen.pop()
         entity = " ".join(w[0] for w in chosen) or "the requested data"
-        return SubQuery(slot, f"{op.capitalize()} {entity}", op, entity, tool.item_id)
+        return SubQuery(slot, f"{verb.capitalize()} {entity}", verb, entity, tool.item_id)
 
     def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+        tasks = list(tasks)
+        reader = self.reader()
+        reader.prefetch(_texts_to_embed(tasks))
         for task in tasks:
             yield Outcome(
-                task.key, True, self.judge_pair(task.subquery, task.candidate, task.reference)
+                task.key,
+                True,
+                self.judge_pair(task.subquery, task.candidate, task.reference, task.request),
             )
 
-    def judge_pair(self, subquery: str, cand: ToolDoc, ref: ToolDoc) -> Verdict:
-        fc, fr = self._features(cand), self._features(ref)
-        cv, rv, sv = fc.vector, fr.vector, self.text_vector(subquery)
-        s_ref, s_sub, r_sub = _cos(cv, rv), _cos(cv, sv), _cos(rv, sv)
-        op_c, op_r = fc.operation, fr.operation
-        ops_ok = op_c is None or op_r is None or op_c == op_r or {op_c, op_r} in _COMPATIBLE
-        missing = _missing(fc.required, fr.param_words | set(sv))
-        cover = self._coverage(set(sv) & set(rv), set(cv) | fc.param_words)
-        checks = {
-            f"sim_ref {s_ref:.2f}>={REF_THRESHOLD}": s_ref >= REF_THRESHOLD,
-            f"sim_sub {s_sub:.2f}>={SUB_RATIO}*{r_sub:.2f}": s_sub >= SUB_RATIO * r_sub,
-            f"covers {cover:.2f}>={COVER_RATIO} of the sub-query's reference words": (
-                cover >= COVER_RATIO
-            ),
-            f"operation {op_c}~{op_r}": ops_ok,
-            (
-                "inputs satisfiable"
-                if not missing
-                else f"required inputs nobody supplies: {', '.join(missing)}"
-            ): not missing,
-        }
-        accepted = all(checks.values())
-        failed = [k for k, ok in checks.items() if not ok]
-        reason = "; ".join(checks) if accepted else "fails: " + "; ".join(failed)
-        return Verdict(accepted, reason)
+    def reader(self) -> ev.EvidenceReader:
+        """The evidence reader, built on first use (it loads the bundled WordLlama model)."""
+        if self._reader is None:
+            embed = self._embed or _wordllama()
+            if self._library:
+                idf, default = ev.library_idf(self._library)
+            else:
+                idf, default = {}, 1.0
+            self._reader = ev.EvidenceReader(idf, default, embed)
+        return self._reader
 
-    def _coverage(self, wanted: set[str], have: set[str]) -> float:
-        """IDF-weighted share of ``wanted`` words found in ``have`` (directly or by synonym)."""
-        if not wanted:
-            return 1.0
-        have_syn = {_SYN_OF[w] for w in have if w in _SYN_OF}
-
-        def found(w: str) -> bool:
-            return w in have or (w in _SYN_OF and _SYN_OF[w] in have_syn)
-
-        # The rarest word is the entity that tells siblings apart ("baseball" vs "rugby" team
-        # media, facilities in "Senegal" vs "Uganda"): missing it fails the check outright.
-        key = max(sorted(wanted), key=self._weight)
-        if not found(key):
-            return 0.0
-        total = sum(self._weight(w) for w in wanted)
-        return sum(self._weight(w) for w in wanted if found(w)) / total
+    def judge_pair(
+        self, subquery: str, cand: ToolDoc, ref: ToolDoc, request: str | None = None
+    ) -> Verdict:
+        """The verdict and its confidence (the fitted score) at this judge's operating point."""
+        evidence = self.reader().read(subquery, cand, ref, request)
+        score = op.score(dict(zip(ev.FEATURES, evidence.vector(), strict=True)))
+        shown = (
+            f"score {score:.2f} (about {evidence.about_sim:.2f}, doc {evidence.doc_sim:.2f}, "
+            f"covers {evidence.cover:.2f} of the step's words)"
+        )
+        notes = "; ".join(evidence.vetoes + evidence.reasons)
+        if self.mode == "prescreen":
+            keep = score >= op.PRESCREEN_THRESHOLD
+            why = f"{'kept' if keep else 'screened out'}: {shown} vs {op.PRESCREEN_THRESHOLD:.3f}"
+            return Verdict(keep, why + (f"; {notes}" if notes else ""), score)
+        if evidence.vetoes:
+            return Verdict(False, f"no: {notes}; {shown}", score)
+        if score >= op.STRICT_THRESHOLD:
+            return Verdict(True, f"yes: {shown} >= {op.STRICT_THRESHOLD:.2f}", score)
+        return Verdict(
+            False,
+            f"no: {shown} < {op.STRICT_THRESHOLD:.2f}" + (f"; {notes}" if notes else ""),
+            score,
+        )
 
     def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]:
         for task in tasks:
@@ -319,6 +273,54 @@ def tool_tokens(tool: ToolDoc) -> list[str]:
     return df.content_tokens(" ".join(parts)) + sorted(df.returns_tokens(doc))
 
 
+def own_operation(tool: ToolDoc) -> tuple[str, list[str]]:
+    """The tool's own verb and the words of its object, read from its name, else its description.
+
+    ``dropTable`` -> ("drop", ["table"]); "Fetches the five-year average dividend yield ..." ->
+    ("fetch", [...]). With no verb in either (a model card), the operation class of the doc
+    (``operation``), else "retrieve", and no object words.
+    """
+    name_words = df.split_words(df.name(tool.doc) or tool.name or "")
+    if name_words and lexicon.base_verb(name_words[0]):
+        return lexicon.base_verb(name_words[0]) or "", name_words[1:]
+    words = df.split_words(df.description(tool.doc).split(".")[0])
+    # The verb opens the description ("Fetches ...", "Get ...") or follows its subject ("This
+    # tool converts ...", "The API returns ..."); a verb-like word later is usually a noun.
+    at = 0
+    while at < min(len(words), 4) and (words[at] in _SUBJECT_WORDS or words[at] in df.STOPWORDS):
+        at += 1
+    verb = lexicon.base_verb(words[at]) if at < len(words) else None
+    if verb and verb not in _WEAK_VERBS:
+        return verb, [x for x in words[at + 1 : at + 6] if x not in df.STOPWORDS]
+    return operation(tool.doc) or "retrieve", []
+
+
+# Verbs a description uses about its interface rather than its operation ("takes ... and returns").
+_WEAK_VERBS = frozenset({"return", "use", "make", "set", "run", "show", "like", "place"})
+_SUBJECT_WORDS = frozenset(
+    {
+        "this",
+        "the",
+        "it",
+        "api",
+        "tool",
+        "method",
+        "function",
+        "endpoint",
+        "service",
+        "simply",
+        "can",
+        "will",
+        "you",
+        "we",
+        "allows",
+        "lets",
+        "helps",
+        "used",
+    }
+)
+
+
 def operation(doc: dict[str, Any]) -> str | None:
     """Canonical operation class of a tool: first signalling word of its name, then description."""
     for text in (df.name(doc), df.description(doc)):
@@ -331,9 +333,7 @@ def operation(doc: dict[str, Any]) -> str | None:
 
 def unsatisfiable_params(cand: ToolDoc, ref: ToolDoc, subquery: str) -> list[str]:
     """Required candidate parameters that neither the reference's inputs nor the sub-query give."""
-    judge = HeuristicJudge()
-    fc, fr = judge._features(cand), judge._features(ref)
-    return _missing(fc.required, fr.param_words | set(df.content_tokens(subquery)))
+    return ev.missing_inputs(cand, ref, set(df.content_tokens(subquery)))
 
 
 def _missing(required: list[tuple[str, frozenset[str]]], have: set[str]) -> list[str]:
@@ -363,15 +363,51 @@ def _cos(a: Mapping[str, float], b: Mapping[str, float]) -> float:
     return sum(v * b.get(w, 0.0) for w, v in a.items())
 
 
-def _store_idf(store: Any, benchmark: str | None) -> tuple[dict[str, float], float]:
+def _store_tools(store: Any, benchmark: str | None) -> list[ToolDoc]:
     import json
 
-    rows = store.query("stages/05_item_docs.sql", {"benchmark": benchmark})
+    rows = store.rows("stages/05_item_docs.sql", {"benchmark": benchmark})
+    return [
+        ToolDoc(
+            r["item_id"],
+            r["name"],
+            r["platform"],
+            json.loads(r["doc"]) if isinstance(r["doc"], str) else r["doc"],
+            r.get("text") or "",
+        )
+        for r in rows
+    ]
+
+
+def _tfidf_weights(tools: Sequence[ToolDoc]) -> tuple[dict[str, float], float]:
     dfreq: Counter[str] = Counter()
-    for row in rows:
-        doc = json.loads(row["doc"]) if isinstance(row["doc"], str) else row["doc"]
-        tool = ToolDoc(row["item_id"], row["name"], row["platform"], doc, "")
+    for tool in tools:
         dfreq.update(set(tool_tokens(tool)))
-    n = len(rows)
+    n = len(tools)
     idf = {w: math.log((n + 1) / (c + 1)) + 1.0 for w, c in dfreq.items()}
     return idf, math.log(n + 1) + 1.0
+
+
+def _texts_to_embed(tasks: Sequence[VerifyTask]) -> list[str]:
+    out: list[str] = []
+    for t in tasks:
+        for tool in (t.candidate, t.reference):
+            name = df.name(tool.doc) or tool.name or ""
+            out += [ev.about_text(tool), tool.text[:2000], " ".join(df.split_words(name))]
+        out.append(t.subquery)
+    return out
+
+
+_WORDLLAMA: list[ev.Embed] = []
+
+
+def _wordllama() -> ev.Embed:
+    """The bundled WordLlama embedder, loaded once per process."""
+    if not _WORDLLAMA:
+        from toolex.retrieval.embedders import make_embedder
+
+        _WORDLLAMA.append(make_embedder("wordllama").embed)
+    return _WORDLLAMA[0]
+
+
+MODES = ("strict", "prescreen")

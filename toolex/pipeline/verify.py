@@ -8,7 +8,7 @@ sub-query, its full raw documentation and the reference's; each verdict is store
 from __future__ import annotations
 
 from toolex.judges.base import Judge, Outcome, Verdict, VerifyTask
-from toolex.pipeline.context import StageContext, StageCounts, Writer, run_judged, tool_doc
+from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged, tool_doc
 
 
 def task_key(query_id: str, slot: int, item_id: str) -> str:
@@ -24,7 +24,7 @@ def pending_tasks(
     """Verify tasks still to do; with a writer, the references pass on the way (no call).
 
     ``where`` receives task key -> (query_id, slot, item_id) (item ids may contain '/')."""
-    rows = ctx.store.query(
+    rows = ctx.store.rows(
         "stages/22_verify_pending.sql", ctx.params(retry_failed=ctx.retry_failed)
     )
     tasks: list[VerifyTask] = []
@@ -42,6 +42,7 @@ def pending_tasks(
                         reason="the ground-truth tool of this slot",
                         judge="reference",
                         call_id=None,
+                        confidence=1.0,
                     ),
                 )
             continue
@@ -54,6 +55,7 @@ def pending_tasks(
                 r["subquery"],
                 tool_doc(r["item_id"], r["c_name"], r["c_platform"], r["c_doc"], r["c_text"]),
                 tool_doc(r["ref_item_id"], r["r_name"], r["r_platform"], r["r_doc"], r["r_text"]),
+                r["request"],
             )
         )
     return tasks
@@ -81,6 +83,7 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
                 reason=outcome.value.reason,
                 judge=judge.spec,
                 call_id=outcome.call_id,
+                confidence=outcome.value.confidence,
             ),
         )
         return None
@@ -91,4 +94,4 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
 
 
 def _accepted(ctx: StageContext) -> int:
-    return int(ctx.store.query("stages/25_count_accepted.sql", ctx.params())[0]["n"])
+    return int(ctx.store.rows("stages/25_count_accepted.sql", ctx.params())[0]["n"])

@@ -1,0 +1,43 @@
+"""The evidence the offline verifier reads, one observation at a time, on hand-made docs."""
+
+from __future__ import annotations
+
+import json
+
+from toolex.judges import operating_points as op
+from toolex.judges.base import ToolDoc
+from toolex.judges.evidence import FEATURES, named_reference, sibling
+
+
+def tool(item_id, name, description, platform=None, **doc):
+    d = {"name": name, "description": description, **doc}
+    return ToolDoc(item_id, name, platform, d, json.dumps(d))
+
+
+def test_sibling_names_share_the_object_and_differ_in_a_qualifier():
+    closing = tool("a", "get_closing_parenthesis", "Returns the closing parenthesis.")
+    opening = tool("b", "get_opening_parenthesis", "Returns the opening parenthesis.")
+    assert "closing" in sibling(opening, closing) and "opening" in sibling(opening, closing)
+    # the same thing under another provider's name is no sibling
+    qr_a = tool("c", "Generate QR Code", "Make a QR code image from text.")
+    qr_b = tool("d", "QR code generator", "Creates a QR code for a text.")
+    assert sibling(qr_a, qr_b) is None
+    # sizes of one model family are variants, not siblings
+    assert sibling(tool("e", "t5-base", "T5 summarizer."), tool("f", "t5-large", "T5.")) is None
+
+
+def test_a_request_that_names_the_reference_rules_out_other_platforms():
+    ref = tool("r", "Languages", "List supported languages.", "Cheap Translate")
+    other = tool("o", "GET Languages", "Get all supported languages.", "Complex Converter")
+    assert named_reference("Which languages does Cheap Translate support?", other, ref)
+    assert named_reference("Which languages can I translate to?", other, ref) is None
+    model = tool("m", "deepset/tinyroberta-squad2", "Distilled QA model.")
+    base = tool("n", "deepset/roberta-base-squad2", "QA model.")
+    assert "tinyroberta-squad2" in named_reference("Use tinyroberta-squad2 to answer", base, model)
+
+
+def test_the_score_rises_with_similarity_and_falls_for_siblings():
+    base = {f: op.MEANS[f] for f in FEATURES}
+    assert op.score({**base, "about_sim": 0.95}) > op.score(base)
+    assert op.score({**base, "sibling": 1.0}) < op.score({**base, "sibling": 0.0})
+    assert 0.0 < op.PRESCREEN_THRESHOLD < op.STRICT_THRESHOLD < 1.0

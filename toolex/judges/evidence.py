@@ -1,0 +1,400 @@
+"""What an offline verifier can read off two tool documents and a sub-query, as numbers.
+
+The offline judge (``toolex.judges.heuristic``) decides "can the candidate stand in for the
+reference on this step?" from this evidence alone: no network, no LLM. Each field is one
+observation a careful annotator also makes (docs/verdict-guideline.md), measured so it can be
+weighed and its weight fitted on labelled verdicts (benchmarks/fit_offline_judge.py):
+
+- ``about_sim``: cosine of the embeddings (WordLlama, bundled) of the two tools' "name.
+  description" texts: do they say they do the same thing?
+- ``doc_sim``: the same over the whole rendered documentation (parameters, returns).
+- ``sub_sim``: cosine of the sub-query's embedding and the candidate's "name. description".
+- ``cover``: IDF-weighted share of the sub-query words that the reference's doc contains which
+  the candidate's doc also contains: the words that say what the step is about.
+- ``overlap``: IDF-weighted Jaccard of the two docs' name + description words.
+- ``same_operation``: both tools' own operation verbs (first verb of name, then description)
+  fall in one operation class, or one is unknown.
+- ``inputs_ok``, ``inputs_overlap``: every required candidate input is supplied by the
+  sub-query or the reference's own inputs; how much the two tools' required inputs overlap.
+- ``sibling``: the two names share their object but each has a qualifier the other lacks (C vs
+  C#, closing vs opening, simple vs compound interest).
+- Vetoes, each a reason a person says "no" whatever the similarity: a required identifier
+  (``*_id``, ``*_code``, a token) that nobody supplies, and a request that names the reference's
+  platform or model id, which the candidate is not.
+
+Documents are untrusted: they only ever become token counts and embedding inputs, never
+instructions.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from toolex.judges.base import ToolDoc
+from toolex.judges.lexicon import COMPATIBLE, OP_BY_STEM, SYNONYM_OF
+from toolex.tooldoc import fields as df
+
+Embed = Callable[[Sequence[str]], np.ndarray]  # texts -> L2-normalised rows
+
+# Name words that say nothing about which object or variant a tool serves.
+_GENERIC_NAME = frozenset(
+    df.stem(w)
+    for w in (
+        "get",
+        "fetch",
+        "retrieve",
+        "list",
+        "show",
+        "find",
+        "search",
+        "lookup",
+        "query",
+        "info",
+        "information",
+        "data",
+        "detail",
+        "details",
+        "all",
+        "by",
+        "api",
+        "new",
+    )
+)
+_IDENTIFIER_PIECE = re.compile(r"[a-z]+\d|\d+[a-z]|[a-z][A-Z]")
+# Words that name a size or build of one thing (t5-base vs t5-large), not another thing.
+_VARIANT = frozenset(
+    (
+        "tiny",
+        "mini",
+        "small",
+        "base",
+        "medium",
+        "large",
+        "xl",
+        "xxl",
+        "big",
+        "huge",
+        "lite",
+        "light",
+        "distil",
+        "distilled",
+        "fast",
+        "v1",
+        "v2",
+        "v3",
+        "v4",
+        "pro",
+        "plus",
+        "basic",
+        "advance",
+        "advanced",
+        "ultra",
+        "premium",
+        "free",
+    )
+)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    about_sim: float
+    doc_sim: float
+    sub_sim: float
+    cover: float
+    overlap: float
+    same_operation: bool
+    name_sim: float
+    inputs_ok: bool
+    sibling: bool
+    returns_overlap: float
+    inputs_overlap: float
+    vetoes: tuple[str, ...] = field(default=())
+    reasons: tuple[str, ...] = field(default=())
+
+    def vector(self) -> list[float]:
+        """The fitted features, in ``FEATURES`` order."""
+        return [float(getattr(self, name)) for name in FEATURES]
+
+
+FEATURES = (
+    "about_sim",
+    "doc_sim",
+    "sub_sim",
+    "cover",
+    "overlap",
+    "same_operation",
+    "name_sim",
+    "inputs_ok",
+    "sibling",
+    "returns_overlap",
+    "inputs_overlap",
+)
+
+
+def about_text(tool: ToolDoc) -> str:
+    """``"<name>. <description>"``: what a tool says it does, without its interface."""
+    return f"{df.name(tool.doc) or tool.name or ''}. {df.description(tool.doc)}"[:1000]
+
+
+class EvidenceReader:
+    """Computes ``Evidence`` for (sub-query, candidate, reference[, request]) with cached parts.
+
+    ``idf`` weighs words by how rare they are in the library (a word every tool has says little);
+    ``embed`` maps texts to normalised vectors (WordLlama by default, via the caller).
+    """
+
+    def __init__(self, idf: Mapping[str, float], default_idf: float, embed: Embed) -> None:
+        self._idf = idf
+        self._default_idf = default_idf
+        self._embed = embed
+        self._vec: dict[str, np.ndarray] = {}
+        self._words: dict[tuple[str, str], frozenset[str]] = {}
+
+    # -- cached parts ---------------------------------------------------------------------
+
+    def weight(self, word: str) -> float:
+        return self._idf.get(word, self._default_idf)
+
+    def prefetch(self, texts: Iterable[str]) -> None:
+        """Embed every text not seen yet in one batch (the verify stage hands over a batch)."""
+        todo = list(dict.fromkeys(t for t in texts if t not in self._vec))
+        if todo:
+            for text, row in zip(todo, self._embed(todo), strict=True):
+                self._vec[text] = np.asarray(row, dtype=np.float32)
+
+    def _emb(self, text: str) -> np.ndarray:
+        if text not in self._vec:
+            self.prefetch([text])
+        return self._vec[text]
+
+    def _about_words(self, tool: ToolDoc) -> frozenset[str]:
+        key = ("about", tool.text + tool.item_id)
+        if key not in self._words:
+            self._words[key] = frozenset(
+                df.content_tokens(
+                    f"{df.name(tool.doc) or tool.name or ''} {df.description(tool.doc)}"
+                )
+            )
+        return self._words[key]
+
+    def _doc_words(self, tool: ToolDoc) -> frozenset[str]:
+        key = ("doc", tool.text + tool.item_id)
+        if key not in self._words:
+            parts = [df.name(tool.doc) or tool.name or "", df.description(tool.doc)]
+            parts += [f"{p.name} {p.description}" for p in df.params(tool.doc)]
+            self._words[key] = frozenset(df.content_tokens(" ".join(parts))) | frozenset(
+                df.returns_tokens(tool.doc)
+            )
+        return self._words[key]
+
+    # -- evidence -------------------------------------------------------------------------
+
+    def read(
+        self, subquery: str, cand: ToolDoc, ref: ToolDoc, request: str | None = None
+    ) -> Evidence:
+        about_c, about_r = about_text(cand), about_text(ref)
+        ec, er = self._emb(about_c), self._emb(about_r)
+        dc, dr = self._emb(cand.text[:2000]), self._emb(ref.text[:2000])
+        es = self._emb(subquery)
+        sub_words = set(df.content_tokens(subquery))
+        ref_words, cand_words = self._doc_words(ref), self._doc_words(cand)
+        key = sub_words & (ref_words | self._about_words(ref))
+        vetoes, reasons = [], []
+        missing = missing_inputs(cand, ref, sub_words)
+        handles = [m for m in missing if _is_handle(m)]
+        if handles:  # an id or key the request cannot give: an extra lookup step, a "no"
+            vetoes.append(f"required identifiers nobody supplies: {', '.join(handles)}")
+        elif missing:
+            reasons.append(f"required inputs nobody supplies: {', '.join(missing)}")
+        sib = sibling(cand, ref)
+        if sib:
+            reasons.append(sib)
+        if request:
+            named_ = named_reference(request, cand, ref)
+            if named_:
+                vetoes.append(named_)
+        name_c, name_r = df.name(cand.doc) or cand.name or "", df.name(ref.doc) or ref.name or ""
+        rc, rr = frozenset(df.returns_tokens(cand.doc)), frozenset(df.returns_tokens(ref.doc))
+        return Evidence(
+            about_sim=float(ec @ er),
+            doc_sim=float(dc @ dr),
+            sub_sim=float(es @ ec),
+            cover=self._cover(key, cand_words),
+            overlap=self._jaccard(self._about_words(ref), self._about_words(cand)),
+            same_operation=same_operation(cand, ref),
+            name_sim=float(
+                self._emb(" ".join(df.split_words(name_c)))
+                @ self._emb(" ".join(df.split_words(name_r)))
+            ),
+            inputs_ok=not missing,
+            sibling=bool(sib),
+            returns_overlap=self._jaccard(rc, rr) if rc and rr else 0.5,
+            inputs_overlap=self._jaccard(_input_words(cand), _input_words(ref)),
+            vetoes=tuple(vetoes),
+            reasons=tuple(reasons),
+        )
+
+    def _cover(self, wanted: set[str], have: frozenset[str]) -> float:
+        if not wanted:
+            return 1.0
+        have_syn = {SYNONYM_OF[w] for w in have if w in SYNONYM_OF}
+        found = [w for w in wanted if w in have or SYNONYM_OF.get(w, -1) in have_syn]
+        return sum(self.weight(w) for w in found) / sum(self.weight(w) for w in wanted)
+
+    def _jaccard(self, a: frozenset[str], b: frozenset[str]) -> float:
+        union = a | b
+        if not union:
+            return 0.0
+        return sum(self.weight(w) for w in a & b) / sum(self.weight(w) for w in union)
+
+
+# -- observations that are rules, not weights -----------------------------------------------
+
+
+def operation(tool: ToolDoc) -> str | None:
+    """The tool's own operation class: first signalling word of its name, then description."""
+    for text in (df.name(tool.doc) or tool.name or "", df.description(tool.doc)):
+        for word in df.split_words(text):
+            op = OP_BY_STEM.get(df.stem(word))
+            if op:
+                return op
+    return None
+
+
+def same_operation(cand: ToolDoc, ref: ToolDoc) -> bool:
+    a, b = operation(cand), operation(ref)
+    return a is None or b is None or a == b or frozenset({a, b}) in COMPATIBLE
+
+
+def missing_inputs(cand: ToolDoc, ref: ToolDoc, sub_words: set[str]) -> list[str]:
+    """Required candidate parameters whose words neither the sub-query nor the reference's own
+    parameters carry (directly or through a synonym group such as lat/latitude)."""
+    have = set(sub_words)
+    for p in df.params(ref.doc):
+        have.update(df.stem(w) for w in df.split_words(f"{p.name} {p.description}"))
+    have_syn = {SYNONYM_OF[w] for w in have if w in SYNONYM_OF}
+    out = []
+    for p in df.params(cand.doc):
+        if not p.required:
+            continue
+        words = {df.stem(w) for w in df.split_words(p.name)} - df.STOPWORDS
+        if (
+            not words
+            or words & have
+            or {SYNONYM_OF[w] for w in words if w in SYNONYM_OF} & have_syn
+        ):
+            continue
+        out.append(p.name)
+    return out
+
+
+def _is_handle(param_name: str) -> bool:
+    """An input that names a record another system issued (``station_code``, ``user_id``)."""
+    words = df.split_words(param_name)
+    return df.is_id_like(param_name) or (bool(words) and words[-1] in {"code", "key"})
+
+
+def _input_words(tool: ToolDoc) -> frozenset[str]:
+    """Stems of the required parameters' names, a synonym group standing for its members."""
+    out = set()
+    for p in df.params(tool.doc):
+        if p.required:
+            for w in df.split_words(p.name):
+                s = df.stem(w)
+                out.add(f"syn{SYNONYM_OF[s]}" if s in SYNONYM_OF else s)
+    return frozenset(out - df.STOPWORDS)
+
+
+def _name_words(tool: ToolDoc) -> dict[str, str]:
+    """Comparable key (stem, or an operation class for a verb) -> the word as written."""
+    out: dict[str, str] = {}
+    for w in df.split_words(df.name(tool.doc) or tool.name or ""):
+        s = df.stem(w)
+        if s in _GENERIC_NAME or w in df.STOPWORDS or w.isdigit() or len(w) < 2:
+            continue
+        out.setdefault("op:" + OP_BY_STEM[s] if s in OP_BY_STEM else s, w)
+    return out
+
+
+def _alike(a: str, b: str) -> bool:
+    """One word written two ways: a compound split differently ("cashflow" / "cash"), or two
+    forms of one stem ("generator" / "generate")."""
+    if len(a) > 2 and len(b) > 2 and (a in b or b in a):
+        return True
+    return len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6]
+
+
+def sibling(cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """Why the two look like siblings (same object, each with its own qualifier), or None.
+
+    Model ids (``org/model-size``) are exempt: size and org variants of one model family are
+    the normal shape of equivalent models. Compounds split differently on the two sides
+    ("cashflow" vs "cash flow") are not qualifiers.
+    """
+    rn_raw, cn_raw = df.name(ref.doc) or ref.name or "", df.name(cand.doc) or cand.name or ""
+    if "/" in rn_raw or "/" in cn_raw:
+        return None
+    rw, cw = _name_words(ref), _name_words(cand)
+    rn, cn = set(rw), set(cw)
+    shared = rn & cn
+    only_r = {w for w in rn - cn if not any(_alike(rw[w], cw[x]) for x in cn)}
+    only_c = {w for w in cn - rn if not any(_alike(cw[w], rw[x]) for x in rn)}
+
+    def variant(words: set[str]) -> bool:
+        return all(w in _VARIANT or any(ch.isdigit() for ch in w) for w in words)
+
+    if shared and only_r and only_c and not (variant(only_r) and variant(only_c)):
+        return (
+            f"sibling: both are about {', '.join(sorted(rw[w] for w in shared))} but the "
+            f"reference says {', '.join(sorted(rw[w] for w in only_r))} and the candidate "
+            f"{', '.join(sorted(cw[w] for w in only_c))}"
+        )
+    return None
+
+
+def named_reference(request: str, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """The reference's platform or model id when the request names it and the candidate is not
+    it: "translate with Cheap Translate", "use tinyroberta" (a person then wants that one)."""
+    low = request.lower()
+    rp, cp = (ref.platform or "").strip().lower(), (cand.platform or "").strip().lower()
+    if (
+        len(rp) > 3
+        and rp != cp
+        and re.search(r"\b" + re.escape(rp) + r"\b", low)
+        and rp not in cand.text.lower()
+    ):
+        return f"the request names {ref.platform!r}, the reference's platform"
+    cname = (df.name(cand.doc) or cand.name or "").lower()
+    for piece in re.split(r"[/\s_]+", df.name(ref.doc) or ref.name or ""):
+        low_piece = piece.lower()
+        if (
+            len(low_piece) >= 4
+            and (_IDENTIFIER_PIECE.search(piece) or "-" in piece)
+            and low_piece in low
+            and low_piece not in cname
+        ):
+            return f"the request names {piece!r}, which only the reference is"
+    return None
+
+
+def library_idf(docs: Iterable[ToolDoc]) -> tuple[dict[str, float], float]:
+    """``idf(w) = ln((N + 1) / (df(w) + 1)) + 1`` over the name + description words of a library,
+    and the weight of an unseen word (``ln(N + 1) + 1``)."""
+    dfreq: Counter[str] = Counter()
+    n = 0
+    for tool in docs:
+        n += 1
+        dfreq.update(
+            set(
+                df.content_tokens(
+                    f"{df.name(tool.doc) or tool.name or ''} {df.description(tool.doc)}"
+                )
+            )
+        )
+    return {w: math.log((n + 1) / (c + 1)) + 1.0 for w, c in dfreq.items()}, math.log(n + 1) + 1.0

@@ -1,0 +1,115 @@
+"""Word lists the offline judge reads documents with: operation classes and input synonyms.
+
+Kept apart from the judge so the evidence reader, the decomposer and the audit use one list each
+(one owner per rule). They are deliberately general (verbs and input kinds of any API library),
+never a benchmark's vocabulary.
+"""
+
+from __future__ import annotations
+
+from toolex.tooldoc import fields as df
+
+# Canonical operation classes, keyed by the stems that signal them.
+OPERATIONS: dict[str, tuple[str, ...]] = {
+    "search": ("search", "find", "look", "lookup", "discover", "match"),
+    "calculate": (
+        "calculate",
+        "compute",
+        "count",
+        "estimate",
+        "measure",
+        "sum",
+        "multiply",
+        "divide",
+        "add",
+        "subtract",
+        "solve",
+        "evaluate",
+    ),
+    "convert": ("convert", "transform", "encode", "decode", "format", "parse"),
+    "translate": ("translate",),
+    "create": ("create", "register", "book", "schedule", "make", "post", "open", "insert"),
+    "update": ("update", "modify", "edit", "change", "set", "rename", "reset"),
+    "delete": ("delete", "remove", "cancel", "clear", "unsubscribe"),
+    "send": ("send", "notify", "share", "publish", "forward"),
+    "check": ("check", "verify", "validate", "detect", "test", "confirm"),
+    "generate": ("generate", "random", "create_random", "draw", "produce", "compose"),
+    "analyze": ("analyze", "analyse", "classify", "predict", "recognize", "summarize", "score"),
+    "download": ("download", "upload", "export", "import"),
+    "retrieve": (
+        "get",
+        "fetch",
+        "retrieve",
+        "obtain",
+        "list",
+        "query",
+        "read",
+        "show",
+        "give",
+        "access",
+        "load",
+        "view",
+        "display",
+        "provide",
+    ),
+}
+OP_BY_STEM = {df.stem(w): op for op, words in OPERATIONS.items() for w in words}
+# Operations that can stand in for each other (a search endpoint that lists results retrieves).
+COMPATIBLE = {frozenset({"search", "retrieve"}), frozenset({"generate", "create"})}
+
+SYNONYMS = [
+    {"q", "query", "keyword", "term", "search", "text", "string"},
+    {"lat", "latitude"},
+    {"lon", "lng", "longitude", "long"},
+    {"city", "location", "place", "address", "area", "region"},
+    {"country", "nation"},
+    {"zip", "zipcode", "postcode", "postal"},
+    {"ticker", "symbol", "stock"},
+    {"lang", "language", "locale"},
+    {"url", "link", "website", "domain", "site"},
+    {"date", "day", "time", "datetime", "timestamp"},
+    {"num", "number", "amount", "count", "limit", "size", "length"},
+]
+SYNONYM_OF = {df.stem(w): i for i, group in enumerate(SYNONYMS) for w in group}
+
+# The verbs API and function documentation uses for what a tool does, in base form: the offline
+# decomposer names a step with the tool's OWN verb (drop, transcribe, identify) rather than the
+# nearest of the operation classes above, which turned "drop database" into "Retrieve drop
+# database". General English, not any one benchmark's vocabulary.
+VERBS = frozenset(
+    """
+    accept add aggregate analyse analyze annotate answer append apply approve archive assign
+    authenticate authorize autocomplete block book browse build buy calculate cancel capture
+    categorize change charge check classify clean clear close collect combine compare compile
+    complete compose compress compute configure confirm connect convert copy count create crop
+    decode decrypt delete deposit describe design detect determine disable discover display
+    divide download draw drop edit enable encode encrypt enhance enroll estimate evaluate execute
+    expand explain export extract fetch filter find fix flag follow forecast format generate get
+    group guess hash identify import infer insert install invite join label launch like link
+    list load locate lock log login logout look lookup make manage map mark match measure merge
+    modify monitor move multiply normalize notify obtain open optimize order paraphrase parse
+    pause pay ping place plan play post predict preview print process produce publish purchase
+    push query rank rate read recognize recommend record redeem refresh register reject reload
+    remove rename render rent reorder replace reply report request reserve reset resize resolve
+    restore resume retrieve return reverse review rewrite rotate round run save scan schedule
+    score scrape search segment select sell send set share shorten show sign simplify solve sort
+    spell split start stop stream submit subscribe subtract suggest summarize swap switch sync
+    synthesize tag test track trade transcribe transfer transform translate trigger unblock
+    unfollow unlock unsubscribe update upload upscale validate verify view vote watch withdraw
+    write
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+
+def base_verb(word: str) -> str | None:
+    """``word`` as a base-form verb of ``VERBS`` ("Fetches" -> "fetch", "lists" -> "list")."""
+    w = word.lower()
+    for form in (
+        w,
+        w[:-3] + "y" if w.endswith("ies") else "",
+        w[:-2] if w.endswith("es") else "",
+        w[:-1] if w.endswith("s") else "",
+    ):
+        if form in VERBS:
+            return form
+    return None
