@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from reports.fixtures import ACCEPTED, QUERIES, library
-from toolex.reports.inputs import ReportContext
 from toolex.reports.equivalent_ranks import equivalent_rank_tables
+from toolex.reports.inputs import ReportContext
 
 
 def _best(best_rows, run):

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from toolex import metrics
-from toolex.reports.inputs import ReportContext
 from toolex.reports.gain_illusion import gain_illusion_table
+from toolex.reports.inputs import ReportContext
 
 
 def test_matches_hand_computation_from_summary(ctx):

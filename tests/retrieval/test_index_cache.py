@@ -68,7 +68,8 @@ def test_ann_index_above_threshold_finds_the_exact_neighbours(store, hash_embedd
         )
     first = store.con.execute("SELECT text FROM items ORDER BY item_id LIMIT 20").fetchall()
     texts = [(f"q{i}", 0, t) for i, (t,) in enumerate(first)]
-    exact = search(store, "a", DenseRetriever("hash", hash_embedder), texts, depth=5, scope="benchmark")
+    flat = DenseRetriever("hash", hash_embedder)
+    exact = search(store, "a", flat, texts, depth=5, scope="benchmark")
     monkeypatch.setattr(index_mod, "ANN_THRESHOLD", 100)
     hash_embedder.key = "hash-v1-ann"  # a fresh Lance table, built with the ANN index
     r = DenseRetriever("hash", hash_embedder)

@@ -83,7 +83,8 @@ def test_alternative_rendering_searches_item_docs(lib_store, hash_embedder):
     r = DenseRetriever("hash", hash_embedder)
     out = search(lib_store, "b", r, [("qa", 0, "weather")], depth=5, scope="task", rendering="llm")
     assert _items_of(out, "qa") == ["w2", "w3"]
-    bm = search(lib_store, "b", "bm25", [("qa", 0, "weather")], depth=5, scope="task", rendering="llm")
+    text = [("qa", 0, "weather")]
+    bm = search(lib_store, "b", "bm25", text, depth=5, scope="task", rendering="llm")
     assert _items_of(bm, "qa") == ["w2", "w3"]
     with pytest.raises(InputError, match="rendering 'none'"):
         search(lib_store, "b", "bm25", [("qa", 0, "x")], rendering="none")
