@@ -31,3 +31,41 @@ def test_idf_is_computed_within_the_scope(lib_store):
     task = search(lib_store, "b", "bm25", [("qa", 0, "weather")], depth=1, scope="task")
     whole = search(lib_store, "b", "bm25", [("qa", 0, "weather")], depth=1, scope="benchmark")
     assert task.to_pylist()[0]["score"] > whole.to_pylist()[0]["score"] > 0
+
+
+def test_an_index_is_built_once_per_library_content(lib_store, monkeypatch):
+    # The candidate stage searches batch after batch: the second batch reuses the index; an
+    # edited item (another fingerprint) gets a fresh one, and its new text is what is searched.
+    import bm25s
+
+    from toolex.retrieval.bm25 import BM25Retriever
+
+    builds = []
+    original = bm25s.BM25.index
+    monkeypatch.setattr(
+        bm25s.BM25, "index", lambda self, *a, **k: (builds.append(1), original(self, *a, **k))[1]
+    )
+    r = BM25Retriever()
+    first = search(lib_store, "b", r, [("qa", 0, "weather")], depth=1, scope="benchmark")
+    second = search(lib_store, "b", r, [("qb", 0, "translate")], depth=1, scope="benchmark")
+    assert len(builds) == 1
+    assert first.to_pylist()[0]["item_id"] != second.to_pylist()[0]["item_id"]
+    lib_store.con.execute("UPDATE items SET text = 'name: zebra' WHERE item_id = 'w2'")
+    third = search(lib_store, "b", r, [("qa", 0, "zebra")], depth=1, scope="benchmark")
+    assert len(builds) == 2 and third.to_pylist()[0]["item_id"] == "w2"
+
+
+def test_top_k_equals_a_full_sort_on_tie_heavy_scores():
+    # The fast path partitions only the scored documents; it must pick exactly what a full sort
+    # by (score desc, tie asc) picks, zero-score fill-ins included.
+    import numpy as np
+
+    from toolex.retrieval.bm25 import _top_k
+
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        n = int(rng.integers(1, 60))
+        k = min(int(rng.integers(1, 70)), n)
+        scores = rng.choice([0.0, 0.0, 0.0, 1.0, 2.5, float(rng.random())], size=n)
+        tie = rng.permutation(n)
+        assert list(_top_k(scores, tie, k)) == list(np.lexsort((tie, -scores))[:k])

@@ -47,6 +47,10 @@ class BM25Retriever:
     def __init__(self) -> None:
         self.spec = "bm25"
         self.model = f"bm25s:{METHOD}:k1={K1}:b={B}:stopwords={STOPWORDS}"
+        # (library fingerprint, scope, scope value) -> (index, item ids, tie order). The pipeline
+        # searches one library batch after batch; building its index once is most of the saving.
+        self._indexes: dict[tuple[str, str, str | None], tuple[bm25s.BM25, np.ndarray, np.ndarray]]
+        self._indexes = {}
 
     def describe(self) -> dict[str, object]:
         return {"model": self.model, "method": METHOD, "k1": K1, "b": B, "stopwords": STOPWORDS}
@@ -80,23 +84,14 @@ class BM25Retriever:
         scope_value: str | None,
     ) -> pa.Table:
         """Top-k of ``items`` (library rows) for each text row in ``rows``."""
-        docs = [library.texts[i] for i in items]
+        index, ids, tie = self._index(library, items, scope, scope_value)
         with _quiet_bm25s():
-            index = bm25s.BM25(method=METHOD, k1=K1, b=B)
-            index.index(
-                bm25s.tokenize(docs, stopwords=STOPWORDS, show_progress=False),
-                show_progress=False,
-            )
             queries = bm25s.tokenize(
                 [texts[r][2] for r in rows],
                 stopwords=STOPWORDS,
                 return_ids=False,
                 show_progress=False,
             )
-        ids = np.array([library.item_ids[i] for i in items], dtype=object)
-        # position of each item in item_id-descending order: the tie key (smaller = ranked first)
-        tie = np.empty(len(ids), dtype=np.int64)
-        tie[np.argsort(ids.astype(str))[::-1]] = np.arange(len(ids))
         kk = min(k, len(ids))
         out_q, out_item, out_score = [], [], []
         with progress("bm25 search", len(rows), unit="queries") as advance:
@@ -117,6 +112,31 @@ class BM25Retriever:
         )
 
 
+    def _index(
+        self, library: Library, items: np.ndarray, scope: str, scope_value: str | None
+    ) -> tuple[bm25s.BM25, np.ndarray, np.ndarray]:
+        """The BM25 index of one scope group, built once per library content."""
+        key = (library.fingerprint, scope, scope_value)
+        hit = self._indexes.get(key) if library.fingerprint else None
+        if hit is not None:
+            return hit
+        docs = [library.texts[i] for i in items]
+        with _quiet_bm25s():
+            index = bm25s.BM25(method=METHOD, k1=K1, b=B)
+            index.index(
+                bm25s.tokenize(docs, stopwords=STOPWORDS, show_progress=False),
+                show_progress=False,
+            )
+        ids = np.array([library.item_ids[i] for i in items], dtype=object)
+        # position of each item in item_id-descending order: the tie key (smaller = ranked first)
+        tie = np.empty(len(ids), dtype=np.int64)
+        tie[np.argsort(ids.astype(str))[::-1]] = np.arange(len(ids))
+        if len(self._indexes) >= 64:  # per-task libraries: a few dozen groups at most
+            self._indexes.pop(next(iter(self._indexes)))
+        self._indexes[key] = (index, ids, tie)
+        return index, ids, tie
+
+
 @contextlib.contextmanager
 def _quiet_bm25s() -> Iterator[None]:
     """bm25s sets its logger to DEBUG on import and logs each index build; those lines would
@@ -131,11 +151,25 @@ def _quiet_bm25s() -> Iterator[None]:
 
 
 def _top_k(scores: np.ndarray, tie: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the k best scores, ties by ``tie`` ascending, in rank order."""
-    if k < len(scores):
-        kth = np.partition(scores, len(scores) - k)[len(scores) - k]
-        cand = np.flatnonzero(scores >= kth)
-    else:
-        cand = np.arange(len(scores))
-    order = np.lexsort((tie[cand], -scores[cand]))
-    return cand[order[:k]]
+    """Indices of the k best scores, ties by ``tie`` ascending, in rank order.
+
+    BM25 scores are mostly 0 (a document shares no query term), and a partition over a mostly
+    tied array is slow: the k best are found among the scored documents, and only when fewer
+    than k scored are the rest filled from the unscored ones in tie order.
+    """
+    scored = np.flatnonzero(scores > 0)
+    if len(scored) >= k:
+        sub = scores[scored]
+        if k < len(sub):
+            kth = np.partition(sub, len(sub) - k)[len(sub) - k]
+            cand = scored[sub >= kth]
+        else:
+            cand = scored
+        order = np.lexsort((tie[cand], -scores[cand]))
+        return cand[order[:k]]
+    order = np.lexsort((tie[scored], -scores[scored]))
+    head = scored[order]
+    rest = np.flatnonzero(scores <= 0)
+    rest = rest[np.argsort(tie[rest], kind="stable")][: k - len(head)]
+    tail = rest[np.lexsort((tie[rest], -scores[rest]))]  # negative scores cannot occur; safe
+    return np.concatenate([head, tail])

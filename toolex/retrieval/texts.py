@@ -39,6 +39,7 @@ class Library:
     tasks: list[str | None]
     categories: list[str | None]
     texts: list[str]
+    fingerprint: str = ""  # changes whenever the library's content does (013_library_fingerprint)
 
     def __len__(self) -> int:
         return len(self.item_ids)
@@ -51,7 +52,29 @@ class Library:
         return [None] * len(self.item_ids)
 
 
+_LIBRARIES: dict[tuple[str, str, str], Library] = {}
+
+
 def load_library(store: Store, benchmark: str, rendering: str = "default") -> Library:
+    """The library, read once per content: the candidate stage searches it batch after batch, and
+    re-reading 200,000 texts per batch cost more than searching them. A cheap fingerprint query
+    (a hash sum in DuckDB) says whether the copy in memory is still the store's."""
+    params = {"benchmark": benchmark, "rendering": rendering}
+    fp = store.rows("retrieval/013_library_fingerprint.sql", params)[0]
+    fingerprint = f"{benchmark}|{rendering}|{fp['n']}|{fp['h']}"
+    key = (str(store.path), benchmark, rendering)
+    cached = _LIBRARIES.get(key)
+    if cached is not None and cached.fingerprint == fingerprint:
+        return cached
+    library = _read_library(store, benchmark, rendering)
+    library.fingerprint = fingerprint
+    if len(_LIBRARIES) >= 4:  # a few libraries at most: each can be large
+        _LIBRARIES.pop(next(iter(_LIBRARIES)))
+    _LIBRARIES[key] = library
+    return library
+
+
+def _read_library(store: Store, benchmark: str, rendering: str) -> Library:
     table = store.arrow(
         "retrieval/010_library.sql", {"benchmark": benchmark, "rendering": rendering}
     )
