@@ -193,7 +193,19 @@ def main() -> None:
         f"{len(rows)} labelled verdicts, {int(y.sum())} equivalents; vetoes hit "
         f"{int((veto & (y == 1)).sum())} equivalents and {int((veto & (y == 0)).sum())} others"
     )
-    report("5-fold", y, *nested(x, y, veto, groups, inner_folds(groups, 5, 0), args.strict_target))
+    strict5, keep5 = nested(x, y, veto, groups, inner_folds(groups, 5, 0), args.strict_target)
+    report("5-fold", y, strict5, keep5)
+    pos = y == 1
+    counts = {
+        name: {
+            "n": len(y),
+            "tp": int((d & pos).sum()),
+            "fp": int((d & ~pos).sum()),
+            "fn": int((~d & pos).sum()),
+            "tn": int((~d & ~pos).sum()),
+        }
+        for name, d in (("heuristic", strict5), ("heuristic:prescreen", keep5))
+    }
     by_part = {}
     for part in sorted(set(parts)):
         strict, keep = nested(x, y, veto, groups, np.where(parts == part, 0, 1), args.strict_target)
@@ -215,6 +227,7 @@ def main() -> None:
     print("SCALES =", dict(zip(FEATURES, np.round(sd, 6).tolist(), strict=True)))
     print("WEIGHTS =", dict(zip(FEATURES, np.round(w[:-1], 6).tolist(), strict=True)))
     print("BIAS =", round(float(w[-1]), 6))
+    print("CROSS_VALIDATED =", counts)
     print("STRICT_THRESHOLD =", round(strict_threshold(s_cv, y, veto, args.strict_target), 6))
     print("PRESCREEN_THRESHOLD =", round(prescreen_threshold(s_cv, y), 6))
     _ = defaultdict

@@ -1,13 +1,13 @@
--- 20_items: a sample's items as one reviewer sees them, in position order: query, instruction,
--- the candidate and reference combinations, the audit's reason, and only THIS role's label
--- (reviewers are blind to each other). For the adjudicator, only items the two reviewers both
+-- 20_items: a combination-level sample's items as one role sees them, in position order: query,
+-- instruction, the candidate and reference combinations, and only THIS role's label (reviewers
+-- are blind to each other). Nothing of the judges or the ranking (audit reason, RRF rank) is
+-- returned, so no view can show it. For the adjudicator, only items the two reviewers both
 -- labelled and disagree on (label, or bucket when both say invalid), with both labels and notes.
--- Reads: review_samples, review_labels, queries, combinations, combination_items, qrels.
+-- Reads: review_samples, review_labels, queries, combination_items, qrels.
 -- Creates: nothing. Parameters: $sample_id, $role (reviewer1|reviewer2|adjudicator).
 WITH l AS (SELECT * FROM review_labels WHERE sample_id = $sample_id)
 SELECT s.position, s.benchmark, s.expansion, s.query_id, s.combo_id, s.stratum,
        q.text AS query, q.instruction,
-       c.reason AS audit_reason, c.rrf_rank,
        (SELECT string_agg(ci.item_id, ' + ' ORDER BY ci.slot) FROM combination_items ci
         WHERE ci.benchmark = s.benchmark AND ci.expansion = s.expansion
           AND ci.query_id = s.query_id AND ci.combo_id = s.combo_id) AS candidate,
@@ -22,8 +22,6 @@ SELECT s.position, s.benchmark, s.expansion, s.query_id, s.combo_id, s.stratum,
        CASE WHEN $role = 'adjudicator' THEN r2.note END AS r2_note
 FROM review_samples s
 JOIN queries q ON q.benchmark = s.benchmark AND q.query_id = s.query_id
-LEFT JOIN combinations c ON c.benchmark = s.benchmark AND c.expansion = s.expansion
-                        AND c.query_id = s.query_id AND c.combo_id = s.combo_id
 LEFT JOIN l own ON own.benchmark = s.benchmark AND own.expansion = s.expansion
                AND own.query_id = s.query_id AND own.combo_id = s.combo_id AND own.role = $role
 LEFT JOIN l r1 ON r1.benchmark = s.benchmark AND r1.expansion = s.expansion

@@ -88,7 +88,14 @@ def test_round_through_sheets_and_cli(db, tmp_path):
             "G3_instruction:455": ("invalid", "near_synonym", "related people is not a search"),
         },
     )
-    assert "judge_reasons" in rows[0] and "r2_label" not in rows[0]  # blind: no other's label
+    assert "r2_label" not in rows[0]  # blind: no other's label
+    # blind to the judge and the ranking: no reasons, verdicts, RRF rank
+    assert not {"judge_reasons", "audit_reason", "rrf_rank"} & set(rows[0])
+    # the checklist and both combinations' documentations, side by side
+    first = next(r for r in rows if r["query_id"] == "G3_instruction:455")
+    assert first["checklist"].startswith("slot 0: Use an API to")
+    assert '"api_name": "GetRelatedPeople"' in first["candidate_docs"]
+    assert first["reference_docs"].startswith("slot 0 · ")
     run("review", "import", str(r1), "--db", db)
     run("review", "export", "audit", "--db", db, "--role", "reviewer2", "--out", str(r2))
     with open(r2, newline="") as fh:

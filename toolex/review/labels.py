@@ -1,28 +1,32 @@
-"""Blind double labelling and adjudication of a sample's items.
+"""Blind double labelling and adjudication of a sample's items, at either level
+(toolex.review.levels: combinations valid/invalid, verdicts yes/no).
 
 Roles: reviewer1 and reviewer2 label every item independently, each seeing only their own label
-(sql/review/20_items.sql never returns the other's); the adjudicator sees only the items they
+(the items SQL of the level never returns the other's); the adjudicator sees only the items they
 disagree on, with both labels and notes. One person holds one role per sample, so the two
-"independent" labels cannot come from the same reviewer.
+"independent" labels cannot come from the same reviewer. Nobody sees what the judges said or how
+the retriever ranked (see toolex.review.views).
+
+A verdict-level label that settles an item's final label (both reviewers agree, or the
+adjudicator decides) is written to ``labels`` too (toolex.review.publish), in the same
+transaction as the label itself.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from toolex.errors import ToolexError
+from toolex.review.levels import COMBINATION, Level, sample_level
+from toolex.review.publish import publish_final_labels
 from toolex.store import Store
 
 ROLES = ("reviewer1", "reviewer2", "adjudicator")
-LABELS = ("valid", "invalid")
-# failure buckets of an invalid combination (the issue's taxonomy), key -> what the reviewer reads
-BUCKETS = {
-    "decomposition_ambiguity": "decomposition ambiguity",
-    "near_synonym": "near-synonym but not substitutable",
-    "incomplete_coverage": "incomplete coverage of the query",
-    "platform_mismatch": "cross-platform dependency mismatch",
-}
+# the combination level's labels and buckets, under their historical names
+LABELS = COMBINATION.labels
+BUCKETS = COMBINATION.buckets
 
 
 @dataclass(frozen=True)
@@ -31,27 +35,33 @@ class Label:
     bucket: str | None = None
     note: str | None = None
 
-    def check(self) -> Label:
-        """The label with its invariants enforced: invalid needs exactly one bucket, valid none."""
-        if self.label not in LABELS:
-            raise ToolexError(f"label must be one of {', '.join(LABELS)}, not {self.label!r}")
-        if self.label == "invalid" and self.bucket not in BUCKETS:
+    def check(self, level: Level = COMBINATION) -> Label:
+        """The label with its invariants enforced at ``level``: the negative label needs exactly
+        one of the level's buckets, the positive none."""
+        if self.label not in level.labels:
             raise ToolexError(
-                f"an invalid label needs one failure bucket: {', '.join(BUCKETS)}"
-                f" (got {self.bucket!r})"
+                f"a {level.name} label must be one of {', '.join(level.labels)}, not {self.label!r}"
             )
-        if self.label == "valid" and self.bucket:
-            raise ToolexError(f"a valid label takes no failure bucket (got {self.bucket!r})")
+        if self.label == level.negative and self.bucket not in level.buckets:
+            raise ToolexError(
+                f"a {level.negative!r} label needs one failure bucket: "
+                f"{', '.join(level.buckets)} (got {self.bucket!r})"
+            )
+        if self.label == level.positive and self.bucket:
+            raise ToolexError(f"a {level.positive!r} label takes no failure bucket")
         return Label(self.label, self.bucket, (self.note or "").strip() or None)
 
 
-def check_role(store: Store, sample_id: str, role: str, reviewer: str) -> None:
+def check_role(
+    store: Store, sample_id: str, role: str, reviewer: str, level: Level | None = None
+) -> None:
     """Refuse an unknown role, an empty name, or one person in two roles of a sample."""
     if role not in ROLES:
         raise ToolexError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
     if not reviewer.strip():
         raise ToolexError("a reviewer name is required")
-    for row in store.rows("review/23_role_reviewers.sql", {"sample_id": sample_id}):
+    level = level or sample_level(store, sample_id)
+    for row in store.rows(level.sql["reviewers"], {"sample_id": sample_id}):
         if row["reviewer"] == reviewer and row["role"] != role:
             raise ToolexError(
                 f"{reviewer} already labels sample {sample_id!r} as {row['role']}; one person "
@@ -67,15 +77,12 @@ def items_for(store: Store, sample_id: str, role: str) -> list[dict[str, Any]]:
     """The items ``role`` must label, with what that role may see (see module docstring)."""
     if role not in ROLES:
         raise ToolexError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
-    if not store.rows("review/12_sample_size.sql", {"sample_id": sample_id})[0]["n"]:
-        raise ToolexError(
-            f"no review sample named {sample_id!r}; draw one with `toolex review sample`"
-        )
-    return store.rows("review/20_items.sql", {"sample_id": sample_id, "role": role})
+    level = sample_level(store, sample_id)
+    return store.rows(level.sql["items"], {"sample_id": sample_id, "role": role})
 
 
-def members(store: Store, item: dict[str, Any]) -> list[dict[str, Any]]:
-    """The combination slot by slot: sub-query, candidate, reference, judge's reason."""
+def members(store: Store, item: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A sampled combination slot by slot: sub-query, candidate item, reference item."""
     return store.rows(
         "review/21_item_members.sql",
         {k: item[k] for k in ("benchmark", "expansion", "query_id", "combo_id")},
@@ -83,21 +90,45 @@ def members(store: Store, item: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def save_label(
-    store: Store, sample_id: str, item: dict[str, Any], *, role: str, reviewer: str, label: Label
+    store: Store,
+    sample_id: str,
+    item: Mapping[str, Any],
+    *,
+    role: str,
+    reviewer: str,
+    label: Label,
 ) -> None:
     """Write one label (replacing this role's earlier label of the item)."""
-    label = label.check()
-    check_role(store, sample_id, role, reviewer)
+    level = sample_level(store, sample_id)
+    label = label.check(level)
+    check_role(store, sample_id, role, reviewer, level)
     with store.transaction():
-        store.execute(
-            "review/22_save_label.sql",
-            {
-                "sample_id": sample_id,
-                "role": role,
-                "reviewer": reviewer.strip(),
-                "label": label.label,
-                "bucket": label.bucket,
-                "note": label.note,
-                **{k: item[k] for k in ("benchmark", "expansion", "query_id", "combo_id")},
-            },
-        )
+        write_label(store, level, sample_id, item, role, reviewer.strip(), label)
+
+
+def write_label(
+    store: Store,
+    level: Level,
+    sample_id: str,
+    item: Mapping[str, Any],
+    role: str,
+    reviewer: str,
+    label: Label,
+) -> None:
+    """Write one checked label inside the caller's transaction; a verdict's final label follows
+    it into ``labels``."""
+    key = {k: item[k] for k in level.key}
+    store.execute(
+        level.sql["save"],
+        {
+            "sample_id": sample_id,
+            "role": role,
+            "reviewer": reviewer,
+            "label": label.label,
+            "bucket": label.bucket,
+            "note": label.note,
+            **key,
+        },
+    )
+    if level.name == "verdict":
+        publish_final_labels(store, sample_id, key)

@@ -29,6 +29,29 @@ def allocate(sizes: dict[str, int], n: int) -> dict[str, int]:
     return quotas
 
 
+def check_new_sample(
+    store: Store, sample_id: str, benchmark: str, expansion: str, size: int
+) -> None:
+    """Refuse a non-positive size, an unknown benchmark or expansion, and a name already used by
+    a sample of either level or by a label set (a verdict sample publishes under its name)."""
+    if size <= 0:
+        raise ToolexError(f"the sample size must be positive, not {size}")
+    store.require_expansion(store.require_benchmark(benchmark), expansion)
+    used = store.rows("review/14_sample_level.sql", {"sample_id": sample_id})[0]
+    if used["combinations"] or used["verdicts"]:
+        n = used["combinations"] or used["verdicts"]
+        level = "combination" if used["combinations"] else "verdict"
+        raise ToolexError(
+            f"a sample named {sample_id!r} already exists ({n} {level} items); choose another "
+            "name (its labels would lose their meaning)"
+        )
+    if used["labels"]:
+        raise ToolexError(
+            f"the labels table already holds a label set named {sample_id!r}; choose another "
+            "sample name"
+        )
+
+
 def draw_sample(
     store: Store,
     sample_id: str,
@@ -41,15 +64,7 @@ def draw_sample(
     """Insert the sample into ``review_samples``; returns the count kept per stratum.
 
     Refuses to overwrite an existing sample (its labels would lose their meaning)."""
-    if size <= 0:
-        raise ToolexError(f"the sample size must be positive, not {size}")
-    store.require_expansion(store.require_benchmark(benchmark), expansion)
-    existing = store.rows("review/12_sample_size.sql", {"sample_id": sample_id})[0]
-    if existing["n"]:
-        raise ToolexError(
-            f"a sample named {sample_id!r} already exists ({existing['n']} items, seed "
-            f"{existing['seed']}); choose another name"
-        )
+    check_new_sample(store, sample_id, benchmark, expansion, size)
     strata = {
         r["stratum"]: int(r["n"])
         for r in store.rows(

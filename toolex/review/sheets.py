@@ -1,52 +1,88 @@
-"""Review sheets: one CSV per reviewer for people who label outside the TUI.
+"""Review sheets: one CSV per reviewer for people who label outside the TUI, at either level.
 
-Export writes what the role may see (reviewers: their own label only; the adjudicator: the
-disagreements with both labels and notes) plus empty or current label/bucket/note columns.
+Export writes what the role may see (toolex.review.views: the request, the sub-query or the
+checklist, and both documentations in adjacent columns, pretty-printed; reviewers see their own
+label only, the adjudicator the disagreements with both labels and notes; nobody sees the
+judge's verdicts, reasons or confidences, nor ranks or scores) plus the label/bucket/note
+columns to fill. Columns, by level:
+
+- verdict: sample_id, benchmark, expansion, query_id, slot, item_id (the candidate), position,
+  query, instruction, subquery, reference, reference_doc, candidate_doc;
+- combination: sample_id, benchmark, expansion, query_id, combo_id, position, stratum, query,
+  instruction, checklist, reference, candidate, reference_docs, candidate_docs;
+- then, for the adjudicator, r1_label, r1_bucket, r1_note, r2_label, r2_bucket, r2_note; and
+  role, reviewer, label, bucket, note.
+
 Import reads a filled sheet back: every row is checked before anything is written (an error names
-the file, line and field), then all labels are saved in one transaction; rows with an empty
-label are skipped (not yet labelled).
+the file, line and field), then all labels are saved in one transaction; rows with an empty label
+are skipped (not yet labelled). Errors give a row's number as a spreadsheet shows it (the
+header is line 1), not the file's physical line: documentation cells span several lines.
 """
 
 from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Any
 
-from toolex.errors import InputError
-from toolex.review.labels import BUCKETS, LABELS, Label, check_role, items_for, members
+from toolex.errors import InputError, ToolexError
+from toolex.review.labels import Label, check_role, items_for, write_label
+from toolex.review.levels import Level, sample_level
+from toolex.review.views import item_view
 from toolex.store import Store
 
-KEY = ("sample_id", "benchmark", "expansion", "query_id", "combo_id")
-CONTEXT = (
-    "position",
-    "stratum",
-    "query",
-    "instruction",
-    "candidate",
-    "reference",
-    "subqueries",
-    "judge_reasons",
-    "audit_reason",
-)
+CONTEXT = {
+    "verdict": (
+        "position",
+        "query",
+        "instruction",
+        "subquery",
+        "reference",
+        "reference_doc",
+        "candidate_doc",
+    ),
+    "combination": (
+        "position",
+        "stratum",
+        "query",
+        "instruction",
+        "checklist",
+        "reference",
+        "candidate",
+        "reference_docs",
+        "candidate_docs",
+    ),
+}
 OTHERS = ("r1_label", "r1_bucket", "r1_note", "r2_label", "r2_bucket", "r2_note")
 EDIT = ("role", "reviewer", "label", "bucket", "note")
+INTEGER_KEYS = ("slot", "combo_id")
+
+
+def columns(level: Level, role: str) -> list[str]:
+    others = OTHERS if role == "adjudicator" else ()
+    return ["sample_id", *level.key, *CONTEXT[level.name], *others, *EDIT]
 
 
 def export_sheet(store: Store, sample_id: str, role: str, path: str | Path) -> int:
     """Write the role's sheet to ``path``; returns the number of rows."""
+    level = sample_level(store, sample_id)
     items = items_for(store, sample_id, role)
-    cols = list(KEY + CONTEXT + (OTHERS if role == "adjudicator" else ()) + EDIT)
+    cols = columns(level, role)
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=cols)
         writer.writeheader()
         for item in items:
-            mem = members(store, item)
-            row = {k: item.get(k) for k in cols if k in item}
+            view = item_view(store, level, item, role)
+            row: dict[str, Any] = {k: item.get(k) for k in cols if k in item}
+            docs = "docs" if level.name == "combination" else "doc"
             row.update(
-                sample_id=sample_id,
-                role=role,
-                subqueries=" | ".join(f"{m['slot']}: {m['subquery'] or ''}" for m in mem),
-                judge_reasons=" | ".join(f"{m['slot']}: {m['reason'] or ''}" for m in mem),
+                {
+                    "sample_id": sample_id,
+                    "role": role,
+                    "checklist": "\n".join(view.checklist),
+                    f"reference_{docs}": view.left.text(),
+                    f"candidate_{docs}": view.right.text(),
+                }
             )
             writer.writerow({k: "" if row.get(k) is None else row[k] for k in cols})
     return len(items)
@@ -55,89 +91,85 @@ def export_sheet(store: Store, sample_id: str, role: str, path: str | Path) -> i
 def import_sheet(store: Store, path: str | Path) -> int:
     """Save the labels of a filled sheet; returns how many were saved."""
     path = str(path)
-    todo: list[tuple[dict, str, str, str, Label]] = []
+    levels: dict[str, Level] = {}
+    todo: list[tuple[Level, str, dict[str, Any], str, str, Label]] = []
     with open(path, newline="", encoding="utf-8") as fh:
         reader = csv.DictReader(fh)
         have = reader.fieldnames or []
-        missing = [c for c in KEY + ("role", "reviewer", "label") if c not in have]
+        missing = [c for c in ("sample_id", "role", "reviewer", "label") if c not in have]
         if missing:
             raise InputError(f"missing columns {', '.join(missing)}", path=path, line=1)
-        for row in reader:
-            line = reader.line_num
+        # a row's "line" is its row number as a spreadsheet shows it (header = 1): cells hold
+        # multi-line documentation, so the file's physical line numbers would mislead
+        for line, row in enumerate(reader, start=2):
             label = (row.get("label") or "").strip().lower()
             if not label:
                 continue
-            bucket = (row.get("bucket") or "").strip() or None
-            if label not in LABELS:
+            sample_id = row["sample_id"]
+            if sample_id not in levels:
+                try:
+                    levels[sample_id] = sample_level(store, sample_id)
+                except ToolexError as exc:
+                    raise InputError(str(exc), path=path, line=line, field="sample_id") from None
+            level = levels[sample_id]
+            lacking = [c for c in level.key if c not in have]
+            if lacking:
                 raise InputError(
-                    f"label must be valid or invalid, not {label!r}",
+                    f"missing columns {', '.join(lacking)} of a {level.name}-level sheet",
                     path=path,
-                    line=line,
-                    field="label",
+                    line=1,
                 )
-            if label == "invalid" and bucket not in BUCKETS:
+            item = _key(level, row, path, line)
+            lab = _label(level, label, row, path, line)
+            if not store.rows(level.sql["in_sample"], {"sample_id": sample_id, **item})[0]["n"]:
+                what = " ".join(f"{k} {item[k]}" for k in level.key[2:])
                 raise InputError(
-                    f"an invalid label needs a bucket: {', '.join(BUCKETS)}",
-                    path=path,
-                    line=line,
-                    field="bucket",
+                    f"{what} is not in sample {sample_id!r}", path=path, line=line, field="query_id"
                 )
-            if label == "valid" and bucket:
-                raise InputError(
-                    "a valid label takes no bucket", path=path, line=line, field="bucket"
-                )
-            try:
-                combo_id = int(row["combo_id"])
-            except ValueError:
-                raise InputError(
-                    f"combo_id must be an integer, not {row['combo_id']!r}",
-                    path=path,
-                    line=line,
-                    field="combo_id",
-                ) from None
-            item = {
-                "benchmark": row["benchmark"],
-                "expansion": row["expansion"],
-                "query_id": row["query_id"],
-                "combo_id": combo_id,
-            }
-            if not store.rows(
-                "review/13_item_in_sample.sql", {"sample_id": row["sample_id"], **item}
-            )[0]["n"]:
-                raise InputError(
-                    f"{row['query_id']} combination {combo_id} is not in sample "
-                    f"{row['sample_id']!r}",
-                    path=path,
-                    line=line,
-                    field="query_id",
-                )
-            todo.append(
-                (
-                    item,
-                    row["sample_id"],
-                    row["role"].strip(),
-                    row["reviewer"].strip(),
-                    Label(label, bucket, row.get("note")),
-                )
-            )
-    for n, (_, sample_id, role, reviewer, _) in enumerate(todo):
+            todo.append((level, sample_id, item, row["role"].strip(), row["reviewer"].strip(), lab))
+    for n, (level, sample_id, _, role, reviewer, _) in enumerate(todo):
         try:
-            check_role(store, sample_id, role, reviewer)
-        except Exception as exc:
+            check_role(store, sample_id, role, reviewer, level)
+        except ToolexError as exc:
             raise InputError(str(exc), path=path, record=str(n + 1), field="reviewer") from None
     with store.transaction():
-        for item, sample_id, role, reviewer, lab in todo:
-            lab = lab.check()
-            store.execute(
-                "review/22_save_label.sql",
-                {
-                    "sample_id": sample_id,
-                    "role": role,
-                    "reviewer": reviewer,
-                    "label": lab.label,
-                    "bucket": lab.bucket,
-                    "note": lab.note,
-                    **item,
-                },
-            )
+        for level, sample_id, item, role, reviewer, lab in todo:
+            write_label(store, level, sample_id, item, role, reviewer, lab)
     return len(todo)
+
+
+def _key(level: Level, row: dict[str, str], path: str, line: int) -> dict[str, Any]:
+    item: dict[str, Any] = {}
+    for k in level.key:
+        value = row[k]
+        if k in INTEGER_KEYS:
+            try:
+                item[k] = int(value)
+            except ValueError:
+                raise InputError(
+                    f"{k} must be an integer, not {value!r}", path=path, line=line, field=k
+                ) from None
+        else:
+            item[k] = value
+    return item
+
+
+def _label(level: Level, label: str, row: dict[str, str], path: str, line: int) -> Label:
+    bucket = (row.get("bucket") or "").strip() or None
+    if label not in level.labels:
+        raise InputError(
+            f"label must be {' or '.join(level.labels)}, not {label!r}",
+            path=path,
+            line=line,
+            field="label",
+        )
+    if label == level.negative and bucket not in level.buckets:
+        raise InputError(
+            f"a {label!r} label needs a bucket: {', '.join(level.buckets)}",
+            path=path,
+            line=line,
+            field="bucket",
+        )
+    if label == level.positive and bucket:
+        raise InputError(f"a {label!r} label takes no bucket", path=path, line=line, field="bucket")
+    return Label(label, bucket, row.get("note")).check(level)

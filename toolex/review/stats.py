@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from toolex.review.labels import BUCKETS, LABELS
@@ -36,12 +36,22 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
 
 def cohen_kappa(pairs: Sequence[tuple[str, str]]) -> float | None:
     """Kappa of two raters' labels, one (rater1, rater2) pair per item."""
-    n = len(pairs)
+    return kappa_of_table(Counter(pairs))
+
+
+def kappa_of_table(table: Mapping[tuple[str, str], int]) -> float | None:
+    """Kappa from a contingency table: (rater1's label, rater2's label) -> number of items.
+
+    The one kappa of toolex: review agreement and ``toolex judges eval`` (judge vs labels)."""
+    n = sum(table.values())
     if n == 0:
         return None
-    p_o = sum(a == b for a, b in pairs) / n
-    c1 = Counter(a for a, _ in pairs)
-    c2 = Counter(b for _, b in pairs)
+    p_o = sum(count for (a, b), count in table.items() if a == b) / n
+    c1: Counter[str] = Counter()
+    c2: Counter[str] = Counter()
+    for (a, b), count in table.items():
+        c1[a] += count
+        c2[b] += count
     p_e = sum(c1[c] * c2[c] for c in set(c1) | set(c2)) / (n * n)
     if p_e == 1:
         return None

@@ -21,6 +21,21 @@ def clip(value: Any, width: int) -> str:
     return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
 
+def clip_id(value: Any, width: int) -> str:
+    """An id in at most ``width`` characters, cut in the middle: ids of one benchmark share their
+    start (``G1_instruction:1…``) and differ at the end, which must stay visible."""
+    text = shown(value)
+    if len(text) <= width:
+        return text
+    head = max((width - 1) // 3, 1)
+    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
+
+
+def shown(value: Any, empty: str = "–") -> str:
+    """A value as the UI writes it: never Python's ``None``."""
+    return empty if value is None else str(value)
+
+
 def num(value: Any, digits: int = 2) -> Text:
     if value is None:
         return Text("–", style="dim", justify="right")

@@ -1,16 +1,36 @@
-"""A DataTable preset for the TUI: row cursor, zebra stripes, sized to its rows."""
+"""DataTable presets for the TUI: the keys of less and harlequin, and a row-cursor table sized to
+its rows for the detail screens."""
 
 from __future__ import annotations
 
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
+# less / vi keys on every table: j/k a row, g/G the first/last row, ctrl+d/u half a page.
+LESS_KEYS: list[BindingType] = [
+    Binding("j", "cursor_down", "Down", show=False),
+    Binding("k", "cursor_up", "Up", show=False),
+    Binding("g", "scroll_top", "First row", show=False),
+    Binding("G", "scroll_bottom", "Last row", show=False),
+    Binding("ctrl+d", "page_down", "Page down", show=False),
+    Binding("ctrl+u", "page_up", "Page up", show=False),
+]
 
-class RowTable(DataTable):
-    """Row-cursor table whose height follows its rows (detail screens stack several)."""
+
+class ListTable(DataTable):
+    """A row-cursor table with the less keys (the query list)."""
+
+    BINDINGS = LESS_KEYS
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+
+
+class RowTable(ListTable):
+    """Row-cursor table whose height follows its rows (detail screens stack several); at most
+    16 rows, so a focused table fits whole on an 80x24 terminal (the screens scroll it to the
+    top when tab reaches it)."""
 
     DEFAULT_CSS = """
     RowTable { height: auto; max-height: 16; }
     """
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=True)

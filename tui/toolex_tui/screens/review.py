@@ -1,9 +1,15 @@
-"""The review screen: one sampled combination at a time, labelled by one role.
+"""The review screen: one sampled item at a time, labelled by one role, at either level.
 
-Reviewers see the query, instruction, each slot's sub-query with the candidate tool, the
-reference tool and the judge's reason, and the audit's reason, plus their OWN label only. The
-adjudicator sees only disagreements, with both reviewers' labels and notes. Labels are written
-through toolex.review (one short transaction per save).
+What is shown is toolex.review.views' ItemView, the same as in the sheets: on top the request
+(query, instruction) and the sub-query (verdict level) or the checklist (combination level);
+below, both documentations side by side (reference | candidate, or ground truth | proposed),
+each pane scrollable on its own. Reviewers see their OWN label only; the adjudicator sees only
+disagreements, with both reviewers' labels and notes. Nobody sees the judge's verdict, reason or
+confidence, the retriever's rank or the RRF rank. Labels are written through toolex.review (one
+short transaction per save).
+
+Keys differ by level only where the labels do: combinations v valid / i invalid (n/p next and
+previous), verdicts y yes / n no (]/[ next and previous); failure buckets 1-4 or 1-6.
 """
 
 from __future__ import annotations
@@ -12,37 +18,40 @@ from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 
 from toolex.errors import ToolexError
-from toolex.review import BUCKETS, Label, items_for, members, save_label
+from toolex.review import Label, Level, item_view, items_for, sample_level, save_label
 from toolex.review.labels import check_role
 from toolex.store import Store
-
-BUCKET_KEYS = list(BUCKETS)  # keys 1..4 in this order
+from toolex_tui.components.docpair import DocPair
 
 
 class ReviewScreen(Screen):
-    AUTO_FOCUS = "#review"  # not the note box, or v/i/n/p would be typed into it
+    CSS_PATH = "../styles/review.tcss"
+    AUTO_FOCUS = "#r-head"  # not the note box, or the label keys would be typed into it
     BINDINGS = [
         Binding("escape", "focus_body", "Leave note", show=False),
         Binding("v", "mark('valid')", "Valid"),
         Binding("i", "mark('invalid')", "Invalid"),
-        Binding("1", "bucket(0)", "Ambiguity", show=False),
-        Binding("2", "bucket(1)", "Near-synonym", show=False),
-        Binding("3", "bucket(2)", "Coverage", show=False),
-        Binding("4", "bucket(3)", "Platform", show=False),
-        Binding("e", "edit_note", "Note"),
-        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("y", "mark('yes')", "Yes"),
+        Binding("n", "mark('no')", "No"),
+        # n/p move at the combination level; at the verdict level n is "no", so ] / [ move
         Binding("n", "move(1)", "Next"),
         Binding("p", "move(-1)", "Prev"),
+        Binding("right_square_bracket", "step(1)", "Next"),
+        Binding("left_square_bracket", "step(-1)", "Prev"),
+        Binding("e", "edit_note", "Note"),
+        Binding("ctrl+s", "save", "Save", priority=True),
+        *(Binding(str(k + 1), f"bucket({k})", f"Bucket {k + 1}", show=False) for k in range(6)),
     ]
 
     def __init__(self, store: Store, sample_id: str, role: str, reviewer: str) -> None:
         super().__init__()
-        check_role(store, sample_id, role, reviewer)
+        self.level: Level = sample_level(store, sample_id)
+        check_role(store, sample_id, role, reviewer, self.level)
         self.store = store
         self.sample_id = sample_id
         self.role = role
@@ -54,18 +63,33 @@ class ReviewScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="r-status")
-        with VerticalScroll(id="review"):
-            yield Static(id="r-context")
-            yield Static(id="r-members")
+        with Vertical(id="review"):
+            with VerticalScroll(id="r-head"):
+                yield Static(id="r-context")
+                yield Static(id="r-members")
+            yield DocPair(id="r-docs")
             yield Static(id="r-others")
         yield Static(id="r-label")
         yield Input(placeholder="note (e to edit, enter to save)", id="r-note", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = f"review {self.sample_id}"
+        self.title = f"review {self.sample_id} ({self.level.name} level)"
         self.sub_title = f"{self.role}: {self.reviewer}"
         self.show()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Bind each level's own keys only (see the module docstring)."""
+        verdict = self.level.name == "verdict"
+        if action == "mark":
+            return parameters[0] in self.level.labels
+        if action == "bucket":
+            return int(str(parameters[0])) < len(self.level.buckets)
+        if action == "move":
+            return not verdict
+        if action == "step":
+            return verdict
+        return True
 
     # -- display -----------------------------------------------------------------------------
 
@@ -82,34 +106,22 @@ class ReviewScreen(Screen):
             return
         own = Label(item["label"], item["bucket"], item["note"]) if item["label"] else None
         self.pending = own
-        ctx = [
-            f"[b]{escape(item['query_id'])}[/b] combo {item['combo_id']} · stratum "
-            f"{escape(item['stratum'])} · RRF rank {item['rrf_rank']}",
-            escape(item["query"]),
-        ]
-        if item["instruction"]:
-            ctx.append(f"[i]instruction:[/i] {escape(item['instruction'])}")
-        ctx.append(f"[i]audit:[/i] {escape(item['audit_reason'] or '–')}")
+        view = item_view(self.store, self.level, item, self.role)
+        ctx = [f"[b]{escape(view.heading)}[/b]", escape(view.request)]
+        if view.instruction:
+            ctx.append(f"[i]instruction:[/i] {escape(view.instruction)}")
         self.query_one("#r-context", Static).update("\n".join(ctx))
-        lines = []
-        for m in members(self.store, item):
-            same = m["candidate"] == m["reference"]
-            lines.append(f"[b]slot {m['slot']}[/b] {escape(m['subquery'] or '')}")
-            lines.append(
-                f"  candidate  [green]{escape(m['candidate'])}[/green]"
-                + ("  (= reference)" if same else "")
-            )
-            if not same:
-                lines.append(f"  reference  [cyan]{escape(m['reference'] or '?')}[/cyan]")
-            lines.append(f"  judge      {escape(m['reason'] or '–')}")
-        self.query_one("#r-members", Static).update("\n".join(lines))
-        others = ""
-        if self.role == "adjudicator":
-            others = "\n".join(
-                f"[b]{who}[/b]: {_fmt(item[f'{p}_label'], item[f'{p}_bucket'])}"
-                f"  {escape(item[f'{p}_note'] or '')}"
-                for who, p in (("reviewer1", "r1"), ("reviewer2", "r2"))
-            )
+        if self.level.name == "verdict":
+            checklist = f"[b]sub-query[/b] {escape(view.checklist[0])}"
+        else:
+            checklist = "[b]checklist[/b]\n" + "\n".join(f"  {escape(c)}" for c in view.checklist)
+        self.query_one("#r-members", Static).update(checklist)
+        self.query_one("#r-head", VerticalScroll).scroll_home(animate=False)
+        self.query_one(DocPair).show(view.left, view.right)
+        others = "\n".join(
+            f"[b]{who}[/b]: {self._fmt(label, bucket)}  {escape(note or '')}"
+            for who, label, bucket, note in view.others
+        )
         self.query_one("#r-others", Static).update(others)
         self.query_one("#r-note", Input).value = (own.note if own else None) or ""
         self._status()
@@ -120,34 +132,46 @@ class ReviewScreen(Screen):
         self.query_one("#r-status", Static).update(
             f"item {pos} · labelled {done}/{len(self.items)} · {self.role} {self.reviewer}"
         )
-        p = self.pending
-        self.query_one("#r-label", Static).update(
-            "label: "
-            + (_fmt(p.label, p.bucket) if p else "[dim]none (v valid, i invalid)[/dim]")
-            + (
-                ""
-                if not p or p.label != "invalid" or p.bucket
-                else "  [dim]bucket? 1 ambiguity 2 near-synonym 3 coverage 4 platform[/dim]"
+        lv, p = self.level, self.pending
+        keys = f"{lv.positive[0]} {lv.positive}, {lv.negative[0]} {lv.negative}"
+        hint = ""
+        if p and p.label == lv.negative and not p.bucket:
+            hint = (
+                "  [dim]bucket? "
+                + " ".join(f"{k + 1} {word}" for k, word in enumerate(lv.short))
+                + "[/dim]"
             )
+        self.query_one("#r-label", Static).update(
+            "label: " + (self._fmt(p.label, p.bucket) if p else f"[dim]none ({keys})[/dim]") + hint
         )
+
+    def _fmt(self, label: str | None, bucket: str | None) -> str:
+        if not label:
+            return "[dim]–[/dim]"
+        if label == self.level.positive:
+            return f"[b green]{label}[/]"
+        if not bucket:
+            return f"[b red]{label}[/]"
+        what = self.level.buckets.get(bucket, bucket).split(" (")[0]
+        return f"[b red]{label}[/] · {escape(what)}"
 
     # -- actions -----------------------------------------------------------------------------
 
     def action_mark(self, label: str) -> None:
         if self.item is None:
             return
-        bucket = self.pending.bucket if self.pending and label == "invalid" else None
+        bucket = self.pending.bucket if self.pending and label == self.level.negative else None
         self.pending = Label(label, bucket)
         self._status()
 
     def action_bucket(self, index: int) -> None:
         if self.item is None:
             return
-        self.pending = Label("invalid", BUCKET_KEYS[index])
+        self.pending = Label(self.level.negative, list(self.level.buckets)[index])
         self._status()
 
     def action_focus_body(self) -> None:
-        self.query_one("#review", VerticalScroll).focus()
+        self.query_one("#r-head", VerticalScroll).focus()
 
     def action_edit_note(self) -> None:
         self.query_one("#r-note", Input).focus()
@@ -161,7 +185,9 @@ class ReviewScreen(Screen):
         if item is None:
             return
         if self.pending is None:
-            self.notify("choose a label first: v valid, i invalid", severity="warning")
+            keys = f"{self.level.positive[0]} {self.level.positive}"
+            keys += f", {self.level.negative[0]} {self.level.negative}"
+            self.notify(f"choose a label first: {keys}", severity="warning")
             return
         note = self.query_one("#r-note", Input).value
         label = Label(self.pending.label, self.pending.bucket, note)
@@ -177,7 +203,7 @@ class ReviewScreen(Screen):
         except ToolexError as exc:
             self.notify(str(exc), severity="error")
             return
-        checked = label.check()
+        checked = label.check(self.level)
         item.update(label=checked.label, bucket=checked.bucket, note=checked.note)
         self.action_focus_body()
         self.action_move(1)
@@ -188,10 +214,5 @@ class ReviewScreen(Screen):
         self.index = min(max(self.index + step, 0), len(self.items) - 1)
         self.show()
 
-
-def _fmt(label: str | None, bucket: str | None) -> str:
-    if not label:
-        return "[dim]–[/dim]"
-    if label == "valid":
-        return "[b green]valid[/]"
-    return f"[b red]invalid[/] · {escape(BUCKETS.get(bucket or '', bucket or '?'))}"
+    def action_step(self, step: int) -> None:
+        self.action_move(step)

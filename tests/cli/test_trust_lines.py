@@ -1,0 +1,112 @@
+"""`toolex eval`, `stats` and `report` say what stands behind new: the trust lines go to stderr,
+JSON rows carry them as `trust`, CSV stays one plain table."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+from reports.fixtures import build
+from reports.trust_fixtures import LLM, fitted, llm_expansion
+
+from toolex.cli import cli
+from toolex.store import Store
+
+SHIPPED_LINE = (
+    "trust toolret/default verify heuristic: precision 0.957 [0.79, 0.99], recall 0.183 "
+    "[0.12, 0.26] on shipped set toolex-dev-v1, cross-validated, n=910, 23 accepted"
+)
+LLM_LINE = f"trust toolret/llm verify {LLM}: unvalidated: nothing has measured this judge"
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = tmp_path / "t.duckdb"
+    with Store.open(path) as store:
+        llm_expansion(fitted(build(store)))
+    return str(path)
+
+
+def run(args):
+    result = CliRunner().invoke(cli, args)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_eval_table_prints_the_trust_lines_on_stderr(db):
+    res = run(["eval", "--db", db, "--run", "bm25", "--k", "3"])
+    assert SHIPPED_LINE in res.stderr.splitlines()
+    assert "trust toolret/default combinations: no review yet" in res.stderr
+    assert "trust" not in res.stdout and "unvalidated" not in res.stderr
+
+
+def test_eval_marks_an_unvalidated_expansion(db):
+    res = run(["eval", "--db", db, "--run", "bm25", "--k", "3", "--expansion", "llm"])
+    lines = res.stderr.splitlines()
+    assert LLM_LINE in lines
+    assert any(line.startswith("trust toolret/llm: unvalidated — ") for line in lines)
+
+
+def test_eval_json_rows_carry_the_trust(db):
+    res = run(["eval", "--db", db, "--run", "bm25", "--k", "3", "--format", "json"])
+    rows = [r for r in json.loads(res.stdout) if r["query"] is None]
+    assert rows and all(r["trust"] == rows[0]["trust"] for r in rows)
+    trust = rows[0]["trust"]
+    assert (trust["benchmark"], trust["expansion"], trust["unvalidated"]) == (
+        "toolret",
+        "default",
+        False,
+    )
+    verify = next(j for j in trust["judges"] if j["stage"] == "verify")
+    assert (verify["judge"], verify["basis"], verify["tp"], verify["fp"]) == (
+        "heuristic",
+        "shipped set",
+        22,
+        1,
+    )
+    assert trust["review"] is None
+    res = run(["eval", "--db", db, "--run", "bm25", "--expansion", "llm", "--format", "json"])
+    assert all(r["trust"]["unvalidated"] for r in json.loads(res.stdout) if r["query"] is None)
+
+
+def test_eval_csv_stays_a_plain_table(db):
+    res = run(["eval", "--db", db, "--run", "bm25", "--k", "3", "--format", "csv"])
+    rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    assert rows and "trust" not in rows[0]
+    assert all(r["run"] == "bm25" for r in rows)
+    assert SHIPPED_LINE in res.stderr
+
+
+def test_stats_prints_the_trust_lines_and_json_carries_them(db):
+    res = run(["stats", "--db", db, "--benchmark", "toolret", "--expansion", "llm"])
+    assert LLM_LINE in res.stderr.splitlines()
+    res = run(["stats", "--db", db, "--benchmark", "toolret", "--format", "json"])
+    rows = json.loads(res.stdout)
+    assert rows[0]["trust"]["unvalidated"] is False
+    assert SHIPPED_LINE in res.stderr
+    res = run(["stats", "--db", db, "--benchmark", "toolret", "--format", "csv"])
+    assert "trust" not in next(csv.reader(io.StringIO(res.stdout)))
+
+
+def test_report_prints_the_trust_lines_and_writes_the_section(db, tmp_path):
+    out = tmp_path / "rep"
+    args = ["report", "--db", db, "--out", str(out), "--run", "bm25", "--k", "3"]
+    res = run([*args, "--permutations", "20", "--bootstrap", "20"])
+    assert SHIPPED_LINE in res.stderr
+    md = (out / "report.md").read_text()
+    assert "## How far to trust this\n" in md
+    assert "## How far to trust this: new, thinned to the measured precision" in md
+    assert "| heuristic 0.957 |" in md
+    res = run([*args, "--expansion", "llm", "--permutations", "20", "--bootstrap", "20"])
+    assert LLM_LINE in res.stderr
+    rows = json.loads((out / "trust.json").read_text())["rows"]
+    verify = next(r for r in rows if r["stage"] == "verify")
+    assert (verify["judge"], verify["measured_on"]) == (
+        LLM,
+        "unvalidated: nothing has measured this judge",
+    )

@@ -1,0 +1,326 @@
+"""What stands behind "new": each stage judge's measured quality (toolex.reports.trust), the
+review's combination precision, and new thinned to the measured precision
+(toolex.reports.thinning), on the report fixture whose equivalents are known by hand."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from reports.fixtures import BENCHMARK
+from reports.trust_fixtures import LLM, fitted, llm_expansion, review
+from toolex.judges import operating_points
+from toolex.reports.thinning import thinning_rows, thinning_table
+from toolex.reports.trust import (
+    NOT_MEASURED,
+    SHIPPED,
+    UNVALIDATED,
+    expansion_trust,
+    report_trust,
+    trust_table,
+)
+from toolex.review.stats import wilson_interval
+
+L3 = math.log2(3)
+# bm25 at K=3 (fixtures.py): old and new nDCG per query, q1..q6
+OLD_NDCG = [0.5, (1 / L3) / (1 + 1 / L3), 1.0, 0.0, (1 / L3 + 0.5) / (1 + 1 / L3), 0.5]
+NEW_NDCG = [1.0, 1.0, 1.0, 0.5, OLD_NDCG[4], 0.5]
+
+
+def by_stage(trust):
+    return {j.stage: j for j in trust.judges}
+
+
+def save_evaluation(store, judge, stage, source, benchmark, tp, fp, fn, tn):
+    lo, hi = wilson_interval(tp, tp + fp)
+    store.con.execute(
+        "INSERT INTO judge_evaluations (judge, stage, source, benchmark, n, tp, fp, fn, tn, "
+        "precision, precision_lo, precision_hi, recall) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        [judge, stage, source, benchmark, tp + fp + fn + tn, tp, fp, fn, tn]
+        + [tp / (tp + fp), lo, hi, tp / (tp + fn)],
+    )
+
+
+def add_label(store, query, reference, candidate, label, source="mine", slot=None):
+    store.con.execute(
+        "INSERT INTO labels (benchmark, query_id, slot, reference, candidate, label, labeller, "
+        "source) VALUES (?, ?, ?, ?, ?, ?, 'me', ?)",
+        [BENCHMARK, query, slot, reference, candidate, label, source],
+    )
+
+
+# -- the shipped figures ---------------------------------------------------------------------
+
+
+def test_shipped_counts_are_the_figures_operating_points_states():
+    doc = " ".join(operating_points.__doc__.split())
+    strict, screen = SHIPPED["heuristic"], SHIPPED["heuristic:prescreen"]
+    for counts in (strict, screen):
+        assert sum(counts[c] for c in ("tp", "fp", "fn", "tn")) == counts["n"]
+        assert f"{counts['n']} verdicts, {counts['tp'] + counts['fn']} equivalents" in doc
+    lo, hi = wilson_interval(strict["tp"], strict["tp"] + strict["fp"])
+    precision = strict["tp"] / (strict["tp"] + strict["fp"])
+    recall = strict["tp"] / (strict["tp"] + strict["fn"])
+    assert f"Precision {precision:.3f} [{lo:.2f}, {hi:.2f}], recall {recall:.3f}" in doc
+    assert f"({strict['tp']} of {strict['tp'] + strict['fp']} accepted" in doc
+    lo, hi = wilson_interval(screen["tp"], screen["tp"] + screen["fn"])
+    assert f"Recall {screen['tp'] / (screen['tp'] + screen['fn']):.3f} [{lo:.2f}, {hi:.2f}]" in doc
+    assert f"discarding {100 * (screen['fn'] + screen['tn']) / screen['n']:.1f}%" in doc
+    assert operating_points.LABELS_FITTED_ON == "toolex-dev-v1"
+
+
+def test_the_fitted_heuristic_stands_on_the_shipped_set(fixture_store):
+    trust = expansion_trust(fitted(fixture_store), BENCHMARK, "default")
+    verify = by_stage(trust)["verify"]
+    assert (verify.judge, verify.basis, verify.source) == (
+        "heuristic",
+        "shipped set",
+        "toolex-dev-v1",
+    )
+    assert verify.precision == pytest.approx(22 / 23) and verify.recall == pytest.approx(22 / 120)
+    assert (verify.precision_lo, verify.precision_hi) == wilson_interval(22, 23)
+    assert verify.rows == 9  # the fixture's non-reference verdicts: 6 accepted, 3 rejected
+    assert not trust.unvalidated
+    assert by_stage(trust)["audit"].basis == NOT_MEASURED  # no figures for the offline audit
+    lines = trust.lines()
+    assert (
+        "trust toolret/default verify heuristic: precision 0.957 [0.79, 0.99], recall 0.183 "
+        "[0.12, 0.26] on shipped set toolex-dev-v1, cross-validated, n=910, 23 accepted" in lines
+    )
+    assert "trust toolret/default combinations: no review yet" in lines
+    assert not any(line.endswith("measured; measure the verifier") for line in lines)
+
+
+def test_heuristic_verdicts_without_confidence_predate_the_fit(fixture_store):
+    trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    verify = by_stage(trust)["verify"]
+    assert verify.basis == UNVALIDATED and "before its fit" in verify.note
+    assert trust.unvalidated
+    assert any(re.match(r"trust toolret/default: unvalidated — ", line) for line in trust.lines())
+
+
+# -- an LLM judge: unvalidated until something measures it -----------------------------------
+
+
+def test_an_llm_judge_nothing_measures_is_unvalidated(fixture_store):
+    trust = expansion_trust(llm_expansion(fixture_store), BENCHMARK, "llm")
+    assert {j.stage: (j.judge, j.basis) for j in trust.judges} == {
+        "decompose": (LLM, NOT_MEASURED),
+        "verify": (LLM, UNVALIDATED),
+        "audit": (LLM, NOT_MEASURED),
+    }
+    assert trust.unvalidated
+    assert f"trust toolret/llm verify {LLM}: unvalidated: nothing has measured this judge" in (
+        trust.lines()
+    )
+    assert trust.as_dict()["unvalidated"] is True
+
+
+def test_an_evaluation_of_the_benchmark_wins_over_one_of_all(fixture_store):
+    llm_expansion(fixture_store)
+    save_evaluation(fixture_store, LLM, "verify", "mine", "*", 9, 1, 5, 5)
+    verify = by_stage(expansion_trust(fixture_store, BENCHMARK, "llm"))["verify"]
+    assert (verify.basis, verify.scope, verify.precision) == ("evaluation", "*", 0.9)
+    save_evaluation(fixture_store, LLM, "verify", "mine", BENCHMARK, 3, 1, 0, 6)
+    trust = expansion_trust(fixture_store, BENCHMARK, "llm")
+    verify = by_stage(trust)["verify"]
+    assert (verify.basis, verify.scope, verify.precision, verify.n) == (
+        "evaluation",
+        BENCHMARK,
+        0.75,
+        10,
+    )
+    assert not trust.unvalidated
+    assert by_stage(trust)["audit"].basis == NOT_MEASURED  # measured per stage
+
+
+def test_an_in_sample_evaluation_of_the_heuristic_is_not_used(fixture_store):
+    fitted(fixture_store)
+    save_evaluation(fixture_store, "heuristic", "verify", "toolex-dev-v1", "*", 30, 0, 0, 30)
+    verify = by_stage(expansion_trust(fixture_store, BENCHMARK, "default"))["verify"]
+    assert verify.basis == "shipped set"  # fitted on toolex-dev-v1: only the CV figures count
+    save_evaluation(fixture_store, "heuristic", "verify", "held-out", BENCHMARK, 4, 1, 5, 10)
+    verify = by_stage(expansion_trust(fixture_store, BENCHMARK, "default"))["verify"]
+    assert (verify.basis, verify.source, verify.precision) == ("evaluation", "held-out", 0.8)
+
+
+# -- labels of the expansion's own verdicts --------------------------------------------------
+
+
+def test_labels_covering_the_verdicts_measure_the_verifier(fixture_store):
+    fitted(fixture_store)
+    add_label(fixture_store, "q1", "w1", "w2", "yes")  # accepted: tp
+    add_label(fixture_store, "q4", "c1", "c2", "no")  # accepted: fp
+    add_label(fixture_store, "q4", "c1", "c7", "yes")  # rejected: fn
+    add_label(fixture_store, "q1", "w1", "w3", "no")  # rejected: tn
+    add_label(fixture_store, "q3", "w6", "w7", "yes", slot=1)  # q3 has no slot 1: no match
+    add_label(fixture_store, "q2", "w3", "w5", "yes", source="toolex-dev-v1")  # in-sample
+    add_label(fixture_store, "q1", "w1", "w1", "yes")  # the reference's own verdict: never
+    verify = by_stage(expansion_trust(fixture_store, BENCHMARK, "default"))["verify"]
+    assert (verify.basis, verify.source, verify.scope) == ("labels", "mine", BENCHMARK)
+    assert (verify.n, verify.tp, verify.fp, verify.fn, verify.tn) == (4, 1, 1, 1, 1)
+    assert verify.precision == 0.5 and (verify.precision_lo, verify.precision_hi) == (
+        wilson_interval(1, 2)
+    )
+    assert "precision 0.500 [0.09, 0.91], recall 0.500 [0.09, 0.91] on labels of toolret" in (
+        verify.text()
+    )
+
+
+def test_verdicts_made_before_the_fit_are_measured_by_the_shipped_labels_too(fixture_store):
+    add_label(fixture_store, "q2", "w3", "w5", "yes", source="toolex-dev-v1")
+    add_label(fixture_store, "q4", "c1", "c2", "no", source="toolex-dev-v1")
+    trust = expansion_trust(fixture_store, BENCHMARK, "default")  # no confidence: before the fit
+    verify = by_stage(trust)["verify"]
+    assert (verify.basis, verify.tp, verify.fp, verify.precision) == ("labels", 1, 1, 0.5)
+    assert not trust.unvalidated
+
+
+# -- recorded settings, review ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("config", "verify"),
+    [
+        ('{"judges": {"decompose": "heuristic", "verify": "openai:y"}}', "openai:y"),
+        ('{"judge": "openai:y"}', "openai:y"),
+        ('{"judge": "heuristic:strict"}', "heuristic"),
+        ("{}", None),
+    ],
+)
+def test_an_expansion_without_rows_reads_its_judges_from_the_settings(store, config, verify):
+    store.con.execute("INSERT INTO expansions VALUES ('b', 'planned', ?, now())", [config])
+    trust = expansion_trust(store, "b", "planned")
+    assert by_stage(trust)["verify"].judge == verify
+    assert trust.unvalidated == (verify != "heuristic")
+
+
+def test_an_expansion_that_holds_nothing_has_no_trust(fixture_store):
+    assert expansion_trust(fixture_store, BENCHMARK, "nothing") is None
+
+
+def test_combination_precision_comes_from_the_latest_finished_review(fixture_store):
+    review(fixture_store, "s1", {"q1": "valid", "q2": "invalid"})
+    trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert (trust.review.sample_id, trust.review.precision) == ("s1", 0.5)
+    assert (trust.review.ci_low, trust.review.ci_high) == wilson_interval(1, 2)
+    assert "trust toolret/default combinations: precision 0.500 [0.09, 0.91] (1 of 2 valid" in (
+        "\n".join(trust.lines())
+    )
+    review(fixture_store, "s2", {"q1": "valid"})  # newer, but not finished
+    trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert trust.review.sample_id == "s1"
+
+
+def test_a_review_under_way_is_not_a_precision(fixture_store):
+    review(fixture_store, "s2", {"q1": "valid"})
+    trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert not trust.review.finished and trust.review.precision is None
+    assert "no finished review yet (sample s2: 1 of 2" in "\n".join(trust.lines())
+
+
+# -- new, thinned to the measured precision --------------------------------------------------
+
+
+def band(store, precision, *, run="bm25", seed=0, expansion="default"):
+    """{metric: row} of bm25 at K=3 with every equivalent's judge at ``precision``."""
+    judges = (
+        {"heuristic": precision, "": precision} if not isinstance(precision, dict) else precision
+    )
+    rows = thinning_rows(store, [run], expansion, 3, seed=seed, precisions={BENCHMARK: judges})
+    return {r["metric"]: r for r in rows}
+
+
+def test_precision_one_keeps_new_and_zero_gives_old(fixture_store):
+    full, none = band(fixture_store, 1.0), band(fixture_store, 0.0)
+    assert full["ndcg"]["old"] == pytest.approx(sum(OLD_NDCG) / 6)
+    assert full["ndcg"]["new"] == pytest.approx(sum(NEW_NDCG) / 6)
+    for metric in ("ndcg", "recall", "comp"):
+        row = full[metric]
+        for end in ("lo", "median", "hi"):
+            assert row[f"thinned_{end}"] == pytest.approx(row["new"], abs=1e-12)
+            assert none[metric][f"thinned_{end}"] == pytest.approx(row["old"], abs=1e-12)
+        assert row["n_equivalents"] == 3 and row["n_queries"] == 6
+
+
+def test_each_equivalent_goes_with_its_own_judge(fixture_store):
+    """c2 (q4) judged by 'other' at p = 0, the rest at p = 1: only q4's gain goes (0.5 nDCG,
+    1 recall, 1 comp over 6 queries); the two-slot combination of q2 keeps its reference w4."""
+    fixture_store.con.execute("UPDATE verdicts SET judge = 'other' WHERE item_id = 'c2'")
+    rows = band(fixture_store, {"heuristic": 1.0, "other": 0.0, "": None})
+    assert rows["ndcg"]["thinned_hi"] == pytest.approx(rows["ndcg"]["new"] - 0.5 / 6)
+    assert rows["recall"]["thinned_lo"] == pytest.approx(rows["recall"]["new"] - 1 / 6)
+    assert rows["comp"]["thinned_median"] == pytest.approx(rows["comp"]["new"] - 1 / 6)
+    rows = band(fixture_store, {"heuristic": 0.0, "other": 1.0, "": None})
+    assert rows["ndcg"]["thinned_lo"] == pytest.approx(rows["ndcg"]["old"] + 0.5 / 6)
+    assert rows["recall"]["thinned_hi"] == pytest.approx(rows["recall"]["old"] + 1 / 6)
+
+
+def test_the_band_rises_with_precision_and_stays_between_old_and_new(fixture_store):
+    last = None
+    for p in (0.0, 0.2, 0.4, 0.5, 0.6, 0.8, 1.0):
+        rows = band(fixture_store, p)
+        now = [rows[m][f"thinned_{e}"] for m in ("ndcg", "recall", "comp") for e in ("lo", "hi")]
+        for m in ("ndcg", "recall", "comp"):
+            assert rows[m]["old"] - 1e-12 <= rows[m]["thinned_lo"] <= rows[m]["thinned_median"]
+            assert rows[m]["thinned_median"] <= rows[m]["thinned_hi"] <= rows[m]["new"] + 1e-12
+        if last is not None:
+            assert all(b >= a - 1e-12 for a, b in zip(last, now, strict=True)), p
+        last = now
+    half = band(fixture_store, 0.5)["ndcg"]
+    assert half["thinned_lo"] < half["thinned_hi"]  # three coin flips do spread
+    assert band(fixture_store, 0.5) == band(fixture_store, 0.5)  # seeded
+
+
+def test_an_unmeasured_verifier_has_no_band(fixture_store):
+    llm_expansion(fixture_store)
+    rows = thinning_rows(fixture_store, ["bm25"], "llm", 3)  # measured precisions: none
+    assert {r["metric"] for r in rows} == {"ndcg", "recall", "comp"}
+    assert all(r["thinned_lo"] is None and r["thinned_hi"] is None for r in rows)
+    assert rows[0]["new"] == pytest.approx(sum(NEW_NDCG) / 6)
+
+
+# -- the report section ----------------------------------------------------------------------
+
+
+def test_the_report_section_on_the_fixture(fixture_store, ctx):
+    fitted(fixture_store)
+    llm_expansion(fixture_store)
+    trusts = report_trust(ctx)
+    table = trust_table(trusts)
+    assert table.title == "How far to trust this"
+    rows = {(r["stage"], r["judge"]): r for r in table.rows}
+    verify = rows[("verify", "heuristic")]
+    assert verify["measured_on"] == "shipped set toolex-dev-v1 (cross-validated)"
+    assert verify["precision"] == pytest.approx(22 / 23)
+    assert (verify["precision_lo"], verify["precision_hi"]) == wilson_interval(22, 23)
+    assert rows[("combinations", "human review")]["measured_on"] == "no review yet"
+    assert (
+        rows[("audit", "heuristic")]["measured_on"]
+        == "not measured: nothing has measured this judge"
+    )
+
+    thinned = thinning_table(ctx, trusts, replicates=50)
+    main = {(r["run_id"], r["metric"]): r for r in ctx.summary if r["category"] == "all"}
+    assert {r["run_id"] for r in thinned.rows} == {"bm25", "bm25-ft", "sub-bm25"}
+    for row in thinned.rows:
+        assert row["new"] == pytest.approx(main[(row["run_id"], row["metric"])]["new"])
+        assert row["old"] - 1e-12 <= row["thinned_lo"] <= row["thinned_hi"] <= row["new"] + 1e-12
+        assert row["thinned_to"] == "heuristic 0.957"
+    assert "5th to 95th percentile" in thinned.note
+
+
+def test_the_report_section_of_an_unvalidated_expansion(fixture_store):
+    from toolex.reports.inputs import ReportContext
+
+    llm_expansion(fixture_store)
+    ctx = ReportContext.create(fixture_store, expansion="llm", k=3)
+    trusts = report_trust(ctx)
+    assert [r["measured_on"] for r in trust_table(trusts).rows if r["stage"] == "verify"] == [
+        f"{UNVALIDATED}: nothing has measured this judge"
+    ]
+    thinned = thinning_table(ctx, trusts, replicates=20)
+    assert {r["thinned_to"] for r in thinned.rows} == {f"{LLM} {UNVALIDATED}"}
+    assert all(r["thinned_lo"] is None for r in thinned.rows)

@@ -1,0 +1,295 @@
+"""`toolex judges eval`: measure judges against verdict labels (or audit verdicts against review
+labels) and print precision, recall, F1, accuracy, kappa with intervals, per stratum, and the
+mistakes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from toolex.cli.options import (
+    benchmark_option,
+    db_option,
+    emit_rows,
+    expansion_option,
+    format_option,
+    open_store,
+)
+
+
+@click.group("judges")
+def judges() -> None:
+    """Measure judges against labels.
+
+    \b
+    Examples:
+      toolex judges eval --judge heuristic
+      toolex judges eval --judge heuristic --judge openai:gpt-4o-mini --dry-run
+      toolex judges eval --stage audit --sample audit1
+    """
+
+
+@judges.command("eval")
+@click.option(
+    "--judge",
+    "specs",
+    multiple=True,
+    help="Judge to measure (repeatable): heuristic, heuristic:prescreen, openai:<model>, "
+    "anthropic:<model>, compat:<base_url>#<model>. The audit stage without one measures the "
+    "expansion's stored outcomes.",
+)
+@click.option(
+    "--stage",
+    type=click.Choice(["verify", "audit"]),
+    default="verify",
+    show_default=True,
+    help="verify: verdict labels; audit: the final labels of a review sample (--sample).",
+)
+@click.option("--source", default=None, help="Stored label set (default: the only one).")
+@click.option(
+    "--labels",
+    "labels_file",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="A label file to measure against instead of stored labels (checked, not imported).",
+)
+@click.option("--sample", "sample_id", default=None, help="Review sample (--stage audit).")
+@benchmark_option("Only labels of this benchmark.", required=False, default=None)
+@click.option(
+    "--subqueries",
+    type=click.Choice(["labels", "expansion"]),
+    default="labels",
+    show_default=True,
+    help="labels: the label's sub-query, else the expansion's; expansion: the expansion's. "
+    "A query without one is decomposed in memory (nothing is written).",
+)
+@expansion_option("Expansion whose sub-queries and candidate ranks are used.")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="toolex.toml: [llm] call settings, [judges] decompose = the decomposer.",
+)
+@click.option("--dry-run", is_flag=True, help="Print the calls and cost first; call nothing.")
+@click.option(
+    "--errors",
+    "n_errors",
+    type=click.IntRange(0),
+    default=10,
+    show_default=True,
+    help="False accepts and false rejects listed per judge.",
+)
+@format_option
+@db_option
+def eval_cmd(
+    specs: tuple[str, ...],
+    stage: str,
+    source: str | None,
+    labels_file: str | None,
+    sample_id: str | None,
+    benchmark: str | None,
+    subqueries: str,
+    expansion: str,
+    config_path: str | None,
+    dry_run: bool,
+    n_errors: int,
+    fmt: str,
+    db: str,
+) -> None:
+    """Run judges on labelled verdicts and measure them against the labels: n, precision,
+    recall, F1, accuracy next to always answering "no", Cohen's kappa (95% intervals), the
+    confusion matrix, the same per benchmark, part and rank band, and the false accepts and
+    false rejects with the label's note and the judge's reason.
+
+    Without stored labels and --labels, the shipped set is used (it needs toolret and
+    stabletoolbench loaded). LLM judges go through the call ledger: cached, costed, resumable.
+    Each result is saved in the table judge_evaluations.
+
+    \b
+    Example:
+      toolex judges eval --judge heuristic --judge heuristic:prescreen
+      toolex judges eval --judge openai:gpt-4o-mini --config toolex.toml --dry-run
+      toolex judges eval --stage audit --sample audit1 --judge heuristic
+    """
+    from toolex.pipeline.config import load_config
+
+    config = load_config(config_path) if config_path else None
+    if stage == "audit":
+        if not sample_id:
+            raise click.UsageError("--stage audit needs --sample (a review sample)")
+        from toolex.labels.audit import evaluate_audit, plan_audit
+
+        with open_store(db, read_only=dry_run) as store:
+            if dry_run:
+                rows = plan_audit(store, sample_id, specs, config=config)
+                emit_rows(rows, fmt, title=f"dry run: judges eval --stage audit on {sample_id}")
+                click.echo(_cost_line(rows), err=True)
+                return
+            evaluation = evaluate_audit(store, sample_id, specs, config=config)
+        _print(evaluation, fmt, n_errors)
+        return
+    if not specs:
+        raise click.UsageError("name the judge(s) to measure with --judge")
+    from toolex.labels.evaluate import chosen_labels, evaluate_verify, plan_verify
+
+    with open_store(db, read_only=dry_run) as store:
+        labels, name, notes = chosen_labels(
+            store, source=source, labels_file=labels_file, benchmark=benchmark
+        )
+        for note in notes:
+            click.echo(f"note: {note}", err=True)
+        options: dict[str, Any] = dict(expansion=expansion, subqueries=subqueries, config=config)
+        if dry_run:
+            rows, notes = plan_verify(store, specs, labels, **options)
+            emit_rows(rows, fmt, title=f"dry run: judges eval on {len(labels)} labels of {name}")
+            for note in notes:
+                click.echo(f"note: {note}", err=True)
+            click.echo(_cost_line(rows), err=True)
+            return
+        evaluation = evaluate_verify(store, specs, labels, name, **options)
+    _print(evaluation, fmt, n_errors)
+
+
+def _cost_line(rows: list[dict[str, Any]]) -> str:
+    calls = sum(r["calls"] for r in rows)
+    cached = sum(r["cached"] for r in rows)
+    known = sum(r["cost_usd"] for r in rows if r["cost_usd"] is not None)
+    unpriced = [r["judge"] for r in rows if r["cost_usd"] is None]
+    cost = f"estimated cost ${known:.4f}"
+    if unpriced:
+        cost += f" plus the calls of {', '.join(unpriced)} (no known price)"
+    return (
+        f"dry run: {calls} calls to make, {cached} answered by the ledger, {cost}; "
+        "nothing was called"
+    )
+
+
+def _print(evaluation: Any, fmt: str, n_errors: int) -> None:
+    from toolex.labels.report import as_dict, metric_rows
+
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps(as_dict(evaluation, n_errors), indent=2, default=str))
+    elif fmt == "csv":
+        emit_rows(metric_rows(evaluation), fmt)
+    else:
+        _tables(evaluation, n_errors)
+    for note in evaluation.notes:
+        click.echo(f"note: {note}", err=True)
+    for r in evaluation.reports:
+        if r.failed:
+            key, error = r.failed[0]
+            click.echo(
+                f"note: {r.judge}: {len(r.failed)} answer(s) failed and are not counted "
+                f"(e.g. {key}: {error})",
+                err=True,
+            )
+        if r.calls:
+            click.echo(
+                f"{r.judge}: {r.calls['made']} calls made, {r.calls['cached']} answers from the "
+                f"ledger, ${r.calls['cost_usd']:.4f}",
+                err=True,
+            )
+    click.echo(f"intervals: {evaluation.intervals}", err=True)
+    click.echo(
+        f"saved to judge_evaluations (stage {evaluation.stage}, source {evaluation.source})",
+        err=True,
+    )
+
+
+def _tables(evaluation: Any, n_errors: int) -> None:
+    reports = evaluation.reports
+    head = f"{evaluation.stage} verdicts vs {evaluation.labels} labels of {evaluation.source}"
+    for screen, figures, title in (
+        (False, _JUDGE_FIGURES, head),
+        (True, _SCREEN_FIGURES, f"{head}: pre-screens"),
+    ):
+        shown = [r for r in reports if r.screen == screen]
+        if shown:
+            rows = [
+                {"figure": name, **{r.judge: get(r.overall) for r in shown}}
+                for name, get in figures
+            ]
+            emit_rows(rows, "table", title=title)
+    for r in reports:
+        figures = _SCREEN_STRATA if r.screen else _JUDGE_STRATA
+        rows = [
+            {"by": dim, "stratum": value, **{name: get(f) for name, get in figures}}
+            for dim, value, f in r.strata
+        ]
+        emit_rows(rows, "table", title=f"{r.judge}: per stratum")
+    for r in reports:
+        kinds = [("equivalents screened out", r.false_rejects)]
+        if not r.screen:
+            kinds = [("false accepts", r.false_accepts), ("false rejects", r.false_rejects)]
+        for title, mistakes in kinds:
+            if mistakes and n_errors:
+                shown_ = mistakes[:n_errors]
+                click.echo(f"\n{r.judge}: {title}, {len(shown_)} of {len(mistakes)}")
+                for i, m in enumerate(shown_, start=1):
+                    click.echo(_mistake(i, m))
+
+
+def _cells(f: Any) -> str:
+    c = f.confusion
+    return f"{c.tp} / {c.fp} / {c.fn} / {c.tn}"
+
+
+_JUDGE_FIGURES: list[tuple[str, Any]] = [
+    ("n", lambda f: f.confusion.n),
+    ("labelled yes", lambda f: f.confusion.tp + f.confusion.fn),
+    ("precision", lambda f: f.precision.show()),
+    ("recall", lambda f: f.recall.show()),
+    ("F1", lambda f: f.f1.show()),
+    ("accuracy", lambda f: f.accuracy.show()),
+    ('accuracy of always "no"', lambda f: f.baseline.show()),
+    ("kappa", lambda f: f.kappa.show()),
+    ("tp / fp / fn / tn", _cells),
+]
+_SCREEN_FIGURES: list[tuple[str, Any]] = [
+    ("n", lambda f: f.confusion.n),
+    ("labelled equivalents", lambda f: f.confusion.tp + f.confusion.fn),
+    ("equivalents kept (recall)", lambda f: f.recall.show()),
+    ("equivalents lost", lambda f: f.confusion.fn),
+    ("candidates discarded", lambda f: f.discarded.show()),
+    ("precision of the kept", lambda f: f.precision.show()),
+    ("tp / fp / fn / tn", _cells),
+]
+_JUDGE_STRATA: list[tuple[str, Any]] = [
+    ("n", lambda f: f.confusion.n),
+    ("yes", lambda f: f.confusion.tp + f.confusion.fn),
+    ("precision", lambda f: f.precision.show(2)),
+    ("recall", lambda f: f.recall.show(2)),
+    ("F1", lambda f: _point(f.f1)),
+    ("accuracy", lambda f: _point(f.accuracy)),
+    ("always no", lambda f: _point(f.baseline)),
+    ("kappa", lambda f: _point(f.kappa)),
+]
+_SCREEN_STRATA: list[tuple[str, Any]] = [
+    ("n", lambda f: f.confusion.n),
+    ("equivalents", lambda f: f.confusion.tp + f.confusion.fn),
+    ("kept (recall)", lambda f: f.recall.show(2)),
+    ("lost", lambda f: f.confusion.fn),
+    ("discarded", lambda f: f.discarded.show(2)),
+]
+
+
+def _point(iv: Any) -> str:
+    return "" if iv.value is None else f"{iv.value:.3f}"
+
+
+def _mistake(i: int, s: Any) -> str:
+    d = s.detail
+    if "combo_id" in d:
+        what = f"{d['benchmark']} {d['query_id']} combination {d['combo_id']}"
+    else:
+        what = (
+            f"{d['benchmark']} {d['query_id']} slot {d['slot']}: {d['subquery']}\n"
+            f"     reference {d['reference']}\n     candidate {d['candidate']}"
+        )
+    label = "yes" if s.label else "no"
+    note = f": {s.note}" if s.note else ""
+    return f"  {i}. {what}\n     label {label}{note}\n     judge {s.reason}"

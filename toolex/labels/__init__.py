@@ -1,0 +1,32 @@
+"""Verdict labels as data, and judges measured against them (issue 16).
+
+- :mod:`toolex.labels.records`: label files (JSONL, CSV) read with located errors and written;
+- :mod:`toolex.labels.table`: the one writer of the ``labels`` table (atomic import, export);
+- :mod:`toolex.labels.tasks`: labelled verdicts as judge tasks (sub-query resolution, strata);
+- :mod:`toolex.labels.quality`: confusion matrix, precision/recall/F1/accuracy/kappa, intervals;
+- :mod:`toolex.labels.evaluate` and :mod:`toolex.labels.audit`: `toolex judges eval` of the
+  verify and audit stages;
+- :mod:`toolex.labels.report`: its results as data, and the one writer of ``judge_evaluations``.
+"""
+
+from toolex.labels.records import SHIPPED, Label, LabelErrors, read_labels, write_labels
+from toolex.labels.table import (
+    LabelImport,
+    export_labels,
+    import_labels,
+    label_summary,
+    stored_labels,
+)
+
+__all__ = [
+    "SHIPPED",
+    "Label",
+    "LabelErrors",
+    "LabelImport",
+    "export_labels",
+    "import_labels",
+    "label_summary",
+    "read_labels",
+    "stored_labels",
+    "write_labels",
+]

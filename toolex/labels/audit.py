@@ -1,0 +1,156 @@
+"""`toolex judges eval --stage audit`: audit verdicts against combination-level review labels.
+
+The labels are the final labels of a review sample (toolex.review: the two reviewers' shared
+label, else the adjudicator's; items still pending are left out); "valid" is the positive class.
+The verdicts are either the expansion's stored outcomes (no judge named: status 'valid' is a yes,
+'rejected_audit' and 'rejected_platform' a no, 'cut' and 'pending' were never audited and are
+counted apart) or a judge's fresh audit of each sampled combination (its query, the expansion's
+sub-queries as the checklist, the members' documentation). Same figures as the verify stage,
+per benchmark and per review stratum (category x number of tools).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import groupby
+from typing import Any
+
+from toolex.errors import ToolexError
+from toolex.judges.base import AuditTask, Verdict
+from toolex.labels.evaluate import build_judge, plan_row
+from toolex.labels.report import Evaluation, Scored, judge_report, save_evaluation
+from toolex.labels.tasks import tool_doc
+from toolex.progress import progress
+from toolex.store import Store
+
+AUDIT_STRATA = ("benchmark", "stratum")
+STORED_VERDICT = {"valid": True, "rejected_audit": False, "rejected_platform": False}
+
+
+def evaluate_audit(
+    store: Store,
+    sample_id: str,
+    specs: Sequence[str] = (),
+    *,
+    config: Any = None,
+    save: bool = True,
+) -> Evaluation:
+    """Stored audit outcomes (no ``specs``) or each judge's audit, against the sample's labels."""
+    items = _labelled_items(store, sample_id)
+    evaluation = Evaluation(sample_id, "audit", len(items), [])
+    if not specs:
+        evaluation.reports.append(_stored(items))
+        evaluation.notes.append("verdicts: the expansion's stored audit outcomes")
+    else:
+        tasks = _tasks(store, sample_id, items)
+        by_key = {_key(it): it for it in items}
+        bench = items[0]["benchmark"]
+        for spec in specs:
+            judge = build_judge(spec, store, config, bench)
+            scored, failed = [], []
+            with progress(f"judges eval {spec}", len(tasks), unit="combinations") as advance:
+                for outcome in judge.audit(tasks):
+                    advance(1)
+                    if not outcome.ok or not isinstance(outcome.value, Verdict):
+                        failed.append((outcome.key, outcome.error or "no verdict"))
+                        continue
+                    it = by_key[outcome.key]
+                    v = outcome.value
+                    scored.append(_scored(it, v.accepted, v.reason, v.confidence))
+            evaluation.reports.append(
+                judge_report(spec, "audit", scored, failed, dimensions=AUDIT_STRATA)
+            )
+    if save:
+        save_evaluation(store, evaluation)
+    return evaluation
+
+
+def plan_audit(
+    store: Store, sample_id: str, specs: Sequence[str], *, config: Any = None
+) -> list[dict[str, Any]]:
+    """A dry run of the audit evaluation: per judge the calls, ledger answers and cost."""
+    items = _labelled_items(store, sample_id)
+    tasks = _tasks(store, sample_id, items)
+    judges = [build_judge(s, store, config, items[0]["benchmark"], pricing=True) for s in specs]
+    return [plan_row("audit", judge, tasks) for judge in judges]
+
+
+def _labelled_items(store: Store, sample_id: str) -> list[dict[str, Any]]:
+    sample = store.rows("labels/50_audit_sample.sql", {"sample_id": sample_id})
+    if not sample:
+        raise ToolexError(
+            f"no review sample named {sample_id!r}; draw one with `toolex review sample`"
+        )
+    finals = {
+        (r["query_id"], r["combo_id"]): r
+        for r in store.rows("review/30_final_labels.sql", {"sample_id": sample_id})
+    }
+    items = []
+    for row in sample:
+        final = finals.get((row["query_id"], row["combo_id"])) or {}
+        if final.get("final_label") in ("valid", "invalid"):
+            items.append({**row, "label": final["final_label"], "bucket": final["final_bucket"]})
+    if not items:
+        raise ToolexError(
+            f"review sample {sample_id!r} has no final labels yet (both reviewers agreeing, or "
+            "the adjudicator); label it with `toolex review label` or the TUI"
+        )
+    return items
+
+
+def _stored(items: list[dict[str, Any]]) -> Any:
+    scored, failed = [], []
+    for it in items:
+        verdict = STORED_VERDICT.get(it["status"])
+        if verdict is None:
+            failed.append((_key(it), f"never audited (status {it['status']})"))
+            continue
+        scored.append(_scored(it, verdict, it["reason"] or it["status"], None))
+    judges = sorted({it["judge"] for it in items if it["judge"]})
+    spec = "+".join(judges) or "stored"
+    return judge_report(spec, "audit", scored, failed, dimensions=AUDIT_STRATA)
+
+
+def _tasks(store: Store, sample_id: str, items: list[dict[str, Any]]) -> list[AuditTask]:
+    members = store.rows("labels/51_audit_members.sql", {"sample_id": sample_id})
+    by_combo = {
+        k: list(g) for k, g in groupby(members, key=lambda r: (r["query_id"], r["combo_id"]))
+    }
+    tasks = []
+    for it in items:
+        slots = by_combo.get((it["query_id"], it["combo_id"]), [])
+        tasks.append(
+            AuditTask(
+                _key(it),
+                it["query"],
+                it["instruction"],
+                tuple(r["subquery"] or "" for r in slots),
+                tuple(
+                    tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"])
+                    for r in slots
+                ),
+            )
+        )
+    return tasks
+
+
+def _key(it: dict[str, Any]) -> str:
+    return f"{it['query_id']}/{it['combo_id']}"
+
+
+def _scored(it: dict[str, Any], judged: bool, reason: str, confidence: float | None) -> Scored:
+    return Scored(
+        key=_key(it),
+        label=it["label"] == "valid",
+        judged=judged,
+        strata={"benchmark": it["benchmark"], "stratum": it["stratum"]},
+        reason=reason,
+        confidence=confidence,
+        note=it["bucket"],
+        detail={
+            "benchmark": it["benchmark"],
+            "expansion": it["expansion"],
+            "query_id": it["query_id"],
+            "combo_id": it["combo_id"],
+        },
+    )

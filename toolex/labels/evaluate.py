@@ -1,0 +1,290 @@
+"""`toolex judges eval`: run judges on labelled verdicts and measure them against the labels.
+
+Which labels: a file (``labels_file``), else a stored source (the only one when none is named),
+else, when the store holds no labels, the shipped set (toolex/data/labels/verdicts.jsonl, which
+needs toolret and stabletoolbench loaded). Each judge's ``verify`` answers every labelled triple
+(toolex.labels.tasks says where its sub-query comes from): LLM judges through the call ledger, so
+their answers are cached, costed and resumable; the offline judges are built per benchmark (their
+IDF is that benchmark's library, as in an expansion). An answer that failed is counted and left
+out of the figures, never read as "no".
+
+The figures (toolex.labels.quality) come overall, per benchmark, per part and per rank band, with
+the false accepts and false rejects; ``heuristic:prescreen`` is read as a screen (recall = share
+of equivalents kept, discarded = share of candidates dropped). One row per (judge, stage, source,
+benchmark or '*') goes to ``judge_evaluations``, replacing an earlier evaluation.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from toolex.errors import ToolexError
+from toolex.judges import DEFAULT_JUDGE, make_judge, parse_spec
+from toolex.judges.base import Judge, Stage, Verdict
+from toolex.judges.operating_points import LABELS_FITTED_ON
+from toolex.labels.records import SHIPPED, Label
+from toolex.labels.report import Evaluation, Scored, judge_report, save_evaluation
+from toolex.labels.table import checked_labels, require_source, stored_labels
+from toolex.labels.tasks import LabelTasks, label_tasks
+from toolex.progress import progress
+from toolex.store import Store
+
+# -- which labels ----------------------------------------------------------------------------
+
+
+def chosen_labels(
+    store: Store,
+    *,
+    source: str | None = None,
+    labels_file: str | Path | None = None,
+    benchmark: str | None = None,
+) -> tuple[list[Label], str, list[str]]:
+    """(labels, source name, notes): from a file, a stored source, else the shipped set."""
+    notes: list[str] = []
+    if labels_file is not None and source is not None:
+        raise ToolexError("give --source (stored labels) or --labels FILE, not both")
+    if labels_file is None:
+        stored = require_source(store, source)
+        if stored is not None:
+            labels = stored_labels(store, stored, benchmark)
+            return _only(labels, benchmark, stored), stored, notes
+        labels_file = SHIPPED
+        notes.append(f"the store holds no labels: using the shipped set {SHIPPED.name}")
+    labels, read_notes = checked_labels(store, labels_file)
+    notes += read_notes
+    names = sorted({label.source for label in labels})
+    name = names[0] if len(names) == 1 else Path(labels_file).name
+    if benchmark is not None:
+        labels = [label for label in labels if label.benchmark == benchmark]
+    return _only(labels, benchmark, name), name, notes
+
+
+def _only(labels: list[Label], benchmark: str | None, source: str) -> list[Label]:
+    if not labels:
+        raise ToolexError(
+            f"label source {source!r} has no labels"
+            + (f" of benchmark {benchmark!r}" if benchmark else "")
+        )
+    return labels
+
+
+# -- judges ----------------------------------------------------------------------------------
+
+
+def build_judge(
+    spec: str, store: Store, config: Any = None, benchmark: str | None = None, *, pricing=False
+) -> Judge:
+    """The judge ``spec``: an offline judge takes its IDF from ``benchmark``'s library; an LLM
+    judge takes its call settings from ``config``. With ``pricing`` (a dry run, which prices
+    prompts and reads the ledger and calls nothing) an LLM judge is built even without an API key,
+    on a placeholder the dry run never sends."""
+    provider = parse_spec(spec)[0]
+    if provider == "heuristic":
+        return make_judge(spec, store, benchmark=benchmark)
+    if not pricing:
+        return make_judge(spec, store, config)
+    with _placeholder_key(provider):
+        return make_judge(spec, store, config)
+
+
+@contextlib.contextmanager
+def _placeholder_key(provider: str) -> Iterator[None]:
+    """While the block runs, a missing key of ``provider`` is a placeholder: the real client is
+    built (so the ledger identity, endpoint included, is exactly a real run's), and no call is
+    made with it."""
+    from toolex.llm.clients import KEY_ENV
+
+    env = KEY_ENV.get(provider)
+    if env is None or os.environ.get(env):
+        yield
+        return
+    os.environ[env] = "toolex-dry-run-makes-no-calls"
+    try:
+        yield
+    finally:
+        os.environ.pop(env, None)
+
+
+def decomposer_spec(config: Any = None) -> str:
+    """The decompose judge of the config file's [judges], else the default (offline) judge."""
+    return (getattr(config, "judges", None) or {}).get("decompose", DEFAULT_JUDGE)
+
+
+def _decomposers(
+    store: Store, spec: str, config: Any, pricing: bool = False
+) -> Callable[[str], Judge]:
+    built: dict[str | None, Judge] = {}
+    offline = parse_spec(spec)[0] == "heuristic"
+
+    def get(benchmark: str) -> Judge:
+        key = benchmark if offline else None
+        if key not in built:
+            built[key] = build_judge(spec, store, config, benchmark, pricing=pricing)
+        return built[key]
+
+    return get
+
+
+# -- the verify stage ------------------------------------------------------------------------
+
+
+def evaluate_verify(
+    store: Store,
+    specs: Sequence[str],
+    labels: Sequence[Label],
+    source: str,
+    *,
+    expansion: str = "default",
+    subqueries: str = "labels",
+    config: Any = None,
+    decompose_with: str | None = None,
+    save: bool = True,
+) -> Evaluation:
+    """Every judge of ``specs`` on the labelled triples; saved to judge_evaluations."""
+    decompose_with = decompose_with or decomposer_spec(config)
+    lt = label_tasks(
+        store,
+        labels,
+        expansion=expansion,
+        subqueries=subqueries,
+        decomposer=_decomposers(store, decompose_with, config),
+    )
+    evaluation = Evaluation(source, "verify", len(labels), [], _task_notes(lt, decompose_with))
+    if source == LABELS_FITTED_ON and any(parse_spec(s)[0] == "heuristic" for s in specs):
+        evaluation.notes.append(
+            f"in sample: the offline judge was fitted on {source!r}; its cross-validated "
+            "figures are in toolex/judges/operating_points.py"
+        )
+    by_key = {t.task.key: t for t in lt.tasks}
+    for spec in specs:
+        scored: list[Scored] = []
+        failed: list[tuple[str, str]] = []
+        calls = {"made": 0, "cached": 0, "cost_usd": 0.0}
+        judges = _verify_judges(store, spec, config, sorted({t.benchmark for t in lt.tasks}))
+        with progress(f"judges eval {spec}", len(lt.tasks), unit="verdicts") as advance:
+            for bench, judge in judges:
+                group = [t.task for t in lt.tasks if bench is None or t.benchmark == bench]
+                for outcome in judge.verify(group):
+                    advance(1)
+                    item = by_key[outcome.key]
+                    if outcome.extra.get("cached"):
+                        calls["cached"] += 1
+                    if not outcome.ok or not isinstance(outcome.value, Verdict):
+                        failed.append((outcome.key, outcome.error or "no verdict"))
+                        continue
+                    scored.append(_scored_verdict(item, outcome.value))
+                spend = getattr(judge, "spend", None)
+                if spend is not None:
+                    calls["made"] += spend.attempts
+                    calls["cost_usd"] += spend.cost_usd
+        screen = any(getattr(j, "mode", None) == "prescreen" for _, j in judges)
+        report = judge_report(spec, "verify", scored, failed, screen=screen)
+        if any(getattr(j, "makes_calls", True) for _, j in judges):
+            report.calls = calls
+        evaluation.reports.append(report)
+    if save:
+        save_evaluation(store, evaluation)
+    return evaluation
+
+
+def plan_verify(
+    store: Store,
+    specs: Sequence[str],
+    labels: Sequence[Label],
+    *,
+    expansion: str = "default",
+    subqueries: str = "labels",
+    config: Any = None,
+    decompose_with: str | None = None,
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """A dry run: per judge (and the decomposer, when it would be asked) the calls the evaluation
+    would make, the answers the ledger holds and the estimated cost. Nothing is called or
+    written, and no API key is needed."""
+    decompose_with = decompose_with or decomposer_spec(config)
+    decomposers = _decomposers(store, decompose_with, config, pricing=True)
+    offline = not getattr(decomposers(labels[0].benchmark), "makes_calls", True)
+    lt = label_tasks(
+        store,
+        labels,
+        expansion=expansion,
+        subqueries=subqueries,
+        decomposer=decomposers,
+        call_decomposer=offline,
+    )
+    rows = []
+    for bench in sorted({b for b, _ in lt.decompose}):
+        tasks = [t for b, t in lt.decompose if b == bench]
+        rows.append(plan_row("decompose", decomposers(bench), tasks))
+    verify_tasks = [t.task for t in lt.tasks]
+    for spec in specs:
+        judge = build_judge(spec, store, config, None, pricing=True)
+        rows.append(plan_row("verify", judge, verify_tasks))
+    return rows, _task_notes(lt, decompose_with)
+
+
+def plan_row(stage: Stage, judge: Judge, tasks: Sequence[Any]) -> dict[str, Any]:
+    """One dry-run row: the judge's estimate of ``tasks`` (calls, ledger answers, cost)."""
+    est = judge.estimate(stage, tasks)
+    return {
+        "judge": judge.spec,
+        "stage": stage,
+        "tasks": len(tasks),
+        "calls": est.calls,
+        "cached": est.cached,
+        "cost_usd": None if est.cost_usd is None else round(est.cost_usd, 6),
+    }
+
+
+def _verify_judges(
+    store: Store, spec: str, config: Any, benchmarks: list[str]
+) -> list[tuple[str | None, Judge]]:
+    """One offline judge per benchmark, or one LLM judge for all (None: every benchmark)."""
+    if parse_spec(spec)[0] == "heuristic":
+        return [(b, build_judge(spec, store, config, b)) for b in benchmarks]
+    return [(None, build_judge(spec, store, config))]
+
+
+def _scored_verdict(item: Any, verdict: Verdict) -> Scored:
+    t = item.task
+    return Scored(
+        key=t.key,
+        label=item.label == "yes",
+        judged=verdict.accepted,
+        strata=item.strata,
+        reason=verdict.reason,
+        confidence=verdict.confidence,
+        note=item.note,
+        detail={
+            "benchmark": item.benchmark,
+            "query_id": item.query_id,
+            "slot": item.slot,
+            "subquery": t.subquery,
+            "reference": t.reference.item_id,
+            "candidate": t.candidate.item_id,
+        },
+    )
+
+
+def _task_notes(lt: LabelTasks, decompose_with: str) -> list[str]:
+    notes = []
+    origins = lt.origins()
+    said = {
+        "label": "from the labels",
+        "expansion": "from the expansion",
+        "decomposed": f"decomposed by {decompose_with}",
+    }
+    shown = ", ".join(f"{n} {said[o]}" for o, n in sorted(origins.items()))
+    if shown:
+        notes.append(f"sub-queries: {shown}")
+    if lt.dropped:
+        notes.append(f"{lt.dropped} label(s) left out: their query or items are no longer stored")
+    if lt.unresolved:
+        key, why = lt.unresolved[0]
+        notes.append(
+            f"{len(lt.unresolved)} label(s) left out without a sub-query (e.g. {key}: {why})"
+        )
+    return notes

@@ -1,0 +1,392 @@
+"""How far to trust an expansion: the measured quality of the judge of each stage, and the
+combination precision of its latest finished review (issue 16, section 6).
+
+For each stage (decompose, verify, audit) the judges are those that wrote the stage's rows
+(sql/reports/81), else the one the expansion's settings record (``config.judges`` or, in older
+stores, ``config.judge``). Each judge's precision and recall come from the first of:
+
+1. ``evaluation``: what `toolex judges eval` stored in ``judge_evaluations`` for this benchmark's
+   labels, else for a whole label source (benchmark ``'*'``; sql/reports/82);
+2. ``labels``: the stored verdict labels of this benchmark that cover the expansion's own
+   verdicts (sql/reports/83; verify only);
+3. ``shipped set``: for the offline verifier (``heuristic``, ``heuristic:prescreen``), the
+   cross-validated figures of :data:`SHIPPED`;
+4. otherwise the verifier is ``unvalidated``, and so is its expansion; a decomposer or auditor
+   that nothing measures is ``not measured``.
+
+The offline verifier was fitted on the shipped labels (``operating_points.LABELS_FITTED_ON``):
+an evaluation of it, or its verdicts' labels, from that source are in-sample and skipped, so its
+cross-validated figures stand instead. Its verdicts carry their fitted score as ``confidence``;
+``heuristic`` verdicts without one were made by the offline verifier before the fit, which
+neither the figures nor an evaluation of today's judge describe: only labels of those very
+verdicts can measure them. Intervals are 95% Wilson (``toolex.review.stats.wilson_interval``,
+the one implementation).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from toolex.judges import JUDGE_STAGES
+from toolex.judges.operating_points import CROSS_VALIDATED, LABELS_FITTED_ON
+from toolex.reports.inputs import ReportContext, Table
+from toolex.review.stats import review_stats, wilson_interval
+from toolex.store import Store
+
+# An unmeasured verifier makes the expansion "unvalidated" (the word marks it everywhere);
+# an unmeasured decomposer or auditor is only "not measured", so the word keeps one meaning.
+UNVALIDATED = "unvalidated"
+NOT_MEASURED = "not measured"
+SHIPPED_BASIS = "shipped set"
+# The offline verifier's out-of-sample confusion counts on the shipped labels, owned by
+# toolex/judges/operating_points.py (refit with benchmarks/fit_offline_judge.py).
+# The figures a judge_evaluations row carries (sql/reports/82), as JudgeTrust fields.
+_EVALUATED = ("n", "tp", "fp", "fn", "tn", "kappa") + tuple(
+    f"{name}{end}" for name in ("precision", "recall") for end in ("", "_lo", "_hi")
+)
+SHIPPED = CROSS_VALIDATED
+
+
+@dataclass
+class JudgeTrust:
+    """The measured quality of one judge of one stage of an expansion."""
+
+    stage: str
+    judge: str | None  # None: no judge recorded for the stage
+    basis: str  # evaluation | labels | shipped set | unvalidated (verify) | not measured
+    source: str | None = None  # label source(s) of the measurement
+    scope: str | None = None  # the benchmark, or '*' (every benchmark of the source)
+    n: int | None = None
+    tp: int | None = None
+    fp: int | None = None
+    fn: int | None = None
+    tn: int | None = None
+    precision: float | None = None
+    precision_lo: float | None = None
+    precision_hi: float | None = None
+    recall: float | None = None
+    recall_lo: float | None = None
+    recall_hi: float | None = None
+    kappa: float | None = None
+    rows: int = 0  # rows of the stage this judge wrote in the expansion
+    note: str | None = None  # why nothing measures it
+
+    @property
+    def measured(self) -> bool:
+        return self.basis not in (UNVALIDATED, NOT_MEASURED)
+
+    def text(self) -> str:
+        """One line's worth: 'precision 0.96 [0.79, 0.99], recall 0.18 [0.12, 0.26] (...)'."""
+        if not self.measured:
+            return f"{self.basis}: {self.note or 'nothing has measured this judge'}"
+        parts = []
+        for name in ("precision", "recall"):
+            value = getattr(self, name)
+            if value is not None:
+                lo, hi = getattr(self, f"{name}_lo"), getattr(self, f"{name}_hi")
+                ci = f" [{lo:.2f}, {hi:.2f}]" if lo is not None and hi is not None else ""
+                parts.append(f"{name} {value:.3f}{ci}")
+        where = {
+            "evaluation": f"`judges eval` on {self.source}"
+            + ("" if self.scope == "*" else f" ({self.scope})"),
+            "labels": f"labels of {self.scope} ({self.source})",
+            SHIPPED_BASIS: f"{SHIPPED_BASIS} {self.source}, cross-validated",
+        }[self.basis]
+        accepted = (
+            f", {self.tp + self.fp} accepted" if self.tp is not None and self.fp is not None else ""
+        )
+        return f"{', '.join(parts) or 'no precision or recall'} on {where}, n={self.n}{accepted}"
+
+
+@dataclass
+class ReviewTrust:
+    """Combination precision from the latest finished review sample (or one under way)."""
+
+    sample_id: str
+    n_items: int
+    n_final: int
+    n_valid: int
+    precision: float | None
+    ci_low: float | None
+    ci_high: float | None
+
+    @property
+    def finished(self) -> bool:
+        return self.n_items > 0 and self.n_final == self.n_items
+
+    def text(self) -> str:
+        if not self.finished:
+            return (
+                f"no finished review yet (sample {self.sample_id}: {self.n_final} of "
+                f"{self.n_items} combinations have a final label)"
+            )
+        assert self.precision is not None and self.ci_low is not None
+        return (
+            f"precision {self.precision:.3f} [{self.ci_low:.2f}, {self.ci_high:.2f}] "
+            f"({self.n_valid} of {self.n_final} valid, review {self.sample_id})"
+        )
+
+
+@dataclass
+class ExpansionTrust:
+    benchmark: str
+    expansion: str
+    judges: list[JudgeTrust] = field(default_factory=list)
+    review: ReviewTrust | None = None
+
+    @property
+    def unvalidated(self) -> bool:
+        """True when the verify stage has a judge (or rows) that nothing measures."""
+        return any(j.stage == "verify" and not j.measured for j in self.judges)
+
+    def verify_precision(self) -> dict[str, float | None]:
+        """verify judge -> measured precision (None: unmeasured); '' = the stage's first judge,
+        for equivalents no verdict covers (sql/reports/85)."""
+        verify = [j for j in self.judges if j.stage == "verify"]
+        out = {j.judge: j.precision for j in verify if j.judge}
+        out[""] = verify[0].precision if verify else None
+        return out
+
+    def lines(self) -> list[str]:
+        """Human lines, one per stage judge and one for the review (stderr of the CLI)."""
+        head = f"trust {self.benchmark}/{self.expansion}"
+        out = [f"{head} {j.stage} {j.judge or '(none recorded)'}: {j.text()}" for j in self.judges]
+        review = self.review.text() if self.review else "no review yet"
+        out.append(f"{head} combinations: {review}")
+        if self.unvalidated:
+            out.append(
+                f"{head}: {UNVALIDATED} — its new scores rest on verdicts nobody has measured; "
+                "measure the verifier with `toolex judges eval` or label some of its verdicts"
+            )
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape (the `trust` field of `toolex eval`/`stats` JSON rows)."""
+        return {
+            "benchmark": self.benchmark,
+            "expansion": self.expansion,
+            "unvalidated": self.unvalidated,
+            "judges": [asdict(j) for j in self.judges],
+            "review": asdict(self.review) if self.review else None,
+        }
+
+
+def expansion_trust(store: Store, benchmark: str, expansion: str) -> ExpansionTrust | None:
+    """The trust of ``expansion`` of ``benchmark``; None when it holds nothing (no settings, no
+    rows: new equals old and there is nothing to trust)."""
+    params = {"benchmark": benchmark, "expansion": expansion}
+    config = _config(store.rows("reports/80_trust_config.sql", params))
+    written = store.rows("reports/81_trust_stage_judges.sql", params)
+    if config is None and not written:
+        return None
+    stages: dict[str, list[tuple[str | None, int, int]]] = {}
+    for stage in JUDGE_STAGES:
+        rows = [
+            (r["judge"], int(r["n"]), int(r["unscored"])) for r in written if r["stage"] == stage
+        ]
+        stages[stage] = rows or [((config or {}).get(stage), 0, 0)]
+    specs = sorted({_norm(j) for rows in stages.values() for j, _, _ in rows if j})
+    evaluations = store.rows(
+        "reports/82_trust_evaluations.sql", {"benchmark": benchmark, "judges": specs}
+    )
+    overlap = {
+        _norm(r["judge"]): r
+        for r in store.rows(
+            "reports/83_trust_label_overlap.sql", {**params, "fitted_on": LABELS_FITTED_ON}
+        )
+    }
+    trust = ExpansionTrust(benchmark, expansion)
+    for stage, rows in stages.items():
+        for judge, n, unscored in rows:
+            spec = _norm(judge) if judge else None
+            before_fit = stage == "verify" and unscored > 0 and (spec or "").startswith("heuristic")
+            found = _measure(benchmark, stage, spec, evaluations, overlap, before_fit)
+            found.rows = n
+            trust.judges.append(found)
+    trust.review = _review(store, params)
+    return trust
+
+
+def trust_of_runs(
+    store: Store, run_ids: Sequence[str], expansion: str
+) -> dict[str, ExpansionTrust | None]:
+    """run id -> the trust of ``expansion`` of the run's benchmark (one lookup per benchmark)."""
+    bench = {r["run_id"]: r["benchmark"] for r in store.rows("reports/01_run_benchmarks.sql")}
+    found: dict[str, ExpansionTrust | None] = {}
+    out = {}
+    for run_id in run_ids:
+        benchmark = bench[run_id]
+        if benchmark not in found:
+            found[benchmark] = expansion_trust(store, benchmark, expansion)
+        out[run_id] = found[benchmark]
+    return out
+
+
+def _config(rows: list[dict[str, Any]]) -> dict[str, str] | None:
+    """stage -> judge spec from the recorded settings (``judges`` mapping or ``judge``)."""
+    if not rows:
+        return None
+    raw = rows[0]["config"]
+    config = json.loads(raw) if isinstance(raw, str) else (raw or {})
+    judges = config.get("judges", config.get("judge"))
+    if isinstance(judges, str):
+        return dict.fromkeys(JUDGE_STAGES, judges)
+    if isinstance(judges, dict):
+        return {s: str(j) for s, j in judges.items() if j}
+    return {}
+
+
+def _norm(spec: str) -> str:
+    """One spelling per judge: 'heuristic:strict' is the judge 'heuristic'."""
+    spec = spec.strip()
+    return "heuristic" if spec == "heuristic:strict" else spec
+
+
+def _in_sample(judge: str, source: str | None) -> bool:
+    return judge.startswith("heuristic") and source == LABELS_FITTED_ON
+
+
+def _measure(
+    benchmark: str,
+    stage: str,
+    judge: str | None,
+    evaluations: list[dict[str, Any]],
+    overlap: dict[str, dict[str, Any]],
+    before_fit: bool = False,
+) -> JudgeTrust:
+    unmeasured = UNVALIDATED if stage == "verify" else NOT_MEASURED
+    if judge is None:
+        return JudgeTrust(stage, None, unmeasured, note="no judge recorded for this stage")
+    for ev in evaluations:
+        if before_fit or ev["judge"] != judge or ev["stage"] != stage:
+            continue
+        if not _in_sample(judge, ev["source"]):
+            figures = {k: ev[k] for k in _EVALUATED}
+            return JudgeTrust(stage, judge, "evaluation", ev["source"], ev["benchmark"], **figures)
+    if stage == "verify" and judge in overlap and overlap[judge]["n"]:
+        row = overlap[judge]
+        counts = {k: int(row[k]) for k in ("n", "tp", "fp", "fn", "tn")}
+        return _from_counts(stage, judge, "labels", row["sources"], benchmark, counts)
+    if before_fit:
+        note = (
+            "its verdicts carry no confidence, so the offline verifier made them before its fit "
+            f"and the {SHIPPED_BASIS}'s figures do not apply; label some of them, or expand "
+            "again into a new --expansion"
+        )
+        return JudgeTrust(stage, judge, UNVALIDATED, note=note)
+    if stage == "verify" and judge in SHIPPED:
+        return _from_counts(stage, judge, SHIPPED_BASIS, LABELS_FITTED_ON, "*", SHIPPED[judge])
+    return JudgeTrust(stage, judge, unmeasured, note="nothing has measured this judge")
+
+
+def _from_counts(
+    stage: str,
+    judge: str,
+    basis: str,
+    source: str | None,
+    scope: str | None,
+    counts: dict[str, int],
+) -> JudgeTrust:
+    tp, fp, fn = counts["tp"], counts["fp"], counts["fn"]
+    out = JudgeTrust(stage, judge, basis, source, scope)
+    out.n, out.tp, out.fp, out.fn, out.tn = (counts[k] for k in ("n", "tp", "fp", "fn", "tn"))
+    if tp + fp:
+        out.precision = tp / (tp + fp)
+        out.precision_lo, out.precision_hi = wilson_interval(tp, tp + fp)
+    if tp + fn:
+        out.recall = tp / (tp + fn)
+        out.recall_lo, out.recall_hi = wilson_interval(tp, tp + fn)
+    return out
+
+
+def _review(store: Store, params: dict[str, str]) -> ReviewTrust | None:
+    """The newest finished review sample, else the newest one under way, else None."""
+    first: ReviewTrust | None = None
+    for sample in store.rows("reports/84_trust_reviews.sql", params):
+        stats = review_stats(store, sample["sample_id"])
+        found = ReviewTrust(
+            stats.sample_id, stats.n_items, stats.n_final, stats.n_valid, None, None, None
+        )
+        if found.finished:
+            found.precision, found.ci_low, found.ci_high = (
+                stats.precision,
+                stats.ci_low,
+                stats.ci_high,
+            )
+            return found
+        first = first or found  # under way: its share so far is no precision of the expansion
+    return first
+
+
+def report_trust(ctx: ReportContext) -> list[ExpansionTrust]:
+    """The trust of the report's expansion for each reported benchmark that holds it."""
+    found = (expansion_trust(ctx.store, b, ctx.expansion) for b in ctx.benchmarks)
+    return [t for t in found if t is not None]
+
+
+def trust_table(trusts: Sequence[ExpansionTrust]) -> Table:
+    """The report's "How far to trust this": each stage judge's measured quality per
+    benchmark, and the combination precision of the latest finished review."""
+    rows: list[dict[str, Any]] = []
+    for trust in trusts:
+        benchmark = trust.benchmark
+        for j in trust.judges:
+            rows.append(
+                {
+                    "benchmark": benchmark,
+                    "stage": j.stage,
+                    "judge": j.judge or "(none recorded)",
+                    "measured_on": _measured_on(j),
+                    "n": j.n,
+                    "precision": j.precision,
+                    "precision_lo": j.precision_lo,
+                    "precision_hi": j.precision_hi,
+                    "recall": j.recall,
+                    "recall_lo": j.recall_lo,
+                    "recall_hi": j.recall_hi,
+                }
+            )
+        rows.append(_review_row(benchmark, trust.review))
+    return Table(
+        "trust",
+        "How far to trust this",
+        rows,
+        note=(
+            "new is only as true as the verdicts behind it. Per stage judge: its precision and "
+            "recall with 95% Wilson intervals, measured by `toolex judges eval` on this "
+            "benchmark's labels (or a whole label source), else on the stored verdict labels "
+            "that cover this expansion's verdicts (those the labels happen to cover, not a "
+            f"random sample of them), else, for the offline verifier, on the "
+            f"{SHIPPED_BASIS} ({LABELS_FITTED_ON}, cross-validated); '{UNVALIDATED}' where "
+            f"nothing measures the verifier, '{NOT_MEASURED}' for another stage's judge. "
+            "'combinations': the share of sampled valid combinations that "
+            "reviewers judged valid (the latest finished review sample)."
+        ),
+    )
+
+
+def _measured_on(j: JudgeTrust) -> str:
+    if j.basis == "evaluation":
+        return f"evaluation {j.source}" + ("" if j.scope == "*" else f" ({j.scope})")
+    if j.basis == "labels":
+        return f"labels {j.source}"
+    if j.basis == SHIPPED_BASIS:
+        return f"{SHIPPED_BASIS} {j.source} (cross-validated)"
+    return f"{j.basis}: {j.note}" if j.note else j.basis
+
+
+def _review_row(benchmark: str, review: ReviewTrust | None) -> dict[str, Any]:
+    row: dict[str, Any] = {"benchmark": benchmark, "stage": "combinations"}
+    row |= {"judge": "human review", "measured_on": "no review yet", "n": None}
+    row |= dict.fromkeys(("precision", "precision_lo", "precision_hi"))
+    row |= dict.fromkeys(("recall", "recall_lo", "recall_hi"))
+    if review is not None and review.finished:
+        row |= {"measured_on": f"review {review.sample_id}", "n": review.n_final}
+        row |= {"precision": review.precision, "precision_lo": review.ci_low}
+        row["precision_hi"] = review.ci_high
+    elif review is not None:
+        row["measured_on"] += f" (sample {review.sample_id}: {review.n_final} of {review.n_items})"
+    return row
