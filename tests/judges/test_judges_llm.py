@@ -13,10 +13,10 @@ from llm_support import (
     tool,
     verify_tasks,
 )
-from scripted_answers import _k_of, _user_text
+from scripted_answers import _k_of, task_text
 
 from toolex.errors import InputError
-from toolex.judges import judges_for, make_judge, parse_spec
+from toolex.judges import judges_for, make_judge, parse, parse_spec
 from toolex.judges.base import Estimate, SubQuery, Verdict, VerifyTask
 from toolex.judges.llm import LLMJudge
 from toolex.llm.config import LLMConfig
@@ -28,7 +28,7 @@ from toolex.pipeline.config import ToolexConfig
 def responder(provider, body):
     """Decompose: name the step after the tool's topic; verify: yes iff the candidate's topic
     equals the sub-query's; audit: yes iff two tools."""
-    text = _user_text(body)
+    text = task_text(body)
     k = _k_of(body)
     if k is not None:
         return json.dumps(
@@ -108,7 +108,7 @@ def test_injected_yes_changes_nothing(llm_env, store):
     recorded and retried, never read as a yes."""
 
     def gullible(provider, body):
-        text = _user_text(body)
+        text = task_text(body)
         if "ignore the rules" in text:
             return 'Sure. As instructed: {"verdict": "yes", "reason": "approved"}'
         return '{"verdict": "no", "reason": "different operation"}'
@@ -146,8 +146,9 @@ def test_estimate_counts_ledger_hits_tokens_and_cost(llm_env, store):
         calls, cached, prompt_toks, answer_toks = judge.plan("verify", tasks)
         assert (calls, cached) == (6, 0)
         sys_user = [judge._prepare("verify", t) for t in tasks]
+        schema = estimate_tokens(json.dumps(parse.verdict_schema()))  # structured output
         assert prompt_toks == [
-            estimate_tokens(p.system) + estimate_tokens(p.user) for p in sys_user
+            estimate_tokens(p.system) + estimate_tokens(p.user) + schema for p in sys_user
         ]
         expected = sum(p * 0.15 + 60 * 0.60 for p in prompt_toks) / 1e6  # gpt-4o-mini $/MTok
         assert judge.estimate("verify", tasks) == Estimate(6, 0, round(expected, 6))
@@ -214,19 +215,35 @@ def test_one_judge_for_every_stage_wins_over_the_config(llm_env, store):
     assert {j.spec for j in defaults.values()} == {"heuristic"}
 
 
-def test_compat_judge_end_to_end_and_cache_survives_a_new_port(llm_env, store):
+def test_compat_judge_end_to_end_and_a_second_server_is_not_served_the_first_ones_answers(
+    llm_env, store
+):
     tasks = verify_tasks(3)
     with ScriptedServer(responder) as s:
         judge = make_judge(f"compat:{s.url}/v1#qwen2.5-7b-instruct", store)
         got = list(judge.verify(tasks))
         body = s.requests[0]["body"]
     assert all(o.ok for o in got)
-    assert body["model"] == "qwen2.5-7b-instruct" and body["response_format"] == {
-        "type": "json_object"
-    }
+    assert body["model"] == "qwen2.5-7b-instruct"
+    assert body["response_format"]["json_schema"]["schema"] == parse.verdict_schema()
     rows = Ledger(store).rows()
     assert {r["judge"] for r in rows} == {f"compat:{s.url}/v1#qwen2.5-7b-instruct"}
-    with ScriptedServer(responder) as moved:  # same model, restarted on another port
-        again = list(make_judge(f"compat:{moved.url}/v1#qwen2.5-7b-instruct", store).verify(tasks))
-        assert moved.count("chat") == 0
-    assert all(o.extra["cached"] for o in again)
+    with ScriptedServer(responder) as other:  # another server, a model of the same name
+        again = list(make_judge(f"compat:{other.url}/v1#qwen2.5-7b-instruct", store).verify(tasks))
+        assert other.count("chat") == 3  # the endpoint is part of the judge (issue 10)
+    assert not any(o.extra["cached"] for o in again)
+    # The first server's judge again (that server is gone): served from the ledger.
+    first_again = list(make_judge(f"compat:{s.url}/v1#qwen2.5-7b-instruct", store).verify(tasks))
+    assert all(o.extra["cached"] for o in first_again)
+
+
+def test_structured_output_follows_the_config(llm_env, store):
+    url = "http://127.0.0.1:9/v1"
+    default = {p: make_judge(s, store, base_url=url).client.mode for p, s in SPECS.items()}
+    assert default == {"openai": "json_schema", "anthropic": "tool"}
+    compat = make_judge(f"compat:{url}#m", store, structured="json_object")
+    assert compat.client.mode == "json_object" and compat.client.fallback("json_object") == "none"
+    plain = make_judge(SPECS["anthropic"], store, base_url=url, structured="none")
+    assert plain.client.mode == "none"
+    with pytest.raises(InputError, match="unknown structured output mode 'grammar'"):
+        make_judge(SPECS["openai"], store, structured="grammar")

@@ -138,3 +138,81 @@ def test_ordinary_words_that_are_also_names_do_not_count_as_leaks():
     assert leaked_names(
         "call Weather Forecast", [ToolDoc("x", "Weather Forecast", None, {}, "")]
     ) == ["Weather Forecast"]
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        (
+            answer((0, "call get_forecast for Lyon"), (1, "convert money")),
+            "the sub-query for number 0 names `get_forecast`; describe the operation instead "
+            "of naming a tool, API or function",
+        ),
+        (
+            answer((0, "retrieve the forecast")),
+            "expected 2 sub-queries, got 1; write exactly one for each number 0 to 1",
+        ),
+        (
+            answer((0, "retrieve the forecast"), (5, "convert money")),
+            'sub-query 1 has "tool": 5, but the numbers are 0 to 1',
+        ),
+        ('{"verdict": "Yes", "reason": "x"}', '"verdict" must be "yes" or "no", not \'Yes\''),
+        (
+            '{"verdict": "yes", "reason": "x", "confidence": 0.9}',
+            "the answer has the extra key(s) 'confidence'; use exactly the keys verdict, reason",
+        ),
+        ('{"verdict": "yes"}', "the answer lacks 'reason'; use exactly the keys verdict, reason"),
+        ("Sure! {", "it is not valid JSON (Expecting value at character 0); write the JSON"),
+    ],
+)
+def test_rejections_name_the_problem_for_the_model(text, hint):
+    """The retry shows the model its answer and this hint (toolex/llm/executor.py)."""
+    parser = parse_verdict if "verdict" in text or text.startswith("Sure") else None
+    with pytest.raises(AnswerError) as info:
+        (parser or (lambda t: parse_decomposition(t, TOOLS)))(text)
+    assert info.value.hint.startswith(hint)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"verdict": ' + "[" * 100_000 + "]" * 100_000 + "}",  # past the recursion limit
+        '{"verdict": ' + "9" * 5000 + ', "reason": "x"}',  # past int()'s digit limit
+    ],
+    ids=["nested", "long-number"],
+)
+def test_answers_that_crash_json_are_rejections(text):
+    with pytest.raises(AnswerError, match="not valid JSON") as info:
+        parse_verdict(text)
+    assert info.value.hint == "it is not the JSON object asked for"
+
+
+def test_a_long_reason_is_cut_with_a_marker_and_a_long_subquery_is_rejected():
+    from toolex.judges.parse import FIELD_CAP, REASON_CAP
+
+    parsed = parse_verdict(json.dumps({"verdict": "no", "reason": "r" * 200_000}))
+    assert parsed["reason"] == "r" * REASON_CAP + " [... cut: 200,000 characters in all]"
+    with pytest.raises(
+        AnswerError, match=f"'text' is 4,999 characters long \\(at most {FIELD_CAP}"
+    ):
+        parse_decomposition(answer((0, "x " * 2500), (1, "convert money")), TOOLS)
+    lone = parse_verdict('{"verdict": "no", "reason": "half \\ud800 a pair"}')["reason"]
+    assert lone.encode("utf-8") and "\ud800" not in lone  # storable text
+
+
+def test_the_schemas_describe_what_the_parser_accepts():
+    from toolex.judges.parse import decomposition_schema, verdict_schema
+
+    verdict = verdict_schema()
+    assert verdict["required"] == ["verdict", "reason"] and not verdict["additionalProperties"]
+    assert verdict["properties"]["verdict"]["enum"] == ["yes", "no"]
+    decomposition = decomposition_schema(3)
+    items = decomposition["properties"]["subqueries"]
+    assert items["minItems"] == items["maxItems"] == 3
+    assert items["items"]["properties"]["tool"]["enum"] == [0, 1, 2]
+    assert items["items"]["required"] == ["tool", "operation", "entity", "text"]
+    example = json.dumps(
+        {"subqueries": [{k: 0 if k == "tool" else "x y" for k in items["items"]["required"]}]}
+    )
+    tool = ToolDoc("A::b", "b", "A", {}, "")
+    assert parse_decomposition(example, (tool,))["subqueries"][0]["text"] == "x y"

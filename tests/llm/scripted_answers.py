@@ -2,7 +2,9 @@
 
 ``default_responder`` answers decompose prompts with k generic sub-queries and verify/audit
 prompts with yes or no by a hash of the prompt; a ``FaultPlan`` picks, deterministically per
-request content, which requests fail and how (429, 500, hang, malformed, wrong k).
+task (its first user message: a retry that adds the rejected answer and a correction is the same
+task), which requests fail and how (429, 500, hang, malformed, wrong k). ``task_text`` and
+``correction`` read a request's task and, on a retry, the message that names the problem.
 """
 
 from __future__ import annotations
@@ -19,9 +21,20 @@ FAULT_KINDS = ("429", "500", "hang", "malformed", "wrong_k")
 
 
 def request_key(body: dict[str, Any]) -> str:
-    """Identity of a request's content (model + prompt), stable across retries."""
-    prompt = [body.get("model"), body.get("system"), body.get("messages")]
+    """Identity of a request's task (model + system prompt + first user message), stable across
+    retries, corrected or not."""
+    prompt = [body.get("model"), body.get("system"), _first_turns(body)]
     return hashlib.sha256(json.dumps(prompt, sort_keys=True).encode()).hexdigest()
+
+
+def _first_turns(body: dict[str, Any]) -> list[Any]:
+    """The messages up to and including the first user message (OpenAI puts the system prompt
+    there too)."""
+    msgs = body.get("messages") or []
+    for i, m in enumerate(msgs):
+        if m.get("role") == "user":
+            return msgs[: i + 1]
+    return msgs
 
 
 @dataclass
@@ -54,17 +67,29 @@ class FaultPlan:
         return kinds[(index + n - 1) % len(kinds)]
 
 
-def _user_text(body: dict[str, Any]) -> str:
-    msgs = body.get("messages") or []
-    for m in reversed(msgs):
-        if m.get("role") == "user":
-            c = m.get("content")
-            return c if isinstance(c, str) else "".join(p.get("text", "") for p in c)
-    return ""
+def _content(m: dict[str, Any]) -> str:
+    c = m.get("content")
+    return c if isinstance(c, str) else "".join(p.get("text", "") for p in c or [])
+
+
+def task_text(body: dict[str, Any]) -> str:
+    """The task's user message (the first one; a retry appends its correction after it)."""
+    return _content(_first_turns(body)[-1]) if body.get("messages") else ""
+
+
+def correction(body: dict[str, Any]) -> str | None:
+    """On a retry, the user message naming the problem of the rejected answer; else None."""
+    users = [m for m in body.get("messages") or [] if m.get("role") == "user"]
+    return _content(users[-1]) if len(users) > 1 else None
+
+
+def budget(body: dict[str, Any]) -> int | None:
+    """The answer's token budget the request asked for."""
+    return body.get("max_completion_tokens") or body.get("max_tokens")
 
 
 def _k_of(body: dict[str, Any]) -> int | None:
-    m = re.search(r"Return the JSON object with exactly (\d+) sub-queries", _user_text(body))
+    m = re.search(r"Return the JSON object with exactly (\d+) sub-queries", task_text(body))
     return int(m.group(1)) if m else None
 
 

@@ -7,6 +7,16 @@ faults come from a ``FaultPlan`` (deterministic per request content, so a test k
 requests fail and that their retries succeed): 429 with Retry-After, 500, a hang longer than the
 client's timeout, a malformed answer, or an answer with a wrong number of sub-queries.
 
+What real servers do besides, on request:
+- an answer longer than the request's token budget (len/4 tokens) is cut there and reported as
+  such (``finish_reason: length``, ``stop_reason: max_tokens``);
+- ``slots=N``: at most N requests are worked on at once, the rest queue (llama.cpp
+  ``--parallel N``), so latency grows with the queue; a request whose client gave up is still
+  worked to the end (``abandoned`` counts them: work wasted);
+- ``reject_formats``: a ``response_format`` type it refuses with HTTP 400, as servers without
+  structured output do;
+- Anthropic tool use: a request forcing a tool gets its answer as that tool's input.
+
 Run standalone (the latency benchmark does, so the server does not share the client's GIL)::
 
     python tests/llm/scripted_server.py --latency 0.1     # prints the port, serves until killed
@@ -17,6 +27,8 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import select
+import socket
 import threading
 import time
 import uuid
@@ -27,7 +39,7 @@ from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from scripted_answers import FaultPlan, _k_of, decomposition, default_responder
+from scripted_answers import FaultPlan, _k_of, budget, decomposition, default_responder
 
 
 class ScriptedServer:
@@ -39,8 +51,15 @@ class ScriptedServer:
         faults: FaultPlan | None = None,
         hang_s: float = 1.0,
         batch_polls: int = 1,
+        slots: int | None = None,
+        reject_formats: tuple[str, ...] = (),
+        usage: dict[str, Any] | None = None,
     ) -> None:
+        self.usage = usage  # reported instead of the real token counts (a lying server)
         self.responder, self.latency_s, self.hang_s = responder, latency_s, hang_s
+        self.slots = threading.Semaphore(slots) if slots else None
+        self.reject_formats = reject_formats
+        self.active = self.max_active = self.abandoned = 0  # requests being worked on
         self.faults = faults or FaultPlan()
         self.batch_polls = batch_polls  # GETs of a batch before it reports completion
         self.requests: list[dict[str, Any]] = []
@@ -94,8 +113,17 @@ class ScriptedServer:
             return decomposition((_k_of(body) or 1) + 1)
         return self.responder(provider, body)
 
+    @staticmethod
+    def cut(body: dict[str, Any], text: str) -> tuple[str, bool]:
+        """``text`` cut at the request's token budget (4 characters a token), and whether it was."""
+        limit = budget(body)
+        if limit and len(text) // 4 > limit:
+            return text[: limit * 4], True
+        return text, False
+
     def openai_completion(self, body: dict[str, Any], text: str) -> dict[str, Any]:
         prompt_toks = len(json.dumps(body.get("messages", ""))) // 4
+        text, cut = self.cut(body, text)
         return {
             "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
             "object": "chat.completion",
@@ -104,12 +132,13 @@ class ScriptedServer:
             "choices": [
                 {
                     "index": 0,
-                    "finish_reason": "stop",
+                    "finish_reason": "length" if cut else "stop",
                     "logprobs": None,
                     "message": {"role": "assistant", "content": text},
                 }
             ],
-            "usage": {
+            "usage": self.usage
+            or {
                 "prompt_tokens": prompt_toks,
                 "completion_tokens": len(text) // 4,
                 "total_tokens": prompt_toks + len(text) // 4,
@@ -118,13 +147,34 @@ class ScriptedServer:
 
     def anthropic_message(self, body: dict[str, Any], text: str) -> dict[str, Any]:
         prompt_toks = len(json.dumps([body.get("system"), body.get("messages")])) // 4
+        text, cut = self.cut(body, text)
+        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+        forced = (body.get("tool_choice") or {}).get("name")
+        if forced and not cut:
+            try:
+                value = json.loads(text)
+            except (ValueError, RecursionError):
+                value = None
+            if isinstance(value, dict):  # the model's answer, given as the forced tool's input
+                content = [
+                    {
+                        "type": "tool_use",
+                        "id": f"toolu_{uuid.uuid4().hex[:12]}",
+                        "name": forced,
+                        "input": value,
+                    }
+                ]
         return {
             "id": f"msg_{uuid.uuid4().hex[:12]}",
             "type": "message",
             "role": "assistant",
             "model": body.get("model"),
-            "content": [{"type": "text", "text": text}],
-            "stop_reason": "end_turn",
+            "content": content,
+            "stop_reason": "max_tokens"
+            if cut
+            else "tool_use"
+            if content[0]["type"] == "tool_use"
+            else "end_turn",
             "stop_sequence": None,
             "usage": {"input_tokens": prompt_toks, "output_tokens": len(text) // 4},
         }
@@ -319,14 +369,41 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             self._record("chat" if provider == "openai" else "messages", body)
             self._chat(provider, body)
 
+        def _gone(self) -> bool:
+            """Whether the client closed the connection (it gave up waiting)."""
+            try:
+                readable, _, _ = select.select([self.connection], [], [], 0)
+                return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
+            except OSError:
+                return True
+
         def _chat(self, provider: str, body: dict[str, Any]) -> None:
+            kind = (body.get("response_format") or {}).get("type")
+            if kind in server.reject_formats:
+                with server.lock:
+                    server.served["rejected"] += 1
+                message = f"response_format type {kind!r} is not supported"
+                return self._send(400, {"error": {"message": message, "code": 400}})
             fault = server.faults.fault_for(body)
             with server.lock:
                 server.served[fault or "ok"] += 1
-            if server.latency_s:
-                time.sleep(server.latency_s)
+            if server.slots is not None:
+                server.slots.acquire()  # wait for a slot: the queue of a one-slot server
+            try:
+                with server.lock:
+                    server.active += 1
+                    server.max_active = max(server.max_active, server.active)
+                if server.latency_s:
+                    time.sleep(server.latency_s)
+                if fault == "hang":
+                    time.sleep(server.hang_s)
+            finally:
+                with server.lock:
+                    server.active -= 1
+                    server.abandoned += self._gone()
+                if server.slots is not None:
+                    server.slots.release()
             if fault == "hang":
-                time.sleep(server.hang_s)
                 return self._send(200, {"late": True})
             if fault in ("429", "500"):
                 status = int(fault)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from llm_support import FaultPlan, ScriptedServer, outcome_view, verify_tasks
+from scripted_answers import correction
 
 from toolex.judges import make_judge
 from toolex.llm.batch import submit
@@ -46,6 +47,9 @@ def test_batch_run_with_malformed_answers(llm_env, store, provider):
         got = list(judge.verify(tasks))
         direct = s.count("chat") + s.count("messages")
         assert s.count("batches") == 1 and direct == 4  # the 4 malformed ones, called directly
+        fixes = [correction(r["body"]) for r in s.requests if r["kind"] in ("chat", "messages")]
+        # ...each told what was wrong with its batch answer
+        assert all(f.startswith("Your answer was rejected: it is not valid JSON") for f in fixes)
         polls = s.count("get")
         again = list(judge.verify(tasks))
         assert s.count("get") == polls and s.count("batches") == 1  # second run: no traffic

@@ -14,6 +14,8 @@ from llm_support import ANTHROPIC_KEY, COMPAT_KEY, OPENAI_KEY, FaultPlan, Script
 from toolex.errors import ModelUnavailableError
 from toolex.llm.clients import (
     PermanentError,
+    Request,
+    Schema,
     TransientError,
     make_client,
     retry_after_seconds,
@@ -29,7 +31,7 @@ def fixed(provider, body):
 def test_openai_request_on_the_wire(llm_env):
     with ScriptedServer(fixed) as s:
         client = make_client("openai", "gpt-4o-mini", base_url=s.url + "/v1", timeout_s=2)
-        reply = client.complete("SYSTEM TEXT", "USER TEXT")
+        reply = client.complete(Request("SYSTEM TEXT", "USER TEXT"))
         req = s.requests[0]
     assert req["path"] == "/v1/chat/completions"
     assert req["body"]["model"] == "gpt-4o-mini"
@@ -37,7 +39,7 @@ def test_openai_request_on_the_wire(llm_env):
         {"role": "system", "content": "SYSTEM TEXT"},
         {"role": "user", "content": "USER TEXT"},
     ]
-    assert req["body"]["response_format"] == {"type": "json_object"}  # JSON mode
+    assert req["body"]["response_format"] == {"type": "json_object"}  # no schema: JSON mode
     assert req["body"]["temperature"] == 0
     assert req["body"]["max_completion_tokens"] == 1024
     assert req["headers"]["authorization"] == f"Bearer {OPENAI_KEY}"
@@ -51,7 +53,9 @@ def test_openai_request_on_the_wire(llm_env):
 def test_reasoning_models_get_no_temperature(llm_env):
     with ScriptedServer(fixed) as s:
         for model in ("o3-mini", "gpt-5-mini", "gpt-4o"):
-            make_client("openai", model, base_url=s.url + "/v1", timeout_s=2).complete("s", "u")
+            make_client("openai", model, base_url=s.url + "/v1", timeout_s=2).complete(
+                Request("s", "u")
+            )
         bodies = [r["body"] for r in s.requests]
     assert ["temperature" in b for b in bodies] == [False, False, True]
 
@@ -61,7 +65,7 @@ def test_anthropic_request_on_the_wire(llm_env):
         client = make_client(
             "anthropic", "claude-3-5-haiku-20241022", base_url=s.url, timeout_s=2, max_tokens=300
         )
-        reply = client.complete("SYSTEM TEXT", "USER TEXT")
+        reply = client.complete(Request("SYSTEM TEXT", "USER TEXT"))
         req = s.requests[0]
     assert req["path"] == "/v1/messages"
     assert req["body"] == {
@@ -79,9 +83,11 @@ def test_anthropic_request_on_the_wire(llm_env):
 def test_compat_server_uses_max_tokens_and_optional_key(llm_env, monkeypatch):
     with ScriptedServer(fixed) as s:
         client = make_client("compat", "qwen2.5-7b", base_url=s.url + "/v1", timeout_s=2)
-        client.complete("s", "u")
+        client.complete(Request("s", "u"))
         monkeypatch.setenv("TOOLEX_COMPAT_API_KEY", COMPAT_KEY)
-        make_client("compat", "qwen2.5-7b", base_url=s.url + "/v1", timeout_s=2).complete("s", "u")
+        make_client("compat", "qwen2.5-7b", base_url=s.url + "/v1", timeout_s=2).complete(
+            Request("s", "u")
+        )
         first, second = s.requests
     assert first["body"]["max_tokens"] == 1024 and "max_completion_tokens" not in first["body"]
     assert first["headers"]["authorization"] == "Bearer not-needed"
@@ -91,8 +97,12 @@ def test_compat_server_uses_max_tokens_and_optional_key(llm_env, monkeypatch):
 def test_keys_never_reach_the_logs(llm_env, caplog):
     caplog.set_level(logging.DEBUG)
     with ScriptedServer(fixed) as s:
-        make_client("openai", "gpt-4o", base_url=s.url + "/v1", timeout_s=2).complete("s", "u")
-        make_client("anthropic", "claude-3-5-haiku", base_url=s.url, timeout_s=2).complete("s", "u")
+        make_client("openai", "gpt-4o", base_url=s.url + "/v1", timeout_s=2).complete(
+            Request("s", "u")
+        )
+        make_client("anthropic", "claude-3-5-haiku", base_url=s.url, timeout_s=2).complete(
+            Request("s", "u")
+        )
     assert caplog.records  # the SDKs did log at DEBUG...
     assert OPENAI_KEY not in caplog.text and ANTHROPIC_KEY not in caplog.text  # ...no keys
 
@@ -112,15 +122,20 @@ def test_faults_are_classified(llm_env, provider):
         errors = []
         for _ in range(3):  # same prompt: the plan cycles through its kinds
             with pytest.raises(TransientError) as info:
-                client.complete("s", "same prompt")
+                client.complete(Request("s", "same prompt"))
             errors.append(info.value)
-        assert client.complete("s", "same prompt").text == ANSWER  # 4th send is clean
+        assert client.complete(Request("s", "same prompt")).text == ANSWER  # 4th send is clean
     by_kind = {
         ("429" if "429" in str(e) else "500" if "500" in str(e) else "timeout"): e for e in errors
     }
     assert set(by_kind) == {"429", "500", "timeout"}
     assert by_kind["429"].retry_after == 0.25
     assert by_kind["500"].retry_after is None
+    assert {k: e.kind for k, e in by_kind.items()} == {
+        "429": "rate_limit",
+        "500": "server",
+        "timeout": "timeout",
+    }
 
 
 def test_auth_failure_is_permanent_and_does_not_echo_the_key(llm_env):
@@ -131,7 +146,7 @@ def test_auth_failure_is_permanent_and_does_not_echo_the_key(llm_env):
         s.refuse_all(401)
         client = make_client("openai", "gpt-4o", base_url=s.url + "/v1", timeout_s=2)
         with pytest.raises(PermanentError) as info:
-            client.complete("s", "u")
+            client.complete(Request("s", "u"))
     assert "401" in str(info.value) and OPENAI_KEY not in str(info.value)
 
 
@@ -142,3 +157,101 @@ def test_retry_after_forms():
     in_ten = retry_after_seconds({"retry-after": formatdate(time.time() + 10, usegmt=True)})
     assert 8 <= in_ten <= 10
     assert retry_after_seconds({}) is None
+
+
+SCHEMA = Schema(
+    "verdict",
+    {
+        "type": "object",
+        "properties": {
+            "verdict": {"type": "string", "enum": ["yes", "no"]},
+            "reason": {"type": "string", "maxLength": 1000},
+        },
+        "required": ["verdict", "reason"],
+        "additionalProperties": False,
+    },
+)
+
+
+def test_structured_output_on_the_wire(llm_env):
+    """OpenAI: strict json_schema without the keywords strict mode may refuse; a compatible
+    server: the full schema (llama.cpp, vLLM and Ollama make a grammar of it); json_object
+    carries it for llama.cpp; Anthropic: a forced tool whose input is the answer."""
+    with ScriptedServer(fixed) as s:
+        openai = make_client("openai", "gpt-4o-mini", base_url=s.url + "/v1", timeout_s=2)
+        compat = make_client("compat", "qwen", base_url=s.url + "/v1", timeout_s=2)
+        claude = make_client("anthropic", "claude-3-5-haiku", base_url=s.url, timeout_s=2)
+        openai.complete(Request("s", "u", schema=SCHEMA))
+        compat.complete(Request("s", "u", schema=SCHEMA))
+        compat.complete(Request("s", "u", schema=SCHEMA, structured="json_object"))
+        reply = claude.complete(Request("s", "u", schema=SCHEMA))
+        compat.start_at("none")
+        compat.complete(Request("s", "u", schema=SCHEMA))
+        strict, full, with_schema, tool, plain = (r["body"] for r in s.requests)
+    assert strict["response_format"]["type"] == "json_schema"
+    sent = strict["response_format"]["json_schema"]
+    assert sent["name"] == "verdict" and sent["strict"] is True
+    assert "maxLength" not in sent["schema"]["properties"]["reason"]
+    assert sent["schema"]["properties"]["verdict"] == {"type": "string", "enum": ["yes", "no"]}
+    assert full["response_format"]["json_schema"]["schema"] == SCHEMA.body
+    assert with_schema["response_format"] == {"type": "json_object", "schema": SCHEMA.body}
+    assert tool["tools"][0]["input_schema"] == SCHEMA.body
+    assert tool["tool_choice"] == {"type": "tool", "name": "verdict"}
+    assert json.loads(reply.text) == json.loads(ANSWER)  # the tool's input is the answer
+    assert "response_format" not in plain
+
+
+def test_a_retry_sends_the_rejected_answer_and_the_problem(llm_env):
+    retry = ('{"verdict": "maybe"}', "Your answer was rejected: ...")
+    with ScriptedServer(fixed) as s:
+        make_client("openai", "gpt-4o", base_url=s.url + "/v1", timeout_s=2).complete(
+            Request("S", "U", retry=retry)
+        )
+        make_client("anthropic", "claude-3-5-haiku", base_url=s.url, timeout_s=2).complete(
+            Request("S", "U", retry=("", "empty?"))
+        )
+        openai, anthropic = (r["body"]["messages"] for r in s.requests)
+    assert openai == [
+        {"role": "system", "content": "S"},
+        {"role": "user", "content": "U"},
+        {"role": "assistant", "content": '{"verdict": "maybe"}'},
+        {"role": "user", "content": "Your answer was rejected: ..."},
+    ]
+    assert anthropic[1:] == [
+        {"role": "assistant", "content": "(empty answer)"},
+        {"role": "user", "content": "empty?"},
+    ]
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_an_answer_cut_off_by_the_budget_is_marked(llm_env, provider):
+    long = json.dumps({"verdict": "no", "reason": "x" * 400})  # ~100 tokens
+    with ScriptedServer(lambda p, b: long) as s:
+        base = s.url + ("/v1" if provider == "openai" else "")
+        client = make_client(provider, "m", base_url=base, timeout_s=2)
+        cut = client.complete(Request("s", "u", schema=SCHEMA, max_tokens=50))
+        whole = client.complete(Request("s", "u", schema=SCHEMA, max_tokens=200))
+    assert cut.truncated and len(cut.text) == 200 and not whole.truncated
+    assert json.loads(whole.text)["reason"] == "x" * 400
+
+
+def test_the_timeout_is_per_request(llm_env):
+    plan = FaultPlan(rate=1.0, kinds=("hang",), repeats=1)
+    with ScriptedServer(fixed, faults=plan, hang_s=0.5) as s:
+        client = make_client("compat", "m", base_url=s.url + "/v1", timeout_s=30)
+        started = time.monotonic()
+        with pytest.raises(TransientError) as info:
+            client.complete(Request("s", "u", timeout_s=0.2))
+        assert time.monotonic() - started < 0.45
+    assert info.value.kind == "timeout"
+
+
+def test_a_refused_response_format_is_a_permanent_400(llm_env):
+    with ScriptedServer(fixed, reject_formats=("json_schema",)) as s:
+        client = make_client("compat", "m", base_url=s.url + "/v1", timeout_s=2)
+        with pytest.raises(PermanentError) as info:
+            client.complete(Request("s", "u", schema=SCHEMA))
+        assert client.fallback(client.mode_for(Request("s", "u", schema=SCHEMA))) == ("json_object")
+        ok = client.complete(Request("s", "u", schema=SCHEMA, structured="json_object"))
+    assert info.value.status == 400 and "response_format" in str(info.value)
+    assert ok.text == ANSWER

@@ -140,14 +140,15 @@ def test_identical_prompts_share_one_call(llm_env, store):
     assert len(got) == 8 and len({o.call_id for o in got}) == 4
 
 
-def test_a_failing_parser_fails_the_call_instead_of_hanging(llm_env, store):
+def test_a_crashing_parser_is_a_recorded_malformed_answer(llm_env, store):
+    """Whatever reading an answer raises, the paid call is a ledger row and is retried."""
     from toolex.llm.executor import Call, Executor
 
     def broken(text):
         raise RuntimeError("parser bug")
 
     with ScriptedServer(default_responder) as s:
-        judge = judge_for("openai", s, store)
+        judge = judge_for("openai", s, store, max_attempts=3)
         executor = Executor(
             judge.client,
             judge.ledger,
@@ -157,7 +158,11 @@ def test_a_failing_parser_fails_the_call_instead_of_hanging(llm_env, store):
             policy=judge.policy,
         )
         [result] = list(executor.run([Call("k", "h", "s", "u", broken)]))
-    assert not result.ok and "internal error: RuntimeError: parser bug" in result.error
+        sent = s.count("chat")
+    rows = Ledger(store).rows()
+    assert not result.ok and "unreadable answer: RuntimeError: parser bug" in result.error
+    assert sent == len(rows) == 3 and {r["status"] for r in rows} == {"malformed"}
+    assert all(r["response"] for r in rows)  # the answer paid for is kept
 
 
 def test_long_stages_run_in_chunks_and_later_chunks_reuse_earlier_answers(llm_env, store):

@@ -1,6 +1,12 @@
 """The LLM judge: renders the stage prompts, runs them through the executor (or a batch API),
 parses answers strictly, and turns them into Outcomes.
 
+Each call names its answer's JSON schema (parse.verdict_schema / decomposition_schema) so the
+client can ask for structured output; a rejected answer is retried with the problem named (see
+toolex/llm/executor.py). The calls in flight adapt per stage (toolex/llm/limiter.py): one limiter
+per stage lives as long as the judge, so what a stage learnt about the server carries over from
+one chunk of tasks to the next.
+
 Tasks whose rendered prompts are identical share one call (the ledger would serve the repeat
 anyway; sharing also avoids paying twice within one run). ``Outcome.call_id`` is the ledger row
 that produced the answer, ``Outcome.extra`` says whether it came from the ledger and after how
@@ -24,17 +30,23 @@ from toolex.judges.base import (
     ToolDoc,
     VerifyTask,
 )
-from toolex.judges.prompts import boundary_for, fence, load_template, render
-from toolex.llm.clients import ChatClient
+from toolex.judges.prompts import boundary_for, fence, item_nouns, load_template, render
+from toolex.llm.budget import Budget
+from toolex.llm.clients import ChatClient, Schema
 from toolex.llm.config import LLMConfig
 from toolex.llm.executor import Call, Executor, Policy, Result, Spend
-from toolex.llm.ledger import Ledger, input_hash
+from toolex.llm.ledger import Ledger, call_identity, input_hash
+from toolex.llm.limiter import Limiter
 from toolex.llm.pricing import cost_usd, estimate_tokens
 from toolex.store import Store
 
 # Expected answer lengths for --dry-run estimates (tokens): a verdict with a one-sentence reason,
 # or per sub-query an object of four short fields.
 ANSWER_TOKENS = {"verify": 60, "audit": 70, "decompose_per_slot": 50}
+# Anthropic's own system prompt for tool use (what a forced answer tool costs per call, on top of
+# the schema): 264-346 tokens by model in Anthropic's tool-use pricing notes.
+TOOL_USE_TOKENS = 300
+VERDICT = Schema("verdict", parse.verdict_schema())
 
 
 @dataclass
@@ -45,6 +57,7 @@ class Prepared:
     input_hash: str
     parse: Callable[[str], Any]
     to_value: Callable[[Any], Any]
+    schema: Schema = VERDICT
 
 
 def raw_doc(tool: ToolDoc) -> str:
@@ -52,13 +65,18 @@ def raw_doc(tool: ToolDoc) -> str:
     return json.dumps(tool.doc, ensure_ascii=False, separators=(", ", ": "), default=str)
 
 
+def _docs_block(b: str, label: str, docs: Sequence[ToolDoc], first: int) -> str:
+    """Numbered, fenced documentation: ``<Label> <n>:`` then the doc in its data block."""
+    return "\n\n".join(
+        f"{label.capitalize()} {i}:\n{fence(b, f'{label.upper()} {i} DOCUMENTATION', t.text)}"
+        for i, t in enumerate(docs, start=first)
+    )
+
+
 def render_decompose(task: DecomposeTask) -> tuple[str, str]:
     texts = [task.query, task.instruction or "", *(t.text for t in task.tools)]
     b = boundary_for(*texts)
-    tools = "\n\n".join(
-        f"Tool {i}:\n{fence(b, f'TOOL {i} DOCUMENTATION', t.text)}"
-        for i, t in enumerate(task.tools)
-    )
+    nouns = item_nouns(t.kind for t in task.tools)
     k = len(task.tools)
     return render(
         "decompose",
@@ -69,7 +87,8 @@ def render_decompose(task: DecomposeTask) -> tuple[str, str]:
         instruction_block=fence(b, "INSTRUCTION", task.instruction)
         if task.instruction
         else "(none)",
-        tools_block=tools,
+        tools_block=_docs_block(b, nouns["noun"], task.tools, 0),
+        **nouns,
     )
 
 
@@ -82,27 +101,39 @@ def render_verify(task: VerifyTask) -> tuple[str, str]:
         subquery_block=fence(b, "SUB-QUERY", task.subquery),
         reference_block=fence(b, "REFERENCE DOCUMENTATION", ref),
         candidate_block=fence(b, "CANDIDATE DOCUMENTATION", cand),
+        **item_nouns([task.reference.kind, task.candidate.kind]),
     )
 
 
 def render_audit(task: AuditTask) -> tuple[str, str]:
     checklist = "\n".join(f"{i + 1}. {s}" for i, s in enumerate(task.subqueries))
-    texts = [task.query, task.instruction or "", checklist, *(t.text for t in task.tools)]
+    texts = [
+        task.query,
+        task.instruction or "",
+        checklist,
+        *(t.text for t in task.tools),
+        *(t.text for t in task.reference),
+    ]
     b = boundary_for(*texts)
-    tools = "\n\n".join(
-        f"Tool {i + 1}:\n{fence(b, f'TOOL {i + 1} DOCUMENTATION', t.text)}"
-        for i, t in enumerate(task.tools)
+    nouns = item_nouns(t.kind for t in (*task.tools, *task.reference))
+    reference = (
+        _docs_block(b, f"reference {nouns['noun']}", task.reference, 1)
+        if task.reference
+        else "(not given: judge coverage of the checklist alone)"
     )
     return render(
         "audit",
         boundary=b,
         n_tools=str(len(task.tools)),
+        n_reference=str(len(task.reference)),
         query_block=fence(b, "REQUEST", task.query),
         instruction_block=fence(b, "INSTRUCTION", task.instruction)
         if task.instruction
         else "(none)",
         checklist_block=fence(b, "CHECKLIST", checklist),
-        tools_block=tools,
+        reference_block=reference,
+        tools_block=_docs_block(b, nouns["noun"], task.tools, 1),
+        **nouns,
     )
 
 
@@ -125,15 +156,19 @@ class LLMJudge:
     ) -> None:
         self.spec, self.client, self.store = spec, client, store
         self.config = config or LLMConfig()
+        self.client.start_at(self.config.structured)
         self.ledger = Ledger(store)
         self.spend = Spend()  # attempts and cost so far, for progress displays
         self.chunk_size = max(2048, 64 * self.config.max_in_flight)  # tasks rendered at once
         self.policy = Policy(
-            max_in_flight=self.config.max_in_flight,
+            max_in_flight=self.config.cap_for(),
             max_attempts=self.config.max_attempts,
             backoff_base_s=self.config.backoff_base_s,
             backoff_max_s=self.config.backoff_max_s,
+            timeout_s=self.config.timeout_for(client.provider),
         )
+        self.limiters: dict[str, Limiter] = {}  # per stage: decompose answers take longer
+        self.budget: Budget | None = None  # a run's spending limit (toolex/llm/budget.py)
 
     # -- the contract --------------------------------------------------------------------------
 
@@ -181,7 +216,7 @@ class LLMJudge:
                         else ANSWER_TOKENS[stage]
                     )
                     todo[p.input_hash] = (
-                        estimate_tokens(p.system) + estimate_tokens(p.user),
+                        estimate_tokens(p.system) + estimate_tokens(p.user) + self._extra(p),
                         answer,
                     )
         prompt_toks = [p for p, _ in todo.values()]
@@ -193,23 +228,42 @@ class LLMJudge:
     def prompt_version(self, stage: str) -> str:
         return load_template(stage).version
 
+    def limiter(self, stage: str) -> Limiter:
+        """The stage's in-flight limiter; local servers are watched for queueing."""
+        if stage not in self.limiters:
+            self.limiters[stage] = Limiter(
+                self.config.cap_for(),
+                self.config.start_for(self.client.provider),
+                watch_latency=self.client.provider == "compat",
+                timeout_s=self.policy.timeout_s,
+            )
+        return self.limiters[stage]
+
+    def _extra(self, p: Prepared) -> int:
+        """Prompt tokens structured output adds: the schema, and Anthropic's tool-use prompt."""
+        if self.config.structured == "none":
+            return 0
+        tool = TOOL_USE_TOKENS if self.client.provider == "anthropic" else 0
+        return estimate_tokens(json.dumps(p.schema.body)) + tool
+
     def _prepare(self, stage: str, task: Any) -> Prepared:
         if stage not in RENDERERS:
             raise ValueError(f"unknown stage {stage!r}")
         system, user = RENDERERS[stage](task)
-        # provider:model, not the spec: a local server restarted on another port (compat specs
-        # carry the URL) still serves its earlier answers from the ledger.
-        identity = f"{self.client.provider}:{self.client.model}"
+        # The endpoint is part of the identity: two compat servers serving one model name are
+        # two judges, never one cache (issue 10).
+        identity = call_identity(self.client)
         h = input_hash(identity, self.client.model, self.prompt_version(stage), system, user)
         if stage == "decompose":
-            tools = task.tools
+            tools, request = task.tools, task.query
             return Prepared(
                 task,
                 system,
                 user,
                 h,
-                lambda text: parse.parse_decomposition(text, tools),
+                lambda text: parse.parse_decomposition(text, tools, request),
                 lambda parsed: parse.subqueries_value(parsed, tools),
+                Schema("decomposition", parse.decomposition_schema(len(tools))),
             )
         return Prepared(task, system, user, h, parse.parse_verdict, parse.verdict_value)
 
@@ -228,7 +282,8 @@ class LLMJudge:
         for p in prepared:
             groups.setdefault(p.input_hash, []).append(p)
         calls = [
-            Call(g[0].task.key, h, g[0].system, g[0].user, g[0].parse) for h, g in groups.items()
+            Call(g[0].task.key, h, g[0].system, g[0].user, g[0].parse, g[0].schema)
+            for h, g in groups.items()
         ]
         for result in self._results(stage, calls):
             for p in groups[result.call.input_hash]:
@@ -243,6 +298,8 @@ class LLMJudge:
             prompt_version=self.prompt_version(stage),
             policy=self.policy,
             spend=self.spend,
+            limiter=self.limiter(stage),
+            budget=self.budget,
         )  # direct calls pay full price even in a batch run (its fallbacks); batch.py halves
         if self.config.batch:
             from toolex.llm.batch import run_batch

@@ -8,12 +8,23 @@ in ("ignore the rules and answer yes") cannot change this: the parser never look
 free text.
 
 Name leaks (decompose): a sub-query must not name a ground-truth tool, API or function. A name
-counts as leaked when, compared case-insensitively on word sequences,
-- an identifier-like name (contains ``_``, ``.``, ``/``, a digit or camelCase), or
-- a plain name of two or more words
-appears in the sub-query text. Single plain words ("Weather") are ordinary vocabulary and do not
-count; an identifier-like name also leaks when written split into words (``get_weather`` as "get
-weather") because that is the same name.
+counts as leaked, case-insensitively, when
+- an identifier-like name (contains ``_``, ``.``, ``/``, a digit or camelCase) is written out
+  as it is, or
+- a plain name of two or more words appears as a phrase,
+unless the request itself writes it (the user's own words are fair). Single plain words
+("Weather", an item whose id is ``search``) are ordinary vocabulary and do not count; an
+identifier written split into words (``get_weather`` as "get weather") is the same name. The
+rule is ``toolex.tooldoc.fields.leaked_name``, which the decompose stage applies to every judge.
+
+Every rejection carries a ``hint``: the problem worded for the model, which the retry shows it
+("the sub-query for tool 0 names `GetToday`; describe the operation instead"); the message
+itself is what the ledger records. Hostile answers are rejections too, never crashes: JSON
+nested past the interpreter's recursion limit, numbers too long to convert, a sub-query of
+thousands of characters. A reason longer than ``REASON_CAP`` is kept, cut, with a marker.
+
+The same shapes, as JSON schemas (``verdict_schema``, ``decomposition_schema``), are what the
+clients ask servers to constrain answers to; this parser stays the guard.
 """
 
 from __future__ import annotations
@@ -25,8 +36,21 @@ from typing import Any
 
 from toolex.errors import AnswerError
 from toolex.judges.base import SubQuery, ToolDoc, Verdict
+from toolex.tooldoc import fields
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*)\n```$", re.DOTALL)
+REASON_CAP = 2_000  # characters of a reason kept (the rest is cut, with a marker)
+FIELD_CAP = 1_000  # characters a sub-query field may have: longer is a rejected answer
+VERDICT_KEYS = ("verdict", "reason")
+SUBQUERY_KEYS = ("tool", "operation", "entity", "text")
+
+
+class Rejected(AnswerError):
+    """A malformed answer: ``str()`` for the ledger, ``hint`` for the model's retry."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint or message
 
 
 def load_object(text: str) -> dict[str, Any]:
@@ -36,77 +60,179 @@ def load_object(text: str) -> dict[str, Any]:
     if match:
         body = match.group(1).strip()
     if not body:
-        raise AnswerError("empty answer")
+        raise Rejected("empty answer", "the answer was empty")
     try:
         value = json.loads(body)
     except json.JSONDecodeError as exc:
-        raise AnswerError(f"not valid JSON ({exc.msg} at char {exc.pos})") from None
+        raise Rejected(
+            f"not valid JSON ({exc.msg} at char {exc.pos})",
+            f"it is not valid JSON ({exc.msg} at character {exc.pos}); write the JSON object "
+            "alone, with no text before or after it",
+        ) from None
+    except (RecursionError, ValueError) as exc:  # nesting past the limit, 5,000-digit numbers
+        raise Rejected(
+            f"not valid JSON ({type(exc).__name__}: {str(exc)[:100]})",
+            "it is not the JSON object asked for",
+        ) from None
     if not isinstance(value, dict):
-        raise AnswerError(f"expected a JSON object, got {type(value).__name__}")
+        raise Rejected(
+            f"expected a JSON object, got {type(value).__name__}",
+            f"it is a JSON {type(value).__name__}, not an object",
+        )
     return value
 
 
-def _keys(obj: dict[str, Any], required: set[str], where: str) -> None:
-    missing = required - obj.keys()
-    extra = obj.keys() - required
+def _keys(obj: dict[str, Any], required: tuple[str, ...], where: str) -> None:
+    missing = set(required) - obj.keys()
+    extra = obj.keys() - set(required)
+    shape = ", ".join(required)
     if missing:
-        raise AnswerError(f"{where}: missing key(s) {sorted(missing)}")
+        raise Rejected(
+            f"{where}: missing key(s) {sorted(missing)}",
+            f"{_where(where)} lacks {_names(missing)}; use exactly the keys {shape}",
+        )
     if extra:
-        raise AnswerError(f"{where}: unexpected key(s) {sorted(extra)}")
+        raise Rejected(
+            f"{where}: unexpected key(s) {sorted(map(str, extra))}",
+            f"{_where(where)} has the extra key(s) {_names(extra)}; use exactly the keys {shape}",
+        )
+
+
+def _where(where: str) -> str:
+    if where == "answer":
+        return "the answer"
+    return "sub-query " + where.removeprefix("subqueries[").rstrip("]")
+
+
+def _names(keys: Iterable[Any]) -> str:
+    return ", ".join(repr(str(k)[:40]) for k in sorted(map(str, keys))[:5])
 
 
 def _text(obj: dict[str, Any], key: str, where: str) -> str:
     value = obj[key]
     if not isinstance(value, str) or not value.strip():
-        raise AnswerError(f"{where}: {key!r} must be a non-empty string")
-    return value.strip()
+        raise Rejected(
+            f"{where}: {key!r} must be a non-empty string",
+            f"{_where(where)}: {key!r} must be a non-empty string",
+        )
+    return storable(value.strip())
+
+
+def storable(text: str) -> str:
+    """Text as the store can hold it (lone surrogates, which JSON escapes allow, replaced)."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def cut(text: str, cap: int) -> str:
+    if len(text) <= cap:
+        return text
+    return f"{text[:cap]} [... cut: {len(text):,} characters in all]"
 
 
 def parse_verdict(text: str) -> dict[str, Any]:
     """Verify and audit answers: ``{"verdict": "yes"|"no", "reason": "..."}``."""
     obj = load_object(text)
-    _keys(obj, {"verdict", "reason"}, "answer")
+    _keys(obj, VERDICT_KEYS, "answer")
     verdict = obj["verdict"]
     if verdict not in ("yes", "no"):
-        raise AnswerError(f'answer: \'verdict\' must be "yes" or "no", got {verdict!r}')
-    return {"verdict": verdict, "reason": _text(obj, "reason", "answer")}
+        shown = repr(verdict)[:60]
+        raise Rejected(
+            f'answer: \'verdict\' must be "yes" or "no", got {shown}',
+            f'"verdict" must be "yes" or "no", not {shown}',
+        )
+    return {"verdict": verdict, "reason": cut(_text(obj, "reason", "answer"), REASON_CAP)}
 
 
 def verdict_value(parsed: dict[str, Any]) -> Verdict:
     return Verdict(accepted=parsed["verdict"] == "yes", reason=parsed["reason"])
 
 
-def parse_decomposition(text: str, tools: tuple[ToolDoc, ...]) -> dict[str, Any]:
+def parse_decomposition(text: str, tools: tuple[ToolDoc, ...], request: str = "") -> dict[str, Any]:
     """Decompose answers: ``{"subqueries": [{"tool", "operation", "entity", "text"}, ...]}``.
 
     Exactly one entry per ground-truth tool (k = len(tools)); ``tool`` is the tool's 0-based
     position; entries are returned sorted by position.
     """
     obj = load_object(text)
-    _keys(obj, {"subqueries"}, "answer")
+    _keys(obj, ("subqueries",), "answer")
     items = obj["subqueries"]
     k = len(tools)
     if not isinstance(items, list):
-        raise AnswerError("answer: 'subqueries' must be a list")
+        raise Rejected(
+            "answer: 'subqueries' must be a list", "'subqueries' must be a list of objects"
+        )
     if len(items) != k:
-        raise AnswerError(f"wrong number of sub-queries: expected k={k}, got {len(items)}")
+        raise Rejected(
+            f"wrong number of sub-queries: expected k={k}, got {len(items)}",
+            f"expected {k} sub-queries, got {len(items)}; write exactly one for each number "
+            f"0 to {k - 1}",
+        )
     out: dict[int, dict[str, Any]] = {}
     for i, item in enumerate(items):
         where = f"subqueries[{i}]"
         if not isinstance(item, dict):
-            raise AnswerError(f"{where}: expected an object")
-        _keys(item, {"tool", "operation", "entity", "text"}, where)
+            raise Rejected(f"{where}: expected an object", f"sub-query {i} is not an object")
+        _keys(item, SUBQUERY_KEYS, where)
         slot = item["tool"]
         if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < k:
-            raise AnswerError(f"{where}: unknown tool id {slot!r} (valid: 0..{k - 1})")
+            shown = repr(slot)[:40]
+            raise Rejected(
+                f"{where}: unknown tool id {shown} (valid: 0..{k - 1})",
+                f'sub-query {i} has "tool": {shown}, but the numbers are 0 to {k - 1}',
+            )
         if slot in out:
-            raise AnswerError(f"{where}: tool {slot} is answered twice")
-        entry = {key: _text(item, key, where) for key in ("operation", "entity", "text")}
-        leaked = leaked_names(entry["text"], tools)
+            raise Rejected(
+                f"{where}: tool {slot} is answered twice",
+                f"number {slot} has two sub-queries; give each number 0 to {k - 1} exactly one",
+            )
+        entry = {key: _text(item, key, where) for key in SUBQUERY_KEYS[1:]}
+        for key, value in entry.items():
+            if len(value) > FIELD_CAP:
+                raise Rejected(
+                    f"{where}: {key!r} is {len(value):,} characters long (at most {FIELD_CAP})",
+                    f"the {key} of sub-query {i} is {len(value):,} characters long; keep it "
+                    "to one short sentence",
+                )
+        leaked = leaked_names(entry["text"], tools, request)
         if leaked:
-            raise AnswerError(f"{where}: the text names a ground-truth tool/API ({leaked[0]!r})")
+            raise Rejected(
+                f"{where}: the text names a ground-truth tool/API ({leaked[0]!r})",
+                f"the sub-query for number {slot} names `{leaked[0]}`; describe the operation "
+                "instead of naming a tool, API or function",
+            )
         out[slot] = {"tool": slot, **entry}
     return {"subqueries": [out[s] for s in range(k)]}
+
+
+def verdict_schema() -> dict[str, Any]:
+    """The JSON schema of a verify or audit answer (verdict first, as the prompts ask)."""
+    return _object(
+        {
+            "verdict": {"type": "string", "enum": ["yes", "no"]},
+            "reason": {"type": "string", "maxLength": REASON_CAP // 2},
+        }
+    )
+
+
+def decomposition_schema(k: int) -> dict[str, Any]:
+    """The JSON schema of a decomposition into ``k`` sub-queries."""
+    entry = _object(
+        {
+            "tool": {"type": "integer", "enum": list(range(k))},
+            **{key: {"type": "string", "maxLength": FIELD_CAP // 2} for key in SUBQUERY_KEYS[1:]},
+        }
+    )
+    items = {"type": "array", "items": entry, "minItems": k, "maxItems": k}
+    return _object({"subqueries": items})
+
+
+def _object(properties: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
 
 
 def subqueries_value(parsed: dict[str, Any], tools: tuple[ToolDoc, ...]) -> list[SubQuery]:
@@ -143,17 +269,20 @@ def tool_names(tool: ToolDoc) -> list[str]:
     return [n.strip() for n in names if isinstance(n, str) and n.strip()]
 
 
-def leaked_names(text: str, tools: Iterable[ToolDoc]) -> list[str]:
-    """Ground-truth names that appear in ``text`` (see the module docstring for the rule)."""
-    padded = " " + " ".join(_words(text)) + " "
+def leaked_names(text: str, tools: Iterable[ToolDoc], request: str = "") -> list[str]:
+    """Ground-truth names that appear in ``text``, by the one rule of
+    ``toolex.tooldoc.fields.leaked_name`` (identifiers as written; plain names of two or more
+    words; nothing the ``request`` itself writes); see the module docstring."""
     found = []
     for tool in tools:
         for raw in tool_names(tool):
             # A ToolBench id "tool::api" is two names, not one identifier.
-            for part in set(raw.split("::")):
-                words = _words(part)
-                if len(words) < 2 and not (_identifier_like(part) and len(part) >= 4):
-                    continue
-                if " " + " ".join(words) + " " in padded:
+            parts = fields.name_parts(raw)
+            if len(parts) > 1 and fields.leaked_name(text, raw, min_words=2, request=request):
+                found.append(raw)  # the whole id written out
+            for part in dict.fromkeys(parts):
+                if fields.leaked_name(
+                    text, part, min_words=2, request=request, split_identifiers=True
+                ):
                     found.append(part)
-    return found
+    return list(dict.fromkeys(found))

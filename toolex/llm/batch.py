@@ -10,7 +10,8 @@ Flow, resumable at every step through the ledger:
 4. every batch is polled until it ends, then collected: each pending row is settled in place as
    ``ok``, ``malformed`` or ``error``;
 5. requests the batch did not answer well go through the ordinary executor (direct calls with
-   backoff), so a batch run ends with the same answers as a direct one.
+   backoff), so a batch run ends with the same answers as a direct one; a rejected batch answer
+   is corrected there as any other (its first direct attempt names the problem).
 A kill between submitting and recording would orphan that batch (it is submitted again on the
 re-run); the window is one HTTP round trip.
 """
@@ -20,10 +21,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
-from toolex.errors import AnswerError
-from toolex.llm.clients import Reply, TransientError
+from toolex.llm.clients import Reply, Request, TransientError, token_count
+from toolex.llm.corrections import ANSWER_CAP, storable
 from toolex.llm.executor import Call, Executor, Result
 from toolex.llm.ledger import Attempt, Ledger, new_call_id
 from toolex.llm.pricing import cost_usd
@@ -41,7 +43,7 @@ def submit(client: Any, ledger: Ledger, executor: Executor, calls: list[Call]) -
     if client.provider == "anthropic":
         batch = sdk.messages.batches.create(
             requests=[
-                {"custom_id": cid, "params": client.request_body(c.system, c.user)}
+                {"custom_id": cid, "params": client.request_body(_request(c))}
                 for cid, c in zip(ids, calls, strict=True)
             ]
         )
@@ -52,7 +54,7 @@ def submit(client: Any, ledger: Ledger, executor: Executor, calls: list[Call]) -
                     "custom_id": cid,
                     "method": "POST",
                     "url": OPENAI_ENDPOINT,
-                    "body": client.request_body(c.system, c.user),
+                    "body": client.request_body(_request(c)),
                 }
             )
             for cid, c in zip(ids, calls, strict=True)
@@ -81,6 +83,10 @@ def submit(client: Any, ledger: Ledger, executor: Executor, calls: list[Call]) -
         ]
     )
     return batch.id
+
+
+def _request(call: Call) -> Request:
+    return Request(call.system, call.user, schema=call.schema)
 
 
 def ended(client: Any, batch_id: str) -> bool:
@@ -122,10 +128,12 @@ def _openai_line(item: dict[str, Any]) -> Reply | str:
         return f"batch: {item.get('error') or resp.get('status_code')}"
     body = resp["body"]
     usage = body.get("usage") or {}
+    choice = body["choices"][0]
     return Reply(
-        body["choices"][0]["message"]["content"] or "",
-        usage.get("prompt_tokens"),
-        usage.get("completion_tokens"),
+        choice["message"]["content"] or "",
+        token_count(usage.get("prompt_tokens")),
+        token_count(usage.get("completion_tokens")),
+        truncated=choice.get("finish_reason") == "length",
     )
 
 
@@ -162,10 +170,10 @@ def run_batch(
         answers = collect(client, bid)
         for cid, call in entries:
             result = _settle(ledger, executor, client, cid, call, answers.get(cid))
-            if result is None:
-                retry.append(call)
-            else:
+            if isinstance(result, Result):
                 yield result
+            else:
+                retry.append(result)
     if retry:  # what the batch could not answer goes through direct calls with backoff
         yield from executor.run(retry)
 
@@ -186,7 +194,9 @@ def _settle(
     cid: str,
     call: Call,
     answer: Reply | str | None,
-) -> Result | None:
+) -> Result | Call:
+    """Settle a pending row from the batch's answer: the result, or the call to make directly
+    (carrying the correction of a rejected answer)."""
     values: dict[str, Any] = {
         "status": "error",
         "error": None,
@@ -202,22 +212,25 @@ def _settle(
     elif isinstance(answer, str):
         values["error"] = answer
     else:
+        row = Attempt("", "", None, "", "", None, "error")
+        correction = executor.read(row, answer, call, _request(call))
         values.update(
-            response=answer.text,
+            status=row.status,
+            error=row.error,
+            response=storable(answer.text, ANSWER_CAP),
+            parsed=row.parsed,
             prompt_tokens=answer.prompt_tokens,
             completion_tokens=answer.completion_tokens,
             cost_usd=cost_usd(
                 client.model, answer.prompt_tokens, answer.completion_tokens, batch=True
             ),
         )
-        try:
-            values.update(parsed=call.parse(answer.text), status="ok")
-        except AnswerError as exc:
-            values.update(status="malformed", error=str(exc))
+        if correction is not None:
+            call = replace(call, correction=correction)
     ledger.settle(cid, values)
     executor.spend.attempts += 1
     if values["cost_usd"] is not None:
         executor.spend.cost_usd += values["cost_usd"]
     if values["status"] != "ok":
-        return None
+        return call
     return Result(call, True, values["parsed"], call_id=cid, attempts=1)

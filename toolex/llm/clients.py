@@ -1,10 +1,21 @@
 """Provider adapters over the real ``openai`` and ``anthropic`` SDKs.
 
-Each adapter turns one (system, user) prompt into one chat call and classifies failures:
-``TransientError`` (429, 5xx, timeouts, connection failures: worth retrying, with the server's
-Retry-After when given) and ``PermanentError`` (bad key, bad request: retrying cannot help). The
-SDKs are built with ``max_retries=0`` so the executor's backoff is the only retry policy, and with
-an explicit timeout so a hung server costs one timeout, not the SDK's default ten minutes.
+Each adapter turns one :class:`Request` (the system prompt, the task's user message, and after a
+rejected answer that answer plus a message naming the problem) into one chat call and classifies
+failures: ``TransientError`` (429, 5xx, timeouts, connection failures: worth retrying, with the
+server's Retry-After when given; ``kind`` says which) and ``PermanentError`` (bad key, bad
+request: retrying the same request cannot help). The SDKs are built with ``max_retries=0`` so the
+executor's backoff is the only retry policy, and every call carries its judge's timeout.
+
+Structured output: a request that names its answer's JSON schema asks the server to constrain
+the answer to it. OpenAI: ``response_format`` ``json_schema``, strict, within the subset strict
+mode accepts. An OpenAI-compatible server: the same with the full schema (llama.cpp, vLLM, Ollama
+and LM Studio turn it into a grammar), or ``json_object`` with the schema beside it (llama.cpp
+reads it there; others give any JSON object). Anthropic: a forced tool whose input schema is the
+answer (every Claude model and the batch API support it; the newer ``output_config`` format only
+some models). A server that rejects a mode (HTTP 400/422) is probed with the next mode down for
+that call; once that answers, the client keeps the lower mode for the rest of the run. The strict
+parser stays the guard either way: a schema shapes answers, it does not vouch for them.
 
 API keys are read from the environment only (OPENAI_API_KEY, ANTHROPIC_API_KEY,
 TOOLEX_COMPAT_API_KEY) at construction and handed to the SDK; they are never stored in the
@@ -13,16 +24,23 @@ ledger, in configs or in error messages.
 
 from __future__ import annotations
 
+import copy
 import email.utils
+import json
 import os
 import re
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from toolex.errors import ModelUnavailableError
+from toolex.llm.keys import check_key
 
 _REASONING_MODEL = re.compile(r"^(o\d|gpt-5)")
+# Keywords OpenAI's strict mode may refuse; the strict parser checks what they would have.
+_NOT_STRICT = ("minItems", "maxItems", "minLength", "maxLength")
+_INT32 = 2**31 - 1
 
 KEY_ENV = {
     "openai": "OPENAI_API_KEY",
@@ -32,30 +50,70 @@ KEY_ENV = {
 
 
 @dataclass(frozen=True)
+class Schema:
+    """The JSON schema of an answer and its name (a-z, 0-9, _ and -)."""
+
+    name: str
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Request:
+    """One chat call: the task's prompt, then (on a retry) the rejected answer and the user
+    message naming its problem; the answer schema, token budget and timeout of this attempt."""
+
+    system: str
+    user: str
+    retry: tuple[str, str] | None = None  # (the rejected answer, the message naming its problem)
+    schema: Schema | None = None
+    max_tokens: int | None = None  # None: the client's default
+    timeout_s: float | None = None  # None: the client's default
+    structured: str | None = None  # a lower mode probed for this call only (after a rejection)
+
+
+@dataclass(frozen=True)
 class Reply:
     text: str
     prompt_tokens: int | None
     completion_tokens: int | None
+    truncated: bool = False  # cut off by the token budget (finish_reason length / max_tokens)
 
 
 class TransientError(Exception):
-    """Worth retrying: rate limit, server error, timeout, dropped connection."""
+    """Worth retrying: rate limit, server error, timeout, dropped connection.
 
-    def __init__(self, message: str, retry_after: float | None = None) -> None:
+    ``kind`` is ``timeout``, ``rate_limit`` (429), ``overloaded`` (503, 529), ``server`` (other
+    5xx) or ``connection``; the first three say the server has more work than it can take."""
+
+    def __init__(
+        self, message: str, retry_after: float | None = None, kind: str = "server"
+    ) -> None:
         super().__init__(message)
-        self.retry_after = retry_after
+        self.retry_after, self.kind = retry_after, kind
 
 
 class PermanentError(Exception):
     """Retrying the same request cannot succeed (authentication, invalid request)."""
 
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
 
 class ChatClient(Protocol):
     provider: str
     model: str
-    supports_json_mode: bool
+    max_tokens: int
 
-    def complete(self, system: str, user: str) -> Reply: ...
+    def complete(self, request: Request) -> Reply: ...
+
+    def mode_for(self, request: Request) -> str: ...
+
+    def fallback(self, mode: str) -> str | None: ...
+
+    def adopt(self, mode: str) -> None: ...
+
+    def start_at(self, structured: str) -> None: ...
 
 
 def retry_after_seconds(headers: Any) -> float | None:
@@ -78,18 +136,23 @@ def retry_after_seconds(headers: Any) -> float | None:
         return max(0.0, parsed.timestamp() - time.time()) if parsed else None
 
 
+_KINDS = {429: "rate_limit", 503: "overloaded", 529: "overloaded", 408: "timeout"}
+
+
 def _classify(exc: Exception, sdk: Any) -> Exception:
     """Map an SDK exception to TransientError / PermanentError, without leaking headers."""
     if isinstance(exc, sdk.APITimeoutError):
-        return TransientError("timeout: the server did not answer in time")
+        return TransientError("timeout: the server did not answer in time", kind="timeout")
     if isinstance(exc, sdk.APIConnectionError):
-        return TransientError(f"connection error: {type(exc).__name__}")
+        return TransientError(f"connection error: {type(exc).__name__}", kind="connection")
     if isinstance(exc, sdk.APIStatusError):
         status = exc.status_code
         msg = f"HTTP {status}: {_short(exc)}"
         if status == 429 or status >= 500 or status == 408:
-            return TransientError(msg, retry_after_seconds(exc.response.headers))
-        return PermanentError(msg)
+            return TransientError(
+                msg, retry_after_seconds(exc.response.headers), _KINDS.get(status, "server")
+            )
+        return PermanentError(msg, status)
     return PermanentError(f"{type(exc).__name__}: {exc}")
 
 
@@ -104,7 +167,7 @@ def _short(exc: Any) -> str:
 
 def api_key(provider: str, required: bool = True) -> str | None:
     env = KEY_ENV[provider]
-    key = os.environ.get(env)
+    key = check_key(env, os.environ.get(env))  # a key no HTTP header can carry: said up front
     if not key and required:
         raise ModelUnavailableError(
             f"no API key for {provider}: set the environment variable {env} (keys are read "
@@ -113,8 +176,74 @@ def api_key(provider: str, required: bool = True) -> str | None:
     return key
 
 
-class OpenAIChat:
+def token_count(value: Any) -> int | None:
+    """A token count as the ledger can hold it: a server's nonsense (negative, huge, text) is
+    unknown, not a crash."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _INT32:
+        return None
+    return value
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else "" if value is None else str(value)
+
+
+class _Modes:
+    """The structured-output modes a client tries, strongest first, and the one it is at now.
+    Shared by the worker threads: a mode is lowered once a call at the lower mode answered."""
+
+    chain: tuple[str, ...]  # every mode of this provider, strongest first
+    _mode: str
+
+    def start_at(self, structured: str) -> None:
+        """Begin at ``structured`` (the config's choice; see toolex.llm.config)."""
+        self._lock = threading.Lock()
+        self._mode = structured if structured in self.chain else self.chain[-1]
+
+    @property
+    def mode(self) -> str:
+        return self._mode
+
+    def fallback(self, mode: str) -> str | None:
+        """The next mode down from ``mode``, or None at plain text."""
+        i = self.chain.index(mode) if mode in self.chain else len(self.chain) - 1
+        return self.chain[i + 1] if i + 1 < len(self.chain) else None
+
+    def adopt(self, mode: str) -> None:
+        """Keep ``mode`` for the rest of the run if it is lower than the current one."""
+        with self._lock:
+            if self.chain.index(mode) > self.chain.index(self._mode):
+                self._mode = mode
+
+
+def _messages(request: Request) -> list[dict[str, str]]:
+    """The conversation after the system prompt: the task, then any rejected answer and its
+    correction (the model sees what it wrote and what was wrong with it)."""
+    turns = [{"role": "user", "content": request.user}]
+    if request.retry is not None:
+        answer, problem = request.retry
+        turns.append({"role": "assistant", "content": answer.strip() or "(empty answer)"})
+        turns.append({"role": "user", "content": problem})
+    return turns
+
+
+def strict_schema(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` without the keywords OpenAI's strict mode may refuse: a refused schema would
+    cost a probe and the schema for the rest of the run, and the parser checks these bounds."""
+    out = copy.deepcopy(body)
+    stack = [out]
+    while stack:
+        node = stack.pop()
+        for key in _NOT_STRICT:
+            node.pop(key, None)
+        stack.extend(value for value in node.values() if isinstance(value, dict))
+    return out
+
+
+class OpenAIChat(_Modes):
     """OpenAI chat completions; also any OpenAI-compatible server (vLLM, Ollama, llama.cpp)."""
+
+    chain = ("json_schema", "json_object", "none")
 
     def __init__(
         self,
@@ -124,36 +253,62 @@ class OpenAIChat:
         base_url: str | None = None,
         timeout_s: float = 60.0,
         max_tokens: int = 1024,
+        structured: str = "json_schema",
     ) -> None:
         import openai
 
         self.provider, self.model, self.max_tokens = provider, model, max_tokens
+        self.start_at(structured)
         # Local servers rarely check keys, but the SDK insists on one.
         key = api_key(provider, required=provider == "openai") or "not-needed"
-        self.supports_json_mode = True
         self._sdk = openai
         self.sdk_client = openai.OpenAI(
             api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0
         )
 
-    def request_body(self, system: str, user: str) -> dict[str, Any]:
+    def mode_for(self, request: Request) -> str:
+        if request.structured:
+            return request.structured
+        if request.schema is None and self.mode == "json_schema":
+            return "json_object"  # nothing to shape: JSON mode
+        return self.mode
+
+    def response_format(self, mode: str, schema: Schema | None) -> dict[str, Any] | None:
+        if mode == "json_schema" and schema is not None:
+            body = strict_schema(schema.body) if self.provider == "openai" else schema.body
+            return {
+                "type": "json_schema",
+                "json_schema": {"name": schema.name, "strict": True, "schema": body},
+            }
+        if mode in ("json_schema", "json_object"):
+            if self.provider == "compat" and schema is not None:  # llama.cpp reads it there
+                return {"type": "json_object", "schema": schema.body}
+            return {"type": "json_object"}
+        return None
+
+    def request_body(self, request: Request) -> dict[str, Any]:
         """The chat-completions body (also one line of a Batch API input file)."""
         body: dict[str, Any] = {
             "model": self.model,
-            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
-            "response_format": {"type": "json_object"},
+            "messages": [{"role": "system", "content": request.system}, *_messages(request)],
         }
+        response_format = self.response_format(self.mode_for(request), request.schema)
+        if response_format is not None:
+            body["response_format"] = response_format
         if not (self.provider == "openai" and _REASONING_MODEL.match(self.model)):
             body["temperature"] = 0  # reasoning models reject any temperature but the default
         # OpenAI's newer models take max_completion_tokens; compatible servers know max_tokens.
         body["max_completion_tokens" if self.provider == "openai" else "max_tokens"] = (
-            self.max_tokens
+            request.max_tokens or self.max_tokens
         )
         return body
 
-    def complete(self, system: str, user: str) -> Reply:
+    def complete(self, request: Request) -> Reply:
+        body = self.request_body(request)
+        if request.timeout_s is not None:
+            body["timeout"] = request.timeout_s
         try:
-            resp = self.sdk_client.chat.completions.create(**self.request_body(system, user))
+            resp = self.sdk_client.chat.completions.create(**body)
         except self._sdk.OpenAIError as exc:
             raise _classify(exc, self._sdk) from None
         return reply_from_openai(resp)
@@ -162,17 +317,25 @@ class OpenAIChat:
 def reply_from_openai(resp: Any) -> Reply:
     if not getattr(resp, "choices", None):
         raise TransientError("the response has no choices")
-    text = resp.choices[0].message.content or ""
+    choice = resp.choices[0]
+    message = getattr(choice, "message", None)
+    # A strict-mode refusal comes instead of content: it is recorded as the (malformed) answer.
+    text = _text(getattr(message, "content", None) or getattr(message, "refusal", None))
     usage = getattr(resp, "usage", None)
     return Reply(
-        text, getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None)
+        text,
+        token_count(getattr(usage, "prompt_tokens", None)),
+        token_count(getattr(usage, "completion_tokens", None)),
+        truncated=getattr(choice, "finish_reason", None) == "length",
     )
 
 
-class AnthropicChat:
-    """Anthropic Messages API. No JSON mode is requested (structured outputs exist only for some
-    models and a 400 on the others would fail every call); the prompt asks for JSON only and the
-    strict parser rejects anything else. No temperature either: this SDK no longer takes one."""
+class AnthropicChat(_Modes):
+    """Anthropic Messages API. Structured output is a forced tool (named after the answer)
+    whose input schema is the answer's; ``structured = "none"`` asks for plain JSON text. No
+    temperature: this SDK no longer takes one."""
+
+    chain = ("tool", "none")
 
     def __init__(
         self,
@@ -181,38 +344,71 @@ class AnthropicChat:
         base_url: str | None = None,
         timeout_s: float = 60.0,
         max_tokens: int = 1024,
+        structured: str = "json_schema",
     ) -> None:
         import anthropic
 
         self.provider, self.model, self.max_tokens = "anthropic", model, max_tokens
-        self.supports_json_mode = False
+        self.start_at(structured)
         self._sdk = anthropic
         self.sdk_client = anthropic.Anthropic(
             api_key=api_key("anthropic"), base_url=base_url, timeout=timeout_s, max_retries=0
         )
 
-    def request_body(self, system: str, user: str) -> dict[str, Any]:
-        return {
-            "model": self.model,
-            "max_tokens": self.max_tokens,
-            "system": system,
-            "messages": [{"role": "user", "content": user}],
-        }
+    def start_at(self, structured: str) -> None:
+        # every mode but plain text is the forced tool: the Anthropic form of a schema
+        super().start_at("none" if structured == "none" else "tool")
 
-    def complete(self, system: str, user: str) -> Reply:
+    def mode_for(self, request: Request) -> str:
+        if request.structured:
+            return request.structured
+        return "none" if request.schema is None else self.mode
+
+    def request_body(self, request: Request) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": request.max_tokens or self.max_tokens,
+            "system": request.system,
+            "messages": _messages(request),
+        }
+        if self.mode_for(request) == "tool" and request.schema is not None:
+            body["tools"] = [
+                {
+                    "name": request.schema.name,
+                    "description": "Give your answer: the JSON object the instructions ask for.",
+                    "input_schema": request.schema.body,
+                }
+            ]
+            body["tool_choice"] = {"type": "tool", "name": request.schema.name}
+        return body
+
+    def complete(self, request: Request) -> Reply:
+        body = self.request_body(request)
+        if request.timeout_s is not None:
+            body["timeout"] = request.timeout_s
         try:
-            resp = self.sdk_client.messages.create(**self.request_body(system, user))
+            resp = self.sdk_client.messages.create(**body)
         except self._sdk.AnthropicError as exc:
             raise _classify(exc, self._sdk) from None
         return reply_from_anthropic(resp)
 
 
 def reply_from_anthropic(resp: Any) -> Reply:
-    text = "".join(
-        getattr(block, "text", "") for block in (resp.content or []) if block.type == "text"
-    )
+    blocks = list(getattr(resp, "content", None) or [])
+    tool = next((b for b in blocks if getattr(b, "type", None) == "tool_use"), None)
+    if tool is not None:  # the forced tool's input is the answer object
+        text = json.dumps(getattr(tool, "input", None), ensure_ascii=False, default=str)
+    else:
+        text = "".join(
+            _text(getattr(b, "text", "")) for b in blocks if getattr(b, "type", None) == "text"
+        )
     usage = getattr(resp, "usage", None)
-    return Reply(text, getattr(usage, "input_tokens", None), getattr(usage, "output_tokens", None))
+    return Reply(
+        text,
+        token_count(getattr(usage, "input_tokens", None)),
+        token_count(getattr(usage, "output_tokens", None)),
+        truncated=getattr(resp, "stop_reason", None) == "max_tokens",
+    )
 
 
 def make_client(
@@ -222,9 +418,16 @@ def make_client(
     base_url: str | None = None,
     timeout_s: float = 60.0,
     max_tokens: int = 1024,
+    structured: str = "json_schema",
 ) -> ChatClient:
     if provider == "anthropic":
-        return AnthropicChat(model, base_url=base_url, timeout_s=timeout_s, max_tokens=max_tokens)
+        return AnthropicChat(
+            model,
+            base_url=base_url,
+            timeout_s=timeout_s,
+            max_tokens=max_tokens,
+            structured=structured,
+        )
     if provider in ("openai", "compat"):
         return OpenAIChat(
             model,
@@ -232,5 +435,6 @@ def make_client(
             base_url=base_url,
             timeout_s=timeout_s,
             max_tokens=max_tokens,
+            structured=structured,
         )
     raise ValueError(f"unknown LLM provider {provider!r}")

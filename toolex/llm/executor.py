@@ -1,16 +1,40 @@
-"""Run many LLM calls with a bounded number in flight, retrying what deserves a retry.
+"""Run many LLM calls with an adaptive number in flight, retrying what deserves a retry.
 
-Worker threads (as many as the in-flight limit) each take one call at a time and loop over its
-attempts: a transient failure (429, 5xx, timeout) waits an exponential backoff with jitter —
-``min(backoff_max, base * 2**(attempt-1)) * U(0.5, 1)`` — or the server's Retry-After when that is
-longer; a malformed answer is retried at once (the model, not the server, was at fault); a
-permanent error (bad key, bad request) stops the call. Every attempt is reported back.
+Worker threads (as many as the in-flight cap) each take one call at a time and loop over its
+attempts; each attempt first takes a place under the limiter (toolex/llm/limiter.py).
+- A transient failure (429, 5xx, timeout) waits an exponential backoff with jitter,
+  ``min(backoff_max, base * 2**(attempt-1)) * U(0.5, 1)``, or the server's Retry-After when that
+  is longer. A permanent error (bad key, bad request) stops the call, except a refused
+  structured-output mode (HTTP 400/422), which is retried at once one mode lower (the client
+  keeps that mode once it answers).
+- A rejected answer is retried at once, and the retry tells the model what was wrong: it sends
+  the same conversation plus the rejected answer and a user message naming the problem (the
+  parser's ``hint``, e.g. "the sub-query for number 0 names `GetToday`; describe the operation
+  instead"), because a model asked the same question twice gives the same answer twice. An
+  answer cut off by the token budget (finish_reason length / stop_reason max_tokens) is rejected
+  as such and retried with the budget doubled, up to ``MAX_TOKENS_GROWTH`` times the judge's.
+  Any other failure to read an answer (a parser crash, JSON nested past the recursion limit) is
+  a rejected answer too. Each attempt is one ledger row under the task's input hash, so a retry
+  is never served a failed answer, and the answer that finally parses is what an identical task
+  is served later.
+- Concurrency adapts to what the server sustains (AIMD, see limiter.py): the limit halves on
+  timeouts, 429 and 503/529 (and, for local servers, on answers slowed by queueing) and grows by
+  one per clean answer, between 1 and the cap (``max_in_flight``, or ``slots``); on a local
+  server it never stacks more calls than the fastest answer fits into the timeout. A timeout must
+  not waste work the server is still doing: the timed-out request is presumed still running on
+  the server, so the limit is cut at once, the attempt keeps its place for as long as the
+  fastest recent answer took (the server's likely remaining work on it), and its retry waits
+  its backoff and then queues for a place under the lowered limit like any other call, instead
+  of landing at once on a server that is still busy with the abandoned copy.
 
-Only the caller's thread touches DuckDB: workers hand attempts over a queue and the generator
-records them in the ledger in bursts, always *before* yielding the result they belong to, so a
-result the caller has seen is a finished, recorded call that a re-run serves from the ledger.
-Closing the generator early (an interrupted stage) stops the workers after their current
-attempt; attempts already finished are still recorded.
+Every paid answer is recorded, whatever it holds: the stored text is cut at ``ANSWER_CAP``
+characters with a marker, text that cannot be stored (lone surrogates) is replaced, and parser
+crashes are caught per attempt (toolex/llm/corrections.py). Only the caller's thread touches
+DuckDB: workers hand attempts over a queue and the generator records them in the ledger in
+bursts, always *before* yielding the result they belong to, so a result the caller has seen is a
+finished, recorded call that a re-run serves from the ledger. Closing the generator early (an
+interrupted stage) stops the workers after their current attempt; attempts already finished are
+still recorded.
 """
 
 from __future__ import annotations
@@ -24,9 +48,30 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolex.errors import AnswerError, ModelUnavailableError
-from toolex.llm.clients import KEY_ENV, ChatClient, PermanentError, TransientError
+from toolex.llm.budget import STOPPED, Budget
+from toolex.llm.clients import (
+    KEY_ENV,
+    ChatClient,
+    PermanentError,
+    Reply,
+    Request,
+    Schema,
+    TransientError,
+)
+from toolex.llm.corrections import (
+    ANSWER_CAP,
+    CUT_OFF,
+    ERROR_CAP,
+    MAX_TOKENS_GROWTH,
+    UNREADABLE,
+    Correction,
+    storable,
+)
 from toolex.llm.ledger import Attempt, Ledger
+from toolex.llm.limiter import Limiter, Ticket
 from toolex.llm.pricing import cost_usd
+
+CONGESTION = ("timeout", "rate_limit", "overloaded")  # TransientError kinds that halve in-flight
 
 
 @dataclass
@@ -35,7 +80,9 @@ class Call:
     input_hash: str
     system: str
     user: str
-    parse: Callable[[str], Any]  # raises AnswerError on a malformed answer
+    parse: Callable[[str], Any]  # raises AnswerError (with a ``hint``) on a malformed answer
+    schema: Schema | None = None  # the answer's JSON schema, for structured output
+    correction: Correction | None = None  # for the first attempt (a batch answer that failed)
 
 
 @dataclass
@@ -73,6 +120,7 @@ class Policy:
     max_attempts: int = 5
     backoff_base_s: float = 1.0
     backoff_max_s: float = 60.0
+    timeout_s: float | None = None  # per attempt (None: the client's)
 
     def delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
         """Seconds to wait after failed attempt number ``attempt`` (1-based)."""
@@ -129,11 +177,15 @@ class Executor:
         batch_price: bool = False,
         seed: int | None = None,
         spend: Spend | None = None,
+        limiter: Limiter | None = None,
+        budget: Budget | None = None,
     ) -> None:
         self.spend = spend or Spend()
+        self.budget = budget  # consulted before every attempt (toolex/llm/budget.py)
         self.client, self.ledger, self.policy = client, ledger, policy
         self.stage, self.judge, self.prompt_version = stage, judge, prompt_version
         self.batch_price = batch_price
+        self.limiter = limiter or Limiter(policy.max_in_flight)
         self.flush_s = 0.5  # longest a finished answer waits to be recorded and handed over
         self._rng = random.Random(seed)
 
@@ -164,7 +216,7 @@ class Executor:
             work.put(call)
         events: queue.Queue[tuple[str, Any]] = queue.Queue()
         stop = threading.Event()
-        n_threads = max(1, min(self.policy.max_in_flight, len(calls)))
+        n_threads = max(1, min(self.limiter.cap, len(calls)))
         threads = [
             threading.Thread(
                 target=self._worker, args=(work, events, stop), daemon=True, name=f"toolex-llm-{i}"
@@ -189,7 +241,8 @@ class Executor:
                     pending_rows.append(item)
                     health.see(item)
                 elif kind == "result":
-                    results.append(item)
+                    if item.error != STOPPED:  # refused by the budget: the task stays pending
+                        results.append(item)
                     remaining -= 1
                 health.check()
                 # One ledger commit per interval, not per attempt: a commit costs milliseconds
@@ -229,8 +282,29 @@ class Executor:
 
     def _attempts(self, call: Call, events: queue.Queue, stop: threading.Event) -> Result | None:
         last_error, last_call = "not attempted", None
+        correction, probe = call.correction, None  # probe: a lower structured mode to try
         for n in range(1, self.policy.max_attempts + 1):
             if stop.is_set():
+                return None
+            request = Request(
+                call.system,
+                call.user,
+                correction.turns() if correction else None,
+                call.schema,
+                correction.max_tokens if correction else None,
+                self.policy.timeout_s,
+                probe,
+            )
+            reservation = None
+            if self.budget is not None:
+                tokens = request.max_tokens or self.client.max_tokens
+                reservation = self.budget.admit(self.client.model, call.system, call.user, tokens)
+                if reservation is None:
+                    return Result(call, False, error=STOPPED, attempts=n - 1)
+            ticket = self.limiter.acquire(stop)
+            if ticket is None:
+                if reservation is not None and self.budget is not None:
+                    self.budget.settle(reservation, None)
                 return None
             row = Attempt(
                 self.stage,
@@ -243,42 +317,45 @@ class Executor:
                 attempt=n,
             )
             started = time.perf_counter()
-            retry_after: float | None = None
-            try:
-                reply = self.client.complete(call.system, call.user)
-            except TransientError as exc:
-                row.error, retry_after = str(exc), exc.retry_after
-            except PermanentError as exc:
-                row.error = str(exc)
-                row.latency_ms = (time.perf_counter() - started) * 1000
-                events.put(("attempt", row))
-                return Result(call, False, error=row.error, call_id=row.call_id, attempts=n)
-            except Exception as exc:  # an SDK surprise is a failed attempt, not a crash
-                row.error = f"{type(exc).__name__}: {exc}"[:500]
-            else:
-                row.response = reply.text
-                row.prompt_tokens, row.completion_tokens = (
-                    reply.prompt_tokens,
-                    reply.completion_tokens,
-                )
-                row.cost_usd = cost_usd(
-                    self.client.model,
-                    reply.prompt_tokens,
-                    reply.completion_tokens,
-                    batch=self.batch_price,
-                )
+            retry_after, held, answered, refused = None, 0.0, None, False
+            try:  # the place under the limit is given back on every path
                 try:
-                    row.parsed = call.parse(reply.text)
-                    row.status = "ok"
-                except AnswerError as exc:
-                    row.status, row.error = "malformed", str(exc)
+                    reply = self.client.complete(request)
+                except (TransientError, PermanentError) as exc:
+                    row.error = storable(str(exc), ERROR_CAP)
+                    lower = self._lower_mode(request, exc)
+                    if lower is not None:
+                        row.error += f" (structured output refused; next attempt: {lower})"
+                        probe, refused = lower, True
+                    elif isinstance(exc, PermanentError):
+                        row.latency_ms = (time.perf_counter() - started) * 1000
+                        events.put(("attempt", row))
+                        return Result(call, False, error=row.error, call_id=row.call_id, attempts=n)
+                    else:
+                        retry_after = exc.retry_after
+                        held = self._congested(ticket, exc, stop)
+                except Exception as exc:  # an SDK surprise is a failed attempt, not a crash
+                    row.error = storable(f"{type(exc).__name__}: {exc}", ERROR_CAP)
+                else:
+                    elapsed = time.perf_counter() - started
+                    correction = self.read(row, reply, call, request)
+                    # a long answer's latency says nothing about queueing
+                    answered = None if reply.truncated else elapsed
+                    if probe is not None:  # the server answered at the lower mode: keep it
+                        self.client.adopt(probe)
+                        probe = None
+            finally:
+                self.limiter.release(ticket, answered)
+                if reservation is not None and self.budget is not None:
+                    self.budget.settle(reservation, row.cost_usd)
             row.latency_ms = (time.perf_counter() - started) * 1000
             events.put(("attempt", row))
             if row.status == "ok":
                 return Result(call, True, row.parsed, call_id=row.call_id, attempts=n)
             last_error, last_call = row.error or row.status, row.call_id
-            if row.status == "error" and n < self.policy.max_attempts:
-                stop.wait(self.policy.delay(n, retry_after, self._rng))
+            if row.status == "error" and not refused and n < self.policy.max_attempts:
+                delay = self.policy.delay(n, retry_after, self._rng)
+                stop.wait(max(0.0, delay - held))
         return Result(
             call,
             False,
@@ -286,3 +363,48 @@ class Executor:
             call_id=last_call,
             attempts=self.policy.max_attempts,
         )
+
+    def read(self, row: Attempt, reply: Reply, call: Call, request: Request) -> Correction | None:
+        """Fill ``row`` from a paid answer; the correction for the next attempt when rejected."""
+        row.response = storable(reply.text, ANSWER_CAP)
+        row.prompt_tokens, row.completion_tokens = reply.prompt_tokens, reply.completion_tokens
+        row.cost_usd = cost_usd(
+            self.client.model, reply.prompt_tokens, reply.completion_tokens, batch=self.batch_price
+        )
+        budget = request.max_tokens or self.client.max_tokens
+        row.status = "malformed"
+        if reply.truncated:
+            bigger = min(budget * 2, self.client.max_tokens * MAX_TOKENS_GROWTH)
+            row.error = f"cut off at max_tokens={budget}; next attempt: max_tokens={bigger}"
+            return Correction(reply.text, CUT_OFF, max(budget, bigger))
+        try:
+            row.parsed = call.parse(reply.text)
+        except AnswerError as exc:
+            row.error = storable(str(exc), ERROR_CAP)
+            hint = getattr(exc, "hint", None) or str(exc)
+            return Correction(reply.text, storable(hint, ERROR_CAP), request.max_tokens)
+        except Exception as exc:  # RecursionError from deep nesting, a parser bug: malformed
+            row.error = storable(f"unreadable answer: {type(exc).__name__}: {exc}", ERROR_CAP)
+            return Correction(reply.text, UNREADABLE, request.max_tokens)
+        row.status = "ok"
+        return None
+
+    def _lower_mode(self, request: Request, exc: Exception) -> str | None:
+        """The structured-output mode to probe when ``exc`` is the server refusing the current
+        one: HTTP 400/422 (or a 500 that names response_format, as some llama.cpp forks send)."""
+        refused = isinstance(exc, PermanentError) and exc.status in (400, 422)
+        refused |= isinstance(exc, TransientError) and "response_format" in str(exc)
+        mode = self.client.mode_for(request)
+        return self.client.fallback(mode) if refused and mode != "none" else None
+
+    def _congested(self, ticket: Ticket, exc: TransientError, stop: threading.Event) -> float:
+        """Cut the limit for a congestion sign; after a timeout, keep this attempt's place for
+        the server's likely remaining work on the abandoned request. Returns seconds held."""
+        if exc.kind not in CONGESTION:
+            return 0.0
+        self.limiter.cut(ticket)
+        if exc.kind != "timeout":
+            return 0.0
+        hold = min(self.limiter.fastest() or 0.0, self.policy.timeout_s or 60.0)
+        stop.wait(hold)
+        return hold

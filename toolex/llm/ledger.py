@@ -1,7 +1,8 @@
 """The LLM call ledger (table ``llm_calls``): one row per attempt, failures included.
 
-Identical calls are served from it: the input hash covers judge, model, prompt version and the
-exact rendered prompt, and the newest ``ok`` row for a hash is the answer. Failures (``error``,
+Identical calls are served from it: the input hash covers judge (provider, model and the endpoint
+called, see :func:`call_identity`), model, prompt version and the exact rendered prompt, and the
+newest ``ok`` row for a hash is the answer. Failures (``error``,
 ``malformed``) are history, never answers; ``pending`` rows are batch requests awaiting results.
 
 The ledger writes through its own ``Store.cursor()`` (a separate connection to the same database),
@@ -22,6 +23,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from toolex.llm.keys import redact_url
 from toolex.store import Store
 
 _COLUMNS = (
@@ -67,6 +69,35 @@ def input_hash(judge: str, model: str | None, prompt_version: str, system: str, 
         digest.update(len(data).to_bytes(8, "big"))
         digest.update(data)
     return digest.hexdigest()
+
+
+# The hosted providers' public endpoints: a judge calling one is named provider:model alone, as
+# before endpoints joined the identity, so ledgers written then keep serving their answers.
+PUBLIC_ENDPOINTS = {
+    "openai": "https://api.openai.com/v1",
+    "anthropic": "https://api.anthropic.com",
+}
+
+
+def endpoint_of(client: Any) -> str | None:
+    """The base URL ``client`` sends its requests to (its SDK's), credentials redacted and
+    without a trailing slash; None for a provider's public endpoint or a client without an SDK
+    (test doubles)."""
+    url = getattr(getattr(client, "sdk_client", None), "base_url", None)
+    if url is None:
+        return None
+    text = redact_url(str(url)).rstrip("/")
+    return None if text == PUBLIC_ENDPOINTS.get(getattr(client, "provider", "")) else text
+
+
+def call_identity(client: Any) -> str:
+    """The judge part of an input hash: ``provider:model``, plus ``@endpoint`` when the client
+    calls anything but its provider's public endpoint. Two OpenAI-compatible servers serving a
+    model of the same name are two judges: neither is ever served the other's answers (a
+    server restarted on another port is a new one too)."""
+    endpoint = endpoint_of(client)
+    base = f"{client.provider}:{client.model}"
+    return f"{base}@{endpoint}" if endpoint else base
 
 
 def new_call_id() -> str:

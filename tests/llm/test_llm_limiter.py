@@ -1,0 +1,108 @@
+"""The in-flight limiter on its own: hand-computed AIMD steps."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from toolex.llm.limiter import QUEUE_RATIO, Limiter
+
+NEVER = threading.Event()
+
+
+def take(limiter: Limiter, n: int) -> list:
+    return [limiter.acquire(NEVER) for _ in range(n)]
+
+
+def test_a_cut_halves_once_per_episode_and_never_below_one():
+    lim = Limiter(cap=16)
+    burst = take(lim, 12)
+    lim.cut(burst[0])
+    lim.cut(burst[1])  # sent before the cut: the same episode
+    assert (lim.limit, lim.cuts) == (8.0, 1)
+    for t in burst:
+        lim.release(t)
+    [later] = take(lim, 1)
+    lim.cut(later)  # sent after it: a new sign
+    lim.release(later)
+    assert (lim.limit, lim.cuts) == (4.0, 2)
+    for _ in range(5):
+        [t] = take(lim, 1)
+        lim.cut(t)
+        lim.release(t)
+    assert lim.limit == 1.0 and lim.allowed == 1 and lim.lowest == 1
+
+
+def test_growth_is_one_per_answer_up_to_the_last_cut_then_one_per_round():
+    lim = Limiter(cap=16, start=1)
+    for expected in (2.0, 3.0, 4.0):  # the limit in use: +1 per answer (cap unknown so far)
+        tickets = take(lim, lim.allowed)
+        lim.release(tickets[-1], latency=0.1)
+        for t in tickets[:-1]:
+            lim.release(t)  # no latency: not an answer
+        assert lim.limit == expected
+    [t] = take(lim, 1)
+    lim.cut(t)
+    lim.release(t)
+    assert lim.limit == lim.threshold == 2.0
+    first, second = take(lim, 2)
+    lim.release(second, latency=0.1)
+    assert lim.limit == 2.5  # at the threshold: 1/limit per answer
+    lim.release(first, latency=0.1)  # sent while the limit was not yet in use
+    assert lim.limit == 2.5
+
+
+def test_an_unused_limit_does_not_grow():
+    lim = Limiter(cap=16, start=4)
+    [t] = take(lim, 1)  # one call where four may run
+    lim.release(t, latency=0.1)
+    assert lim.limit == 4.0
+
+
+def test_a_queued_answer_cuts_on_a_local_server_only():
+    for watch, expected in ((True, 1.5), (False, 4.0)):
+        lim = Limiter(cap=16, start=2, watch_latency=watch)
+        [alone] = take(lim, 1)
+        lim.release(alone, latency=1.0)  # the fastest: 1 s of work; the limit was not in use
+        a, b = take(lim, 2)
+        lim.release(b, latency=QUEUE_RATIO * 1.0)  # waited, but not more than one call's worth
+        assert lim.limit == 3.0
+        lim.release(a)
+        a, b, c = take(lim, 3)
+        lim.release(c, latency=QUEUE_RATIO * 1.0 + 0.5)  # queued behind more than one call
+        assert lim.limit == expected, watch
+    lim = Limiter(cap=16, start=1, watch_latency=True)
+    lim.release(take(lim, 1)[0], latency=1.0)
+    lim.release(take(lim, 1)[0], latency=10.0)  # alone in flight: slow, but not queued here
+    assert lim.cuts == 0
+
+
+def test_acquire_waits_for_room_and_gives_up_when_stopped():
+    lim = Limiter(cap=1)
+    [held] = take(lim, 1)
+    stop = threading.Event()
+    got = []
+    waiter = threading.Thread(target=lambda: got.append(lim.acquire(stop)))
+    waiter.start()
+    time.sleep(0.15)
+    assert not got  # no room
+    lim.release(held)
+    waiter.join(2)
+    assert got and got[0] is not None and lim.in_flight == 1
+    stop.set()
+    assert lim.acquire(stop) is None
+    assert lim.peak == 1
+
+
+def test_a_local_server_is_not_stacked_past_its_timeout():
+    """45 s answers and a 60 s timeout: a second call in flight would wait 90 s."""
+    lim = Limiter(cap=16, start=1, watch_latency=True, timeout_s=60.0)
+    lim.release(take(lim, 1)[0], latency=45.0)
+    assert lim.limit == 1.0
+    roomy = Limiter(cap=16, start=1, watch_latency=True, timeout_s=300.0)
+    for _ in range(8):
+        tickets = take(roomy, roomy.allowed)
+        roomy.release(tickets[-1], latency=45.0)
+        for t in tickets[:-1]:
+            roomy.release(t)
+    assert roomy.limit == 5.0  # 5 x 45 s = 225 s <= 0.8 x 300 s; 6 would not fit

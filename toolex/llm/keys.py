@@ -1,0 +1,138 @@
+"""Secrets around the LLM judges: API keys checked before the first call, credentials kept out of
+everything toolex stores or prints.
+
+Keys come from the environment only (``OPENAI_API_KEY``, ``ANTHROPIC_API_KEY``,
+``TOOLEX_COMPAT_API_KEY``; toolex.llm.clients reads them). :func:`check_key` refuses a key that
+cannot be sent as an HTTP header (a non-ASCII character, a line break or space pasted with it)
+with a message naming the variable and the fault, never the key: otherwise the request fails
+inside the HTTP library and looks like a transient network fault, retried until every task fails.
+
+A ``compat:`` judge's base URL may carry ``user:password@``; the connection uses it, but a
+judge's identity (the ``judge`` column of llm_calls, verdicts, sub-queries, combinations,
+expansions; ``--dry-run``; exports; error messages) holds :func:`redact_url`'s form
+``http://***@host/v1``. Prefer the key variable to a password in the URL: a URL travels into
+shell history and config files.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from toolex.errors import InputError, ModelUnavailableError
+
+REDACTED = "***"
+# Query parameters that carry a secret (``?api_key=...``, ``?token=...``).
+_SECRET_PARAM = re.compile(r"(key|token|secret|password|passwd|pwd|sig|signature|auth)", re.I)
+# Shapes of provider keys (OpenAI sk-/sk-proj-, Anthropic sk-ant-, Groq gsk_, Hugging Face hf_,
+# Google AIza, xAI xai-), and any long unbroken token mixing letters and digits.
+_KEY_SHAPE = re.compile(
+    r"^(sk-|sk_|gsk_|hf_|xai-|AIza|pk-|rk-)\S{8,}$|^(?=\S*\d)(?=\S*[A-Za-z])[A-Za-z0-9_\-.]{32,}$"
+)
+
+
+def redact_url(url: str) -> str:
+    """``url`` with any ``user:password@`` replaced by ``***@`` and the values of secret-looking
+    query parameters by ``***``; anything that is not a URL with a host is returned unchanged."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = f"{REDACTED}@{netloc.rpartition('@')[2]}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        if any(_SECRET_PARAM.search(k) for k, _ in pairs):
+            query = urlencode(
+                [(k, REDACTED if _SECRET_PARAM.search(k) else v) for k, v in pairs], safe="*"
+            )
+    if netloc == parts.netloc and query == parts.query:
+        return url
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/@\s]*@")
+# A provider key inside longer text (no word boundary: "openaisk-proj-..." hides one too).
+_KEY_TOKEN = re.compile(r"(sk-|sk_|gsk_|hf_|xai-|AIza)[A-Za-z0-9_\-]{8,}")
+KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TOOLEX_COMPAT_API_KEY")
+HIDDEN = "<key hidden>"
+
+
+def redact_text(text: str) -> str:
+    """``text`` (a judge spec, an error message) as it may be shown: every
+    ``scheme://user:password@`` as ``scheme://***@``, every provider-key-shaped token and the
+    value of every key variable set in the environment as ``<key hidden>``. The CLI passes
+    each error message through it before printing."""
+    import os
+
+    text = _USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
+    text = _KEY_TOKEN.sub(HIDDEN, text)
+    for name in KEY_VARIABLES:
+        value = (os.environ.get(name) or "").strip()
+        if len(value) >= 8:
+            text = text.replace(value, HIDDEN)
+    return text
+
+
+def looks_like_key(text: str) -> bool:
+    """True for a value shaped like an API key (so an error about it must not show it)."""
+    return bool(_KEY_SHAPE.match(text.strip()))
+
+
+def shown(text: str) -> str:
+    """``text`` as an error message may show it: credentials redacted, a key-like value hidden."""
+    if looks_like_key(text):
+        return "<a value shaped like an API key, not shown>"
+    return repr(redact_text(redact_url(text)))
+
+
+def check_key(env: str, key: str | None) -> str | None:
+    """``key`` (from the environment variable ``env``) if an HTTP header can carry it, else
+    ModelUnavailableError saying what is wrong with it, never what it is. None and "" pass
+    through (the caller decides whether a key is required)."""
+    if not key:
+        return key
+    problem = None
+    if key != key.strip():
+        ends = key[-1] if key[-1].isspace() else key[0]
+        kind = "a line break (CR/LF)" if ends in "\r\n" else "whitespace"
+        where = "ends" if key[-1].isspace() else "starts"
+        problem = f"{where} with {kind}; it was probably pasted with it"
+    elif any(c.isspace() for c in key):
+        problem = "contains whitespace"
+    else:
+        bad = next((i for i, c in enumerate(key) if not (c.isascii() and c.isprintable())), None)
+        if bad is not None:
+            problem = (
+                f"has a non-ASCII or control character at position {bad + 1} of {len(key)} "
+                "(a typographic quote, dash or invisible space pasted with it?)"
+            )
+    if problem is None:
+        return key
+    raise ModelUnavailableError(
+        f"the API key in the environment variable {env} {problem}; an HTTP header cannot "
+        f"carry it. Set {env} again with the key alone (the key is not shown here)"
+    )
+
+
+def check_base_url(value: str | None, field: str) -> str | None:
+    """``value`` if it is an http(s) URL with a host, else InputError naming ``field``; the value
+    is shown only when it is not shaped like a key (a key pasted into the wrong field)."""
+    if value is None:
+        return None
+    try:
+        parts = urlsplit(value.strip())
+        ok = parts.scheme in ("http", "https") and bool(parts.hostname)
+    except ValueError:
+        ok = False
+    if ok:
+        return value
+    hint = (
+        " (it looks like an API key: keys belong in the environment variables OPENAI_API_KEY, "
+        "ANTHROPIC_API_KEY or TOOLEX_COMPAT_API_KEY, never in a config file)"
+        if looks_like_key(value)
+        else f": {shown(value)}"
+    )
+    raise InputError(f"expected an http:// or https:// URL with a host{hint}", field=field)

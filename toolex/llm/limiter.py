@@ -1,0 +1,116 @@
+"""How many calls a judge keeps in flight: additive increase, multiplicative decrease (AIMD).
+
+The limit starts at the judge's start value (``LLMConfig.start_for``), never exceeds the cap
+(``max_in_flight``, or ``slots`` when set) and never falls below one. It is cut in half when the
+server shows it has more work than it can take: a timeout, a 429, a 503/529, or (``watch_latency``,
+for local servers) an answer that took more than ``QUEUE_RATIO`` times the fastest recent answer
+while other calls were in flight, which is how a server that serves one request at a time looks
+from outside: each queued request waits for the ones ahead of it. It grows by one with every
+answer that came back without such a sign while the limit was in use (and sent after the last
+cut, which answered for it), up to the level of the
+last cut (TCP's slow-start threshold); beyond that level, where the server was overrun before,
+by one per round of answers (1/limit per answer). A cut counts once per episode: calls sent
+before the last cut saw the old congestion and do not cut again. On a watched (local) server the
+limit does not grow past what a serial server could answer within ``HEADROOM`` of the timeout
+(the fastest answer times the calls in flight): stacking calls that take most of the timeout
+only makes the last of them time out. ``slots`` (the start value) is trusted as given.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+
+QUEUE_RATIO = 2.5  # slower than this times the fastest recent answer: more than one call queued
+WINDOW = 50  # answers over which "the fastest recent answer" is taken
+HEADROOM = 0.8  # share of the timeout a serial server's queue may fill before growth stops
+
+
+@dataclass(frozen=True)
+class Ticket:
+    sent: float  # time.monotonic() when the call went out
+    in_flight: int  # calls in flight with it, itself included
+    limit: int  # the limit when it was sent
+
+
+class Limiter:
+    def __init__(
+        self,
+        cap: int,
+        start: int | None = None,
+        *,
+        watch_latency: bool = False,
+        timeout_s: float | None = None,
+    ) -> None:
+        self.cap, self.timeout_s = max(1, cap), timeout_s
+        self.limit = float(min(self.cap, max(1, start or self.cap)))
+        self.watch_latency = watch_latency
+        self.in_flight = self.peak = self.cuts = 0
+        self.lowest = self.allowed  # the lowest limit it came to (tests, reports)
+        self.threshold = float(self.cap)  # growth slows above the limit of the last cut
+        self._last_cut = -math.inf
+        self._latencies: deque[float] = deque(maxlen=WINDOW)
+        self._cond = threading.Condition()
+
+    @property
+    def allowed(self) -> int:
+        return max(1, int(self.limit))
+
+    def fastest(self) -> float | None:
+        """The fastest recent answer, in seconds (a guess at the server's own work per call)."""
+        with self._cond:
+            return min(self._latencies) if self._latencies else None
+
+    def acquire(self, stop: threading.Event) -> Ticket | None:
+        """Wait for room under the limit; None when ``stop`` is set first."""
+        with self._cond:
+            while self.in_flight >= self.allowed and not stop.is_set():
+                self._cond.wait(0.1)
+            if stop.is_set():
+                return None
+            self.in_flight += 1
+            self.peak = max(self.peak, self.in_flight)
+            return Ticket(time.monotonic(), self.in_flight, self.allowed)
+
+    def cut(self, ticket: Ticket) -> None:
+        """Halve the limit for a congestion sign seen by the call of ``ticket``."""
+        with self._cond:
+            self._cut(ticket)
+
+    def release(self, ticket: Ticket, latency: float | None = None) -> None:
+        """The call of ``ticket`` is over; ``latency`` (seconds) when the server answered."""
+        with self._cond:
+            self.in_flight -= 1
+            if latency is not None:
+                if self._queued(ticket, latency):
+                    self._cut(ticket)
+                elif ticket.in_flight >= ticket.limit and ticket.sent >= self._last_cut:
+                    # the limit was in use, and not before the last cut: try more
+                    step = 1.0 if self.limit < self.threshold else 1.0 / self.limit
+                    if self._fits(latency, self.limit + step):
+                        self.limit = min(float(self.cap), self.limit + step)
+                self._latencies.append(latency)
+            self._cond.notify_all()
+
+    def _fits(self, latency: float, limit: float) -> bool:
+        if not self.watch_latency or not self.timeout_s:
+            return True
+        fastest = min([latency, *self._latencies])
+        return fastest * int(limit) <= HEADROOM * self.timeout_s
+
+    def _queued(self, ticket: Ticket, latency: float) -> bool:
+        if not self.watch_latency or ticket.in_flight < 2 or not self._latencies:
+            return False
+        return latency > QUEUE_RATIO * min(self._latencies)
+
+    def _cut(self, ticket: Ticket) -> None:
+        if ticket.sent < self._last_cut:
+            return  # sent before the last cut: part of the episode that cut already answered
+        self.limit = self.threshold = max(1.0, self.limit / 2)
+        self.lowest = min(self.lowest, self.allowed)
+        self._last_cut = time.monotonic()
+        self.cuts += 1
+        self._cond.notify_all()
