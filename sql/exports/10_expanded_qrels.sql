@@ -1,12 +1,17 @@
 -- 10_expanded_qrels: the expanded annotation, one row per query x combination x slot x item.
 -- Reads: qrels, combinations, combination_items. Creates: nothing.
--- Parameters: $benchmark VARCHAR, $expansion VARCHAR, $valid_only BOOLEAN.
+-- Parameters: $benchmark VARCHAR, $expansion VARCHAR, $valid_only BOOLEAN,
+-- $include_unaudited BOOLEAN.
 -- combo_id 0 is the original ground truth read from qrels (always present, status 'valid' even
 -- for a query the expansion never reached), with its graded relevance; an expanded member
 -- inherits the relevance of the ground-truth item of its slot, 1 when the slot has no label —
 -- the same rule as toolex.metrics (sql/metrics/020), so scores computed from this file match.
 -- status / audit_reason / audit_judge are the combination's fate in stage 3 (valid,
 -- rejected_audit, rejected_platform, cut, pending); rrf and rrf_rank its RRF score and rank.
+-- relevance counts only where the combination counts: a rejected one has 0, and so has an
+-- unaudited one (cut by the audit cap or the safety limit, or still pending) unless
+-- $include_unaudited, which gives it its inherited relevance, keeps it under $valid_only and
+-- marks it (unaudited = true): an unaudited combination must never pass for a valid one.
 WITH slot_relevance AS (
     SELECT query_id, slot, max(relevance) AS relevance
     FROM qrels
@@ -32,9 +37,12 @@ SELECT
     m.combo_id,
     m.slot,
     m.item_id,
-    m.relevance,
+    CASE WHEN m.combo_id = 0 OR coalesce(c.status, 'valid') = 'valid'
+              OR ($include_unaudited AND c.status IN ('cut', 'pending'))
+         THEN m.relevance ELSE 0 END AS relevance,
     m.combo_id = 0 AS is_original,
     coalesce(c.status, 'valid') AS status,
+    coalesce(c.status IN ('cut', 'pending'), false) AS unaudited,
     c.rrf,
     c.rrf_rank,
     c.reason AS audit_reason,
@@ -44,4 +52,5 @@ LEFT JOIN combinations AS c
   ON c.benchmark = $benchmark AND c.expansion = $expansion
  AND c.query_id = m.query_id AND c.combo_id = m.combo_id
 WHERE NOT $valid_only OR coalesce(c.status, 'valid') = 'valid' OR m.combo_id = 0
+   OR ($include_unaudited AND c.status IN ('cut', 'pending'))
 ORDER BY m.query_id, m.combo_id, m.slot;

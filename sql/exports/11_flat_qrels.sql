@@ -3,7 +3,9 @@
 -- toolex.exports.qrels). Creates: nothing. Parameters: none.
 -- An item is relevant when it belongs to any valid combination; relevance is its highest in
 -- any of them. combo_ids lists those combinations, so the per-combination form can be rebuilt
--- and the flat form is never mistaken for "any item counts alone".
+-- and the flat form is never mistaken for "any item counts alone". Unaudited combinations (cut,
+-- pending) count only when the export includes them (10's $include_unaudited); unaudited_only
+-- then marks an item that no audited combination holds.
 SELECT
     max(benchmark) AS benchmark,
     max(expansion) AS expansion,
@@ -14,8 +16,9 @@ SELECT
     count(DISTINCT combo_id) AS n_combinations,
     list(DISTINCT combo_id ORDER BY combo_id) AS combo_ids,
     list(DISTINCT slot ORDER BY slot) AS slots,
-    min(rrf_rank) AS best_rrf_rank
+    min(rrf_rank) AS best_rrf_rank,
+    bool_and(unaudited) AS unaudited_only
 FROM export_members
-WHERE status = 'valid'
+WHERE status = 'valid' OR (unaudited AND relevance > 0)
 GROUP BY query_id, item_id
 ORDER BY query_id, item_id;

@@ -3,7 +3,7 @@
 -- Parameters: $benchmark, $expansion, $query_ids (VARCHAR[]), $retry_failed (BOOLEAN).
 -- item_found is false when a label names an item missing from the library (a failure).
 SELECT q.query_id, q.text AS query, q.instruction, r.slot, r.item_id,
-       i.name, i.platform, i.doc, i.text, i.item_id IS NOT NULL AS item_found
+       i.name, i.platform, i.doc, i.text, i.kind, i.item_id IS NOT NULL AS item_found
 FROM queries q
 JOIN qrels r ON r.benchmark = q.benchmark AND r.query_id = q.query_id
 LEFT JOIN items i ON i.benchmark = r.benchmark AND i.item_id = r.item_id

@@ -4,8 +4,8 @@
 -- The reference itself is included (is_reference): the stage passes it without a call.
 SELECT c.query_id, c.slot, c.item_id, c.item_id = s.ref_item_id AS is_reference, s.text AS subquery,
        ci.name AS c_name, ci.platform AS c_platform, ci.doc AS c_doc, ci.text AS c_text,
-       s.ref_item_id, ri.name AS r_name, ri.platform AS r_platform, ri.doc AS r_doc,
-       ri.text AS r_text, q.text AS request
+       ci.kind AS c_kind, s.ref_item_id, ri.name AS r_name, ri.platform AS r_platform,
+       ri.doc AS r_doc, ri.text AS r_text, ri.kind AS r_kind, q.text AS request
 FROM candidates c
 JOIN subqueries s ON s.benchmark = c.benchmark AND s.expansion = c.expansion
      AND s.query_id = c.query_id AND s.slot = c.slot

@@ -4,9 +4,11 @@
 -- Parameters: $benchmark, $expansion, $query_ids (VARCHAR[]).
 -- A query is ready when every sub-query has candidates, every candidate a verdict, and it has no
 -- combinations yet (assembling twice never duplicates). The product is built by a recursive CTE
--- that appends slot s+1 to every partial combination of slots 0..s; a combination that uses one
--- tool in two slots is dropped, since it would let one tool stand for two operations that the
--- original needed two tools for.
+-- that appends slot s+1 to every partial combination of slots 0..s.
+-- One tool in two slots is kept: the paper assembles the full product of the verified sets, and
+-- a tool verified for two steps that serves both is a legitimate plan (a search API that also
+-- returns the details the second step asks for). Whether it really covers both steps is the
+-- audit's question, not the product's; the metrics count such a tool once per combination.
 CREATE OR REPLACE TEMP TABLE assembled_products AS
 WITH RECURSIVE
 slots AS (
@@ -40,7 +42,6 @@ product(query_id, next_slot, items, ranks) AS (
     SELECT p.query_id, p.next_slot + 1, list_append(p.items, a.item_id), list_append(p.ranks, a.rank)
     FROM product p
     JOIN accepted a ON a.query_id = p.query_id AND a.slot = p.next_slot
-    WHERE NOT list_contains(p.items, a.item_id)
 )
 SELECT p.query_id, p.items, p.ranks
 FROM product p JOIN ready r ON r.query_id = p.query_id AND p.next_slot = r.k;

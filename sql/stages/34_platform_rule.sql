@@ -2,8 +2,9 @@
 -- Reads: dependencies, combination_items, items. Updates: combinations.status of pending ones to
 -- 'rejected_platform' (each one an audit call saved). Parameters: $benchmark, $expansion,
 -- $query_ids (VARCHAR[]).
--- A dependent slot pair must share a platform; an unknown (NULL) platform cannot be checked and
--- is not held against the combination.
+-- A dependent slot pair (an explicit edge, a hand-off the docs show, or with --platform-rule
+-- strict a same-platform pair) must share a platform. An unknown (NULL) platform cannot be
+-- checked and is not held against the combination; 61 records it as dependency_check 'unknown'.
 UPDATE combinations c
 SET status = 'rejected_platform', reason = v.reason, judge = 'platform_rule'
 FROM (

@@ -1,7 +1,7 @@
 -- 36_audit_pending: pending combinations with their members, for the audit judge.
 -- Reads: combinations, combination_items, items, stage_failures. Creates: nothing.
 -- Parameters: $benchmark, $expansion, $query_ids (VARCHAR[]), $retry_failed (BOOLEAN).
-SELECT c.query_id, c.combo_id, ci.slot, ci.item_id, i.name, i.platform, i.doc, i.text
+SELECT c.query_id, c.combo_id, ci.slot, ci.item_id, i.name, i.platform, i.doc, i.text, i.kind
 FROM combinations c
 JOIN combination_items ci ON ci.benchmark = c.benchmark AND ci.expansion = c.expansion
      AND ci.query_id = c.query_id AND ci.combo_id = c.combo_id

@@ -4,6 +4,12 @@
 -- Columns: verified = accepted items incl. references; subs_with_equiv = share of sub-queries
 -- with >= 1 equivalent beyond the GT; queries_with_alt = share of queries with >= 1 valid
 -- alternative combination.
+-- The fate of every combination, original and imported ones included, so a capped run never
+-- passes for an uncapped one: assembled = valid_combos + rejected_platform + rejected_audit +
+-- cut + pending; audited = the combinations an audit judged (valid or rejected_audit, neither
+-- the original nor imported); cut = beyond the audit cap or the per-query safety limit;
+-- dependency_unchecked = combinations not rejected whose dependency check could not run (a
+-- replaced member's platform, or what it hands over, unknown: 61_dependency_check).
 -- A query counts as annotated once it has combinations (stage 3 ran for it). Verified items
 -- include each slot's reference; "equivalent beyond the GT" = an accepted non-reference item.
 WITH annotated AS (
@@ -29,9 +35,21 @@ per_query AS (
            (SELECT count(*) FROM per_sub p WHERE p.query_id = a.query_id) AS subqueries,
            (SELECT coalesce(sum(verified), 0) FROM per_sub p WHERE p.query_id = a.query_id) AS verified,
            (SELECT count(*) FROM per_sub p WHERE p.query_id = a.query_id AND p.beyond > 0) AS subs_beyond,
-           (SELECT count(*) FROM combinations c WHERE c.benchmark = $benchmark
-             AND c.expansion = $expansion AND c.query_id = a.query_id AND c.status = 'valid') AS valid
+           f.assembled, f.valid, f.rejected_platform, f.rejected_audit, f.cut, f.pending,
+           f.audited, f.dependency_unchecked
     FROM annotated a
+    JOIN (SELECT query_id, count(*) AS assembled,
+                 count(*) FILTER (WHERE status = 'valid') AS valid,
+                 count(*) FILTER (WHERE status = 'rejected_platform') AS rejected_platform,
+                 count(*) FILTER (WHERE status = 'rejected_audit') AS rejected_audit,
+                 count(*) FILTER (WHERE status = 'cut') AS cut,
+                 count(*) FILTER (WHERE status = 'pending') AS pending,
+                 count(*) FILTER (WHERE status IN ('valid', 'rejected_audit') AND NOT is_original
+                                  AND judge IS DISTINCT FROM 'import') AS audited,
+                 count(*) FILTER (WHERE dependency_check = 'unknown'
+                                  AND status <> 'rejected_platform') AS dependency_unchecked
+          FROM combinations WHERE benchmark = $benchmark AND expansion = $expansion
+          GROUP BY query_id) f ON f.query_id = a.query_id
 ),
 grouped AS (
     SELECT 'all' AS category, * EXCLUDE (category) FROM per_query
@@ -43,10 +61,17 @@ SELECT category,
        sum(subqueries)::BIGINT AS subqueries,
        sum(verified)::BIGINT AS verified,
        round(sum(verified) / nullif(sum(subqueries), 0), 2) AS items_per_sub,
+       sum(assembled)::BIGINT AS assembled,
+       sum(rejected_platform)::BIGINT AS rejected_platform,
+       sum(audited)::BIGINT AS audited,
+       sum(rejected_audit)::BIGINT AS rejected_audit,
+       sum(cut)::BIGINT AS cut,
+       sum(pending)::BIGINT AS pending,
        sum(valid)::BIGINT AS valid_combos,
        round(sum(valid) / count(*), 2) AS combos_per_query,
        round(sum(subs_beyond) / nullif(sum(subqueries), 0), 4) AS subs_with_equiv,
-       round(count(*) FILTER (WHERE valid > 1) / count(*), 4) AS queries_with_alt
+       round(count(*) FILTER (WHERE valid > 1) / count(*), 4) AS queries_with_alt,
+       sum(dependency_unchecked)::BIGINT AS dependency_unchecked
 FROM grouped
 GROUP BY category
 ORDER BY category = 'all' DESC, category;

@@ -91,3 +91,49 @@ def test_bad_rows_name_line_and_field(mini, tmp_path, row, field, message):
         import_combinations(mini, f, benchmark="toolret")
     assert (exc.value.line, exc.value.field) == (2, field)
     assert store_state(mini) == before
+
+
+def test_edges_and_a_tool_serving_two_steps_import(mini, tmp_path):
+    f = _write(
+        tmp_path / "c.jsonl",
+        [
+            {"query_id": "mini_query_0", "combo_id": 1, "item_id": "mini_tool_2", "slot": 0},
+            # one tool serving both steps is a plan, as the pipeline assembles it
+            {
+                "query_id": "mini_query_0",
+                "combo_id": 1,
+                "item_id": "mini_tool_2",
+                "slot": 1,
+                "dependencies": [{"from": "mini_tool_0", "to": 1, "value": "session_id"}],
+            },
+        ],
+    )
+    result = import_combinations(mini, f, benchmark="toolret", expansion="paper")
+    assert (result.combinations, result.edges) == (1, 1)
+    assert "1 dependency edge(s)" in result.summary()
+    assert ("mini_query_0", 1, False, "valid", "import", ["mini_tool_2", "mini_tool_2"]) in (
+        _combos(mini)
+    )
+    assert mini.con.execute(
+        "SELECT query_id, producer_slot, consumer_slot, value, source FROM dependency_edges"
+    ).fetchall() == [("mini_query_0", 0, 1, "session_id", "imported")]
+
+
+def test_an_edge_naming_no_slot_is_refused_with_its_line(mini, tmp_path):
+    f = _write(
+        tmp_path / "c.jsonl",
+        [
+            {"query_id": "mini_query_0", "combo_id": 1, "item_id": "mini_tool_2"},
+            {
+                "query_id": "mini_query_0",
+                "combo_id": 1,
+                "item_id": "mini_tool_1",
+                "dependencies": [{"from": 0, "to": 7}],
+            },
+        ],
+    )
+    before = store_state(mini)
+    with pytest.raises(InputError, match="neither a slot nor an item") as exc:
+        import_combinations(mini, f, benchmark="toolret")
+    assert (exc.value.line, exc.value.field) == (2, "dependencies")
+    assert store_state(mini) == before

@@ -7,6 +7,7 @@ Regenerate the golden files after an intended prompt change with
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from pathlib import Path
@@ -86,6 +87,7 @@ CASES = {
             None,
             ("retrieve the weather forecast for Lyon on Friday", "convert 200 US dollars to euros"),
             (METEO, FX),
+            (WEATHER, FX),
         )
     ),
 }
@@ -155,3 +157,61 @@ def test_boundary_avoids_any_token_already_in_the_data():
     b = boundary_for("abc")
     assert boundary_for("abc", f"text containing {b}") != b
     assert fence("DATA-1", "X", "body") == "<<DATA-1 BEGIN X>>\nbody\n<<DATA-1 END X>>"
+
+
+def _outside_blocks(text: str) -> str:
+    """The text with every data block removed (what the model reads as instructions)."""
+    return re.sub(r"<<(DATA-[0-9a-f]{16}) BEGIN .*?<<\1 END [^>]*>>", "", text, flags=re.DOTALL)
+
+
+def test_a_skill_library_is_spoken_of_as_skills():
+    skill = dataclasses.replace(WEATHER, kind="skill")
+    other = dataclasses.replace(FX, kind="skill")
+    rendered = [
+        render_decompose(DecomposeTask("q", "weather, then euros", None, (skill, other))),
+        render_verify(VerifyTask("q/0/x", "get the forecast", other, skill)),
+        render_audit(AuditTask("q/1", "weather", None, ("forecast",), (other,), (skill,))),
+    ]
+    for system, user in rendered:
+        # the decompose answer keeps its JSON key "tool" (the parser's schema), said as such
+        prose = _outside_blocks(system + user).replace('"tool"', "")
+        words = re.findall(r"[a-z]+", prose.lower())
+        assert "tool" not in words and "tools" not in words
+        assert "skill" in words or "skills" in words
+    decompose_user = rendered[0][1]
+    assert "Skill 0:" in decompose_user and "BEGIN SKILL 0 DOCUMENTATION" in decompose_user
+    assert "Reference skill 1:" in rendered[2][1]
+
+
+def test_mixed_kinds_name_both():
+    from toolex.judges.prompts import item_nouns
+
+    assert item_nouns([]) == {"noun": "tool", "nouns": "tools"}
+    assert item_nouns(["skill", "tool"]) == {"noun": "skill or tool", "nouns": "skills or tools"}
+
+
+def test_the_audit_sees_the_reference_combination_inside_data_blocks():
+    system, user = CASES["audit"]
+    assert "the same core operation as a reference tool counts as sufficient" in system
+    assert "can produce the result the user wants" in system
+    assert 'Answer "no" only for a functional gap' in system
+    boundary = re.search(r"<<(DATA-[0-9a-f]{16}) BEGIN", user).group(1)
+    labels = re.findall(rf"<<{boundary} BEGIN ([A-Z0-9 -]+)>>", user)
+    assert labels == [
+        "REQUEST",
+        "CHECKLIST",
+        "REFERENCE TOOL 1 DOCUMENTATION",
+        "REFERENCE TOOL 2 DOCUMENTATION",
+        "TOOL 1 DOCUMENTATION",
+        "TOOL 2 DOCUMENTATION",
+    ]
+    # an injection in a reference's documentation stays in its block too
+    task = AuditTask("q/1", "weather", None, ("forecast",), (WEATHER,), (METEO,))
+    system, user = render_audit(task)
+    assert "ignore the rules" in user and "ignore the rules" not in _outside_blocks(user)
+
+
+def test_an_audit_without_a_reference_says_so():
+    task = AuditTask("q/1", "weather", None, ("forecast",), (WEATHER,))
+    _, user = render_audit(task)
+    assert "Reference combination (0 in total):\n(not given" in user

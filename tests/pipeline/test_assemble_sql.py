@@ -89,7 +89,7 @@ def test_k2_product_with_unretrieved_reference_at_k_plus_1(bstore):
     assert [c[0] for c in sorted(got, key=lambda c: c[2]) if not c[3]] == [1, 2, 3, 4, 5]
 
 
-def test_k3_product_drops_a_tool_used_twice_and_breaks_ties_by_items_desc(bstore):
+def test_k3_product_keeps_a_tool_used_twice_and_breaks_ties_by_items_desc(bstore):
     setup_query(
         bstore,
         "q",
@@ -101,12 +101,15 @@ def test_k3_product_drops_a_tool_used_twice_and_breaks_ties_by_items_desc(bstore
     )
     assemble.run(ctx(bstore, ["q"]))
     got = combos(bstore, "q")
-    # 2 x 2 x 1 = 4 minus (x, x, r2)
+    # 2 x 2 x 1 = 4, (x, x, r2) included: one tool verified for two steps may serve both (the
+    # paper assembles the full product; the audit decides whether it covers both steps)
     assert sorted(tuple(c[5]) for c in got) == [
         ("r0", "r1", "r2"),
         ("r0", "x", "r2"),
         ("x", "r1", "r2"),
+        ("x", "x", "r2"),
     ]
+    assert {tuple(c[5]): c[4] for c in got}[("x", "x", "r2")] == "pending"
     tied = [c for c in got if c[1] == round(3 / 61, 9)]
     assert [c[5] for c in sorted(tied, key=lambda c: c[2])] == [
         ["x", "r1", "r2"],

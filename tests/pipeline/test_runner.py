@@ -55,10 +55,17 @@ def test_full_run_expands_q1_and_keeps_q2_original(store):
             "subqueries": 3,
             "verified": 6,
             "items_per_sub": 2.0,
+            "assembled": 7,
+            "rejected_platform": 0,
+            "audited": 5,
+            "rejected_audit": 0,
+            "cut": 0,
+            "pending": 0,
             "valid_combos": 7,
             "combos_per_query": 3.5,
             "subs_with_equiv": 0.6667,
             "queries_with_alt": 0.5,
+            "dependency_unchecked": 0,
         }
     ]
 

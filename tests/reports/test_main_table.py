@@ -12,11 +12,11 @@ from toolex.reports.main_table import main_table
 def test_main_table_pivots_summary_and_adds_level(ctx):
     table = main_table(ctx)
     rows = {(r["run_id"], r["category"]): r for r in table.rows}
-    assert set(rows) == {
-        (r, c) for r in ("bm25", "bm25-ft", "sub-bm25") for c in ("all", "web", "code")
-    }
+    groups = ("all", "avg (category mean)", "web", "code")
+    assert set(rows) == {(r, c) for r in ("bm25", "bm25-ft", "sub-bm25") for c in groups}
     assert rows[("sub-bm25", "all")]["level"] == "subquery"
     assert rows[("bm25", "all")]["level"] == "query"
+    assert rows[("sub-bm25", "all")]["oracle"] and not rows[("bm25", "all")]["oracle"]
     summary = metrics.summary(ctx.store, ["bm25", "bm25-ft", "sub-bm25"], ks=(3,))
     for s in summary:
         row = rows[(s["run_id"], s["category"])]

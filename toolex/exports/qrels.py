@@ -4,6 +4,10 @@ RRF score and audit verdict (sql/exports/10), or flattened per (query, item) (sq
 The per-combination form is the one to score with: the new metrics take, per query, the best
 score over the valid combinations (combo 0, the original, included). The flat form answers
 "which tools count for this query" and keeps ``combo_ids`` so nothing is lost.
+
+A combination no audit judged (``cut`` by the audit cap or the safety limit, or ``pending``) is
+never relevant by default, in either form: its rows carry relevance 0 and the flat form leaves it
+out. ``include_unaudited=True`` counts it, marked (``unaudited`` / ``unaudited_only``).
 """
 
 from __future__ import annotations
@@ -23,16 +27,31 @@ def expanded_qrels(
     expansion: str = "default",
     *,
     valid_only: bool = False,
+    include_unaudited: bool = False,
 ) -> pa.Table:
     """The per-combination rows as an Arrow table (columns as in sql/exports/10)."""
     benchmark, expansion = resolve(store, benchmark, expansion)
-    params = {"benchmark": benchmark, "expansion": expansion, "valid_only": valid_only}
+    params = {
+        "benchmark": benchmark,
+        "expansion": expansion,
+        "valid_only": valid_only,
+        "include_unaudited": include_unaudited,
+    }
     return store.arrow("exports/10_expanded_qrels.sql", params)
 
 
-def flat_qrels(store: Store, benchmark: str | None = None, expansion: str = "default") -> pa.Table:
-    """One row per (query, item) of any valid combination (sql/exports/11)."""
-    members = expanded_qrels(store, benchmark, expansion, valid_only=True)
+def flat_qrels(
+    store: Store,
+    benchmark: str | None = None,
+    expansion: str = "default",
+    *,
+    include_unaudited: bool = False,
+) -> pa.Table:
+    """One row per (query, item) of any valid combination (sql/exports/11); with
+    ``include_unaudited``, of any unaudited one too (marked)."""
+    members = expanded_qrels(
+        store, benchmark, expansion, valid_only=True, include_unaudited=include_unaudited
+    )
     with store.registered("export_members", members):
         return store.arrow("exports/11_flat_qrels.sql")
 
@@ -45,12 +64,19 @@ def export_qrels(
     *,
     flat: bool = False,
     valid_only: bool = False,
+    include_unaudited: bool = False,
 ) -> int:
     """Write the expanded qrels (or their flat form) to a Parquet file; returns the row count."""
     table = (
-        flat_qrels(store, benchmark, expansion)
+        flat_qrels(store, benchmark, expansion, include_unaudited=include_unaudited)
         if flat
-        else expanded_qrels(store, benchmark, expansion, valid_only=valid_only)
+        else expanded_qrels(
+            store,
+            benchmark,
+            expansion,
+            valid_only=valid_only,
+            include_unaudited=include_unaudited,
+        )
     )
     pq.write_table(table, prepare(path))
     return table.num_rows

@@ -21,6 +21,7 @@ from typing import Any
 from toolex.errors import InputError
 from toolex.exports.common import prepare, resolve
 from toolex.exports.qrels import expanded_qrels
+from toolex.loaders.readers import loads
 from toolex.store import Store
 
 
@@ -58,7 +59,7 @@ def read_toolret_jsonl(path: str | Path) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            rec = loads(line)  # bounded nesting, no NaN (toolex.loaders.readers)
         except json.JSONDecodeError as exc:
             raise InputError(f"not JSON: {exc.msg}", str(path), n) from exc
         if not isinstance(rec, dict) or "id" not in rec:

@@ -1,6 +1,9 @@
 """TREC qrels and runs, the formats trec_eval, pytrec_eval, ir_measures and ranx all read.
 
-qrels: ``qid 0 docid relevance``; run: ``qid Q0 docid rank score tag``. Modes of the qrels:
+qrels: ``qid 0 docid relevance``; run: ``qid Q0 docid rank score tag``. Ids with whitespace
+(most StableToolBench item ids) are written percent-encoded: space ``%20``, ``%`` ``%25``
+(toolex.runs.formats.trec_escape; ``toolex runs import`` and the readers here decode them).
+Modes of the qrels:
 
 * ``original``         the benchmark's own annotation (scores = toolex's "old" metrics);
 * ``flat``             every item of any valid combination (a lenient union, NOT the new metrics);
@@ -16,6 +19,7 @@ from pathlib import Path
 from toolex.errors import InputError, ToolexError
 from toolex.exports.common import prepare, resolve
 from toolex.exports.qrels import expanded_qrels, flat_qrels
+from toolex.runs.formats import trec_escape, trec_unescape
 from toolex.store import Store
 
 QRELS_MODES = ("original", "flat", "per-combination")
@@ -23,9 +27,11 @@ COMBO_SEP = "#"
 
 
 def _check_id(value: str, what: str) -> str:
-    if not value or any(c.isspace() for c in value):
-        raise ToolexError(f"{what} {value!r} contains whitespace; TREC files cannot hold it")
-    return value
+    """``value`` as one TREC field: whitespace and ``%`` percent-encoded, the one mapping of
+    toolex.runs.formats (space ``%20``, ``%`` ``%25``), which every TREC reader here undoes."""
+    if not value:
+        raise ToolexError(f"an empty {what} cannot be written to a TREC file")
+    return trec_escape(value)
 
 
 def export_trec_qrels(
@@ -82,7 +88,8 @@ def read_trec_qrels(path: str | Path) -> dict[str, dict[str, int]]:
         if len(parts) != 4:
             raise InputError("expected 4 fields: qid 0 docid relevance", str(path), n)
         try:
-            out.setdefault(parts[0], {})[parts[2]] = int(parts[3])
+            qid, docid = trec_unescape(parts[0]), trec_unescape(parts[2])
+            out.setdefault(qid, {})[docid] = int(parts[3])
         except ValueError as exc:
             raise InputError(
                 "relevance is not an integer", str(path), n, field="relevance"
@@ -100,7 +107,8 @@ def read_trec_run(path: str | Path) -> dict[str, dict[str, float]]:
         if len(parts) != 6:
             raise InputError("expected 6 fields: qid Q0 docid rank score tag", str(path), n)
         try:
-            out.setdefault(parts[0], {})[parts[2]] = float(parts[4])
+            qid, docid = trec_unescape(parts[0]), trec_unescape(parts[2])
+            out.setdefault(qid, {})[docid] = float(parts[4])
         except ValueError as exc:
             raise InputError("score is not a number", str(path), n, field="score") from exc
     return out

@@ -5,7 +5,14 @@ optional ``slot`` (default: file order within the combination). Every imported c
 stored with status 'valid' and judge 'import'. combo_id 0 is reserved for the original ground
 truth: rows with combo_id 0 must repeat it exactly, a combination equal to the original (or to
 another imported one) under a different id is dropped rather than stored twice, and every
-imported query gets its combo 0 row (``is_original``) copied from qrels if it has none.
+imported query gets its combo 0 row (``is_original``) copied from qrels if it has none. One item
+may fill two slots of a combination (a tool that serves two steps, as the pipeline assembles).
+
+A row may also carry the query's call chain, ``dependencies: [{"from": 0, "to": 1, "value":
+"token"}]`` (from/to: a slot, or an item id of that row's combination or of the original; the
+producer's response is passed into the consumer's parameters). Edges are facts about the query's
+plan, stored for the benchmark in ``dependency_edges`` (source 'imported') where every later
+assembly's dependency check and audit checklist use them.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from toolex.imports.originals import (
     original_combinations,
     record_query,
 )
-from toolex.loaders.common import Where, get_int, get_str
+from toolex.loaders.common import EDGE_SCHEMA, Where, get_int, get_str
 from toolex.loaders.readers import iter_dicts, read_records
 from toolex.store import Store
 
@@ -45,11 +52,13 @@ class CombinationImport:
     queries: int
     combinations: int
     notes: list[str] = field(default_factory=list)
+    edges: int = 0  # explicit dependency edges imported
 
     def summary(self) -> str:
+        edges = f"; {self.edges} dependency edge(s)" if self.edges else ""
         return (
             f"{self.benchmark}/{self.expansion}: imported {self.combinations} combination(s) "
-            f"for {self.queries} queries (plus each query's original as combo 0)"
+            f"for {self.queries} queries (plus each query's original as combo 0){edges}"
         )
 
 
@@ -65,6 +74,7 @@ def import_combinations(
     originals = original_combinations(store, benchmark)
     known_items = item_ids(store, benchmark)
     combos: dict[tuple[str, int], dict[int, tuple[str, Where]]] = {}
+    given: list[tuple[str, int, Any, Where]] = []  # (query_id, combo_id, dependencies, where)
     for rec, line in iter_dicts(path, read_records(path)):
         query_id, where = record_query(rec, path, line, originals, benchmark)
         combo_id = get_int(rec, "combo_id", where, None)
@@ -77,15 +87,16 @@ def import_combinations(
         slot = get_int(rec, "slot", where, len(members))
         if slot in members:
             raise where.error(f"slot {slot} is used twice in combination {combo_id}", "slot")
-        if any(item == item_id for item, _ in members.values()):
-            raise where.error(
-                f"item {item_id!r} appears twice in combination {combo_id}", "item_id"
-            )
         members[slot] = (item_id, where)
+        if rec.get("dependencies") is not None:
+            given.append((query_id, combo_id, rec["dependencies"], where))
     if not combos:
         raise ToolexError(f"{path}: no combinations in the file")
     keep, notes = _dedupe(combos, originals)
-    result = CombinationImport(benchmark, expansion, len({q for q, _ in combos}), len(keep), notes)
+    edges = _edges(given, combos, originals, str(path))
+    result = CombinationImport(
+        benchmark, expansion, len({q for q, _ in combos}), len(keep), notes, len(edges)
+    )
     tables = {
         # every imported query appears (with combo 0) so its original row is ensured
         "new_combinations": pa.Table.from_pylist(
@@ -101,6 +112,7 @@ def import_combinations(
             ],
             schema=MEMBER_SCHEMA,
         ),
+        "new_edges": pa.Table.from_pylist(edges, schema=EDGE_SCHEMA),
     }
     params = {"benchmark": benchmark, "expansion": expansion}
     with store.registered_tables(tables):
@@ -123,7 +135,58 @@ def import_combinations(
                 "16_insert_combination_items",
             ):
                 store.execute(f"imports/{name}.sql", params)
+            store.execute("imports/17_insert_dependency_edges.sql", {"benchmark": benchmark})
     return result
+
+
+def _edges(
+    given: list[tuple[str, int, Any, Where]],
+    combos: dict[tuple[str, int], dict[int, tuple[str, Where]]],
+    originals: dict[str, dict[int, str]],
+    origin: str,
+) -> list[dict[str, Any]]:
+    """dependency_edges rows of the rows' ``dependencies``, ends resolved to the slots of the
+    query's original combination (a slot number, or an item id of the row's combination, else
+    of the original)."""
+    out: dict[tuple[str, int, int, str], dict[str, Any]] = {}
+    for query_id, combo_id, deps, where in given:
+        if not isinstance(deps, list):
+            raise where.error('expected a list of {"from", "to", "value"}', "dependencies")
+        slots = originals[query_id]
+        names = {item: s for s, item in slots.items()}
+        names |= {item: s for s, (item, _) in combos[(query_id, combo_id)].items()}
+        for dep in deps:
+            if not isinstance(dep, dict) or "from" not in dep or "to" not in dep:
+                raise where.error(
+                    f'expected {{"from", "to", "value"}}, found {dep!r}', "dependencies"
+                )
+            ends = []
+            for end in (dep["from"], dep["to"]):
+                if isinstance(end, int) and not isinstance(end, bool) and end in slots:
+                    ends.append(end)
+                elif isinstance(end, str) and end in names:
+                    ends.append(names[end])
+                else:
+                    raise where.error(
+                        f"edge end {end!r} is neither a slot nor an item of the query's "
+                        "combinations",
+                        "dependencies",
+                    )
+            value = dep.get("value")
+            if value is not None and not isinstance(value, str):
+                raise where.error(f"value must be a string, found {value!r}", "dependencies")
+            if ends[0] == ends[1]:
+                raise where.error("an edge must join two different slots", "dependencies")
+            key = (query_id, ends[0], ends[1], (value or "").strip())
+            out[key] = {
+                "query_id": query_id,
+                "producer_slot": ends[0],
+                "consumer_slot": ends[1],
+                "value": key[3],
+                "source": "imported",
+                "origin": origin,
+            }
+    return list(out.values())
 
 
 def _dedupe(

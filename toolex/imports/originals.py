@@ -23,8 +23,7 @@ def original_combinations(store: Store, benchmark: str) -> dict[str, dict[int, s
 
 def item_ids(store: Store, benchmark: str) -> set[str]:
     return {
-        r["item_id"]
-        for r in store.rows("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
+        r["item_id"] for r in store.rows("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
     }
 
 

@@ -3,6 +3,10 @@
 ``make_judge(spec, ...)`` turns a spec string into a judge: ``heuristic`` (offline),
 ``openai:<model>``, ``anthropic:<model>``, ``compat:<base_url>#<model>`` (vLLM, Ollama,
 llama.cpp server). See toolex/judges/base.py for the contract.
+
+A judge's identity (``judge.spec``: the ``judge`` column of every table, ``--dry-run``, exports)
+never holds a credential: a compat base URL's ``user:password@`` becomes ``***@`` there
+(toolex.llm.keys), and error messages about a spec redact it the same way.
 """
 
 from __future__ import annotations
@@ -12,8 +16,16 @@ from typing import Any
 
 from toolex.errors import InputError
 from toolex.judges.base import Judge
+from toolex.llm.keys import redact_url, shown
 
-__all__ = ["DEFAULT_JUDGE", "JUDGE_STAGES", "judges_for", "make_judge", "parse_spec"]
+__all__ = [
+    "DEFAULT_JUDGE",
+    "JUDGE_STAGES",
+    "judges_for",
+    "make_judge",
+    "parse_spec",
+    "public_spec",
+]
 
 # The stages a judge answers, and who answers a stage nobody configured: the offline judge, so
 # `toolex expand` runs without a key or a network.
@@ -32,14 +44,14 @@ def parse_spec(spec: str) -> tuple[str, str | None, str | None]:
 
         if rest not in MODES:
             raise InputError(
-                f"unknown heuristic mode in {spec!r}; use heuristic (strict) or "
+                f"unknown heuristic mode in {shown(spec)}; use heuristic (strict) or "
                 "heuristic:prescreen",
                 field="judge",
             )
         return "heuristic", rest, None
     if not sep or not rest:
         raise InputError(
-            f"unknown judge {spec!r}; use heuristic, openai:<model>, anthropic:<model> or "
+            f"unknown judge {shown(spec)}; use heuristic, openai:<model>, anthropic:<model> or "
             "compat:<base_url>#<model>",
             field="judge",
         )
@@ -49,15 +61,24 @@ def parse_spec(spec: str) -> tuple[str, str | None, str | None]:
         base_url, hash_, model = rest.rpartition("#")
         if not hash_ or not base_url or not model:
             raise InputError(
-                f"judge {spec!r}: an OpenAI-compatible judge is compat:<base_url>#<model>, "
+                f"judge {shown(spec)}: an OpenAI-compatible judge is compat:<base_url>#<model>, "
                 "e.g. compat:http://127.0.0.1:8000/v1#qwen2.5-7b-instruct",
                 field="judge",
             )
         return "compat", model, base_url
     raise InputError(
-        f"unknown judge provider {provider!r} in {spec!r}; use openai, anthropic or compat",
+        f"unknown judge provider {shown(provider)} in {shown(spec)}; use openai, anthropic or "
+        "compat",
         field="judge",
     )
+
+
+def public_spec(spec: str) -> str:
+    """``spec`` as stored and shown: a compat base URL's credentials redacted."""
+    provider, model, base_url = parse_spec(spec)
+    if provider == "compat" and base_url is not None:
+        return f"compat:{redact_url(base_url)}#{model}"
+    return spec.strip()
 
 
 def make_judge(spec: str, store: Any = None, config: Any = None, **opts: Any) -> Judge:
@@ -90,7 +111,7 @@ def make_judge(spec: str, store: Any = None, config: Any = None, **opts: Any) ->
     client = make_client(
         provider, model, base_url=base_url, timeout_s=llm.timeout_s, max_tokens=llm.max_tokens
     )
-    return LLMJudge(spec.strip(), client, store, llm)
+    return LLMJudge(public_spec(spec), client, store, llm)
 
 
 def judges_for(

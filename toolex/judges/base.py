@@ -24,6 +24,7 @@ class ToolDoc:
     platform: str | None
     doc: dict[str, Any]  # raw documentation, as loaded
     text: str  # toolex.tooldoc.render.render_doc rendering
+    kind: str = "tool"  # items.kind: tool | skill (the prompts name it)
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,8 @@ class AuditTask:
     instruction: str | None
     subqueries: tuple[str, ...]  # the checklist, slot order
     tools: tuple[ToolDoc, ...]  # the combination, slot order
+    # the ground-truth combination (slot order), shown to the audit as a reference; () = none
+    reference: tuple[ToolDoc, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -184,10 +184,17 @@ class HeuristicJudge:
                     break
                 take(w)
         chosen = chosen[:MAX_ENTITY_WORDS]
-        names = [tool.name, df.name(tool.doc)]
-        # Drop words from the end until no name is spelled out (rare: multi-word names).
-        while chosen and df.name_leak(
-            f"{verb} " + " ".join(w[0] for w in chosen), tool.item_id, names, [tool.platform]
+        # Drop words from the end until no ground-truth tool's name is spelled out (rare:
+        # multi-word names), by the rule the decompose stage checks (every slot's tool).
+        while chosen and any(
+            df.name_leak(
+                f"{verb} " + " ".join(w[0] for w in chosen),
+                other.item_id,
+                [other.name, df.name(other.doc)],
+                [other.platform],
+                request=task.query,
+            )
+            for other in task.tools
         ):
             chosen.pop()
         entity = " ".join(w[0] for w in chosen) or "the requested data"
@@ -249,18 +256,33 @@ class HeuristicJudge:
             tv, sv = self.tool_vector(tool), self.text_vector(sub)
             if _cos(tv, sv) < COVER_THRESHOLD and not (set(tv) & set(sv)):
                 return Verdict(False, f"slot {slot}: {tool.item_id} does not cover {sub!r}")
+        # A reason claims only the checks that ran: a hand-off with a platform unknown is
+        # reported as unchecked, never as "sharing a platform".
+        checked = unchecked = 0
         for a, prod in enumerate(task.tools):
             for b, cons in enumerate(task.tools):
-                if a == b or not prod.platform or not cons.platform:
+                why = df.feeds(prod.doc, cons.doc) if a != b else None
+                if not why:
                     continue
-                why = df.feeds(prod.doc, cons.doc)
-                if why and prod.platform != cons.platform:
+                if not prod.platform or not cons.platform:
+                    unchecked += 1
+                elif prod.platform != cons.platform:
                     return Verdict(
                         False,
                         f"slot {b} {why} (slot {a}) but platforms differ: "
                         f"{prod.platform!r} vs {cons.platform!r}",
                     )
-        return Verdict(True, "every sub-query covered; dependent steps share a platform")
+                else:
+                    checked += 1
+        if unchecked:
+            return Verdict(
+                True,
+                f"every sub-query covered; {unchecked} hand-off(s) between steps not checked "
+                "(platform unknown)",
+            )
+        if checked:
+            return Verdict(True, "every sub-query covered; dependent steps share a platform")
+        return Verdict(True, "every sub-query covered; no step's documented output feeds another")
 
     def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate:
         return Estimate(calls=0, cached=0, cost_usd=0.0)

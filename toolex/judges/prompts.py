@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -73,6 +74,21 @@ def render(stage: str, **values: str) -> tuple[str, str]:
     if unknown:
         raise KeyError(f"prompt {stage!r} has no placeholder(s) {sorted(unknown)}")
     return template.render(**values)
+
+
+# What the prompts call an item of each kind (items.kind), singular and plural.
+NOUNS = {"tool": ("tool", "tools"), "skill": ("skill", "skills")}
+
+
+def item_nouns(kinds: Iterable[str]) -> dict[str, str]:
+    """``{"noun", "nouns"}`` for the prompts' ``{{noun}}`` / ``{{nouns}}``: the word of the
+    items' kind (a skill library's prompts speak of skills), "tool or skill" when they mix."""
+    found = sorted(set(kinds)) or ["tool"]
+    words = [NOUNS.get(k, (k, f"{k}s")) for k in found]
+    return {
+        "noun": " or ".join(one for one, _ in words),
+        "nouns": " or ".join(many for _, many in words),
+    }
 
 
 def boundary_for(*texts: str) -> str:

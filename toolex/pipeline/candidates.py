@@ -1,5 +1,9 @@
 """Stage 2a: the top-K candidates of each sub-query from the chosen retriever.
 
+The library searched is the scope's (default: the whole benchmark, as the paper retrieves "over
+the full tool library") in the chosen documentation rendering (default: items.text; any rendering
+loaded with `toolex load docs`, e.g. Tool-DE-style expanded docs).
+
 Each sub-query's list is written in one transaction together with its reference (the slot's
 ground-truth tool), which gets its own retrieval rank or K+1 when the retriever missed it — the rank
 the RRF of stage 3 charges an unretrieved reference. A sub-query either has its whole list or none,
@@ -11,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from toolex.pipeline.settings import CANDIDATES_PER_SUBQUERY, RENDERING, SCOPE
 from toolex.pipeline.stage import StageContext, StageCounts, write_rows
-from toolex.pipeline.settings import CANDIDATES_PER_SUBQUERY
 
-# (store, benchmark, retriever, texts, depth, scope) -> pyarrow.Table
+# (store, benchmark, retriever, texts, depth, scope, rendering) -> pyarrow.Table
 # (query_id, slot, item_id, score, rank): the signature of toolex.retrieval.search
 SearchFn = Callable[..., Any]
 BATCH = 256
@@ -30,8 +34,9 @@ def run(
     ctx: StageContext,
     retriever: str,
     depth: int = CANDIDATES_PER_SUBQUERY,
-    scope: str = "task",
+    scope: str = SCOPE,
     search: SearchFn | None = None,
+    rendering: str = RENDERING,
 ) -> StageCounts:
     counts = StageCounts("candidates")
     pending = ctx.store.rows("stages/20_candidates_pending.sql", ctx.params())
@@ -39,12 +44,22 @@ def run(
     if not pending:
         return counts
     search = search or default_search()
-    ctx.progress.start("candidates", len(pending), unit="sub-queries")
+    ctx.progress.start(
+        f"candidates {ctx.benchmark} ({retriever})", len(pending), unit="sub-queries"
+    )
     try:
         for start in range(0, len(pending), BATCH):
             batch = pending[start : start + BATCH]
             texts = [(r["query_id"], r["slot"], r["text"]) for r in batch]
-            table = search(ctx.store, ctx.benchmark, retriever, texts, depth=depth, scope=scope)
+            table = search(
+                ctx.store,
+                ctx.benchmark,
+                retriever,
+                texts,
+                depth=depth,
+                scope=scope,
+                rendering=rendering,
+            )
             _write(ctx, batch, table.to_pylist(), retriever, depth)
             counts.ok += len(batch)
             ctx.progress.advance(len(batch), calls=ctx.calls, cost_usd=ctx.cost)

@@ -19,8 +19,13 @@ Example (``toolex.toml``)::
 
     [expand]               # defaults: toolex.pipeline.settings
     depth = 20             # candidates retrieved per sub-query
-    audit_cap = 20         # combinations audited per query, best RRF first
     retriever = "bm25"
+    rendering = "default"  # documentation rendering the candidates are searched in
+    audit_cap = 20         # opt-in: audit only the best 20 per query by RRF (default: all)
+
+    [prices."qwen2.5-72b-instruct"]   # USD per million tokens; wins over toolex/llm/pricing.py
+    input = 0.0                       # e.g. a server of your own
+    output = 0.0
 
 API keys are never read from this file: they come from OPENAI_API_KEY, ANTHROPIC_API_KEY and
 TOOLEX_COMPAT_API_KEY only. A key-like entry in the file is an error, so a key pasted there is
@@ -33,11 +38,13 @@ import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
 from toolex.errors import InputError
 from toolex.judges import DEFAULT_JUDGE, JUDGE_STAGES
+from toolex.llm import pricing
 from toolex.llm.config import LLMConfig
+from toolex.llm.keys import looks_like_key, redact_text
 from toolex.pipeline import settings
 from toolex.pipeline.runner import Settings
 
@@ -47,8 +54,9 @@ _SECRET = re.compile(r"(^|_)(api_?key|key|secret|token|password)$")
 @dataclass
 class ExpandConfig:
     depth: int = settings.CANDIDATES_PER_SUBQUERY
-    audit_cap: int = settings.AUDIT_CAP
+    audit_cap: int | None = settings.AUDIT_CAP  # None (absent from the file) = audit all
     retriever: str = settings.CANDIDATE_RETRIEVER
+    rendering: str = settings.RENDERING
 
 
 @dataclass
@@ -58,6 +66,7 @@ class ToolexConfig:
     )
     llm: LLMConfig = field(default_factory=LLMConfig)
     expand: ExpandConfig = field(default_factory=ExpandConfig)
+    prices: dict[str, tuple[float, float]] = field(default_factory=dict)  # model -> (in, out)
 
 
 def expand_settings(
@@ -68,6 +77,7 @@ def expand_settings(
     audit_cap: int | None = None,
     scope: str = settings.SCOPE,
     platform_rule: str = settings.PLATFORM_RULE,
+    rendering: str | None = None,
 ) -> Settings:
     """The pipeline settings of one run: each option given (not None) wins over the config
     file's ``[expand]``, which wins over the defaults of toolex.pipeline.settings."""
@@ -76,9 +86,22 @@ def expand_settings(
         retriever=retriever or file.retriever or settings.CANDIDATE_RETRIEVER,
         depth=depth or file.depth,
         scope=scope,
+        rendering=rendering or file.rendering or settings.RENDERING,
         audit_cap=audit_cap if audit_cap is not None else file.audit_cap,
         platform_rule=platform_rule,
     )
+
+
+def _no_key(value: Any, path: str, field: str) -> None:
+    """A value shaped like an API key, pasted into the wrong field, is refused before anything
+    runs or prints it (toolex.llm.keys; issue 10)."""
+    if isinstance(value, str) and (looks_like_key(value) or redact_text(value) != value):
+        raise InputError(
+            "this value holds an API key or a credential (not shown); keys are read from the "
+            "environment only (OPENAI_API_KEY, ANTHROPIC_API_KEY, TOOLEX_COMPAT_API_KEY)",
+            path=path,
+            field=field,
+        )
 
 
 def _section(cls: type, raw: dict[str, Any], path: str, name: str) -> Any:
@@ -96,8 +119,11 @@ def _section(cls: type, raw: dict[str, Any], path: str, name: str) -> Any:
             raise InputError(
                 f"unknown setting (known: {', '.join(known)})", path=path, field=f"{name}.{key}"
             )
+        _no_key(value, path, f"{name}.{key}")
         default = getattr(cls(), key)
-        expected = type(default) if default is not None else str
+        expected = (
+            type(default) if default is not None else _optional_type(get_type_hints(cls)[key])
+        )
         if expected is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
@@ -112,6 +138,12 @@ def _section(cls: type, raw: dict[str, Any], path: str, name: str) -> Any:
     return cls(**values)
 
 
+def _optional_type(hint: Any) -> type:
+    """``int | None`` -> int: what a setting whose default is None must be when given."""
+    given = [t for t in getattr(hint, "__args__", (hint,)) if t is not type(None)]
+    return given[0] if len(given) == 1 and isinstance(given[0], type) else str
+
+
 def load_config(path: str | Path) -> ToolexConfig:
     """Read and validate a config file; errors name the file and the setting."""
     path = str(path)
@@ -122,10 +154,10 @@ def load_config(path: str | Path) -> ToolexConfig:
         raise InputError("config file not found", path=path) from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"not valid TOML: {exc}", path=path) from None
-    unknown = set(raw) - {"judges", "llm", "expand"}
+    unknown = set(raw) - {"judges", "llm", "expand", "prices"}
     if unknown:
         raise InputError(
-            f"unknown section(s) {sorted(unknown)}; known: judges, llm, expand", path=path
+            f"unknown section(s) {sorted(unknown)}; known: judges, llm, expand, prices", path=path
         )
     judges = dict.fromkeys(JUDGE_STAGES, DEFAULT_JUDGE)
     for stage, spec in raw.get("judges", {}).items():
@@ -137,9 +169,49 @@ def load_config(path: str | Path) -> ToolexConfig:
             )
         if not isinstance(spec, str) or not spec.strip():
             raise InputError("expected a judge spec string", path=path, field=f"judges.{stage}")
+        _no_key(spec, path, f"judges.{stage}")
         judges[stage] = spec.strip()
-    return ToolexConfig(
+    config = ToolexConfig(
         judges=judges,
         llm=_section(LLMConfig, raw.get("llm", {}), path, "llm"),
         expand=_section(ExpandConfig, raw.get("expand", {}), path, "expand"),
+        prices=_prices(raw.get("prices", {}), path),
     )
+    # Every cost this process computes (ledger rows, dry runs, budgets) uses the file's prices:
+    # the price table is one per process, so the last config loaded decides.
+    pricing.set_overrides(config.prices)
+    return config
+
+
+def _prices(raw: Any, path: str) -> dict[str, tuple[float, float]]:
+    """``[prices."model"] input = ..., output = ...`` (USD per million tokens) as model ->
+    (input, output); zero is a price (a server of your own), a negative or missing one is not."""
+    out: dict[str, tuple[float, float]] = {}
+    for model, entry in raw.items():
+        where = f"prices.{model}"
+        if not isinstance(entry, dict):
+            raise InputError(
+                f'expected a table: [prices."{model}"] input = ..., output = ... (USD per '
+                "million tokens)",
+                path=path,
+                field=where,
+            )
+        unknown = set(entry) - {"input", "output"}
+        if unknown:
+            raise InputError(
+                f"unknown setting(s) {sorted(unknown)} (known: input, output)",
+                path=path,
+                field=where,
+            )
+        rates = []
+        for key in ("input", "output"):
+            value = entry.get(key)
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                raise InputError(
+                    "expected a price >= 0 in USD per million tokens",
+                    path=path,
+                    field=f"{where}.{key}",
+                )
+            rates.append(float(value))
+        out[model] = (rates[0], rates[1])
+    return out

@@ -3,7 +3,8 @@
 A judge's answer is checked before it is stored; these are failures (recorded in stage_failures,
 retried with ``--retry-failed``), never partial rows: a wrong number of sub-queries, slots that are
 not 0..k-1, a slot mapped to another tool than the ground truth of that slot, an empty text, or a
-text that spells out a tool/API name, platform or item id (``tooldoc.fields.name_leak``). A label
+text that spells out a tool/API name, platform or item id the request itself does not use
+(``tooldoc.fields.name_leak``: identifiers and multi-word names, not ordinary words). A label
 naming an item missing from the library is a failure the judge is never asked about.
 """
 
@@ -30,7 +31,8 @@ def pending_tasks(ctx: StageContext) -> tuple[list[DecomposeTask], list[tuple[st
             broken.append((query_id, f"ground-truth items not in the library: {missing}"))
             continue
         tools = tuple(
-            tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"]) for r in members
+            tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"], r["kind"])
+            for r in members
         )
         tasks.append(DecomposeTask(query_id, members[0]["query"], members[0]["instruction"], tools))
     return tasks, broken
@@ -53,7 +55,9 @@ def check(task: DecomposeTask, subs: Any) -> str | None:
             return f"slot {s.slot} has an empty sub-query"
         for other in task.tools:
             names = [other.name, fields.name(other.doc)]
-            leak = fields.name_leak(s.text, other.item_id, names, [other.platform])
+            leak = fields.name_leak(
+                s.text, other.item_id, names, [other.platform], request=task.query
+            )
             if leak:
                 return f"slot {s.slot} names the tool {leak!r}"
     return None

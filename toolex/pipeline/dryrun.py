@@ -4,8 +4,11 @@ Tasks that exist now (queries to decompose, candidates to verify, combinations t
 ``judge.estimate``, which knows the ledger (cached answers cost nothing) and the prices. Tasks
 that only appear once earlier stages ran are bounded from above: every sub-query of an
 undecomposed query (one per ground-truth label) times K candidates, and ``audit_cap``
-combinations per query not yet assembled; their cost is extrapolated at the known tasks' average
-cost per call when there is one.
+combinations per query not yet assembled (with no cap, every combination is audited: the bound
+is then the per-query safety limit); their cost is extrapolated at the known tasks' average
+cost per call when there is one. The verify tasks go through the run's plan first
+(toolex.pipeline.verify_plan): ``screened`` and ``reused`` count the tasks the pre-screen and
+verdict reuse answer without a call.
 """
 
 from __future__ import annotations
@@ -33,17 +36,29 @@ def estimate(
         tasks, _ = decompose.pending_tasks(ctx)
         rows.append(_row("decompose", judges["decompose"], tasks, 0))
     if "verify" in stages:
+        from toolex.pipeline import verify_plan
         from toolex.pipeline.verify import pending_tasks as verify_tasks
 
         later = int(labels["undecomposed_slots"] + labels["subqueries_without_candidates"])
-        rows.append(_row("verify", judges["verify"], verify_tasks(ctx), later * settings.depth))
+        pending = verify_tasks(ctx)
+        options = verify_plan.VerifyOptions(
+            getattr(settings, "prescreen", "auto"),
+            getattr(settings, "reuse", None),
+            getattr(settings, "order", "retrieval"),
+        )
+        plan = verify_plan.make(ctx, pending, judges["verify"], options)
+        row = _row("verify", judges["verify"], plan.to_judge, later * settings.depth)
+        row["tasks_now"] = len(pending)
+        row["screened"] = len(plan.screened)
+        row["reused"] = len(plan.reused) + plan.waiting
+        rows.append(row)
     if "audit" in stages:
         rows.append(
             _row(
                 "audit",
                 judges["audit"],
                 audit.pending_tasks(ctx),
-                int(labels["unassembled_queries"]) * settings.audit_cap,
+                int(labels["unassembled_queries"]) * _audits_per_query(settings),
             )
         )
     return rows
@@ -61,6 +76,13 @@ def _row(stage: str, judge: Judge, tasks: list[Any], bound: int) -> dict[str, An
         "tasks_now": len(tasks),
         "calls_now": est.calls,
         "cached": est.cached,
+        "screened": 0,  # answered by the pre-screen (verify)
+        "reused": 0,  # answered by another sub-query's verdict (verify)
         "tasks_later_at_most": bound,
         "cost_usd_at_most": None if total is None else round(total, 4),
     }
+
+
+def _audits_per_query(settings: Any) -> int:
+    cap = settings.audit_cap
+    return int(cap if cap is not None else settings.audit_safety_limit)

@@ -4,27 +4,36 @@ Stages in order: decompose, candidates, verify, assemble, audit. Each stage only
 whose output rows do not exist yet, so running twice changes nothing, and a run interrupted
 anywhere resumes where it stopped. Failed judge answers are recorded in ``stage_failures`` and
 skipped until ``retry_failed=True``.
+
+The expansion records the settings and judge of each stage that wrote outputs
+(``toolex.pipeline.record``); a run asking other settings for such a stage is refused unless
+``replace=True``, which drops the expansion's outputs first.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from toolex.errors import InputError
 from toolex.judges.base import Judge
-from toolex.pipeline import assemble, audit, candidates, decompose, verify
-from toolex.pipeline.stage import StageContext, StageCounts
+from toolex.llm.budget import Budget
+from toolex.pipeline import assemble, audit, candidates, decompose, record, verify
 from toolex.pipeline.settings import (
     AUDIT_CAP,
+    AUDIT_SAFETY_LIMIT,
     CANDIDATE_RETRIEVER,
     CANDIDATES_PER_SUBQUERY,
+    JUDGED_STAGES,
     PLATFORM_RULE,
+    RENDERING,
     SCOPE,
+    STAGE_SETTINGS,
     STAGES,
 )
+from toolex.pipeline.stage import StageContext, StageCounts
+from toolex.pipeline.verify_plan import VerifyOptions
 from toolex.progress import Progress, current
 from toolex.retrieval.texts import resolve_scope
 from toolex.runs.rrf import RRF_K
@@ -37,20 +46,26 @@ class Settings:
 
     retriever: str = CANDIDATE_RETRIEVER
     depth: int = CANDIDATES_PER_SUBQUERY
-    scope: str = SCOPE  # auto = the query's task when items have tasks, else the whole library
-    audit_cap: int = AUDIT_CAP
+    scope: str = SCOPE  # benchmark | task | category | auto (the task when items have tasks)
+    rendering: str = RENDERING  # the documentation rendering the candidates are searched in
+    audit_cap: int | None = AUDIT_CAP  # None = audit every combination
+    audit_safety_limit: int = AUDIT_SAFETY_LIMIT  # per query, when audit_cap is None
     platform_rule: str = PLATFORM_RULE
+    # What the verify stage sends to its judge (toolex.pipeline.verify_plan); not recorded with
+    # the expansion: every verdict says who decided it (heuristic:prescreen, reused, a judge).
+    prescreen: str = "auto"  # auto | on | off
+    reuse: str | None = None  # off | same-step; None: same-step for a judge that makes calls
+    order: str = "retrieval"  # retrieval | uncertainty
 
-    def as_config(self, judges: dict[str, Judge]) -> dict[str, Any]:
-        return {
-            "judges": {s: j.spec for s, j in judges.items()},
-            "retriever": self.retriever,
-            "depth": self.depth,
-            "scope": self.scope,
-            "audit_cap": self.audit_cap,
-            "platform_rule": self.platform_rule,
-            "rrf_k": RRF_K,
-        }
+    def per_stage(self, judges: dict[str, Judge]) -> dict[str, dict[str, Any]]:
+        """stage -> the settings it runs with (judged stages: {"judge": spec})."""
+        values = {**vars(self), "rrf_k": RRF_K}
+        if self.audit_cap is not None:  # the safety limit only applies to an uncapped audit
+            values["audit_safety_limit"] = None
+        out: dict[str, dict[str, Any]] = {s: {"judge": judges[s].spec} for s in JUDGED_STAGES}
+        for stage in ("candidates", "assemble"):
+            out[stage] = {k: values[k] for k in STAGE_SETTINGS[stage]}
+        return out
 
 
 @dataclass
@@ -60,6 +75,8 @@ class RunReport:
     queries: int
     stages: list[StageCounts] = field(default_factory=list)
     pending_failures: list[dict[str, Any]] = field(default_factory=list)
+    budget: Budget | None = None  # the run's spending limit, when it had one
+    stopped: str | None = None  # the stage the budget stopped the run in (later ones not run)
 
     def rows(self) -> list[dict[str, Any]]:
         return [s.as_row() for s in self.stages]
@@ -104,52 +121,116 @@ def run_expansion(
     limit: int | None = None,
     settings: Settings | None = None,
     retry_failed: bool = False,
+    replace: bool = False,
     progress: Progress | None = None,
     search: candidates.SearchFn | None = None,
+    budget: Budget | None = None,
 ) -> RunReport:
     """Run ``stages`` of the expansion ``expansion`` of ``benchmark``; see the module docstring.
 
     ``judges`` is one judge for every stage or a dict stage -> judge (decompose/verify/audit).
     ``progress`` receives each stage's task (default: the reporter installed with
     ``toolex.progress.reporting``); ``search`` replaces ``toolex.retrieval.search`` (tests).
+    ``budget`` caps the calls and cost of every judge that makes calls: once spent, the stage
+    stops where it is, later stages do not run, and ``report.stopped`` names the stage.
+    Settings that differ from those the expansion's outputs were made with raise
+    ``record.SettingsConflict`` before anything runs, unless ``replace`` drops those outputs.
     """
     settings = settings or Settings()
     unknown = [s for s in stages if s not in STAGES]
     if unknown:
         raise InputError(f"unknown stage(s) {unknown}; choose from {', '.join(STAGES)}")
     if not isinstance(judges, dict):
-        judges = {s: judges for s in ("decompose", "verify", "audit")}
+        judges = dict.fromkeys(JUDGED_STAGES, judges)
     settings = Settings(**vars(settings))  # resolved below; the caller's object stays as given
     if not store.rows("stages/45_benchmark_exists.sql", {"benchmark": benchmark}):
         raise InputError(f"no benchmark {benchmark!r} in the store {store.path}; load it first")
+    if settings.audit_cap is not None and settings.audit_cap < 0:
+        raise InputError("the audit cap must be >= 0 (or none: audit every combination)")
     ids = select_queries(store, benchmark, query_ids, task, limit)
-    store.execute(
-        "stages/42_upsert_expansion.sql",
-        {
-            "benchmark": benchmark,
-            "expansion": expansion,
-            "config": json.dumps(settings.as_config(judges)),
-        },
-    )
     settings.scope = resolve_scope(store, benchmark, settings.scope)
+    wanted = settings.per_stage(judges)
+    if replace:
+        record.drop_outputs(store, benchmark, expansion)
+    else:
+        check_settings(store, benchmark, expansion, stages, settings, judges)
     ctx = StageContext(store, benchmark, expansion, ids, retry_failed, progress or current())
-    report = RunReport(benchmark, expansion, len(ids))
+    report = RunReport(benchmark, expansion, len(ids), budget=budget)
+    if budget is not None:
+        spend_within(budget, judges)
     for stage in STAGES:
-        if stage not in stages or not ids:
+        if stage not in stages or not ids or report.stopped:
             continue
-        if stage == "decompose":
-            report.stages.append(decompose.run(ctx, judges["decompose"]))
-        elif stage == "candidates":
-            report.stages.append(
-                candidates.run(ctx, settings.retriever, settings.depth, settings.scope, search)
-            )
-        elif stage == "verify":
-            report.stages.append(verify.run(ctx, judges["verify"]))
-        elif stage == "assemble":
-            report.stages.append(assemble.run(ctx, settings.audit_cap, settings.platform_rule))
-        else:
-            report.stages.append(audit.run(ctx, judges["audit"]))
+        record.record(store, benchmark, expansion, wanted, ran=[stage])
+        counts = _run_stage(stage, ctx, judges, settings, search)
+        report.stages.append(counts)
+        record.record(store, benchmark, expansion, wanted, ran=[stage] if counts.tasks else [])
+        if budget is not None and budget.exhausted:
+            report.stopped = stage
     report.pending_failures = store.rows(
         "stages/14_failure_counts.sql", {"benchmark": benchmark, "expansion": expansion}
     )
     return report
+
+
+def check_settings(
+    store: Store,
+    benchmark: str,
+    expansion: str,
+    stages: Sequence[str],
+    settings: Settings,
+    judges: dict[str, Judge],
+) -> None:
+    """Raise ``record.SettingsConflict`` when ``stages`` would run with other settings than those
+    the expansion's outputs were made with (the scope resolved as the run resolves it)."""
+    resolved = Settings(**vars(settings))
+    resolved.scope = resolve_scope(store, benchmark, settings.scope)
+    wanted = resolved.per_stage(judges)
+    record.check(store, benchmark, expansion, [s for s in STAGES if s in stages], wanted)
+
+
+def _run_stage(
+    stage: str,
+    ctx: StageContext,
+    judges: dict[str, Judge],
+    settings: Settings,
+    search: candidates.SearchFn | None,
+) -> StageCounts:
+    if stage == "decompose":
+        return decompose.run(ctx, judges["decompose"])
+    if stage == "candidates":
+        return candidates.run(
+            ctx, settings.retriever, settings.depth, settings.scope, search, settings.rendering
+        )
+    if stage == "verify":
+        options = VerifyOptions(settings.prescreen, settings.reuse, settings.order)
+        return verify.run(ctx, judges["verify"], options)
+    if stage == "assemble":
+        return assemble.run(
+            ctx, settings.audit_cap, settings.platform_rule, settings.audit_safety_limit
+        )
+    return audit.run(ctx, judges["audit"])
+
+
+def spend_within(budget: Budget, judges: dict[str, Judge]) -> None:
+    """Give every judge that makes calls the run's budget; a cost budget needs every such
+    judge's model priced (toolex/llm/pricing.py, or the config's [prices])."""
+    from toolex.llm.pricing import price
+
+    for judge in dict.fromkeys(judges.values()):
+        if not getattr(judge, "makes_calls", True) or not hasattr(judge, "budget"):
+            continue
+        model = getattr(getattr(judge, "client", None), "model", None)
+        if budget.max_cost_usd is not None and price(model) is None:
+            raise InputError(
+                f"--max-cost needs the price of {model!r} ({judge.spec}): add "
+                f'[prices."{model}"] input = ..., output = ... (USD per million tokens) to '
+                "toolex.toml, or cap the calls with --max-calls",
+                field="--max-cost",
+            )
+        if getattr(getattr(judge, "config", None), "batch", False):
+            raise InputError(
+                "a budget caps direct calls; batch runs (llm.batch = true) are priced per batch",
+                field="--max-cost",
+            )
+        judge.budget = budget  # type: ignore[attr-defined]

@@ -25,9 +25,32 @@ STAGE_GROUPS = {
 CANDIDATE_RETRIEVER = "bm25"
 # Candidates retrieved per sub-query (stage 2); an unretrieved reference is charged rank K + 1.
 CANDIDATES_PER_SUBQUERY = 20
-# Combinations audited per query, best RRF first (stage 3b); the rest are cut, not judged.
-AUDIT_CAP = 20
-# Library the candidates come from: the query's task when the items have tasks, else all of it.
-SCOPE = "auto"
+# Library searched, by `toolex retrieve` and by the candidates of stage 2: the whole benchmark.
+# ToolRet scores retrievers over its pooled corpus and the paper retrieves candidates "over the
+# full tool library"; searching only the query's task inflates baseline scores and hides
+# equivalents that live in other tasks. 'task' / 'category' (and 'auto': the task when the items
+# have tasks) are options that depart from the paper.
+SCOPE = "benchmark"
+# Documentation rendering stage 2 searches: 'default' = items.text; any rendering loaded with
+# `toolex load docs` (e.g. Tool-DE-style expanded documentation) may be named instead.
+RENDERING = "default"
+# Combinations audited per query, best RRF first (stage 3b). None = every one, as the paper does;
+# a number is an opt-in cost control, and the combinations beyond it are 'cut' (counted, never
+# audited, never relevant in `export qrels` unless asked).
+AUDIT_CAP: int | None = None
+# With no cap, a query whose product holds more pending combinations than this is audited up to
+# it and the rest are cut; `expand` and `stats` report every query that hit it.
+AUDIT_SAFETY_LIMIT = 1000
 # Which ground-truth pairs must stay on one platform (toolex.pipeline.platform_rule).
 PLATFORM_RULE = "feeds"
+
+# The settings each stage runs with, as recorded in expansions.config (judges apart: the
+# decompose, verify and audit stages record their judge's spec under "judges").
+STAGE_SETTINGS: dict[str, tuple[str, ...]] = {
+    "decompose": (),
+    "candidates": ("retriever", "depth", "scope", "rendering"),
+    "verify": (),
+    "assemble": ("audit_cap", "audit_safety_limit", "platform_rule", "rrf_k"),
+    "audit": (),
+}
+JUDGED_STAGES = ("decompose", "verify", "audit")

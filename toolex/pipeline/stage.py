@@ -50,10 +50,15 @@ class StageContext:
 
 
 def tool_doc(
-    item_id: str, name: str | None, platform: str | None, doc: Any, text: str | None
+    item_id: str,
+    name: str | None,
+    platform: str | None,
+    doc: Any,
+    text: str | None,
+    kind: str | None = None,
 ) -> ToolDoc:
     raw = _parse(doc) if isinstance(doc, str) else (doc or {})
-    return ToolDoc(item_id, name, platform, raw, text or "")
+    return ToolDoc(item_id, name, platform, raw, text or "", kind or "tool")
 
 
 @lru_cache(maxsize=16384)
@@ -180,7 +185,8 @@ def run_judged(
     """
     counts.tasks += len(tasks)
     meter = Meter(judge)
-    ctx.progress.start(stage, len(tasks), unit="tasks")
+    # the label names the task: what is judged, of which benchmark, by whom
+    ctx.progress.start(f"{stage} {ctx.benchmark} ({judge.spec})", len(tasks), unit="tasks")
     try:
         with Writer(ctx.store, ctx.base()) as writer:
             for outcome in getattr(judge, stage)(tasks):

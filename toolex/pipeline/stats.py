@@ -1,10 +1,17 @@
 """The annotation table of an expansion (``toolex stats``), computed by sql/stages/40_stats.sql.
 
 Columns: queries annotated, sub-queries, verified items (references included), items per
-sub-query, valid combinations (original included), combinations per query, share of sub-queries
-with at least one equivalent beyond the ground truth, share of queries with at least one
-alternative combination. ``by="category"`` (or ``"task"``) adds one row per query category (or
-task) after the 'all' row; the group column is named ``category`` either way.
+sub-query; the fate of the combinations: assembled, rejected_platform, audited, rejected_audit,
+cut, pending and valid (original included), which add up (assembled = valid + rejected_platform
++ rejected_audit + cut + pending); combinations per query, share of sub-queries with at least one
+equivalent beyond the ground truth, share of queries with at least one alternative combination,
+and dependency_unchecked (combinations whose dependency check could not run). ``by="category"``
+(or ``"task"``) adds one row per query category (or task) after the 'all' row; the group column
+is named ``category`` either way.
+
+``notes`` says, in words, what the table cannot: which tasks have no platform (so hand-offs
+there cannot be checked), how many combinations passed unchecked, where the dependent pairs came
+from, and which queries the audit's safety limit cut.
 """
 
 from __future__ import annotations
@@ -41,3 +48,87 @@ def combination_counts(store: Store, benchmark: str, expansion: str = "default")
         {"benchmark": benchmark, "expansion": expansion, "query_ids": None},
     )
     return {r["status"]: int(r["combinations"]) for r in rows}
+
+
+def platform_coverage(store: Store, benchmark: str) -> list[dict[str, Any]]:
+    """Per task: items, with_platform, platforms (distinct), sources (sql/stages/66)."""
+    return store.rows("stages/66_platform_coverage.sql", {"benchmark": benchmark})
+
+
+def edges_per_query(
+    store: Store, benchmark: str, expansion: str = "default"
+) -> list[dict[str, Any]]:
+    """Per query with any dependency: explicit edges (loaded, imported), pairs derived from the
+    docs, same-platform pairs, and combinations left unchecked (sql/stages/67)."""
+    return store.rows(
+        "stages/67_edges_per_query.sql", {"benchmark": benchmark, "expansion": expansion}
+    )
+
+
+def safety_limit_hits(store: Store, benchmark: str, expansion: str = "default") -> dict[str, int]:
+    """query_id -> combinations the per-query audit safety limit cut (uncapped runs)."""
+    rows = store.rows(
+        "stages/64_safety_limit_hits.sql",
+        {"benchmark": benchmark, "expansion": expansion, "query_ids": None},
+    )
+    return {r["query_id"]: int(r["cut"]) for r in rows}
+
+
+def notes(store: Store, benchmark: str, expansion: str = "default") -> list[str]:
+    """The stats' diagnostics in words (printed by `toolex stats` on stderr)."""
+    out = []
+    coverage = platform_coverage(store, benchmark)
+    if coverage:
+        parts = [
+            f"{c['task']} {c['with_platform']}/{c['items']}"
+            + (f" ({c['sources']})" if c["with_platform"] else " (none)")
+            for c in coverage
+        ]
+        if len(coverage) == 1 and coverage[0]["task"] == "(none)":
+            out.append("items with a platform: " + parts[0].removeprefix("(none) "))
+        else:
+            out.append("items with a platform, per task: " + "; ".join(parts))
+        blind = [c["task"] for c in coverage if not c["with_platform"]]
+        if blind:
+            out.append(
+                f"no platform is known for {', '.join(blind)}: the dependency rule cannot check "
+                "hand-offs there (a combination replacing a dependent tool passes unchecked, "
+                "counted as dependency_unchecked)"
+            )
+    edges = edges_per_query(store, benchmark, expansion)
+    if edges:
+        total = {
+            k: sum(int(r[k]) for r in edges)
+            for k in ("edges_loaded", "edges_imported", "derived_from_docs", "same_platform")
+        }
+        with_edges = sum(1 for r in edges if r["edges_loaded"] or r["edges_imported"])
+        with_docs = sum(1 for r in edges if r["derived_from_docs"])
+        explicit = (
+            f"{total['edges_loaded']} edge(s) loaded and {total['edges_imported']} imported in "
+            f"{with_edges} queries"
+            if with_edges
+            else "no explicit edges"
+        )
+        out.append(
+            f"dependencies: {explicit}; {total['derived_from_docs']} pair(s) derived from the "
+            f"docs in {with_docs} queries"
+            + (
+                f"; {total['same_platform']} same-platform pair(s)"
+                if total["same_platform"]
+                else ""
+            )
+            + " (per query: `toolex stats --edges`)"
+        )
+        unchecked = sum(int(r["dependency_unchecked"]) for r in edges)
+        if unchecked:
+            out.append(
+                f"{unchecked} combination(s) replace a tool on a dependent pair whose platform (or "
+                "what it hands over) is unknown: their dependency check could not run"
+            )
+    limited = safety_limit_hits(store, benchmark, expansion)
+    if limited:
+        out.append(
+            f"{len(limited)} quer{'y' if len(limited) == 1 else 'ies'} hit the audit's safety "
+            f"limit; {sum(limited.values())} combination(s) beyond it were cut, not audited"
+        )
+    return out

@@ -3,11 +3,14 @@
 The reference (the slot's ground-truth tool) is accepted with judge ``'reference'`` and no call,
 whether or not the retriever found it. Every other candidate goes to ``judge.verify`` with the
 sub-query, its full raw documentation and the reference's; each verdict is stored as it completes.
+Before that, toolex.pipeline.verify_plan screens candidates out, carries verdicts over from
+sub-queries asking for the same step, and orders the rest (``options``).
 """
 
 from __future__ import annotations
 
 from toolex.judges.base import Judge, Outcome, Verdict, VerifyTask
+from toolex.pipeline import verify_plan
 from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged, tool_doc
 
 
@@ -24,9 +27,7 @@ def pending_tasks(
     """Verify tasks still to do; with a writer, the references pass on the way (no call).
 
     ``where`` receives task key -> (query_id, slot, item_id) (item ids may contain '/')."""
-    rows = ctx.store.rows(
-        "stages/22_verify_pending.sql", ctx.params(retry_failed=ctx.retry_failed)
-    )
+    rows = ctx.store.rows("stages/22_verify_pending.sql", ctx.params(retry_failed=ctx.retry_failed))
     tasks: list[VerifyTask] = []
     for r in rows:
         if r["is_reference"]:
@@ -53,19 +54,33 @@ def pending_tasks(
             VerifyTask(
                 key,
                 r["subquery"],
-                tool_doc(r["item_id"], r["c_name"], r["c_platform"], r["c_doc"], r["c_text"]),
-                tool_doc(r["ref_item_id"], r["r_name"], r["r_platform"], r["r_doc"], r["r_text"]),
+                tool_doc(
+                    r["item_id"], r["c_name"], r["c_platform"], r["c_doc"], r["c_text"], r["c_kind"]
+                ),
+                tool_doc(
+                    r["ref_item_id"],
+                    r["r_name"],
+                    r["r_platform"],
+                    r["r_doc"],
+                    r["r_text"],
+                    r["r_kind"],
+                ),
                 r["request"],
             )
         )
     return tasks
 
 
-def run(ctx: StageContext, judge: Judge) -> StageCounts:
+def run(
+    ctx: StageContext, judge: Judge, options: verify_plan.VerifyOptions | None = None
+) -> StageCounts:
     counts = StageCounts("verify")
     where: dict[str, tuple[str, int, str]] = {}
     with Writer(ctx.store, ctx.base()) as writer:
         tasks = pending_tasks(ctx, writer, counts, where)
+        plan = verify_plan.make(ctx, tasks, judge, options)
+        plan.write_free(writer, where, counts.notes)
+    tasks = plan.to_judge
 
     def store_one(writer: Writer, outcome: Outcome) -> str | None:
         if outcome.key not in where:
@@ -85,6 +100,9 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
                 call_id=outcome.call_id,
                 confidence=outcome.value.confidence,
             ),
+        )
+        plan.write_followers(
+            writer, where, outcome.key, outcome.value, outcome.call_id, counts.notes
         )
         return None
 

@@ -1,7 +1,10 @@
 """The main table: old vs new NDCG/Recall/Comp@K per run and group, and their mean gain Δ.
 
 One implementation, sql/reports/20_main_table.sql, pivots toolex.metrics.summary rows; the
-report section, `toolex eval` and `toolex demo` all print its rows.
+report section, `toolex eval` and `toolex demo` all print its rows. Beside 'all' (the mean over
+queries, every query weighs the same) each run gets the paper's "average": the mean of the group
+means (every category weighs the same; sql/reports/21_group_mean.sql), labelled by
+:func:`group_mean_label`. Sub-query-level runs are marked oracle (see toolex.reports.provenance).
 """
 
 from __future__ import annotations
@@ -12,12 +15,19 @@ from typing import Any
 import pyarrow as pa
 
 from toolex.reports.inputs import SUMMARY_SCHEMA, ReportContext, Table
+from toolex.reports.provenance import (
+    ORACLE_NOTE,
+    pool_bias_warnings,
+    run_label,
+    run_provenance,
+)
 from toolex.store import Store
 
 COLUMNS = [
     "run_id",
     "benchmark",
     "level",
+    "oracle",
     "category",
     "n_queries",
     "ndcg_old",
@@ -30,19 +40,46 @@ COLUMNS = [
 ]
 
 
+def group_mean_label(by: str = "category") -> str:
+    """The group name of the mean-of-group-means rows: ``avg (category mean)``."""
+    return f"avg ({by} mean)"
+
+
+def with_group_mean(
+    store: Store, summary: Sequence[dict[str, Any]], by: str = "category"
+) -> list[dict[str, Any]]:
+    """``summary`` (rows of ``toolex.metrics.summary(..., by=by)``) plus, per run, metric and K,
+    the row of the mean of its group means, named :func:`group_mean_label` ``(by)``."""
+    label = group_mean_label(by)
+    rows = [r for r in summary if r[by] != label]
+    with store.registered("report_summary", _summary_table(rows, by)):
+        means = store.rows("reports/21_group_mean.sql", {"label": label})
+    order = {m: i for i, m in enumerate(dict.fromkeys(r["metric"] for r in rows))}
+    means.sort(key=lambda r: (r["run_id"], r["k"], order[r["metric"]]))  # metrics as given
+    return rows + [{by if key == "category" else key: v for key, v in r.items()} for r in means]
+
+
 def main_table(ctx: ReportContext) -> Table:
-    ctx.register_metrics()
-    rows = ctx.rows("20_main_table.sql")
+    rows = main_table_rows(ctx.store, ctx.summary)
+    provenance = run_provenance(ctx.store, ctx.run_ids, ctx.expansion)
+    warnings = pool_bias_warnings(provenance.values(), ctx.expansion)
+    note = (
+        "old = scored against the original label; new = max over the valid combinations "
+        "(original included). Δ = mean of the three gains (new - old). level tells "
+        "query-level from sub-query-level runs. 'all' is the mean over queries (each query "
+        f"weighs the same); '{group_mean_label()}' is the mean of the category rows (each "
+        "category weighs the same), the paper's average."
+    )
+    if any(r["oracle"] for r in rows):
+        note += " " + ORACLE_NOTE
+    note += "".join(f"\n\n**Warning:** {w}." for w in warnings)
     return Table(
         "main_table",
         f"Main table: old vs new at K={ctx.k}",
         rows,
-        note=(
-            "old = scored against the original label; new = max over the valid combinations "
-            "(original included). Δ = mean of the three gains (new - old). level tells "
-            "query-level from sub-query-level runs. 'all' is the macro average over queries."
-        ),
+        note=note,
         columns=COLUMNS,
+        md_rows=[{**r, "run_id": run_label(r["run_id"], r["oracle"])} for r in rows],
     )
 
 
@@ -50,17 +87,22 @@ def main_table_rows(
     store: Store, summary: Sequence[dict[str, Any]], by: str = "category"
 ) -> list[dict[str, Any]]:
     """The main table of ``summary`` (rows of ``toolex.metrics.summary(..., by=by)``): one row per
-    run x group x K with ``run_id, level, benchmark, <by>, k, n_queries, n_no_results``, old and
-    new of each metric, and ``delta`` = (gain_N + gain_R + gain_C) / 3.
+    run x group x K with ``run_id, level, oracle, benchmark, <by>, k, n_queries, n_no_results``,
+    old and new of each metric, and ``delta`` = (gain_N + gain_R + gain_C) / 3. The groups are
+    'all', the group mean (:func:`with_group_mean`) and each category (or task), in that order.
 
     The SQL names the group column ``category``; a ``task`` grouping is renamed on the way in and
     back on the way out.
     """
-    table = pa.Table.from_pylist(
-        [{**row, "category": row[by]} for row in summary], schema=SUMMARY_SCHEMA
-    )
+    table = _summary_table(with_group_mean(store, summary, by), by)
     with store.registered("report_summary", table):
-        rows = store.rows("reports/20_main_table.sql")
+        rows = store.rows("reports/20_main_table.sql", {"mean_label": group_mean_label(by)})
     if by == "category":
         return rows
     return [{(by if key == "category" else key): value for key, value in r.items()} for r in rows]
+
+
+def _summary_table(summary: Sequence[dict[str, Any]], by: str) -> pa.Table:
+    return pa.Table.from_pylist(
+        [{**row, "category": row[by]} for row in summary], schema=SUMMARY_SCHEMA
+    )

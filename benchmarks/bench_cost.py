@@ -1,0 +1,294 @@
+"""LLM calls per stage on StableToolBench and the four ToolRet tasks: the paper's pipeline,
+toolex before issue 12, and each saving switched on in turn; the verdict-reuse disagreement and
+the labelled equivalents the pre-screen and reuse lose.
+
+    python benchmarks/bench_cost.py [--db /tmp/toolex-cost.duckdb] [--judge openai:gpt-4o-mini]
+
+What is counted (same retriever, depth and judges in every row: BM25, depth 20, pooled library):
+
+- Sub-queries come from the offline decomposer and candidates from BM25, so every row sees the
+  same tasks. Calls are what the LLM judge named by ``--judge`` would make: the `toolex expand
+  --dry-run` plan (``toolex.pipeline.dryrun``), i.e. distinct prompts not yet in the ledger.
+- Which candidates a verifier accepts decides what the audit sees. The counts assume a stand-in
+  verifier: the offline judge's P(yes) >= 0.5 (its fitted score read as a calibrated verifier),
+  run through the real verify stage as a judge that "makes calls", then the real assemble stage.
+- Rows, each adding one saving to the one above:
+  ``paper``: one decompose per query, K verify per sub-query, one audit per combination of the
+  Cartesian product (the original too), nothing shared; ``+ identical prompts``: a prompt asked
+  twice is asked once; ``+ reference shortcut``: the reference passes without a verify call and
+  the original without an audit; ``+ platform rule`` (= toolex before issue 12): combinations
+  split across platforms are rejected before any audit call; ``+ pre-screen``; ``+ reuse``
+  (same-step). The first rows are counted from distinct prompt keys (the stages toolex never
+  runs that way); the last three are dry-run plans of real expansions.
+
+Disagreement of reuse: every verdict the rule carried over, against the verdict the stand-in
+verifier gave the same task fresh (the same expansion without reuse), at the stand-in's point
+(0.5) and the offline judge's strict point; and the shipped labels (pairs of labels on the same
+reference and candidate under different sub-queries; the set holds none). Loss: labelled
+equivalents of the shipped set (120) the pre-screen discards (on the label's own sub-query, as
+`toolex judges eval` scores it) or that reuse would give a "no" the stand-in does not give them
+fresh (expansion sub-queries).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from toolex.cli.options import emit_rows
+from toolex.judges import make_judge
+from toolex.judges import operating_points as op
+from toolex.judges.base import Outcome, Verdict
+from toolex.loaders import load_stabletoolbench, load_toolret
+from toolex.pipeline import dryrun, record
+from toolex.pipeline.runner import Settings, run_expansion, select_queries
+from toolex.store import Store
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+TOOLRET_TASKS = ["apibank", "apigen", "gorilla-huggingface", "toolink"]
+SCENARIOS = {  # expansion -> (prescreen, reuse)
+    "cost-plain": ("off", "off"),
+    "cost-screen": ("on", "off"),
+    "cost-reuse": ("on", "same-step"),
+}
+
+
+class StandIn:
+    """The verifier the counts assume: the offline score (P(yes)) at 0.5, treated as a judge
+    that makes calls (so the pre-screen and reuse apply to it as to an LLM verifier)."""
+
+    makes_calls = True
+    spec = "stand-in:p50"
+
+    def __init__(self, store: Store, benchmark: str) -> None:
+        self.inner = make_judge("heuristic", store, benchmark=benchmark)
+
+    def verify(self, tasks: Any) -> Any:
+        for o in self.inner.verify(tasks):
+            p = o.value.confidence if isinstance(o.value, Verdict) else None
+            yes = p is not None and p >= 0.5
+            yield Outcome(o.key, True, Verdict(yes, f"p {p}", p), call_id=f"stand-in:{o.key}")
+
+
+def build(db: str) -> Store:
+    store = Store.open(db)
+    if "stabletoolbench" not in store.benchmarks():
+        load_stabletoolbench(store, SHARED / "stabletoolbench", name="stabletoolbench")
+    if "toolret" not in store.benchmarks():
+        load_toolret(store, SHARED / "toolret", tasks=TOOLRET_TASKS, name="toolret")
+    return store
+
+
+def paper_rows(store: Store, bench: str, exp: str, depth: int) -> dict[str, dict[str, int]]:
+    """The rows toolex never runs: counted from the expansion's tasks by distinct prompt keys
+    (decompose: query, instruction, ground truth; verify: sub-query, reference, candidate;
+    audit: query, checklist, members; documentation is a function of the item)."""
+    p = {"b": bench, "e": exp, "k": depth}
+
+    def q(sql: str) -> int:
+        used = {k: v for k, v in p.items() if f"${k}" in sql}
+        return int(store.con.execute(sql, used).fetchone()[0])
+
+    queries = q("SELECT count(*) FROM subqueries WHERE benchmark=$b AND expansion=$e AND slot=0")
+    subs = q("SELECT count(*) FROM subqueries WHERE benchmark=$b AND expansion=$e")
+    d_shared = q(
+        """SELECT count(DISTINCT (q.text, coalesce(q.instruction, ''), g.gt)) FROM queries q
+           JOIN (SELECT query_id, list(item_id ORDER BY slot) AS gt FROM qrels
+                 WHERE benchmark=$b GROUP BY query_id) g USING (query_id)
+           WHERE q.benchmark=$b AND q.query_id IN
+                 (SELECT query_id FROM subqueries WHERE benchmark=$b AND expansion=$e)"""
+    )
+    cands = """FROM candidates c JOIN subqueries s USING (benchmark, expansion, query_id, slot)
+               WHERE c.benchmark=$b AND c.expansion=$e AND c.rank <= $k"""
+    v_shared = q(f"SELECT count(DISTINCT (s.text, s.ref_item_id, c.item_id)) {cands}")
+    v_noref = q(
+        f"SELECT count(DISTINCT (s.text, s.ref_item_id, c.item_id)) {cands} "
+        "AND c.item_id <> s.ref_item_id"
+    )
+    combos = """WITH m AS (
+        SELECT ci.query_id, ci.combo_id, list(ci.item_id ORDER BY ci.slot) AS members
+        FROM combination_items ci WHERE ci.benchmark=$b AND ci.expansion=$e
+        GROUP BY ALL),
+      chk AS (SELECT query_id, list(text ORDER BY slot) AS checklist FROM subqueries
+              WHERE benchmark=$b AND expansion=$e GROUP BY ALL)
+      SELECT count(DISTINCT (qq.text, coalesce(qq.instruction, ''), chk.checklist, m.members))
+      FROM combinations c JOIN m USING (query_id, combo_id) JOIN chk USING (query_id)
+      JOIN queries qq ON qq.benchmark=$b AND qq.query_id=c.query_id
+      WHERE c.benchmark=$b AND c.expansion=$e"""
+    a_all = q("SELECT count(*) FROM combinations WHERE benchmark=$b AND expansion=$e")
+    a_shared = q(combos)
+    a_noref = q(combos + " AND NOT c.is_original")
+    return {
+        "paper": {"decompose": queries, "verify": depth * subs, "audit": a_all},
+        "+ identical prompts": {"decompose": d_shared, "verify": v_shared, "audit": a_shared},
+        "+ reference shortcut": {"decompose": d_shared, "verify": v_noref, "audit": a_noref},
+    }
+
+
+def scenario(
+    store: Store, bench: str, exp: str, llm: dict[str, Any], depth: int
+) -> tuple[dict[str, int], float]:
+    """Run one expansion (offline decompose, BM25 candidates, stand-in verify, assemble) and
+    return the dry-run plan's calls per stage, measured before each stage ran."""
+    prescreen, reuse = SCENARIOS[exp]
+    settings = Settings(depth=depth, scope="benchmark", prescreen=prescreen, reuse=reuse)
+    offline = make_judge("heuristic", store, benchmark=bench)
+    judges = {"decompose": offline, "verify": StandIn(store, bench), "audit": offline}
+    ids = select_queries(store, bench)
+    record.drop_outputs(store, bench, exp)  # counted from scratch, every time
+    t = time.perf_counter()
+    calls: dict[str, int] = {}
+    row = dryrun.estimate(store, bench, exp, ids, llm, settings, ["decompose"])[0]
+    calls["decompose"] = row["calls_now"]
+    run_expansion(
+        store, bench, judges, expansion=exp, settings=settings, stages=["decompose", "candidates"]
+    )
+    row = dryrun.estimate(store, bench, exp, ids, llm, settings, ["verify"])[0]
+    calls["verify"], calls["screened"], calls["reused"] = (
+        row["calls_now"],
+        row["screened"],
+        row["reused"],
+    )
+    run_expansion(
+        store, bench, judges, expansion=exp, settings=settings, stages=["verify", "assemble"]
+    )
+    row = dryrun.estimate(store, bench, exp, ids, llm, settings, ["audit"])[0]
+    calls["audit"] = row["calls_now"]
+    return calls, time.perf_counter() - t
+
+
+def disagreement(store: Store, bench: str) -> dict[str, Any]:
+    """Reused verdicts (cost-reuse) against the fresh stand-in verdicts of the same tasks
+    (cost-screen), at 0.5 and at the strict threshold."""
+    rows = store.con.execute(
+        """SELECT r.accepted, f.accepted, r.confidence, f.confidence
+           FROM verdicts r JOIN verdicts f USING (benchmark, query_id, slot, item_id)
+           WHERE r.benchmark = ? AND r.expansion = 'cost-reuse' AND r.judge = 'reused'
+             AND f.expansion = 'cost-screen'""",
+        [bench],
+    ).fetchall()
+    strict = op.STRICT_THRESHOLD
+    p50 = sum(a != b for a, b, _, _ in rows)
+    hi = sum((c >= strict) != (d >= strict) for _, _, c, d in rows if c == c and d == d)
+    yes_lost = sum(b and not a for a, b, _, _ in rows)
+    return {
+        "benchmark": bench,
+        "reused": len(rows),
+        "disagree_p50": p50,
+        "rate_p50": round(p50 / len(rows), 4) if rows else None,
+        "fresh_yes_reused_no": yes_lost,
+        "disagree_strict": hi,
+        "rate_strict": round(hi / len(rows), 4) if rows else None,
+    }
+
+
+def label_loss(store: Store) -> dict[str, Any]:
+    """Labelled equivalents lost to the pre-screen (label sub-query) or to reuse (expansion)."""
+    from toolex.labels.records import SHIPPED
+    from toolex.labels.table import checked_labels
+    from toolex.labels.tasks import label_tasks
+
+    labels, _ = checked_labels(store, SHIPPED)
+    pairs = {}
+    for label in labels:
+        pairs.setdefault((label.benchmark, label.reference, label.candidate), []).append(label)
+    label_pairs = sum(1 for v in pairs.values() if len({x.subquery for x in v}) > 1)
+    lt = label_tasks(
+        store,
+        labels,
+        expansion="cost-reuse",
+        subqueries="labels",
+        decomposer=lambda b: make_judge("heuristic", store, benchmark=b),
+    )
+    yes = [t for t in lt.tasks if t.label == "yes"]
+    screened = set()
+    for bench in sorted({t.benchmark for t in yes}):
+        screen = make_judge("heuristic:prescreen", store, benchmark=bench)
+        mine = [t for t in yes if t.benchmark == bench]
+        for t, o in zip(mine, screen.verify([t.task for t in mine]), strict=True):
+            if not o.value.accepted and o.value.confidence == o.value.confidence:
+                screened.add(t.task.key)
+    reused_no = set()
+    exposed = set()
+    for t in yes:
+        row = store.con.execute(
+            """SELECT r.accepted, f.accepted, r.reason FROM verdicts r
+               JOIN verdicts f USING (benchmark, query_id, slot, item_id)
+               WHERE r.benchmark = ? AND r.query_id = ? AND r.slot = ? AND r.item_id = ?
+                 AND r.expansion = 'cost-reuse' AND r.judge = 'reused'
+                 AND f.expansion = 'cost-screen'""",
+            [t.benchmark, t.query_id, t.slot, t.task.candidate.item_id],
+        ).fetchone()
+        if row is not None:
+            exposed.add(t.task.key)
+            if row[1] and not row[0]:
+                reused_no.add(t.task.key)
+    lost = screened | reused_no
+    return {
+        "labelled_equivalents": len(yes),
+        "label_pairs_same_reference_and_candidate": label_pairs,
+        "screened_out": len(screened),
+        "reached_by_reuse": len(exposed),
+        "reuse_gave_no": len(reused_no),
+        "lost": len(lost),
+        "lost_share": round(len(lost) / len(yes), 4) if yes else None,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--db", default="/tmp/toolex-cost.duckdb")
+    ap.add_argument("--judge", default="openai:gpt-4o-mini", help="the LLM judge planned for")
+    ap.add_argument("--depth", type=int, default=20)
+    args = ap.parse_args()
+    os.environ.setdefault("OPENAI_API_KEY", "dry-run-no-key")  # plans make no call
+    os.environ.setdefault("ANTHROPIC_API_KEY", "dry-run-no-key")
+    store = build(args.db)
+    llm = dict.fromkeys(("decompose", "verify", "audit"), make_judge(args.judge, store))
+    table, reuse_rows = [], []
+    for bench in ("stabletoolbench", "toolret"):
+        counted = {}
+        for exp in SCENARIOS:
+            counted[exp], secs = scenario(store, bench, exp, llm, args.depth)
+            print(f"{bench} {exp}: {counted[exp]} ({secs:.0f} s)", flush=True)
+        rows = paper_rows(store, bench, "cost-plain", args.depth)
+        plain, screen, reuse = (counted[e] for e in SCENARIOS)
+        d = plain["decompose"]
+        rows["+ platform rule (toolex before)"] = {
+            "decompose": d,
+            "verify": plain["verify"],
+            "audit": plain["audit"],
+        }
+        rows["+ pre-screen"] = {
+            "decompose": d,
+            "verify": screen["verify"],
+            "audit": screen["audit"],
+        }
+        rows["+ reuse (toolex now)"] = {
+            "decompose": d,
+            "verify": reuse["verify"],
+            "audit": reuse["audit"],
+        }
+        paper = sum(rows["paper"].values())
+        for name, r in rows.items():
+            total = sum(r.values())
+            table.append(
+                {
+                    "benchmark": bench,
+                    "pipeline": name,
+                    **r,
+                    "total": total,
+                    "saved_vs_paper": f"{1 - total / paper:.1%}",
+                }
+            )
+        reuse_rows.append(disagreement(store, bench))
+    emit_rows(table, "table", title=f"LLM calls per stage ({args.judge}, depth {args.depth})")
+    emit_rows(reuse_rows, "table", title="reused verdicts vs fresh ones (stand-in verifier)")
+    emit_rows([label_loss(store)], "table", title="labelled equivalents lost (shipped set)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""On the demo sample, `expand` with default settings audits every combination; the annotation
+tables' counts add up; a capped run shows what it cut, and exports never count it as relevant."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolex.exports.qrels import expanded_qrels, flat_qrels
+from toolex.judges.heuristic import HeuristicJudge
+from toolex.loaders import load_stabletoolbench
+from toolex.pipeline.runner import Settings, run_expansion
+from toolex.pipeline.stats import annotation_table, combination_counts
+from toolex.resources import data_path
+from toolex.store import Store
+
+FATES = ("valid_combos", "rejected_platform", "rejected_audit", "cut", "pending")
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    store = Store.open(tmp_path_factory.mktemp("sample") / "s.duckdb")
+    load_stabletoolbench(store, data_path("sample"), name="sample")
+    judge = HeuristicJudge(store, benchmark="sample")
+    run_expansion(store, "sample", judge)  # the defaults, as `toolex expand` runs them
+    run_expansion(store, "sample", judge, expansion="capped", settings=Settings(audit_cap=1))
+    yield store
+    store.close()
+
+
+def test_default_expand_audits_every_combination(sample):
+    statuses = combination_counts(sample, "sample")
+    assert "cut" not in statuses and "pending" not in statuses
+    row = annotation_table(sample, "sample")[0]
+    assert row["assembled"] == sum(row[k] for k in FATES)
+    # every combination past the dependency rule, other than the 300 originals, was audited
+    assert row["audited"] == row["assembled"] - row["rejected_platform"] - 300
+    assert row["audited"] == row["valid_combos"] - 300 + row["rejected_audit"] > 0
+
+
+def test_a_capped_run_counts_what_it_cut_and_still_adds_up(sample):
+    rows = annotation_table(sample, "sample", "capped", by="category")
+    assert rows[0]["cut"] > 0 and rows[0]["pending"] == 0
+    for row in rows:
+        assert row["assembled"] == sum(row[k] for k in FATES)
+    default = annotation_table(sample, "sample")[0]
+    # the same product, audited less: never passing for the uncapped run
+    assert rows[0]["assembled"] == default["assembled"]
+    assert rows[0]["audited"] + rows[0]["cut"] == default["audited"]
+
+
+@pytest.mark.parametrize("expansion", ["default", "capped"])
+def test_the_reports_annotation_table_adds_up(sample, expansion):
+    rows = sample.rows(
+        "reports/10_annotation.sql", {"benchmarks": ["sample"], "expansion": expansion}
+    )
+    for r in rows:
+        fates = ("new_valid_combinations", "rejected_audit", "rejected_platform", "cut", "pending")
+        assert r["assembled"] == sum(r[k] for k in fates)
+        assert r["audited"] == r["new_valid_combinations"] + r["rejected_audit"]
+    assert (rows[-1]["cut"] > 0) == (expansion == "capped")
+
+
+def test_export_never_counts_a_cut_combination_unless_asked(sample):
+    rows = expanded_qrels(sample, "sample", "capped").to_pylist()
+    cut = [r for r in rows if r["status"] == "cut"]
+    assert cut and all(r["relevance"] == 0 and r["unaudited"] for r in cut)
+    assert all(r["relevance"] == 0 for r in rows if r["status"].startswith("rejected"))
+    assert all(r["relevance"] > 0 for r in rows if r["status"] == "valid")
+    marked = expanded_qrels(sample, "sample", "capped", include_unaudited=True).to_pylist()
+    assert all(r["relevance"] == 1 for r in marked if r["status"] == "cut")
+    # the flat form: items only a cut combination holds are left out, or marked when asked
+    flat = {
+        (r["query_id"], r["item_id"]) for r in flat_qrels(sample, "sample", "capped").to_pylist()
+    }
+    wide = flat_qrels(sample, "sample", "capped", include_unaudited=True).to_pylist()
+    only_cut = {(r["query_id"], r["item_id"]) for r in wide if r["unaudited_only"]}
+    assert only_cut and not (only_cut & flat)
+    assert {(r["query_id"], r["item_id"]) for r in wide} == flat | only_cut

@@ -1,0 +1,147 @@
+"""Explicit producer->consumer edges: loaded with the plain schema, checked at assembly (platform,
+and whether a replacement documents the value handed over), put on the audit's checklist, and
+reported per query; what cannot be checked is said, never passed silently."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from toolex.errors import InputError
+from toolex.loaders import load_plain
+from toolex.pipeline import assemble, audit
+from toolex.pipeline.stage import StageContext
+from toolex.pipeline.stats import edges_per_query, notes
+
+RETURNS_TOKEN = {"template_response": {"token": "str"}}
+ITEMS = [
+    # slot 0 (log in) and its candidates
+    {"id": "a::login", "platform": "A", "doc": {"name": "login", **RETURNS_TOKEN}},
+    {"id": "b::login", "platform": "B", "doc": {"name": "sign in", **RETURNS_TOKEN}},
+    {"id": "x::login", "doc": {"name": "log on", **RETURNS_TOKEN}},  # no platform known
+    {
+        "id": "a::session",
+        "platform": "A",
+        "doc": {"name": "open session", "template_response": {"session": "str"}},
+    },
+    {"id": "a::signin", "platform": "A", "doc": {"name": "authenticate", **RETURNS_TOKEN}},
+    # slot 1 (balance), which takes the token
+    {
+        "id": "a::balance",
+        "platform": "A",
+        "doc": {"name": "balance", "required_parameters": [{"name": "token"}]},
+    },
+]
+QUERIES = [
+    {
+        "id": "q",
+        "text": "log in and show my balance",
+        "dependencies": [{"from": "a::login", "to": 1, "value": "token"}],
+    },
+]
+QRELS = [{"query_id": "q", "item_id": "a::login"}, {"query_id": "q", "item_id": "a::balance"}]
+
+
+def write(tmp_path, name, rows):
+    path = tmp_path / name
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return path
+
+
+def load(store, tmp_path, queries=QUERIES):
+    return load_plain(
+        store,
+        write(tmp_path, "items.jsonl", ITEMS),
+        write(tmp_path, "queries.jsonl", queries),
+        write(tmp_path, "qrels.jsonl", QRELS),
+        name="b",
+    )
+
+
+def accept(store, query_id, slot, ref, items):
+    """Stage 1-2 outcomes by hand: sub-query ``slot`` accepts ``items`` (its reference first)."""
+    store.con.execute(
+        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id) "
+        "VALUES ('b', 'default', ?, ?, ?, ?)",
+        [query_id, slot, f"step {slot}", ref],
+    )
+    for rank, item in enumerate([ref, *items], start=1):
+        store.con.execute(
+            "INSERT INTO candidates VALUES ('b', 'default', ?, ?, ?, ?, 1.0, 'x')",
+            [query_id, slot, item, rank],
+        )
+        store.con.execute(
+            "INSERT INTO verdicts VALUES ('b', 'default', ?, ?, ?, true, NULL, 'j', NULL, NULL)",
+            [query_id, slot, item],
+        )
+
+
+def fates(store):
+    rows = store.con.execute(
+        "SELECT list(ci.item_id ORDER BY ci.slot), c.status, c.dependency_check, c.reason "
+        "FROM combinations c JOIN combination_items ci USING (benchmark, expansion, query_id, "
+        "combo_id) GROUP BY c.combo_id, c.status, c.dependency_check, c.reason"
+    ).fetchall()
+    return {items[0]: (status, check, reason) for items, status, check, reason in rows}
+
+
+@pytest.fixture
+def assembled(store, tmp_path):
+    result = load(store, tmp_path)
+    accept(store, "q", 0, "a::login", ["b::login", "x::login", "a::session", "a::signin"])
+    accept(store, "q", 1, "a::balance", [])
+    assemble.run(StageContext(store, "b", "default", ["q"]))
+    return result
+
+
+def test_the_plain_schema_loads_edges_by_slot_or_item(store, assembled):
+    assert "dependency edges: 1 loaded, in 1 queries" in assembled.summary()
+    edges = store.con.execute(
+        "SELECT query_id, producer_slot, consumer_slot, value, source FROM dependency_edges"
+    ).fetchall()
+    assert edges == [("q", 0, 1, "token", "loaded")]
+
+
+def test_each_replacement_is_checked_against_the_edge(store, assembled):
+    got = fates(store)
+    assert got["a::login"][:2] == ("valid", "passed")  # the original
+    assert got["a::signin"][:2] == ("pending", "passed")  # same platform, returns the token
+    status, check, reason = got["b::login"]
+    assert (status, check) == ("rejected_platform", "failed")
+    assert "A vs B" in reason or "B vs A" in reason
+    status, check, reason = got["a::session"]
+    assert (status, check) == ("rejected_platform", "failed")
+    assert reason == "slot 0: a::session documents no 'token' to hand to slot 1 (loaded edge)"
+    # no platform known for x: the check could not run, and says so instead of passing
+    assert got["x::login"][:2] == ("pending", "unknown")
+    dep = store.con.execute(
+        "SELECT slot_a, slot_b, source, producer_slot, value FROM dependencies"
+    ).fetchall()
+    assert dep == [(0, 1, "loaded", 0, "token")]
+
+
+def test_the_audit_checklist_names_the_hand_off(store, assembled):
+    tasks = audit.pending_tasks(StageContext(store, "b", "default", ["q"]))
+    assert tasks and all(
+        t.subqueries == ("step 0", "step 1 (using the token that step 1 returns)") for t in tasks
+    )
+
+
+def test_edges_are_reported_per_query_and_unchecked_ones_are_said(store, assembled):
+    rows = edges_per_query(store, "b")
+    assert [(r["query_id"], r["edges_loaded"], r["derived_from_docs"]) for r in rows] == [
+        ("q", 1, 0)
+    ]
+    assert rows[0]["dependency_unchecked"] == 1
+    said = "\n".join(notes(store, "b"))
+    assert "1 edge(s) loaded and 0 imported in 1 queries" in said
+    assert "1 combination(s) replace a tool on a dependent pair whose platform" in said
+
+
+def test_a_bad_edge_names_its_file_line_and_field(store, tmp_path):
+    bad = [{**QUERIES[0], "dependencies": [{"from": "a::login", "to": "nope"}]}]
+    with pytest.raises(InputError) as err:
+        load(store, tmp_path, bad)
+    assert err.value.field == "dependencies" and err.value.line == 1
+    assert "'nope' is neither a slot nor a labelled item" in str(err.value)

@@ -1,0 +1,191 @@
+"""What the verify stage sends to a verifier that makes calls: the pre-screen, verdict reuse and
+the uncertainty-first order (toolex/pipeline/verify_plan.py), on the hand-made benchmark plus a
+third query that asks for q1's first step in other words.
+
+With the offline decomposer, q1 slot 0 is "Forecast get weather city" and q3 slot 0 "Forecast
+weather city get": the same operation on the same entity words, so a verdict on q1's
+(wx_a::forecast, candidate) pairs may stand for q3's. The screen's scores on this library put
+st::quote under q1/q3 and every forecast tool under q2 below its threshold.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.fixtures import build
+from pipeline.helpers import add_query, overlap_search
+from toolex.judges import make_judge
+from toolex.judges.base import Outcome, Verdict
+from toolex.pipeline.runner import Settings, run_expansion
+from toolex.pipeline.stage import StageContext
+from toolex.pipeline.verify import pending_tasks
+from toolex.store import Store
+
+
+class Verifier:
+    """A verify judge that 'calls' a model: says yes to everything, one call id per task."""
+
+    spec = "fake:verifier"
+    makes_calls = True
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def verify(self, tasks):
+        for task in tasks:
+            self.seen.append(task.key)
+            yield Outcome(task.key, True, Verdict(True, "same job", 0.9), call_id=f"c-{task.key}")
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store.open(tmp_path / "v.duckdb")
+    build(s)
+    add_query(
+        s, "q3", "I need the weather forecast of a city for my trip to Berlin", ["wx_a::forecast"]
+    )
+    yield s
+    s.close()
+
+
+def expand(store, verifier, **settings):
+    offline = make_judge("heuristic", store, benchmark="b")
+    judges = {"decompose": offline, "verify": verifier, "audit": offline}
+    return run_expansion(
+        store,
+        "b",
+        judges,
+        stages=["decompose", "candidates", "verify"],
+        search=overlap_search,
+        settings=Settings(**settings),
+    )
+
+
+def verdicts(store):
+    return {
+        (q, slot, item): (accepted, judge, reason, confidence, call_id)
+        for q, slot, item, accepted, judge, reason, confidence, call_id in store.con.execute(
+            "SELECT query_id, slot, item_id, accepted, judge, reason, confidence, call_id "
+            "FROM verdicts"
+        ).fetchall()
+    }
+
+
+def test_the_screen_answers_what_it_discards_and_the_verifier_never_sees_it(store):
+    verifier = Verifier()
+    report = expand(store, verifier, reuse="off")
+    got = verdicts(store)
+    screened = {k: v for k, v in got.items() if v[1] == "heuristic:prescreen"}
+    assert set(screened) == {
+        ("q1", 0, "st::quote"),
+        ("q3", 0, "st::quote"),
+        ("q2", 0, "wx_a::forecast"),
+        ("q2", 0, "wx_b::forecast"),
+        ("q2", 0, "wx_c::forecast"),
+    }
+    for accepted, _, reason, confidence, call_id in screened.values():
+        assert not accepted and reason.startswith("screened out: score") and call_id is None
+        assert 0 <= confidence < 0.0044
+    sent = {tuple(k.split("/")) for k in verifier.seen}
+    assert not {(q, str(s), i) for q, s, i in screened} & sent
+    assert len(sent) == 7  # 16 candidates - 4 references - 5 screened out
+    verify = next(s for s in report.stages if s.stage == "verify")
+    assert verify.notes["screened"] == 5
+
+
+def test_prescreen_off_sends_every_candidate_as_the_paper_does(store):
+    verifier = Verifier()
+    expand(store, verifier, prescreen="off", reuse="off")
+    judges = {v[1] for v in verdicts(store).values()}
+    assert judges == {"reference", "fake:verifier"}
+    assert len(verifier.seen) == 12  # every candidate but the four references
+
+
+def test_a_verdict_carries_over_to_a_sub_query_asking_for_the_same_step(store):
+    verifier = Verifier()
+    report = expand(store, verifier)  # defaults for a verifier that makes calls: on, same-step
+    got = verdicts(store)
+    reused = {k: v for k, v in got.items() if v[1] == "reused"}
+    # q3 slot 0 takes q1 slot 0's verdicts on the pairs the screen kept
+    assert set(reused) == {
+        ("q3", 0, "wx_a::delete"),
+        ("q3", 0, "wx_b::forecast"),
+        ("q3", 0, "wx_c::forecast"),
+    }
+    for (_, _, item), (accepted, _, reason, confidence, call_id) in reused.items():
+        assert accepted and confidence == 0.9
+        assert call_id == f"c-q1/0/{item}"  # the call that made the original
+        assert reason == "reused from q1 slot 0: same job"
+    assert not any(k.startswith("q3/") for k in verifier.seen)
+    verify = next(s for s in report.stages if s.stage == "verify")
+    assert verify.notes["reused"] == 3
+
+
+def test_stored_verdicts_are_reused_by_a_later_run(store):
+    verifier = Verifier()
+    offline = make_judge("heuristic", store, benchmark="b")
+    judges = {"decompose": offline, "verify": verifier, "audit": offline}
+    first = run_expansion(
+        store,
+        "b",
+        judges,
+        stages=["decompose", "candidates", "verify"],
+        search=overlap_search,
+        query_ids=["q1", "q2"],
+    )
+    assert first.stages
+    later = Verifier()
+    judges["verify"] = later
+    run_expansion(
+        store,
+        "b",
+        judges,
+        stages=["decompose", "candidates", "verify"],
+        search=overlap_search,
+        query_ids=["q3"],
+    )
+    assert later.seen == []  # every q3 candidate was screened or reused
+    reused = {k for k, v in verdicts(store).items() if v[1] == "reused"}
+    assert reused == {
+        ("q3", 0, "wx_a::delete"),
+        ("q3", 0, "wx_b::forecast"),
+        ("q3", 0, "wx_c::forecast"),
+    }
+
+
+def test_the_offline_verifier_is_its_own_screen(store):
+    offline = make_judge("heuristic", store, benchmark="b")
+    expand(store, offline)
+    assert {v[1] for v in verdicts(store).values()} == {"reference", "heuristic"}
+
+
+def test_uncertainty_order_sends_the_scores_nearest_one_half_first(store):
+    offline = make_judge("heuristic", store, benchmark="b")
+    run_expansion(store, "b", offline, stages=["decompose", "candidates"], search=overlap_search)
+    ctx = StageContext(store, "b", "default", ["q1", "q2", "q3"])
+    tasks = {t.key: t for t in pending_tasks(ctx)}
+    verifier = Verifier()
+    expand(store, verifier, reuse="off", order="uncertainty")
+    screen = make_judge("heuristic:prescreen", store, benchmark="b")
+    priors = [next(screen.verify([tasks[key]])).value.confidence for key in verifier.seen]
+    distances = [abs(p - 0.5) for p in priors]
+    assert len(distances) > 2 and distances == sorted(distances)
+
+
+def test_a_score_the_screen_cannot_compute_keeps_the_candidate():
+    from toolex.judges.base import ToolDoc, VerifyTask
+    from toolex.pipeline.verify_plan import VerifyOptions, make
+
+    doc = ToolDoc("t", "t", None, {}, "")
+    tasks = [VerifyTask(k, "Get weather", doc, doc) for k in ("nan", "low", "high")]
+    scores = {"nan": float("nan"), "low": 0.001, "high": 0.7}
+
+    class Screen:
+        def verify(self, tasks):
+            for t in tasks:
+                keep = scores[t.key] >= 0.0044
+                yield Outcome(t.key, True, Verdict(keep, "screened out: x", scores[t.key]))
+
+    plan = make(None, tasks, Verifier(), VerifyOptions("on", "off", "uncertainty"), Screen)
+    assert [t.key for t, _ in plan.screened] == ["low"]
+    assert [t.key for t in plan.to_judge] == ["high", "nan"]  # unknown priors go last

@@ -1,0 +1,101 @@
+"""What an expansion came to, and whether it is degenerate: the end of `toolex expand`.
+
+The outcome counts the store (sql/stages/90_outcome.sql), not one run, so a re-run that finds
+nothing left to do reports the same numbers instead of a row of zeros. An expansion is
+degenerate, and `expand` says so loudly, when
+
+* the candidate retriever missed most references from their own candidate lists
+  (``MISSED_SHARE``): the verifier can only accept from those lists, so the sub-queries or the
+  item texts carry little of what the tools do;
+* many sub-queries read the same text (``SAME_TEXT_SHARE``): the decomposer saw no name,
+  description or parameters to write from (e.g. items whose fields were not parsed);
+* candidates were judged and none was accepted: nothing can be expanded.
+
+Each warning names the likely cause and what to look at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from toolex.store import Store
+
+MISSED_SHARE = 0.5  # references missing from their own candidate lists, of sub-queries with one
+SAME_TEXT_SHARE = 0.2  # sub-queries that read the most repeated text, of all sub-queries
+SAME_TEXT_MIN = 5  # ... and at least this many (three identical sub-queries are no pattern)
+FAILED_COLUMNS = ["query_id", "stage", "failed", "reason", "effect"]
+
+
+@dataclass(frozen=True)
+class ExpansionOutcome:
+    queries: int
+    decomposed: int
+    subqueries: int
+    with_candidates: int
+    refs_missed: int
+    candidates: int
+    accepted: int
+    equivalents_per_subquery: float
+    valid: int
+    with_alternative: int
+    failed_queries: int
+    top_text: str | None
+    top_text_n: int
+
+    def row(self) -> dict[str, Any]:
+        """The outcome as one summary row: what a user asks of an expansion."""
+        return {
+            "queries": self.queries,
+            "decomposed": self.decomposed,
+            "subqueries": self.subqueries,
+            "equivalents_per_subquery": self.equivalents_per_subquery,
+            "valid_combinations": self.valid,
+            "queries_with_alternative": self.with_alternative,
+            "failed_queries": self.failed_queries,
+        }
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def expansion_outcome(store: Store, benchmark: str, expansion: str) -> ExpansionOutcome:
+    row = store.rows("stages/90_outcome.sql", {"benchmark": benchmark, "expansion": expansion})[0]
+    row["equivalents_per_subquery"] = float(row["equivalents_per_subquery"] or 0.0)
+    return ExpansionOutcome(**row)
+
+
+def degenerate_warnings(o: ExpansionOutcome) -> list[str]:
+    """One sentence per sign that the expansion is degenerate, with the likely cause."""
+    out = []
+    if o.with_candidates and o.refs_missed / o.with_candidates > MISSED_SHARE:
+        out.append(
+            f"the reference was missing from its own candidate list for {o.refs_missed} of "
+            f"{o.with_candidates} sub-queries ({100 * o.refs_missed / o.with_candidates:.0f}%): "
+            "the sub-queries or the item texts say little of what the tools do (items without "
+            'name, description or parameters? look at `toolex sql "FROM items LIMIT 5"`), or '
+            "the candidate retriever suits this library badly (try --retriever)"
+        )
+    if (
+        o.subqueries
+        and o.top_text_n >= SAME_TEXT_MIN
+        and o.top_text_n / o.subqueries > (SAME_TEXT_SHARE)
+    ):
+        out.append(
+            f"{o.top_text_n} of {o.subqueries} sub-queries read the same text "
+            f"({o.top_text!r}): the decomposer found nothing in the tools' documentation to "
+            "write from (items loaded without name, description or parameters?)"
+        )
+    if o.candidates and o.accepted == 0:
+        out.append(
+            f"none of {o.candidates} candidates was accepted as an equivalent: nothing could be "
+            "expanded (uninformative sub-queries or docs, or a judge too strict for this library)"
+        )
+    return out
+
+
+def failed_queries(store: Store, benchmark: str, expansion: str) -> list[dict[str, Any]]:
+    """Every query with a failed task: query_id, stage, failed, reason, effect."""
+    return store.rows(
+        "stages/91_failed_queries.sql", {"benchmark": benchmark, "expansion": expansion}
+    )

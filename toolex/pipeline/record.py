@@ -1,0 +1,148 @@
+"""What an expansion records about how it was made, and the refusal to mix settings.
+
+``expansions.config`` holds, for every stage that has written outputs, the settings it ran with
+(``settings.STAGE_SETTINGS``) and, for the judged stages, the judge's spec under ``judges``::
+
+    {"judges": {"decompose": "heuristic", "verify": "heuristic", "audit": "heuristic"},
+     "retriever": "bm25", "depth": 20, "scope": "benchmark", "rendering": "default",
+     "audit_cap": null, "audit_safety_limit": 1000, "platform_rule": "feeds", "rrf_k": ...}
+
+A stage's settings are recorded just before it runs (so an interrupted stage's outputs are never
+left without them) and kept only while the stage has outputs; a later run that asks other
+settings for a stage with outputs is refused (``check``), since its new rows would sit beside
+rows made otherwise under one record. ``--replace`` (``drop_outputs``) empties the expansion
+first. Keys other than these (an import's ``imported_from``) are kept as they are.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolex.errors import InputError
+from toolex.pipeline.settings import JUDGED_STAGES, STAGE_SETTINGS, STAGES
+from toolex.store import Store
+
+_DROP = (
+    "stages/51_drop_stage_failures.sql",
+    "stages/52_drop_dependencies.sql",
+    "stages/53_drop_combination_items.sql",
+    "stages/54_drop_combinations.sql",
+    "stages/55_drop_verdicts.sql",
+    "stages/56_drop_candidates.sql",
+    "stages/57_drop_subqueries.sql",
+    "stages/58_drop_expansions.sql",
+)
+
+Wanted = Mapping[str, Mapping[str, Any]]  # stage -> {setting: value}; judged stages: {"judge"}
+
+
+class SettingsConflict(InputError):
+    """A run asked other settings than those an expansion's outputs were made with."""
+
+
+def stored(store: Store, benchmark: str, expansion: str) -> dict[str, Any]:
+    rows = store.rows(
+        "stages/59_stored_config.sql", {"benchmark": benchmark, "expansion": expansion}
+    )
+    if not rows or rows[0]["config"] is None:
+        return {}
+    value = json.loads(rows[0]["config"])
+    return value if isinstance(value, dict) else {}
+
+
+def outputs(store: Store, benchmark: str, expansion: str) -> dict[str, int]:
+    """Rows written per stage (imports excluded): stage -> count."""
+    row = store.rows(
+        "stages/50_stage_outputs.sql", {"benchmark": benchmark, "expansion": expansion}
+    )
+    return {s: int(row[0][s]) for s in STAGES}
+
+
+def of_stage(config: Mapping[str, Any], stage: str) -> dict[str, Any]:
+    """The settings ``config`` records for ``stage`` (only the keys it holds)."""
+    if stage in JUDGED_STAGES:
+        judges = config.get("judges")
+        if isinstance(judges, dict) and stage in judges:
+            return {"judge": judges[stage]}
+        return {}
+    return {k: config[k] for k in STAGE_SETTINGS[stage] if k in config}
+
+
+def differences(
+    config: Mapping[str, Any], wanted: Wanted, made: Mapping[str, int], stages: Sequence[str]
+) -> list[str]:
+    """'stage.setting: stored -> asked' for each setting of a stage with outputs that differs."""
+    out = []
+    for stage in stages:
+        if not made.get(stage):
+            continue
+        have = of_stage(config, stage)
+        for key, value in wanted[stage].items():
+            if key in have and have[key] != value:
+                out.append(f"{stage}.{key}: {_show(have[key])} -> {_show(value)}")
+    return out
+
+
+def check(
+    store: Store, benchmark: str, expansion: str, stages: Sequence[str], wanted: Wanted
+) -> None:
+    """Refuse a run whose settings differ from those the expansion's outputs were made with."""
+    diff = differences(
+        stored(store, benchmark, expansion), wanted, outputs(store, benchmark, expansion), stages
+    )
+    if diff:
+        raise SettingsConflict(
+            f"expansion {expansion!r} of {benchmark!r} was made with other settings "
+            f"({'; '.join(diff)}; stored -> asked). Nothing was run. Use a new --expansion NAME "
+            "to keep both, or --replace to drop this expansion's outputs and recompute them "
+            "with the settings asked.",
+            field="--expansion",
+        )
+
+
+def record(
+    store: Store,
+    benchmark: str,
+    expansion: str,
+    wanted: Wanted,
+    ran: Sequence[str] = (),
+) -> dict[str, Any]:
+    """Store the settings of every stage in ``ran`` (about to run, or that just did work) and
+    of every stage with outputs; drop those of stages with neither. Returns the new config."""
+    config = stored(store, benchmark, expansion)
+    made = outputs(store, benchmark, expansion)
+    judges = dict(config.get("judges") or {}) if isinstance(config.get("judges"), dict) else {}
+    for stage in STAGES:
+        keep = stage in ran or made.get(stage, 0) > 0
+        values = wanted[stage] if stage in ran else of_stage(config, stage)
+        if stage in JUDGED_STAGES:
+            judges.pop(stage, None)
+            if keep and "judge" in values:
+                judges[stage] = values["judge"]
+            continue
+        for key in STAGE_SETTINGS[stage]:
+            config.pop(key, None)
+            if keep and key in values:
+                config[key] = values[key]
+    config.pop("judges", None)
+    if judges:
+        config["judges"] = {s: judges[s] for s in JUDGED_STAGES if s in judges}
+    store.execute(
+        "stages/42_upsert_expansion.sql",
+        {"benchmark": benchmark, "expansion": expansion, "config": json.dumps(config)},
+    )
+    return config
+
+
+def drop_outputs(store: Store, benchmark: str, expansion: str) -> None:
+    """Delete every row of the expansion (imported ones too) and its recorded settings."""
+    params = {"benchmark": benchmark, "expansion": expansion}
+    with store.transaction():
+        for name in _DROP:
+            store.execute(name, params)
+
+
+def _show(value: Any) -> str:
+    return "none" if value is None else str(value)
