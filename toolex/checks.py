@@ -6,6 +6,10 @@ Conventions for check files (any part of toolex may add one; the runner loads ev
 - the header comment's first line is ``-- <file stem>: <the invariant, in words>``; the comment
   block is shown to the user next to the violations;
 - the metric macros (``sql/metrics/``) are created before the checks run, so checks may use them.
+
+Before the invariants, one check reads every table of the store in full (``store_readable``):
+a damaged file can open, pass queries that touch other tables, and fail later. A check whose
+query cannot run on a damaged store is reported failing with DuckDB's reason, not a traceback.
 """
 
 from __future__ import annotations
@@ -13,8 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolex.errors import StoreError
 from toolex.metrics.engine import ensure_macros
 from toolex.resources import sql_files
+
+READABLE = "store_readable"
 
 
 @dataclass
@@ -43,16 +50,40 @@ def header(text: str) -> str:
 
 
 def run_checks(store: Any, limit: int = 20) -> list[CheckResult]:
-    """Run every ``sql/checks/*.sql``; each result keeps at most ``limit`` violating rows."""
-    ensure_macros(store)
-    results = []
+    """Every table readable, then every ``sql/checks/*.sql``; each result keeps at most
+    ``limit`` violating rows."""
+    unreadable = store.unreadable_tables()
+    results = [
+        CheckResult(
+            READABLE,
+            "every table of the store can be read in full (a damaged file fails here; restore "
+            "a backup or rebuild the store, copying readable tables out first)",
+            ["table", "error"],
+            unreadable[:limit],
+        )
+    ]
+    try:
+        ensure_macros(store)
+    except StoreError as exc:
+        return [
+            *results,
+            CheckResult(
+                "metric_macros", "the metric macros can be created", ["error"], [(str(exc),)]
+            ),
+        ]
     for path in sql_files("checks"):
         text = path.read_text(encoding="utf-8")
-        cur = store.execute(f"checks/{path.name}")
-        columns = [d[0] for d in cur.description or []]
         # The invariant is the header's prose before its "Reads:" bookkeeping.
         invariant = header(text).removeprefix(f"{path.stem}:").split(" Reads:")[0].strip()
-        results.append(CheckResult(path.stem, invariant, columns, cur.fetchmany(limit)))
+        try:
+            cur = store.execute(f"checks/{path.name}")
+            columns = [d[0] for d in cur.description or []]
+            rows = cur.fetchmany(limit)
+        except Exception as exc:  # a table the check reads is damaged (see store_readable)
+            if not unreadable:
+                raise
+            columns, rows = ["error"], [(f"cannot run: {str(exc).splitlines()[0]}",)]
+        results.append(CheckResult(path.stem, invariant, columns, rows))
     return results
 
 

@@ -21,13 +21,14 @@ class InputError(ToolexError):
     line: int | None = None
     record: str | None = None
     field: str | None = None
+    what: str = "record"  # what ``record`` is: "query id", "item id" (the message names it so)
 
     def __str__(self) -> str:
         where = []
         if self.path:
             where.append(self.path if self.line is None else f"{self.path}:{self.line}")
         if self.record is not None:
-            where.append(f"record {self.record}")
+            where.append(f"{self.what} {self.record}")
         if self.field:
             where.append(f"field {self.field!r}")
         return f"{', '.join(where)}: {self.message}" if where else self.message

@@ -1,9 +1,18 @@
 """Read-only SQL access to a store, and the shipped SQL transpiled to other engines.
 
-Two independent guards keep `toolex sql` from changing a store by accident: sqlglot parses the
-statement and anything that is not a query (SELECT/WITH/VALUES/DESCRIBE/SHOW/SUMMARIZE/EXPLAIN of
-a query/a reading PRAGMA) is refused before it reaches DuckDB; and the connection itself is opened
-``read_only``, so even a statement sqlglot misreads cannot write. ``write=True`` lifts both.
+Two independent guards keep `toolex sql` from changing a store or reaching the machine:
+
+1. sqlglot parses the statement, and anything that is not a query (SELECT/WITH/VALUES/DESCRIBE/
+   SHOW/SUMMARIZE/EXPLAIN of a query/a reading PRAGMA) is refused before it reaches DuckDB; so is
+   anything sqlglot cannot parse (it never raises anything but ToolexError, whatever the text).
+2. DuckDB itself: the store is opened ``read_only`` and locked down (``toolex.store.LOCKED_DOWN``:
+   external access off, no extension auto-install or auto-load, configuration locked), so
+   even a statement sqlglot misreads cannot write the store, read or write another file
+   (read_text, glob, read_blob, COPY TO, EXPORT DATABASE, ATTACH), fetch a URL, load an
+   extension or SET its way back out.
+
+``allow_files=True`` (``--allow-files``) keeps the store read-only but lets queries read files;
+``write=True`` lifts every guard.
 
 The shipped SQL is written for DuckDB; :func:`transpile_shipped` rewrites a file for another
 engine with sqlglot, raising on constructs sqlglot cannot express there instead of emitting
@@ -20,7 +29,7 @@ from typing import Any
 import pyarrow as pa
 import sqlglot
 from sqlglot import exp
-from sqlglot.errors import ErrorLevel, ParseError, SqlglotError, UnsupportedError
+from sqlglot.errors import ErrorLevel, SqlglotError, UnsupportedError
 
 from toolex.errors import ToolexError
 from toolex.resources import resource_root, sql_text
@@ -105,15 +114,31 @@ def _quiet_sqlglot() -> Iterator[None]:
 
 
 def check_read_only(sql: str) -> None:
-    """Raise :class:`SqlRefused` unless ``sql`` is exactly one statement that only reads."""
+    """Raise :class:`SqlRefused` unless ``sql`` is exactly one statement that only reads.
+
+    Only ToolexError ever leaves it: sqlglot's tokenizer and parser raise several types on odd
+    input (an unterminated string or ``$$``, a stray byte, thousands of nested parentheses), and
+    a statement that cannot be vetted is refused with sqlglot's reason."""
     try:
         with _quiet_sqlglot():
             statements = [s for s in sqlglot.parse(sql, read="duckdb") if s is not None]
-    except ParseError as exc:
-        raise ToolexError(f"cannot parse the SQL: {exc}") from exc
-    if len(statements) != 1:
-        raise SqlRefused(f"give exactly one statement (got {len(statements)})")
-    _check_statement(statements[0], sql)
+            if len(statements) != 1:
+                raise SqlRefused(f"give exactly one statement (got {len(statements)})")
+            _check_statement(statements[0], sql)
+    except ToolexError:
+        raise
+    except (SqlglotError, RecursionError) as exc:
+        raise ToolexError(f"cannot parse the SQL: {_short(exc)}") from None
+    except Exception as exc:  # sqlglot's own failure on odd text: refuse, never crash
+        raise ToolexError(
+            f"cannot parse the SQL ({type(exc).__name__}: {_short(exc)}); the read-only "
+            "check refuses what it cannot read"
+        ) from None
+
+
+def _short(exc: BaseException, limit: int = 300) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _check_statement(stmt: exp.Expr, sql: str) -> None:
@@ -152,16 +177,18 @@ def run_sql(
     sql: str,
     *,
     write: bool = False,
+    allow_files: bool = False,
     params: Mapping[str, Any] | Sequence[Any] | None = None,
 ) -> pa.Table:
     """Run one statement against the store at ``db``; rows come back as an Arrow table.
 
     Without ``write`` the statement must pass :func:`check_read_only` and the store is opened
-    read-only; with it, the store is opened for writing and the statement runs in a transaction.
+    read-only and locked down (``allow_files`` lets the query read files); with it, the store is
+    opened for writing and the statement runs in a transaction.
     """
     if not write:
         check_read_only(sql)
-    store = Store.open(db, read_only=not write)
+    store = Store.open(db, read_only=not write, allow_files=allow_files)
     try:
         if write:
             with store.transaction():
@@ -170,9 +197,19 @@ def run_sql(
     except ToolexError:
         raise
     except Exception as exc:  # DuckDB's own errors name the table/column; pass them on cleanly
-        raise ToolexError(f"the SQL failed: {exc}") from exc
+        text = _short(exc, 1000)
+        if any(w in text for w in _LOCKED_WORDS):
+            text += (
+                "; a read-only `toolex sql` reaches nothing but the store itself (no files, "
+                "URLs, extensions or settings): add --allow-files to let a query read files"
+            )
+        raise ToolexError(f"the SQL failed: {text}") from exc
     finally:
         store.close()
+
+
+# DuckDB's words when LOCKED_DOWN refuses something.
+_LOCKED_WORDS = ("disabled by configuration", "disabled through configuration", "has been locked")
 
 
 def shipped_sql_names() -> list[str]:

@@ -26,6 +26,86 @@ DEFAULT_DB = "toolex.duckdb"
 DEFAULT_EXPANSION = "default"
 _VERSION_RE = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
+# A read-only store reaches nothing but its own file: no other file is read or written
+# (read_text('/etc/passwd'), glob, COPY TO, EXPORT DATABASE, ATTACH), no URL is fetched, no
+# extension is installed or loaded, and no SET/RESET/PRAGMA can change a setting back (the
+# configuration is locked). DuckDB itself refuses, whatever sqlglot made of the statement
+# (toolex.sqlaccess). Given at connect time: once locked, nothing could be set later; the store
+# file and its write-ahead log are opened by the connect itself, so they stay readable.
+LOCKED_DOWN: dict[str, bool] = {
+    "enable_external_access": False,
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+    "lock_configuration": True,
+}
+# DuckDB's words for a file it cannot trust (its exception classes are not enough: a checksum
+# failure arrives as the base duckdb.Error, and an IOException may be about a user's own file).
+_DAMAGE_WORDS = (
+    "corrupt",
+    "checksum",
+    "not a valid duckdb database",
+    "could not read enough bytes",
+    "invalidated",
+    "failed to load metadata",
+)
+_DISK_WORDS = ("no space left", "disk full", "file too large", "disk quota")
+_RECOVER = (
+    "restore a backup copy, or move the file aside and rebuild the store (`toolex load` your "
+    "inputs again, then re-import runs and re-run expansions). `toolex check --db {path}` "
+    "names the tables that can still be read; copy those out first, e.g. "
+    '`toolex sql "FROM llm_calls" --db {path} --format parquet --out calls.parquet`'
+)
+
+
+def store_error(exc: BaseException, path: str | None = None) -> StoreError | None:
+    """The one translation of DuckDB's failures into a message a user can act on: what failed,
+    in which file, and how to recover. None when ``exc`` is not DuckDB's.
+
+    Every command goes through it: the Store's own methods raise its StoreError for a damaged,
+    locked or full store (:meth:`Store._translated`), and the CLI's ``main`` passes anything
+    else DuckDB raised through it, so no DuckDB error reaches the user as a traceback."""
+    if not isinstance(exc, duckdb.Error):
+        return None
+    where = f"the store {path}" if path else "the store"
+    text = str(exc).strip()
+    first = text.splitlines()[0] if text else type(exc).__name__
+    if _locked(exc):
+        return StoreError(lock_message(path or "", text))
+    if _disk_full(exc):
+        return StoreError(
+            f"{where} could not be written ({first}); the command's changes were rolled back, "
+            "so the store holds what it held before. Free disk space (DuckDB also needs room "
+            "for the write-ahead log beside the file) and run the command again"
+        )
+    if _damaged(exc, path):
+        recover = _RECOVER.format(path=path or "PATH")
+        return StoreError(f"{where} is damaged or unreadable ({first}). To recover: {recover}")
+    if isinstance(exc, duckdb.OutOfMemoryException):
+        return StoreError(f"DuckDB ran out of memory on {where} ({first})")
+    return StoreError(f"DuckDB failed on {where}: {first}")
+
+
+def _locked(exc: duckdb.Error) -> bool:
+    return isinstance(exc, duckdb.IOException) and "lock" in str(exc).lower()
+
+
+def _disk_full(exc: duckdb.Error) -> bool:
+    return any(w in str(exc).lower() for w in _DISK_WORDS)
+
+
+def _damaged(exc: duckdb.Error, path: str | None) -> bool:
+    fatal = duckdb.InternalException | duckdb.FatalException | duckdb.SerializationException
+    if isinstance(exc, fatal) or any(w in str(exc).lower() for w in _DAMAGE_WORDS):
+        return True
+    # An IOException about the store's own file (not, say, a user's read_csv of a missing one).
+    return isinstance(exc, duckdb.IOException) and bool(path) and str(path) in str(exc)
+
+
+def _is_failure_of_the_file(exc: duckdb.Error, path: str) -> bool:
+    """Damage, a full disk or a held lock: failures of the store file rather than of a
+    statement (a missing table, a bad cast), which callers may expect and handle."""
+    return _locked(exc) or _disk_full(exc) or _damaged(exc, path)
+
 
 def schema_migrations() -> list[tuple[int, str]]:
     """(version, file name) of every shipped schema file, ascending."""
@@ -41,11 +121,40 @@ def schema_migrations() -> list[tuple[int, str]]:
     return out
 
 
+def lock_holder(duckdb_error: str) -> str:
+    """The process holding a store's lock, as DuckDB's error names it (``... is held in EXE
+    (PID n)``), with its command line when the system shows it; else "another process"."""
+    match = re.search(r"held in (.+?) \(PID (\d+)\)", duckdb_error)
+    if not match:
+        return "another process"
+    exe, pid = match.groups()
+    with contextlib.suppress(OSError):
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        shown = " ".join(a.decode(errors="replace") for a in argv if a)
+        if shown:
+            return f"PID {pid} ({shown[:160]})"
+    return f"PID {pid} ({exe})"
+
+
+def lock_message(path: str, duckdb_error: str) -> str:
+    """Who holds the store and what to do. DuckDB lets one process write a file and no other
+    open it meanwhile, even read-only: an open ``toolex tui`` blocks ``load``, ``expand`` and
+    ``retrieve`` just as a running pipeline does."""
+    return (
+        f"the store {path} is locked by {lock_holder(duckdb_error)}: while one process has a "
+        "store open for writing no other may open it, and while any process has it open (a "
+        "running pipeline, or a `toolex tui` even though it only reads) none may write; wait "
+        "for it or close it (`toolex tui --snapshot` browses a copy and holds no lock)"
+    )
+
+
 class Store:
     """A toolex workspace: a DuckDB connection plus helpers to run the shipped SQL.
 
     Use ``Store.open(path)``; ``read_only=True`` opens the file without taking the write lock
-    (the TUI, ``toolex sql``, reports).
+    (the TUI, ``toolex sql``, reports) and with DuckDB locked down (:data:`LOCKED_DOWN`: no
+    file, network or extension access beyond the store itself, settings frozen) unless
+    ``allow_files=True`` (``toolex sql --allow-files``).
 
     The store is the only way into DuckDB: code asks it for rows (``query``, ``scalar``), Arrow
     tables (``arrow``), registered inputs (``registered``) and transactions, never for ``con``.
@@ -60,21 +169,27 @@ class Store:
         self.read_only = read_only
 
     @classmethod
-    def open(cls, path: str | Path = DEFAULT_DB, *, read_only: bool = False) -> Store:
+    def open(
+        cls, path: str | Path = DEFAULT_DB, *, read_only: bool = False, allow_files: bool = False
+    ) -> Store:
         path = str(path)
+        if path != ":memory:" and Path(path).exists() and not Path(path).is_file():
+            raise StoreError(f"the store {path} is not a file (a folder?); name a .duckdb file")
         if read_only and path != ":memory:" and not Path(path).exists():
             raise StoreError(f"no store at {path}; create one with `toolex load ...` first")
+        config = LOCKED_DOWN if read_only and not allow_files else {}
         try:
-            con = duckdb.connect(path, read_only=read_only)
-        except duckdb.IOException as exc:
-            if "lock" in str(exc).lower():
-                raise StoreError(
-                    f"the store {path} is locked by another toolex process (a running pipeline "
-                    "holds DuckDB's write lock); wait for it to finish, or open a copy read-only"
-                ) from exc
-            raise StoreError(f"cannot open the store {path}: {exc}") from exc
+            con = duckdb.connect(path, read_only=read_only, config=dict(config))
+        except duckdb.Error as exc:  # a held lock (lock_message), a damaged file, ...
+            raise store_error(exc, path) or exc from exc
         store = cls(con, path, read_only)
-        store.migrate()
+        try:
+            with store._translated():
+                store._check_length()
+                store.migrate()
+        except BaseException:
+            con.close()
+            raise
         return store
 
     @classmethod
@@ -83,6 +198,37 @@ class Store:
 
     def close(self) -> None:
         self.con.close()
+
+    @contextlib.contextmanager
+    def _translated(self) -> Iterator[None]:
+        """DuckDB's failures of the file itself (damage, full disk, lock) as StoreError."""
+        try:
+            yield
+        except duckdb.Error as exc:
+            if not _is_failure_of_the_file(exc, self.path):
+                raise
+            raise store_error(exc, self.path) or exc from exc
+
+    def _check_length(self) -> None:
+        """A file shorter than the blocks its header claims was truncated (a partial copy, a
+        full disk): DuckDB opens it, fails table by table later, and lets a writer "succeed"
+        on it. Writers are refused here; readers may open it (``toolex check`` then names the
+        tables that can still be read, each failing one raising StoreError when queried)."""
+        if self.path == ":memory:" or self.read_only:
+            return
+        size = self.rows("store/40_database_size.sql")
+        if not size:
+            return
+        # Blocks that hold data must all be in the file; free ones at its end need not be: a
+        # healthy store whose last blocks were freed is one block (less its header) shorter
+        # than block_size * total_blocks.
+        claimed = int(size[0]["block_size"]) * int(size[0]["used_blocks"])
+        actual = Path(self.path).stat().st_size
+        if actual < claimed:
+            raise StoreError(
+                f"the store {self.path} is truncated: its header claims {claimed} bytes of "
+                f"blocks, the file holds {actual}. To recover: " + _RECOVER.format(path=self.path)
+            )
 
     def __enter__(self) -> Store:
         return self
@@ -129,31 +275,42 @@ class Store:
     def transaction(self) -> Iterator[Store]:
         """All-or-nothing block: a failed load or stage leaves the store as it was.
 
-        Yields the store itself (``with store.transaction() as tx: tx.execute(...)``)."""
-        self.con.execute("BEGIN TRANSACTION")
+        Yields the store itself (``with store.transaction() as tx: tx.execute(...)``). A commit
+        that fails (a full disk) rolls back and raises StoreError: nothing was written."""
+        with self._translated():
+            self.con.execute("BEGIN TRANSACTION")
         try:
             yield self
         except BaseException:
-            self.con.execute("ROLLBACK")
+            with contextlib.suppress(duckdb.Error):  # an invalidated database cannot roll back
+                self.con.execute("ROLLBACK")
             raise
-        else:
-            self.con.execute("COMMIT")
+        try:
+            with self._translated():
+                self.con.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):
+                self.con.execute("ROLLBACK")
+            raise
 
     def execute(
         self, name: str, params: Mapping[str, Any] | None = None
     ) -> duckdb.DuckDBPyConnection:
         """Run one shipped SQL file (one statement) with ``$name`` parameters bound."""
-        return self.con.execute(sql_text(name), dict(params or {}))
+        with self._translated():
+            return self.con.execute(sql_text(name), dict(params or {}))
 
     def rows(self, name: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Run one shipped SQL file and return its rows as dicts."""
         cur = self.execute(name, params)
         cols = [d[0] for d in cur.description or []]
-        return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
+        with self._translated():
+            return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
 
     def execute_script(self, name: str) -> None:
         """Run a shipped multi-statement SQL file that takes no parameters (DDL, views)."""
-        self.con.execute(sql_text(name))
+        with self._translated():
+            self.con.execute(sql_text(name))
 
     def arrow(self, name: str, params: Mapping[str, Any] | None = None) -> pa.Table:
         """Run one shipped SQL query with bound parameters; rows come back as an Arrow table.
@@ -161,14 +318,17 @@ class Store:
         DuckDB refuses a relation query while an earlier ``execute()`` result is unread (e.g. the
         schema-version probe), so that result is completed first.
         """
-        self.con.complete()
-        return self.con.sql(sql_text(name), params=dict(params or {})).to_arrow_table()
+        with self._translated():
+            self.con.complete()
+            return self.con.sql(sql_text(name), params=dict(params or {})).to_arrow_table()
 
     def scalar(self, name: str, params: Mapping[str, Any] | None = None) -> Any:
         """The first column of the first row of one shipped SQL query (None when no row)."""
         # fetchall, not fetchone: fetchone leaves the result pending under DuckDB 2.x, and the
         # next relation query (``arrow``) on the connection then fails with "Resource In Use".
-        rows = self.execute(name, params).fetchall()
+        cur = self.execute(name, params)
+        with self._translated():
+            rows = cur.fetchall()
         return rows[0][0] if rows else None
 
     @contextlib.contextmanager
@@ -210,14 +370,28 @@ class Store:
         (toolex.sqlaccess refuses writes unless asked, and opens the store read-only). A write
         comes back as DuckDB reports it (a ``Count`` column); a statement without any result
         as an empty table with one column ``rows``."""
-        cur = self.con.execute(sql, params) if params else self.con.execute(sql)
-        if cur.description is None:  # a write without RETURNING
-            return pa.table({"rows": pa.array([], pa.int64())})
-        # A DB-API result copies once more than con.sql(), which cannot bind ``?`` parameters
-        # here; one copy of a shell query's rows is cheap, so DuckDB's warning is silenced.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            return cur.to_arrow_table()
+        with self._translated():
+            cur = self.con.execute(sql, params) if params else self.con.execute(sql)
+            if cur.description is None:  # a write without RETURNING
+                return pa.table({"rows": pa.array([], pa.int64())})
+            # A DB-API result copies once more than con.sql(), which cannot bind ``?``
+            # parameters here; one copy of a shell query's rows is cheap, so DuckDB's warning
+            # is silenced.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                return cur.to_arrow_table()
+
+    def unreadable_tables(self) -> list[tuple[str, str]]:
+        """(table, DuckDB's error) for each table that cannot be read in full: a damaged file
+        can open and serve most tables while one table's blocks are gone (``toolex check``)."""
+        bad = []
+        for table in self._names("store/41_tables.sql", {}):
+            try:
+                self.execute("store/42_read_table.sql", {"table": table}).fetchall()
+            except (duckdb.Error, StoreError) as exc:
+                cause = exc.__cause__ if isinstance(exc, StoreError) else exc
+                bad.append((table, (str(cause or exc).splitlines() or ["?"])[0]))
+        return bad
 
     # -- existence: one family of errors, one wording ------------------------------------------
 

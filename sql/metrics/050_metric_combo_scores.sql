@@ -2,10 +2,16 @@
 -- Reads: metric_queries (010), metric_combos (020), metric_ideal (030), metric_hits (040).
 -- Creates: TEMP table macro metric_combo_scores.
 -- Parameters: p_run_ids VARCHAR[], p_ks INTEGER[], p_expansion VARCHAR.
--- Returns: run_id, query_id, combo_id, k, ndcg, recall, comp (wide: one row per combination).
+-- Returns: run_id, query_id, combo_id, k, ndcg, recall, comp, p, rr, ap (wide: one row per
+-- combination). Relevant = relevance > 0 (trec_eval's default relevance level).
 --   NDCG@K   = DCG@K / IDCG@K                   (0 when the combination has no positive label)
 --   Recall@K = n_hit / n_rel                    (trec_eval recall_K)
 --   Comp@K   = 1 if every relevant item of the combination is in the top K, else 0
+--   P@K      = n_hit / K                        (trec_eval P_K: a short list still divides by K)
+--   RR@K     = 1 / rank of the first relevant item at rank <= K, else 0 (trec_eval recip_rank
+--              when K is beyond the list: toolex.metrics.registry.NO_CUT)
+--   AP@K     = sum of precision at the rank of each relevant item at rank <= K, over n_rel
+--              (trec_eval map_cut_K)
 CREATE OR REPLACE TEMP MACRO metric_combo_scores(p_run_ids, p_ks, p_expansion) AS TABLE
 WITH combos AS (
     SELECT DISTINCT benchmark, query_id, combo_id FROM metric_combos(p_expansion)
@@ -18,7 +24,10 @@ WITH combos AS (
 SELECT b.run_id, b.query_id, b.combo_id, b.k,
        coalesce(h.dcg / i.idcg, 0.0) AS ndcg,
        coalesce(h.n_hit / i.n_rel, 0.0) AS recall,
-       CASE WHEN i.n_rel > 0 AND h.n_hit = i.n_rel THEN 1.0 ELSE 0.0 END AS comp
+       CASE WHEN i.n_rel > 0 AND h.n_hit = i.n_rel THEN 1.0 ELSE 0.0 END AS comp,
+       coalesce(h.n_hit / b.k, 0.0) AS p,
+       coalesce(1.0 / h.first_rank, 0.0) AS rr,
+       coalesce(h.ap_sum / i.n_rel, 0.0) AS ap
 FROM base AS b
 LEFT JOIN metric_ideal(p_ks, p_expansion) AS i
   ON i.benchmark = b.benchmark AND i.query_id = b.query_id

@@ -15,6 +15,9 @@ WITH scored AS (
            avg(ndcg_old) AS ndcg_old, avg(ndcg_new) AS ndcg_new,
            avg(recall_old) AS recall_old, avg(recall_new) AS recall_new,
            avg(comp_old) AS comp_old, avg(comp_new) AS comp_new,
+           avg(p_old) AS p_old, avg(p_new) AS p_new,
+           avg(rr_old) AS rr_old, avg(rr_new) AS rr_new,
+           avg(ap_old) AS ap_old, avg(ap_new) AS ap_new,
            count(*) AS n_queries,
            count(*) FILTER (WHERE NOT has_results) AS n_no_results
     FROM scored
@@ -22,11 +25,14 @@ WITH scored AS (
 ), long AS (
     SELECT run_id, grp, m.metric, k,
            CASE m.metric WHEN 'ndcg' THEN ndcg_old WHEN 'recall' THEN recall_old
-                         ELSE comp_old END AS old,
+                         WHEN 'comp' THEN comp_old WHEN 'p' THEN p_old
+                         WHEN 'rr' THEN rr_old ELSE ap_old END AS old,
            CASE m.metric WHEN 'ndcg' THEN ndcg_new WHEN 'recall' THEN recall_new
-                         ELSE comp_new END AS new,
+                         WHEN 'comp' THEN comp_new WHEN 'p' THEN p_new
+                         WHEN 'rr' THEN rr_new ELSE ap_new END AS new,
            n_queries, n_no_results
-    FROM means CROSS JOIN (VALUES ('ndcg'), ('recall'), ('comp')) AS m(metric)
+    FROM means
+    CROSS JOIN (VALUES ('ndcg'), ('recall'), ('comp'), ('p'), ('rr'), ('ap')) AS m(metric)
 )
 SELECT run_id, grp, metric, k, old, new, new - old AS gain, n_queries, n_no_results
 FROM long;

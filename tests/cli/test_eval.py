@@ -62,34 +62,37 @@ def test_json_rows_per_category_and_all(db):
     res = run(["eval", "--db", db, "--run", "bm25", "--k", "2", "--format", "json"])
     assert res.exit_code == 0
     rows = {(r["category"], r["metric"]): r for r in json.loads(res.stdout)}
-    assert set(rows) == {(c, m) for c in ("code", "web", "all") for m in ("ndcg", "recall", "comp")}
-    assert rows[("code", "ndcg")]["old"] == pytest.approx(1 / L3)
-    assert (rows[("web", "recall")]["old"], rows[("web", "recall")]["new"]) == (0.0, 0.5)
-    assert rows[("all", "ndcg")]["new"] == pytest.approx((1 / L3 + 1) / 3)
-    assert rows[("all", "comp")]["n_no_results"] == 1
-    assert {"run", "category", "metric", "k", "old", "new"} <= set(rows[("all", "comp")])
+    groups = ("code", "web", "all", "avg (category mean)")
+    # metrics are named as ir_measures names them
+    assert set(rows) == {(c, m) for c in groups for m in ("nDCG@2", "R@2", "Comp@2")}
+    assert rows[("code", "nDCG@2")]["old"] == pytest.approx(1 / L3)
+    assert (rows[("web", "R@2")]["old"], rows[("web", "R@2")]["new"]) == (0.0, 0.5)
+    assert rows[("all", "nDCG@2")]["new"] == pytest.approx((1 / L3 + 1) / 3)
+    assert rows[("all", "Comp@2")]["n_no_results"] == 1
+    assert {"run", "category", "metric", "k", "old", "new"} <= set(rows[("all", "Comp@2")])
     assert "run bm25: 1 of 3 queries had no results" in res.stderr
 
 
 def test_per_query_json_adds_query_rows(db):
     res = run(["eval", "--db", db, "--run", "bm25", "--k", "1", "--per-query", "--format", "json"])
     rows = json.loads(res.stdout)
-    q2 = [r for r in rows if r["query"] == "q2" and r["metric"] == "ndcg"]
+    q2 = [r for r in rows if r["query"] == "q2" and r["metric"] == "nDCG@1"]
     assert q2 == [
         {
             "run": "bm25",
             "category": "web",
             "query": "q2",
-            "metric": "ndcg",
+            "metric": "nDCG@1",
             "k": 1,
             "old": 0.0,
             "new": 1.0,
             "gain": 1.0,
             "n_queries": 1,
             "n_no_results": 0,
+            "oracle": False,
         }
     ]
-    assert sum(r["query"] is None for r in rows) == 9  # 3 groups x 3 metrics
+    assert sum(r["query"] is None for r in rows) == 12  # 4 groups x 3 metrics
 
 
 def test_csv_by_task_several_runs_and_ks(db):
@@ -111,20 +114,23 @@ def test_csv_by_task_several_runs_and_ks(db):
     )
     rows = list(csv.DictReader(io.StringIO(res.stdout)))
     assert {r["run"] for r in rows} == {"bm25", "dense"}
-    assert {r["task"] for r in rows} == {"t1", "t2", "all"}
+    assert {r["task"] for r in rows} == {"t1", "t2", "all", "avg (task mean)"}
     assert {r["k"] for r in rows} == {"1", "2"}
     dense = {(r["task"], r["metric"], r["k"]): r for r in rows if r["run"] == "dense"}
-    assert float(dense[("t1", "ndcg", "1")]["old"]) == 1.0
+    assert float(dense[("t1", "nDCG@1", "1")]["old"]) == 1.0
     assert "run dense: 2 of 3 queries had no results" in res.stderr
 
 
-def test_table_is_the_main_table(db):
-    res = run(["eval", "--db", db, "--run", "bm25", "--k", "2"])
-    out = res.stdout
-    assert "N@2" in out and "R@2" in out and "C@2" in out and "Δ" in out
-    # web: recall 0 -> 50, ndcg 0 -> 50, comp 0 -> 50 (percent points); delta +50.00
-    web = next(line for line in out.splitlines() if " web " in line)
-    assert "0.00/50.00" in web and "+50.00" in web
+def test_table_shows_the_json_rows_on_the_same_scale(db):
+    """issue 15: eval's table is the rows JSON and CSV give (same scale, the one renderer):
+    headers as typed, 0..1 scores, and no column that is the same on every row."""
+    out = run(["eval", "--db", db, "--run", "bm25", "--k", "2"]).stdout
+    header = next(line for line in out.splitlines() if "metric" in line).split()
+    assert header[:4] == ["run", "category", "metric", "old"] and "n_queries" in header
+    assert "query" not in header and "k" not in header  # all None / all 2: said in the title
+    web = {line.split()[2]: line.split() for line in out.splitlines() if " web " in line}
+    assert set(web) == {"nDCG@2", "R@2", "Comp@2"}
+    assert web["R@2"][3:6] == ["0", "0.5", "0.5"]  # old, new, gain: no ×100, no forced digits
 
 
 def test_note_when_the_expansion_has_no_valid_combination(db):
@@ -155,3 +161,97 @@ def test_unknown_run_is_a_clear_error(db):
 def test_help_shows_an_example():
     res = run(["eval", "--help"])
     assert "toolex eval --run" in res.stdout
+
+
+# -- issue 14: the paper's average, the oracle mark, pool bias, the paper layout ----------------
+
+
+def test_category_mean_row_is_the_mean_of_the_category_rows(db):
+    """Table 2's average: (code + web) / 2, not the mean over the three queries. At K=2, code
+    (q1: a at rank 2) has NDCG 1/log2(3), recall 1; web (q2 misses b, its equivalent b2 at 1;
+    q3 empty) has old 0 and new 1/2."""
+    res = run(["eval", "--db", db, "--run", "bm25", "--k", "2", "--format", "json"])
+    rows = {(r["category"], r["metric"]): r for r in json.loads(res.stdout)}
+    for metric in ("nDCG@2", "R@2", "Comp@2"):
+        mean = rows[("avg (category mean)", metric)]
+        for side in ("old", "new", "gain"):
+            by_hand = (rows[("code", metric)][side] + rows[("web", metric)][side]) / 2
+            assert mean[side] == pytest.approx(by_hand)
+        assert mean["n_queries"] == 3 and mean["n_no_results"] == 1
+    assert rows[("avg (category mean)", "nDCG@2")]["old"] == pytest.approx(1 / L3 / 2)
+    assert rows[("avg (category mean)", "R@2")]["new"] == pytest.approx(0.75)
+    assert rows[("all", "R@2")]["new"] == pytest.approx(2 / 3)  # query-weighted: differs
+
+
+def test_table_shows_the_category_mean_beside_all(db):
+    out = run(["eval", "--db", db, "--run", "bm25", "--k", "2"]).stdout
+    lines = [line for line in out.splitlines() if line.strip().startswith("bm25")]
+    assert list(dict.fromkeys(line.split()[1] for line in lines)) == ["all", "avg", "code", "web"]
+    mean = next(line for line in lines if "avg (category mean)" in line and "R@2" in line)
+    assert mean.split()[5:7] == ["0.5", "0.75"]  # recall: (1 + 0) / 2 -> (1 + 0.5) / 2
+
+
+def _add_subquery_run(db):
+    with Store.open(db) as s:
+        s.con.execute(
+            "INSERT INTO runs (run_id, benchmark, level, retriever) "
+            "VALUES ('sub', 'b', 'subquery', 'bm25')"
+        )
+        s.con.execute("INSERT INTO run_results VALUES ('sub', 'q1', 'a', 1.0, 1)")
+
+
+def test_subquery_runs_are_marked_oracle_in_every_format(db):
+    _add_subquery_run(db)
+    out = run(["eval", "--db", db, "--run", "bm25", "--run", "sub", "--k", "2"]).stdout
+    assert "sub †" in out and "bm25 †" not in out and "oracle-assisted" in out
+    rows = json.loads(
+        run(["eval", "--db", db, "--all-runs", "--k", "2", "--format", "json"]).stdout
+    )
+    assert {r["run"] for r in rows if r["oracle"]} == {"sub"}
+    flat = run(["eval", "--db", db, "--all-runs", "--layout", "paper", "--format", "csv"]).stdout
+    oracle = {r["run"]: r["oracle"].lower() for r in csv.DictReader(io.StringIO(flat))}
+    assert oracle == {"bm25": "false", "dense": "false", "sub": "true"}
+
+
+def test_pool_bias_warning_names_the_candidate_retriever(db):
+    with Store.open(db) as s:
+        s.con.execute(
+            "INSERT INTO expansions (benchmark, expansion, config) "
+            """VALUES ('b', 'default', '{"retriever": "bm25", "depth": 20}')"""
+        )
+        s.con.execute("UPDATE runs SET retriever = 'bm25' WHERE run_id = 'bm25'")
+        s.con.execute("UPDATE runs SET retriever = 'hybrid:wordllama+bm25' WHERE run_id = 'dense'")
+    res = run(["eval", "--db", db, "--all-runs", "--format", "json"])
+    warnings = [line for line in res.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 2
+    assert "run bm25 uses bm25, the retriever that drew the candidates of expansion " in warnings[0]
+    assert "pool bias" in warnings[0]
+    assert "hybrid:wordllama+bm25, which shares a component with bm25" in warnings[1]
+    assert not any(line.startswith("warning:") for line in res.stdout.splitlines())
+
+
+def test_paper_layout_markdown_and_latex(db):
+    _add_subquery_run(db)
+    args = ["eval", "--db", db, "--all-runs", "--k", "2", "--layout", "paper"]
+    md = run([*args, "--format", "markdown"]).stdout
+    header, rule, *body = md.split("\n\n")[0].splitlines()
+    assert header.split(" | ")[1:5] == ["Code N@2", "Code R@2", "Code C@2", "Code Δ"]
+    assert "Avg N@2" in header and "all" not in header.lower()
+    assert [r.split(" | ")[0] for r in body] == ["| bm25", "| dense", "| sub †"]
+    bm25 = body[0].split(" | ")
+    # Avg recall = the category mean: (100 + 0) / 2 -> (100 + 50) / 2
+    assert bm25[header.split(" | ").index("Avg R@2")] == "50.00→75.00"
+    assert "Avg = mean of the category means" in md and "oracle-assisted" in md
+    tex = run([*args, "--format", "latex"]).stdout
+    assert "\\begin{tabular}{lcccccccccccc}" in tex and "\\toprule" in tex
+    assert "\\multicolumn{4}{c}{Avg}" in tex and "sub$^\\dagger$ &" in tex
+    assert "50.00$\\to$75.00" in tex
+
+
+def test_paper_only_formats_need_the_paper_layout(db):
+    for args, message in (
+        (["--format", "latex"], "add --layout paper"),
+        (["--layout", "paper", "--per-query"], "long layout only"),
+    ):
+        res = CliRunner().invoke(cli, ["eval", "--db", db, "--run", "bm25", *args])
+        assert res.exit_code == 2 and message in res.output

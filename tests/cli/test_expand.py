@@ -34,6 +34,7 @@ def test_dry_run_then_expand_then_stats(tmp_path):
         ("decompose", 2, 0, 0.0),
         ("verify", 0, 0, 0.0),
         ("audit", 0, 0, 0.0),
+        ("total", 2, 0, 0.0),  # the total estimated cost, over every stage
     ]
     assert rows[1]["tasks_later_at_most"] == 3 * 20  # three labels, K = 20
 
@@ -76,3 +77,36 @@ def test_unknown_benchmark_is_a_clear_error(tmp_path):
     out = run(expand, ["--db", db, "--benchmark", "nope"])
     assert isinstance(out.exception, NotFoundError)
     assert "no benchmark named 'nope'" in str(out.exception)
+
+
+def test_a_rerun_with_other_settings_is_refused_unless_replaced(tmp_path):
+    db = make_db(tmp_path)
+    assert run(expand, ["--db", db, "--benchmark", "b"]).exit_code == 0
+    refused = run(expand, ["--db", db, "--benchmark", "b", "--depth", "5", "--audit-cap", "1"])
+    assert refused.exit_code != 0
+    message = str(refused.exception)
+    assert "candidates.depth: 20 -> 5" in message and "assemble.audit_cap: none -> 1" in message
+    assert "--expansion NAME" in message and "--replace" in message
+    dry = run(expand, ["--db", db, "--benchmark", "b", "--depth", "5", "--dry-run"])
+    assert dry.exit_code != 0 and "candidates.depth" in str(dry.exception)
+    done = run(
+        expand, ["--db", db, "--benchmark", "b", "--depth", "5", "--audit-cap", "1", "--replace"]
+    )
+    assert done.exit_code == 0, done.output
+    store = Store.open(db, read_only=True)
+    config = json.loads(store.con.execute("SELECT config FROM expansions").fetchone()[0])
+    store.close()
+    assert (config["depth"], config["audit_cap"]) == (5, 1)
+
+
+def test_stats_adds_up_and_says_what_it_could_not_check(tmp_path):
+    db = make_db(tmp_path)
+    assert run(expand, ["--db", db, "--benchmark", "b", "--audit-cap", "1"]).exit_code == 0
+    out = run(stats, ["--db", db, "--benchmark", "b", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    (row,) = json.loads(out.stdout)
+    fates = ("valid_combos", "rejected_platform", "rejected_audit", "cut", "pending")
+    assert row["cut"] > 0 and row["assembled"] == sum(row[k] for k in fates)
+    assert "items with a platform" in out.stderr
+    edges = run(stats, ["--db", db, "--benchmark", "b", "--edges", "--format", "json"])
+    assert edges.exit_code == 0 and json.loads(edges.stdout) == []

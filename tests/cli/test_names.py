@@ -39,6 +39,7 @@ def _cases() -> list[tuple[str, list[str], tuple[str, str]]]:
         ("runs delete", f"runs delete {r}", RUN),
         ("eval", f"eval --run {r}", RUN),
         ("eval", f"eval --run bm25 --expansion {e}", EXP),
+        ("eval", f"eval --run-file {{file:run}} --benchmark {b}", BENCH),
         ("index", f"index --benchmark {b} --retriever bm25", BENCH),
         ("retrieve", f"retrieve --benchmark {b} --retriever bm25 --run new", BENCH),
         ("expand", f"expand --benchmark {b} --judge heuristic", BENCH),
@@ -55,8 +56,12 @@ def _cases() -> list[tuple[str, list[str], tuple[str, str]]]:
         ("tui", f"tui --benchmark {b}", BENCH),
         ("tui", f"tui --benchmark toolret --expansion {e}", EXP),
         ("tui", f"tui --expansion {e}", EXP),  # used to be ignored without --benchmark
+        ("labels import", f"labels import --shipped --benchmark {b}", BENCH),
+        ("labels export", f"labels export --out {{dir}}/x.jsonl --benchmark {b}", BENCH),
+        ("judges eval", f"judges eval --judge heuristic --benchmark {b}", BENCH),
+        ("judges eval", f"judges eval --judge heuristic --expansion {e}", EXP),
     ]
-    for form in ("qrels", "trec-qrels", "toolret-jsonl"):
+    for form in ("qrels", "trec-qrels", "toolret-jsonl", "equivalences"):
         lines.append((f"export {form}", f"export {form} --out {{dir}}/x --benchmark {b}", BENCH))
         lines.append((f"export {form}", f"export {form} --out {{dir}}/x --expansion {e}", EXP))
     return [(path, line.split(), names) for path, line, names in lines]

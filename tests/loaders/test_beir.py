@@ -18,7 +18,12 @@ def test_beir_fixture(store, data_dir):
         ("q2", "t3", 1, 0),
     ]
     text = store.con.execute("SELECT text FROM items WHERE item_id = 't1'").fetchone()[0]
-    assert text == "name: weather_now\ntext: Current weather for a city."
+    assert text == (
+        "name: weather_now\nplatform: OpenMeteo\ndescription: Current weather for a city."
+    )
+    assert store.con.execute(
+        "SELECT name, platform FROM items WHERE item_id = 't1'"
+    ).fetchone() == ("weather_now", "OpenMeteo")
 
 
 def test_beir_other_split_missing(store, data_dir):

@@ -167,14 +167,46 @@ def trec_scores(
     return out
 
 
+NO_CUT = 2**31 - 1  # toolex.metrics.registry.NO_CUT: a metric named without @K
+
+
+def trec_extra(
+    qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]], ks: Iterable[int]
+) -> dict[str, dict[str, dict[int, float]]]:
+    """pytrec_eval P_K, map_cut_K (map with no cut) and recip_rank (on the top K for RR@K)."""
+    ks = list(ks)
+    cut = [k for k in ks if k != NO_CUT]
+    measures = {"recip_rank", "map"} | ({f"P.{','.join(map(str, cut))}"} if cut else set())
+    measures |= {f"map_cut.{','.join(map(str, cut))}"} if cut else set()
+    ev = pytrec_eval.RelevanceEvaluator(qrels, measures)
+    got = ev.evaluate({q: r for q, r in run.items() if q in qrels})
+    out: dict[str, dict[str, dict[int, float]]] = {}
+    for qid in qrels:
+        m = got.get(qid, {})
+        out[qid] = {
+            "p": {k: m.get(f"P_{k}", 0.0) for k in cut},
+            "ap": {k: m.get("map" if k == NO_CUT else f"map_cut_{k}", 0.0) for k in ks},
+            "rr": {},
+        }
+    for k in ks:  # RR@K: recip_rank of the run cut to its top K (trec_eval order)
+        top = {q: {i: r[i] for i in ranked(r)[:k]} for q, r in run.items() if q in qrels}
+        rr = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(top)
+        for qid in qrels:
+            out[qid]["rr"][k] = rr.get(qid, {}).get("recip_rank", 0.0)
+    return out
+
+
 def comp(labels: dict[str, int], results: dict[str, float], k: int) -> float:
     rel = {it for it, r in labels.items() if r > 0}
     top = set(ranked(results)[:k])
     return 1.0 if rel and rel <= top else 0.0
 
 
-def reference(syn: Synthetic, run_id: str, ks: Sequence[int]) -> dict[tuple, tuple[float, float]]:
-    """{(query, metric, k): (old, new)}: pytrec_eval per combination, then max per query."""
+def reference(
+    syn: Synthetic, run_id: str, ks: Sequence[int], *, extra: bool = False
+) -> dict[tuple, tuple[float, float]]:
+    """{(query, metric, k): (old, new)}: pytrec_eval per combination, then max per query; the
+    paper's three metrics, or (``extra``) P, RR and AP."""
     run = syn.runs[run_id]
     per_combo: list[dict[str, dict[str, int]]] = [syn.qrels]
     depth = max((len(c) for c in syn.combos.values()), default=0)
@@ -189,9 +221,9 @@ def reference(syn: Synthetic, run_id: str, ks: Sequence[int]) -> dict[tuple, tup
         per_combo.append(combo_qrels)
     out: dict[tuple, tuple[float, float]] = {}
     for idx, qrels in enumerate(per_combo):
-        scores = trec_scores(qrels, run, ks)
+        scores = trec_extra(qrels, run, ks) if extra else trec_scores(qrels, run, ks)
         for qid, by_metric in scores.items():
-            for k in ks:
+            for k in ks if not extra else ():
                 by_metric.setdefault("comp", {})[k] = comp(qrels[qid], run.get(qid, {}), k)
             for metric, values in by_metric.items():
                 for k, v in values.items():

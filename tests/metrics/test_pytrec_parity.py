@@ -8,7 +8,7 @@ import pytest
 import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from metrics_fixtures import build_random, reference
+from metrics_fixtures import NO_CUT, build_random, reference
 
 from toolex import metrics
 from toolex.store import Store
@@ -16,15 +16,17 @@ from toolex.store import Store
 KS = (1, 3, 5, 10, 20)
 
 
-def assert_matches(store, syn, run_ids, ks):
-    table = metrics.per_query(store, run_ids, ks)
+def assert_matches(store, syn, run_ids, ks, families=("ndcg", "recall", "comp")):
+    extra = families != ("ndcg", "recall", "comp")
+    table = metrics.per_query(store, run_ids, ks, families=families)
     got = {
         (r["run_id"], r["query_id"], r["metric"], r["k"]): (r["old"], r["new"])
         for r in table.to_pylist()
+        if not (r["metric"] == "p" and r["k"] == NO_CUT)  # P needs a cut-off (registry.parse)
     }
     n = 0
     for run_id in run_ids:
-        for (qid, metric, k), (old, new) in reference(syn, run_id, ks).items():
+        for (qid, metric, k), (old, new) in reference(syn, run_id, ks, extra=extra).items():
             sql_old, sql_new = got.pop((run_id, qid, metric, k))
             assert sql_old == pytest.approx(old, abs=1e-9), (run_id, qid, metric, k, "old")
             assert sql_new == pytest.approx(new, abs=1e-9), (run_id, qid, metric, k, "new")
@@ -51,6 +53,14 @@ def test_old_and_new_match_pytrec_eval_on_hundreds_of_queries(random_store):
     assert empty > 10 and tied > 200
     assert any(0 in labels.values() for labels in syn.qrels.values())
     assert any(len(set(labels.values()) - {0}) > 1 for labels in syn.qrels.values())
+
+
+def test_p_rr_ap_match_pytrec_eval(random_store):
+    """P@K (trec_eval P), RR and RR@K (recip_rank), AP@K (map_cut) and AP (map), old and new."""
+    store, syn = random_store
+    ks = (1, 3, 10, NO_CUT)
+    n = assert_matches(store, syn, ["run0", "run1"], ks, families=("p", "rr", "ap"))
+    assert n == 2 * 400 * (3 * len(ks) - 1)  # P has no uncut form
 
 
 def test_new_is_never_below_old_and_sometimes_above(random_store):

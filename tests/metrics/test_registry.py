@@ -5,6 +5,7 @@ from metrics_fixtures import add_benchmark, add_combo, add_query, add_run
 
 from toolex.errors import ToolexError
 from toolex.metrics import Metric, parse, scores
+from toolex.metrics.registry import NO_CUT
 
 
 @pytest.mark.parametrize(
@@ -16,6 +17,15 @@ from toolex.metrics import Metric, parse, scores
         ("NDCG@3", Metric("ndcg", 3)),
         ("ndcg_cut@7", Metric("ndcg", 7)),
         (" C @ 1 ", Metric("comp", 1)),
+        ("nDCG@10", Metric("ndcg", 10)),
+        ("R@10", Metric("recall", 10)),
+        ("Comp@10", Metric("comp", 10)),
+        ("P@5", Metric("p", 5)),
+        ("RR", Metric("rr", NO_CUT)),
+        ("RR@10", Metric("rr", 10)),
+        ("AP@10", Metric("ap", 10)),
+        ("map_cut@10", Metric("ap", 10)),
+        ("nDCG", Metric("ndcg", NO_CUT)),
     ],
 )
 def test_names_parse(name, metric):
@@ -26,9 +36,16 @@ def test_round_trip_and_labels():
     assert str(parse("recall@5")) == "recall@5"
     assert parse("comp@20").label == "C@20"
     assert parse(parse("ndcg@1")) == Metric("ndcg", 1)
+    assert [parse(n).ir_name for n in ("ndcg@10", "recall@10", "C@10", "rr", "ap@5")] == [
+        "nDCG@10",
+        "R@10",
+        "Comp@10",
+        "RR",
+        "AP@5",
+    ]
 
 
-@pytest.mark.parametrize("bad", ["ndcg", "map@10", "ndcg@0", "ndcg@x", "@10"])
+@pytest.mark.parametrize("bad", ["P", "bpref@10", "ndcg@0", "ndcg@x", "@10"])
 def test_bad_names_are_clear(bad):
     with pytest.raises(ToolexError, match="metric|K must"):
         parse(bad)

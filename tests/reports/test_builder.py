@@ -18,6 +18,7 @@ TABLES = [
     "annotation",
     "annotation_detail",
     "main_table",
+    "paper_table",
     "gain_illusion",
     "equivalent_ranks",
     "equivalent_best_ranks",
@@ -25,6 +26,8 @@ TABLES = [
     "heterogeneity",
     "doc_lengths",
     "significance",
+    "trust",
+    "trust_thinning",
 ]
 FIGURES = [
     "main_scores",

@@ -118,7 +118,9 @@ def test_cli_index_and_retrieve(lib_store):
         ],
     )
     assert res.exit_code == 0, res.output
-    assert json.loads(res.stdout)[0]["results"] == 5
+    # the default library is pooled (ToolRet's protocol): each of the 3 queries gets its 2 items,
+    # where searching its own task (a task of one item) would give 5
+    assert json.loads(res.stdout)[0]["results"] == 6
 
 
 def test_auto_scope_is_the_task_when_items_have_tasks(lib_store):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Static
 from toolex_tui.app import ToolexApp
+from toolex_tui.components.docpair import DocPane
 from toolex_tui.screens.review import ReviewScreen
 
 from toolex.review import draw_sample, review_stats
@@ -38,6 +39,20 @@ async def label_all(store, role, reviewer, plan, seen_others=None):
         assert set(plan) == {it["query_id"] for it in screen.items}
         for _ in range(len(screen.items)):
             qid = screen.item["query_id"]
+            # the ground-truth and the proposed combination's documentations, side by side
+            left = screen.query_one("#r-doc-left", DocPane)
+            right = screen.query_one("#r-doc-right", DocPane)
+            assert (left.border_title, right.border_title) == ("ground truth", "proposed")
+            assert left.text.startswith("slot 0 · ") and '"api_name": ' in left.text
+            assert right.text.startswith("slot 0 · ") and '"api_name": ' in right.text
+            assert left.region.height >= 6 and left.region.right <= right.region.x
+            # nothing of the judges or the ranking: no RRF rank, no audit or verdict reason
+            header = "\n".join(
+                str(w.render()) for w in screen.query(Static) if not w.has_class("doc-body")
+            )
+            # (the fixture's audit reason and verdict reasons: tests/tui/fixtures.py)
+            for word in ("RRF", "rank", "judge", "covers every sub-query", "same operation"):
+                assert word not in header
             others = str(screen.query_one("#r-others", Static).render())
             if seen_others is not None:
                 assert seen_others[qid] in others

@@ -13,7 +13,13 @@ from toolex.cli.options import db_option, emit_rows, format_option, open_store
 
 @click.command("check")
 @db_option
-@click.option("--limit", default=20, show_default=True, help="Violating rows shown per check.")
+@click.option(
+    "--limit",
+    type=click.IntRange(0),
+    default=20,
+    show_default=True,
+    help="Violating rows shown per check.",
+)
 @format_option
 def check(db: str, limit: int, fmt: str) -> None:
     """Check the store's invariants (each sql/checks/*.sql must return zero rows).

@@ -125,12 +125,16 @@ def demo(db: str, fmt: str, no_subqueries: bool) -> None:
 
 
 def compact(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The 'all' rows of the main table, narrow enough for an 80-column terminal."""
+    """The 'all' rows of the main table, narrow enough for an 80-column terminal; † marks the
+    oracle-assisted (sub-query-level) runs, as every score table does."""
+    from toolex.reports.provenance import run_label
+
     out = []
     for r in rows:
         if r.get("category") != "all":
             continue
-        row: dict[str, Any] = {"run": r["run_id"].removeprefix("demo-")}
+        name = r["run_id"].removeprefix("demo-")
+        row: dict[str, Any] = {"run": run_label(name, bool(r.get("oracle")))}
         for m, label in (("ndcg", "nDCG"), ("recall", "R"), ("comp", "Comp")):
             row[f"{label} old"] = round(r[f"{m}_old"], 3)
             row[f"{label} new"] = round(r[f"{m}_new"], 3)

@@ -7,7 +7,9 @@ import click
 from toolex.cli.options import (
     benchmark_option,
     db_option,
+    emit_rows,
     expansion_option,
+    format_option,
     open_store,
     run_option,
 )
@@ -34,6 +36,8 @@ def export() -> None:
       toolex export trec-qrels --out combos.qrels --mode per-combination
       toolex export trec-run --run bm25 --out bm25.run
       toolex export toolret-jsonl --out queries.jsonl
+      toolex export equivalences --out edges.parquet --graph library.graphml
+      toolex export equivalences --by platform
     """
 
 
@@ -44,11 +48,24 @@ def export() -> None:
 @_expansion
 @click.option("--flat", is_flag=True, help="One row per (query, item) instead of per member.")
 @click.option("--valid-only", is_flag=True, help="Only valid combinations (the original always).")
+@click.option(
+    "--include-unaudited",
+    is_flag=True,
+    help="Count combinations no audit judged (cut, pending) as relevant too, marked "
+    "(unaudited / unaudited_only). Default: relevance 0, left out of --flat.",
+)
 def qrels_cmd(
-    db: str, out: str, benchmark: str | None, expansion: str, flat: bool, valid_only: bool
+    db: str,
+    out: str,
+    benchmark: str | None,
+    expansion: str,
+    flat: bool,
+    valid_only: bool,
+    include_unaudited: bool,
 ) -> None:
     """Expanded qrels as Parquet: one row per (query, combination, slot, item) with the
     combination's RRF score, rank and audit status/reason; --flat gives one row per (query, item).
+    Only valid combinations are relevant: rejected and unaudited ones carry relevance 0.
 
     \b
     Example:
@@ -57,7 +74,15 @@ def qrels_cmd(
     from toolex.exports import export_qrels
 
     with open_store(db, read_only=True) as store:
-        n = export_qrels(store, out, benchmark, expansion, flat=flat, valid_only=valid_only)
+        n = export_qrels(
+            store,
+            out,
+            benchmark,
+            expansion,
+            flat=flat,
+            valid_only=valid_only,
+            include_unaudited=include_unaudited,
+        )
     click.echo(f"wrote {n} rows to {out}", err=True)
 
 
@@ -123,3 +148,107 @@ def toolret_jsonl_cmd(db: str, out: str, benchmark: str | None, expansion: str) 
     with open_store(db, read_only=True) as store:
         n = export_toolret_jsonl(store, out, benchmark, expansion)
     click.echo(f"wrote {n} queries to {out}", err=True)
+
+
+@export.command("equivalences")
+@db_option
+@format_option
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Parquet file: one row per accepted verdict (reference, candidate, sub-query, judge, "
+    "confidence, reason). With --by platform: the provider pairs, as Parquet.",
+)
+@click.option(
+    "--graph",
+    "graph_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the graph, one edge per (reference, candidate) pair: .graphml or .json "
+    "(node-link).",
+)
+@_benchmark
+@_expansion
+@click.option(
+    "--by",
+    type=click.Choice(["edge", "platform"]),
+    default="edge",
+    show_default=True,
+    help="platform: which providers are redundant: provider pairs with equivalent endpoints, "
+    "most first (printed unless --out).",
+)
+@click.option(
+    "--min-pairs",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="With --by platform: only provider pairs with at least this many equivalent "
+    "endpoint pairs.",
+)
+def equivalences_cmd(
+    db: str,
+    fmt: str,
+    out: str | None,
+    graph_path: str | None,
+    benchmark: str | None,
+    expansion: str,
+    by: str,
+    min_pairs: int,
+) -> None:
+    """The library's equivalence graph: accepted verdicts as edges between items, each with the
+    sub-query it holds under (edges point from the reference to its equivalent). --by platform
+    answers "which providers in this library are redundant?": provider pairs ranked by their
+    equivalent endpoint pairs, with the share of each side's endpoints the other covers.
+
+    \b
+    Example:
+      toolex export equivalences --out edges.parquet --graph library.graphml
+      toolex export equivalences --by platform --min-pairs 3
+      toolex export equivalences --by platform --format csv > providers.csv
+    """
+    from toolex.exports.equivalences import (
+        export_equivalences,
+        graph_format,
+        redundant_platforms,
+    )
+
+    if graph_path is not None and graph_format(graph_path) is None:
+        raise click.BadParameter("name the graph file .graphml or .json", param_hint="--graph")
+    if by == "platform":
+        if graph_path is not None:
+            raise click.UsageError("--graph draws the item graph; drop it with --by platform")
+        with open_store(db, read_only=True) as store:
+            rows = redundant_platforms(store, benchmark, expansion, min_pairs)
+        if out is None:
+            emit_rows(rows, fmt, title="provider pairs with equivalent endpoints", columns=PAIRS)
+            return
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        from toolex.exports.common import prepare
+
+        pq.write_table(pa.Table.from_pylist(rows), prepare(out))
+        click.echo(f"wrote {len(rows)} provider pairs to {out}", err=True)
+        return
+    if out is None:
+        raise click.UsageError("--out FILE.parquet is required (or --by platform to print)")
+    with open_store(db, read_only=True) as store:
+        n, links = export_equivalences(store, out, benchmark, expansion, graph_path=graph_path)
+    click.echo(f"wrote {n} edges to {out}", err=True)
+    if graph_path is not None:
+        click.echo(f"wrote {links} item pairs to {graph_path}", err=True)
+
+
+PAIRS = [
+    "platform_a",
+    "platform_b",
+    "equivalent_pairs",
+    "steps",
+    "covered_a",
+    "endpoints_a",
+    "covered_b",
+    "endpoints_b",
+    "share_a",
+    "share_b",
+]

@@ -34,10 +34,11 @@ def name_option(default: str) -> Callable[[Callable[..., Any]], Callable[..., An
 
 
 def _run(label: str, fn: Callable[[], Any]) -> Any:
-    """Run a load under a spinner on stderr (reading a large benchmark takes seconds)."""
-    from rich.console import Console
+    """Run a load under a spinner on stderr, or a line when it starts and one when it ends when
+    stderr is not a terminal (reading a large benchmark takes seconds)."""
+    from toolex.cli.progress import status
 
-    with Console(stderr=True).status(label):
+    with status(label):
         return fn()
 
 
@@ -196,9 +197,24 @@ def beir_cmd(path: str, split: str, kind: str, name: str, replace: bool, db: str
 
 
 @load.command("plain")
-@click.option("--items", type=click.Path(exists=True, dir_okay=False), required=True)
-@click.option("--queries", type=click.Path(exists=True, dir_okay=False), required=True)
-@click.option("--qrels", type=click.Path(exists=True, dir_okay=False), required=True)
+@click.option(
+    "--items",
+    type=click.Path(exists=True, dir_okay=False),
+    required=True,
+    help="Items file: id; text or doc; name, platform, kind, task, category.",
+)
+@click.option(
+    "--queries",
+    type=click.Path(exists=True, dir_okay=False),
+    required=True,
+    help="Queries file: id, text; instruction, task, category.",
+)
+@click.option(
+    "--qrels",
+    type=click.Path(exists=True, dir_okay=False),
+    required=True,
+    help="Labels file: query_id, item_id; relevance, slot.",
+)
 @click.option("--name", required=True, help="Benchmark name in the store.")
 @click.option(
     "--kind",
@@ -215,16 +231,38 @@ def plain_cmd(
     """Load a benchmark from the plain toolex schema (JSONL, JSON array or Parquet, by suffix).
 
     \b
-    items    id; text or doc (raw documentation object); optional name, platform,
+    items    id; text or doc (one is required); optional name, platform,
              kind (tool|skill), task, category
+               text: a plain description; doc: the raw documentation object
     queries  id, text; optional instruction, task, category
     qrels    query_id, item_id; optional relevance (default 1), slot (0-based position
              in the annotated combination; default file order within the query)
 
     \b
-    Example (SkillRet):
-      toolex load plain --name skillret --kind skill \\
-          --items skills.jsonl --queries queries.jsonl --qrels qrels.jsonl
+    One record of each (JSONL):
+      items.jsonl    {"id": "weather::forecast", "name": "forecast", "platform": "weather",
+                      "doc": {"api_name": "forecast",
+                              "api_description": "Daily forecast for a city",
+                              "required_parameters": [{"name": "city", "type": "STRING"}]}}
+      queries.jsonl  {"id": "q1", "text": "Will it rain in Lyon tomorrow?"}
+      qrels.jsonl    {"query_id": "q1", "item_id": "weather::forecast", "relevance": 1}
+
+    A raw record in a benchmark's own shape (a ToolBench endpoint with api_name,
+    api_description, required_parameters; an OpenAPI operation) goes whole under `doc`:
+    it is rendered and read by the judges like every other benchmark's docs, its name
+    is read from it (name, api_name or title) unless the item gives one, and `platform`
+    (the provider that issues ids and tokens, ToolBench's tool_name) is worth giving:
+    the platform rule needs it. Item ids may hold spaces (TREC exports escape them,
+    see `toolex export trec-run --help`). A (query, item) label given twice keeps its
+    highest relevance.
+
+    \b
+    Examples:
+      toolex load plain --name tools --items items.jsonl --queries queries.jsonl \\
+          --qrels qrels.jsonl
+      toolex load plain --name skills --kind skill --items skills.parquet \\
+          --queries queries.parquet --qrels qrels.parquet
+    SkillRet's own layout has a loader: `toolex load skillret --help`.
     """
     from toolex.loaders import load_plain
 
@@ -232,6 +270,44 @@ def plain_cmd(
         result = _run(
             "loading plain benchmark",
             lambda: load_plain(store, items, queries, qrels, name=name, kind=kind, replace=replace),
+        )
+    echo_summary(result)
+
+
+@load.command("skillret")
+@click.argument("path", type=click.Path(exists=True, file_okay=False))
+@click.option("--split", default="test", show_default=True, help="<part>/<split>.jsonl to read.")
+@name_option("skillret")
+@replace_option
+@db_option
+def skillret_cmd(path: str, split: str, name: str, replace: bool, db: str) -> None:
+    """Load a SkillRet-style skill library (skills are items of kind `skill`).
+
+    PATH holds skills/<split>.jsonl, queries/<split>.jsonl and optionally
+    qrels/<split>.jsonl (the layout of ThakiCloud/SKILLRET). The fields map onto the
+    plain schema (`toolex load plain --help`):
+
+    \b
+      skills   id -> id, name -> name, description + skill_md -> doc (kind skill),
+               category -> category
+      queries  id -> id, query -> text, setting -> task, category -> category
+      qrels    query_id -> query_id, skill_id -> item_id, relevance -> relevance
+               (no qrels file: each query's labels [{id, relevance}] or skill_ids)
+
+    The labels of a query's top grade form its annotated combination; lower grades
+    (SkillRet's "functionally substitutable", relevance 1) are alternatives, not
+    further steps: they are skipped and counted.
+
+    \b
+    Example:
+      toolex load skillret ./SKILLRET --split test
+    """
+    from toolex.loaders import load_skillret
+
+    with open_store(db) as store:
+        result = _run(
+            f"loading SkillRet from {path}",
+            lambda: load_skillret(store, path, split=split, name=name, replace=replace),
         )
     echo_summary(result)
 

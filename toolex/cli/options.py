@@ -6,7 +6,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from typing import Any
 
 import click
@@ -50,6 +52,30 @@ class StoredName(click.Option):
     def __init__(self, *args: Any, kind: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.kind = kind  # benchmark | expansion | run
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[Any]:
+        """Tab completion: the names of this kind in the store the command line names."""
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(n) for n in stored_names(ctx, self.kind) if n.startswith(incomplete)]
+
+
+def stored_names(ctx: click.Context, kind: str) -> list[str]:
+    """Names of ``kind`` in the store of ``ctx`` (--db, else TOOLEX_DB, else the default), for
+    completion: nothing when that store is missing, locked or unreadable."""
+    import os
+
+    db = ctx.params.get("db") or os.environ.get("TOOLEX_DB") or DEFAULT_DB
+    try:
+        with Store.open(db, read_only=True) as store:
+            if kind == "benchmark":
+                return store.benchmarks()
+            if kind == "run":
+                return store.runs()
+            benchmark = ctx.params.get("benchmark")
+            return store.expansions(benchmark if isinstance(benchmark, str) else None)
+    except Exception:  # completion must never print a traceback into the user's shell
+        return []
 
 
 def benchmark_option(
@@ -102,11 +128,14 @@ def run_option(
 
 def scope_option(help: str) -> Decorator:
     """``--scope``: the library searched per query, one of toolex.retrieval's scopes or 'auto'
-    (see toolex.retrieval.texts.resolve_scope)."""
+    (see toolex.retrieval.texts.resolve_scope); the default is the pipeline's
+    (toolex.pipeline.settings.SCOPE: the pooled library)."""
+    from toolex.pipeline.settings import SCOPE
+
     return click.option(
         "--scope",
         type=click.Choice(["auto", "task", "category", "benchmark"]),
-        default="auto",
+        default=SCOPE,
         show_default=True,
         help=help,
     )
@@ -141,39 +170,58 @@ def require_names(store: Store, ctx: click.Context | None = None) -> None:
     store.require_runs(named["run"])
 
 
-def emit_rows(rows: Sequence[dict[str, Any]], fmt: str, title: str | None = None) -> None:
-    """Print rows in the chosen format; tables go through rich, json/csv are machine-readable."""
+def emit_rows(
+    rows: Sequence[dict[str, Any]],
+    fmt: str,
+    title: str | None = None,
+    *,
+    columns: Sequence[str] | None = None,
+) -> None:
+    """Print rows in the chosen format: the one renderer of every command that prints rows.
+
+    The conventions of duckdb, sqlite-utils and psql: headers are the column names as typed;
+    numbers keep their significant digits (a table shows 6, so 1e-06 never prints as 0.0000);
+    JSON and CSV carry floats rounded to 12 significant digits, so two runs of the same
+    computation print the same text (DuckDB's parallel sums differ in the 16th digit); in CSV a
+    STRUCT or LIST value is JSON. ``columns`` names the header when there may be no rows: CSV
+    then prints the header alone, a table its header and ``(0 rows)``."""
+    cols = list(columns) if columns is not None else (list(rows[0]) if rows else [])
     if fmt == "json":
-        click.echo(json.dumps(list(rows), indent=2, default=str))
+        # each row keeps its own keys (a summary row may carry more than a per-query row)
+        data = [{c: json_value(r.get(c)) for c in columns or r} for r in rows]
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
         return
     if fmt == "csv":
         buf = io.StringIO()
-        if rows:
-            writer = csv.DictWriter(buf, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+        if cols:
+            writer = csv.writer(buf, lineterminator="\n")
+            writer.writerow(cols)
+            writer.writerows([_csv_value(r.get(c)) for c in cols] for r in rows)
         click.echo(buf.getvalue(), nl=False)
         return
+    _print_table(rows, cols, title)
+
+
+def _print_table(rows: Sequence[dict[str, Any]], cols: list[str], title: str | None) -> None:
     from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    # No vertical rules, and headers that may wrap at underscores: the paper-style tables have
-    # nine or more columns and should stay readable in an 80-column terminal.
+    # No vertical rules: the paper-style tables have nine or more columns and should stay
+    # readable in an 80-column terminal.
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
-    cols = list(rows[0]) if rows else []
     for col in cols:
         numeric = _numeric(rows, col)
-        # Never shorten a number or a header word; long text cells may still be shortened.
-        widest_value = max((len(_cell(r[col])) for r in rows), default=1) if numeric else 0
-        widest_word = max(len(word) for word in col.split("_"))
+        # Never shorten a number or a header; long text cells may still be shortened.
+        widest_value = max((len(_cell(r.get(col))) for r in rows), default=1) if numeric else 0
         table.add_column(
-            col.replace("_", " "),
+            col,
             justify="right" if numeric else "left",
-            min_width=max(widest_value, widest_word),
+            min_width=max(widest_value, len(col)),
+            no_wrap=numeric,
         )
     for row in rows:
-        table.add_row(*(_cell(row[c]) for c in cols))
+        table.add_row(*(_cell(row.get(c)) for c in cols))
     console = Console()
     # Measured unclamped by the terminal; rich's minimum leaves out the padding between columns.
     needed = Console(width=10_000).measure(table).minimum + 2 * len(cols)
@@ -181,29 +229,79 @@ def emit_rows(rows: Sequence[dict[str, Any]], fmt: str, title: str | None = None
         # Too wide for the terminal even with text shortened: print it whole (the terminal wraps,
         # as psql does) rather than let rich drop the last columns.
         console = Console(width=needed)
-    console.print(table)
+    if cols:
+        console.print(table)
+    elif title:
+        console.print(title)
+    if not rows:
+        console.print("(0 rows)")
+
+
+def stable_float(value: float) -> float:
+    """``value`` rounded to 12 significant digits: the same text from run to run (sums over
+    parallel threads differ in the last bits), and still exact for every metric value."""
+    if not math.isfinite(value) or value == 0:
+        return value
+    return float(f"{value:.12g}")
+
+
+def json_value(value: Any) -> Any:
+    if isinstance(value, bool) or value is None or isinstance(value, int | str):
+        return value
+    if isinstance(value, float):
+        return stable_float(value) if math.isfinite(value) else str(value)
+    if isinstance(value, Decimal):
+        return stable_float(float(value))
+    if isinstance(value, dict):
+        return {str(k): json_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_value(v) for v in value]
+    return str(value)
+
+
+def _csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict | list | tuple):
+        return json.dumps(json_value(value), ensure_ascii=False, default=str)
+    if isinstance(value, float | Decimal):
+        return repr(stable_float(float(value)))
+    return value
 
 
 def echo_summary(result: Any) -> None:
-    """A load's or import's summary, labels-per-query histogram (if any) and notes, on stderr."""
-    click.echo(result.summary(), err=True)
+    """A load's or import's summary, labels-per-query histogram (if any) and notes, on stderr
+    (not under ``-q``)."""
+    from toolex.cli.progress import say
+
+    say(result.summary())
     hist = getattr(result, "labels_per_query", None)
     if hist:
         shown = ", ".join(f"{n}:{c}" for n, c in hist.items())
-        click.echo(f"labels per query (labels:queries): {shown}", err=True)
+        say(f"labels per query (labels:queries): {shown}")
     for note in getattr(result, "notes", []):
-        click.echo(f"note: {note}", err=True)
+        say(f"note: {note}")
 
 
 def _numeric(rows: Sequence[dict[str, Any]], col: str) -> bool:
-    return all(isinstance(r[col], int | float) or r[col] is None for r in rows)
+    values = [r.get(col) for r in rows]
+    return any(v is not None for v in values) and all(
+        v is None or (isinstance(v, int | float | Decimal) and not isinstance(v, bool))
+        for v in values
+    )
 
 
 def _cell(value: Any) -> str:
     if value is None:
         return ""
-    if isinstance(value, float):
-        return f"{value:.4f}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float | Decimal):
+        return f"{float(value):.6g}"
+    if isinstance(value, dict | list | tuple):
+        return json.dumps(json_value(value), ensure_ascii=False, default=str)
     return str(value)
 
 

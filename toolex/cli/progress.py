@@ -9,23 +9,163 @@ a task runs, so a log shows what a long run is doing without a line per item.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 import click
 
-from toolex.progress import Progress
+from toolex.progress import NullProgress, Progress, reporting
 
 LINE_EVERY_S = 10.0
 
 
 def stderr_progress() -> Progress:
-    """Rich bars when stderr is a terminal, plain lines otherwise."""
+    """Rich bars when stderr is a terminal, plain lines otherwise; nothing under ``-q``."""
+    if is_quiet():
+        return NullProgress()
     if sys.stderr.isatty():
         return BarProgress()
     return LineProgress()
+
+
+def is_quiet() -> bool:
+    """``-q/--quiet`` was given to the running command (or to ``toolex`` itself)."""
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.meta.get(_QUIET))
+
+
+def quiet_option(f: Any) -> Any:
+    """``-q/--quiet``: no progress (bars, lines, spinners) and no summaries on stderr; warnings
+    and errors still print. Every command has it (see toolex.cli.LazyGroup)."""
+    return click.option(
+        "-q",
+        "--quiet",
+        is_flag=True,
+        expose_value=False,
+        is_eager=True,
+        callback=_quiet,
+        help="No progress and no summaries on stderr (warnings and errors still print).",
+    )(f)
+
+
+_QUIET = "toolex.quiet"  # key in click's ctx.meta, which a command shares with its parents
+
+
+def _quiet(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta[_QUIET] = True
+        ctx.with_resource(reporting(NullProgress()))
+
+
+def add_quiet(command: click.Command) -> click.Command:
+    """Give ``command`` (and, for a group, each of its commands) the ``-q/--quiet`` option."""
+    if not any(p.name == "quiet" for p in command.params):
+        quiet_option(command)
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            add_quiet(sub)
+    return command
+
+
+class Interrupted(Exception):  # noqa: N818 - it is what the user did, not an error of ours
+    """Ctrl-C, stopped cleanly: the message says what was kept (`toolex` exits 130)."""
+
+
+@contextlib.contextmanager
+def interruptible(message: str) -> Iterator[None]:
+    """Ctrl-C inside the block stops it cleanly and ends in :class:`Interrupted` (``message``).
+
+    The first Ctrl-C only asks to stop: the work stops at its next safe point, the next time
+    it reports progress (between two outcomes, between stages), where every finished outcome is
+    already buffered and the stages' ``finally`` stores it. Raising at the signal itself could
+    land inside a DuckDB statement, abort the open transaction and make that store fail. A second
+    Ctrl-C stops at once (the open transaction is then rolled back; finished, flushed work stays).
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    asked: list[bool] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        if asked:
+            raise KeyboardInterrupt
+        asked.append(True)
+        click.echo("\nstopping at the next safe point (Ctrl-C again: at once) …", err=True)
+
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        with reporting(_StopAtSafePoint(current_reporter(), asked)):
+            yield
+    except KeyboardInterrupt:
+        raise Interrupted(message) from None
+    except Exception as exc:
+        if asked or type(exc).__name__ == "InterruptException":
+            raise Interrupted(message) from exc
+        raise
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def current_reporter() -> Progress:
+    from toolex.progress import current
+
+    return current()
+
+
+class _StopAtSafePoint:
+    """The installed reporter, plus: once a stop was asked, the next report raises
+    KeyboardInterrupt (once), from a point between two pieces of work."""
+
+    def __init__(self, inner: Progress, asked: list[bool]) -> None:
+        self.inner, self.asked, self.raised = inner, asked, False
+
+    def _check(self) -> None:
+        if self.asked and not self.raised:
+            self.raised = True
+            raise KeyboardInterrupt
+
+    def start(self, label: str, total: int, *, unit: str = "items") -> None:
+        self._check()
+        self.inner.start(label, total, unit=unit)
+
+    def advance(self, n: int = 1, **fields: Any) -> None:
+        self.inner.advance(n, **fields)
+        self._check()
+
+    def finish(self) -> None:
+        self.inner.finish()
+
+
+def say(message: str) -> None:
+    """An informational line on stderr (a summary, a note), unless ``-q``."""
+    if not is_quiet():
+        click.echo(message, err=True)
+
+
+@contextlib.contextmanager
+def status(label: str) -> Iterator[None]:
+    """Work of unknown length that takes seconds (reading a benchmark, scoring runs): a spinner
+    on a terminal; elsewhere one line with its time when it ends (as LineProgress ends a task:
+    a log stays free of lines for work that failed, whose error is then the first line)."""
+    if is_quiet():
+        yield
+        return
+    if sys.stderr.isatty():
+        from rich.console import Console
+
+        with Console(stderr=True).status(label):
+            yield
+        return
+    started = time.monotonic()
+    yield
+    click.echo(f"{label}: done in {time.monotonic() - started:.1f} s", err=True)
 
 
 def describe(fields: dict[str, Any]) -> str:

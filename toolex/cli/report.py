@@ -13,6 +13,7 @@ from toolex.cli.options import (
     open_store,
     run_option,
 )
+from toolex.cli.trust import echo_trust
 
 
 def _pair(value: str) -> tuple[str, str]:
@@ -74,8 +75,10 @@ def report(
 
     Sections: the annotation table, the main table (old vs new N@K, R@K, C@K and Δ per run and
     category), the fine-tuning gain illusion for each --pair, where equivalents rank, category
-    heterogeneity, documentation lengths, and significance (paired randomisation p-values and
-    bootstrap CIs). The store is opened read-only.
+    heterogeneity, documentation lengths, significance (paired randomisation p-values and
+    bootstrap CIs), and how far to trust new (each stage judge's measured precision, or
+    "unvalidated", the review's combination precision, and new thinned to the measured precision;
+    the same lines go to stderr). The store is opened read-only.
 
     \b
     Example:
@@ -108,3 +111,4 @@ def report(
         f"figures in {took:.1f} s",
         err=True,
     )
+    echo_trust(result.trust)

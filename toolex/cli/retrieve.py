@@ -9,8 +9,8 @@ import click
 
 from toolex.cli.options import (
     benchmark_option,
-    deprecated_k,
     db_option,
+    deprecated_k,
     emit_rows,
     expansion_option,
     format_option,
@@ -95,8 +95,8 @@ def _row(info: IndexInfo) -> dict[str, object]:
     "keeping every item.",
 )
 @scope_option(
-    "Library searched: the query's task, category, or all; auto = task when the items "
-    "have tasks, else all.",
+    "Library searched: the whole benchmark (default; ToolRet's pooled corpus, as the paper "
+    "scores retrievers), the query's task or category, or auto (task when the items have tasks).",
 )
 @click.option(
     "--depth",

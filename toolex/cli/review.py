@@ -22,7 +22,11 @@ _role = click.option(
 
 @click.group("review")
 def review() -> None:
-    """Audit accepted combinations by hand: sample, label (TUI or CSV sheets), statistics.
+    """Audit the expansion by hand: sample, label (TUI or CSV sheets), statistics.
+
+    Two levels: accepted combinations (valid/invalid; the default) and single verdicts
+    (`--level verdict`: is the candidate an equivalent of the reference for the sub-query?
+    yes/no), each labelled by two blind reviewers and an adjudicator.
 
     \b
     A round:
@@ -39,30 +43,104 @@ def review() -> None:
 @click.argument("sample_id")
 @benchmark_option("Benchmark whose expansion is audited.")
 @expansion_option()
-@click.option("--size", type=int, required=True, help="Number of combinations to draw.")
+@click.option(
+    "--level",
+    type=click.Choice(["combination", "verdict"]),
+    default="combination",
+    show_default=True,
+    help="What is labelled: accepted combinations, or single verdicts (sub-query, reference, "
+    "candidate).",
+)
+@click.option("--size", type=int, required=True, help="Number of items to draw.")
 @click.option("--seed", type=int, required=True, help="Seed: same store+size+seed, same sample.")
+@click.option(
+    "--order",
+    "order_by",
+    type=click.Choice(["random", "uncertainty"]),
+    default="random",
+    show_default=True,
+    help="Order reviewers see (verdict level): random, or the verdicts nearest the judge's "
+    "decision boundary first (its lowest accepted confidence; none last). The items drawn are "
+    "the same.",
+)
+@click.option(
+    "--beyond",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Verdict level: ranks past the candidate depth searched for unjudged candidates "
+    "(0: only candidates stored without a verdict).  [default: 20]",
+)
+@click.option(
+    "--retriever",
+    default=None,
+    help="Verdict level: retriever spec for that search (default: the expansion's).",
+)
 @format_option
 def sample_cmd(
-    db: str, sample_id: str, benchmark: str, expansion: str, size: int, seed: int, fmt: str
+    db: str,
+    sample_id: str,
+    benchmark: str,
+    expansion: str,
+    level: str,
+    size: int,
+    seed: int,
+    order_by: str,
+    beyond: int | None,
+    retriever: str | None,
+    fmt: str,
 ) -> None:
-    """Draw a stratified audit sample (category x number of tools) of accepted combinations.
+    """Draw a stratified, seeded review sample.
 
     \b
-    Example:
+    --level combination (default): accepted combinations, strata category x number of tools,
+    proportional allocation.
+    --level verdict: the judge's accepted verdicts, its rejected verdicts, and retrieved but
+    unjudged candidates (stored without a verdict, or ranked just past the candidate depth:
+    the equivalents the pipeline missed), strata part x category x rank band (1-3, 4-10,
+    11-20, 21+), the size split evenly over the three parts.
+
+    \b
+    Examples:
       toolex review sample audit1 --benchmark stabletoolbench --size 200 --seed 13
+      toolex review sample v1 --level verdict --benchmark stabletoolbench --size 300 \\
+          --seed 13 --order uncertainty
     """
     from toolex.review.sample import draw_sample
+    from toolex.review.verdict_sample import BEYOND, draw_verdict_sample
 
+    if level == "combination":
+        given = [
+            opt
+            for opt, used in (
+                ("--order uncertainty", order_by != "random"),
+                ("--beyond", beyond is not None),
+                ("--retriever", retriever is not None),
+            )
+            if used
+        ]
+        if given:
+            raise click.UsageError(f"{', '.join(given)} needs --level verdict")
     with open_store(db) as store:
-        quotas = draw_sample(
-            store, sample_id, benchmark=benchmark, expansion=expansion, size=size, seed=seed
-        )
-    emit_rows(
-        [{"stratum": h, "items": n} for h, n in sorted(quotas.items())],
-        fmt,
-        title=f"sample {sample_id}",
-    )
-    click.echo(f"drew {sum(quotas.values())} items into sample {sample_id}", err=True)
+        if level == "verdict":
+            rows = draw_verdict_sample(
+                store,
+                sample_id,
+                benchmark=benchmark,
+                expansion=expansion,
+                size=size,
+                seed=seed,
+                order_by=order_by,
+                beyond=BEYOND if beyond is None else beyond,
+                retriever=retriever,
+            )
+        else:
+            quotas = draw_sample(
+                store, sample_id, benchmark=benchmark, expansion=expansion, size=size, seed=seed
+            )
+            rows = [{"stratum": h, "items": n} for h, n in sorted(quotas.items())]
+    emit_rows(rows, fmt, title=f"sample {sample_id}")
+    drawn = sum(int(r.get("drawn", r.get("items", 0))) for r in rows)
+    click.echo(f"drew {drawn} {level} items into sample {sample_id}", err=True)
 
 
 @review.command("label")
@@ -71,49 +149,51 @@ def sample_cmd(
 @_role
 @click.option("--reviewer", required=True, help="Your name (one person, one role).")
 def label_cmd(db: str, sample_id: str, role: str, reviewer: str) -> None:
-    """Label a sample's items at the prompt, without the TUI: each unlabelled item is shown
-    (query, instruction, slot by slot the sub-query, candidate, reference and judge's reason),
-    then asked valid (v) / invalid (i) + failure bucket (1-4) + note; q stops.
+    """Label a sample's items at the prompt, without the TUI. Each unlabelled item is shown
+    (the request; a verdict's sub-query, or a combination's checklist; then both
+    documentations: the reference and the candidate, or the ground-truth and the proposed
+    combination), then asked: the positive label (v valid / y yes), the negative (i invalid /
+    n no) + a failure bucket by number + a note; q stops.
 
     \b
     Example:
       toolex review label audit1 --role reviewer2 --reviewer bob
     """
-    from toolex.review.labels import BUCKETS, Label, check_role, items_for, members, save_label
+    from toolex.review.labels import Label, check_role, items_for, save_label
+    from toolex.review.levels import sample_level
+    from toolex.review.views import item_view
 
-    buckets = list(BUCKETS)
     with open_store(db) as store:
-        check_role(store, sample_id, role, reviewer)
+        level = sample_level(store, sample_id)
+        check_role(store, sample_id, role, reviewer, level)
+        buckets = list(level.buckets)
+        keys = {level.positive[0]: level.positive, level.negative[0]: level.negative}
         todo = [it for it in items_for(store, sample_id, role) if not it["label"]]
         click.echo(f"{len(todo)} items to label", err=True)
         for n, item in enumerate(todo, start=1):
-            click.echo(
-                f"\n[{n}/{len(todo)}] {item['query_id']} combo {item['combo_id']} "
-                f"({item['stratum']})\n{item['query']}"
-            )
-            if item["instruction"]:
-                click.echo(f"instruction: {item['instruction']}")
-            for m in members(store, item):
-                click.echo(
-                    f"  slot {m['slot']}: {m['subquery'] or ''}\n"
-                    f"    candidate {m['candidate']}\n    reference {m['reference']}\n"
-                    f"    judge     {m['reason'] or ''}"
-                )
-            if role == "adjudicator":
-                for p in ("r1", "r2"):
-                    click.echo(
-                        f"  {p}: {item[p + '_label']} {item[p + '_bucket'] or ''} "
-                        f"{item[p + '_note'] or ''}"
-                    )
+            view = item_view(store, level, item, role)
+            click.echo(f"\n[{n}/{len(todo)}] {view.heading}\n{view.request}")
+            if view.instruction:
+                click.echo(f"instruction: {view.instruction}")
+            click.echo("\n".join(f"  {line}" for line in view.checklist))
+            for side in (view.left, view.right):
+                click.echo(f"--- {side.title} ---\n{side.text()}")
+            for who, label, bucket, note in view.others:
+                click.echo(f"  {who}: {label} {bucket or ''} {note or ''}")
             answer = click.prompt(
-                "valid (v) / invalid (i) / quit (q)", type=click.Choice(["v", "i", "q"]), err=True
+                f"{level.positive} ({level.positive[0]}) / {level.negative} "
+                f"({level.negative[0]}) / quit (q)",
+                type=click.Choice([*keys, "q"]),
+                err=True,
             )
             if answer == "q":
                 break
             bucket = None
-            if answer == "i":
+            if keys[answer] == level.negative:
                 menu = ", ".join(f"{k + 1} {b}" for k, b in enumerate(buckets))
-                pick = click.prompt(f"bucket ({menu})", type=click.IntRange(1, 4), err=True)
+                pick = click.prompt(
+                    f"bucket ({menu})", type=click.IntRange(1, len(buckets)), err=True
+                )
                 bucket = buckets[pick - 1]
             note = click.prompt("note", default="", show_default=False, err=True)
             save_label(
@@ -122,7 +202,7 @@ def label_cmd(db: str, sample_id: str, role: str, reviewer: str) -> None:
                 item,
                 role=role,
                 reviewer=reviewer,
-                label=Label("valid" if answer == "v" else "invalid", bucket, note),
+                label=Label(keys[answer], bucket, note),
             )
 
 
@@ -134,8 +214,11 @@ def label_cmd(db: str, sample_id: str, role: str, reviewer: str) -> None:
     "--out", "out", type=click.Path(dir_okay=False), required=True, help="CSV file to write."
 )
 def export_cmd(db: str, sample_id: str, role: str, out: str) -> None:
-    """Write a role's review sheet (CSV): reviewers see only their own labels, the adjudicator
-    the disagreements with both labels and notes. Fill `reviewer`, `label`, `bucket`, `note`.
+    """Write a role's review sheet (CSV): the request, the sub-query (verdicts) or the checklist
+    (combinations), and both documentations in adjacent columns, pretty-printed. Reviewers see
+    only their own labels, the adjudicator the disagreements with both labels and notes;
+    nobody sees the judge's verdicts, reasons, confidences or ranks. Fill `reviewer`, `label`
+    (valid/invalid, or yes/no for verdicts), `bucket` (for invalid/no), `note`.
 
     \b
     Example:
@@ -170,15 +253,28 @@ def import_cmd(db: str, sheet: str) -> None:
 @click.argument("sample_id")
 @format_option
 def stats_cmd(db: str, sample_id: str, fmt: str) -> None:
-    """Precision of the accepted combinations with a 95% Wilson interval, Cohen's kappa between
-    the two reviewers, and the failure taxonomy counts.
+    """A sample's statistics, with 95% Wilson intervals and Cohen's kappa between the two
+    reviewers.
+
+    \b
+    Combination level: precision of the accepted combinations, agreement, failure buckets.
+    Verdict level: precision of the judge's accepted verdicts; the judge's recall (accepted
+    against rejected) and the pipeline's recall (the unjudged candidates too), weighted by
+    each part's population, with Bonferroni-combined Wilson bounds; the yes rate of each
+    part; failure buckets. Final verdict labels are also in the `labels` table (source =
+    the sample), for `toolex judges eval`.
 
     \b
     Example:
       toolex review stats audit1 --format json
     """
+    from toolex.review.levels import sample_level
     from toolex.review.stats import review_stats
+    from toolex.review.verdict_stats import verdict_stats
 
     with open_store(db, read_only=True) as store:
-        stats = review_stats(store, sample_id)
-    emit_rows(stats.rows(), fmt, title=f"review {sample_id}")
+        if sample_level(store, sample_id).name == "verdict":
+            rows = verdict_stats(store, sample_id).rows()
+        else:
+            rows = review_stats(store, sample_id).rows()
+    emit_rows(rows, fmt, title=f"review {sample_id}")

@@ -11,6 +11,7 @@ from toolex.cli.options import (
     emit_rows,
     format_option,
     open_store,
+    run_option,
 )
 from toolex.runs import LEVELS, RRF_K, RUN_FORMATS, delete_run, import_run, list_runs
 
@@ -32,12 +33,13 @@ def runs() -> None:
 @click.option("--run", "run_id", required=True, help="Name of the run in the store.")
 @benchmark_option("Benchmark the run's query ids belong to.")
 @click.option(
-    "--format",
+    "--input-format",
     "fmt",
     type=click.Choice(RUN_FORMATS),
     default="auto",
     show_default=True,
-    help="auto: .parquet, .csv/.tsv, .json (ToolRet {query: {item: score}}), else TREC.",
+    help="auto: .parquet, .csv/.tsv, .json (ToolRet {query: {item: score}}, or keyed by task "
+    "first), else TREC (ids with spaces escaped as %20).",
 )
 @click.option(
     "--level",
@@ -51,6 +53,13 @@ def runs() -> None:
     "--skip-unknown", is_flag=True, help="Drop rows of query ids the benchmark lacks (counted)."
 )
 @click.option("--replace", is_flag=True, help="Replace a run of the same name.")
+@click.option(
+    "--format",
+    "old_format",
+    hidden=True,
+    callback=lambda ctx, param, value: _renamed(value),
+    expose_value=False,
+)
 @db_option
 def import_cmd(
     file: str,
@@ -63,11 +72,14 @@ def import_cmd(
     db: str,
 ) -> None:
     """Import a run file: TREC (`qid Q0 docid rank score tag`), CSV/Parquet (query_id, item_id,
-    score[, slot]) or ToolRet JSON. Ranks are recomputed: score desc, then item id desc.
+    score[, slot]) or ToolRet JSON ({query: {item: score}}, or {task: {query: {item: score}}}).
+    Ranks are recomputed: score desc, then item id desc. --input-format names the file's
+    format (--format, everywhere in toolex, is the output format).
 
     \b
-    Example:
+    Examples:
       toolex runs import results.trec --run e5 --benchmark toolret
+      toolex runs import toolret_results.json --run e5 --benchmark toolret
     """
     with open_store(db) as store:
         result = import_run(
@@ -100,16 +112,30 @@ def list_cmd(benchmark: str | None, fmt: str, db: str) -> None:
 
 
 @runs.command("delete")
-@click.argument("run_ids", nargs=-1, required=True)
+@run_option("Run to delete (repeatable).", dest="named", multiple=True)
+@click.argument("run_ids", nargs=-1, metavar="[NAME]...")
 @db_option
-def delete_cmd(run_ids: tuple[str, ...], db: str) -> None:
-    """Delete runs and all their results.
+def delete_cmd(named: tuple[str, ...], run_ids: tuple[str, ...], db: str) -> None:
+    """Delete runs and all their results (name them with --run, as every command does).
 
     \b
-    Example:
+    Examples:
+      toolex runs delete --run bm25 --run e5
       toolex runs delete bm25 e5
     """
+    run_ids = tuple(dict.fromkeys([*named, *run_ids]))
+    if not run_ids:
+        raise click.UsageError("name the run to delete: toolex runs delete --run NAME")
     with open_store(db) as store:
+        store.require_runs(list(run_ids))
         for run_id in run_ids:
             n = delete_run(store, run_id)
             click.echo(f"deleted run {run_id!r} ({n} results)", err=True)
+
+
+def _renamed(value: str | None) -> None:
+    if value is not None:
+        raise click.UsageError(
+            "runs import: the file's format is --input-format now (--format is the output "
+            f"format in every toolex command); use --input-format {value}"
+        )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
 from toolex.cli.options import db_option, emit_rows
 from toolex.errors import ToolexError
+from toolex.resources import sql_text
 from toolex.sqlaccess import DIALECTS, run_sql, shipped_sql_names, transpile_shipped
 
 SQL_FORMATS = ("table", "csv", "json", "parquet")
@@ -27,57 +29,123 @@ SQL_FORMATS = ("table", "csv", "json", "parquet")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the rows to this file.")
 @click.option("--write", is_flag=True, help="Allow statements that change the store.")
 @click.option(
-    "--show", metavar="FILE", help="Print a shipped SQL file, e.g. stages/30_cartesian.sql."
+    "--allow-files",
+    is_flag=True,
+    help="Let a read-only query read files and URLs (read_csv, read_parquet, glob); without it "
+    "DuckDB reaches nothing but the store.",
+)
+@click.option(
+    "--show",
+    metavar="FILE",
+    help="Print a shipped SQL file as shipped: stages/30_cartesian.sql, or a unique "
+    "basename such as 30_cartesian.sql or 30_cartesian.",
 )
 @click.option(
     "--dialect",
     type=click.Choice(DIALECTS),
-    default="duckdb",
-    show_default=True,
+    default=None,
     help="With --show: transpile the file to this engine's SQL (sqlglot).",
 )
 @click.option("--list", "list_files", is_flag=True, help="List the shipped SQL files.")
+@click.option(
+    "--tables",
+    "list_tables",
+    is_flag=True,
+    help="List the store's tables with row counts (`toolex info` adds benchmarks and runs).",
+)
 def sql(
     statement: str | None,
     db: str,
     fmt: str,
     out: str | None,
     write: bool,
+    allow_files: bool,
     show: str | None,
-    dialect: str,
+    dialect: str | None,
     list_files: bool,
+    list_tables: bool,
 ) -> None:
     """Run one SQL statement against the store (read-only unless --write).
 
     The statement is parsed first and anything but a query (SELECT, WITH, VALUES, DESCRIBE,
-    SHOW, SUMMARIZE, EXPLAIN) is refused; the store is also opened read-only.
+    SHOW, SUMMARIZE, EXPLAIN) is refused; the store is also opened read-only, with DuckDB
+    reaching no file, URL or extension beyond it (--allow-files lets a query read files).
+    STATEMENT `-` (or none, with stdin not a terminal) reads the statement from stdin.
 
     \b
     Examples:
       toolex sql "SELECT benchmark, count(*) AS n FROM items GROUP BY ALL"
       toolex sql "FROM combinations WHERE status = 'valid'" --format parquet --out valid.parquet
+      echo "SELECT count(*) FROM queries" | toolex sql -
+      toolex sql --tables
       toolex sql --list
+      toolex sql --show 30_cartesian.sql
       toolex sql --show stages/30_cartesian.sql --dialect spark
     """
     if list_files:
         for name in shipped_sql_names():
             click.echo(name)
         return
+    if list_tables:
+        from toolex.cli.info import table_counts
+
+        emit_rows(table_counts(db), fmt, title=f"tables of {db}", columns=["table", "rows"])
+        return
     if show:
         if statement:
             raise click.UsageError("give either a STATEMENT or --show FILE, not both")
-        click.echo(transpile_shipped(show, dialect), nl=False)
+        name = resolve_shipped(show)
+        if dialect is None:
+            click.echo(sql_text(name), nl=False)
+        else:
+            click.echo(transpile_shipped(name, dialect), nl=False)
         return
-    if not statement:
-        raise click.UsageError('give a SQL statement, e.g. toolex sql "SELECT * FROM runs"')
+    if dialect is not None:
+        raise click.UsageError("--dialect goes with --show FILE")
+    if statement == "-" or (statement is None and not _stdin_is_terminal()):
+        statement = sys.stdin.read()
+    if not statement or not statement.strip():
+        raise click.UsageError(
+            'give a SQL statement, e.g. toolex sql "SELECT * FROM runs", or pipe one into '
+            "`toolex sql -`"
+        )
     if fmt == "parquet" and not out:
         raise click.UsageError("--format parquet writes a file; add --out FILE.parquet")
-    table = run_sql(db, statement, write=write)
+    table = run_sql(db, statement, write=write, allow_files=allow_files)
     if out:
         _write(table, fmt, Path(out))
         click.echo(f"wrote {table.num_rows} rows to {out}", err=True)
         return
-    emit_rows(table.to_pylist(), fmt)
+    emit_rows(table.to_pylist(), fmt, columns=table.column_names)
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return True
+
+
+def resolve_shipped(name: str) -> str:
+    """``folder/file.sql`` of a shipped SQL file named in full, or by a unique basename (with or
+    without ``.sql``); an unknown or ambiguous name is an error listing the candidates."""
+    names = shipped_sql_names()
+    if name in names:
+        return name
+    stem = name.removesuffix(".sql")
+    matches = [n for n in names if Path(n).stem == stem or n.removesuffix(".sql").endswith(stem)]
+    exact = [n for n in matches if Path(n).stem == stem]
+    if len(exact) == 1:
+        return exact[0]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise ToolexError(f"{name!r} names several shipped SQL files: {', '.join(matches)}")
+    import difflib
+
+    close = difflib.get_close_matches(name, names + [Path(n).name for n in names], n=3)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    raise ToolexError(f"no shipped SQL file {name!r}{hint} (`toolex sql --list` lists them)")
 
 
 def _write(table, fmt: str, path: Path) -> None:

@@ -3,8 +3,13 @@ the headless core (and `toolex --help`) never loads them."""
 
 from __future__ import annotations
 
+import atexit
+import os
 import shutil
+import signal
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -12,6 +17,8 @@ from click.core import ParameterSource
 
 from toolex.cli.options import benchmark_option, db_option, expansion_option, require_names
 from toolex.errors import ToolexError
+from toolex.snapshot import SNAPSHOT_PREFIX
+from toolex.snapshot import snapshot_copy as take_snapshot
 
 # Textual is the optional [tui] extra: the core and every other command work without it.
 TEXTUAL_MISSING = "the TUI needs Textual, which is not installed: pip install 'toolex[tui]'"
@@ -64,7 +71,7 @@ def tui(
     """
     try:
         from toolex_tui.app import ToolexApp
-        from toolex_tui.data import StoreLockedError, open_browse_store, snapshot_copy
+        from toolex_tui.data import StoreLockedError, open_browse_store
     except ModuleNotFoundError as exc:
         if (exc.name or "").partition(".")[0] != "textual":
             raise
@@ -74,9 +81,10 @@ def tui(
         raise click.UsageError("--review needs --reviewer NAME")
     if sample_id is not None and snapshot:
         raise click.UsageError("--review writes labels; it cannot work on a --snapshot copy")
-    path, copied_from = db, None
+    path, copied_from, remove_copy = db, None, None
     if snapshot:
-        path, copied_from = str(snapshot_copy(db)), db
+        path, remove_copy = snapshot_for_browsing(db)
+        copied_from = db
     try:
         store = open_browse_store(path, writable=sample_id is not None)
     except StoreLockedError as exc:
@@ -85,8 +93,13 @@ def tui(
         click.echo(f"error: {exc}", err=True)
         if not click.confirm("Browse a snapshot copy taken now?", default=True, err=True):
             raise click.exceptions.Exit(2) from None
-        path, copied_from = str(snapshot_copy(db)), db
+        path, remove_copy = snapshot_for_browsing(db)
+        copied_from = db
         store = open_browse_store(path)
+    except BaseException:
+        if remove_copy:
+            remove_copy()
+        raise
     review = None
     if sample_id is not None:
         review = {"sample_id": sample_id, "role": role, "reviewer": reviewer}
@@ -100,5 +113,70 @@ def tui(
         app.run()
     finally:
         store.close()
-        if copied_from:  # the copy lives in its own temporary folder
-            shutil.rmtree(Path(path).parent, ignore_errors=True)
+        if remove_copy:  # the copy lives in its own temporary folder
+            remove_copy()
+
+
+def snapshot_for_browsing(db: str) -> tuple[str, Callable[[], None]]:
+    """A consistent copy of ``db`` (toolex.snapshot.snapshot_copy) and the function that removes
+    it, already registered for every way the TUI can end: a return or an exception (the
+    caller's ``finally``), interpreter exit (atexit), and SIGTERM, SIGINT and SIGHUP (the
+    handler removes the copy, then lets the signal do what it did before). SIGKILL cannot be
+    caught: the copies of dead processes are swept before each new one is taken."""
+    sweep_stale_snapshots()
+    folder = Path(tempfile.mkdtemp(prefix=f"{SNAPSHOT_PREFIX}{os.getpid()}-"))
+    done = False
+
+    def remove() -> None:
+        nonlocal done
+        if not done:
+            done = True
+            shutil.rmtree(folder, ignore_errors=True)
+
+    previous: dict[int, object] = {}
+
+    def on_signal(signum: int, frame: object) -> None:
+        remove()
+        before = previous.get(signum)
+        if callable(before):
+            before(signum, frame)
+            return
+        if before == signal.SIG_IGN:
+            return
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    atexit.register(remove)
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        previous[sig] = signal.getsignal(sig)
+        signal.signal(sig, on_signal)
+    try:
+        return str(take_snapshot(db, folder)), remove
+    except BaseException:
+        remove()
+        raise
+
+
+def sweep_stale_snapshots(root: str | Path | None = None) -> list[Path]:
+    """Remove snapshot folders (``toolex-snapshot-<pid>-*``) whose process is gone; the
+    removed folders."""
+    removed = []
+    for folder in Path(root or tempfile.gettempdir()).glob(f"{SNAPSHOT_PREFIX}*"):
+        pid = folder.name.removeprefix(SNAPSHOT_PREFIX).split("-")[0]
+        if not pid.isdecimal() or not folder.is_dir() or _alive(int(pid)):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, owned by someone else
+        return True
+    return True

@@ -7,6 +7,7 @@ Python API (what the CLI calls)::
     load_stabletoolbench(store, path, groups=None, name="stabletoolbench", replace=False)
     load_beir(store, path, split="test", name="beir", kind="tool", replace=False)
     load_plain(store, items, queries, qrels, name=..., kind="tool", replace=False)
+    load_skillret(store, root, split="test", name="skillret", replace=False)
     load_docs(store, path, benchmark=..., rendering=..., replace=False) -> DocsResult
     load_toolret_hub(store, tasks, name="toolret", ...)  (toolex.loaders.hub)
 
@@ -31,6 +32,7 @@ __all__ = [
     "load_beir",
     "load_docs",
     "load_plain",
+    "load_skillret",
     "load_stabletoolbench",
     "load_toolret",
     "write_benchmark",
@@ -42,6 +44,7 @@ FORMATS = {
     "stabletoolbench": "toolex.loaders.stabletoolbench",
     "beir": "toolex.loaders.beir",
     "plain": "toolex.loaders.plain",
+    "skillret": "toolex.loaders.plain",
     "hub": "toolex.loaders.hub",
 }
 
@@ -106,3 +109,16 @@ def load_plain(
 
     bench = read_plain(items, queries, qrels, name=name, kind=kind)
     return write_benchmark(store, bench, replace=replace)
+
+
+def load_skillret(
+    store: Store,
+    root: str | Path,
+    *,
+    split: str = "test",
+    name: str = "skillret",
+    replace: bool = False,
+) -> LoadResult:
+    from toolex.loaders.plain import read_skillret
+
+    return write_benchmark(store, read_skillret(root, split=split, name=name), replace=replace)

@@ -18,7 +18,8 @@ import pyarrow as pa
 
 from toolex.errors import InputError, ToolexError
 from toolex.loaders.common import Where, dump_doc, get_doc, get_str
-from toolex.loaders.readers import iter_dicts, read_records
+from toolex.loaders.platforms import rendered_platform
+from toolex.loaders.readers import iter_dicts, iter_records
 from toolex.store import Store
 from toolex.tooldoc.render import render_doc
 
@@ -48,7 +49,7 @@ def load_docs(
         for r in store.rows("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
     }
     rows, seen = [], set()
-    for rec, line in iter_dicts(path, read_records(path)):
+    for rec, line in iter_dicts(path, iter_records(path)):
         where = Where(str(path), line)
         item_id = get_str(rec, "id", where)
         where = Where(str(path), line, item_id)
@@ -60,7 +61,7 @@ def load_docs(
         doc = get_doc(rec, "augmented" if "augmented" in rec else "doc", where)
         item = known[item_id]
         shown = doc if doc.get("name") or not item["name"] else {"name": item["name"], **doc}
-        text = render_doc(shown, platform=item["platform"])
+        text = render_doc(shown, platform=rendered_platform(item))
         rows.append({"item_id": item_id, "doc": dump_doc(doc), "text": text})
     if not rows:
         raise InputError("no documents in the file", path=str(path))

@@ -3,20 +3,49 @@ benchmark can be mapped into — SkillRet, an in-house tool set, a converted BEI
 
 items    id (required); text or doc (one required: doc is the raw documentation object, text a
          plain description); optional name, platform, kind (tool|skill), task, category
-queries  id, text (required); optional instruction, task, category
+queries  id, text (required); optional instruction, task, category, dependencies (the call
+         chain of the annotated plan: ``[{"from": 0, "to": 1, "value": "token"}]``, from/to a
+         slot or a labelled item id, the producer's response passed into the consumer's
+         parameters, value naming what is handed over; stored in dependency_edges)
 qrels    query_id, item_id (required); optional relevance (default 1), slot (0-based position
          of the item in the annotated combination; default: file order within the query)
 
 An item given only ``text`` gets the doc ``{"name": name, "description": text}`` so it is rendered
-by the same function as every other benchmark. ``--kind skill`` sets the default kind (SkillRet).
+by the same function as every other benchmark. A raw record in a benchmark's own shape (a
+ToolBench endpoint ``{api_name, api_description, required_parameters, ...}``, an OpenAPI
+operation) goes whole under ``doc``; its name is then read from the doc (``name``, ``api_name``
+or ``title``) unless the item gives one. ``--kind skill`` sets the default kind (SkillRet).
+
+SkillRet (:func:`read_skillret`) is the plain schema under a field mapping, ``SKILLRET_FIELDS``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
+from toolex.errors import InputError
 from toolex.loaders.common import Benchmark, Where, get_doc, get_int, get_str, item_row
-from toolex.loaders.readers import iter_dicts, read_records
+from toolex.loaders.readers import iter_dicts, iter_records
+
+Records = Iterable[tuple[dict[str, Any], Where]]
+
+# An example record of each file, for `toolex load plain --help` and the docs.
+EXAMPLE_ITEM = (
+    '{"id": "weather::forecast", "name": "forecast", "platform": "weather",\n'
+    ' "doc": {"api_name": "forecast", "api_description": "Daily forecast for a city",\n'
+    '         "required_parameters": [{"name": "city", "type": "STRING"}]}}'
+)
+EXAMPLE_QUERY = '{"id": "q1", "text": "Will it rain in Lyon tomorrow?"}'
+EXAMPLE_QREL = '{"query_id": "q1", "item_id": "weather::forecast"}'
+
+# SkillRet (ThakiCloud/SKILLRET; <root>/{skills,queries,qrels}/<split>.jsonl) -> plain schema.
+SKILLRET_FIELDS = {
+    "skills": {"id": "id", "name": "name", "description": "text", "skill_md": "doc.skill_md"},
+    "queries": {"id": "id", "query": "text", "setting": "task", "category": "category"},
+    "qrels": {"query_id": "query_id", "skill_id": "item_id", "relevance": "relevance"},
+}
 
 
 def read_plain(
@@ -29,16 +58,27 @@ def read_plain(
 ) -> Benchmark:
     source = ", ".join(str(p) for p in (items, queries, qrels))
     bench = Benchmark(name, "plain", source, label_field="item_id")
-    for rec, line in iter_dicts(items, read_records(items)):
-        where = Where(str(items), line)
+    add_items(bench, _located(items, "item id"), kind)
+    add_queries(bench, _located(queries, "query id"))
+    add_qrels(bench, _located(qrels, "query id"))
+    return bench
+
+
+def add_items(bench: Benchmark, records: Records, kind: str) -> None:
+    for rec, where in records:
         item_id = get_str(rec, "id", where)
-        where = Where(str(items), line, item_id)
+        where = Where(where.path, where.line, item_id, what="item id")
         item_name = get_str(rec, "name", where, required=False)
         if rec.get("doc") is not None:
             doc = get_doc(rec, "doc", where)
         else:
             if rec.get("text") is None:
-                raise where.error("missing required field: give text or doc", "text")
+                raise where.error(
+                    "missing required field: give text (a description) or doc (the raw "
+                    "documentation object; a record such as {api_name, api_description, ...} "
+                    "goes whole under doc)",
+                    "text",
+                )
             text = get_str(rec, "text", where)
             doc = {"name": item_name, "description": text} if item_name else {"description": text}
         row = item_row(
@@ -46,16 +86,18 @@ def read_plain(
             doc,
             where,
             kind=get_str(rec, "kind", where, required=False) or kind,
-            name=item_name or (doc.get("name") if isinstance(doc.get("name"), str) else None),
+            name=item_name or _doc_name(doc),
             platform=get_str(rec, "platform", where, required=False),
             task=get_str(rec, "task", where, required=False),
             category=get_str(rec, "category", where, required=False),
         )
         bench.add_item(row, where)
-    for rec, line in iter_dicts(queries, read_records(queries)):
-        where = Where(str(queries), line)
+
+
+def add_queries(bench: Benchmark, records: Records) -> None:
+    for rec, where in records:
         query_id = get_str(rec, "id", where)
-        where = Where(str(queries), line, query_id)
+        where = Where(where.path, where.line, query_id, what="query id")
         bench.add_query(
             {
                 "query_id": query_id,
@@ -66,15 +108,134 @@ def read_plain(
             },
             where,
         )
+        bench.add_edges(query_id, rec.get("dependencies"), where, "dependencies")
+
+
+def add_qrels(bench: Benchmark, records: Records) -> None:
+    """Labels; a (query, item) pair given twice keeps its highest relevance (counted in a note),
+    as trec_eval does with a repeated qrels line."""
     slots: dict[str, int] = {}
-    for rec, line in iter_dicts(qrels, read_records(qrels)):
-        where = Where(str(qrels), line)
+    seen: dict[tuple[str, str], int] = {}
+    merged = 0
+    for rec, where in records:
         query_id = get_str(rec, "query_id", where)
-        where = Where(str(qrels), line, query_id)
+        where = Where(where.path, where.line, query_id, what="query id")
         item_id = get_str(rec, "item_id", where)
+        relevance = get_int(rec, "relevance", where, 1)
+        if (query_id, item_id) in seen:
+            merged += 1
+            index = seen[(query_id, item_id)]
+            bench.qrels[index]["relevance"] = max(bench.qrels[index]["relevance"], relevance)
+            continue
         slot = get_int(rec, "slot", where, None)
         if slot is None:
             slot = slots.get(query_id, 0)
         slots[query_id] = max(slots.get(query_id, 0), slot + 1)
-        bench.add_qrel(query_id, item_id, get_int(rec, "relevance", where, 1), slot, where)
+        seen[(query_id, item_id)] = len(bench.qrels)
+        bench.add_qrel(query_id, item_id, relevance, slot, where)
+    if merged:
+        bench.notes.append(
+            f"{merged} label(s) repeat a (query id, item id) pair; merged, keeping the highest "
+            "relevance"
+        )
+
+
+def read_skillret(root: str | Path, *, split: str = "test", name: str = "skillret") -> Benchmark:
+    """A SkillRet-style skill library: ``<root>/skills/<split>.jsonl``,
+    ``<root>/queries/<split>.jsonl`` and, optionally, ``<root>/qrels/<split>.jsonl``, mapped onto
+    the plain schema by ``SKILLRET_FIELDS``:
+
+    * a skill ``{id, name, description, skill_md?, ...}`` is an item of kind ``skill`` whose doc
+      is ``{name, description, skill_md}`` (the text SkillRet embeds: name, description, body);
+    * a query ``{id, query, setting?, category?, skill_ids?|labels?}`` is a query (``setting``,
+      e.g. multi_skill_composition, is its task);
+    * labels come from the qrels file (``{query_id, skill_id, relevance}``, graded) when present,
+      else from each query's ``labels`` (``[{id, relevance}]``) or ``skill_ids`` (relevance 1).
+      The labels of a query's top grade are its annotated combination (SkillRet's "seed"
+      skills, 2); lower grades (1, "functionally substitutable") are alternatives to a seed,
+      not further steps, so they are skipped and counted in a note.
+    """
+    root = Path(root)
+    paths = {part: root / part / f"{split}.jsonl" for part in ("skills", "queries", "qrels")}
+    for part in ("skills", "queries"):
+        if not paths[part].is_file():
+            raise InputError(
+                f"missing {part}/{split}.jsonl (SkillRet layout: skills/, queries/, qrels/)",
+                path=str(root),
+            )
+    bench = Benchmark(name, "skillret", str(root), label_field="skill_id")
+    add_items(bench, (_skill(rec, where) for rec, where in _located(paths["skills"])), "skill")
+    queries = list(_located(paths["queries"], "query id"))
+    add_queries(bench, (_query(rec, where) for rec, where in queries))
+    if paths["qrels"].is_file():
+        qrels = [
+            ({"query_id": r.get("query_id"), "item_id": r.get("skill_id"), **_grade(r)}, w)
+            for r, w in _located(paths["qrels"], "query id")
+        ]
+    else:
+        qrels = [label for rec, where in queries for label in _query_labels(rec, where)]
+    top: dict[Any, Any] = {}
+    for rec, _ in qrels:
+        grade = rec.get("relevance", 1)
+        if isinstance(grade, int | float):
+            top[rec["query_id"]] = max(top.get(rec["query_id"], grade), grade)
+    kept = [(r, w) for r, w in qrels if r.get("relevance", 1) == top.get(r["query_id"], 1)]
+    if len(kept) < len(qrels):
+        bench.notes.append(
+            f"{len(qrels) - len(kept)} label(s) graded below their query's top grade (SkillRet's "
+            "'functionally substitutable' skills) are alternatives, not parts of the annotated "
+            "combination: skipped (toolex expand finds such equivalents)"
+        )
+    add_qrels(bench, kept)
     return bench
+
+
+def _skill(rec: dict[str, Any], where: Where) -> tuple[dict[str, Any], Where]:
+    doc = {k: rec[k] for k in ("name", "description", "skill_md") if rec.get(k)}
+    if not doc.get("description") and not doc.get("skill_md"):
+        raise where.error("a skill needs a description or a skill_md body", "description")
+    out = {"id": rec.get("id"), "name": rec.get("name"), "doc": doc}
+    for key in ("category", "platform"):
+        if isinstance(rec.get(key), str):
+            out[key] = rec[key]
+    return out, where
+
+
+def _query(rec: dict[str, Any], where: Where) -> tuple[dict[str, Any], Where]:
+    out = {"id": rec.get("id"), "text": rec.get("query", rec.get("text"))}
+    if isinstance(rec.get("setting"), str):
+        out["task"] = rec["setting"]
+    if isinstance(rec.get("category"), str):
+        out["category"] = rec["category"]
+    return out, where
+
+
+def _query_labels(rec: dict[str, Any], where: Where) -> Iterator[tuple[dict[str, Any], Where]]:
+    labels = rec.get("labels")
+    if labels is None:
+        ids = rec.get("skill_ids")
+        if not isinstance(ids, list):
+            raise where.error("no qrels file, and the query has no labels or skill_ids", "labels")
+        labels = [{"id": i, "relevance": 1} for i in ids]
+    if not isinstance(labels, list):
+        raise where.error("expected a list of {id, relevance}", "labels")
+    for label in labels:
+        if not isinstance(label, dict):
+            raise where.error(f"expected {{id, relevance}}, found {label!r}", "labels")
+        yield {"query_id": rec.get("id"), "item_id": label.get("id"), **_grade(label)}, where
+
+
+def _grade(rec: dict[str, Any]) -> dict[str, Any]:
+    return {"relevance": rec["relevance"]} if rec.get("relevance") is not None else {}
+
+
+def _doc_name(doc: dict[str, Any]) -> str | None:
+    for key in ("name", "api_name", "title"):
+        if isinstance(doc.get(key), str) and doc[key].strip():
+            return str(doc[key])
+    return None
+
+
+def _located(path: str | Path, what: str = "record") -> Iterator[tuple[dict[str, Any], Where]]:
+    for rec, line in iter_dicts(path, iter_records(path)):
+        yield rec, Where(str(path), line, what=what)

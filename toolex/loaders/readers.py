@@ -4,58 +4,121 @@ Every loader reads through these, so a bad file is reported the same way everywh
 the line (1-based; for Parquet the row, 1-based), and the byte offset of undecodable bytes.
 A JSON array is scanned element by element with ``JSONDecoder.raw_decode`` so each record knows
 the line it starts on, at C speed (no per-character Python loop).
+
+Memory: the ``iter_*`` readers stream, so a loader holds one parsed record at a time (the
+``read_*`` functions are their lists). JSON Lines and Parquet are read line by line and batch
+by batch; a JSON array needs its text whole (one copy, the file's bytes freed once decoded) but
+yields its elements one by one, counting lines as it goes rather than indexing every line.
+
+Hostile JSON is a located InputError like any other malformed input: nesting deeper than
+:data:`MAX_DEPTH`, ``NaN``/``Infinity`` (not JSON, though Python's parser takes them), numbers
+beyond a float's range and integers of thousands of digits.
 """
 
 from __future__ import annotations
 
-import bisect
 import json
-from collections.abc import Iterator
+import math
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from toolex.errors import InputError
 
-_DECODER = json.JSONDecoder()
+# Levels of nesting allowed in one JSON value: tool documentation runs to about ten; Python's
+# own parser gives up near a thousand with a RecursionError, and later recursive code (the
+# renderer, json.dumps) sooner.
+MAX_DEPTH = 100
 _WS = " \t\n\r"
+_BOM = "\ufeff"
 
 Record = tuple[Any, int]  # (parsed value, 1-based line or row)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:40]} is beyond the range of a float")
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+_DECODER = json.JSONDecoder(parse_float=_float, parse_constant=_constant)
+
+
+def _too_deep(value: Any) -> bool:
+    """True when ``value`` nests deeper than MAX_DEPTH (iterative: no recursion to overflow)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        for child in children:
+            if isinstance(child, dict | list) and child:
+                stack.append((child, depth + 1))
+    return False
+
+
+def _raw_decode(text: str, pos: int) -> tuple[Any, int]:
+    """One JSON value of ``text`` at ``pos`` and where it ends; every failure (syntax, depth,
+    NaN, numbers too large) is a JSONDecodeError, so callers handle one type."""
+    try:
+        value, end = _DECODER.raw_decode(text, pos)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels", text, pos) from None
+    except ValueError as exc:  # NaN/Infinity, 1e999, an integer of 5000 digits
+        raise json.JSONDecodeError(str(exc).split("; use sys.")[0], text, pos) from None
+    if isinstance(value, dict | list) and value and _too_deep(value):
+        raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels", text, pos)
+    return value, end
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` with the limits above; failures are ``json.JSONDecodeError``."""
+    start = _skip_ws(text, 0)
+    value, end = _raw_decode(text, start)
+    if _skip_ws(text, end) != len(text):
+        raise json.JSONDecodeError("Extra data", text, _skip_ws(text, end))
+    return value
+
+
+def _check_file(path: Path) -> None:
+    if path.is_file():
+        return
+    if path.is_dir():
+        raise InputError("a folder, not a file", path=str(path))
+    if path.is_symlink():
+        raise InputError("a symbolic link that leads to no file (a loop?)", path=str(path))
+    raise InputError("file not found", path=str(path))
+
+
+def _not_utf8(path: Path, data: bytes, exc: UnicodeDecodeError, base: int, line: int) -> InputError:
+    offset = base + exc.start
+    return InputError(
+        f"not UTF-8: byte 0x{data[exc.start]:02x} at byte offset {offset} cannot be decoded "
+        "(re-save the file as UTF-8)",
+        path=str(path),
+        line=line,
+    )
 
 
 def read_text(path: str | Path) -> str:
     """The file as text; non-UTF-8 bytes are an InputError naming line and byte offset."""
     path = Path(path)
-    if not path.is_file():
-        raise InputError("file not found", path=str(path))
+    _check_file(path)
     data = path.read_bytes()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(
-            f"not UTF-8: byte 0x{data[exc.start]:02x} at byte offset {exc.start} cannot be decoded "
-            "(re-save the file as UTF-8)",
-            path=str(path),
-            line=line,
-        ) from None
-    return text.removeprefix("\ufeff")
-
-
-class _Lines:
-    """Maps a character offset to its 1-based line and column."""
-
-    def __init__(self, text: str) -> None:
-        self.starts = [0]
-        pos = text.find("\n")
-        while pos != -1:
-            self.starts.append(pos + 1)
-            pos = text.find("\n", pos + 1)
-
-    def line(self, offset: int) -> int:
-        return bisect.bisect_right(self.starts, offset)
-
-    def col(self, offset: int) -> int:
-        return offset - self.starts[self.line(offset) - 1] + 1
+        raise _not_utf8(path, data, exc, 0, data.count(b"\n", 0, exc.start) + 1) from None
+    del data  # the text is the one copy kept
+    return text.removeprefix(_BOM)
 
 
 def _skip_ws(text: str, i: int) -> int:
@@ -65,46 +128,67 @@ def _skip_ws(text: str, i: int) -> int:
     return i
 
 
-def _json_error(path: Path, text: str, lines: _Lines, offset: int, msg: str) -> InputError:
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _json_error(path: Path, text: str, offset: int, msg: str) -> InputError:
+    line, col = _line_col(text, offset)
     return InputError(
-        f"malformed JSON at line {lines.line(offset)}, column {lines.col(offset)}: {msg}",
-        path=str(path),
-        line=lines.line(offset),
+        f"malformed JSON at line {line}, column {col}: {msg}", path=str(path), line=line
     )
 
 
-def read_json_array(path: str | Path, *, lines_json: bool = True) -> list[Record]:
+def _first_char(path: Path) -> str:
+    """The first non-blank character of the file (after a BOM), '' for a blank file."""
+    with path.open("rb") as fh:
+        while chunk := fh.read(4096):
+            text = chunk.decode("utf-8", errors="replace").lstrip(_BOM + _WS)
+            if text:
+                return text[0]
+    return ""
+
+
+def iter_json_array(path: str | Path, *, lines_json: bool = True) -> Iterator[Record]:
     """Elements of a top-level JSON array with the line each starts on (or, when the file
-    starts with an object and ``lines_json``, its JSON lines)."""
+    starts with an object and ``lines_json``, its JSON lines), one at a time."""
     path = Path(path)
+    _check_file(path)
+    if lines_json and _first_char(path) == "{":
+        yield from iter_jsonl(path)  # Hugging Face writes JSON Lines under a .json name
+        return
     text = read_text(path)
-    lines = _Lines(text)
     i = _skip_ws(text, 0)
-    if i < len(text) and text[i] == "{" and lines_json:
-        return _jsonl(path, text)  # Hugging Face writes JSON Lines under a .json name
     if i >= len(text) or text[i] != "[":
-        raise _json_error(path, text, lines, i, "expected a JSON array '[' at the top level")
-    out: list[Record] = []
+        raise _json_error(path, text, i, "expected a JSON array '[' at the top level")
     i = _skip_ws(text, i + 1)
     if i < len(text) and text[i] == "]":
-        return out
+        return
+    line, counted = 1, 0  # lines are counted incrementally: no index of every line start
     while True:
         try:
-            value, end = _DECODER.raw_decode(text, i)
+            value, end = _raw_decode(text, i)
         except json.JSONDecodeError as exc:
-            raise _json_error(path, text, lines, exc.pos, exc.msg) from None
-        out.append((value, lines.line(i)))
+            raise _json_error(path, text, exc.pos, exc.msg) from None
+        line += text.count("\n", counted, i)
+        counted = i
+        yield value, line
+        del value
         i = _skip_ws(text, end)
         if i < len(text) and text[i] == ",":
             i = _skip_ws(text, i + 1)
             continue
         if i < len(text) and text[i] == "]":
             break
-        raise _json_error(path, text, lines, i, "expected ',' or ']' after an array element")
+        raise _json_error(path, text, i, "expected ',' or ']' after an array element")
     rest = _skip_ws(text, i + 1)
     if rest < len(text):
-        raise _json_error(path, text, lines, rest, "extra data after the JSON array")
-    return out
+        raise _json_error(path, text, rest, "extra data after the JSON array")
+
+
+def read_json_array(path: str | Path, *, lines_json: bool = True) -> list[Record]:
+    """:func:`iter_json_array` as a list."""
+    return list(iter_json_array(path, lines_json=lines_json))
 
 
 def read_json_value(path: str | Path) -> Any:
@@ -112,65 +196,97 @@ def read_json_value(path: str | Path) -> Any:
     path = Path(path)
     text = read_text(path)
     try:
-        return json.loads(text)
+        return loads(text)
     except json.JSONDecodeError as exc:
+        line, col = _line_col(text, exc.pos)
         raise InputError(
-            f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
-            path=str(path),
-            line=exc.lineno,
+            f"malformed JSON at line {line}, column {col}: {exc.msg}", path=str(path), line=line
         ) from None
 
 
-def read_jsonl(path: str | Path) -> list[Record]:
-    """One JSON value per non-blank line."""
+def iter_jsonl(path: str | Path) -> Iterator[Record]:
+    """One JSON value per non-blank line, read and parsed one line at a time."""
     path = Path(path)
-    return _jsonl(path, read_text(path))
+    _check_file(path)
+    with path.open("rb") as fh:
+        yield from _jsonl_lines(path, fh)
 
 
-def _jsonl(path: Path, text: str) -> list[Record]:
-    out: list[Record] = []
-    for lineno, line in enumerate(text.split("\n"), start=1):
+def _jsonl_lines(path: Path, fh: BinaryIO) -> Iterator[Record]:
+    offset = 0
+    for lineno, raw in enumerate(fh, start=1):
+        base, offset = offset, offset + len(raw)
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _not_utf8(path, raw, exc, base, lineno) from None
+        del raw
+        if lineno == 1:
+            line = line.removeprefix(_BOM)
         if not line.strip():
             continue
         try:
-            out.append((json.loads(line), lineno))
+            value = loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(
                 f"malformed JSON line (column {exc.colno}): {exc.msg}", path=str(path), line=lineno
             ) from None
-    return out
+        del line
+        yield value, lineno
 
 
-def read_parquet(path: str | Path) -> list[Record]:
-    """Rows of a Parquet file as dicts; the 'line' is the 1-based row number."""
+def read_jsonl(path: str | Path) -> list[Record]:
+    """:func:`iter_jsonl` as a list."""
+    return list(iter_jsonl(path))
+
+
+def iter_parquet(path: str | Path, batch_rows: int = 4096) -> Iterator[Record]:
+    """Rows of a Parquet file as dicts, a batch at a time; the 'line' is the 1-based row."""
     import pyarrow.parquet as pq
 
     path = Path(path)
-    if not path.is_file():
-        raise InputError("file not found", path=str(path))
+    _check_file(path)
+    row = 0
     try:
-        rows = pq.read_table(path).to_pylist()
+        batches = pq.ParquetFile(path).iter_batches(batch_size=batch_rows)
+        for batch in batches:
+            for rec in batch.to_pylist():
+                row += 1
+                yield rec, row
+    except InputError:
+        raise
     except Exception as exc:  # pyarrow raises several types for a corrupt file
-        raise InputError(f"cannot read Parquet: {exc}", path=str(path)) from None
-    return [(row, i) for i, row in enumerate(rows, start=1)]
+        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise InputError(f"cannot read Parquet: {first}", path=str(path), line=row + 1) from None
 
 
-def read_records(path: str | Path) -> list[Record]:
-    """Records of a .json (array), .jsonl/.ndjson or .parquet file, chosen by suffix."""
+def read_parquet(path: str | Path) -> list[Record]:
+    """:func:`iter_parquet` as a list."""
+    return list(iter_parquet(path))
+
+
+def iter_records(path: str | Path) -> Iterator[Record]:
+    """Records of a .json (array), .jsonl/.ndjson or .parquet file, chosen by suffix, one at a
+    time (what loaders use: a record is dropped once validated)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix in (".jsonl", ".ndjson"):
-        return read_jsonl(path)
+        return iter_jsonl(path)
     if suffix == ".parquet":
-        return read_parquet(path)
+        return iter_parquet(path)
     if suffix == ".json":
-        return read_json_array(path)
+        return iter_json_array(path)
     raise InputError(
         f"unknown file type {suffix!r}: expected .json (array), .jsonl or .parquet", path=str(path)
     )
 
 
-def iter_dicts(path: str | Path, records: list[Record]) -> Iterator[tuple[dict[str, Any], int]]:
+def read_records(path: str | Path) -> list[Record]:
+    """:func:`iter_records` as a list."""
+    return list(iter_records(path))
+
+
+def iter_dicts(path: str | Path, records: Iterable[Record]) -> Iterator[tuple[dict[str, Any], int]]:
     """The records, each checked to be a JSON object."""
     for value, line in records:
         if not isinstance(value, dict):

@@ -16,12 +16,14 @@ only those (solvable) queries are kept.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
 from toolex.errors import InputError
 from toolex.loaders.common import Benchmark, Where, get_str, item_row
-from toolex.loaders.readers import iter_dicts, read_json_array, read_json_value
+from toolex.loaders.readers import iter_dicts, iter_json_array, read_json_value
 
 
 def item_id_of(tool_name: str, api_name: str) -> str:
@@ -45,13 +47,13 @@ def read_stabletoolbench(
     if missing:
         raise InputError(f"no group file for {missing}; found: {sorted(found)}", path=str(folder))
     bench = Benchmark(name, "stabletoolbench", str(root), label_field="relevant APIs")
-    docs: dict[str, dict[str, Any]] = {}
+    docs: dict[str, str] = {}  # item id -> digest of its first doc (not the doc: memory)
     conflicts = repeats = 0
     pending: list[tuple[str, str, Where]] = []  # qrels, checked once the whole library is read
     for group in chosen:
         keep = _solvable_ids(root / "test_query_ids" / f"{group}.json")
         path_g = found[group]
-        for rec, line in iter_dicts(path_g, read_json_array(path_g, lines_json=False)):
+        for rec, line in iter_dicts(path_g, iter_json_array(path_g, lines_json=False)):
             where = Where(str(path_g), line)
             raw_id = get_str(rec, "query_id", where)
             if keep is not None and raw_id not in keep:
@@ -99,7 +101,10 @@ def _add_qrels(bench: Benchmark, pending: list[tuple[str, str, Where]]) -> None:
 
 
 def _solvable_ids(path: Path) -> set[str] | None:
-    if not path.is_file():
+    """The solvable query ids of a group; None only when the group has no such file. A path
+    that exists but is no readable file (a folder, a symlink loop) is an error, not "keep
+    every query": unsolvable queries would load silently."""
+    if not path.exists() and not path.is_symlink():
         return None
     value = read_json_value(path)
     if isinstance(value, dict):
@@ -109,9 +114,7 @@ def _solvable_ids(path: Path) -> set[str] | None:
     raise InputError("expected an object or a list of query ids", path=str(path))
 
 
-def _add_apis(
-    bench: Benchmark, docs: dict[str, dict[str, Any]], rec: dict[str, Any], where: Where
-) -> int:
+def _add_apis(bench: Benchmark, docs: dict[str, str], rec: dict[str, Any], where: Where) -> int:
     apis = rec.get("api_list")
     if not isinstance(apis, list):
         raise where.error("missing or not a list", "api_list")
@@ -121,15 +124,31 @@ def _add_apis(
             raise where.error(f"api_list[{i}] is not an object", "api_list")
         here = Where(where.path, where.line, f"{where.record} api_list[{i}]")
         tool = get_str(api, "tool_name", here)
-        item_id = item_id_of(tool, get_str(api, "api_name", here))
+        api_name = get_str(api, "api_name", here)  # a number is kept as its text
+        item_id = item_id_of(tool, api_name)
+        seen = _digest(api)
         if item_id in docs:
-            conflicts += docs[item_id] != api
+            conflicts += docs[item_id] != seen
             continue
-        docs[item_id] = api
+        docs[item_id] = seen
         category = get_str(api, "category_name", here, required=False)
-        row = item_row(item_id, api, here, name=api["api_name"], platform=tool, category=category)
+        row = item_row(
+            item_id,
+            api,
+            here,
+            name=api_name,
+            platform=tool,
+            category=category,
+            platform_source="doc.tool_name",
+        )
         bench.add_item(row, here)
     return conflicts
+
+
+def _digest(api: dict[str, Any]) -> str:
+    """An api_list entry's content, order of keys aside, as a short digest."""
+    text = json.dumps(api, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
 def _relevant(rec: dict[str, Any], where: Where) -> list[tuple[str, str]]:

@@ -19,6 +19,11 @@ Two on-disk layouts, detected from the folder given:
 Category comes from ToolRet's own ``toolret/config.py`` (``_TASK_2_CATEGORY``, 35 tasks); for a
 task it does not list, from the query's ``category`` / the tool's ``type`` field. Labels keep
 their relevance and their order (``slot``).
+
+ToolRet has no platform field; the platform is derived from the documentation where it says one
+(toolex.loaders.platforms: a ToolBench ``tool_name``, a single-provider task such as apibank, "the
+X API" in a web tool's description), recorded in ``platform_source``, and reported per task by
+the load. A derived platform is not rendered into the text, which stays what ToolRet indexes.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from typing import Any
 
 from toolex.errors import InputError
 from toolex.loaders.common import Benchmark, Where, get_doc, get_int, get_str, item_row
-from toolex.loaders.readers import iter_dicts, read_records
+from toolex.loaders.platforms import fold, toolret_platform
+from toolex.loaders.readers import iter_dicts, iter_records, loads, read_records
 
 # ToolRet's toolret/config.py, _TASK_2_CATEGORY (mangopy/tool-retrieval-benchmark).
 TASK_CATEGORY: dict[str, str] = {
@@ -107,19 +113,19 @@ def read_toolret(
     if tools is not None:
         bench = Benchmark(name, "toolret", f"{root} + {tools}")
         _read_hub_layout(bench, root, Path(tools), tasks)
-        return bench
-    if (root / "ToolRet-Queries").is_dir():
+    elif (root / "ToolRet-Queries").is_dir():
         bench = Benchmark(name, "toolret", str(root))
         _read_hub_layout(bench, root / "ToolRet-Queries", root / "ToolRet-Tools", tasks)
-        return bench
-    bench = Benchmark(name, "toolret", str(root))
-    for task, folder in _task_folders(root, tasks):
-        tools = _one_file(folder, "tools")
-        for rec, line in iter_dicts(tools, read_records(tools)):
-            _add_tool(bench, rec, Where(str(tools), line), task)
-        queries = _one_file(folder, "queries")
-        for rec, line in iter_dicts(queries, read_records(queries)):
-            _add_query(bench, rec, Where(str(queries), line), task)
+    else:
+        bench = Benchmark(name, "toolret", str(root))
+        for task, folder in _task_folders(root, tasks):
+            tools_file = _one_file(folder, "tools")
+            for rec, line in iter_dicts(tools_file, iter_records(tools_file)):
+                _add_tool(bench, rec, Where(str(tools_file), line), task)
+            queries = _one_file(folder, "queries")
+            for rec, line in iter_dicts(queries, iter_records(queries)):
+                _add_query(bench, rec, Where(str(queries), line), task)
+    fold(bench.items)
     return bench
 
 
@@ -166,7 +172,12 @@ def _add_tool(bench: Benchmark, rec: dict[str, Any], where: Where, task: str) ->
     doc = get_doc(rec, "documentation", where)
     category = TASK_CATEGORY.get(task) or get_str(rec, "type", where, required=False)
     name = doc.get("name") if isinstance(doc.get("name"), str) else None
-    bench.add_item(item_row(item_id, doc, where, name=name, task=task, category=category), where)
+    row = item_row(item_id, doc, where, name=name, task=task, category=category)
+    # set after rendering: the text stays the one ToolRet's retrievers index
+    row["platform"], row["platform_source"] = toolret_platform(
+        item_id, task, category, doc, tool_prefix(task)
+    )
+    bench.add_item(row, where)
 
 
 def _add_query(
@@ -202,7 +213,7 @@ def _labels(rec: dict[str, Any], where: Where) -> list[Any]:
     labels = rec.get("labels")
     if isinstance(labels, str):
         try:
-            labels = json.loads(labels)
+            labels = loads(labels)  # bounded: no NaN, no 100-level nesting
         except json.JSONDecodeError as exc:
             raise where.error(f"labels string is not JSON: {exc.msg}", "labels") from None
     if labels is None:

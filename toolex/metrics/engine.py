@@ -13,11 +13,13 @@ from typing import Any
 import pyarrow as pa
 
 from toolex.errors import ToolexError
-from toolex.metrics.registry import Metric, parse, validate_ks
+from toolex.metrics.registry import FAMILIES, Metric, parse, validate_ks
 from toolex.resources import sql_files
 
 BY = ("category", "task")
 PER_QUERY_COLUMNS = ["run_id", "query_id", "metric", "k", "old", "new"]
+# The paper's three metric families, scored unless a caller asks for others.
+DEFAULT_FAMILIES = ("ndcg", "recall", "comp")
 
 
 def ensure_macros(store: Any) -> None:
@@ -30,34 +32,75 @@ def check_runs(store: Any, run_ids: Sequence[str]) -> list[str]:
     """The run ids, de-duplicated in order; a clear error naming any that the store lacks."""
     ids = list(dict.fromkeys(str(r) for r in run_ids))
     if not ids:
-        raise ToolexError("no run to evaluate; name one with --run, or use --all-runs")
+        raise ToolexError(
+            "no run to evaluate; name one with --run, or use --all-runs (make a run with "
+            "`toolex retrieve` or `toolex runs import`)"
+        )
     return store.require_runs(ids)
 
 
-def _params(store: Any, run_ids: Sequence[str], ks: Sequence[int], expansion: str | None):
+def _params(
+    store: Any,
+    run_ids: Sequence[str],
+    ks: Sequence[int],
+    expansion: str | None,
+    families: Sequence[str] = DEFAULT_FAMILIES,
+) -> dict[str, Any]:
     ensure_macros(store)
-    return {"run_ids": check_runs(store, run_ids), "ks": validate_ks(ks), "expansion": expansion}
+    unknown = sorted(set(families) - set(FAMILIES))
+    if unknown:
+        raise ToolexError(f"unknown metric families {unknown}; known: {', '.join(FAMILIES)}")
+    return {
+        "run_ids": check_runs(store, run_ids),
+        "ks": validate_ks(ks),
+        "expansion": expansion,
+        "metrics": list(families),
+    }
 
 
 def per_query(
-    store: Any, run_ids: Sequence[str], ks: Sequence[int] = (10,), expansion: str = "default"
+    store: Any,
+    run_ids: Sequence[str],
+    ks: Sequence[int] = (10,),
+    expansion: str = "default",
+    families: Sequence[str] = DEFAULT_FAMILIES,
 ) -> pa.Table:
     """Per-query scores: pyarrow Table ``run_id, query_id, metric, k, old, new``.
 
     old = trec_eval over the original qrels; new = max over the valid combinations of the
     expansion (the original included). Queries with judgments but no results are rows of zeros.
+    ``families`` picks the metrics (``toolex.metrics.registry.FAMILIES``).
     """
-    params = _params(store, run_ids, ks, expansion)
+    params = _params(store, run_ids, ks, expansion, families)
     # Store.arrow streams straight into Arrow; a DB-API cursor would copy the rows once more.
     table = store.arrow("metrics/select/per_query.sql", params)
     return table.select(PER_QUERY_COLUMNS)
 
 
 def per_query_rows(
-    store: Any, run_ids: Sequence[str], ks: Sequence[int] = (10,), expansion: str = "default"
+    store: Any,
+    run_ids: Sequence[str],
+    ks: Sequence[int] = (10,),
+    expansion: str = "default",
+    families: Sequence[str] = DEFAULT_FAMILIES,
 ) -> list[dict[str, Any]]:
     """Like :func:`per_query` with task, category and has_results, as dicts (for the CLI)."""
-    return store.rows("metrics/select/per_query.sql", _params(store, run_ids, ks, expansion))
+    params = _params(store, run_ids, ks, expansion, families)
+    return store.rows("metrics/select/per_query.sql", params)
+
+
+def query_scores(
+    store: Any,
+    run_ids: Sequence[str],
+    query_id: str,
+    ks: Sequence[int] = (10,),
+    expansion: str = "default",
+    families: Sequence[str] = DEFAULT_FAMILIES,
+) -> list[dict[str, Any]]:
+    """:func:`per_query` rows of one query (``run_id, query_id, metric, k, old, new``), computed
+    for that query alone: what a page about one query needs, in milliseconds."""
+    params = _params(store, run_ids, ks, expansion, families) | {"query_id": query_id}
+    return store.rows("metrics/select/one_query.sql", params)
 
 
 def summary(
@@ -66,13 +109,14 @@ def summary(
     ks: Sequence[int] = (10,),
     expansion: str = "default",
     by: str = "category",
+    families: Sequence[str] = DEFAULT_FAMILIES,
 ) -> list[dict[str, Any]]:
     """Macro averages per ``by`` group plus ``'all'``: dicts ``run_id, <by>, metric, k, old,
     new, gain, n_queries, n_no_results`` (gain = new - old; n_no_results = queries with
     judgments that the run returned nothing for, scored 0)."""
     if by not in BY:
         raise ToolexError(f"cannot group by {by!r}; choose one of {', '.join(BY)}")
-    params = _params(store, run_ids, ks, expansion) | {"by": by}
+    params = _params(store, run_ids, ks, expansion, families) | {"by": by}
     keys = ["run_id", by, "metric", "k", "old", "new", "gain", "n_queries", "n_no_results"]
     out = []
     for row in store.rows("metrics/select/summary.sql", params):
@@ -87,7 +131,8 @@ def scores(
     """Rows ``run_id, query_id, metric, k, value`` of one metric named like ``"ndcg@10"`` (or a
     :class:`Metric`); old when expansion is None."""
     metric = parse(metric)
-    params = _params(store, run_ids, [metric.k], expansion) | {"metric": metric.name}
+    params = _params(store, run_ids, [metric.k], expansion, [metric.name])
+    params["metric"] = params.pop("metrics")[0]
     return store.rows("metrics/select/scores.sql", params)
 
 

@@ -19,13 +19,23 @@ from typing import Any
 from toolex.progress import Progress, current
 from toolex.reports import figures
 from toolex.reports.annotation import annotation_detail_table, annotation_table
-from toolex.reports.inputs import ReportContext, Table
 from toolex.reports.doc_lengths import doc_length_tables
 from toolex.reports.equivalent_ranks import equivalent_rank_tables
+from toolex.reports.failures import failed_queries_table
 from toolex.reports.gain_illusion import gain_illusion_table
 from toolex.reports.heterogeneity import heterogeneity_table
+from toolex.reports.inputs import ReportContext, Table
 from toolex.reports.main_table import main_table
+from toolex.reports.paper_table import paper_section
+from toolex.reports.provenance import (
+    ORACLE_MARK,
+    ORACLE_NOTE,
+    oracle_runs,
+    run_provenance,
+)
 from toolex.reports.significance import significance_table
+from toolex.reports.thinning import thinning_table
+from toolex.reports.trust import ExpansionTrust, report_trust, trust_table
 from toolex.store import Store
 
 # The steps of a report, in order (the progress task counts them).
@@ -37,10 +47,15 @@ STEPS = (
     "heterogeneity",
     "documentation lengths",
     "significance",
+    "trust",
     "writing",
 )
 # Tables too long to read in report.md: only the files hold them.
 FILE_ONLY = {"equivalent_best_ranks", "equivalent_rank_cdf"}
+# Tables report.md shows as a text file of the report rather than from their rows.
+AS_TEXT = {"paper_table": "paper_table.md"}
+# Columns that name a run: report.md marks oracle-assisted runs there with a dagger.
+RUN_COLUMNS = ("run_id", "base", "finetuned", "run_a", "run_b")
 MD_ROW_LIMIT = 150
 
 
@@ -50,6 +65,9 @@ class Report:
     tables: list[Table] = field(default_factory=list)
     figures: list[tuple[str, Path | None]] = field(default_factory=list)  # (caption, path)
     timings: dict[str, float] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)  # file name -> content (paper table)
+    oracle: set[str] = field(default_factory=set)  # runs of sub-query level, marked †
+    trust: list[ExpansionTrust] = field(default_factory=list)  # what stands behind new
 
 
 def build_report(
@@ -102,10 +120,17 @@ def _sections(
     ctx: ReportContext, report: Report, k: int, step: Callable[[str], AbstractContextManager[None]]
 ) -> None:
     with step("annotation"):
-        report.tables += [annotation_table(ctx), annotation_detail_table(ctx)]
+        detail, failed = annotation_detail_table(ctx), failed_queries_table(ctx)
+        if not failed.rows:  # the list of failed queries, when there is one
+            detail.note += " No query has a failed pipeline task."
+        report.tables += [annotation_table(ctx), detail] + ([failed] if failed.rows else [])
     with step("metrics"):
+        provenance = run_provenance(ctx.store, ctx.run_ids, ctx.expansion)
+        report.oracle = oracle_runs(provenance)
         main = main_table(ctx)
-        report.tables.append(main)
+        paper, texts = paper_section(main.rows)
+        report.tables += [main, paper]
+        report.texts.update(texts)
         report.figures.append(
             (
                 "Old vs new, all queries",
@@ -120,13 +145,15 @@ def _sections(
             report.figures.append(
                 (
                     f"Fine-tuning gain, {tuned} vs {base}",
-                    figures.gain_illusion(illusion.rows, base, tuned, k, _png(report, name)),
+                    figures.gain_illusion(
+                        illusion.rows, base, tuned, k, _png(report, name), report.oracle
+                    ),
                 )
             )
     with step("equivalent ranks"):
         summary, best, cdf = equivalent_rank_tables(ctx)
         report.tables += [summary, best, cdf]
-        path = figures.rank_cdf(cdf.rows, k, _png(report, "equivalent_rank_cdf"))
+        path = figures.rank_cdf(cdf.rows, k, _png(report, "equivalent_rank_cdf"), report.oracle)
         report.figures.append(("CDF of the best rank: ground truth, equivalent, random", path))
     with step("heterogeneity"):
         het = heterogeneity_table(ctx)
@@ -140,11 +167,16 @@ def _sections(
         report.figures.append(("Documentation length per benchmark", path))
     with step("significance"):
         report.tables.append(significance_table(ctx))
+    with step("trust"):
+        report.trust = report_trust(ctx)
+        report.tables += [trust_table(report.trust), thinning_table(ctx, report.trust)]
     with step("writing"):
         report.figures = [(c, p) for c, p in report.figures if p is not None]
         for table in report.tables:
             write_csv(table, report.folder / f"{table.name}.csv")
             write_json(table, report.folder / f"{table.name}.json")
+        for name, text in report.texts.items():
+            (report.folder / name).write_text(text, encoding="utf-8")
         (report.folder / "report.md").write_text(render_markdown(ctx, report), encoding="utf-8")
 
 
@@ -186,6 +218,8 @@ def render_markdown(ctx: ReportContext, report: Report) -> str:
         "Every table is also in this folder as `<name>.csv` and `<name>.json`.",
         "",
     ]
+    if report.oracle:
+        lines += [ORACLE_NOTE, ""]
     captions = {p.stem: c for c, p in report.figures if p is not None}
     figure_after = {
         "main_table": ["main_scores"],
@@ -198,20 +232,25 @@ def render_markdown(ctx: ReportContext, report: Report) -> str:
         lines += [f"## {table.title}", ""]
         if table.note:
             lines += [table.note, ""]
-        if table.name in FILE_ONLY:
+        if table.name in AS_TEXT and AS_TEXT[table.name] in report.texts:
+            lines += [report.texts[AS_TEXT[table.name]]]
+        elif table.name in FILE_ONLY:
             lines += [f"{len(table.rows)} rows in `{table.name}.csv` / `{table.name}.json`.", ""]
         else:
-            lines += markdown_table(table) + [""]
+            lines += markdown_table(table, report.oracle) + [""]
         for stem in figure_after.get(table.name, []):
             if stem in captions:
                 lines += [f"![{captions[stem]}]({stem}.png)", "", f"*{captions[stem]}*", ""]
     return "\n".join(lines)
 
 
-def markdown_table(table: Table) -> list[str]:
+def markdown_table(table: Table, oracle: set[str] | None = None) -> list[str]:
+    """``table`` in Markdown; run names in ``oracle`` get the oracle mark (†)."""
     if not table.rows:
         return ["(no rows)"]
     rows = table.md_rows if table.md_rows is not None else table.rows
+    if oracle:
+        rows = [_mark_runs(row, oracle) for row in rows]
     cols = [c for c in table.cols() if c not in ("k", "benchmark") or _varies(table, c)]
     out = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for row in rows[:MD_ROW_LIMIT]:
@@ -220,6 +259,11 @@ def markdown_table(table: Table) -> list[str]:
         shown = min(len(rows), MD_ROW_LIMIT)
         out.append(f"\n{shown} of {len(table.rows)} rows shown; all in `{table.name}.csv`.")
     return out
+
+
+def _mark_runs(row: dict[str, Any], oracle: set[str]) -> dict[str, Any]:
+    marked = {c: f"{row[c]} {ORACLE_MARK}" for c in RUN_COLUMNS if row.get(c) in oracle}
+    return {**row, **marked} if marked else row
 
 
 def _varies(table: Table, col: str) -> bool:

@@ -3,16 +3,19 @@ the report tables, so a figure never shows a number the tables do not hold.
 
 Layout rules that keep them readable at paper size: one idea per figure, axis labels with units,
 legends outside the data (above the axes), category labels rotated when there are many, and
-``bbox_inches="tight"`` so nothing is clipped.
+``bbox_inches="tight"`` so nothing is clipped. Oracle-assisted (sub-query-level) runs are named
+with a † and the figure says what † means, as in the tables (toolex.reports.provenance).
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
+
+from toolex.reports.provenance import ORACLE_MARK, ORACLE_SHORT, run_label
 
 METRIC_LABELS = {"ndcg": "NDCG", "recall": "Recall", "comp": "Comp", "mean": "Mean of three"}
 KIND_STYLE = {  # kind: (label, colour, line style)
@@ -50,8 +53,22 @@ def _save(fig: Any, path: Path) -> Path:
     return path
 
 
+def _oracle_footnote(fig: Any, labels: Sequence[str]) -> None:
+    """Say what † means below the axes when a shown run carries it."""
+    if any(label.endswith(ORACLE_MARK) for label in labels):
+        fig.text(
+            0.01,
+            -0.02,
+            ORACLE_SHORT,
+            fontsize=8,
+            ha="left",
+            va="top",
+        )
+
+
 def _bar_labels(ax: Any, labels: Sequence[str]) -> None:
-    rotate = len(labels) > 4 or max((len(x) for x in labels), default=0) > 10
+    # per bar about nine characters fit at paper size; a longer name would run into its neighbour
+    rotate = len(labels) > 4 or max((len(x) for x in labels), default=0) > 9
     ax.set_xticks(range(len(labels)))
     ax.set_xticklabels(labels, rotation=30 if rotate else 0, ha="right" if rotate else "center")
 
@@ -61,7 +78,7 @@ def main_scores(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
     rows = [r for r in rows if r["category"] == "all"]
     if not rows:
         return None
-    runs = [r["run_id"] for r in rows]
+    runs = [run_label(r["run_id"], bool(r.get("oracle"))) for r in rows]
     width = min(16, max(8, 1.2 * len(runs) * 3))
     fig, axes = _subplots(1, 3, figsize=(width, 3.6), sharey=True)
     for ax, metric in zip(axes, ("ndcg", "recall", "comp"), strict=True):
@@ -89,11 +106,20 @@ def main_scores(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
     fig.legend(
         handles, labels, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.08), frameon=False
     )
+    _oracle_footnote(fig, runs)
     return _save(fig, path)
 
 
-def gain_illusion(rows: list[dict[str, Any]], base: str, tuned: str, k: int, path: Path) -> Path:
-    """Gap (fine-tuned - base) under old and new metrics, per category, one panel per metric."""
+def gain_illusion(
+    rows: list[dict[str, Any]],
+    base: str,
+    tuned: str,
+    k: int,
+    path: Path,
+    oracle: Collection[str] = (),
+) -> Path:
+    """Gap (fine-tuned - base) under old and new metrics, per category, one panel per metric;
+    ``oracle``: the oracle-assisted runs among them (marked †)."""
     rows = [r for r in rows if r["base"] == base and r["finetuned"] == tuned]
     cats = list(dict.fromkeys(r["category"] for r in rows))
     fig, axes = _subplots(2, 2, figsize=(max(8, 1.1 * len(cats) * 2), 6.4), sharey=True)
@@ -125,13 +151,17 @@ def gain_illusion(rows: list[dict[str, Any]], base: str, tuned: str, k: int, pat
     fig.legend(
         handles, labels, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.04), frameon=False
     )
-    fig.suptitle(f"Fine-tuning gain: {tuned} vs {base}", y=1.08)
+    names = [run_label(run, run in oracle) for run in (tuned, base)]
+    fig.suptitle(f"Fine-tuning gain: {names[0]} vs {names[1]}", y=1.08)
     fig.tight_layout()
+    _oracle_footnote(fig, names)
     return _save(fig, path)
 
 
-def rank_cdf(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
-    """CDF of the best rank of each kind of tool, one panel per run."""
+def rank_cdf(
+    rows: list[dict[str, Any]], k: int, path: Path, oracle: Collection[str] = ()
+) -> Path | None:
+    """CDF of the best rank of each kind of tool, one panel per run (``oracle`` runs marked †)."""
     if not rows:
         return None
     series: dict[str, dict[str, tuple[list[int], list[float]]]] = defaultdict(dict)
@@ -154,7 +184,7 @@ def rank_cdf(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
         ax.axvline(k, color="black", linewidth=0.8, alpha=0.6, label=f"cut-off K={k}")
         ax.set_xscale("log")
         ax.set_ylim(0, 1.02)
-        ax.set_title(run, fontsize=10)
+        ax.set_title(run_label(run, run in oracle), fontsize=10)
         ax.set_xlabel("best rank (log scale)")
         ax.grid(alpha=0.3)
     for ax in axes[:, 0]:
@@ -166,13 +196,16 @@ def rank_cdf(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
         handles, labels, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 1.06), frameon=False
     )
     fig.tight_layout()
+    _oracle_footnote(fig, [run_label(run, run in oracle) for run in runs])
     return _save(fig, path)
 
 
 def heterogeneity(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
-    """Δ per category, one bar per run; one panel per benchmark (their categories differ)."""
+    """Δ per category, one bar per run; one panel per benchmark (their categories differ).
+    Runs of sub-query level (``level``) are marked † as oracle-assisted."""
     if not rows:
         return None
+    oracle = {r["run_id"] for r in rows if r.get("level") == "subquery"}
     benches = list(dict.fromkeys(r.get("benchmark", "") for r in rows))
     sizes = [len({r["category"] for r in rows if r.get("benchmark", "") == b}) for b in benches]
     fig, axes = _subplots(
@@ -194,7 +227,11 @@ def heterogeneity(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None
         for i, run in enumerate(runs):
             xs = [x - 0.4 + width * (i + 0.5) for x in range(len(cats))]
             ax.bar(
-                xs, [value.get((run, c), 0.0) for c in cats], width, label=run, color=colour[run]
+                xs,
+                [value.get((run, c), 0.0) for c in cats],
+                width,
+                label=run_label(run, run in oracle),
+                color=colour[run],
             )
         ax.axhline(0, color="black", linewidth=0.8)
         _bar_labels(ax, cats)
@@ -207,7 +244,7 @@ def heterogeneity(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None
             frameon=False,
             ncol=min(3, len(runs)),
             fontsize=8,
-            title="run",
+            title=f"run ({ORACLE_MARK} = oracle-assisted, sub-query level)" if oracle else "run",
             title_fontsize=8,
         )
     axes[0, 0].set_ylabel(f"Δ = mean gain of N/R/C@{k}")

@@ -111,7 +111,6 @@ class BM25Retriever:
             }
         )
 
-
     def _index(
         self, library: Library, items: np.ndarray, scope: str, scope_value: str | None
     ) -> tuple[bm25s.BM25, np.ndarray, np.ndarray]:

@@ -8,7 +8,10 @@ Index: one LanceDB table per (benchmark, embedder, rendering) in ``<store>.lance
 DuckDB file (a temporary folder for ``:memory:`` stores). Cosine distance; exact (flat) search up to
 ``ANN_THRESHOLD`` rows, an IVF_HNSW_SQ index with exact re-ranking of ``REFINE_FACTOR``·k
 candidates above it (threshold measured by ``benchmarks/bench_retrieval.py ann``). The table
-is rewritten only when the library's signature (ids, scopes, text hashes) changes.
+is rewritten only when the library's signature (ids, scopes, text hashes) changes, or when its
+files are damaged: the sidecar ``<table>.toolex.json`` (written atomically) records the size of
+every data and index file, and a table whose files are missing or shorter is rebuilt from the
+cache rather than trusted (an unreadable sidecar counts as no sidecar).
 
 Scope filtering is a LanceDB prefilter on small integer codes (``task_code = 3``), one batched
 search per scope value: integer codes we generate keep user strings out of the filter expression.
@@ -24,10 +27,12 @@ import tempfile
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
+from toolex.errors import ToolexError
 from toolex.progress import progress
 from toolex.retrieval.base import EmbedStats, IndexInfo
 from toolex.retrieval.embedders import Embedder
@@ -108,6 +113,41 @@ def lance_dir(store: Store) -> Path:
     return Path(f"{store.path}.lance")
 
 
+def read_sidecar(path: Path) -> dict:
+    """The sidecar's content; {} when it is missing, truncated or not a JSON object (the table
+    is then rebuilt, which rewrites it)."""
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def write_sidecar(path: Path, value: dict) -> None:
+    """Write the sidecar whole or not at all: a temporary file in the same folder, then
+    os.replace (atomic on POSIX and Windows), so a crash never leaves half a file."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(value, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def table_files(table_dir: Path) -> dict[str, int]:
+    """Size of every data, deletion and index file of one Lance table (relative paths)."""
+    out = {}
+    for sub in ("data", "_deletions", "_indices"):
+        for f in sorted((table_dir / sub).rglob("*")) if (table_dir / sub).is_dir() else []:
+            if f.is_file():
+                out[str(f.relative_to(table_dir))] = f.stat().st_size
+    return out
+
+
 class DenseIndex:
     """The LanceDB table of one (benchmark, embedder, rendering), built from the cache."""
 
@@ -122,6 +162,11 @@ class DenseIndex:
         slug = re.sub(r"[^A-Za-z0-9_-]+", "_", f"{library.benchmark}-{embedder.model}")[:60]
         self.name = f"{slug}-{library.rendering[:20]}-{hashlib.sha1(raw.encode()).hexdigest()[:10]}"
         self.folder = lance_dir(store)
+        if self.folder.exists() and not self.folder.is_dir():
+            raise ToolexError(
+                f"{self.folder} is a file, but toolex keeps the store's vector index in a folder "
+                "of that name beside the store; move the file away, then run the command again"
+            )
         self.folder.mkdir(parents=True, exist_ok=True)
         self.db = lancedb.connect(str(self.folder))
         self.codes = {s: _codes(library.scope_values(s)) for s in ("task", "category")}
@@ -137,9 +182,13 @@ class DenseIndex:
             ).encode()
         ).hexdigest()
         meta_path = self.folder / f"{self.name}.toolex.json"
-        meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+        meta = read_sidecar(meta_path)
         existing = self._existing()
-        if existing is not None and meta.get("signature") == signature:
+        if (
+            existing is not None
+            and meta.get("signature") == signature
+            and meta.get("files") == table_files(self.table_dir)  # nothing missing or cut
+        ):
             self.table = existing
             self.info = IndexInfo(
                 self.embedder.spec, self.name, len(lib), meta.get("ann", False), False, stats
@@ -155,23 +204,59 @@ class DenseIndex:
                 ),
             }
         )
-        self.table = self.db.create_table(self.name, table, mode="overwrite")
+        meta_path.unlink(missing_ok=True)  # no sidecar while the table is being rewritten
         ann = len(lib) >= ANN_THRESHOLD
-        if ann:
-            self.table.create_index(
-                metric="cosine",
-                index_type=ANN_INDEX,
-                num_partitions=max(1, int(np.sqrt(len(lib)))),
-                vector_column_name="vector",
-            )
-        meta_path.write_text(json.dumps({"signature": signature, "ann": ann, "rows": len(lib)}))
+        self.table = self._write_table(table, ann)
+        write_sidecar(
+            meta_path,
+            {
+                "signature": signature,
+                "ann": ann,
+                "rows": len(lib),
+                "files": table_files(self.table_dir),
+            },
+        )
         self.info = IndexInfo(self.embedder.spec, self.name, len(lib), ann, True, stats)
         return self.info
+
+    @property
+    def table_dir(self) -> Path:
+        return self.folder / f"{self.name}.lance"
+
+    def _write_table(self, table: pa.Table, ann: bool):
+        """Create (or overwrite) the Lance table; a table too damaged to overwrite is deleted
+        and written afresh, and if even that fails the error says which folder to delete."""
+        import shutil
+
+        for attempt in range(2):
+            try:
+                out: Any = self.db.create_table(self.name, table, mode="overwrite")
+                if ann:
+                    out.create_index(
+                        metric="cosine",
+                        index_type=ANN_INDEX,
+                        num_partitions=max(1, int(np.sqrt(len(table)))),
+                        vector_column_name="vector",
+                    )
+                return out
+            except Exception as exc:  # Lance raises OSError, RuntimeError, ValueError...
+                if attempt:
+                    raise ToolexError(
+                        f"the vector index table {self.table_dir} cannot be rewritten "
+                        f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]}); delete "
+                        "that folder and run `toolex index` again (the embeddings are cached "
+                        "in the store, so nothing is re-embedded)"
+                    ) from exc
+                if self.table_dir.is_dir():
+                    shutil.rmtree(self.table_dir, ignore_errors=True)
+                else:  # a file where the table's folder goes
+                    self.table_dir.unlink(missing_ok=True)
+        raise AssertionError("unreachable")
 
     def _existing(self):
         try:
             return self.db.open_table(self.name)
-        except (FileNotFoundError, ValueError):
+        except Exception:  # missing, or a manifest Lance cannot read: rebuilt by build()
             return None
 
     def search(
@@ -188,7 +273,14 @@ class DenseIndex:
             q = q.where(f"{scope}_code = {int(code)}", prefilter=True)
         if self.info and self.info.ann:
             q = q.nprobes(ANN_NPROBES).refine_factor(REFINE_FACTOR)
-        hits = q.to_arrow()
+        try:
+            hits = q.to_arrow()
+        except Exception as exc:  # a data file removed or cut since build(): Lance's own error
+            raise ToolexError(
+                f"the vector index table {self.table_dir} is damaged "
+                f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]}); run the command "
+                "again: it checks the index files and rebuilds a damaged table from the cache"
+            ) from exc
         if "query_index" not in hits.column_names:
             hits = hits.append_column("query_index", pa.array(np.zeros(len(hits), np.int32)))
         score = pa.array(1.0 - hits.column("_distance").to_numpy().astype(np.float64))

@@ -6,7 +6,15 @@ Formats (``fmt="auto"`` picks by suffix: .parquet, .csv/.tsv, .json, anything el
 * ``csv``          header with ``query_id,item_id,score`` (aliases qid/docid accepted),
                    optional ``slot``
 * ``parquet``      the same columns
-* ``toolret-json`` ``{query_id: {item_id: score}}`` (ToolRet's saved retrieval output)
+* ``toolret-json`` ``{query_id: {item_id: score}}`` (ToolRet's saved retrieval output), or
+                   keyed by task first: ``{task: {query_id: {item_id: score}}}``
+
+TREC files split on whitespace, yet real item ids hold spaces (82% of the StableToolBench
+library: ``Pack & Send::/api/Tracking/``). One mapping, used by every TREC writer and reader
+(``toolex.loaders.trec_ids``): in a TREC file a whitespace character of an id is written as its
+percent-encoded UTF-8 bytes (space ``%20``, tab ``%09``) and ``%`` itself as ``%25``; reading
+decodes exactly those sequences back, so a third-party id such as ``a%41`` stays as written.
+Ids are accepted with spaces everywhere else (loads, CSV, Parquet, JSON).
 
 Every reader returns one Arrow table (``RESULT_SCHEMA``: query_id, item_id, score, slot, line).
 The file's own rank column is ignored: :mod:`toolex.runs.write` ranks every run with one rule.
@@ -16,12 +24,23 @@ Bad rows are an InputError naming the file, line (or record) and field.
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pyarrow as pa
 
 from toolex.errors import InputError
 from toolex.loaders.readers import read_json_value, read_text
+from toolex.loaders.trec_ids import trec_escape, trec_unescape
+
+__all__ = [
+    "RESULT_SCHEMA",
+    "RUN_FORMATS",
+    "read_run",
+    "resolve_format",
+    "trec_escape",
+    "trec_unescape",
+]
 
 RUN_FORMATS = ("auto", "trec", "csv", "parquet", "toolret-json")
 RESULT_SCHEMA = pa.schema(
@@ -82,16 +101,9 @@ def _read_trec(path: Path, fmt: str) -> pa.Table:
                 path=str(path),
                 line=lineno,
             )
-        try:
-            score = float(cols[4])
-        except ValueError:
-            raise InputError(
-                f"score {cols[4]!r} is not a number", path=str(path), line=lineno, field="score"
-            ) from None
-        if math.isnan(score):
-            raise InputError("score is NaN", path=str(path), line=lineno, field="score")
-        qids.append(cols[0])
-        dids.append(cols[2])
+        score = _score_text(cols[4], path, lineno)
+        qids.append(trec_unescape(cols[0]))
+        dids.append(trec_unescape(cols[2]))
         scores.append(score)
         lines.append(lineno)
     return _unslotted(qids, dids, scores, lines)
@@ -148,6 +160,8 @@ def _read_table(path: Path, fmt: str) -> pa.Table:
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             raise InputError(f"column values are not {typ}", path=str(path), field=key) from None
         _check_no_nulls(out[key], lines, path, key, allow=key == "slot")
+        if key == "score":
+            _check_finite(out[key], lines, path)
     out["line"] = lines
     return pa.table(out, schema=RESULT_SCHEMA)
 
@@ -164,25 +178,104 @@ def _check_no_nulls(
     raise InputError("empty or NaN value", path=str(path), line=lines[first].as_py(), field=key)
 
 
+# A score as trec_eval writes one: digits, a point, an exponent. Python's float() also takes
+# "1_000", "inf", "nan" and "Infinity", which no run should hold.
+_SCORE = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
+
+
+def _score_text(text: str, path: Path, line: int) -> float:
+    value = float(text) if _SCORE.fullmatch(text) else math.nan
+    if not math.isfinite(value):
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise InputError(
+            f"score {shown!r} is not a number (or not a finite one)",
+            path=str(path),
+            line=line,
+            field="score",
+        )
+    return value
+
+
+def _finite(score: object) -> bool:
+    """A JSON score: a number (not a bool) that is finite as a float."""
+    if isinstance(score, bool) or not isinstance(score, int | float):
+        return False
+    try:
+        return math.isfinite(float(score))
+    except OverflowError:  # an integer beyond a float's range
+        return False
+
+
+def _check_finite(col: pa.ChunkedArray, lines: pa.Array, path: Path) -> None:
+    import pyarrow.compute as pc
+
+    bad = pc.invert(pc.is_finite(col))
+    if not pc.any(bad).as_py():
+        return
+    first = pc.index(bad, True).as_py()
+    raise InputError("score is infinite", path=str(path), line=lines[first].as_py(), field="score")
+
+
 def _read_toolret_json(path: Path, fmt: str) -> pa.Table:
+    """ToolRet's saved results: ``{query_id: {item_id: score}}``, or the same keyed by task
+    first, ``{task: {query_id: {item_id: score}}}`` (ToolRet's result file over several tasks);
+    a query id may appear under one task only."""
     value = read_json_value(path)
     if not isinstance(value, dict):
-        raise InputError("expected an object {query_id: {item_id: score}}", path=str(path))
+        raise InputError(
+            "expected an object {query_id: {item_id: score}} or {task: {query_id: {item_id: "
+            "score}}}",
+            path=str(path),
+        )
+    by_task = _keyed_by_task(value)
+    groups = value.items() if by_task else [(None, value)]
     qids, dids, scores, records = [], [], [], []
-    for n, (qid, ranked) in enumerate(value.items(), start=1):
-        if not isinstance(ranked, dict):
-            raise InputError("expected {item_id: score}", path=str(path), record=qid)
-        for did, score in ranked.items():
-            if isinstance(score, bool) or not isinstance(score, int | float) or math.isnan(score):
+    task_of: dict[str, str] = {}
+    n = 0
+    for task, queries in groups:
+        if not isinstance(queries, dict):
+            raise InputError(
+                "expected {query_id: {item_id: score}}", path=str(path), record=task, what="task"
+            )
+        for qid, ranked in queries.items():
+            n += 1
+            if task is not None:
+                if qid in task_of:
+                    raise InputError(
+                        f"query id {qid!r} appears under tasks {task_of[qid]!r} and {task!r}",
+                        path=str(path),
+                        record=qid,
+                        what="query id",
+                    )
+                task_of[qid] = task
+            if not isinstance(ranked, dict):
                 raise InputError(
-                    f"score {score!r} is not a number", path=str(path), record=qid, field=did
+                    "expected {item_id: score}", path=str(path), record=qid, what="query id"
                 )
-            qids.append(qid)
-            dids.append(did)
-            scores.append(float(score))
-            records.append(n)
+            for did, score in ranked.items():
+                if not _finite(score):
+                    raise InputError(
+                        f"score {score!r} is not a number",
+                        path=str(path),
+                        record=qid,
+                        field=did,
+                        what="query id",
+                    )
+                qids.append(qid)
+                dids.append(did)
+                scores.append(float(score))
+                records.append(n)
     # 'line' holds the query's position in the object: a JSON object has no useful line per entry
     return _unslotted(qids, dids, scores, records)
+
+
+def _keyed_by_task(value: dict) -> bool:
+    """True for ``{task: {query_id: {item_id: score}}}``: the first non-empty entry's values are
+    objects, not scores."""
+    for inner in value.values():
+        if isinstance(inner, dict) and inner:
+            return any(isinstance(v, dict) for v in inner.values())
+    return False
 
 
 def _unslotted(qids: list[str], dids: list[str], scores: list[float], lines: list[int]) -> pa.Table:

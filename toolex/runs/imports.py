@@ -133,7 +133,9 @@ def _check(store: Store, benchmark: str, path: Path, where: str, skip_unknown: b
 
 def _located(row: dict[str, Any], where: str) -> dict[str, Any]:
     """An offending row's place for InputError: its line, or (ToolRet JSON) its query's record."""
-    return {"record": row["query_id"]} if where == "record" else {"line": row["line"]}
+    if where == "record":
+        return {"record": row["query_id"], "what": "query id"}
+    return {"line": row["line"]}
 
 
 def _params(fmt: str, level: str) -> dict[str, Any]:

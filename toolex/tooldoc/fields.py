@@ -137,7 +137,7 @@ def returns_tokens(doc: dict[str, Any]) -> set[str]:
         if isinstance(value, str):
             try:
                 value = json.loads(value)
-            except ValueError:
+            except (ValueError, RecursionError):  # a deeply nested string is text too
                 words.extend(split_words(value))
                 continue
         words.extend(_keys(value))
@@ -194,26 +194,72 @@ def identifier_like(text: str) -> bool:
     return bool(re.search(r"[_.]|[a-z][A-Z]", text)) and " " not in text.strip()
 
 
-def name_leak(
-    text: str, item_id: str, names: Sequence[str | None], platforms: Sequence[str | None] = ()
-) -> str | None:
-    """The name that ``text`` spells out verbatim (case-insensitive), or None.
+def _identifier(name: str) -> bool:
+    """A name written the way code names things (``get_weather``, ``getWeather``,
+    ``weather.v2``, ``apibank_tool_3``, ``/api/tracking``), not a word or phrase of English."""
+    name = name.strip()
+    return " " not in name and len(name) >= 4 and bool(re.search(r"[_./:]|\d|[a-z][A-Z]", name))
 
-    Checked: the item id; identifier-like names (``get_weather``, ``getWeather``) as substrings;
-    names of three or more words ("Get Word by Length") and platforms of two or more words
-    ("Random Word API") as whole-word phrases. Short plain phrases ("Search", "ZIP code") are not
-    leaks: they are the vocabulary a sub-query is supposed to use.
+
+def _phrase(text: str) -> str:
+    """``text`` as a padded sequence of lower-case words, for whole-word phrase matching."""
+    return " " + " ".join(re.findall(r"[a-z0-9]+", _CAMEL.sub(" ", text).lower())) + " "
+
+
+def leaked_name(
+    text: str, name: str, *, min_words: int, request: str = "", split_identifiers: bool = False
+) -> bool:
+    """Whether ``text`` names ``name`` the way a person would call naming it.
+
+    * An identifier (``get_weather``, ``apibank_tool_3``, ``st::quote``) leaks when it is
+      written out as it is (case-insensitive); written as words ("get weather") it is English,
+      unless ``split_identifiers`` (the LLM answer parser's stricter retry check).
+    * A plain name leaks when its words appear as a phrase and it has at least ``min_words``
+      of them: one or two ordinary words ("Search", "ZIP code") are the vocabulary a sub-query
+      is supposed to use.
+    * A name the request itself writes is never a leak: the user chose those words (a query
+      that says "use the Soccer Sports Open Data API" may be decomposed with them).
     """
-    low = text.lower()
-    padded = " " + " ".join(re.findall(r"[a-z0-9_.]+", low)) + " "
-    if re.search(r"(?<!\w)" + re.escape(item_id.lower()) + r"(?!\w)", low):
-        return item_id
-    for n, min_words in [(n, 3) for n in names] + [(p, 2) for p in platforms]:
-        if not n or not n.strip():
-            continue
-        if identifier_like(n) and n.lower() in low:
-            return n
-        words = re.findall(r"[a-z0-9_.]+", n.lower())
-        if len(words) >= min_words and f" {' '.join(words)} " in padded:
+    name = name.strip()
+    if not name:
+        return False
+    if request:
+        if _identifier(name) and name.lower() in request.lower():
+            return False
+        if _phrase(name).strip() and _phrase(name) in _phrase(request):
+            return False
+    if _identifier(name):
+        if re.search(r"(?<![\w])" + re.escape(name.lower()) + r"(?![\w])", text.lower()):
+            return True
+        if not split_identifiers:
+            return False
+    words = _phrase(name).split()
+    return len(words) >= min_words and _phrase(name) in _phrase(text)
+
+
+def name_parts(item_id: str) -> list[str]:
+    """The names an item id is made of: a ToolBench id ``tool::api`` is two names."""
+    return [p.strip() for p in item_id.split("::") if p.strip()]
+
+
+def name_leak(
+    text: str,
+    item_id: str,
+    names: Sequence[str | None],
+    platforms: Sequence[str | None] = (),
+    request: str = "",
+) -> str | None:
+    """The name of a tool that ``text`` spells out, or None (rule: :func:`leaked_name`).
+
+    Checked: the item id (each part of a ``tool::api`` id; a part that is a plain word, such as
+    an item whose id is ``search``, is vocabulary, not a name), names of three or more words
+    ("Get Word by Length") or identifier-like ones (``get_weather``), and platforms of two or
+    more words ("Random Word API"). Names the request itself uses do not count.
+    """
+    parts = name_parts(item_id)
+    checks = [(item_id, 2)] * (len(parts) > 1) + [(part, 2) for part in parts]
+    checks += [(n, 3) for n in names if n] + [(p, 2) for p in platforms if p]
+    for n, min_words in checks:
+        if leaked_name(text, n, min_words=min_words, request=request):
             return n
     return None

@@ -9,8 +9,6 @@ Opening: the TUI browses read-only. DuckDB refuses even a read-only open while a
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +16,8 @@ from typing import Any
 import duckdb
 
 from toolex.errors import NotFoundError, StoreError
-from toolex.store import DEFAULT_EXPANSION, Store
+from toolex.snapshot import snapshot_copy as store_snapshot_copy
+from toolex.store import DEFAULT_EXPANSION, Store, lock_holder
 
 PAGE_SIZE = 100
 # The sortable columns (a closed set, checked here, then bound as a value in 10_query_list.sql).
@@ -28,17 +27,17 @@ SORTS = ("query_id", "task", "category", "n_gt", "n_valid", "r_old", "r_new", "g
 class StoreLockedError(StoreError):
     """Another process holds the store's write lock; browse a snapshot copy instead."""
 
-    def __init__(self, path: str, review: bool = False) -> None:
+    def __init__(self, path: str, review: bool = False, holder: str = "another process") -> None:
         what = (
-            "Reviewing writes labels, so it needs the lock: wait for the pipeline to finish "
+            "Reviewing writes labels, so it needs the lock: wait for it to finish "
             "(browsing meanwhile works on a copy: `toolex tui --snapshot`)"
             if review
             else "Wait for it to finish, or browse a copy taken now: `toolex tui --snapshot` "
             "(it may miss the pipeline's newest, uncommitted rows)"
         )
         super().__init__(
-            f"the store {path} is locked by another process (a running pipeline holds DuckDB's "
-            f"write lock). {what}"
+            f"the store {path} is locked by {holder} (DuckDB lets no other process open a store "
+            f"while one writes). {what}"
         )
         self.path = path
 
@@ -54,23 +53,16 @@ def open_browse_store(path: str | Path, *, writable: bool = False) -> Store:
     except StoreError as exc:
         if "lock" not in str(exc).lower():
             raise
+        holder = lock_holder(str(exc.__cause__ or exc))
         if writable:  # a snapshot cannot help: labels must land in the real store
-            raise StoreLockedError(path, review=True) from exc
-        raise StoreLockedError(path) from exc
+            raise StoreLockedError(path, review=True, holder=holder) from exc
+        raise StoreLockedError(path, holder=holder) from exc
 
 
 def snapshot_copy(path: str | Path, into: str | Path | None = None) -> Path:
-    """Copy the store file (and its write-ahead log, which holds committed rows not yet
-    checkpointed) to a temporary folder, and return the copy's path. Copying does not need the
-    lock; the copy is then opened like any store."""
-    src = Path(path)
-    folder = Path(into) if into else Path(tempfile.mkdtemp(prefix="toolex-snapshot-"))
-    dst = folder / src.name
-    shutil.copyfile(src, dst)
-    wal = src.with_name(src.name + ".wal")
-    if wal.exists():
-        shutil.copyfile(wal, dst.with_name(dst.name + ".wal"))
-    return dst
+    """A consistent copy of the store (file and write-ahead log) in a temporary folder, taken
+    without the lock: toolex.snapshot.snapshot_copy, which retries while a writer checkpoints."""
+    return store_snapshot_copy(path, into)
 
 
 @dataclass(frozen=True)
@@ -119,7 +111,6 @@ class Browser:
             benchmark, expansion = self._largest(expansion)
         self.benchmark = store.require_benchmark(benchmark)
         self.expansion = store.require_expansion(benchmark, expansion or DEFAULT_EXPANSION)
-        self._scores = None  # per-query metric table of all runs, computed on first use
 
     def _largest(self, expansion: str | None) -> tuple[str, str | None]:
         choices = self.store.rows("browse/14_benchmarks.sql")  # largest first
@@ -207,24 +198,15 @@ class Browser:
         )
 
     def run_scores(self, query_id: str, k: int = 10) -> dict[str, dict[str, tuple]]:
-        """{run_id: {metric: (old, new)}} at cutoff ``k`` from toolex.metrics.per_query.
+        """{run_id: {metric: (old, new)}} at cutoff ``k`` from toolex.metrics, for this query
+        alone (computing the whole benchmark first made the first query page take a second)."""
+        from toolex.metrics.engine import query_scores
 
-        The per-query table of every query-level run is computed once (in SQL, kept as Arrow,
-        about 0.1 s per 1,000 queries and run) and then filtered per query."""
-        import pyarrow.compute as pc
-
-        from toolex.metrics import per_query
-
-        if self._scores is None:
-            runs = self.runs()
-            self._scores = (
-                per_query(self.store, runs, ks=(k,), expansion=self.expansion) if runs else None
-            )
-        if self._scores is None:
+        runs = self.runs()
+        if not runs:
             return {}
         out: dict[str, dict[str, tuple]] = {}
-        rows = self._scores.filter(pc.equal(self._scores["query_id"], query_id)).to_pylist()
-        for row in rows:
+        for row in query_scores(self.store, runs, query_id, ks=(k,), expansion=self.expansion):
             out.setdefault(row["run_id"], {})[row["metric"]] = (row["old"], row["new"])
         return out
 
@@ -235,6 +217,13 @@ class Browser:
     def tool_queries(self, item_id: str, limit: int = 200) -> list[dict[str, Any]]:
         return self.store.rows(
             "browse/31_tool_queries.sql",
+            self._p(expansion=self.expansion, item_id=item_id, limit=limit),
+        )
+
+    def tool_equivalents(self, item_id: str, limit: int = 200) -> list[dict[str, Any]]:
+        """The items ``item_id`` replaces or is replaced by across all queries, by steps."""
+        return self.store.rows(
+            "browse/32_tool_equivalents.sql",
             self._p(expansion=self.expansion, item_id=item_id, limit=limit),
         )
 

@@ -1,5 +1,7 @@
--- per_query: old and new per (run, query, metric, K). Reads: metric_per_query (090).
--- Parameters: $run_ids VARCHAR[], $ks INTEGER[], $expansion VARCHAR.
+-- per_query: old and new per (run, query, metric, K). Reads: metric_per_query (070).
+-- Parameters: $run_ids VARCHAR[], $ks INTEGER[], $expansion VARCHAR,
+-- $metrics VARCHAR[] (the metric families wanted, e.g. ['ndcg', 'recall', 'comp']).
 SELECT run_id, query_id, task, category, has_results, metric, k, old, new
 FROM metric_per_query($run_ids::VARCHAR[], $ks::INTEGER[], $expansion::VARCHAR)
-ORDER BY run_id, query_id, k, list_position(['ndcg', 'recall', 'comp'], metric);
+WHERE list_contains($metrics::VARCHAR[], metric)
+ORDER BY run_id, query_id, k, list_position(['ndcg', 'recall', 'comp', 'p', 'rr', 'ap'], metric);

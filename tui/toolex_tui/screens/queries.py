@@ -11,11 +11,14 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
-from toolex_tui.components.cells import clip, num
+from toolex_tui.components.cells import clip, clip_id, num
+from toolex_tui.components.table import ListTable
 from toolex_tui.data import PAGE_SIZE, SORTS, Browser, Page, QueryFilter
 from toolex_tui.messages import OpenQuery
 
-# column key -> (label, width); text takes what is left
+# column key -> (label, width); the query column is as wide as the page's longest id (up to
+# MAX_ID_WIDTH), and text takes what is left
+MAX_ID_WIDTH = 28
 COLUMNS = {
     "query_id": ("query", 20),
     "task": ("task", 14),
@@ -57,7 +60,7 @@ class QueriesScreen(Screen):
         with Horizontal(id="search-row"):
             yield Input(placeholder="search query id or text  (/)", id="search", compact=True)
         yield Static(id="list-status")
-        yield DataTable(id="queries", cursor_type="row", zebra_stripes=True)
+        yield ListTable(id="queries")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -77,16 +80,21 @@ class QueriesScreen(Screen):
         table.clear(columns=True)
         show_scores = self.qfilter.score_run is not None
         shown = [k for k in COLUMNS if show_scores or k not in ("r_old", "r_new")]
+        longest = max((len(r["query_id"]) for r in self.page_data.rows), default=5)
+        widths = {k: w for k, (_, w) in COLUMNS.items()} | {
+            "query_id": max(5, min(longest, MAX_ID_WIDTH))
+        }
         # the text column takes the width the others leave (2 cells of padding per column)
-        fixed = sum(COLUMNS[k][1] + 2 for k in shown if k != "text")
-        text_width = max(20, min(COLUMNS["text"][1], self.app.size.width - fixed - 4))
+        fixed = sum(widths[k] + 2 for k in shown if k != "text")
+        widths["text"] = max(20, min(COLUMNS["text"][1], self.app.size.width - fixed - 4))
         for key in shown:
-            label, width = COLUMNS[key]
+            label = COLUMNS[key][0]
             mark = ("▼" if self.descending else "▲") if key == self.sort_key else ""
-            table.add_column(label + mark, key=key, width=text_width if key == "text" else width)
+            table.add_column(label + mark, key=key, width=widths[key])
+        text_width = widths["text"]
         for row in self.page_data.rows:
             cells = [
-                clip(row["query_id"], 20),
+                clip_id(row["query_id"], widths["query_id"]),
                 clip(row["task"], 14),
                 clip(row["category"], 3),
                 num(row["n_gt"]),

@@ -6,24 +6,19 @@ from __future__ import annotations
 from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from toolex_tui.components.cells import accented, clip, gain, num, status, verdict
+from toolex_tui.components.cells import accented, clip, gain, num, shown, status, verdict
+from toolex_tui.components.focus import DETAIL_KEYS, TableFocus
 from toolex_tui.components.section import SectionTitle
 from toolex_tui.components.table import RowTable
 from toolex_tui.data import Browser
 from toolex_tui.messages import OpenTool
 
 
-class QueryDetailScreen(Screen):
-    BINDINGS = [
-        Binding("escape,backspace", "app.pop_screen", "Back"),
-        Binding("tab", "focus_next", "Next table", show=False),
-        Binding("shift+tab", "focus_previous", "Prev table", show=False),
-    ]
+class QueryDetailScreen(TableFocus):
+    BINDINGS = DETAIL_KEYS
 
     def __init__(self, browser: Browser, query_id: str) -> None:
         super().__init__()
@@ -54,8 +49,8 @@ class QueryDetailScreen(Screen):
             self.query_one("#q-header", Static).update(f"[red]no query {escape(qid)}[/red]")
             return
         lines = [
-            f"[b]{escape(qid)}[/b]  task {escape(str(head['task']))} · "
-            f"category {escape(str(head['category']))}",
+            f"[b]{escape(qid)}[/b]  task {escape(shown(head['task']))} · "
+            f"category {escape(shown(head['category']))}",
             escape(head["text"]),
         ]
         if head["instruction"]:
@@ -74,8 +69,8 @@ class QueryDetailScreen(Screen):
         self.reasons: dict[str, str] = {}
         for r in b.candidates(qid):
             self.reasons[f"{r['slot']}|{r['item_id']}"] = (
-                f"[b]{escape(r['item_id'])}[/b] ({escape(str(r['platform']))}), judge "
-                f"{escape(str(r['judge']))}: {escape(r['reason'] or '–')}"
+                f"[b]{escape(r['item_id'])}[/b] ({escape(shown(r['platform']))}), judge "
+                f"{escape(shown(r['judge']))}: {escape(r['reason'] or '–')}"
             )
             ok = bool(r["accepted"])
             cands.add_row(
@@ -90,12 +85,12 @@ class QueryDetailScreen(Screen):
         combos = self.query_one("#q-combos", DataTable)
         combos.add_columns("rrf#", "id", "status", "members (= the slot's GT)", "reason")
         for r in b.combinations(qid):
-            shown = r["members"] if r["is_original"] else r["changed"]
+            listed = r["members"] if r["is_original"] else r["changed"]
             combos.add_row(
                 num(r["rrf_rank"]),
                 r["combo_id"],
                 status(r["status"]),
-                accented(clip(shown, 50), r["status"] == "valid"),
+                accented(clip(listed, 50), r["status"] == "valid"),
                 clip(r["reason"], 50),
                 key=str(r["combo_id"]),
             )

@@ -1,0 +1,128 @@
+"""Fixtures for the attack suite: a store holding a small benchmark, its content digest, and
+the real `toolex` entry point run in-process (``main()``, where errors become messages)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from toolex.loaders import load_plain
+from toolex.store import Store
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+PLAIN = DATA / "plain"
+
+
+def digest(path: str | Path) -> dict[str, tuple[int, int]]:
+    """(rows, hash of every row) per table: equal digests mean an unchanged store."""
+    with Store.open(path, read_only=True) as store:
+        tables = [r["table_name"] for r in store.rows("store/41_tables.sql")]
+        return {
+            t: tuple(store.rows("store/42_read_table.sql", {"table": t})[0].values())
+            for t in tables
+        }
+
+
+@pytest.fixture
+def bench_db(tmp_path: Path) -> str:
+    """A store file holding the plain fixture benchmark ``plain``."""
+    path = tmp_path / "s.duckdb"
+    with Store.open(path) as store:
+        load_plain(
+            store,
+            PLAIN / "items.jsonl",
+            PLAIN / "queries.jsonl",
+            PLAIN / "qrels.jsonl",
+            name="plain",
+        )
+    return str(path)
+
+
+@dataclass
+class Ran:
+    code: int
+    out: str
+    err: str
+    exception: BaseException | None  # escaped main(): a traceback for the user
+
+    @property
+    def outcome(self) -> str:
+        if self.exception is not None or "Traceback (most recent call last)" in self.err:
+            return "traceback"
+        return "correct result" if self.code == 0 else "clean error"
+
+
+@pytest.fixture
+def toolex(capsys, monkeypatch) -> Callable[..., Ran]:
+    """Run ``toolex ARGS...`` through toolex.cli.main in this process."""
+    from toolex.cli import main
+
+    def run(*args: str) -> Ran:
+        capsys.readouterr()
+        monkeypatch.setattr(sys, "argv", ["toolex", *args])
+        code, escaped = 0, None
+        try:
+            main()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        except BaseException as exc:  # noqa: BLE001 - exactly what the attack looks for
+            escaped, code = exc, 1
+        out, err = capsys.readouterr()
+        return Ran(code, out, err, escaped)
+
+    return run
+
+
+def run_forked(*args: str, file_limit: int | None = None) -> Ran:
+    """``toolex ARGS...`` through main() in a forked child: a DuckDB abort or segfault on a
+    damaged file kills the child, not the test run, and counts as a crash (a traceback).
+    ``file_limit`` caps the bytes any file may grow to (RLIMIT_FSIZE): a full disk."""
+    import os
+    import tempfile
+    import traceback
+
+    with tempfile.TemporaryDirectory(prefix="toolex-attack-") as tmp:
+        out_path, err_path = Path(tmp, "out"), Path(tmp, "err")
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            code = 70
+            try:
+                with open(out_path, "w") as out, open(err_path, "w") as err:
+                    os.dup2(out.fileno(), 1)
+                    os.dup2(err.fileno(), 2)
+                    sys.stdout, sys.stderr = out, err
+                    sys.argv = ["toolex", *args]
+                    if file_limit is not None:
+                        import resource
+                        import signal
+
+                        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG, not a kill
+                        resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
+                    try:
+                        from toolex.cli import main
+
+                        main()
+                        code = 0
+                    except SystemExit as exc:
+                        code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+                    except BaseException:  # noqa: BLE001
+                        traceback.print_exc()
+                        code = 70
+                    out.flush()
+                    err.flush()
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        out, err = out_path.read_text(errors="replace"), err_path.read_text(errors="replace")
+    if os.WIFSIGNALED(status):
+        return Ran(1, out, err, RuntimeError(f"killed by signal {os.WTERMSIG(status)}"))
+    code = os.WEXITSTATUS(status)
+    escaped = RuntimeError("uncaught exception") if code == 70 else None
+    return Ran(code, out, err, escaped)
+
+
+from retrieval.conftest import hash_embedder, lib_store  # noqa: E402, F401  (fixtures)

@@ -1,0 +1,126 @@
+"""Issue 15, output conventions (what duckdb, sqlite-utils, harlequin and psql users expect), for
+the one renderer every command prints rows through (toolex.cli.options.emit_rows), and for
+`toolex sql` and `toolex info` that lean on it."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from toolex.cli import cli
+from toolex.cli.options import emit_rows, stable_float
+from toolex.loaders import load_plain
+from toolex.store import Store
+
+
+def printed(capsys, rows, fmt, **kw) -> str:
+    emit_rows(rows, fmt, **kw)
+    return capsys.readouterr().out
+
+
+def test_headers_are_the_column_names_as_typed(capsys):
+    out = printed(capsys, [{"n_no_results": 1, "valid_combos": 2}], "table")
+    assert "n_no_results" in out and "valid_combos" in out
+    assert "n no results" not in out
+
+
+def test_numbers_keep_their_digits(capsys):
+    out = printed(capsys, [{"x": 1e-6}, {"x": 0.123456789}, {"x": 12.5}], "table")
+    assert "1e-06" in out and "0.0000" not in out
+    assert "0.123457" in out and "12.5" in out
+
+
+def test_zero_rows_keep_their_header(capsys):
+    out = printed(capsys, [], "csv", columns=["run", "score"])
+    assert out == "run,score\n"
+    out = printed(capsys, [], "table", columns=["run", "score"])
+    assert "run" in out and "score" in out and "(0 rows)" in out
+    assert printed(capsys, [], "json", columns=["run"]).strip() == "[]"
+
+
+def test_struct_and_list_values_are_json_in_csv(capsys):
+    out = printed(capsys, [{"l": [1, 2], "s": {"a": None}, "b": True, "n": None}], "csv")
+    row = next(csv.DictReader(io.StringIO(out)))
+    assert json.loads(row["l"]) == [1, 2] and json.loads(row["s"]) == {"a": None}
+    assert (row["b"], row["n"]) == ("true", "")
+
+
+def test_floats_are_stable_in_json_and_csv(capsys):
+    # two sums of the same numbers in another order differ in the last bits, as DuckDB's
+    # parallel aggregates do; printed, they are the same text
+    a, b = 0.1 + 0.2 + 0.3, 0.3 + 0.2 + 0.1
+    assert a != b
+    for fmt in ("json", "csv"):
+        assert printed(capsys, [{"x": a}], fmt) == printed(capsys, [{"x": b}], fmt)
+    assert stable_float(1 / 3) == 0.333333333333 and stable_float(1e-6) == 1e-6
+
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.fixture
+def db(tmp_path) -> str:
+    path = str(tmp_path / "s.duckdb")
+    with Store.open(path) as store:
+        p = DATA / "plain"
+        load_plain(store, p / "items.jsonl", p / "queries.jsonl", p / "qrels.jsonl", name="plain")
+    return path
+
+
+def run(args, stdin=None):
+    result = CliRunner().invoke(cli, args, input=stdin)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def test_sql_reads_the_statement_from_stdin(db):
+    res = run(["sql", "-", "--db", db, "--format", "csv"], "SELECT count(*) AS n FROM items")
+    assert res.exit_code == 0 and res.stdout == "n\n3\n"
+    res = run(["sql", "--db", db, "--format", "csv"], "SELECT 1 AS one")  # piped, no `-`
+    assert res.stdout == "one\n1\n"
+
+
+def test_sql_zero_rows_print_the_header(db):
+    res = run(["sql", "SELECT item_id FROM items WHERE false", "--db", db, "--format", "csv"])
+    assert res.stdout == "item_id\n"
+    res = run(["sql", "SELECT item_id FROM items WHERE false", "--db", db])
+    assert "item_id" in res.stdout and "(0 rows)" in res.stdout
+
+
+def test_sql_show_takes_a_basename_and_prints_the_file_as_shipped():
+    from toolex.resources import sql_text
+
+    for name in ("stages/30_cartesian.sql", "30_cartesian.sql", "30_cartesian"):
+        res = run(["sql", "--show", name])
+        assert res.exit_code == 0
+        assert res.stdout == sql_text("stages/30_cartesian.sql")  # exactly, not reformatted
+    res = run(["sql", "--show", "30_cartesian", "--dialect", "spark"])
+    assert res.stdout != sql_text("stages/30_cartesian.sql") and "SELECT" in res.stdout.upper()
+
+
+def test_sql_tables_and_info_list_what_the_store_holds(db):
+    res = run(["sql", "--tables", "--db", db, "--format", "csv"])
+    counts = {r["table"]: int(r["rows"]) for r in csv.DictReader(io.StringIO(res.stdout))}
+    assert counts["items"] == 3 and counts["queries"] == 2 and "runs" in counts
+    res = run(["info", "--db", db, "--format", "json"])
+    info = json.loads(res.stdout)
+    assert set(info) == {"tables", "benchmarks", "expansions", "runs"}
+    assert info["benchmarks"][0] | {"source": None} == {
+        "benchmark": "plain",
+        "format": "plain",
+        "items": 3,
+        "queries": 2,
+        "labels": 3,
+        "source": None,
+    }
+    assert info["runs"] == [] and info["expansions"] == []
+    table = run(["info", "--db", db]).stdout
+    assert "benchmarks" in table and "(0 rows)" in table  # no runs yet: header, then (0 rows)
+    res = run(["info", "--db", db, "--only", "runs", "--format", "csv"])
+    assert res.stdout.startswith("run,benchmark,level")

@@ -1,0 +1,74 @@
+"""`toolex info`: what a store holds, at a glance: tables, benchmarks, expansions and runs with
+their counts (the `\\d` of psql, the `.tables` of the duckdb shell)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from toolex.cli.options import db_option, emit_rows, format_option, open_store
+from toolex.store import Store
+
+# section -> (shipped SQL, columns printed when the section is empty)
+SECTIONS: dict[str, tuple[str, list[str]]] = {
+    "tables": ("store/20_table_counts.sql", ["table", "rows"]),
+    "benchmarks": (
+        "store/21_info_benchmarks.sql",
+        ["benchmark", "format", "items", "queries", "labels", "source"],
+    ),
+    "expansions": (
+        "store/22_info_expansions.sql",
+        ["benchmark", "expansion", "subqueries", "valid", "alternatives", "failed"],
+    ),
+    "runs": (
+        "runs/40_list_runs.sql",
+        ["run", "benchmark", "level", "retriever", "source", "queries", "results", "created_at"],
+    ),
+}
+
+
+def section_rows(store: Store, section: str) -> list[dict[str, Any]]:
+    name, _ = SECTIONS[section]
+    return store.rows(name, {"benchmark": None} if section == "runs" else None)
+
+
+def table_counts(db: str) -> list[dict[str, Any]]:
+    """Every table of the store at ``db`` with its row count (`toolex sql --tables`)."""
+    with open_store(db, read_only=True) as store:
+        return section_rows(store, "tables")
+
+
+@click.command("info")
+@db_option
+@format_option
+@click.option(
+    "--only",
+    type=click.Choice(list(SECTIONS)),
+    default=None,
+    help="Print one section (needed with --format csv: one table per file).",
+)
+def info(db: str, fmt: str, only: str | None) -> None:
+    """What the store holds: its tables (rows), benchmarks (items, queries, labels), expansions
+    (sub-queries, valid combinations, queries with an alternative, failed tasks) and runs.
+
+    \b
+    Examples:
+      toolex info
+      toolex info --only runs --format csv
+      toolex info --format json
+    """
+    if fmt == "csv" and only is None:
+        raise click.UsageError("--format csv prints one table: add --only tables|benchmarks|...")
+    sections = [only] if only else list(SECTIONS)
+    with open_store(db, read_only=True) as store:
+        data = {s: section_rows(store, s) for s in sections}
+    if fmt == "json" and only is None:
+        import json
+
+        from toolex.cli.options import json_value
+
+        click.echo(json.dumps({s: json_value(rows) for s, rows in data.items()}, indent=2))
+        return
+    for section in sections:
+        emit_rows(data[section], fmt, title=section, columns=SECTIONS[section][1])

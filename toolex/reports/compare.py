@@ -1,0 +1,53 @@
+"""Pairwise comparison of runs, as ranx's ``compare`` reports it (`toolex eval --compare`):
+every pair of runs of one benchmark, per metric, under old and new, tested with the paired
+randomisation test of the significance section (sql/reports/71, 72) and Holm-corrected over the
+pairs (sql/reports/75). One implementation of the test: the report and `eval` share it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pyarrow as pa
+
+from toolex import metrics
+from toolex.store import Store
+
+N_PERM = 1000  # random sign vectors when a group is too large to enumerate (ranx: 1000)
+EXACT_MAX = 12  # groups of at most this many queries enumerate all 2^n sign vectors
+ALPHA = 0.05
+
+
+def compare_runs(
+    store: Store,
+    run_ids: Sequence[str],
+    ks: Sequence[int],
+    expansion: str,
+    families: Sequence[str],
+    *,
+    seed: int = 0,
+    n_perm: int = N_PERM,
+    alpha: float = ALPHA,
+) -> list[dict[str, Any]]:
+    """Rows ``run_a, run_b, measure, metric, k, n_queries, mean_diff, p_value, p_holm,
+    significant`` (p_holm <= alpha) for every pair of ``run_ids`` ranking the same benchmark."""
+    runs = list(dict.fromkeys(run_ids))
+    bench = {r["run_id"]: r["benchmark"] for r in store.rows("reports/01_run_benchmarks.sql")}
+    pairs = [(a, b) for i, a in enumerate(runs) for b in runs[i + 1 :] if bench[a] == bench[b]]
+    if not pairs:
+        return []
+    per_query = metrics.per_query(store, runs, ks, expansion, families)
+    pair_table = pa.Table.from_pylist(
+        [{"run_a": a, "run_b": b} for a, b in pairs],
+        schema=pa.schema([("run_a", pa.string()), ("run_b", pa.string())]),
+    )
+    with store.registered_tables({"report_per_query": per_query, "report_run_pairs": pair_table}):
+        store.execute("reports/70_significance_gain_diffs.sql").fetchall()
+        store.execute("reports/71_significance_run_diffs.sql").fetchall()
+        params = {"seed": seed, "n_perm": n_perm, "exact_max": EXACT_MAX}
+        store.execute("reports/72_significance_randomisation.sql", params).fetchall()
+        rows = store.rows("reports/75_significance_holm.sql")
+    for row in rows:
+        row["significant"] = row["p_holm"] <= alpha
+    return rows
