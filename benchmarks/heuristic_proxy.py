@@ -28,10 +28,9 @@ import sys
 import time
 from collections import defaultdict
 
-from toolex.judges.base import DecomposeTask, ToolDoc
+from toolex.judges.base import DecomposeTask, ToolDoc, tool_doc
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.loaders import load_stabletoolbench
-from toolex.pipeline.stage import tool_doc
 from toolex.retrieval import search
 from toolex.store import Store
 from toolex.tooldoc import fields

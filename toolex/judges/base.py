@@ -10,8 +10,10 @@ Tool documentation inside tasks is untrusted text: judges must treat it as data 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal, Protocol
 
 Stage = Literal["decompose", "verify", "audit"]
@@ -107,3 +109,23 @@ class Judge(Protocol):
     def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]: ...
 
     def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate: ...
+
+
+def tool_doc(
+    item_id: str,
+    name: str | None,
+    platform: str | None,
+    doc: Any,
+    text: str | None,
+    kind: str | None = None,
+) -> ToolDoc:
+    """A ToolDoc from an ``items`` row (``doc`` as stored JSON text or already parsed): the one
+    way stages and the label tools turn rows into what a judge reads."""
+    raw = _parse(doc) if isinstance(doc, str) else (doc or {})
+    return ToolDoc(item_id, name, platform, raw, text or "", kind or "tool")
+
+
+@lru_cache(maxsize=16384)
+def _parse(doc: str) -> dict[str, Any]:
+    # A candidate's doc recurs across sub-queries; parse it once (judges only read docs).
+    return json.loads(doc)

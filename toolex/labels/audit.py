@@ -16,10 +16,9 @@ from itertools import groupby
 from typing import Any
 
 from toolex.errors import ToolexError
-from toolex.judges.base import AuditTask, Verdict
+from toolex.judges.base import AuditTask, Verdict, tool_doc
 from toolex.labels.evaluate import build_judge, plan_row
 from toolex.labels.report import Evaluation, Scored, judge_report, save_evaluation
-from toolex.labels.tasks import tool_doc
 from toolex.progress import progress
 from toolex.store import Store
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from toolex.judges.base import DecomposeTask, Judge, SubQuery, ToolDoc, VerifyTask
+from toolex.judges.base import DecomposeTask, Judge, SubQuery, ToolDoc, VerifyTask, tool_doc
 from toolex.labels.records import Label
 from toolex.store import Store
 
@@ -241,8 +241,3 @@ def _decompose(
 def _stand_in(tool: ToolDoc) -> str:
     """A sub-query-sized text for pricing a prompt before its sub-query exists."""
     return (tool.text.split(".")[0] or tool.item_id)[:120]
-
-
-def tool_doc(item_id: str, name: Any, platform: Any, doc: Any, text: Any) -> ToolDoc:
-    raw = json.loads(doc) if isinstance(doc, str) else (doc or {})
-    return ToolDoc(item_id, name, platform, raw, text or "")

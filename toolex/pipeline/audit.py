@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from toolex.judges.base import AuditTask, Judge, Outcome, ToolDoc, Verdict
-from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged, tool_doc
+from toolex.judges.base import AuditTask, Judge, Outcome, ToolDoc, Verdict, tool_doc
+from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
 
 
 def pending_tasks(

@@ -13,8 +13,8 @@ from __future__ import annotations
 from itertools import groupby
 from typing import Any
 
-from toolex.judges.base import DecomposeTask, Judge, Outcome, SubQuery
-from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged, tool_doc
+from toolex.judges.base import DecomposeTask, Judge, Outcome, SubQuery, tool_doc
+from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
 from toolex.tooldoc import fields
 
 

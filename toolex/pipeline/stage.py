@@ -9,16 +9,14 @@ from its call ledger.)
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import pyarrow as pa
 
-from toolex.judges.base import Outcome, ToolDoc
+from toolex.judges.base import Outcome
 from toolex.progress import NullProgress, Progress
 from toolex.store import Store
 
@@ -47,24 +45,6 @@ class StageContext:
 
     def base(self, **extra: Any) -> dict[str, Any]:
         return {"benchmark": self.benchmark, "expansion": self.expansion, **extra}
-
-
-def tool_doc(
-    item_id: str,
-    name: str | None,
-    platform: str | None,
-    doc: Any,
-    text: str | None,
-    kind: str | None = None,
-) -> ToolDoc:
-    raw = _parse(doc) if isinstance(doc, str) else (doc or {})
-    return ToolDoc(item_id, name, platform, raw, text or "", kind or "tool")
-
-
-@lru_cache(maxsize=16384)
-def _parse(doc: str) -> dict[str, Any]:
-    # A candidate's doc recurs across sub-queries; parse it once (judges only read docs).
-    return json.loads(doc)
 
 
 def write_rows(

@@ -9,9 +9,9 @@ sub-queries asking for the same step, and orders the rest (``options``).
 
 from __future__ import annotations
 
-from toolex.judges.base import Judge, Outcome, Verdict, VerifyTask
+from toolex.judges.base import Judge, Outcome, Verdict, VerifyTask, tool_doc
 from toolex.pipeline import verify_plan
-from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged, tool_doc
+from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
 
 
 def task_key(query_id: str, slot: int, item_id: str) -> str:
