@@ -9,6 +9,7 @@ SELECT l.key, l.benchmark, l.query_id, g.slot, l.reference, l.candidate, l.label
        l.subquery AS label_subquery, s.text AS expansion_subquery, c.rank AS expansion_rank,
        q.text AS request, q.category AS query_category,
        ri.name AS r_name, ri.platform AS r_platform, ri.doc AS r_doc, ri.text AS r_text,
+       ri.kind AS r_kind, ci.kind AS c_kind,
        ci.name AS c_name, ci.platform AS c_platform, ci.doc AS c_doc, ci.text AS c_text
 FROM eval_labels AS l
 JOIN queries AS q ON q.benchmark = l.benchmark AND q.query_id = l.query_id

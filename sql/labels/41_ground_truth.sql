@@ -3,7 +3,7 @@
 -- Reads: queries, qrels, items. Creates: nothing.
 -- Parameters: $benchmark, $query_ids (VARCHAR[]).
 SELECT q.query_id, q.text AS query, q.instruction, g.slot, g.item_id,
-       i.name, i.platform, i.doc, i.text
+       i.name, i.platform, i.doc, i.text, i.kind
 FROM queries AS q
 JOIN qrels AS g ON g.benchmark = q.benchmark AND g.query_id = q.query_id
 JOIN items AS i ON i.benchmark = g.benchmark AND i.item_id = g.item_id

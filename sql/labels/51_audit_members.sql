@@ -3,7 +3,7 @@
 -- Reads: review_samples, combination_items, subqueries, items. Creates: nothing.
 -- Parameters: $sample_id.
 SELECT s.query_id, s.combo_id, ci.slot, ci.item_id, sq.text AS subquery,
-       i.name, i.platform, i.doc, i.text
+       i.name, i.platform, i.doc, i.text, i.kind
 FROM review_samples AS s
 JOIN combination_items AS ci ON ci.benchmark = s.benchmark AND ci.expansion = s.expansion
      AND ci.query_id = s.query_id AND ci.combo_id = s.combo_id

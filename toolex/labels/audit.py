@@ -125,7 +125,7 @@ def _tasks(store: Store, sample_id: str, items: list[dict[str, Any]]) -> list[Au
                 it["instruction"],
                 tuple(r["subquery"] or "" for r in slots),
                 tuple(
-                    tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"])
+                    tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"], r["kind"])
                     for r in slots
                 ),
             )

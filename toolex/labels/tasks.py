@@ -167,8 +167,22 @@ def label_tasks(
                 VerifyTask(
                     key,
                     text,
-                    tool_doc(r["candidate"], r["c_name"], r["c_platform"], r["c_doc"], r["c_text"]),
-                    tool_doc(r["reference"], r["r_name"], r["r_platform"], r["r_doc"], r["r_text"]),
+                    tool_doc(
+                        r["candidate"],
+                        r["c_name"],
+                        r["c_platform"],
+                        r["c_doc"],
+                        r["c_text"],
+                        r["c_kind"],
+                    ),
+                    tool_doc(
+                        r["reference"],
+                        r["r_name"],
+                        r["r_platform"],
+                        r["r_doc"],
+                        r["r_text"],
+                        r["r_kind"],
+                    ),
                     r["request"],
                 ),
                 label=r["label"],
@@ -212,7 +226,8 @@ def _decompose(
     for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
         members = list(group)
         tools = tuple(
-            tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"]) for r in members
+            tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"], r["kind"])
+            for r in members
         )
         tasks.append(DecomposeTask(query_id, members[0]["query"], members[0]["instruction"], tools))
     found: dict[tuple[str, str], str] = {}
