@@ -380,9 +380,10 @@ def _say_outcome(store: Any, benchmark: str, expansion: str, fmt: str) -> None:
 @click.option(
     "--by",
     type=click.Choice(["all", "category", "task"]),
-    default="all",
+    default="category",
     show_default=True,
-    help="One row for all queries, or also one per category/task.",
+    help="Group queries by category or by task, as `eval --by` does; the 'all' row is always "
+    "first (--by all: only that row).",
 )
 @click.option(
     "--edges",

@@ -44,7 +44,14 @@ ID_WORDS = frozenset({"id", "ids", "token", "session", "handle", "uuid", "cursor
 
 def split_words(text: str) -> list[str]:
     """Lower-case words, with camelCase and snake_case identifiers split into their parts."""
-    return _WORD.findall(_CAMEL.sub(" ", text).replace("_", " ").lower())
+    return list(_split_words(text))
+
+
+# The offline judge splits the same few thousand names and descriptions once per pair it reads
+# (over half a million calls on the demo): remember them. A tuple, so no caller can change it.
+@lru_cache(maxsize=1 << 16)
+def _split_words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(_CAMEL.sub(" ", text).replace("_", " ").lower()))
 
 
 @lru_cache(maxsize=65536)
@@ -134,20 +141,33 @@ def returns_tokens(doc: dict[str, Any]) -> set[str]:
     words: list[str] = []
     for key in ("template_response", "responses", "response", "output_parameters", "returns"):
         value = doc.get(key)
-        if isinstance(value, str):
-            try:
-                value = json.loads(value)
-            except (ValueError, RecursionError):  # a deeply nested string is text too
-                words.extend(split_words(value))
-                continue
-        words.extend(_keys(value))
-    text = description(doc)
+        words.extend(_response_words(value) if isinstance(value, str) else _keys(value))
+    words.extend(_described_returns(description(doc)))
+    return {stem(w) for x in words for w in split_words(x) if w not in STOPWORDS}
+
+
+# Both below are pure functions of one string that the offline judge asks about once per pair
+# it reads, tens of thousands of times for a few thousand documents: parse each string once.
+@lru_cache(maxsize=1 << 14)
+def _response_words(value: str) -> tuple[str, ...]:
+    """The keys of a response documented as a JSON string, or its words if it is not JSON."""
+    try:
+        parsed = json.loads(value)
+    except (ValueError, RecursionError):  # a deeply nested string is text too
+        return tuple(split_words(value))
+    return tuple(_keys(parsed))
+
+
+@lru_cache(maxsize=1 << 14)
+def _described_returns(text: str) -> tuple[str, ...]:
+    """Return values a description spells out: an ``output_parameters`` block, ``return x``."""
+    words: list[str] = []
     block = _OUTPUT_BLOCK.search(text)
     if block:
         words.extend(re.findall(r"'([A-Za-z_][A-Za-z0-9_]*)'\s*:\s*\{", block.group(1)))
     for match in _RETURN_STMT.findall(text):
         words.extend(match.split(","))
-    return {stem(w) for x in words for w in split_words(x) if w not in STOPWORDS}
+    return tuple(words)
 
 
 def _keys(value: Any, depth: int = 0) -> list[str]:
@@ -201,6 +221,7 @@ def _identifier(name: str) -> bool:
     return " " not in name and len(name) >= 4 and bool(re.search(r"[_./:]|\d|[a-z][A-Z]", name))
 
 
+@lru_cache(maxsize=1 << 14)
 def _phrase(text: str) -> str:
     """``text`` as a padded sequence of lower-case words, for whole-word phrase matching."""
     return " " + " ".join(re.findall(r"[a-z0-9]+", _CAMEL.sub(" ", text).lower())) + " "
