@@ -1,12 +1,14 @@
 -- 10_annotation: the annotation table of an expansion, per benchmark and category plus 'all'.
--- Reads: queries, subqueries, verdicts, combinations. Creates: nothing (one row per group).
+-- Reads: queries, subqueries, verdicts, combinations, combination_products. Creates: nothing
+-- (one row per group).
 -- Parameters: $benchmarks VARCHAR[] (the benchmarks reported), $expansion VARCHAR.
 -- Counts exclude the reference verdicts (the ground-truth tool always passes) and the original
 -- combination (combo_id 0), so "accepted" and "valid" count only what the expansion added.
 -- Every alternative's fate is shown, so a capped run never passes for an uncapped one:
 -- assembled = new_valid_combinations + rejected_audit + rejected_platform + cut + pending;
 -- audited = the alternatives an audit judged (not imported ones); cut = beyond the audit cap or
--- the per-query safety limit, never audited.
+-- the per-query safety limit, never audited (the assembly counts them, never stores them:
+-- combination_products.unstored, schema 064).
 WITH q AS (
     SELECT benchmark, query_id, coalesce(category, '(none)') AS category
     FROM queries
@@ -37,13 +39,19 @@ per_query AS (
             AND c.query_id = q.query_id AND c.combo_id <> 0) AS n_rejected_platform,
         (SELECT count(*) FILTER (WHERE c.status = 'cut') FROM combinations c
           WHERE c.benchmark = q.benchmark AND c.expansion = $expansion
-            AND c.query_id = q.query_id AND c.combo_id <> 0) AS n_cut,
+            AND c.query_id = q.query_id AND c.combo_id <> 0)
+          + (SELECT coalesce(sum(u.unstored), 0) FROM combination_products u
+             WHERE u.benchmark = q.benchmark AND u.expansion = $expansion
+               AND u.query_id = q.query_id) AS n_cut,
         (SELECT count(*) FILTER (WHERE c.status = 'pending') FROM combinations c
           WHERE c.benchmark = q.benchmark AND c.expansion = $expansion
             AND c.query_id = q.query_id AND c.combo_id <> 0) AS n_pending,
         (SELECT count(*) FROM combinations c
           WHERE c.benchmark = q.benchmark AND c.expansion = $expansion
-            AND c.query_id = q.query_id AND c.combo_id <> 0) AS n_assembled,
+            AND c.query_id = q.query_id AND c.combo_id <> 0)
+          + (SELECT coalesce(sum(u.unstored), 0) FROM combination_products u
+             WHERE u.benchmark = q.benchmark AND u.expansion = $expansion
+               AND u.query_id = q.query_id) AS n_assembled,
         (SELECT count(*) FILTER (WHERE c.status IN ('valid', 'rejected_audit')
                                  AND c.judge IS DISTINCT FROM 'import') FROM combinations c
           WHERE c.benchmark = q.benchmark AND c.expansion = $expansion
@@ -60,12 +68,12 @@ SELECT
     sum(n_accepted)::BIGINT AS equivalents_accepted,
     sum(n_accepted) / nullif(sum(n_judged), 0) AS acceptance_rate,
     count(*) FILTER (WHERE n_accepted > 0) AS queries_with_equivalent,
-    sum(n_assembled)::BIGINT AS assembled,
+    sum(n_assembled)::HUGEINT AS assembled,
     sum(n_audited)::BIGINT AS audited,
     sum(n_valid)::BIGINT AS new_valid_combinations,
     sum(n_rejected_audit)::BIGINT AS rejected_audit,
     sum(n_rejected_platform)::BIGINT AS rejected_platform,
-    sum(n_cut)::BIGINT AS cut,
+    sum(n_cut)::HUGEINT AS cut,
     sum(n_pending)::BIGINT AS pending,
     count(*) FILTER (WHERE n_valid > 0) AS queries_with_new_combination,
     avg(1 + n_valid) AS mean_valid_per_query,

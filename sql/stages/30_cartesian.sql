@@ -1,17 +1,19 @@
--- 30_cartesian: the Cartesian product of the accepted sets of each ready query, for any k.
+-- 30_cartesian: the factors of each ready query's Cartesian product: its accepted items per slot.
 -- Reads: subqueries, candidates, verdicts, combinations. Creates: TEMP TABLE assembled_products
--- (query_id, items VARCHAR[] in slot order, ranks INTEGER[] = per-sub-query retrieval ranks).
--- Parameters: $benchmark, $expansion, $query_ids (VARCHAR[]).
+-- (query_id, slot, item_id, rank = the item's retrieval rank for the slot's sub-query, is_ref =
+-- the slot's reference). Parameters: $benchmark, $expansion, $query_ids (VARCHAR[]).
+-- The product itself is never built: toolex.pipeline.kbest enumerates it best first by RRF and
+-- the assembly stores only what the audit budget takes (a 2 KB row per combination made the
+-- whole product cost gigabytes). 39, 62 and 63 read the query ids from here.
 -- A query is ready when every sub-query has candidates, every candidate a verdict, and it has no
--- combinations yet (assembling twice never duplicates). The product is built by a recursive CTE
--- that appends slot s+1 to every partial combination of slots 0..s.
+-- combinations yet (assembling twice never duplicates); it has a product when every slot has
+-- an accepted item.
 -- One tool in two slots is kept: the paper assembles the full product of the verified sets, and
 -- a tool verified for two steps that serves both is a legitimate plan (a search API that also
 -- returns the details the second step asks for). Whether it really covers both steps is the
 -- audit's question, not the product's; the metrics count such a tool once per combination.
 CREATE OR REPLACE TEMP TABLE assembled_products AS
-WITH RECURSIVE
-slots AS (
+WITH slots AS (
     SELECT query_id, count(*) AS k FROM subqueries
     WHERE benchmark = $benchmark AND expansion = $expansion AND list_contains($query_ids, query_id)
     GROUP BY query_id
@@ -29,19 +31,15 @@ ready AS (
                                       AND v.slot = c.slot AND v.item_id = c.item_id))
 ),
 accepted AS (
-    SELECT c.query_id, c.slot, c.item_id, c.rank
+    SELECT c.query_id, c.slot, c.item_id, c.rank, c.item_id = s.ref_item_id AS is_ref, r.k
     FROM candidates c
     JOIN ready r ON r.query_id = c.query_id
     JOIN verdicts v ON v.benchmark = c.benchmark AND v.expansion = c.expansion
          AND v.query_id = c.query_id AND v.slot = c.slot AND v.item_id = c.item_id
+    JOIN subqueries s ON s.benchmark = c.benchmark AND s.expansion = c.expansion
+         AND s.query_id = c.query_id AND s.slot = c.slot
     WHERE c.benchmark = $benchmark AND c.expansion = $expansion AND v.accepted
-),
-product(query_id, next_slot, items, ranks) AS (
-    SELECT query_id, 1, [item_id], [rank] FROM accepted WHERE slot = 0
-    UNION ALL
-    SELECT p.query_id, p.next_slot + 1, list_append(p.items, a.item_id), list_append(p.ranks, a.rank)
-    FROM product p
-    JOIN accepted a ON a.query_id = p.query_id AND a.slot = p.next_slot
 )
-SELECT p.query_id, p.items, p.ranks
-FROM product p JOIN ready r ON r.query_id = p.query_id AND p.next_slot = r.k;
+SELECT query_id, slot, item_id, rank, is_ref
+FROM accepted a
+WHERE a.k = (SELECT count(DISTINCT b.slot) FROM accepted b WHERE b.query_id = a.query_id);

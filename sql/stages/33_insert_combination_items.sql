@@ -1,8 +1,9 @@
--- 33_insert_combination_items: one row per member of each stored combination (slot = position).
--- Reads: ranked_products (31). Creates: combination_items rows. Parameters: $benchmark, $expansion.
+-- 33_insert_combination_items: one row per member of each combination of a batch (slot =
+-- position). Reads: stage_rows (the batch of 32). Creates: combination_items rows.
+-- Parameters: $benchmark, $expansion.
 -- The two unnests run in lockstep, pairing each position with its item.
 INSERT INTO combination_items (benchmark, expansion, query_id, combo_id, slot, item_id)
 SELECT $benchmark, $expansion, query_id, combo_id,
        unnest(range(len(items)))::INTEGER, unnest(items)
-FROM ranked_products
+FROM stage_rows
 ON CONFLICT DO NOTHING;

@@ -1,5 +1,5 @@
 -- 40_stats: the annotation table (one row for all queries, plus one per category or task).
--- Reads: queries, subqueries, verdicts, combinations. Creates: nothing.
+-- Reads: queries, subqueries, verdicts, combinations, combination_products. Creates: nothing.
 -- Parameters: $benchmark, $expansion, $by ('all' | 'category' | 'task').
 -- Columns: verified = accepted items incl. references; subs_with_equiv = share of sub-queries
 -- with >= 1 equivalent beyond the GT; queries_with_alt = share of queries with >= 1 valid
@@ -7,7 +7,8 @@
 -- The fate of every combination, original and imported ones included, so a capped run never
 -- passes for an uncapped one: assembled = valid_combos + rejected_platform + rejected_audit +
 -- cut + pending; audited = the combinations an audit judged (valid or rejected_audit, neither
--- the original nor imported); cut = beyond the audit cap or the per-query safety limit;
+-- the original nor imported); cut = beyond the audit cap or the per-query safety limit (the
+-- assembly counts them, never stores them: combination_products.unstored, schema 064);
 -- dependency_unchecked = combinations not rejected whose dependency check could not run (a
 -- replaced member's platform, or what it hands over, unknown: 61_dependency_check).
 -- A query counts as annotated once it has combinations (stage 3 ran for it). Verified items
@@ -35,7 +36,8 @@ per_query AS (
            (SELECT count(*) FROM per_sub p WHERE p.query_id = a.query_id) AS subqueries,
            (SELECT coalesce(sum(verified), 0) FROM per_sub p WHERE p.query_id = a.query_id) AS verified,
            (SELECT count(*) FROM per_sub p WHERE p.query_id = a.query_id AND p.beyond > 0) AS subs_beyond,
-           f.assembled, f.valid, f.rejected_platform, f.rejected_audit, f.cut, f.pending,
+           f.assembled + coalesce(u.unstored, 0) AS assembled, f.valid, f.rejected_platform,
+           f.rejected_audit, f.cut + coalesce(u.unstored, 0) AS cut, f.pending,
            f.audited, f.dependency_unchecked
     FROM annotated a
     JOIN (SELECT query_id, count(*) AS assembled,
@@ -50,6 +52,8 @@ per_query AS (
                                   AND status <> 'rejected_platform') AS dependency_unchecked
           FROM combinations WHERE benchmark = $benchmark AND expansion = $expansion
           GROUP BY query_id) f ON f.query_id = a.query_id
+    LEFT JOIN combination_products u ON u.benchmark = $benchmark AND u.expansion = $expansion
+         AND u.query_id = a.query_id
 ),
 grouped AS (
     SELECT 'all' AS category, * EXCLUDE (category) FROM per_query
@@ -61,11 +65,11 @@ SELECT category,
        sum(subqueries)::BIGINT AS subqueries,
        sum(verified)::BIGINT AS verified,
        round(sum(verified) / nullif(sum(subqueries), 0), 2) AS items_per_sub,
-       sum(assembled)::BIGINT AS assembled,
+       sum(assembled)::HUGEINT AS assembled,
        sum(rejected_platform)::BIGINT AS rejected_platform,
        sum(audited)::BIGINT AS audited,
        sum(rejected_audit)::BIGINT AS rejected_audit,
-       sum(cut)::BIGINT AS cut,
+       sum(cut)::HUGEINT AS cut,
        sum(pending)::BIGINT AS pending,
        sum(valid)::BIGINT AS valid_combos,
        round(sum(valid) / count(*), 2) AS combos_per_query,

@@ -1,8 +1,23 @@
 -- 41_combination_counts: what happened to the combinations (audit calls saved by the platform
--- rule = rejected_platform; combinations cut by the audit cap = cut).
--- Reads: combinations. Creates: nothing. Parameters: $benchmark, $expansion, $query_ids (VARCHAR[] or NULL).
-SELECT status, count(*) AS combinations, count(DISTINCT query_id) AS queries
-FROM combinations
-WHERE benchmark = $benchmark AND expansion = $expansion
-  AND ($query_ids IS NULL OR list_contains($query_ids, query_id))
+-- rule = rejected_platform; combinations beyond the audit cap or the safety limit = cut).
+-- Reads: combinations, combination_products. Creates: nothing (status, combinations, queries).
+-- Parameters: $benchmark, $expansion, $query_ids (VARCHAR[] or NULL).
+-- The assembly stores the combinations up to the audit budget and counts the rest of the product
+-- (combination_products.unstored, 064): those are cut, beside any 'cut' rows an older toolex
+-- stored.
+WITH stored AS (
+    SELECT status, query_id, count(*) AS n
+    FROM combinations
+    WHERE benchmark = $benchmark AND expansion = $expansion
+      AND ($query_ids IS NULL OR list_contains($query_ids, query_id))
+    GROUP BY ALL
+),
+counted AS (
+    SELECT 'cut' AS status, query_id, unstored AS n
+    FROM combination_products
+    WHERE benchmark = $benchmark AND expansion = $expansion AND unstored > 0
+      AND ($query_ids IS NULL OR list_contains($query_ids, query_id))
+)
+SELECT status, sum(n) AS combinations, count(DISTINCT query_id) AS queries
+FROM (SELECT * FROM stored UNION ALL SELECT * FROM counted)
 GROUP BY status ORDER BY status;

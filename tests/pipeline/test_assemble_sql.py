@@ -174,5 +174,9 @@ def test_audit_cap_cuts_beyond_top_n_by_rrf(bstore):
     setup_query(bstore, "q", [("r", [("a", 1, True), ("b", 2, True), ("c", 3, True)])])
     counts = assemble.run(ctx(bstore, ["q"]), audit_cap=2)
     status = {c[5][0]: c[4] for c in combos(bstore, "q")}
-    assert status == {"r": "valid", "a": "pending", "b": "pending", "c": "cut"}
+    # c is cut: counted, never stored
+    assert status == {"r": "valid", "a": "pending", "b": "pending"}
     assert counts.notes["cut"] == 1
+    assert bstore.con.execute(
+        "SELECT product, stored, unstored, budget, judge FROM combination_products"
+    ).fetchall() == [(4, 3, 1, 2, "audit_cap")]

@@ -60,19 +60,32 @@ def test_the_reports_annotation_table_adds_up(sample, expansion):
     assert (rows[-1]["cut"] > 0) == (expansion == "capped")
 
 
-def test_export_never_counts_a_cut_combination_unless_asked(sample):
-    rows = expanded_qrels(sample, "sample", "capped").to_pylist()
-    cut = [r for r in rows if r["status"] == "cut"]
-    assert cut and all(r["relevance"] == 0 and r["unaudited"] for r in cut)
+def test_export_never_counts_an_unaudited_combination_unless_asked(sample):
+    # the cut are counted, never stored (issue 11): the capped run's export holds none
+    assert not [r for r in expanded_qrels(sample, "sample", "capped").to_pylist() if r["unaudited"]]
+    # the capped run assembled but not yet audited: its pending combinations are unaudited
+    for table in ("subqueries", "candidates", "verdicts"):
+        sample.con.execute(
+            f"INSERT INTO {table} SELECT * REPLACE ('assembled' AS expansion) FROM {table} "
+            "WHERE expansion = 'capped'"
+        )
+    judge = HeuristicJudge(sample, benchmark="sample")
+    settings = Settings(audit_cap=1)
+    run_expansion(
+        sample, "sample", judge, expansion="assembled", stages=("assemble",), settings=settings
+    )
+    rows = expanded_qrels(sample, "sample", "assembled").to_pylist()
+    pending = [r for r in rows if r["status"] == "pending"]
+    assert pending and all(r["relevance"] == 0 and r["unaudited"] for r in pending)
     assert all(r["relevance"] == 0 for r in rows if r["status"].startswith("rejected"))
     assert all(r["relevance"] > 0 for r in rows if r["status"] == "valid")
-    marked = expanded_qrels(sample, "sample", "capped", include_unaudited=True).to_pylist()
-    assert all(r["relevance"] == 1 for r in marked if r["status"] == "cut")
-    # the flat form: items only a cut combination holds are left out, or marked when asked
+    marked = expanded_qrels(sample, "sample", "assembled", include_unaudited=True).to_pylist()
+    assert all(r["relevance"] == 1 for r in marked if r["status"] == "pending")
+    # the flat form: items only an unaudited combination holds are left out, or marked when asked
     flat = {
-        (r["query_id"], r["item_id"]) for r in flat_qrels(sample, "sample", "capped").to_pylist()
+        (r["query_id"], r["item_id"]) for r in flat_qrels(sample, "sample", "assembled").to_pylist()
     }
-    wide = flat_qrels(sample, "sample", "capped", include_unaudited=True).to_pylist()
-    only_cut = {(r["query_id"], r["item_id"]) for r in wide if r["unaudited_only"]}
-    assert only_cut and not (only_cut & flat)
-    assert {(r["query_id"], r["item_id"]) for r in wide} == flat | only_cut
+    wide = flat_qrels(sample, "sample", "assembled", include_unaudited=True).to_pylist()
+    only_pending = {(r["query_id"], r["item_id"]) for r in wide if r["unaudited_only"]}
+    assert only_pending and not (only_pending & flat)
+    assert {(r["query_id"], r["item_id"]) for r in wide} == flat | only_pending

@@ -128,6 +128,7 @@ def import_combinations(
             if replace:
                 store.execute("imports/11_delete_combination_items.sql", params)
                 store.execute("imports/12_delete_combinations.sql", params)
+                store.execute("imports/18_delete_combination_products.sql", params)
             for name in (
                 "13_insert_original_combinations",
                 "14_insert_original_combination_items",

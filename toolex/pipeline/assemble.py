@@ -1,24 +1,42 @@
-"""Stage 3a: assemble, rank and pre-filter combinations, all in SQL, in one transaction.
+"""Stage 3a: assemble, rank and pre-filter combinations, storing only what the audit can take.
 
-For every ready query (all verdicts in, no combinations yet): the Cartesian product of its
-accepted sets (30; one tool may serve two slots), RRF scores and combo ids (31), stored (32, 33);
-the dependent pairs of its original — explicit edges (62) and hand-offs the docs show
-(platform_rule, 39) — stored (38) and checked: a pair split across platforms (34), or a replaced
-producer/consumer whose docs cannot hand the edge's value on (60), is rejected without an audit
-call, and what could not be checked is recorded (61). Then the audit cap (35): by default every
-remaining combination stays pending for the audit, up to ``safety_limit`` per query; with a cap,
-only the top ``audit_cap`` by RRF, and the others are cut. One transaction: an interruption leaves
-the query unassembled, and the next run assembles it whole.
+For every ready query (all verdicts in, no combinations yet): the accepted sets of its slots (30;
+one tool may serve two slots) and their RRF terms (31) go to ``toolex.pipeline.kbest``, which
+enumerates the Cartesian product best first (rrf DESC, items DESC) without building it. The
+dependent pairs of its original — explicit edges (62) and hand-offs the docs show
+(platform_rule, 39) — are stored (38); a combination splitting a pair across platforms (34), or
+replacing a producer/consumer whose docs cannot hand the edge's value on (60), is rejected
+without an audit call, and what could not be checked is recorded (61).
+
+The audit budget is ``audit_cap`` when given, else ``safety_limit`` (audit every combination, as
+the paper does, up to that many per query). Enumeration stops once a query has ``budget``
+pending combinations or its product is spent: rejected ones do not use the budget, so it runs in
+rounds (store a batch, apply the rules, count what is pending, size the next round from the
+rule's yield so far) and drops what the last round overshot (35, 68). Stored: the original
+(combo 0, always, its rank counted when the enumeration stopped above it), the pending ones and
+the rejected ones met on the way, numbered and ranked exactly as when the whole product was
+stored; the rest of the product is a count per query (43, schema 064), reported as cut. Memory
+follows the budget and the write batch, not the product: queries are assembled in groups of
+about CHUNK stored combinations, one transaction each, so an interruption leaves a query
+unassembled, and the next run assembles it whole.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
 import pyarrow as pa
 
-from toolex.pipeline import platform_rule
+from toolex.pipeline import kbest, platform_rule
 from toolex.pipeline.settings import AUDIT_CAP, AUDIT_SAFETY_LIMIT, PLATFORM_RULE
 from toolex.pipeline.stage import StageContext, StageCounts, write_rows
 from toolex.runs.rrf import RRF_K
+from toolex.store import Store
 
 EDGE_FIT_SCHEMA = pa.schema(
     [
@@ -32,6 +50,110 @@ EDGE_FIT_SCHEMA = pa.schema(
         ("fit", pa.string()),
     ]
 )
+COMBINATION_SCHEMA = pa.schema(
+    [
+        ("query_id", pa.string()),
+        ("combo_id", pa.int32()),
+        ("rrf", pa.float64()),
+        ("rrf_rank", pa.int32()),
+        ("is_original", pa.bool_()),
+        ("items", pa.list_(pa.string())),
+    ]
+)
+# Combinations per Arrow batch written to the store: a few MB, whatever the product.
+WRITE_BATCH = 20_000
+# Combinations stored per transaction, about: DuckDB holds a transaction's rows, their index
+# entries and the rules' updates in memory until it commits (about 1 KB per combination), so
+# the queries are assembled in groups, each committed on its own (~50-100 MB at a time).
+CHUNK = 50_000
+# A round enumerates at most this many times what the query enumerated before it, so a rule that
+# rejects nearly everything costs a few rounds, never one unbounded one.
+GROWTH = 4
+# combinations.rrf_rank is an INTEGER: an original ranked beyond it keeps an unknown (NULL) rank.
+MAX_RANK = 2**31 - 1
+
+
+@dataclass
+class Product:
+    """One query's product: its slots (best term first) and how far it has been enumerated."""
+
+    query_id: str
+    slots: list[list[tuple[float, str]]]
+    original: tuple[str, ...] | None  # None when a reference is not accepted in its slot
+    ranked: int = 0  # combinations enumerated so far, ranked 1..ranked
+    original_rank: int | None = None
+    spent: bool = False
+    want: int = 0  # non-original combinations the next round takes
+    _rest: Iterator[tuple[float, tuple[str, ...]]] | None = field(default=None, repr=False)
+
+    @property
+    def size(self) -> int:
+        return kbest.product_size(self.slots)
+
+    def take(self, batch: Batch) -> None:
+        """Enumerate the next ``want`` non-original combinations (fewer if the product ends)."""
+        if self._rest is None:  # resume after what earlier rounds took
+            self._rest = itertools.islice(kbest.best_first(self.slots), self.ranked, None)
+        taken = 0
+        while taken < self.want:
+            combination = next(self._rest, None)
+            if combination is None:
+                self.spent = True
+                break
+            rrf, items = combination
+            self.ranked += 1
+            if items == self.original:
+                self.original_rank = self.ranked
+                batch.add(self.query_id, 0, rrf, self.ranked, items)
+                continue
+            # numbered in rank order, the original (combo 0) skipped
+            combo_id = self.ranked - (self.original_rank is not None)
+            batch.add(self.query_id, combo_id, rrf, self.ranked, items)
+            taken += 1
+
+    def release(self) -> None:
+        """Free the enumeration's heap between rounds; ``take`` rebuilds it when needed."""
+        self._rest = None
+
+    def next_round(self, shortfall: int, pending: int) -> None:
+        """Size the next round from the rule's yield so far: enough to fill the shortfall if
+        the rule keeps rejecting at the same rate, a quarter more, at most GROWTH times over."""
+        taken = self.ranked - (self.original_rank is not None)
+        guess = math.ceil(1.25 * shortfall * taken / pending) if pending else GROWTH * taken
+        self.want = max(shortfall, min(guess, GROWTH * taken))
+
+
+class Batch:
+    """Combinations on their way to the store, written through Arrow every WRITE_BATCH."""
+
+    def __init__(self, store: Store, params: dict[str, Any]) -> None:
+        self.store, self.params = store, params
+        self.columns: tuple[list[Any], ...] = tuple([] for _ in COMBINATION_SCHEMA.names)
+
+    def add(
+        self, query_id: str, combo_id: int, rrf: float, rank: int | None, items: tuple[str, ...]
+    ) -> None:
+        query_ids, combo_ids, rrfs, ranks, originals, members = self.columns
+        query_ids.append(query_id)
+        combo_ids.append(combo_id)
+        rrfs.append(rrf)
+        ranks.append(rank)
+        originals.append(combo_id == 0)
+        members.append(items)
+        if len(query_ids) >= WRITE_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.columns[0]:
+            return
+        table = pa.Table.from_arrays(
+            [pa.array(c, t) for c, t in zip(self.columns, COMBINATION_SCHEMA.types, strict=True)],
+            schema=COMBINATION_SCHEMA,
+        )
+        with self.store.registered("stage_rows", table):
+            self.store.execute("stages/32_insert_combinations.sql", self.params)
+            self.store.execute("stages/33_insert_combination_items.sql", self.params)
+        self.columns = tuple([] for _ in COMBINATION_SCHEMA.names)
 
 
 def run(
@@ -42,32 +164,143 @@ def run(
 ) -> StageCounts:
     if audit_cap is not None and audit_cap < 0:
         raise ValueError("the audit cap must be >= 0")
+    budget = safety_limit if audit_cap is None else audit_cap
+    judge = "safety_limit" if audit_cap is None else "audit_cap"
     counts = StageCounts("assemble")
     store = ctx.store
-    with store.transaction():
-        store.execute("stages/30_cartesian.sql", ctx.params())
-        store.execute("stages/31_rrf_rank.sql", ctx.base(rrf_k=RRF_K))
-        ready = store.rows("stages/43_count_products.sql")[0]
-        counts.tasks = counts.ok = int(ready["queries"])
-        counts.notes["combinations"] = int(ready["combinations"])
-        store.execute("stages/32_insert_combinations.sql", ctx.base())
-        store.execute("stages/33_insert_combination_items.sql", ctx.base())
-        originals = store.rows("stages/39_assemble_originals.sql", ctx.base())
-        edges = store.rows("stages/62_assemble_edges.sql", {"benchmark": ctx.benchmark})
-        deps = platform_rule.dependency_rows(originals, mode, edges)
-        write_rows(store, "stages/38_insert_dependency.sql", deps, ctx.base())
-        fit = platform_rule.edge_fit(store.rows("stages/63_edge_members.sql", ctx.base()))
-        with store.registered("edge_fit", pa.Table.from_pylist(fit, schema=EDGE_FIT_SCHEMA)):
-            store.execute("stages/34_platform_rule.sql", ctx.params())
-            store.execute("stages/60_edge_fit_rule.sql", ctx.base())
-            store.execute("stages/61_dependency_check.sql", ctx.params())
-        store.execute(
-            "stages/35_audit_cap.sql", ctx.params(audit_cap=audit_cap, safety_limit=safety_limit)
-        )
-        store.execute_script("stages/47_drop_products.sql")
+    # the factors of every ready query (a few rows per slot), read once
+    store.execute("stages/30_cartesian.sql", ctx.params())
+    products = read_products(store.arrow("stages/31_rrf_rank.sql", {"rrf_k": RRF_K}))
+    store.execute_script("stages/47_drop_products.sql")
+    counts.tasks = counts.ok = len(products)
+    counts.notes["combinations"] = sum(p.size for p in products)
+    ctx.progress.start(f"assemble {ctx.benchmark}", len(products), unit="queries")
+    try:
+        for chunk in chunks(products, budget):
+            part = dataclasses.replace(ctx, query_ids=[p.query_id for p in chunk])
+            assemble_chunk(part, chunk, budget, mode, judge)
+            ctx.progress.advance(len(chunk))
+    finally:
+        ctx.progress.finish()
     for row in store.rows("stages/41_combination_counts.sql", ctx.params()):
         counts.notes[row["status"]] = int(row["combinations"])
     limited = store.rows("stages/64_safety_limit_hits.sql", ctx.params())
     if limited:
         counts.notes["queries_at_safety_limit"] = len(limited)
     return counts
+
+
+def chunks(products: list[Product], budget: int) -> Iterator[list[Product]]:
+    """Consecutive groups of queries that store about CHUNK combinations between them (what each
+    can store: its product, at most the budget and its original; the rule's rejections add to
+    that, so it is a guess)."""
+    chunk: list[Product] = []
+    rows = 0
+    for p in products:
+        chunk.append(p)
+        rows += min(p.size, budget + 1)
+        if rows >= CHUNK:
+            yield chunk
+            chunk, rows = [], 0
+    if chunk:
+        yield chunk
+
+
+def assemble_chunk(
+    ctx: StageContext, products: list[Product], budget: int, mode: str, judge: str
+) -> None:
+    """Assemble ``products`` (the queries of ``ctx``) in one transaction: an interruption leaves
+    them unassembled, and the next run assembles them whole."""
+    store = ctx.store
+    with store.transaction():
+        store.execute("stages/30_cartesian.sql", ctx.params())  # the queries 39, 62, 63 read
+        originals = store.rows("stages/39_assemble_originals.sql", ctx.base())
+        edges = store.rows("stages/62_assemble_edges.sql", {"benchmark": ctx.benchmark})
+        deps = platform_rule.dependency_rows(originals, mode, edges)
+        write_rows(store, "stages/38_insert_dependency.sql", deps, ctx.base())
+        fit = platform_rule.edge_fit(store.rows("stages/63_edge_members.sql", ctx.base()))
+        with store.registered("edge_fit", pa.Table.from_pylist(fit, schema=EDGE_FIT_SCHEMA)):
+            enumerate_within(ctx, products, budget)
+            add_originals(ctx, products)
+            store.execute("stages/61_dependency_check.sql", ctx.params())
+        sizes = [
+            {
+                "query_id": p.query_id,
+                # HUGEINT holds any realistic product; beyond it the size is left unknown
+                "product": str(p.size) if p.size < 2**127 else None,
+                "budget": budget,
+                "judge": judge,
+            }
+            for p in products
+        ]
+        write_rows(store, "stages/43_count_products.sql", sizes, ctx.base())
+        store.execute_script("stages/47_drop_products.sql")
+
+
+def read_products(factors: pa.Table) -> list[Product]:
+    """Products from 31's rows (query_id, slot, item_id, is_ref, term), in 31's order: by query
+    and slot, best term first."""
+    products = []
+    rows = zip(*(factors.column(c).to_pylist() for c in factors.column_names), strict=True)
+    by_query = itertools.groupby(rows, key=lambda r: r[0])
+    for query_id, in_query in by_query:
+        slots, refs = [], []
+        for _, in_slot in itertools.groupby(in_query, key=lambda r: r[1]):
+            members = list(in_slot)
+            slots.append([(term, item) for _, _, item, _, term in members])
+            refs.append(next((item for _, _, item, is_ref, _ in members if is_ref), None))
+        original = None if None in refs else tuple(str(r) for r in refs)
+        products.append(Product(query_id, slots, original))
+    return products
+
+
+def enumerate_within(ctx: StageContext, products: list[Product], budget: int) -> None:
+    """Store each product best first until it has ``budget`` pending combinations or is spent."""
+    store = ctx.store
+    live = [p for p in products if budget > 0]
+    for p in live:
+        p.want = budget
+    overshot: list[dict[str, Any]] = []
+    while live:
+        batch = Batch(store, ctx.base())
+        for p in live:
+            p.take(batch)
+            p.release()
+        batch.flush()
+        ids = [p.query_id for p in live]
+        store.execute("stages/34_platform_rule.sql", ctx.params(query_ids=ids))
+        store.execute("stages/60_edge_fit_rule.sql", ctx.base())
+        pending = {
+            r["query_id"]: r
+            for r in store.rows(
+                "stages/69_pending_counts.sql", ctx.params(query_ids=ids, budget=budget)
+            )
+        }
+        more = []
+        for p in live:
+            row = pending.get(p.query_id, {"pending": 0, "last_rank": None})
+            if row["pending"] >= budget:
+                if p.ranked > row["last_rank"]:  # ranked past the budget-th pending one
+                    overshot.append({"query_id": p.query_id, "last_rank": row["last_rank"]})
+            elif not p.spent:
+                p.next_round(budget - row["pending"], row["pending"])
+                more.append(p)
+        live = more
+    if overshot:
+        with store.registered("stage_rows", pa.Table.from_pylist(overshot)):
+            store.execute("stages/35_audit_cap.sql", ctx.base())
+            store.execute("stages/68_drop_cut_items.sql", ctx.base())
+
+
+def add_originals(ctx: StageContext, products: list[Product]) -> None:
+    """Store the originals the enumeration stopped above, ranked by counting what beats them."""
+    batch = Batch(ctx.store, ctx.base())
+    for p in products:
+        if p.original is None or p.original_rank is not None:
+            continue
+        members = zip(p.slots, p.original, strict=True)
+        terms = [next(t for t, item in slot if item == ref) for slot, ref in members]
+        before = kbest.count_before(p.slots, p.original, limit=MAX_RANK - 1)
+        rank = None if before is None else before + 1
+        batch.add(p.query_id, 0, kbest.score(terms), rank, p.original)
+    batch.flush()

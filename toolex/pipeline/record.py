@@ -29,6 +29,7 @@ _DROP = (
     "stages/52_drop_dependencies.sql",
     "stages/53_drop_combination_items.sql",
     "stages/54_drop_combinations.sql",
+    "stages/70_drop_combination_products.sql",
     "stages/55_drop_verdicts.sql",
     "stages/56_drop_candidates.sql",
     "stages/57_drop_subqueries.sql",

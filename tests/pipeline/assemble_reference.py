@@ -1,0 +1,92 @@
+"""The assembly as it was before issue 11, kept only as the tests' reference: the whole Cartesian
+product built by a recursive CTE, ranked and stored, then cut by the audit cap (the SQL is in
+tests/pipeline/data/assemble_reference/, copied from the last version that shipped it). The lazy
+assembly must store the same rows, bit for bit, up to each query's audit budget."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+
+from toolex.pipeline import platform_rule
+from toolex.pipeline.assemble import EDGE_FIT_SCHEMA
+from toolex.pipeline.stage import StageContext, write_rows
+from toolex.runs.rrf import RRF_K
+
+REFERENCE = Path(__file__).parent / "data" / "assemble_reference"
+PIPELINE_TABLES = ("combinations", "combination_items", "dependencies")
+
+
+def _sql(name: str) -> str:
+    return (REFERENCE / f"{name}.sql").read_text(encoding="utf-8")
+
+
+def run_reference(
+    ctx: StageContext, audit_cap: int | None = None, mode: str = "feeds", safety_limit: int = 1000
+) -> None:
+    """toolex.pipeline.assemble.run as it was: materialise, rank, store, rule, cut."""
+    store, con = ctx.store, ctx.store.con
+    with store.transaction():
+        con.execute(_sql("30_cartesian"), ctx.params())
+        con.execute(_sql("31_rrf_rank"), ctx.base(rrf_k=RRF_K))
+        con.execute(_sql("32_insert_combinations"), ctx.base())
+        con.execute(_sql("33_insert_combination_items"), ctx.base())
+        originals = store.rows("stages/39_assemble_originals.sql", ctx.base())
+        edges = store.rows("stages/62_assemble_edges.sql", {"benchmark": ctx.benchmark})
+        deps = platform_rule.dependency_rows(originals, mode, edges)
+        write_rows(store, "stages/38_insert_dependency.sql", deps, ctx.base())
+        fit = platform_rule.edge_fit(store.rows("stages/63_edge_members.sql", ctx.base()))
+        with store.registered("edge_fit", pa.Table.from_pylist(fit, schema=EDGE_FIT_SCHEMA)):
+            store.execute("stages/34_platform_rule.sql", ctx.params())
+            store.execute("stages/60_edge_fit_rule.sql", ctx.base())
+            store.execute("stages/61_dependency_check.sql", ctx.params())
+        con.execute(
+            _sql("35_audit_cap"), ctx.params(audit_cap=audit_cap, safety_limit=safety_limit)
+        )
+        con.execute(_sql("47_drop_products"))
+
+
+def table(store, name: str, expansion: str) -> pa.Table:
+    """One pipeline table of an expansion, its expansion column dropped, rows in a total order."""
+    assert name in PIPELINE_TABLES
+    return store.con.sql(
+        f"SELECT * EXCLUDE (expansion) FROM {name} WHERE expansion = $e ORDER BY ALL",
+        params={"e": expansion},
+    ).to_arrow_table()
+
+
+def stored_prefix(store, expansion: str, budget: int) -> tuple[pa.Table, pa.Table, dict]:
+    """What the lazy assembly keeps of the reference's rows: per query the original and every
+    combination ranked up to its budget-th one the rule let through (pending, or cut by the
+    reference's cap), and how many of the product that leaves out, per query."""
+    keep = """
+        WITH open AS (
+            SELECT query_id, rrf_rank,
+                   row_number() OVER (PARTITION BY query_id ORDER BY rrf_rank) AS pos
+            FROM combinations WHERE expansion = $e AND status IN ('pending', 'cut')
+        ),
+        bound AS (SELECT query_id, rrf_rank AS last_rank FROM open WHERE pos = $budget),
+        kept AS (
+            SELECT c.query_id, c.combo_id FROM combinations c
+            LEFT JOIN bound b ON b.query_id = c.query_id
+            WHERE c.expansion = $e AND (c.is_original OR ($budget > 0 AND (
+                  (b.last_rank IS NULL AND c.status <> 'cut') OR c.rrf_rank <= b.last_rank)))
+        )"""
+    combos, items = (
+        store.con.sql(
+            keep + f" SELECT * EXCLUDE (expansion) FROM {name} WHERE expansion = $e "
+            "AND (query_id, combo_id) IN (SELECT (query_id, combo_id) FROM kept) ORDER BY ALL",
+            params={"e": expansion, "budget": budget},
+        ).to_arrow_table()
+        for name in ("combinations", "combination_items")
+    )
+    left_out = dict(
+        store.con.execute(
+            keep + " SELECT query_id, count(*) FILTER (WHERE (query_id, combo_id) NOT IN "
+            "(SELECT (query_id, combo_id) FROM kept)) FROM combinations WHERE expansion = $e "
+            "GROUP BY query_id",
+            {"e": expansion, "budget": budget},
+        ).fetchall()
+    )
+    return combos, items, left_out

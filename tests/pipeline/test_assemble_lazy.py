@@ -1,0 +1,181 @@
+"""The lazy assembly (issue 11): best first by RRF, only the audit budget stored, the rest
+counted; the same rows, bit for bit, as the materialising assembly it replaced."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+
+import pytest
+
+from pipeline.assemble_reference import run_reference, stored_prefix, table
+from pipeline.helpers import add_benchmark
+from pipeline.products import PLATFORMS, add_products, random_queries
+from toolex.pipeline import assemble, kbest
+from toolex.pipeline.stage import StageContext
+from toolex.pipeline.stats import annotation_table, combination_counts, safety_limit_hits
+
+
+@pytest.fixture
+def bstore(store):
+    add_benchmark(store)
+    return store
+
+
+def ctx(store, ids, expansion="default"):
+    return StageContext(store, "b", expansion, ids)
+
+
+def brute(slots):
+    """Every combination, ranked as the SQL ranked them: rrf DESC, then items DESC."""
+    scored = [
+        (kbest.score(t for t, _ in c), tuple(item for _, item in c))
+        for c in itertools.product(*slots)
+    ]
+    return sorted(scored, reverse=True)
+
+
+def random_slots(rng):
+    names = ["a", "B", "ab", "a b", "é", "Ω", "z", "10", "9"]
+    slots = []
+    for _ in range(rng.randint(1, 4)):
+        chosen = rng.sample(names, rng.randint(1, 5))
+        # few distinct ranks: ties in rrf everywhere, some within one slot
+        slots.append(sorted(((1.0 / (60 + rng.randint(1, 4)), n) for n in chosen), reverse=True))
+    return slots
+
+
+def test_best_first_and_count_before_match_the_whole_product_ranked():
+    rng = random.Random(11)
+    for _ in range(100):
+        slots = random_slots(rng)
+        ranked = brute(slots)
+        assert list(kbest.best_first(slots)) == ranked
+        for position, (_, items) in enumerate(ranked):
+            assert kbest.count_before(slots, items) == position
+
+
+def test_a_tie_at_the_budget_keeps_the_greater_item_list(bstore):
+    # (x, y) and (y, x) tie at 1/61 + 1/62 (a + b == b + a exactly); items DESC puts (y, x) first
+    slots = [("r0", [("x", 1, True), ("y", 2, True)]), ("r1", [("x", 1, True), ("y", 2, True)])]
+    add_products(bstore, {"q": slots})
+    assemble.run(ctx(bstore, ["q"]), audit_cap=2)
+    got = bstore.con.execute(
+        "SELECT combo_id, rrf_rank, list(item_id ORDER BY slot) FROM combinations "
+        "JOIN combination_items USING (benchmark, expansion, query_id, combo_id) GROUP BY ALL "
+        "ORDER BY combo_id"
+    ).fetchall()
+    # the references are unretrieved (rank 21): the original ranks last of the 3 x 3
+    assert got == [(0, 9, ["r0", "r1"]), (1, 1, ["x", "x"]), (2, 2, ["y", "x"])]
+
+
+@pytest.mark.parametrize(
+    ("seed", "mode", "audit_cap", "safety_limit"),
+    [(1, "feeds", None, 1000), (2, "strict", None, 4), (3, "strict", 0, 1000),
+     (4, "strict", 3, 1000)],
+)  # fmt: skip
+def test_the_same_rows_as_the_materialising_assembly_up_to_the_budget(
+    bstore, monkeypatch, seed, mode, audit_cap, safety_limit
+):
+    monkeypatch.setattr(assemble, "CHUNK", 20)  # several transactions, as a big run has
+    queries = random_queries(seed, n=25)
+    add_products(bstore, queries, expansions=("new", "ref"), platforms=PLATFORMS)
+    ids = sorted(queries)
+    counts = assemble.run(ctx(bstore, ids, "new"), audit_cap, mode, safety_limit)
+    run_reference(ctx(bstore, ids, "ref"), audit_cap, mode, safety_limit)
+    budget = safety_limit if audit_cap is None else audit_cap
+    combos, items, left_out = stored_prefix(bstore, "ref", budget)
+    assert table(bstore, "combinations", "new").equals(combos)
+    assert table(bstore, "combination_items", "new").equals(items)
+    assert table(bstore, "dependencies", "new").equals(table(bstore, "dependencies", "ref"))
+    products = dict(
+        bstore.con.execute(
+            "SELECT query_id, unstored FROM combination_products WHERE expansion = 'new'"
+        ).fetchall()
+    )
+    assert products == left_out
+    assert counts.notes.get("cut", 0) == sum(left_out.values())
+    if budget >= 1000:  # no query reaches it: every table as before, byte for byte
+        for name in ("combinations", "combination_items"):
+            assert table(bstore, name, "new").equals(table(bstore, name, "ref"))
+
+
+def test_a_hundred_million_combinations_store_only_the_budget_in_under_a_second(bstore):
+    # 8 slots of 10 accepted items: 10^8 combinations, the references unretrieved (rank 21),
+    # so the original ranks last of all
+    slots = [(f"ref{s}", [(f"t{s}_{i}", i, True) for i in range(1, 10)]) for s in range(8)]
+    add_products(bstore, {"big": slots})
+    started = time.perf_counter()
+    counts = assemble.run(ctx(bstore, ["big"]))  # the defaults: audit all, safety limit 1000
+    elapsed = time.perf_counter() - started
+    assert elapsed < 1.0, f"{elapsed:.2f} s"
+    stored = bstore.con.execute(
+        "SELECT status, count(*), min(rrf_rank), max(rrf_rank) FROM combinations GROUP BY ALL "
+        "ORDER BY ALL"
+    ).fetchall()
+    assert stored == [("pending", 1000, 1, 1000), ("valid", 1, 10**8, 10**8)]
+    assert bstore.con.execute("SELECT count(*) FROM combination_items").fetchone()[0] == 8 * 1001
+    assert counts.notes["combinations"] == 10**8
+    assert counts.notes["cut"] == 10**8 - 1001 and counts.notes["queries_at_safety_limit"] == 1
+    assert safety_limit_hits(bstore, "b") == {"big": 10**8 - 1001}
+    row = annotation_table(bstore, "b")[0]
+    assert (row["assembled"], row["cut"], row["pending"]) == (10**8, 10**8 - 1001, 1000)
+
+
+def test_the_original_is_kept_with_its_rank_when_the_budget_stops_above_it(bstore):
+    slots = [("r0", [("a", 1, True), ("b", 2, True)]), ("r1", [("c", 1, True), ("d", 2, True)])]
+    add_products(bstore, {"q": slots}, expansions=("new", "ref"))
+    assemble.run(ctx(bstore, ["q"], "new"), audit_cap=0)
+    run_reference(ctx(bstore, ["q"], "ref"))
+    original = (
+        "SELECT combo_id, rrf, rrf_rank, status, dependency_check FROM combinations "
+        "WHERE expansion = ? AND is_original"
+    )
+    new = bstore.con.execute(original, ["new"]).fetchall()
+    assert new == bstore.con.execute(original, ["ref"]).fetchall()
+    assert new[0][2] == 9  # 3 x 3, the unretrieved references rank last
+    assert combination_counts(bstore, "b", "new") == {"valid": 1, "cut": 8}
+
+
+def test_an_original_too_deep_to_count_keeps_an_unknown_rank(bstore, monkeypatch):
+    # the original ranks in the middle of its product: counting what beats it needs the
+    # partial sums near its own, a band that a product of 10^10 and more can make too wide
+    slots = [
+        ("r0", [("a", 1, True), ("r0", 2, True), ("b", 3, True)]),
+        ("r1", [("c", 1, True), ("r1", 2, True), ("d", 3, True)]),
+    ]
+    add_products(bstore, {"q": slots}, expansions=("counted", "band"))
+    assemble.run(ctx(bstore, ["q"], "counted"), audit_cap=1)
+    monkeypatch.setattr(kbest, "MAX_BAND", 2)
+    assemble.run(ctx(bstore, ["q"], "band"), audit_cap=1)
+    stored = "SELECT combo_id, rrf_rank FROM combinations WHERE expansion = ? ORDER BY 1"
+    assert bstore.con.execute(stored, ["counted"]).fetchall() == [(0, 6), (1, 1)]
+    assert bstore.con.execute(stored, ["band"]).fetchall() == [(0, None), (1, 1)]
+
+
+def test_rule_rejections_do_not_use_the_audit_budget(bstore):
+    # strict rule: r0 and r1 share platform P, so an alternative must keep its two tools on one
+    # platform; the best-ranked ones pair Q with R (or with P) and are all rejected
+    platforms = {"r0": "P", "r1": "P", "s": "P", "u": "P"}
+    platforms |= {f"q{i}": "Q" for i in range(3)} | {f"w{i}": "R" for i in range(3)}
+    slots = [
+        ("r0", [(f"q{i}", i + 1, True) for i in range(3)] + [("s", 9, True)]),
+        ("r1", [(f"w{i}", i + 1, True) for i in range(3)] + [("u", 9, True)]),
+    ]
+    add_products(bstore, {"q": slots}, platforms=platforms)
+    counts = assemble.run(ctx(bstore, ["q"]), audit_cap=2, mode="strict")
+    status = {
+        tuple(items): s
+        for items, s in bstore.con.execute(
+            "SELECT list(item_id ORDER BY slot), any_value(c.status) FROM combinations c "
+            "JOIN combination_items USING (benchmark, expansion, query_id, combo_id) "
+            "GROUP BY c.combo_id"
+        ).fetchall()
+    }
+    # (s, r1) and (r0, u) tie; items DESC takes (s, r1)
+    assert sorted(i for i, s in status.items() if s == "pending") == [("s", "r1"), ("s", "u")]
+    rejected = [i for i, s in status.items() if s == "rejected_platform"]
+    assert len(rejected) == len(status) - 3 > 2  # met on the way to the 2 pending ones
+    assert counts.notes["rejected_platform"] == len(rejected)
+    assert counts.notes["cut"] == 5 * 5 - len(status)
