@@ -21,6 +21,9 @@ What is counted (same retriever, depth and judges in every row: BM25, depth 20, 
   (same-step). The first rows are counted from distinct prompt keys (the stages toolex never
   runs that way); the last three are dry-run plans of real expansions.
 
+Per task: the same counts for each ToolRet task and StableToolBench test group on its own (the
+paper's, toolex before issue 12, toolex now); a prompt two tasks share counts in both.
+
 Disagreement of reuse: every verdict the rule carried over, against the verdict the stand-in
 verifier gave the same task fresh (the same expansion without reuse), at the stand-in's point
 (0.5) and the offline judge's strict point; and the shipped labels (pairs of labels on the same
@@ -82,27 +85,35 @@ def build(db: str) -> Store:
     return store
 
 
-def paper_rows(store: Store, bench: str, exp: str, depth: int) -> dict[str, dict[str, int]]:
+def paper_rows(
+    store: Store, bench: str, exp: str, depth: int, ids: list[str] | None = None
+) -> dict[str, dict[str, int]]:
     """The rows toolex never runs: counted from the expansion's tasks by distinct prompt keys
     (decompose: query, instruction, ground truth; verify: sub-query, reference, candidate;
-    audit: query, checklist, members; documentation is a function of the item)."""
-    p = {"b": bench, "e": exp, "k": depth}
+    audit: query, checklist, members; documentation is a function of the item); ``ids``: of
+    these queries only."""
+    p = {"b": bench, "e": exp, "k": depth, "ids": ids}
 
     def q(sql: str) -> int:
+        # every subqueries/combinations/candidates alias filters on $ids
+        sql = sql.replace("$ONLY", "($ids IS NULL OR list_contains($ids, query_id))")
         used = {k: v for k, v in p.items() if f"${k}" in sql}
         return int(store.con.execute(sql, used).fetchone()[0])
 
-    queries = q("SELECT count(*) FROM subqueries WHERE benchmark=$b AND expansion=$e AND slot=0")
-    subs = q("SELECT count(*) FROM subqueries WHERE benchmark=$b AND expansion=$e")
+    queries = q(
+        "SELECT count(*) FROM subqueries WHERE benchmark=$b AND expansion=$e AND slot=0 AND $ONLY"
+    )
+    subs = q("SELECT count(*) FROM subqueries WHERE benchmark=$b AND expansion=$e AND $ONLY")
     d_shared = q(
         """SELECT count(DISTINCT (q.text, coalesce(q.instruction, ''), g.gt)) FROM queries q
            JOIN (SELECT query_id, list(item_id ORDER BY slot) AS gt FROM qrels
                  WHERE benchmark=$b GROUP BY query_id) g USING (query_id)
            WHERE q.benchmark=$b AND q.query_id IN
-                 (SELECT query_id FROM subqueries WHERE benchmark=$b AND expansion=$e)"""
+                 (SELECT query_id FROM subqueries WHERE benchmark=$b AND expansion=$e AND $ONLY)"""
     )
     cands = """FROM candidates c JOIN subqueries s USING (benchmark, expansion, query_id, slot)
-               WHERE c.benchmark=$b AND c.expansion=$e AND c.rank <= $k"""
+               WHERE c.benchmark=$b AND c.expansion=$e AND c.rank <= $k
+                 AND ($ids IS NULL OR list_contains($ids, c.query_id))"""
     v_shared = q(f"SELECT count(DISTINCT (s.text, s.ref_item_id, c.item_id)) {cands}")
     v_noref = q(
         f"SELECT count(DISTINCT (s.text, s.ref_item_id, c.item_id)) {cands} "
@@ -117,8 +128,9 @@ def paper_rows(store: Store, bench: str, exp: str, depth: int) -> dict[str, dict
       SELECT count(DISTINCT (qq.text, coalesce(qq.instruction, ''), chk.checklist, m.members))
       FROM combinations c JOIN m USING (query_id, combo_id) JOIN chk USING (query_id)
       JOIN queries qq ON qq.benchmark=$b AND qq.query_id=c.query_id
-      WHERE c.benchmark=$b AND c.expansion=$e"""
-    a_all = q("SELECT count(*) FROM combinations WHERE benchmark=$b AND expansion=$e")
+      WHERE c.benchmark=$b AND c.expansion=$e
+        AND ($ids IS NULL OR list_contains($ids, c.query_id))"""
+    a_all = q("SELECT count(*) FROM combinations WHERE benchmark=$b AND expansion=$e AND $ONLY")
     a_shared = q(combos)
     a_noref = q(combos + " AND NOT c.is_original")
     return {
@@ -158,6 +170,47 @@ def scenario(
     row = dryrun.estimate(store, bench, exp, ids, llm, settings, ["audit"])[0]
     calls["audit"] = row["calls_now"]
     return calls, time.perf_counter() - t
+
+
+def per_task(store: Store, bench: str, llm: dict[str, Any], depth: int) -> list[dict[str, Any]]:
+    """Each task's (StableToolBench: each test group's) own calls: the paper's, toolex before
+    issue 12 (cost-plain) and now (cost-reuse). Verify calls now are the distinct prompts the
+    stand-in answered fresh; audits are the dry-run plans of the assembled expansions."""
+    tasks = store.con.execute(
+        "SELECT DISTINCT task FROM queries WHERE benchmark = ? AND task IS NOT NULL ORDER BY 1",
+        [bench],
+    ).fetchall()
+    settings = Settings(depth=depth, scope="benchmark")
+    out = []
+    for (task,) in tasks:
+        ids = select_queries(store, bench, task=task)
+        rows = paper_rows(store, bench, "cost-plain", depth, ids)
+        audits = {
+            exp: dryrun.estimate(store, bench, exp, ids, llm, settings, ["audit"])[0]["calls_now"]
+            for exp in ("cost-plain", "cost-reuse")
+        }
+        fresh = store.con.execute(
+            """SELECT count(DISTINCT (s.text, s.ref_item_id, v.item_id)) FROM verdicts v
+               JOIN subqueries s USING (benchmark, expansion, query_id, slot)
+               WHERE v.benchmark = ? AND v.expansion = 'cost-reuse' AND v.judge = ?
+                 AND list_contains(?, v.query_id)""",
+            [bench, StandIn.spec, ids],
+        ).fetchone()[0]
+        paper = sum(rows["paper"].values())
+        d = rows["+ identical prompts"]["decompose"]
+        before = d + rows["+ reference shortcut"]["verify"] + audits["cost-plain"]
+        now = d + int(fresh) + audits["cost-reuse"]
+        out.append(
+            {
+                "benchmark": bench,
+                "task": task,
+                "paper": paper,
+                "toolex_before": before,
+                "toolex_now": now,
+                "saved_vs_paper": f"{1 - now / paper:.1%}",
+            }
+        )
+    return out
 
 
 def disagreement(store: Store, bench: str) -> dict[str, Any]:
@@ -248,7 +301,7 @@ def main() -> None:
     os.environ.setdefault("ANTHROPIC_API_KEY", "dry-run-no-key")
     store = build(args.db)
     llm = dict.fromkeys(("decompose", "verify", "audit"), make_judge(args.judge, store))
-    table, reuse_rows = [], []
+    table, reuse_rows, tasks = [], [], []
     for bench in ("stabletoolbench", "toolret"):
         counted = {}
         for exp in SCENARIOS:
@@ -285,7 +338,9 @@ def main() -> None:
                 }
             )
         reuse_rows.append(disagreement(store, bench))
+        tasks += per_task(store, bench, llm, args.depth)
     emit_rows(table, "table", title=f"LLM calls per stage ({args.judge}, depth {args.depth})")
+    emit_rows(tasks, "table", title="calls per task (ToolRet) and test group (StableToolBench)")
     emit_rows(reuse_rows, "table", title="reused verdicts vs fresh ones (stand-in verifier)")
     emit_rows([label_loss(store)], "table", title="labelled equivalents lost (shipped set)")
 

@@ -91,8 +91,12 @@ def test_verify_outcomes(judge_and_server):
         for t in tasks[:2]
     ]
     got = {o.key: o.value for o in judge.verify(tasks + swapped)}
-    assert all(v == Verdict(True, "topic match True") for k, v in got.items() if "/x" not in k)
-    assert [got[t.key] for t in swapped] == [Verdict(False, "topic match False")] * 2
+    # OpenAI gives token log-probabilities (the scripted server: 0.8 for the word written),
+    # Anthropic none: the confidence is P(yes) from the tokens, or unknown
+    sure = judge.client.provider == "openai"
+    yes, no = (0.8, 0.2) if sure else (None, None)
+    assert all(v == Verdict(True, "topic match True", yes) for k, v in got.items() if "/x" not in k)
+    assert [got[t.key] for t in swapped] == [Verdict(False, "topic match False", no)] * 2
     assert server.count("chat") + server.count("messages") == 10
 
 
@@ -100,7 +104,7 @@ def test_audit_outcomes(judge_and_server):
     judge, _ = judge_and_server
     got = list(judge.audit(audit_tasks(3)))
     assert sorted(o.key for o in got) == ["q0/0", "q1/1", "q2/2"]
-    assert all(o.ok and o.value == Verdict(True, "all covered") for o in got)
+    assert all(o.ok and (o.value.accepted, o.value.reason) == (True, "all covered") for o in got)
 
 
 def test_injected_yes_changes_nothing(llm_env, store):
@@ -133,7 +137,7 @@ def test_injected_yes_changes_nothing(llm_env, store):
         )
         [clean] = list(judge.verify([task]))
         [attacked] = list(judge.verify([evil]))
-    assert clean.ok and clean.value == Verdict(False, "different operation")
+    assert clean.ok and clean.value == Verdict(False, "different operation", 0.2)
     assert not attacked.ok and attacked.value is None and "not valid JSON" in attacked.error
     statuses = [r["status"] for r in Ledger(store).rows()]
     assert statuses == ["ok", "malformed", "malformed"]

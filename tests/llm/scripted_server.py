@@ -14,8 +14,10 @@ What real servers do besides, on request:
   ``--parallel N``), so latency grows with the queue; a request whose client gave up is still
   worked to the end (``abandoned`` counts them: work wasted);
 - ``reject_formats``: a ``response_format`` type it refuses with HTTP 400, as servers without
-  structured output do;
-- Anthropic tool use: a request forcing a tool gets its answer as that tool's input.
+  structured output do; ``reject_logprobs``: the same for a request asking log-probabilities;
+- Anthropic tool use: a request forcing a tool gets its answer as that tool's input;
+- OpenAI ``logprobs``: a request asking for them gets the answer's tokens with their
+  log-probabilities and the top alternatives (``word_p``; see scripted_bodies.py).
 
 Run standalone (the latency benchmark does, so the server does not share the client's GIL)::
 
@@ -39,7 +41,8 @@ from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from scripted_answers import FaultPlan, _k_of, budget, decomposition, default_responder
+from scripted_answers import FaultPlan, _k_of, decomposition, default_responder
+from scripted_bodies import anthropic_message, openai_completion
 
 
 class ScriptedServer:
@@ -54,8 +57,13 @@ class ScriptedServer:
         slots: int | None = None,
         reject_formats: tuple[str, ...] = (),
         usage: dict[str, Any] | None = None,
+        word_p: Callable[[dict], float] | None = None,
+        reject_logprobs: bool = False,
     ) -> None:
+        self.reject_logprobs = reject_logprobs  # 400 to a request asking log-probabilities
         self.usage = usage  # reported instead of the real token counts (a lying server)
+        # P of each word the answer writes, for requests asking log-probabilities (default 0.8)
+        self.word_p = word_p
         self.responder, self.latency_s, self.hang_s = responder, latency_s, hang_s
         self.slots = threading.Semaphore(slots) if slots else None
         self.reject_formats = reject_formats
@@ -113,71 +121,11 @@ class ScriptedServer:
             return decomposition((_k_of(body) or 1) + 1)
         return self.responder(provider, body)
 
-    @staticmethod
-    def cut(body: dict[str, Any], text: str) -> tuple[str, bool]:
-        """``text`` cut at the request's token budget (4 characters a token), and whether it was."""
-        limit = budget(body)
-        if limit and len(text) // 4 > limit:
-            return text[: limit * 4], True
-        return text, False
-
     def openai_completion(self, body: dict[str, Any], text: str) -> dict[str, Any]:
-        prompt_toks = len(json.dumps(body.get("messages", ""))) // 4
-        text, cut = self.cut(body, text)
-        return {
-            "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": body.get("model"),
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "length" if cut else "stop",
-                    "logprobs": None,
-                    "message": {"role": "assistant", "content": text},
-                }
-            ],
-            "usage": self.usage
-            or {
-                "prompt_tokens": prompt_toks,
-                "completion_tokens": len(text) // 4,
-                "total_tokens": prompt_toks + len(text) // 4,
-            },
-        }
+        return openai_completion(body, text, self.usage, self.word_p)
 
     def anthropic_message(self, body: dict[str, Any], text: str) -> dict[str, Any]:
-        prompt_toks = len(json.dumps([body.get("system"), body.get("messages")])) // 4
-        text, cut = self.cut(body, text)
-        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
-        forced = (body.get("tool_choice") or {}).get("name")
-        if forced and not cut:
-            try:
-                value = json.loads(text)
-            except (ValueError, RecursionError):
-                value = None
-            if isinstance(value, dict):  # the model's answer, given as the forced tool's input
-                content = [
-                    {
-                        "type": "tool_use",
-                        "id": f"toolu_{uuid.uuid4().hex[:12]}",
-                        "name": forced,
-                        "input": value,
-                    }
-                ]
-        return {
-            "id": f"msg_{uuid.uuid4().hex[:12]}",
-            "type": "message",
-            "role": "assistant",
-            "model": body.get("model"),
-            "content": content,
-            "stop_reason": "max_tokens"
-            if cut
-            else "tool_use"
-            if content[0]["type"] == "tool_use"
-            else "end_turn",
-            "stop_sequence": None,
-            "usage": {"input_tokens": prompt_toks, "output_tokens": len(text) // 4},
-        }
+        return anthropic_message(body, text)
 
     # -- batches -------------------------------------------------------------------------------
 
@@ -383,6 +331,9 @@ def _handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 with server.lock:
                     server.served["rejected"] += 1
                 message = f"response_format type {kind!r} is not supported"
+                return self._send(400, {"error": {"message": message, "code": 400}})
+            if server.reject_logprobs and "logprobs" in body:
+                message = "logprobs is not supported by this server"
                 return self._send(400, {"error": {"message": message, "code": 400}})
             fault = server.faults.fault_for(body)
             with server.lock:

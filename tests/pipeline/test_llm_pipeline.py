@@ -16,7 +16,9 @@ from llm_support import FaultPlan, ScriptedServer  # noqa: E402
 from pipeline.fixtures import build  # noqa: E402
 from pipeline.helpers import overlap_search  # noqa: E402
 from toolex.judges import make_judge  # noqa: E402
-from toolex.pipeline.runner import run_expansion  # noqa: E402
+from toolex.pipeline.runner import Settings, run_expansion, select_queries  # noqa: E402
+from toolex.pipeline.stage import StageContext  # noqa: E402
+from toolex.pipeline.verify import pending_tasks  # noqa: E402
 from toolex.store import Store  # noqa: E402
 
 OPTS = {"max_in_flight": 4, "timeout_s": 0.3, "backoff_base_s": 0.01, "max_attempts": 6}
@@ -65,3 +67,40 @@ def test_faulty_server_gives_the_same_tables_and_a_rerun_makes_no_call(keys, tmp
         again = expand(store, faulty.url + "/v1")
         assert sum(s.calls for s in again.stages) == 0
         assert results(store) == expected
+
+
+@pytest.mark.parametrize(
+    ("provider", "prescreen"), [("openai", "auto"), ("anthropic", "auto"), ("anthropic", "off")]
+)
+def test_every_llm_verdict_carries_a_confidence(keys, monkeypatch, tmp_path, provider, prescreen):
+    """OpenAI verdicts take P(yes) from the verdict word's token probability (the scripted
+    server: 0.8 for the word written); Anthropic's API gives none, so a verdict's confidence is
+    the mean of its verdict and the offline screen's score (toolex.judges.confidence), computed
+    for the purpose when the screen did not run."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-77b1d2")
+    spec = {"openai": "openai:gpt-4o-mini", "anthropic": "anthropic:claude-3-5-haiku-20241022"}
+    store = Store.open(tmp_path / "c.duckdb")
+    build(store)
+    offline = make_judge("heuristic", store, benchmark="b")
+    stages = ["decompose", "candidates"]
+    run_expansion(store, "b", offline, stages=stages, search=overlap_search)
+    ctx = StageContext(store, "b", "default", select_queries(store, "b"))
+    screen = make_judge("heuristic:prescreen", store, benchmark="b")
+    prior = {o.key: o.value.confidence for o in screen.verify(pending_tasks(ctx))}
+    with ScriptedServer() as server:
+        url = server.url + ("/v1" if provider == "openai" else "")
+        judge = make_judge(spec[provider], store, base_url=url, **OPTS)
+        judges = {"decompose": offline, "verify": judge, "audit": offline}
+        settings = Settings(prescreen=prescreen)
+        run_expansion(store, "b", judges, stages=["verify"], settings=settings)
+    judged = store.con.execute(
+        "SELECT query_id, slot, item_id, accepted, confidence FROM verdicts WHERE judge = ?",
+        [judge.spec],
+    ).fetchall()
+    assert judged
+    for query_id, slot, item_id, accepted, confidence in judged:
+        if provider == "openai":
+            assert confidence == pytest.approx(0.8 if accepted else 0.2)
+        else:
+            expected = (accepted + prior[f"{query_id}/{slot}/{item_id}"]) / 2
+            assert confidence == pytest.approx(expected, abs=1e-6)

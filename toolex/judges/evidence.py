@@ -18,6 +18,12 @@ weighed and its weight fitted on labelled verdicts (benchmarks/fit_offline_judge
   sub-query or the reference's own inputs; how much the two tools' required inputs overlap.
 - ``sibling``: the two names share their object but each has a qualifier the other lacks (C vs
   C#, closing vs opening, simple vs compound interest).
+- The pre-screen's readings (``SCREEN_FEATURES``; the strict judge keeps the ones above, as
+  fitted): ``cover_doc``, ``cover`` over the whole rendered documentation (every field: a model
+  card's domain, a function's signature), not only name, description, parameters and returns;
+  ``inputs_ok_loose``, ``inputs_ok`` where a required input spelled like a reference parameter
+  up to case and punctuation (``colisId`` / ``colisid``) counts as supplied; ``sibling_loose``,
+  ``sibling`` with checkpoint names exempt (toolex.judges.names.checkpoints).
 - Vetoes, each a reason a person says "no" whatever the similarity: a required identifier
   (``*_id``, ``*_code``, a token) that nobody supplies, and a request that names the reference's
   platform or model id, which the candidate is not.
@@ -38,67 +44,10 @@ import numpy as np
 
 from toolex.judges.base import ToolDoc
 from toolex.judges.lexicon import COMPATIBLE, OP_BY_STEM, SYNONYM_OF
+from toolex.judges.names import checkpoints, named_reference, sibling
 from toolex.tooldoc import fields as df
 
 Embed = Callable[[Sequence[str]], np.ndarray]  # texts -> L2-normalised rows
-
-# Name words that say nothing about which object or variant a tool serves.
-_GENERIC_NAME = frozenset(
-    df.stem(w)
-    for w in (
-        "get",
-        "fetch",
-        "retrieve",
-        "list",
-        "show",
-        "find",
-        "search",
-        "lookup",
-        "query",
-        "info",
-        "information",
-        "data",
-        "detail",
-        "details",
-        "all",
-        "by",
-        "api",
-        "new",
-    )
-)
-_IDENTIFIER_PIECE = re.compile(r"[a-z]+\d|\d+[a-z]|[a-z][A-Z]")
-# Words that name a size or build of one thing (t5-base vs t5-large), not another thing.
-_VARIANT = frozenset(
-    (
-        "tiny",
-        "mini",
-        "small",
-        "base",
-        "medium",
-        "large",
-        "xl",
-        "xxl",
-        "big",
-        "huge",
-        "lite",
-        "light",
-        "distil",
-        "distilled",
-        "fast",
-        "v1",
-        "v2",
-        "v3",
-        "v4",
-        "pro",
-        "plus",
-        "basic",
-        "advance",
-        "advanced",
-        "ultra",
-        "premium",
-        "free",
-    )
-)
 
 
 @dataclass(frozen=True)
@@ -114,12 +63,19 @@ class Evidence:
     sibling: bool
     returns_overlap: float
     inputs_overlap: float
+    cover_doc: float
+    inputs_ok_loose: bool
+    sibling_loose: bool
     vetoes: tuple[str, ...] = field(default=())
     reasons: tuple[str, ...] = field(default=())
 
-    def vector(self) -> list[float]:
-        """The fitted features, in ``FEATURES`` order."""
-        return [float(getattr(self, name)) for name in FEATURES]
+    def vector(self, names: Sequence[str] | None = None) -> list[float]:
+        """The features ``names`` (default: the strict model's ``FEATURES``), in that order."""
+        return [float(getattr(self, name)) for name in (names or FEATURES)]
+
+    def named(self, names: Sequence[str]) -> dict[str, float]:
+        """The features ``names`` by name, as a model scores them."""
+        return {name: float(getattr(self, name)) for name in names}
 
 
 FEATURES = (
@@ -134,6 +90,12 @@ FEATURES = (
     "sibling",
     "returns_overlap",
     "inputs_overlap",
+)
+# The pre-screen's model reads the whole documentation and spells names loosely: fitted for
+# recall (benchmarks/fit_offline_judge.py), where the strict model is fitted for precision.
+SCREEN_FEATURES = tuple(
+    {"cover": "cover_doc", "inputs_ok": "inputs_ok_loose", "sibling": "sibling_loose"}.get(f, f)
+    for f in FEATURES
 )
 
 
@@ -193,6 +155,14 @@ class EvidenceReader:
             )
         return self._words[key]
 
+    def _all_words(self, tool: ToolDoc) -> frozenset[str]:
+        """``_doc_words`` and every word of the rendered documentation: fields no parser reads
+        as name, description, parameter or return (a model card's domain, a signature)."""
+        key = ("all", tool.text + tool.item_id)
+        if key not in self._words:
+            self._words[key] = self._doc_words(tool) | frozenset(df.content_tokens(tool.text))
+        return self._words[key]
+
     # -- evidence -------------------------------------------------------------------------
 
     def read(
@@ -215,6 +185,7 @@ class EvidenceReader:
         sib = sibling(cand, ref)
         if sib:
             reasons.append(sib)
+        spelled = {_spelling(p.name) for p in df.params(ref.doc)}
         if request:
             named_ = named_reference(request, cand, ref)
             if named_:
@@ -236,6 +207,9 @@ class EvidenceReader:
             sibling=bool(sib),
             returns_overlap=self._jaccard(rc, rr) if rc and rr else 0.5,
             inputs_overlap=self._jaccard(_input_words(cand), _input_words(ref)),
+            cover_doc=self._cover(sub_words & self._all_words(ref), self._all_words(cand)),
+            inputs_ok_loose=all(_spelling(m) in spelled for m in missing),
+            sibling_loose=bool(sib) and not checkpoints(cand, ref),
             vetoes=tuple(vetoes),
             reasons=tuple(reasons),
         )
@@ -300,6 +274,11 @@ def _is_handle(param_name: str) -> bool:
     return df.is_id_like(param_name) or (bool(words) and words[-1] in {"code", "key"})
 
 
+def _spelling(name: str) -> str:
+    """A parameter name up to case and punctuation: ``colisId``, ``colis_id``, ``colisid``."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
 def _input_words(tool: ToolDoc) -> frozenset[str]:
     """Stems of the required parameters' names, a synonym group standing for its members."""
     out = set()
@@ -309,78 +288,6 @@ def _input_words(tool: ToolDoc) -> frozenset[str]:
                 s = df.stem(w)
                 out.add(f"syn{SYNONYM_OF[s]}" if s in SYNONYM_OF else s)
     return frozenset(out - df.STOPWORDS)
-
-
-def _name_words(tool: ToolDoc) -> dict[str, str]:
-    """Comparable key (stem, or an operation class for a verb) -> the word as written."""
-    out: dict[str, str] = {}
-    for w in df.split_words(df.name(tool.doc) or tool.name or ""):
-        s = df.stem(w)
-        if s in _GENERIC_NAME or w in df.STOPWORDS or w.isdigit() or len(w) < 2:
-            continue
-        out.setdefault("op:" + OP_BY_STEM[s] if s in OP_BY_STEM else s, w)
-    return out
-
-
-def _alike(a: str, b: str) -> bool:
-    """One word written two ways: a compound split differently ("cashflow" / "cash"), or two
-    forms of one stem ("generator" / "generate")."""
-    if len(a) > 2 and len(b) > 2 and (a in b or b in a):
-        return True
-    return len(a) >= 6 and len(b) >= 6 and a[:6] == b[:6]
-
-
-def sibling(cand: ToolDoc, ref: ToolDoc) -> str | None:
-    """Why the two look like siblings (same object, each with its own qualifier), or None.
-
-    Model ids (``org/model-size``) are exempt: size and org variants of one model family are
-    the normal shape of equivalent models. Compounds split differently on the two sides
-    ("cashflow" vs "cash flow") are not qualifiers.
-    """
-    rn_raw, cn_raw = df.name(ref.doc) or ref.name or "", df.name(cand.doc) or cand.name or ""
-    if "/" in rn_raw or "/" in cn_raw:
-        return None
-    rw, cw = _name_words(ref), _name_words(cand)
-    rn, cn = set(rw), set(cw)
-    shared = rn & cn
-    only_r = {w for w in rn - cn if not any(_alike(rw[w], cw[x]) for x in cn)}
-    only_c = {w for w in cn - rn if not any(_alike(cw[w], rw[x]) for x in rn)}
-
-    def variant(words: set[str]) -> bool:
-        return all(w in _VARIANT or any(ch.isdigit() for ch in w) for w in words)
-
-    if shared and only_r and only_c and not (variant(only_r) and variant(only_c)):
-        return (
-            f"sibling: both are about {', '.join(sorted(rw[w] for w in shared))} but the "
-            f"reference says {', '.join(sorted(rw[w] for w in only_r))} and the candidate "
-            f"{', '.join(sorted(cw[w] for w in only_c))}"
-        )
-    return None
-
-
-def named_reference(request: str, cand: ToolDoc, ref: ToolDoc) -> str | None:
-    """The reference's platform or model id when the request names it and the candidate is not
-    it: "translate with Cheap Translate", "use tinyroberta" (a person then wants that one)."""
-    low = request.lower()
-    rp, cp = (ref.platform or "").strip().lower(), (cand.platform or "").strip().lower()
-    if (
-        len(rp) > 3
-        and rp != cp
-        and re.search(r"\b" + re.escape(rp) + r"\b", low)
-        and rp not in cand.text.lower()
-    ):
-        return f"the request names {ref.platform!r}, the reference's platform"
-    cname = (df.name(cand.doc) or cand.name or "").lower()
-    for piece in re.split(r"[/\s_]+", df.name(ref.doc) or ref.name or ""):
-        low_piece = piece.lower()
-        if (
-            len(low_piece) >= 4
-            and (_IDENTIFIER_PIECE.search(piece) or "-" in piece)
-            and low_piece in low
-            and low_piece not in cname
-        ):
-            return f"the request names {piece!r}, which only the reference is"
-    return None
 
 
 def library_idf(docs: Iterable[ToolDoc]) -> tuple[dict[str, float], float]:

@@ -19,12 +19,13 @@ dropped until no tool name or platform is spelled out (``tooldoc.fields.name_lea
 
 Verify, precision-first ("under genuine uncertainty, no", as the paper's verifier): the evidence
 of ``toolex.judges.evidence`` (embedding similarity of what the two tools say they do, coverage of
-the step's words, operation class, inputs, sibling names, ...) is scored by the logistic model of
+the step's words, operation class, inputs, sibling names, ...) is scored by the logistic models of
 ``toolex.judges.operating_points``, fitted on the shipped verdict labels. ``heuristic`` accepts
-when no veto fires and the score reaches the strict threshold (cross-validated precision 0.96,
-recall 0.23); ``heuristic:prescreen`` keeps every candidate an LLM verifier should see (recall
-0.975 of labelled equivalents, a third discarded) and never stands in for that verifier. The
-verdict's ``confidence`` is the score.
+when no veto fires and the strict model's score reaches its threshold (cross-validated precision
+0.96, recall 0.18); ``heuristic:prescreen`` keeps every candidate an LLM verifier should see, by
+the screen's own model (cross-validated recall 0.99 of labelled equivalents, 45% of the labelled
+candidates discarded), and never stands in for that verifier. The verdict's ``confidence`` is
+the score of the model that decided.
 Audit (valid iff both hold): every slot's tool covers its sub-query (``sim >= COVER_THRESHOLD``,
 0.05, or at least one shared content word), and where one tool's output feeds another's required
 id/token parameter (``tooldoc.fields.feeds``) the two share a platform.
@@ -61,7 +62,6 @@ COVER_THRESHOLD = 0.05
 MAX_ENTITY_WORDS = 6
 
 _OP_BY_STEM = lexicon.OP_BY_STEM
-_SYN_OF = lexicon.SYNONYM_OF
 
 
 class HeuristicJudge:
@@ -109,14 +109,7 @@ class HeuristicJudge:
         key = (tool.item_id, tool.platform, tool.text)
         feats = self._cache.get(key)
         if feats is None:
-            ps = df.params(tool.doc)
-            have = {df.stem(w) for p in ps for w in df.split_words(f"{p.name} {p.description}")}
-            required = [
-                (p.name, frozenset(df.stem(w) for w in df.split_words(p.name)) - df.STOPWORDS)
-                for p in ps
-                if p.required
-            ]
-            feats = _Features(self._vector(tool_tokens(tool)), operation(tool.doc), have, required)
+            feats = _Features(self._vector(tool_tokens(tool)), operation(tool.doc))
             self._cache[key] = feats
         return feats
 
@@ -227,16 +220,14 @@ class HeuristicJudge:
     ) -> Verdict:
         """The verdict and its confidence (the fitted score) at this judge's operating point."""
         evidence = self.reader().read(subquery, cand, ref, request)
-        score = op.score(dict(zip(ev.FEATURES, evidence.vector(), strict=True)))
+        if self.mode == "prescreen":
+            return _screened(evidence)
+        score = op.score(evidence.named(ev.FEATURES))
         shown = (
             f"score {score:.2f} (about {evidence.about_sim:.2f}, doc {evidence.doc_sim:.2f}, "
             f"covers {evidence.cover:.2f} of the step's words)"
         )
         notes = "; ".join(evidence.vetoes + evidence.reasons)
-        if self.mode == "prescreen":
-            keep = score >= op.PRESCREEN_THRESHOLD
-            why = f"{'kept' if keep else 'screened out'}: {shown} vs {op.PRESCREEN_THRESHOLD:.3f}"
-            return Verdict(keep, why + (f"; {notes}" if notes else ""), score)
         if evidence.vetoes:
             return Verdict(False, f"no: {notes}; {shown}", score)
         if score >= op.STRICT_THRESHOLD:
@@ -286,6 +277,20 @@ class HeuristicJudge:
 
     def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate:
         return Estimate(calls=0, cached=0, cost_usd=0.0)
+
+
+def _screened(evidence: ev.Evidence) -> Verdict:
+    """The pre-screen's verdict: kept (True) or screened out, by its own model (vetoes are
+    the verifier's to weigh, so they never discard)."""
+    score = op.screen_score(evidence.named(ev.SCREEN_FEATURES))
+    keep = score >= op.PRESCREEN_THRESHOLD
+    why = (
+        f"{'kept' if keep else 'screened out'}: score {score:.3f} (about "
+        f"{evidence.about_sim:.2f}, doc {evidence.doc_sim:.2f}, covers {evidence.cover_doc:.2f} "
+        f"of the step's words) vs {op.PRESCREEN_THRESHOLD:.3f}"
+    )
+    notes = "; ".join(evidence.vetoes + evidence.reasons)
+    return Verdict(keep, why + (f"; {notes}" if notes else ""), score)
 
 
 def tool_tokens(tool: ToolDoc) -> list[str]:
@@ -358,25 +363,12 @@ def unsatisfiable_params(cand: ToolDoc, ref: ToolDoc, subquery: str) -> list[str
     return ev.missing_inputs(cand, ref, set(df.content_tokens(subquery)))
 
 
-def _missing(required: list[tuple[str, frozenset[str]]], have: set[str]) -> list[str]:
-    """Names of required parameters whose words (or synonym groups) ``have`` lacks."""
-    have_syn = {_SYN_OF[w] for w in have if w in _SYN_OF}
-    missing = []
-    for name, words in required:
-        if not words or words & have or {_SYN_OF[w] for w in words if w in _SYN_OF} & have_syn:
-            continue
-        missing.append(name)
-    return missing
-
-
 @dataclass(frozen=True)
 class _Features:
     """What the judge needs of one tool, computed once per tool."""
 
     vector: dict[str, float]
     operation: str | None
-    param_words: set[str]  # stems of every parameter's name and description
-    required: list[tuple[str, frozenset[str]]]  # (name, stems of the name) of required params
 
 
 def _cos(a: Mapping[str, float], b: Mapping[str, float]) -> float:

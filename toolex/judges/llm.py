@@ -7,6 +7,9 @@ toolex/llm/executor.py). The calls in flight adapt per stage (toolex/llm/limiter
 per stage lives as long as the judge, so what a stage learnt about the server carries over from
 one chunk of tasks to the next.
 
+Verdicts (verify, audit) ask for token log-probabilities where the API gives them: the verdict
+word's probability is the verdict's confidence (toolex.judges.confidence).
+
 Tasks whose rendered prompts are identical share one call (the ledger would serve the repeat
 anyway; sharing also avoids paying twice within one run). ``Outcome.call_id`` is the ledger row
 that produced the answer, ``Outcome.extra`` says whether it came from the ledger and after how
@@ -20,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolex.judges import parse
+from toolex.judges import confidence, parse
 from toolex.judges.base import (
     AuditTask,
     DecomposeTask,
@@ -37,6 +40,7 @@ from toolex.llm.config import LLMConfig
 from toolex.llm.executor import Call, Executor, Policy, Result, Spend
 from toolex.llm.ledger import Ledger, call_identity, input_hash
 from toolex.llm.limiter import Limiter
+from toolex.llm.logprobs import TOP_LOGPROBS
 from toolex.llm.pricing import cost_usd, estimate_tokens
 from toolex.store import Store
 
@@ -58,6 +62,8 @@ class Prepared:
     parse: Callable[[str], Any]
     to_value: Callable[[Any], Any]
     schema: Schema = VERDICT
+    logprobs: int = TOP_LOGPROBS  # verdicts: their word's probability is the confidence
+    annotate: Callable[[Any, Any], Any] | None = confidence.from_tokens
 
 
 def raw_doc(tool: ToolDoc) -> str:
@@ -264,6 +270,8 @@ class LLMJudge:
                 lambda text: parse.parse_decomposition(text, tools, request),
                 lambda parsed: parse.subqueries_value(parsed, tools),
                 Schema("decomposition", parse.decomposition_schema(len(tools))),
+                logprobs=0,
+                annotate=None,
             )
         return Prepared(task, system, user, h, parse.parse_verdict, parse.verdict_value)
 
@@ -282,7 +290,16 @@ class LLMJudge:
         for p in prepared:
             groups.setdefault(p.input_hash, []).append(p)
         calls = [
-            Call(g[0].task.key, h, g[0].system, g[0].user, g[0].parse, g[0].schema)
+            Call(
+                g[0].task.key,
+                h,
+                g[0].system,
+                g[0].user,
+                g[0].parse,
+                g[0].schema,
+                logprobs=g[0].logprobs,
+                annotate=g[0].annotate,
+            )
             for h, g in groups.items()
         ]
         for result in self._results(stage, calls):

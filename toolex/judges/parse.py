@@ -36,6 +36,7 @@ from typing import Any
 
 from toolex.errors import AnswerError
 from toolex.judges.base import SubQuery, ToolDoc, Verdict
+from toolex.judges.confidence import stored
 from toolex.tooldoc import fields
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*)\n```$", re.DOTALL)
@@ -144,7 +145,11 @@ def parse_verdict(text: str) -> dict[str, Any]:
 
 
 def verdict_value(parsed: dict[str, Any]) -> Verdict:
-    return Verdict(accepted=parsed["verdict"] == "yes", reason=parsed["reason"])
+    """The verdict, with the confidence its tokens gave where they gave one
+    (toolex.judges.confidence)."""
+    return Verdict(
+        accepted=parsed["verdict"] == "yes", reason=parsed["reason"], confidence=stored(parsed)
+    )
 
 
 def parse_decomposition(text: str, tools: tuple[ToolDoc, ...], request: str = "") -> dict[str, Any]:

@@ -28,6 +28,7 @@ from toolex.llm.clients import Reply, Request, TransientError, token_count
 from toolex.llm.corrections import ANSWER_CAP, storable
 from toolex.llm.executor import Call, Executor, Result
 from toolex.llm.ledger import Attempt, Ledger, new_call_id
+from toolex.llm.logprobs import read_openai
 from toolex.llm.pricing import cost_usd
 
 OPENAI_ENDPOINT = "/v1/chat/completions"
@@ -86,7 +87,7 @@ def submit(client: Any, ledger: Ledger, executor: Executor, calls: list[Call]) -
 
 
 def _request(call: Call) -> Request:
-    return Request(call.system, call.user, schema=call.schema)
+    return Request(call.system, call.user, schema=call.schema, logprobs=call.logprobs)
 
 
 def ended(client: Any, batch_id: str) -> bool:
@@ -134,6 +135,7 @@ def _openai_line(item: dict[str, Any]) -> Reply | str:
         token_count(usage.get("prompt_tokens")),
         token_count(usage.get("completion_tokens")),
         truncated=choice.get("finish_reason") == "length",
+        tokens=read_openai(choice),
     )
 
 

@@ -2,10 +2,11 @@
 
 Each adapter turns one :class:`Request` (the system prompt, the task's user message, and after a
 rejected answer that answer plus a message naming the problem) into one chat call and classifies
-failures: ``TransientError`` (429, 5xx, timeouts, connection failures: worth retrying, with the
-server's Retry-After when given; ``kind`` says which) and ``PermanentError`` (bad key, bad
-request: retrying the same request cannot help). The SDKs are built with ``max_retries=0`` so the
-executor's backoff is the only retry policy, and every call carries its judge's timeout.
+failures (toolex.llm.failures): ``TransientError`` (429, 5xx, timeouts, connection failures:
+worth retrying, with the server's Retry-After when given; ``kind`` says which) and
+``PermanentError`` (bad key, bad request: retrying the same request cannot help). The SDKs are
+built with ``max_retries=0`` so the executor's backoff is the only retry policy, and every call
+carries its judge's timeout.
 
 Structured output: a request that names its answer's JSON schema asks the server to constrain
 the answer to it. OpenAI: ``response_format`` ``json_schema``, strict, within the subset strict
@@ -17,6 +18,12 @@ some models). A server that rejects a mode (HTTP 400/422) is probed with the nex
 that call; once that answers, the client keeps the lower mode for the rest of the run. The strict
 parser stays the guard either way: a schema shapes answers, it does not vouch for them.
 
+Log-probabilities: a request that wants them (``Request.logprobs``, the verdicts) asks OpenAI
+and compatible servers for the answer tokens' log-probabilities and the top alternatives
+(toolex.llm.logprobs); reasoning models give none and are not asked; a server that refuses them
+(HTTP 400/422 naming logprobs) is asked again without, and never again in the run. Anthropic's
+API has none.
+
 API keys are read from the environment only (OPENAI_API_KEY, ANTHROPIC_API_KEY,
 TOOLEX_COMPAT_API_KEY) at construction and handed to the SDK; they are never stored in the
 ledger, in configs or in error messages.
@@ -25,17 +32,20 @@ ledger, in configs or in error messages.
 from __future__ import annotations
 
 import copy
-import email.utils
 import json
 import os
 import re
 import threading
-import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from toolex.errors import ModelUnavailableError
+from toolex.llm.failures import PermanentError as PermanentError
+from toolex.llm.failures import TransientError as TransientError
+from toolex.llm.failures import classify
+from toolex.llm.failures import retry_after_seconds as retry_after_seconds
 from toolex.llm.keys import check_key
+from toolex.llm.logprobs import TokenProb, read_openai
 
 _REASONING_MODEL = re.compile(r"^(o\d|gpt-5)")
 # Keywords OpenAI's strict mode may refuse; the strict parser checks what they would have.
@@ -69,6 +79,7 @@ class Request:
     max_tokens: int | None = None  # None: the client's default
     timeout_s: float | None = None  # None: the client's default
     structured: str | None = None  # a lower mode probed for this call only (after a rejection)
+    logprobs: int = 0  # alternatives per answer token wanted (0: no log-probabilities)
 
 
 @dataclass(frozen=True)
@@ -77,27 +88,7 @@ class Reply:
     prompt_tokens: int | None
     completion_tokens: int | None
     truncated: bool = False  # cut off by the token budget (finish_reason length / max_tokens)
-
-
-class TransientError(Exception):
-    """Worth retrying: rate limit, server error, timeout, dropped connection.
-
-    ``kind`` is ``timeout``, ``rate_limit`` (429), ``overloaded`` (503, 529), ``server`` (other
-    5xx) or ``connection``; the first three say the server has more work than it can take."""
-
-    def __init__(
-        self, message: str, retry_after: float | None = None, kind: str = "server"
-    ) -> None:
-        super().__init__(message)
-        self.retry_after, self.kind = retry_after, kind
-
-
-class PermanentError(Exception):
-    """Retrying the same request cannot succeed (authentication, invalid request)."""
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
+    tokens: tuple[TokenProb, ...] | None = None  # the answer's tokens, where the API gives them
 
 
 class ChatClient(Protocol):
@@ -114,55 +105,6 @@ class ChatClient(Protocol):
     def adopt(self, mode: str) -> None: ...
 
     def start_at(self, structured: str) -> None: ...
-
-
-def retry_after_seconds(headers: Any) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date)."""
-    if headers is None:
-        return None
-    ms = headers.get("retry-after-ms")
-    if ms:
-        try:
-            return max(0.0, float(ms) / 1000)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value) if value else None
-        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
-
-
-_KINDS = {429: "rate_limit", 503: "overloaded", 529: "overloaded", 408: "timeout"}
-
-
-def _classify(exc: Exception, sdk: Any) -> Exception:
-    """Map an SDK exception to TransientError / PermanentError, without leaking headers."""
-    if isinstance(exc, sdk.APITimeoutError):
-        return TransientError("timeout: the server did not answer in time", kind="timeout")
-    if isinstance(exc, sdk.APIConnectionError):
-        return TransientError(f"connection error: {type(exc).__name__}", kind="connection")
-    if isinstance(exc, sdk.APIStatusError):
-        status = exc.status_code
-        msg = f"HTTP {status}: {_short(exc)}"
-        if status == 429 or status >= 500 or status == 408:
-            return TransientError(
-                msg, retry_after_seconds(exc.response.headers), _KINDS.get(status, "server")
-            )
-        return PermanentError(msg, status)
-    return PermanentError(f"{type(exc).__name__}: {exc}")
-
-
-def _short(exc: Any) -> str:
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        err = body.get("error", body)
-        if isinstance(err, dict) and err.get("message"):
-            return str(err["message"])[:200]
-    return str(getattr(exc, "message", exc))[:200]
 
 
 def api_key(provider: str, required: bool = True) -> str | None:
@@ -259,6 +201,7 @@ class OpenAIChat(_Modes):
 
         self.provider, self.model, self.max_tokens = provider, model, max_tokens
         self.start_at(structured)
+        self.logprobs = True  # asked for when a request wants them, until the server refuses
         # Local servers rarely check keys, but the SDK insists on one.
         key = api_key(provider, required=provider == "openai") or "not-needed"
         self._sdk = openai
@@ -295,8 +238,11 @@ class OpenAIChat(_Modes):
         response_format = self.response_format(self.mode_for(request), request.schema)
         if response_format is not None:
             body["response_format"] = response_format
-        if not (self.provider == "openai" and _REASONING_MODEL.match(self.model)):
+        reasoning = self.provider == "openai" and bool(_REASONING_MODEL.match(self.model))
+        if not reasoning:
             body["temperature"] = 0  # reasoning models reject any temperature but the default
+        if request.logprobs and self.logprobs and not reasoning:  # nor do they give logprobs
+            body["logprobs"], body["top_logprobs"] = True, request.logprobs
         # OpenAI's newer models take max_completion_tokens; compatible servers know max_tokens.
         body["max_completion_tokens" if self.provider == "openai" else "max_tokens"] = (
             request.max_tokens or self.max_tokens
@@ -310,7 +256,14 @@ class OpenAIChat(_Modes):
         try:
             resp = self.sdk_client.chat.completions.create(**body)
         except self._sdk.OpenAIError as exc:
-            raise _classify(exc, self._sdk) from None
+            error = classify(exc, self._sdk)
+            refused = isinstance(error, PermanentError) and error.status in (400, 422)
+            if not (refused and "logprobs" in body and "logprob" in str(error).lower()):
+                raise error from None
+            # A server without log-probabilities: ask for none for the rest of the run (the
+            # verdicts then take their confidence from another signal), and this call again.
+            self.logprobs = False
+            return self.complete(request)
         return reply_from_openai(resp)
 
 
@@ -327,6 +280,7 @@ def reply_from_openai(resp: Any) -> Reply:
         token_count(getattr(usage, "prompt_tokens", None)),
         token_count(getattr(usage, "completion_tokens", None)),
         truncated=getattr(choice, "finish_reason", None) == "length",
+        tokens=read_openai(choice),
     )
 
 
@@ -389,7 +343,7 @@ class AnthropicChat(_Modes):
         try:
             resp = self.sdk_client.messages.create(**body)
         except self._sdk.AnthropicError as exc:
-            raise _classify(exc, self._sdk) from None
+            raise classify(exc, self._sdk) from None
         return reply_from_anthropic(resp)
 
 

@@ -83,6 +83,10 @@ class Call:
     parse: Callable[[str], Any]  # raises AnswerError (with a ``hint``) on a malformed answer
     schema: Schema | None = None  # the answer's JSON schema, for structured output
     correction: Correction | None = None  # for the first attempt (a batch answer that failed)
+    logprobs: int = 0  # alternatives per answer token to ask for (0: none)
+    # Adds to a parsed answer what the reply carries beside its text (the verdict's token
+    # probability), so the ledger serves it with the answer.
+    annotate: Callable[[Any, Reply], Any] | None = None
 
 
 @dataclass
@@ -294,6 +298,7 @@ class Executor:
                 correction.max_tokens if correction else None,
                 self.policy.timeout_s,
                 probe,
+                call.logprobs,
             )
             reservation = None
             if self.budget is not None:
@@ -386,6 +391,8 @@ class Executor:
         except Exception as exc:  # RecursionError from deep nesting, a parser bug: malformed
             row.error = storable(f"unreadable answer: {type(exc).__name__}: {exc}", ERROR_CAP)
             return Correction(reply.text, UNREADABLE, request.max_tokens)
+        if call.annotate is not None:
+            row.parsed = call.annotate(row.parsed, reply)
         row.status = "ok"
         return None
 

@@ -4,12 +4,17 @@ The reference (the slot's ground-truth tool) is accepted with judge ``'reference
 whether or not the retriever found it. Every other candidate goes to ``judge.verify`` with the
 sub-query, its full raw documentation and the reference's; each verdict is stored as it completes.
 Before that, toolex.pipeline.verify_plan screens candidates out, carries verdicts over from
-sub-queries asking for the same step, and orders the rest (``options``).
+sub-queries asking for the same step, and orders the rest (``options``). A verdict from a judge
+that makes calls but gave no confidence (no token log-probabilities) takes the second-judge
+signal of toolex.judges.confidence, with the offline screen as the second judge.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from toolex.judges.base import Judge, Outcome, Verdict, VerifyTask, tool_doc
+from toolex.judges.confidence import second_judge
 from toolex.pipeline import verify_plan
 from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
 
@@ -81,12 +86,19 @@ def run(
         plan = verify_plan.make(ctx, tasks, judge, options)
         plan.write_free(writer, where, counts.notes)
     tasks = plan.to_judge
+    by_key = {t.key: t for t in tasks}
+    calls = bool(getattr(judge, "makes_calls", True))
 
     def store_one(writer: Writer, outcome: Outcome) -> str | None:
         if outcome.key not in where:
             return f"answer for unknown task {outcome.key!r}"
         if not isinstance(outcome.value, Verdict):
             return "verification answer is not a verdict"
+        verdict = outcome.value
+        if verdict.confidence is None and calls and outcome.key in by_key:
+            # no token probabilities (Anthropic, some servers): a second judge's signal
+            prior = plan.prior(by_key[outcome.key])
+            verdict = replace(verdict, confidence=second_judge(verdict.accepted, prior))
         query_id, slot, item_id = where[outcome.key]
         writer.add(
             "stages/23_insert_verdict.sql",
@@ -94,16 +106,14 @@ def run(
                 query_id=query_id,
                 slot=slot,
                 item_id=item_id,
-                accepted=outcome.value.accepted,
-                reason=outcome.value.reason,
+                accepted=verdict.accepted,
+                reason=verdict.reason,
                 judge=judge.spec,
                 call_id=outcome.call_id,
-                confidence=outcome.value.confidence,
+                confidence=verdict.confidence,
             ),
         )
-        plan.write_followers(
-            writer, where, outcome.key, outcome.value, outcome.call_id, counts.notes
-        )
+        plan.write_followers(writer, where, outcome.key, verdict, outcome.call_id, counts.notes)
         return None
 
     run_judged(ctx, counts, tasks, judge, store_one, "verify")

@@ -3,8 +3,9 @@ uncertainty-first order (issue 12). ``verify.run`` and ``expand --dry-run`` shar
 dry run counts the calls a run makes.
 
 - **Pre-screen** (``prescreen``): before an LLM verifier, the offline judge's lenient mode
-  (``heuristic:prescreen``: keeps 0.975 of labelled equivalents, discards about a quarter of
-  the candidates) decides which candidates the verifier sees; the rest are stored as verdicts
+  (``heuristic:prescreen``, its own model: cross-validated recall 0.99 of labelled equivalents;
+  it discards more than half of the candidates of a real expansion, benchmarks/bench_cost.py)
+  decides which candidates the verifier sees; the rest are stored as verdicts
   with ``accepted = false``, judge ``heuristic:prescreen``, reason ``screened out: ...`` and the
   screen's score as confidence, never sent. On by default when the verifier makes calls; off
   restores the paper's protocol; the offline judge is its own screen. A score the screen cannot
@@ -89,6 +90,20 @@ class VerifyPlan:
     screened: list[tuple[VerifyTask, Verdict]] = field(default_factory=list)
     reused: list[tuple[VerifyTask, Source]] = field(default_factory=list)  # from stored verdicts
     followers: dict[str, list[VerifyTask]] = field(default_factory=dict)  # leader key -> tasks
+    priors: dict[str, float | None] = field(default_factory=dict)  # the screen's P(yes) by key
+    screen: ScreenFactory | None = None  # builds the screen for priors not computed yet
+    _screen_judge: Judge | None = None
+
+    def prior(self, task: VerifyTask) -> float | None:
+        """The offline screen's P(yes) for ``task`` (the second judge of a verdict that came
+        without a confidence), computed now if the plan did not need it."""
+        if task.key not in self.priors and self.screen is not None:
+            if self._screen_judge is None:
+                self._screen_judge = self.screen()
+            for o in self._screen_judge.verify([task]):
+                if isinstance(o.value, Verdict):
+                    self.priors[task.key] = o.value.confidence
+        return self.priors.get(task.key)
 
     @property
     def waiting(self) -> int:
@@ -154,7 +169,8 @@ def make(
         screen_verdicts = {
             o.key: o.value for o in screen().verify(tasks) if isinstance(o.value, Verdict)
         }
-    out = VerifyPlan([])
+    out = VerifyPlan([], screen=screen)
+    out.priors = {k: v.confidence for k, v in screen_verdicts.items()}
     kept = []
     for task in tasks:
         verdict = screen_verdicts.get(task.key)
