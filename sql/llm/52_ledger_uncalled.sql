@@ -1,9 +1,10 @@
 -- 52_ledger_uncalled: pipeline outputs that no LLM call made, by stage and who decided them:
 -- the reference shortcut ('reference'), the offline judge, the pre-screen
 -- ('heuristic:prescreen': candidates an LLM verifier never saw), the platform rule and the
--- audit cap ('platform_rule', 'audit_cap', 'safety_limit'), imports.
--- Reads: subqueries, verdicts, combinations. Creates: nothing (a result set stage, decided_by,
--- tasks). Parameters: none.
+-- audit cap ('platform_rule', 'audit_cap', 'safety_limit'), imports. Combinations beyond the
+-- audit budget are never stored (combination_products counts them): they are added from there.
+-- Reads: subqueries, verdicts, combinations, combination_products. Creates: nothing (a result set
+-- stage, decided_by, tasks). Parameters: none.
 SELECT 'decompose' AS stage, coalesce(judge, '?') AS decided_by,
        count(DISTINCT (benchmark, expansion, query_id)) AS tasks
 FROM subqueries WHERE call_id IS NULL
@@ -13,7 +14,13 @@ SELECT 'verify', judge, count(*)
 FROM verdicts WHERE call_id IS NULL
 GROUP BY ALL
 UNION ALL
-SELECT 'audit', coalesce(judge, status), count(*)
-FROM combinations WHERE call_id IS NULL AND status <> 'pending'
+SELECT 'audit', decided_by, CAST(sum(n) AS BIGINT)
+FROM (
+    SELECT coalesce(judge, status) AS decided_by, count(*) AS n
+    FROM combinations WHERE call_id IS NULL AND status <> 'pending'
+    GROUP BY ALL
+    UNION ALL
+    SELECT judge, unstored FROM combination_products WHERE unstored > 0
+)
 GROUP BY ALL
 ORDER BY list_position(['decompose', 'verify', 'audit'], stage), decided_by;

@@ -9,6 +9,7 @@ from pipeline.fixtures import build
 
 from toolex.cli.expand import expand, stats
 from toolex.errors import NotFoundError
+from toolex.llm.usage import uncalled
 from toolex.store import Store
 
 
@@ -110,3 +111,7 @@ def test_stats_adds_up_and_says_what_it_could_not_check(tmp_path):
     assert "items with a platform" in out.stderr
     edges = run(stats, ["--db", db, "--benchmark", "b", "--edges", "--format", "json"])
     assert edges.exit_code == 0 and json.loads(edges.stdout) == []
+    # cut combinations are never stored: the ledger's "no call made" count still has them
+    with Store.open(db, read_only=True) as store:
+        decided = {(r["stage"], r["decided_by"]): r["tasks"] for r in uncalled(store)}
+    assert decided[("audit", "audit_cap")] == row["cut"]
