@@ -1,16 +1,15 @@
--- 22_verify_pending: candidates without a verdict, with what the judge needs to see.
+-- 22_verify_pending: candidates without a verdict, with the texts the judge reads beside the docs.
 -- Reads: candidates, subqueries, queries, items, verdicts, stage_failures. Creates: nothing.
 -- Parameters: $benchmark, $expansion, $query_ids (VARCHAR[]), $retry_failed (BOOLEAN).
--- The reference itself is included (is_reference): the stage passes it without a call.
+-- The reference itself is included (is_reference): the stage passes it without a call. The docs
+-- of the candidate and the reference come once per item from 27, not on every task row.
 SELECT c.query_id, c.slot, c.item_id, c.item_id = s.ref_item_id AS is_reference, s.text AS subquery,
-       ci.name AS c_name, ci.platform AS c_platform, ci.doc AS c_doc, ci.text AS c_text,
-       ci.kind AS c_kind, s.ref_item_id, ri.name AS r_name, ri.platform AS r_platform,
-       ri.doc AS r_doc, ri.text AS r_text, ri.kind AS r_kind, q.text AS request
+       s.ref_item_id, q.text AS request
 FROM candidates c
 JOIN subqueries s ON s.benchmark = c.benchmark AND s.expansion = c.expansion
      AND s.query_id = c.query_id AND s.slot = c.slot
 JOIN queries q ON q.benchmark = c.benchmark AND q.query_id = c.query_id
-JOIN items ci ON ci.benchmark = c.benchmark AND ci.item_id = c.item_id
+JOIN items ci ON ci.benchmark = c.benchmark AND ci.item_id = c.item_id  -- both documented
 JOIN items ri ON ri.benchmark = s.benchmark AND ri.item_id = s.ref_item_id
 WHERE c.benchmark = $benchmark AND c.expansion = $expansion
   AND list_contains($query_ids, c.query_id)

@@ -1,9 +1,8 @@
 -- 33_insert_combination_items: one row per member of each combination of a batch (slot =
--- position). Reads: stage_rows (the batch of 32). Creates: combination_items rows.
--- Parameters: $benchmark, $expansion.
+-- position). Reads: stage_rows (the batch of 32). Creates: assembly_round_items rows (71; 73
+-- stores them in combination_items). Parameters: $benchmark, $expansion.
 -- The two unnests run in lockstep, pairing each position with its item.
-INSERT INTO combination_items (benchmark, expansion, query_id, combo_id, slot, item_id)
+INSERT INTO assembly_round_items (benchmark, expansion, query_id, combo_id, slot, item_id)
 SELECT $benchmark, $expansion, query_id, combo_id,
        unnest(range(len(items)))::INTEGER, unnest(items)
-FROM stage_rows
-ON CONFLICT DO NOTHING;
+FROM stage_rows;

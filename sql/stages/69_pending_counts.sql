@@ -1,7 +1,7 @@
 -- 69_pending_counts: per query being assembled, its pending combinations so far (those the
 -- dependency rule let through) and the rrf_rank of its budget-th best one (NULL when fewer).
--- Reads: combinations. Creates: nothing (query_id, pending, last_rank).
--- Parameters: $benchmark, $expansion, $query_ids (VARCHAR[]), $budget (INTEGER >= 1).
+-- Reads: assembled_combinations (71: the group's rounds so far). Creates: nothing (query_id,
+-- pending, last_rank). Parameters: $budget (INTEGER >= 1).
 -- toolex.pipeline.assemble enumerates until each query has `budget` pending combinations or its
 -- product is spent: rejected ones do not use the audit budget.
 SELECT query_id, count(*) AS pending,
@@ -9,9 +9,8 @@ SELECT query_id, count(*) AS pending,
 FROM (
     SELECT query_id, rrf_rank,
            row_number() OVER (PARTITION BY query_id ORDER BY rrf_rank) AS pos
-    FROM combinations
-    WHERE benchmark = $benchmark AND expansion = $expansion AND status = 'pending'
-      AND list_contains($query_ids, query_id)
+    FROM assembled_combinations
+    WHERE status = 'pending'
 )
 GROUP BY query_id
 ORDER BY query_id;

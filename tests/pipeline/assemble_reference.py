@@ -38,9 +38,10 @@ def run_reference(
         write_rows(store, "stages/38_insert_dependency.sql", deps, ctx.base())
         fit = platform_rule.edge_fit(store.rows("stages/63_edge_members.sql", ctx.base()))
         with store.registered("edge_fit", pa.Table.from_pylist(fit, schema=EDGE_FIT_SCHEMA)):
-            store.execute("stages/34_platform_rule.sql", ctx.params())
-            store.execute("stages/60_edge_fit_rule.sql", ctx.base())
-            store.execute("stages/61_dependency_check.sql", ctx.params())
+            # the rules as they ran on the stored tables (the shipped ones judge staging tables)
+            con.execute(_sql("34_platform_rule"), ctx.params())
+            con.execute(_sql("60_edge_fit_rule"), ctx.base())
+            con.execute(_sql("61_dependency_check"), ctx.params())
         con.execute(
             _sql("35_audit_cap"), ctx.params(audit_cap=audit_cap, safety_limit=safety_limit)
         )

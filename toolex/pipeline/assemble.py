@@ -11,8 +11,10 @@ without an audit call, and what could not be checked is recorded (61).
 The audit budget is ``audit_cap`` when given, else ``safety_limit`` (audit every combination, as
 the paper does, up to that many per query). Enumeration stops once a query has ``budget``
 pending combinations or its product is spent: rejected ones do not use the budget, so it runs in
-rounds (store a batch, apply the rules, count what is pending, size the next round from the
-rule's yield so far) and drops what the last round overshot (35, 68). Stored: the original
+rounds (stage a batch, apply the rules, count what is pending, size the next round from the
+rule's yield so far) and drops what the last round overshot (35, 68). Rounds and their group
+are staged in TEMP tables (71, 72) and stored once judged (73), so each statement costs what
+its round or group holds, never what was stored before. Stored: the original
 (combo 0, always, its rank counted when the enumeration stopped above it), the pending ones and
 the rejected ones met on the way, numbered and ranked exactly as when the whole product was
 stored; the rest of the product is a count per query (43, schema 064), reported as cut. Memory
@@ -155,6 +157,11 @@ class Batch:
             self.store.execute("stages/33_insert_combination_items.sql", self.params)
         self.columns = tuple([] for _ in COMBINATION_SCHEMA.names)
 
+    def keep(self) -> None:
+        """Flush, then move the round (judged by now) into its group."""
+        self.flush()
+        self.store.execute_script("stages/72_keep_round.sql")
+
 
 def run(
     ctx: StageContext,
@@ -219,10 +226,11 @@ def assemble_chunk(
         deps = platform_rule.dependency_rows(originals, mode, edges)
         write_rows(store, "stages/38_insert_dependency.sql", deps, ctx.base())
         fit = platform_rule.edge_fit(store.rows("stages/63_edge_members.sql", ctx.base()))
+        store.execute_script("stages/71_assembly_tables.sql")
         with store.registered("edge_fit", pa.Table.from_pylist(fit, schema=EDGE_FIT_SCHEMA)):
             enumerate_within(ctx, products, budget)
             add_originals(ctx, products)
-            store.execute("stages/61_dependency_check.sql", ctx.params())
+            store.execute("stages/61_dependency_check.sql")
         sizes = [
             {
                 "query_id": p.query_id,
@@ -234,6 +242,7 @@ def assemble_chunk(
             for p in products
         ]
         write_rows(store, "stages/43_count_products.sql", sizes, ctx.base())
+        store.execute_script("stages/73_store_assembled.sql")
         store.execute_script("stages/47_drop_products.sql")
 
 
@@ -267,14 +276,12 @@ def enumerate_within(ctx: StageContext, products: list[Product], budget: int) ->
             p.take(batch)
             p.release()
         batch.flush()
-        ids = [p.query_id for p in live]
-        store.execute("stages/34_platform_rule.sql", ctx.params(query_ids=ids))
-        store.execute("stages/60_edge_fit_rule.sql", ctx.base())
+        store.execute("stages/34_platform_rule.sql", ctx.base())
+        store.execute("stages/60_edge_fit_rule.sql")
+        batch.keep()
+        # 69 counts the whole group; the queries done in earlier rounds are read and ignored
         pending = {
-            r["query_id"]: r
-            for r in store.rows(
-                "stages/69_pending_counts.sql", ctx.params(query_ids=ids, budget=budget)
-            )
+            r["query_id"]: r for r in store.rows("stages/69_pending_counts.sql", {"budget": budget})
         }
         more = []
         for p in live:
@@ -288,8 +295,8 @@ def enumerate_within(ctx: StageContext, products: list[Product], budget: int) ->
         live = more
     if overshot:
         with store.registered("stage_rows", pa.Table.from_pylist(overshot)):
-            store.execute("stages/35_audit_cap.sql", ctx.base())
-            store.execute("stages/68_drop_cut_items.sql", ctx.base())
+            store.execute("stages/35_audit_cap.sql")
+            store.execute("stages/68_drop_cut_items.sql")
 
 
 def add_originals(ctx: StageContext, products: list[Product]) -> None:
@@ -303,4 +310,4 @@ def add_originals(ctx: StageContext, products: list[Product]) -> None:
         before = kbest.count_before(p.slots, p.original, limit=MAX_RANK - 1)
         rank = None if before is None else before + 1
         batch.add(p.query_id, 0, kbest.score(terms), rank, p.original)
-    batch.flush()
+    batch.keep()

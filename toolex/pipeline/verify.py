@@ -32,18 +32,35 @@ def pending_tasks(
     """Verify tasks still to do; with a writer, the references pass on the way (no call).
 
     ``where`` receives task key -> (query_id, slot, item_id) (item ids may contain '/')."""
-    rows = ctx.store.rows("stages/22_verify_pending.sql", ctx.params(retry_failed=ctx.retry_failed))
+    pending = ctx.store.arrow(
+        "stages/22_verify_pending.sql", ctx.params(retry_failed=ctx.retry_failed)
+    )
+    rows = zip(*(pending.column(c).to_pylist() for c in pending.column_names), strict=True)
+    # One ToolDoc per item (27), shared by every task naming it, and one copy of each sub-query
+    # and request text: docs on every task row made memory grow with tasks x doc size.
+    ids = sorted(
+        set(pending.column("item_id").to_pylist() + pending.column("ref_item_id").to_pylist())
+    )
+    docs = {
+        d["item_id"]: tool_doc(
+            d["item_id"], d["name"], d["platform"], d["doc"], d["text"], d["kind"]
+        )
+        for d in ctx.store.rows(
+            "stages/27_verify_docs.sql", {"benchmark": ctx.benchmark, "item_ids": ids}
+        )
+    }
+    texts: dict[str, str] = {}
     tasks: list[VerifyTask] = []
-    for r in rows:
-        if r["is_reference"]:
+    for query_id, slot, item_id, is_reference, subquery, ref_item_id, request in rows:
+        if is_reference:
             if writer is not None and counts is not None:
                 counts.notes["references"] = counts.notes.get("references", 0) + 1
                 writer.add(
                     "stages/23_insert_verdict.sql",
                     dict(
-                        query_id=r["query_id"],
-                        slot=r["slot"],
-                        item_id=r["item_id"],
+                        query_id=query_id,
+                        slot=slot,
+                        item_id=item_id,
                         accepted=True,
                         reason="the ground-truth tool of this slot",
                         judge="reference",
@@ -52,25 +69,16 @@ def pending_tasks(
                     ),
                 )
             continue
-        key = task_key(r["query_id"], r["slot"], r["item_id"])
+        key = task_key(query_id, slot, item_id)
         if where is not None:
-            where[key] = (r["query_id"], r["slot"], r["item_id"])
+            where[key] = (query_id, slot, item_id)
         tasks.append(
             VerifyTask(
                 key,
-                r["subquery"],
-                tool_doc(
-                    r["item_id"], r["c_name"], r["c_platform"], r["c_doc"], r["c_text"], r["c_kind"]
-                ),
-                tool_doc(
-                    r["ref_item_id"],
-                    r["r_name"],
-                    r["r_platform"],
-                    r["r_doc"],
-                    r["r_text"],
-                    r["r_kind"],
-                ),
-                r["request"],
+                texts.setdefault(subquery, subquery),
+                docs[item_id],
+                docs[ref_item_id],
+                None if request is None else texts.setdefault(request, request),
             )
         )
     return tasks
