@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 
 import pytest
 
@@ -101,15 +100,24 @@ def test_the_same_rows_as_the_materialising_assembly_up_to_the_budget(
             assert table(bstore, name, "new").equals(table(bstore, name, "ref"))
 
 
-def test_a_hundred_million_combinations_store_only_the_budget_in_under_a_second(bstore):
+def test_a_hundred_million_combinations_store_only_the_budget(bstore, monkeypatch):
     # 8 slots of 10 accepted items: 10^8 combinations, the references unretrieved (rank 21),
-    # so the original ranks last of all
+    # so the original ranks last of all. The work is bounded by the budget, not the product:
+    # the enumeration is asked for the budget's combinations and no more (the time this takes,
+    # 0.3 s here, is benchmarks/bench_assemble.py's business, not a test's).
     slots = [(f"ref{s}", [(f"t{s}_{i}", i, True) for i in range(1, 10)]) for s in range(8)]
     add_products(bstore, {"big": slots})
-    started = time.perf_counter()
+    drawn = []
+    best_first = kbest.best_first
+
+    def counting(slots):
+        for combination in best_first(slots):
+            drawn.append(1)
+            yield combination
+
+    monkeypatch.setattr(kbest, "best_first", counting)
     counts = assemble.run(ctx(bstore, ["big"]))  # the defaults: audit all, safety limit 1000
-    elapsed = time.perf_counter() - started
-    assert elapsed < 1.0, f"{elapsed:.2f} s"
+    assert len(drawn) <= 1000 * 2
     stored = bstore.con.execute(
         "SELECT status, count(*), min(rrf_rank), max(rrf_rank) FROM combinations GROUP BY ALL "
         "ORDER BY ALL"
