@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 
 import numpy as np
 import pyarrow as pa
@@ -10,7 +11,7 @@ import pyarrow as pa
 from toolex.progress import progress
 from toolex.retrieval.base import EmbedStats, IndexInfo
 from toolex.retrieval.embedders import Embedder, make_embedder
-from toolex.retrieval.index import ANN_INDEX, ANN_THRESHOLD, DenseIndex, embed_cached
+from toolex.retrieval.index import ANN_THRESHOLD, DEFAULT_ANN, DenseIndex, embed_cached
 from toolex.retrieval.ranking import ranked_hits
 from toolex.retrieval.texts import DENSE_INSTRUCTION, Library, ScopeGroups, TextRow
 from toolex.store import Store
@@ -37,8 +38,9 @@ class DenseRetriever:
             "dim": self.embedder.dim,
             "max_words": self.embedder.max_words,
             "metric": "cosine",
-            "index": f"{ANN_INDEX.lower()}+refine" if info and info.ann else "flat",
+            "index": info.index if info else "flat",
             "ann_threshold": ANN_THRESHOLD,
+            **({"ann": asdict(DEFAULT_ANN)} if info and info.ann else {}),
         }
 
     def build(self, store: Store, library: Library) -> list[IndexInfo]:

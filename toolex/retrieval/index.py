@@ -6,12 +6,12 @@ unchanged library therefore embeds nothing; a changed item is re-embedded alone.
 
 Index: one LanceDB table per (benchmark, embedder, rendering) in ``<store>.lance/`` beside the
 DuckDB file (a temporary folder for ``:memory:`` stores). Cosine distance; exact (flat) search up to
-``ANN_THRESHOLD`` rows, an IVF_HNSW_SQ index with exact re-ranking of ``REFINE_FACTOR``·k
-candidates above it (threshold measured by ``benchmarks/bench_retrieval.py ann``). The table
-is rewritten only when the library's signature (ids, scopes, text hashes) changes, or when its
-files are damaged: the sidecar ``<table>.toolex.json`` (written atomically) records the size of
-every data and index file, and a table whose files are missing or shorter is rebuilt from the
-cache rather than trusted (an unreadable sidecar counts as no sidecar).
+``ANN_THRESHOLD`` rows, an IVF_FLAT index above it (``DEFAULT_ANN``; chosen and tuned with
+``benchmarks/bench_ann.py``). The table is rewritten only when the library's signature (ids,
+scopes, text hashes) or the index toolex builds changes, or when its files are damaged: the
+sidecar ``<table>.toolex.json`` (written atomically) records the index and the size of every
+data and index file, and a table whose files are missing or shorter is rebuilt from the cache
+rather than trusted (an unreadable sidecar counts as no sidecar).
 
 Scope filtering is a LanceDB prefilter on small integer codes (``task_code = 3``), one batched
 search per scope value: integer codes we generate keep user strings out of the filter expression.
@@ -26,6 +26,7 @@ import re
 import tempfile
 import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,13 +42,28 @@ from toolex.store import Store
 from toolex.tooldoc.render import truncate
 
 EMBED_BATCH = 128
-# Measured (benchmarks/bench_retrieval.py ann, 384-d, 200 queries, k=20, 2 busy cores): flat
-# 2.1-4.4 ms/query at 30k rows vs IVF_HNSW_SQ 22 ms; at 100k flat 14-16 ms vs HNSW_SQ 11 ms with
-# recall@20 0.998. IVF_PQ (+refine x10) reached only 0.71-0.85 recall@20, so it is not used.
-ANN_THRESHOLD = 100_000  # rows; below it flat search is exact and as fast or faster
-ANN_INDEX = "IVF_HNSW_SQ"
-ANN_NPROBES = 32
-REFINE_FACTOR = 10
+ANN_THRESHOLD = 100_000  # rows; below it search is flat: exact, 5.5-14.5 ms/query at 50k rows
+# Above it: IVF_FLAT, sqrt(rows) partitions, 192 probed, chosen with benchmarks/bench_ann.py
+# (real WordLlama tool and query vectors, k=20, against exact search, 2 cores at load 5-14; two
+# runs; the reference, flat search over 50k rows measured in the same runs: 6.2-14.5 ms/query):
+#   rows   flat ms/query  IVF_FLAT ms/query  recall@20   (with 128 probes: recall 0.99/0.98/0.94)
+#   100k     17.7-21.3         1.7-2.0       0.997-1.000
+#   200k     20.0-76.7         2.0-2.2       0.993-0.997  (recall@100 0.994; 1/8 scope 0.991)
+#   1M        129-139          5.8-12.0      0.972-0.979  (384 probes: 0.998 at 9.5 ms)
+# IVF_FLAT keeps exact vectors, so it needs no re-ranking. The quantised indexes need it and
+# were slower at lower recall: at 200k IVF_HNSW_SQ (the old default: nprobes 32, refine 10) 13.2
+# ms and 0.849, nprobes 64 20.8 ms and 0.922; IVF_SQ at most 0.928, IVF_RQ 0.915 (3-8 ms); at
+# 100k IVF_PQ at most 0.944 (16 ms, 4-min build). Their recall is bounded by the partitions
+# probed, which re-ranking cannot raise.
+ANN_INDEX = "IVF_FLAT"
+ANN_PARTITION_ROWS: int | None = None  # rows per IVF partition; None = sqrt(rows) partitions
+ANN_NPROBES = 192
+REFINE_FACTOR: int | None = None  # exact re-ranking of REFINE_FACTOR x k candidates; none
+# Query vectors per Lance call. Lance's exact re-ranking (refine_factor) opens the data file for
+# each query of a call and holds it until the call returns: 1,000 queries on IVF_HNSW_SQ held
+# 2,001 descriptors, so a 20k-query run in one call died with "Too many open files". IVF_FLAT
+# needs no re-ranking and holds none; chunks bound the rest (any index type) at a few hundred.
+SEARCH_BATCH = 64
 TIE_MARGIN = 8  # extra rows fetched so ties at the k-th score are cut by the SQL rank rule
 _MEMORY_DIRS: weakref.WeakKeyDictionary[Store, tempfile.TemporaryDirectory] = (
     weakref.WeakKeyDictionary()
@@ -173,7 +189,14 @@ class DenseIndex:
         self.info: IndexInfo | None = None
 
     def build(self) -> IndexInfo:
-        """Embed what the cache lacks; rewrite the Lance table only if the library changed."""
+        """Embed what the cache lacks; rewrite the Lance table only if the library changed.
+
+        Once per DenseIndex: its library never changes (a changed library is a new Library and
+        so a new DenseIndex), and the candidate stage searches batch after batch; re-checking
+        meant hashing every tool's text, reading back every vector and re-opening the table,
+        whose index Lance then read from disk again, for each batch of 256 sub-queries."""
+        if self.info is not None:
+            return self.info
         lib = self.library
         vectors, stats = embed_cached(self.store, self.embedder, lib.texts, "embedding tools")
         signature = hashlib.sha256(
@@ -183,16 +206,18 @@ class DenseIndex:
         ).hexdigest()
         meta_path = self.folder / f"{self.name}.toolex.json"
         meta = read_sidecar(meta_path)
+        ann = len(lib) >= ANN_THRESHOLD
+        kind = DEFAULT_ANN.built_as() if ann else "flat"
         existing = self._existing()
         if (
             existing is not None
             and meta.get("signature") == signature
+            # the index toolex builds today (sidecars before issue 11 name none: flat, or stale)
+            and meta.get("index", "flat" if not meta.get("ann") else None) == kind
             and meta.get("files") == table_files(self.table_dir)  # nothing missing or cut
         ):
             self.table = existing
-            self.info = IndexInfo(
-                self.embedder.spec, self.name, len(lib), meta.get("ann", False), False, stats
-            )
+            self.info = IndexInfo(self.embedder.spec, self.name, len(lib), ann, False, stats)
             return self.info
         table = pa.table(
             {
@@ -205,13 +230,13 @@ class DenseIndex:
             }
         )
         meta_path.unlink(missing_ok=True)  # no sidecar while the table is being rewritten
-        ann = len(lib) >= ANN_THRESHOLD
         self.table = self._write_table(table, ann)
         write_sidecar(
             meta_path,
             {
                 "signature": signature,
                 "ann": ann,
+                "index": kind,
                 "rows": len(lib),
                 "files": table_files(self.table_dir),
             },
@@ -232,12 +257,7 @@ class DenseIndex:
             try:
                 out: Any = self.db.create_table(self.name, table, mode="overwrite")
                 if ann:
-                    out.create_index(
-                        metric="cosine",
-                        index_type=ANN_INDEX,
-                        num_partitions=max(1, int(np.sqrt(len(table)))),
-                        vector_column_name="vector",
-                    )
+                    DEFAULT_ANN.create(out, len(table))
                 return out
             except Exception as exc:  # Lance raises OSError, RuntimeError, ValueError...
                 if attempt:
@@ -263,26 +283,24 @@ class DenseIndex:
         self, queries: np.ndarray, scope: str, scope_value: str | None, n_items: int, k: int
     ) -> pa.Table:
         """Top ``k`` (+ a tie margin) items per query row: columns query_index, item_id, score."""
-        if self.info is None:
-            self.build()
+        info = self.build()
         limit = min(k + TIE_MARGIN, n_items)
-        q = self.table.search(queries if len(queries) > 1 else queries[0])
-        q = q.distance_type("cosine").select(["item_id", "_distance"]).limit(limit)
+        where = None
         if scope in self.codes:
-            code = self.codes[scope][1][scope_value]
-            q = q.where(f"{scope}_code = {int(code)}", prefilter=True)
-        if self.info and self.info.ann:
-            q = q.nprobes(ANN_NPROBES).refine_factor(REFINE_FACTOR)
+            where = f"{scope}_code = {int(self.codes[scope][1][scope_value])}"
+        # A scope smaller than the threshold is searched exactly even in an indexed table, as a
+        # library that small is: the partitions an IVF search probes hold only part of a small
+        # scope's items. Exactness costs there (a 25k scope of 200k rows: 9.6 ms/query flat, 1.5
+        # with the index, recall 0.991; benchmarks/bench_ann.py --scopes 8).
+        ann = DEFAULT_ANN if info.ann and n_items >= ANN_THRESHOLD else None
         try:
-            hits = q.to_arrow()
+            hits = vector_search(self.table, queries, limit, where, ann)
         except Exception as exc:  # a data file removed or cut since build(): Lance's own error
             raise ToolexError(
                 f"the vector index table {self.table_dir} is damaged "
                 f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]}); run the command "
                 "again: it checks the index files and rebuilds a damaged table from the cache"
             ) from exc
-        if "query_index" not in hits.column_names:
-            hits = hits.append_column("query_index", pa.array(np.zeros(len(hits), np.int32)))
         score = pa.array(1.0 - hits.column("_distance").to_numpy().astype(np.float64))
         return pa.table(
             {
@@ -291,6 +309,90 @@ class DenseIndex:
                 "score": score,
             }
         )
+
+
+@dataclass(frozen=True)
+class AnnParams:
+    """One approximate index and how it is searched; ``benchmarks/bench_ann.py`` sweeps these."""
+
+    index_type: str = ANN_INDEX
+    partition_rows: int | None = ANN_PARTITION_ROWS
+    nprobes: int = ANN_NPROBES
+    refine_factor: int | None = REFINE_FACTOR
+    sub_vectors: int | None = None  # IVF_PQ / IVF_HNSW_PQ only; None = Lance's default
+
+    def built_as(self) -> str:
+        """What the table holds (search-time parameters change no file): the sidecar's record."""
+        return f"{self.index_type}/{self.partition_rows or 'sqrt'}/{self.sub_vectors or '-'}"
+
+    def create(self, table: Any, rows: int) -> None:
+        """Build this index on ``table``'s ``vector`` column (cosine), replacing any other."""
+        from lancedb import index
+
+        kinds: dict[str, Any] = {
+            "IVF_FLAT": index.IvfFlat,
+            "IVF_SQ": index.IvfSq,
+            "IVF_PQ": index.IvfPq,
+            "IVF_RQ": index.IvfRq,
+            "IVF_HNSW_SQ": index.HnswSq,
+            "IVF_HNSW_PQ": index.HnswPq,
+        }
+        parts = rows // self.partition_rows if self.partition_rows else int(np.sqrt(rows))
+        extra = {"num_sub_vectors": self.sub_vectors} if self.sub_vectors else {}
+        config = kinds[self.index_type](
+            distance_type="cosine", num_partitions=max(1, parts), **extra
+        )
+        table.create_index("vector", config=config, replace=True)
+
+
+DEFAULT_ANN = AnnParams()
+
+
+def vector_search(
+    table: Any, queries: np.ndarray, limit: int, where: str | None, ann: AnnParams | None
+) -> pa.Table:
+    """Nearest ``limit`` rows by cosine per query row: ``query_index, item_id, _distance``.
+
+    ``ann=None`` searches exactly (flat), else with ``ann``'s probes (and re-ranking, if it
+    asks for any). Queries go to Lance ``SEARCH_BATCH`` at a time (see there: why).
+    """
+    parts = []
+    for start in range(0, len(queries), SEARCH_BATCH):
+        chunk = queries[start : start + SEARCH_BATCH]
+        q = table.search(chunk if len(chunk) > 1 else chunk[0]).distance_type("cosine")
+        q = q.select(["item_id", "_distance"]).limit(limit)
+        if where is not None:
+            q = q.where(where, prefilter=True)
+        if ann is None:
+            q = q.bypass_vector_index()
+        else:
+            q = q.nprobes(ann.nprobes)
+            if ann.refine_factor:
+                q = q.refine_factor(ann.refine_factor)
+        hits = q.to_arrow()
+        index = (
+            hits.column("query_index").to_numpy().astype(np.int64)
+            if "query_index" in hits.column_names
+            else np.zeros(len(hits), np.int64)
+        )
+        parts.append(
+            pa.table(
+                {
+                    "query_index": pa.array(index + start, pa.int64()),
+                    "item_id": hits.column("item_id"),
+                    "_distance": hits.column("_distance"),
+                }
+            )
+        )
+    if not parts:
+        return pa.table(
+            {
+                "query_index": pa.array([], pa.int64()),
+                "item_id": pa.array([], pa.string()),
+                "_distance": pa.array([], pa.float32()),
+            }
+        )
+    return pa.concat_tables(parts)
 
 
 def _codes(values: list[str | None]) -> tuple[list[int], dict[str | None, int]]:

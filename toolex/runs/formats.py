@@ -27,7 +27,9 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from toolex.errors import InputError
 from toolex.loaders.readers import read_json_value, read_text
@@ -90,23 +92,101 @@ def read_run(path: str | Path, fmt: str = "auto") -> pa.Table:
 
 
 def _read_trec(path: Path, fmt: str) -> pa.Table:
-    qids, dids, scores, lines = [], [], [], []
-    for lineno, line in enumerate(read_text(path).split("\n"), start=1):
-        cols = line.split()
-        if not cols:
-            continue
-        if len(cols) != 6:
-            raise InputError(
-                f"expected 6 columns 'qid Q0 docid rank score tag', found {len(cols)}",
-                path=str(path),
-                line=lineno,
-            )
-        score = _score_text(cols[4], path, lineno)
-        qids.append(trec_unescape(cols[0]))
-        dids.append(trec_unescape(cols[2]))
-        scores.append(score)
-        lines.append(lineno)
-    return _unslotted(qids, dids, scores, lines)
+    """Columns at a time in Arrow, not a line at a time in Python (a 690,795-line StableToolBench
+    run: 0.4-0.8 CPU-s, was 5.3; benchmarks/bench_run_import.py). Arrow's whitespace is the set
+    Python's ``str.split()`` splits on (``tests/runs/test_trec_reader.py`` checks every code
+    point), so a line has the same fields either way; the first bad line, in file order, is the
+    error, worded as before."""
+    text = _text(path)
+    # ASCII text without the separators \x1c-\x1f (which str.split() also splits on) splits
+    # the same with Arrow's ASCII kernels, at half the cost of its Unicode ones.
+    plain_ascii = (
+        pc.all(pc.string_is_ascii(text)).as_py()
+        and not pc.any(pc.match_substring_regex(text, "[\x1c-\x1f]")).as_py()
+    )
+    trim, split = (
+        (pc.ascii_trim_whitespace, pc.ascii_split_whitespace)
+        if plain_ascii
+        else (pc.utf8_trim_whitespace, pc.utf8_split_whitespace)
+    )
+    # Arrow splits a leading or trailing run of whitespace into empty fields, str.split() does
+    # not: trim first. A blank line (which TREC readers skip) then splits into one empty field.
+    lines = trim(pc.split_pattern(text, "\n").flatten())
+    del text
+    line_no = np.flatnonzero(pc.binary_length(lines).to_numpy() > 0) + 1
+    fields = split(lines)
+    del lines
+    starts = fields.offsets.to_numpy()
+    width = np.diff(starts)[line_no - 1]
+    bad_width = np.flatnonzero(width != 6)
+    first_width = int(bad_width[0]) if len(bad_width) else len(width)
+    # Rows before the first misshapen line; field j of row r is values[starts[r] + j].
+    values = fields.values
+    at = starts[line_no[:first_width] - 1]
+    score_text = values.take(pa.array(at + 4))
+    valid = pc.match_substring_regex(score_text, _SCORE_RE)
+    # Text of that grammar parses in Arrow exactly as float() parses it (to the bit; the test
+    # compares), so only an overflow to infinity is left to catch.
+    scores = pc.cast(pc.if_else(valid, score_text, None), pa.float64())
+    finite = pc.fill_null(pc.is_finite(scores), False)
+    bad_score = np.flatnonzero(~finite.to_numpy(zero_copy_only=False))
+    if len(bad_score):
+        row = int(bad_score[0])
+        _score_text(score_text[row].as_py(), path, int(line_no[row]))  # raises
+    if len(bad_width):
+        raise InputError(
+            f"expected 6 columns 'qid Q0 docid rank score tag', found {width[first_width]}",
+            path=str(path),
+            line=int(line_no[first_width]),
+        )
+    return pa.table(
+        {
+            "query_id": _unescaped(values.take(pa.array(at))),
+            "item_id": _unescaped(values.take(pa.array(at + 2))),
+            "score": scores,
+            "slot": pa.nulls(len(at), pa.int32()),
+            "line": pa.array(line_no, pa.int64()),
+        },
+        schema=RESULT_SCHEMA,
+    )
+
+
+def _text(path: Path) -> pa.LargeStringArray:
+    """The file as one Arrow string, with read_text's checks and located errors but without a
+    Python str (decoding and copying 50 MB cost more than splitting it)."""
+    data = path.read_bytes() if path.is_file() else read_text(path)  # read_text raises
+    assert isinstance(data, bytes)
+    start = len(_BOM) if data.startswith(_BOM) else 0
+    offsets = pa.py_buffer(np.array([0, len(data) - start], np.int64))
+    text = pa.Array.from_buffers(
+        pa.large_string(), 1, [None, offsets, pa.py_buffer(data).slice(start)]
+    )
+    try:
+        text.validate(full=True)  # UTF-8
+    except pa.ArrowInvalid:
+        read_text(path)  # raises, naming the line and byte offset
+        raise
+    return text
+
+
+def _unescaped(ids: pa.Array) -> pa.Array:
+    """trec_unescape over a column, once per distinct id that holds a ``%`` (a run repeats a few
+    thousand ids hundreds of thousands of times). An id whose every ``%`` starts ``%20`` decodes
+    to the id with those as spaces, so Arrow replaces them; only others go through Python."""
+    ids = ids.cast(pa.string())
+    if not pc.any(pc.match_substring(ids, "%")).as_py():
+        return ids
+    encoded = ids.dictionary_encode()
+    names = encoded.dictionary
+    plain = pc.match_substring_regex(names, "^([^%]|%20)*$")
+    spaced = pc.replace_substring(names, "%20", " ")
+    other = pc.invert(plain).to_numpy(zero_copy_only=False)
+    if other.any():
+        decoded = spaced.to_pylist()
+        for i in np.flatnonzero(other):
+            decoded[i] = trec_unescape(names[int(i)].as_py())
+        spaced = pa.array(decoded, pa.string())
+    return spaced.take(encoded.indices)
 
 
 def _read_table(path: Path, fmt: str) -> pa.Table:
@@ -169,8 +249,6 @@ def _read_table(path: Path, fmt: str) -> pa.Table:
 def _check_no_nulls(
     col: pa.ChunkedArray, lines: pa.Array, path: Path, key: str, *, allow: bool
 ) -> None:
-    import pyarrow.compute as pc
-
     bad = pc.is_null(col, nan_is_null=True)
     if allow or not pc.any(bad).as_py():
         return
@@ -180,7 +258,9 @@ def _check_no_nulls(
 
 # A score as trec_eval writes one: digits, a point, an exponent. Python's float() also takes
 # "1_000", "inf", "nan" and "Infinity", which no run should hold.
-_SCORE = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
+_BOM = "\ufeff".encode()
+_SCORE_RE = r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$"  # RE2 and Python alike
+_SCORE = re.compile(_SCORE_RE, re.ASCII)
 
 
 def _score_text(text: str, path: Path, line: int) -> float:
@@ -207,8 +287,6 @@ def _finite(score: object) -> bool:
 
 
 def _check_finite(col: pa.ChunkedArray, lines: pa.Array, path: Path) -> None:
-    import pyarrow.compute as pc
-
     bad = pc.invert(pc.is_finite(col))
     if not pc.any(bad).as_py():
         return

@@ -115,7 +115,8 @@ def _check(store: Store, benchmark: str, path: Path, where: str, skip_unknown: b
     if unknown:
         rows = sum(u["n_rows"] for u in unknown)
         notes.append(f"skipped {rows} result(s) of {len(unknown)} unknown query id(s)")
-    dup = store.rows("runs/21_duplicate_results.sql")
+    maybe_dup = store.scalar("runs/23_duplicate_hashes.sql")  # cheap; exact query only if so
+    dup = store.rows("runs/21_duplicate_results.sql") if maybe_dup else []
     if dup:
         d = dup[0]
         raise InputError(
