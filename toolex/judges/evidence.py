@@ -116,7 +116,7 @@ class EvidenceReader:
         self._default_idf = default_idf
         self._embed = embed
         self._vec: dict[str, np.ndarray] = {}
-        self._words: dict[tuple[str, str], frozenset[str]] = {}
+        self._words: dict[tuple[str, str, str], frozenset[str]] = {}
 
     # -- cached parts ---------------------------------------------------------------------
 
@@ -135,8 +135,10 @@ class EvidenceReader:
             self.prefetch([text])
         return self._vec[text]
 
+    # Per-document features, keyed by (what, item id, rendered text): a tuple rather than a
+    # concatenation, since a key is built for every pair read and the strings keep their hashes.
     def _about_words(self, tool: ToolDoc) -> frozenset[str]:
-        key = ("about", tool.text + tool.item_id)
+        key = ("about", tool.item_id, tool.text)
         if key not in self._words:
             self._words[key] = frozenset(
                 df.content_tokens(
@@ -146,7 +148,7 @@ class EvidenceReader:
         return self._words[key]
 
     def _doc_words(self, tool: ToolDoc) -> frozenset[str]:
-        key = ("doc", tool.text + tool.item_id)
+        key = ("doc", tool.item_id, tool.text)
         if key not in self._words:
             parts = [df.name(tool.doc) or tool.name or "", df.description(tool.doc)]
             parts += [f"{p.name} {p.description}" for p in df.params(tool.doc)]
@@ -155,10 +157,16 @@ class EvidenceReader:
             )
         return self._words[key]
 
+    def _returns(self, tool: ToolDoc) -> frozenset[str]:
+        key = ("returns", tool.item_id, tool.text)
+        if key not in self._words:
+            self._words[key] = frozenset(df.returns_tokens(tool.doc))
+        return self._words[key]
+
     def _all_words(self, tool: ToolDoc) -> frozenset[str]:
         """``_doc_words`` and every word of the rendered documentation: fields no parser reads
         as name, description, parameter or return (a model card's domain, a signature)."""
-        key = ("all", tool.text + tool.item_id)
+        key = ("all", tool.item_id, tool.text)
         if key not in self._words:
             self._words[key] = self._doc_words(tool) | frozenset(df.content_tokens(tool.text))
         return self._words[key]
@@ -191,7 +199,7 @@ class EvidenceReader:
             if named_:
                 vetoes.append(named_)
         name_c, name_r = df.name(cand.doc) or cand.name or "", df.name(ref.doc) or ref.name or ""
-        rc, rr = frozenset(df.returns_tokens(cand.doc)), frozenset(df.returns_tokens(ref.doc))
+        rc, rr = self._returns(cand), self._returns(ref)
         return Evidence(
             about_sim=float(ec @ er),
             doc_sim=float(dc @ dr),
