@@ -322,6 +322,15 @@ class Store:
             self.con.complete()
             return self.con.sql(sql_text(name), params=dict(params or {})).to_arrow_table()
 
+    def copy_parquet(self, name: str, params: Mapping[str, Any] | None, path: str | Path) -> None:
+        """Write the rows of one shipped query to a Parquet file with DuckDB's COPY, streamed
+        rather than held in memory: how an engine outside DuckDB gets its inputs
+        (toolex.engines). A store opened read-only and locked down writes no file; open it
+        with ``allow_files=True``."""
+        with self._translated():
+            self.con.complete()
+            self.con.sql(sql_text(name), params=dict(params or {})).write_parquet(str(path))
+
     def scalar(self, name: str, params: Mapping[str, Any] | None = None) -> Any:
         """The first column of the first row of one shipped SQL query (None when no row)."""
         # fetchall, not fetchone: fetchone leaves the result pending under DuckDB 2.x, and the

@@ -12,6 +12,8 @@
 --              when K is beyond the list: toolex.metrics.registry.NO_CUT)
 --   AP@K     = sum of precision at the rank of each relevant item at rank <= K, over n_rel
 --              (trec_eval map_cut_K)
+-- Ones are CAST(1 AS DOUBLE), not 1.0: 1.0 is a DECIMAL on Spark, where 1.0 / 3 is 0.333333
+-- and an average of DECIMAL(2,1) keeps five decimals (DuckDB makes both DOUBLE).
 CREATE OR REPLACE TEMP MACRO metric_combo_scores(p_run_ids, p_ks, p_expansion) AS TABLE
 WITH combos AS (
     SELECT DISTINCT benchmark, query_id, combo_id FROM metric_combos(p_expansion)
@@ -24,9 +26,10 @@ WITH combos AS (
 SELECT b.run_id, b.query_id, b.combo_id, b.k,
        coalesce(h.dcg / i.idcg, 0.0) AS ndcg,
        coalesce(h.n_hit / i.n_rel, 0.0) AS recall,
-       CASE WHEN i.n_rel > 0 AND h.n_hit = i.n_rel THEN 1.0 ELSE 0.0 END AS comp,
+       CASE WHEN i.n_rel > 0 AND h.n_hit = i.n_rel THEN CAST(1 AS DOUBLE)
+            ELSE CAST(0 AS DOUBLE) END AS comp,
        coalesce(h.n_hit / b.k, 0.0) AS p,
-       coalesce(1.0 / h.first_rank, 0.0) AS rr,
+       coalesce(CAST(1 AS DOUBLE) / h.first_rank, 0.0) AS rr,
        coalesce(h.ap_sum / i.n_rel, 0.0) AS ap
 FROM base AS b
 LEFT JOIN metric_ideal(p_ks, p_expansion) AS i

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from toolex.cli.engines import engine_options, opened_engine
 from toolex.cli.options import (
     FORMATS,
     benchmark_option,
@@ -17,6 +18,7 @@ from toolex.cli.options import (
     run_option,
 )
 from toolex.cli.trust import echo_trust
+from toolex.engines import DEFAULT_ENGINE, engine_label
 from toolex.errors import ToolexError
 from toolex.metrics.engine import BY, all_runs, expansion_coverage, summary
 from toolex.metrics.registry import METRICS, NO_CUT, ir_name, parse, validate_ks
@@ -86,6 +88,7 @@ EVAL_FORMATS = (*FORMATS, *PAPER_ONLY)
     help="Group queries by category or by task; 'all' is always added.",
 )
 @click.option("--per-query", is_flag=True, help="Also output every query's scores.")
+@engine_options
 @click.option(
     "--layout",
     type=click.Choice(LAYOUTS),
@@ -116,6 +119,10 @@ def eval_cmd(
     expansion: str,
     by: str,
     per_query: bool,
+    engine: str,
+    spark_master: str | None,
+    spark_inputs: str | None,
+    spark_conf: tuple[str, ...],
     layout: str,
     fmt: str,
 ) -> None:
@@ -132,6 +139,11 @@ def eval_cmd(
     "unvalidated") and the review's combination precision; JSON summary rows also carry it as
     `trust`, CSV stays a plain table.
 
+    --engine spark runs the same metric SQL on Spark (local[*], or --spark-master URL): the
+    store sends the runs, labels and valid combinations as Parquet, sqlglot writes the SQL for
+    Spark, and the rows come back into the same output. On one machine DuckDB is faster; Spark
+    pays off on a cluster (README, "Eval engines").
+
     Metrics take ir_measures' names (--metric nDCG@10 -m RR -m AP@10; trec_eval semantics,
     checked against pytrec_eval); JSON and CSV rows name them so. --compare adds a table of
     every pair of runs: mean difference, p-value of a paired randomisation test and its
@@ -147,6 +159,8 @@ def eval_cmd(
       toolex eval --all-runs --layout paper --format latex > table1.tex
       toolex eval --run bm25 --run e5 -m nDCG@10 -m RR --compare
       toolex eval --run-file bm25.trec --qrels-file test.tsv -m nDCG@10 -m R@100
+      toolex eval --all-runs --engine spark --spark-master spark://head:7077 \\
+          --spark-inputs /shared/toolex-inputs
     """
     if fmt in PAPER_ONLY and layout != "paper":
         raise click.UsageError(f"--format {fmt} writes the paper layout; add --layout paper")
@@ -156,7 +170,14 @@ def eval_cmd(
     ks = tuple(cuts)
     if layout == "paper" and not set(families) <= set(METRICS):
         raise click.UsageError("--layout paper shows nDCG, R and Comp; drop the other --metric")
-    with _scoring_store(db, run_files, qrels_file, benchmark, runs, every_run) as (store, named):
+    if engine == "spark" and run_files:
+        raise click.UsageError(
+            "--engine spark scores stored runs; import the files first (`toolex runs import`)"
+        )
+    outside = engine != DEFAULT_ENGINE  # it reads Parquet files that the store writes
+    scoring = _scoring_store(db, run_files, qrels_file, benchmark, runs, every_run, outside)
+    other = opened_engine(engine, spark_master, spark_inputs, spark_conf)
+    with scoring as (store, named), other as on:
         run_ids = list(dict.fromkeys(runs)) + named
         if every_run:
             run_ids = list(dict.fromkeys(run_ids + all_runs(store)))
@@ -167,19 +188,20 @@ def eval_cmd(
                 )
         from toolex.cli.progress import status
 
-        with status(f"scoring {len(run_ids)} run(s) against expansion {expansion!r}"):
-            scored = summary(store, run_ids, ks, expansion, by, families)
+        where = engine_label(engine, spark_master)
+        with status(f"scoring {len(run_ids)} run(s) against expansion {expansion!r} on {where}"):
+            scored = summary(store, run_ids, ks, expansion, by, families, on=on)
             scored = [r for r in scored if (r["metric"], r["k"]) in wanted]
             rows = with_group_mean(store, scored, by)
             table = main_table_rows(store, rows, by) if layout == "paper" else []
             provenance = run_provenance(store, run_ids, expansion)
             queries = (
-                _per_query_rows(store, run_ids, ks, expansion, by, families, wanted)
+                _per_query_rows(store, run_ids, ks, expansion, by, families, wanted, on)
                 if per_query
                 else []
             )
             trust = trust_of_runs(store, run_ids, expansion)
-            pairs = compare_runs(store, run_ids, ks, expansion, families) if compare else []
+            pairs = compare_runs(store, run_ids, ks, expansion, families, on=on) if compare else []
             pairs = [p for p in pairs if (p["metric"], p["k"]) in wanted]
         _report_counts(store, rows, run_ids, expansion, by)
     for warning in pool_bias_warnings(provenance.values(), expansion):
@@ -242,7 +264,9 @@ def _json_row(row: dict[str, Any], by: str) -> dict[str, Any]:
     }
 
 
-def _per_query_rows(store, run_ids, ks, expansion, by, families, wanted) -> list[dict[str, Any]]:
+def _per_query_rows(
+    store, run_ids, ks, expansion, by, families, wanted, on
+) -> list[dict[str, Any]]:
     from toolex.metrics.engine import per_query_rows
 
     return [
@@ -258,7 +282,7 @@ def _per_query_rows(store, run_ids, ks, expansion, by, families, wanted) -> list
             "n_queries": 1,
             "n_no_results": 0 if r["has_results"] else 1,
         }
-        for r in per_query_rows(store, run_ids, ks, expansion, families)
+        for r in per_query_rows(store, run_ids, ks, expansion, families, on=on)
         if (r["metric"], r["k"]) in wanted
     ]
 
@@ -315,12 +339,14 @@ def _metrics(
 
 
 @contextlib.contextmanager
-def _scoring_store(db, run_files, qrels_file, benchmark, runs, every_run):
-    """(store, run ids of --run-file): the store read-only, or the direct-scoring one."""
+def _scoring_store(db, run_files, qrels_file, benchmark, runs, every_run, write_files=False):
+    """(store, run ids of --run-file): the store read-only, or the direct-scoring one.
+    ``write_files``: an engine other than DuckDB reads its inputs from Parquet files the store
+    writes (Store.copy_parquet), so the read-only store may then write files."""
     if not run_files:
         if qrels_file or benchmark:
             raise click.UsageError("--qrels-file and --benchmark go with --run-file")
-        with open_store(db, read_only=True) as store:
+        with open_store(db, read_only=True, allow_files=write_files) as store:
             yield store, []
         return
     if runs or every_run:

@@ -141,9 +141,9 @@ def scope_option(help: str) -> Decorator:
     )
 
 
-def open_store(db: str, read_only: bool = False) -> Store:
+def open_store(db: str, read_only: bool = False, allow_files: bool = False) -> Store:
     """Open the store at ``db`` and check the names the running command was given."""
-    store = Store.open(db, read_only=read_only)
+    store = Store.open(db, read_only=read_only, allow_files=allow_files)
     try:
         require_names(store)
     except BaseException:

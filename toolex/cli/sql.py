@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from toolex.cli.options import db_option, emit_rows
+from toolex.engines.dialects import hazards
 from toolex.errors import ToolexError
 from toolex.resources import sql_text
 from toolex.sqlaccess import DIALECTS, run_sql, shipped_sql_names, transpile_shipped
@@ -44,7 +45,8 @@ SQL_FORMATS = ("table", "csv", "json", "parquet")
     "--dialect",
     type=click.Choice(DIALECTS),
     default=None,
-    help="With --show: transpile the file to this engine's SQL (sqlglot).",
+    help="With --show: transpile the file to this engine's SQL (sqlglot), with a warning on "
+    "stderr for each construct the engine may refuse or read otherwise.",
 )
 @click.option("--list", "list_files", is_flag=True, help="List the shipped SQL files.")
 @click.option(
@@ -99,6 +101,9 @@ def sql(
             click.echo(sql_text(name), nl=False)
         else:
             click.echo(transpile_shipped(name, dialect), nl=False)
+            # What sqlglot's output may not run, or may mean otherwise, on the target.
+            for hazard in hazards(sql_text(name), dialect):
+                click.echo(f"warning: {name}: {hazard.message}", err=True)
         return
     if dialect is not None:
         raise click.UsageError("--dialect goes with --show FILE")

@@ -3,12 +3,17 @@
 The macros are TEMP (connection-local), created on first use by :func:`ensure_macros`: they never
 write to the store file, so metrics work on a read-only store (TUI, reports) and a store opened by
 an older toolex picks up the current definitions. ``CREATE OR REPLACE`` keeps this idempotent.
+
+They run on the store's own DuckDB unless ``on`` names another :class:`Engine` (the Spark one of
+``toolex.engines``): the same files then run there, fed from the store; the runs are still
+checked, and the rows still shaped, here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 import pyarrow as pa
 
@@ -20,12 +25,39 @@ BY = ("category", "task")
 PER_QUERY_COLUMNS = ["run_id", "query_id", "metric", "k", "old", "new"]
 # The paper's three metric families, scored unless a caller asks for others.
 DEFAULT_FAMILIES = ("ndcg", "recall", "comp")
+# The folder of the macros (NNN_*.sql) that the queries of metrics/select/ call, and of the
+# slices of the stored tables they read (inputs/), for an engine outside DuckDB.
+FOLDER = "metrics"
+
+
+class Engine(Protocol):
+    """Runs a shipped metric query somewhere other than the store's DuckDB, reading its inputs
+    from the store: ``rows``/``arrow`` take what ``Store.rows``/``Store.arrow`` take."""
+
+    def rows(
+        self, store: Any, name: str, params: Mapping[str, Any], *, folder: str
+    ) -> list[dict[str, Any]]: ...
+
+    def arrow(
+        self, store: Any, name: str, params: Mapping[str, Any], *, folder: str
+    ) -> pa.Table: ...
+
+
+# Stores whose connection holds the macros. A connection keeps its TEMP macros until it closes,
+# and creating all of them again took 13 ms of CPU (30-80 ms on a busy machine) on every call:
+# half of what the TUI's query page waits for. Store.cursor() is another connection, hence another
+# store here. Callers create them outside any transaction (a rollback would drop them).
+_MACROS_READY: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def ensure_macros(store: Any) -> None:
-    """(Re)create every macro of sql/metrics/NNN_*.sql on the store's connection, in file order."""
+    """Create every macro of sql/metrics/NNN_*.sql on the store's connection, in file order;
+    once per connection."""
+    if store in _MACROS_READY:
+        return
     for path in sql_files("metrics"):
         store.execute_script(f"metrics/{path.name}")
+    _MACROS_READY.add(store)
 
 
 def check_runs(store: Any, run_ids: Sequence[str]) -> list[str]:
@@ -39,6 +71,21 @@ def check_runs(store: Any, run_ids: Sequence[str]) -> list[str]:
     return store.require_runs(ids)
 
 
+def _rows(store: Any, on: Engine | None, name: str, params: dict[str, Any]) -> list[dict]:
+    if on is not None:
+        return on.rows(store, name, params, folder=FOLDER)
+    ensure_macros(store)
+    return store.rows(name, params)
+
+
+def _arrow(store: Any, on: Engine | None, name: str, params: dict[str, Any]) -> pa.Table:
+    if on is not None:
+        return on.arrow(store, name, params, folder=FOLDER)
+    ensure_macros(store)
+    # Store.arrow streams straight into Arrow; a DB-API cursor would copy the rows once more.
+    return store.arrow(name, params)
+
+
 def _params(
     store: Any,
     run_ids: Sequence[str],
@@ -46,7 +93,6 @@ def _params(
     expansion: str | None,
     families: Sequence[str] = DEFAULT_FAMILIES,
 ) -> dict[str, Any]:
-    ensure_macros(store)
     unknown = sorted(set(families) - set(FAMILIES))
     if unknown:
         raise ToolexError(f"unknown metric families {unknown}; known: {', '.join(FAMILIES)}")
@@ -64,16 +110,17 @@ def per_query(
     ks: Sequence[int] = (10,),
     expansion: str = "default",
     families: Sequence[str] = DEFAULT_FAMILIES,
+    *,
+    on: Engine | None = None,
 ) -> pa.Table:
     """Per-query scores: pyarrow Table ``run_id, query_id, metric, k, old, new``.
 
     old = trec_eval over the original qrels; new = max over the valid combinations of the
     expansion (the original included). Queries with judgments but no results are rows of zeros.
-    ``families`` picks the metrics (``toolex.metrics.registry.FAMILIES``).
+    ``families`` picks the metrics (``toolex.metrics.registry.FAMILIES``); ``on`` the engine.
     """
     params = _params(store, run_ids, ks, expansion, families)
-    # Store.arrow streams straight into Arrow; a DB-API cursor would copy the rows once more.
-    table = store.arrow("metrics/select/per_query.sql", params)
+    table = _arrow(store, on, "metrics/select/per_query.sql", params)
     return table.select(PER_QUERY_COLUMNS)
 
 
@@ -83,10 +130,12 @@ def per_query_rows(
     ks: Sequence[int] = (10,),
     expansion: str = "default",
     families: Sequence[str] = DEFAULT_FAMILIES,
+    *,
+    on: Engine | None = None,
 ) -> list[dict[str, Any]]:
     """Like :func:`per_query` with task, category and has_results, as dicts (for the CLI)."""
     params = _params(store, run_ids, ks, expansion, families)
-    return store.rows("metrics/select/per_query.sql", params)
+    return _rows(store, on, "metrics/select/per_query.sql", params)
 
 
 def query_scores(
@@ -100,7 +149,7 @@ def query_scores(
     """:func:`per_query` rows of one query (``run_id, query_id, metric, k, old, new``), computed
     for that query alone: what a page about one query needs, in milliseconds."""
     params = _params(store, run_ids, ks, expansion, families) | {"query_id": query_id}
-    return store.rows("metrics/select/one_query.sql", params)
+    return _rows(store, None, "metrics/select/one_query.sql", params)
 
 
 def summary(
@@ -110,16 +159,18 @@ def summary(
     expansion: str = "default",
     by: str = "category",
     families: Sequence[str] = DEFAULT_FAMILIES,
+    *,
+    on: Engine | None = None,
 ) -> list[dict[str, Any]]:
     """Macro averages per ``by`` group plus ``'all'``: dicts ``run_id, <by>, metric, k, old,
     new, gain, n_queries, n_no_results`` (gain = new - old; n_no_results = queries with
-    judgments that the run returned nothing for, scored 0)."""
+    judgments that the run returned nothing for, scored 0). ``on``: the engine."""
     if by not in BY:
         raise ToolexError(f"cannot group by {by!r}; choose one of {', '.join(BY)}")
     params = _params(store, run_ids, ks, expansion, families) | {"by": by}
     keys = ["run_id", by, "metric", "k", "old", "new", "gain", "n_queries", "n_no_results"]
     out = []
-    for row in store.rows("metrics/select/summary.sql", params):
+    for row in _rows(store, on, "metrics/select/summary.sql", params):
         row[by] = row.pop("grp")
         out.append({key: row[key] for key in keys})
     return out
@@ -133,7 +184,7 @@ def scores(
     metric = parse(metric)
     params = _params(store, run_ids, [metric.k], expansion, [metric.name])
     params["metric"] = params.pop("metrics")[0]
-    return store.rows("metrics/select/scores.sql", params)
+    return _rows(store, None, "metrics/select/scores.sql", params)
 
 
 def expansion_coverage(store: Any, run_ids: Sequence[str], expansion: str) -> dict[str, int]:

@@ -29,15 +29,17 @@ def compare_runs(
     seed: int = 0,
     n_perm: int = N_PERM,
     alpha: float = ALPHA,
+    on: Any = None,
 ) -> list[dict[str, Any]]:
     """Rows ``run_a, run_b, measure, metric, k, n_queries, mean_diff, p_value, p_holm,
-    significant`` (p_holm <= alpha) for every pair of ``run_ids`` ranking the same benchmark."""
+    significant`` (p_holm <= alpha) for every pair of ``run_ids`` ranking the same benchmark.
+    ``on``: the engine of the per-query scores (toolex.metrics.engine.Engine; DuckDB if None)."""
     runs = list(dict.fromkeys(run_ids))
     bench = {r["run_id"]: r["benchmark"] for r in store.rows("reports/01_run_benchmarks.sql")}
     pairs = [(a, b) for i, a in enumerate(runs) for b in runs[i + 1 :] if bench[a] == bench[b]]
     if not pairs:
         return []
-    per_query = metrics.per_query(store, runs, ks, expansion, families)
+    per_query = metrics.per_query(store, runs, ks, expansion, families, on=on)
     pair_table = pa.Table.from_pylist(
         [{"run_a": a, "run_b": b} for a, b in pairs],
         schema=pa.schema([("run_a", pa.string()), ("run_b", pa.string())]),

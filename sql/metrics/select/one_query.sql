@@ -6,4 +6,4 @@
 SELECT run_id, query_id, metric, k, old, new
 FROM metric_per_query($run_ids::VARCHAR[], $ks::INTEGER[], $expansion::VARCHAR)
 WHERE query_id = $query_id AND list_contains($metrics::VARCHAR[], metric)
-ORDER BY run_id, k, list_position(['ndcg', 'recall', 'comp', 'p', 'rr', 'ap'], metric);
+ORDER BY run_id, k, array_position(['ndcg', 'recall', 'comp', 'p', 'rr', 'ap'], metric);

@@ -1,0 +1,98 @@
+"""Benchmark: `toolex eval` on DuckDB vs on Spark (local), on the ToolEq-sized input and on one
+10x larger.
+
+Input: tests/engines/tooleq_input.py (7,000 queries, ~35,000 combinations, 10 runs of 100;
+``--scale 10``: 70,000 queries, ~350,000 combinations, 70 million results), in a store file.
+For each engine, what `toolex eval --per-query` computes: the summary, then the per-query rows
+(nDCG, R, Comp at 10). Spark runs on ``local[*]`` (every core here); its session start, its
+first query (a cold JVM: Spark compiles every stage) and a second, warm one are timed apart.
+The per-query rows of the two engines must agree to 1e-12.
+
+    python benchmarks/bench_spark.py              # ToolEq size, then 10x: ~15 minutes, 2 cores
+    python benchmarks/bench_spark.py --scales 1   # ToolEq size only
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the generator
+
+from engines import tooleq_input  # noqa: E402
+
+from toolex import metrics  # noqa: E402
+from toolex.engines.spark.engine import SparkEngine  # noqa: E402
+from toolex.engines.spark.session import LOCAL, start  # noqa: E402
+from toolex.store import Store  # noqa: E402
+
+RUNS = [f"run{r:02d}" for r in range(10)]
+
+
+def timed(fn):
+    t = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t
+
+
+def score(store: Store, on=None) -> tuple[list[dict], float, float]:
+    """(per-query rows, seconds for the summary, seconds for the per-query rows)."""
+    _, t_summary = timed(lambda: metrics.summary(store, RUNS, (10,), on=on))
+    rows, t_rows = timed(lambda: metrics.engine.per_query_rows(store, RUNS, (10,), on=on))
+    return rows, t_summary, t_rows
+
+
+def worst_difference(a: list[dict], b: list[dict]) -> float:
+    def key(r):
+        return (r["run_id"], r["query_id"], r["metric"], r["k"])
+
+    left = {key(r): r for r in a}
+    right = {key(r): r for r in b}
+    assert left.keys() == right.keys(), "the engines scored different rows"
+    return max(abs(left[k][c] - right[k][c]) for k in left for c in ("old", "new"))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scales", type=int, nargs="+", default=[1, 10])
+    ap.add_argument("--master", default=LOCAL)
+    ap.add_argument("--dir", default=None, help="where the store files go (default: a temp dir)")
+    args = ap.parse_args()
+    folder = Path(args.dir or tempfile.mkdtemp(prefix="bench-spark-"))
+    print(f"# {os.cpu_count()} cores; load average at start {os.getloadavg()[0]:.1f}")
+    session, session_s = timed(lambda: start(args.master)[0])
+    print(f"Spark {session.version} session start ({args.master}): {session_s:.1f} s")
+    for scale in args.scales:
+        db = folder / f"tooleq_x{scale}.duckdb"
+        if not db.exists():
+            with Store.open(db) as store:
+                t = time.perf_counter()
+                counts = tooleq_input.build(store, n_queries=7000 * scale)
+                build_s = time.perf_counter() - t
+            print(f"\nx{scale}: built in {build_s:.0f} s: {counts}")
+        with Store.open(db, read_only=True, allow_files=True) as store:
+            duck, d_sum, d_rows = score(store)
+            _, d_sum2, d_rows2 = score(store)
+            with SparkEngine(session) as engine:
+                spark, s_sum, s_rows = score(store, engine)
+            with SparkEngine(session) as engine:  # a new eval in a warm JVM: inputs sent again
+                _, s_sum2, s_rows2 = score(store, engine)
+        worst = worst_difference(spark, duck)
+        assert worst <= 1e-12, f"Spark and DuckDB differ by {worst}"
+        load = os.getloadavg()[0]
+        print(f"x{scale}: {len(duck)} per-query rows; max |Spark - DuckDB| = {worst:.1e}")
+        print(f"  DuckDB:        summary {d_sum:6.1f} s + per-query {d_rows:6.1f} s  (again: "
+              f"{d_sum2:.1f} + {d_rows2:.1f})")  # fmt: skip
+        print(f"  Spark, first:  summary {s_sum:6.1f} s + per-query {s_rows:6.1f} s")
+        print(f"  Spark, again:  summary {s_sum2:6.1f} s + per-query {s_rows2:6.1f} s")
+        ratio = (s_sum2 + s_rows2) / (d_sum2 + d_rows2)
+        print(f"  Spark / DuckDB (warm): {ratio:.1f}x; load average now {load:.1f}")
+    session.stop()
+
+
+if __name__ == "__main__":
+    main()

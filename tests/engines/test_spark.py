@@ -1,0 +1,103 @@
+"""`toolex eval --engine spark` against the DuckDB engine, on the demo store and on a generated
+store of ToolEq's size (7,000 queries, ~35,000 combinations, 10 runs of 100): every per-query
+score, old and new, and every summary row equal to 1e-12, all six metric families.
+
+The one module that starts Spark (the session is conftest.py's, shared); the stores are built
+once per module.
+"""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from engines import tooleq_input
+from toolex.cli import cli
+from toolex.cli import eval as eval_module
+from toolex.store import Store
+
+pytestmark = pytest.mark.slow
+
+TOL = 1e-12
+# Every family, cut and uncut; the uncut RR and AP send whole runs to Spark.
+DEMO_METRICS = ["nDCG@10", "R@10", "Comp@10", "P@5", "RR", "AP"]
+# The paper's three at 10 (what `toolex eval` scores by default): Spark receives the top 10
+# of each run of 100.
+TOOLEQ_METRICS = ["nDCG@10", "R@10", "Comp@10"]
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory):
+    """The demo's store (toolex demo), with BM25 only: its expansion and both run levels,
+    without the seconds WordLlama spends embedding the library."""
+    from toolex.cli.demo import run_demo
+
+    db = tmp_path_factory.mktemp("demo") / "demo.duckdb"
+    with Store.open(db) as store:
+        run_demo(store, retrievers=("bm25",))
+    return str(db)
+
+
+@pytest.fixture(scope="module")
+def tooleq_db(tmp_path_factory):
+    db = tmp_path_factory.mktemp("tooleq") / "tooleq.duckdb"
+    with Store.open(db) as store:
+        counts = tooleq_input.build(store)
+    assert counts["queries"] == 7000 and counts["runs"] == 10
+    assert 30_000 < counts["combinations"] < 40_000
+    assert counts["run_results"] > 0.98 * 7000 * 10 * 100  # 1 % of queries left unanswered
+    return str(db)
+
+
+def eval_rows(monkeypatch, db: str, engine: str, metrics: list[str]) -> list[dict]:
+    """The rows `toolex eval --per-query --format json` prints: the summary rows, then one per
+    query. Caught on their way to the printer, which rounds floats to 12 significant digits (a
+    last-digit difference would flip a rounding and hide what is compared), and not printed:
+    the printer is the same for both engines, and JSON of 200,000 rows takes seconds."""
+    caught: list[dict] = []
+
+    def spy(rows, fmt, *args, **kwargs):
+        assert fmt == "json"
+        caught.extend(rows)
+
+    monkeypatch.setattr(eval_module, "emit_rows", spy)
+    args = ["eval", "--db", db, "--all-runs", "--per-query", "--format", "json"]
+    args += ["--engine", engine] + [x for m in metrics for x in ("-m", m)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert caught
+    return caught
+
+
+def assert_same_scores(spark_rows: list[dict], duck_rows: list[dict]) -> None:
+    def keyed(rows):
+        return {(r["run"], r["category"], r["query"], r["metric"]): r for r in rows}
+
+    spark, duck = keyed(spark_rows), keyed(duck_rows)
+    assert spark.keys() == duck.keys()
+    worst = 0.0
+    for key, want in duck.items():
+        got = spark[key]
+        assert (got["n_queries"], got["n_no_results"]) == (want["n_queries"], want["n_no_results"])
+        for column in ("old", "new", "gain"):
+            worst = max(worst, abs(got[column] - want[column]))
+    assert worst <= TOL, f"Spark and DuckDB differ by up to {worst:.1e}"
+
+
+def test_spark_scores_the_demo_store_as_duckdb_does(spark, demo_db, monkeypatch):
+    duck = eval_rows(monkeypatch, demo_db, "duckdb", DEMO_METRICS)
+    got = eval_rows(monkeypatch, demo_db, "spark", DEMO_METRICS)
+    assert_same_scores(got, duck)
+    per_query = [r for r in got if r["query"] is not None]
+    assert len(per_query) == 2 * 300 * len(DEMO_METRICS)  # two runs, every query, each metric
+    assert any(r["new"] > r["old"] for r in per_query)  # the expansion changes scores
+
+
+def test_spark_scores_a_tooleq_sized_store_as_duckdb_does(spark, tooleq_db, monkeypatch):
+    duck = eval_rows(monkeypatch, tooleq_db, "duckdb", TOOLEQ_METRICS)
+    got = eval_rows(monkeypatch, tooleq_db, "spark", TOOLEQ_METRICS)
+    assert_same_scores(got, duck)
+    per_query = [r for r in got if r["query"] is not None]
+    assert len(per_query) == 10 * 7000 * len(TOOLEQ_METRICS)
+    assert sum(r["new"] > r["old"] for r in per_query) > 10_000
+    assert sum(r["n_no_results"] for r in per_query) > 0  # unanswered queries score 0, not vanish
