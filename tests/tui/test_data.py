@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from toolex_tui.data import (
     Browser,
     QueryFilter,
+    QueryPage,
     StoreLockedError,
     open_browse_store,
     snapshot_copy,
@@ -98,6 +99,20 @@ def test_query_and_tool_detail(ro_store):
         ("gt", "G1_instruction:1073", 1),
         ("equivalent", "G1_instruction:1073", 0),
     ]
+
+
+def test_query_page_in_the_background_reads_what_the_page_reads_in_turn(ro_store):
+    """The query page reads on two threads, each through its own connection (issue 15); what
+    it gets is what the same reads give one after the other, and closing stops the threads."""
+    b = Browser(ro_store)
+    pages = [b.query_page_later(q) for q in ["G1_instruction:1073", "G1_instruction:588", "nope"]]
+    later = [p.result(timeout=30) for p in pages]
+    assert later[:2] == [b.query_page("G1_instruction:1073"), b.query_page("G1_instruction:588")]
+    assert later[0].scores["swap"]["recall"] == (0.5, 1.0)  # the equivalent is in the top 10
+    assert later[2] == QueryPage(None, [], [], [], {}, [])
+    b.close()
+    assert b.query_page_later("G1_instruction:588").result(timeout=30) == later[1]  # again
+    b.close()
 
 
 _HOLD = """

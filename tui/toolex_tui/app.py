@@ -55,6 +55,11 @@ class ToolexApp(App):
         if self.initial_filter is not None:
             screen.qfilter = self.initial_filter
         self.push_screen(screen)
+        # while the list is read, not when the first query is opened
+        self.call_after_refresh(self.browser.start_readers)
+
+    def on_unmount(self) -> None:
+        self.browser.close()  # the reader threads of the query page; the store is the caller's
 
     @on(OpenQuery)
     def _open_query(self, message: OpenQuery) -> None:

@@ -1,6 +1,7 @@
 """Data access for the TUI: every list is one page of a SQL query (sql/browse/), never a table
 loaded into Python, so a ToolRet-size store stays responsive. No Textual import here: the screens
-call these functions, and the tests call them directly too.
+call these functions, and the tests call them directly too. The query page's reads can also run
+on reader threads (``query_page_later``, readers.py) while the page mounts.
 
 Opening: the TUI browses read-only. DuckDB refuses even a read-only open while another process
 (a running `toolex expand`) holds the write lock; ``open_browse_store`` then raises
@@ -9,6 +10,9 @@ Opening: the TUI browses read-only. DuckDB refuses even a read-only open while a
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +22,7 @@ import duckdb
 from toolex.errors import NotFoundError, StoreError
 from toolex.snapshot import snapshot_copy as store_snapshot_copy
 from toolex.store import DEFAULT_EXPANSION, Store, lock_holder
+from toolex_tui.readers import Readers
 
 PAGE_SIZE = 100
 # The sortable columns (a closed set, checked here, then bound as a value in 10_query_list.sql).
@@ -96,6 +101,18 @@ class Page:
     offset: int
 
 
+@dataclass(frozen=True)
+class QueryPage:
+    """Everything the query page shows; ``header`` None when there is no such query."""
+
+    header: dict[str, Any] | None
+    slots: list[dict[str, Any]]
+    candidates: list[dict[str, Any]]
+    combinations: list[dict[str, Any]]
+    scores: dict[str, dict[str, tuple]]  # Browser.run_scores: {run_id: {metric: (old, new)}}
+    ranks: list[dict[str, Any]]  # Browser.run_ranks
+
+
 class Browser:
     """Read-side queries of one benchmark/expansion in a store.
 
@@ -111,6 +128,30 @@ class Browser:
             benchmark, expansion = self._largest(expansion)
         self.benchmark = store.require_benchmark(benchmark)
         self.expansion = store.require_expansion(benchmark, expansion or DEFAULT_EXPANSION)
+        self._readers: Readers | None = None  # start_readers
+        self._ahead: tuple[str, Future[QueryPage]] | None = None  # read_ahead
+
+    def _on(self, store: Store) -> Browser:
+        """The same benchmark and expansion read through another connection."""
+        twin = copy.copy(self)
+        twin.store, twin._readers, twin._ahead = store, None, None
+        return twin
+
+    def start_readers(self) -> Readers:
+        """Start the query page's reader threads now, each with its connection and the metric
+        macros in place, so that the first page opened does not wait for them (the app calls
+        this once the query list is on screen)."""
+        if self._readers is None:
+            from toolex.metrics.engine import ensure_macros
+
+            self._readers = Readers(self.store, warm=ensure_macros)
+        return self._readers
+
+    def close(self) -> None:
+        """Stop the reader threads, if any ran (the store itself stays open)."""
+        if self._readers is not None:
+            self._readers.close()
+            self._readers = None
 
     def _largest(self, expansion: str | None) -> tuple[str, str | None]:
         choices = self.store.rows("browse/14_benchmarks.sql")  # largest first
@@ -209,6 +250,38 @@ class Browser:
         for row in query_scores(self.store, runs, query_id, ks=(k,), expansion=self.expansion):
             out.setdefault(row["run_id"], {})[row["metric"]] = (row["old"], row["new"])
         return out
+
+    def query_page(self, query_id: str) -> QueryPage:
+        """All the query page's reads, one after the other."""
+        return self._page(query_id, lambda: self.run_scores(query_id))
+
+    def read_ahead(self, query_id: str) -> None:
+        """Start reading the page of the query the list's cursor rests on: opened, it is then
+        filled at once. Only the latest is kept (a browsing store does not change)."""
+        if self._ahead is None or self._ahead[0] != query_id:
+            self._ahead = (query_id, self._read_later(query_id))
+
+    def query_page_later(self, query_id: str) -> Future[QueryPage]:
+        """:meth:`query_page` on reader threads (readers.py), started now unless read ahead."""
+        if self._ahead is not None and self._ahead[0] == query_id:
+            return self._ahead[1]
+        return self._read_later(query_id)
+
+    def _read_later(self, query_id: str) -> Future[QueryPage]:
+        # the per-run scores, the slowest read, run beside the others
+        readers = self.start_readers()
+        scores = readers.submit(lambda store: self._on(store).run_scores(query_id))
+        # the pool is first in, first out: a thread took `scores` before any takes this task,
+        # so waiting for it here cannot deadlock, whatever else is queued
+        return readers.submit(lambda store: self._on(store)._page(query_id, scores.result))
+
+    def _page(self, query_id: str, scores: Callable[[], dict[str, dict[str, tuple]]]) -> QueryPage:
+        head = self.query(query_id)
+        if head is None:
+            return QueryPage(None, [], [], [], {}, [])
+        slots, candidates = self.slots(query_id), self.candidates(query_id)
+        combinations, ranks = self.combinations(query_id), self.run_ranks(query_id)
+        return QueryPage(head, slots, candidates, combinations, scores(), ranks)
 
     def tool(self, item_id: str) -> dict[str, Any] | None:
         rows = self.store.rows("browse/30_tool.sql", self._p(item_id=item_id))

@@ -9,9 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.timer import Timer
+from textual.widgets import DataTable, Header, Input, Static
 
 from toolex_tui.components.cells import clip, clip_id, num
+from toolex_tui.components.footer import KeyFooter
 from toolex_tui.components.table import ListTable
 from toolex_tui.data import PAGE_SIZE, SORTS, Browser, Page, QueryFilter
 from toolex_tui.messages import OpenQuery
@@ -19,6 +21,8 @@ from toolex_tui.messages import OpenQuery
 # column key -> (label, width); the query column is as wide as the page's longest id (up to
 # MAX_ID_WIDTH), and text takes what is left
 MAX_ID_WIDTH = 28
+# Seconds the cursor rests on a row before its query page is read ahead.
+READ_AHEAD_AFTER = 0.2
 COLUMNS = {
     "query_id": ("query", 20),
     "task": ("task", 14),
@@ -54,6 +58,7 @@ class QueriesScreen(Screen):
         self.row_offset = 0
         self.page_data = Page([], 0, 0)
         self.n_all = browser.total()
+        self._ahead_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -61,7 +66,7 @@ class QueriesScreen(Screen):
             yield Input(placeholder="search query id or text  (/)", id="search", compact=True)
         yield Static(id="list-status")
         yield ListTable(id="queries")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = "toolex"
@@ -130,6 +135,19 @@ class QueriesScreen(Screen):
     @on(DataTable.RowSelected, "#queries")
     def _open(self, event: DataTable.RowSelected) -> None:
         self.post_message(OpenQuery(str(event.row_key.value)))
+
+    @on(DataTable.RowHighlighted, "#queries")
+    def _rest_on(self, event: DataTable.RowHighlighted) -> None:
+        """Once the cursor rests on a row, read its query page ahead (issue 15: the page then
+        opens without waiting for its reads); a cursor running down the list reads nothing."""
+        if self._ahead_timer is not None:
+            self._ahead_timer.stop()
+        query_id = str(event.row_key.value)
+        self._ahead_timer = self.set_timer(READ_AHEAD_AFTER, lambda: self._read_ahead(query_id))
+
+    def _read_ahead(self, query_id: str) -> None:
+        if self.is_current:  # not when the page of another query was opened meanwhile
+            self.browser.read_ahead(query_id)
 
     @on(DataTable.HeaderSelected, "#queries")
     def _header(self, event: DataTable.HeaderSelected) -> None:

@@ -20,13 +20,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 
 from toolex.errors import ToolexError
 from toolex.review import Label, Level, item_view, items_for, sample_level, save_label
 from toolex.review.labels import check_role
 from toolex.store import Store
 from toolex_tui.components.docpair import DocPair
+from toolex_tui.components.footer import KeyFooter
 
 
 class ReviewScreen(Screen):
@@ -71,7 +72,7 @@ class ReviewScreen(Screen):
             yield Static(id="r-others")
         yield Static(id="r-label")
         yield Input(placeholder="note (e to edit, enter to save)", id="r-note", compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = f"review {self.sample_id} ({self.level.name} level)"

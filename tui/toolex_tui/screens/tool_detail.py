@@ -11,10 +11,11 @@ from rich.syntax import Syntax
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from toolex_tui.components.cells import clip, clip_id, num, shown
 from toolex_tui.components.focus import DETAIL_KEYS, TableFocus
+from toolex_tui.components.footer import KeyFooter
 from toolex_tui.components.section import SectionTitle
 from toolex_tui.components.table import RowTable
 from toolex_tui.data import Browser
@@ -39,7 +40,7 @@ class ToolDetailScreen(TableFocus):
             yield RowTable(id="t-equivalents")
             yield SectionTitle("Raw documentation")
             yield Static(id="t-doc")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         tool = self.browser.tool(self.item_id)
