@@ -45,7 +45,7 @@ class Engine(Protocol):
 
 # Stores whose connection holds the macros. A connection keeps its TEMP macros until it closes,
 # and creating all of them again took 13 ms of CPU (30-80 ms on a busy machine) on every call:
-# half of what the TUI's query page waits for. Store.cursor() is another connection, hence another
+# half of the TUI query page's slowest read. Store.cursor() is another connection, hence another
 # store here. Callers create them outside any transaction (a rollback would drop them).
 _MACROS_READY: weakref.WeakSet[Any] = weakref.WeakSet()
 
