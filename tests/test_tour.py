@@ -31,7 +31,8 @@ def tour() -> tuple[list[str], str]:
     """The Tour's shell commands in order (continuation lines joined, comments dropped) and its
     TOML block."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Tour") : readme.index("## Layout")]
+    start = readme.index("## Tour")
+    section = readme[start : readme.index("\n## ", start)]  # up to the next section
     commands = []
     for block in re.findall(r"```bash\n(.*?)```", section, re.S):
         for line in block.replace("\\\n", " ").splitlines():
