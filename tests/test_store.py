@@ -109,6 +109,16 @@ def test_registered_tables_are_gone_after_the_block_even_on_error(store):
             store.user_sql(f"SELECT * FROM {name}")
 
 
+def test_a_failure_inside_a_registered_block_is_the_error_reported(store):
+    """A statement that fails aborts the transaction; leaving the registered block must raise
+    that failure, not DuckDB's refusal to unregister in an aborted transaction."""
+    rows = pa.table({"n": [1, 2]})
+    with pytest.raises(duckdb.ConversionException), store.transaction():
+        with store.registered("stage_rows", rows):
+            store.user_sql("SELECT CAST('not a number' AS INTEGER) FROM stage_rows")
+    assert store.user_sql("SELECT 42 AS n").to_pylist() == [{"n": 42}]  # usable afterwards
+
+
 def test_cursor_commits_outside_the_open_transaction(store):
     side = store.cursor()
     with pytest.raises(RuntimeError), store.transaction():

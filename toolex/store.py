@@ -358,9 +358,17 @@ class Store:
                 self.con.register(name, table)
                 done.append(name)
             yield
-        finally:
+        except BaseException:
+            # A failed statement aborts the transaction, and an aborted transaction refuses
+            # even unregister: raising that would hide the error that aborted it (an out-of-
+            # memory reported as "Current transaction is aborted"). The view is replaced the
+            # next time the name is registered.
             for name in done:
-                self.con.unregister(name)
+                with contextlib.suppress(duckdb.Error):
+                    self.con.unregister(name)
+            raise
+        for name in done:
+            self.con.unregister(name)
 
     def cursor(self) -> Store:
         """A second store over the same database with its own transaction state.

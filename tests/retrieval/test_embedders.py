@@ -95,3 +95,13 @@ def test_shared_minilm_from_a_local_folder(shared_model):
     v = e.embed(["get the weather", "send an email", "weather forecast"])
     np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
     assert v[0] @ v[2] > v[0] @ v[1]
+
+
+def test_wordllama_in_length_order_gives_wordllamas_own_vectors():
+    """Embedding sorted by length (less padding per batch) must not move a vector: each text
+    gets exactly what WordLlama gives it in the caller's order, and the rows come back in it."""
+    emb = make_embedder("wordllama")
+    words = "search weather flights hotel currency convert stock price translate".split()
+    texts = [" ".join(words[: 1 + (i * 7) % 9] * (1 + (i * 13) % 40)) for i in range(150)]
+    own = emb._wl.embed(texts, norm=True)
+    np.testing.assert_array_equal(emb.embed(texts), own / np.linalg.norm(own, axis=1)[:, None])

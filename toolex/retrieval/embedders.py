@@ -100,7 +100,15 @@ class WordLlamaEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return normalise(self._wl.embed(list(texts), norm=True))
+        # WordLlama pads each batch of 64 to its longest text, so a batch mixing short and
+        # long documents pools mostly padding. Embedding in length order wastes little (6,000
+        # ToolRet docs: 3.98 -> 2.38 CPU-s) and gives the same vectors bit for bit: a text's
+        # pooled sum only gains zero rows from padding, whatever its batch.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        vectors = self._wl.embed([texts[i] for i in order], norm=True)
+        out = np.empty_like(vectors)
+        out[order] = vectors
+        return normalise(out)
 
 
 class FastEmbedEmbedder:
