@@ -7,7 +7,7 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from toolex.errors import NotFoundError, StoreError
+from toolex.errors import InputError, NotFoundError, StoreError
 from toolex.store import Store, schema_migrations
 
 
@@ -239,3 +239,46 @@ def test_no_module_outside_the_store_reaches_its_connection():
             if _RAW.search(line):
                 offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert not offenders, "use a Store method instead:\n" + "\n".join(offenders)
+
+
+def test_schema_065_keeps_the_members_and_drops_their_key(tmp_path):
+    """A store at 064 (combination_items keyed) migrates to 065 with the same rows and no key,
+    whose index DuckDB could not evict at library scale."""
+    path = tmp_path / "old.duckdb"
+    Store.open(path).close()
+    con = duckdb.connect(str(path))
+    con.execute("DROP TABLE combination_items")
+    con.execute(
+        "CREATE TABLE combination_items (benchmark VARCHAR NOT NULL, expansion VARCHAR NOT NULL,"
+        " query_id VARCHAR NOT NULL, combo_id INTEGER NOT NULL, slot INTEGER NOT NULL,"
+        " item_id VARCHAR NOT NULL, PRIMARY KEY (benchmark, expansion, query_id, combo_id, slot))"
+    )
+    rows = [("b", "default", "q1", c, s, f"t{c}{s}") for c in (1, 0) for s in (1, 0)]
+    con.executemany("INSERT INTO combination_items VALUES (?, ?, ?, ?, ?, ?)", rows)
+    con.execute("DELETE FROM schema_version WHERE version >= 65")
+    con.close()
+    with Store.open(path) as s:
+        assert s.schema_version == schema_migrations()[-1][0] >= 65
+        got = s.con.execute("SELECT * FROM combination_items").fetchall()
+        assert got == sorted(rows)  # every row, in key order
+        keys = s.con.execute(
+            "SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'combination_items'"
+            " AND constraint_type = 'PRIMARY KEY'"
+        ).fetchone()[0]
+        assert keys == 0
+
+
+def test_a_file_store_opens_with_the_memory_limit(tmp_path, monkeypatch):
+    def limit(path: Path) -> str:
+        with Store.open(path) as s:
+            return s.user_sql("SELECT current_setting('memory_limit') AS m").to_pylist()[0]["m"]
+
+    monkeypatch.delenv("TOOLEX_MEMORY_LIMIT", raising=False)
+    assert limit(tmp_path / "a.duckdb") == "3.7 GiB"  # MEMORY_LIMIT, 4GB (DuckDB prints GiB)
+    monkeypatch.setenv("TOOLEX_MEMORY_LIMIT", "1GiB")
+    assert limit(tmp_path / "a.duckdb") == "1.0 GiB"
+    for bad in ("lots", "12", "-1GB", "4 GB; SET threads=1"):
+        monkeypatch.setenv("TOOLEX_MEMORY_LIMIT", bad)
+        with pytest.raises(InputError, match="TOOLEX_MEMORY_LIMIT"):
+            Store.open(tmp_path / "new.duckdb")
+    assert not (tmp_path / "new.duckdb").exists()  # refused before a file was made

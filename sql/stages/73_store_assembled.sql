@@ -2,6 +2,8 @@
 -- Reads: assembled_combinations, assembled_items (71; every rule, cut and check applied).
 -- Creates: combinations, combination_items rows. Parameters: none (the staging rows carry
 -- benchmark and expansion).
--- ON CONFLICT as when 32 and 33 wrote the store directly: assembling twice never duplicates.
-INSERT INTO combinations BY NAME FROM assembled_combinations ON CONFLICT DO NOTHING;
-INSERT INTO combination_items BY NAME FROM assembled_items ON CONFLICT DO NOTHING;
+-- No ON CONFLICT: a query with combinations is never ready to assemble (30), so nothing here
+-- repeats; were it to, combinations' key refuses the group loudly rather than storing a second
+-- set of members (combination_items has no key, schema 065).
+INSERT INTO combinations BY NAME FROM assembled_combinations;
+INSERT INTO combination_items BY NAME FROM assembled_items;

@@ -4,5 +4,9 @@
 INSERT INTO combination_items (benchmark, expansion, query_id, combo_id, slot, item_id)
 SELECT $benchmark, $expansion, query_id, combo_id,
        unnest(range(len(items)))::INTEGER, unnest(items)
-FROM ranked_products
-ON CONFLICT DO NOTHING;
+FROM ranked_products r
+-- (schema 065 dropped the table's key, so its ON CONFLICT DO NOTHING became this anti-join: the
+-- same rows, a combination's members written once)
+WHERE NOT EXISTS (SELECT 1 FROM combination_items ci
+                  WHERE ci.benchmark = $benchmark AND ci.expansion = $expansion
+                    AND ci.query_id = r.query_id AND ci.combo_id = r.combo_id);
