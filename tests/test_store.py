@@ -113,9 +113,12 @@ def test_a_failure_inside_a_registered_block_is_the_error_reported(store):
     """A statement that fails aborts the transaction; leaving the registered block must raise
     that failure, not DuckDB's refusal to unregister in an aborted transaction."""
     rows = pa.table({"n": [1, 2]})
-    with pytest.raises(duckdb.ConversionException), store.transaction():
-        with store.registered("stage_rows", rows):
-            store.user_sql("SELECT CAST('not a number' AS INTEGER) FROM stage_rows")
+    with (
+        pytest.raises(duckdb.ConversionException),
+        store.transaction(),
+        store.registered("stage_rows", rows),
+    ):
+        store.user_sql("SELECT CAST('not a number' AS INTEGER) FROM stage_rows")
     assert store.user_sql("SELECT 42 AS n").to_pylist() == [{"n": 42}]  # usable afterwards
 
 

@@ -101,7 +101,7 @@ def test_wordllama_in_length_order_gives_wordllamas_own_vectors():
     """Embedding sorted by length (less padding per batch) must not move a vector: each text
     gets exactly what WordLlama gives it in the caller's order, and the rows come back in it."""
     emb = make_embedder("wordllama")
-    words = "search weather flights hotel currency convert stock price translate".split()
+    words = ["search", "weather", "flights", "hotel", "currency", "convert", "stock", "price"]
     texts = [" ".join(words[: 1 + (i * 7) % 9] * (1 + (i * 13) % 40)) for i in range(150)]
     own = emb._wl.embed(texts, norm=True)
     np.testing.assert_array_equal(emb.embed(texts), own / np.linalg.norm(own, axis=1)[:, None])
