@@ -8,6 +8,9 @@
 -- the same rule as toolex.metrics (sql/metrics/020), so scores computed from this file match.
 -- status / audit_reason / audit_judge are the combination's fate in stage 3 (valid,
 -- rejected_audit, rejected_platform, cut, pending); rrf and rrf_rank its RRF score and rank.
+-- Only stored combinations have rows: what the assembly counts instead (cut beyond the audit
+-- budget, and since schema 066 the dependency rule's rejections) has relevance 0 and no
+-- members to list; 'rejected_platform' rows come from stores assembled before 066 or imports.
 -- relevance counts only where the combination counts: a rejected one has 0, and so has an
 -- unaudited one (cut by the audit cap or the safety limit, or still pending) unless
 -- $include_unaudited, which gives it its inherited relevance, keeps it under $valid_only and

@@ -2,7 +2,8 @@
 -- the reference shortcut ('reference'), the offline judge, the pre-screen
 -- ('heuristic:prescreen': candidates an LLM verifier never saw), the platform rule and the
 -- audit cap ('platform_rule', 'audit_cap', 'safety_limit'), imports. Combinations beyond the
--- audit budget are never stored (combination_products counts them): they are added from there.
+-- audit budget, and those the platform rule rejected, are never stored (combination_products
+-- counts them, schemas 064 and 066): they are added from there.
 -- Reads: subqueries, verdicts, combinations, combination_products. Creates: nothing (a result set
 -- stage, decided_by, tasks). Parameters: none.
 SELECT 'decompose' AS stage, coalesce(judge, '?') AS decided_by,
@@ -21,6 +22,9 @@ FROM (
     GROUP BY ALL
     UNION ALL
     SELECT judge, unstored FROM combination_products WHERE unstored > 0
+    UNION ALL
+    SELECT 'platform_rule', rejected_platform FROM combination_products
+    WHERE rejected_platform > 0
 )
 GROUP BY ALL
 ORDER BY list_position(['decompose', 'verify', 'audit'], stage), decided_by;

@@ -8,7 +8,8 @@
 -- assembled = new_valid_combinations + rejected_audit + rejected_platform + cut + pending;
 -- audited = the alternatives an audit judged (not imported ones); cut = beyond the audit cap or
 -- the per-query safety limit, never audited (the assembly counts them, never stores them:
--- combination_products.unstored, schema 064).
+-- combination_products.unstored, schema 064); so it does the dependency rule's rejections
+-- (combination_products.rejected_platform, schema 066), added to the rows an older toolex stored.
 WITH q AS (
     SELECT benchmark, query_id, coalesce(category, '(none)') AS category
     FROM queries
@@ -36,7 +37,10 @@ per_query AS (
             AND c.query_id = q.query_id AND c.combo_id <> 0) AS n_rejected_audit,
         (SELECT count(*) FILTER (WHERE c.status = 'rejected_platform') FROM combinations c
           WHERE c.benchmark = q.benchmark AND c.expansion = $expansion
-            AND c.query_id = q.query_id AND c.combo_id <> 0) AS n_rejected_platform,
+            AND c.query_id = q.query_id AND c.combo_id <> 0)
+          + (SELECT coalesce(sum(u.rejected_platform), 0) FROM combination_products u
+             WHERE u.benchmark = q.benchmark AND u.expansion = $expansion
+               AND u.query_id = q.query_id) AS n_rejected_platform,
         (SELECT count(*) FILTER (WHERE c.status = 'cut') FROM combinations c
           WHERE c.benchmark = q.benchmark AND c.expansion = $expansion
             AND c.query_id = q.query_id AND c.combo_id <> 0)
@@ -49,7 +53,7 @@ per_query AS (
         (SELECT count(*) FROM combinations c
           WHERE c.benchmark = q.benchmark AND c.expansion = $expansion
             AND c.query_id = q.query_id AND c.combo_id <> 0)
-          + (SELECT coalesce(sum(u.unstored), 0) FROM combination_products u
+          + (SELECT coalesce(sum(u.unstored + u.rejected_platform), 0) FROM combination_products u
              WHERE u.benchmark = q.benchmark AND u.expansion = $expansion
                AND u.query_id = q.query_id) AS n_assembled,
         (SELECT count(*) FILTER (WHERE c.status IN ('valid', 'rejected_audit')

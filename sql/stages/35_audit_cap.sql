@@ -1,11 +1,28 @@
--- 35_audit_cap: the audit budget: keep the combinations ranked up to each query's budget-th
--- pending one (the best `budget` by RRF go to the audit), drop what the enumeration overshot.
--- Reads: stage_rows (a registered batch: query_id, last_rank = the rrf_rank of the query's
--- budget-th pending combination), assembled_combinations (71). Deletes: assembled_combinations
--- rows (68 then drops their members). Parameters: none.
+-- 35_audit_cap: the audit budget: in the batch just judged, drop every combination ranked past
+-- its query's budget-th pending one (the best `budget` by RRF go to the audit).
+-- Reads: assembly_round (71: the batch, judged by 34 and 60), assembled_combinations (71: the
+-- group's earlier batches). Deletes: assembly_round rows (68 then drops their members).
+-- Parameters: $budget (INTEGER >= 0).
 -- toolex.pipeline.assemble enumerates in rounds, each sized from the rule's rejections so far,
--- so a round can pass the budget; what it passed is counted in combination_products (064) as
--- unstored, like the rest of the product. The original (combo 0) always stays.
-DELETE FROM assembled_combinations c
-WHERE NOT c.is_original
-  AND c.rrf_rank > (SELECT b.last_rank FROM stage_rows b WHERE b.query_id = c.query_id);
+-- so a round can pass the budget; what it passed, pending or rejected, is counted in
+-- combination_products (064, 066) as unstored, like the rest of the product. Cutting each
+-- batch before 72 keeps it means a query never holds more than its budget's pending ones and
+-- counts as rejected only those ranked within its budget. The enumeration goes in rank order,
+-- so the earlier batches rank below anything passed: only this batch can hold it. The
+-- original (combo 0) always stays.
+DELETE FROM assembly_round r
+USING (
+    SELECT query_id, rrf_rank AS last_rank
+    FROM (
+        SELECT query_id, rrf_rank,
+               row_number() OVER (PARTITION BY query_id ORDER BY rrf_rank) AS pos
+        FROM (
+            SELECT query_id, rrf_rank FROM assembly_round WHERE status = 'pending'
+            UNION ALL
+            SELECT query_id, rrf_rank FROM assembled_combinations
+            WHERE status = 'pending' AND query_id IN (SELECT query_id FROM assembly_round)
+        )
+    )
+    WHERE pos = $budget
+) b
+WHERE r.query_id = b.query_id AND NOT r.is_original AND r.rrf_rank > b.last_rank;

@@ -7,8 +7,10 @@
 -- The fate of every combination, original and imported ones included, so a capped run never
 -- passes for an uncapped one: assembled = valid_combos + rejected_platform + rejected_audit +
 -- cut + pending; audited = the combinations an audit judged (valid or rejected_audit, neither
--- the original nor imported); cut = beyond the audit cap or the per-query safety limit (the
--- assembly counts them, never stores them: combination_products.unstored, schema 064);
+-- the original nor imported); rejected_platform = what the dependency rule rejected (the
+-- assembly counts them, combination_products.rejected_platform, schema 066, beside the rows an
+-- older toolex stored); cut = beyond the audit cap or the per-query safety limit (counted,
+-- never stored: combination_products.unstored, schema 064);
 -- dependency_unchecked = combinations not rejected whose dependency check could not run (a
 -- replaced member's platform, or what it hands over, unknown: 61_dependency_check).
 -- A query counts as annotated once it has combinations (stage 3 ran for it). Verified items
@@ -36,7 +38,8 @@ per_query AS (
            (SELECT count(*) FROM per_sub p WHERE p.query_id = a.query_id) AS subqueries,
            (SELECT coalesce(sum(verified), 0) FROM per_sub p WHERE p.query_id = a.query_id) AS verified,
            (SELECT count(*) FROM per_sub p WHERE p.query_id = a.query_id AND p.beyond > 0) AS subs_beyond,
-           f.assembled + coalesce(u.unstored, 0) AS assembled, f.valid, f.rejected_platform,
+           f.assembled + coalesce(u.unstored, 0) + coalesce(u.rejected_platform, 0) AS assembled,
+           f.valid, f.rejected_platform + coalesce(u.rejected_platform, 0) AS rejected_platform,
            f.rejected_audit, f.cut + coalesce(u.unstored, 0) AS cut, f.pending,
            f.audited, f.dependency_unchecked
     FROM annotated a

@@ -6,3 +6,4 @@ DROP TABLE IF EXISTS assembly_round;
 DROP TABLE IF EXISTS assembly_round_items;
 DROP TABLE IF EXISTS assembled_combinations;
 DROP TABLE IF EXISTS assembled_items;
+DROP TABLE IF EXISTS assembled_rejected;

@@ -1,8 +1,9 @@
 -- 61_dependency_check: record what the deterministic dependency check could decide for each
--- combination just assembled: 'failed' (rejected by 34 or 60), 'none' (the query has no known
--- dependency), 'unknown' (a dependent pair with a replaced member whose platform, or its
--- counterpart's, is unknown, or whose docs are silent on the value an explicit edge hands
--- over), else 'passed'. A pair whose members are both the original's is the annotated plan.
+-- combination just assembled: 'none' (the query has no known dependency), 'unknown' (a
+-- dependent pair with a replaced member whose platform, or its counterpart's, is unknown, or
+-- whose docs are silent on the value an explicit edge hands over), else 'passed'. A pair whose
+-- members are both the original's is the annotated plan. The combinations 34 and 60 reject
+-- ('failed' in stores assembled before schema 066) are counted, never staged here (72).
 -- Reads: assembled_combinations, assembled_items (71: the group being assembled, originals
 -- included), dependencies, subqueries, items, edge_fit (registered: see 60). Updates:
 -- assembled_combinations.dependency_check. Parameters: none (the rows carry their benchmark).
@@ -10,8 +11,7 @@ UPDATE assembled_combinations c
 SET dependency_check = x.dependency_check
 FROM (
     SELECT c.query_id, c.combo_id,
-           CASE WHEN c.status = 'rejected_platform' THEN 'failed'
-                WHEN count(d.slot_a) = 0 THEN 'none'
+           CASE WHEN count(d.slot_a) = 0 THEN 'none'
                 WHEN bool_or(coalesce(p.unknown, false)) THEN 'unknown'
                 ELSE 'passed' END AS dependency_check
     FROM assembled_combinations c
@@ -37,6 +37,6 @@ FROM (
         WHERE a.query_id = c.query_id AND a.combo_id = c.combo_id AND a.slot = d.slot_a
     ) p ON true
     WHERE c.rrf IS NOT NULL AND c.dependency_check IS NULL
-    GROUP BY c.query_id, c.combo_id, c.status
+    GROUP BY c.query_id, c.combo_id
 ) x
 WHERE c.query_id = x.query_id AND c.combo_id = x.combo_id;

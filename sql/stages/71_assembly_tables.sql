@@ -1,15 +1,20 @@
 -- 71_assembly_tables: the assembly's staging tables for one group of queries (one transaction).
 -- Reads: combinations, combination_items (their columns only). Creates: TEMP TABLEs
--- assembly_round + assembly_round_items (the combinations of the current enumeration round, 32
--- and 33 write them, the rules 34 and 60 judge them) and assembled_combinations +
--- assembled_items (the group's rounds so far, which 69, 35, 68, 61 and 43 read, and 73 stores).
--- Parameters: none.
+-- assembly_round + assembly_round_items (one write batch of the enumeration: 32 and 33 write
+-- it, the rules 34 and 60 judge it, 35 and 68 cut it), assembled_combinations +
+-- assembled_items (the group's batches so far, what the rules let through, which 35, 69, 61
+-- and 43 read, and 73 stores) and assembled_rejected (query_id, n: the rules' rejections per
+-- query and batch, counted by 72, which 43 adds up). Parameters: none.
 -- Why staging: the stored tables grow to millions of rows; a rule or count filtered by query id
 -- over them rescans everything stored before at each round of each group, which made the
 -- assembly quadratic in what it stores. The staging tables hold one group, so each statement
 -- costs what that group stores. They copy the stored tables' columns (no keys: one enumeration
 -- never repeats a combination).
+-- Why a count for the rejections: a rule that rejects nearly everything has a query enumerate
+-- most of its product to find the budget's pending ones; as rows those filled memory (schema
+-- 066), as a count they cost one row per query and batch.
 CREATE OR REPLACE TEMP TABLE assembly_round AS FROM combinations LIMIT 0;
 CREATE OR REPLACE TEMP TABLE assembly_round_items AS FROM combination_items LIMIT 0;
 CREATE OR REPLACE TEMP TABLE assembled_combinations AS FROM combinations LIMIT 0;
 CREATE OR REPLACE TEMP TABLE assembled_items AS FROM combination_items LIMIT 0;
+CREATE OR REPLACE TEMP TABLE assembled_rejected (query_id VARCHAR NOT NULL, n BIGINT NOT NULL);

@@ -1,7 +1,17 @@
--- 72_keep_round: add the judged round to its group and empty the round's tables.
--- Reads: assembly_round, assembly_round_items (71). Creates: assembled_combinations,
--- assembled_items rows (71). Parameters: none.
--- Rows keep their order (the order the enumeration made them, as 73 stores them).
+-- 72_keep_round: count the judged batch's rejections per query, add the rest to its group and
+-- empty the batch's tables.
+-- Reads: assembly_round, assembly_round_items (71; judged by 34 and 60, cut by 35 and 68).
+-- Creates: assembled_rejected, assembled_combinations, assembled_items rows (71).
+-- Parameters: none.
+-- A combination the rule rejected is never audited and never relevant: it is counted (43
+-- stores the count, schema 066), never stored, so what a query holds follows its budget, not
+-- how much of its product the rule threw away. The rejected rows are deleted before the rest
+-- is copied, so rows keep their order (the order the enumeration made them, as 73 stores them).
+INSERT INTO assembled_rejected
+SELECT query_id, count(*) FROM assembly_round WHERE status = 'rejected_platform' GROUP BY query_id;
+DELETE FROM assembly_round_items i USING assembly_round r
+WHERE r.query_id = i.query_id AND r.combo_id = i.combo_id AND r.status = 'rejected_platform';
+DELETE FROM assembly_round WHERE status = 'rejected_platform';
 INSERT INTO assembled_combinations FROM assembly_round;
 INSERT INTO assembled_items FROM assembly_round_items;
 DELETE FROM assembly_round;

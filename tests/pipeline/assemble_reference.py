@@ -1,7 +1,8 @@
 """The assembly as it was before issue 11, kept only as the tests' reference: the whole Cartesian
 product built by a recursive CTE, ranked and stored, then cut by the audit cap (the SQL is in
 tests/pipeline/data/assemble_reference/, copied from the last version that shipped it). The lazy
-assembly must store the same rows, bit for bit, up to each query's audit budget."""
+assembly must store the same rows, bit for bit, up to each query's audit budget, except the
+ones the dependency rule rejected, which it counts per query (schema 066)."""
 
 from __future__ import annotations
 
@@ -57,10 +58,11 @@ def table(store, name: str, expansion: str) -> pa.Table:
     ).to_arrow_table()
 
 
-def stored_prefix(store, expansion: str, budget: int) -> tuple[pa.Table, pa.Table, dict]:
+def stored_prefix(store, expansion: str, budget: int) -> tuple[pa.Table, pa.Table, dict, dict]:
     """What the lazy assembly keeps of the reference's rows: per query the original and every
     combination ranked up to its budget-th one the rule let through (pending, or cut by the
-    reference's cap), and how many of the product that leaves out, per query."""
+    reference's cap), those the rule rejected counted rather than kept (schema 066); and per
+    query how many it rejected within that prefix and how many of the product it leaves out."""
     keep = """
         WITH open AS (
             SELECT query_id, rrf_rank,
@@ -68,12 +70,14 @@ def stored_prefix(store, expansion: str, budget: int) -> tuple[pa.Table, pa.Tabl
             FROM combinations WHERE expansion = $e AND status IN ('pending', 'cut')
         ),
         bound AS (SELECT query_id, rrf_rank AS last_rank FROM open WHERE pos = $budget),
-        kept AS (
-            SELECT c.query_id, c.combo_id FROM combinations c
+        prefix AS (
+            SELECT c.query_id, c.combo_id, c.status = 'rejected_platform' AS rejected
+            FROM combinations c
             LEFT JOIN bound b ON b.query_id = c.query_id
             WHERE c.expansion = $e AND (c.is_original OR ($budget > 0 AND (
                   (b.last_rank IS NULL AND c.status <> 'cut') OR c.rrf_rank <= b.last_rank)))
-        )"""
+        ),
+        kept AS (SELECT query_id, combo_id FROM prefix WHERE NOT rejected)"""
     combos, items = (
         store.con.sql(
             keep + f" SELECT * EXCLUDE (expansion) FROM {name} WHERE expansion = $e "
@@ -82,12 +86,12 @@ def stored_prefix(store, expansion: str, budget: int) -> tuple[pa.Table, pa.Tabl
         ).to_arrow_table()
         for name in ("combinations", "combination_items")
     )
-    left_out = dict(
-        store.con.execute(
-            keep + " SELECT query_id, count(*) FILTER (WHERE (query_id, combo_id) NOT IN "
-            "(SELECT (query_id, combo_id) FROM kept)) FROM combinations WHERE expansion = $e "
-            "GROUP BY query_id",
-            {"e": expansion, "budget": budget},
-        ).fetchall()
-    )
-    return combos, items, left_out
+    counts = store.con.execute(
+        keep + " SELECT c.query_id, count(p.combo_id) FILTER (WHERE p.rejected), "
+        "count(*) FILTER (WHERE p.combo_id IS NULL) FROM combinations c "
+        "LEFT JOIN prefix p USING (query_id, combo_id) WHERE c.expansion = $e GROUP BY ALL",
+        {"e": expansion, "budget": budget},
+    ).fetchall()
+    rejected = {q: n for q, n, _ in counts}
+    left_out = {q: n for q, _, n in counts}
+    return combos, items, rejected, left_out

@@ -84,20 +84,30 @@ def test_the_same_rows_as_the_materialising_assembly_up_to_the_budget(
     counts = assemble.run(ctx(bstore, ids, "new"), audit_cap, mode, safety_limit)
     run_reference(ctx(bstore, ids, "ref"), audit_cap, mode, safety_limit)
     budget = safety_limit if audit_cap is None else audit_cap
-    combos, items, left_out = stored_prefix(bstore, "ref", budget)
+    combos, items, rejected, left_out = stored_prefix(bstore, "ref", budget)
     assert table(bstore, "combinations", "new").equals(combos)
     assert table(bstore, "combination_items", "new").equals(items)
     assert table(bstore, "dependencies", "new").equals(table(bstore, "dependencies", "ref"))
-    products = dict(
-        bstore.con.execute(
-            "SELECT query_id, unstored FROM combination_products WHERE expansion = 'new'"
-        ).fetchall()
-    )
-    assert products == left_out
+    products = bstore.con.execute(
+        "SELECT query_id, rejected_platform, unstored FROM combination_products "
+        "WHERE expansion = 'new'"
+    ).fetchall()
+    assert {q: r for q, r, _ in products} == rejected
+    assert {q: u for q, _, u in products} == left_out
     assert counts.notes.get("cut", 0) == sum(left_out.values())
-    if budget >= 1000:  # no query reaches it: every table as before, byte for byte
+    assert counts.notes.get("rejected_platform", 0) == sum(rejected.values())
+    if mode == "strict" and budget:  # the data exercise the count: the strict rule rejects
+        assert sum(rejected.values()) > 0
+    if budget >= 1000:  # no query reaches it: every row as before but the rule's, byte for byte
+        assert not any(left_out.values())
         for name in ("combinations", "combination_items"):
-            assert table(bstore, name, "new").equals(table(bstore, name, "ref"))
+            assert table(bstore, name, "new").equals(
+                bstore.con.sql(
+                    f"SELECT * EXCLUDE (expansion) FROM {name} WHERE expansion = 'ref' "
+                    "AND (query_id, combo_id) NOT IN (SELECT (query_id, combo_id) FROM "
+                    "combinations WHERE status = 'rejected_platform') ORDER BY ALL"
+                ).to_arrow_table()
+            )
 
 
 def test_a_hundred_million_combinations_store_only_the_budget(bstore, monkeypatch):
@@ -173,17 +183,72 @@ def test_rule_rejections_do_not_use_the_audit_budget(bstore):
     ]
     add_products(bstore, {"q": slots}, platforms=platforms)
     counts = assemble.run(ctx(bstore, ["q"]), audit_cap=2, mode="strict")
-    status = {
-        tuple(items): s
-        for items, s in bstore.con.execute(
-            "SELECT list(item_id ORDER BY slot), any_value(c.status) FROM combinations c "
-            "JOIN combination_items USING (benchmark, expansion, query_id, combo_id) "
-            "GROUP BY c.combo_id"
-        ).fetchall()
-    }
-    # (s, r1) and (r0, u) tie; items DESC takes (s, r1)
-    assert sorted(i for i, s in status.items() if s == "pending") == [("s", "r1"), ("s", "u")]
-    rejected = [i for i, s in status.items() if s == "rejected_platform"]
-    assert len(rejected) == len(status) - 3 > 2  # met on the way to the 2 pending ones
-    assert counts.notes["rejected_platform"] == len(rejected)
-    assert counts.notes["cut"] == 5 * 5 - len(status)
+    stored = bstore.con.execute(
+        "SELECT combo_id, rrf_rank, c.status, list(item_id ORDER BY slot) FROM combinations c "
+        "JOIN combination_items USING (benchmark, expansion, query_id, combo_id) "
+        "GROUP BY ALL ORDER BY combo_id"
+    ).fetchall()
+    # ranked: the 9 (q, w) and the 6 (q, u) / (s, w) first, all rejected; (s, u) 16; the 6
+    # (q, r1) / (r0, w), rejected; (s, r1) 23 ties (r0, u) 24 and takes it by items DESC; the
+    # original 25. The 21 rejected on the way to the 2 pending ones are counted, not stored
+    # (their combo ids left unused); (r0, u), past the budget, is cut.
+    assert stored == [
+        (0, 25, "valid", ["r0", "r1"]),
+        (16, 16, "pending", ["s", "u"]),
+        (23, 23, "pending", ["s", "r1"]),
+    ]
+    assert bstore.con.execute(
+        "SELECT product, stored, rejected_platform, unstored FROM combination_products"
+    ).fetchall() == [(25, 3, 21, 1)]
+    assert counts.notes["rejected_platform"] == 21 and counts.notes["cut"] == 1
+    row = annotation_table(bstore, "b")[0]
+    assert (row["assembled"], row["rejected_platform"], row["cut"], row["pending"]) == (
+        25, 21, 1, 2
+    )  # fmt: skip
+
+
+def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(bstore, monkeypatch):
+    # strict rule, three slots whose references share platform P: an alternative passes only
+    # with its three tools on one platform, and each platform Ai has one tool per slot, so 30
+    # of the 31^3 = 29,791 combinations pass (and the original). The budget's 10 pending ones
+    # sit thousands of ranks deep; everything the rule rejects on the way is counted, and what
+    # the staging tables hold stays within one write batch and the budget, whatever the rule
+    # throws away.
+    n, budget = 30, 10
+    platforms = {f"r{s}": "P" for s in range(3)}
+    platforms |= {f"t{s}_{i}": f"A{i}" for s in range(3) for i in range(n)}
+    slots = [(f"r{s}", [(f"t{s}_{i}", i + 1, True) for i in range(n)]) for s in range(3)]
+    add_products(bstore, {"q": slots}, platforms=platforms)
+    monkeypatch.setattr(assemble, "WRITE_BATCH", 64)
+    held = []
+    flush = assemble.Batch.flush
+
+    def measured(batch):
+        staged = len(batch.columns[0])
+        flush(batch)
+        group = bstore.con.execute("SELECT count(*) FROM assembled_combinations").fetchall()[0][0]
+        held.append((staged, group))
+
+    monkeypatch.setattr(assemble.Batch, "flush", measured)
+    counts = assemble.run(ctx(bstore, ["q"]), audit_cap=budget, mode="strict")
+    # the oracle: the whole product ranked, the rule applied by hand
+    ranked = brute([[(1.0 / (60 + r), item) for item, r, _ in cands] + [(1.0 / 81, ref)]
+                    for ref, cands in slots])  # fmt: skip
+    passes = [len({platforms[i] for i in items}) == 1 for _, items in ranked]
+    original = [items for _, items in ranked].index(("r0", "r1", "r2"))
+    last = [pos for pos, ok in enumerate(passes) if ok and pos != original][budget - 1]
+    rejected = passes[: last + 1].count(False)
+    assert len(ranked) == 29_791 and rejected > 100 * budget
+    stored = bstore.con.execute(
+        "SELECT status, count(*), max(rrf_rank) FROM combinations GROUP BY ALL ORDER BY ALL"
+    ).fetchall()
+    assert original > last  # the references, unretrieved (rank 21), pass only together
+    assert stored == [("pending", budget, last + 1), ("valid", 1, original + 1)]
+    assert bstore.con.execute("SELECT count(*) FROM combination_items").fetchone()[0] == 3 * 11
+    assert bstore.con.execute(
+        "SELECT stored, rejected_platform, unstored FROM combination_products"
+    ).fetchall() == [(budget + 1, rejected, 29_791 - budget - 1 - rejected)]
+    assert counts.notes["rejected_platform"] == rejected
+    assert max(staged for staged, _ in held) <= 64  # one write batch judged at a time
+    assert max(group for _, group in held) <= budget + 1  # the group: the budget and original
+    assert len(held) > rejected // 64  # the rule saw every rejected one, batch by batch

@@ -143,20 +143,18 @@ def test_strict_platform_rule_rejects_a_swap_of_one_of_two_same_platform_tools(b
         bstore, "q", [("r0", [("a", 1, True)]), ("r1", [("b", 1, True), ("c", 2, True)])], plat
     )
     counts = assemble.run(ctx(bstore, ["q"]), mode="strict")
-    status = {tuple(c[5]): c[4] for c in combos(bstore, "q")}
-    assert status == {
-        ("r0", "r1"): "valid",
-        ("a", "b"): "pending",
-        ("a", "c"): "rejected_platform",
-        ("r0", "b"): "rejected_platform",
-        ("r0", "c"): "rejected_platform",
-        ("a", "r1"): "rejected_platform",
-    }
+    # ranked: (a,b) 1, (a,c) 2, (r0,b) 3 and (a,r1) 4 (tied rrf, items DESC), (r0,c) 5, the
+    # original 6; the four that split r0/r1's platform P are counted, never stored, and their
+    # combo ids (2-5) stay unused
+    assert [(c[0], c[2], c[4], c[5]) for c in combos(bstore, "q")] == [
+        (0, 6, "valid", ["r0", "r1"]),
+        (1, 1, "pending", ["a", "b"]),
+    ]
     assert counts.notes["rejected_platform"] == 4
-    reason = bstore.con.execute(
-        "SELECT reason FROM combinations WHERE status = "
-        "'rejected_platform' ORDER BY rrf_rank LIMIT 1"
-    ).fetchone()[0]
+    assert bstore.con.execute(
+        "SELECT product, stored, rejected_platform, unstored FROM combination_products"
+    ).fetchall() == [(6, 2, 4, 0)]
+    reason = bstore.con.execute("SELECT reason FROM dependencies").fetchone()[0]
     assert "one platform for both (P)" in reason
 
 

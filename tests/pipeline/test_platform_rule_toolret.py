@@ -81,11 +81,12 @@ def test_a_cross_platform_token_hand_off_is_rejected(toolret):
             "GROUP BY c.combo_id, c.status, c.dependency_check, c.reason"
         ).fetchall()
     }
-    assert got[TOKEN2GO] == (
-        "rejected_platform",
-        "failed",
-        "slots 0,1 (slot 1 requires 'token' returned by slot 0) on different platforms: "
-        "Token2Go vs API-Bank",
-    )
+    # Token2Go cannot hand API-Bank its token: rejected before any audit call, counted
+    # (schema 066), never stored
+    assert TOKEN2GO not in got
+    assert toolret.con.execute(
+        "SELECT product, stored, rejected_platform, unstored FROM combination_products "
+        "WHERE expansion = 't'"
+    ).fetchall() == [(3, 2, 1, 0)]
     assert got[OAUTH_ECHO][:2] == ("pending", "unknown")  # no platform: not passed silently
     assert got[GET_USER_TOKEN][:2] == ("valid", "passed")

@@ -11,16 +11,20 @@ without an audit call, and what could not be checked is recorded (61).
 The audit budget is ``audit_cap`` when given, else ``safety_limit`` (audit every combination, as
 the paper does, up to that many per query). Enumeration stops once a query has ``budget``
 pending combinations or its product is spent: rejected ones do not use the budget, so it runs in
-rounds (stage a batch, apply the rules, count what is pending, size the next round from the
-rule's yield so far) and drops what the last round overshot (35, 68). Rounds and their group
-are staged in TEMP tables (71, 72) and stored once judged (73), so each statement costs what
-its round or group holds, never what was stored before. Stored: the original
-(combo 0, always, its rank counted when the enumeration stopped above it), the pending ones and
-the rejected ones met on the way, numbered and ranked exactly as when the whole product was
-stored; the rest of the product is a count per query (43, schema 064), reported as cut. Memory
-follows the budget and the write batch, not the product: queries are assembled in groups of
-about CHUNK stored combinations, one transaction each, so an interruption leaves a query
-unassembled, and the next run assembles it whole.
+rounds (enumerate, count what is pending, size the next round from the rule's yield so far).
+Each write batch of a round is staged (71), judged by the rules, cut past its query's
+budget-th pending combination (35, 68), and kept (72): the rule's rejections are counted per
+query and dropped, the rest joins its group, which is stored once complete (73). So each
+statement costs what one batch or group holds, never what was stored before, and what a query
+holds follows its budget, never how much of its product the rule threw away.
+
+Stored: the original (combo 0, always, its rank counted when the enumeration stopped above it)
+and the pending ones, numbered and ranked exactly as when the whole product was stored (the
+numbers of the rejected ones left as gaps). Counted per query (43, schemas 064 and 066): the
+rule's rejections within the budget (reported as rejected_platform) and the rest of the product
+(unstored, reported as cut). Queries are assembled in groups of about CHUNK stored combinations,
+one transaction each, so an interruption leaves a query unassembled, and the next run assembles
+it whole.
 """
 
 from __future__ import annotations
@@ -62,7 +66,8 @@ COMBINATION_SCHEMA = pa.schema(
         ("items", pa.list_(pa.string())),
     ]
 )
-# Combinations per Arrow batch written to the store: a few MB, whatever the product.
+# Combinations per Arrow batch written to the staging tables and judged there: a few MB,
+# whatever the product (the batch is the most a rule that rejects everything makes DuckDB hold).
 WRITE_BATCH = 20_000
 # Combinations stored per transaction, about: DuckDB holds a transaction's rows, their index
 # entries and the rules' updates in memory until it commits (about 1 KB per combination), so
@@ -126,10 +131,11 @@ class Product:
 
 
 class Batch:
-    """Combinations on their way to the store, written through Arrow every WRITE_BATCH."""
+    """Combinations on their way to their group, staged through Arrow and judged every
+    WRITE_BATCH."""
 
-    def __init__(self, store: Store, params: dict[str, Any]) -> None:
-        self.store, self.params = store, params
+    def __init__(self, store: Store, params: dict[str, Any], budget: int) -> None:
+        self.store, self.params, self.budget = store, params, budget
         self.columns: tuple[list[Any], ...] = tuple([] for _ in COMBINATION_SCHEMA.names)
 
     def add(
@@ -146,21 +152,24 @@ class Batch:
             self.flush()
 
     def flush(self) -> None:
+        """Stage the batch, judge it by the rules, cut it at the budget, count its rejections
+        and add the rest to the group (the rules read the registered edge_fit)."""
         if not self.columns[0]:
             return
         table = pa.Table.from_arrays(
             [pa.array(c, t) for c, t in zip(self.columns, COMBINATION_SCHEMA.types, strict=True)],
             schema=COMBINATION_SCHEMA,
         )
-        with self.store.registered("stage_rows", table):
-            self.store.execute("stages/32_insert_combinations.sql", self.params)
-            self.store.execute("stages/33_insert_combination_items.sql", self.params)
         self.columns = tuple([] for _ in COMBINATION_SCHEMA.names)
-
-    def keep(self) -> None:
-        """Flush, then move the round (judged by now) into its group."""
-        self.flush()
-        self.store.execute_script("stages/72_keep_round.sql")
+        store = self.store
+        with store.registered("stage_rows", table):
+            store.execute("stages/32_insert_combinations.sql", self.params)
+            store.execute("stages/33_insert_combination_items.sql", self.params)
+        store.execute("stages/34_platform_rule.sql", self.params)
+        store.execute("stages/60_edge_fit_rule.sql")
+        store.execute("stages/35_audit_cap.sql", {"budget": self.budget})
+        store.execute("stages/68_drop_cut_items.sql")
+        store.execute_script("stages/72_keep_round.sql")
 
 
 def run(
@@ -198,9 +207,9 @@ def run(
 
 
 def chunks(products: list[Product], budget: int) -> Iterator[list[Product]]:
-    """Consecutive groups of queries that store about CHUNK combinations between them (what each
-    can store: its product, at most the budget and its original; the rule's rejections add to
-    that, so it is a guess)."""
+    """Consecutive groups of queries that store at most about CHUNK combinations between them
+    (what each can store: its product, at most the budget and its original; the rule's
+    rejections are counted, not stored, and can leave it fewer)."""
     chunk: list[Product] = []
     rows = 0
     for p in products:
@@ -229,7 +238,7 @@ def assemble_chunk(
         store.execute_script("stages/71_assembly_tables.sql")
         with store.registered("edge_fit", pa.Table.from_pylist(fit, schema=EDGE_FIT_SCHEMA)):
             enumerate_within(ctx, products, budget)
-            add_originals(ctx, products)
+            add_originals(ctx, products, budget)
             store.execute("stages/61_dependency_check.sql")
         sizes = [
             {
@@ -264,44 +273,31 @@ def read_products(factors: pa.Table) -> list[Product]:
 
 
 def enumerate_within(ctx: StageContext, products: list[Product], budget: int) -> None:
-    """Store each product best first until it has ``budget`` pending combinations or is spent."""
+    """Stage each product best first until it has ``budget`` pending combinations or is spent."""
     store = ctx.store
     live = [p for p in products if budget > 0]
     for p in live:
         p.want = budget
-    overshot: list[dict[str, Any]] = []
     while live:
-        batch = Batch(store, ctx.base())
+        batch = Batch(store, ctx.base(), budget)
         for p in live:
             p.take(batch)
             p.release()
         batch.flush()
-        store.execute("stages/34_platform_rule.sql", ctx.base())
-        store.execute("stages/60_edge_fit_rule.sql")
-        batch.keep()
         # 69 counts the whole group; the queries done in earlier rounds are read and ignored
-        pending = {
-            r["query_id"]: r for r in store.rows("stages/69_pending_counts.sql", {"budget": budget})
-        }
+        pending = {r["query_id"]: r["pending"] for r in store.rows("stages/69_pending_counts.sql")}
         more = []
         for p in live:
-            row = pending.get(p.query_id, {"pending": 0, "last_rank": None})
-            if row["pending"] >= budget:
-                if p.ranked > row["last_rank"]:  # ranked past the budget-th pending one
-                    overshot.append({"query_id": p.query_id, "last_rank": row["last_rank"]})
-            elif not p.spent:
-                p.next_round(budget - row["pending"], row["pending"])
+            found = pending.get(p.query_id, 0)
+            if found < budget and not p.spent:
+                p.next_round(budget - found, found)
                 more.append(p)
         live = more
-    if overshot:
-        with store.registered("stage_rows", pa.Table.from_pylist(overshot)):
-            store.execute("stages/35_audit_cap.sql")
-            store.execute("stages/68_drop_cut_items.sql")
 
 
-def add_originals(ctx: StageContext, products: list[Product]) -> None:
+def add_originals(ctx: StageContext, products: list[Product], budget: int) -> None:
     """Store the originals the enumeration stopped above, ranked by counting what beats them."""
-    batch = Batch(ctx.store, ctx.base())
+    batch = Batch(ctx.store, ctx.base(), budget)
     for p in products:
         if p.original is None or p.original_rank is not None:
             continue
@@ -310,4 +306,4 @@ def add_originals(ctx: StageContext, products: list[Product]) -> None:
         before = kbest.count_before(p.slots, p.original, limit=MAX_RANK - 1)
         rank = None if before is None else before + 1
         batch.add(p.query_id, 0, kbest.score(terms), rank, p.original)
-    batch.keep()
+    batch.flush()

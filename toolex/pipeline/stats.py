@@ -42,7 +42,8 @@ def annotation_table(
 
 
 def combination_counts(store: Store, benchmark: str, expansion: str = "default") -> dict[str, int]:
-    """Combinations per status: rejected_platform = audit calls saved; cut = beyond the cap."""
+    """Combinations per status: rejected_platform = audit calls saved; cut = beyond the cap.
+    Both are mostly counts the assembly keeps per query, not rows (sql/stages/41)."""
     rows = store.rows(
         "stages/41_combination_counts.sql",
         {"benchmark": benchmark, "expansion": expansion, "query_ids": None},
