@@ -277,7 +277,7 @@ def test_a_file_store_opens_with_the_memory_limit(tmp_path, monkeypatch):
             return s.user_sql("SELECT current_setting('memory_limit') AS m").to_pylist()[0]["m"]
 
     monkeypatch.delenv("TOOLEX_MEMORY_LIMIT", raising=False)
-    assert limit(tmp_path / "a.duckdb") == "3.7 GiB"  # MEMORY_LIMIT, 4GB (DuckDB prints GiB)
+    assert limit(tmp_path / "a.duckdb") == "1.8 GiB"  # MEMORY_LIMIT, 2GB (DuckDB prints GiB)
     monkeypatch.setenv("TOOLEX_MEMORY_LIMIT", "1GiB")
     assert limit(tmp_path / "a.duckdb") == "1.0 GiB"
     for bad in ("lots", "12", "-1GB", "4 GB; SET threads=1"):
@@ -285,3 +285,17 @@ def test_a_file_store_opens_with_the_memory_limit(tmp_path, monkeypatch):
         with pytest.raises(InputError, match="TOOLEX_MEMORY_LIMIT"):
             Store.open(tmp_path / "new.duckdb")
     assert not (tmp_path / "new.duckdb").exists()  # refused before a file was made
+
+
+def test_an_out_of_memory_says_how_to_allow_more(tmp_path, monkeypatch):
+    from toolex.store import store_error
+
+    monkeypatch.setenv("TOOLEX_MEMORY_LIMIT", "8MB")
+    with (
+        Store.open(tmp_path / "a.duckdb") as s,
+        pytest.raises(duckdb.OutOfMemoryException) as caught,
+    ):
+        s.con.execute("SELECT list(i::VARCHAR || repeat('x', 50)) FROM range(3000000) t(i)")
+    message = str(store_error(caught.value, str(tmp_path / "a.duckdb")))
+    assert "ran out of memory" in message and "rolled back" in message
+    assert "TOOLEX_MEMORY_LIMIT (now 8MB)" in message and "TOOLEX_MEMORY_LIMIT=8GB" in message

@@ -28,9 +28,11 @@ DEFAULT_EXPANSION = "default"
 # DuckDB caches every block it reads or writes up to its memory limit, 80% of RAM by default: a
 # long write (assembling 10,000 queries of a 50k-tool library) kept 12.4 GB resident though no
 # statement needed more than a few hundred MB. A file store's limit is this (DuckDB then evicts
-# to the file and spills large operators to <store>.tmp/); TOOLEX_MEMORY_LIMIT overrides it
-# ("8GB", "500MB"). An in-memory store keeps DuckDB's default: it has no file to evict to.
-MEMORY_LIMIT = "4GB"
+# to the file and spills large operators to <store>.tmp/): that assembly finishes in it at 3.5 GB
+# peak RSS, what DuckDB cannot evict (indexes, temporary tables) and Python included.
+# TOOLEX_MEMORY_LIMIT overrides it ("8GB", "500MB"); an out-of-memory error names it. An
+# in-memory store keeps DuckDB's default: it has no file to evict to.
+MEMORY_LIMIT = "2GB"
 MEMORY_LIMIT_VAR = "TOOLEX_MEMORY_LIMIT"
 _SIZE_RE = re.compile(r"\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)", re.IGNORECASE)
 _VERSION_RE = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
@@ -104,7 +106,12 @@ def store_error(exc: BaseException, path: str | None = None) -> StoreError | Non
         recover = _RECOVER.format(path=path or "PATH")
         return StoreError(f"{where} is damaged or unreadable ({first}). To recover: {recover}")
     if isinstance(exc, duckdb.OutOfMemoryException):
-        return StoreError(f"DuckDB ran out of memory on {where} ({first})")
+        return StoreError(
+            f"DuckDB ran out of memory on {where} ({first}); the command's changes were rolled "
+            f"back. Allow it more with {MEMORY_LIMIT_VAR} (now "
+            f"{os.environ.get(MEMORY_LIMIT_VAR) or MEMORY_LIMIT}), e.g. "
+            f"{MEMORY_LIMIT_VAR}=8GB, and run the command again"
+        )
     return StoreError(f"DuckDB failed on {where}: {first}")
 
 
