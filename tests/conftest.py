@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 
 import pytest
-from suite_order import longest_first
 
 from toolex.store import Store
 
@@ -15,10 +14,6 @@ SHARED = ROOT.parent / "shared"
 SHARED_DATA = SHARED / "data"
 SHARED_MODEL = SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
 IN_CI = os.environ.get("CI", "").lower() == "true"
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    longest_first(items)
 
 
 def _need(path: Path, what: str) -> Path:
