@@ -9,13 +9,6 @@ import pytest
 
 from toolex.store import Store
 
-# ranx, the independent reference for RRF and the metric means, is numba code: compiling it costs
-# about 50 CPU-s in every fresh environment (CI's is always fresh; numba's cache lives in the
-# venv), more than the ranx tests themselves. Interpreted, the same ranx code gives the same
-# numbers on test-size data in 8 CPU-s. Set before anything imports numba; NUMBA_DISABLE_JIT=0
-# in the environment runs them compiled.
-os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
-
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 SHARED_DATA = SHARED / "data"
