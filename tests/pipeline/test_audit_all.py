@@ -89,3 +89,26 @@ def test_export_never_counts_an_unaudited_combination_unless_asked(sample):
     only_pending = {(r["query_id"], r["item_id"]) for r in wide if r["unaudited_only"]}
     assert only_pending and not (only_pending & flat)
     assert {(r["query_id"], r["item_id"]) for r in wide} == flat | only_pending
+
+
+def test_the_audit_reads_its_tasks_group_by_group_with_the_same_verdicts(sample, monkeypatch):
+    """PendingAudits reads the pending combinations a few queries at a time (their tools'
+    documentation once per group): groups of 7 queries give every combination the verdict and
+    reason that groups of 200 gave the default expansion."""
+    from toolex.pipeline import audit
+
+    monkeypatch.setattr(audit, "QUERY_GROUP", 7)
+    judge = HeuristicJudge(sample, benchmark="sample")
+    run_expansion(sample, "sample", judge, expansion="grouped")
+
+    def fates(expansion: str) -> list[tuple]:
+        return sample.user_sql(
+            "SELECT query_id, combo_id, status, reason FROM combinations WHERE expansion = ? "
+            "ORDER BY ALL",
+            [expansion],
+        ).to_pylist()
+
+    grouped = fates("grouped")
+    assert grouped == fates("default")
+    assert sum(r["status"] == "valid" and r["combo_id"] > 0 for r in grouped) == 80  # audited
+    assert not [r for r in grouped if r["status"] == "pending"]

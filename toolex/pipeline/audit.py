@@ -10,44 +10,91 @@ the audit checks the hand-off too.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterator
 from itertools import groupby
+from typing import Any
 
 from toolex.judges.base import AuditTask, Judge, Outcome, ToolDoc, Verdict, tool_doc
 from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
 
+# Pending combinations are read this many queries at a time (at most the audit budget each),
+# and each group's tools' documentation once: reading a whole expansion's combinations with a
+# copy of the documentation on every member row was 13 M rows of documentation in Python at once
+# for a 200k-tool library (5.8 M pending combinations).
+QUERY_GROUP = 200
 
-def pending_tasks(
-    ctx: StageContext, where: dict[str, tuple[str, int]] | None = None
-) -> list[AuditTask]:
-    """Audit tasks of the pending combinations; ``where`` receives key -> (query_id, combo_id)."""
-    rows = ctx.store.rows("stages/36_audit_pending.sql", ctx.params(retry_failed=ctx.retry_failed))
-    checklists = _checklists(ctx)
-    tasks: list[AuditTask] = []
-    for (query_id, combo_id), group in groupby(rows, key=lambda r: (r["query_id"], r["combo_id"])):
-        members = sorted(group, key=lambda r: r["slot"])
-        query, instruction, subs, reference = checklists[query_id]
-        key = f"{query_id}/{combo_id}"
-        if where is not None:
-            where[key] = (query_id, combo_id)
-        tools = tuple(
-            tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"], r["kind"])
-            for r in members
-        )
-        tasks.append(AuditTask(key, query, instruction, subs, tools, reference))
-    return tasks
+
+class PendingAudits:
+    """The audit tasks of the pending combinations, read a group of queries at a time as the
+    judge asks for them; ``len`` is known before, for the counts and the progress bar."""
+
+    def __init__(self, ctx: StageContext) -> None:
+        self.ctx = ctx
+        self.total = int(ctx.store.scalar("stages/74_audit_pending_count.sql", self._params()) or 0)
+        self.checklists = _checklists(ctx) if self.total else {}
+        self.issued: dict[str, tuple[str, int]] = {}  # task key -> (query_id, combo_id)
+
+    def _params(self, query_ids: list[str] | None = None) -> dict[str, Any]:
+        part = self.ctx if query_ids is None else dataclasses.replace(self.ctx, query_ids=query_ids)
+        return part.params(retry_failed=self.ctx.retry_failed)
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __iter__(self) -> Iterator[AuditTask]:
+        if not self.total:
+            return
+        ids = list(self.ctx.query_ids)
+        for start in range(0, len(ids), QUERY_GROUP):
+            yield from self._group(ids[start : start + QUERY_GROUP])
+
+    def _group(self, query_ids: list[str]) -> Iterator[AuditTask]:
+        store = self.ctx.store
+        rows = store.rows("stages/36_audit_pending.sql", self._params(query_ids))
+        if not rows:
+            return
+        item_ids = sorted({r["item_id"] for r in rows})
+        docs = {
+            r["item_id"]: tool_doc(
+                r["item_id"], r["name"], r["platform"], r["doc"], r["text"], r["kind"]
+            )  # fmt: skip
+            for r in store.rows(
+                "stages/75_audit_docs.sql", {"benchmark": self.ctx.benchmark, "item_ids": item_ids}
+            )
+        }
+        for (query_id, combo_id), group in groupby(
+            rows, key=lambda r: (r["query_id"], r["combo_id"])
+        ):
+            members = sorted(group, key=lambda r: r["slot"])
+            query, instruction, subs, reference = self.checklists[query_id]
+            key = f"{query_id}/{combo_id}"
+            self.issued[key] = (query_id, combo_id)
+            tools = tuple(docs[r["item_id"]] for r in members)
+            yield AuditTask(key, query, instruction, subs, tools, reference)
+
+    def answered(self, key: str) -> tuple[str, int] | None:
+        """The combination a task key names, once: keys are forgotten as they are answered, so
+        what is held follows the tasks in flight, not the expansion."""
+        return self.issued.pop(key, None)
+
+
+def pending_tasks(ctx: StageContext) -> list[AuditTask]:
+    """Every audit task of the pending combinations at once (the dry run's estimate)."""
+    return list(PendingAudits(ctx))
 
 
 def run(ctx: StageContext, judge: Judge) -> StageCounts:
     counts = StageCounts("audit")
-    where: dict[str, tuple[str, int]] = {}
-    tasks = pending_tasks(ctx, where)
+    tasks = PendingAudits(ctx)
 
     def store_one(writer: Writer, outcome: Outcome) -> str | None:
-        if outcome.key not in where:
+        where = tasks.answered(outcome.key)
+        if where is None:
             return f"answer for unknown task {outcome.key!r}"
         if not isinstance(outcome.value, Verdict):
             return "audit answer is not a verdict"
-        query_id, combo_id = where[outcome.key]
+        query_id, combo_id = where
         writer.add(
             "stages/37_set_audit_status.sql",
             dict(

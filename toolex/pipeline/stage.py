@@ -10,9 +10,9 @@ from its call ledger.)
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import pyarrow as pa
 
@@ -150,10 +150,19 @@ class Meter:
             self.cost += float(spent)
 
 
+class Tasks(Protocol):
+    """What run_judged takes: a list, or tasks read as the judge asks for them, whose number is
+    known before (toolex.pipeline.audit.PendingAudits)."""
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
 def run_judged(
     ctx: StageContext,
     counts: StageCounts,
-    tasks: Sequence[Any],
+    tasks: Tasks,
     judge: Any,
     on_ok: Callable[[Writer, Outcome], str | None],
     stage: str,
