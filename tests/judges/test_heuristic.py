@@ -166,3 +166,24 @@ def test_decompose_prefers_what_the_description_repeats_over_rare_parameter_jarg
     # The description's own verb and object ("Retrieve video results ... search term"); the
     # parameter names nfpr/tbs/cr are never picked over them.
     assert sub.text == "Retrieve video results search term"
+
+
+def test_the_audits_hand_off_check_is_fields_feeds_on_every_pair():
+    """The judge keeps each document's halves of feeds (returned words, required ids); every
+    ordered pair must get exactly what tooldoc.fields.feeds says, cached or not."""
+    from toolex.tooldoc.fields import feeds
+
+    docs = {
+        "login": {"name": "login", "template_response": {"token": "str", "user": {"id": 1}}},
+        "balance": {"name": "balance", "required_parameters": [{"name": "token"}]},
+        "orders": {"name": "orders", "parameters": {"user_id": {"type": "int"}}},
+        "weather": {"name": "weather", "required_parameters": [{"name": "city"}]},
+    }
+    tools = [ToolDoc(k, k, "P", d, json.dumps(d)) for k, d in docs.items()]
+    judge = HeuristicJudge()
+    for _ in range(2):  # the second round reads the cache
+        for a in tools:
+            for b in tools:
+                assert judge._feeds(a, b) == feeds(a.doc, b.doc), (a.item_id, b.item_id)
+    assert judge._feeds(tools[0], tools[1]) == "requires 'token' returned by the other step"
+    assert judge._feeds(tools[0], tools[2]) == "requires 'user_id' returned by the other step"

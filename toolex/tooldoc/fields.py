@@ -198,14 +198,29 @@ def feeds(producer: dict[str, Any], consumer: dict[str, Any]) -> str | None:
     producer returns ``{"token": ...}`` and the consumer requires ``token``; or it returns
     ``{"user": {"id": ...}}`` and the consumer requires ``user_id``.
     """
-    out = returns_tokens(producer)
-    if not out:
+    return fed_by(returns_tokens(producer), required_ids(consumer))
+
+
+def required_ids(doc: dict[str, Any]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """A tool's required id-like parameters and their stemmed words, in order: what another
+    step must hand it (the consumer's half of :func:`feeds`)."""
+    return tuple(
+        (p.name, frozenset(stem(w) for w in split_words(p.name)))
+        for p in params(doc)
+        if p.required and is_id_like(p.name)
+    )
+
+
+def fed_by(
+    returned: set[str] | frozenset[str], needs: tuple[tuple[str, frozenset[str]], ...]
+) -> str | None:
+    """:func:`feeds` from its two halves, for a caller that keeps each document's halves (the
+    offline judge's audit asks about every ordered pair of every combination)."""
+    if not returned:
         return None
-    for p in params(consumer):
-        if p.required and is_id_like(p.name):
-            need = {stem(w) for w in split_words(p.name)}
-            if need <= out:
-                return f"requires {p.name!r} returned by the other step"
+    for name, need in needs:
+        if need <= returned:
+            return f"requires {name!r} returned by the other step"
     return None
 
 
