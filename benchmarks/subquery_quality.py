@@ -57,6 +57,7 @@ def main() -> None:
     requests: dict[tuple[str, str], str] = {}
     for bench in sorted({b for b, _, _ in steps}):
         judge = judges[bench] = HeuristicJudge(store, benchmark=bench)
+        judge._read_library()
         docs[bench] = {t.item_id: t for t in judge._library}
         queries = {
             q["query_id"]: q

@@ -187,3 +187,16 @@ def test_the_audits_hand_off_check_is_fields_feeds_on_every_pair():
                 assert judge._feeds(a, b) == feeds(a.doc, b.doc), (a.item_id, b.item_id)
     assert judge._feeds(tools[0], tools[1]) == "requires 'token' returned by the other step"
     assert judge._feeds(tools[0], tools[2]) == "requires 'user_id' returned by the other step"
+
+
+def test_the_library_is_read_when_a_stage_first_asks(store):
+    """`expand` builds its judge for every stage and the assembly never asks it: the library's
+    documents (1.5 GB at 200k tools) are read on the first question, not when it is built."""
+    from toolex.loaders import load_stabletoolbench
+    from toolex.resources import data_path
+
+    load_stabletoolbench(store, data_path("sample"), name="s")
+    judge = HeuristicJudge(store, benchmark="s")
+    assert judge._library == [] and judge._idf == {}
+    judge._vector(["weather"])  # any question weighs words
+    assert len(judge._library) > 1000 and judge._idf

@@ -85,9 +85,12 @@ class HeuristicJudge:
         self._idf: dict[str, float] = dict(idf) if idf is not None else {}
         self._default_idf = 1.0
         self._library: list[ToolDoc] = []
+        # The library's documents and word weights are read when a stage first asks the judge
+        # something: `expand` builds the judge for every stage, and the assembly never asks it
+        # (a 200k-tool library's documents held ~2 GB through that stage).
+        self._unread: tuple[Any, str | None] | None = None
         if idf is None and store is not None:
-            self._library = _store_tools(store, benchmark)
-            self._idf, self._default_idf = _tfidf_weights(self._library)
+            self._unread = (store, benchmark)
         self._embed = embed
         self._reader: ev.EvidenceReader | None = None
         self._cache: dict[tuple[str, str | None, str], _Features] = {}
@@ -101,6 +104,8 @@ class HeuristicJudge:
     # -- vectors ----------------------------------------------------------------------------
 
     def _weight(self, word: str) -> float:
+        if self._unread is not None:
+            self._read_library()
         return self._idf.get(word, self._default_idf)
 
     def _vector(self, tokens: Iterable[str]) -> dict[str, float]:
@@ -208,6 +213,13 @@ class HeuristicJudge:
             self._needs[key] = df.required_ids(consumer.doc)
         return df.fed_by(self._returned[(producer.item_id, producer.text)], self._needs[key])
 
+    def _read_library(self) -> None:
+        if self._unread is not None:
+            store, benchmark = self._unread
+            self._unread = None
+            self._library = _store_tools(store, benchmark)
+            self._idf, self._default_idf = _tfidf_weights(self._library)
+
     def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
         tasks = list(tasks)
         reader = self.reader()
@@ -222,6 +234,7 @@ class HeuristicJudge:
     def reader(self) -> ev.EvidenceReader:
         """The evidence reader, built on first use (it loads the bundled WordLlama model)."""
         if self._reader is None:
+            self._read_library()
             embed = self._embed or _wordllama()
             if self._library:
                 idf, default = ev.library_idf(self._library)
