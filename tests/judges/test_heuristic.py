@@ -198,5 +198,5 @@ def test_the_library_is_read_when_a_stage_first_asks(store):
     load_stabletoolbench(store, data_path("sample"), name="s")
     judge = HeuristicJudge(store, benchmark="s")
     assert judge._library == [] and judge._idf == {}
-    judge._vector(["weather"])  # any question weighs words
+    judge._vector(["weather"])  # a question that weighs words
     assert len(judge._library) > 1000 and judge._idf

@@ -104,11 +104,10 @@ class HeuristicJudge:
     # -- vectors ----------------------------------------------------------------------------
 
     def _weight(self, word: str) -> float:
-        if self._unread is not None:
-            self._read_library()
         return self._idf.get(word, self._default_idf)
 
     def _vector(self, tokens: Iterable[str]) -> dict[str, float]:
+        self._read_library()  # every weighed question comes through here or decompose
         counts = Counter(tokens)
         vec = {w: (1.0 + math.log(c)) * self._weight(w) for w, c in counts.items()}
         norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
@@ -135,6 +134,7 @@ class HeuristicJudge:
     # -- stages -----------------------------------------------------------------------------
 
     def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
+        self._read_library()  # _subquery weighs words without a vector
         for task in tasks:
             subs = [self._subquery(task, i, tool) for i, tool in enumerate(task.tools)]
             yield Outcome(task.key, True, subs)
@@ -205,13 +205,12 @@ class HeuristicJudge:
 
     def _feeds(self, producer: ToolDoc, consumer: ToolDoc) -> str | None:
         """df.feeds on two documents, each one's half worked out once."""
-        key = (producer.item_id, producer.text)
-        if key not in self._returned:
-            self._returned[key] = frozenset(df.returns_tokens(producer.doc))
-        key = (consumer.item_id, consumer.text)
-        if key not in self._needs:
-            self._needs[key] = df.required_ids(consumer.doc)
-        return df.fed_by(self._returned[(producer.item_id, producer.text)], self._needs[key])
+        made, used = (producer.item_id, producer.text), (consumer.item_id, consumer.text)
+        if made not in self._returned:
+            self._returned[made] = frozenset(df.returns_tokens(producer.doc))
+        if used not in self._needs:
+            self._needs[used] = df.required_ids(consumer.doc)
+        return df.fed_by(self._returned[made], self._needs[used])
 
     def _read_library(self) -> None:
         if self._unread is not None:
