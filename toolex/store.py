@@ -108,8 +108,7 @@ def store_error(exc: BaseException, path: str | None = None) -> StoreError | Non
     if isinstance(exc, duckdb.OutOfMemoryException):
         return StoreError(
             f"DuckDB ran out of memory on {where} ({first}); the command's changes were rolled "
-            f"back. Allow it more with {MEMORY_LIMIT_VAR} (now "
-            f"{os.environ.get(MEMORY_LIMIT_VAR) or MEMORY_LIMIT}), e.g. "
+            f"back. Allow it more with {MEMORY_LIMIT_VAR} (now {memory_limit()}), e.g. "
             f"{MEMORY_LIMIT_VAR}=8GB, and run the command again"
         )
     return StoreError(f"DuckDB failed on {where}: {first}")
