@@ -5,7 +5,8 @@ ranx's rrf (ranx/fusion/rrf.py) gives each document 1 / (k + position) with k = 
 positions 1-based in the order of the run's sorted results; it sorts a run by score with numpy's
 argsort, so tied scores get an implementation-defined order. We rank every sub-query list with
 our deterministic rule first (score DESC, item_id DESC) and hand ranx strictly decreasing scores
-(-rank), so both fuse the same positions; the raw scores themselves are tie-heavy.
+(-rank), so both fuse the same positions; the raw scores themselves are tie-heavy. ranx runs
+in a child process with numba's JIT off (references/ranx_nojit.py): the same code, no compile.
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ import random
 
 import pyarrow as pa
 import pytest
-from ranx import Run
-from ranx import fuse as ranx_fuse
+from references import ranx_nojit
 
 from toolex.runs.rrf import RRF_K, fuse, fuse_subquery_lists
 
@@ -52,21 +52,31 @@ def _insert_subquery_results(store, run_id, lists):
             )
 
 
-def _ranx_fused(lists):
-    """ranx's fuse needs the same query ids in every run, so fuse one query at a time."""
-    per_query = {}
-    for (qid, slot), ranked in lists.items():
-        per_query.setdefault(qid, {})[slot] = {
-            it: -float(r) for r, (it, _s) in enumerate(ranked, 1)
-        }
-    out = {}
-    for qid, slots in per_query.items():
-        if len(slots) == 1:  # ranx refuses to fuse a single run; RRF of one list is 1/(60+rank)
-            (only,) = slots.values()
-            out[qid] = {it: 1 / (60 + r) for r, it in enumerate(only, 1)}
-            continue
-        runs = [Run({qid: slots[s]}, name=f"s{s}") for s in sorted(slots)]
-        out[qid] = dict(ranx_fuse(runs, method="rrf", norm=None).to_dict()[qid])
+SEEDS = {"subquery": [0, 1, 2], "hybrid": [3, 4]}
+
+
+@pytest.fixture(scope="module")
+def ranx_fused():
+    """ranx's RRF of every seed's lists ({seed: {query: {item: score}}}), one child for all."""
+    asked, out = [], {}
+    for seed in (s for seeds in SEEDS.values() for s in seeds):
+        out[seed] = {}
+        per_query = {}
+        for (qid, slot), ranked in _random_lists(seed).items():
+            per_query.setdefault(qid, {})[slot] = {
+                it: -float(r) for r, (it, _s) in enumerate(ranked, 1)
+            }
+        for qid, slots in per_query.items():
+            if len(slots) == 1:  # ranx refuses to fuse a single run; RRF of one list: 1/(60+rank)
+                (only,) = slots.values()
+                out[seed][qid] = {it: 1 / (60 + r) for r, it in enumerate(only, 1)}
+            else:  # ranx's fuse needs the same query ids in every run: one query at a time
+                asked.append((seed, qid))
+                runs = [{qid: slots[s]} for s in sorted(slots)]
+                out[seed][qid] = ranx_nojit.fuse_request(runs)
+    answers = ranx_nojit.call([out[seed][qid] for seed, qid in asked])
+    for (seed, qid), fused in zip(asked, answers, strict=True):
+        out[seed][qid] = fused[qid]
     return out
 
 
@@ -80,15 +90,15 @@ def test_the_constant_is_ranx_default():
     assert RRF_K == 60
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_subquery_rrf_equals_ranx(store, seed):
+@pytest.mark.parametrize("seed", SEEDS["subquery"])
+def test_subquery_rrf_equals_ranx(store, ranx_fused, seed):
     lists = _random_lists(seed)
     _insert_subquery_results(store, "r", lists)
     rows = _fused(store, "r")
     ours = {}
     for qid, item, score, _ in rows:
         ours.setdefault(qid, {})[item] = score
-    expected = _ranx_fused(lists)
+    expected = ranx_fused[seed]
     assert ours.keys() == expected.keys()
     for qid in expected:
         assert ours[qid].keys() == expected[qid].keys(), qid
@@ -150,8 +160,8 @@ def test_fusion_keeps_every_item_unless_a_depth_is_given(store):
     assert fuse(store, lists, depth=2).column("item_id").to_pylist() == ["c", "a"]
 
 
-@pytest.mark.parametrize("seed", [3, 4])
-def test_hybrid_rrf_equals_ranx(store, seed):
+@pytest.mark.parametrize("seed", SEEDS["hybrid"])
+def test_hybrid_rrf_equals_ranx(store, ranx_fused, seed):
     lists = _random_lists(seed)
     # reuse the slots as the component retrievers of a hybrid for one slot-0 query text
     rows = []
@@ -163,7 +173,7 @@ def test_hybrid_rrf_equals_ranx(store, seed):
     ours = {}
     for r in out.to_pylist():
         ours.setdefault(r["query_id"], {})[r["item_id"]] = r["score"]
-    expected = _ranx_fused(lists)
+    expected = ranx_fused[seed]
     assert json.dumps(sorted(ours)) == json.dumps(sorted(expected))
     for qid in expected:
         assert ours[qid].keys() == expected[qid].keys()
