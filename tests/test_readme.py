@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -22,11 +23,15 @@ def test_readme_opens_with_install_and_test_commands():
     install, test = _setup_commands()
     assert "pip install" in install and "toolex demo" in install
     assert test == "make check"
-    # `make check` runs every check CI needs, the tests last
+    # `make check` runs every check CI needs: lint and contracts first, then mypy beside the tests
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    check = next(ln for ln in makefile.splitlines() if ln.startswith("check:"))
-    assert check.split(":")[1].split() == ["lint", "contracts", "types", "test"]
-    assert "\tpytest" in makefile
+    lines = makefile.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("check:"))
+    assert lines[at].split(":")[1].split() == ["lint", "contracts"]
+    recipe = "\n".join(itertools.takewhile(lambda ln: ln.startswith("\t"), lines[at + 1 :]))
+    assert "$(MAKE) --no-print-directory types" in recipe
+    assert "$(MAKE) --no-print-directory test" in recipe
+    assert "\tpytest" in makefile and "\tmypy toolex tui" in makefile
 
 
 def test_ci_runs_the_readme_commands_verbatim():
