@@ -7,6 +7,7 @@ import duckdb
 import pyarrow as pa
 import pytest
 
+from toolex.checks import violations
 from toolex.errors import InputError, NotFoundError, StoreError
 from toolex.store import Store, schema_migrations
 
@@ -269,6 +270,49 @@ def test_schema_065_keeps_the_members_and_drops_their_key(tmp_path):
             " AND constraint_type = 'PRIMARY KEY'"
         ).fetchone()[0]
         assert keys == 0
+
+
+def test_schema_067_keeps_the_run_results_and_drops_their_keys(tmp_path):
+    """A store at 066 (run_results and subquery_results keyed) migrates to 067 with the same rows
+    and no keys (their indexes cost most of a run's import); `toolex check` then holds the line
+    the keys held."""
+    path = tmp_path / "old.duckdb"
+    Store.open(path).close()
+    con = duckdb.connect(str(path))
+    con.execute("DROP TABLE run_results")
+    con.execute("DROP TABLE subquery_results")
+    con.execute(
+        "CREATE TABLE run_results (run_id VARCHAR NOT NULL, query_id VARCHAR NOT NULL,"
+        " item_id VARCHAR NOT NULL, score DOUBLE NOT NULL, rank INTEGER NOT NULL,"
+        " PRIMARY KEY (run_id, query_id, item_id))"
+    )
+    con.execute(
+        "CREATE TABLE subquery_results (run_id VARCHAR NOT NULL, query_id VARCHAR NOT NULL,"
+        " slot INTEGER NOT NULL, item_id VARCHAR NOT NULL, score DOUBLE NOT NULL,"
+        " rank INTEGER NOT NULL, PRIMARY KEY (run_id, query_id, slot, item_id))"
+    )
+    results = [("r", "q1", "b", 0.5, 2), ("r", "q1", "a", 0.9, 1), ("r", "q0", "a", 0.1, 1)]
+    sub = [("s", "q1", 1, "b", 0.5, 1), ("s", "q1", 0, "a", 0.9, 1)]
+    con.executemany("INSERT INTO run_results VALUES (?, ?, ?, ?, ?)", results)
+    con.executemany("INSERT INTO subquery_results VALUES (?, ?, ?, ?, ?, ?)", sub)
+    con.execute("DELETE FROM schema_version WHERE version >= 67")
+    con.close()
+    with Store.open(path) as s:
+        assert s.schema_version == schema_migrations()[-1][0] >= 67
+        got = s.con.execute("SELECT * FROM run_results").fetchall()
+        assert got == [results[2], results[1], results[0]]  # by run, query, rank
+        assert s.con.execute("SELECT * FROM subquery_results").fetchall() == sorted(sub)
+        keys = s.con.execute(
+            "SELECT count(*) FROM duckdb_constraints() WHERE table_name IN"
+            " ('run_results', 'subquery_results') AND constraint_type = 'PRIMARY KEY'"
+        ).fetchone()[0]
+        assert keys == 0
+        assert not violations(s)
+        s.con.execute("INSERT INTO run_results VALUES ('r', 'q1', 'a', 0.9, 1)")
+        s.con.execute("INSERT INTO subquery_results VALUES ('s', 'q1', 0, 'a', 0.9, 1)")
+        failed = {c.name: c.rows for c in violations(s)}
+        assert failed["run_results_unique"] == [("r", "q1", "a", 2)]
+        assert failed["subquery_results_unique"] == [("s", "q1", 0, "a", 2)]
 
 
 def test_a_file_store_opens_with_the_memory_limit(tmp_path, monkeypatch):
