@@ -398,6 +398,7 @@ FAMILIES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_hostile_inputs_end_in_a_located_error_and_change_nothing(bench_db, tmp_path, family):
     tally = Tally(f"inputs: {family}")

@@ -42,6 +42,7 @@ print(i, flush=True)
 """
 
 
+@pytest.mark.slow
 def test_snapshots_under_a_checkpointing_writer_are_consistent(bench_db, tmp_path):
     tally = Tally("snapshots under a running writer")
     writer = subprocess.Popen(

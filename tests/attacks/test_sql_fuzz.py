@@ -13,6 +13,8 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from attacks.conftest import digest
 from attacks.tally import Tally
 from toolex.errors import ToolexError
@@ -82,6 +84,7 @@ def statements(n: int, out: Path, seed: int = 10) -> Iterator[str]:
             yield mutate(rng, rng.choice(BASE).format(out=out))
 
 
+@pytest.mark.slow
 def test_fuzzed_statements_end_in_a_message_or_a_harmless_result(bench_db, tmp_path, monkeypatch):
     monkeypatch.setenv("TOOLEX_FUZZ_SECRET", SECRET)
     out = tmp_path / "out"

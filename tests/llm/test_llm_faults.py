@@ -21,6 +21,7 @@ from llm_support import (
 from toolex.llm.ledger import Ledger
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_twenty_percent_faults_complete_and_every_fault_is_a_ledger_row(llm_env, store, provider):
     plan = FaultPlan(rate=0.2)

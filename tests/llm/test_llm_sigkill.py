@@ -10,6 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from llm_support import FaultPlan, ScriptedServer, outcome_view, verify_tasks
 
 from toolex.judges import make_judge
@@ -33,6 +34,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_sigkill_mid_stage_then_rerun(llm_env, tmp_path):
     tasks = verify_tasks(60)
     with ScriptedServer(faults=FaultPlan(rate=0.2), latency_s=0.08, hang_s=1.2) as s:

@@ -27,6 +27,7 @@ def sample(tmp_path_factory):
     store.close()
 
 
+@pytest.mark.slow
 def test_default_expand_audits_every_combination(sample):
     statuses = combination_counts(sample, "sample")
     assert "cut" not in statuses and "pending" not in statuses

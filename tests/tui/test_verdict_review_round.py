@@ -111,6 +111,7 @@ async def label_all(store, sample, role, reviewer, plan, size, others=None):
         assert f"labelled {len(plan)}/{len(plan)}" in status
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=["120x40", "80x24"])
 async def test_verdict_round(rw_store, size):
     sample = draw(rw_store)
