@@ -17,7 +17,7 @@ import pytest
 from toolex.errors import InputError
 from toolex.loaders.readers import read_text
 from toolex.loaders.trec_ids import trec_escape, trec_unescape
-from toolex.runs.formats import RESULT_SCHEMA, read_run
+from toolex.runs.formats import RESULT_SCHEMA, UNICODE_SPACE, read_run
 
 PY_SPACE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
 _SCORE = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
@@ -89,6 +89,12 @@ def test_arrow_splits_on_exactly_the_whitespace_python_splits_on():
     assert {chr(c) for c in range(128) if ascii_widths[c] == 2} == {
         c for c in PY_SPACE if ord(c) < 128
     } - {"\x1c", "\x1d", "\x1e", "\x1f"}
+    # ... and without the non-ASCII spaces, which the reader lists; every other character, ASCII
+    # or not, the ASCII kernels keep inside its field (they split UTF-8 text byte by byte)
+    assert {chr(c) for c in UNICODE_SPACE} == {c for c in PY_SPACE if ord(c) >= 128}
+    others = [c for c in chars if ord(c) >= 128 and not c.isspace()]
+    split = pc.ascii_split_whitespace(pa.array([f"a{c} {c}b\t{c}" for c in others]))
+    assert split.to_pylist() == [[f"a{c}", f"{c}b", c] for c in others]
 
 
 def _random_file(rng: random.Random, unusual: bool) -> str:
@@ -151,6 +157,18 @@ def test_scores_parse_to_the_bit_as_float_does(tmp_path):
     path = tmp_path / "r.trec"
     path.write_text("".join(f"q Q0 d{i} 1 {t} t\n" for i, t in enumerate(texts)))
     same_as_reference(path)
+
+
+@pytest.mark.parametrize("space", [chr(c) for c in UNICODE_SPACE], ids=lambda c: hex(ord(c)))
+def test_a_non_ascii_space_anywhere_is_a_separator(tmp_path, space):
+    """A file of non-ASCII ids goes through Arrow's ASCII kernels unless it holds a space
+    they do not know; one such character, last in the file or mid-line, must be seen."""
+    path = tmp_path / "r.trec"
+    lines = ["caf\u00e9 Q0 d\u00e9j\u00e0 1 0.5 t", "\u4e2d Q0 x 1 0.25 t"]
+    path.write_text("\n".join(lines) + "\n" + f"q Q0 a{space}b 1 0.1 t", encoding="utf-8")
+    assert same_as_reference(path)[1] == 3  # seven fields on line 3
+    path.write_text("\n".join(lines) + f"\nq Q0 d 1 0.1 t{space}", encoding="utf-8")
+    assert same_as_reference(path).num_rows == 3  # a trailing space ends the line
 
 
 def test_ids_decode_once_per_distinct_id_as_trec_unescape_does(tmp_path):

@@ -93,26 +93,29 @@ def read_run(path: str | Path, fmt: str = "auto") -> pa.Table:
 
 def _read_trec(path: Path, fmt: str) -> pa.Table:
     """Columns at a time in Arrow, not a line at a time in Python (a 690,795-line StableToolBench
-    run: 0.4-0.8 CPU-s, was 5.3; benchmarks/bench_run_import.py). Arrow's whitespace is the set
+    run: 0.33-0.5 CPU-s, was 5.3; benchmarks/bench_run_import.py). Arrow's whitespace is the set
     Python's ``str.split()`` splits on (``tests/runs/test_trec_reader.py`` checks every code
     point), so a line has the same fields either way; the first bad line, in file order, is the
     error, worded as before."""
-    text = _text(path)
-    # ASCII text without the separators \x1c-\x1f (which str.split() also splits on) splits
-    # the same with Arrow's ASCII kernels, at half the cost of its Unicode ones.
-    plain_ascii = (
-        pc.all(pc.string_is_ascii(text)).as_py()
-        and not pc.any(pc.match_substring_regex(text, "[\x1c-\x1f]")).as_py()
+    body, text = _text(path)
+    # Arrow's ASCII kernels split on ASCII whitespace, byte by byte: on UTF-8 text that is exact
+    # (no byte of a multi-byte character is ASCII) unless the text holds whitespace they do not
+    # know and str.split() does: the separators \x1c-\x1f and the non-ASCII spaces. They cost
+    # half the Unicode kernels (a 690,795-line StableToolBench run, ids not all ASCII: 0.09 vs
+    # 0.22 CPU-s for the split). The tests on the bytes: Arrow's regex on one 54 MB string costs
+    # 0.08 s, a byte search a few ms.
+    ascii_kernels = not any(c in body for c in _SEPARATORS) and (
+        body.isascii() or not _has_unicode_space(np.frombuffer(body, np.uint8))
     )
     trim, split = (
         (pc.ascii_trim_whitespace, pc.ascii_split_whitespace)
-        if plain_ascii
+        if ascii_kernels
         else (pc.utf8_trim_whitespace, pc.utf8_split_whitespace)
     )
     # Arrow splits a leading or trailing run of whitespace into empty fields, str.split() does
     # not: trim first. A blank line (which TREC readers skip) then splits into one empty field.
     lines = trim(pc.split_pattern(text, "\n").flatten())
-    del text
+    del body, text
     line_no = np.flatnonzero(pc.binary_length(lines).to_numpy() > 0) + 1
     fields = split(lines)
     del lines
@@ -151,22 +154,43 @@ def _read_trec(path: Path, fmt: str) -> pa.Table:
     )
 
 
-def _text(path: Path) -> pa.LargeStringArray:
-    """The file as one Arrow string, with read_text's checks and located errors but without a
-    Python str (decoding and copying 50 MB cost more than splitting it)."""
+def _text(path: Path) -> tuple[bytes, pa.LargeStringArray]:
+    """The file's bytes after any BOM, and the same bytes as one Arrow string, with read_text's
+    checks and located errors but without a Python str (decoding and copying 50 MB cost more
+    than splitting it)."""
     data = path.read_bytes() if path.is_file() else read_text(path)  # read_text raises
     assert isinstance(data, bytes)
-    start = len(_BOM) if data.startswith(_BOM) else 0
-    offsets = pa.py_buffer(np.array([0, len(data) - start], np.int64))
-    text = pa.Array.from_buffers(
-        pa.large_string(), 1, [None, offsets, pa.py_buffer(data).slice(start)]
-    )
+    body = data[len(_BOM) :] if data.startswith(_BOM) else data
+    offsets = pa.py_buffer(np.array([0, len(body)], np.int64))
+    text = pa.Array.from_buffers(pa.large_string(), 1, [None, offsets, pa.py_buffer(body)])
     try:
         text.validate(full=True)  # UTF-8
     except pa.ArrowInvalid:
         read_text(path)  # raises, naming the line and byte offset
         raise
-    return text
+    return body, text
+
+
+_SEPARATORS = (b"\x1c", b"\x1d", b"\x1e", b"\x1f")  # str.split() splits on them, Arrow does not
+# The non-ASCII code points str.split() splits on (tests/runs/test_trec_reader.py checks the list).
+UNICODE_SPACE = (0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
+_UTF8_SPACE = [int.from_bytes(chr(c).encode(), "big") for c in UNICODE_SPACE]
+
+
+def _has_unicode_space(raw: np.ndarray) -> bool:
+    """Whether UTF-8 bytes hold a character of :data:`UNICODE_SPACE`: its two or three bytes,
+    read as one integer at every lead byte of 0xC2 or more, looked up in one set (a substring
+    search per character took 0.05 s each on 54 MB)."""
+    lead = np.flatnonzero(raw >= 0xC2)
+    if not len(lead):
+        return False
+    # The bytes are valid UTF-8, so a lead byte's continuation bytes are there; only a two-byte
+    # character at the very end has no third byte, which the two-byte lookup does not read.
+    last = len(raw) - 1
+    byte = [raw[np.minimum(lead + k, last)].astype(np.uint32) for k in (0, 1, 2)]
+    three = (byte[0] << 16) | (byte[1] << 8) | byte[2]
+    found = np.isin(three >> 8, [c for c in _UTF8_SPACE if c < 1 << 16])
+    return bool(found.any() or np.isin(three, [c for c in _UTF8_SPACE if c >= 1 << 16]).any())
 
 
 def _unescaped(ids: pa.Array) -> pa.Array:
