@@ -3,6 +3,8 @@ lists keep every item a sub-query found, and a taken run name needs --replace.""
 
 from __future__ import annotations
 
+import random
+
 import pyarrow as pa
 import pytest
 from retrieval.conftest import fill
@@ -10,6 +12,7 @@ from retrieval.conftest import fill
 from toolex.errors import InputError
 from toolex.retrieval.runs import retrieve_run
 from toolex.runs import import_run, write_run
+from toolex.runs.write import ranked
 
 
 def _rows(store, table, run_id):
@@ -88,3 +91,29 @@ def test_a_taken_name_needs_replace(sub_store):
     assert (counts.queries, counts.results) == (1, 2)
     with pytest.raises(InputError, match="unknown level"):
         write_run(sub_store, "x", benchmark="b", level="passage", results=one, params={})
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ranked_orders_as_duckdb_orders_the_trec_eval_rule(store, seed):
+    """toolex.runs.write.ranked (Arrow's sort) against the rule written as DuckDB's window: the
+    same rank for every row, on tie-heavy scores with -0.0 and 0.0, ids that share prefixes,
+    differ in case or are not ASCII, and groups of one or two columns."""
+    rng = random.Random(seed)
+    ids = ["a", "a ", "A", "ab", "b", "\u00e9", "e\u0301", "\u4e2d", "z%20", "Z", "10", "9"]
+    scores = [1.0, 0.5, 0.0, -0.0, -0.5, 1e-300, 0.5000000000000001]
+    for groups in (("query_id",), ("query_id", "slot")):
+        rows = {}  # one row per group and item, as a run holds
+        for _ in range(60):
+            row = {"query_id": rng.choice(["q1", "q2", "q10", "Q1"]), "slot": rng.randint(0, 2)}
+            row |= {"item_id": rng.choice(ids), "score": rng.choice(scores)}
+            rows[tuple(row[c] for c in (*groups, "item_id"))] = row
+        results = pa.Table.from_pylist(list(rows.values()))
+        ours = ranked(results, groups).to_pylist()
+        with store.registered("results", results):
+            window = store.user_sql(
+                f"SELECT *, row_number() OVER (PARTITION BY {', '.join(groups)} "
+                "ORDER BY score DESC, item_id DESC) AS rank FROM results"
+            ).to_pylist()
+        assert len(ours) == len(window) == len(rows) > 20
+        got = {tuple(r[c] for c in (*groups, "item_id")): r["rank"] for r in ours}
+        assert got == {tuple(r[c] for c in (*groups, "item_id")): r["rank"] for r in window}
