@@ -3,9 +3,9 @@
 -- Reads: new_results (registered Arrow table: query_id, item_id, score, rank), queries.
 -- Creates: run_results rows of one run. Parameters: $run_id, $benchmark.
 -- Rows of queries the benchmark lacks are dropped here (an import has already refused them unless
--- --skip-unknown); a query is dropped whole, so the ranks of the others stand. The rank comes
--- ranked by toolex.runs.write.ranked (trec_eval's rule: score descending, ties by item_id
--- descending, 1-based; sql/checks/run_results_rank_order.sql states it in SQL).
+-- --skip-unknown); a query is dropped whole, so the ranks of the others stand. The rank is
+-- toolex.runs.write.ranked's (trec_eval's rule: score descending, ties by item_id descending,
+-- 1-based; sql/checks/run_results_rank_order.sql states it in SQL).
 INSERT INTO run_results (run_id, query_id, item_id, score, rank)
 SELECT $run_id, query_id, item_id, score, rank
 FROM new_results
