@@ -44,17 +44,11 @@ def store(tmp_path: Path) -> Store:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Files run longest first, as their ``slow`` markers estimate them (``seconds``, 5 when not
-    given; an unmarked test counts 0). pytest-xdist hands out whole files (--dist loadfile) in
-    this order, so no long file starts last and leaves the other cores idle at the end: with the
-    README's Tour (about a minute) handed out late, the last 20-60 s ran on one core."""
-    seconds: dict[Path, float] = {}
-    for item in items:
-        slow = item.get_closest_marker("slow")
-        seconds[item.path] = seconds.get(item.path, 0) + (
-            slow.kwargs.get("seconds", 5) if slow else 0
-        )
-    items.sort(key=lambda item: -seconds[item.path])  # stable: equal files keep their order
+    """Files with a test marked slow run first. pytest-xdist hands out whole files
+    (--dist loadfile) in this order, so a long file starting last would leave the other cores
+    idle at the end (the README's Tour alone takes about a minute)."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)  # stable: the rest keeps its order
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TOOLEX = str(Path(sys.executable).with_name("toolex"))
 NEEDS_OWN_LABELS = ("my_labels.csv", "--source ann-2024")
 
-pytestmark = [pytest.mark.shared_data]
+pytestmark = [pytest.mark.slow, pytest.mark.shared_data]
 
 
 def tour() -> tuple[list[str], str]:
@@ -51,7 +51,6 @@ def test_the_tour_lists_what_issue_15_asked_for():
     assert any("--compare" in c for c in commands)
 
 
-@pytest.mark.slow(seconds=60)  # 23 commands, two real expansions among them
 def test_the_readme_tour_runs_top_to_bottom(shared_data, tmp_path):
     commands, toml = tour()
     work = tmp_path / "main"

@@ -49,7 +49,7 @@ def copy(db: Path, to: Path) -> Path:
     return to
 
 
-@pytest.mark.slow(seconds=20)  # five expansions in subprocesses
+@pytest.mark.slow
 def test_ctrl_c_during_expand_stops_cleanly_and_loses_nothing(sample_db, tmp_path):
     """SIGINT at two points of the pipeline (just after decompose: candidates under way; a
     second later: verification under way): exit 130, one line that says how to resume, no

@@ -22,7 +22,7 @@ from toolex.cli import cli
 from toolex.cli import eval as eval_module
 from toolex.store import Store
 
-pytestmark = pytest.mark.slow(seconds=20)  # the JVM starts, then each store is scored twice
+pytestmark = pytest.mark.slow
 
 TOL = 1e-12
 # Every family, cut and uncut; the uncut RR and AP send whole runs to Spark.
