@@ -174,7 +174,10 @@ def _text(path: Path) -> tuple[bytes, pa.LargeStringArray]:
 _SEPARATORS = (b"\x1c", b"\x1d", b"\x1e", b"\x1f")  # str.split() splits on them, Arrow does not
 # The non-ASCII code points str.split() splits on (tests/runs/test_trec_reader.py checks the list).
 UNICODE_SPACE = (0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
+# Their UTF-8 bytes as integers, by length (two or three bytes), for _has_unicode_space.
 _UTF8_SPACE = [int.from_bytes(chr(c).encode(), "big") for c in UNICODE_SPACE]
+_UTF8_SPACE_2 = np.array([c for c in _UTF8_SPACE if c < 1 << 16], np.uint32)
+_UTF8_SPACE_3 = np.array([c for c in _UTF8_SPACE if c >= 1 << 16], np.uint32)
 
 
 def _has_unicode_space(raw: np.ndarray) -> bool:
@@ -189,8 +192,7 @@ def _has_unicode_space(raw: np.ndarray) -> bool:
     last = len(raw) - 1
     byte = [raw[np.minimum(lead + k, last)].astype(np.uint32) for k in (0, 1, 2)]
     three = (byte[0] << 16) | (byte[1] << 8) | byte[2]
-    found = np.isin(three >> 8, [c for c in _UTF8_SPACE if c < 1 << 16])
-    return bool(found.any() or np.isin(three, [c for c in _UTF8_SPACE if c >= 1 << 16]).any())
+    return bool(np.isin(three >> 8, _UTF8_SPACE_2).any() or np.isin(three, _UTF8_SPACE_3).any())
 
 
 def _unescaped(ids: pa.Array) -> pa.Array:
