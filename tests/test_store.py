@@ -245,31 +245,45 @@ def test_no_module_outside_the_store_reaches_its_connection():
     assert not offenders, "use a Store method instead:\n" + "\n".join(offenders)
 
 
+def _store_at(path: Path, version: int, keyed: dict[str, str], rows: dict[str, list]) -> None:
+    """A store file as an older schema left it: each table of ``keyed`` recreated from its
+    CREATE statement and filled with its ``rows``, and the migrations from ``version`` on
+    forgotten, so the next open runs them."""
+    Store.open(path).close()
+    con = duckdb.connect(str(path))
+    for table, create in keyed.items():
+        con.execute(f"DROP TABLE {table}")
+        con.execute(create)
+        marks = ", ".join("?" * len(rows[table][0]))
+        con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows[table])
+    con.execute("DELETE FROM schema_version WHERE version >= ?", [version])
+    con.close()
+
+
+def _primary_keys(store: Store, *tables: str) -> int:
+    return store.con.execute(
+        "SELECT count(*) FROM duckdb_constraints() WHERE list_contains(?, table_name)"
+        " AND constraint_type = 'PRIMARY KEY'",
+        [list(tables)],
+    ).fetchone()[0]
+
+
 def test_schema_065_keeps_the_members_and_drops_their_key(tmp_path):
     """A store at 064 (combination_items keyed) migrates to 065 with the same rows and no key,
     whose index DuckDB could not evict at library scale."""
     path = tmp_path / "old.duckdb"
-    Store.open(path).close()
-    con = duckdb.connect(str(path))
-    con.execute("DROP TABLE combination_items")
-    con.execute(
+    rows = [("b", "default", "q1", c, s, f"t{c}{s}") for c in (1, 0) for s in (1, 0)]
+    create = (
         "CREATE TABLE combination_items (benchmark VARCHAR NOT NULL, expansion VARCHAR NOT NULL,"
         " query_id VARCHAR NOT NULL, combo_id INTEGER NOT NULL, slot INTEGER NOT NULL,"
         " item_id VARCHAR NOT NULL, PRIMARY KEY (benchmark, expansion, query_id, combo_id, slot))"
     )
-    rows = [("b", "default", "q1", c, s, f"t{c}{s}") for c in (1, 0) for s in (1, 0)]
-    con.executemany("INSERT INTO combination_items VALUES (?, ?, ?, ?, ?, ?)", rows)
-    con.execute("DELETE FROM schema_version WHERE version >= 65")
-    con.close()
+    _store_at(path, 65, {"combination_items": create}, {"combination_items": rows})
     with Store.open(path) as s:
         assert s.schema_version == schema_migrations()[-1][0] >= 65
         got = s.con.execute("SELECT * FROM combination_items").fetchall()
         assert got == sorted(rows)  # every row, in key order
-        keys = s.con.execute(
-            "SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'combination_items'"
-            " AND constraint_type = 'PRIMARY KEY'"
-        ).fetchone()[0]
-        assert keys == 0
+        assert _primary_keys(s, "combination_items") == 0
 
 
 def test_schema_067_keeps_the_run_results_and_drops_their_keys(tmp_path):
@@ -277,36 +291,23 @@ def test_schema_067_keeps_the_run_results_and_drops_their_keys(tmp_path):
     and no keys (their indexes cost most of a run's import); `toolex check` then holds the line
     the keys held."""
     path = tmp_path / "old.duckdb"
-    Store.open(path).close()
-    con = duckdb.connect(str(path))
-    con.execute("DROP TABLE run_results")
-    con.execute("DROP TABLE subquery_results")
-    con.execute(
-        "CREATE TABLE run_results (run_id VARCHAR NOT NULL, query_id VARCHAR NOT NULL,"
-        " item_id VARCHAR NOT NULL, score DOUBLE NOT NULL, rank INTEGER NOT NULL,"
-        " PRIMARY KEY (run_id, query_id, item_id))"
-    )
-    con.execute(
-        "CREATE TABLE subquery_results (run_id VARCHAR NOT NULL, query_id VARCHAR NOT NULL,"
-        " slot INTEGER NOT NULL, item_id VARCHAR NOT NULL, score DOUBLE NOT NULL,"
-        " rank INTEGER NOT NULL, PRIMARY KEY (run_id, query_id, slot, item_id))"
-    )
     results = [("r", "q1", "b", 0.5, 2), ("r", "q1", "a", 0.9, 1), ("r", "q0", "a", 0.1, 1)]
     sub = [("s", "q1", 1, "b", 0.5, 1), ("s", "q1", 0, "a", 0.9, 1)]
-    con.executemany("INSERT INTO run_results VALUES (?, ?, ?, ?, ?)", results)
-    con.executemany("INSERT INTO subquery_results VALUES (?, ?, ?, ?, ?, ?)", sub)
-    con.execute("DELETE FROM schema_version WHERE version >= 67")
-    con.close()
+    keyed = {
+        "run_results": "CREATE TABLE run_results (run_id VARCHAR NOT NULL, query_id VARCHAR"
+        " NOT NULL, item_id VARCHAR NOT NULL, score DOUBLE NOT NULL, rank INTEGER NOT NULL,"
+        " PRIMARY KEY (run_id, query_id, item_id))",
+        "subquery_results": "CREATE TABLE subquery_results (run_id VARCHAR NOT NULL, query_id"
+        " VARCHAR NOT NULL, slot INTEGER NOT NULL, item_id VARCHAR NOT NULL, score DOUBLE NOT"
+        " NULL, rank INTEGER NOT NULL, PRIMARY KEY (run_id, query_id, slot, item_id))",
+    }
+    _store_at(path, 67, keyed, {"run_results": results, "subquery_results": sub})
     with Store.open(path) as s:
         assert s.schema_version == schema_migrations()[-1][0] >= 67
         got = s.con.execute("SELECT * FROM run_results").fetchall()
         assert got == [results[2], results[1], results[0]]  # by run, query, rank
         assert s.con.execute("SELECT * FROM subquery_results").fetchall() == sorted(sub)
-        keys = s.con.execute(
-            "SELECT count(*) FROM duckdb_constraints() WHERE table_name IN"
-            " ('run_results', 'subquery_results') AND constraint_type = 'PRIMARY KEY'"
-        ).fetchone()[0]
-        assert keys == 0
+        assert _primary_keys(s, "run_results", "subquery_results") == 0
         assert not violations(s)
         s.con.execute("INSERT INTO run_results VALUES ('r', 'q1', 'a', 0.9, 1)")
         s.con.execute("INSERT INTO subquery_results VALUES ('s', 'q1', 0, 'a', 0.9, 1)")
