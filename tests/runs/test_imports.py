@@ -121,6 +121,26 @@ def test_bad_rows(mini, tmp_path):
     assert mini.con.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
 
 
+def test_an_item_twice_is_found_however_it_is_spelled_or_slotted(mini, tmp_path):
+    f = tmp_path / "r.trec"
+    # %2541 decodes to %41, which a reader keeps as written: two spellings of one id
+    f.write_text(
+        "mini_query_0 Q0 a%41 1 1 t\nmini_query_1 Q0 a%41 1 1 t\nmini_query_0 Q0 a%2541 2 0.5 t\n"
+    )
+    with pytest.raises(InputError, match="'a%41' is listed twice for query 'mini_query_0'") as exc:
+        import_run(mini, f, run="r", benchmark="toolret")
+    assert exc.value.line == 3
+    csv = tmp_path / "r.csv"
+    rows = "mini_query_0,-7,mini_tool_0,1\nmini_query_0,3,mini_tool_0,1\nmini_query_1,-7,mini_tool_0,1\n"
+    csv.write_text("query_id,slot,item_id,score\n" + rows)  # one item in two slots: allowed
+    assert import_run(mini, csv, run="s", benchmark="toolret", level="subquery").results == 2
+    csv.write_text("query_id,slot,item_id,score\n" + rows + "mini_query_0,-7,mini_tool_0,0.5\n")
+    with pytest.raises(InputError, match="listed twice") as exc:
+        import_run(mini, csv, run="t", benchmark="toolret", level="subquery")
+    assert exc.value.line == 5
+    assert [r["run"] for r in list_runs(mini)] == ["s"]
+
+
 def test_existing_run_needs_replace_and_delete(mini, tmp_path):
     f = tmp_path / "r.trec"
     f.write_text("mini_query_0 Q0 mini_tool_0 1 1 t\nmini_query_0 Q0 mini_tool_9 2 0.5 t\n")

@@ -16,7 +16,8 @@ percent-encoded UTF-8 bytes (space ``%20``, tab ``%09``) and ``%`` itself as ``%
 decodes exactly those sequences back, so a third-party id such as ``a%41`` stays as written.
 Ids are accepted with spaces everywhere else (loads, CSV, Parquet, JSON).
 
-Every reader returns one Arrow table (``RESULT_SCHEMA``: query_id, item_id, score, slot, line).
+Every reader returns one Arrow table (``RESULT_SCHEMA``: query_id, item_id, score, slot, line),
+its ids dictionary-encoded (:mod:`toolex.runs.codes`).
 The file's own rank column is ignored: :mod:`toolex.runs.write` ranks every run with one rule.
 Bad rows are an InputError naming the file, line (or record) and field.
 """
@@ -34,6 +35,7 @@ import pyarrow.compute as pc
 from toolex.errors import InputError
 from toolex.loaders.readers import read_json_value, read_text
 from toolex.loaders.trec_ids import trec_escape, trec_unescape
+from toolex.runs.codes import ID_TYPE, deduplicated, encoded
 
 __all__ = [
     "RESULT_SCHEMA",
@@ -45,10 +47,11 @@ __all__ = [
 ]
 
 RUN_FORMATS = ("auto", "trec", "csv", "parquet", "toolret-json")
+# Ids are dictionary-encoded (toolex.runs.codes): a run repeats a few thousand ids many times.
 RESULT_SCHEMA = pa.schema(
     [
-        ("query_id", pa.string()),
-        ("item_id", pa.string()),
+        ("query_id", ID_TYPE),
+        ("item_id", ID_TYPE),
         ("score", pa.float64()),
         ("slot", pa.int32()),
         ("line", pa.int64()),
@@ -195,15 +198,15 @@ def _has_unicode_space(raw: np.ndarray) -> bool:
     return bool(np.isin(three >> 8, _UTF8_SPACE_2).any() or np.isin(three, _UTF8_SPACE_3).any())
 
 
-def _unescaped(ids: pa.Array) -> pa.Array:
+def _unescaped(ids: pa.Array) -> pa.DictionaryArray:
     """trec_unescape over a column, once per distinct id that holds a ``%`` (a run repeats a few
     thousand ids hundreds of thousands of times). An id whose every ``%`` starts ``%20`` decodes
-    to the id with those as spaces, so Arrow replaces them; only others go through Python."""
-    ids = ids.cast(pa.string())
-    if not pc.any(pc.match_substring(ids, "%")).as_py():
+    to the id with those as spaces, so Arrow replaces them; only others go through Python. Two
+    spellings that decode alike (``a%2541`` and ``a%41``) become one id."""
+    ids = encoded(ids)
+    names = ids.dictionary
+    if not pc.any(pc.match_substring(names, "%")).as_py():
         return ids
-    encoded = ids.dictionary_encode()
-    names = encoded.dictionary
     plain = pc.match_substring_regex(names, "^([^%]|%20)*$")
     spaced = pc.replace_substring(names, "%20", " ")
     other = pc.invert(plain).to_numpy(zero_copy_only=False)
@@ -212,7 +215,7 @@ def _unescaped(ids: pa.Array) -> pa.Array:
         for i in np.flatnonzero(other):
             decoded[i] = trec_unescape(names[int(i)].as_py())
         spaced = pa.array(decoded, pa.string())
-    return spaced.take(encoded.indices)
+    return deduplicated(ids.indices, spaced)
 
 
 def _read_table(path: Path, fmt: str) -> pa.Table:
@@ -268,6 +271,8 @@ def _read_table(path: Path, fmt: str) -> pa.Table:
         _check_no_nulls(out[key], lines, path, key, allow=key == "slot")
         if key == "score":
             _check_finite(out[key], lines, path)
+    for key in ("query_id", "item_id"):
+        out[key] = encoded(out[key])
     out["line"] = lines
     return pa.table(out, schema=RESULT_SCHEMA)
 

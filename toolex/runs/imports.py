@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from toolex.errors import InputError
+from toolex.runs import codes
 from toolex.runs.formats import read_run, resolve_format
 from toolex.runs.rrf import RRF_K
 from toolex.runs.write import check_free, check_level, write_run
@@ -62,8 +64,7 @@ def import_run(
     _check_slots(table, level, path)
     result = RunImport(run, benchmark, level, real_fmt, 0, 0)
     where = "record" if real_fmt == "toolret-json" else "line"
-    with store.registered("new_results", table):
-        result.notes += _check(store, benchmark, path, where, skip_unknown)
+    result.notes += _check(store, benchmark, table, path, where, skip_unknown)
     counts = write_run(
         store,
         run,
@@ -99,26 +100,43 @@ def _check_slots(table: pa.Table, level: str, path: Path) -> None:
         raise InputError("empty slot value", path=str(path), line=line, field="slot")
 
 
-def _check(store: Store, benchmark: str, path: Path, where: str, skip_unknown: bool) -> list[str]:
-    """Check the registered ``new_results`` against the benchmark; returns the notes."""
+def _check(
+    store: Store, benchmark: str, table: pa.Table, path: Path, where: str, skip_unknown: bool
+) -> list[str]:
+    """Check a read run against the benchmark; returns the notes. Each distinct id is asked
+    about once, through the dictionaries, and the rows through their codes
+    (:mod:`toolex.runs.codes`)."""
     notes = []
-    unknown = store.rows("runs/20_unknown_queries.sql", {"benchmark": benchmark})
+    queries, items = codes.encoded(table.column("query_id")), codes.encoded(table.column("item_id"))
+    first = codes.first_rows(queries)
+    distinct = {
+        "run_queries": pa.table(
+            {
+                "query_id": queries.dictionary,
+                "line": table.column("line").take(pa.array(first)),
+                "n_rows": np.bincount(codes.codes(queries), minlength=len(queries.dictionary)),
+            }
+        ),
+        "run_items": pa.table({"item_id": items.dictionary}),
+    }
+    with store.registered_tables(distinct):
+        unknown = store.rows("runs/20_unknown_queries.sql", {"benchmark": benchmark})
+        n_items = store.scalar("runs/22_unknown_items.sql", {"benchmark": benchmark})
     if unknown and not skip_unknown:
-        first = unknown[0]
+        first_unknown = unknown[0]
         raise InputError(
-            f"query id {first['query_id']!r} is not in benchmark {benchmark!r} "
+            f"query id {first_unknown['query_id']!r} is not in benchmark {benchmark!r} "
             f"({len(unknown)} unknown query id(s); --skip-unknown drops them)",
             path=str(path),
-            **_located(first, where),
+            **_located(first_unknown, where),
             field="query_id",
         )
     if unknown:
         rows = sum(u["n_rows"] for u in unknown)
         notes.append(f"skipped {rows} result(s) of {len(unknown)} unknown query id(s)")
-    maybe_dup = store.scalar("runs/23_duplicate_hashes.sql")  # cheap; exact query only if so
-    dup = store.rows("runs/21_duplicate_results.sql") if maybe_dup else []
-    if dup:
-        d = dup[0]
+    if _repeats(table):
+        with store.registered("new_results", table):
+            d = store.rows("runs/21_duplicate_results.sql")[0]
         raise InputError(
             f"item {d['item_id']!r} is listed twice for query {d['query_id']!r} "
             f"(first at {where} {d['first_line']})",
@@ -126,10 +144,19 @@ def _check(store: Store, benchmark: str, path: Path, where: str, skip_unknown: b
             **_located(d, where),
             field="item_id",
         )
-    n_items = store.scalar("runs/22_unknown_items.sql", {"benchmark": benchmark})
     if n_items:
         notes.append(f"{n_items} item id(s) are not in the library (kept, never relevant)")
     return notes
+
+
+def _repeats(table: pa.Table) -> bool:
+    """Whether an item is listed twice for one query (at sub-query level: one query and slot)."""
+    keys = [codes.codes(codes.encoded(table.column("query_id")))]
+    slots = table.column("slot")
+    if slots.null_count < len(slots):  # the slot's own values may be negative or large: encode
+        keys.append(codes.codes(slots.combine_chunks().dictionary_encode()))
+    keys.append(codes.codes(codes.encoded(table.column("item_id"))))
+    return codes.repeated(*keys)
 
 
 def _located(row: dict[str, Any], where: str) -> dict[str, Any]:
