@@ -25,6 +25,7 @@ Bad rows are an InputError naming the file, line (or record) and field.
 from __future__ import annotations
 
 import math
+import mmap
 import re
 from pathlib import Path
 
@@ -100,15 +101,15 @@ def _read_trec(path: Path, fmt: str) -> pa.Table:
     Python's ``str.split()`` splits on (``tests/runs/test_trec_reader.py`` checks every code
     point), so a line has the same fields either way; the first bad line, in file order, is the
     error, worded as before."""
-    body, text = _text(path)
+    data, start, text = _text(path)
     # Arrow's ASCII kernels split on ASCII whitespace, byte by byte: on UTF-8 text that is exact
     # (no byte of a multi-byte character is ASCII) unless the text holds whitespace they do not
     # know and str.split() does: the separators \x1c-\x1f and the non-ASCII spaces. They cost
     # half the Unicode kernels (a 690,795-line StableToolBench run, ids not all ASCII: 0.09 vs
     # 0.22 CPU-s for the split). The tests on the bytes: Arrow's regex on one 54 MB string costs
     # 0.08 s, a byte search a few ms.
-    ascii_kernels = not any(c in body for c in _SEPARATORS) and (
-        body.isascii() or not _has_unicode_space(np.frombuffer(body, np.uint8))
+    ascii_kernels = all(data.find(c, start) < 0 for c in _SEPARATORS) and not _has_unicode_space(
+        np.frombuffer(data, np.uint8)[start:]
     )
     trim, split = (
         (pc.ascii_trim_whitespace, pc.ascii_split_whitespace)
@@ -118,7 +119,7 @@ def _read_trec(path: Path, fmt: str) -> pa.Table:
     # Arrow splits a leading or trailing run of whitespace into empty fields, str.split() does
     # not: trim first. A blank line (which TREC readers skip) then splits into one empty field.
     lines = trim(pc.split_pattern(text, "\n").flatten())
-    del body, text
+    del data, text
     line_no = np.flatnonzero(pc.binary_length(lines).to_numpy() > 0) + 1
     fields = split(lines)
     del lines
@@ -157,21 +158,29 @@ def _read_trec(path: Path, fmt: str) -> pa.Table:
     )
 
 
-def _text(path: Path) -> tuple[bytes, pa.LargeStringArray]:
-    """The file's bytes after any BOM, and the same bytes as one Arrow string, with read_text's
-    checks and located errors but without a Python str (decoding and copying 50 MB cost more
-    than splitting it)."""
-    data = path.read_bytes() if path.is_file() else read_text(path)  # read_text raises
-    assert isinstance(data, bytes)
-    body = data[len(_BOM) :] if data.startswith(_BOM) else data
-    offsets = pa.py_buffer(np.array([0, len(body)], np.int64))
-    text = pa.Array.from_buffers(pa.large_string(), 1, [None, offsets, pa.py_buffer(body)])
+def _text(path: Path) -> tuple[mmap.mmap | bytes, int, pa.LargeStringArray]:
+    """The file's bytes, where its text starts (after any BOM), and that text as one Arrow
+    string, with read_text's checks and located errors but without a Python str (decoding and
+    copying 50 MB cost more than splitting it). The bytes are the file mapped into memory, not
+    read into it: the copy and the fresh pages a read needs cost 0.03 CPU-s on 54 MB."""
+    if not path.is_file():
+        read_text(path)  # raises, naming what is wrong
+    data: mmap.mmap | bytes
+    with path.open("rb") as fh:
+        try:
+            data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        except (ValueError, OSError):  # an empty file, or one that cannot be mapped
+            data = fh.read()
+    start = len(_BOM) if data[: len(_BOM)] == _BOM else 0
+    body = pa.py_buffer(data)
+    offsets = pa.py_buffer(np.array([0, len(body) - start], np.int64))
+    text = pa.Array.from_buffers(pa.large_string(), 1, [None, offsets, body.slice(start)])
     try:
         text.validate(full=True)  # UTF-8
     except pa.ArrowInvalid:
         read_text(path)  # raises, naming the line and byte offset
         raise
-    return body, text
+    return data, start, text
 
 
 _SEPARATORS = (b"\x1c", b"\x1d", b"\x1e", b"\x1f")  # str.split() splits on them, Arrow does not
@@ -186,16 +195,26 @@ _UTF8_SPACE_3 = np.array([c for c in _UTF8_SPACE if c >= 1 << 16], np.uint32)
 def _has_unicode_space(raw: np.ndarray) -> bool:
     """Whether UTF-8 bytes hold a character of :data:`UNICODE_SPACE`: its two or three bytes,
     read as one integer at every lead byte of 0xC2 or more, looked up in one set (a substring
-    search per character took 0.05 s each on 54 MB)."""
-    lead = np.flatnonzero(raw >= 0xC2)
-    if not len(lead):
-        return False
-    # The bytes are valid UTF-8, so a lead byte's continuation bytes are there; only a two-byte
-    # character at the very end has no third byte, which the two-byte lookup does not read.
+    search per character took 0.05 s each on 54 MB). The lead bytes are found a block at a time
+    in one reused buffer: a mask of the whole file would cost fresh pages for every byte."""
     last = len(raw) - 1
-    byte = [raw[np.minimum(lead + k, last)].astype(np.uint32) for k in (0, 1, 2)]
-    three = (byte[0] << 16) | (byte[1] << 8) | byte[2]
-    return bool(np.isin(three >> 8, _UTF8_SPACE_2).any() or np.isin(three, _UTF8_SPACE_3).any())
+    mask = np.empty(min(len(raw), _BLOCK), dtype=bool)
+    for at in range(0, len(raw), _BLOCK):
+        block = raw[at : at + _BLOCK]
+        lead = np.flatnonzero(np.greater_equal(block, 0xC2, out=mask[: len(block)])) + at
+        if not len(lead):
+            continue
+        # The bytes are valid UTF-8, so a lead byte's continuation bytes are there (also past
+        # the block's end); only a two-byte character at the very end has no third byte, which
+        # the two-byte lookup does not read.
+        byte = [raw[np.minimum(lead + k, last)].astype(np.uint32) for k in (0, 1, 2)]
+        three = (byte[0] << 16) | (byte[1] << 8) | byte[2]
+        if np.isin(three >> 8, _UTF8_SPACE_2).any() or np.isin(three, _UTF8_SPACE_3).any():
+            return True
+    return False
+
+
+_BLOCK = 1 << 20
 
 
 def _unescaped(ids: pa.Array) -> pa.DictionaryArray:
