@@ -131,10 +131,15 @@ def _read_trec(path: Path, fmt: str) -> pa.Table:
     values = fields.values
     at = starts[line_no[:first_width] - 1]
     score_text = values.take(pa.array(at + 4))
-    valid = pc.match_substring_regex(score_text, _SCORE_RE)
-    # Text of that grammar parses in Arrow exactly as float() parses it (to the bit; the test
-    # compares), so only an overflow to infinity is left to catch.
-    scores = pc.cast(pc.if_else(valid, score_text, None), pa.float64())
+    # Text of _SCORE_RE's grammar parses in Arrow exactly as float() parses it (to the bit; the
+    # test compares). Arrow's cast takes that grammar plus "inf", "nan" and "infinity", which
+    # is_finite refuses below, and fails on anything else; only then is the grammar asked which
+    # row is wrong (the regex costs as much as the cast).
+    try:
+        scores = pc.cast(score_text, pa.float64())
+    except pa.ArrowInvalid:
+        valid = pc.match_substring_regex(score_text, _SCORE_RE)
+        scores = pc.cast(pc.if_else(valid, score_text, None), pa.float64())
     finite = pc.fill_null(pc.is_finite(scores), False)
     bad_score = np.flatnonzero(~finite.to_numpy(zero_copy_only=False))
     if len(bad_score):
