@@ -17,7 +17,9 @@ import pytest
 from toolex.errors import InputError
 from toolex.loaders.readers import read_text
 from toolex.loaders.trec_ids import trec_escape, trec_unescape
-from toolex.runs.formats import RESULT_SCHEMA, UNICODE_SPACE, read_run
+from toolex.runs import trec
+from toolex.runs.formats import RESULT_SCHEMA, read_run
+from toolex.runs.trec import UNICODE_SPACE
 
 PY_SPACE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
 _SCORE = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
@@ -198,3 +200,61 @@ def test_not_utf8_and_missing_files_keep_their_located_errors(tmp_path):
     path.write_text("\n \n")
     with pytest.raises(InputError, match="holds no results"):
         read_run(path, "trec")
+
+
+def _single_spaced_file(rng: random.Random, ending: str) -> str:
+    """A file as trec_eval writes one: six fields, one space, one newline (the last maybe not)."""
+    ids = ["q1", "tool%x", "Pack%20&%20Send::/api/", "a%2541", "caf\u00e9", "\u4e2d\u6587", "x"]
+    scores = ["1", "-0.5", ".5", "5.", "1e5", "-0", "0.1234", "1E-3", "+2", "-0.0"]
+    lines = [
+        f"{rng.choice(ids)} Q0 {rng.choice(ids)} {rank} {rng.choice(scores)} run"
+        for rank in range(1, rng.randint(1, 30) + 1)
+    ]
+    if rng.random() < 0.2:  # a bad score: the first one is the error, on either path
+        lines[rng.randrange(len(lines))] = "q Q0 d 1 1_0 run"
+    return ("\ufeff" if rng.random() < 0.3 else "") + "\n".join(lines) + ending
+
+
+@pytest.mark.parametrize("ending", ["\n", ""], ids=["newline-at-end", "no-newline-at-end"])
+def test_single_spaced_files_are_read_without_a_split(tmp_path, monkeypatch, ending):
+    def no_split(*args):
+        raise AssertionError("a single-spaced file went to Arrow's split")
+
+    monkeypatch.setattr(trec, "_split", no_split)
+    rng = random.Random(7)
+    path = tmp_path / "r.trec"
+    rows = 0
+    for _ in range(60):
+        path.write_text(_single_spaced_file(rng, ending), encoding="utf-8")
+        got = same_as_reference(path)
+        rows += got.num_rows if isinstance(got, pa.Table) else 0
+    assert rows > 300
+
+
+NEAR_MISSES = {  # single-spaced but for one thing: each must be split, and read as before
+    "a tab": "q Q0 d 1 0.5\tt\n",
+    "a carriage return": "q Q0 d 1 0.5 t\r\n",
+    "two spaces": "q Q0  d 1 0.5 t\n",
+    "two spaces, five fields": "q Q0  d 1 0.5\n",  # as many separators as a good line
+    "a leading space, five fields": " q Q0 d 1 0.5\n",
+    "a leading space": " q Q0 d 1 0.5 t\n",
+    "a trailing space": "q Q0 d 1 0.5 t \n",
+    "a trailing space at the end": "q Q0 d 1 0.5 t ",
+    "a blank line": "\nq Q0 d 1 0.5 t\n",
+    "an information separator": "q Q0 d\x1ce 1 0.5 t\n",
+    "a control byte": "q Q0 d\x01e 1 0.5 t\n",
+    "five fields": "q Q0 d 1 0.5\n",
+    "seven fields": "q Q0 d 1 0.5 t x\n",
+    "a no-break space": "q Q0 d\u00a0e 1 0.5 t\n",
+}
+
+
+@pytest.mark.parametrize("miss", list(NEAR_MISSES))
+def test_a_file_not_single_spaced_is_split(tmp_path, monkeypatch, miss):
+    calls = []
+    split = trec._split
+    monkeypatch.setattr(trec, "_split", lambda *a: calls.append(1) or split(*a))
+    path = tmp_path / "r.trec"
+    path.write_text("a Q0 b 1 0.25 t\n" + NEAR_MISSES[miss] + "c Q0 d 3 0.125 t\n")
+    same_as_reference(path)
+    assert calls == [1]

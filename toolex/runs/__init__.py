@@ -1,6 +1,8 @@
 """Retrieval runs: the one owner of the tables ``runs``, ``run_results`` and ``subquery_results``.
 
-* :mod:`toolex.runs.formats` reads run files (TREC, CSV/Parquet, ToolRet JSON);
+* :mod:`toolex.runs.formats` reads run files (CSV/Parquet, ToolRet JSON; TREC through
+  :mod:`toolex.runs.trec`), every one as ``RESULT_SCHEMA`` with its ids as codes
+  (:mod:`toolex.runs.codes`);
 * :mod:`toolex.runs.imports` checks an imported run against its benchmark;
 * :mod:`toolex.runs.write` is the only module that writes or deletes run rows (SQL in
   ``sql/runs/``), for retrieved and imported runs alike;

@@ -17,6 +17,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 ID_TYPE = pa.dictionary(pa.int32(), pa.string())
+# What every run reader returns (toolex.runs.formats): ids as codes, the file's line (or record).
+RESULT_SCHEMA = pa.schema(
+    [
+        ("query_id", ID_TYPE),
+        ("item_id", ID_TYPE),
+        ("score", pa.float64()),
+        ("slot", pa.int32()),
+        ("line", pa.int64()),
+    ]
+)
 
 
 def encoded(ids: pa.Array | pa.ChunkedArray) -> pa.DictionaryArray:
