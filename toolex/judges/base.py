@@ -11,10 +11,10 @@ Tool documentation inside tasks is untrusted text: judges must treat it as data 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Literal, Protocol
+from functools import lru_cache, wraps
+from typing import Any, Literal, Protocol, TypeVar
 
 Stage = Literal["decompose", "verify", "audit"]
 
@@ -27,6 +27,33 @@ class ToolDoc:
     doc: dict[str, Any]  # raw documentation, as loaded
     text: str  # toolex.tooldoc.render.render_doc rendering
     kind: str = "tool"  # items.kind: tool | skill (the prompts name it)
+
+
+T = TypeVar("T")
+_PER_TOOL_LIMIT = 1 << 15  # entries per memoised function: a few libraries' worth
+
+
+def per_tool(fn: Callable[[ToolDoc], T]) -> Callable[[ToolDoc], T]:
+    """Memoise a pure function of one tool's documentation, keyed by (item id, rendered text):
+    the offline judge reads the same few thousand documents once per pair, tens of thousands
+    of pairs per expansion. ``text`` is the rendering of ``doc``, so the key stands for the
+    documentation (the evidence reader's word caches use the same key). Results are shared:
+    the function must return something nobody changes (a frozenset, a tuple, a string)."""
+    memo: dict[tuple[str, str], T] = {}
+
+    @wraps(fn)
+    def cached(tool: ToolDoc) -> T:
+        key = (tool.item_id, tool.text)
+        try:
+            return memo[key]
+        except KeyError:
+            pass
+        if len(memo) >= _PER_TOOL_LIMIT:
+            memo.clear()
+        out = memo[key] = fn(tool)
+        return out
+
+    return cached
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from toolex.judges.base import ToolDoc
+from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.lexicon import COMPATIBLE, OP_BY_STEM, SYNONYM_OF
 from toolex.judges.names import checkpoints, named_reference, sibling
 from toolex.tooldoc import fields as df
@@ -117,6 +117,7 @@ class EvidenceReader:
         self._embed = embed
         self._vec: dict[str, np.ndarray] = {}
         self._words: dict[tuple[str, str, str], frozenset[str]] = {}
+        self._groups: dict[tuple[str, str, str], frozenset[int]] = {}
 
     # -- cached parts ---------------------------------------------------------------------
 
@@ -163,6 +164,15 @@ class EvidenceReader:
             self._words[key] = frozenset(df.returns_tokens(tool.doc))
         return self._words[key]
 
+    def _synonyms(self, what: str, tool: ToolDoc) -> frozenset[int]:
+        """The synonym groups of the tool's ``doc`` or ``all`` words (a few hundred words a
+        document: computed once, not once per pair)."""
+        key = (what, tool.item_id, tool.text)
+        if key not in self._groups:
+            words = self._doc_words(tool) if what == "doc" else self._all_words(tool)
+            self._groups[key] = frozenset(SYNONYM_OF[w] for w in words if w in SYNONYM_OF)
+        return self._groups[key]
+
     def _all_words(self, tool: ToolDoc) -> frozenset[str]:
         """``_doc_words`` and every word of the rendered documentation: fields no parser reads
         as name, description, parameter or return (a model card's domain, a signature)."""
@@ -193,7 +203,7 @@ class EvidenceReader:
         sib = sibling(cand, ref)
         if sib:
             reasons.append(sib)
-        spelled = {_spelling(p.name) for p in df.params(ref.doc)}
+        spelled = _spellings(ref)
         if request:
             named_ = named_reference(request, cand, ref)
             if named_:
@@ -204,7 +214,7 @@ class EvidenceReader:
             about_sim=float(ec @ er),
             doc_sim=float(dc @ dr),
             sub_sim=float(es @ ec),
-            cover=self._cover(key, cand_words),
+            cover=self._cover(key, cand_words, self._synonyms("doc", cand)),
             overlap=self._jaccard(self._about_words(ref), self._about_words(cand)),
             same_operation=same_operation(cand, ref),
             name_sim=float(
@@ -215,17 +225,20 @@ class EvidenceReader:
             sibling=bool(sib),
             returns_overlap=self._jaccard(rc, rr) if rc and rr else 0.5,
             inputs_overlap=self._jaccard(_input_words(cand), _input_words(ref)),
-            cover_doc=self._cover(sub_words & self._all_words(ref), self._all_words(cand)),
+            cover_doc=self._cover(
+                sub_words & self._all_words(ref), self._all_words(cand), self._synonyms("all", cand)
+            ),
             inputs_ok_loose=all(_spelling(m) in spelled for m in missing),
             sibling_loose=bool(sib) and not checkpoints(cand, ref),
             vetoes=tuple(vetoes),
             reasons=tuple(reasons),
         )
 
-    def _cover(self, wanted: set[str], have: frozenset[str]) -> float:
+    def _cover(self, wanted: set[str], have: frozenset[str], have_syn: frozenset[int]) -> float:
+        """The weighted share of ``wanted`` that ``have`` holds, directly or through a synonym
+        group (``have_syn``: the groups of ``have``'s words)."""
         if not wanted:
             return 1.0
-        have_syn = {SYNONYM_OF[w] for w in have if w in SYNONYM_OF}
         found = [w for w in wanted if w in have or SYNONYM_OF.get(w, -1) in have_syn]
         return sum(self.weight(w) for w in found) / sum(self.weight(w) for w in wanted)
 
@@ -239,6 +252,7 @@ class EvidenceReader:
 # -- observations that are rules, not weights -----------------------------------------------
 
 
+@per_tool
 def operation(tool: ToolDoc) -> str | None:
     """The tool's own operation class: first signalling word of its name, then description."""
     for text in (df.name(tool.doc) or tool.name or "", df.description(tool.doc)):
@@ -257,23 +271,46 @@ def same_operation(cand: ToolDoc, ref: ToolDoc) -> bool:
 def missing_inputs(cand: ToolDoc, ref: ToolDoc, sub_words: set[str]) -> list[str]:
     """Required candidate parameters whose words neither the sub-query nor the reference's own
     parameters carry (directly or through a synonym group such as lat/latitude)."""
-    have = set(sub_words)
-    for p in df.params(ref.doc):
-        have.update(df.stem(w) for w in df.split_words(f"{p.name} {p.description}"))
+    have = set(sub_words) | _param_stems(ref)
     have_syn = {SYNONYM_OF[w] for w in have if w in SYNONYM_OF}
     out = []
-    for p in df.params(cand.doc):
-        if not p.required:
-            continue
-        words = {df.stem(w) for w in df.split_words(p.name)} - df.STOPWORDS
+    for name, words in _required_words(cand):
         if (
             not words
             or words & have
             or {SYNONYM_OF[w] for w in words if w in SYNONYM_OF} & have_syn
         ):
             continue
-        out.append(p.name)
+        out.append(name)
     return out
+
+
+@per_tool
+def _params(tool: ToolDoc) -> tuple[df.Param, ...]:
+    return tuple(df.params(tool.doc))
+
+
+@per_tool
+def _param_stems(tool: ToolDoc) -> frozenset[str]:
+    """Stems of every word of the parameters' names and descriptions."""
+    return frozenset(
+        df.stem(w) for p in _params(tool) for w in df.split_words(f"{p.name} {p.description}")
+    )
+
+
+@per_tool
+def _required_words(tool: ToolDoc) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each required parameter's name and the stems of its name's content words."""
+    return tuple(
+        (p.name, frozenset(df.stem(w) for w in df.split_words(p.name)) - df.STOPWORDS)
+        for p in _params(tool)
+        if p.required
+    )
+
+
+@per_tool
+def _spellings(tool: ToolDoc) -> frozenset[str]:
+    return frozenset(_spelling(p.name) for p in _params(tool))
 
 
 def _is_handle(param_name: str) -> bool:
@@ -287,10 +324,11 @@ def _spelling(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
+@per_tool
 def _input_words(tool: ToolDoc) -> frozenset[str]:
     """Stems of the required parameters' names, a synonym group standing for its members."""
     out = set()
-    for p in df.params(tool.doc):
+    for p in _params(tool):
         if p.required:
             for w in df.split_words(p.name):
                 s = df.stem(w)

@@ -9,8 +9,10 @@ untrusted text: they only ever become words compared with other words.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
-from toolex.judges.base import ToolDoc
+from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.lexicon import OP_BY_STEM
 from toolex.tooldoc import fields as df
 
@@ -73,7 +75,8 @@ _VARIANT = frozenset(
 )
 
 
-def _name_words(tool: ToolDoc) -> dict[str, str]:
+@per_tool
+def _name_words(tool: ToolDoc) -> Mapping[str, str]:
     """Comparable key (stem, or an operation class for a verb) -> the word as written."""
     out: dict[str, str] = {}
     for w in df.split_words(df.name(tool.doc) or tool.name or ""):
@@ -81,7 +84,7 @@ def _name_words(tool: ToolDoc) -> dict[str, str]:
         if s in _GENERIC_NAME or w in df.STOPWORDS or w.isdigit() or len(w) < 2:
             continue
         out.setdefault("op:" + OP_BY_STEM[s] if s in OP_BY_STEM else s, w)
-    return out
+    return MappingProxyType(out)  # shared by every pair that reads this tool: read-only
 
 
 def _alike(a: str, b: str) -> bool:
