@@ -134,7 +134,7 @@ def _check(
     if unknown:
         rows = sum(u["n_rows"] for u in unknown)
         notes.append(f"skipped {rows} result(s) of {len(unknown)} unknown query id(s)")
-    if _repeats(table):
+    if _repeats(queries, table.column("slot"), items):
         with store.registered("new_results", table):
             d = store.rows("runs/21_duplicate_results.sql")[0]
         raise InputError(
@@ -149,13 +149,14 @@ def _check(
     return notes
 
 
-def _repeats(table: pa.Table) -> bool:
+def _repeats(
+    queries: pa.DictionaryArray, slots: pa.ChunkedArray, items: pa.DictionaryArray
+) -> bool:
     """Whether an item is listed twice for one query (at sub-query level: one query and slot)."""
-    keys = [codes.codes(codes.encoded(table.column("query_id")))]
-    slots = table.column("slot")
+    keys = [codes.codes(queries)]
     if slots.null_count < len(slots):  # the slot's own values may be negative or large: encode
         keys.append(codes.codes(slots.combine_chunks().dictionary_encode()))
-    keys.append(codes.codes(codes.encoded(table.column("item_id"))))
+    keys.append(codes.codes(items))
     return codes.repeated(*keys)
 
 
