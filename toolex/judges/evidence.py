@@ -105,7 +105,8 @@ def about_text(tool: ToolDoc) -> str:
 
 
 class EvidenceReader:
-    """Computes ``Evidence`` for (sub-query, candidate, reference[, request]) with cached parts.
+    """Computes ``Evidence`` for (sub-query, candidate, reference[, request]) with cached parts
+    (embeddings here; what depends on one tool's documentation only, per tool: ``per_tool``).
 
     ``idf`` weighs words by how rare they are in the library (a word every tool has says little);
     ``embed`` maps texts to normalised vectors (WordLlama by default, via the caller).
@@ -116,8 +117,6 @@ class EvidenceReader:
         self._default_idf = default_idf
         self._embed = embed
         self._vec: dict[str, np.ndarray] = {}
-        self._words: dict[tuple[str, str, str], frozenset[str]] = {}
-        self._groups: dict[tuple[str, str, str], frozenset[int]] = {}
 
     # -- cached parts ---------------------------------------------------------------------
 
@@ -136,51 +135,6 @@ class EvidenceReader:
             self.prefetch([text])
         return self._vec[text]
 
-    # Per-document features, keyed by (what, item id, rendered text): a tuple rather than a
-    # concatenation, since a key is built for every pair read and the strings keep their hashes.
-    def _about_words(self, tool: ToolDoc) -> frozenset[str]:
-        key = ("about", tool.item_id, tool.text)
-        if key not in self._words:
-            self._words[key] = frozenset(
-                df.content_tokens(
-                    f"{df.name(tool.doc) or tool.name or ''} {df.description(tool.doc)}"
-                )
-            )
-        return self._words[key]
-
-    def _doc_words(self, tool: ToolDoc) -> frozenset[str]:
-        key = ("doc", tool.item_id, tool.text)
-        if key not in self._words:
-            parts = [df.name(tool.doc) or tool.name or "", df.description(tool.doc)]
-            parts += [f"{p.name} {p.description}" for p in df.params(tool.doc)]
-            self._words[key] = frozenset(df.content_tokens(" ".join(parts))) | frozenset(
-                df.returns_tokens(tool.doc)
-            )
-        return self._words[key]
-
-    def _returns(self, tool: ToolDoc) -> frozenset[str]:
-        key = ("returns", tool.item_id, tool.text)
-        if key not in self._words:
-            self._words[key] = frozenset(df.returns_tokens(tool.doc))
-        return self._words[key]
-
-    def _synonyms(self, what: str, tool: ToolDoc) -> frozenset[int]:
-        """The synonym groups of the tool's ``doc`` or ``all`` words (a few hundred words a
-        document: computed once, not once per pair)."""
-        key = (what, tool.item_id, tool.text)
-        if key not in self._groups:
-            words = self._doc_words(tool) if what == "doc" else self._all_words(tool)
-            self._groups[key] = frozenset(SYNONYM_OF[w] for w in words if w in SYNONYM_OF)
-        return self._groups[key]
-
-    def _all_words(self, tool: ToolDoc) -> frozenset[str]:
-        """``_doc_words`` and every word of the rendered documentation: fields no parser reads
-        as name, description, parameter or return (a model card's domain, a signature)."""
-        key = ("all", tool.item_id, tool.text)
-        if key not in self._words:
-            self._words[key] = self._doc_words(tool) | frozenset(df.content_tokens(tool.text))
-        return self._words[key]
-
     # -- evidence -------------------------------------------------------------------------
 
     def read(
@@ -191,8 +145,8 @@ class EvidenceReader:
         dc, dr = self._emb(cand.text[:2000]), self._emb(ref.text[:2000])
         es = self._emb(subquery)
         sub_words = set(df.content_tokens(subquery))
-        ref_words, cand_words = self._doc_words(ref), self._doc_words(cand)
-        key = sub_words & (ref_words | self._about_words(ref))
+        ref_words, cand_words = _doc_words(ref), _doc_words(cand)
+        key = sub_words & (ref_words | _about_words(ref))
         vetoes, reasons = [], []
         missing = missing_inputs(cand, ref, sub_words)
         handles = [m for m in missing if _is_handle(m)]
@@ -209,13 +163,13 @@ class EvidenceReader:
             if named_:
                 vetoes.append(named_)
         name_c, name_r = df.name(cand.doc) or cand.name or "", df.name(ref.doc) or ref.name or ""
-        rc, rr = self._returns(cand), self._returns(ref)
+        rc, rr = _returns(cand), _returns(ref)
         return Evidence(
             about_sim=float(ec @ er),
             doc_sim=float(dc @ dr),
             sub_sim=float(es @ ec),
-            cover=self._cover(key, cand_words, self._synonyms("doc", cand)),
-            overlap=self._jaccard(self._about_words(ref), self._about_words(cand)),
+            cover=self._cover(key, cand_words, _doc_synonyms(cand)),
+            overlap=self._jaccard(_about_words(ref), _about_words(cand)),
             same_operation=same_operation(cand, ref),
             name_sim=float(
                 self._emb(" ".join(df.split_words(name_c)))
@@ -226,7 +180,7 @@ class EvidenceReader:
             returns_overlap=self._jaccard(rc, rr) if rc and rr else 0.5,
             inputs_overlap=self._jaccard(_input_words(cand), _input_words(ref)),
             cover_doc=self._cover(
-                sub_words & self._all_words(ref), self._all_words(cand), self._synonyms("all", cand)
+                sub_words & _all_words(ref), _all_words(cand), _all_synonyms(cand)
             ),
             inputs_ok_loose=all(_spelling(m) in spelled for m in missing),
             sibling_loose=bool(sib) and not checkpoints(cand, ref),
@@ -247,6 +201,46 @@ class EvidenceReader:
         if not union:
             return 0.0
         return sum(self.weight(w) for w in a & b) / sum(self.weight(w) for w in union)
+
+
+# -- what a pair reads of one tool's documentation, worked out once per tool ---------------
+
+
+@per_tool
+def _about_words(tool: ToolDoc) -> frozenset[str]:
+    return frozenset(
+        df.content_tokens(f"{df.name(tool.doc) or tool.name or ''} {df.description(tool.doc)}")
+    )
+
+
+@per_tool
+def _doc_words(tool: ToolDoc) -> frozenset[str]:
+    parts = [df.name(tool.doc) or tool.name or "", df.description(tool.doc)]
+    parts += [f"{p.name} {p.description}" for p in _params(tool)]
+    return frozenset(df.content_tokens(" ".join(parts))) | _returns(tool)
+
+
+@per_tool
+def _returns(tool: ToolDoc) -> frozenset[str]:
+    return frozenset(df.returns_tokens(tool.doc))
+
+
+@per_tool
+def _all_words(tool: ToolDoc) -> frozenset[str]:
+    """``_doc_words`` and every word of the rendered documentation: fields no parser reads as
+    name, description, parameter or return (a model card's domain, a signature)."""
+    return _doc_words(tool) | frozenset(df.content_tokens(tool.text))
+
+
+@per_tool
+def _doc_synonyms(tool: ToolDoc) -> frozenset[int]:
+    """The synonym groups of ``_doc_words`` (a few hundred words a document)."""
+    return frozenset(SYNONYM_OF[w] for w in _doc_words(tool) if w in SYNONYM_OF)
+
+
+@per_tool
+def _all_synonyms(tool: ToolDoc) -> frozenset[int]:
+    return frozenset(SYNONYM_OF[w] for w in _all_words(tool) if w in SYNONYM_OF)
 
 
 # -- observations that are rules, not weights -----------------------------------------------
