@@ -237,7 +237,7 @@ def test_no_module_outside_the_store_reaches_its_connection():
     ``store.con`` elsewhere is a second way into DuckDB, and the next one copies it."""
     offenders = []
     for path in sorted([*(ROOT / "toolex").rglob("*.py"), *(ROOT / "tui").rglob("*.py")]):
-        if path == ROOT / "toolex" / "store.py":
+        if path.parent == ROOT / "toolex" / "store":
             continue
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             if _RAW.search(line):

@@ -1,0 +1,45 @@
+"""The DuckDB store: one file per workspace, schema-versioned, with bound-parameter SQL files.
+
+The only way into DuckDB (STYLE 13): code asks :class:`Store` for rows, Arrow tables, registered
+inputs and transactions, never for its connection. By concept:
+
+- :mod:`~toolex.store.store`: ``Store`` itself: opening a file (or ``:memory:``), its checks
+  that the file is whole, a second cursor, the tables a damaged file can still serve;
+- :mod:`~toolex.store.connection`: how SQL runs on it (shipped files, Arrow, registered
+  inputs, transactions, a user's own statement);
+- :mod:`~toolex.store.migrations`: ``sql/schema/NNN_name.sql`` applied in order on open;
+- :mod:`~toolex.store.existence`: ``require_benchmark/expansion/runs``, one "did you mean"
+  error;
+- :mod:`~toolex.store.failures`: DuckDB's failures (damage, lock, full disk, memory) worded
+  for a user;
+- :mod:`~toolex.store.config`: what a store opens with (default file, memory limit, the
+  read-only lock-down).
+
+Every name is importable from ``toolex.store`` itself.
+"""
+
+from toolex.store.config import (
+    DEFAULT_DB,
+    LOCKED_DOWN,
+    MEMORY_LIMIT,
+    MEMORY_LIMIT_VAR,
+    memory_limit,
+)
+from toolex.store.existence import DEFAULT_EXPANSION
+from toolex.store.failures import lock_holder, lock_message, store_error
+from toolex.store.migrations import schema_migrations
+from toolex.store.store import Store
+
+__all__ = [
+    "DEFAULT_DB",
+    "DEFAULT_EXPANSION",
+    "LOCKED_DOWN",
+    "MEMORY_LIMIT",
+    "MEMORY_LIMIT_VAR",
+    "Store",
+    "lock_holder",
+    "lock_message",
+    "memory_limit",
+    "schema_migrations",
+    "store_error",
+]

@@ -1,0 +1,48 @@
+"""What a store is opened with: its default file, a file store's memory limit, and the lock-down
+of a read-only store."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from toolex.errors import InputError
+
+DEFAULT_DB = "toolex.duckdb"
+# DuckDB caches every block it reads or writes up to its memory limit, 80% of RAM by default: a
+# long write (assembling 10,000 queries of a 50k-tool library) kept 12.4 GB resident though no
+# statement needed more than a few hundred MB. A file store's limit is this (DuckDB then evicts
+# to the file and spills large operators to <store>.tmp/): that assembly finishes in it at 3.5 GB
+# peak RSS, what DuckDB cannot evict (indexes, temporary tables) and Python included.
+# TOOLEX_MEMORY_LIMIT overrides it ("8GB", "500MB"); an out-of-memory error names it. An
+# in-memory store keeps DuckDB's default: it has no file to evict to.
+MEMORY_LIMIT = "2GB"
+MEMORY_LIMIT_VAR = "TOOLEX_MEMORY_LIMIT"
+_SIZE_RE = re.compile(r"\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)", re.IGNORECASE)
+
+# A read-only store reaches nothing but its own file: no other file is read or written
+# (read_text('/etc/passwd'), glob, COPY TO, EXPORT DATABASE, ATTACH), no URL is fetched, no
+# extension is installed or loaded, and no SET/RESET/PRAGMA can change a setting back (the
+# configuration is locked). DuckDB itself refuses, whatever sqlglot made of the statement
+# (toolex.sqlaccess). Given at connect time: once locked, nothing could be set later; the store
+# file and its write-ahead log are opened by the connect itself, so they stay readable.
+LOCKED_DOWN: dict[str, bool] = {
+    "enable_external_access": False,
+    "autoinstall_known_extensions": False,
+    "autoload_known_extensions": False,
+    "lock_configuration": True,
+}
+
+
+def memory_limit() -> str:
+    """The memory limit a file store opens with: ``TOOLEX_MEMORY_LIMIT`` if set, else
+    :data:`MEMORY_LIMIT`; a value DuckDB would refuse is an InputError naming the variable."""
+    value = os.environ.get(MEMORY_LIMIT_VAR, "").strip()
+    if not value:
+        return MEMORY_LIMIT
+    if not _SIZE_RE.fullmatch(value):
+        raise InputError(
+            f"{MEMORY_LIMIT_VAR}={value!r} is not a size: give a number and a unit, "
+            "e.g. 4GB, 500MB or 1.5GiB"
+        )
+    return value

@@ -1,0 +1,164 @@
+"""How SQL runs on a store's DuckDB connection: shipped files with bound parameters (rows, a
+scalar, Arrow, Parquet), registered Arrow inputs, all-or-nothing transactions, and the one door
+for a user's own statement. :class:`~toolex.store.Store` builds on it.
+
+Every call passes DuckDB's failures of the file itself (damage, full disk, lock) through
+:func:`~toolex.store.failures.store_error`, so they reach the user as a StoreError that says how
+to recover.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Self
+
+import duckdb
+import pyarrow as pa
+
+from toolex.resources import sql_text
+from toolex.store.failures import is_failure_of_the_file, store_error
+
+
+class Connection:
+    """A DuckDB connection with the store's ways to run SQL on it (see :class:`Store`)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: str, read_only: bool) -> None:
+        self.con = con
+        self.path = path
+        self.read_only = read_only
+
+    @contextlib.contextmanager
+    def _translated(self) -> Iterator[None]:
+        """DuckDB's failures of the file itself (damage, full disk, lock) as StoreError."""
+        try:
+            yield
+        except duckdb.Error as exc:
+            if not is_failure_of_the_file(exc, self.path):
+                raise
+            raise store_error(exc, self.path) or exc from exc
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Self]:
+        """All-or-nothing block: a failed load or stage leaves the store as it was.
+
+        Yields the store itself (``with store.transaction() as tx: tx.execute(...)``). A commit
+        that fails (a full disk) rolls back and raises StoreError: nothing was written."""
+        with self._translated():
+            self.con.execute("BEGIN TRANSACTION")
+        try:
+            yield self
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):  # an invalidated database cannot roll back
+                self.con.execute("ROLLBACK")
+            raise
+        try:
+            with self._translated():
+                self.con.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):
+                self.con.execute("ROLLBACK")
+            raise
+
+    def execute(
+        self, name: str, params: Mapping[str, Any] | None = None
+    ) -> duckdb.DuckDBPyConnection:
+        """Run one shipped SQL file (one statement) with ``$name`` parameters bound."""
+        with self._translated():
+            return self.con.execute(sql_text(name), dict(params or {}))
+
+    def rows(self, name: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run one shipped SQL file and return its rows as dicts."""
+        cur = self.execute(name, params)
+        cols = [d[0] for d in cur.description or []]
+        with self._translated():
+            return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
+
+    def execute_script(self, name: str) -> None:
+        """Run a shipped multi-statement SQL file that takes no parameters (DDL, views)."""
+        with self._translated():
+            self.con.execute(sql_text(name))
+
+    def arrow(self, name: str, params: Mapping[str, Any] | None = None) -> pa.Table:
+        """Run one shipped SQL query with bound parameters; rows come back as an Arrow table.
+
+        DuckDB refuses a relation query while an earlier ``execute()`` result is unread (e.g. the
+        schema-version probe), so that result is completed first.
+        """
+        with self._translated():
+            self.con.complete()
+            return self.con.sql(sql_text(name), params=dict(params or {})).to_arrow_table()
+
+    def copy_parquet(self, name: str, params: Mapping[str, Any] | None, path: str | Path) -> None:
+        """Write the rows of one shipped query to a Parquet file with DuckDB's COPY, streamed
+        rather than held in memory: how an engine outside DuckDB gets its inputs
+        (toolex.engines). A store opened read-only and locked down writes no file; open it
+        with ``allow_files=True``."""
+        with self._translated():
+            self.con.complete()
+            self.con.sql(sql_text(name), params=dict(params or {})).write_parquet(str(path))
+
+    def scalar(self, name: str, params: Mapping[str, Any] | None = None) -> Any:
+        """The first column of the first row of one shipped SQL query (None when no row)."""
+        # fetchall, not fetchone: fetchone leaves the result pending under DuckDB 2.x, and the
+        # next relation query (``arrow``) on the connection then fails with "Resource In Use".
+        cur = self.execute(name, params)
+        with self._translated():
+            rows = cur.fetchall()
+        return rows[0][0] if rows else None
+
+    def _names(self, name: str, params: Mapping[str, Any]) -> list[str]:
+        """The first column of every row of one shipped query (names of tables, runs, ...)."""
+        return [row[0] for row in self.execute(name, params).fetchall()]
+
+    @contextlib.contextmanager
+    def registered(self, name: str, table: pa.Table) -> Iterator[None]:
+        """Expose an Arrow table to the shipped SQL under ``name`` for the block's duration."""
+        with self.registered_tables({name: table}):
+            yield
+
+    @contextlib.contextmanager
+    def registered_tables(self, tables: Mapping[str, pa.Table]) -> Iterator[None]:
+        """Like :meth:`registered` for several tables at once (a load's items, queries, qrels).
+
+        The views are connection-local and read the Arrow memory in place: nothing is copied
+        into the store file unless the SQL inserts it."""
+        done: list[str] = []
+        try:
+            for name, table in tables.items():
+                self.con.register(name, table)
+                done.append(name)
+            yield
+        except BaseException:
+            # A failed statement aborts the transaction, and an aborted transaction refuses
+            # even unregister: raising that would hide the error that aborted it (an out-of-
+            # memory reported as "Current transaction is aborted"). The view is replaced the
+            # next time the name is registered.
+            for name in done:
+                with contextlib.suppress(duckdb.Error):
+                    self.con.unregister(name)
+            raise
+        for name in done:
+            self.con.unregister(name)
+
+    def user_sql(
+        self, sql: str, params: Mapping[str, Any] | Sequence[Any] | None = None
+    ) -> pa.Table:
+        """Run a user's own statement (``toolex sql``), not a shipped file; rows as Arrow.
+
+        The only door for SQL that does not ship with toolex: the caller vets the statement
+        (toolex.sqlaccess refuses writes unless asked, and opens the store read-only). A write
+        comes back as DuckDB reports it (a ``Count`` column); a statement without any result
+        as an empty table with one column ``rows``."""
+        with self._translated():
+            cur = self.con.execute(sql, params) if params else self.con.execute(sql)
+            if cur.description is None:  # a write without RETURNING
+                return pa.table({"rows": pa.array([], pa.int64())})
+            # A DB-API result copies once more than con.sql(), which cannot bind ``?``
+            # parameters here; one copy of a shell query's rows is cheap, so DuckDB's warning
+            # is silenced.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                return cur.to_arrow_table()

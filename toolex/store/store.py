@@ -1,0 +1,115 @@
+"""The Store: a toolex workspace, opened from one DuckDB file (or in memory) and migrated to
+this toolex's schema, with checks that the file is whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from toolex.errors import StoreError
+from toolex.store.config import DEFAULT_DB, LOCKED_DOWN, memory_limit
+from toolex.store.existence import Existence
+from toolex.store.failures import RECOVER, store_error
+from toolex.store.migrations import Migrations
+
+
+class Store(Migrations, Existence):
+    """A toolex workspace: a DuckDB connection plus helpers to run the shipped SQL.
+
+    Use ``Store.open(path)``; ``read_only=True`` opens the file without taking the write lock
+    (the TUI, ``toolex sql``, reports) and with DuckDB locked down (:data:`LOCKED_DOWN`: no
+    file, network or extension access beyond the store itself, settings frozen) unless
+    ``allow_files=True`` (``toolex sql --allow-files``).
+
+    The store is the only way into DuckDB: code asks it for rows (``query``, ``scalar``), Arrow
+    tables (``arrow``), registered inputs (``registered``) and transactions, never for ``con``.
+    Two documented doors remain for what shipped SQL cannot do: ``cursor()`` (a second store over
+    the same database whose writes commit on their own, for the LLM ledger) and ``user_sql()``
+    (a user's own statement, for ``toolex sql``).
+
+    How SQL runs is :class:`~toolex.store.connection.Connection`'s; the schema version and its
+    migrations are :class:`~toolex.store.migrations.Migrations`'; the names a store holds and
+    the checks that a name is one of them are :class:`~toolex.store.existence.Existence`'.
+    """
+
+    @classmethod
+    def open(
+        cls, path: str | Path = DEFAULT_DB, *, read_only: bool = False, allow_files: bool = False
+    ) -> Store:
+        path = str(path)
+        if path != ":memory:" and Path(path).exists() and not Path(path).is_file():
+            raise StoreError(f"the store {path} is not a file (a folder?); name a .duckdb file")
+        if read_only and path != ":memory:" and not Path(path).exists():
+            raise StoreError(f"no store at {path}; create one with `toolex load ...` first")
+        config: dict[str, Any] = dict(LOCKED_DOWN if read_only and not allow_files else {})
+        if path != ":memory:":
+            config["memory_limit"] = memory_limit()
+        try:
+            con = duckdb.connect(path, read_only=read_only, config=config)
+        except duckdb.Error as exc:  # a held lock (lock_message), a damaged file, ...
+            raise store_error(exc, path) or exc from exc
+        store = cls(con, path, read_only)
+        try:
+            with store._translated():
+                store._check_length()
+                store.migrate()
+        except BaseException:
+            con.close()
+            raise
+        return store
+
+    @classmethod
+    def memory(cls) -> Store:
+        return cls.open(":memory:")
+
+    def close(self) -> None:
+        self.con.close()
+
+    def _check_length(self) -> None:
+        """A file shorter than the blocks its header claims was truncated (a partial copy, a
+        full disk): DuckDB opens it, fails table by table later, and lets a writer "succeed"
+        on it. Writers are refused here; readers may open it (``toolex check`` then names the
+        tables that can still be read, each failing one raising StoreError when queried)."""
+        if self.path == ":memory:" or self.read_only:
+            return
+        size = self.rows("store/40_database_size.sql")
+        if not size:
+            return
+        # Blocks that hold data must all be in the file; free ones at its end need not be: a
+        # healthy store whose last blocks were freed is one block (less its header) shorter
+        # than block_size * total_blocks.
+        claimed = int(size[0]["block_size"]) * int(size[0]["used_blocks"])
+        actual = Path(self.path).stat().st_size
+        if actual < claimed:
+            raise StoreError(
+                f"the store {self.path} is truncated: its header claims {claimed} bytes of "
+                f"blocks, the file holds {actual}. To recover: " + RECOVER.format(path=self.path)
+            )
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def cursor(self) -> Store:
+        """A second store over the same database with its own transaction state.
+
+        Its writes commit on their own, outside any transaction open on this store: the LLM
+        ledger records finished calls through one, so a stage killed mid-transaction still keeps
+        the calls it paid for. Close it (or this store) when done."""
+        return Store(self.con.cursor(), self.path, self.read_only)
+
+    def unreadable_tables(self) -> list[tuple[str, str]]:
+        """(table, DuckDB's error) for each table that cannot be read in full: a damaged file
+        can open and serve most tables while one table's blocks are gone (``toolex check``)."""
+        bad = []
+        for table in self._names("store/41_tables.sql", {}):
+            try:
+                self.execute("store/42_read_table.sql", {"table": table}).fetchall()
+            except (duckdb.Error, StoreError) as exc:
+                cause = exc.__cause__ if isinstance(exc, StoreError) else exc
+                bad.append((table, (str(cause or exc).splitlines() or ["?"])[0]))
+        return bad
