@@ -30,8 +30,9 @@ from toolex.imports.originals import (
     original_combinations,
     record_query,
 )
-from toolex.loaders.common import EDGE_SCHEMA, Where, get_int, get_str
+from toolex.loaders.fields import Where, get_int, get_str
 from toolex.loaders.readers import iter_dicts, read_records
+from toolex.loaders.schemas import EDGE_SCHEMA
 from toolex.store import Store
 
 COMBO_SCHEMA = pa.schema([("query_id", pa.string()), ("combo_id", pa.int32())])

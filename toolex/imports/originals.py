@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from toolex.loaders.common import Where, get_str
+from toolex.loaders.fields import Where, get_str
 from toolex.store import Store
 
 

@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from toolex.errors import ToolexError
 from toolex.imports.originals import ensure_expansion, original_combinations, record_query
-from toolex.loaders.common import Where, get_int, get_str
+from toolex.loaders.fields import Where, get_int, get_str
 from toolex.loaders.readers import iter_dicts, read_records
 from toolex.store import Store
 

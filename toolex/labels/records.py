@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from toolex.errors import InputError, ToolexError
-from toolex.loaders.common import Where, get_int, get_str
+from toolex.loaders.fields import Where, get_int, get_str
 from toolex.loaders.readers import loads, read_jsonl, read_text
 from toolex.resources import data_path
 

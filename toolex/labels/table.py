@@ -25,7 +25,7 @@ from toolex.labels.records import (
     read_labels,
     write_labels,
 )
-from toolex.loaders.common import Where
+from toolex.loaders.fields import Where
 from toolex.store import Store
 
 NEW_LABELS = pa.schema(

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolex.loaders.common import Benchmark, LoadResult, write_benchmark
+from toolex.loaders.benchmark import Benchmark
 from toolex.loaders.docs import DocsResult, load_docs
+from toolex.loaders.result import LoadResult
+from toolex.loaders.write import write_benchmark
 from toolex.store import Store
 
 __all__ = [

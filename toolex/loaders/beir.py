@@ -35,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from toolex.errors import InputError
-from toolex.loaders.common import Benchmark, Where, get_str, item_row, relevance_of
+from toolex.loaders.benchmark import Benchmark, item_row
+from toolex.loaders.fields import Where, get_str, relevance_of
 from toolex.loaders.readers import iter_dicts, iter_jsonl, loads, read_text
 from toolex.loaders.trec_ids import trec_unescape as _trec_unescape
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from toolex.errors import InputError, ToolexError
-from toolex.loaders.common import Where, dump_doc, get_doc, get_str
+from toolex.loaders.fields import Where, dump_doc, get_doc, get_str
 from toolex.loaders.platforms import rendered_platform
 from toolex.loaders.readers import iter_dicts, iter_records
 from toolex.store import Store

@@ -18,8 +18,9 @@ import os
 from pathlib import Path
 
 from toolex.errors import ModelUnavailableError, ToolexError
-from toolex.loaders.common import LoadResult, write_benchmark
+from toolex.loaders.result import LoadResult
 from toolex.loaders.toolret import TASK_CATEGORY, read_toolret
+from toolex.loaders.write import write_benchmark
 from toolex.store import Store
 
 QUERIES_REPO = "mangopy/ToolRet-Queries"

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from toolex.errors import InputError
-from toolex.loaders.common import Benchmark, Where, get_doc, get_int, get_str, item_row
+from toolex.loaders.benchmark import Benchmark, item_row
+from toolex.loaders.fields import Where, get_doc, get_int, get_str
 from toolex.loaders.readers import iter_dicts, iter_records
 
 Records = Iterable[tuple[dict[str, Any], Where]]

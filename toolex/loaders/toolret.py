@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from toolex.errors import InputError
-from toolex.loaders.common import Benchmark, Where, get_doc, get_int, get_str, item_row
+from toolex.loaders.benchmark import Benchmark, item_row
+from toolex.loaders.fields import Where, get_doc, get_int, get_str
 from toolex.loaders.platforms import fold, toolret_platform
 from toolex.loaders.readers import iter_dicts, iter_records, loads, read_records
 

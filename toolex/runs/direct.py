@@ -24,7 +24,9 @@ from pathlib import Path
 
 from toolex.errors import InputError
 from toolex.loaders.beir import read_qrels
-from toolex.loaders.common import Benchmark, Where, write_benchmark
+from toolex.loaders.benchmark import Benchmark
+from toolex.loaders.fields import Where
+from toolex.loaders.write import write_benchmark
 from toolex.runs.imports import import_run
 from toolex.store import Store
 

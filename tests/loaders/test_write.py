@@ -10,6 +10,7 @@ import pytest
 from loaders.conftest import store_state
 from toolex.errors import ToolexError
 from toolex.loaders import load_toolret
+from toolex.loaders.write import StoredBenchmark, existing_benchmark
 from toolex.store import Store
 
 
@@ -116,3 +117,18 @@ def test_loaded_rows(store, mini):
     )
     bench = store.con.execute("SELECT format, length(revision) FROM benchmarks").fetchone()
     assert bench == ("toolret", 64)
+
+
+def test_stored_benchmark_is_a_benchmarks_row(store, mini):
+    """The record the writer reads back has the table's columns, in order (STYLE 6)."""
+    columns = [row[0] for row in store.con.execute("DESCRIBE benchmarks").fetchall()]
+    assert list(StoredBenchmark._fields) == columns
+    assert existing_benchmark(store, "toolret") is None
+    loaded = load_toolret(store, mini)
+    stored = existing_benchmark(store, "toolret")
+    assert stored is not None
+    assert (stored.benchmark, stored.format, stored.revision) == (
+        "toolret",
+        "toolret",
+        loaded.revision,
+    )

@@ -1,0 +1,208 @@
+"""The normalised benchmark: items, queries, qrels and dependency edges as row dicts, read and
+validated in memory (every label names a loaded item and query, every edge two slots of its
+query) before the one atomic write (:mod:`toolex.loaders.write`). Its ``revision`` is a SHA-256
+of the normalised content, so loading the same content again is a no-op whatever the path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolex.errors import ToolexError
+from toolex.loaders.fields import Where, dump_doc
+from toolex.tooldoc.render import RENDER_VERSION, render_doc
+
+KINDS = ("tool", "skill")
+
+
+def item_row(
+    item_id: str,
+    doc: dict[str, Any],
+    where: Where,
+    *,
+    kind: str = "tool",
+    name: str | None = None,
+    platform: str | None = None,
+    task: str | None = None,
+    category: str | None = None,
+    platform_source: str | None = None,
+) -> dict[str, Any]:
+    """An items row; text is THE rendering (toolex.tooldoc.render.render_doc).
+
+    ``platform_source`` says where the platform came from (``"field platform"``,
+    ``"doc.tool_name"``, a derivation rule: toolex.loaders.platforms); by default the field the
+    loader read it from, ``"field platform"``."""
+    text = render_doc(doc, platform=platform)
+    if not text.strip():
+        raise where.error("empty text: the documentation renders to nothing", "doc")
+    if kind not in KINDS:
+        raise where.error(f"kind must be one of {KINDS}, found {kind!r}", "kind")
+    return {
+        "item_id": item_id,
+        "kind": kind,
+        "name": name,
+        "platform": platform,
+        "task": task,
+        "category": category,
+        "doc": dump_doc(doc),
+        "text": text,
+        "platform_source": (platform_source or "field platform") if platform else None,
+    }
+
+
+@dataclass
+class Benchmark:
+    """A benchmark read and validated in memory, ready for one atomic write."""
+
+    name: str
+    format: str
+    source: str
+    items: list[dict[str, Any]] = field(default_factory=list)
+    queries: list[dict[str, Any]] = field(default_factory=list)
+    qrels: list[dict[str, Any]] = field(default_factory=list)
+    # explicit producer->consumer edges of the queries' annotated plans (dependency_edges rows)
+    edges: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the loader dropped or merged, and why
+    label_field: str = "labels"  # the input field qrels come from, for error messages
+    _item_where: dict[str, Where] = field(default_factory=dict, repr=False)
+    _query_where: dict[str, Where] = field(default_factory=dict, repr=False)
+    _qrel_where: list[Where] = field(default_factory=list, repr=False)
+    _edge_where: list[tuple[Where, str]] = field(default_factory=list, repr=False)
+
+    def add_item(self, row: dict[str, Any], where: Where) -> None:
+        first = self._item_where.get(row["item_id"])
+        if first is not None:
+            raise where.error(f"duplicate item id {row['item_id']!r} (first at {_at(first)})", "id")
+        self._item_where[row["item_id"]] = where
+        self.items.append(row)
+
+    def add_query(self, row: dict[str, Any], where: Where) -> None:
+        if not row["text"].strip():
+            raise where.error("empty text", "text")
+        first = self._query_where.get(row["query_id"])
+        if first is not None:
+            raise where.error(
+                f"duplicate query id {row['query_id']!r} (first at {_at(first)})", "id"
+            )
+        self._query_where[row["query_id"]] = where
+        self.queries.append(row)
+
+    def add_qrel(
+        self, query_id: str, item_id: str, relevance: int, slot: int, where: Where
+    ) -> None:
+        self.qrels.append(
+            {"query_id": query_id, "item_id": item_id, "relevance": relevance, "slot": slot}
+        )
+        self._qrel_where.append(where)
+
+    def add_edges(self, query_id: str, given: Any, where: Where, field: str) -> None:
+        """Explicit dependency edges of a query: a list of ``{"from": ..., "to": ..., "value":
+        ...}`` where from/to name a slot (0-based) or an item id of the query's labels, the
+        producer's response being passed into the consumer's parameters; ``value`` (optional)
+        names what is handed over. Resolved to slots in ``validate`` (labels may come later)."""
+        if given is None:
+            return
+        if not isinstance(given, list):
+            raise where.error('expected a list of {"from", "to", "value"}', field)
+        for edge in given:
+            if not isinstance(edge, dict) or "from" not in edge or "to" not in edge:
+                raise where.error(f'expected {{"from", "to", "value"}}, found {edge!r}', field)
+            value = edge.get("value")
+            if value is not None and not isinstance(value, str):
+                raise where.error(f"value must be a string, found {value!r}", field)
+            self._edge_where.append((where, field))
+            self.edges.append(
+                {
+                    "query_id": query_id,
+                    "producer_slot": edge["from"],
+                    "consumer_slot": edge["to"],
+                    "value": (value or "").strip(),
+                    "source": "loaded",
+                    "origin": where.path,
+                }
+            )
+
+    def has_item(self, item_id: str) -> bool:
+        return item_id in self._item_where
+
+    def validate(self) -> None:
+        """Every label names a loaded item and a loaded query, once per query."""
+        label_field = self.label_field
+        seen: dict[tuple[str, str], Where] = {}
+        slots: set[tuple[str, int]] = set()
+        for qrel, where in zip(self.qrels, self._qrel_where, strict=True):
+            if qrel["item_id"] not in self._item_where:
+                raise where.error(f"label names no item: {qrel['item_id']!r}", label_field)
+            if qrel["query_id"] not in self._query_where:
+                raise where.error(f"label names no query: {qrel['query_id']!r}", label_field)
+            key = (qrel["query_id"], qrel["item_id"])
+            if key in seen:
+                raise where.error(
+                    f"duplicate label {qrel['item_id']!r} for this query", label_field
+                )
+            seen[key] = where
+            slot_key = (qrel["query_id"], qrel["slot"])
+            if slot_key in slots:
+                raise where.error(f"slot {qrel['slot']} is used twice in this query", "slot")
+            slots.add(slot_key)
+        self._resolve_edges()
+        if not self.items:
+            raise ToolexError(f"{self.source}: no items found; nothing to load")
+        if not self.queries:
+            raise ToolexError(f"{self.source}: no queries found; nothing to load")
+        if not self.qrels:  # a benchmark without ground truth scores nothing
+            raise ToolexError(
+                f"{self.source}: no labels found ({self.label_field}); a benchmark needs at "
+                "least one labelled query"
+            )
+
+    def _resolve_edges(self) -> None:
+        """Edge ends named by item id become slots; every end must be a slot of the query."""
+        slots: dict[str, dict[str, int]] = {}
+        for qrel in self.qrels:
+            slots.setdefault(qrel["query_id"], {})[qrel["item_id"]] = qrel["slot"]
+        seen = set()
+        for edge, (where, field_name) in zip(self.edges, self._edge_where, strict=True):
+            of_query = slots.get(edge["query_id"], {})
+            for end in ("producer_slot", "consumer_slot"):
+                named = edge[end]
+                if isinstance(named, str) and named in of_query:
+                    edge[end] = of_query[named]
+                elif isinstance(named, int) and not isinstance(named, bool):
+                    if named not in of_query.values():
+                        raise where.error(
+                            f"edge names slot {named}, not a slot of the query", field_name
+                        )
+                else:
+                    raise where.error(
+                        f"edge end {named!r} is neither a slot nor a labelled item of the query",
+                        field_name,
+                    )
+            if edge["producer_slot"] == edge["consumer_slot"]:
+                raise where.error("an edge must join two different slots", field_name)
+            key = tuple(edge[k] for k in ("query_id", "producer_slot", "consumer_slot", "value"))
+            if key in seen:
+                raise where.error("the same edge is given twice", field_name)
+            seen.add(key)
+
+    def revision(self) -> str:
+        """SHA-256 of the normalised content and the render version (text depends on it)."""
+        h = hashlib.sha256()
+        h.update(f"{self.format}\0{RENDER_VERSION}\0".encode())
+        for rows in (self.items, self.queries, self.qrels, self.edges):
+            if rows is self.edges and not rows:
+                continue  # benchmarks without edges keep the revision they always had
+            for row in rows:
+                if row.get("platform_source", "") is None:  # nor does an item without one
+                    row = {k: v for k, v in row.items() if k != "platform_source"}
+                h.update(json.dumps(row, sort_keys=True, ensure_ascii=False).encode())
+                h.update(b"\n")
+            h.update(b"\0")
+        return h.hexdigest()
+
+
+def _at(where: Where) -> str:
+    return f"line {where.line}" if where.line is not None else f"{where.what} {where.record}"

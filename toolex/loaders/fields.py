@@ -1,0 +1,118 @@
+"""Fields of an input record, read and validated: each getter names what is wrong and where
+(file, line, record, field) through a :class:`Where`, so a bad input file is an InputError a
+user can fix rather than a traceback."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Literal, overload
+
+from toolex.errors import InputError
+from toolex.loaders.readers import loads
+
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1  # the store's INTEGER (relevance, slot)
+_INT_TEXT = re.compile(r"\s*-?[0-9]{1,10}\s*", re.ASCII)
+_NUMBER_TEXT = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?", re.ASCII)
+
+
+@dataclass(frozen=True)
+class Where:
+    """Location of one record, for error messages."""
+
+    path: str
+    line: int | None = None
+    record: str | None = None
+    what: str = "record"  # what the record is named by: "query id", "item id", ...
+
+    def error(self, message: str, field: str | None = None) -> InputError:
+        return InputError(
+            message,
+            path=self.path,
+            line=self.line,
+            record=self.record,
+            field=field,
+            what=self.what,
+        )
+
+
+@overload
+def get_str(
+    rec: dict[str, Any], key: str, where: Where, *, required: Literal[True] = True
+) -> str: ...
+@overload
+def get_str(rec: dict[str, Any], key: str, where: Where, *, required: bool) -> str | None: ...
+def get_str(rec: dict[str, Any], key: str, where: Where, *, required: bool = True) -> str | None:
+    """A string field; ints are accepted as ids (ToolBench query ids are numbers)."""
+    value = rec.get(key)
+    if value is None:
+        if required:
+            raise where.error("missing required field", key)
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise where.error(f"expected a string, found {type(value).__name__}", key)
+    text = str(value)
+    if required and not text.strip():
+        raise where.error("empty text", key)
+    return text
+
+
+@overload
+def get_int(rec: dict[str, Any], key: str, where: Where, default: int) -> int: ...
+@overload
+def get_int(rec: dict[str, Any], key: str, where: Where, default: None) -> int | None: ...
+def get_int(rec: dict[str, Any], key: str, where: Where, default: int | None) -> int | None:
+    """An integer field that fits the store's INTEGER (32 bits): an int, an integral float,
+    or text of ASCII digits with an optional minus ("²", "--1", "1_000" are refused)."""
+    value = rec.get(key, default)
+    if value is None:
+        return default
+    integral = isinstance(value, float) and value.is_integer()
+    if integral or (isinstance(value, str) and _INT_TEXT.fullmatch(value)):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise where.error(f"expected an integer, found {_brief(value)}", key)
+    if not INT32_MIN <= value <= INT32_MAX:
+        raise where.error(f"{_brief(value)} does not fit a 32-bit integer", key)
+    return value
+
+
+def relevance_of(text: str, where: Where, field: str = "score") -> int:
+    """A relevance grade written as a number in a text file ('1', '2.0', '1e0'), truncated to
+    an integer as BEIR and trec_eval read it; it must be finite and fit a 32-bit integer
+    ('inf', '1_000', '1e12' are errors)."""
+    text = text.strip()
+    if not _NUMBER_TEXT.fullmatch(text):
+        raise where.error(f"score {_brief(text)} is not a number", field)
+    value = float(text)
+    if not (math.isfinite(value) and INT32_MIN <= value <= INT32_MAX):
+        raise where.error(f"score {_brief(text)} does not fit a 32-bit integer", field)
+    return int(value)
+
+
+def _brief(value: Any, limit: int = 60) -> str:
+    text = repr(value) if not isinstance(value, int) or value.bit_length() < 200 else "a huge int"
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def get_doc(rec: dict[str, Any], key: str, where: Where) -> dict[str, Any]:
+    """Raw documentation: a JSON object (or a string holding one, as in the Hub Parquet)."""
+    value = rec.get(key)
+    if isinstance(value, str):
+        try:
+            value = loads(value)  # bounded: no NaN, no 100-level nesting
+        except json.JSONDecodeError as exc:
+            raise where.error(f"documentation string is not JSON: {exc.msg}", key) from None
+    if value is None:
+        raise where.error("missing required field", key)
+    if not isinstance(value, dict):
+        raise where.error(f"expected a JSON object, found {type(value).__name__}", key)
+    if not value:
+        raise where.error("empty documentation", key)
+    return value
+
+
+def dump_doc(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, ensure_ascii=False)
