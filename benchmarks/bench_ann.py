@@ -17,7 +17,7 @@ Ground truth is exact cosine top-k in numpy (float64). For each size, measured b
 under the same load (``os.getloadavg`` beside each block): the reference, flat LanceDB search
 over 50,000 rows (toolex's search below ANN_THRESHOLD; the target is an approximate search at
 200k no slower than it); flat search at the size; then per index and build parameter the build
-seconds and, per search parameter, ms/query (through ``toolex.retrieval.index.vector_search``,
+seconds and, per search parameter, ms/query (through ``toolex.retrieval.ann.vector_search``,
 in SEARCH_BATCH chunks as toolex sends them), recall@k and the peak of open file descriptors
 (``/proc/self/fd``, sampled). ``--scopes S`` adds a scope code (S groups) and measures one scope
 with toolex's prefilter; ``--long N`` sends N queries through toolex's index in one call, as a
@@ -43,7 +43,7 @@ import pyarrow as pa
 os.environ.setdefault("LANCEDB_LOG", "error")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
-from toolex.retrieval.index import DEFAULT_ANN, SEARCH_BATCH, AnnParams, vector_search  # noqa: E402
+from toolex.retrieval.ann import DEFAULT_ANN, SEARCH_BATCH, AnnParams, vector_search  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 REFERENCE_ROWS = 50_000

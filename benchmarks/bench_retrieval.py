@@ -154,7 +154,7 @@ def ann(
     import lancedb
     import pyarrow as pa
 
-    from toolex.retrieval.index import ANN_NPROBES, REFINE_FACTOR
+    from toolex.retrieval.ann import ANN_NPROBES, REFINE_FACTOR
 
     rng = np.random.default_rng(0)
     print(f"dim {dim}, {n_queries} queries, k {k}, {index_type} nprobes {ANN_NPROBES}, ", end="")

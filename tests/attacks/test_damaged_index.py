@@ -15,7 +15,8 @@ import pytest
 
 from attacks.tally import Tally
 from toolex.errors import ToolexError
-from toolex.retrieval.index import DenseIndex, lance_dir, read_sidecar
+from toolex.retrieval.index import DenseIndex
+from toolex.retrieval.index_files import lance_dir, read_sidecar
 from toolex.retrieval.texts import load_library
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from toolex.retrieval.dense import DenseRetriever
-from toolex.retrieval.index import embed_cached, lance_dir
+from toolex.retrieval.embedding_cache import embed_cached
+from toolex.retrieval.index_files import lance_dir
 from toolex.retrieval.texts import load_library
 
 
@@ -55,6 +56,7 @@ def test_lance_folder_beside_the_store(lib_store):
 def test_ann_index_above_threshold_finds_the_exact_neighbours(store, hash_embedder, monkeypatch):
     import json as _json
 
+    import toolex.retrieval.ann as ann_mod
     import toolex.retrieval.index as index_mod
     from toolex.retrieval import search
 
@@ -74,7 +76,7 @@ def test_ann_index_above_threshold_finds_the_exact_neighbours(store, hash_embedd
     hash_embedder.key = "hash-v1-ann"  # a fresh Lance table, built with the ANN index
     r = DenseRetriever("hash", hash_embedder)
     approx = search(store, "a", r, texts, depth=5, scope="benchmark")
-    assert r.index.info.ann and r.describe()["index"] == index_mod.ANN_INDEX.lower()
-    assert r.describe()["ann"]["nprobes"] == index_mod.ANN_NPROBES
+    assert r.index.info.ann and r.describe()["index"] == ann_mod.ANN_INDEX.lower()
+    assert r.describe()["ann"]["nprobes"] == ann_mod.ANN_NPROBES
     top1 = lambda t: {(x["query_id"], x["item_id"]) for x in t.to_pylist() if x["rank"] == 1}  # noqa: E731
     assert len(top1(exact) & top1(approx)) >= 19  # exact distances in the probed partitions

@@ -12,6 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+import toolex.retrieval.ann as ann_mod
 import toolex.retrieval.index as index_mod
 from toolex.retrieval import search
 from toolex.retrieval.base import IndexInfo
@@ -55,7 +56,7 @@ def test_many_queries_in_one_search_stay_within_a_small_file_budget(ann_store, h
     assert r.index.info.ann
     # Lance's own threads and files are open by now; allow a bounded few per query of a chunk,
     # far below the 2,000 one 1,000-query call held with Lance's re-ranking (IVF_HNSW_SQ).
-    budget = _open_files() + 4 * index_mod.SEARCH_BATCH + 32
+    budget = _open_files() + 4 * ann_mod.SEARCH_BATCH + 32
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(budget, hard), hard))
     try:
@@ -93,7 +94,7 @@ def test_a_table_built_with_another_index_is_rebuilt(ann_store, hash_embedder, m
     first = index_mod.DenseIndex(ann_store, hash_embedder, lib).build()
     assert first.ann and first.rebuilt
     assert not index_mod.DenseIndex(ann_store, hash_embedder, lib).build().rebuilt
-    other = index_mod.AnnParams(partition_rows=50)
+    other = ann_mod.AnnParams(partition_rows=50)
     monkeypatch.setattr(index_mod, "DEFAULT_ANN", other)
     again = index_mod.DenseIndex(ann_store, hash_embedder, lib)
     assert again.build().rebuilt
@@ -120,4 +121,4 @@ def test_sidecars_from_before_issue_11_keep_flat_tables_and_rebuild_indexed_ones
 
 
 def test_the_index_name_shown_is_the_one_built():
-    assert IndexInfo("x", "t", 1, ann=True).index == index_mod.ANN_INDEX.lower()
+    assert IndexInfo("x", "t", 1, ann=True).index == ann_mod.ANN_INDEX.lower()

@@ -40,7 +40,7 @@ class IndexInfo:
     def index(self) -> str:
         if self.table is None:
             return "none (built per search)"
-        return "ivf_flat" if self.ann else "flat"  # index.ANN_INDEX (a test keeps them equal)
+        return "ivf_flat" if self.ann else "flat"  # ann.ANN_INDEX (a test keeps them equal)
 
 
 class Retriever(Protocol):

@@ -9,9 +9,11 @@ import numpy as np
 import pyarrow as pa
 
 from toolex.progress import progress
+from toolex.retrieval.ann import ANN_THRESHOLD, DEFAULT_ANN
 from toolex.retrieval.base import EmbedStats, IndexInfo
 from toolex.retrieval.embedders import Embedder, make_embedder
-from toolex.retrieval.index import ANN_THRESHOLD, DEFAULT_ANN, DenseIndex, embed_cached
+from toolex.retrieval.embedding_cache import embed_cached
+from toolex.retrieval.index import DenseIndex
 from toolex.retrieval.ranking import ranked_hits
 from toolex.retrieval.texts import DENSE_INSTRUCTION, Library, ScopeGroups, TextRow
 from toolex.store import Store
