@@ -1,6 +1,6 @@
--- 030_rank_hits: rank raw retriever hits and keep the top $k per (query_id, slot).
+-- 030_rank_hits: rank raw retriever hits and keep the top $depth per (query_id, slot).
 -- Reads: the registered Arrow table retrieval_hits(query_id, slot, item_id, score).
--- Creates: nothing (rows query_id, slot, item_id, score, rank). Parameters: $k.
+-- Creates: nothing (rows query_id, slot, item_id, score, rank). Parameters: $depth.
 -- Rank rule (trec_eval's): score DESC, then item_id DESC; rank is 1-based.
 SELECT query_id, slot, item_id, score, rank
 FROM (
@@ -9,5 +9,5 @@ FROM (
                                    ORDER BY score DESC, item_id DESC) AS INTEGER) AS rank
     FROM retrieval_hits
 )
-WHERE rank <= $k
+WHERE rank <= $depth
 ORDER BY query_id, slot, rank

@@ -64,7 +64,7 @@ class Retriever(Protocol):
         texts: Sequence[TextRow],
         scope: str,
         groups: ScopeGroups,
-        k: int,
+        depth: int,
     ) -> pa.Table:
-        """Top ``k`` per text as ``query_id, slot, item_id, score, rank`` (see ranking.py)."""
+        """Top ``depth`` per text as ``query_id, slot, item_id, score, rank`` (see ranking.py)."""
         ...

@@ -12,9 +12,9 @@ Lucene BM25, for query q and document d:
     score(q, d) = sum_{t in q} idf(t) * tf(t,d) / (tf(t,d) + k1 * (1 - b + b * |d| / avgdl)),
     idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5)).
 
-Top-k selection is exact and deterministic: every document's score is computed, and ties are
-broken by item_id descending (trec_eval's rule), so ties at the k-th place never depend on the
-order of a partial sort.
+Selecting the top ``depth`` is exact and deterministic: every document's score is computed, and
+ties are broken by item_id descending (trec_eval's rule), so ties at the last place kept never
+depend on the order of a partial sort.
 """
 
 from __future__ import annotations
@@ -66,9 +66,9 @@ class BM25Retriever:
         texts: Sequence[TextRow],
         scope: str,
         groups: ScopeGroups,
-        k: int,
+        depth: int,
     ) -> pa.Table:
-        return ranked_hits(store, self, library, texts, scope, groups, k)
+        return ranked_hits(store, self, library, texts, scope, groups, depth)
 
     def prepare(self, store: Store, library: Library, texts: Sequence[TextRow]) -> None:
         """Nothing to precompute: each scope group gets its own index (its own IDF)."""
@@ -79,11 +79,11 @@ class BM25Retriever:
         items: np.ndarray,
         texts: Sequence[TextRow],
         rows: np.ndarray,
-        k: int,
+        depth: int,
         scope: str,
         scope_value: str | None,
     ) -> pa.Table:
-        """Top-k of ``items`` (library rows) for each text row in ``rows``."""
+        """Top ``depth`` of ``items`` (library rows) for each text row in ``rows``."""
         index, ids, tie = self._index(library, items, scope, scope_value)
         with _quiet_bm25s():
             queries = bm25s.tokenize(
@@ -92,13 +92,13 @@ class BM25Retriever:
                 return_ids=False,
                 show_progress=False,
             )
-        kk = min(k, len(ids))
+        kept = min(depth, len(ids))
         out_q, out_item, out_score = [], [], []
         with progress("bm25 search", len(rows), unit="queries") as advance:
             for r, tokens in zip(rows, queries, strict=True):
                 known = [t for t in tokens if t in index.vocab_dict]
                 scores = index.get_scores(known) if known else np.zeros(len(ids), np.float32)
-                top = _top_k(np.asarray(scores, dtype=np.float64), tie, kk)
+                top = _top_k(np.asarray(scores, dtype=np.float64), tie, kept)
                 out_q.append(np.full(len(top), r))
                 out_item.append(ids[top])
                 out_score.append(np.asarray(scores, dtype=np.float64)[top])
@@ -149,26 +149,26 @@ def _quiet_bm25s() -> Iterator[None]:
         logger.setLevel(level)
 
 
-def _top_k(scores: np.ndarray, tie: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the k best scores, ties by ``tie`` ascending, in rank order.
+def _top_k(scores: np.ndarray, tie: np.ndarray, depth: int) -> np.ndarray:
+    """Indices of the ``depth`` best scores, ties by ``tie`` ascending, in rank order.
 
     BM25 scores are mostly 0 (a document shares no query term), and a partition over a mostly
-    tied array is slow: the k best are found among the scored documents, and only when fewer
-    than k scored are the rest filled from the unscored ones in tie order.
+    tied array is slow: the ``depth`` best are found among the scored documents, and only when
+    fewer than ``depth`` scored are the rest filled from the unscored ones in tie order.
     """
     scored = np.flatnonzero(scores > 0)
-    if len(scored) >= k:
+    if len(scored) >= depth:
         sub = scores[scored]
-        if k < len(sub):
-            kth = np.partition(sub, len(sub) - k)[len(sub) - k]
-            cand = scored[sub >= kth]
+        if depth < len(sub):
+            last = np.partition(sub, len(sub) - depth)[len(sub) - depth]
+            cand = scored[sub >= last]
         else:
             cand = scored
         order = np.lexsort((tie[cand], -scores[cand]))
-        return cand[order[:k]]
+        return cand[order[:depth]]
     order = np.lexsort((tie[scored], -scores[scored]))
     head = scored[order]
     rest = np.flatnonzero(scores <= 0)
-    rest = rest[np.argsort(tie[rest], kind="stable")][: k - len(head)]
+    rest = rest[np.argsort(tie[rest], kind="stable")][: depth - len(head)]
     tail = rest[np.lexsort((tie[rest], -scores[rest]))]  # negative scores cannot occur; safe
     return np.concatenate([head, tail])

@@ -58,9 +58,9 @@ class DenseRetriever:
         texts: Sequence[TextRow],
         scope: str,
         groups: ScopeGroups,
-        k: int,
+        depth: int,
     ) -> pa.Table:
-        return ranked_hits(store, self, library, texts, scope, groups, k)
+        return ranked_hits(store, self, library, texts, scope, groups, depth)
 
     def prepare(self, store: Store, library: Library, texts: Sequence[TextRow]) -> None:
         self.build(store, library)
@@ -74,13 +74,13 @@ class DenseRetriever:
         items: np.ndarray,
         texts: Sequence[TextRow],
         rows: np.ndarray,
-        k: int,
+        depth: int,
         scope: str,
         scope_value: str | None,
     ) -> pa.Table:
         assert self.index is not None, "prepare() first"
         with progress(f"{self.model} search", len(rows), unit="queries") as advance:
-            hits = self.index.search(self._queries[rows], scope, scope_value, len(items), k)
+            hits = self.index.search(self._queries[rows], scope, scope_value, len(items), depth)
             advance(len(rows))
         source_rows = rows[hits.column("query_index").to_numpy()]
         return pa.table(

@@ -2,8 +2,9 @@
 
 score(item) = sum_r 1 / (RRF_K + rank_r(item)) over the component retrievers r (Cormack et al.,
 SIGIR 2009), computed by toolex's one RRF (:mod:`toolex.runs.rrf`, RRF_K = 60). Each component
-contributes its top ``max(k, DEPTH)`` so an item ranked just below k by one retriever and high by
-another can still surface; the fused list is cut to ``k`` like any retriever's.
+contributes its top ``max(depth, PART_DEPTH)`` so an item ranked just below ``depth`` by one
+retriever and high by another can still surface; the fused list is cut to ``depth`` like any
+retriever's.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from toolex.retrieval.texts import DENSE_INSTRUCTION, Library, ScopeGroups, Text
 from toolex.runs.rrf import RRF_K, fuse
 from toolex.store import Store
 
-DEPTH = 100
+PART_DEPTH = 100  # the least depth each component searches to
 
 
 class HybridRetriever:
@@ -35,7 +36,7 @@ class HybridRetriever:
             "model": self.model,
             "fusion": "rrf",
             "rrf_k": RRF_K,
-            "depth": DEPTH,
+            "depth": PART_DEPTH,
             "parts": [{"spec": p.spec, **p.describe()} for p in self.parts],
         }
 
@@ -50,10 +51,10 @@ class HybridRetriever:
         texts: Sequence[TextRow],
         scope: str,
         groups: ScopeGroups,
-        k: int,
+        depth: int,
     ) -> pa.Table:
         lists = []
         for i, part in enumerate(self.parts):
-            ranked = part.ranked(store, library, texts, scope, groups, max(k, DEPTH))
+            ranked = part.ranked(store, library, texts, scope, groups, max(depth, PART_DEPTH))
             lists.append(ranked.append_column("list_id", pa.array([i] * len(ranked), pa.int32())))
-        return fuse(store, pa.concat_tables(lists), depth=k)
+        return fuse(store, pa.concat_tables(lists), depth=depth)

@@ -2,8 +2,9 @@
 
 A single retriever (BM25, dense) scores one scope group at a time (``GroupSearcher``);
 ``ranked_hits`` runs it over every group and ranks the hits in SQL
-(``sql/retrieval/030_rank_hits.sql``): ``query_id, slot, item_id, score, rank``, top ``k`` per
-(query_id, slot), rank 1-based by trec_eval's rule (score descending, ties by item_id descending).
+(``sql/retrieval/030_rank_hits.sql``): ``query_id, slot, item_id, score, rank``, top ``depth``
+per (query_id, slot), rank 1-based by trec_eval's rule (score descending, ties by item_id
+descending).
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ class GroupSearcher(Protocol):
         items: np.ndarray,
         texts: Sequence[TextRow],
         rows: np.ndarray,
-        k: int,
+        depth: int,
         scope: str,
         scope_value: str | None,
     ) -> pa.Table:
-        """At least the top ``k`` of ``items`` per text row in ``rows``: row, item_id, score."""
+        """At least the top ``depth`` of ``items`` per text row in ``rows``: row, item_id, score."""
         ...
 
 
@@ -44,12 +45,12 @@ def ranked_hits(
     texts: Sequence[TextRow],
     scope: str,
     groups: ScopeGroups,
-    k: int,
+    depth: int,
 ) -> pa.Table:
-    """One searcher's hits over every scope group, ranked and cut to ``k`` in SQL."""
+    """One searcher's hits over every scope group, ranked and cut to ``depth`` in SQL."""
     searcher.prepare(store, library, texts)
     parts = [
-        searcher.group_hits(library, items, texts, rows, k, scope, value)
+        searcher.group_hits(library, items, texts, rows, depth, scope, value)
         for value, (rows, items) in groups.items()
     ]
     hits = pa.concat_tables(parts) if parts else _empty_hits()
@@ -65,7 +66,7 @@ def ranked_hits(
         }
     )
     with store.registered("retrieval_hits", table):
-        return store.arrow("retrieval/030_rank_hits.sql", {"k": k})
+        return store.arrow("retrieval/030_rank_hits.sql", {"depth": depth})
 
 
 def _empty_hits() -> pa.Table:

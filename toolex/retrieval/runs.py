@@ -1,14 +1,15 @@
 """``retrieve_run``: rank a benchmark's queries or sub-queries and store them as a run.
 
 Query level: each query's text (optionally with its instruction, ToolRet's ``is_inst``, phrased as
-the retriever's ``instruction_format`` says) retrieves its top-K. Sub-query level: each sub-query
-of the chosen expansion (table ``subqueries``) retrieves its own top-K (default 20).
+the retriever's ``instruction_format`` says) retrieves its top ``depth`` (default 100). Sub-query
+level: each sub-query of the chosen expansion (table ``subqueries``) retrieves its own top
+``depth`` (default 20).
 
 This module only ranks; :func:`toolex.runs.write_run` writes the run, and at sub-query level fuses
 each query's lists with RRF, without a cut, exactly as for an imported run.
 
 ``runs.params`` records what reproduces the run: retriever spec and model, rendering and
-RENDER_VERSION, instruction use and its format, depth, scope, RRF k, the benchmark's source and
+RENDER_VERSION, instruction use and its format, depth, scope, ``rrf_k``, the benchmark's source and
 revision, and the versions of the packages that computed it.
 """
 
