@@ -165,7 +165,8 @@ def _top_k(scores: np.ndarray, tie: np.ndarray, depth: int) -> np.ndarray:
         else:
             cand = scored
         order = np.lexsort((tie[cand], -scores[cand]))
-        return cand[order[:depth]]
+        best: np.ndarray = cand[order[:depth]]
+        return best
     order = np.lexsort((tie[scored], -scores[scored]))
     head = scored[order]
     rest = np.flatnonzero(scores <= 0)

@@ -172,6 +172,7 @@ class FastEmbedEmbedder:
 
 
 def _registry_entry(cls: Any, name: str) -> dict[str, Any]:
+    entry: dict[str, Any]
     for entry in cls.list_supported_models():
         if entry["model"].lower() == name.lower():
             return entry
