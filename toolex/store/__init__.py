@@ -28,7 +28,7 @@ from toolex.store.config import (
 from toolex.store.existence import DEFAULT_EXPANSION
 from toolex.store.failures import lock_holder, lock_message, store_error
 from toolex.store.migrations import schema_migrations
-from toolex.store.store import Store
+from toolex.store.store import Store, UnreadableTable
 
 __all__ = [
     "DEFAULT_DB",
@@ -37,6 +37,7 @@ __all__ = [
     "MEMORY_LIMIT",
     "MEMORY_LIMIT_VAR",
     "Store",
+    "UnreadableTable",
     "lock_holder",
     "lock_message",
     "memory_limit",

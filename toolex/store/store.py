@@ -4,7 +4,7 @@ this toolex's schema, with checks that the file is whole."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 
@@ -13,6 +13,14 @@ from toolex.store.config import DEFAULT_DB, LOCKED_DOWN, memory_limit
 from toolex.store.existence import Existence
 from toolex.store.failures import RECOVER, store_error
 from toolex.store.migrations import Migrations
+
+
+class UnreadableTable(NamedTuple):
+    """A table a damaged store file cannot serve in full, with the first line of DuckDB's
+    error (``toolex check``, ``toolex tui --snapshot``)."""
+
+    table: str
+    error: str
 
 
 class Store(Migrations, Existence):
@@ -102,14 +110,14 @@ class Store(Migrations, Existence):
         the calls it paid for. Close it (or this store) when done."""
         return Store(self.con.cursor(), self.path, self.read_only)
 
-    def unreadable_tables(self) -> list[tuple[str, str]]:
-        """(table, DuckDB's error) for each table that cannot be read in full: a damaged file
-        can open and serve most tables while one table's blocks are gone (``toolex check``)."""
+    def unreadable_tables(self) -> list[UnreadableTable]:
+        """Each table that cannot be read in full, with DuckDB's error: a damaged file can open
+        and serve most tables while one table's blocks are gone (``toolex check``)."""
         bad = []
         for table in self._names("store/41_tables.sql", {}):
             try:
                 self.execute("store/42_read_table.sql", {"table": table}).fetchall()
             except (duckdb.Error, StoreError) as exc:
                 cause = exc.__cause__ if isinstance(exc, StoreError) else exc
-                bad.append((table, (str(cause or exc).splitlines() or ["?"])[0]))
+                bad.append(UnreadableTable(table, (str(cause or exc).splitlines() or ["?"])[0]))
         return bad
