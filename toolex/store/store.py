@@ -31,7 +31,7 @@ class Store(Migrations, Existence):
     file, network or extension access beyond the store itself, settings frozen) unless
     ``allow_files=True`` (``toolex sql --allow-files``).
 
-    The store is the only way into DuckDB: code asks it for rows (``query``, ``scalar``), Arrow
+    The store is the only way into DuckDB: code asks it for rows (``rows``, ``scalar``), Arrow
     tables (``arrow``), registered inputs (``registered``) and transactions, never for ``con``.
     Two documented doors remain for what shipped SQL cannot do: ``cursor()`` (a second store over
     the same database whose writes commit on their own, for the LLM ledger) and ``user_sql()``
