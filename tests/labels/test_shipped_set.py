@@ -63,7 +63,7 @@ def test_every_item_resolves_in_the_shared_data(shared_data, tmp_path):
         items = {r["item_id"] for r in store.rows("stages/05_item_docs.sql", params)}
         qrels = {
             (q["query_id"], q["item_id"])
-            for q in store.rows("imports/02_qrels_of_benchmark.sql", params)
+            for q in store.rows("expansions/02_qrels_of_benchmark.sql", params)
         }
         for r in rows():
             if r["benchmark"] != bench:

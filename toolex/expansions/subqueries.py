@@ -14,7 +14,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from toolex.errors import ToolexError
-from toolex.imports.originals import ensure_expansion, original_combinations, record_query
+from toolex.expansions.originals import ensure_expansion, original_combinations, record_query
 from toolex.loaders.common import Where, get_int, get_str
 from toolex.loaders.readers import iter_dicts, read_records
 from toolex.store import Store
@@ -87,7 +87,7 @@ def import_subqueries(
             )
     params = {"benchmark": benchmark, "expansion": expansion}
     with store.registered("new_subqueries", pa.Table.from_pylist(rows, schema=SUBQUERY_SCHEMA)):
-        stored = store.rows("imports/20_stored_subqueries.sql", params)[0]
+        stored = store.rows("expansions/20_stored_subqueries.sql", params)[0]
         if stored["queries"] and not replace:
             raise ToolexError(
                 f"expansion {expansion!r} already has sub-queries for {stored['queries']} of these "
@@ -95,6 +95,6 @@ def import_subqueries(
             )
         with store.transaction():
             ensure_expansion(store, benchmark, expansion, path)
-            store.execute("imports/21_delete_subqueries.sql", params)
-            store.execute("imports/22_insert_subqueries.sql", params)
+            store.execute("expansions/21_delete_subqueries.sql", params)
+            store.execute("expansions/22_insert_subqueries.sql", params)
     return SubqueryImport(benchmark, expansion, len(slots), len(rows))

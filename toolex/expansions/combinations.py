@@ -24,7 +24,7 @@ from typing import Any
 import pyarrow as pa
 
 from toolex.errors import ToolexError
-from toolex.imports.originals import (
+from toolex.expansions.originals import (
     ensure_expansion,
     item_ids,
     original_combinations,
@@ -116,7 +116,7 @@ def import_combinations(
     }
     params = {"benchmark": benchmark, "expansion": expansion}
     with store.registered_tables(tables):
-        clash = store.rows("imports/10_conflicting_combinations.sql", params)
+        clash = store.rows("expansions/10_conflicting_combinations.sql", params)
         if clash and not replace:
             raise ToolexError(
                 f"expansion {expansion!r} already holds combination {clash[0]['combo_id']} of "
@@ -126,17 +126,17 @@ def import_combinations(
         with store.transaction():
             ensure_expansion(store, benchmark, expansion, path)
             if replace:
-                store.execute("imports/11_delete_combination_items.sql", params)
-                store.execute("imports/12_delete_combinations.sql", params)
-                store.execute("imports/18_delete_combination_products.sql", params)
+                store.execute("expansions/11_delete_combination_items.sql", params)
+                store.execute("expansions/12_delete_combinations.sql", params)
+                store.execute("expansions/18_delete_combination_products.sql", params)
             for name in (
                 "13_insert_original_combinations",
                 "14_insert_original_combination_items",
                 "15_insert_combinations",
                 "16_insert_combination_items",
             ):
-                store.execute(f"imports/{name}.sql", params)
-            store.execute("imports/17_insert_dependency_edges.sql", {"benchmark": benchmark})
+                store.execute(f"expansions/{name}.sql", params)
+            store.execute("expansions/17_insert_dependency_edges.sql", {"benchmark": benchmark})
     return result
 
 

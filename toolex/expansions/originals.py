@@ -16,7 +16,7 @@ def original_combinations(store: Store, benchmark: str) -> dict[str, dict[int, s
     """{query_id: {slot: item_id}} from qrels; raises if the benchmark is not loaded."""
     store.require_benchmark(benchmark)
     out: dict[str, dict[int, str]] = {}
-    for row in store.rows("imports/02_qrels_of_benchmark.sql", {"benchmark": benchmark}):
+    for row in store.rows("expansions/02_qrels_of_benchmark.sql", {"benchmark": benchmark}):
         out.setdefault(row["query_id"], {})[row["slot"]] = row["item_id"]
     return out
 
@@ -45,7 +45,7 @@ def record_query(
 def ensure_expansion(store: Store, benchmark: str, expansion: str, source: str | Path) -> None:
     """Create the expansions row (if missing) inside the caller's transaction."""
     store.execute(
-        "imports/01_ensure_expansion.sql",
+        "expansions/01_ensure_expansion.sql",
         {
             "benchmark": benchmark,
             "expansion": expansion,

@@ -8,7 +8,7 @@ import pytest
 from loaders.conftest import DATA, store_state
 
 from toolex.errors import InputError, ToolexError
-from toolex.imports.subqueries import import_subqueries
+from toolex.expansions.subqueries import import_subqueries
 from toolex.loaders import load_toolret
 
 

@@ -6,7 +6,7 @@ import pytest
 from loaders.conftest import DATA, store_state
 
 from toolex.errors import InputError, ToolexError
-from toolex.imports.combinations import import_combinations
+from toolex.expansions.combinations import import_combinations
 from toolex.loaders import load_toolret
 
 
