@@ -11,8 +11,9 @@ may fill two slots of a combination (a tool that serves two steps, as the pipeli
 A row may also carry the query's call chain, ``dependencies: [{"from": 0, "to": 1, "value":
 "token"}]`` (from/to: a slot, or an item id of that row's combination or of the original; the
 producer's response is passed into the consumer's parameters). Edges are facts about the query's
-plan, stored for the benchmark in ``dependency_edges`` (source 'imported') where every later
-assembly's dependency check and audit checklist use them.
+plan, stored for the benchmark in ``dependency_edges`` (source 'imported') by its one writer,
+``toolex.loaders.edges``, where every later assembly's dependency check and audit checklist use
+them.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from toolex.expansions.originals import (
     original_combinations,
     record_query,
 )
-from toolex.loaders.common import EDGE_SCHEMA, Where, get_int, get_str
+from toolex.loaders.common import Where, get_int, get_str
+from toolex.loaders.edges import DependencyEdge, add_dependency_edges
 from toolex.loaders.readers import iter_dicts, read_records
 from toolex.store import Store
 
@@ -112,7 +114,6 @@ def import_combinations(
             ],
             schema=MEMBER_SCHEMA,
         ),
-        "new_edges": pa.Table.from_pylist(edges, schema=EDGE_SCHEMA),
     }
     params = {"benchmark": benchmark, "expansion": expansion}
     with store.registered_tables(tables):
@@ -136,7 +137,7 @@ def import_combinations(
                 "16_insert_combination_items",
             ):
                 store.execute(f"expansions/{name}.sql", params)
-            store.execute("expansions/17_insert_dependency_edges.sql", {"benchmark": benchmark})
+            add_dependency_edges(store, benchmark, edges)
     return result
 
 
@@ -145,11 +146,11 @@ def _edges(
     combos: dict[tuple[str, int], dict[int, tuple[str, Where]]],
     originals: dict[str, dict[int, str]],
     origin: str,
-) -> list[dict[str, Any]]:
-    """dependency_edges rows of the rows' ``dependencies``, ends resolved to the slots of the
-    query's original combination (a slot number, or an item id of the row's combination, else
-    of the original)."""
-    out: dict[tuple[str, int, int, str], dict[str, Any]] = {}
+) -> list[DependencyEdge]:
+    """The edges of the rows' ``dependencies``, ends resolved to the slots of the query's
+    original combination (a slot number, or an item id of the row's combination, else of the
+    original)."""
+    out: dict[tuple[str, int, int, str], DependencyEdge] = {}
     for query_id, combo_id, deps, where in given:
         if not isinstance(deps, list):
             raise where.error('expected a list of {"from", "to", "value"}', "dependencies")
@@ -179,14 +180,7 @@ def _edges(
             if ends[0] == ends[1]:
                 raise where.error("an edge must join two different slots", "dependencies")
             key = (query_id, ends[0], ends[1], (value or "").strip())
-            out[key] = {
-                "query_id": query_id,
-                "producer_slot": ends[0],
-                "consumer_slot": ends[1],
-                "value": key[3],
-                "source": "imported",
-                "origin": origin,
-            }
+            out[key] = DependencyEdge(query_id, ends[0], ends[1], key[3], "imported", origin)
     return list(out.values())
 
 

@@ -1,5 +1,6 @@
--- 17_insert_dependency_edges: the explicit producer->consumer edges an imported combinations file
--- carries, as facts about the benchmark's queries (every expansion's assembly reads them).
+-- 25_add_dependency_edges: explicit producer->consumer edges added to a loaded benchmark's
+-- queries after its load (an imported combinations file carries them; toolex.loaders.edges), as
+-- facts about the benchmark's plan that every expansion's assembly reads.
 -- Reads: new_edges (registered: query_id, producer_slot, consumer_slot, value, source, origin).
 -- Creates: dependency_edges rows; an edge already stored (loaded, or imported before) is kept.
 -- Parameters: $benchmark.
