@@ -1,3 +1,4 @@
+-- 01_ensure_expansion: the expansions row an import writes into (toolex.expansions.originals).
 -- Reads: nothing. Creates: the expansions row an import writes into, unless it exists.
 -- Parameters: $benchmark, $expansion, $config (JSON text saying where the rows came from).
 INSERT INTO expansions (benchmark, expansion, config)

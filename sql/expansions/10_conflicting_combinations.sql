@@ -1,3 +1,4 @@
+-- 10_conflicting_combinations: an imported combination the expansion already holds.
 -- Reads: combinations, new_combinations (Arrow table registered by the import).
 -- Creates: nothing (at most one row). Parameters: $benchmark, $expansion.
 -- The first imported (query, combo_id) already stored in the expansion: without --replace an

@@ -1,3 +1,4 @@
+-- 13_insert_original_combinations: each imported query's original, as combo 0.
 -- Reads: new_combinations (registered), combinations. Creates: the combo_id 0 row (the original
 -- ground truth, status 'valid', is_original) for each imported query that lacks one.
 -- Parameters: $benchmark, $expansion.

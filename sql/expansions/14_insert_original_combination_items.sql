@@ -1,3 +1,4 @@
+-- 14_insert_original_combination_items: the members of each combo 0 row, from qrels.
 -- Reads: combinations, combination_items, qrels. Creates: the members of every combo_id 0 row of
 -- the expansion that has none yet, copied from qrels (slot for slot).
 -- Parameters: $benchmark, $expansion.

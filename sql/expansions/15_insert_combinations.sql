@@ -1,3 +1,4 @@
+-- 15_insert_combinations: the combinations an import file holds.
 -- Reads: new_combinations (registered: query_id, combo_id). Creates: imported combinations,
 -- status 'valid', judge 'import'. Parameters: $benchmark, $expansion.
 INSERT INTO combinations (benchmark, expansion, query_id, combo_id, is_original, status, reason, judge)

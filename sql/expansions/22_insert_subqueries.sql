@@ -1,3 +1,4 @@
+-- 22_insert_subqueries: the sub-queries an import file holds.
 -- Reads: new_subqueries (registered: query_id, slot, text, operation, entity), qrels.
 -- Creates: subqueries rows, judge 'import'; ref_item_id is the ground-truth tool of the same slot.
 -- Parameters: $benchmark, $expansion.

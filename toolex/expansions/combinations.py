@@ -131,12 +131,12 @@ def import_combinations(
                 store.execute("expansions/12_delete_combinations.sql", params)
                 store.execute("expansions/18_delete_combination_products.sql", params)
             for name in (
-                "13_insert_original_combinations",
-                "14_insert_original_combination_items",
-                "15_insert_combinations",
-                "16_insert_combination_items",
+                "expansions/13_insert_original_combinations.sql",
+                "expansions/14_insert_original_combination_items.sql",
+                "expansions/15_insert_combinations.sql",
+                "expansions/16_insert_combination_items.sql",
             ):
-                store.execute(f"expansions/{name}.sql", params)
+                store.execute(name, params)
             add_dependency_edges(store, benchmark, edges)
     return result
 

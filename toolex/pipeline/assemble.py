@@ -38,6 +38,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from toolex import expansions
 from toolex.pipeline import kbest, platform_rule
 from toolex.pipeline.settings import AUDIT_CAP, AUDIT_SAFETY_LIMIT, PLATFORM_RULE
 from toolex.pipeline.stage import StageContext, StageCounts, write_rows
@@ -241,17 +242,17 @@ def assemble_chunk(
             add_originals(ctx, products, budget)
             store.execute("stages/61_dependency_check.sql")
         sizes = [
-            {
-                "query_id": p.query_id,
+            expansions.ProductCount(
+                query_id=p.query_id,
                 # HUGEINT holds any realistic product; beyond it the size is left unknown
-                "product": str(p.size) if p.size < 2**127 else None,
-                "budget": budget,
-                "judge": judge,
-            }
+                product=str(p.size) if p.size < 2**127 else None,
+                budget=budget,
+                judge=judge,
+            )
             for p in products
         ]
-        write_rows(store, "stages/43_count_products.sql", sizes, ctx.base())
-        store.execute_script("stages/73_store_assembled.sql")
+        expansions.count_products(store, ctx.benchmark, ctx.expansion, sizes)
+        expansions.store_assembled(store)
         store.execute_script("stages/47_drop_products.sql")
 
 

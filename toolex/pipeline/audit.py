@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from itertools import groupby
 from typing import Any
 
+from toolex import expansions
 from toolex.judges.base import AuditTask, Judge, Outcome, ToolDoc, Verdict, tool_doc
 from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
 
@@ -96,8 +97,8 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
             return "audit answer is not a verdict"
         query_id, combo_id = where
         writer.add(
-            "stages/37_set_audit_status.sql",
-            dict(
+            expansions.set_audit_statuses,
+            expansions.AuditStatus(
                 query_id=query_id,
                 combo_id=combo_id,
                 status="valid" if outcome.value.accepted else "rejected_audit",

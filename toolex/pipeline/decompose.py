@@ -13,6 +13,7 @@ from __future__ import annotations
 from itertools import groupby
 from typing import Any
 
+from toolex import expansions
 from toolex.judges.base import DecomposeTask, Judge, Outcome, SubQuery, tool_doc
 from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
 from toolex.tooldoc import fields
@@ -85,8 +86,8 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
         assert isinstance(outcome.value, list)  # check() returned no problem
         for s in sorted(outcome.value, key=lambda s: s.slot):
             writer.add(
-                "stages/11_insert_subquery.sql",
-                dict(
+                expansions.insert_subqueries,
+                expansions.SubqueryRow(
                     query_id=task.key,
                     slot=s.slot,
                     text=s.text.strip(),

@@ -1,9 +1,10 @@
--- 43_count_products: record each assembled query's product size, what was stored, what the
--- dependency rule rejected, and the rest.
--- Reads: stage_rows (a registered batch from toolex.pipeline.assemble: query_id, product
--- (VARCHAR digits, or NULL past HUGEINT), budget, judge), assembled_combinations (71: the
--- group's rows as 73 stores them; 30 only assembles queries with none stored yet),
--- assembled_rejected (71: the rule's rejections per query and batch, counted by 72).
+-- 30_count_products: record each assembled query's product size, what was stored, what the
+-- dependency rule rejected, and the rest (toolex.expansions.count_products).
+-- Reads: stage_rows (a registered batch of ProductCount from toolex.pipeline.assemble: query_id,
+-- product (VARCHAR digits, or NULL past HUGEINT), budget, judge), assembled_combinations
+-- (stages/4_assemble/08: the group's rows as 31 stores them; stages/4_assemble/01 only
+-- assembles queries with none stored yet), assembled_rejected (stages/4_assemble/08: the rule's
+-- rejections per query and batch, counted by stages/4_assemble/15).
 -- Creates: combination_products rows (064, 066). Parameters: $benchmark, $expansion.
 -- stored counts the query's rows once the assembly is done, rejected_platform its rejections
 -- within the budget (never stored); unstored = product - stored - rejected_platform, the cut.
