@@ -220,7 +220,8 @@ def shipped_sql_names() -> list[str]:
 
 
 def transpile_shipped(name: str, dialect: str, *, pretty: bool = True) -> str:
-    """The shipped DuckDB SQL file ``name`` (e.g. ``stages/30_cartesian.sql``) in ``dialect``."""
+    """The shipped DuckDB SQL file ``name`` (e.g. ``stages/4_assemble/01_cartesian.sql``) in
+    ``dialect``."""
     if dialect not in DIALECTS:
         raise ToolexError(f"unknown dialect {dialect!r}; choose one of {', '.join(DIALECTS)}")
     try:

@@ -34,7 +34,7 @@ class SettingsConflict(InputError):
 
 def stored(store: Store, benchmark: str, expansion: str) -> dict[str, Any]:
     rows = store.rows(
-        "stages/59_stored_config.sql", {"benchmark": benchmark, "expansion": expansion}
+        "stages/expansion/01_stored_config.sql", {"benchmark": benchmark, "expansion": expansion}
     )
     if not rows or rows[0]["config"] is None:
         return {}
@@ -45,7 +45,7 @@ def stored(store: Store, benchmark: str, expansion: str) -> dict[str, Any]:
 def outputs(store: Store, benchmark: str, expansion: str) -> dict[str, int]:
     """Rows written per stage (imports excluded): stage -> count."""
     row = store.rows(
-        "stages/50_stage_outputs.sql", {"benchmark": benchmark, "expansion": expansion}
+        "stages/expansion/02_stage_outputs.sql", {"benchmark": benchmark, "expansion": expansion}
     )
     return {s: int(row[0][s]) for s in STAGES}
 
@@ -128,11 +128,11 @@ def drop_outputs(store: Store, benchmark: str, expansion: str) -> None:
     transaction: the pipeline's own tables here, the expansion tables through their owner."""
     params = {"benchmark": benchmark, "expansion": expansion}
     with store.transaction():
-        store.execute("stages/51_drop_stage_failures.sql", params)
-        store.execute("stages/52_drop_dependencies.sql", params)
+        store.execute("stages/0_run/03_drop_stage_failures.sql", params)
+        store.execute("stages/0_run/04_drop_dependencies.sql", params)
         expansions.drop_combinations(store, benchmark, expansion)
-        store.execute("stages/55_drop_verdicts.sql", params)
-        store.execute("stages/56_drop_candidates.sql", params)
+        store.execute("stages/0_run/05_drop_verdicts.sql", params)
+        store.execute("stages/0_run/06_drop_candidates.sql", params)
         expansions.drop_subqueries(store, benchmark, expansion)
         expansions.drop_expansion(store, benchmark, expansion)
 

@@ -90,7 +90,7 @@ def select_queries(
     limit: int | None = None,
 ) -> list[str]:
     rows = store.rows(
-        "stages/09_select_queries.sql",
+        "stages/0_run/02_select_queries.sql",
         {
             "benchmark": benchmark,
             "query_ids": list(query_ids) if query_ids else None,
@@ -167,7 +167,7 @@ def run_expansion(
         if budget is not None and budget.exhausted:
             report.stopped = stage
     report.pending_failures = store.rows(
-        "stages/14_failure_counts.sql", {"benchmark": benchmark, "expansion": expansion}
+        "stages/0_run/09_failure_counts.sql", {"benchmark": benchmark, "expansion": expansion}
     )
     return report
 

@@ -206,12 +206,13 @@ def run_judged(
                     counts.ok += 1
                     if ctx.retry_failed:  # only a retried task can have a failure to clear
                         writer.add(
-                            "stages/13_clear_failure.sql", {"stage": stage, "task_key": outcome.key}
+                            "stages/0_run/08_clear_failure.sql",
+                            {"stage": stage, "task_key": outcome.key},
                         )
                 else:
                     counts.failed += 1
                     writer.add(
-                        "stages/12_record_failure.sql",
+                        "stages/0_run/07_record_failure.sql",
                         {
                             "stage": stage,
                             "task_key": outcome.key,
