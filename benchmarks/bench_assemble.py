@@ -131,7 +131,7 @@ def measure_child(method: str, path: str) -> None:
     wall = time.perf_counter() - started
     peak = rss_kb("VmHWM")
     stored = store.con.execute("SELECT count(*) FROM combinations").fetchone()[0]
-    product = store.rows("stages/40_stats.sql", {"benchmark": "b", "expansion": "default",
+    product = store.rows("stages/expansion/06_stats.sql", {"benchmark": "b", "expansion": "default",
                                                    "by": "all"})[0]["assembled"]  # fmt: skip
     store.close()
     print(json.dumps({"before_mb": before / 1024, "peak_mb": peak / 1024, "wall_s": wall,

@@ -171,7 +171,7 @@ def load(db: str, labels: Path):
     embed = make_embedder("wordllama").embed
     readers, docs, queries = {}, {}, {}
     for bench in sorted({r["benchmark"] for r in rows}):
-        items = store.rows("stages/05_item_docs.sql", {"benchmark": bench})
+        items = store.rows("stages/0_run/01_item_docs.sql", {"benchmark": bench})
         tools = {
             i["item_id"]: ToolDoc(
                 i["item_id"], i["name"], i["platform"], json.loads(i["doc"]), i["text"]

@@ -65,7 +65,7 @@ def main() -> None:
         }
         requests.update({(bench, qid): q["text"] for qid, q in queries.items()})
         combos: dict[str, list[str]] = defaultdict(list)
-        for q in store.rows("imports/02_qrels_of_benchmark.sql", {"benchmark": bench}):
+        for q in store.rows("expansions/02_qrels_of_benchmark.sql", {"benchmark": bench}):
             combos[q["query_id"]].append(q["item_id"])
         wanted = sorted({q for b, q, _ in steps if b == bench})
         tasks = [

@@ -1,5 +1,6 @@
 """Every shipped SQL file is numbered uniquely within its folder, opens with a header comment
-saying what it does, and parses (sqlglot, DuckDB dialect)."""
+saying what it does, and parses (sqlglot, DuckDB dialect). The pipeline's SQL is one folder per
+stage, numbered in run order, and its headers (and the expansion tables' writes) name their file."""
 
 from __future__ import annotations
 
@@ -44,3 +45,29 @@ def test_each_file_is_numbered_and_opens_with_a_comment():
 def test_each_file_parses():
     for f in FILES:
         sqlglot.parse(f.read_text(encoding="utf-8"), read="duckdb")
+
+
+def test_stage_folders_are_numbered_in_run_order():
+    stages = SQL_ROOT / "stages"
+    loose = sorted(f.name for f in stages.glob("*.sql"))
+    assert not loose, f"sql/stages holds files outside a stage folder: {loose}"
+    folders = sorted(f.name for f in stages.iterdir() if f.is_dir())
+    # one folder per stage, numbered by its place in a run, and one for what reads a whole
+    # expansion whenever it runs
+    numbered = [f for f in folders if f != "expansion"]
+    assert "expansion" in folders
+    for name in numbered:
+        assert re.match(r"^\d+_[a-z]+$", name), f"sql/stages/{name} is not named N_stage"
+    positions = sorted(int(name.split("_")[0]) for name in numbered)
+    assert positions == list(range(len(numbered))), f"stage folders skip or repeat: {folders}"
+    readme = (stages / "README.md").read_text(encoding="utf-8")
+    for name in folders:
+        assert f"`{name}/`" in readme, f"sql/stages/README.md does not list {name}/"
+
+
+def test_stage_and_expansion_headers_name_their_file():
+    for f in FILES:
+        if f.relative_to(SQL_ROOT).parts[0] not in ("stages", "expansions"):
+            continue
+        first = f.read_text(encoding="utf-8").lstrip().splitlines()[0]
+        assert first.startswith(f"-- {f.stem}:"), f"{f} opens with {first!r}, not its name"

@@ -47,12 +47,13 @@ DIALECTS = (
     "bigquery",
     "snowflake",
 )
-# The SQL a user takes to a bigger engine: assembly and RRF (stages), metrics, reports, exports.
+# The SQL a user takes to a bigger engine: assembly and RRF (stages, expansions), metrics,
+# reports, exports.
 # Each of these files must come out of the strict dialects as valid SQL (a test holds them to
 # it); elsewhere sqlglot may refuse a construct it cannot express (e.g. an ordered aggregate in
 # BigQuery), and then `--show` says so, naming the file, instead of printing wrong SQL.
 STRICT_DIALECTS = ("duckdb", "spark", "databricks", "snowflake")
-PORTABLE_FOLDERS = ("stages", "metrics", "reports", "exports")
+PORTABLE_FOLDERS = ("stages", "expansions", "metrics", "reports", "exports")
 
 _QUERY_TYPES = (exp.Query, exp.Values, exp.Describe, exp.Show, exp.Summarize)
 # Node types that write, anywhere in the tree (a query can hide none of them in DuckDB, but a
@@ -219,7 +220,8 @@ def shipped_sql_names() -> list[str]:
 
 
 def transpile_shipped(name: str, dialect: str, *, pretty: bool = True) -> str:
-    """The shipped DuckDB SQL file ``name`` (e.g. ``stages/30_cartesian.sql``) in ``dialect``."""
+    """The shipped DuckDB SQL file ``name`` (e.g. ``stages/4_assemble/01_cartesian.sql``) in
+    ``dialect``."""
     if dialect not in DIALECTS:
         raise ToolexError(f"unknown dialect {dialect!r}; choose one of {', '.join(DIALECTS)}")
     try:

@@ -6,8 +6,8 @@
 -- dependency_edges: call chains a benchmark (or an import) records explicitly: the response of
 -- the producer slot's call is passed into the consumer slot's parameters. Slots are those of the
 -- query's original combination (qrels.slot). Benchmark-level facts about the annotated plan, so
--- every expansion of the benchmark uses them; toolex/loaders (source 'loaded') and
--- toolex/imports/combinations.py (source 'imported') write them.
+-- every expansion of the benchmark uses them; toolex/loaders writes them, with the benchmark
+-- (source 'loaded') or handed by the combinations import (source 'imported').
 CREATE TABLE IF NOT EXISTS dependency_edges (
     benchmark      VARCHAR NOT NULL,
     query_id       VARCHAR NOT NULL,

@@ -7,12 +7,12 @@
 -- beside 2.7 M pending for 10,000 queries), so finding the budget's pending ones enumerated
 -- most of the product, and staging those rows took DuckDB past its memory limit. A rejected
 -- combination is never audited and never relevant, so its count says all the reports need.
--- The product of an assembled query now splits as product = stored + rejected_platform +
--- unstored: stored = rows in combinations (the original, pending ones, and the rule's
--- rejections only on queries assembled before this schema); rejected_platform = combinations
--- ranked up to the query's budget-th pending one that the rule (sql/stages/34, 60) rejected,
--- not stored, counted as status 'rejected_platform' by `expand`, `stats` and the reports;
--- unstored = the rest, beyond the budget, never audited: 'cut'.
+-- The product of an assembled query now splits as product = stored + rejected_platform + unstored:
+-- stored = rows in combinations (the original, pending ones, and the rule's rejections only on
+-- queries assembled before this schema); rejected_platform = combinations ranked up to the query's
+-- budget-th pending one that the rule (sql/stages/4_assemble/11, 12) rejected, not stored, counted
+-- as status 'rejected_platform' by `expand`, `stats` and the reports; unstored = the rest, beyond
+-- the budget, never audited: 'cut'.
 -- IF NOT EXISTS: re-running the migrations from an older version leaves the column as it is
 -- (DuckDB adds a NOT NULL column only without it, hence the second statement).
 ALTER TABLE combination_products ADD COLUMN IF NOT EXISTS rejected_platform BIGINT DEFAULT 0;

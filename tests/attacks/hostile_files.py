@@ -334,9 +334,9 @@ def docs_cases() -> Iterator[Case]:
 
 
 def imports_cases() -> Iterator[Case]:
+    from toolex.expansions.combinations import import_combinations
+    from toolex.expansions.subqueries import import_subqueries
     from toolex.exports import read_toolret_jsonl
-    from toolex.imports.combinations import import_combinations
-    from toolex.imports.subqueries import import_subqueries
 
     first_q = json.loads((PLAIN / "queries.jsonl").read_text().splitlines()[0])["id"]
     first_i = json.loads((PLAIN / "items.jsonl").read_text().splitlines()[0])["id"]

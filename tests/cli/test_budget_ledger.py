@@ -58,7 +58,7 @@ def test_a_budget_stops_the_run_and_a_later_run_resumes_it(setup):
     done = CliRunner().invoke(expand, args)
     assert done.exit_code == 0, done.output
     with Store.open(db, read_only=True) as store:
-        pending = store.rows("stages/22_verify_pending.sql", _params())
+        pending = store.rows("stages/3_verify/01_verify_pending.sql", _params())
         judges = dict(
             store.con.execute("SELECT judge, count(*) FROM verdicts GROUP BY judge").fetchall()
         )

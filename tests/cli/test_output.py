@@ -96,12 +96,13 @@ def test_sql_zero_rows_print_the_header(db):
 def test_sql_show_takes_a_basename_and_prints_the_file_as_shipped():
     from toolex.resources import sql_text
 
-    for name in ("stages/30_cartesian.sql", "30_cartesian.sql", "30_cartesian"):
+    shipped = sql_text("stages/4_assemble/01_cartesian.sql")
+    for name in ("stages/4_assemble/01_cartesian.sql", "01_cartesian.sql", "01_cartesian"):
         res = run(["sql", "--show", name])
         assert res.exit_code == 0
-        assert res.stdout == sql_text("stages/30_cartesian.sql")  # exactly, not reformatted
-    res = run(["sql", "--show", "30_cartesian", "--dialect", "spark"])
-    assert res.stdout != sql_text("stages/30_cartesian.sql") and "SELECT" in res.stdout.upper()
+        assert res.stdout == shipped  # exactly, not reformatted
+    res = run(["sql", "--show", "01_cartesian", "--dialect", "spark"])
+    assert res.stdout != shipped and "SELECT" in res.stdout.upper()
 
 
 def test_sql_tables_and_info_list_what_the_store_holds(db):

@@ -1,5 +1,5 @@
 """Expanded qrels Parquet (per member and flat), and the round trip through the combinations
-import (toolex.imports.import_combinations)."""
+import (toolex.expansions.combinations.import_combinations)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from toolex.errors import NotFoundError
+from toolex.expansions.combinations import import_combinations
 from toolex.exports import export_qrels
-from toolex.imports.combinations import import_combinations
 
 
 def test_expanded_rows_by_hand(fixture_store, tmp_path):

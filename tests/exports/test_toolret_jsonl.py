@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from toolex.errors import InputError
+from toolex.expansions.combinations import import_combinations
 from toolex.exports import export_qrels, export_toolret_jsonl, read_toolret_jsonl
-from toolex.imports.combinations import import_combinations
 
 
 def test_records(fixture_store, tmp_path):

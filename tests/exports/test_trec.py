@@ -142,8 +142,8 @@ def test_per_combination_qrels_round_trip_through_the_combinations_import(fixtur
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from toolex.expansions.combinations import import_combinations
     from toolex.exports import export_qrels
-    from toolex.imports.combinations import import_combinations
 
     rows = []
     for line in files["combos"].read_text().splitlines():

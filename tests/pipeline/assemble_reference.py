@@ -33,11 +33,13 @@ def run_reference(
         con.execute(_sql("31_rrf_rank"), ctx.base(rrf_k=RRF_K))
         con.execute(_sql("32_insert_combinations"), ctx.base())
         con.execute(_sql("33_insert_combination_items"), ctx.base())
-        originals = store.rows("stages/39_assemble_originals.sql", ctx.base())
-        edges = store.rows("stages/62_assemble_edges.sql", {"benchmark": ctx.benchmark})
+        originals = store.rows("stages/4_assemble/04_assemble_originals.sql", ctx.base())
+        edges = store.rows("stages/4_assemble/05_assemble_edges.sql", {"benchmark": ctx.benchmark})
         deps = platform_rule.dependency_rows(originals, mode, edges)
-        write_rows(store, "stages/38_insert_dependency.sql", deps, ctx.base())
-        fit = platform_rule.edge_fit(store.rows("stages/63_edge_members.sql", ctx.base()))
+        write_rows(store, "stages/4_assemble/06_insert_dependency.sql", deps, ctx.base())
+        fit = platform_rule.edge_fit(
+            store.rows("stages/4_assemble/07_edge_members.sql", ctx.base())
+        )
         with store.registered("edge_fit", pa.Table.from_pylist(fit, schema=EDGE_FIT_SCHEMA)):
             # the rules as they ran on the stored tables (the shipped ones judge staging tables)
             con.execute(_sql("34_platform_rule"), ctx.params())

@@ -37,6 +37,7 @@ def run_demo(
     from toolex.retrieval import make_retriever
     from toolex.retrieval.runs import retrieve_run
     from toolex.retrieval.texts import load_library
+    from toolex.runs import list_runs
 
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -57,7 +58,7 @@ def run_demo(
     lap("index")
     run_expansion(store, BENCHMARK, HeuristicJudge(store, benchmark=BENCHMARK))
     lap("expand (heuristic judge)")
-    existing = {r["run_id"] for r in store.rows("stages/48_run_ids.sql", {"benchmark": BENCHMARK})}
+    existing = {r["run"] for r in list_runs(store, BENCHMARK)}
     run_ids = []
     levels = ("query", "subquery") if subquery_level else ("query",)
     for retriever in retrievers:

@@ -353,7 +353,7 @@ def combinations_cmd(file: str, benchmark: str, expansion: str, replace: bool, d
     Example:
       toolex load combinations combos.parquet --benchmark toolret --expansion paper
     """
-    from toolex.imports.combinations import import_combinations
+    from toolex.expansions.combinations import import_combinations
 
     with open_store(db) as store:
         result = import_combinations(
@@ -377,7 +377,7 @@ def subqueries_cmd(file: str, benchmark: str, expansion: str, replace: bool, db:
     Example:
       toolex load subqueries subq.jsonl --benchmark toolret --expansion paper
     """
-    from toolex.imports.subqueries import import_subqueries
+    from toolex.expansions.subqueries import import_subqueries
 
     with open_store(db) as store:
         result = import_subqueries(

@@ -154,7 +154,7 @@ def retrieve(
 
     store = open_store(db)
     if subqueries is not None:
-        from toolex.imports.subqueries import import_subqueries
+        from toolex.expansions.subqueries import import_subqueries
 
         done = import_subqueries(store, subqueries, benchmark=benchmark, expansion=expansion)
         click.echo(done.summary(), err=True)

@@ -38,8 +38,8 @@ SQL_FORMATS = ("table", "csv", "json", "parquet")
 @click.option(
     "--show",
     metavar="FILE",
-    help="Print a shipped SQL file as shipped: stages/30_cartesian.sql, or a unique "
-    "basename such as 30_cartesian.sql or 30_cartesian.",
+    help="Print a shipped SQL file as shipped: stages/4_assemble/01_cartesian.sql, or a unique "
+    "basename such as 01_cartesian.sql or 01_cartesian.",
 )
 @click.option(
     "--dialect",
@@ -81,8 +81,8 @@ def sql(
       echo "SELECT count(*) FROM queries" | toolex sql -
       toolex sql --tables
       toolex sql --list
-      toolex sql --show 30_cartesian.sql
-      toolex sql --show stages/30_cartesian.sql --dialect spark
+      toolex sql --show 01_cartesian.sql
+      toolex sql --show stages/4_assemble/01_cartesian.sql --dialect spark
     """
     if list_files:
         for name in shipped_sql_names():

@@ -53,7 +53,8 @@ def export_toolret_jsonl(
 
 def read_toolret_jsonl(path: str | Path) -> list[dict[str, Any]]:
     """The combination members of a ToolRet-style JSONL file as rows ``query_id, combo_id,
-    slot, item_id, relevance`` (the shape `toolex.imports.import_combinations` reads)."""
+    slot, item_id, relevance`` (the shape
+    `toolex.expansions.combinations.import_combinations` reads)."""
     rows = []
     for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():

@@ -407,7 +407,7 @@ def _cos(a: Mapping[str, float], b: Mapping[str, float]) -> float:
 def _store_tools(store: Any, benchmark: str | None) -> list[ToolDoc]:
     import json
 
-    rows = store.rows("stages/05_item_docs.sql", {"benchmark": benchmark})
+    rows = store.rows("stages/0_run/01_item_docs.sql", {"benchmark": benchmark})
     return [
         ToolDoc(
             r["item_id"],

@@ -1,30 +1,32 @@
 """Stage 3a: assemble, rank and pre-filter combinations, storing only what the audit can take.
 
-For every ready query (all verdicts in, no combinations yet): the accepted sets of its slots (30;
-one tool may serve two slots) and their RRF terms (31) go to ``toolex.pipeline.kbest``, which
-enumerates the Cartesian product best first (rrf DESC, items DESC) without building it. The
-dependent pairs of its original — explicit edges (62) and hand-offs the docs show
-(platform_rule, 39) — are stored (38); a combination splitting a pair across platforms (34), or
-replacing a producer/consumer whose docs cannot hand the edge's value on (60), is rejected
-without an audit call, and what could not be checked is recorded (61).
+Numbers in parentheses are the files of sql/stages/4_assemble/, in the order they run. For every
+ready query (all verdicts in, no combinations yet): the accepted sets of its slots (01; one tool
+may serve two slots) and their RRF terms (02) go to ``toolex.pipeline.kbest``, which enumerates
+the Cartesian product best first (rrf DESC, items DESC) without building it. The dependent pairs
+of its original — explicit edges (05) and hand-offs the docs show (platform_rule, 04) — are
+stored (06); a combination splitting a pair across platforms (11), or replacing a
+producer/consumer whose docs cannot hand the edge's value on (12), is rejected without an audit
+call, and what could not be checked is recorded (17).
 
 The audit budget is ``audit_cap`` when given, else ``safety_limit`` (audit every combination, as
 the paper does, up to that many per query). Enumeration stops once a query has ``budget``
 pending combinations or its product is spent: rejected ones do not use the budget, so it runs in
 rounds (enumerate, count what is pending, size the next round from the rule's yield so far).
-Each write batch of a round is staged (71), judged by the rules, cut past its query's
-budget-th pending combination (35, 68), and kept (72): the rule's rejections are counted per
-query and dropped, the rest joins its group, which is stored once complete (73). So each
-statement costs what one batch or group holds, never what was stored before, and what a query
-holds follows its budget, never how much of its product the rule threw away.
+Each write batch of a round is staged (08), judged by the rules, cut past its query's
+budget-th pending combination (13, 14), and kept (15): the rule's rejections are counted per
+query and dropped, the rest joins its group, which toolex.expansions stores once complete
+(``store_assembled``). So each statement costs what one batch or group holds, never what was
+stored before, and what a query holds follows its budget, never how much of its product the rule
+threw away.
 
 Stored: the original (combo 0, always, its rank counted when the enumeration stopped above it)
 and the pending ones, numbered and ranked exactly as when the whole product was stored (the
-numbers of the rejected ones left as gaps). Counted per query (43, schemas 064 and 066): the
-rule's rejections within the budget (reported as rejected_platform) and the rest of the product
-(unstored, reported as cut). Queries are assembled in groups of about CHUNK stored combinations,
-one transaction each, so an interruption leaves a query unassembled, and the next run assembles
-it whole.
+numbers of the rejected ones left as gaps). Counted per query (``expansions.count_products``,
+schemas 064 and 066): the rule's rejections within the budget (reported as rejected_platform) and
+the rest of the product (unstored, reported as cut). Queries are assembled in groups of about
+CHUNK stored combinations, one transaction each, so an interruption leaves a query unassembled,
+and the next run assembles it whole.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from toolex import expansions
 from toolex.pipeline import kbest, platform_rule
 from toolex.pipeline.settings import AUDIT_CAP, AUDIT_SAFETY_LIMIT, PLATFORM_RULE
 from toolex.pipeline.stage import StageContext, StageCounts, write_rows
@@ -163,13 +166,13 @@ class Batch:
         self.columns = tuple([] for _ in COMBINATION_SCHEMA.names)
         store = self.store
         with store.registered("stage_rows", table):
-            store.execute("stages/32_insert_combinations.sql", self.params)
-            store.execute("stages/33_insert_combination_items.sql", self.params)
-        store.execute("stages/34_platform_rule.sql", self.params)
-        store.execute("stages/60_edge_fit_rule.sql")
-        store.execute("stages/35_audit_cap.sql", {"budget": self.budget})
-        store.execute("stages/68_drop_cut_items.sql")
-        store.execute_script("stages/72_keep_round.sql")
+            store.execute("stages/4_assemble/09_insert_combinations.sql", self.params)
+            store.execute("stages/4_assemble/10_insert_combination_items.sql", self.params)
+        store.execute("stages/4_assemble/11_platform_rule.sql", self.params)
+        store.execute("stages/4_assemble/12_edge_fit_rule.sql")
+        store.execute("stages/4_assemble/13_audit_cap.sql", {"budget": self.budget})
+        store.execute("stages/4_assemble/14_drop_cut_items.sql")
+        store.execute_script("stages/4_assemble/15_keep_round.sql")
 
 
 def run(
@@ -185,9 +188,9 @@ def run(
     counts = StageCounts("assemble")
     store = ctx.store
     # the factors of every ready query (a few rows per slot), read once
-    store.execute("stages/30_cartesian.sql", ctx.params())
-    products = read_products(store.arrow("stages/31_rrf_rank.sql", {"rrf_k": RRF_K}))
-    store.execute_script("stages/47_drop_products.sql")
+    store.execute("stages/4_assemble/01_cartesian.sql", ctx.params())
+    products = read_products(store.arrow("stages/4_assemble/02_rrf_rank.sql", {"rrf_k": RRF_K}))
+    store.execute_script("stages/4_assemble/03_drop_products.sql")
     counts.tasks = counts.ok = len(products)
     counts.notes["combinations"] = sum(p.size for p in products)
     ctx.progress.start(f"assemble {ctx.benchmark}", len(products), unit="queries")
@@ -198,9 +201,9 @@ def run(
             ctx.progress.advance(len(chunk))
     finally:
         ctx.progress.finish()
-    for row in store.rows("stages/41_combination_counts.sql", ctx.params()):
+    for row in store.rows("stages/4_assemble/18_combination_counts.sql", ctx.params()):
         counts.notes[row["status"]] = int(row["combinations"])
-    limited = store.rows("stages/64_safety_limit_hits.sql", ctx.params())
+    limited = store.rows("stages/4_assemble/19_safety_limit_hits.sql", ctx.params())
     if limited:
         counts.notes["queries_at_safety_limit"] = len(limited)
     return counts
@@ -229,34 +232,37 @@ def assemble_chunk(
     them unassembled, and the next run assembles them whole."""
     store = ctx.store
     with store.transaction():
-        store.execute("stages/30_cartesian.sql", ctx.params())  # the queries 39, 62, 63 read
-        originals = store.rows("stages/39_assemble_originals.sql", ctx.base())
-        edges = store.rows("stages/62_assemble_edges.sql", {"benchmark": ctx.benchmark})
+        # the queries 04, 05 and 07 read
+        store.execute("stages/4_assemble/01_cartesian.sql", ctx.params())
+        originals = store.rows("stages/4_assemble/04_assemble_originals.sql", ctx.base())
+        edges = store.rows("stages/4_assemble/05_assemble_edges.sql", {"benchmark": ctx.benchmark})
         deps = platform_rule.dependency_rows(originals, mode, edges)
-        write_rows(store, "stages/38_insert_dependency.sql", deps, ctx.base())
-        fit = platform_rule.edge_fit(store.rows("stages/63_edge_members.sql", ctx.base()))
-        store.execute_script("stages/71_assembly_tables.sql")
+        write_rows(store, "stages/4_assemble/06_insert_dependency.sql", deps, ctx.base())
+        fit = platform_rule.edge_fit(
+            store.rows("stages/4_assemble/07_edge_members.sql", ctx.base())
+        )
+        store.execute_script("stages/4_assemble/08_assembly_tables.sql")
         with store.registered("edge_fit", pa.Table.from_pylist(fit, schema=EDGE_FIT_SCHEMA)):
             enumerate_within(ctx, products, budget)
             add_originals(ctx, products, budget)
-            store.execute("stages/61_dependency_check.sql")
+            store.execute("stages/4_assemble/17_dependency_check.sql")
         sizes = [
-            {
-                "query_id": p.query_id,
+            expansions.ProductCount(
+                query_id=p.query_id,
                 # HUGEINT holds any realistic product; beyond it the size is left unknown
-                "product": str(p.size) if p.size < 2**127 else None,
-                "budget": budget,
-                "judge": judge,
-            }
+                product=str(p.size) if p.size < 2**127 else None,
+                budget=budget,
+                judge=judge,
+            )
             for p in products
         ]
-        write_rows(store, "stages/43_count_products.sql", sizes, ctx.base())
-        store.execute_script("stages/73_store_assembled.sql")
-        store.execute_script("stages/47_drop_products.sql")
+        expansions.count_products(store, ctx.benchmark, ctx.expansion, sizes)
+        expansions.store_assembled(store)
+        store.execute_script("stages/4_assemble/03_drop_products.sql")
 
 
 def read_products(factors: pa.Table) -> list[Product]:
-    """Products from 31's rows (query_id, slot, item_id, is_ref, term), in 31's order: by query
+    """Products from 02's rows (query_id, slot, item_id, is_ref, term), in 02's order: by query
     and slot, best term first."""
     products = []
     rows = zip(*(factors.column(c).to_pylist() for c in factors.column_names), strict=True)
@@ -284,8 +290,11 @@ def enumerate_within(ctx: StageContext, products: list[Product], budget: int) ->
             p.take(batch)
             p.release()
         batch.flush()
-        # 69 counts the whole group; the queries done in earlier rounds are read and ignored
-        pending = {r["query_id"]: r["pending"] for r in store.rows("stages/69_pending_counts.sql")}
+        # 16 counts the whole group; the queries done in earlier rounds are read and ignored
+        pending = {
+            r["query_id"]: r["pending"]
+            for r in store.rows("stages/4_assemble/16_pending_counts.sql")
+        }
         more = []
         for p in live:
             found = pending.get(p.query_id, 0)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from itertools import groupby
 from typing import Any
 
+from toolex import expansions
 from toolex.judges.base import AuditTask, Judge, Outcome, ToolDoc, Verdict, tool_doc
 from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
 
@@ -31,7 +32,9 @@ class PendingAudits:
 
     def __init__(self, ctx: StageContext) -> None:
         self.ctx = ctx
-        self.total = int(ctx.store.scalar("stages/74_audit_pending_count.sql", self._params()) or 0)
+        self.total = int(
+            ctx.store.scalar("stages/5_audit/01_audit_pending_count.sql", self._params()) or 0
+        )
         self.checklists = _checklists(ctx) if self.total else {}
         self.issued: dict[str, tuple[str, int]] = {}  # task key -> (query_id, combo_id)
 
@@ -51,7 +54,7 @@ class PendingAudits:
 
     def _group(self, query_ids: list[str]) -> Iterator[AuditTask]:
         store = self.ctx.store
-        rows = store.rows("stages/36_audit_pending.sql", self._params(query_ids))
+        rows = store.rows("stages/5_audit/04_audit_pending.sql", self._params(query_ids))
         if not rows:
             return
         item_ids = sorted({r["item_id"] for r in rows})
@@ -60,7 +63,8 @@ class PendingAudits:
                 r["item_id"], r["name"], r["platform"], r["doc"], r["text"], r["kind"]
             )  # fmt: skip
             for r in store.rows(
-                "stages/75_audit_docs.sql", {"benchmark": self.ctx.benchmark, "item_ids": item_ids}
+                "stages/5_audit/05_audit_docs.sql",
+                {"benchmark": self.ctx.benchmark, "item_ids": item_ids},
             )
         }
         for (query_id, combo_id), group in groupby(
@@ -96,8 +100,8 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
             return "audit answer is not a verdict"
         query_id, combo_id = where
         writer.add(
-            "stages/37_set_audit_status.sql",
-            dict(
+            expansions.set_audit_statuses,
+            expansions.AuditStatus(
                 query_id=query_id,
                 combo_id=combo_id,
                 status="valid" if outcome.value.accepted else "rejected_audit",
@@ -116,7 +120,7 @@ def _checklists(
     ctx: StageContext,
 ) -> dict[str, tuple[str, str | None, tuple[str, ...], tuple[ToolDoc, ...]]]:
     """query_id -> (query, instruction, checklist, reference combination), slot order."""
-    rows = ctx.store.rows("stages/44_checklists.sql", ctx.params())
+    rows = ctx.store.rows("stages/5_audit/02_checklists.sql", ctx.params())
     handoffs = _handoffs(ctx)
     out = {}
     for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
@@ -145,7 +149,8 @@ def _handoffs(ctx: StageContext) -> dict[tuple[str, int], str]:
     """(query_id, consumer slot) -> what its checklist line adds: the values it takes from which
     steps, as the explicit edges record them (steps numbered from 1, as the checklist is)."""
     rows = ctx.store.rows(
-        "stages/65_checklist_edges.sql", {"benchmark": ctx.benchmark, "query_ids": ctx.query_ids}
+        "stages/5_audit/03_checklist_edges.sql",
+        {"benchmark": ctx.benchmark, "query_ids": ctx.query_ids},
     )
     out: dict[tuple[str, int], list[str]] = {}
     for r in rows:

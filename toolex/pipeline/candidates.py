@@ -39,7 +39,7 @@ def run(
     rendering: str = RENDERING,
 ) -> StageCounts:
     counts = StageCounts("candidates")
-    pending = ctx.store.rows("stages/20_candidates_pending.sql", ctx.params())
+    pending = ctx.store.rows("stages/2_candidates/01_candidates_pending.sql", ctx.params())
     counts.tasks = len(pending)
     if not pending:
         return counts
@@ -107,8 +107,8 @@ def _write(
                 )
             )
     with ctx.store.transaction():
-        write_rows(ctx.store, "stages/21_insert_candidate.sql", rows, ctx.base())
+        write_rows(ctx.store, "stages/2_candidates/02_insert_candidate.sql", rows, ctx.base())
 
 
 def _unretrieved(ctx: StageContext) -> int:
-    return int(ctx.store.rows("stages/24_count_unretrieved.sql", ctx.params())[0]["n"])
+    return int(ctx.store.rows("stages/2_candidates/03_count_unretrieved.sql", ctx.params())[0]["n"])

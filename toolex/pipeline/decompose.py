@@ -13,6 +13,7 @@ from __future__ import annotations
 from itertools import groupby
 from typing import Any
 
+from toolex import expansions
 from toolex.judges.base import DecomposeTask, Judge, Outcome, SubQuery, tool_doc
 from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
 from toolex.tooldoc import fields
@@ -21,7 +22,7 @@ from toolex.tooldoc import fields
 def pending_tasks(ctx: StageContext) -> tuple[list[DecomposeTask], list[tuple[str, str]]]:
     """Decompose tasks still to do, and (query_id, error) for queries that cannot be asked."""
     rows = ctx.store.rows(
-        "stages/10_decompose_pending.sql", ctx.params(retry_failed=ctx.retry_failed)
+        "stages/1_decompose/01_decompose_pending.sql", ctx.params(retry_failed=ctx.retry_failed)
     )
     tasks, broken = [], []
     for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
@@ -71,7 +72,7 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
         for query_id, error in broken:
             counts.failed += 1
             writer.add(
-                "stages/12_record_failure.sql",
+                "stages/0_run/07_record_failure.sql",
                 {"stage": "decompose", "task_key": query_id, "error": error, "call_id": None},
             )
 
@@ -85,8 +86,8 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
         assert isinstance(outcome.value, list)  # check() returned no problem
         for s in sorted(outcome.value, key=lambda s: s.slot):
             writer.add(
-                "stages/11_insert_subquery.sql",
-                dict(
+                expansions.insert_subqueries,
+                expansions.SubqueryRow(
                     query_id=task.key,
                     slot=s.slot,
                     text=s.text.strip(),

@@ -31,7 +31,7 @@ def estimate(
 ) -> list[dict[str, Any]]:
     ctx = StageContext(store, benchmark, expansion, ids)
     rows = []
-    labels = store.rows("stages/46_pending_work.sql", ctx.params())[0]
+    labels = store.rows("stages/expansion/03_pending_work.sql", ctx.params())[0]
     if "decompose" in stages:
         tasks, _ = decompose.pending_tasks(ctx)
         rows.append(_row("decompose", judges["decompose"], tasks, 0))

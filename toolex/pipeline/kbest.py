@@ -5,10 +5,10 @@ A combination takes one accepted item per slot; its score is RRF (Cormack et al.
     rrf = sum over slots of 1 / (rrf_k + rank),   rank = the member's retrieval rank
 
 summed left to right in slot order from 0.0, as DuckDB's ``sum()`` over ``unnest(ranks)`` did when
-the product was built in SQL: the terms come from ``sql/stages/31_rrf_rank.sql`` and the float
-sums are bit-identical to the ones stored before (float addition is not associative, so the order
-is part of the definition). Order: rrf DESC, then the item list DESC (trec_eval's tie rule applied
-to the list); ranks count from 1.
+the product was built in SQL: the terms come from ``sql/stages/4_assemble/02_rrf_rank.sql`` and
+the float sums are bit-identical to the ones stored before (float addition is not associative, so
+the order is part of the definition). Order: rrf DESC, then the item list DESC (trec_eval's tie
+rule applied to the list); ranks count from 1.
 
 :func:`best_first` is a k-best merge over the slots' sorted lists. A combination is an index
 vector, 0 the best item of each slot. Raising one index never raises the score (terms fall with

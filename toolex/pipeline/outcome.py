@@ -1,7 +1,7 @@
 """What an expansion came to, and whether it is degenerate: the end of `toolex expand`.
 
-The outcome counts the store (sql/stages/90_outcome.sql), not one run, so a re-run that finds
-nothing left to do reports the same numbers instead of a row of zeros. An expansion is
+The outcome counts the store (sql/stages/expansion/04_outcome.sql), not one run, so a re-run that
+finds nothing left to do reports the same numbers instead of a row of zeros. An expansion is
 degenerate, and `expand` says so loudly, when
 
 * the candidate retriever missed most references from their own candidate lists
@@ -60,7 +60,9 @@ class ExpansionOutcome:
 
 
 def expansion_outcome(store: Store, benchmark: str, expansion: str) -> ExpansionOutcome:
-    row = store.rows("stages/90_outcome.sql", {"benchmark": benchmark, "expansion": expansion})[0]
+    row = store.rows(
+        "stages/expansion/04_outcome.sql", {"benchmark": benchmark, "expansion": expansion}
+    )[0]
     row["equivalents_per_subquery"] = float(row["equivalents_per_subquery"] or 0.0)
     return ExpansionOutcome(**row)
 
@@ -97,5 +99,5 @@ def degenerate_warnings(o: ExpansionOutcome) -> list[str]:
 def failed_queries(store: Store, benchmark: str, expansion: str) -> list[dict[str, Any]]:
     """Every query with a failed task: query_id, stage, failed, reason, effect."""
     return store.rows(
-        "stages/91_failed_queries.sql", {"benchmark": benchmark, "expansion": expansion}
+        "stages/expansion/05_failed_queries.sql", {"benchmark": benchmark, "expansion": expansion}
     )

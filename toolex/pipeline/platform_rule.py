@@ -16,13 +16,13 @@ the original combination are *dependent* when
   (G1_tool) whose steps pass nothing to each other.
 
 Every alternative combination must keep each dependent pair on one platform
-(``sql/stages/34_platform_rule.sql``). On an explicit edge that names the value handed over, a
-replacement must also be able to hand it on: a replaced producer must document returning it and a
-replaced consumer must document a parameter taking it (``edge_fit``, rule
-``sql/stages/60_edge_fit_rule.sql``). Breaking combinations are rejected before any audit call.
-What could not be checked (a platform unknown, docs silent on the value) is recorded as
-``combinations.dependency_check = 'unknown'`` (``sql/stages/61_dependency_check.sql``), never
-passed silently.
+(``sql/stages/4_assemble/11_platform_rule.sql``). On an explicit edge that names the value handed
+over, a replacement must also be able to hand it on: a replaced producer must document returning
+it and a replaced consumer must document a parameter taking it (``edge_fit``, rule
+``sql/stages/4_assemble/12_edge_fit_rule.sql``). Breaking combinations are rejected before any
+audit call. What could not be checked (a platform unknown, docs silent on the value) is recorded
+as ``combinations.dependency_check = 'unknown'``
+(``sql/stages/4_assemble/17_dependency_check.sql``), never passed silently.
 """
 
 from __future__ import annotations

@@ -20,21 +20,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from toolex import expansions
 from toolex.errors import InputError
 from toolex.pipeline.settings import JUDGED_STAGES, STAGE_SETTINGS, STAGES
 from toolex.store import Store
-
-_DROP = (
-    "stages/51_drop_stage_failures.sql",
-    "stages/52_drop_dependencies.sql",
-    "stages/53_drop_combination_items.sql",
-    "stages/54_drop_combinations.sql",
-    "stages/70_drop_combination_products.sql",
-    "stages/55_drop_verdicts.sql",
-    "stages/56_drop_candidates.sql",
-    "stages/57_drop_subqueries.sql",
-    "stages/58_drop_expansions.sql",
-)
 
 Wanted = Mapping[str, Mapping[str, Any]]  # stage -> {setting: value}; judged stages: {"judge"}
 
@@ -45,7 +34,7 @@ class SettingsConflict(InputError):
 
 def stored(store: Store, benchmark: str, expansion: str) -> dict[str, Any]:
     rows = store.rows(
-        "stages/59_stored_config.sql", {"benchmark": benchmark, "expansion": expansion}
+        "stages/expansion/01_stored_config.sql", {"benchmark": benchmark, "expansion": expansion}
     )
     if not rows or rows[0]["config"] is None:
         return {}
@@ -56,7 +45,7 @@ def stored(store: Store, benchmark: str, expansion: str) -> dict[str, Any]:
 def outputs(store: Store, benchmark: str, expansion: str) -> dict[str, int]:
     """Rows written per stage (imports excluded): stage -> count."""
     row = store.rows(
-        "stages/50_stage_outputs.sql", {"benchmark": benchmark, "expansion": expansion}
+        "stages/expansion/02_stage_outputs.sql", {"benchmark": benchmark, "expansion": expansion}
     )
     return {s: int(row[0][s]) for s in STAGES}
 
@@ -130,19 +119,22 @@ def record(
     config.pop("judges", None)
     if judges:
         config["judges"] = {s: judges[s] for s in JUDGED_STAGES if s in judges}
-    store.execute(
-        "stages/42_upsert_expansion.sql",
-        {"benchmark": benchmark, "expansion": expansion, "config": json.dumps(config)},
-    )
+    expansions.record_config(store, benchmark, expansion, config)
     return config
 
 
 def drop_outputs(store: Store, benchmark: str, expansion: str) -> None:
-    """Delete every row of the expansion (imported ones too) and its recorded settings."""
+    """Delete every row of the expansion (imported ones too) and its recorded settings, in one
+    transaction: the pipeline's own tables here, the expansion tables through their owner."""
     params = {"benchmark": benchmark, "expansion": expansion}
     with store.transaction():
-        for name in _DROP:
-            store.execute(name, params)
+        store.execute("stages/0_run/03_drop_stage_failures.sql", params)
+        store.execute("stages/0_run/04_drop_dependencies.sql", params)
+        expansions.drop_combinations(store, benchmark, expansion)
+        store.execute("stages/0_run/05_drop_verdicts.sql", params)
+        store.execute("stages/0_run/06_drop_candidates.sql", params)
+        expansions.drop_subqueries(store, benchmark, expansion)
+        expansions.drop_expansion(store, benchmark, expansion)
 
 
 def _show(value: Any) -> str:

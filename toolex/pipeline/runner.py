@@ -90,7 +90,7 @@ def select_queries(
     limit: int | None = None,
 ) -> list[str]:
     rows = store.rows(
-        "stages/09_select_queries.sql",
+        "stages/0_run/02_select_queries.sql",
         {
             "benchmark": benchmark,
             "query_ids": list(query_ids) if query_ids else None,
@@ -143,8 +143,7 @@ def run_expansion(
     if not isinstance(judges, dict):
         judges = dict.fromkeys(JUDGED_STAGES, judges)
     settings = Settings(**vars(settings))  # resolved below; the caller's object stays as given
-    if not store.rows("stages/45_benchmark_exists.sql", {"benchmark": benchmark}):
-        raise InputError(f"no benchmark {benchmark!r} in the store {store.path}; load it first")
+    store.require_benchmark(benchmark)
     if settings.audit_cap is not None and settings.audit_cap < 0:
         raise InputError("the audit cap must be >= 0 (or none: audit every combination)")
     ids = select_queries(store, benchmark, query_ids, task, limit)
@@ -168,7 +167,7 @@ def run_expansion(
         if budget is not None and budget.exhausted:
             report.stopped = stage
     report.pending_failures = store.rows(
-        "stages/14_failure_counts.sql", {"benchmark": benchmark, "expansion": expansion}
+        "stages/0_run/09_failure_counts.sql", {"benchmark": benchmark, "expansion": expansion}
     )
     return report
 
@@ -233,4 +232,4 @@ def spend_within(budget: Budget, judges: dict[str, Judge]) -> None:
                 "a budget caps direct calls; batch runs (llm.batch = true) are priced per batch",
                 field="--max-cost",
             )
-        judge.budget = budget  # type: ignore[attr-defined]
+        judge.budget = budget

@@ -4,7 +4,8 @@ Outcomes are written as they complete, in short transactions (every ``FLUSH_ROWS
 ``FLUSH_SECONDS``, whichever comes first), and the buffer is flushed in a ``finally`` so an
 exception or Ctrl-C still stores every finished outcome: a re-run then resumes with the unfinished
 tasks only. (A hard kill can lose at most one unflushed buffer; an LLM judge serves those repeats
-from its call ledger.)
+from its call ledger.) The pipeline writes its own tables with its SQL files; outcomes that land
+in the expansion tables go to their owner, toolex.expansions, as typed records (a ``Sink``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, overload
 
 import pyarrow as pa
 
@@ -22,6 +23,11 @@ from toolex.store import Store
 
 FLUSH_ROWS = 2000
 FLUSH_SECONDS = 2.0
+
+R = TypeVar("R")
+# A writer of a table the pipeline does not own (toolex.expansions.insert_subqueries, ...):
+# called with the store, the expansion's benchmark and name, and a batch of its records.
+Sink = Callable[[Store, str, str, Sequence[R]], None]
 
 
 @dataclass
@@ -61,32 +67,44 @@ def write_rows(
 
 
 class Writer:
-    """Buffers (sql file, row) pairs and writes them in short transactions.
+    """Buffers rows and writes them in short transactions: (sql file, row) pairs for the
+    pipeline's own tables, (sink, record) pairs for the expansion tables (toolex.expansions).
 
-    Rows hold the batch columns only; ``params`` (benchmark, expansion) are bound once per file.
+    Rows hold the batch columns only; ``params`` (benchmark, expansion) are bound once per file
+    and handed to each sink.
     """
 
     def __init__(self, store: Store, params: dict[str, Any]) -> None:
         self.store = store
         self.params = params
-        self.rows: list[tuple[str, dict[str, Any]]] = []
+        self.rows: list[tuple[str | Sink[Any], Any]] = []
         self.last = time.monotonic()
         self.written = 0
 
-    def add(self, name: str, params: dict[str, Any]) -> None:
-        self.rows.append((name, params))
+    @overload
+    def add(self, target: str, row: dict[str, Any]) -> None: ...
+
+    @overload
+    def add(self, target: Sink[R], row: R) -> None: ...
+
+    def add(self, target: str | Sink[Any], row: Any) -> None:
+        self.rows.append((target, row))
         if len(self.rows) >= FLUSH_ROWS or time.monotonic() - self.last > FLUSH_SECONDS:
             self.flush()
 
     def flush(self) -> None:
         if not self.rows:
             return
-        by_file: dict[str, list[dict[str, Any]]] = {}
-        for name, params in self.rows:
-            by_file.setdefault(name, []).append(params)
+        by_target: dict[str | Sink[Any], list[Any]] = {}
+        for target, row in self.rows:
+            by_target.setdefault(target, []).append(row)
+        benchmark, expansion = self.params["benchmark"], self.params["expansion"]
         with self.store.transaction():
-            for name, many in by_file.items():
-                write_rows(self.store, name, many, self.params)
+            for target, many in by_target.items():
+                if isinstance(target, str):
+                    write_rows(self.store, target, many, self.params)
+                else:
+                    target(self.store, benchmark, expansion, many)
         self.written += len(self.rows)
         self.rows = []
         self.last = time.monotonic()
@@ -188,12 +206,13 @@ def run_judged(
                     counts.ok += 1
                     if ctx.retry_failed:  # only a retried task can have a failure to clear
                         writer.add(
-                            "stages/13_clear_failure.sql", {"stage": stage, "task_key": outcome.key}
+                            "stages/0_run/08_clear_failure.sql",
+                            {"stage": stage, "task_key": outcome.key},
                         )
                 else:
                     counts.failed += 1
                     writer.add(
-                        "stages/12_record_failure.sql",
+                        "stages/0_run/07_record_failure.sql",
                         {
                             "stage": stage,
                             "task_key": outcome.key,

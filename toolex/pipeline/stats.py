@@ -1,4 +1,5 @@
-"""The annotation table of an expansion (``toolex stats``), computed by sql/stages/40_stats.sql.
+"""The annotation table of an expansion (``toolex stats``), computed by
+sql/stages/expansion/06_stats.sql.
 
 Columns: queries annotated, sub-queries, verified items (references included), items per
 sub-query; the fate of the combinations: assembled, rejected_platform, audited, rejected_audit,
@@ -30,7 +31,7 @@ def annotation_table(
     if by not in BY:
         raise InputError(f"--by must be one of {', '.join(BY)}, not {by!r}", field="--by")
     rows = store.rows(
-        "stages/40_stats.sql", {"benchmark": benchmark, "expansion": expansion, "by": by}
+        "stages/expansion/06_stats.sql", {"benchmark": benchmark, "expansion": expansion, "by": by}
     )
     return [
         {
@@ -43,33 +44,33 @@ def annotation_table(
 
 def combination_counts(store: Store, benchmark: str, expansion: str = "default") -> dict[str, int]:
     """Combinations per status: rejected_platform = audit calls saved; cut = beyond the cap.
-    Both are mostly counts the assembly keeps per query, not rows (sql/stages/41)."""
+    Both are mostly counts the assembly keeps per query, not rows (sql/stages/4_assemble/18)."""
     rows = store.rows(
-        "stages/41_combination_counts.sql",
+        "stages/4_assemble/18_combination_counts.sql",
         {"benchmark": benchmark, "expansion": expansion, "query_ids": None},
     )
     return {r["status"]: int(r["combinations"]) for r in rows}
 
 
 def platform_coverage(store: Store, benchmark: str) -> list[dict[str, Any]]:
-    """Per task: items, with_platform, platforms (distinct), sources (sql/stages/66)."""
-    return store.rows("stages/66_platform_coverage.sql", {"benchmark": benchmark})
+    """Per task: items, with_platform, platforms (distinct), sources (sql/stages/expansion/07)."""
+    return store.rows("stages/expansion/07_platform_coverage.sql", {"benchmark": benchmark})
 
 
 def edges_per_query(
     store: Store, benchmark: str, expansion: str = "default"
 ) -> list[dict[str, Any]]:
     """Per query with any dependency: explicit edges (loaded, imported), pairs derived from the
-    docs, same-platform pairs, and combinations left unchecked (sql/stages/67)."""
+    docs, same-platform pairs, and combinations left unchecked (sql/stages/expansion/08)."""
     return store.rows(
-        "stages/67_edges_per_query.sql", {"benchmark": benchmark, "expansion": expansion}
+        "stages/expansion/08_edges_per_query.sql", {"benchmark": benchmark, "expansion": expansion}
     )
 
 
 def safety_limit_hits(store: Store, benchmark: str, expansion: str = "default") -> dict[str, int]:
     """query_id -> combinations the per-query audit safety limit cut (uncapped runs)."""
     rows = store.rows(
-        "stages/64_safety_limit_hits.sql",
+        "stages/4_assemble/19_safety_limit_hits.sql",
         {"benchmark": benchmark, "expansion": expansion, "query_ids": None},
     )
     return {r["query_id"]: int(r["cut"]) for r in rows}

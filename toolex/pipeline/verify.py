@@ -33,11 +33,11 @@ def pending_tasks(
 
     ``where`` receives task key -> (query_id, slot, item_id) (item ids may contain '/')."""
     pending = ctx.store.arrow(
-        "stages/22_verify_pending.sql", ctx.params(retry_failed=ctx.retry_failed)
+        "stages/3_verify/01_verify_pending.sql", ctx.params(retry_failed=ctx.retry_failed)
     )
     rows = zip(*(pending.column(c).to_pylist() for c in pending.column_names), strict=True)
-    # One ToolDoc per item (27), shared by every task naming it, and one copy of each sub-query
-    # and request text: docs on every task row made memory grow with tasks x doc size.
+    # One ToolDoc per item (3_verify/02), shared by every task naming it, and one copy of each
+    # sub-query and request text: docs on every task row made memory grow with tasks x doc size.
     ids = sorted(
         set(pending.column("item_id").to_pylist() + pending.column("ref_item_id").to_pylist())
     )
@@ -46,7 +46,7 @@ def pending_tasks(
             d["item_id"], d["name"], d["platform"], d["doc"], d["text"], d["kind"]
         )
         for d in ctx.store.rows(
-            "stages/27_verify_docs.sql", {"benchmark": ctx.benchmark, "item_ids": ids}
+            "stages/3_verify/02_verify_docs.sql", {"benchmark": ctx.benchmark, "item_ids": ids}
         )
     }
     texts: dict[str, str] = {}
@@ -56,7 +56,7 @@ def pending_tasks(
             if writer is not None and counts is not None:
                 counts.notes["references"] = counts.notes.get("references", 0) + 1
                 writer.add(
-                    "stages/23_insert_verdict.sql",
+                    "stages/3_verify/04_insert_verdict.sql",
                     dict(
                         query_id=query_id,
                         slot=slot,
@@ -109,7 +109,7 @@ def run(
             verdict = replace(verdict, confidence=second_judge(verdict.accepted, prior))
         query_id, slot, item_id = where[outcome.key]
         writer.add(
-            "stages/23_insert_verdict.sql",
+            "stages/3_verify/04_insert_verdict.sql",
             dict(
                 query_id=query_id,
                 slot=slot,
@@ -130,4 +130,4 @@ def run(
 
 
 def _accepted(ctx: StageContext) -> int:
-    return int(ctx.store.rows("stages/25_count_accepted.sql", ctx.params())[0]["n"])
+    return int(ctx.store.rows("stages/3_verify/05_count_accepted.sql", ctx.params())[0]["n"])

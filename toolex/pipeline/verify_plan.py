@@ -204,7 +204,9 @@ def _reuse(
     if pairs:
         table = pa.table({"reference": [p[0] for p in pairs], "candidate": [p[1] for p in pairs]})
         with ctx.store.registered("reuse_pairs", table):
-            rows = ctx.store.rows("stages/26_reuse_sources.sql", ctx.base(judge=judge_spec))
+            rows = ctx.store.rows(
+                "stages/3_verify/03_reuse_sources.sql", ctx.base(judge=judge_spec)
+            )
         for r in rows:
             made = Source(
                 r["query_id"], r["slot"], r["accepted"], r["reason"], r["confidence"], r["call_id"]
@@ -272,7 +274,7 @@ def _write(
 ) -> None:
     query_id, slot, item_id = at
     writer.add(
-        "stages/23_insert_verdict.sql",
+        "stages/3_verify/04_insert_verdict.sql",
         dict(
             query_id=query_id,
             slot=slot,

@@ -1,5 +1,5 @@
 """The annotation tables: the pipeline's own statistics (`toolex stats`:
-toolex.pipeline.stats over sql/stages/40_stats.sql)
+toolex.pipeline.stats over sql/stages/expansion/06_stats.sql)
 per benchmark and category, and the detail of judging and combination fates
 (sql/reports/10_annotation.sql)."""
 

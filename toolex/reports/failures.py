@@ -1,5 +1,6 @@
 """The failed queries of the reported expansion: every query with a failed pipeline task and
-why, as `toolex stats` lists them (toolex.pipeline.outcome over sql/stages/91_failed_queries.sql).
+why, as `toolex stats` lists them (toolex.pipeline.outcome over
+sql/stages/expansion/05_failed_queries.sql).
 A query whose decomposition failed keeps new = old, so a reader must see how many did."""
 
 from __future__ import annotations

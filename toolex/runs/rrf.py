@@ -9,7 +9,7 @@ descending. The SQL is ``sql/runs/34_rrf.sql``; this module is the only caller.
 Who fuses with it: a sub-query-level run (retrieved or imported) fuses its per-sub-query lists into
 the query's list (:mod:`toolex.runs.write`); a hybrid retriever fuses its components' lists
 (:mod:`toolex.retrieval.hybrid`); the pipeline scores assembled combinations with the same
-``RRF_K`` (``sql/stages/31_rrf_rank.sql``).
+``RRF_K`` (``sql/stages/4_assemble/02_rrf_rank.sql``).
 
 Cut: a fused sub-query list is not cut (``depth=None``): it keeps every item any sub-query found.
 Metrics cut at their own ``@n`` when they are computed, so a stored cut could only drop items:

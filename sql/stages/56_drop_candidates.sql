@@ -1,4 +1,0 @@
--- 56_drop_candidates: `toolex expand --replace` drops the expansion's candidates rows (all of them, imported
--- ones included) before it recomputes. Reads: candidates. Deletes: candidates rows.
--- Parameters: $benchmark, $expansion.
-DELETE FROM candidates WHERE benchmark = $benchmark AND expansion = $expansion;

@@ -1,0 +1,216 @@
+"""Import expanded combinations made elsewhere (before, or instead of, toolex's own pipeline).
+
+Input (JSONL, JSON array or Parquet): one row per member, ``query_id, combo_id, item_id`` and an
+optional ``slot`` (default: file order within the combination). Every imported combination is
+stored with status 'valid' and judge 'import'. combo_id 0 is reserved for the original ground
+truth: rows with combo_id 0 must repeat it exactly, a combination equal to the original (or to
+another imported one) under a different id is dropped rather than stored twice, and every
+imported query gets its combo 0 row (``is_original``) copied from qrels if it has none. One item
+may fill two slots of a combination (a tool that serves two steps, as the pipeline assembles).
+
+A row may also carry the query's call chain, ``dependencies: [{"from": 0, "to": 1, "value":
+"token"}]`` (from/to: a slot, or an item id of that row's combination or of the original; the
+producer's response is passed into the consumer's parameters). Edges are facts about the query's
+plan, stored for the benchmark in ``dependency_edges`` (source 'imported') by its one writer,
+``toolex.loaders.edges``, where every later assembly's dependency check and audit checklist use
+them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from toolex.errors import ToolexError
+from toolex.expansions.originals import (
+    ensure_expansion,
+    item_ids,
+    original_combinations,
+    record_query,
+)
+from toolex.loaders.edges import DependencyEdge, add_dependency_edges
+from toolex.loaders.fields import Where, get_int, get_str
+from toolex.loaders.readers import iter_dicts, read_records
+from toolex.store import Store
+
+COMBO_SCHEMA = pa.schema([("query_id", pa.string()), ("combo_id", pa.int32())])
+MEMBER_SCHEMA = pa.schema(
+    [
+        ("query_id", pa.string()),
+        ("combo_id", pa.int32()),
+        ("slot", pa.int32()),
+        ("item_id", pa.string()),
+    ]
+)
+
+
+@dataclass
+class CombinationImport:
+    benchmark: str
+    expansion: str
+    queries: int
+    combinations: int
+    notes: list[str] = field(default_factory=list)
+    edges: int = 0  # explicit dependency edges imported
+
+    def summary(self) -> str:
+        edges = f"; {self.edges} dependency edge(s)" if self.edges else ""
+        return (
+            f"{self.benchmark}/{self.expansion}: imported {self.combinations} combination(s) "
+            f"for {self.queries} queries (plus each query's original as combo 0){edges}"
+        )
+
+
+def import_combinations(
+    store: Store,
+    path: str | Path,
+    *,
+    benchmark: str,
+    expansion: str = "default",
+    replace: bool = False,
+) -> CombinationImport:
+    path = Path(path)
+    originals = original_combinations(store, benchmark)
+    known_items = item_ids(store, benchmark)
+    combos: dict[tuple[str, int], dict[int, tuple[str, Where]]] = {}
+    given: list[tuple[str, int, Any, Where]] = []  # (query_id, combo_id, dependencies, where)
+    for rec, line in iter_dicts(path, read_records(path)):
+        query_id, where = record_query(rec, path, line, originals, benchmark)
+        combo_id = get_int(rec, "combo_id", where, None)
+        if combo_id is None or combo_id < 0:
+            raise where.error("missing or negative combo_id", "combo_id")
+        item_id = get_str(rec, "item_id", where)
+        if item_id not in known_items:
+            raise where.error(f"item id {item_id!r} is not in benchmark {benchmark!r}", "item_id")
+        members = combos.setdefault((query_id, combo_id), {})
+        slot = get_int(rec, "slot", where, len(members))
+        if slot in members:
+            raise where.error(f"slot {slot} is used twice in combination {combo_id}", "slot")
+        members[slot] = (item_id, where)
+        if rec.get("dependencies") is not None:
+            given.append((query_id, combo_id, rec["dependencies"], where))
+    if not combos:
+        raise ToolexError(f"{path}: no combinations in the file")
+    keep, notes = _dedupe(combos, originals)
+    edges = _edges(given, combos, originals, str(path))
+    result = CombinationImport(
+        benchmark, expansion, len({q for q, _ in combos}), len(keep), notes, len(edges)
+    )
+    tables = {
+        # every imported query appears (with combo 0) so its original row is ensured
+        "new_combinations": pa.Table.from_pylist(
+            [{"query_id": q, "combo_id": 0} for q in sorted({q for q, _ in combos})]
+            + [{"query_id": q, "combo_id": c} for q, c in keep],
+            schema=COMBO_SCHEMA,
+        ),
+        "new_combination_items": pa.Table.from_pylist(
+            [
+                {"query_id": q, "combo_id": c, "slot": s, "item_id": item}
+                for (q, c) in keep
+                for s, (item, _) in combos[(q, c)].items()
+            ],
+            schema=MEMBER_SCHEMA,
+        ),
+    }
+    params = {"benchmark": benchmark, "expansion": expansion}
+    with store.registered_tables(tables):
+        clash = store.rows("expansions/10_conflicting_combinations.sql", params)
+        if clash and not replace:
+            raise ToolexError(
+                f"expansion {expansion!r} already holds combination {clash[0]['combo_id']} of "
+                f"query {clash[0]['query_id']!r}; pass --replace to swap the imported queries' "
+                "combinations"
+            )
+        with store.transaction():
+            ensure_expansion(store, benchmark, expansion, path)
+            if replace:
+                store.execute("expansions/11_delete_combination_items.sql", params)
+                store.execute("expansions/12_delete_combinations.sql", params)
+                store.execute("expansions/18_delete_combination_products.sql", params)
+            for name in (
+                "expansions/13_insert_original_combinations.sql",
+                "expansions/14_insert_original_combination_items.sql",
+                "expansions/15_insert_combinations.sql",
+                "expansions/16_insert_combination_items.sql",
+            ):
+                store.execute(name, params)
+            add_dependency_edges(store, benchmark, edges)
+    return result
+
+
+def _edges(
+    given: list[tuple[str, int, Any, Where]],
+    combos: dict[tuple[str, int], dict[int, tuple[str, Where]]],
+    originals: dict[str, dict[int, str]],
+    origin: str,
+) -> list[DependencyEdge]:
+    """The edges of the rows' ``dependencies``, ends resolved to the slots of the query's
+    original combination (a slot number, or an item id of the row's combination, else of the
+    original)."""
+    out: dict[tuple[str, int, int, str], DependencyEdge] = {}
+    for query_id, combo_id, deps, where in given:
+        if not isinstance(deps, list):
+            raise where.error('expected a list of {"from", "to", "value"}', "dependencies")
+        slots = originals[query_id]
+        names = {item: s for s, item in slots.items()}
+        names |= {item: s for s, (item, _) in combos[(query_id, combo_id)].items()}
+        for dep in deps:
+            if not isinstance(dep, dict) or "from" not in dep or "to" not in dep:
+                raise where.error(
+                    f'expected {{"from", "to", "value"}}, found {dep!r}', "dependencies"
+                )
+            ends = []
+            for end in (dep["from"], dep["to"]):
+                if isinstance(end, int) and not isinstance(end, bool) and end in slots:
+                    ends.append(end)
+                elif isinstance(end, str) and end in names:
+                    ends.append(names[end])
+                else:
+                    raise where.error(
+                        f"edge end {end!r} is neither a slot nor an item of the query's "
+                        "combinations",
+                        "dependencies",
+                    )
+            value = dep.get("value")
+            if value is not None and not isinstance(value, str):
+                raise where.error(f"value must be a string, found {value!r}", "dependencies")
+            if ends[0] == ends[1]:
+                raise where.error("an edge must join two different slots", "dependencies")
+            key = (query_id, ends[0], ends[1], (value or "").strip())
+            out[key] = DependencyEdge(query_id, ends[0], ends[1], key[3], "imported", origin)
+    return list(out.values())
+
+
+def _dedupe(
+    combos: dict[tuple[str, int], dict[int, tuple[str, Where]]],
+    originals: dict[str, dict[int, str]],
+) -> tuple[list[tuple[str, int]], list[str]]:
+    """Imported combinations to store: combo 0 checked against the original, repeats dropped."""
+    keep: list[tuple[str, int]] = []
+    seen: dict[str, set[frozenset[str]]] = {}
+    dropped = 0
+    for (query_id, combo_id), members in sorted(combos.items()):
+        items = frozenset(item for item, _ in members.values())
+        original = frozenset(originals[query_id].values())
+        if combo_id == 0:
+            if items != original:
+                where = next(iter(members.values()))[1]
+                raise where.error(
+                    "combo_id 0 is reserved for the original combination and must equal the "
+                    f"ground truth {sorted(original)}",
+                    "combo_id",
+                )
+            continue
+        known = seen.setdefault(query_id, {original})
+        if items in known:
+            dropped += 1
+            continue
+        known.add(items)
+        keep.append((query_id, combo_id))
+    notes: list[Any] = []
+    if dropped:
+        notes.append(f"dropped {dropped} combination(s) repeating the original or another one")
+    return keep, notes

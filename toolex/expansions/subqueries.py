@@ -1,0 +1,100 @@
+"""Import sub-queries made elsewhere (stage 1 of the pipeline, done by another tool or by hand).
+
+Input (JSONL, JSON array or Parquet): ``query_id, slot, text`` and optional ``operation``,
+``entity``. A query's sub-queries must cover exactly the slots of its ground-truth combination
+(one sub-query per ground-truth tool); ``ref_item_id`` is the ground-truth tool of that slot, taken
+from qrels. Rows are stored with judge 'import' in the named expansion.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+
+from toolex.errors import ToolexError
+from toolex.expansions.originals import ensure_expansion, original_combinations, record_query
+from toolex.loaders.fields import Where, get_int, get_str
+from toolex.loaders.readers import iter_dicts, read_records
+from toolex.store import Store
+
+SUBQUERY_SCHEMA = pa.schema(
+    [
+        ("query_id", pa.string()),
+        ("slot", pa.int32()),
+        ("text", pa.string()),
+        ("operation", pa.string()),
+        ("entity", pa.string()),
+    ]
+)
+
+
+@dataclass
+class SubqueryImport:
+    benchmark: str
+    expansion: str
+    queries: int
+    subqueries: int
+
+    def summary(self) -> str:
+        return (
+            f"{self.benchmark}/{self.expansion}: imported {self.subqueries} sub-queries "
+            f"for {self.queries} queries"
+        )
+
+
+def import_subqueries(
+    store: Store,
+    path: str | Path,
+    *,
+    benchmark: str,
+    expansion: str = "default",
+    replace: bool = False,
+) -> SubqueryImport:
+    path = Path(path)
+    originals = original_combinations(store, benchmark)
+    rows: list[dict[str, object]] = []
+    slots: dict[str, dict[int, Where]] = {}
+    for rec, line in iter_dicts(path, read_records(path)):
+        query_id, where = record_query(rec, path, line, originals, benchmark)
+        slot = get_int(rec, "slot", where, None)
+        if slot is None:
+            raise where.error("missing required field", "slot")
+        if slot in slots.setdefault(query_id, {}):
+            raise where.error(f"slot {slot} is given twice for this query", "slot")
+        slots[query_id][slot] = where
+        rows.append(
+            {
+                "query_id": query_id,
+                "slot": slot,
+                "text": get_str(rec, "text", where),
+                "operation": get_str(rec, "operation", where, required=False),
+                "entity": get_str(rec, "entity", where, required=False),
+            }
+        )
+    if not rows:
+        raise ToolexError(f"{path}: no sub-queries in the file")
+    for query_id, given in slots.items():
+        expected = sorted(originals[query_id])
+        if sorted(given) != expected:
+            where = next(iter(given.values()))
+            raise where.error(
+                f"query {query_id!r} has {len(given)} sub-queries (slots {sorted(given)}) but "
+                f"{len(expected)} ground-truth tools (slots {expected}); "
+                "give one sub-query per tool",
+                "slot",
+            )
+    params = {"benchmark": benchmark, "expansion": expansion}
+    with store.registered("new_subqueries", pa.Table.from_pylist(rows, schema=SUBQUERY_SCHEMA)):
+        stored = store.rows("expansions/20_stored_subqueries.sql", params)[0]
+        if stored["queries"] and not replace:
+            raise ToolexError(
+                f"expansion {expansion!r} already has sub-queries for {stored['queries']} of these "
+                f"queries (e.g. {stored['first_query']!r}); pass --replace to swap them"
+            )
+        with store.transaction():
+            ensure_expansion(store, benchmark, expansion, path)
+            store.execute("expansions/21_delete_subqueries.sql", params)
+            store.execute("expansions/22_insert_subqueries.sql", params)
+    return SubqueryImport(benchmark, expansion, len(slots), len(rows))
