@@ -5,7 +5,7 @@ CSV review sheets. Headless (no Textual)."""
 from toolex.review.labels import BUCKETS, LABELS, ROLES, Label, items_for, members, save_label
 from toolex.review.levels import COMBINATION, LEVELS, VERDICT, Level, sample_level
 from toolex.review.sample import draw_sample
-from toolex.review.stats import ReviewStats, cohen_kappa, review_stats, wilson_interval
+from toolex.review.stats import ReviewStats, review_stats
 from toolex.review.verdict_sample import draw_verdict_sample
 from toolex.review.verdict_stats import VerdictReviewStats, verdict_stats
 from toolex.review.views import ItemView, item_view
@@ -22,7 +22,6 @@ __all__ = [
     "Level",
     "ReviewStats",
     "VerdictReviewStats",
-    "cohen_kappa",
     "draw_sample",
     "draw_verdict_sample",
     "item_view",
@@ -32,5 +31,4 @@ __all__ = [
     "sample_level",
     "save_label",
     "verdict_stats",
-    "wilson_interval",
 ]

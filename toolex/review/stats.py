@@ -3,59 +3,17 @@ the two reviewers, and the failure taxonomy.
 
 - precision = (# items whose final label is valid) / (# items with a final label); the final
   label is the reviewers' shared label, else the adjudicator's (sql/review/30_final_labels.sql).
-- Wilson score interval (Wilson, 1927; Brown, Cai & DasGupta, 2001), z = 1.96 for 95%:
-  centre = (p + z²/2n) / (1 + z²/n), half = z / (1 + z²/n) * sqrt(p(1-p)/n + z²/4n²).
-- Cohen's kappa (Cohen, 1960) over items both reviewers labelled, on valid/invalid:
-  kappa = (p_o - p_e) / (1 - p_e), p_o = observed agreement,
-  p_e = Σ_c p1(c) p2(c) (each reviewer's marginal rate of label c). When p_e = 1 (both reviewers
-  gave one same label to everything) kappa is undefined and reported as None.
+- its 95% Wilson score interval, and Cohen's kappa over the items both reviewers labelled, on
+  valid/invalid (toolex.statistics: formulas and citations).
 """
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from toolex.review.labels import BUCKETS, LABELS
+from toolex.statistics import cohen_kappa, wilson_interval
 from toolex.store import Store
-
-Z95 = 1.959963984540054
-
-
-def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def cohen_kappa(pairs: Sequence[tuple[str, str]]) -> float | None:
-    """Kappa of two raters' labels, one (rater1, rater2) pair per item."""
-    return kappa_of_table(Counter(pairs))
-
-
-def kappa_of_table(table: Mapping[tuple[str, str], int]) -> float | None:
-    """Kappa from a contingency table: (rater1's label, rater2's label) -> number of items.
-
-    The one kappa of toolex: review agreement and ``toolex judges eval`` (judge vs labels)."""
-    n = sum(table.values())
-    if n == 0:
-        return None
-    p_o = sum(count for (a, b), count in table.items() if a == b) / n
-    c1: Counter[str] = Counter()
-    c2: Counter[str] = Counter()
-    for (a, b), count in table.items():
-        c1[a] += count
-        c2[b] += count
-    p_e = sum(c1[c] * c2[c] for c in set(c1) | set(c2)) / (n * n)
-    if p_e == 1:
-        return None
-    return (p_o - p_e) / (1 - p_e)
 
 
 @dataclass

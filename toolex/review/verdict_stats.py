@@ -2,7 +2,7 @@
 
 Final labels follow sql/review/60_verdict_final_labels.sql (shared label, else adjudicated). Per
 part h (accepted, rejected, unjudged; toolex.review.verdict_sample), p_h = yes / labelled with
-its 95% Wilson interval (toolex.review.stats.wilson_interval). Each part's sample is
+its 95% Wilson interval (toolex.statistics.wilson_interval). Each part's sample is
 self-weighting (proportional allocation over its strata), so with N_h the part's population at
 draw time (review_verdict_strata):
 
@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 
 from toolex.review.levels import VERDICT
-from toolex.review.stats import cohen_kappa, wilson_interval
 from toolex.review.verdict_sample import PARTS
+from toolex.statistics import cohen_kappa, wilson_interval
 from toolex.store import Store
 
 
