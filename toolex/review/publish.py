@@ -1,7 +1,7 @@
-"""Final verdict-level review labels as verdict labels (table ``labels``), the ground truth that
-`toolex judges eval` measures judges against.
+"""Final verdict-level review labels as verdict labels (table ``labels``, written only by
+toolex.labels), the ground truth that `toolex judges eval` measures judges against.
 
-One row per sampled (sub-query, reference, candidate) whose final label is known (the rule of
+One label per sampled (sub-query, reference, candidate) whose final label is known (the rule of
 sql/review/60_verdict_final_labels.sql): ``source`` = the sample id, ``labeller`` = 'agreed' or
 the adjudicator's name, ``label`` yes/no, ``note`` = the failure bucket of a no, then the
 final note ("different_operation: drops a database, not a table"), ``stratum`` = how the item was
@@ -12,10 +12,10 @@ final label disappears (a reviewer changed theirs; adjudication pending) is remo
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
+from toolex.labels import Label, LabelKey, remove_label, replace_label
 from toolex.review.levels import VERDICT
 from toolex.store import Store
 
@@ -35,35 +35,33 @@ def publish_final_labels(store: Store, sample_id: str, key: Mapping[str, Any] | 
     )
     published = 0
     for r in rows:
-        where = {
-            "source": sample_id,
-            "benchmark": r["benchmark"],
-            "query_id": r["query_id"],
-            "reference": r["reference"],
-            "candidate": r["item_id"],
-        }
         if r["final_label"] is None:
-            store.execute("review/62_verdict_unpublish_label.sql", where)
+            remove_label(
+                store,
+                LabelKey(sample_id, r["benchmark"], r["query_id"], r["reference"], r["item_id"]),
+            )
             continue
-        note = ": ".join(x for x in (r["final_bucket"], r["final_note"]) if x) or None
-        stratum = {
-            "sample": sample_id,
-            "part": r["part"],
-            "category": r["category"],
-            "rank_band": r["rank_band"],
-            "rank": r["rank"],
-        }
-        store.execute(
-            "review/61_verdict_publish_label.sql",
-            {
-                **where,
-                "slot": r["slot"],
-                "subquery": r["subquery"],
-                "label": r["final_label"],
-                "labeller": r["labeller"],
-                "note": note,
-                "stratum": json.dumps(stratum),
-            },
+        replace_label(
+            store,
+            Label(
+                benchmark=r["benchmark"],
+                query_id=r["query_id"],
+                slot=r["slot"],
+                subquery=r["subquery"],
+                reference=r["reference"],
+                candidate=r["item_id"],
+                label=r["final_label"],
+                labeller=r["labeller"],
+                note=": ".join(x for x in (r["final_bucket"], r["final_note"]) if x) or None,
+                source=sample_id,
+                stratum={
+                    "sample": sample_id,
+                    "part": r["part"],
+                    "category": r["category"],
+                    "rank_band": r["rank_band"],
+                    "rank": r["rank"],
+                },
+            ),
         )
         published += 1
     return published
