@@ -269,8 +269,7 @@ def stats_cmd(db: str, sample_id: str, fmt: str) -> None:
       toolex review stats audit1 --format json
     """
     from toolex.review.levels import sample_level
-    from toolex.review.stats import review_stats
-    from toolex.review.verdict_stats import verdict_stats
+    from toolex.review.stats import review_stats, verdict_stats
 
     with open_store(db, read_only=True) as store:
         if sample_level(store, sample_id).name == "verdict":

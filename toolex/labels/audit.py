@@ -80,9 +80,11 @@ def _labelled_items(store: Store, sample_id: str) -> list[dict[str, Any]]:
         raise ToolexError(
             f"no review sample named {sample_id!r}; draw one with `toolex review sample`"
         )
+    # the review protocol's final-label rule, read from the combination level's labels table
+    # (toolex.review.levels.COMBINATION; labels sits below review and cannot import it)
+    params = {"labels": "review_labels", "sample_id": sample_id, "query_id": None}
     finals = {
-        (r["query_id"], r["combo_id"]): r
-        for r in store.rows("review/30_final_labels.sql", {"sample_id": sample_id})
+        (r["query_id"], r["combo_id"]): r for r in store.rows("review/30_final_labels.sql", params)
     }
     items = []
     for row in sample:
