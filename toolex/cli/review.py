@@ -105,8 +105,8 @@ def sample_cmd(
       toolex review sample v1 --level verdict --benchmark stabletoolbench --size 300 \\
           --seed 13 --order uncertainty
     """
-    from toolex.review.sample import draw_sample
-    from toolex.review.verdict_sample import BEYOND, draw_verdict_sample
+    from toolex.review.beyond import BEYOND
+    from toolex.review.sample import draw_sample, draw_verdict_sample
 
     if level == "combination":
         given = [

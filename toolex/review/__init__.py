@@ -4,9 +4,8 @@ CSV review sheets. Headless (no Textual)."""
 
 from toolex.review.labels import ROLES, Label, items_for, members, save_label
 from toolex.review.levels import COMBINATION, LEVELS, VERDICT, Level, sample_level
-from toolex.review.sample import draw_sample
+from toolex.review.sample import draw_sample, draw_verdict_sample
 from toolex.review.stats import ReviewStats, VerdictReviewStats, review_stats, verdict_stats
-from toolex.review.verdict_sample import draw_verdict_sample
 from toolex.review.views import ItemView, item_view
 
 __all__ = [
