@@ -99,17 +99,20 @@ def items_for(store: Store, sample_id: str, role: str) -> list[dict[str, Any]]:
             {"labels": level.tables.labels, "sample_id": sample_id, "role": role},
         )
     }
-    items = store.rows(level.sql["items"], {"sample_id": sample_id})
-    if role == "adjudicator":
-        items = [it for it in items if level.key_of(it) in seen]
-    return [{**it, **{c: seen.get(level.key_of(it), {}).get(c) for c in SEEN}} for it in items]
+    out = []
+    for item in store.rows(level.sql["items"], {"sample_id": sample_id}):
+        labels = seen.get(level.key_of(item))
+        if labels is None and role == "adjudicator":
+            continue  # not a disagreement
+        out.append({**item, **{c: labels[c] if labels else None for c in SEEN}})
+    return out
 
 
 def members(store: Store, item: Mapping[str, Any]) -> list[dict[str, Any]]:
     """A sampled combination slot by slot: sub-query, candidate item, reference item."""
     return store.rows(
         "review/21_item_members.sql",
-        {k: item[k] for k in ("benchmark", "expansion", "query_id", "combo_id")},
+        {k: item[k] for k in COMBINATION.key},
     )
 
 
