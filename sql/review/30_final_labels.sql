@@ -9,17 +9,19 @@
 -- toolex.review.levels read by query_table). Creates: nothing.
 -- Parameters: $labels, $sample_id, $query_id (one query's items; NULL = all).
 WITH items AS (
+    -- one row per item: its key, then each role's label (max of the one label a role gives
+    -- an item: the role is part of the table's key)
     SELECT * EXCLUDE (role, reviewer, label, bucket, note, labelled_at),
-           any_value(label) FILTER (WHERE role = 'reviewer1') AS r1_label,
-           any_value(bucket) FILTER (WHERE role = 'reviewer1') AS r1_bucket,
-           any_value(note) FILTER (WHERE role = 'reviewer1') AS r1_note,
-           any_value(label) FILTER (WHERE role = 'reviewer2') AS r2_label,
-           any_value(bucket) FILTER (WHERE role = 'reviewer2') AS r2_bucket,
-           any_value(note) FILTER (WHERE role = 'reviewer2') AS r2_note,
-           any_value(label) FILTER (WHERE role = 'adjudicator') AS adj_label,
-           any_value(bucket) FILTER (WHERE role = 'adjudicator') AS adj_bucket,
-           any_value(note) FILTER (WHERE role = 'adjudicator') AS adj_note,
-           any_value(reviewer) FILTER (WHERE role = 'adjudicator') AS adjudicator
+           max(label) FILTER (WHERE role = 'reviewer1') AS r1_label,
+           max(bucket) FILTER (WHERE role = 'reviewer1') AS r1_bucket,
+           max(note) FILTER (WHERE role = 'reviewer1') AS r1_note,
+           max(label) FILTER (WHERE role = 'reviewer2') AS r2_label,
+           max(bucket) FILTER (WHERE role = 'reviewer2') AS r2_bucket,
+           max(note) FILTER (WHERE role = 'reviewer2') AS r2_note,
+           max(label) FILTER (WHERE role = 'adjudicator') AS adj_label,
+           max(bucket) FILTER (WHERE role = 'adjudicator') AS adj_bucket,
+           max(note) FILTER (WHERE role = 'adjudicator') AS adj_note,
+           max(reviewer) FILTER (WHERE role = 'adjudicator') AS adjudicator
     FROM query_table($labels)
     WHERE sample_id = $sample_id AND ($query_id IS NULL OR query_id = $query_id)
     GROUP BY ALL
