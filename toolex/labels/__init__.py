@@ -5,8 +5,8 @@
   labels a verdict-level review publishes), and its readers (export);
 - :mod:`toolex.labels.tasks`: labelled verdicts as judge tasks (sub-query resolution, strata);
 - :mod:`toolex.labels.quality`: confusion matrix, precision/recall/F1/accuracy/kappa, intervals;
-- :mod:`toolex.labels.evaluate` and :mod:`toolex.labels.audit`: `toolex judges eval` of the
-  verify and audit stages;
+- :mod:`toolex.labels.evaluate`: `toolex judges eval` of the verify stage (the audit stage,
+  measured against review labels, is toolex.review.audit_eval, above this package);
 - :mod:`toolex.labels.report`: its results as data, and the one writer of ``judge_evaluations``.
 """
 

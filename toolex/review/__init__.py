@@ -1,6 +1,7 @@
 """The human validation protocol at two levels (accepted combinations; single verdicts): stratified
-samples, blind double labelling with adjudication, agreement, precision and recall statistics, and
-CSV review sheets. Headless (no Textual)."""
+samples, blind double labelling with adjudication, agreement, precision and recall statistics,
+CSV review sheets, and audit judges measured against a sample's final labels (audit_eval).
+Headless (no Textual)."""
 
 from toolex.review.labels import ROLES, Label, items_for, members, save_label
 from toolex.review.levels import COMBINATION, LEVELS, VERDICT, Level, sample_level
