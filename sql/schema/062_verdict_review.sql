@@ -2,7 +2,7 @@
 -- Reads: nothing. Creates: review_verdict_draws, review_verdict_strata, review_verdict_samples,
 -- review_verdict_labels. Parameters: none.
 -- A verdict-level sample holds (sub-query, reference, candidate) triples drawn by
--- toolex/review/verdict_sample.py over three parts: the judge's accepted verdicts, its rejected
+-- toolex/review/sample.py over three parts: the judge's accepted verdicts, its rejected
 -- verdicts, and retrieved-but-unjudged candidates (the recall side). Everything a label's meaning
 -- depends on (the sub-query text, the judge's verdict = part, the retrieval rank) is copied at
 -- draw time, so a re-expansion cannot change what was labelled. Final labels are also written to
@@ -24,7 +24,7 @@ CREATE TABLE IF NOT EXISTS review_verdict_draws (
 );
 
 -- Population and draw per stratum (part x query category x rank band): the weights of the
--- recall estimate (toolex/review/verdict_stats.py).
+-- recall estimate (toolex/review/stats.py).
 CREATE TABLE IF NOT EXISTS review_verdict_strata (
     sample_id   VARCHAR NOT NULL,
     stratum     VARCHAR NOT NULL,             -- part/category/rank_band

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from toolex.labels.quality import Confusion, figures, kappa
-from toolex.review.stats import cohen_kappa, kappa_of_table
+from toolex.statistics import cohen_kappa, kappa_of_table
 
 # tp 2, fp 1, fn 1, tn 3 (n = 7): the committed tests/labels/data/small.jsonl under heuristic
 C = Confusion(tp=2, fp=1, fn=1, tn=3)

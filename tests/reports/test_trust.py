@@ -21,7 +21,7 @@ from toolex.reports.trust import (
     report_trust,
     trust_table,
 )
-from toolex.review.stats import wilson_interval
+from toolex.statistics import wilson_interval
 
 L3 = math.log2(3)
 # bm25 at K=3 (fixtures.py): old and new nDCG per query, q1..q6

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from toolex.errors import ToolexError
-from toolex.review import Label, cohen_kappa, review_stats, save_label, wilson_interval
+from toolex.review import Label, review_stats, save_label
+from toolex.statistics import cohen_kappa, wilson_interval
 
 # 10 items: (reviewer1, reviewer2, adjudicator); a label is "valid" or ("invalid", bucket)
 V = "valid"

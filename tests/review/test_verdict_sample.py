@@ -8,7 +8,7 @@ import pyarrow as pa
 import pytest
 
 from toolex.errors import NotFoundError, ToolexError
-from toolex.review.verdict_sample import allocate_strata, draw_verdict_sample, split_evenly
+from toolex.review.sample import allocate_strata, draw_verdict_sample, split_evenly
 
 # per query (slot 0, reference r): candidate -> (rank, verdict, confidence); None = no verdict
 CANDIDATES = {

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from toolex.review import Label, save_label, verdict_stats, wilson_interval
-from toolex.review.verdict_stats import recall_estimate
+from toolex.review import Label, save_label, verdict_stats
+from toolex.review.stats import recall_estimate
+from toolex.statistics import wilson_interval
 
 POPULATION = {"accepted": 40, "rejected": 100, "unjudged": 200}
 Y = "yes"

@@ -119,7 +119,7 @@ def eval_cmd(
     if stage == "audit":
         if not sample_id:
             raise click.UsageError("--stage audit needs --sample (a review sample)")
-        from toolex.labels.audit import evaluate_audit, plan_audit
+        from toolex.review.audit_eval import evaluate_audit, plan_audit
 
         with open_store(db, read_only=dry_run) as store:
             if dry_run:

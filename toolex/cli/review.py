@@ -105,8 +105,8 @@ def sample_cmd(
       toolex review sample v1 --level verdict --benchmark stabletoolbench --size 300 \\
           --seed 13 --order uncertainty
     """
-    from toolex.review.sample import draw_sample
-    from toolex.review.verdict_sample import BEYOND, draw_verdict_sample
+    from toolex.review.beyond import BEYOND
+    from toolex.review.sample import draw_sample, draw_verdict_sample
 
     if level == "combination":
         given = [
@@ -269,8 +269,7 @@ def stats_cmd(db: str, sample_id: str, fmt: str) -> None:
       toolex review stats audit1 --format json
     """
     from toolex.review.levels import sample_level
-    from toolex.review.stats import review_stats
-    from toolex.review.verdict_stats import verdict_stats
+    from toolex.review.stats import review_stats, verdict_stats
 
     with open_store(db, read_only=True) as store:
         if sample_level(store, sample_id).name == "verdict":

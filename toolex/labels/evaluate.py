@@ -76,7 +76,12 @@ def _only(labels: list[Label], benchmark: str | None, source: str) -> list[Label
 
 
 def build_judge(
-    spec: str, store: Store, config: Any = None, benchmark: str | None = None, *, pricing=False
+    spec: str,
+    store: Store,
+    config: Any = None,
+    benchmark: str | None = None,
+    *,
+    pricing: bool = False,
 ) -> Judge:
     """The judge ``spec``: an offline judge takes its IDF from ``benchmark``'s library; an LLM
     judge takes its call settings from ``config``. With ``pricing`` (a dry run, which prices
@@ -111,7 +116,8 @@ def _placeholder_key(provider: str) -> Iterator[None]:
 
 def decomposer_spec(config: Any = None) -> str:
     """The decompose judge of the config file's [judges], else the default (offline) judge."""
-    return (getattr(config, "judges", None) or {}).get("decompose", DEFAULT_JUDGE)
+    spec: str = (getattr(config, "judges", None) or {}).get("decompose", DEFAULT_JUDGE)
+    return spec
 
 
 def _decomposers(

@@ -6,9 +6,9 @@ tp, fp, fn, tn the cells of (judge, label) and n their sum:
 - precision = tp / (tp + fp); recall = tp / (tp + fn); accuracy = (tp + tn) / n;
   baseline = (fp + tn) / n, the accuracy of always answering "no"; discarded = (fn + tn) / n,
   the share a screen drops. Each is a binomial proportion: 95% Wilson score interval
-  (``toolex.review.stats.wilson_interval``; Wilson 1927, Brown, Cai & DasGupta 2001).
+  (``toolex.statistics.wilson_interval``; Wilson 1927, Brown, Cai & DasGupta 2001).
 - F1 = 2 tp / (2 tp + fp + fn), and Cohen's kappa of the judge against the labels
-  (``toolex.review.stats.kappa_of_table``, Cohen 1960) are not proportions: their 95% intervals
+  (``toolex.statistics.kappa_of_table``, Cohen 1960) are not proportions: their 95% intervals
   are percentile bootstrap intervals, :data:`BOOTSTRAP_RESAMPLES` resamples of the n verdicts
   (multinomial over the four cells), seeded with :data:`BOOTSTRAP_SEED` so a report repeats
   exactly; resamples where the figure is undefined (no yes at all) are left out.
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from toolex.review.stats import kappa_of_table, wilson_interval
+from toolex.statistics import kappa_of_table, wilson_interval
 
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 16

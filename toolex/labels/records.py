@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolex.errors import InputError, ToolexError
 from toolex.loaders.fields import Where, get_int, get_str
@@ -44,6 +44,16 @@ DEFAULT_LABELLER = "unknown"
 MAX_SHOWN_ERRORS = 20
 
 
+class LabelKey(NamedTuple):
+    """What names one label in the ``labels`` table (its primary key)."""
+
+    source: str
+    benchmark: str
+    query_id: str
+    reference: str
+    candidate: str
+
+
 @dataclass(frozen=True)
 class Label:
     """One verdict label; mirrors the ``labels`` table (sql/schema/060_verdict_quality.sql)."""
@@ -60,6 +70,10 @@ class Label:
     source: str
     stratum: dict[str, Any] | None
     labelled_at: datetime | None = None
+
+    @property
+    def key(self) -> LabelKey:
+        return LabelKey(self.source, self.benchmark, self.query_id, self.reference, self.candidate)
 
     def record(self) -> dict[str, Any]:
         """The file record (every field but ``labelled_at``, in file order)."""

@@ -1,9 +1,15 @@
 """The ``labels`` table: the one writer of verdict labels, and their readers.
 
-An import reads the whole file, checks every record against the store (benchmark, query, items,
-the reference being a ground-truth item of the query, its slot), and only when the whole file is
-sound writes it in one transaction. A source is a label set: importing a source again replaces
-every label it held (in every benchmark), so a corrected file is simply imported again.
+Labels arrive two ways, both written here:
+
+- an import reads the whole file, checks every record against the store (benchmark, query,
+  items, the reference being a ground-truth item of the query, its slot), and only when the
+  whole file is sound writes it in one transaction. A source is a label set: importing a source
+  again replaces every label it held (in every benchmark), so a corrected file is simply
+  imported again;
+- a verdict-level review (toolex.review.publish) settles one item at a time: each final label is
+  written with :func:`replace_label`, and one that is no longer final is taken back with
+  :func:`remove_label`, inside the transaction that saves the reviewer's label.
 """
 
 from __future__ import annotations
@@ -18,10 +24,12 @@ import pyarrow as pa
 
 from toolex.errors import InputError, NotFoundError, ToolexError
 from toolex.labels.records import (
+    FIELDS,
     SHIPPED,
     SHIPPED_LOADS,
     Label,
     LabelErrors,
+    LabelKey,
     read_labels,
     write_labels,
 )
@@ -116,6 +124,26 @@ def import_labels(
             store.execute("labels/22_insert_labels.sql")
     yes = sum(label.label == "yes" for label in labels)
     return LabelImport(str(path), len(labels), yes, replaced, notes)
+
+
+def replace_label(store: Store, label: Label) -> None:
+    """Write one label (labelled now), replacing what its source held under the same key. Runs
+    inside the caller's transaction: a review publishes a final label with the label that
+    settles it."""
+    store.execute(
+        "labels/23_replace_label.sql",
+        {
+            **{f: getattr(label, f) for f in FIELDS if f != "stratum"},
+            # ASCII-escaped JSON, as published review labels have always been stored (an import
+            # keeps non-ASCII text as is: _arrow)
+            "stratum": json.dumps(label.stratum) if label.stratum else None,
+        },
+    )
+
+
+def remove_label(store: Store, key: LabelKey) -> None:
+    """Delete the label of ``key`` if there is one (inside the caller's transaction)."""
+    store.execute("labels/24_remove_label.sql", key._asdict())
 
 
 def stored_labels(

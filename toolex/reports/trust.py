@@ -19,7 +19,7 @@ an evaluation of it, or its verdicts' labels, from that source are in-sample and
 cross-validated figures stand instead. Its verdicts carry their fitted score as ``confidence``;
 ``heuristic`` verdicts without one were made by the offline verifier before the fit, which
 neither the figures nor an evaluation of today's judge describe: only labels of those very
-verdicts can measure them. Intervals are 95% Wilson (``toolex.review.stats.wilson_interval``,
+verdicts can measure them. Intervals are 95% Wilson (``toolex.statistics.wilson_interval``,
 the one implementation).
 """
 
@@ -33,7 +33,8 @@ from typing import Any
 from toolex.judges import JUDGE_STAGES
 from toolex.judges.operating_points import CROSS_VALIDATED, LABELS_FITTED_ON
 from toolex.reports.inputs import ReportContext, Table
-from toolex.review.stats import review_stats, wilson_interval
+from toolex.review.stats import review_stats
+from toolex.statistics import wilson_interval
 from toolex.store import Store
 
 # An unmeasured verifier makes the expansion "unvalidated" (the word marks it everywhere);

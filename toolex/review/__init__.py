@@ -1,19 +1,16 @@
 """The human validation protocol at two levels (accepted combinations; single verdicts): stratified
-samples, blind double labelling with adjudication, agreement, precision and recall statistics, and
-CSV review sheets. Headless (no Textual)."""
+samples, blind double labelling with adjudication, agreement, precision and recall statistics,
+CSV review sheets, and audit judges measured against a sample's final labels (audit_eval).
+Headless (no Textual)."""
 
-from toolex.review.labels import BUCKETS, LABELS, ROLES, Label, items_for, members, save_label
+from toolex.review.labels import ROLES, Label, items_for, members, save_label
 from toolex.review.levels import COMBINATION, LEVELS, VERDICT, Level, sample_level
-from toolex.review.sample import draw_sample
-from toolex.review.stats import ReviewStats, cohen_kappa, review_stats, wilson_interval
-from toolex.review.verdict_sample import draw_verdict_sample
-from toolex.review.verdict_stats import VerdictReviewStats, verdict_stats
+from toolex.review.sample import draw_sample, draw_verdict_sample
+from toolex.review.stats import ReviewStats, VerdictReviewStats, review_stats, verdict_stats
 from toolex.review.views import ItemView, item_view
 
 __all__ = [
-    "BUCKETS",
     "COMBINATION",
-    "LABELS",
     "LEVELS",
     "ROLES",
     "VERDICT",
@@ -22,7 +19,6 @@ __all__ = [
     "Level",
     "ReviewStats",
     "VerdictReviewStats",
-    "cohen_kappa",
     "draw_sample",
     "draw_verdict_sample",
     "item_view",
@@ -32,5 +28,4 @@ __all__ = [
     "sample_level",
     "save_label",
     "verdict_stats",
-    "wilson_interval",
 ]

@@ -2,14 +2,14 @@
 (toolex.review.levels: combinations valid/invalid, verdicts yes/no).
 
 Roles: reviewer1 and reviewer2 label every item independently, each seeing only their own label
-(the items SQL of the level never returns the other's); the adjudicator sees only the items they
-disagree on, with both labels and notes. One person holds one role per sample, so the two
+(sql/review/24_role_labels.sql never returns the other's); the adjudicator sees only the items
+they disagree on, with both labels and notes. One person holds one role per sample, so the two
 "independent" labels cannot come from the same reviewer. Nobody sees what the judges said or how
 the retriever ranked (see toolex.review.views).
 
-A verdict-level label that settles an item's final label (both reviewers agree, or the
-adjudicator decides) is written to ``labels`` too (toolex.review.publish), in the same
-transaction as the label itself.
+At a level that publishes (the verdict level), a label that settles an item's final label (both
+reviewers agree, or the adjudicator decides) is written to ``labels`` too (toolex.review.publish),
+in the same transaction as the label itself.
 """
 
 from __future__ import annotations
@@ -24,9 +24,20 @@ from toolex.review.publish import publish_final_labels
 from toolex.store import Store
 
 ROLES = ("reviewer1", "reviewer2", "adjudicator")
-# the combination level's labels and buckets, under their historical names
-LABELS = COMBINATION.labels
-BUCKETS = COMBINATION.buckets
+# what a role may see of the labels of an item (sql/review/24_role_labels.sql): its own label,
+# and for the adjudicator both reviewers'
+SEEN = (
+    "label",
+    "bucket",
+    "note",
+    "reviewer",
+    "r1_label",
+    "r1_bucket",
+    "r1_note",
+    "r2_label",
+    "r2_bucket",
+    "r2_note",
+)
 
 
 @dataclass(frozen=True)
@@ -61,7 +72,8 @@ def check_role(
     if not reviewer.strip():
         raise ToolexError("a reviewer name is required")
     level = level or sample_level(store, sample_id)
-    for row in store.rows(level.sql["reviewers"], {"sample_id": sample_id}):
+    params = {"labels": level.tables.labels, "sample_id": sample_id}
+    for row in store.rows("review/23_role_reviewers.sql", params):
         if row["reviewer"] == reviewer and row["role"] != role:
             raise ToolexError(
                 f"{reviewer} already labels sample {sample_id!r} as {row['role']}; one person "
@@ -74,18 +86,33 @@ def check_role(
 
 
 def items_for(store: Store, sample_id: str, role: str) -> list[dict[str, Any]]:
-    """The items ``role`` must label, with what that role may see (see module docstring)."""
+    """The items ``role`` must label in position order (every item; for the adjudicator, the
+    disagreements), each what the reviewer sees of it (the level's items SQL) with what the role
+    may see of its labels (:data:`SEEN`, None where there is none)."""
     if role not in ROLES:
         raise ToolexError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
     level = sample_level(store, sample_id)
-    return store.rows(level.sql["items"], {"sample_id": sample_id, "role": role})
+    seen = {
+        level.key_of(r): r
+        for r in store.rows(
+            "review/24_role_labels.sql",
+            {"labels": level.tables.labels, "sample_id": sample_id, "role": role},
+        )
+    }
+    out = []
+    for item in store.rows(level.sql["items"], {"sample_id": sample_id}):
+        labels = seen.get(level.key_of(item))
+        if labels is None and role == "adjudicator":
+            continue  # not a disagreement
+        out.append({**item, **{c: labels[c] if labels else None for c in SEEN}})
+    return out
 
 
 def members(store: Store, item: Mapping[str, Any]) -> list[dict[str, Any]]:
     """A sampled combination slot by slot: sub-query, candidate item, reference item."""
     return store.rows(
         "review/21_item_members.sql",
-        {k: item[k] for k in ("benchmark", "expansion", "query_id", "combo_id")},
+        {k: item[k] for k in COMBINATION.key},
     )
 
 
@@ -115,8 +142,8 @@ def write_label(
     reviewer: str,
     label: Label,
 ) -> None:
-    """Write one checked label inside the caller's transaction; a verdict's final label follows
-    it into ``labels``."""
+    """Write one checked label inside the caller's transaction; at a level that publishes, the
+    item's final label follows it into ``labels``."""
     key = {k: item[k] for k in level.key}
     store.execute(
         level.sql["save"],
@@ -130,5 +157,5 @@ def write_label(
             **key,
         },
     )
-    if level.name == "verdict":
-        publish_final_labels(store, sample_id, key)
+    if level.publishes:
+        publish_final_labels(store, level, sample_id, key)

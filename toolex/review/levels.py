@@ -1,21 +1,36 @@
-"""The two levels of the review protocol and what differs between them: what an item is, the
-two labels a reviewer chooses between, the failure buckets of a negative label, and the SQL
-files that read and write each level's tables. Everything else (roles, blindness,
-adjudication, statistics) is the same protocol at both levels.
+"""The two levels of the review protocol and what differs between them: what an item is (the
+key columns naming it), the two labels a reviewer chooses between, the failure buckets of a
+negative label, the tables holding the level's samples and labels, the parts its samples are
+drawn over, and the SQL files that truly differ (what a reviewer sees of an item; the INSERT of
+a label, whose target table DuckDB cannot take as a bound value). Everything else (roles,
+blindness, adjudication, the final-label rule, allocation, statistics) is one protocol, in SQL
+files that read the level's tables by name (``query_table($samples)``, ``query_table($labels)``,
+bound from :attr:`Level.tables`: a value, never SQL text).
 
 - combination: one accepted combination of a query (``review_samples``, ``review_labels``);
-  labels valid / invalid.
+  labels valid / invalid; strata category x number of tools, allocated proportionally.
 - verdict: one (sub-query, reference, candidate) triple (``review_verdict_samples``,
   ``review_verdict_labels``); labels yes (the candidate is an equivalent of the reference for
-  the sub-query) / no.
+  the sub-query) / no; strata part x category x rank band, the size split evenly over the parts
+  (the judge's accepted and rejected verdicts, and unjudged candidates); its final labels are
+  published to ``labels`` (toolex.review.publish).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from toolex.errors import NotFoundError
 from toolex.store import Store
+
+
+class Tables(NamedTuple):
+    """A level's tables, bound by name into the protocol's SQL (``$samples``, ``$labels``)."""
+
+    samples: str  # the sampled items, one row each, with how they were drawn
+    labels: str  # one row per (item, role): the protocol's label columns after the item's key
 
 
 @dataclass(frozen=True)
@@ -25,7 +40,10 @@ class Level:
     buckets: dict[str, str]  # key -> what the reviewer reads
     short: tuple[str, ...]  # one word per bucket, for a one-line key hint
     key: tuple[str, ...]  # columns naming one item of a sample (after sample_id)
-    sql: dict[str, str]  # what -> SQL file
+    tables: Tables
+    parts: tuple[str, ...]  # the size is split evenly over these (none: one population)
+    publishes: bool  # its final labels are verdict labels, written to `labels` too
+    sql: dict[str, str]  # what differs -> SQL file: "items" (what a reviewer sees), "save"
 
     @property
     def positive(self) -> str:
@@ -34,6 +52,10 @@ class Level:
     @property
     def negative(self) -> str:
         return self.labels[1]
+
+    def key_of(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The values of the key columns of ``row`` (an item, a label, a sheet row)."""
+        return tuple(row[k] for k in self.key)
 
 
 COMBINATION = Level(
@@ -48,13 +70,10 @@ COMBINATION = Level(
     },
     short=("ambiguity", "near-synonym", "coverage", "platform"),
     key=("benchmark", "expansion", "query_id", "combo_id"),
-    sql={
-        "items": "review/20_items.sql",
-        "save": "review/22_save_label.sql",
-        "reviewers": "review/23_role_reviewers.sql",
-        "in_sample": "review/13_item_in_sample.sql",
-        "final": "review/30_final_labels.sql",
-    },
+    tables=Tables("review_samples", "review_labels"),
+    parts=(),
+    publishes=False,
+    sql={"items": "review/20_combination_items.sql", "save": "review/22_save_label.sql"},
 )
 
 VERDICT = Level(
@@ -71,13 +90,11 @@ VERDICT = Level(
     },
     short=("operation", "entity", "input", "coverage", "source", "thin"),
     key=("benchmark", "expansion", "query_id", "slot", "item_id"),
-    sql={
-        "items": "review/50_verdict_items.sql",
-        "save": "review/51_verdict_save_label.sql",
-        "reviewers": "review/52_verdict_role_reviewers.sql",
-        "in_sample": "review/53_verdict_item_in_sample.sql",
-        "final": "review/60_verdict_final_labels.sql",
-    },
+    tables=Tables("review_verdict_samples", "review_verdict_labels"),
+    # the judge's verdict at draw time, or none (toolex.review.sample)
+    parts=("accepted", "rejected", "unjudged"),
+    publishes=True,
+    sql={"items": "review/50_verdict_items.sql", "save": "review/51_verdict_save_label.sql"},
 )
 
 LEVELS = {COMBINATION.name: COMBINATION, VERDICT.name: VERDICT}

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from toolex.errors import InputError, ToolexError
+from toolex.review.finals import in_sample
 from toolex.review.labels import Label, check_role, items_for, write_label
 from toolex.review.levels import Level, sample_level
 from toolex.review.views import item_view
@@ -121,7 +122,7 @@ def import_sheet(store: Store, path: str | Path) -> int:
                 )
             item = _key(level, row, path, line)
             lab = _label(level, label, row, path, line)
-            if not store.rows(level.sql["in_sample"], {"sample_id": sample_id, **item})[0]["n"]:
+            if not in_sample(store, level, sample_id, item):
                 what = " ".join(f"{k} {item[k]}" for k in level.key[2:])
                 raise InputError(
                     f"{what} is not in sample {sample_id!r}", path=path, line=line, field="query_id"

@@ -1,4 +1,4 @@
--- 51_audit_members: the members of a review sample's combinations, slot by slot, with the
+-- 71_audit_members: the members of a review sample's combinations, slot by slot, with the
 -- expansion's sub-query of the slot (the audit checklist) and each tool's documentation.
 -- Reads: review_samples, combination_items, subqueries, items. Creates: nothing.
 -- Parameters: $sample_id.

@@ -1,4 +1,4 @@
--- 50_audit_sample: the combinations of a review sample with the expansion's stored audit outcome
+-- 70_audit_sample: the combinations of a review sample with the expansion's stored audit outcome
 -- and what an audit judge needs (query, instruction, category).
 -- Reads: review_samples, combinations, queries. Creates: nothing. Parameters: $sample_id.
 SELECT s.benchmark, s.expansion, s.query_id, s.combo_id, s.stratum, c.status, c.reason, c.judge,

@@ -1,5 +1,6 @@
--- 61_verdict_publish_label: write one sampled verdict's final label to `labels`, the table
--- `toolex judges eval` reads (source = the sample id; a newer final label replaces it).
+-- 23_replace_label: write one label, replacing the one its source holds for the same (benchmark,
+-- query, reference, candidate); labelled now. toolex.review publishes a verdict-level sample's
+-- final labels this way (source = the sample id), one at a time as reviewers settle them.
 -- Reads: nothing. Creates: one row of labels.
 -- Parameters: $benchmark, $query_id, $slot, $subquery, $reference, $candidate, $label,
 -- $labeller, $note, $source, $stratum (JSON text).

@@ -11,8 +11,8 @@ from pipeline.fixtures import build
 
 from toolex.cli import cli
 from toolex.errors import ToolexError
-from toolex.labels.audit import evaluate_audit
 from toolex.review import Label, save_label
+from toolex.review.audit_eval import evaluate_audit
 from toolex.store import Store
 
 # q1's combinations: (combo_id, status, members slot 0 and 1, reviewers' labels)

@@ -1,7 +1,9 @@
 """`toolex judges eval --stage audit`: audit verdicts against combination-level review labels.
 
-The labels are the final labels of a review sample (toolex.review: the two reviewers' shared
-label, else the adjudicator's; items still pending are left out); "valid" is the positive class.
+The labels are the final labels of a review sample (toolex.review.finals: the two reviewers'
+shared label, else the adjudicator's; items still pending are left out); "valid" is the positive
+class. It lives in review, above toolex.labels, because it reads the review protocol's final
+labels; the figures and their one writer (judge_evaluations) are toolex.labels'.
 The verdicts are either the expansion's stored outcomes (no judge named: status 'valid' is a yes,
 'rejected_audit' and 'rejected_platform' a no, 'cut' and 'pending' were never audited and are
 counted apart) or a judge's fresh audit of each sampled combination (its query, the expansion's
@@ -20,6 +22,8 @@ from toolex.judges.base import AuditTask, Verdict, tool_doc
 from toolex.labels.evaluate import build_judge, plan_row
 from toolex.labels.report import Evaluation, Scored, judge_report, save_evaluation
 from toolex.progress import progress
+from toolex.review.finals import reviewed_items
+from toolex.review.levels import COMBINATION
 from toolex.store import Store
 
 AUDIT_STRATA = ("benchmark", "stratum")
@@ -75,20 +79,19 @@ def plan_audit(
 
 
 def _labelled_items(store: Store, sample_id: str) -> list[dict[str, Any]]:
-    sample = store.rows("labels/50_audit_sample.sql", {"sample_id": sample_id})
+    sample = store.rows("review/70_audit_sample.sql", {"sample_id": sample_id})
     if not sample:
         raise ToolexError(
             f"no review sample named {sample_id!r}; draw one with `toolex review sample`"
         )
     finals = {
-        (r["query_id"], r["combo_id"]): r
-        for r in store.rows("review/30_final_labels.sql", {"sample_id": sample_id})
+        COMBINATION.key_of(r.item): r.labels for r in reviewed_items(store, COMBINATION, sample_id)
     }
     items = []
     for row in sample:
-        final = finals.get((row["query_id"], row["combo_id"])) or {}
-        if final.get("final_label") in ("valid", "invalid"):
-            items.append({**row, "label": final["final_label"], "bucket": final["final_bucket"]})
+        final = finals.get(COMBINATION.key_of(row))
+        if final is not None and final.final_label in COMBINATION.labels:
+            items.append({**row, "label": final.final_label, "bucket": final.final_bucket})
     if not items:
         raise ToolexError(
             f"review sample {sample_id!r} has no final labels yet (both reviewers agreeing, or "
@@ -111,7 +114,7 @@ def _stored(items: list[dict[str, Any]]) -> Any:
 
 
 def _tasks(store: Store, sample_id: str, items: list[dict[str, Any]]) -> list[AuditTask]:
-    members = store.rows("labels/51_audit_members.sql", {"sample_id": sample_id})
+    members = store.rows("review/71_audit_members.sql", {"sample_id": sample_id})
     by_combo = {
         k: list(g) for k, g in groupby(members, key=lambda r: (r["query_id"], r["combo_id"]))
     }
