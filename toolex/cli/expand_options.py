@@ -13,15 +13,12 @@ Config, runner and budget are imported when the command runs, so `--help` stays 
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
-from toolex.cli.options import Decorator, deprecated_k, scope_option
+from toolex.cli.options import deprecated_k, option_group, scope_option
 from toolex.pipeline.settings import (
     AUDIT_SAFETY_LIMIT,
     CANDIDATE_RETRIEVER,
@@ -40,27 +37,6 @@ if TYPE_CHECKING:
     from toolex.pipeline.config import ToolexConfig
     from toolex.pipeline.runner import Settings
     from toolex.store import Store
-
-
-def option_group(name: str, options: Sequence[Decorator], make: Callable[..., Any]) -> Decorator:
-    """A decorator that adds ``options`` to a command and passes it ``make(**their values)`` as
-    the one parameter ``name``; ``make``'s parameters are the options' names. Options keep the
-    order given, so `--help` lists them as written."""
-
-    taken = list(inspect.signature(make).parameters)
-
-    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
-        @functools.wraps(f)
-        def command(*args: Any, **kwargs: Any) -> Any:
-            values = {key: kwargs.pop(key) for key in taken}
-            return f(*args, **kwargs, **{name: make(**values)})
-
-        decorated: Callable[..., Any] = command
-        for option in reversed(options):  # click lists the last decorator applied first
-            decorated = option(decorated)
-        return decorated
-
-    return decorate
 
 
 @dataclass(frozen=True)
