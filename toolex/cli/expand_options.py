@@ -113,6 +113,8 @@ def _pipeline_setup(
     reuse: str | None,
     order: str,
 ) -> PipelineSetup:
+    """The option values as the pipeline's settings; a bad config file fails here, before the
+    command opens the store."""
     from toolex.pipeline.config import expand_settings, load_config
 
     config = load_config(config_path) if config_path else None
