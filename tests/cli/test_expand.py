@@ -7,7 +7,8 @@ import json
 from click.testing import CliRunner
 from pipeline.fixtures import build
 
-from toolex.cli.expand import expand, stats
+from toolex.cli.expand import expand
+from toolex.cli.stats import stats
 from toolex.errors import NotFoundError
 from toolex.llm.usage import uncalled
 from toolex.store import Store

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from engines import tooleq_input
 from toolex.cli import cli
-from toolex.cli import eval as eval_module
+from toolex.cli import eval_output as eval_module
 from toolex.store import Store
 
 pytestmark = pytest.mark.slow

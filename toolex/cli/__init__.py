@@ -22,7 +22,7 @@ COMMANDS: dict[str, str] = {
     "index": "toolex.cli.retrieve:index",
     "retrieve": "toolex.cli.retrieve:retrieve",
     "expand": "toolex.cli.expand:expand",
-    "stats": "toolex.cli.expand:stats",
+    "stats": "toolex.cli.stats:stats",
     "ledger": "toolex.cli.ledger:ledger",
     "report": "toolex.cli.report:report",
     "export": "toolex.cli.export:export",

@@ -2,34 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
-from typing import Any
-
 import click
 
 from toolex.cli.engines import engine_options, opened_engine
-from toolex.cli.options import (
-    FORMATS,
-    benchmark_option,
-    db_option,
-    emit_rows,
-    expansion_option,
-    open_store,
-    run_option,
-)
-from toolex.cli.trust import echo_trust
+from toolex.cli.eval_output import Scored, emit, per_query_rows, report_counts
+from toolex.cli.eval_store import scoring_store
+from toolex.cli.options import FORMATS, benchmark_option, db_option, expansion_option, run_option
 from toolex.engines import DEFAULT_ENGINE, engine_label
 from toolex.errors import ToolexError
-from toolex.metrics.engine import BY, all_runs, expansion_coverage, summary
-from toolex.metrics.registry import METRICS, NO_CUT, ir_name, parse, validate_ks
+from toolex.metrics.engine import BY, all_runs, summary
+from toolex.metrics.registry import METRICS, parse, validate_ks
 from toolex.reports.compare import compare_runs
-from toolex.reports.main_table import group_mean_label, main_table_rows, with_group_mean
-from toolex.reports.provenance import (
-    ORACLE_NOTE,
-    pool_bias_warnings,
-    run_label,
-    run_provenance,
-)
+from toolex.reports.main_table import main_table_rows, with_group_mean
+from toolex.reports.provenance import run_provenance
 from toolex.reports.trust import trust_of_runs
 
 LAYOUTS = ("long", "paper")
@@ -175,7 +160,7 @@ def eval_cmd(
             "--engine spark scores stored runs; import the files first (`toolex runs import`)"
         )
     outside = engine != DEFAULT_ENGINE  # it reads Parquet files that the store writes
-    scoring = _scoring_store(db, run_files, qrels_file, benchmark, runs, every_run, outside)
+    scoring = scoring_store(db, run_files, qrels_file, benchmark, runs, every_run, outside)
     other = opened_engine(engine, spark_master, spark_inputs, spark_conf)
     with scoring as (store, named), other as on:
         run_ids = list(dict.fromkeys(runs)) + named
@@ -190,138 +175,23 @@ def eval_cmd(
 
         where = engine_label(engine, spark_master)
         with status(f"scoring {len(run_ids)} run(s) against expansion {expansion!r} on {where}"):
-            scored = summary(store, run_ids, ks, expansion, by, families, on=on)
-            scored = [r for r in scored if (r["metric"], r["k"]) in wanted]
-            rows = with_group_mean(store, scored, by)
+            means = summary(store, run_ids, ks, expansion, by, families, on=on)
+            means = [r for r in means if (r["metric"], r["k"]) in wanted]
+            rows = with_group_mean(store, means, by)
             table = main_table_rows(store, rows, by) if layout == "paper" else []
             provenance = run_provenance(store, run_ids, expansion)
             queries = (
-                _per_query_rows(store, run_ids, ks, expansion, by, families, wanted, on)
+                per_query_rows(store, run_ids, ks, expansion, by, families, wanted, on)
                 if per_query
                 else []
             )
             trust = trust_of_runs(store, run_ids, expansion)
-            pairs = compare_runs(store, run_ids, ks, expansion, families, on=on) if compare else []
-            pairs = [p for p in pairs if (p["metric"], p["k"]) in wanted]
-        _report_counts(store, rows, run_ids, expansion, by)
-    for warning in pool_bias_warnings(provenance.values(), expansion):
-        click.echo(f"warning: {warning}", err=True)
-    if layout == "paper":
-        _emit_paper(table, by, fmt)
-        echo_trust(trust.values())
-        return
-    oracle = {run_id for run_id, p in provenance.items() if p.oracle}
-    if fmt == "table":
-        order = {"all": 0, group_mean_label(by): 1}
-        ranked = sorted(rows, key=lambda r: (r["run_id"], r["k"], order.get(r[by], 2), str(r[by])))
-        shown = [
-            _json_row(r, by) | {"run": run_label(r["run_id"], r["run_id"] in oracle)}
-            for r in ranked
-        ]
-        emit_constant_free(
-            shown,
-            f"old and new scores, expansion {expansion!r} (n_no_results: queries without "
-            f"results, scored 0; {group_mean_label(by)} = mean of the {by} rows)",
-            keep=("run", by, "metric", "old", "new", "gain", "n_queries"),
-        )
-        if oracle:
-            click.echo(ORACLE_NOTE)
-        if queries:
-            emit_constant_free(
-                [{**q, "run": run_label(q["run"], q["run"] in oracle)} for q in queries],
-                "per query",
-                keep=("query", "metric", "old", "new"),
-            )
-        if compare:
-            _emit_pairs(pairs, fmt)
-        echo_trust(trust.values())
-        return
-    summary_rows = [_json_row(r, by) | {"oracle": r["run_id"] in oracle} for r in rows]
-    queries = [{**q, "oracle": q["run"] in oracle} for q in queries]
-    if fmt == "json":  # csv stays one plain table
-        for row in summary_rows:
-            found = trust[row["run"]]
-            row["trust"] = found.as_dict() if found else None
-    if compare:  # machine-readable output is one table: the comparisons
-        _emit_pairs(pairs, fmt)
-    else:
-        emit_rows(summary_rows + queries, fmt)
-    echo_trust(trust.values())
-
-
-def _json_row(row: dict[str, Any], by: str) -> dict[str, Any]:
-    return {
-        "run": row["run_id"],
-        by: row[by],
-        "query": None,
-        "metric": ir_name(row["metric"], row["k"]),
-        "k": None if row["k"] == NO_CUT else row["k"],
-        "old": row["old"],
-        "new": row["new"],
-        "gain": row["gain"],
-        "n_queries": row["n_queries"],
-        "n_no_results": row["n_no_results"],
-    }
-
-
-def _per_query_rows(
-    store, run_ids, ks, expansion, by, families, wanted, on
-) -> list[dict[str, Any]]:
-    from toolex.metrics.engine import per_query_rows
-
-    return [
-        {
-            "run": r["run_id"],
-            by: r[by],
-            "query": r["query_id"],
-            "metric": ir_name(r["metric"], r["k"]),
-            "k": None if r["k"] == NO_CUT else r["k"],
-            "old": r["old"],
-            "new": r["new"],
-            "gain": r["new"] - r["old"],
-            "n_queries": 1,
-            "n_no_results": 0 if r["has_results"] else 1,
-        }
-        for r in per_query_rows(store, run_ids, ks, expansion, families, on=on)
-        if (r["metric"], r["k"]) in wanted
-    ]
-
-
-def _emit_paper(table: list[dict[str, Any]], by: str, fmt: str) -> None:
-    from toolex.reports import paper_table
-
-    tables = paper_table.paper_tables(table, by)
-    if fmt == "markdown":
-        click.echo(paper_table.to_markdown(tables), nl=False)
-    elif fmt == "latex":
-        click.echo(paper_table.to_latex(tables), nl=False)
-    elif fmt == "table":
-        for one in tables:
-            title = f"{one.benchmark}: old→new ×100 at K={one.k}"
-            emit_rows(paper_table.display_rows([one]), fmt, title)
-        click.echo(paper_table.note(tables))
-    else:
-        emit_rows(paper_table.flat_rows(tables), fmt)
-
-
-def _report_counts(store, rows, run_ids, expansion, by) -> None:
-    """stderr: queries without results per run, and runs the expansion does not touch."""
-    seen: set[str] = set()
-    for row in rows:
-        if row[by] == "all" and row["run_id"] not in seen and row["n_no_results"] > 0:
-            seen.add(row["run_id"])
-            click.echo(
-                f"run {row['run_id']}: {row['n_no_results']} of {row['n_queries']} queries "
-                "had no results (scored 0)",
-                err=True,
-            )
-    for run_id, n in expansion_coverage(store, run_ids, expansion).items():
-        if n == 0:
-            click.echo(
-                f"note: expansion {expansion!r} has no valid expanded combination for the "
-                f"benchmark of run {run_id}; its new scores equal the old ones",
-                err=True,
-            )
+            pairs = None
+            if compare:
+                compared = compare_runs(store, run_ids, ks, expansion, families, on=on)
+                pairs = [p for p in compared if (p["metric"], p["k"]) in wanted]
+        report_counts(store, rows, run_ids, expansion, by)
+    emit(Scored(rows, table, provenance, queries, trust, pairs), by, expansion, layout, fmt)
 
 
 def _metrics(
@@ -336,77 +206,3 @@ def _metrics(
         return families, validate_ks([m.k for m in parsed]), wanted
     cuts = validate_ks(ks)
     return list(METRICS), cuts, {(f, k) for f in METRICS for k in cuts}
-
-
-@contextlib.contextmanager
-def _scoring_store(db, run_files, qrels_file, benchmark, runs, every_run, write_files=False):
-    """(store, run ids of --run-file): the store read-only, or the direct-scoring one.
-    ``write_files``: an engine other than DuckDB reads its inputs from Parquet files the store
-    writes (Store.copy_parquet), so the read-only store may then write files."""
-    if not run_files:
-        if qrels_file or benchmark:
-            raise click.UsageError("--qrels-file and --benchmark go with --run-file")
-        with open_store(db, read_only=True, allow_files=write_files) as store:
-            yield store, []
-        return
-    if runs or every_run:
-        raise click.UsageError("--run-file scores files alone; drop --run and --all-runs")
-    if qrels_file and benchmark:
-        raise click.UsageError("give --qrels-file or --benchmark, not both")
-    from toolex.cli.progress import say
-    from toolex.runs.direct import direct_scoring
-
-    where = {"qrels_file": qrels_file} if qrels_file else {"db": db, "benchmark": benchmark}
-    with direct_scoring(list(run_files), **where) as direct:
-        for note in direct.notes:
-            say(f"note: {note}")
-        yield direct.store, direct.run_ids
-
-
-def emit_constant_free(rows: list[dict[str, Any]], title: str, keep: tuple[str, ...] = ()) -> None:
-    """A table without the columns whose value is the same on every row (named in the title
-    instead), except ``keep``: a per-query table does not repeat its run, K and counts."""
-    cols = list(rows[0]) if rows else []
-    constant = {
-        c: rows[0][c]
-        for c in cols
-        if c not in keep and len(rows) > 1 and all(r[c] == rows[0][c] for r in rows)
-    }
-    shown = [c for c in cols if c not in constant]
-    said = ", ".join(f"{c} {v}" for c, v in constant.items() if v is not None)
-    emit_rows(
-        [{c: r[c] for c in shown} for r in rows],
-        "table",
-        f"{title}{f' ({said})' if said else ''}",
-        columns=shown,
-    )
-
-
-def _emit_pairs(pairs: list[dict[str, Any]], fmt: str) -> None:
-    """The --compare table: every pair of runs per metric, under old and new."""
-    rows = [
-        {
-            "run_a": p["run_a"],
-            "run_b": p["run_b"],
-            "measure": p["measure"],
-            "metric": ir_name(p["metric"], p["k"]),
-            "mean_diff": p["mean_diff"],
-            "p_value": p["p_value"],
-            "p_holm": p["p_holm"],
-            "significant": p["significant"],
-            "n_queries": p["n_queries"],
-        }
-        for p in pairs
-    ]
-    if not rows:
-        click.echo("--compare: no two runs of one benchmark to compare", err=True)
-        return
-    if fmt == "table":
-        emit_rows(
-            rows,
-            fmt,
-            "pairs of runs: mean_diff = run_a - run_b; paired randomisation test, Holm-adjusted "
-            "over the pairs (significant: p_holm <= 0.05)",
-        )
-    else:
-        emit_rows(rows, fmt)

@@ -1,4 +1,4 @@
-"""`toolex expand` (run the annotation pipeline) and `toolex stats` (the annotation table)."""
+"""`toolex expand`: run the annotation pipeline over a benchmark, and say what it did."""
 
 from __future__ import annotations
 
@@ -6,23 +6,21 @@ from typing import Any
 
 import click
 
+from toolex.cli.expand_options import (
+    PipelineSetup,
+    RunControl,
+    Selection,
+    pipeline_options,
+    run_control_options,
+    selection_options,
+)
 from toolex.cli.options import (
     benchmark_option,
     db_option,
-    deprecated_k,
     emit_rows,
     expansion_option,
     format_option,
     open_store,
-    scope_option,
-)
-from toolex.pipeline.settings import (
-    AUDIT_SAFETY_LIMIT,
-    CANDIDATE_RETRIEVER,
-    CANDIDATES_PER_SUBQUERY,
-    PLATFORM_RULE,
-    RENDERING,
-    STAGE_GROUPS,
 )
 
 
@@ -31,144 +29,17 @@ from toolex.pipeline.settings import (
 @format_option
 @benchmark_option()
 @expansion_option(new=True)
-@click.option(
-    "--stage",
-    type=click.Choice(list(STAGE_GROUPS)),
-    default="all",
-    show_default=True,
-    help="Run one stage (verify = retrieve candidates and judge them).",
-)
-@click.option("--queries", "query_ids", multiple=True, help="Only these query ids (repeatable).")
-@click.option("--task", default=None, help="Only the queries of this task.")
-@click.option(
-    "--limit",
-    type=click.IntRange(1, 2**31 - 1),
-    default=None,
-    help="Only the first N queries (by id).",
-)
-@click.option(
-    "--judge",
-    default=None,
-    help="Judge for every stage: heuristic | openai:<model> | anthropic:<model> | "
-    "compat:<base_url>#<model>. Default: config [judges], else heuristic.",
-)
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="toolex.toml with [judges], [llm] and [expand] settings.",
-)
-@click.option(
-    "--retriever",
-    default=None,
-    help=f"Candidate retriever spec (default {CANDIDATE_RETRIEVER}).",
-)
-@scope_option(
-    "Library the candidates come from: the whole benchmark (default, the paper's full tool "
-    "library), the query's task or category, or auto (task when the items have tasks).",
-)
-@click.option(
-    "--rendering",
-    default=None,
-    help=f"Documentation rendering the candidates are searched in (default {RENDERING!r} = "
-    "items.text; else one loaded with `toolex load docs`, e.g. Tool-DE-style expanded docs).",
-)
-@click.option(
-    "--depth",
-    type=click.IntRange(1),
-    default=None,
-    help=f"Candidates retrieved per sub-query (default {CANDIDATES_PER_SUBQUERY}).",
-)
-@click.option("--k", "old_k", type=click.IntRange(1), default=None, hidden=True)
-@click.option(
-    "--audit-cap",
-    type=click.IntRange(0),
-    default=None,
-    help="Opt-in cost control: audit only the N best combinations per query by RRF and cut the "
-    f"rest. Default: audit every one, as the paper does (up to {AUDIT_SAFETY_LIMIT} per query, "
-    "a safety limit reported when hit).",
-)
-@click.option(
-    "--platform-rule",
-    type=click.Choice(["strict", "feeds"]),
-    default=PLATFORM_RULE,
-    show_default=True,
-    help="feeds: tools whose docs show an id/token hand-off must share a platform; strict: "
-    "also any two GT tools that share a platform (conservative).",
-)
-@click.option(
-    "--prescreen",
-    type=click.Choice(["auto", "on", "off"]),
-    default="auto",
-    show_default=True,
-    help="Verify: candidates the offline screen (heuristic:prescreen) discards are stored as "
-    "rejected, never sent to the verifier. auto = on when the verifier makes calls; off = the "
-    "paper's protocol. Applies to candidates not yet judged.",
-)
-@click.option(
-    "--reuse",
-    type=click.Choice(["off", "same-step"]),
-    default=None,
-    help="Verify: carry a verdict on a (reference, candidate) pair over to another sub-query "
-    "asking for the same operation on the same entity (stored as judge 'reused'). Default: "
-    "same-step when the verifier makes calls.",
-)
-@click.option(
-    "--order",
-    type=click.Choice(["retrieval", "uncertainty"]),
-    default="retrieval",
-    show_default=True,
-    help="Verify order: by query and retrieval rank, or most uncertain first (offline score "
-    "nearest 0.5), so a budget-capped run spends its calls where they matter.",
-)
-@click.option(
-    "--max-cost",
-    type=click.FloatRange(0),
-    default=None,
-    help="Stop before the run's LLM calls cost more than this many USD (calls in flight "
-    "included); resumable later with a larger budget. Exit code 3 when it stops the run.",
-)
-@click.option(
-    "--max-calls",
-    type=click.IntRange(0),
-    default=None,
-    help="Stop before the run makes more than this many LLM calls (attempts); as --max-cost.",
-)
-@click.option("--retry-failed", is_flag=True, help="Retry tasks whose earlier answer failed.")
-@click.option(
-    "--replace",
-    is_flag=True,
-    help="Drop the expansion's outputs (imported rows too) and recompute them; needed to re-run "
-    "an expansion with settings other than those its outputs were made with.",
-)
-@click.option("--dry-run", is_flag=True, help="Print the calls and cost the run would make.")
+@selection_options
+@pipeline_options
+@run_control_options
 def expand(
     db: str,
     fmt: str,
     benchmark: str,
     expansion: str,
-    stage: str,
-    query_ids: tuple[str, ...],
-    task: str | None,
-    limit: int | None,
-    judge: str | None,
-    config_path: str | None,
-    retriever: str | None,
-    scope: str,
-    rendering: str | None,
-    depth: int | None,
-    old_k: int | None,
-    audit_cap: int | None,
-    platform_rule: str,
-    prescreen: str,
-    reuse: str | None,
-    order: str,
-    max_cost: float | None,
-    max_calls: int | None,
-    retry_failed: bool,
-    replace: bool,
-    dry_run: bool,
+    selection: Selection,
+    pipeline: PipelineSetup,
+    control: RunControl,
 ) -> None:
     """Expand a benchmark's annotation: decompose, retrieve + verify, assemble + audit.
 
@@ -186,33 +57,20 @@ def expand(
       toolex expand --benchmark toolret --expansion de --rendering gpt-4o-mini
       toolex expand --benchmark toolret --config toolex.toml --max-cost 5 --order uncertainty
     """
-    from toolex.judges import judges_for
-    from toolex.pipeline.config import expand_settings, load_config
-    from toolex.pipeline.runner import check_settings, run_expansion, select_queries
-
-    config = load_config(config_path) if config_path else None
-    settings = expand_settings(
-        config,
-        retriever=retriever,
-        depth=depth or deprecated_k(old_k),
-        audit_cap=audit_cap,
-        scope=scope,
-        platform_rule=platform_rule,
-        rendering=rendering,
-    )
-    settings.prescreen, settings.reuse, settings.order = prescreen, reuse, order
-    if dry_run and replace:
+    settings = pipeline.settings
+    if control.dry_run and control.replace:
         raise click.UsageError("--dry-run estimates the expansion as stored; drop --replace")
-    store = open_store(db, read_only=dry_run)
+    store = open_store(db, read_only=control.dry_run)
     click.get_current_context().call_on_close(store.close)  # a refused run leaves no lock behind
-    if dry_run:
+    if control.dry_run:
         from toolex.pipeline.dryrun import estimate
+        from toolex.pipeline.runner import check_settings, select_queries
 
         with keys_not_needed():  # a dry run makes no call: clients are built, never used
-            judges = judges_for(store, judge=judge, config=config, benchmark=benchmark)
-        ids = select_queries(store, benchmark, list(query_ids) or None, task, limit)
-        check_settings(store, benchmark, expansion, STAGE_GROUPS[stage], settings, judges)
-        rows = estimate(store, benchmark, expansion, ids, judges, settings, STAGE_GROUPS[stage])
+            judges = pipeline.judges(store, benchmark)
+        ids = select_queries(store, benchmark, selection.queries, selection.task, selection.limit)
+        check_settings(store, benchmark, expansion, selection.stages, settings, judges)
+        rows = estimate(store, benchmark, expansion, ids, judges, settings, selection.stages)
         emit_rows(
             [*rows, total_row(rows)],
             fmt,
@@ -220,8 +78,9 @@ def expand(
         )
         _say_if_complete(store, benchmark, expansion, rows)
         return
-    judges = judges_for(store, judge=judge, config=config, benchmark=benchmark)
+    judges = pipeline.judges(store, benchmark)
     from toolex.cli.progress import interruptible
+    from toolex.pipeline.runner import run_expansion
 
     with interruptible(
         f"interrupted; re-run to resume (every finished outcome of {benchmark} / {expansion} "
@@ -232,14 +91,14 @@ def expand(
             benchmark,
             judges,
             expansion=expansion,
-            stages=STAGE_GROUPS[stage],
-            query_ids=list(query_ids) or None,
-            task=task,
-            limit=limit,
+            stages=selection.stages,
+            query_ids=selection.queries,
+            task=selection.task,
+            limit=selection.limit,
             settings=settings,
-            retry_failed=retry_failed,
-            replace=replace,
-            budget=_budget(max_cost, max_calls),
+            retry_failed=control.retry_failed,
+            replace=control.replace,
+            budget=control.budget(),
         )
     emit_rows(
         report.rows(), fmt, title=f"this run of {benchmark} / {expansion}: {report.queries} queries"
@@ -267,14 +126,6 @@ def expand(
 
 # `toolex expand` exits with this code when its budget stopped the run (2 is an error).
 BUDGET_EXIT = 3
-
-
-def _budget(max_cost: float | None, max_calls: int | None) -> Any:
-    if max_cost is None and max_calls is None:
-        return None
-    from toolex.llm.budget import Budget
-
-    return Budget(max_cost, max_calls)
 
 
 def _say_stopped(report: Any) -> None:
@@ -331,7 +182,9 @@ def total_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _say_if_complete(store: Any, benchmark: str, expansion: str, rows: list[dict]) -> None:
+def _say_if_complete(
+    store: Any, benchmark: str, expansion: str, rows: list[dict[str, Any]]
+) -> None:
     """A dry run over an expansion with nothing left to do says so, and who did the work."""
     from toolex.pipeline import record
     from toolex.pipeline.outcome import expansion_outcome
@@ -370,96 +223,3 @@ def _say_outcome(store: Any, benchmark: str, expansion: str, fmt: str) -> None:
         f"{done.with_alternative} of {done.queries} queries with an alternative"
         + (f"; {done.failed_queries} with a failed task" if done.failed_queries else "")
     )
-
-
-@click.command()
-@db_option
-@format_option
-@benchmark_option()
-@expansion_option()
-@click.option(
-    "--by",
-    type=click.Choice(["all", "category", "task"]),
-    default="category",
-    show_default=True,
-    help="Group queries by category or by task, as `eval --by` does; the 'all' row is always "
-    "first (--by all: only that row).",
-)
-@click.option(
-    "--edges",
-    is_flag=True,
-    help="Instead: one row per query with dependencies, counting its explicit edges (loaded, "
-    "imported) and the pairs derived from the docs.",
-)
-@click.option(
-    "--failures",
-    is_flag=True,
-    help="Instead: every query with a failed task (stage, reason, effect).",
-)
-def stats(
-    db: str, fmt: str, benchmark: str, expansion: str, by: str, edges: bool, failures: bool
-) -> None:
-    """The annotation table of an expansion (queries annotated, sub-queries, verified items,
-    valid combinations, shares with equivalents/alternatives), then on stderr what stands
-    behind it: each stage judge's measured precision and recall, or "unvalidated", and the
-    review's combination precision (JSON rows also carry it as `trust`).
-
-    Combination counts add up: assembled = valid + rejected_platform + rejected_audit + cut +
-    pending. Also on stderr: items with a platform per task (where none is known, hand-offs
-    cannot be checked), where the dependencies came from, and queries the audit's safety limit cut.
-
-    Queries whose decomposition failed keep new = old: every query with a failed task is
-    listed after the table with its reason (--failures: that list alone, in any --format).
-
-    \b
-    Example:
-      toolex stats --benchmark stabletoolbench --by category
-      toolex stats --benchmark toolret --edges --format csv
-      toolex stats --benchmark stabletoolbench --failures --format csv
-    """
-    from toolex.cli.trust import echo_trust
-    from toolex.pipeline.outcome import FAILED_COLUMNS, failed_queries
-    from toolex.pipeline.stats import (
-        annotation_table,
-        combination_counts,
-        edges_per_query,
-        notes,
-    )
-    from toolex.reports.trust import expansion_trust
-
-    store = open_store(db, read_only=True)
-    failed = failed_queries(store, benchmark, expansion)
-    if failures:
-        title = f"failed queries of {benchmark} / {expansion}"
-        emit_rows(failed, fmt, title=title, columns=FAILED_COLUMNS)
-        return
-    if edges:
-        emit_rows(
-            edges_per_query(store, benchmark, expansion),
-            fmt,
-            title=f"dependencies per query of {benchmark} / {expansion}",
-        )
-        return
-    rows = annotation_table(store, benchmark, expansion, by)
-    trust = expansion_trust(store, benchmark, expansion)
-    if fmt == "json":  # csv stays one plain table; every format gets the lines on stderr
-        rows = [{**r, "trust": trust.as_dict() if trust else None} for r in rows]
-    emit_rows(rows, fmt, title=f"annotation of {benchmark} / {expansion}")
-    counts = combination_counts(store, benchmark, expansion)
-    if counts:
-        click.echo(
-            "combinations by status: " + ", ".join(f"{k} {v}" for k, v in counts.items()), err=True
-        )
-    for line in notes(store, benchmark, expansion):
-        click.echo(line, err=True)
-    echo_trust([trust])
-    n_failed = len({f["query_id"] for f in failed})
-    if failed and fmt == "table":
-        title = f"{n_failed} queries with a failed task (`expand --retry-failed` retries them)"
-        emit_rows(failed, fmt, title=title, columns=FAILED_COLUMNS)
-    elif failed:
-        click.echo(
-            f"note: {n_failed} queries have a failed task; `toolex stats --failures` lists them "
-            "with their reasons",
-            err=True,
-        )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from toolex.cli.options import (
+    Decorator,
     benchmark_option,
     db_option,
     emit_rows,
@@ -18,7 +19,7 @@ _benchmark = benchmark_option("Benchmark to export (default: the only one).", re
 _expansion = expansion_option("Expansion whose combinations to export.")
 
 
-def _out(suffix: str):
+def _out(suffix: str) -> Decorator:
     return click.option(
         "--out", required=True, type=click.Path(dir_okay=False), help=f"File to write ({suffix})."
     )

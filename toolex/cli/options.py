@@ -1,9 +1,12 @@
 """Options shared by every command, so `--db`, `--format`, `--benchmark` and `--expansion` mean
-the same thing everywhere, and the one way a command reports a load or import on stderr."""
+the same thing everywhere; option groups that hand a command one object (:func:`option_group`);
+and the one way a command reports a load or import on stderr."""
 
 from __future__ import annotations
 
 import csv
+import functools
+import inspect
 import io
 import json
 import math
@@ -39,6 +42,29 @@ def format_option(f: Callable[..., Any]) -> Callable[..., Any]:
         show_default=True,
         help="Output rows as an aligned table, JSON or CSV (data to stdout, messages to stderr).",
     )(f)
+
+
+def option_group(name: str, options: Sequence[Decorator], make: Callable[..., Any]) -> Decorator:
+    """A decorator that adds ``options`` to a command and passes it ``make(**their values)`` as
+    the one parameter ``name``; ``make``'s parameters are the options' names. A command with many
+    options then takes a few objects that say what the values are for (sqlite-utils' shared
+    option decorators), and its options keep the order given, so `--help` lists them as written.
+    """
+
+    taken = list(inspect.signature(make).parameters)
+
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(f)
+        def command(*args: Any, **kwargs: Any) -> Any:
+            values = {key: kwargs.pop(key) for key in taken}
+            return f(*args, **kwargs, **{name: make(**values)})
+
+        decorated: Callable[..., Any] = command
+        for option in reversed(options):  # click lists the last decorator applied first
+            decorated = option(decorated)
+        return decorated
+
+    return decorate
 
 
 class StoredName(click.Option):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,6 +13,9 @@ from toolex.engines.dialects import hazards
 from toolex.errors import ToolexError
 from toolex.resources import sql_text
 from toolex.sqlaccess import DIALECTS, run_sql, shipped_sql_names, transpile_shipped
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 SQL_FORMATS = ("table", "csv", "json", "parquet")
 
@@ -153,7 +157,7 @@ def resolve_shipped(name: str) -> str:
     raise ToolexError(f"no shipped SQL file {name!r}{hint} (`toolex sql --list` lists them)")
 
 
-def _write(table, fmt: str, path: Path) -> None:
+def _write(table: pa.Table, fmt: str, path: Path) -> None:
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 

@@ -78,9 +78,14 @@ def expand_settings(
     scope: str = settings.SCOPE,
     platform_rule: str = settings.PLATFORM_RULE,
     rendering: str | None = None,
+    prescreen: str = settings.PRESCREEN,
+    reuse: str | None = settings.REUSE,
+    order: str = settings.ORDER,
 ) -> Settings:
     """The pipeline settings of one run: each option given (not None) wins over the config
-    file's ``[expand]``, which wins over the defaults of toolex.pipeline.settings."""
+    file's ``[expand]``, which wins over the defaults of toolex.pipeline.settings. The settings
+    the file has no key for (scope, platform rule, the verify stage's prescreen, reuse and order)
+    are taken as given: their defaults are toolex.pipeline.settings' too."""
     file = config.expand if config is not None else ExpandConfig()
     return Settings(
         retriever=retriever or file.retriever or settings.CANDIDATE_RETRIEVER,
@@ -89,6 +94,9 @@ def expand_settings(
         rendering=rendering or file.rendering or settings.RENDERING,
         audit_cap=audit_cap if audit_cap is not None else file.audit_cap,
         platform_rule=platform_rule,
+        prescreen=prescreen,
+        reuse=reuse,
+        order=order,
     )
 
 

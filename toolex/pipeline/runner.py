@@ -26,8 +26,11 @@ from toolex.pipeline.settings import (
     CANDIDATE_RETRIEVER,
     CANDIDATES_PER_SUBQUERY,
     JUDGED_STAGES,
+    ORDER,
     PLATFORM_RULE,
+    PRESCREEN,
     RENDERING,
+    REUSE,
     SCOPE,
     STAGE_SETTINGS,
     STAGES,
@@ -53,9 +56,9 @@ class Settings:
     platform_rule: str = PLATFORM_RULE
     # What the verify stage sends to its judge (toolex.pipeline.verify_plan); not recorded with
     # the expansion: every verdict says who decided it (heuristic:prescreen, reused, a judge).
-    prescreen: str = "auto"  # auto | on | off
-    reuse: str | None = None  # off | same-step; None: same-step for a judge that makes calls
-    order: str = "retrieval"  # retrieval | uncertainty
+    prescreen: str = PRESCREEN  # auto | on | off
+    reuse: str | None = REUSE  # off | same-step; None: same-step for a judge that makes calls
+    order: str = ORDER  # retrieval | uncertainty
 
     def per_stage(self, judges: dict[str, Judge]) -> dict[str, dict[str, Any]]:
         """stage -> the settings it runs with (judged stages: {"judge": spec})."""

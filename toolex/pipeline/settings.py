@@ -43,6 +43,12 @@ AUDIT_CAP: int | None = None
 AUDIT_SAFETY_LIMIT = 1000
 # Which ground-truth pairs must stay on one platform (toolex.pipeline.platform_rule).
 PLATFORM_RULE = "feeds"
+# What the verify stage sends to its judge (toolex.pipeline.verify_plan): the offline pre-screen
+# ('auto' = on when the verifier makes calls), verdict reuse across sub-queries (None = same-step
+# when the verifier makes calls) and the order tasks go out in.
+PRESCREEN = "auto"
+REUSE: str | None = None
+ORDER = "retrieval"
 
 # The settings each stage runs with, as recorded in expansions.config (judges apart: the
 # decompose, verify and audit stages record their judge's spec under "judges").

@@ -1,0 +1,107 @@
+"""`toolex stats`: the annotation table of an expansion, and what stands behind its numbers."""
+
+from __future__ import annotations
+
+import click
+
+from toolex.cli.options import (
+    benchmark_option,
+    db_option,
+    emit_rows,
+    expansion_option,
+    format_option,
+    open_store,
+)
+
+
+@click.command()
+@db_option
+@format_option
+@benchmark_option()
+@expansion_option()
+@click.option(
+    "--by",
+    type=click.Choice(["all", "category", "task"]),
+    default="category",
+    show_default=True,
+    help="Group queries by category or by task, as `eval --by` does; the 'all' row is always "
+    "first (--by all: only that row).",
+)
+@click.option(
+    "--edges",
+    is_flag=True,
+    help="Instead: one row per query with dependencies, counting its explicit edges (loaded, "
+    "imported) and the pairs derived from the docs.",
+)
+@click.option(
+    "--failures",
+    is_flag=True,
+    help="Instead: every query with a failed task (stage, reason, effect).",
+)
+def stats(
+    db: str, fmt: str, benchmark: str, expansion: str, by: str, edges: bool, failures: bool
+) -> None:
+    """The annotation table of an expansion (queries annotated, sub-queries, verified items,
+    valid combinations, shares with equivalents/alternatives), then on stderr what stands
+    behind it: each stage judge's measured precision and recall, or "unvalidated", and the
+    review's combination precision (JSON rows also carry it as `trust`).
+
+    Combination counts add up: assembled = valid + rejected_platform + rejected_audit + cut +
+    pending. Also on stderr: items with a platform per task (where none is known, hand-offs
+    cannot be checked), where the dependencies came from, and queries the audit's safety limit cut.
+
+    Queries whose decomposition failed keep new = old: every query with a failed task is
+    listed after the table with its reason (--failures: that list alone, in any --format).
+
+    \b
+    Example:
+      toolex stats --benchmark stabletoolbench --by category
+      toolex stats --benchmark toolret --edges --format csv
+      toolex stats --benchmark stabletoolbench --failures --format csv
+    """
+    from toolex.cli.trust import echo_trust
+    from toolex.pipeline.outcome import FAILED_COLUMNS, failed_queries
+    from toolex.pipeline.stats import (
+        annotation_table,
+        combination_counts,
+        edges_per_query,
+        notes,
+    )
+    from toolex.reports.trust import expansion_trust
+
+    store = open_store(db, read_only=True)
+    failed = failed_queries(store, benchmark, expansion)
+    if failures:
+        title = f"failed queries of {benchmark} / {expansion}"
+        emit_rows(failed, fmt, title=title, columns=FAILED_COLUMNS)
+        return
+    if edges:
+        emit_rows(
+            edges_per_query(store, benchmark, expansion),
+            fmt,
+            title=f"dependencies per query of {benchmark} / {expansion}",
+        )
+        return
+    rows = annotation_table(store, benchmark, expansion, by)
+    trust = expansion_trust(store, benchmark, expansion)
+    if fmt == "json":  # csv stays one plain table; every format gets the lines on stderr
+        rows = [{**r, "trust": trust.as_dict() if trust else None} for r in rows]
+    emit_rows(rows, fmt, title=f"annotation of {benchmark} / {expansion}")
+    counts = combination_counts(store, benchmark, expansion)
+    if counts:
+        click.echo(
+            "combinations by status: " + ", ".join(f"{k} {v}" for k, v in counts.items()), err=True
+        )
+    for line in notes(store, benchmark, expansion):
+        click.echo(line, err=True)
+    echo_trust([trust])
+    n_failed = len({f["query_id"] for f in failed})
+    if failed and fmt == "table":
+        title = f"{n_failed} queries with a failed task (`expand --retry-failed` retries them)"
+        emit_rows(failed, fmt, title=title, columns=FAILED_COLUMNS)
+    elif failed:
+        click.echo(
+            f"note: {n_failed} queries have a failed task; `toolex stats --failures` lists them "
+            "with their reasons",
+            err=True,
+        )
