@@ -24,9 +24,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+from toolex.llm.calls import Call, Result
 from toolex.llm.clients import Reply, Request, TransientError, token_count
 from toolex.llm.corrections import ANSWER_CAP, storable
-from toolex.llm.executor import Call, Executor, Result
+from toolex.llm.executor import Executor
 from toolex.llm.ledger import Attempt, Ledger, new_call_id
 from toolex.llm.logprobs import read_openai
 from toolex.llm.pricing import cost_usd
