@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.base import ToolDoc, VerifyTask, per_tool
 from toolex.judges.lexicon import COMPATIBLE, OP_BY_STEM, SYNONYM_OF
 from toolex.judges.names import checkpoints, named_reference, sibling
 from toolex.tooldoc import fields as df
@@ -102,6 +102,17 @@ SCREEN_FEATURES = tuple(
 def about_text(tool: ToolDoc) -> str:
     """``"<name>. <description>"``: what a tool says it does, without its interface."""
     return f"{df.name(tool.doc) or tool.name or ''}. {df.description(tool.doc)}"[:1000]
+
+
+def texts_to_embed(tasks: Sequence[VerifyTask]) -> list[str]:
+    """Every text ``EvidenceReader.read`` embeds for ``tasks``, for one ``prefetch`` batch."""
+    out: list[str] = []
+    for t in tasks:
+        for tool in (t.candidate, t.reference):
+            name = df.name(tool.doc) or tool.name or ""
+            out += [about_text(tool), tool.text[:2000], " ".join(df.split_words(name))]
+        out.append(t.subquery)
+    return out
 
 
 class EvidenceReader:
