@@ -41,7 +41,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from toolex.judges import evidence as ev
@@ -59,8 +58,8 @@ from toolex.judges.base import (
     VerifyTask,
 )
 from toolex.judges.embedding import wordllama
-from toolex.judges.library import store_tools, tfidf_weights
-from toolex.judges.tool_facts import operation, own_operation, tool_tokens
+from toolex.judges.library import library_idf, store_tools, tfidf_weights
+from toolex.judges.tool_facts import feeds, own_operation, tool_tokens
 from toolex.tooldoc import fields as df
 
 COVER_THRESHOLD = 0.05
@@ -96,13 +95,8 @@ class HeuristicJudge:
             self._unread = (store, benchmark)
         self._embed = embed
         self._reader: ev.EvidenceReader | None = None
-        self._cache: dict[tuple[str, str | None, str], _Features] = {}
+        self._cache: dict[tuple[str, str | None, str], dict[str, float]] = {}
         self._text_cache: dict[str, dict[str, float]] = {}
-        # Each document's halves of df.feeds, keyed by (item id, rendered text): the audit asks
-        # about every ordered pair of every combination, and re-deriving them from the
-        # documentation took 39% of a 200k-tool library's audit.
-        self._returned: dict[tuple[str, str], frozenset[str]] = {}
-        self._needs: dict[tuple[str, str], tuple[tuple[str, frozenset[str]], ...]] = {}
 
     # -- vectors ----------------------------------------------------------------------------
 
@@ -116,17 +110,14 @@ class HeuristicJudge:
         norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
         return {w: v / norm for w, v in vec.items()}
 
-    def _features(self, tool: ToolDoc) -> _Features:
-        # Keyed by id AND rendered text: ids of different benchmarks may collide.
-        key = (tool.item_id, tool.platform, tool.text)
-        feats = self._cache.get(key)
-        if feats is None:
-            feats = _Features(self._vector(tool_tokens(tool)), operation(tool.doc))
-            self._cache[key] = feats
-        return feats
-
     def tool_vector(self, tool: ToolDoc) -> dict[str, float]:
-        return self._features(tool).vector
+        # Keyed by id AND rendered text: ids of different benchmarks may collide. Per judge, not
+        # per_tool: the vector depends on this judge's library weights.
+        key = (tool.item_id, tool.platform, tool.text)
+        vec = self._cache.get(key)
+        if vec is None:
+            vec = self._cache[key] = self._vector(tool_tokens(tool))
+        return vec
 
     def text_vector(self, text: str) -> dict[str, float]:
         vec = self._text_cache.get(text)
@@ -207,13 +198,8 @@ class HeuristicJudge:
         return SubQuery(slot, f"{verb.capitalize()} {entity}", verb, entity, tool.item_id)
 
     def _feeds(self, producer: ToolDoc, consumer: ToolDoc) -> str | None:
-        """df.feeds on two documents, each one's half worked out once."""
-        made, used = (producer.item_id, producer.text), (consumer.item_id, consumer.text)
-        if made not in self._returned:
-            self._returned[made] = frozenset(df.returns_tokens(producer.doc))
-        if used not in self._needs:
-            self._needs[used] = df.required_ids(consumer.doc)
-        return df.fed_by(self._returned[made], self._needs[used])
+        """The audit's hand-off check (df.feeds), each document's half read once per tool."""
+        return feeds(producer, consumer)
 
     def _read_library(self) -> None:
         if self._unread is not None:
@@ -239,7 +225,7 @@ class HeuristicJudge:
             self._read_library()
             embed = self._embed or wordllama()
             if self._library:
-                idf, default = ev.library_idf(self._library)
+                idf, default = library_idf(self._library)
             else:
                 idf, default = {}, 1.0
             self._reader = ev.EvidenceReader(idf, default, embed)
@@ -326,14 +312,6 @@ def _screened(evidence: ev.Evidence) -> Verdict:
 def unsatisfiable_params(cand: ToolDoc, ref: ToolDoc, subquery: str) -> list[str]:
     """Required candidate parameters that neither the reference's inputs nor the sub-query give."""
     return ev.missing_inputs(cand, ref, set(df.content_tokens(subquery)))
-
-
-@dataclass(frozen=True)
-class _Features:
-    """What the judge needs of one tool, computed once per tool."""
-
-    vector: dict[str, float]
-    operation: str | None
 
 
 def _cos(a: Mapping[str, float], b: Mapping[str, float]) -> float:
