@@ -68,6 +68,8 @@ from toolex.llm.pricing import cost_usd
 from toolex.llm.retry import Health, Policy
 
 CONGESTION = ("timeout", "rate_limit", "overloaded")  # TransientError kinds that halve in-flight
+# What a worker hands the caller's thread: ("attempt", a ledger row) or ("result", a Result).
+Event = tuple[str, Any]
 
 
 class Executor:
@@ -101,8 +103,8 @@ class Executor:
         done, todo = [], []
         for call in calls:
             if call.input_hash in hits:
-                call_id, parsed = hits[call.input_hash]
-                done.append(Result(call, True, parsed, call_id=call_id, cached=True))
+                hit = hits[call.input_hash]
+                done.append(Result(call, True, hit.parsed, call_id=hit.call_id, cached=True))
                 self.spend.served += 1
             else:
                 todo.append(call)
@@ -120,7 +122,7 @@ class Executor:
         work: queue.Queue[Call] = queue.Queue()
         for call in calls:
             work.put(call)
-        events: queue.Queue[tuple[str, Any]] = queue.Queue()
+        events: queue.Queue[Event] = queue.Queue()
         stop = threading.Event()
         n_threads = max(1, min(self.limiter.cap, len(calls)))
         threads = [
@@ -173,7 +175,9 @@ class Executor:
             self.ledger.record(pending_rows)
             self.spend.add(pending_rows)
 
-    def _worker(self, work: queue.Queue, events: queue.Queue, stop: threading.Event) -> None:
+    def _worker(
+        self, work: queue.Queue[Call], events: queue.Queue[Event], stop: threading.Event
+    ) -> None:
         while not stop.is_set():
             try:
                 call = work.get_nowait()
@@ -186,7 +190,9 @@ class Executor:
             if result is not None:
                 events.put(("result", result))
 
-    def _attempts(self, call: Call, events: queue.Queue, stop: threading.Event) -> Result | None:
+    def _attempts(
+        self, call: Call, events: queue.Queue[Event], stop: threading.Event
+    ) -> Result | None:
         last_error, last_call = "not attempted", None
         correction, probe = call.correction, None  # probe: a lower structured mode to try
         for n in range(1, self.policy.max_attempts + 1):

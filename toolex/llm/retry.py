@@ -31,7 +31,7 @@ class Policy:
         """Seconds to wait after failed attempt number ``attempt`` (1-based):
         ``min(backoff_max, base * 2**(attempt-1)) * U(0.5, 1)``, or the server's Retry-After
         (capped at ``backoff_max``) when that is longer."""
-        wait = min(self.backoff_max_s, self.backoff_base_s * 2 ** (attempt - 1))
+        wait: float = min(self.backoff_max_s, self.backoff_base_s * 2 ** (attempt - 1))
         wait *= rng.uniform(0.5, 1.0)
         if retry_after is not None:
             wait = max(wait, min(retry_after, self.backoff_max_s))
