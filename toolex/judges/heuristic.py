@@ -41,7 +41,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
 
 from toolex.judges import evidence as ev
 from toolex.judges import lexicon
@@ -60,6 +59,7 @@ from toolex.judges.base import (
 from toolex.judges.embedding import wordllama
 from toolex.judges.library import library_idf, store_tools, tfidf_weights
 from toolex.judges.tool_facts import feeds, own_operation, tool_tokens
+from toolex.store import Store
 from toolex.tooldoc import fields as df
 
 COVER_THRESHOLD = 0.05
@@ -73,7 +73,7 @@ class HeuristicJudge:
 
     def __init__(
         self,
-        store: Any = None,
+        store: Store | None = None,
         *,
         benchmark: str | None = None,
         idf: Mapping[str, float] | None = None,
@@ -90,7 +90,7 @@ class HeuristicJudge:
         # The library's documents and word weights are read when a stage first asks the judge
         # something: `expand` builds the judge for every stage, and the assembly never asks it
         # (a 200k-tool library's documents held ~2 GB through that stage).
-        self._unread: tuple[Any, str | None] | None = None
+        self._unread: tuple[Store, str | None] | None = None
         if idf is None and store is not None:
             self._unread = (store, benchmark)
         self._embed = embed

@@ -12,13 +12,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
 
 from toolex.judges.base import ToolDoc, tool_doc
 from toolex.judges.tool_facts import about_words, tool_tokens
+from toolex.store import Store
 
 
-def store_tools(store: Any, benchmark: str | None) -> list[ToolDoc]:
+def store_tools(store: Store, benchmark: str | None) -> list[ToolDoc]:
     """Every item of ``benchmark`` (None: of every benchmark) as a judge reads it."""
     rows = store.rows("stages/05_item_docs.sql", {"benchmark": benchmark})
     return [tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r.get("text")) for r in rows]

@@ -69,7 +69,7 @@ from toolex.llm.retry import Health, Policy
 
 CONGESTION = ("timeout", "rate_limit", "overloaded")  # TransientError kinds that halve in-flight
 # What a worker hands the caller's thread: ("attempt", a ledger row) or ("result", a Result).
-Event = tuple[str, Any]
+Handover = tuple[str, Any]
 
 
 class Executor:
@@ -122,7 +122,7 @@ class Executor:
         work: queue.Queue[Call] = queue.Queue()
         for call in calls:
             work.put(call)
-        events: queue.Queue[Event] = queue.Queue()
+        events: queue.Queue[Handover] = queue.Queue()
         stop = threading.Event()
         n_threads = max(1, min(self.limiter.cap, len(calls)))
         threads = [
@@ -176,7 +176,7 @@ class Executor:
             self.spend.add(pending_rows)
 
     def _worker(
-        self, work: queue.Queue[Call], events: queue.Queue[Event], stop: threading.Event
+        self, work: queue.Queue[Call], events: queue.Queue[Handover], stop: threading.Event
     ) -> None:
         while not stop.is_set():
             try:
@@ -191,7 +191,7 @@ class Executor:
                 events.put(("result", result))
 
     def _attempts(
-        self, call: Call, events: queue.Queue[Event], stop: threading.Event
+        self, call: Call, events: queue.Queue[Handover], stop: threading.Event
     ) -> Result | None:
         last_error, last_call = "not attempted", None
         correction, probe = call.correction, None  # probe: a lower structured mode to try
