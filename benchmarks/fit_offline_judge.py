@@ -36,7 +36,8 @@ from pathlib import Path
 import numpy as np
 
 from toolex.judges.base import ToolDoc
-from toolex.judges.evidence import FEATURES, SCREEN_FEATURES, EvidenceReader, library_idf
+from toolex.judges.evidence import FEATURES, SCREEN_FEATURES, EvidenceReader
+from toolex.judges.library import library_idf
 from toolex.judges.operating_points import SCREEN_CV_RECALL
 from toolex.store import Store
 

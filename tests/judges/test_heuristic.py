@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from toolex.judges.base import AuditTask, DecomposeTask, ToolDoc, VerifyTask
-from toolex.judges.heuristic import HeuristicJudge, operation, unsatisfiable_params
+from toolex.judges.heuristic import HeuristicJudge, unsatisfiable_params
+from toolex.judges.tool_facts import operation
 
 FORECAST = {
     "name": "forecast",

@@ -10,7 +10,8 @@ from scripted_answers import correction
 
 from toolex.judges import make_judge
 from toolex.llm.batch import submit
-from toolex.llm.executor import Call, Executor
+from toolex.llm.calls import Call
+from toolex.llm.executor import Executor
 from toolex.llm.ledger import Ledger
 from toolex.llm.pricing import price
 

@@ -12,10 +12,12 @@ import pytest
 from llm_support import ScriptedServer, verify_tasks
 
 from toolex.judges import make_judge
+from toolex.llm.calls import Call
 from toolex.llm.clients import Reply, Request, TransientError
-from toolex.llm.executor import Call, Executor, Policy
+from toolex.llm.executor import Executor
 from toolex.llm.ledger import Ledger
 from toolex.llm.limiter import Limiter
+from toolex.llm.retry import Policy
 
 SERVICE_S = 0.05  # the server's work per request; it works on one at a time
 N = 40

@@ -155,4 +155,5 @@ def tool_doc(
 @lru_cache(maxsize=16384)
 def _parse(doc: str) -> dict[str, Any]:
     # A candidate's doc recurs across sub-queries; parse it once (judges only read docs).
-    return json.loads(doc)
+    parsed: dict[str, Any] = json.loads(doc)
+    return parsed

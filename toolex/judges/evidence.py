@@ -34,17 +34,16 @@ instructions.
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from toolex.judges.base import ToolDoc, per_tool
-from toolex.judges.lexicon import COMPATIBLE, OP_BY_STEM, SYNONYM_OF
+from toolex.judges.base import ToolDoc, VerifyTask, per_tool
+from toolex.judges.lexicon import COMPATIBLE, SYNONYM_OF, operation_of
 from toolex.judges.names import checkpoints, named_reference, sibling
+from toolex.judges.tool_facts import about_words, described_words, returned
 from toolex.tooldoc import fields as df
 
 Embed = Callable[[Sequence[str]], np.ndarray]  # texts -> L2-normalised rows
@@ -102,6 +101,17 @@ SCREEN_FEATURES = tuple(
 def about_text(tool: ToolDoc) -> str:
     """``"<name>. <description>"``: what a tool says it does, without its interface."""
     return f"{df.name(tool.doc) or tool.name or ''}. {df.description(tool.doc)}"[:1000]
+
+
+def texts_to_embed(tasks: Sequence[VerifyTask]) -> list[str]:
+    """Every text ``EvidenceReader.read`` embeds for ``tasks``, for one ``prefetch`` batch."""
+    out: list[str] = []
+    for t in tasks:
+        for tool in (t.candidate, t.reference):
+            name = df.name(tool.doc) or tool.name or ""
+            out += [about_text(tool), tool.text[:2000], " ".join(df.split_words(name))]
+        out.append(t.subquery)
+    return out
 
 
 class EvidenceReader:
@@ -163,7 +173,7 @@ class EvidenceReader:
             if named_:
                 vetoes.append(named_)
         name_c, name_r = df.name(cand.doc) or cand.name or "", df.name(ref.doc) or ref.name or ""
-        rc, rr = _returns(cand), _returns(ref)
+        rc, rr = returned(cand), returned(ref)
         return Evidence(
             about_sim=float(ec @ er),
             doc_sim=float(dc @ dr),
@@ -206,23 +216,12 @@ class EvidenceReader:
 # -- what a pair reads of one tool's documentation, worked out once per tool ---------------
 
 
-@per_tool
-def _about_words(tool: ToolDoc) -> frozenset[str]:
-    return frozenset(
-        df.content_tokens(f"{df.name(tool.doc) or tool.name or ''} {df.description(tool.doc)}")
-    )
+_about_words = per_tool(about_words)
 
 
 @per_tool
 def _doc_words(tool: ToolDoc) -> frozenset[str]:
-    parts = [df.name(tool.doc) or tool.name or "", df.description(tool.doc)]
-    parts += [f"{p.name} {p.description}" for p in _params(tool)]
-    return frozenset(df.content_tokens(" ".join(parts))) | _returns(tool)
-
-
-@per_tool
-def _returns(tool: ToolDoc) -> frozenset[str]:
-    return frozenset(df.returns_tokens(tool.doc))
+    return frozenset(described_words(tool)) | returned(tool)
 
 
 @per_tool
@@ -249,12 +248,7 @@ def _all_synonyms(tool: ToolDoc) -> frozenset[int]:
 @per_tool
 def operation(tool: ToolDoc) -> str | None:
     """The tool's own operation class: first signalling word of its name, then description."""
-    for text in (df.name(tool.doc) or tool.name or "", df.description(tool.doc)):
-        for word in df.split_words(text):
-            op = OP_BY_STEM.get(df.stem(word))
-            if op:
-                return op
-    return None
+    return operation_of(df.name(tool.doc) or tool.name or "", df.description(tool.doc))
 
 
 def same_operation(cand: ToolDoc, ref: ToolDoc) -> bool:
@@ -328,20 +322,3 @@ def _input_words(tool: ToolDoc) -> frozenset[str]:
                 s = df.stem(w)
                 out.add(f"syn{SYNONYM_OF[s]}" if s in SYNONYM_OF else s)
     return frozenset(out - df.STOPWORDS)
-
-
-def library_idf(docs: Iterable[ToolDoc]) -> tuple[dict[str, float], float]:
-    """``idf(w) = ln((N + 1) / (df(w) + 1)) + 1`` over the name + description words of a library,
-    and the weight of an unseen word (``ln(N + 1) + 1``)."""
-    dfreq: Counter[str] = Counter()
-    n = 0
-    for tool in docs:
-        n += 1
-        dfreq.update(
-            set(
-                df.content_tokens(
-                    f"{df.name(tool.doc) or tool.name or ''} {df.description(tool.doc)}"
-                )
-            )
-        )
-    return {w: math.log((n + 1) / (c + 1)) + 1.0 for w, c in dfreq.items()}, math.log(n + 1) + 1.0

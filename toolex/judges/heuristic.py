@@ -8,18 +8,20 @@ functional equivalence and should be read as such (see the agreement figures in 
 Representation. A tool is the TF-IDF vector of the stemmed content words (``tooldoc.fields``) of its
 name, description, parameter names/descriptions and returned keys; the provider (platform) is left
 out so equivalents from different providers are not penalised. ``idf(w) = ln((N + 1) / (df(w) + 1))
-+ 1`` over the items in the store (all benchmarks, or ``benchmark``), or 1 for every word when no
-store is given. Similarity is the cosine of two such vectors.
++ 1`` over the items in the store (all benchmarks, or ``benchmark``; toolex/judges/library.py), or
+1 for every word when no store is given. Similarity is the cosine of two such vectors.
 
 Decompose: one sub-query per ground-truth tool, ``"<operation> <entity words>"``. The operation is
-the first known verb of the tool's name/description mapped to a canonical class (retrieve, search,
-calculate, convert, ...; default retrieve); the entity words are the doc's content words
-(in doc order) that also occur in the query, else its highest-IDF words, at most 6; words are
-dropped until no tool name or platform is spelled out (``tooldoc.fields.name_leak``).
+the tool's own verb, read from its name, else its description (toolex/judges/tool_facts.py), else
+the canonical class of its first signalling word (retrieve, search, calculate, convert, ...;
+default retrieve); the entity words are the doc's content words (in doc order) that also occur
+in the query, else its highest-IDF words, at most 6; words are dropped until no tool name or
+platform is spelled out (``tooldoc.fields.name_leak``).
 
 Verify, precision-first ("under genuine uncertainty, no", as the paper's verifier): the evidence
-of ``toolex.judges.evidence`` (embedding similarity of what the two tools say they do, coverage of
-the step's words, operation class, inputs, sibling names, ...) is scored by the logistic models of
+of ``toolex.judges.evidence`` (embedding similarity of what the two tools say they do, by the
+bundled WordLlama of ``toolex.judges.embedding``; coverage of the step's words, operation class,
+inputs, sibling names, ...) is scored by the logistic models of
 ``toolex.judges.operating_points``, fitted on the shipped verdict labels. ``heuristic`` accepts
 when no veto fires and the strict model's score reaches its threshold (cross-validated precision
 0.96, recall 0.18); ``heuristic:prescreen`` keeps every candidate an LLM verifier should see, by
@@ -39,8 +41,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from toolex.judges import evidence as ev
 from toolex.judges import lexicon
@@ -56,12 +56,14 @@ from toolex.judges.base import (
     Verdict,
     VerifyTask,
 )
+from toolex.judges.embedding import wordllama
+from toolex.judges.library import library_idf, store_tools, tfidf_weights
+from toolex.judges.tool_facts import feeds, own_operation, tool_tokens
+from toolex.store import Store
 from toolex.tooldoc import fields as df
 
 COVER_THRESHOLD = 0.05
 MAX_ENTITY_WORDS = 6
-
-_OP_BY_STEM = lexicon.OP_BY_STEM
 
 
 class HeuristicJudge:
@@ -71,7 +73,7 @@ class HeuristicJudge:
 
     def __init__(
         self,
-        store: Any = None,
+        store: Store | None = None,
         *,
         benchmark: str | None = None,
         idf: Mapping[str, float] | None = None,
@@ -88,18 +90,13 @@ class HeuristicJudge:
         # The library's documents and word weights are read when a stage first asks the judge
         # something: `expand` builds the judge for every stage, and the assembly never asks it
         # (a 200k-tool library's documents held ~2 GB through that stage).
-        self._unread: tuple[Any, str | None] | None = None
+        self._unread: tuple[Store, str | None] | None = None
         if idf is None and store is not None:
             self._unread = (store, benchmark)
         self._embed = embed
         self._reader: ev.EvidenceReader | None = None
-        self._cache: dict[tuple[str, str | None, str], _Features] = {}
+        self._cache: dict[tuple[str, str | None, str], dict[str, float]] = {}
         self._text_cache: dict[str, dict[str, float]] = {}
-        # Each document's halves of df.feeds, keyed by (item id, rendered text): the audit asks
-        # about every ordered pair of every combination, and re-deriving them from the
-        # documentation took 39% of a 200k-tool library's audit.
-        self._returned: dict[tuple[str, str], frozenset[str]] = {}
-        self._needs: dict[tuple[str, str], tuple[tuple[str, frozenset[str]], ...]] = {}
 
     # -- vectors ----------------------------------------------------------------------------
 
@@ -113,17 +110,14 @@ class HeuristicJudge:
         norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
         return {w: v / norm for w, v in vec.items()}
 
-    def _features(self, tool: ToolDoc) -> _Features:
-        # Keyed by id AND rendered text: ids of different benchmarks may collide.
-        key = (tool.item_id, tool.platform, tool.text)
-        feats = self._cache.get(key)
-        if feats is None:
-            feats = _Features(self._vector(tool_tokens(tool)), operation(tool.doc))
-            self._cache[key] = feats
-        return feats
-
     def tool_vector(self, tool: ToolDoc) -> dict[str, float]:
-        return self._features(tool).vector
+        # Keyed by id AND rendered text: ids of different benchmarks may collide. Per judge, not
+        # per_tool: the vector depends on this judge's library weights.
+        key = (tool.item_id, tool.platform, tool.text)
+        vec = self._cache.get(key)
+        if vec is None:
+            vec = self._cache[key] = self._vector(tool_tokens(tool))
+        return vec
 
     def text_vector(self, text: str) -> dict[str, float]:
         vec = self._text_cache.get(text)
@@ -204,25 +198,20 @@ class HeuristicJudge:
         return SubQuery(slot, f"{verb.capitalize()} {entity}", verb, entity, tool.item_id)
 
     def _feeds(self, producer: ToolDoc, consumer: ToolDoc) -> str | None:
-        """df.feeds on two documents, each one's half worked out once."""
-        made, used = (producer.item_id, producer.text), (consumer.item_id, consumer.text)
-        if made not in self._returned:
-            self._returned[made] = frozenset(df.returns_tokens(producer.doc))
-        if used not in self._needs:
-            self._needs[used] = df.required_ids(consumer.doc)
-        return df.fed_by(self._returned[made], self._needs[used])
+        """The audit's hand-off check (df.feeds), each document's half read once per tool."""
+        return feeds(producer, consumer)
 
     def _read_library(self) -> None:
         if self._unread is not None:
             store, benchmark = self._unread
             self._unread = None
-            self._library = _store_tools(store, benchmark)
-            self._idf, self._default_idf = _tfidf_weights(self._library)
+            self._library = store_tools(store, benchmark)
+            self._idf, self._default_idf = tfidf_weights(self._library)
 
     def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
         tasks = list(tasks)
         reader = self.reader()
-        reader.prefetch(_texts_to_embed(tasks))
+        reader.prefetch(ev.texts_to_embed(tasks))
         for task in tasks:
             yield Outcome(
                 task.key,
@@ -234,9 +223,9 @@ class HeuristicJudge:
         """The evidence reader, built on first use (it loads the bundled WordLlama model)."""
         if self._reader is None:
             self._read_library()
-            embed = self._embed or _wordllama()
+            embed = self._embed or wordllama()
             if self._library:
-                idf, default = ev.library_idf(self._library)
+                idf, default = library_idf(self._library)
             else:
                 idf, default = {}, 1.0
             self._reader = ev.EvidenceReader(idf, default, embed)
@@ -320,135 +309,15 @@ def _screened(evidence: ev.Evidence) -> Verdict:
     return Verdict(keep, why + (f"; {notes}" if notes else ""), score)
 
 
-def tool_tokens(tool: ToolDoc) -> list[str]:
-    doc = tool.doc
-    parts = [df.name(doc) or (tool.name or ""), df.description(doc)]
-    parts += [f"{p.name} {p.description}" for p in df.params(doc)]
-    return df.content_tokens(" ".join(parts)) + sorted(df.returns_tokens(doc))
-
-
-def own_operation(tool: ToolDoc) -> tuple[str, list[str]]:
-    """The tool's own verb and the words of its object, read from its name, else its description.
-
-    ``dropTable`` -> ("drop", ["table"]); "Fetches the five-year average dividend yield ..." ->
-    ("fetch", [...]). With no verb in either (a model card), the operation class of the doc
-    (``operation``), else "retrieve", and no object words.
-    """
-    name_words = df.split_words(df.name(tool.doc) or tool.name or "")
-    if name_words and lexicon.base_verb(name_words[0]):
-        return lexicon.base_verb(name_words[0]) or "", name_words[1:]
-    words = df.split_words(df.description(tool.doc).split(".")[0])
-    # The verb opens the description ("Fetches ...", "Get ...") or follows its subject ("This
-    # tool converts ...", "The API returns ..."); a verb-like word later is usually a noun.
-    at = 0
-    while at < min(len(words), 4) and (words[at] in _SUBJECT_WORDS or words[at] in df.STOPWORDS):
-        at += 1
-    verb = lexicon.base_verb(words[at]) if at < len(words) else None
-    if verb and verb not in _WEAK_VERBS:
-        return verb, [x for x in words[at + 1 : at + 6] if x not in df.STOPWORDS]
-    return operation(tool.doc) or "retrieve", []
-
-
-# Verbs a description uses about its interface rather than its operation ("takes ... and returns").
-_WEAK_VERBS = frozenset({"return", "use", "make", "set", "run", "show", "like", "place"})
-_SUBJECT_WORDS = frozenset(
-    {
-        "this",
-        "the",
-        "it",
-        "api",
-        "tool",
-        "method",
-        "function",
-        "endpoint",
-        "service",
-        "simply",
-        "can",
-        "will",
-        "you",
-        "we",
-        "allows",
-        "lets",
-        "helps",
-        "used",
-    }
-)
-
-
-def operation(doc: dict[str, Any]) -> str | None:
-    """Canonical operation class of a tool: first signalling word of its name, then description."""
-    for text in (df.name(doc), df.description(doc)):
-        for word in df.split_words(text):
-            op = _OP_BY_STEM.get(df.stem(word))
-            if op:
-                return op
-    return None
-
-
 def unsatisfiable_params(cand: ToolDoc, ref: ToolDoc, subquery: str) -> list[str]:
     """Required candidate parameters that neither the reference's inputs nor the sub-query give."""
     return ev.missing_inputs(cand, ref, set(df.content_tokens(subquery)))
-
-
-@dataclass(frozen=True)
-class _Features:
-    """What the judge needs of one tool, computed once per tool."""
-
-    vector: dict[str, float]
-    operation: str | None
 
 
 def _cos(a: Mapping[str, float], b: Mapping[str, float]) -> float:
     if len(a) > len(b):
         a, b = b, a
     return sum(v * b.get(w, 0.0) for w, v in a.items())
-
-
-def _store_tools(store: Any, benchmark: str | None) -> list[ToolDoc]:
-    import json
-
-    rows = store.rows("stages/0_run/01_item_docs.sql", {"benchmark": benchmark})
-    return [
-        ToolDoc(
-            r["item_id"],
-            r["name"],
-            r["platform"],
-            json.loads(r["doc"]) if isinstance(r["doc"], str) else r["doc"],
-            r.get("text") or "",
-        )
-        for r in rows
-    ]
-
-
-def _tfidf_weights(tools: Sequence[ToolDoc]) -> tuple[dict[str, float], float]:
-    dfreq: Counter[str] = Counter()
-    for tool in tools:
-        dfreq.update(set(tool_tokens(tool)))
-    n = len(tools)
-    idf = {w: math.log((n + 1) / (c + 1)) + 1.0 for w, c in dfreq.items()}
-    return idf, math.log(n + 1) + 1.0
-
-
-def _texts_to_embed(tasks: Sequence[VerifyTask]) -> list[str]:
-    out: list[str] = []
-    for t in tasks:
-        for tool in (t.candidate, t.reference):
-            name = df.name(tool.doc) or tool.name or ""
-            out += [ev.about_text(tool), tool.text[:2000], " ".join(df.split_words(name))]
-        out.append(t.subquery)
-    return out
-
-
-_WORDLLAMA: list[ev.Embed] = []
-
-
-def _wordllama() -> ev.Embed:
-    """The bundled WordLlama embedder, loaded once per process."""
-    if not _WORDLLAMA:
-        from toolex.retrieval.embedders import make_embedder
-
-        _WORDLLAMA.append(make_embedder("wordllama").embed)
-    return _WORDLLAMA[0]
 
 
 MODES = ("strict", "prescreen")

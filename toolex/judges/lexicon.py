@@ -113,3 +113,14 @@ def base_verb(word: str) -> str | None:
         if form in VERBS:
             return form
     return None
+
+
+def operation_of(*texts: str) -> str | None:
+    """The operation class of the first signalling word of ``texts``, read in order (a tool's
+    name, then its description), or None when no word signals one."""
+    for text in texts:
+        for word in df.split_words(text):
+            op = OP_BY_STEM.get(df.stem(word))
+            if op:
+                return op
+    return None

@@ -35,13 +35,15 @@ from toolex.judges.base import (
 )
 from toolex.judges.prompts import boundary_for, fence, item_nouns, load_template, render
 from toolex.llm.budget import Budget
+from toolex.llm.calls import Call, Result, Spend
 from toolex.llm.clients import ChatClient, Schema
 from toolex.llm.config import LLMConfig
-from toolex.llm.executor import Call, Executor, Policy, Result, Spend
+from toolex.llm.executor import Executor
 from toolex.llm.ledger import Ledger, call_identity, input_hash
 from toolex.llm.limiter import Limiter
 from toolex.llm.logprobs import TOP_LOGPROBS
 from toolex.llm.pricing import cost_usd, estimate_tokens
+from toolex.llm.retry import Policy
 from toolex.store import Store
 
 # Expected answer lengths for --dry-run estimates (tokens): a verdict with a one-sentence reason,

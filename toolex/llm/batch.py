@@ -24,9 +24,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+from toolex.llm.calls import Call, Result
 from toolex.llm.clients import Reply, Request, TransientError, token_count
 from toolex.llm.corrections import ANSWER_CAP, storable
-from toolex.llm.executor import Call, Executor, Result
+from toolex.llm.executor import Executor
 from toolex.llm.ledger import Attempt, Ledger, new_call_id
 from toolex.llm.logprobs import read_openai
 from toolex.llm.pricing import cost_usd
@@ -67,6 +68,7 @@ def submit(client: Any, ledger: Ledger, executor: Executor, calls: list[Call]) -
         batch = sdk.batches.create(
             input_file_id=upload.id, endpoint=OPENAI_ENDPOINT, completion_window="24h"
         )
+    batch_id: str = batch.id
     ledger.record(
         [
             Attempt(
@@ -77,13 +79,13 @@ def submit(client: Any, ledger: Ledger, executor: Executor, calls: list[Call]) -
                 c.input_hash,
                 c.key,
                 status="pending",
-                batch_id=batch.id,
+                batch_id=batch_id,
                 call_id=cid,
             )
             for cid, c in zip(ids, calls, strict=True)
         ]
     )
-    return batch.id
+    return batch_id
 
 
 def _request(call: Call) -> Request:
@@ -93,7 +95,7 @@ def _request(call: Call) -> Request:
 def ended(client: Any, batch_id: str) -> bool:
     sdk = client.sdk_client
     if client.provider == "anthropic":
-        return sdk.messages.batches.retrieve(batch_id).processing_status == "ended"
+        return bool(sdk.messages.batches.retrieve(batch_id).processing_status == "ended")
     return sdk.batches.retrieve(batch_id).status in ("completed", "failed", "expired", "cancelled")
 
 
@@ -156,14 +158,14 @@ def run_batch(
     members: dict[str, list[tuple[str, Call]]] = {}  # batch id -> (custom_id, call)
     for call in todo:
         if call.input_hash in pending:
-            cid, bid, _ = pending[call.input_hash]
-            members.setdefault(bid, []).append((cid, call))
+            request = pending[call.input_hash]
+            members.setdefault(request.batch_id, []).append((request.call_id, call))
     fresh = [c for c in todo if c.input_hash not in pending]
     for start in range(0, len(fresh), max_requests):  # all batches are submitted before polling
         chunk = fresh[start : start + max_requests]
         bid = submit(client, ledger, executor, chunk)
         rows = ledger.pending(c.input_hash for c in chunk)
-        members[bid] = [(rows[c.input_hash][0], c) for c in chunk]
+        members[bid] = [(rows[c.input_hash].call_id, c) for c in chunk]
 
     retry: list[Call] = []
     for bid, entries in members.items():

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from toolex.errors import InputError
 from toolex.llm.keys import check_base_url
 
-# What a judge asks the server to constrain its answers to (toolex/llm/clients.py): a JSON
+# What a judge asks the server to constrain its answers to (toolex/llm/clients/): a JSON
 # schema (OpenAI structured outputs; llama.cpp/vLLM/Ollama response_format; Anthropic tool use),
 # any JSON object, or plain text. A server that rejects a mode gets the next one down.
 STRUCTURED_MODES = ("json_schema", "json_object", "none")

@@ -1,12 +1,14 @@
 """Run many LLM calls with an adaptive number in flight, retrying what deserves a retry.
 
-Worker threads (as many as the in-flight cap) each take one call at a time and loop over its
-attempts; each attempt first takes a place under the limiter (toolex/llm/limiter.py).
+Worker threads (as many as the in-flight cap) each take one call (toolex/llm/calls.py) at a
+time and loop over its attempts; each attempt first takes a place under the limiter
+(toolex/llm/limiter.py).
 - A transient failure (429, 5xx, timeout) waits an exponential backoff with jitter,
   ``min(backoff_max, base * 2**(attempt-1)) * U(0.5, 1)``, or the server's Retry-After when that
-  is longer. A permanent error (bad key, bad request) stops the call, except a refused
-  structured-output mode (HTTP 400/422), which is retried at once one mode lower (the client
-  keeps that mode once it answers).
+  is longer (``Policy``, toolex/llm/retry.py). A permanent error (bad key, bad request) stops
+  the call, except a refused structured-output mode (HTTP 400/422), which is retried at once one
+  mode lower (the client keeps that mode once it answers). A stage that cannot succeed (a
+  refused key, an endpoint nobody answers) stops at once (``Health``, the same module).
 - A rejected answer is retried at once, and the retry tells the model what was wrong: it sends
   the same conversation plus the rejected answer and a user message naming the problem (the
   parser's ``hint``, e.g. "the sub-query for number 0 names `GetToday`; describe the operation
@@ -43,21 +45,13 @@ import queue
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from toolex.errors import AnswerError, ModelUnavailableError
+from toolex.errors import AnswerError
 from toolex.llm.budget import STOPPED, Budget
-from toolex.llm.clients import (
-    KEY_ENV,
-    ChatClient,
-    PermanentError,
-    Reply,
-    Request,
-    Schema,
-    TransientError,
-)
+from toolex.llm.calls import Call, Result, Spend
+from toolex.llm.clients import ChatClient, Reply, Request
 from toolex.llm.corrections import (
     ANSWER_CAP,
     CUT_OFF,
@@ -67,105 +61,15 @@ from toolex.llm.corrections import (
     Correction,
     storable,
 )
+from toolex.llm.failures import PermanentError, TransientError
 from toolex.llm.ledger import Attempt, Ledger
 from toolex.llm.limiter import Limiter, Ticket
 from toolex.llm.pricing import cost_usd
+from toolex.llm.retry import Health, Policy
 
 CONGESTION = ("timeout", "rate_limit", "overloaded")  # TransientError kinds that halve in-flight
-
-
-@dataclass
-class Call:
-    key: str  # task key it was made for (the first, when several tasks share one prompt)
-    input_hash: str
-    system: str
-    user: str
-    parse: Callable[[str], Any]  # raises AnswerError (with a ``hint``) on a malformed answer
-    schema: Schema | None = None  # the answer's JSON schema, for structured output
-    correction: Correction | None = None  # for the first attempt (a batch answer that failed)
-    logprobs: int = 0  # alternatives per answer token to ask for (0: none)
-    # Adds to a parsed answer what the reply carries beside its text (the verdict's token
-    # probability), so the ledger serves it with the answer.
-    annotate: Callable[[Any, Reply], Any] | None = None
-
-
-@dataclass
-class Result:
-    call: Call
-    ok: bool
-    parsed: Any = None
-    error: str | None = None
-    call_id: str | None = None
-    cached: bool = False
-    attempts: int = 0
-
-
-@dataclass
-class Spend:
-    """What a judge has cost so far in this process (progress bars: calls and cost so far)."""
-
-    attempts: int = 0  # HTTP attempts recorded, failures included
-    served: int = 0  # answers served from the ledger
-    cost_usd: float = 0.0  # sum over attempts whose price is known
-    unpriced: int = 0  # attempts whose cost is unknown (model not in the price table)
-
-    def add(self, rows: Sequence[Attempt]) -> None:
-        for row in rows:
-            self.attempts += 1
-            if row.cost_usd is None:
-                self.unpriced += row.status != "error"  # an error has no tokens to price
-            else:
-                self.cost_usd += row.cost_usd
-
-
-@dataclass
-class Policy:
-    max_in_flight: int = 16
-    max_attempts: int = 5
-    backoff_base_s: float = 1.0
-    backoff_max_s: float = 60.0
-    timeout_s: float | None = None  # per attempt (None: the client's)
-
-    def delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
-        """Seconds to wait after failed attempt number ``attempt`` (1-based)."""
-        wait = min(self.backoff_max_s, self.backoff_base_s * 2 ** (attempt - 1))
-        wait *= rng.uniform(0.5, 1.0)
-        if retry_after is not None:
-            wait = max(wait, min(retry_after, self.backoff_max_s))
-        return wait
-
-
-class _Health:
-    """Stops a stage that cannot succeed instead of failing every task slowly: a refused API
-    key (401/403), or an endpoint that never answered while the first attempts of every worker
-    (and then some) all failed to connect."""
-
-    def __init__(self, client: ChatClient, n_threads: int) -> None:
-        self.client, self.limit = client, n_threads + 2
-        self.answered, self.unreachable = False, 0
-        self.refused: str | None = None
-
-    def see(self, row: Attempt) -> None:
-        error = row.error or ""
-        if row.status in ("ok", "malformed") or error.startswith("HTTP"):
-            self.answered = True
-        if error.startswith(("HTTP 401", "HTTP 403")):
-            self.refused = error
-        elif error.startswith("connection error"):
-            self.unreachable += 1
-
-    def check(self) -> None:
-        where = getattr(getattr(self.client, "sdk_client", None), "base_url", "the endpoint")
-        if self.refused:
-            env = KEY_ENV.get(getattr(self.client, "provider", ""), "the API key variable")
-            raise ModelUnavailableError(
-                f"{where} refused the API key ({self.refused}); check {env}"
-            )
-        if not self.answered and self.unreachable >= self.limit:
-            raise ModelUnavailableError(
-                f"cannot reach {where} ({self.unreachable} connection failures, no answer); "
-                "is the server running and the base URL right?"
-            )
+# What a worker hands the caller's thread: ("attempt", a ledger row) or ("result", a Result).
+Handover = tuple[str, Any]
 
 
 class Executor:
@@ -199,8 +103,8 @@ class Executor:
         done, todo = [], []
         for call in calls:
             if call.input_hash in hits:
-                call_id, parsed = hits[call.input_hash]
-                done.append(Result(call, True, parsed, call_id=call_id, cached=True))
+                hit = hits[call.input_hash]
+                done.append(Result(call, True, hit.parsed, call_id=hit.call_id, cached=True))
                 self.spend.served += 1
             else:
                 todo.append(call)
@@ -218,7 +122,7 @@ class Executor:
         work: queue.Queue[Call] = queue.Queue()
         for call in calls:
             work.put(call)
-        events: queue.Queue[tuple[str, Any]] = queue.Queue()
+        events: queue.Queue[Handover] = queue.Queue()
         stop = threading.Event()
         n_threads = max(1, min(self.limiter.cap, len(calls)))
         threads = [
@@ -230,7 +134,7 @@ class Executor:
         for t in threads:
             t.start()
         remaining = len(calls)
-        health = _Health(self.client, n_threads)
+        health = Health(self.client, n_threads)
         pending_rows: list[Attempt] = []
         results: list[Result] = []
         last_flush = time.monotonic()
@@ -271,7 +175,9 @@ class Executor:
             self.ledger.record(pending_rows)
             self.spend.add(pending_rows)
 
-    def _worker(self, work: queue.Queue, events: queue.Queue, stop: threading.Event) -> None:
+    def _worker(
+        self, work: queue.Queue[Call], events: queue.Queue[Handover], stop: threading.Event
+    ) -> None:
         while not stop.is_set():
             try:
                 call = work.get_nowait()
@@ -284,7 +190,9 @@ class Executor:
             if result is not None:
                 events.put(("result", result))
 
-    def _attempts(self, call: Call, events: queue.Queue, stop: threading.Event) -> Result | None:
+    def _attempts(
+        self, call: Call, events: queue.Queue[Handover], stop: threading.Event
+    ) -> Result | None:
         last_error, last_call = "not attempted", None
         correction, probe = call.correction, None  # probe: a lower structured mode to try
         for n in range(1, self.policy.max_attempts + 1):

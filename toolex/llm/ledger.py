@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import pyarrow as pa
 
@@ -133,6 +133,21 @@ class Attempt:
         return row
 
 
+class Hit(NamedTuple):
+    """The answer the ledger serves for an input hash: its newest ``ok`` row."""
+
+    call_id: str
+    parsed: Any  # the parsed answer, as the judge's parser returned it
+
+
+class Pending(NamedTuple):
+    """A batch request submitted and not yet collected (toolex.llm.batch)."""
+
+    call_id: str  # the request's custom_id
+    batch_id: str
+    attempt: int
+
+
 class Ledger:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -147,15 +162,15 @@ class Ledger:
         with self._db.registered("ledger_batch", batch):
             self._db.execute("llm/10_ledger_insert.sql")
 
-    def hits(self, hashes: Iterable[str]) -> dict[str, tuple[str, Any]]:
-        """input_hash -> (call_id, parsed answer) of the newest 'ok' row, for cached hashes."""
+    def hits(self, hashes: Iterable[str]) -> dict[str, Hit]:
+        """input_hash -> the answer served for it, for the hashes the ledger answers."""
         rows = self._rows("llm/20_ledger_hits.sql", hashes)
-        return {h: (cid, json.loads(p) if isinstance(p, str) else p) for h, cid, p in rows}
+        return {h: Hit(cid, json.loads(p) if isinstance(p, str) else p) for h, cid, p in rows}
 
-    def pending(self, hashes: Iterable[str]) -> dict[str, tuple[str, str, int]]:
-        """input_hash -> (call_id, batch_id, attempt) of batch requests not yet collected."""
+    def pending(self, hashes: Iterable[str]) -> dict[str, Pending]:
+        """input_hash -> its batch request not yet collected."""
         return {
-            h: (cid, bid, att)
+            h: Pending(cid, bid, att)
             for h, cid, bid, att in self._rows("llm/30_ledger_pending.sql", hashes)
         }
 
@@ -172,7 +187,7 @@ class Ledger:
     def summary(self) -> list[dict[str, Any]]:
         return self._db.rows("llm/50_ledger_summary.sql")
 
-    def _rows(self, name: str, hashes: Iterable[str]) -> list[tuple]:
+    def _rows(self, name: str, hashes: Iterable[str]) -> list[tuple[Any, ...]]:
         hashes = sorted(set(hashes))
         if not hashes:
             return []

@@ -1,0 +1,61 @@
+"""The records of the LLM executor's work: a call to make, its result, and what the calls
+have cost so far.
+
+A judge makes ``Call``s (one per distinct prompt), the executor (toolex.llm.executor) or the
+batch path (toolex.llm.batch) turns each into one ``Result``, and ``Spend`` adds up the ledger
+rows their attempts wrote, for progress bars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolex.llm.clients import Reply, Schema
+from toolex.llm.corrections import Correction
+from toolex.llm.ledger import Attempt
+
+
+@dataclass
+class Call:
+    key: str  # task key it was made for (the first, when several tasks share one prompt)
+    input_hash: str
+    system: str
+    user: str
+    parse: Callable[[str], Any]  # raises AnswerError (with a ``hint``) on a malformed answer
+    schema: Schema | None = None  # the answer's JSON schema, for structured output
+    correction: Correction | None = None  # for the first attempt (a batch answer that failed)
+    logprobs: int = 0  # alternatives per answer token to ask for (0: none)
+    # Adds to a parsed answer what the reply carries beside its text (the verdict's token
+    # probability), so the ledger serves it with the answer.
+    annotate: Callable[[Any, Reply], Any] | None = None
+
+
+@dataclass
+class Result:
+    call: Call
+    ok: bool
+    parsed: Any = None
+    error: str | None = None
+    call_id: str | None = None
+    cached: bool = False
+    attempts: int = 0
+
+
+@dataclass
+class Spend:
+    """What a judge has cost so far in this process (progress bars: calls and cost so far)."""
+
+    attempts: int = 0  # HTTP attempts recorded, failures included
+    served: int = 0  # answers served from the ledger
+    cost_usd: float = 0.0  # sum over attempts whose price is known
+    unpriced: int = 0  # attempts whose cost is unknown (model not in the price table)
+
+    def add(self, rows: Sequence[Attempt]) -> None:
+        for row in rows:
+            self.attempts += 1
+            if row.cost_usd is None:
+                self.unpriced += row.status != "error"  # an error has no tokens to price
+            else:
+                self.cost_usd += row.cost_usd
