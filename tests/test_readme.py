@@ -23,11 +23,12 @@ def test_readme_opens_with_install_and_test_commands():
     install, test = _setup_commands()
     assert "pip install" in install and "toolex demo" in install
     assert test == "make check"
-    # `make check` runs every check CI needs: lint and contracts first, then mypy beside the tests
+    # `make check` runs every check CI needs: lint, contracts and owners first, then mypy beside
+    # the tests
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     lines = makefile.splitlines()
     at = next(i for i, ln in enumerate(lines) if ln.startswith("check:"))
-    assert lines[at].split(":")[1].split() == ["lint", "contracts"]
+    assert lines[at].split(":")[1].split() == ["lint", "contracts", "owners"]
     recipe = "\n".join(itertools.takewhile(lambda ln: ln.startswith("\t"), lines[at + 1 :]))
     assert "$(MAKE) --no-print-directory types" in recipe
     assert "$(MAKE) --no-print-directory test" in recipe

@@ -15,11 +15,14 @@ query cannot run on a damaged store is reported failing with DuckDB's reason, no
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolex.errors import StoreError
 from toolex.metrics.engine import ensure_macros
 from toolex.resources import sql_files
+
+if TYPE_CHECKING:
+    from toolex.store import Store
 
 READABLE = "store_readable"
 
@@ -49,7 +52,7 @@ def header(text: str) -> str:
     return " ".join(line for line in lines if line)
 
 
-def run_checks(store: Any, limit: int = 20) -> list[CheckResult]:
+def run_checks(store: Store, limit: int = 20) -> list[CheckResult]:
     """Every table readable, then every ``sql/checks/*.sql``; each result keeps at most
     ``limit`` violating rows."""
     unreadable = store.unreadable_tables()
@@ -59,7 +62,7 @@ def run_checks(store: Any, limit: int = 20) -> list[CheckResult]:
             "every table of the store can be read in full (a damaged file fails here; restore "
             "a backup or rebuild the store, copying readable tables out first)",
             ["table", "error"],
-            unreadable[:limit],
+            [tuple(u) for u in unreadable[:limit]],
         )
     ]
     try:
@@ -87,6 +90,6 @@ def run_checks(store: Any, limit: int = 20) -> list[CheckResult]:
     return results
 
 
-def violations(store: Any, limit: int = 20) -> list[CheckResult]:
+def violations(store: Store, limit: int = 20) -> list[CheckResult]:
     """Only the failing checks (an empty list means every invariant holds)."""
     return [r for r in run_checks(store, limit) if not r.ok]

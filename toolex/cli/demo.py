@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from toolex.cli.options import emit_rows, format_option, open_store
+
+if TYPE_CHECKING:
+    from toolex.store import Store
 
 BENCHMARK = "sample"
 RETRIEVERS = ("bm25", "wordllama")
 
 
 def run_demo(
-    store: Any,
+    store: Store,
     *,
     retrievers: tuple[str, ...] = RETRIEVERS,
     subquery_level: bool = True,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -22,6 +22,9 @@ from toolex.cli.options import (
     format_option,
     open_store,
 )
+
+if TYPE_CHECKING:
+    from toolex.store import Store
 
 
 @click.command()
@@ -183,7 +186,7 @@ def total_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _say_if_complete(
-    store: Any, benchmark: str, expansion: str, rows: list[dict[str, Any]]
+    store: Store, benchmark: str, expansion: str, rows: list[dict[str, Any]]
 ) -> None:
     """A dry run over an expansion with nothing left to do says so, and who did the work."""
     from toolex.pipeline import record
@@ -204,7 +207,7 @@ def _say_if_complete(
     )
 
 
-def _say_outcome(store: Any, benchmark: str, expansion: str, fmt: str) -> None:
+def _say_outcome(store: Store, benchmark: str, expansion: str, fmt: str) -> None:
     """What the expansion now holds (the store, not this run), and loud warnings when it is
     degenerate: the last thing `expand` prints."""
     from toolex.cli.progress import say

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import sqlglot
 from sqlglot import exp
@@ -66,7 +67,7 @@ def expand(statement: exp.Expr, macros: dict[str, Macro]) -> Expansion:
     return out
 
 
-def _replace_calls(tree: exp.Expr, macros: dict[str, Macro], views: dict[str, exp.Query]):
+def _replace_calls(tree: exp.Expr, macros: dict[str, Macro], views: dict[str, exp.Query]) -> Any:
     for table in list(tree.find_all(exp.Table)):
         call = table.this
         if not (isinstance(call, exp.Anonymous) and call.name.lower() in macros):

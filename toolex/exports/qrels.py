@@ -79,4 +79,5 @@ def export_qrels(
         )
     )
     pq.write_table(table, prepare(path))
-    return table.num_rows
+    rows: int = table.num_rows
+    return rows

@@ -12,11 +12,14 @@ never holds a credential: a compat base URL's ``user:password@`` becomes ``***@`
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolex.errors import InputError
 from toolex.judges.base import Judge
 from toolex.llm.keys import redact_url, shown
+
+if TYPE_CHECKING:
+    from toolex.store import Store
 
 __all__ = [
     "DEFAULT_JUDGE",
@@ -81,7 +84,7 @@ def public_spec(spec: str) -> str:
     return spec.strip()
 
 
-def make_judge(spec: str, store: Any = None, config: Any = None, **opts: Any) -> Judge:
+def make_judge(spec: str, store: Store | None = None, config: Any = None, **opts: Any) -> Judge:
     """Build the judge named by ``spec``.
 
     ``config`` is a ``toolex.llm.config.LLMConfig`` (or a ``toolex.pipeline.config.ToolexConfig``,
@@ -115,7 +118,7 @@ def make_judge(spec: str, store: Any = None, config: Any = None, **opts: Any) ->
 
 
 def judges_for(
-    store: Any, *, judge: str | None = None, config: Any = None, benchmark: str | None = None
+    store: Store, *, judge: str | None = None, config: Any = None, benchmark: str | None = None
 ) -> dict[str, Judge]:
     """One judge per stage: ``judge`` for every stage when given, else the config file's
     ``[judges]`` (a ``ToolexConfig``), else :data:`DEFAULT_JUDGE`.

@@ -68,14 +68,16 @@ def check_runs(store: Any, run_ids: Sequence[str]) -> list[str]:
             "no run to evaluate; name one with --run, or use --all-runs (make a run with "
             "`toolex retrieve` or `toolex runs import`)"
         )
-    return store.require_runs(ids)
+    runs: list[str] = store.require_runs(ids)
+    return runs
 
 
-def _rows(store: Any, on: Engine | None, name: str, params: dict[str, Any]) -> list[dict]:
+def _rows(store: Any, on: Engine | None, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
     if on is not None:
         return on.rows(store, name, params, folder=FOLDER)
     ensure_macros(store)
-    return store.rows(name, params)
+    rows: list[dict[str, Any]] = store.rows(name, params)
+    return rows
 
 
 def _arrow(store: Any, on: Engine | None, name: str, params: dict[str, Any]) -> pa.Table:

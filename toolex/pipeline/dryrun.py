@@ -13,15 +13,18 @@ verdict reuse answer without a call.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolex.judges.base import Judge
 from toolex.pipeline import audit, decompose
 from toolex.pipeline.stage import StageContext
 
+if TYPE_CHECKING:
+    from toolex.store import Store
+
 
 def estimate(
-    store: Any,
+    store: Store,
     benchmark: str,
     expansion: str,
     ids: list[str],

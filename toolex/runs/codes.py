@@ -55,7 +55,8 @@ def deduplicated(codes: pa.Array, names: pa.Array) -> pa.DictionaryArray:
 
 def codes(ids: pa.DictionaryArray) -> np.ndarray:
     """The int32 code of every row (no nulls: a run's ids are never null)."""
-    return ids.indices.to_numpy(zero_copy_only=False)
+    indices: np.ndarray = ids.indices.to_numpy(zero_copy_only=False)
+    return indices
 
 
 def first_rows(ids: pa.DictionaryArray) -> np.ndarray:
@@ -73,7 +74,8 @@ def ordinals(ids: pa.DictionaryArray) -> np.ndarray:
     order = pc.sort_indices(ids.dictionary).to_numpy()
     place = np.empty(len(order), dtype=np.int32)
     place[order] = np.arange(len(order), dtype=np.int32)
-    return place[codes(ids)]
+    placed: np.ndarray = place[codes(ids)]
+    return placed
 
 
 def repeated(*columns: np.ndarray) -> bool:
@@ -97,4 +99,5 @@ def repeated(*columns: np.ndarray) -> bool:
 
 
 def _is_unique(names: pa.Array) -> bool:
-    return pc.count_distinct(names, mode="all").as_py() == len(names)
+    distinct: int = pc.count_distinct(names, mode="all").as_py()
+    return distinct == len(names)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -223,7 +224,7 @@ def _read_toolret_json(path: Path) -> pa.Table:
     return _unslotted(qids, dids, scores, records)
 
 
-def _keyed_by_task(value: dict) -> bool:
+def _keyed_by_task(value: dict[str, Any]) -> bool:
     """True for ``{task: {query_id: {item_id: score}}}``: the first non-empty entry's values are
     objects, not scores."""
     for inner in value.values():

@@ -134,7 +134,8 @@ def _sort_key(column: pa.ChunkedArray) -> np.ndarray:
     """A group or id column as numbers that sort as it does: ids as their ordinals, numbers
     (a sub-query's slot) as themselves."""
     if pa.types.is_integer(column.type):
-        return column.to_numpy()
+        values: np.ndarray = column.to_numpy()
+        return values
     return ordinals(encoded(column))
 
 

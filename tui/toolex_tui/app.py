@@ -6,6 +6,8 @@ never writes while browsing; a review session is started with a store opened for
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import on
 from textual.app import App
 from textual.binding import Binding
@@ -15,7 +17,7 @@ from toolex_tui.data import Browser, QueryFilter
 from toolex_tui.messages import OpenQuery, OpenTool
 
 
-class ToolexApp(App):
+class ToolexApp(App[None]):
     CSS_PATH = "styles/app.tcss"
     TITLE = "toolex"
     ENABLE_COMMAND_PALETTE = False  # every action has a key; the footer needs the room
@@ -30,7 +32,7 @@ class ToolexApp(App):
         *,
         benchmark: str | None = None,
         expansion: str | None = None,
-        review: dict | None = None,
+        review: dict[str, Any] | None = None,
         initial_filter: QueryFilter | None = None,
         snapshot_of: str | None = None,
     ) -> None:

@@ -109,7 +109,9 @@ class QueryPage:
     slots: list[dict[str, Any]]
     candidates: list[dict[str, Any]]
     combinations: list[dict[str, Any]]
-    scores: dict[str, dict[str, tuple]]  # Browser.run_scores: {run_id: {metric: (old, new)}}
+    scores: dict[
+        str, dict[str, tuple[float, float] | tuple[None, None]]
+    ]  # Browser.run_scores: {run_id: {metric: (old, new)}}
     ranks: list[dict[str, Any]]  # Browser.run_ranks
 
 
@@ -238,7 +240,9 @@ class Browser:
             "browse/24_query_runs.sql", self._p(expansion=self.expansion, query_id=query_id)
         )
 
-    def run_scores(self, query_id: str, k: int = 10) -> dict[str, dict[str, tuple]]:
+    def run_scores(
+        self, query_id: str, k: int = 10
+    ) -> dict[str, dict[str, tuple[float, float] | tuple[None, None]]]:
         """{run_id: {metric: (old, new)}} at cutoff ``k`` from toolex.metrics, for this query
         alone (computing the whole benchmark first made the first query page take a second)."""
         from toolex.metrics.engine import query_scores
@@ -246,7 +250,7 @@ class Browser:
         runs = self.runs()
         if not runs:
             return {}
-        out: dict[str, dict[str, tuple]] = {}
+        out: dict[str, dict[str, tuple[float, float] | tuple[None, None]]] = {}
         for row in query_scores(self.store, runs, query_id, ks=(k,), expansion=self.expansion):
             out.setdefault(row["run_id"], {})[row["metric"]] = (row["old"], row["new"])
         return out
@@ -275,7 +279,11 @@ class Browser:
         # so waiting for it here cannot deadlock, whatever else is queued
         return readers.submit(lambda store: self._on(store)._page(query_id, scores.result))
 
-    def _page(self, query_id: str, scores: Callable[[], dict[str, dict[str, tuple]]]) -> QueryPage:
+    def _page(
+        self,
+        query_id: str,
+        scores: Callable[[], dict[str, dict[str, tuple[float, float] | tuple[None, None]]]],
+    ) -> QueryPage:
         head = self.query(query_id)
         if head is None:
             return QueryPage(None, [], [], [], {}, [])

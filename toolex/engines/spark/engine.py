@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import sqlglot
@@ -30,6 +30,9 @@ from toolex.engines.dialects import RESOLVED_BY_SPARK_ENGINE, hazards
 from toolex.engines.macros import Macro, base_tables, expand, read_macros
 from toolex.errors import ToolexError
 from toolex.resources import sql_files, sql_text
+
+if TYPE_CHECKING:
+    from toolex.store import Store
 
 
 class SparkEngine:
@@ -60,11 +63,12 @@ class SparkEngine:
         self.close()
 
     def rows(
-        self, store: Any, name: str, params: Mapping[str, Any], *, folder: str
+        self, store: Store, name: str, params: Mapping[str, Any], *, folder: str
     ) -> list[dict[str, Any]]:
-        return self.arrow(store, name, params, folder=folder).to_pylist()
+        rows: list[dict[str, Any]] = self.arrow(store, name, params, folder=folder).to_pylist()
+        return rows
 
-    def arrow(self, store: Any, name: str, params: Mapping[str, Any], *, folder: str) -> pa.Table:
+    def arrow(self, store: Store, name: str, params: Mapping[str, Any], *, folder: str) -> pa.Table:
         expansion = expand(_parse(name), _macros(folder))
         with _spark_errors(f"sending the inputs of {name}"):
             if self._load_inputs(store, name, base_tables(expansion), params, folder):
@@ -92,7 +96,7 @@ class SparkEngine:
 
     def _load_inputs(
         self,
-        store: Any,
+        store: Store,
         name: str,
         tables: set[str],
         params: Mapping[str, Any],

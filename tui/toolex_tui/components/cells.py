@@ -61,7 +61,7 @@ def accented(text: str, on: bool) -> Text:
     return Text(text, style="bold green" if on else "")
 
 
-def gain(pair: tuple | None) -> Text:
+def gain(pair: tuple[float, float] | tuple[None, None] | None) -> Text:
     """'old→new', green when the expansion raised the score."""
     if not pair or pair[0] is None:
         return Text("–", style="dim")

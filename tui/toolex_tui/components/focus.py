@@ -15,11 +15,11 @@ DETAIL_KEYS: list[BindingType] = [
 ]
 
 
-class TableFocus(Screen):
+class TableFocus(Screen[object]):
     """A screen whose tables take turns at the keyboard (Textual's own focus chain would also
     stop on the scroll container and on empty tables)."""
 
-    def tables(self) -> list[DataTable]:
+    def tables(self) -> list[DataTable[object]]:
         return [t for t in self.query(DataTable) if t.display and t.row_count]
 
     def action_next_table(self) -> None:

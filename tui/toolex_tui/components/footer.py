@@ -13,9 +13,9 @@ class KeyFooter(Footer):
     page's next refresh to do so, which on the query page comes only after its data. This one
     rebuilds at once, and only when the keys differ (issue 15: the query page's first open)."""
 
-    _shown: tuple | None = None
+    _shown: tuple[object, ...] | None = None
 
-    def _keys(self) -> tuple:
+    def _keys(self) -> tuple[object, ...]:
         shown = tuple(
             (binding.key, binding.action, binding.description, enabled, tooltip, binding.group)
             for _, binding, enabled, tooltip in self.screen.active_bindings.values()
@@ -23,7 +23,7 @@ class KeyFooter(Footer):
         )
         return (self.compact, self.show_command_palette, shown)
 
-    def bindings_changed(self, screen: Screen) -> None:
+    def bindings_changed(self, screen: Screen[object]) -> None:
         super().bindings_changed(screen)  # marks the bindings known; rebuilds after a refresh
         if self.is_attached and screen is self.screen and screen.app.app_focus:
             self.call_next(self.recompose)  # now, so the later rebuild finds nothing to do

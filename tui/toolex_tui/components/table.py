@@ -17,7 +17,7 @@ LESS_KEYS: list[BindingType] = [
 ]
 
 
-class ListTable(DataTable):
+class ListTable(DataTable[object]):
     """A row-cursor table with the less keys (the query list)."""
 
     BINDINGS = LESS_KEYS

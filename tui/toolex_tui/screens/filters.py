@@ -3,6 +3,9 @@ run-based filters. Options come from SQL facets, so they always match the store.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,7 +19,7 @@ MIN_VALID = (2, 3, 5, 10)
 
 
 def _choice(
-    label: str, options: list, wid: str, value: object, prompt: str = "any"
+    label: str, options: Sequence[tuple[str, object]], wid: str, value: object, prompt: str = "any"
 ) -> ComposeResult:
     """A grid row: the label, then a compact Select showing ``value`` (``prompt`` when NULL)."""
     yield Label(label)
@@ -81,7 +84,7 @@ class FilterScreen(ModalScreen[QueryFilter | None]):
                 yield Button("Clear", id="clear", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
 
-    def _value(self, wid: str):
+    def _value(self, wid: str) -> Any:
         value = self.query_one(wid, Select).value
         return None if value is Select.NULL else value
 

@@ -35,7 +35,7 @@ COLUMNS = {
 }
 
 
-class QueriesScreen(Screen):
+class QueriesScreen(Screen[object]):
     """Browse the queries. All paging, filtering and sorting happen in SQL (sql/browse/)."""
 
     BINDINGS = [

@@ -14,6 +14,8 @@ previous), verdicts y yes / n no (]/[ next and previous); failure buckets 1-4 or
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
@@ -30,7 +32,7 @@ from toolex_tui.components.docpair import DocPair
 from toolex_tui.components.footer import KeyFooter
 
 
-class ReviewScreen(Screen):
+class ReviewScreen(Screen[object]):
     CSS_PATH = "../styles/review.tcss"
     AUTO_FOCUS = "#r-head"  # not the note box, or the label keys would be typed into it
     BINDINGS = [
@@ -95,7 +97,7 @@ class ReviewScreen(Screen):
     # -- display -----------------------------------------------------------------------------
 
     @property
-    def item(self) -> dict | None:
+    def item(self) -> dict[str, Any] | None:
         return self.items[self.index] if self.items else None
 
     def show(self) -> None:
