@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from docs import required, tool
 from toolex.judges.base import DecomposeTask
-from toolex.judges.decomposer import Decomposer
+from toolex.judges.clauses import clauses, cleaned
+from toolex.judges.decomposer import Decomposer, _antecedent
 from toolex.judges.step_text import leak
 
 CLIPS = tool(
@@ -78,3 +79,19 @@ def test_a_request_one_tool_answers_is_its_step_and_never_a_placeholder():
     assert "QR code for example.com" in sub.text and "requested data" not in sub.text
     (thin,) = decompose("Can you help me with that?", qr)
     assert thin.text.strip() and thin.entity
+
+
+def test_a_step_that_points_back_is_said_with_the_clause_it_points_to():
+    parts = clauses(
+        "I'm writing a paper about climate change. I need a list of all the climate news "
+        "articles. Can you fetch those for me? I also require articles from The Guardian."
+    )
+    assert _antecedent(parts, [], "fetch those for me") == (
+        "Fetch those for me: a list of all the climate news articles"
+    )
+    assert _antecedent(parts[2:3], [], "fetch those for me") is None  # nothing before it
+
+
+def test_i_need_a_thing_is_the_thing_and_i_need_a_program_to_is_the_task():
+    assert cleaned("I need a weather forecast for Paris.") == "a weather forecast for Paris"
+    assert cleaned("I need a program to generate images.") == "generate images"

@@ -89,7 +89,6 @@ _FRAMING = re.compile(
     r"|^(?:i|we)(?:'d|\s+would)\s+(?:also\s+)?(?:like|love)\s+(?:you\s+)?to\s+"
     r"|^(?:i|we)(?:'m|\s+am|\s+are|'re)\s+(?:also\s+)?(?:trying|looking|planning|hoping)\s+to\s+"
     r"|^(?:(?:i|we|you)\s+)?(?:also\s+)?(?:want|need|wish)\s+(?:you\s+)?to\s+"
-    r"|^(?:i|we)\s+(?:also\s+)?(?:want|need|require)\s+(?=(?:the|my|our|all|some)\b)"
     r"|^(?:i|we)(?:'m|\s+am|'re|\s+are)\s+(?:working\s+on|building|developing|creating|designing"
     r"|making)\s+.{0,80}?\s+(?:that|which)\s+(?:requires?|needs?|involves?|can|will|should)\s+"
     r"|^(?:i|we|you)\s+(?:also\s+)?(?:want|need)\s+(?:a|an|some)\s+(?:\w+\s+){0,3}?(?:program|model"
@@ -105,7 +104,9 @@ _FRAMING = re.compile(
     r"|^it\s+would\s+be\s+(?:great|helpful|nice|useful)\s+if\s+(?:you|i|we)\s+(?:could|can)\s+"
     r"|^(?:use|using)\s+(?:a|an|the)\s+(?:\w+\s+){0,2}?(?:model|tool|api)\s+to\s+"
     r"|^help\s+me\s+(?:to\s+|with\s+)?|^let\s+me\s+know\s+"
-    r"|^(?:know|learn|find\s+out)\s+(?:about\s+)?(?=the\b|a\b|an\b|if\b|whether\b|how\b|what\b)",
+    r"|^(?:know|learn|find\s+out)\s+(?:about\s+)?(?=the\b|a\b|an\b|if\b|whether\b|how\b|what\b)"
+    # last, so that "I need a program to ..." is taken whole above: "I need the forecast"
+    r"|^(?:i|we)\s+(?:also\s+)?(?:want|need|require)\s+(?=(?:the|my|our|all|some|a|an)\b)",
     re.IGNORECASE,
 )
 _ME = re.compile(

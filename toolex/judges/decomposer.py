@@ -88,7 +88,11 @@ class Decomposer:
             if said:  # two tools, one clause, no list to share: say what each one does
                 text = f"{said}, to {_lower_first(text)}"
             if not _entity(text):  # the request says nothing of the step ("help me with that")
-                text = implicit(tool, task.tools, task.query) or text
+                text = (
+                    implicit(tool, task.tools, task.query)
+                    or _antecedent(parts, owners[slot], text)
+                    or text
+                )
             texts.append(text)
         out = []
         for slot, (tool, text) in enumerate(zip(task.tools, texts, strict=True)):
@@ -166,6 +170,19 @@ def _main_ask(parts: Sequence[Clause], owners: Sequence[Sequence[int]]) -> str:
         if parts[c].strong:
             return cleaned(parts[c].text)
     return cleaned(parts[0].text) if parts else ""
+
+
+def _antecedent(parts: Sequence[Clause], mine: Sequence[int], text: str) -> str | None:
+    """What "those" in "Can you fetch those for me?" stands for: the step's own words, then the
+    nearest clause before them that says something ("Fetch those for me: I found 'Hello'")."""
+    said = [c for c, p in enumerate(parts) if cleaned(p.text).lower() == text.strip().lower()]
+    first = said[0] if said else min(mine, default=len(parts))
+    for c in range(first - 1, -1, -1):
+        before = cleaned(parts[c].text)
+        if _entity(before):
+            own = text.strip().rstrip(".?!") or "This"
+            return f"{own[0].upper()}{own[1:]}: {before}"
+    return None
 
 
 def _single(parts: Sequence[Clause]) -> list[int]:
