@@ -6,13 +6,13 @@ dry run counts the calls a run makes.
   (``heuristic:prescreen``: the offline score with a low threshold, vetoes ignored) decides
   which candidates the verifier sees; the rest are stored as verdicts with ``accepted = false``,
   judge ``heuristic:prescreen``, reason ``screened out: ...`` and the screen's P(yes) as
-  confidence, never sent. ``auto`` (the default) turns it on for a verifier that makes calls
-  only while the screen earns it: held out on the pipeline's own candidates it must keep
+  confidence, never sent. ``off`` (the default) is the paper's protocol: every candidate goes
+  to the verifier. ``auto`` turns it on for a verifier that makes calls only while the screen
+  earns it: held out on the pipeline's own candidates it must keep
   ``settings.PRESCREEN_MIN_RECALL`` of the equivalents and discard
-  ``settings.PRESCREEN_MIN_DISCARD`` of the candidates (``screen_earns_default``); today it does
-  not (toolex/data/labels/held_out.json), so the paper's protocol stands: every candidate goes to
-  the verifier. ``on`` forces it, and its measured loss is said beside the calls it saved
-  (``screen_loss``); the offline judge is its own screen.
+  ``settings.PRESCREEN_MIN_DISCARD`` of the candidates (``screen_earns_default``; today it does
+  not, toolex/data/labels/held_out.json). ``on`` forces it, and its measured loss is said beside
+  the calls it saved (``screen_loss``); the offline judge is its own screen.
 - **Reuse** (``reuse``, toolex.pipeline.reuse): a candidate whose (reference, candidate) pair
   already has a fresh verdict of this judge under a sub-query asking for the same step takes
   that verdict, stored with judge ``reused``, the original's call and a reason naming it. Within
@@ -39,7 +39,7 @@ from toolex.errors import InputError
 from toolex.judges.base import Judge, Verdict, VerifyTask
 from toolex.judges.operating_points import held_out
 from toolex.pipeline import reuse as reuse_rule
-from toolex.pipeline.settings import PRESCREEN_MIN_DISCARD, PRESCREEN_MIN_RECALL
+from toolex.pipeline.settings import PRESCREEN, PRESCREEN_MIN_DISCARD, PRESCREEN_MIN_RECALL
 from toolex.pipeline.stage import StageContext, Writer
 
 PRESCREEN_MODES = ("auto", "on", "off")
@@ -53,7 +53,7 @@ ScreenFactory = Callable[[], Judge]
 
 @dataclass(frozen=True)
 class VerifyOptions:
-    prescreen: str = "auto"  # auto | on | off (auto: on when the verify judge makes calls)
+    prescreen: str = PRESCREEN  # off | auto | on (auto: on while the screen earns it)
     reuse: str | None = None  # off | same-step (None: same-step when the judge makes calls)
     order: str = "retrieval"  # retrieval | uncertainty
 
