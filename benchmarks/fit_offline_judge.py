@@ -1,29 +1,35 @@
-"""Fit and cross-validate the offline verifier's operating points on the shipped verdict labels.
+"""Choose the offline verifier's thresholds and measure them held out, as the pipeline runs them.
 
-    python benchmarks/fit_offline_judge.py --db pool.duckdb
+    python benchmarks/fit_offline_judge.py --db STORE [--subqueries decomposer|labels] [--write]
+        [--frontier]
 
-The store holds the benchmarks the labels come from (``toolex load toolret ../shared/data/toolret``
-and ``toolex load stabletoolbench ../shared/data/stabletoolbench``). For every labelled verdict it
-reads the evidence (toolex/judges/evidence.py) with the gold sub-query, then:
+STORE holds the benchmarks the labels come from (``toolex load toolret ../shared/data/toolret``,
+``toolex load stabletoolbench ../shared/data/stabletoolbench``). Labels: the shipped sets
+(toolex/data/labels/*.jsonl). For every labelled (query, reference, candidate) it reads the
+evidence (toolex/judges/evidence.py) with the sub-query the offline decomposer writes for that
+step, as an expansion does (``--subqueries labels``: the label's own sub-query, a diagnostic),
+and the score of toolex/judges/operating_points.py.
 
-1. fits a logistic regression of the label on the evidence features (standardised, L2);
-2. estimates the two operating points out of sample, each threshold chosen INSIDE the training
-   folds (nested):
-   - ``strict`` (``evidence.FEATURES``; grouped 5-fold, a reference's verdicts in one fold): no
-     veto and score >= the lowest threshold whose precision on the training folds' own
-     cross-validated scores is >= 0.90 (aiming at >= 0.85 out of sample);
-   - ``prescreen`` (its own model on ``evidence.SCREEN_FEATURES``; grouped by query, so no
-     query's verdicts are both fitted and scored): score >= the loosest threshold at which the
-     training labels' repeated cross-validated recall (``REPEATS`` x 5 folds, scores pooled) is
-     ``SCREEN_CV_RECALL``, vetoes ignored (it never accepts on its own);
-3. repeats the estimate leaving one benchmark part out at a time (the held-back-vocabulary check);
-4. prints the models and thresholds fitted on all labels, to paste into
-   ``toolex/judges/operating_points.py``, with the screen's cross-validated recall (95% Wilson
-   interval over the 120 equivalents) and its in-sample loss.
+Figures are computed on the labels drawn from the pipeline's own candidate lists
+(``toolex-pipeline-v2``: the parts accepted / rejected / unjudged of a verdict review sample, by
+rank band; docs/labels/README.md), each label weighted by its stratum's population over the
+labels drawn from it, so they estimate the pipeline's candidate population:
 
-The screen's target recall is 0.99, not 0.97: the 3% loss budget (with verdict reuse, whose
-labelled loss is measured by benchmarks/bench_cost.py) less a margin, because 120 equivalents
-pin a recall down to about +-3 points.
+- precision = sum(w: accepted, yes) / sum(w: accepted), a 95% Wilson interval at the accepted
+  labels' effective number (Kish: (sum w)^2 / sum w^2);
+- recall = sum(w: accepted, yes) / sum(w: yes) over the candidates the verifier judges (the
+  parts accepted and rejected: ranks up to the candidate depth); the screen's recall is the
+  share of those equivalents it keeps, ``discarded`` the share of those candidates it drops.
+
+Every benchmark part (ToolRet's four tasks, StableToolBench's three groups) is **held out**: its
+thresholds are chosen on the other parts' labels only, the strict one as the loosest score whose
+weighted precision there is at least ``--strict-target``, the screen's as the loosest keeping at
+least ``--screen-target`` of their equivalents. "all" pools the parts, each judged so. The
+thresholds printed last are chosen the same way on every part, with the confidence calibration
+(a weighted logistic of the label on the score) and the yes rate under a veto: paste them into
+operating_points.py (``--write`` writes the HELD_OUT figures as JSON beside the labels too).
+``--frontier`` adds, in sample, the best recall any cut reaches at the strict precision target:
+for the shipped score, and for a logistic regression of every measurement fitted on the labels.
 """
 
 from __future__ import annotations
@@ -31,254 +37,304 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from toolex.judges.base import ToolDoc
-from toolex.judges.evidence import FEATURES, SCREEN_FEATURES, EvidenceReader
-from toolex.judges.library import library_idf
-from toolex.judges.operating_points import SCREEN_CV_RECALL
+from toolex.judges import operating_points as op
+from toolex.judges.base import DecomposeTask, ToolDoc
+from toolex.judges.evidence import MEASUREMENTS
+from toolex.judges.heuristic import HeuristicJudge
 from toolex.store import Store
 
-LABELS = Path(__file__).resolve().parents[1] / "toolex" / "data" / "labels" / "verdicts.jsonl"
-STRICT_TRAIN_PRECISION = 0.90
-REPEATS = 4  # repetitions of the screen's 5-fold CV: one split's lowest scores are noise
-L2 = 1.0
+LABELS = Path(__file__).resolve().parents[1] / "toolex" / "data" / "labels"
+QRELS_SQL = "expansions/02_qrels_of_benchmark.sql"
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
+@dataclass
+class Row:
+    label: dict
+    part: str
+    weight: float
+    judged: bool  # a candidate the verifier sees (ranks up to the depth), not a rank past it
+    score: float
+    veto: bool
+    yes: bool
+    measured: tuple[float, ...] = ()  # every measurement of the evidence (--frontier)
+
+
+def weight_of(stratum: dict) -> float:
+    """How many candidates of the pipeline's population a label stands for."""
+    if stratum.get("population") and stratum.get("drawn"):
+        return float(stratum["population"]) / float(stratum["drawn"])
+    return 1.0
+
+
+def load(db: str, paths: Sequence[Path], subqueries: str) -> list[Row]:
+    labels = [json.loads(line) for p in paths for line in p.read_text().splitlines() if line]
+    store = Store.open(db, read_only=True)
+    rows: list[Row] = []
+    for bench in sorted({lab["benchmark"] for lab in labels}):
+        judge = HeuristicJudge(store, benchmark=bench)
+        reader = judge.reader()
+        docs: dict[str, ToolDoc] = {t.item_id: t for t in judge.library()}
+        queries = {
+            q["query_id"]: q
+            for q in store.rows("retrieval/071_query_texts.sql", {"benchmark": bench})
+        }
+        combos: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        for q in store.rows(QRELS_SQL, {"benchmark": bench}):
+            combos[q["query_id"]].append((q["slot"], q["item_id"]))
+        mine = [lab for lab in labels if lab["benchmark"] == bench]
+        made: dict[tuple[str, str], str] = {}
+        if subqueries == "decomposer":
+            tasks = [
+                DecomposeTask(
+                    qid,
+                    queries[qid]["text"],
+                    queries[qid]["instruction"],
+                    tuple(docs[i] for _, i in sorted(combos[qid])),
+                )
+                for qid in sorted({lab["query_id"] for lab in mine})
+            ]
+            for outcome in judge.decompose(tasks):
+                for sub in outcome.value:
+                    made[(outcome.key, sub.item_id)] = sub.text
+        for lab in mine:
+            sub = made.get((lab["query_id"], lab["reference"])) or lab.get("subquery") or ""
+            request = queries[lab["query_id"]]["text"]
+            e = reader.read(sub, docs[lab["candidate"]], docs[lab["reference"]], request)
+            stratum = lab.get("stratum") or {}
+            rows.append(
+                Row(
+                    lab,
+                    op.part_of(bench, lab["query_id"]),
+                    weight_of(stratum),
+                    stratum.get("part") != "unjudged",
+                    op.score(e),
+                    bool(e.vetoes),
+                    lab["label"] == "yes",
+                    tuple(e.named(MEASUREMENTS).values()),
+                )
+            )
+    return rows
+
+
+def _arrays(rows: Sequence[Row]) -> tuple[np.ndarray, ...]:
+    return (
+        np.array([r.score for r in rows]),
+        np.array([r.yes for r in rows]),
+        np.array([r.weight for r in rows]),
+        np.array([r.veto for r in rows]),
+    )
+
+
+def strict_threshold(rows: Sequence[Row], target: float) -> float:
+    """The loosest score whose accepted set (no veto, score >= t) has weighted precision >=
+    target, with at least 10 labels accepted; inf when none has."""
+    s, y, w, veto = _arrays([r for r in rows if r.judged])
+    best = math.inf
+    for t in np.unique(s[~veto])[::-1]:
+        acc = (~veto) & (s >= t)
+        if acc.sum() >= 10 and (w * (acc & y)).sum() / (w * acc).sum() >= target:
+            best = float(t)
+    return best
+
+
+def screen_threshold(rows: Sequence[Row], target: float) -> float:
+    """The loosest score keeping at least ``target`` of the judged equivalents (weighted)."""
+    s, y, w, _ = _arrays([r for r in rows if r.judged])
+    order = np.argsort(s[y])
+    lost = np.cumsum(w[y][order]) / w[y].sum()  # share lost when cutting above each equivalent
+    k = int(np.searchsorted(lost, 1 - target, side="right"))
+    return float(s[y][order][min(k, len(order) - 1)])
+
+
+def wilson(p: float, n: float, z: float = 1.96) -> tuple[float, float]:
+    if n <= 0:
         return (0.0, 1.0)
-    p = k / n
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
+    return (max(0.0, c - h), min(1.0, c + h))
 
 
-def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    mu, sd = x.mean(0), x.std(0) + 1e-9
-    z = np.hstack([(x - mu) / sd, np.ones((len(x), 1))])
-    w = np.zeros(z.shape[1])
-    for _ in range(4000):  # plain gradient descent: 7 weights, 1k rows
-        p = 1 / (1 + np.exp(-z @ w))
-        g = z.T @ (p - y) / len(y) + L2 * np.r_[w[:-1], 0] / len(y)
-        w -= 0.5 * g
-    return mu, sd, w
+def _share(decide: np.ndarray, w: np.ndarray, hit: np.ndarray) -> tuple[float | None, float]:
+    """Weighted share of ``hit`` within ``decide``, and the effective number of labels."""
+    ww = w[decide]
+    if not len(ww) or ww.sum() == 0:
+        return None, 0.0
+    return float((ww * hit[decide]).sum() / ww.sum()), float(ww.sum() ** 2 / (ww**2).sum())
 
 
-def score(model: tuple[np.ndarray, np.ndarray, np.ndarray], x: np.ndarray) -> np.ndarray:
-    mu, sd, w = model
-    z = np.hstack([(x - mu) / sd, np.ones((len(x), 1))])
-    return 1 / (1 + np.exp(-z @ w))
-
-
-def cv_scores(x: np.ndarray, y: np.ndarray, folds: np.ndarray) -> np.ndarray:
-    s = np.zeros(len(y))
-    for f in np.unique(folds):
-        test = folds == f
-        s[test] = score(fit(x[~test], y[~test]), x[test])
-    return s
-
-
-def strict_threshold(
-    s: np.ndarray, y: np.ndarray, veto: np.ndarray, target: float = STRICT_TRAIN_PRECISION
-) -> float:
-    """Lowest threshold whose accepted set (no veto, score >= t) has precision >= target."""
-    cand = np.sort(np.unique(s[~veto]))[::-1]
-    best = 1.01
-    for t in cand:
-        acc = (~veto) & (s >= t)
-        if acc.sum() >= 5 and y[acc].mean() >= target:
-            best = t
-    return float(best)
-
-
-def inner_folds(groups: np.ndarray, n: int, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    ug = rng.permutation(np.unique(groups))
-    of = {g: i % n for i, g in enumerate(ug)}
-    return np.array([of[g] for g in groups])
-
-
-def nested(x, y, veto, groups, outer, target=STRICT_TRAIN_PRECISION):
-    """Out-of-sample strict decisions: the threshold is chosen inside each training part."""
-    strict = np.zeros(len(y), bool)
-    for f in np.unique(outer):
-        test = outer == f
-        tr = ~test
-        s_tr = cv_scores(x[tr], y[tr], inner_folds(groups[tr], 5, 1))
-        t_strict = strict_threshold(s_tr, y[tr], veto[tr], target)
-        s_te = score(fit(x[tr], y[tr]), x[test])
-        strict[test] = (~veto[test]) & (s_te >= t_strict)
-    return strict
-
-
-def screen_cv(x: np.ndarray, y: np.ndarray, groups: np.ndarray, seed: int = 0) -> np.ndarray:
-    """The equivalents' cross-validated scores, ``REPEATS`` grouped 5-fold splits pooled."""
-    return np.concatenate(
-        [cv_scores(x, y, inner_folds(groups, 5, seed + r))[y == 1] for r in range(REPEATS)]
-    )
-
-
-def screen_threshold(pooled: np.ndarray, recall: float = SCREEN_CV_RECALL) -> float:
-    """The loosest threshold that keeps ``recall`` of the pooled cross-validated scores."""
-    return float(np.quantile(pooled, 1 - recall, method="lower")) if len(pooled) else 0.0
-
-
-def nested_screen(x, y, groups, outer, seed=1):
-    """Out-of-sample keep decisions: model and threshold chosen inside each training part."""
-    keep = np.zeros(len(y), bool)
-    for f in np.unique(outer):
-        test = outer == f
-        tr = ~test
-        t = screen_threshold(screen_cv(x[tr], y[tr], groups[tr], seed))
-        keep[test] = score(fit(x[tr], y[tr]), x[test]) >= t
-    return keep
-
-
-def report(tag: str, y: np.ndarray, strict: np.ndarray, keep: np.ndarray | None = None) -> dict:
-    tp = int((strict & (y == 1)).sum())
-    acc = int(strict.sum())
-    pos = int(y.sum())
-    lo, hi = wilson(tp, acc)
-    out = {
-        "strict_precision": tp / acc if acc else float("nan"),
-        "strict_precision_ci": (lo, hi),
-        "strict_recall": tp / pos if pos else float("nan"),
-        "strict_accepted": acc,
+def figures(rows: Sequence[Row], accept: np.ndarray, keep: np.ndarray) -> dict[str, dict]:
+    """The strict judge's and the screen's figures on ``rows`` (judged candidates)."""
+    judged = np.array([r.judged for r in rows])
+    _, y, w, _ = _arrays(rows)
+    y, w, accept, keep = y[judged], w[judged], accept[judged], keep[judged]
+    p, n_p = _share(accept, w, y)
+    r, n_r = _share(y, w, accept)
+    kept, n_k = _share(y, w, keep)
+    strict = {
+        "labels": int(len(y)),
+        "yes": int(y.sum()),
+        "accepted_labels": int(accept.sum()),
+        "precision": p,
+        "precision_ci": wilson(p, n_p) if p is not None else None,
+        "recall": r,
+        "recall_ci": wilson(r, n_r) if r is not None else None,
     }
-    line = (
-        f"{tag:<18} strict P {out['strict_precision']:.3f} [{lo:.2f}, {hi:.2f}] "
-        f"R {out['strict_recall']:.3f} ({tp}/{acc} accepted, {pos} equivalents)"
-    )
-    if keep is not None:
-        kept = int((keep & (y == 1)).sum())
-        klo, khi = wilson(kept, pos)
-        line += (
-            f" | prescreen R {kept / pos if pos else float('nan'):.3f} [{klo:.2f}, {khi:.2f}] "
-            f"discards {1 - keep.mean():.1%}"
+    screen = {
+        "labels": int(len(y)),
+        "yes": int(y.sum()),
+        "accepted_labels": int(keep.sum()),
+        "recall": kept,
+        "recall_ci": wilson(kept, n_k) if kept is not None else None,
+        "discarded": float(1 - (w * keep).sum() / w.sum()) if w.sum() else None,
+    }
+    return {"heuristic": strict, "heuristic:prescreen": screen}
+
+
+def held_out(rows: list[Row], strict_target: float, screen_target: float) -> dict:
+    measured = [r for r in rows if r.label.get("source") in op.LABELS_FITTED_ON]
+    parts = sorted({r.part for r in measured})
+    accept = np.zeros(len(measured), bool)
+    keep = np.zeros(len(measured), bool)
+    chosen = {}
+    for part in parts:
+        train = [r for r in measured if r.part != part]
+        t_strict = strict_threshold(train, strict_target)
+        t_screen = screen_threshold(train, screen_target)
+        chosen[part] = (t_strict, t_screen)
+        for i, r in enumerate(measured):
+            if r.part == part:
+                accept[i] = (not r.veto) and r.score >= t_strict
+                keep[i] = r.score >= t_screen
+
+    def pooled(where: np.ndarray) -> dict[str, dict]:
+        kept = [r for r, t in zip(measured, where, strict=True) if t]
+        return figures(kept, accept[where], keep[where])
+
+    out: dict = {"label_set": ",".join(op.LABELS_FITTED_ON), "parts": {}, "benchmarks": {}}
+    for part in parts:
+        out["parts"][part] = pooled(np.array([r.part == part for r in measured]))
+        out["parts"][part]["thresholds"] = {
+            "heuristic": chosen[part][0],
+            "heuristic:prescreen": chosen[part][1],
+        }
+    for bench in sorted({r.label["benchmark"] for r in measured}):
+        out["benchmarks"][bench] = pooled(
+            np.array([r.label["benchmark"] == bench for r in measured])
         )
-    print(line)
+        out["benchmarks"][bench]["parts"] = sorted(
+            {r.part for r in measured if r.label["benchmark"] == bench}
+        )
+    out["all"] = pooled(np.ones(len(measured), bool))
     return out
 
 
-def load(db: str, labels: Path):
-    from toolex.retrieval.embedders import make_embedder
+def calibration(rows: Sequence[Row]) -> tuple[tuple[float, float], float]:
+    """(a, b) of P(yes | score) = sigmoid(a score + b), weighted, over unvetoed judged labels;
+    and the weighted yes rate of the vetoed ones."""
+    keep = [r for r in rows if r.judged and not r.veto]
+    s, y, w, _ = _arrays(keep)
+    a, b = 1.0, 0.0
+    for _ in range(20000):
+        p = 1 / (1 + np.exp(-(a * s + b)))
+        g = w * (p - y)
+        a -= 0.5 * (g * s).sum() / w.sum()
+        b -= 0.5 * g.sum() / w.sum()
+    vetoed = [r for r in rows if r.judged and r.veto]
+    _, vy, vw, _ = _arrays(vetoed)
+    return (round(float(a), 4), round(float(b), 4)), round(float((vw * vy).sum() / vw.sum()), 4)
 
-    rows = [json.loads(line) for line in labels.read_text().splitlines() if line.strip()]
-    store = Store.open(db, read_only=True)
-    embed = make_embedder("wordllama").embed
-    readers, docs, queries = {}, {}, {}
-    for bench in sorted({r["benchmark"] for r in rows}):
-        items = store.rows("stages/0_run/01_item_docs.sql", {"benchmark": bench})
-        tools = {
-            i["item_id"]: ToolDoc(
-                i["item_id"], i["name"], i["platform"], json.loads(i["doc"]), i["text"]
-            )
-            for i in items
-        }
-        docs[bench] = tools
-        idf, default = library_idf(tools.values())
-        readers[bench] = EvidenceReader(idf, default, embed)
-        queries[bench] = {
-            q["query_id"]: q["text"]
-            for q in store.rows("retrieval/071_query_texts.sql", {"benchmark": bench})
-        }
-    ev = []
-    for r in rows:
-        b = r["benchmark"]
-        ev.append(
-            readers[b].read(
-                r["subquery"],
-                docs[b][r["candidate"]],
-                docs[b][r["reference"]],
-                queries[b].get(r["query_id"]),
-            )
+
+def best_recall(score: np.ndarray, y: np.ndarray, w: np.ndarray, target: float) -> float:
+    """The highest weighted recall of any cut of ``score`` whose weighted precision is at least
+    ``target`` (at least 10 labels accepted)."""
+    order = np.argsort(-score)
+    tp, fp = np.cumsum((w * y)[order]), np.cumsum((w * ~y)[order])
+    ok = (tp / (tp + fp) >= target) & (np.arange(1, len(y) + 1) >= 10)
+    return float((tp[ok] / (w * y).sum()).max()) if ok.any() else 0.0
+
+
+def frontier(rows: Sequence[Row], target: float) -> None:
+    """In sample, the best recall at ``target`` precision: the shipped score with its vetoes, and
+    a weighted logistic regression of every measurement and the veto, fitted on the very labels
+    it is scored on (in sample, so favourable to it)."""
+    judged = [r for r in rows if r.judged and r.label.get("source") in op.LABELS_FITTED_ON]
+    y = np.array([r.yes for r in judged])
+    w = np.array([r.weight for r in judged])
+    shipped = np.array([-np.inf if r.veto else r.score for r in judged])
+    x = np.array([[*r.measured, float(r.veto)] for r in judged])
+    x = np.c_[(x - x.mean(0)) / (x.std(0) + 1e-9), np.ones(len(x))]
+    beta = np.zeros(x.shape[1])
+    for _ in range(5000):
+        p = 1 / (1 + np.exp(-x @ beta))
+        beta -= x.T @ (w * (p - y)) / w.sum() + 1e-3 * beta
+    print(
+        f"\nin sample, best recall at precision >= {target}: shipped score "
+        f"{best_recall(shipped, y, w, target):.3f}; logistic of all {x.shape[1] - 1} "
+        f"measurements {best_recall(x @ beta, y, w, target):.3f} (of {len(y)} judged labels)"
+    )
+
+
+def show(name: str, figs: dict) -> None:
+    for part, f in figs.items():
+        s, sc = f["heuristic"], f["heuristic:prescreen"]
+        rci = s["recall_ci"] or (0, 1)
+        kci = sc["recall_ci"] or (0, 1)
+
+        def pct(v: float | None) -> str:
+            return "-" if v is None else f"{v:.3f}"
+
+        ci = s["precision_ci"] or (0, 1)
+        print(
+            f"{name} {part:<20} labels {s['labels']:4d} yes {s['yes']:3d} | strict: "
+            f"P {pct(s['precision'])} "
+            f"[{ci[0]:.2f}, {ci[1]:.2f}] R {pct(s['recall'])} [{rci[0]:.2f}, {rci[1]:.2f}] "
+            f"({s['accepted_labels']} accepted) | screen: R {pct(sc['recall'])} "
+            f"[{kci[0]:.2f}, {kci[1]:.2f}] discards {pct(sc['discarded'])}"
         )
-    return rows, ev
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", required=True)
-    ap.add_argument("--labels", type=Path, default=LABELS)
-    ap.add_argument("--strict-target", type=float, default=STRICT_TRAIN_PRECISION)
+    ap.add_argument("--labels", type=Path, nargs="*", default=sorted(LABELS.glob("*.jsonl")))
+    ap.add_argument("--subqueries", choices=("decomposer", "labels"), default="decomposer")
+    ap.add_argument("--strict-target", type=float, default=0.85)
+    ap.add_argument("--screen-target", type=float, default=0.985)
+    ap.add_argument("--write", action="store_true", help="write the held-out figures as JSON")
+    ap.add_argument(
+        "--frontier", action="store_true", help="also print the in-sample precision-recall bound"
+    )
     args = ap.parse_args()
-    rows, ev = load(args.db, args.labels)
-    x = np.array([e.vector() for e in ev])
-    xs = np.array([e.vector(SCREEN_FEATURES) for e in ev])
-    y = np.array([r["label"] == "yes" for r in rows], dtype=float)
-    veto = np.array([bool(e.vetoes) for e in ev])
-    groups = np.array([f"{r['benchmark']}|{r['query_id']}|{r['reference']}" for r in rows])
-    queries = np.array([f"{r['benchmark']}|{r['query_id']}" for r in rows])
-    parts = np.array([r["stratum"]["part"] for r in rows])
-    pos = y == 1
+    rows = load(args.db, args.labels, args.subqueries)
+    figs = held_out(rows, args.strict_target, args.screen_target)
     print(
-        f"{len(rows)} labelled verdicts, {int(y.sum())} equivalents; vetoes hit "
-        f"{int((veto & pos).sum())} equivalents and {int((veto & ~pos).sum())} others"
+        f"held out by part, sub-queries from the {args.subqueries} "
+        "(thresholds fitted on the other parts):"
     )
-    strict5 = nested(x, y, veto, groups, inner_folds(groups, 5, 0), args.strict_target)
-    keep5 = nested_screen(xs, y, queries, inner_folds(queries, 5, 0))
-    report("5-fold", y, strict5, keep5)
-    for seed in (1, 2):  # the screen's estimate under other outer splits
-        report(
-            f"  split {seed}",
-            y,
-            strict5,
-            nested_screen(xs, y, queries, inner_folds(queries, 5, seed)),
-        )
-    counts = {
-        name: {
-            "n": len(y),
-            "tp": int((d & pos).sum()),
-            "fp": int((d & ~pos).sum()),
-            "fn": int((~d & pos).sum()),
-            "tn": int((~d & ~pos).sum()),
-        }
-        for name, d in (("heuristic", strict5), ("heuristic:prescreen", keep5))
-    }
-    # leave-part-out: every part predicted by models that never saw it
-    strict_all = np.zeros(len(y), bool)
-    keep_all = np.zeros(len(y), bool)
-    for part in sorted(set(parts)):
-        held = np.where(parts == part, 0, 1)
-        strict = nested(x, y, veto, groups, held, args.strict_target)
-        keep = nested_screen(xs, y, queries, held)
-        m = parts == part
-        report(f"  held out {part}", y[m], strict[m], keep[m])
-        strict_all[m], keep_all[m] = strict[m], keep[m]
-    report("leave-part-out", y, strict_all, keep_all)
-    s_cv = cv_scores(x, y, inner_folds(groups, 5, 0))
-    pooled = screen_cv(xs, y, queries)
-    t_screen = screen_threshold(pooled)
-    screen = fit(xs, y)
-    kept_cv = int((pooled >= t_screen).sum()) / REPEATS
-    lo, hi = wilson(round(kept_cv), int(pos.sum()))
-    lost_in_sample = int((score(screen, xs[pos]) < t_screen).sum())
-    print(
-        f"\nscreen at {t_screen:.6f}: repeated CV recall {kept_cv / pos.sum():.3f} [{lo:.2f}, "
-        f"{hi:.2f}] ({kept_cv:.2f} of {int(pos.sum())} kept, mean of {REPEATS} splits); in "
-        f"sample it loses {lost_in_sample} of {int(pos.sum())} and discards "
-        f"{(score(screen, xs) < t_screen).mean():.1%} of the labelled candidates"
-    )
-    print("\nfitted on all labels (paste into toolex/judges/operating_points.py):")
-    for name, model, feats in (
-        ("STRICT", fit(x, y), FEATURES),
-        ("SCREEN", screen, SCREEN_FEATURES),
-    ):
-        mu, sd, w = model
-        print(f"{name} = Model(")
-        print("    means=", dict(zip(feats, np.round(mu, 6).tolist(), strict=True)), ",", sep="")
-        print("    scales=", dict(zip(feats, np.round(sd, 6).tolist(), strict=True)), ",", sep="")
-        print(
-            "    weights=", dict(zip(feats, np.round(w[:-1], 6).tolist(), strict=True)), ",", sep=""
-        )
-        print(f"    bias={round(float(w[-1]), 6)},\n)")
-    print("CROSS_VALIDATED =", counts)
-    print("STRICT_THRESHOLD =", round(strict_threshold(s_cv, y, veto, args.strict_target), 6))
-    print("PRESCREEN_THRESHOLD =", round(t_screen, 6))
+    show("part", figs["parts"])
+    show("benchmark", figs["benchmarks"])
+    show("pooled", {"all": figs["all"]})
+    measured = [r for r in rows if r.label.get("source") in op.LABELS_FITTED_ON]
+    if args.frontier:
+        frontier(measured, args.strict_target)
+    cal, vetoed = calibration(measured)
+    print("\nchosen on every part (paste into toolex/judges/operating_points.py):")
+    print(f"STRICT_THRESHOLD = {round(strict_threshold(measured, args.strict_target), 4)}")
+    print(f"SCREEN_THRESHOLD = {round(screen_threshold(measured, args.screen_target), 4)}")
+    print(f"CALIBRATION = {cal}")
+    print(f"VETOED_YES_RATE = {vetoed}")
+    if args.write:
+        out = LABELS / "held_out.json"
+        out.write_text(json.dumps(figs, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {out}")
 
 
 if __name__ == "__main__":

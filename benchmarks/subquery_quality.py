@@ -1,127 +1,128 @@
-"""How good are the offline decomposer's sub-queries? Measured against the shipped gold sub-queries.
+"""How well does the offline decomposer follow Stage 1? Measured on every loaded query.
 
-    python benchmarks/subquery_quality.py --db pool.duckdb
+    python benchmarks/subquery_quality.py --db STORE [--examples 20]
 
-For every (query, reference) step of the shipped verdict labels (toolex/data/labels/), the
-heuristic decomposer writes its sub-query for that step from the query and the full ground-truth
-combination, as in the pipeline; the gold sub-query is the one the annotators wrote. Printed:
+STORE holds the benchmarks (``toolex load toolret ../shared/data/toolret``, ``toolex load
+stabletoolbench ../shared/data/stabletoolbench``). The offline decomposer
+(toolex/judges/decomposer.py, the ``heuristic`` judge's decompose) writes one sub-query per
+ground-truth tool for every query with its tools in the library, as an expansion does. Printed
+per benchmark part:
 
-- operation agreement: the decomposer's verb names the gold sub-query's verb (same stem, or the
-  same operation class of toolex/judges/lexicon.py);
-- entity recall: share of the gold sub-query's content words (its verb aside) the decomposer's
-  sub-query contains;
-- share of sub-queries of three words or fewer (too thin to judge a candidate against);
-- the name-leak check's verdict on each (must be 0 leaks);
-- the strict verifier's precision and recall on the labels, fed the decomposer's sub-queries
-  instead of the gold ones (what a user's offline run actually gets).
+- leaks: sub-queries that write out a tool, API or parameter name the request does not use, by
+  the strict rule (``toolex.judges.step_text.leak``: an identifier's words count, so "get user
+  token" names ``GetUserToken``; so do parameter names of two words or written as identifiers);
+- placeholders: sub-queries that say nothing of the step (no content word beyond the verb, or
+  the old "Get the requested data");
+- shared: queries where two tools get the same sub-query text (one ask both serve, no list);
+- agreement with the gold sub-queries the annotators wrote for the shipped labels
+  (docs/labels/passes/subqueries.jsonl, 190 steps): mean token F1 of content words, and the share
+  of steps with F1 >= 0.5; the previous decomposer's figures are given beside in the README.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections import defaultdict
+import random
+from collections import Counter, defaultdict
 from pathlib import Path
 
-from toolex.judges.base import DecomposeTask, ToolDoc
-from toolex.judges.heuristic import HeuristicJudge
-from toolex.judges.lexicon import OP_BY_STEM
+from toolex.judges.base import DecomposeTask
+from toolex.judges.decomposer import Decomposer
+from toolex.judges.library import library_idf, store_tools
+from toolex.judges.operating_points import part_of
+from toolex.judges.step_text import leak
 from toolex.store import Store
 from toolex.tooldoc import fields as df
 
-LABELS = Path(__file__).resolve().parents[1] / "toolex" / "data" / "labels" / "verdicts.jsonl"
+ROOT = Path(__file__).resolve().parents[1]
+PASSES = ROOT / "docs" / "labels" / "passes"
 
 
-def _verb(text: str) -> str:
-    words = df.split_words(text)
-    return df.stem(words[0]) if words else ""
+def gold_steps() -> dict[tuple[str, str, str], str]:
+    """(benchmark, query, reference) -> the gold sub-query the shipped set's annotators wrote."""
+    subs = {}
+    for line in (PASSES / "subqueries.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        subs[row["group"]] = row["subquery"]
+    out = {}
+    for line in (PASSES / "pool.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        if row["group"] in subs:
+            out[(row["benchmark"], row["query_id"], row["reference"])] = subs[row["group"]]
+    return out
 
 
-def same_operation(a: str, b: str) -> bool:
-    return a == b or (a in OP_BY_STEM and OP_BY_STEM.get(a) == OP_BY_STEM.get(b))
+def f1(made: str, gold: str) -> float:
+    a, b = set(df.content_tokens(made)), set(df.content_tokens(gold))
+    both = len(a & b)
+    return 0.0 if not both else 2 * both / (len(a) + len(b))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", required=True)
-    ap.add_argument("--labels", type=Path, default=LABELS)
+    ap.add_argument("--examples", type=int, default=0, help="print this many random sub-queries")
     args = ap.parse_args()
-    rows = [json.loads(line) for line in args.labels.read_text().splitlines() if line.strip()]
     store = Store.open(args.db, read_only=True)
-    steps: dict[tuple[str, str, str], str] = {}
-    for r in rows:
-        steps[(r["benchmark"], r["query_id"], r["reference"])] = r["subquery"]
-    made: dict[tuple[str, str, str], str] = {}
-    judges: dict[str, HeuristicJudge] = {}
-    docs: dict[str, dict[str, ToolDoc]] = {}
-    requests: dict[tuple[str, str], str] = {}
-    for bench in sorted({b for b, _, _ in steps}):
-        judge = judges[bench] = HeuristicJudge(store, benchmark=bench)
-        judge._read_library()
-        docs[bench] = {t.item_id: t for t in judge._library}
+    counts: Counter[tuple[str, str]] = Counter()
+    made: dict[tuple[str, str, str], tuple[str, str]] = {}
+    for bench in store.benchmarks():
+        tools = store_tools(store, bench)
+        docs = {t.item_id: t for t in tools}
+        idf, default = library_idf(tools)
+        decomposer = Decomposer(lambda w, idf=idf, default=default: idf.get(w, default))
         queries = {
             q["query_id"]: q
             for q in store.rows("retrieval/071_query_texts.sql", {"benchmark": bench})
         }
-        requests.update({(bench, qid): q["text"] for qid, q in queries.items()})
-        combos: dict[str, list[str]] = defaultdict(list)
-        for q in store.rows("expansions/02_qrels_of_benchmark.sql", {"benchmark": bench}):
-            combos[q["query_id"]].append(q["item_id"])
-        wanted = sorted({q for b, q, _ in steps if b == bench})
-        tasks = [
-            DecomposeTask(
-                qid,
-                queries[qid]["text"],
-                queries[qid]["instruction"],
-                tuple(docs[bench][i] for i in combos[qid]),
+        combos: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        for r in store.rows("expansions/02_qrels_of_benchmark.sql", {"benchmark": bench}):
+            combos[r["query_id"]].append((r["slot"], r["item_id"]))
+        for qid, members in sorted(combos.items()):
+            if any(i not in docs for _, i in members):
+                continue
+            q = queries[qid]
+            task = DecomposeTask(
+                qid, q["text"], q["instruction"], tuple(docs[i] for _, i in sorted(members))
             )
-            for qid in wanted
-        ]
-        for outcome in judge.decompose(tasks):
-            for sub in outcome.value:  # type: ignore[union-attr]
-                made[(bench, outcome.key, sub.item_id)] = sub.text
-    n = len(steps)
-    op_ok = ent = short = leaks = 0
-    examples = []
-    for key, gold in steps.items():
-        mine = made[key]
-        gv, mv = _verb(gold), _verb(mine)
-        ok = same_operation(mv, gv)
-        op_ok += ok
-        gold_words = set(df.content_tokens(gold)) - {gv}
-        ent += len(gold_words & set(df.content_tokens(mine))) / len(gold_words) if gold_words else 1
-        short += len(mine.split()) <= 3
-        tool = docs[key[0]][key[2]]
-        leaks += bool(
-            df.name_leak(mine, tool.item_id, [tool.name, df.name(tool.doc)], [tool.platform])
-        )
-        if not ok and len(examples) < 12:
-            examples.append(f"  gold: {gold}\n  made: {mine}")
-    print(f"{n} labelled steps")
-    print(f"operation agrees with gold: {op_ok / n:.1%}")
-    print(f"gold entity words recalled: {ent / n:.1%}")
-    print(f"three words or fewer:       {short / n:.1%}")
-    print(f"name leaks:                 {leaks}")
-    tp = fp = fn = 0
-    for r in rows:
-        bench = r["benchmark"]
-        sub = made[(bench, r["query_id"], r["reference"])]
-        v = judges[bench].judge_pair(
-            sub,
-            docs[bench][r["candidate"]],
-            docs[bench][r["reference"]],
-            requests[(bench, r["query_id"])],
-        )
-        y = r["label"] == "yes"
-        tp += v.accepted and y
-        fp += v.accepted and not y
-        fn += (not v.accepted) and y
+            subs = decomposer.decompose(task)
+            part = part_of(bench, qid)
+            counts[(part, "queries")] += 1
+            counts[(part, "shared")] += len({s.text for s in subs}) < len(subs)
+            for s in subs:
+                counts[(part, "subqueries")] += 1
+                counts[(part, "leaks")] += bool(leak(s.text, task.tools, task.query))
+                counts[(part, "placeholders")] += not s.entity or "requested data" in s.text
+                made[(bench, qid, s.item_id)] = (task.query, s.text)
     print(
-        f"strict verifier on decomposer sub-queries: precision {tp / max(tp + fp, 1):.3f} "
-        f"({tp}/{tp + fp}), recall {tp / max(tp + fn, 1):.3f}"
+        f"{'part':<22}{'queries':>8}{'sub-queries':>12}{'leaks':>7}{'placeholders':>13}{'shared':>8}"
     )
-    print("operation disagreements (first 12):")
-    print("\n".join(examples))
+    for part in sorted({p for p, _ in counts}):
+        c = {
+            k: counts[(part, k)]
+            for k in ("queries", "subqueries", "leaks", "placeholders", "shared")
+        }
+        print(
+            f"{part:<22}{c['queries']:>8}{c['subqueries']:>12}{c['leaks']:>7}{c['placeholders']:>13}{c['shared']:>8}"
+        )
+    total = {
+        k: sum(v for (_, kk), v in counts.items() if kk == k)
+        for k in ("queries", "subqueries", "leaks", "placeholders", "shared")
+    }
+    print(
+        f"{'all':<22}{total['queries']:>8}{total['subqueries']:>12}{total['leaks']:>7}{total['placeholders']:>13}{total['shared']:>8}"
+    )
+    scores = [f1(made[k][1], g) for k, g in gold_steps().items() if k in made]
+    if scores:
+        print(
+            f"agreement with {len(scores)} gold sub-queries: mean token F1 "
+            f"{sum(scores) / len(scores):.3f}, share with F1 >= 0.5 "
+            f"{sum(s >= 0.5 for s in scores) / len(scores):.3f}"
+        )
+    for key in random.Random(7).sample(sorted(made), min(args.examples, len(made))):
+        query, text = made[key]
+        print(f"- {key[1]} [{key[2]}]\n    request: {query[:160]}\n    step:    {text}")
 
 
 if __name__ == "__main__":

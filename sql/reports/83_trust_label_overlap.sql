@@ -1,8 +1,8 @@
 -- 83_trust_label_overlap: an expansion's verify judges scored on the verdict labels that
 -- happen to cover their verdicts (the confusion counts; intervals are added in Python).
 -- Reads: verdicts, subqueries, labels. Creates: nothing (one row per verify judge).
--- Parameters: $benchmark, $expansion, $fitted_on (the label source the offline verifier was
--- fitted on: in-sample for the verdicts it made, which carry a confidence, so skipped for them;
+-- Parameters: $benchmark, $expansion, $fitted_on (the label sources the offline verifier's
+-- thresholds were chosen on, a list: in-sample for the verdicts it made, which carry a confidence, so skipped for them;
 -- the earlier offline verifier's verdicts, without one, never saw those labels).
 -- Returns: judge, n, tp, fp, fn, tn, sources (the label sources used, comma-separated).
 -- A verdict meets a label with the same query, the slot's reference (subqueries.ref_item_id)
@@ -22,7 +22,7 @@ WITH scored AS (
     WHERE v.benchmark = $benchmark AND v.expansion = $expansion
       AND v.judge <> 'reference' AND v.item_id <> s.ref_item_id
       AND NOT (starts_with(v.judge, 'heuristic') AND v.confidence IS NOT NULL
-               AND l.source = $fitted_on)
+               AND list_contains($fitted_on, l.source))
     QUALIFY row_number() OVER (
         PARTITION BY v.judge, v.query_id, v.slot, v.item_id
         ORDER BY l.labelled_at DESC, l.source

@@ -29,10 +29,7 @@ def setup(tmp_path, monkeypatch):
     with Store.open(db) as store:
         build(store)
         add_query(
-            store,
-            "q3",
-            "I need the weather forecast of a city for my trip to Berlin",
-            ["wx_a::forecast"],
+            store, "q3", "Get me the weather forecast for Paris for the weekend", ["wx_a::forecast"]
         )
     with ScriptedServer() as server:
         config = tmp_path / "toolex.toml"
@@ -47,6 +44,7 @@ def setup(tmp_path, monkeypatch):
 def test_a_budget_stops_the_run_and_a_later_run_resumes_it(setup):
     db, config, server = setup
     args = ["--db", db, "--benchmark", "b", "--config", config, "--format", "json"]
+    args += ["--prescreen", "on"]  # off by default; on, the ledger accounts for it too
     capped = CliRunner().invoke(expand, [*args, "--max-calls", "2"])
     assert capped.exit_code == BUDGET_EXIT, capped.output
     assert "stopped: the budget (2 calls) is spent: 2 calls" in capped.stderr
@@ -63,13 +61,13 @@ def test_a_budget_stops_the_run_and_a_later_run_resumes_it(setup):
             store.con.execute("SELECT judge, count(*) FROM verdicts GROUP BY judge").fetchall()
         )
     assert not pending
-    # 7 candidates (the whole library) for each of 4 sub-queries: 4 references, 17 screened
-    # out, q3's 3 kept ones reuse q1's verdicts, 4 go to the model
+    # 7 candidates (the whole library) for each of 4 sub-queries: 4 references, 4 screened
+    # out, q3's 6 kept ones reuse q1's verdicts, 14 go to the model
     assert judges == {
         "reference": 4,
-        "heuristic:prescreen": 17,
-        "reused": 3,
-        "openai:gpt-4o-mini": 4,
+        "heuristic:prescreen": 4,
+        "reused": 6,
+        "openai:gpt-4o-mini": 14,
     }
 
     usage = CliRunner().invoke(ledger, ["--db", db, "--format", "json"])
@@ -78,8 +76,8 @@ def test_a_budget_stops_the_run_and_a_later_run_resumes_it(setup):
     assert verify["judge"] == "openai:gpt-4o-mini" and verify["model"] == "gpt-4o-mini"
     assert verify["attempts"] == chat_count(server) == verify["ok"]
     assert verify["tasks"] == verify["ok"] + verify["served"]  # one task per distinct prompt
-    assert verify["reused"] == 3 and verify["cost_usd"] > 0
-    assert "verify heuristic:prescreen 17" in usage.stderr
+    assert verify["reused"] == 6 and verify["cost_usd"] > 0
+    assert "verify heuristic:prescreen 4" in usage.stderr
 
     free = CliRunner().invoke(ledger, ["--db", db, "--uncalled", "--format", "json"])
     decided = {(r["stage"], r["decided_by"]): r["tasks"] for r in json.loads(free.stdout)}

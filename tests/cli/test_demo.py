@@ -60,7 +60,8 @@ def test_demo_expands_the_sample_and_scores_two_retrievers_idempotently(demo_db)
 
     again = run_demo(store)  # a rerun reuses everything and says the same
     assert counts(store) == first
-    assert again["results"] == out["results"]
+    # the same figures; a parallel sum may differ in its last bit between runs
+    assert again["results"] == [pytest.approx(r, rel=1e-12) for r in out["results"]]
 
 
 def test_demo_command_prints_the_tables_and_its_time(demo_db):

@@ -79,7 +79,7 @@ def test_heuristic_on_the_small_label_file(db):
     strata = {(s["dimension"], s["stratum"]): s for s in judge["strata"]}
     assert strata[("part", "weather")]["fp"] == 1 and strata[("part", "weather")]["tp"] == 1
     assert strata[("rank band", "unranked")]["n"] == 2  # q2: no stratum, no expansion
-    assert "sub-queries: 2 decomposed by heuristic, 5 from the labels" in res.stderr
+    assert "sub-queries: 7 decomposed by heuristic" in res.stderr  # as an expansion would
     # one row for all ('*') and one per benchmark, replaced by a re-run
     rows = evaluations(db)
     assert [(r["benchmark"], r["n"], r["tp"], r["fp"], r["fn"], r["tn"]) for r in rows] == [
@@ -268,17 +268,19 @@ def test_heuristic_on_the_shipped_set(shared_data, tmp_path):
         ["judges", "eval", "--judge", "heuristic", "--judge", "heuristic:prescreen"] + ["--db", db]
     )
     assert res.exit_code == 0, res.output
-    assert "using the shipped set verdicts.jsonl" in res.stderr
+    assert "using the shipped set pipeline-v2.jsonl" in res.stderr
+    assert "in sample: the offline judge's thresholds were chosen on" in res.stderr
+    assert "the figures describe the labelled sample, not the candidate population" in res.stderr
     text = res.stdout
-    assert "verify verdicts vs 910 labels of toolex-dev-v1" in text
+    assert "verify verdicts vs 1380 labels of" in text and "toolex-pipeline-v2" in text
     precision = re.search(r"precision\s+(\d\.\d{3}) \[(\d\.\d\d), (\d\.\d\d)\]", text)
     assert precision and float(precision.group(1)) >= 0.85 and float(precision.group(2)) >= 0.7
     for figure in ("recall", "F1", "accuracy", 'accuracy of always "no"', "kappa"):
         assert re.search(rf"{re.escape(figure)}\s+\d\.\d{{3}} \[\d\.\d\d, \d\.\d\d\]", text), figure
     kept = re.search(r"equivalents kept \(recall\)\s+(\d\.\d{3})", text)
     assert kept and float(kept.group(1)) >= 0.97
-    for stratum in ("stabletoolbench", "toolret", "gorilla", "rank 1-3", "near-duplicate"):
+    for stratum in ("stabletoolbench", "toolret", "accepted", "unjudged", "rank 1-3", "rank 21+"):
         assert stratum in text
     rows = {r["judge"]: r for r in evaluations(db) if r["benchmark"] == "*"}
-    assert rows["heuristic"]["n"] == 910 and rows["heuristic"]["precision"] >= 0.85
+    assert rows["heuristic"]["n"] == 1380 and rows["heuristic"]["precision"] >= 0.85
     assert rows["heuristic:prescreen"]["recall"] >= 0.97

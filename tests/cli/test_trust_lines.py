@@ -13,11 +13,18 @@ from reports.fixtures import build
 from reports.trust_fixtures import LLM, fitted, llm_expansion
 
 from toolex.cli import cli
+from toolex.judges import operating_points
 from toolex.store import Store
 
+# the offline verifier's figures held out on toolret's parts (benchmarks/fit_offline_judge.py)
+HELD_OUT = operating_points.held_out("heuristic", "toolret")
+assert HELD_OUT and HELD_OUT.precision_ci and HELD_OUT.recall_ci
 SHIPPED_LINE = (
-    "trust toolret/default verify heuristic: precision 0.957 [0.79, 0.99], recall 0.183 "
-    "[0.12, 0.26] on shipped set toolex-dev-v1, cross-validated, n=910, 23 accepted"
+    f"trust toolret/default verify heuristic: precision {HELD_OUT.precision:.3f} "
+    f"[{HELD_OUT.precision_ci[0]:.2f}, {HELD_OUT.precision_ci[1]:.2f}], recall "
+    f"{HELD_OUT.recall:.3f} [{HELD_OUT.recall_ci[0]:.2f}, {HELD_OUT.recall_ci[1]:.2f}] on "
+    f"toolex-pipeline-v2 labels of toolret, each part held out, n={HELD_OUT.labels}, "
+    f"{HELD_OUT.accepted_labels} accepted"
 )
 LLM_LINE = f"trust toolret/llm verify {LLM}: unvalidated: nothing has measured this judge"
 
@@ -63,12 +70,12 @@ def test_eval_json_rows_carry_the_trust(db):
         False,
     )
     verify = next(j for j in trust["judges"] if j["stage"] == "verify")
-    assert (verify["judge"], verify["basis"], verify["tp"], verify["fp"]) == (
+    assert (verify["judge"], verify["basis"], verify["accepted"]) == (
         "heuristic",
-        "shipped set",
-        22,
-        1,
+        "held out",
+        HELD_OUT.accepted_labels,
     )
+    assert verify["precision"] == pytest.approx(HELD_OUT.precision)
     assert trust["review"] is None
     res = run(["eval", "--db", db, "--run", "bm25", "--expansion", "llm", "--format", "json"])
     assert all(r["trust"]["unvalidated"] for r in json.loads(res.stdout) if r["query"] is None)
@@ -101,7 +108,7 @@ def test_report_prints_the_trust_lines_and_writes_the_section(db, tmp_path):
     md = (out / "report.md").read_text()
     assert "## How far to trust this\n" in md
     assert "## How far to trust this: new, thinned to the measured precision" in md
-    assert "| heuristic 0.957 |" in md
+    assert f"| heuristic {HELD_OUT.precision:.3f} |" in md
     res = run([*args, "--expansion", "llm", "--permutations", "20", "--bootstrap", "20"])
     assert LLM_LINE in res.stderr
     rows = json.loads((out / "trust.json").read_text())["rows"]

@@ -39,7 +39,7 @@ def write_jsonl(path: Path, records: list) -> Path:
 
 
 def count(store, sql="SELECT count(*) FROM labels"):
-    return store.con.execute(sql).fetchone()[0]
+    return store.con.execute(sql).fetchall()[0][0]
 
 
 def test_store_problems_are_located_and_nothing_is_written(bench, tmp_path):
@@ -148,31 +148,33 @@ def test_resolution_without_a_subquery(bench):
     labels, _ = checked_labels(bench, SMALL)
     tables = ("subqueries", "candidates", "verdicts", "stage_failures", "expansions")
 
-    # no expansion yet: q2 is decomposed in memory, nothing is written
+    # the default, as an expansion runs: every label's step is decomposed in memory, nothing is
+    # written, the two labels of q2 sharing one sub-query
     lt = label_tasks(bench, labels, decomposer=decomposer(bench))
-    by_query = {t.query_id: t for t in lt.tasks}
     q2 = [t for t in lt.tasks if t.query_id == "q2"]
-    assert {t.subquery_from for t in q2} == {"decomposed"} and len(q2) == 2
-    assert q2[0].task.subquery and q2[0].task.subquery == q2[1].task.subquery
-    assert by_query["q1"].subquery_from == "label"
-    assert lt.origins() == {"label": 5, "decomposed": 2}
+    assert len(q2) == 2 and q2[0].task.subquery and q2[0].task.subquery == q2[1].task.subquery
+    assert lt.origins() == {"decomposed": 7}
     for table in tables:
         assert count(bench, f"SELECT count(*) FROM {table}") == 0, table
+    # --subqueries labels: the label's own sub-query where it has one (a diagnostic)
+    lt = label_tasks(bench, labels, decomposer=decomposer(bench), subqueries="labels")
+    assert lt.origins() == {"label": 5, "decomposed": 2}
 
-    # once the expansion holds a sub-query for (q2, st::quote) it is used; --subqueries
-    # expansion uses it for q1 too, where there is one
+    # once the expansion holds a sub-query for (q2, st::quote) it is used by --subqueries labels
+    # where the label has none, and by --subqueries expansion wherever there is one
     bench.con.execute(
         "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id, judge) "
         "VALUES ('b', 'default', 'q2', 0, 'Look up a stock quote', 'st::quote', 'import'), "
         "('b', 'default', 'q1', 1, 'Turn celsius into fahrenheit', 'cv::c2f', 'import')"
     )
-    lt = label_tasks(bench, labels, decomposer=decomposer(bench))
+    lt = label_tasks(bench, labels, decomposer=decomposer(bench), subqueries="labels")
     assert {t.task.subquery for t in lt.tasks if t.query_id == "q2"} == {"Look up a stock quote"}
     assert lt.origins() == {"label": 5, "expansion": 2}
     lt = label_tasks(bench, labels, decomposer=decomposer(bench), subqueries="expansion")
     assert lt.origins() == {"expansion": 4, "decomposed": 3}  # q1 slot 0 has none: decomposed
     slot0 = [t.task.subquery for t in lt.tasks if t.slot == 0 and t.query_id == "q1"]
     assert len(set(slot0)) == 1 and slot0[0] != "Get the weather forecast for a city"
+    assert label_tasks(bench, labels, decomposer=decomposer(bench)).origins() == {"decomposed": 7}
 
 
 def test_strata_of_a_task(bench):

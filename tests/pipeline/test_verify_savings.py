@@ -2,10 +2,12 @@
 the uncertainty-first order (toolex/pipeline/verify_plan.py), on the hand-made benchmark plus a
 third query that asks for q1's first step in other words.
 
-With the offline decomposer, q1 slot 0 is "Forecast get weather city" and q3 slot 0 "Forecast
-weather city get": the same operation on the same entity words, so a verdict on q1's
-(wx_a::forecast, candidate) pairs may stand for q3's. The screen's scores on this library put
-st::quote under q1/q3 and every forecast tool under q2 below its threshold.
+With the offline decomposer, q1 slot 0 is "Get the weather forecast for Paris" and q3 slot 0
+"Get the weather forecast for Paris for the weekend": the same operation on mostly the same
+entity words, so a verdict on q1's (wx_a::forecast, candidate) pairs may stand for q3's. The
+screen's scores on this library put the weather tools under q2 (a stock quote) below its
+threshold. The screen is off by default (issue 24: it has not earned it), so these tests ask
+for it.
 """
 
 from __future__ import annotations
@@ -41,9 +43,7 @@ class Verifier:
 def store(tmp_path):
     s = Store.open(tmp_path / "v.duckdb")
     build(s)
-    add_query(
-        s, "q3", "I need the weather forecast of a city for my trip to Berlin", ["wx_a::forecast"]
-    )
+    add_query(s, "q3", "Get me the weather forecast for Paris for the weekend", ["wx_a::forecast"])
     yield s
     s.close()
 
@@ -73,41 +73,40 @@ def verdicts(store):
 
 def test_the_screen_answers_what_it_discards_and_the_verifier_never_sees_it(store):
     verifier = Verifier()
-    report = expand(store, verifier, reuse="off")
+    report = expand(store, verifier, prescreen="on", reuse="off")
     got = verdicts(store)
     screened = {k: v for k, v in got.items() if v[1] == "heuristic:prescreen"}
     assert set(screened) == {
-        ("q1", 0, "st::quote"),
-        ("q3", 0, "st::quote"),
-        ("q2", 0, "wx_a::forecast"),
+        ("q2", 0, "wx_a::delete"),
         ("q2", 0, "wx_b::forecast"),
         ("q2", 0, "wx_c::forecast"),
     }
     for accepted, _, reason, confidence, call_id in screened.values():
         assert not accepted and reason.startswith("screened out: score") and call_id is None
-        assert 0 <= confidence < 0.0044
+        assert 0 <= confidence < 0.01  # the calibrated P(yes) of a score under the threshold
     sent = {tuple(k.split("/")) for k in verifier.seen}
     assert not {(q, str(s), i) for q, s, i in screened} & sent
-    assert len(sent) == 7  # 16 candidates - 4 references - 5 screened out
+    assert len(sent) == 10  # 17 candidates - 4 references - 3 screened out
     verify = next(s for s in report.stages if s.stage == "verify")
-    assert verify.notes["screened"] == 5
+    assert verify.notes["screened"] == 3
 
 
-def test_prescreen_off_sends_every_candidate_as_the_paper_does(store):
+def test_by_default_every_candidate_is_sent_as_the_paper_does(store):
     verifier = Verifier()
-    expand(store, verifier, prescreen="off", reuse="off")
+    expand(store, verifier, reuse="off")
     judges = {v[1] for v in verdicts(store).values()}
     assert judges == {"reference", "fake:verifier"}
-    assert len(verifier.seen) == 12  # every candidate but the four references
+    assert len(verifier.seen) == 13  # every candidate but the four references
 
 
 def test_a_verdict_carries_over_to_a_sub_query_asking_for_the_same_step(store):
     verifier = Verifier()
-    report = expand(store, verifier)  # defaults for a verifier that makes calls: on, same-step
+    report = expand(store, verifier)  # defaults for a verifier that makes calls: same-step reuse
     got = verdicts(store)
     reused = {k: v for k, v in got.items() if v[1] == "reused"}
-    # q3 slot 0 takes q1 slot 0's verdicts on the pairs the screen kept
+    # q3 slot 0 takes q1 slot 0's verdicts on every pair they share
     assert set(reused) == {
+        ("q3", 0, "st::quote"),
         ("q3", 0, "wx_a::delete"),
         ("q3", 0, "wx_b::forecast"),
         ("q3", 0, "wx_c::forecast"),
@@ -118,7 +117,7 @@ def test_a_verdict_carries_over_to_a_sub_query_asking_for_the_same_step(store):
         assert reason == "reused from q1 slot 0: same job"
     assert not any(k.startswith("q3/") for k in verifier.seen)
     verify = next(s for s in report.stages if s.stage == "verify")
-    assert verify.notes["reused"] == 3
+    assert verify.notes["reused"] == 4
 
 
 def test_stored_verdicts_are_reused_by_a_later_run(store):
@@ -144,9 +143,10 @@ def test_stored_verdicts_are_reused_by_a_later_run(store):
         search=overlap_search,
         query_ids=["q3"],
     )
-    assert later.seen == []  # every q3 candidate was screened or reused
+    assert later.seen == []  # every q3 candidate was reused
     reused = {k for k, v in verdicts(store).items() if v[1] == "reused"}
     assert reused == {
+        ("q3", 0, "st::quote"),
         ("q3", 0, "wx_a::delete"),
         ("q3", 0, "wx_b::forecast"),
         ("q3", 0, "wx_c::forecast"),

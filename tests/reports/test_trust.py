@@ -14,13 +14,14 @@ from reports.trust_fixtures import LLM, fitted, llm_expansion, review
 from toolex.judges import operating_points
 from toolex.reports.thinning import thinning_rows, thinning_table
 from toolex.reports.trust import (
+    ELSEWHERE_BASIS,
+    HELD_OUT_BASIS,
     NOT_MEASURED,
-    SHIPPED,
+    REVIEW_SIZE,
     UNVALIDATED,
     expansion_trust,
-    report_trust,
-    trust_table,
 )
+from toolex.reports.trust_table import report_trust, trust_table
 from toolex.statistics import wilson_interval
 
 L3 = math.log2(3)
@@ -51,46 +52,85 @@ def add_label(store, query, reference, candidate, label, source="mine", slot=Non
     )
 
 
-# -- the shipped figures ---------------------------------------------------------------------
+# -- the held-out figures --------------------------------------------------------------------
 
 
-def test_shipped_counts_are_the_figures_operating_points_states():
-    doc = " ".join(operating_points.__doc__.split())
-    strict, screen = SHIPPED["heuristic"], SHIPPED["heuristic:prescreen"]
-    for counts in (strict, screen):
-        assert sum(counts[c] for c in ("tp", "fp", "fn", "tn")) == counts["n"]
-        assert f"{counts['n']} verdicts, {counts['tp'] + counts['fn']} equivalents" in doc
-    lo, hi = wilson_interval(strict["tp"], strict["tp"] + strict["fp"])
-    precision = strict["tp"] / (strict["tp"] + strict["fp"])
-    recall = strict["tp"] / (strict["tp"] + strict["fn"])
-    assert f"Precision {precision:.3f} [{lo:.2f}, {hi:.2f}], recall {recall:.3f}" in doc
-    assert f"({strict['tp']} of {strict['tp'] + strict['fp']} accepted" in doc
-    lo, hi = wilson_interval(screen["tp"], screen["tp"] + screen["fn"])
-    assert f"Recall {screen['tp'] / (screen['tp'] + screen['fn']):.3f} [{lo:.2f}, {hi:.2f}]" in doc
-    assert f"discarding {100 * (screen['fn'] + screen['tn']) / screen['n']:.1f}%" in doc
-    assert operating_points.LABELS_FITTED_ON == "toolex-dev-v1"
+def figures(where):
+    """The fit script's figures (toolex/data/labels/held_out.json) of one benchmark or "all"."""
+    import json
+
+    from toolex.resources import data_path
+
+    found = json.loads(data_path(operating_points.HELD_OUT_FILE).read_text(encoding="utf-8"))
+    return found["all"] if where == "all" else found["benchmarks"][where]
 
 
-def test_the_fitted_heuristic_stands_on_the_shipped_set(fixture_store):
+def test_held_out_figures_are_those_the_fit_script_wrote():
+    assert operating_points.LABELS_FITTED_ON == ("toolex-pipeline-v2",)
+    for bench in ("toolret", "stabletoolbench"):
+        for judge in ("heuristic", "heuristic:prescreen"):
+            found, f = operating_points.held_out(judge, bench), figures(bench)[judge]
+            assert (found.labels, found.yes, found.accepted_labels) == (
+                f["labels"],
+                f["yes"],
+                f["accepted_labels"],
+            )
+            assert found.recall == f["recall"] and found.recall_ci == tuple(f["recall_ci"])
+    toolret = operating_points.held_out("heuristic", "toolret")
+    assert toolret.where == "toolret (apibank, apigen, gorilla-huggingface, toolink)"
+    assert toolret.precision == figures("toolret")["heuristic"]["precision"]
+    assert (
+        operating_points.held_out("heuristic", None).labels == figures("all")["heuristic"]["labels"]
+    )
+    assert operating_points.held_out("heuristic", "mylib") is None  # no labelled part
+    assert operating_points.held_out(LLM, "toolret") is None  # not the offline verifier
+
+
+def test_the_fitted_heuristic_stands_on_its_held_out_figures(fixture_store):
     trust = expansion_trust(fitted(fixture_store), BENCHMARK, "default")
     verify = by_stage(trust)["verify"]
-    assert (verify.judge, verify.basis, verify.source) == (
+    f = figures(BENCHMARK)["heuristic"]
+    assert (verify.judge, verify.basis, verify.source, verify.scope) == (
         "heuristic",
-        "shipped set",
-        "toolex-dev-v1",
+        HELD_OUT_BASIS,
+        "toolex-pipeline-v2",
+        BENCHMARK,
     )
-    assert verify.precision == pytest.approx(22 / 23) and verify.recall == pytest.approx(22 / 120)
-    assert (verify.precision_lo, verify.precision_hi) == wilson_interval(22, 23)
+    assert verify.precision == f["precision"] and verify.recall == f["recall"]
+    assert (verify.precision_lo, verify.precision_hi) == tuple(f["precision_ci"])
     assert verify.rows == 9  # the fixture's non-reference verdicts: 6 accepted, 3 rejected
     assert not trust.unvalidated
     assert by_stage(trust)["audit"].basis == NOT_MEASURED  # no figures for the offline audit
-    lines = trust.lines()
+    (p_lo, p_hi), (r_lo, r_hi) = f["precision_ci"], f["recall_ci"]
     assert (
-        "trust toolret/default verify heuristic: precision 0.957 [0.79, 0.99], recall 0.183 "
-        "[0.12, 0.26] on shipped set toolex-dev-v1, cross-validated, n=910, 23 accepted" in lines
+        f"trust toolret/default verify heuristic: precision {f['precision']:.3f} "
+        f"[{p_lo:.2f}, {p_hi:.2f}], recall {f['recall']:.3f} [{r_lo:.2f}, {r_hi:.2f}] on "
+        f"toolex-pipeline-v2 labels of toolret, each part held out, n={f['labels']}, "
+        f"{f['accepted_labels']} accepted"
+    ) in trust.lines()
+    assert "trust toolret/default combinations: no review yet" in trust.lines()
+
+
+def test_a_library_without_labels_is_unmeasured_here_and_told_how_to_measure_it(store):
+    store.con.execute(
+        "INSERT INTO expansions VALUES ('mylib', 'default', ?, now())",
+        ['{"judges": {"decompose": "heuristic", "verify": "heuristic", "audit": "heuristic"}}'],
     )
-    assert "trust toolret/default combinations: no review yet" in lines
-    assert not any(line.endswith("measured; measure the verifier") for line in lines)
+    trust = expansion_trust(store, "mylib", "default")
+    verify = by_stage(trust)["verify"]
+    f = figures("all")["heuristic"]
+    assert (verify.basis, verify.scope, verify.precision) == (ELSEWHERE_BASIS, "*", f["precision"])
+    assert not trust.unvalidated  # measured, elsewhere, and said so on every line
+    [line] = [line for line in trust.lines() if " verify " in line]
+    assert line.startswith(
+        "trust mylib/default verify heuristic: unmeasured on mylib (no labels of its own); to "
+        "measure it here to +-0.1: `toolex review sample <id> --level verdict --benchmark mylib "
+        f"--size {REVIEW_SIZE} --seed 1`, then label it (TUI or sheets); precision "
+    )
+    assert line.endswith(
+        f"on toolex-pipeline-v2 labels of other libraries, each part held out, n={f['labels']}, "
+        f"{f['accepted_labels']} accepted"
+    )
 
 
 def test_heuristic_verdicts_without_confidence_predate_the_fit(fixture_store):
@@ -138,9 +178,9 @@ def test_an_evaluation_of_the_benchmark_wins_over_one_of_all(fixture_store):
 
 def test_an_in_sample_evaluation_of_the_heuristic_is_not_used(fixture_store):
     fitted(fixture_store)
-    save_evaluation(fixture_store, "heuristic", "verify", "toolex-dev-v1", "*", 30, 0, 0, 30)
+    save_evaluation(fixture_store, "heuristic", "verify", "toolex-pipeline-v2", "*", 30, 0, 0, 30)
     verify = by_stage(expansion_trust(fixture_store, BENCHMARK, "default"))["verify"]
-    assert verify.basis == "shipped set"  # fitted on toolex-dev-v1: only the CV figures count
+    assert verify.basis == HELD_OUT_BASIS  # fitted on those labels: only held-out figures count
     save_evaluation(fixture_store, "heuristic", "verify", "held-out", BENCHMARK, 4, 1, 5, 10)
     verify = by_stage(expansion_trust(fixture_store, BENCHMARK, "default"))["verify"]
     assert (verify.basis, verify.source, verify.precision) == ("evaluation", "held-out", 0.8)
@@ -156,7 +196,7 @@ def test_labels_covering_the_verdicts_measure_the_verifier(fixture_store):
     add_label(fixture_store, "q4", "c1", "c7", "yes")  # rejected: fn
     add_label(fixture_store, "q1", "w1", "w3", "no")  # rejected: tn
     add_label(fixture_store, "q3", "w6", "w7", "yes", slot=1)  # q3 has no slot 1: no match
-    add_label(fixture_store, "q2", "w3", "w5", "yes", source="toolex-dev-v1")  # in-sample
+    add_label(fixture_store, "q2", "w3", "w5", "yes", source="toolex-pipeline-v2")  # in-sample
     add_label(fixture_store, "q1", "w1", "w1", "yes")  # the reference's own verdict: never
     verify = by_stage(expansion_trust(fixture_store, BENCHMARK, "default"))["verify"]
     assert (verify.basis, verify.source, verify.scope) == ("labels", "mine", BENCHMARK)
@@ -293,9 +333,10 @@ def test_the_report_section_on_the_fixture(fixture_store, ctx):
     assert table.title == "How far to trust this"
     rows = {(r["stage"], r["judge"]): r for r in table.rows}
     verify = rows[("verify", "heuristic")]
-    assert verify["measured_on"] == "shipped set toolex-dev-v1 (cross-validated)"
-    assert verify["precision"] == pytest.approx(22 / 23)
-    assert (verify["precision_lo"], verify["precision_hi"]) == wilson_interval(22, 23)
+    f = figures(BENCHMARK)["heuristic"]
+    assert verify["measured_on"] == "held out toolex-pipeline-v2 (toolret)"
+    assert verify["precision"] == f["precision"]
+    assert (verify["precision_lo"], verify["precision_hi"]) == tuple(f["precision_ci"])
     assert rows[("combinations", "human review")]["measured_on"] == "no review yet"
     assert (
         rows[("audit", "heuristic")]["measured_on"]
@@ -308,7 +349,7 @@ def test_the_report_section_on_the_fixture(fixture_store, ctx):
     for row in thinned.rows:
         assert row["new"] == pytest.approx(main[(row["run_id"], row["metric"])]["new"])
         assert row["old"] - 1e-12 <= row["thinned_lo"] <= row["thinned_hi"] <= row["new"] + 1e-12
-        assert row["thinned_to"] == "heuristic 0.957"
+        assert row["thinned_to"] == f"heuristic {f['precision']:.3f}"
     assert "5th to 95th percentile" in thinned.note
 
 

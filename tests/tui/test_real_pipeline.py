@@ -54,7 +54,7 @@ def real_store(real_db):
 
 async def test_detail_shows_what_the_pipeline_stored(real_store):
     b = Browser(real_store)
-    page = b.page(QueryFilter(min_valid=2), sort="n_valid", descending=True, limit=1)
+    page = b.page(sort="n_valid", descending=True, limit=1)
     qid = page.rows[0]["query_id"]
     n_combos, n_cands = real_store.con.execute(
         "SELECT (SELECT count(*) FROM combinations WHERE query_id = $q),"

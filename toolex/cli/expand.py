@@ -80,6 +80,7 @@ def expand(
             title="dry run: calls the run would make (judge: the full spec of each stage's judge)",
         )
         _say_if_complete(store, benchmark, expansion, rows)
+        _say_screen_loss(sum(int(r.get("screened") or 0) for r in rows))
         return
     judges = pipeline.judges(store, benchmark)
     from toolex.cli.progress import interruptible
@@ -106,6 +107,7 @@ def expand(
     emit_rows(
         report.rows(), fmt, title=f"this run of {benchmark} / {expansion}: {report.queries} queries"
     )
+    _say_screen_loss(sum(int(s.notes.get("screened") or 0) for s in report.stages))
     for stage_counts in report.stages:
         limited = stage_counts.notes.get("queries_at_safety_limit")
         if limited:
@@ -125,6 +127,14 @@ def expand(
     if report.stopped:
         _say_stopped(report)
         raise click.exceptions.Exit(BUDGET_EXIT)
+
+
+def _say_screen_loss(screened: int) -> None:
+    """Beside the calls the pre-screen saves, what it measured to lose (it is on by choice)."""
+    if screened:
+        from toolex.pipeline.verify_plan import screen_loss
+
+        click.echo(f"note: {screen_loss(screened)}", err=True)
 
 
 # `toolex expand` exits with this code when its budget stopped the run (2 is an error).

@@ -195,8 +195,10 @@ pipeline_options = option_group(
             default=PRESCREEN,
             show_default=True,
             help="Verify: candidates the offline screen (heuristic:prescreen) discards are stored "
-            "as rejected, never sent to the verifier. auto = on when the verifier makes calls; "
-            "off = the paper's protocol. Applies to candidates not yet judged.",
+            "as rejected, never sent to the verifier. off = the paper's protocol; auto = on for a "
+            "verifier that makes calls only while the screen's held-out recall and discard clear "
+            "their bars (docs/judges.md); on forces it and prints the measured loss. Applies to "
+            "candidates not yet judged.",
         ),
         click.option(
             "--reuse",

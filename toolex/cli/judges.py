@@ -58,11 +58,12 @@ def judges() -> None:
 @benchmark_option("Only labels of this benchmark.", required=False, default=None)
 @click.option(
     "--subqueries",
-    type=click.Choice(["labels", "expansion"]),
-    default="labels",
+    type=click.Choice(["decomposer", "expansion", "labels"]),
+    default="decomposer",
     show_default=True,
-    help="labels: the label's sub-query, else the expansion's; expansion: the expansion's. "
-    "A query without one is decomposed in memory (nothing is written).",
+    help="decomposer: the sub-query the configured decomposer writes (in memory, nothing is "
+    "written), as an expansion asks the verifier: the headline; expansion: the expansion's, "
+    "else decomposed; labels: the label's own, else the expansion's (a diagnostic).",
 )
 @expansion_option("Expansion whose sub-queries and candidate ranks are used.")
 @click.option(

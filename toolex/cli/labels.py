@@ -32,7 +32,11 @@ def labels() -> None:
 
 @labels.command("import")
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.option("--shipped", is_flag=True, help="Import the verdict set shipped with toolex.")
+@click.option(
+    "--shipped",
+    is_flag=True,
+    help="Import the verdict sets shipped with toolex (toolex-pipeline-v2, toolex-dev-v1).",
+)
 @click.option(
     "--source",
     default=None,
@@ -71,13 +75,19 @@ def import_cmd(
       toolex labels import verdicts.csv --source ann-2024 --benchmark stabletoolbench
       toolex labels import --shipped
     """
-    from toolex.labels import SHIPPED, import_labels
+    from toolex.labels import SHIPPED_SETS, import_labels
 
     if shipped == (file is not None):
         raise click.UsageError("give a FILE or --shipped (one of the two)")
+    if shipped and source is not None:
+        raise click.UsageError(
+            "--shipped keeps each set's own source name; --source renames a FILE"
+        )
+    files = [file] if file is not None else list(SHIPPED_SETS)
     with open_store(db) as store:
-        result = import_labels(store, file or SHIPPED, source=source, benchmark=benchmark, fmt=fmt)
-    echo_summary(result)
+        for path in files:
+            result = import_labels(store, path, source=source, benchmark=benchmark, fmt=fmt)
+            echo_summary(result)
 
 
 @labels.command("export")

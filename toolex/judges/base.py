@@ -83,6 +83,16 @@ class VerifyTask:
 
 
 @dataclass(frozen=True)
+class Handoff:
+    """An explicit call-chain edge of a query (``dependency_edges``): the consumer step takes
+    ``value`` (a field name; '' = the result) from what the producer step returns."""
+
+    producer: int  # slot
+    consumer: int  # slot
+    value: str = ""
+
+
+@dataclass(frozen=True)
 class AuditTask:
     key: str  # "<query_id>/<combo_id>"
     query: str
@@ -91,6 +101,7 @@ class AuditTask:
     tools: tuple[ToolDoc, ...]  # the combination, slot order
     # the ground-truth combination (slot order), shown to the audit as a reference; () = none
     reference: tuple[ToolDoc, ...] = ()
+    handoffs: tuple[Handoff, ...] = ()  # the query's explicit edges, loaded or imported
 
 
 @dataclass(frozen=True)

@@ -124,3 +124,88 @@ def operation_of(*texts: str) -> str | None:
             if op:
                 return op
     return None
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The words of ``text``: how a word list is written here (it reads better as text)."""
+    return frozenset(text.split())
+
+
+# Operations that undo or mirror each other (base verbs; either order): never equivalents.
+INVERSE_VERBS: tuple[tuple[str, str], ...] = tuple(
+    (a, b)
+    for a, b in (
+        pair.split("/")
+        for pair in """
+    create/delete add/remove add/delete insert/delete encode/decode encrypt/decrypt
+    compress/decompress serialize/deserialize upload/download import/export buy/sell
+    deposit/withdraw follow/unfollow subscribe/unsubscribe lock/unlock block/unblock
+    enable/disable activate/deactivate start/stop open/close login/logout register/unregister
+    install/uninstall connect/disconnect attach/detach mute/unmute pause/resume push/pop
+    increase/decrease shorten/expand zip/unzip archive/unarchive pin/unpin like/unlike
+    book/cancel schedule/cancel send/receive encode/parse tokenize/detokenize split/merge
+    split/join add/subtract multiply/divide upvote/downvote approve/reject next/previous
+    write/read generate/read generate/scan generate/decode create/scan encode/scan
+    """.split()  # noqa: SIM905 - a word list reads better as text
+    )
+)
+# Parameters whose value is content the user hands over (the text a QR code encodes, the query,
+# the number), stems: the request states them whatever they are called.
+PAYLOAD_WORDS = frozenset(
+    df.stem(w)
+    for w in word_set(
+        """
+        text content data message body input query q string value url link expression
+        prompt sentence word words html code image file number num list array matrix
+        values keyword keywords term search payload document doc source target phrase
+        question answer
+        """
+    )
+)
+# Identifiers with a public scheme, stems: valid on every platform that takes them.
+PUBLIC_IDS = frozenset(
+    df.stem(w)
+    for w in word_set(
+        """
+        isbn imdb tmdb ticker symbol ip ipv4 ipv6 email mail url uri domain zip zipcode
+        postcode postal phone msisdn iata icao iso currency country lat lng lon latitude
+        longitude vin doi issn upc ean gtin asin swift iban bic mac hex color language
+        lang locale timezone coordinate coordinates geohash
+        """
+    )
+)
+# Parameters that say which platform, site, country ... a tool serves, stems: a tool with one is
+# generic over that scope (a "scores by league" API serves the NBA).
+SCOPE_PARAMS = frozenset(
+    df.stem(w)
+    for w in word_set(
+        """
+        platform site source store shop market marketplace exchange country region league
+        sport game network provider service channel language lang locale domain website
+        """
+    )
+)
+# Capitalised words of the trade, not names of a platform or place.
+GENERIC_ACRONYMS = word_set(
+    """
+    url uri zip qr sms svg sql api apis id ids pdf csv json html xml http https ip gps usd eur
+    gbp jpy ai ml nlp ocr tts stt seo vat iso utc gmt otp dns ssl tls mp3 mp4 jpg jpeg png gif
+    rss faq crm erp kpi uuid hex rgb hsl cmyk vin isbn upc ean iban swift bic mac imei sim cpu
+    gpu ram os ui ux sdk cli rest soap ftp smtp imap pop3 md5 sha sha256 base64 ascii utf utf8
+    ttl dob eta pin atm
+    """
+)
+# Name words that say nothing about which object or variant a tool serves.
+GENERIC_NAME_WORDS = word_set(
+    """
+    get fetch retrieve list show find search lookup query info information data detail details
+    all by api new the a an of for to in on v1 v2 v3 endpoint
+    """
+)
+# Words that name a size, tier or version of one thing (t5-base vs t5-large), not another thing.
+VARIANT_WORDS = word_set(
+    """
+    tiny mini small base medium large xl xxl big huge lite light distil distilled fast pro plus
+    basic advance advanced ultra premium free simple quick full latest
+    """
+)

@@ -2,9 +2,9 @@
 every benchmark's) as the store holds them, and the IDF weights over them.
 
 ``idf(w) = ln((N + 1) / (df(w) + 1)) + 1`` over the N items, with an unseen word weighing
-``ln(N + 1) + 1`` (``idf_weights``), over two sets of words: every word of a tool for the judge's
-TF-IDF vectors (``tfidf_weights``), its name and description words for the evidence reader
-(``library_idf``). A judge built without a store weighs every word 1.
+``ln(N + 1) + 1`` (``idf_weights``), over the items' name and description words
+(``library_idf``): what the evidence reader and the decomposer weigh words by. A judge built
+without a store weighs every word 1.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from toolex.judges.base import ToolDoc, tool_doc
-from toolex.judges.tool_facts import about_words, tool_tokens
+from toolex.judges.tool_facts import about_words
 from toolex.store import Store
 
 
@@ -34,11 +34,6 @@ def idf_weights(word_sets: Iterable[Iterable[str]]) -> tuple[dict[str, float], f
         n += 1
         dfreq.update(words)
     return {w: math.log((n + 1) / (c + 1)) + 1.0 for w, c in dfreq.items()}, math.log(n + 1) + 1.0
-
-
-def tfidf_weights(tools: Iterable[ToolDoc]) -> tuple[dict[str, float], float]:
-    """The weights of the judge's TF-IDF vectors: over every word of ``tool_tokens``."""
-    return idf_weights(set(tool_tokens(tool)) for tool in tools)
 
 
 def library_idf(docs: Iterable[ToolDoc]) -> tuple[dict[str, float], float]:

@@ -1,163 +1,129 @@
-"""The offline verifier's two operating points, fitted on the shipped verdict labels.
+"""The offline verifier's score, its two operating points, and what they were measured to do.
 
-A verdict's score is a logistic model of the evidence (toolex/judges/evidence.py):
-``score = sigmoid(bias + sum(weights[f] * (x[f] - means[f]) / scales[f]))``. Each operating point
-has its own model, fitted for what it is for: ``STRICT`` on ``evidence.FEATURES`` (precision),
-``SCREEN`` on ``evidence.SCREEN_FEATURES`` (recall: the whole documentation, names spelled
-loosely). The numbers below are printed by ``benchmarks/fit_offline_judge.py`` from
-``toolex/data/labels/verdicts.jsonl`` (910 verdicts, 120 equivalents; StableToolBench and the four
-ToolRet tasks); refit them there, never by hand.
+A verdict's score adds up the evidence that two tools do one thing (toolex/judges/evidence.py):
 
-Measured out of sample (nested cross-validation: each threshold is chosen inside the training
-folds; 95% Wilson intervals):
+    score = about_sim + doc_sim + object_match + 0.5 * cover
 
-- ``strict`` (the ``heuristic`` judge's verify; grouped 5-fold, a reference's verdicts in one
-  fold): accept when no veto fires and ``score >= STRICT_THRESHOLD``. Precision 0.957 [0.79,
-  0.99], recall 0.183 (22 of 23 accepted verdicts right, 120 equivalents). Leaving each
-  benchmark part out in turn (the model never saw its vocabulary): precision 0.944 [0.74,
-  0.99], recall 0.142.
-- ``prescreen`` (never accepts; says which candidates an LLM verifier must see; grouped by
-  query): keep when ``screen score >= PRESCREEN_THRESHOLD``, the loosest threshold at which the
-  screen's repeated cross-validated recall is 0.99 (``SCREEN_CV_RECALL``: the 3% loss budget
-  less a margin for the interval of 120 equivalents). Recall 0.992 [0.95, 1.00] of labelled
-  equivalents while discarding 45.1% of the labelled candidates (two other outer splits: 1.000
-  and 0.975; leave-part-out: recall 1.000, discarding 42.9%). In sample it loses none of the
-  120. On the candidates a real expansion verifies (BM25, depth 20), which are mostly easier
-  than the labelled near-misses, it discards more than half (benchmarks/bench_cost.py).
+(what they say they do, their whole documentation, the object their names act on, the step's
+words the candidate also documents). The weights are set, not fitted: each term is one kind of
+evidence on one scale, and a logistic regression of every measurement, fitted on the labels and
+scored on them, reaches no higher recall at the strict precision even in sample
+(``benchmarks/fit_offline_judge.py --frontier`` prints both). What is fitted
+is where to cut, and how sure a score is:
 
-"New" scores from the strict judge are therefore a lower bound of the gain: few of its
-accepted equivalents are wrong, and it misses most of the true ones.
+- ``heuristic`` (strict) accepts when no veto fires and ``score >= STRICT_THRESHOLD``;
+- ``heuristic:prescreen`` never accepts; it keeps a candidate for an LLM verifier when
+  ``score >= SCREEN_THRESHOLD`` (vetoes are the verifier's to weigh: they never discard);
+- a verdict's confidence is P(yes | score) = 1 / (1 + exp(-(a * score + b))), ``CALIBRATION``
+  = (a, b); a vetoed verdict's is ``VETOED_YES_RATE``, the share of equivalents among the
+  labelled candidates a veto rejected.
+
+Every number below is printed by ``python benchmarks/fit_offline_judge.py --db STORE`` from the
+shipped labels (toolex/data/labels/); refit them there, never by hand. ``HELD_OUT`` holds the
+figures measured the way the pipeline runs the judge (its own decomposition, its own candidate
+lists, each label weighted by its stratum: docs/labels/README.md), every benchmark part judged
+by thresholds chosen on the other parts only.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from toolex.judges.evidence import Evidence
+from toolex.resources import data_path
+
+SCORE_WEIGHTS: Mapping[str, float] = {
+    "about_sim": 1.0,
+    "doc_sim": 1.0,
+    "object_match": 1.0,
+    "cover": 0.5,
+}
+STRICT_THRESHOLD = 2.9209
+SCREEN_THRESHOLD = 0.4483
+CALIBRATION = (2.4239, -6.1375)
+VETOED_YES_RATE = 0.0336
+LABELS_FITTED_ON = ("toolex-pipeline-v2",)  # the label sets the thresholds were chosen on
+MEASURED_ON = "toolex-pipeline-v2"  # the label set held-out figures are computed on
 
 
 @dataclass(frozen=True)
-class Model:
-    """A logistic model over standardised evidence features."""
+class HeldOut:
+    """A judge's figures where thresholds that never saw the labels' benchmark part judged them.
 
-    means: Mapping[str, float]
-    scales: Mapping[str, float]
-    weights: Mapping[str, float]
-    bias: float
+    ``precision`` and ``recall`` estimate the candidate population of the pipeline (labels
+    weighted by their stratum), with 95% Wilson intervals at the effective number of labels
+    (Kish); ``recall`` is over the candidates the verifier judges (ranks up to the candidate
+    depth). For the screen, ``recall`` is the share of equivalents kept and ``discarded`` the
+    share of candidates dropped. ``where`` names the parts pooled."""
 
-    def score(self, features: Mapping[str, float]) -> float:
-        """The fitted probability that the candidate is an equivalent."""
-        z = self.bias + sum(
-            w * (features[f] - self.means[f]) / self.scales[f] for f, w in self.weights.items()
-        )
-        return 1.0 / (1.0 + math.exp(-z))
-
-
-STRICT = Model(
-    means={
-        "about_sim": 0.446689,
-        "doc_sim": 0.625678,
-        "sub_sim": 0.297521,
-        "cover": 0.459723,
-        "overlap": 0.210138,
-        "same_operation": 0.786813,
-        "name_sim": 0.326878,
-        "inputs_ok": 0.787912,
-        "sibling": 0.203297,
-        "returns_overlap": 0.463646,
-        "inputs_overlap": 0.117003,
-    },
-    scales={
-        "about_sim": 0.262744,
-        "doc_sim": 0.222042,
-        "sub_sim": 0.191739,
-        "cover": 0.323457,
-        "overlap": 0.214504,
-        "same_operation": 0.409559,
-        "name_sim": 0.297795,
-        "inputs_ok": 0.408787,
-        "sibling": 0.402451,
-        "returns_overlap": 0.217087,
-        "inputs_overlap": 0.299331,
-    },
-    weights={
-        "about_sim": 0.621505,
-        "doc_sim": 0.418123,
-        "sub_sim": 0.100064,
-        "cover": 0.922972,
-        "overlap": 0.215097,
-        "same_operation": 0.202698,
-        "name_sim": 0.409311,
-        "inputs_ok": 0.026262,
-        "sibling": -0.434472,
-        "returns_overlap": -0.19686,
-        "inputs_overlap": 0.241056,
-    },
-    bias=-3.274942,
-)
-STRICT_THRESHOLD = 0.786126
-
-SCREEN = Model(
-    means={
-        "about_sim": 0.446689,
-        "doc_sim": 0.625678,
-        "sub_sim": 0.297521,
-        "cover_doc": 0.476497,
-        "overlap": 0.210138,
-        "same_operation": 0.786813,
-        "name_sim": 0.326878,
-        "inputs_ok_loose": 0.789011,
-        "sibling_loose": 0.194505,
-        "returns_overlap": 0.463646,
-        "inputs_overlap": 0.117003,
-    },
-    scales={
-        "about_sim": 0.262744,
-        "doc_sim": 0.222042,
-        "sub_sim": 0.191739,
-        "cover_doc": 0.319858,
-        "overlap": 0.214504,
-        "same_operation": 0.409559,
-        "name_sim": 0.297795,
-        "inputs_ok_loose": 0.408011,
-        "sibling_loose": 0.39582,
-        "returns_overlap": 0.217087,
-        "inputs_overlap": 0.299331,
-    },
-    weights={
-        "about_sim": 0.641408,
-        "doc_sim": 0.299786,
-        "sub_sim": 0.171384,
-        "cover_doc": 0.972835,
-        "overlap": 0.184509,
-        "same_operation": 0.207498,
-        "name_sim": 0.454136,
-        "inputs_ok_loose": 0.080476,
-        "sibling_loose": -0.576333,
-        "returns_overlap": -0.139075,
-        "inputs_overlap": 0.263957,
-    },
-    bias=-3.348013,
-)
-PRESCREEN_THRESHOLD = 0.02037
-# The screen's target: repeated grouped cross-validated recall of labelled equivalents.
-SCREEN_CV_RECALL = 0.99
-
-LABELS_FITTED_ON = "toolex-dev-v1"
-# Out-of-sample confusion counts on LABELS_FITTED_ON (nested cross-validation, pooled over the
-# outer folds): what the docstring's figures are computed from, and what
-# `toolex stats`/`eval`/`report` show for the offline judge when nothing else measured it.
-CROSS_VALIDATED: dict[str, dict[str, int]] = {
-    "heuristic": {"n": 910, "tp": 22, "fp": 1, "fn": 98, "tn": 789},
-    "heuristic:prescreen": {"n": 910, "tp": 119, "fp": 381, "fn": 1, "tn": 409},
-}
+    judge: str
+    where: str
+    labels: int
+    yes: int
+    accepted_labels: int
+    precision: float | None
+    precision_ci: tuple[float, float] | None
+    recall: float | None
+    recall_ci: tuple[float, float] | None
+    discarded: float | None = None
 
 
-def score(features: Mapping[str, float]) -> float:
-    """The strict model's probability that the candidate is an equivalent."""
-    return STRICT.score(features)
+HELD_OUT_FILE = "labels/held_out.json"  # toolex/data/, written by the fit script's --write
 
 
-def screen_score(features: Mapping[str, float]) -> float:
-    """The pre-screen model's probability that the candidate is an equivalent."""
-    return SCREEN.score(features)
+def held_out(judge: str, benchmark: str | None) -> HeldOut | None:
+    """``judge``'s held-out figures on ``benchmark``'s labelled parts (None: every part pooled);
+    None when the judge is not the offline verifier or the benchmark has no labelled part."""
+    figures = _held_out_figures()
+    if benchmark is None:
+        found, where = figures.get("all"), "every labelled part"
+    else:
+        found = figures.get("benchmarks", {}).get(benchmark)
+        where = f"{benchmark} ({', '.join(found['parts'])})" if found else ""
+    if not found or judge not in found:
+        return None
+    f = found[judge]
+    return HeldOut(
+        judge,
+        where,
+        f["labels"],
+        f["yes"],
+        f["accepted_labels"],
+        f.get("precision"),
+        tuple(f["precision_ci"]) if f.get("precision_ci") else None,
+        f.get("recall"),
+        tuple(f["recall_ci"]) if f.get("recall_ci") else None,
+        f.get("discarded"),
+    )
+
+
+@cache
+def _held_out_figures() -> dict[str, Any]:
+    value = json.loads(data_path(HELD_OUT_FILE).read_text(encoding="utf-8"))
+    return value if isinstance(value, dict) else {}
+
+
+def score(evidence: Evidence) -> float:
+    """The strict and screen score of one piece of evidence."""
+    return sum(w * float(getattr(evidence, name)) for name, w in SCORE_WEIGHTS.items())
+
+
+def confidence(value: float, vetoed: bool) -> float:
+    """P(yes) for a verdict with this score, as the labels measured it."""
+    if vetoed:
+        return VETOED_YES_RATE
+    a, b = CALIBRATION
+    return 1.0 / (1.0 + math.exp(-(a * value + b)))
+
+
+# The benchmark parts a benchmark's queries belong to, as the held-out figures name them.
+def part_of(benchmark: str, query_id: str) -> str:
+    """StableToolBench's group (G1, G2, G3) or a ToolRet task (apibank, apigen, ...)."""
+    if benchmark == "stabletoolbench":
+        return query_id.split("_", 1)[0]
+    return query_id.rsplit("_query", 1)[0].replace("_", "-")

@@ -12,6 +12,7 @@
 
 from toolex.labels.records import (
     SHIPPED,
+    SHIPPED_SETS,
     Label,
     LabelErrors,
     LabelKey,
@@ -30,6 +31,7 @@ from toolex.labels.table import (
 
 __all__ = [
     "SHIPPED",
+    "SHIPPED_SETS",
     "Label",
     "LabelErrors",
     "LabelImport",

@@ -1,7 +1,7 @@
 """`toolex judges eval`: run judges on labelled verdicts and measure them against the labels.
 
 Which labels: a file (``labels_file``), else a stored source (the only one when none is named),
-else, when the store holds no labels, the shipped set (toolex/data/labels/verdicts.jsonl, which
+else, when the store holds no labels, the shipped set (toolex/data/labels/pipeline-v2.jsonl, which
 needs toolret and stabletoolbench loaded). Each judge's ``verify`` answers every labelled triple
 (toolex.labels.tasks says where its sub-query comes from): LLM judges through the call ledger, so
 their answers are cached, costed and resumable; the offline judges are built per benchmark (their
@@ -145,7 +145,7 @@ def evaluate_verify(
     source: str,
     *,
     expansion: str = "default",
-    subqueries: str = "labels",
+    subqueries: str = "decomposer",
     config: Any = None,
     decompose_with: str | None = None,
     save: bool = True,
@@ -160,10 +160,17 @@ def evaluate_verify(
         decomposer=_decomposers(store, decompose_with, config),
     )
     evaluation = Evaluation(source, "verify", len(labels), [], _task_notes(lt, decompose_with))
-    if source == LABELS_FITTED_ON and any(parse_spec(s)[0] == "heuristic" for s in specs):
+    if source in LABELS_FITTED_ON and any(parse_spec(s)[0] == "heuristic" for s in specs):
         evaluation.notes.append(
-            f"in sample: the offline judge was fitted on {source!r}; its cross-validated "
-            "figures are in toolex/judges/operating_points.py"
+            f"in sample: the offline judge's thresholds were chosen on {source!r}; its figures "
+            "held out by benchmark part are in toolex/data/labels/held_out.json "
+            "(python benchmarks/fit_offline_judge.py --db STORE)"
+        )
+    if any(label.stratum and label.stratum.get("population") for label in labels):
+        evaluation.notes.append(
+            "these labels were drawn by stratum (one third per part of a review sample): the "
+            "figures describe the labelled sample, not the candidate population; `toolex review "
+            "stats` of the sample weighs each stratum by its population"
         )
     by_key = {t.task.key: t for t in lt.tasks}
     for spec in specs:
@@ -203,7 +210,7 @@ def plan_verify(
     labels: Sequence[Label],
     *,
     expansion: str = "default",
-    subqueries: str = "labels",
+    subqueries: str = "decomposer",
     config: Any = None,
     decompose_with: str | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:

@@ -31,8 +31,12 @@ from toolex.loaders.fields import Where, get_int, get_str
 from toolex.loaders.readers import loads, read_jsonl, read_text
 from toolex.resources import data_path
 
-# The shipped verdict set (issue 16) and the loads it needs.
-SHIPPED = data_path("labels/verdicts.jsonl")
+# The shipped verdict sets (docs/labels/README.md) and the loads they need: the set drawn from
+# the pipeline's own candidate lists (the default of `judges eval`), and the hand-picked
+# near-miss set of the first round (a diagnostic).
+SHIPPED = data_path("labels/pipeline-v2.jsonl")
+SHIPPED_DEV = data_path("labels/dev-v1.jsonl")
+SHIPPED_SETS = (SHIPPED, SHIPPED_DEV)
 SHIPPED_LOADS = {
     "toolret": "toolex load toolret ../shared/data/toolret",
     "stabletoolbench": "toolex load stabletoolbench ../shared/data/stabletoolbench",

@@ -25,8 +25,8 @@ import pyarrow as pa
 from toolex.errors import InputError, NotFoundError, ToolexError
 from toolex.labels.records import (
     FIELDS,
-    SHIPPED,
     SHIPPED_LOADS,
+    SHIPPED_SETS,
     Label,
     LabelErrors,
     LabelKey,
@@ -96,7 +96,7 @@ def checked_labels(
 ) -> tuple[list[Label], list[str]]:
     """The labels of a file, every one checked against the store (see :func:`read_labels` for
     ``source`` and ``benchmark``); raises :class:`LabelErrors` listing every problem."""
-    if Path(path).resolve() == SHIPPED.resolve():
+    if Path(path).resolve() in {p.resolve() for p in SHIPPED_SETS}:
         shipped_requirements(store)
     read, notes = read_labels(path, source=source, benchmark=benchmark, fmt=fmt)
     errors = _store_problems(store, read)

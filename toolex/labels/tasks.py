@@ -2,14 +2,16 @@
 
 Where the sub-query comes from (``subqueries``):
 
-- ``labels`` (default): the label's own sub-query; a label without one takes the expansion's
-  sub-query for its (query, reference) (table ``subqueries``, ``ref_item_id``);
-- ``expansion``: the expansion's sub-query even when the label has one (the judge as the pipeline
-  would ask it);
+- ``decomposer`` (default): the decompose judge (the offline ``heuristic`` unless the config names
+  another) decomposes the label's query in memory, and the verifier is asked with the sub-query
+  it writes for the reference's slot: the judge end to end, as an expansion asks it. No pipeline
+  table is written;
+- ``expansion``: the expansion's sub-query for (query, reference) (table ``subqueries``,
+  ``ref_item_id``), else a decomposition as above;
+- ``labels``: the label's own sub-query (a diagnostic: the judge fed the sub-query a person or
+  an earlier decomposer wrote), else the expansion's, else a decomposition.
 
-and where the expansion has none, the query is decomposed by the decompose judge (the offline
-``heuristic`` unless the config names another) in memory: no pipeline table is written. A
-decomposition that fails leaves its labels unresolved; they are counted, never guessed.
+A decomposition that fails leaves its labels unresolved; they are counted, never guessed.
 
 Each task also carries its strata: benchmark, part (the label's ``stratum.part``, else
 ``stratum.category``, else the query's category) and rank band (the label's
@@ -31,7 +33,7 @@ from toolex.judges.base import DecomposeTask, Judge, SubQuery, ToolDoc, VerifyTa
 from toolex.labels.records import Label
 from toolex.store import Store
 
-SUBQUERY_SOURCES = ("labels", "expansion")
+SUBQUERY_SOURCES = ("decomposer", "expansion", "labels")
 RANK_BANDS = ((3, "rank 1-3"), (10, "rank 4-10"), (20, "rank 11-20"))
 NEAR_DUPLICATE = "near-duplicate"
 STRATA = ("benchmark", "part", "rank band")
@@ -107,7 +109,7 @@ def label_tasks(
     labels: Sequence[Label],
     *,
     expansion: str = "default",
-    subqueries: str = "labels",
+    subqueries: str = "decomposer",
     decomposer: Callable[[str], Judge],
     call_decomposer: bool = True,
 ) -> LabelTasks:
@@ -205,7 +207,7 @@ def label_tasks(
 def _subquery(row: dict[str, Any], subqueries: str) -> tuple[str | None, str]:
     if subqueries == "labels" and row["label_subquery"]:
         return row["label_subquery"], "label"
-    if row["expansion_subquery"]:
+    if subqueries != "decomposer" and row["expansion_subquery"]:
         return row["expansion_subquery"], "expansion"
     return None, "decomposed"
 

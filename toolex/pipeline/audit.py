@@ -16,7 +16,7 @@ from itertools import groupby
 from typing import Any
 
 from toolex import expansions
-from toolex.judges.base import AuditTask, Judge, Outcome, ToolDoc, Verdict, tool_doc
+from toolex.judges.base import AuditTask, Handoff, Judge, Outcome, ToolDoc, Verdict, tool_doc
 from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
 
 # Pending combinations are read this many queries at a time (at most the audit budget each),
@@ -71,11 +71,11 @@ class PendingAudits:
             rows, key=lambda r: (r["query_id"], r["combo_id"])
         ):
             members = sorted(group, key=lambda r: r["slot"])
-            query, instruction, subs, reference = self.checklists[query_id]
+            query, instruction, subs, reference, handoffs = self.checklists[query_id]
             key = f"{query_id}/{combo_id}"
             self.issued[key] = (query_id, combo_id)
             tools = tuple(docs[r["item_id"]] for r in members)
-            yield AuditTask(key, query, instruction, subs, tools, reference)
+            yield AuditTask(key, query, instruction, subs, tools, reference, handoffs)
 
     def answered(self, key: str) -> tuple[str, int] | None:
         """The combination a task key names, once: keys are forgotten as they are answered, so
@@ -116,12 +116,23 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
     return counts
 
 
-def _checklists(
-    ctx: StageContext,
-) -> dict[str, tuple[str, str | None, tuple[str, ...], tuple[ToolDoc, ...]]]:
-    """query_id -> (query, instruction, checklist, reference combination), slot order."""
+Checklist = tuple[str, str | None, tuple[str, ...], tuple[ToolDoc, ...], tuple[Handoff, ...]]
+
+
+def _checklists(ctx: StageContext) -> dict[str, Checklist]:
+    """query_id -> (query, instruction, checklist, reference combination, explicit hand-offs),
+    slot order."""
     rows = ctx.store.rows("stages/5_audit/02_checklists.sql", ctx.params())
-    handoffs = _handoffs(ctx)
+    edges = ctx.store.rows(
+        "stages/5_audit/03_checklist_edges.sql",
+        {"benchmark": ctx.benchmark, "query_ids": ctx.query_ids},
+    )
+    handoffs = _handoffs(edges)
+    chains: dict[str, list[Handoff]] = {}
+    for r in edges:
+        chains.setdefault(r["query_id"], []).append(
+            Handoff(r["producer_slot"], r["consumer_slot"], r["value"] or "")
+        )
     out = {}
     for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
         members = list(group)
@@ -141,17 +152,14 @@ def _checklists(
             members[0]["instruction"],
             tuple(r["text"] + handoffs.get((query_id, r["slot"]), "") for r in members),
             reference,
+            tuple(chains.get(query_id, ())),
         )
     return out
 
 
-def _handoffs(ctx: StageContext) -> dict[tuple[str, int], str]:
+def _handoffs(rows: list[dict[str, Any]]) -> dict[tuple[str, int], str]:
     """(query_id, consumer slot) -> what its checklist line adds: the values it takes from which
     steps, as the explicit edges record them (steps numbered from 1, as the checklist is)."""
-    rows = ctx.store.rows(
-        "stages/5_audit/03_checklist_edges.sql",
-        {"benchmark": ctx.benchmark, "query_ids": ctx.query_ids},
-    )
     out: dict[tuple[str, int], list[str]] = {}
     for r in rows:
         what = f"the {r['value']}" if r["value"] else "the result"

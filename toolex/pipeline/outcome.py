@@ -9,6 +9,8 @@ degenerate, and `expand` says so loudly, when
   item texts carry little of what the tools do;
 * many sub-queries read the same text (``SAME_TEXT_SHARE``): the decomposer saw no name,
   description or parameters to write from (e.g. items whose fields were not parsed);
+* most ground-truth tools have no name of their own (``UNNAMED_SHARE``): their fields were
+  likely not parsed, and a verifier cannot tell what an unnamed, undescribed tool does;
 * candidates were judged and none was accepted: nothing can be expanded.
 
 Each warning names the likely cause and what to look at.
@@ -24,6 +26,7 @@ from toolex.store import Store
 MISSED_SHARE = 0.5  # references missing from their own candidate lists, of sub-queries with one
 SAME_TEXT_SHARE = 0.2  # sub-queries that read the most repeated text, of all sub-queries
 SAME_TEXT_MIN = 5  # ... and at least this many (three identical sub-queries are no pattern)
+UNNAMED_SHARE = 0.5  # ground-truth tools without a name, of those the sub-queries are for
 FAILED_COLUMNS = ["query_id", "stage", "failed", "reason", "effect"]
 
 
@@ -42,6 +45,8 @@ class ExpansionOutcome:
     failed_queries: int
     top_text: str | None
     top_text_n: int
+    reference_tools: int
+    unnamed_references: int
 
     def row(self) -> dict[str, Any]:
         """The outcome as one summary row: what a user asks of an expansion."""
@@ -87,6 +92,12 @@ def degenerate_warnings(o: ExpansionOutcome) -> list[str]:
             f"{o.top_text_n} of {o.subqueries} sub-queries read the same text "
             f"({o.top_text!r}): the decomposer found nothing in the tools' documentation to "
             "write from (items loaded without name, description or parameters?)"
+        )
+    if o.reference_tools and o.unnamed_references / o.reference_tools > UNNAMED_SHARE:
+        out.append(
+            f"{o.unnamed_references} of {o.reference_tools} ground-truth tools have no name of "
+            "their own: items loaded without name, description or parameters? (look at `toolex sql "
+            '"FROM items LIMIT 5"`)'
         )
     if o.candidates and o.accepted == 0:
         out.append(

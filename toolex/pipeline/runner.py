@@ -56,7 +56,7 @@ class Settings:
     platform_rule: str = PLATFORM_RULE
     # What the verify stage sends to its judge (toolex.pipeline.verify_plan); not recorded with
     # the expansion: every verdict says who decided it (heuristic:prescreen, reused, a judge).
-    prescreen: str = PRESCREEN  # auto | on | off
+    prescreen: str = PRESCREEN  # off | auto | on
     reuse: str | None = REUSE  # off | same-step; None: same-step for a judge that makes calls
     order: str = ORDER  # retrieval | uncertainty
 

@@ -3,13 +3,16 @@ uncertainty-first order (issue 12). ``verify.run`` and ``expand --dry-run`` shar
 dry run counts the calls a run makes.
 
 - **Pre-screen** (``prescreen``): before an LLM verifier, the offline judge's lenient mode
-  (``heuristic:prescreen``, its own model: cross-validated recall 0.99 of labelled equivalents;
-  it discards more than half of the candidates of a real expansion, benchmarks/bench_cost.py)
-  decides which candidates the verifier sees; the rest are stored as verdicts
-  with ``accepted = false``, judge ``heuristic:prescreen``, reason ``screened out: ...`` and the
-  screen's score as confidence, never sent. On by default when the verifier makes calls; off
-  restores the paper's protocol; the offline judge is its own screen. A score the screen cannot
-  compute (NaN) keeps the candidate.
+  (``heuristic:prescreen``: the offline score with a low threshold, vetoes ignored) decides
+  which candidates the verifier sees; the rest are stored as verdicts with ``accepted = false``,
+  judge ``heuristic:prescreen``, reason ``screened out: ...`` and the screen's P(yes) as
+  confidence, never sent. ``off`` (the default) is the paper's protocol: every candidate goes
+  to the verifier. ``auto`` turns it on for a verifier that makes calls only while the screen
+  earns it: held out on the pipeline's own candidates it must keep
+  ``settings.PRESCREEN_MIN_RECALL`` of the equivalents and discard
+  ``settings.PRESCREEN_MIN_DISCARD`` of the candidates (``screen_earns_default``; today it does
+  not, toolex/data/labels/held_out.json). ``on`` forces it, and its measured loss is said beside
+  the calls it saved (``screen_loss``); the offline judge is its own screen.
 - **Reuse** (``reuse``, toolex.pipeline.reuse): a candidate whose (reference, candidate) pair
   already has a fresh verdict of this judge under a sub-query asking for the same step takes
   that verdict, stored with judge ``reused``, the original's call and a reason naming it. Within
@@ -34,7 +37,9 @@ import pyarrow as pa
 
 from toolex.errors import InputError
 from toolex.judges.base import Judge, Verdict, VerifyTask
+from toolex.judges.operating_points import held_out
 from toolex.pipeline import reuse as reuse_rule
+from toolex.pipeline.settings import PRESCREEN, PRESCREEN_MIN_DISCARD, PRESCREEN_MIN_RECALL
 from toolex.pipeline.stage import StageContext, Writer
 
 PRESCREEN_MODES = ("auto", "on", "off")
@@ -48,7 +53,7 @@ ScreenFactory = Callable[[], Judge]
 
 @dataclass(frozen=True)
 class VerifyOptions:
-    prescreen: str = "auto"  # auto | on | off (auto: on when the verify judge makes calls)
+    prescreen: str = PRESCREEN  # off | auto | on (auto: on while the screen earns it)
     reuse: str | None = None  # off | same-step (None: same-step when the judge makes calls)
     order: str = "retrieval"  # retrieval | uncertainty
 
@@ -61,9 +66,39 @@ class VerifyOptions:
         if self.order not in ORDERS:
             raise InputError(f"--order must be one of {', '.join(ORDERS)}")
         calls = bool(getattr(judge, "makes_calls", True))
-        prescreen = self.prescreen if self.prescreen != "auto" else ("on" if calls else "off")
+        prescreen = self.prescreen
+        if prescreen == "auto":
+            prescreen = "on" if calls and screen_earns_default() else "off"
         default_reuse = reuse_rule.DEFAULT_REUSE if calls else "off"
         return VerifyOptions(prescreen, self.reuse or default_reuse, self.order)
+
+
+def screen_earns_default() -> bool:
+    """Whether the pre-screen's held-out figures meet the bar for being on by default."""
+    found = held_out(PRESCREEN_JUDGE, None)
+    return bool(
+        found
+        and found.recall is not None
+        and found.discarded is not None
+        and found.recall >= PRESCREEN_MIN_RECALL
+        and found.discarded >= PRESCREEN_MIN_DISCARD
+    )
+
+
+def screen_loss(screened: int) -> str:
+    """What ``screened`` candidates kept from the verifier cost, as measured held out."""
+    found = held_out(PRESCREEN_JUDGE, None)
+    if found is None or found.recall is None:
+        return (
+            f"the pre-screen kept {screened} candidate(s) from the verifier; its loss is unmeasured"
+        )
+    lo, hi = found.recall_ci or (found.recall, found.recall)
+    return (
+        f"the pre-screen kept {screened} candidate(s) from the verifier (calls saved); held out "
+        f"on {found.where} it keeps {found.recall:.1%} [{lo:.0%}, {hi:.0%}] of the equivalents, "
+        f"so about {1 - found.recall:.1%} of the equivalents among the candidates are lost "
+        "(--prescreen off sends every candidate, as the paper does)"
+    )
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ from toolex.reports.provenance import (
 )
 from toolex.reports.significance import significance_table
 from toolex.reports.thinning import thinning_table
-from toolex.reports.trust import ExpansionTrust, report_trust, trust_table
+from toolex.reports.trust import ExpansionTrust
+from toolex.reports.trust_table import report_trust, trust_table
 from toolex.store import Store
 
 # The steps of a report, in order (the progress task counts them).

@@ -9,18 +9,23 @@ stores, ``config.judge``). Each judge's precision and recall come from the first
    labels, else for a whole label source (benchmark ``'*'``; sql/reports/82);
 2. ``labels``: the stored verdict labels of this benchmark that cover the expansion's own
    verdicts (sql/reports/83; verify only);
-3. ``shipped set``: for the offline verifier (``heuristic``, ``heuristic:prescreen``), the
-   cross-validated figures of :data:`SHIPPED`;
+3. ``held out``: for the offline verifier (``heuristic``, ``heuristic:prescreen``), its figures
+   on this benchmark's labelled parts, each part judged by thresholds chosen on the others
+   (``operating_points.held_out``: the shipped labels drawn from the pipeline's own candidate
+   lists, measured as the pipeline runs the judge); for a benchmark without labels of its own,
+   ``unmeasured here``: the figures held out on every labelled part, said to be from other
+   libraries, with the review that would measure it here;
 4. otherwise the verifier is ``unvalidated``, and so is its expansion; a decomposer or auditor
    that nothing measures is ``not measured``.
 
-The offline verifier was fitted on the shipped labels (``operating_points.LABELS_FITTED_ON``):
-an evaluation of it, or its verdicts' labels, from that source are in-sample and skipped, so its
-cross-validated figures stand instead. Its verdicts carry their fitted score as ``confidence``;
-``heuristic`` verdicts without one were made by the offline verifier before the fit, which
-neither the figures nor an evaluation of today's judge describe: only labels of those very
-verdicts can measure them. Intervals are 95% Wilson (``toolex.statistics.wilson_interval``,
-the one implementation).
+The offline verifier's thresholds were chosen on the shipped labels
+(``operating_points.LABELS_FITTED_ON``): an evaluation of it, or its verdicts' labels, from that
+source are in-sample and skipped, so its held-out figures stand instead. Its verdicts carry
+their calibrated P(yes) as ``confidence``; ``heuristic`` verdicts without one were made by an
+offline verifier before any fit, which neither the figures nor an evaluation of today's judge
+describe: only labels of those very verdicts can measure them. Intervals are 95% Wilson
+(``toolex.statistics.wilson_interval``, the one implementation; held-out ones at the labels'
+effective number, since each label stands for its stratum).
 """
 
 from __future__ import annotations
@@ -31,8 +36,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from toolex.judges import JUDGE_STAGES
-from toolex.judges.operating_points import CROSS_VALIDATED, LABELS_FITTED_ON
-from toolex.reports.inputs import ReportContext, Table
+from toolex.judges.operating_points import LABELS_FITTED_ON, HeldOut, held_out
 from toolex.review.stats import review_stats
 from toolex.statistics import wilson_interval
 from toolex.store import Store
@@ -41,14 +45,16 @@ from toolex.store import Store
 # an unmeasured decomposer or auditor is only "not measured", so the word keeps one meaning.
 UNVALIDATED = "unvalidated"
 NOT_MEASURED = "not measured"
-SHIPPED_BASIS = "shipped set"
-# The offline verifier's out-of-sample confusion counts on the shipped labels, owned by
-# toolex/judges/operating_points.py (refit with benchmarks/fit_offline_judge.py).
+HELD_OUT_BASIS = "held out"
+ELSEWHERE_BASIS = "unmeasured here"
+OFFLINE_VERIFIERS = ("heuristic", "heuristic:prescreen")
+# A verdict review that measures a verifier's precision to +-0.1 (95%): about 50 of its accepted
+# verdicts labelled, a third of a sample split evenly over accepted, rejected and unjudged.
+REVIEW_SIZE = 150
 # The figures a judge_evaluations row carries (sql/reports/82), as JudgeTrust fields.
 _EVALUATED = ("n", "tp", "fp", "fn", "tn", "kappa") + tuple(
     f"{name}{end}" for name in ("precision", "recall") for end in ("", "_lo", "_hi")
 )
-SHIPPED = CROSS_VALIDATED
 
 
 @dataclass
@@ -57,7 +63,7 @@ class JudgeTrust:
 
     stage: str
     judge: str | None  # None: no judge recorded for the stage
-    basis: str  # evaluation | labels | shipped set | unvalidated (verify) | not measured
+    basis: str  # evaluation | labels | held out | unmeasured here | unvalidated | not measured
     source: str | None = None  # label source(s) of the measurement
     scope: str | None = None  # the benchmark, or '*' (every benchmark of the source)
     n: int | None = None
@@ -72,6 +78,7 @@ class JudgeTrust:
     recall_lo: float | None = None
     recall_hi: float | None = None
     kappa: float | None = None
+    accepted: int | None = None  # labelled verdicts the judge accepted (held-out figures)
     rows: int = 0  # rows of the stage this judge wrote in the expansion
     note: str | None = None  # why nothing measures it
 
@@ -94,12 +101,15 @@ class JudgeTrust:
             "evaluation": f"`judges eval` on {self.source}"
             + ("" if self.scope == "*" else f" ({self.scope})"),
             "labels": f"labels of {self.scope} ({self.source})",
-            SHIPPED_BASIS: f"{SHIPPED_BASIS} {self.source}, cross-validated",
+            HELD_OUT_BASIS: f"{self.source} labels of {self.scope}, each part held out",
+            ELSEWHERE_BASIS: f"{self.source} labels of other libraries, each part held out",
         }[self.basis]
-        accepted = (
-            f", {self.tp + self.fp} accepted" if self.tp is not None and self.fp is not None else ""
-        )
-        return f"{', '.join(parts) or 'no precision or recall'} on {where}, n={self.n}{accepted}"
+        accepted = self.accepted
+        if accepted is None and self.tp is not None and self.fp is not None:
+            accepted = self.tp + self.fp
+        shown = f", {accepted} accepted" if accepted is not None else ""
+        line = f"{', '.join(parts) or 'no precision or recall'} on {where}, n={self.n}{shown}"
+        return f"{self.note}; {line}" if self.basis == ELSEWHERE_BASIS and self.note else line
 
 
 @dataclass
@@ -196,7 +206,7 @@ def expansion_trust(store: Store, benchmark: str, expansion: str) -> ExpansionTr
     overlap = {
         _norm(r["judge"]): r
         for r in store.rows(
-            "reports/83_trust_label_overlap.sql", {**params, "fitted_on": LABELS_FITTED_ON}
+            "reports/83_trust_label_overlap.sql", {**params, "fitted_on": list(LABELS_FITTED_ON)}
         )
     }
     trust = ExpansionTrust(benchmark, expansion)
@@ -247,7 +257,7 @@ def _norm(spec: str) -> str:
 
 
 def _in_sample(judge: str, source: str | None) -> bool:
-    return judge.startswith("heuristic") and source == LABELS_FITTED_ON
+    return judge.startswith("heuristic") and source in LABELS_FITTED_ON
 
 
 def _measure(
@@ -274,13 +284,36 @@ def _measure(
     if before_fit:
         note = (
             "its verdicts carry no confidence, so the offline verifier made them before its fit "
-            f"and the {SHIPPED_BASIS}'s figures do not apply; label some of them, or expand "
+            f"and the {HELD_OUT_BASIS} figures do not apply; label some of them, or expand "
             "again into a new --expansion"
         )
         return JudgeTrust(stage, judge, UNVALIDATED, note=note)
-    if stage == "verify" and judge in SHIPPED:
-        return _from_counts(stage, judge, SHIPPED_BASIS, LABELS_FITTED_ON, "*", SHIPPED[judge])
+    if stage == "verify" and judge in OFFLINE_VERIFIERS:
+        found = held_out(judge, benchmark)
+        if found is not None:
+            return _from_held_out(stage, judge, HELD_OUT_BASIS, benchmark, found)
+        elsewhere = held_out(judge, None)
+        if elsewhere is not None:
+            note = (
+                f"unmeasured on {benchmark} (no labels of its own); to measure it here to "
+                f"+-0.1: `toolex review sample <id> --level verdict --benchmark {benchmark} "
+                f"--size {REVIEW_SIZE} --seed 1`, then label it (TUI or sheets)"
+            )
+            out = _from_held_out(stage, judge, ELSEWHERE_BASIS, "*", elsewhere)
+            out.note = note
+            return out
     return JudgeTrust(stage, judge, unmeasured, note="nothing has measured this judge")
+
+
+def _from_held_out(stage: str, judge: str, basis: str, scope: str, found: HeldOut) -> JudgeTrust:
+    out = JudgeTrust(stage, judge, basis, ",".join(LABELS_FITTED_ON), scope)
+    out.n, out.accepted = found.labels, found.accepted_labels
+    out.precision, out.recall = found.precision, found.recall
+    if found.precision_ci:
+        out.precision_lo, out.precision_hi = found.precision_ci
+    if found.recall_ci:
+        out.recall_lo, out.recall_hi = found.recall_ci
+    return out
 
 
 def _from_counts(
@@ -320,74 +353,3 @@ def _review(store: Store, params: dict[str, str]) -> ReviewTrust | None:
             return found
         first = first or found  # under way: its share so far is no precision of the expansion
     return first
-
-
-def report_trust(ctx: ReportContext) -> list[ExpansionTrust]:
-    """The trust of the report's expansion for each reported benchmark that holds it."""
-    found = (expansion_trust(ctx.store, b, ctx.expansion) for b in ctx.benchmarks)
-    return [t for t in found if t is not None]
-
-
-def trust_table(trusts: Sequence[ExpansionTrust]) -> Table:
-    """The report's "How far to trust this": each stage judge's measured quality per
-    benchmark, and the combination precision of the latest finished review."""
-    rows: list[dict[str, Any]] = []
-    for trust in trusts:
-        benchmark = trust.benchmark
-        for j in trust.judges:
-            rows.append(
-                {
-                    "benchmark": benchmark,
-                    "stage": j.stage,
-                    "judge": j.judge or "(none recorded)",
-                    "measured_on": _measured_on(j),
-                    "n": j.n,
-                    "precision": j.precision,
-                    "precision_lo": j.precision_lo,
-                    "precision_hi": j.precision_hi,
-                    "recall": j.recall,
-                    "recall_lo": j.recall_lo,
-                    "recall_hi": j.recall_hi,
-                }
-            )
-        rows.append(_review_row(benchmark, trust.review))
-    return Table(
-        "trust",
-        "How far to trust this",
-        rows,
-        note=(
-            "new is only as true as the verdicts behind it. Per stage judge: its precision and "
-            "recall with 95% Wilson intervals, measured by `toolex judges eval` on this "
-            "benchmark's labels (or a whole label source), else on the stored verdict labels "
-            "that cover this expansion's verdicts (those the labels happen to cover, not a "
-            f"random sample of them), else, for the offline verifier, on the "
-            f"{SHIPPED_BASIS} ({LABELS_FITTED_ON}, cross-validated); '{UNVALIDATED}' where "
-            f"nothing measures the verifier, '{NOT_MEASURED}' for another stage's judge. "
-            "'combinations': the share of sampled valid combinations that "
-            "reviewers judged valid (the latest finished review sample)."
-        ),
-    )
-
-
-def _measured_on(j: JudgeTrust) -> str:
-    if j.basis == "evaluation":
-        return f"evaluation {j.source}" + ("" if j.scope == "*" else f" ({j.scope})")
-    if j.basis == "labels":
-        return f"labels {j.source}"
-    if j.basis == SHIPPED_BASIS:
-        return f"{SHIPPED_BASIS} {j.source} (cross-validated)"
-    return f"{j.basis}: {j.note}" if j.note else j.basis
-
-
-def _review_row(benchmark: str, review: ReviewTrust | None) -> dict[str, Any]:
-    row: dict[str, Any] = {"benchmark": benchmark, "stage": "combinations"}
-    row |= {"judge": "human review", "measured_on": "no review yet", "n": None}
-    row |= dict.fromkeys(("precision", "precision_lo", "precision_hi"))
-    row |= dict.fromkeys(("recall", "recall_lo", "recall_hi"))
-    if review is not None and review.finished:
-        row |= {"measured_on": f"review {review.sample_id}", "n": review.n_final}
-        row |= {"precision": review.precision, "precision_lo": review.ci_low}
-        row["precision_hi"] = review.ci_high
-    elif review is not None:
-        row["measured_on"] += f" (sample {review.sample_id}: {review.n_final} of {review.n_items})"
-    return row

@@ -1,7 +1,7 @@
 -- 04_outcome: what an expansion holds, for the end of `toolex expand` and its degenerate-run
 -- warnings (toolex.pipeline.outcome). Counts the store, not one run, so a re-run reports the
 -- same outcome.
--- Reads: queries, qrels, subqueries, candidates, verdicts, combinations, stage_failures.
+-- Reads: queries, qrels, items, subqueries, candidates, verdicts, combinations, stage_failures.
 -- Creates: nothing (one row). Parameters: $benchmark, $expansion.
 -- Returns: queries (with ground truth), decomposed (with sub-queries), subqueries,
 --   with_candidates (sub-queries with a candidate list), refs_missed (of those, the reference
@@ -9,7 +9,9 @@
 --   accepted (non-reference candidates accepted), equivalents_per_subquery (accepted / sub-queries),
 --   valid (valid expanded combinations, the originals excluded), with_alternative (queries with
 --   one), failed_queries (queries with a failed task), top_text and top_text_n (the most
---   repeated sub-query text and how many sub-queries read it).
+--   repeated sub-query text and how many sub-queries read it), reference_tools and
+--   unnamed_references (distinct ground-truth items of the sub-queries; of those, the items with
+--   no name of their own).
 WITH q AS (
     SELECT DISTINCT query_id FROM qrels WHERE benchmark = $benchmark
 ), s AS (
@@ -27,6 +29,9 @@ WITH q AS (
     SELECT * FROM combinations
     WHERE benchmark = $benchmark AND expansion = $expansion AND status = 'valid'
       AND combo_id <> 0 AND NOT is_original
+), refs AS (
+    SELECT DISTINCT i.item_id, nullif(trim(coalesce(i.name, '')), '') IS NULL AS unnamed
+    FROM s JOIN items AS i ON i.benchmark = $benchmark AND i.item_id = s.ref_item_id
 ), texts AS (
     SELECT lower(trim(text)) AS text, count(*) AS n FROM s GROUP BY ALL
     ORDER BY n DESC, text LIMIT 1
@@ -49,4 +54,6 @@ SELECT
       AND (f.task_key = q.query_id OR starts_with(f.task_key, q.query_id || '/')))
         AS failed_queries,
     (SELECT text FROM texts) AS top_text,
-    coalesce((SELECT n FROM texts), 0) AS top_text_n
+    coalesce((SELECT n FROM texts), 0) AS top_text_n,
+    (SELECT count(*) FROM refs) AS reference_tools,
+    (SELECT count(*) FROM refs WHERE unnamed) AS unnamed_references

@@ -1,0 +1,97 @@
+"""The offline decomposer follows Stage 1: one sub-query per tool, in the request's words, no
+tool or parameter names, no placeholder, the constraint words kept."""
+
+from __future__ import annotations
+
+from docs import required, tool
+from toolex.judges.base import DecomposeTask
+from toolex.judges.clauses import clauses, cleaned
+from toolex.judges.decomposer import Decomposer, _antecedent
+from toolex.judges.step_text import leak
+
+CLIPS = tool(
+    "kick::clips",
+    "Get Channel Clips",
+    "Get Channel Clips",
+    "Kick.com API",
+    required_parameters=required("channel_name"),
+)
+DETAILS = tool(
+    "kick::details",
+    "Get Channel Details",
+    "Get Channel Details",
+    "Kick.com API",
+    required_parameters=required("channel_name"),
+)
+TOKEN = tool(
+    "bank::token",
+    "GetUserToken",
+    "Get user token API that takes username and password.",
+    "API-Bank",
+    required_parameters=required("username", "password"),
+    responses={"token": {"type": "str"}},
+)
+DELETE = tool(
+    "bank::delete",
+    "DeleteAccount",
+    "Delete account API that takes a token.",
+    "API-Bank",
+    required_parameters=required("token"),
+)
+
+
+def decompose(query, *tools):
+    return Decomposer(lambda w: 1.0).decompose(DecomposeTask("q", query, None, tools))
+
+
+def test_two_tools_sharing_one_ask_each_keep_their_items_and_the_named_channel():
+    query = (
+        "I'm a fan of the streamer 'gmhikaru' on Kick.com and I want to explore their channel. "
+        "Can you provide me with the channel clips and the channel details?"
+    )
+    subs = decompose(query, CLIPS, DETAILS)
+    assert [s.slot for s in subs] == [0, 1]
+    assert subs[0].text.startswith("Provide the channel clips") and "details" not in subs[0].text
+    assert subs[1].text.startswith("Provide the channel details")
+    for s in subs:
+        assert "'gmhikaru'" in s.text and "Kick.com" in s.text  # the constraint words stay
+        assert leak(s.text, (CLIPS, DETAILS), query) is None
+
+
+def test_a_step_the_request_does_not_state_is_said_through_what_the_tool_returns():
+    query = "Hi, can you help me delete my account?"
+    token, delete = decompose(query, TOKEN, DELETE)
+    assert delete.text == "Delete my account"
+    assert token.text == "Get the token, for: delete my account"
+    assert leak(token.text, (TOKEN, DELETE), query) is None  # not "get user token"
+
+
+def test_a_request_one_tool_answers_is_its_step_and_never_a_placeholder():
+    qr = tool(
+        "qr",
+        "Generate QR",
+        "Makes a QR code image from text.",
+        required_parameters=required("text"),
+    )
+    (sub,) = decompose(
+        "Could you tell me how to share my link? Please make a QR code for example.com.", qr
+    )
+    assert "QR code for example.com" in sub.text and "requested data" not in sub.text
+    (thin,) = decompose("Can you help me with that?", qr)
+    assert thin.text.strip() and thin.entity
+
+
+def test_a_step_that_points_back_is_said_with_the_clause_it_points_to():
+    parts = clauses(
+        "I'm writing a paper about climate change. I need a list of all the climate news "
+        "articles. Can you fetch those for me? I also require articles from The Guardian."
+    )
+    assert _antecedent(parts, [], "fetch those for me") == (
+        "Fetch those for me: a list of all the climate news articles"
+    )
+    assert _antecedent(parts[2:3], [], "fetch those for me") is None  # nothing before it
+
+
+def test_i_need_a_thing_is_the_thing_and_i_need_a_program_to_is_the_task():
+    assert cleaned("I need a weather forecast for Paris.") == "a weather forecast for Paris"
+    assert cleaned("I need a program to generate images.") == "generate images"

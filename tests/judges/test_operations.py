@@ -1,0 +1,47 @@
+"""Opposite operations and conversions the other way round are never equivalents."""
+
+from __future__ import annotations
+
+from docs import tool
+from toolex.judges.operations import conversion, direction_conflict, language_pair, verbs
+
+
+def test_verbs_come_from_the_name_and_the_description_gerunds_included():
+    closing = tool("a", "get_closing_parenthesis", "Returns the closing parenthesis.")
+    assert verbs(closing) == {"close"}
+    assert verbs(tool("b", "Weather", "Fetches the weather of a city.")) == {"fetch"}
+
+
+def test_inverse_operations_conflict_whichever_side_is_which():
+    create = tool("c", "createUser", "Create a user account.")
+    delete = tool("d", "deleteUser", "Delete a user account.")
+    assert "opposite operations" in direction_conflict(create, delete)
+    assert "opposite operations" in direction_conflict(delete, create)
+    add = tool("e", "add_time", "Adds days to a date.")
+    subtract = tool("f", "subtract_time", "Subtracts days from a date.")
+    assert direction_conflict(add, subtract)
+    # the same operation from another provider is no conflict
+    other = tool("g", "remove_account", "Delete an account of a user.")
+    assert direction_conflict(other, delete) is None
+
+
+def test_a_conversion_the_other_way_round_or_to_another_target_conflicts():
+    assert conversion(tool("a", "date_to_time", "")) == ("date", "time")
+    assert conversion(tool("b", "get_city_from_zipcode", "")) == ("zipcode", "city")
+    reverse = direction_conflict(tool("b", "time_to_date", ""), tool("a", "date_to_time", ""))
+    assert reverse and "another conversion" in reverse
+    celsius_f = tool("c", "Temperature", "Converts celsius to fahrenheit.")
+    celsius_k = tool("d", "Temperature", "Converts celsius to kelvin.")
+    assert direction_conflict(celsius_k, celsius_f)
+    # two ways to identify one target (weather by city / by coordinates) are no conflict
+    by_city = tool("e", "weather_by_city", "")
+    by_coordinates = tool("f", "weather_by_coordinates", "")
+    assert direction_conflict(by_city, by_coordinates) is None
+
+
+def test_a_translation_model_the_other_way_round_conflicts():
+    fr_en = tool("a", "Helsinki-NLP/opus-mt-fr-en", "Translation model.")
+    en_fr = tool("b", "Helsinki-NLP/opus-mt-en-fr", "Translation model.")
+    assert language_pair(fr_en) == ("fr", "en")
+    assert "language pair" in direction_conflict(en_fr, fr_en)
+    assert direction_conflict(fr_en, tool("c", "opus-mt-fr-en-big", "Translation.")) is None

@@ -1,0 +1,159 @@
+"""What a tool needs to run, and whether the step can give it.
+
+The verdict guideline's third condition (docs/verdict-guideline.md): every required input of the
+candidate is something the request states, the step supplies, or the reference also needs. Three
+kinds of input, told apart by general API conventions:
+
+- **payloads**: content the user hands over (the text a QR code encodes, the query, the number):
+  the request supplies them whatever they are called;
+- **handles**: ids another system issued (``user_id``, ``channel_id``, a token): an extra lookup
+  when nobody holds one, and a record of one platform only, so an id the request writes out does
+  not travel to a candidate on another platform; public identifiers (ISBN, ticker, IP, e-mail,
+  ISO codes, coordinates) are not handles;
+- **settings** the step asks for ("a word of length 7"): the candidate must be able to take them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.lexicon import PAYLOAD_WORDS, PUBLIC_IDS, SYNONYM_OF, word_set
+from toolex.judges.scope import stems
+from toolex.tooldoc import fields as df
+
+# An id the request writes out: after "id"/"ID", or a code mixing letters and digits.
+_STATED_ID = re.compile(
+    r"\b(?:id|ID|Id)\b[\s:#'\"]*[\w-]+|\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])"
+    r"[A-Za-z0-9_-]{6,}\b"
+)
+_ID_STEMS = frozenset(df.stem(w) for w in (*df.ID_WORDS, "code", "slug"))
+# Parameter names that are interface plumbing, not a setting the user asks for.
+_SETTING_NOISE = frozenset(
+    df.stem(w)
+    for w in word_set(
+        """
+        format page limit offset size callback key token version api type mode output
+        response json xml lang
+        """
+    )
+)
+
+
+def is_payload(param_name: str) -> bool:
+    """Content the user hands over, whatever it is called: the text, the query, a model's input
+    tensors."""
+    words = df.split_words(param_name)
+    if not words:
+        return False
+    if words[-1] == "code" and len(words) > 1:
+        return False  # ``station_code``, ``zip_code``: an identifier, not source code
+    return df.stem(words[-1]) in PAYLOAD_WORDS or words[0] == "input"
+
+
+def is_public_id(param_name: str) -> bool:
+    return any(df.stem(w) in PUBLIC_IDS for w in df.split_words(param_name))
+
+
+def is_handle(param_name: str) -> bool:
+    """An input naming a record another system issued (``user_id``, ``station_code``, a token),
+    not a public identifier."""
+    words = df.split_words(param_name)
+    issued = df.is_id_like(param_name) or (bool(words) and words[-1] in {"code", "key", "slug"})
+    return issued and not is_public_id(param_name)
+
+
+@per_tool
+def required_params(tool: ToolDoc) -> tuple[df.Param, ...]:
+    return tuple(p for p in df.params(tool.doc) if p.required)
+
+
+@per_tool
+def param_words(tool: ToolDoc) -> frozenset[str]:
+    """Stems of every word of the parameters' names and descriptions."""
+    return frozenset(
+        df.stem(w) for p in df.params(tool.doc) for w in df.split_words(f"{p.name} {p.description}")
+    )
+
+
+def _synonyms(words: Iterable[str]) -> set[int]:
+    return {SYNONYM_OF[w] for w in words if w in SYNONYM_OF}
+
+
+def missing_inputs(
+    cand: ToolDoc, ref: ToolDoc, step_words: Iterable[str], request: str | None = None
+) -> list[str]:
+    """Required candidate inputs nobody supplies, payloads aside. A setting is supplied when the
+    step's words or the reference's inputs carry it (directly or through a synonym group such as
+    lat/latitude); a handle (``qr_id``) only when the reference needs a handle of the same thing
+    (an id a previous step hands over counts for both alike) or the request writes an id out: the
+    step saying "QR code" supplies no QR code's id."""
+    have = set(step_words) | param_words(ref)
+    have_syn = _synonyms(have)
+    stated = bool(request and _STATED_ID.search(request))
+    out = []
+    for p in required_params(cand):
+        if is_payload(p.name):
+            continue
+        words = frozenset(df.stem(w) for w in df.split_words(p.name)) - df.STOPWORDS
+        if is_handle(p.name):
+            if not (stated or _held_by(words, ref)):
+                out.append(p.name)
+            continue
+        if not words or words & have or _synonyms(words) & have_syn:
+            continue
+        out.append(p.name)
+    return out
+
+
+def _held_by(words: frozenset[str], ref: ToolDoc) -> bool:
+    """Whether the reference needs a handle of the same thing: a required handle sharing the
+    words besides the id word (both bare ``id`` or ``token`` included)."""
+    thing = words - _ID_STEMS
+    for p in required_params(ref):
+        if not is_handle(p.name):
+            continue
+        theirs = frozenset(df.stem(w) for w in df.split_words(p.name)) - df.STOPWORDS - _ID_STEMS
+        if thing == theirs or thing & theirs or _synonyms(thing) & _synonyms(theirs):
+            return True
+    return False
+
+
+def handle_conflict(cand: ToolDoc, ref: ToolDoc, request: str | None) -> str | None:
+    """The request writes out an id (``B08N5WG761``, "ID 12345") of the reference's platform,
+    and the candidate, on another platform, needs an id of its own: the id names a record the
+    candidate cannot see. An id a previous step hands over is the dependency rule's
+    (toolex.pipeline.platform_rule), which keeps such steps on one platform."""
+    rp, cp = (ref.platform or "").strip().lower(), (cand.platform or "").strip().lower()
+    if not rp or not cp or rp == cp or not request or not _STATED_ID.search(request):
+        return None
+    issued = [p.name for p in required_params(ref) if is_handle(p.name) and df.is_id_like(p.name)]
+    theirs = [p.name for p in required_params(cand) if is_handle(p.name) and df.is_id_like(p.name)]
+    if issued and theirs:
+        return (
+            f"ids do not travel between platforms: the request's id is for {ref.platform}; "
+            f"the candidate ({cand.platform}) needs its own {', '.join(theirs)}"
+        )
+    return None
+
+
+def step_param_missing(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """A setting the step asks for that the reference takes as a parameter and the candidate
+    cannot: "a word of length 7", a reference taking ``length``, a candidate taking only
+    ``start``. A parameter counts as asked for when its whole name (one or two content words,
+    not an id, a payload or interface plumbing) is words of the step; the candidate can take it
+    when a parameter of its own shares a stem or a synonym group, or its documentation names it."""
+    step = {df.stem(w) for text in texts for w in df.split_words(text)}
+    have = param_words(cand) | stems(cand)
+    have_syn = _synonyms(have)
+    for p in df.params(ref.doc):
+        words = [df.stem(w) for w in df.split_words(p.name) if w not in df.STOPWORDS]
+        if not words or len(words) > 2 or is_payload(p.name) or df.is_id_like(p.name):
+            continue
+        if not all(w in step for w in words) or any(w in _SETTING_NOISE for w in words):
+            continue
+        if any(w in have or SYNONYM_OF.get(w, -1) in have_syn for w in words):
+            continue
+        return f"the step sets {p.name!r}, which the reference takes and the candidate cannot"
+    return None

@@ -1,0 +1,140 @@
+"""What a tool does and which way: its operation verbs and the direction of a conversion, and the
+rule that inverse operations are never equivalent.
+
+The verdict guideline's first condition is "the same core operation" (docs/verdict-guideline.md):
+a tool that creates what the reference deletes, or converts the other way round, fails it however
+much vocabulary the two documents share. Read off the name (``deleteUser``, ``date_to_time``,
+``get_city_from_zipcode``) and the description's first sentence, with general English verbs
+(``toolex.judges.lexicon``), never one benchmark's words. Documents only ever become words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.lexicon import INVERSE_VERBS, base_verb, word_set
+from toolex.tooldoc import fields as df
+
+_INVERSE = {frozenset(pair) for pair in INVERSE_VERBS}
+_INVERSE_WORDS = frozenset(w for pair in INVERSE_VERBS for w in pair)
+# Verbs a description uses about its interface, not its operation ("takes ... and returns").
+_WEAK = frozenset({"return", "use", "take", "make", "provide", "get", "give", "allow", "help"})
+# A conversion's direction: "<a> to <b>" / "<a>2<b>" in a name; "<a> from <b>" / "<a> by <b>"
+# in a name (the target first); "converts <a> to <b>" or "from <a> to <b>" in a description.
+_NAME_CONVERSION = re.compile(r"\b([a-z][a-z0-9]{1,20})\s+(?:to|2)\s+([a-z][a-z0-9]{1,20})\b")
+_NAME_LOOKUP = re.compile(r"\b([a-z][a-z0-9]{1,20})\s+(?:from|by)\s+([a-z][a-z0-9]{1,20})\b")
+_DESC_CONVERSION = re.compile(
+    r"\bconverts?\s+(?:the\s+|a\s+|an\s+)?([a-z][a-z0-9]{1,20})\s+(?:to|into)\s+"
+    r"(?:the\s+|a\s+|an\s+)?([a-z][a-z0-9]{1,20})\b"
+    r"|\bfrom\s+([a-z][a-z0-9]{1,20})\s+to\s+([a-z][a-z0-9]{1,20})\b"
+)
+# ISO 639-1 codes of the languages translation models are commonly trained on.
+_LANGUAGES = word_set(
+    """
+    af am ar az be bg bn bs ca cs cy da de el en eo es et eu fa fi fr ga gl gu he hi hr hu hy id
+    is it ja jv ka kk km kn ko ku ky la lo lt lv mg mk ml mn mr ms mt my ne nl no pa pl ps pt ro
+    ru si sk sl sq sr sv sw ta te tg th tl tr uk ur uz vi xh yi yo zh zu
+    """
+)
+_NOT_A_SIDE = word_set(
+    """
+    a an the it this that them each one way how what be go back up
+    """
+)
+
+
+def verb_of(word: str) -> str | None:
+    """``word`` as a base-form verb: "deletes" -> "delete", "closing" -> "close"."""
+    verb = base_verb(word)
+    if verb or not word.endswith("ing") or len(word) < 6:
+        return verb
+    stem = word[:-3]
+    for form in (stem, stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else ""):
+        if form and (base_verb(form) or form in _INVERSE_WORDS):
+            return base_verb(form) or form
+    return None
+
+
+def _first_sentence(tool: ToolDoc) -> str:
+    return re.split(r"(?<=[.!?])\s", df.description(tool.doc).strip(), maxsplit=1)[0]
+
+
+@per_tool
+def verbs(tool: ToolDoc) -> frozenset[str]:
+    """The tool's own operation verbs: its name's verbs (gerunds too: "closing"), and the first
+    operation verb of its description's first sentence."""
+    out = set()
+    for word in df.split_words(df.name(tool.doc) or tool.name or ""):
+        verb = verb_of(word)
+        if verb and verb not in _WEAK:
+            out.add(verb)
+    for word in df.split_words(_first_sentence(tool))[:8]:
+        verb = base_verb(word)
+        if verb and verb not in _WEAK:
+            out.add(verb)
+            break
+    return frozenset(out)
+
+
+@per_tool
+def conversion(tool: ToolDoc) -> tuple[str, str] | None:
+    """(from, to) stems when the name or the description's first sentence says the tool turns
+    or looks up one thing from another ("date_to_time", "city_from_zipcode", "converts Celsius to
+    Fahrenheit")."""
+    name = " ".join(df.split_words(df.name(tool.doc) or tool.name or ""))
+    found = [(m.group(1), m.group(2)) for m in _NAME_CONVERSION.finditer(name)]
+    found += [(m.group(2), m.group(1)) for m in _NAME_LOOKUP.finditer(name)]
+    for m in _DESC_CONVERSION.finditer(" ".join(df.split_words(_first_sentence(tool)))):
+        found.append((m.group(1) or m.group(3), m.group(2) or m.group(4)))
+    for a, b in found:
+        if _side(a) and _side(b):
+            return df.stem(a), df.stem(b)
+    return None
+
+
+@per_tool
+def language_pair(tool: ToolDoc) -> tuple[str, str] | None:
+    """(source, target) of a translation model whose id carries the pair ("opus-mt-fr-en"): the
+    last two language codes side by side in the id."""
+    name = (df.name(tool.doc) or tool.name or "").lower().rsplit("/", 1)[-1]
+    tokens = re.split(r"[-_.]", name)
+    pairs = [
+        (a, b)
+        for a, b in zip(tokens, tokens[1:], strict=False)
+        if a in _LANGUAGES and b in _LANGUAGES and a != b
+    ]
+    return pairs[-1] if pairs else None
+
+
+def _side(word: str) -> bool:
+    return word not in _NOT_A_SIDE and word not in df.STOPWORDS and not base_verb(word)
+
+
+def direction_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """Why the candidate does the reference's operation the other way round, or None."""
+    vc, vr = verbs(cand), verbs(ref)
+    for a in sorted(vr):
+        for b in sorted(vc):
+            if frozenset({a, b}) in _INVERSE and not ({a, b} <= vc and {a, b} <= vr):
+                return f"opposite operations: the reference does {a!r}, the candidate {b!r}"
+    pc, pr = language_pair(cand), language_pair(ref)
+    if pc and pr and pc != pr and _conflicting(pc, pr):
+        return (
+            f"another language pair: the reference goes {pr[0]}->{pr[1]}, "
+            f"the candidate {pc[0]}->{pc[1]}"
+        )
+    cc, cr = conversion(cand), conversion(ref)
+    if cc and cr and cc != cr and _conflicting(cc, cr):
+        return (
+            f"another conversion: the reference turns {cr[0]} into {cr[1]}, "
+            f"the candidate {cc[0]} into {cc[1]}"
+        )
+    return None
+
+
+def _conflicting(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """One conversion the other way round (a->b, b->a), or from one source to another target
+    (Celsius to Fahrenheit, Celsius to Kelvin). Two sources of one target (weather by city,
+    weather by coordinates) identify the same thing two ways: not a conflict."""
+    return a == (b[1], b[0]) or (a[0] == b[0] and a[1] != b[1])

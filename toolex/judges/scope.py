@@ -1,0 +1,246 @@
+"""Which thing a tool serves: the platform, site, place or subject a step names, and the qualifier
+that tells one tool's object from a sibling's.
+
+Two of the verdict guideline's "no" cases (docs/verdict-guideline.md): "the request names a
+source, platform or account that only the reference serves" (Twitter followers asked for, a
+Spotify follower API offered), and "sibling entity: same domain, different object" (C vs C#,
+"for SALE" vs "for SOLD", men's vs women's marks). Both are read from what the user and the
+documentation write, by general rules: a name counts as the user writes one (capitalised, or
+written like a domain or code), so "find similar movies" names no platform called Similar Movies;
+a qualifier counts only when the other side's documentation never mentions it, so a superset
+("scores for the NBA, NFL and NHL") is not a sibling. Documents only ever become words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.lexicon import (
+    GENERIC_ACRONYMS,
+    GENERIC_NAME_WORDS,
+    SCOPE_PARAMS,
+    VARIANT_WORDS,
+    base_verb,
+    word_set,
+)
+from toolex.tooldoc import fields as df
+
+_DOMAIN = re.compile(r"\b[\w-]+\.(?:com|org|net|io|ai|co|tv|gg|me|app|dev)\b", re.IGNORECASE)
+# A run of capitalised words; later words may be codes ("DAILY OVRLL 0822202140642").
+_CAPITALISED = re.compile(r"(?<!\w)([A-Z][\w&+#.\-]*(?:\s+[A-Z0-9][\w&+#.\-]*)*)")
+_RAW_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9#+]*")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+
+
+def named_terms(text: str) -> list[str]:
+    """What ``text`` names the way a user names a platform, site, place or product: capitalised
+    words not opening a sentence, runs of them, and domain-like words ("Kick.com")."""
+    out = [m.group() for m in _DOMAIN.finditer(text)]
+    for m in _CAPITALISED.finditer(text):
+        term = m.group(1).rstrip(".-")
+        before = text[: m.start(1)].rstrip()
+        opens = not before or before[-1] in ".!?:;\"'("
+        if term in ("I", "I'm", "I'd", "I've", "I'll") or (opens and " " not in term):
+            continue
+        if " " not in term and term.lower() in df.STOPWORDS:
+            continue
+        out.append(term)
+    return list(dict.fromkeys(t for t in out if len(t) > 1))
+
+
+def scope_missing(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """The platform, site, place or subject the step names and the reference serves, that the
+    candidate's documentation never names and no parameter of the candidate chooses, or None.
+
+    A step names it in one of two ways: a name as the user writes one (capitalised or
+    domain-like) that the reference's platform, name or description carries; or an ordinary word
+    of the step that is a distinctive word of the reference's platform ("the rugby match" for
+    ``RugbyAPI2``, "cities with radio stations" for "50K Radio Stations"). ``texts`` are the
+    sub-query and the request, read apart so each one's first word is known."""
+    if _scope_param(cand):
+        return None
+    texts = list(texts)
+    own = " ".join([ref.platform or "", df.name(ref.doc) or ref.name or ""]).lower()
+    for term in dict.fromkeys(bare(t) for text in texts for t in named_terms(text)):
+        if not term or term.lower() in GENERIC_ACRONYMS:
+            continue
+        served = _mentions(own, term) or (_proper(term) and _mentions(_about_lower(ref), term))
+        if served and not _mentions(_text_lower(cand), term):
+            return (
+                f"the step is about {term!r}, which the reference serves and the candidate "
+                "never names"
+            )
+    # A distinctive word of the reference's platform that the step uses and the candidate's
+    # documentation never does: the step is about something the candidate is not ("rugby" for
+    # CricketAPI2, "income" for a shelter finder by ZIP code). Lexical: a candidate that says
+    # "films" where the step and the platform say "movies" is ruled out too.
+    step = {df.stem(w.lower()) for text in texts for w in _WORD.findall(text)}
+    for word in sorted(_platform_words(ref) & step):
+        if word not in stems(cand):
+            return (
+                f"the step is about {word!r}, which the reference's platform names and the "
+                "candidate never does"
+            )
+    return None
+
+
+def bare(term: str) -> str:
+    """A name without the words that say what kind of thing it is ("Easy QR Code API")."""
+    words = term.split()
+    while len(words) > 1 and words[-1].lower() in _KIND_WORDS:
+        words.pop()
+    return " ".join(words)
+
+
+_KIND_WORDS = word_set("api apis tool tools service app application website site endpoint")
+
+
+def _proper(term: str) -> bool:
+    """A proper name rather than an acronym of the trade: "Twitter", "Buenos Aires", "Kick.com"."""
+    return " " in term or "." in term or (term[:1].isupper() and term[1:2].islower())
+
+
+def mentions(tool: ToolDoc, term: str) -> bool:
+    """Whether ``tool``'s name, platform or documentation writes ``term`` as a word."""
+    return _mentions(_text_lower(tool), term)
+
+
+def _mentions(haystack: str, term: str) -> bool:
+    pattern = r"(?<![a-z0-9])" + re.escape(term.lower()) + r"(?![a-z0-9])"
+    return bool(re.search(pattern, haystack))
+
+
+@per_tool
+def _about_lower(tool: ToolDoc) -> str:
+    name = df.name(tool.doc) or tool.name or ""
+    return " ".join([name, tool.platform or "", df.description(tool.doc), tool.item_id]).lower()
+
+
+@per_tool
+def _text_lower(tool: ToolDoc) -> str:
+    return f"{_about_lower(tool)} {tool.text.lower()}"
+
+
+@per_tool
+def _scope_param(tool: ToolDoc) -> bool:
+    return any(
+        df.stem(w) in SCOPE_PARAMS for p in df.params(tool.doc) for w in df.split_words(p.name)
+    )
+
+
+@per_tool
+def _platform_words(tool: ToolDoc) -> frozenset[str]:
+    """Distinctive stems of a tool's platform (the service that runs it: "50K Radio Stations",
+    ``RugbyAPI2``), not of its API name, which says the operation. Split at punctuation, not at
+    capitals ("YouTube" is one word), a trailing "API"/version dropped (``RugbyAPI2`` -> rugby),
+    generic words of the trade left out."""
+    out = set()
+    for token in _WORD.findall(tool.platform or ""):
+        word = re.sub(r"(?:api|API|Api)?\d*$", "", token).lower()
+        if (
+            len(word) > 2
+            and word not in df.STOPWORDS
+            and word not in GENERIC_NAME_WORDS
+            and word not in VARIANT_WORDS
+            and word not in GENERIC_ACRONYMS
+            and not base_verb(word)
+        ):
+            out.add(df.stem(word))
+    return frozenset(out)
+
+
+# -- qualifiers ------------------------------------------------------------------------------
+
+
+@per_tool
+def _name_tokens(tool: ToolDoc) -> tuple[str, ...]:
+    """The name's words, symbols kept (``c#``, ``c++``), camelCase split; a backend named in
+    brackets ("Nearby - (Google)") and verbs (compared by toolex.judges.operations) left out."""
+    name = re.sub(r"\([^)]*\)|\[[^]]*\]", " ", df.name(tool.doc) or tool.name or "")
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ")
+    tokens = [t.lower() for t in _RAW_TOKEN.findall(spaced)]
+    return tuple(t for t in tokens if not (t.isalpha() and base_verb(t)))
+
+
+@per_tool
+def stems(tool: ToolDoc) -> frozenset[str]:
+    """Every word of the tool's name, platform, description and rendered documentation, symbols
+    kept and plain words stemmed: what "the documentation mentions it" is checked against."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", _text_lower(tool))
+    return frozenset(_stem_of(t.lower()) for t in _RAW_TOKEN.findall(spaced))
+
+
+def qualifier_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """Two names about one object, each with a qualifier the other's documentation never
+    mentions (C / C#, SALE / SOLD), or None. Model ids (``org/model``) and checkpoint names are
+    left alone: sizes and training runs of one family are the normal shape of equivalent
+    models; so are words naming a size, tier or version (basic / pro, v1 / v2)."""
+    rn_raw = df.name(ref.doc) or ref.name or ""
+    cn_raw = df.name(cand.doc) or cand.name or ""
+    if "/" in rn_raw or "/" in cn_raw or (_model_id(rn_raw) and _model_id(cn_raw)):
+        return None
+    rn = [t for t in _name_tokens(ref) if _qualifies(t)]
+    cn = [t for t in _name_tokens(cand) if _qualifies(t)]
+    shared = set(rn) & set(cn)
+    only_r = [t for t in rn if t not in shared]
+    only_c = [t for t in cn if t not in shared]
+    # "Search for SALE" / "Search for SOLD": the same name but one word each, however generic
+    # the rest ("search", "for"), names one thing and its sibling.
+    alike = _one_word_apart(_name_tokens(ref), _name_tokens(cand))
+    if not only_r or not only_c or not (shared or alike):
+        return None
+    if all(_variant(t) for t in only_r + only_c):
+        return None
+    if any(_stem_of(t) in stems(cand) for t in only_r):
+        return None  # the candidate documents the reference's qualifier: a superset
+    if any(_stem_of(t) in stems(ref) for t in only_c):
+        return None
+    return (
+        f"siblings: both names are about {', '.join(sorted(shared))}, but the reference is "
+        f"{', '.join(only_r)} and the candidate {', '.join(only_c)}"
+    )
+
+
+def _one_word_apart(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Two names of at least two words that are the same but for one word each, in place."""
+    if len(a) != len(b) or len(a) < 2:
+        return False
+    return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+
+
+def _model_id(name: str) -> bool:
+    """A checkpoint-like name (``ConvTasNet_Libri2Mix_sepclean_8k``, ``glpn-nyu-221121``):
+    hyphens or underscores joining words, and a digit, no space."""
+    return bool(re.search(r"[-_]", name)) and any(ch.isdigit() for ch in name) and " " not in name
+
+
+def _qualifies(token: str) -> bool:
+    return token not in GENERIC_NAME_WORDS and token not in df.STOPWORDS and not token.isdigit()
+
+
+def _variant(token: str) -> bool:
+    return token in VARIANT_WORDS or any(ch.isdigit() for ch in token)
+
+
+def _stem_of(token: str) -> str:
+    return df.stem(token) if token.isalpha() else token
+
+
+@per_tool
+def objects(tool: ToolDoc) -> frozenset[str]:
+    """What a tool's name says it acts on, as stems: the name's words without operation verbs,
+    backends in brackets, generic words of the trade and numbers ("Generate QR Code" -> qr,
+    code); a model card's task instead ("functionality": "Language Identification"), since a
+    model's name is a checkpoint id."""
+    task = tool.doc.get("functionality")
+    if isinstance(task, str) and task.strip():
+        words = df.split_words(task)
+    else:
+        words = [t for t in _name_tokens(tool) if t.isalpha()]
+    return frozenset(
+        _stem_of(w)
+        for w in words
+        if w not in GENERIC_NAME_WORDS and w not in df.STOPWORDS and len(w) > 1
+    )
