@@ -201,8 +201,8 @@ def _say_if_complete(
     by = ", ".join(f"{stage} by {spec}" for stage, spec in judges.items()) or "judges unrecorded"
     click.echo(
         f"expansion {expansion!r} of {benchmark!r} is complete ({by}): nothing left to call; "
-        f"{done.valid} valid combinations, {done.with_alternative} of {done.queries} queries "
-        "with an alternative",
+        f"{done.valid} valid combinations ({done.alternatives} alternatives to the originals), "
+        f"{done.with_alternative} of {done.queries} queries with an alternative",
         err=True,
     )
 
@@ -221,7 +221,8 @@ def _say_outcome(store: Store, benchmark: str, expansion: str, fmt: str) -> None
     for warning in warnings:
         click.echo(f"warning: degenerate expansion: {warning}", err=True)
     say(
-        f"outcome: {done.valid} valid combinations; "
+        f"outcome: {done.valid} valid combinations ({done.alternatives} alternatives to the "
+        "originals); "
         f"{done.equivalents_per_subquery:.2f} equivalents per sub-query; "
         f"{done.with_alternative} of {done.queries} queries with an alternative"
         + (f"; {done.failed_queries} with a failed task" if done.failed_queries else "")

@@ -201,8 +201,13 @@ def run(
             ctx.progress.advance(len(chunk))
     finally:
         ctx.progress.finish()
+    # The originals are valid by definition; the stage row names them so, and leaves "valid" to
+    # the outcome and `stats` (every valid combination once the audit has run): a "valid" here,
+    # counted before the audit, read as a third number for one word.
+    counts.notes["originals"] = sum(p.original is not None for p in products)
     for row in store.rows("stages/4_assemble/18_combination_counts.sql", ctx.params()):
-        counts.notes[row["status"]] = int(row["combinations"])
+        if row["status"] != "valid":
+            counts.notes[row["status"]] = int(row["combinations"])
     limited = store.rows("stages/4_assemble/19_safety_limit_hits.sql", ctx.params())
     if limited:
         counts.notes["queries_at_safety_limit"] = len(limited)

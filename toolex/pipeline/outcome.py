@@ -12,6 +12,11 @@ degenerate, and `expand` says so loudly, when
 * candidates were judged and none was accepted: nothing can be expanded.
 
 Each warning names the likely cause and what to look at.
+
+"valid" counts every valid combination, the original included, as `toolex stats` (valid_combos)
+and `toolex info` count it; "alternatives" are the valid ones other than the original. (The
+outcome once said "valid" for the alternatives alone, while its own stage rows and `stats`
+counted the originals too: three numbers for one word.)
 """
 
 from __future__ import annotations
@@ -37,7 +42,8 @@ class ExpansionOutcome:
     candidates: int
     accepted: int
     equivalents_per_subquery: float
-    valid: int
+    valid: int  # every valid combination, the original included
+    alternatives: int  # valid combinations other than the original
     with_alternative: int
     failed_queries: int
     top_text: str | None
@@ -51,6 +57,7 @@ class ExpansionOutcome:
             "subqueries": self.subqueries,
             "equivalents_per_subquery": self.equivalents_per_subquery,
             "valid_combinations": self.valid,
+            "alternatives": self.alternatives,
             "queries_with_alternative": self.with_alternative,
             "failed_queries": self.failed_queries,
         }
