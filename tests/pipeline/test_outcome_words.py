@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
-
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.outcome import expansion_outcome
 from toolex.pipeline.runner import run_expansion
