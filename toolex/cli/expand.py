@@ -81,6 +81,7 @@ def expand(
         )
         _say_if_complete(store, benchmark, expansion, rows)
         return
+    _refuse_missing_stage(store, benchmark, expansion, selection)
     judges = pipeline.judges(store, benchmark)
     from toolex.cli.progress import interruptible
     from toolex.pipeline.runner import run_expansion
@@ -125,6 +126,20 @@ def expand(
     if report.stopped:
         _say_stopped(report)
         raise click.exceptions.Exit(BUDGET_EXIT)
+
+
+def _refuse_missing_stage(
+    store: Store, benchmark: str, expansion: str, selection: Selection
+) -> None:
+    """A stage whose input no earlier stage made stops here with the stage to run first."""
+    from toolex.pipeline.outcome import missing_stage
+    from toolex.pipeline.runner import select_queries
+
+    store.require_benchmark(benchmark)
+    ids = select_queries(store, benchmark, selection.queries, selection.task, selection.limit)
+    why = missing_stage(store, benchmark, expansion, ids, selection.stages)
+    if why:
+        raise click.UsageError(why)
 
 
 # `toolex expand` exits with this code when its budget stopped the run (2 is an error).

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from toolex.pipeline.settings import STAGES
 from toolex.store import Store
 
 MISSED_SHARE = 0.5  # references missing from their own candidate lists, of sub-queries with one
@@ -107,4 +108,38 @@ def failed_queries(store: Store, benchmark: str, expansion: str) -> list[dict[st
     """Every query with a failed task: query_id, stage, failed, reason, effect."""
     return store.rows(
         "stages/expansion/05_failed_queries.sql", {"benchmark": benchmark, "expansion": expansion}
+    )
+
+
+# What each stage's output is called in the message that asks for it.
+OUTPUTS = {
+    "decompose": "sub-queries",
+    "candidates": "candidates",
+    "verify": "verdicts",
+    "assemble": "combinations",
+}
+
+
+def missing_stage(
+    store: Store, benchmark: str, expansion: str, query_ids: list[str], stages: tuple[str, ...]
+) -> str | None:
+    """Why ``stages`` would do nothing, or None: the first of them needs the output of the
+    stage before it, which is not among them and has run for none of the queries (a partial
+    output is a run to resume, not a mistake). `expand --stage candidates` on a fresh expansion
+    did 0 tasks and said nothing."""
+    chosen = [s for s in STAGES if s in stages]
+    if not chosen or not query_ids or STAGES.index(chosen[0]) == 0:
+        return None
+    before = STAGES[STAGES.index(chosen[0]) - 1]
+    held = store.rows(
+        "stages/expansion/09_stage_inputs.sql",
+        {"benchmark": benchmark, "expansion": expansion, "query_ids": query_ids},
+    )[0]
+    if held[before]:
+        return None
+    group = "verify" if before == "candidates" else before  # `--stage verify` retrieves too
+    return (
+        f"expansion {expansion!r} of {benchmark!r} has no {OUTPUTS[before]} yet for these "
+        f"{len(query_ids)} queries, so --stage {chosen[0]} has nothing to work on: run "
+        f"`toolex expand --stage {group}` first (or leave out --stage: every stage in order)"
     )
