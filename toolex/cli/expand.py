@@ -66,7 +66,7 @@ def expand(
     store = open_store(db, read_only=control.dry_run)
     click.get_current_context().call_on_close(store.close)  # a refused run leaves no lock behind
     if control.dry_run:
-        from toolex.pipeline.dryrun import estimate
+        from toolex.pipeline.dryrun import estimate, total_row
         from toolex.pipeline.runner import check_settings, select_queries
 
         with keys_not_needed():  # a dry run makes no call: clients are built, never used
@@ -77,7 +77,7 @@ def expand(
         emit_rows(
             [*rows, total_row(rows)],
             fmt,
-            title="dry run: calls the run would make (judge: the full spec of each stage's judge)",
+            title="dry run: calls the run would make, and expects (judge: each stage's full spec)",
         )
         _say_if_complete(store, benchmark, expansion, rows)
         return
@@ -181,23 +181,6 @@ def keys_not_needed() -> Any:
                 os.environ.pop(env, None)
 
     return block()
-
-
-def total_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The dry run's last row: calls and estimated cost over every stage (unknown when any
-    stage's price is)."""
-    costs = [r["cost_usd_at_most"] for r in rows]
-    return {
-        "stage": "total",
-        "judge": "",
-        "tasks_now": sum(r["tasks_now"] for r in rows),
-        "calls_now": sum(r["calls_now"] for r in rows),
-        "cached": sum(r["cached"] for r in rows),
-        "screened": sum(r.get("screened", 0) for r in rows),
-        "reused": sum(r.get("reused", 0) for r in rows),
-        "tasks_later_at_most": sum(r["tasks_later_at_most"] for r in rows),
-        "cost_usd_at_most": None if any(c is None for c in costs) else round(sum(costs), 4),
-    }
 
 
 def _say_if_complete(
