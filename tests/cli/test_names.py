@@ -72,6 +72,7 @@ CASES = _cases()
 NEW_NAMES = {
     ("load combinations", "expansion"),
     ("load subqueries", "expansion"),
+    ("load skillret", "expansion"),  # the substitutable labels' expansion, written by the load
     ("runs import", "run"),
     ("retrieve", "run"),
     ("retrieve", "expansion"),  # with --subqueries it is written first
