@@ -31,6 +31,10 @@ reference and candidate under different sub-queries; the set holds none). Loss: 
 equivalents of the shipped set (120) the pre-screen discards (on the label's own sub-query, as
 `toolex judges eval` scores it) or that reuse would give a "no" the stand-in does not give them
 fresh (expansion sub-queries).
+
+Rates a fresh dry run expects (toolex.pipeline.dryrun.PRIOR_*), both benchmarks pooled: verify
+calls per retrieved candidate with the pre-screen and reuse (toolex now) and with neither (before
+issue 12), and audit calls per query.
 """
 
 from __future__ import annotations
@@ -302,6 +306,7 @@ def main() -> None:
     store = build(args.db)
     llm = dict.fromkeys(("decompose", "verify", "audit"), make_judge(args.judge, store))
     table, reuse_rows, tasks = [], [], []
+    pooled = dict.fromkeys(("candidates", "queries", "screen", "no_screen", "audit"), 0)
     for bench in ("stabletoolbench", "toolret"):
         counted = {}
         for exp in SCENARIOS:
@@ -325,6 +330,11 @@ def main() -> None:
             "verify": reuse["verify"],
             "audit": reuse["audit"],
         }
+        pooled["candidates"] += rows["paper"]["verify"]  # K per sub-query
+        pooled["queries"] += rows["paper"]["decompose"]
+        pooled["screen"] += reuse["verify"]
+        pooled["no_screen"] += plain["verify"]
+        pooled["audit"] += reuse["audit"]
         paper = sum(rows["paper"].values())
         for name, r in rows.items():
             total = sum(r.values())
@@ -343,6 +353,18 @@ def main() -> None:
     emit_rows(tasks, "table", title="calls per task (ToolRet) and test group (StableToolBench)")
     emit_rows(reuse_rows, "table", title="reused verdicts vs fresh ones (stand-in verifier)")
     emit_rows([label_loss(store)], "table", title="labelled equivalents lost (shipped set)")
+    emit_rows([prior_rates(pooled)], "table", title="rates a fresh dry run expects (both pooled)")
+
+
+def prior_rates(pooled: dict[str, int]) -> dict[str, Any]:
+    """toolex.pipeline.dryrun.PRIOR_*: verify calls per retrieved candidate with the pre-screen
+    and reuse, and with neither; audit calls per query (with both)."""
+    return {
+        **pooled,
+        "verify_share_screen": round(pooled["screen"] / pooled["candidates"], 3),
+        "verify_share_no_screen": round(pooled["no_screen"] / pooled["candidates"], 3),
+        "audits_per_query": round(pooled["audit"] / pooled["queries"], 3),
+    }
 
 
 if __name__ == "__main__":

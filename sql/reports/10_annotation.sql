@@ -3,9 +3,11 @@
 -- (one row per group).
 -- Parameters: $benchmarks VARCHAR[] (the benchmarks reported), $expansion VARCHAR.
 -- Counts exclude the reference verdicts (the ground-truth tool always passes) and the original
--- combination (combo_id 0), so "accepted" and "valid" count only what the expansion added.
+-- combination (combo_id 0), so "accepted" and "alternatives" count only what the expansion added
+-- (an alternative: a valid combination other than the original; "valid" alone, in `expand`,
+-- `stats` and `info`, includes the original).
 -- Every alternative's fate is shown, so a capped run never passes for an uncapped one:
--- assembled = new_valid_combinations + rejected_audit + rejected_platform + cut + pending;
+-- assembled = alternatives + rejected_audit + rejected_platform + cut + pending;
 -- audited = the alternatives an audit judged (not imported ones); cut = beyond the audit cap or
 -- the per-query safety limit, never audited (the assembly counts them, never stores them:
 -- combination_products.unstored, schema 064); so it does the dependency rule's rejections
@@ -74,12 +76,12 @@ SELECT
     count(*) FILTER (WHERE n_accepted > 0) AS queries_with_equivalent,
     sum(n_assembled)::HUGEINT AS assembled,
     sum(n_audited)::BIGINT AS audited,
-    sum(n_valid)::BIGINT AS new_valid_combinations,
+    sum(n_valid)::BIGINT AS alternatives,
     sum(n_rejected_audit)::BIGINT AS rejected_audit,
     sum(n_rejected_platform)::BIGINT AS rejected_platform,
     sum(n_cut)::HUGEINT AS cut,
     sum(n_pending)::BIGINT AS pending,
-    count(*) FILTER (WHERE n_valid > 0) AS queries_with_new_combination,
+    count(*) FILTER (WHERE n_valid > 0) AS queries_with_alternative,
     avg(1 + n_valid) AS mean_valid_per_query,
     max(1 + n_valid) AS max_valid_per_query
 FROM per_query

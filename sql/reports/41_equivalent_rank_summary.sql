@@ -3,7 +3,8 @@
 -- One row per run x category (and 'all'): n_queries (with >= 1 verified equivalent), the share
 -- with the ground truth / an equivalent / the random tool at rank <= K, the share where no
 -- ground-truth tool is in the top K but an equivalent is, and the median best ranks (over the
--- queries where the run returned that tool).
+-- queries where the run returned that tool). The random tool's share is over n_random, the
+-- queries 40 could draw one for (a candidate pool of only ground truth and equivalents has none).
 WITH wide AS (
     SELECT
         run_id,
@@ -11,7 +12,8 @@ WITH wide AS (
         query_id,
         max(CASE WHEN kind = 'gt' THEN best_rank END) AS gt_rank,
         max(CASE WHEN kind = 'equivalent' THEN best_rank END) AS eq_rank,
-        max(CASE WHEN kind = 'random' THEN best_rank END) AS random_rank
+        max(CASE WHEN kind = 'random' THEN best_rank END) AS random_rank,
+        bool_or(kind = 'random') AS drawn
     FROM report_best_ranks
     GROUP BY run_id, category, query_id
 )
@@ -21,7 +23,9 @@ SELECT
     count(*) AS n_queries,
     avg((coalesce(gt_rank, 2147483647) <= $k)::INTEGER) AS share_gt_in_top_k,
     avg((coalesce(eq_rank, 2147483647) <= $k)::INTEGER) AS share_equivalent_in_top_k,
-    avg((coalesce(random_rank, 2147483647) <= $k)::INTEGER) AS share_random_in_top_k,
+    count(*) FILTER (WHERE drawn) AS n_random,
+    avg((coalesce(random_rank, 2147483647) <= $k)::INTEGER) FILTER (WHERE drawn)
+        AS share_random_in_top_k,
     avg((coalesce(gt_rank, 2147483647) > $k AND coalesce(eq_rank, 2147483647) <= $k)::INTEGER)
         AS share_gt_out_equivalent_in,
     median(gt_rank) AS median_gt_rank,

@@ -34,11 +34,13 @@ def test_dry_run_then_expand_then_stats(tmp_path):
     rows = json.loads(dry.stdout)
     assert [(r["stage"], r["tasks_now"], r["calls_now"], r["cost_usd_at_most"]) for r in rows] == [
         ("decompose", 2, 0, 0.0),
+        ("candidates", 0, 0, 0.0),
         ("verify", 0, 0, 0.0),
+        ("assemble", 2, 0, 0.0),
         ("audit", 0, 0, 0.0),
-        ("total", 2, 0, 0.0),  # the total estimated cost, over every stage
+        ("total", 4, 0, 0.0),  # the total estimated cost, over every stage
     ]
-    assert rows[1]["tasks_later_at_most"] == 3 * 20  # three labels, K = 20
+    assert rows[2]["tasks_later_at_most"] == 3 * 20  # three labels, K = 20
 
     done = run(expand, ["--db", db, "--benchmark", "b", "--format", "json"])
     assert done.exit_code == 0, done.output

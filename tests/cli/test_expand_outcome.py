@@ -38,11 +38,14 @@ def test_dry_run_needs_no_key_and_totals_the_cost(db, monkeypatch):
                "--judge", "openai:gpt-4o-mini"])  # fmt: skip
     assert res.exit_code == 0, res.output
     rows = json.loads(res.stdout)
-    assert [r["stage"] for r in rows] == ["decompose", "verify", "audit", "total"]
-    assert {r["judge"] for r in rows[:3]} == {"openai:gpt-4o-mini"}  # the full name
+    assert [r["stage"] for r in rows] == [
+        "decompose", "candidates", "verify", "assemble", "audit", "total"
+    ]  # fmt: skip
+    judged = [r for r in rows if r["stage"] in ("decompose", "verify", "audit")]
+    assert {r["judge"] for r in judged} == {"openai:gpt-4o-mini"}  # the full name
     total = rows[-1]
-    assert total["calls_now"] == sum(r["calls_now"] for r in rows[:3]) == 2
-    costs = [r["cost_usd_at_most"] for r in rows[:3]]
+    assert total["calls_now"] == sum(r["calls_now"] for r in rows[:-1]) == 2
+    costs = [r["cost_usd_at_most"] for r in rows[:-1]]
     assert total["cost_usd_at_most"] == (None if None in costs else round(sum(costs), 4))
     import os
 

@@ -61,9 +61,13 @@ def _cases() -> list[tuple[str, list[str], tuple[str, str]]]:
         ("judges eval", f"judges eval --judge heuristic --benchmark {b}", BENCH),
         ("judges eval", f"judges eval --judge heuristic --expansion {e}", EXP),
     ]
-    for form in ("qrels", "trec-qrels", "toolret-jsonl", "equivalences"):
+    for form in ("qrels", "trec-qrels", "toolret-jsonl", "equivalences", "toolbench"):
         lines.append((f"export {form}", f"export {form} --out {{dir}}/x --benchmark {b}", BENCH))
         lines.append((f"export {form}", f"export {form} --out {{dir}}/x --expansion {e}", EXP))
+    triples = "export triples --out {dir}/x.jsonl"
+    lines.append(("export triples", f"{triples} --benchmark {b}", BENCH))
+    lines.append(("export triples", f"{triples} --expansion {e}", EXP))
+    lines.append(("export triples", f"{triples} --run {r}", RUN))
     return [(path, line.split(), names) for path, line, names in lines]
 
 
@@ -72,6 +76,7 @@ CASES = _cases()
 NEW_NAMES = {
     ("load combinations", "expansion"),
     ("load subqueries", "expansion"),
+    ("load skillret", "expansion"),  # the substitutable labels' expansion, written by the load
     ("runs import", "run"),
     ("retrieve", "run"),
     ("retrieve", "expansion"),  # with --subqueries it is written first

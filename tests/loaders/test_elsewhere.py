@@ -86,10 +86,13 @@ def test_a_packed_corpus_loads_name_platform_category_and_parameters(store, tmp_
 
 
 def test_skillret_sample_loads_skills_as_items(store):
-    result = load_skillret(store, DATA / "skillret")
+    result, data = load_skillret(store, DATA / "skillret")
     assert (result.items, result.queries, result.qrels) == (6, 4, 6)
     # sq4's second label has relevance 1 (a substitute), not a second step
     assert any("graded below their query's top grade" in n for n in result.notes)
+    assert [(s.query_id, s.slot, s.item_id) for s in data.substitutes] == [
+        ("sq4", 0, "git-commit-review")
+    ]
     kinds = store.con.execute("SELECT DISTINCT kind FROM items").fetchall()
     assert kinds == [("skill",)]
     text = store.con.execute("SELECT text FROM items WHERE item_id = 'pdf-merge'").fetchone()[0]
@@ -102,7 +105,7 @@ def test_skillret_labels_from_the_queries_when_there_is_no_qrels_file(store, tmp
     root = tmp_path / "skillret"
     shutil.copytree(DATA / "skillret", root)
     (root / "qrels" / "test.jsonl").unlink()
-    result = load_skillret(store, root, name="sr")
+    result, _ = load_skillret(store, root, name="sr")
     assert result.qrels == 6  # each query's skill_ids, relevance 1
     assert store.con.execute("SELECT DISTINCT relevance FROM qrels").fetchall() == [(1,)]
 

@@ -51,6 +51,6 @@ def test_packed_beir_expands_without_degenerating(shared_data, tmp_path):
 
 def test_a_skill_library_built_from_toolret_loads(store, shared_data, tmp_path):
     root = skill_library(shared_data / "toolret", tmp_path / "skills", ("apibank",))
-    result = load_skillret(store, root, name="skills")
+    result, _ = load_skillret(store, root, name="skills")
     assert (result.items, result.queries) == (101, 101)
     assert store.con.execute("SELECT DISTINCT kind FROM items").fetchall() == [("skill",)]

@@ -55,9 +55,9 @@ def test_the_reports_annotation_table_adds_up(sample, expansion):
         "reports/10_annotation.sql", {"benchmarks": ["sample"], "expansion": expansion}
     )
     for r in rows:
-        fates = ("new_valid_combinations", "rejected_audit", "rejected_platform", "cut", "pending")
+        fates = ("alternatives", "rejected_audit", "rejected_platform", "cut", "pending")
         assert r["assembled"] == sum(r[k] for k in fates)
-        assert r["audited"] == r["new_valid_combinations"] + r["rejected_audit"]
+        assert r["audited"] == r["alternatives"] + r["rejected_audit"]
     assert (rows[-1]["cut"] > 0) == (expansion == "capped")
 
 

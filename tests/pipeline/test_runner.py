@@ -62,6 +62,7 @@ def test_full_run_expands_q1_and_keeps_q2_original(store):
             "cut": 0,
             "pending": 0,
             "valid_combos": 7,
+            "alternatives": 5,
             "combos_per_query": 3.5,
             "subs_with_equiv": 0.6667,
             "queries_with_alt": 0.5,

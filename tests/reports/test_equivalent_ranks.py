@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from reports.fixtures import ACCEPTED, QUERIES, library
+from toolex.errors import InputError
 from toolex.reports.equivalent_ranks import equivalent_rank_tables
 from toolex.reports.inputs import ReportContext
 
@@ -33,10 +34,21 @@ def test_best_ranks_by_hand(ctx):
     assert {k: v for k, v in got.items() if k[1] != "random"} == expected
 
 
+def random_picks(store, run="bm25"):
+    return dict(
+        store.con.execute(
+            "SELECT b.query_id, rr.item_id FROM report_best_ranks b JOIN run_results rr "
+            "ON rr.run_id = b.run_id AND rr.query_id = b.query_id AND rr.rank = b.best_rank "
+            "WHERE b.kind = 'random' AND b.run_id = ?",
+            [run],
+        ).fetchall()
+    )
+
+
 def test_random_tool_is_a_seeded_non_equivalent_of_the_library(fixture_store):
     picks = {}
     for seed in (0, 0, 1):
-        ctx = ReportContext.create(fixture_store, k=3, seed=seed)
+        ctx = ReportContext.create(fixture_store, k=3, seed=seed, random_from="library")
         equivalent_rank_tables(ctx)
         rows = fixture_store.con.execute(
             "SELECT b.query_id, rr.item_id FROM report_best_ranks b JOIN run_results rr "
@@ -75,3 +87,32 @@ def test_cdf_steps(ctx):
     }
     assert [gt[r] for r in (1, 2, 3, 4, 14)] == pytest.approx([0.0, 0.4, 0.8, 1.0, 1.0])
     assert max(gt) == 14  # the run ranks all 14 tools of a library
+
+
+def test_random_tool_is_drawn_from_the_candidate_pool_by_default(fixture_store):
+    """Issue 26.4: as the paper draws it. The pools (fixtures.py): q1 {w1, w2, w3}, q2 {w3, w5;
+    w4}, q4 {c1, c2, c6, c7}, q5 {c3, c5; c4}, q6 {c5, c1}; without the ground truth and the
+    verified equivalents only q1's w3 and q4's c7 are left, whatever the seed."""
+    for seed in (0, 1, 2):
+        ctx = ReportContext.create(fixture_store, k=3, seed=seed)
+        assert ctx.random_from == "pool"
+        summary, _, cdf = equivalent_rank_tables(ctx)
+        assert random_picks(fixture_store) == {"q1": "w3", "q4": "c7"}
+    row = next(r for r in summary.rows if r["run_id"] == "bm25" and r["category"] == "all")
+    # bm25 ranks w3 4th for q1 (after w2 w9 w1) and c7 9th for q4 (after c9 c8 c2 c1 c3..c6)
+    assert row["n_queries"] == 5 and row["n_random"] == 2
+    assert row["share_random_in_top_k"] == pytest.approx(0.0)  # K = 3
+    assert "candidate pool" in summary.note and "n_random" in summary.note
+    random_cdf = {r["rank_cutoff"]: r["share"] for r in cdf.rows
+                  if r["run_id"] == "bm25" and r["kind"] == "random"}  # fmt: skip
+    # of the 2 queries with a drawn tool, not of the 5
+    assert [random_cdf[r] for r in (3, 4, 8, 9)] == pytest.approx([0.0, 0.5, 0.5, 1.0])
+
+
+def test_the_library_draw_is_an_option_and_bad_names_are_refused(fixture_store):
+    ctx = ReportContext.create(fixture_store, k=3, random_from="library")
+    summary, _, _ = equivalent_rank_tables(ctx)
+    row = next(r for r in summary.rows if r["run_id"] == "bm25" and r["category"] == "all")
+    assert row["n_random"] == 5 and "whole library" in summary.note
+    with pytest.raises(InputError, match="--random-from must be one of pool, library"):
+        equivalent_rank_tables(ReportContext.create(fixture_store, k=3, random_from="tasks"))

@@ -107,9 +107,10 @@ def cli(ctx: click.Context) -> None:
 
     Shell completion (commands, options, stored names): `toolex completion bash`.
     """
-    from toolex.cli.progress import stderr_progress
+    from toolex.cli.progress import quiet_library_logs, stderr_progress
     from toolex.progress import reporting
 
+    quiet_library_logs()  # no HTTP log line per LLM call between the progress lines
     # The core reports progress; for the length of the command, the CLI draws it on stderr.
     ctx.with_resource(reporting(stderr_progress()))
 

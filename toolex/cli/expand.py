@@ -66,7 +66,7 @@ def expand(
     store = open_store(db, read_only=control.dry_run)
     click.get_current_context().call_on_close(store.close)  # a refused run leaves no lock behind
     if control.dry_run:
-        from toolex.pipeline.dryrun import estimate
+        from toolex.pipeline.dryrun import estimate, total_row
         from toolex.pipeline.runner import check_settings, select_queries
 
         with keys_not_needed():  # a dry run makes no call: clients are built, never used
@@ -77,11 +77,12 @@ def expand(
         emit_rows(
             [*rows, total_row(rows)],
             fmt,
-            title="dry run: calls the run would make (judge: the full spec of each stage's judge)",
+            title="dry run: calls the run would make, and expects (judge: each stage's full spec)",
         )
         _say_if_complete(store, benchmark, expansion, rows)
         _say_screen_loss(sum(int(r.get("screened") or 0) for r in rows))
         return
+    _refuse_missing_stage(store, benchmark, expansion, selection)
     judges = pipeline.judges(store, benchmark)
     from toolex.cli.progress import interruptible
     from toolex.pipeline.runner import run_expansion
@@ -137,6 +138,20 @@ def _say_screen_loss(screened: int) -> None:
         click.echo(f"note: {screen_loss(screened)}", err=True)
 
 
+def _refuse_missing_stage(
+    store: Store, benchmark: str, expansion: str, selection: Selection
+) -> None:
+    """A stage whose input no earlier stage made stops here with the stage to run first."""
+    from toolex.pipeline.outcome import missing_stage
+    from toolex.pipeline.runner import select_queries
+
+    store.require_benchmark(benchmark)
+    ids = select_queries(store, benchmark, selection.queries, selection.task, selection.limit)
+    why = missing_stage(store, benchmark, expansion, ids, selection.stages)
+    if why:
+        raise click.UsageError(why)
+
+
 # `toolex expand` exits with this code when its budget stopped the run (2 is an error).
 BUDGET_EXIT = 3
 
@@ -178,23 +193,6 @@ def keys_not_needed() -> Any:
     return block()
 
 
-def total_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The dry run's last row: calls and estimated cost over every stage (unknown when any
-    stage's price is)."""
-    costs = [r["cost_usd_at_most"] for r in rows]
-    return {
-        "stage": "total",
-        "judge": "",
-        "tasks_now": sum(r["tasks_now"] for r in rows),
-        "calls_now": sum(r["calls_now"] for r in rows),
-        "cached": sum(r["cached"] for r in rows),
-        "screened": sum(r.get("screened", 0) for r in rows),
-        "reused": sum(r.get("reused", 0) for r in rows),
-        "tasks_later_at_most": sum(r["tasks_later_at_most"] for r in rows),
-        "cost_usd_at_most": None if any(c is None for c in costs) else round(sum(costs), 4),
-    }
-
-
 def _say_if_complete(
     store: Store, benchmark: str, expansion: str, rows: list[dict[str, Any]]
 ) -> None:
@@ -211,8 +209,8 @@ def _say_if_complete(
     by = ", ".join(f"{stage} by {spec}" for stage, spec in judges.items()) or "judges unrecorded"
     click.echo(
         f"expansion {expansion!r} of {benchmark!r} is complete ({by}): nothing left to call; "
-        f"{done.valid} valid combinations, {done.with_alternative} of {done.queries} queries "
-        "with an alternative",
+        f"{done.valid} valid combinations ({done.alternatives} alternatives to the originals), "
+        f"{done.with_alternative} of {done.queries} queries with an alternative",
         err=True,
     )
 
@@ -231,7 +229,8 @@ def _say_outcome(store: Store, benchmark: str, expansion: str, fmt: str) -> None
     for warning in warnings:
         click.echo(f"warning: degenerate expansion: {warning}", err=True)
     say(
-        f"outcome: {done.valid} valid combinations; "
+        f"outcome: {done.valid} valid combinations ({done.alternatives} alternatives to the "
+        "originals); "
         f"{done.equivalents_per_subquery:.2f} equivalents per sub-query; "
         f"{done.with_alternative} of {done.queries} queries with an alternative"
         + (f"; {done.failed_queries} with a failed task" if done.failed_queries else "")

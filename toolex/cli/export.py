@@ -1,9 +1,11 @@
-"""`toolex export`: expanded qrels (Parquet), TREC qrels and runs, ToolRet-style JSONL."""
+"""`toolex export`: expanded qrels (Parquet), TREC qrels and runs, ToolRet-style JSONL, the
+equivalence graph; ToolBench tasks and training triples (toolex.cli.export_downstream)."""
 
 from __future__ import annotations
 
 import click
 
+from toolex.cli.export_downstream import toolbench_cmd, triples_cmd
 from toolex.cli.options import (
     Decorator,
     benchmark_option,
@@ -39,6 +41,8 @@ def export() -> None:
       toolex export toolret-jsonl --out queries.jsonl
       toolex export equivalences --out edges.parquet --graph library.graphml
       toolex export equivalences --by platform
+      toolex export toolbench --benchmark stabletoolbench --out toolbench-tasks/
+      toolex export triples --benchmark stabletoolbench --out triples.jsonl
     """
 
 
@@ -253,3 +257,7 @@ PAIRS = [
     "share_a",
     "share_b",
 ]
+
+
+export.add_command(toolbench_cmd, "toolbench")
+export.add_command(triples_cmd, "triples")

@@ -19,7 +19,15 @@ SECTIONS: dict[str, tuple[str, list[str]]] = {
     ),
     "expansions": (
         "store/22_info_expansions.sql",
-        ["benchmark", "expansion", "subqueries", "valid", "alternatives", "failed"],
+        [
+            "benchmark",
+            "expansion",
+            "subqueries",
+            "valid",
+            "alternatives",
+            "queries_with_alternative",
+            "failed",
+        ],
     ),
     "runs": (
         "runs/40_list_runs.sql",
@@ -50,7 +58,8 @@ def table_counts(db: str) -> list[dict[str, Any]]:
 )
 def info(db: str, fmt: str, only: str | None) -> None:
     """What the store holds: its tables (rows), benchmarks (items, queries, labels), expansions
-    (sub-queries, valid combinations, queries with an alternative, failed tasks) and runs.
+    (sub-queries, valid combinations with the originals, alternatives to the originals, queries
+    with an alternative, failed tasks) and runs.
 
     \b
     Examples:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import click
 
+from toolex.cli.load_options import name_option, replace_option, run_load
+from toolex.cli.load_skillret import skillret_cmd
 from toolex.cli.options import (
     benchmark_option,
     db_option,
@@ -16,30 +15,6 @@ from toolex.cli.options import (
 )
 
 _KINDS = click.Choice(["tool", "skill"])
-
-
-def replace_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option(
-        "--replace",
-        is_flag=True,
-        help="Swap out what is stored under this name (atomically). Without it, loading the same "
-        "content again is a no-op and different content is refused.",
-    )(f)
-
-
-def name_option(default: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return click.option(
-        "--name", default=default, show_default=True, help="Benchmark name in the store."
-    )
-
-
-def _run(label: str, fn: Callable[[], Any]) -> Any:
-    """Run a load under a spinner on stderr, or a line when it starts and one when it ends when
-    stderr is not a terminal (reading a large benchmark takes seconds)."""
-    from toolex.cli.progress import status
-
-    with status(label):
-        return fn()
 
 
 @click.group()
@@ -83,7 +58,7 @@ def toolret_cmd(
     from toolex.loaders import load_toolret
 
     with open_store(db) as store:
-        result = _run(
+        result = run_load(
             f"loading ToolRet from {path}",
             lambda: load_toolret(
                 store, path, tasks=list(tasks) or None, name=name, tools=tools, replace=replace
@@ -125,7 +100,7 @@ def hub_cmd(
     from toolex.loaders.hub import load_toolret_hub
 
     with open_store(db) as store:
-        result = _run(
+        result = run_load(
             "downloading ToolRet from the Hugging Face Hub",
             lambda: load_toolret_hub(
                 store, list(tasks), name=name, cache_dir=cache, revision=revision, replace=replace
@@ -159,7 +134,7 @@ def stabletoolbench_cmd(
     from toolex.loaders import load_stabletoolbench
 
     with open_store(db) as store:
-        result = _run(
+        result = run_load(
             f"loading StableToolBench from {path}",
             lambda: load_stabletoolbench(
                 store, path, groups=list(groups) or None, name=name, replace=replace
@@ -189,7 +164,7 @@ def beir_cmd(path: str, split: str, kind: str, name: str, replace: bool, db: str
     from toolex.loaders import load_beir
 
     with open_store(db) as store:
-        result = _run(
+        result = run_load(
             f"loading BEIR from {path}",
             lambda: load_beir(store, path, split=split, name=name, kind=kind, replace=replace),
         )
@@ -267,47 +242,9 @@ def plain_cmd(
     from toolex.loaders import load_plain
 
     with open_store(db) as store:
-        result = _run(
+        result = run_load(
             "loading plain benchmark",
             lambda: load_plain(store, items, queries, qrels, name=name, kind=kind, replace=replace),
-        )
-    echo_summary(result)
-
-
-@load.command("skillret")
-@click.argument("path", type=click.Path(exists=True, file_okay=False))
-@click.option("--split", default="test", show_default=True, help="<part>/<split>.jsonl to read.")
-@name_option("skillret")
-@replace_option
-@db_option
-def skillret_cmd(path: str, split: str, name: str, replace: bool, db: str) -> None:
-    """Load a SkillRet-style skill library (skills are items of kind `skill`).
-
-    PATH holds skills/<split>.jsonl, queries/<split>.jsonl and optionally
-    qrels/<split>.jsonl (the layout of ThakiCloud/SKILLRET). The fields map onto the
-    plain schema (`toolex load plain --help`):
-
-    \b
-      skills   id -> id, name -> name, description + skill_md -> doc (kind skill),
-               category -> category
-      queries  id -> id, query -> text, setting -> task, category -> category
-      qrels    query_id -> query_id, skill_id -> item_id, relevance -> relevance
-               (no qrels file: each query's labels [{id, relevance}] or skill_ids)
-
-    The labels of a query's top grade form its annotated combination; lower grades
-    (SkillRet's "functionally substitutable", relevance 1) are alternatives, not
-    further steps: they are skipped and counted.
-
-    \b
-    Example:
-      toolex load skillret ./SKILLRET --split test
-    """
-    from toolex.loaders import load_skillret
-
-    with open_store(db) as store:
-        result = _run(
-            f"loading SkillRet from {path}",
-            lambda: load_skillret(store, path, split=split, name=name, replace=replace),
         )
     echo_summary(result)
 
@@ -384,3 +321,6 @@ def subqueries_cmd(file: str, benchmark: str, expansion: str, replace: bool, db:
             store, file, benchmark=benchmark, expansion=expansion, replace=replace
         )
     echo_summary(result)
+
+
+load.add_command(skillret_cmd, "skillret")

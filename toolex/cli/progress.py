@@ -23,6 +23,24 @@ from toolex.progress import NullProgress, Progress, reporting
 LINE_EVERY_S = 10.0
 
 
+# Loggers of the HTTP clients under the LLM SDKs (httpx2 under openai/anthropic, httpx,
+# httpcore) and the SDKs themselves: at INFO they write one line per request ("HTTP Request: POST
+# ... 200 OK"), thousands in a run, between the progress lines. Only their warnings are kept.
+CHATTY_LOGGERS = ("httpx", "httpx2", "httpcore", "openai", "anthropic")
+
+
+def quiet_library_logs() -> None:
+    """Keep libraries' INFO logs off stderr for the length of a command: the root logger gets a
+    WARNING handler before any library sets one up (wordllama calls ``logging.basicConfig(level=
+    INFO)`` when imported, which then does nothing), and the HTTP clients' loggers say only
+    warnings whoever configured the root."""
+    import logging
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    for name in CHATTY_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
 def stderr_progress() -> Progress:
     """Rich bars when stderr is a terminal, plain lines otherwise; nothing under ``-q``."""
     if is_quiet():

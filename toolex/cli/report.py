@@ -44,6 +44,14 @@ def _pair(value: str) -> tuple[str, str]:
     help="Seed of the random tool, the randomisation test and the bootstrap.",
 )
 @click.option(
+    "--random-from",
+    type=click.Choice(["pool", "library"]),
+    default="pool",
+    show_default=True,
+    help="Where the equivalent-rank section draws its random non-equivalent tool: the query's "
+    "candidate pool (as the paper does) or its whole library.",
+)
+@click.option(
     "--permutations",
     "n_perm",
     default=1000,
@@ -68,17 +76,20 @@ def report(
     k: int,
     pairs: tuple[str, ...],
     seed: int,
+    random_from: str,
     n_perm: int,
     n_boot: int,
 ) -> None:
     """Write a self-contained report folder: report.md, PNG figures, every table as CSV and JSON.
 
     Sections: the annotation table, the main table (old vs new N@K, R@K, C@K and Δ per run and
-    category), the fine-tuning gain illusion for each --pair, where equivalents rank, category
-    heterogeneity, documentation lengths, significance (paired randomisation p-values and
-    bootstrap CIs), and how far to trust new (each stage judge's measured precision, or
-    "unvalidated", the review's combination precision, and new thinned to the measured precision;
-    the same lines go to stderr). The store is opened read-only.
+    category), the fine-tuning gain illusion for each --pair, where equivalents rank (beside a
+    random non-equivalent tool drawn from each query's candidate pool, as the paper draws it;
+    --random-from library draws from the whole library), category heterogeneity, documentation
+    lengths, significance (paired randomisation p-values and bootstrap CIs), and how far to
+    trust new (each stage judge's measured precision, or "unvalidated", the review's combination
+    precision, and new thinned to the measured precision; the same lines go to stderr). The
+    store is opened read-only.
 
     \b
     Example:
@@ -100,6 +111,7 @@ def report(
             k=k,
             pairs=parsed,
             seed=seed,
+            random_from=random_from,
             n_perm=n_perm,
             n_boot=n_boot,
         )

@@ -75,6 +75,13 @@ def review() -> None:
     default=None,
     help="Verdict level: retriever spec for that search (default: the expansion's).",
 )
+@click.option(
+    "--show-rationale",
+    is_flag=True,
+    help="Show reviewers the judge's rationale (verdict, reason, confidence; a combination's "
+    "audit) beside the documentations, as the paper's annotators saw the model's. Recorded with "
+    "the sample. Default: blind to the judge.",
+)
 @format_option
 def sample_cmd(
     db: str,
@@ -87,9 +94,13 @@ def sample_cmd(
     order_by: str,
     beyond: int | None,
     retriever: str | None,
+    show_rationale: bool,
     fmt: str,
 ) -> None:
     """Draw a stratified, seeded review sample.
+
+    Reviewers are blind to the judge by default; --show-rationale shows them its rationale,
+    the paper's protocol (fixed with the sample: `review stats` says which it used).
 
     \b
     --level combination (default): accepted combinations, strata category x number of tools,
@@ -104,6 +115,8 @@ def sample_cmd(
       toolex review sample audit1 --benchmark stabletoolbench --size 200 --seed 13
       toolex review sample v1 --level verdict --benchmark stabletoolbench --size 300 \\
           --seed 13 --order uncertainty
+      toolex review sample paper1 --benchmark stabletoolbench --size 200 --seed 13 \\
+          --show-rationale
     """
     from toolex.review.beyond import BEYOND
     from toolex.review.sample import draw_sample, draw_verdict_sample
@@ -132,10 +145,17 @@ def sample_cmd(
                 order_by=order_by,
                 beyond=BEYOND if beyond is None else beyond,
                 retriever=retriever,
+                show_rationale=show_rationale,
             )
         else:
             quotas = draw_sample(
-                store, sample_id, benchmark=benchmark, expansion=expansion, size=size, seed=seed
+                store,
+                sample_id,
+                benchmark=benchmark,
+                expansion=expansion,
+                size=size,
+                seed=seed,
+                show_rationale=show_rationale,
             )
             rows = [{"stratum": h, "items": n} for h, n in sorted(quotas.items())]
     emit_rows(rows, fmt, title=f"sample {sample_id}")
@@ -178,6 +198,8 @@ def label_cmd(db: str, sample_id: str, role: str, reviewer: str) -> None:
             click.echo("\n".join(f"  {line}" for line in view.checklist))
             for side in (view.left, view.right):
                 click.echo(f"--- {side.title} ---\n{side.text()}")
+            if view.rationale:
+                click.echo(f"--- the judge's rationale ---\n{view.rationale}")
             for who, label, bucket, note in view.others:
                 click.echo(f"  {who}: {label} {bucket or ''} {note or ''}")
             answer = click.prompt(
@@ -217,8 +239,10 @@ def export_cmd(db: str, sample_id: str, role: str, out: str) -> None:
     """Write a role's review sheet (CSV): the request, the sub-query (verdicts) or the checklist
     (combinations), and both documentations in adjacent columns, pretty-printed. Reviewers see
     only their own labels, the adjudicator the disagreements with both labels and notes;
-    nobody sees the judge's verdicts, reasons, confidences or ranks. Fill `reviewer`, `label`
-    (valid/invalid, or yes/no for verdicts), `bucket` (for invalid/no), `note`.
+    nobody sees the judge's verdicts, reasons, confidences or ranks, unless the sample was
+    drawn with --show-rationale (a `rationale` column then follows the documentations). Fill
+    `reviewer`, `label` (valid/invalid, or yes/no for verdicts), `bucket` (for invalid/no),
+    `note`.
 
     \b
     Example:
@@ -268,6 +292,7 @@ def stats_cmd(db: str, sample_id: str, fmt: str) -> None:
     Example:
       toolex review stats audit1 --format json
     """
+    from toolex.review import protocol
     from toolex.review.levels import sample_level
     from toolex.review.stats import review_stats, verdict_stats
 
@@ -276,4 +301,6 @@ def stats_cmd(db: str, sample_id: str, fmt: str) -> None:
             rows = verdict_stats(store, sample_id).rows()
         else:
             rows = review_stats(store, sample_id).rows()
+        shown = protocol.shows_rationale(store, sample_id)
     emit_rows(rows, fmt, title=f"review {sample_id}")
+    click.echo(f"protocol: {protocol.describe(shown)}", err=True)

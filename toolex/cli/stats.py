@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from toolex.cli.options import (
@@ -12,6 +14,9 @@ from toolex.cli.options import (
     format_option,
     open_store,
 )
+
+if TYPE_CHECKING:
+    from toolex.store import Store
 
 
 @click.command()
@@ -38,8 +43,21 @@ from toolex.cli.options import (
     is_flag=True,
     help="Instead: every query with a failed task (stage, reason, effect).",
 )
+@click.option(
+    "--rejections",
+    is_flag=True,
+    help="Instead: the combinations the dependency rule rejected, with its reason: every "
+    "query's count, and its first (best-ranked) rejections with their members.",
+)
 def stats(
-    db: str, fmt: str, benchmark: str, expansion: str, by: str, edges: bool, failures: bool
+    db: str,
+    fmt: str,
+    benchmark: str,
+    expansion: str,
+    by: str,
+    edges: bool,
+    failures: bool,
+    rejections: bool,
 ) -> None:
     """The annotation table of an expansion (queries annotated, sub-queries, verified items,
     valid combinations, shares with equivalents/alternatives), then on stderr what stands
@@ -50,6 +68,9 @@ def stats(
     pending. Also on stderr: items with a platform per task (where none is known, hand-offs
     cannot be checked), where the dependencies came from, and queries the audit's safety limit cut.
 
+    Why the dependency rule rejected combinations: --rejections lists them (each query's count,
+    and its first rejections, best ranked, with members and reason).
+
     Queries whose decomposition failed keep new = old: every query with a failed task is
     listed after the table with its reason (--failures: that list alone, in any --format).
 
@@ -58,6 +79,7 @@ def stats(
       toolex stats --benchmark stabletoolbench --by category
       toolex stats --benchmark toolret --edges --format csv
       toolex stats --benchmark stabletoolbench --failures --format csv
+      toolex stats --benchmark stabletoolbench --rejections
     """
     from toolex.cli.trust import echo_trust
     from toolex.pipeline.outcome import FAILED_COLUMNS, failed_queries
@@ -74,6 +96,9 @@ def stats(
     if failures:
         title = f"failed queries of {benchmark} / {expansion}"
         emit_rows(failed, fmt, title=title, columns=FAILED_COLUMNS)
+        return
+    if rejections:
+        _rejections(store, benchmark, expansion, fmt)
         return
     if edges:
         emit_rows(
@@ -105,3 +130,24 @@ def stats(
             "with their reasons",
             err=True,
         )
+
+
+def _rejections(store: Store, benchmark: str, expansion: str, fmt: str) -> None:
+    from toolex.pipeline.assemble import REASONS_KEPT
+    from toolex.pipeline.stats import rule_rejections
+
+    rows = rule_rejections(store, benchmark, expansion)
+    emit_rows(
+        rows,
+        fmt,
+        title=f"combinations the dependency rule rejected in {benchmark} / {expansion}",
+        columns=["query_id", "rejected", "rrf_rank", "members", "reason"],
+    )
+    counts = {r["query_id"]: int(r["rejected"]) for r in rows}
+    shown = sum(1 for r in rows if r["rrf_rank"] is not None)
+    click.echo(
+        f"{sum(counts.values())} combination(s) rejected in {len(counts)} quer"
+        f"{'y' if len(counts) == 1 else 'ies'}; {shown} listed with their reason (the first "
+        f"{REASONS_KEPT} of each query, best ranked: the rest are counted, not stored)",
+        err=True,
+    )

@@ -18,6 +18,7 @@ them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,11 +74,33 @@ def import_combinations(
     replace: bool = False,
 ) -> CombinationImport:
     path = Path(path)
+    return import_combination_records(
+        store,
+        iter_dicts(path, read_records(path)),
+        path,
+        benchmark=benchmark,
+        expansion=expansion,
+        replace=replace,
+    )
+
+
+def import_combination_records(
+    store: Store,
+    records: Iterable[tuple[dict[str, Any], int | None]],
+    path: str | Path,
+    *,
+    benchmark: str,
+    expansion: str = "default",
+    replace: bool = False,
+) -> CombinationImport:
+    """Import member rows made elsewhere than a file (a loader's own equivalents: SkillRet's
+    substitutable labels), each with the line of ``path`` it came from; as a file's rows."""
+    path = Path(path)
     originals = original_combinations(store, benchmark)
     known_items = item_ids(store, benchmark)
     combos: dict[tuple[str, int], dict[int, tuple[str, Where]]] = {}
     given: list[tuple[str, int, Any, Where]] = []  # (query_id, combo_id, dependencies, where)
-    for rec, line in iter_dicts(path, read_records(path)):
+    for rec, line in records:
         query_id, where = record_query(rec, path, line, originals, benchmark)
         combo_id = get_int(rec, "combo_id", where, None)
         if combo_id is None or combo_id < 0:

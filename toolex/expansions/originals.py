@@ -30,7 +30,7 @@ def item_ids(store: Store, benchmark: str) -> set[str]:
 def record_query(
     rec: dict[str, Any],
     path: Path,
-    line: int,
+    line: int | None,
     originals: dict[str, dict[int, str]],
     benchmark: str,
 ) -> tuple[str, Where]:

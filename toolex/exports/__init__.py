@@ -4,12 +4,16 @@
     export_trec_qrels(store, path, benchmark=None, expansion="default", mode="original")
     export_trec_run(store, path, run_id)
     export_toolret_jsonl(store, path, benchmark=None, expansion="default")
+    export_toolbench(store, folder, benchmark=None, expansion="default", source=None)
+    export_triples(store, path, benchmark=None, expansion="default", run_id=None, negatives=5,
+                   level="query")
 
 and readers for the round trip (``read_trec_qrels``, ``read_trec_run``, ``read_toolret_jsonl``).
-Each returns the number of rows or records written.
+Each returns the number of rows or records written (the last two: what they wrote, as a record).
 """
 
 from toolex.exports.qrels import expanded_qrels, export_qrels, flat_qrels
+from toolex.exports.toolbench import ToolBenchExport, export_toolbench
 from toolex.exports.toolret_jsonl import export_toolret_jsonl, read_toolret_jsonl
 from toolex.exports.trec import (
     QRELS_MODES,
@@ -18,16 +22,22 @@ from toolex.exports.trec import (
     read_trec_qrels,
     read_trec_run,
 )
+from toolex.exports.triples import TriplesExport, export_triples, training_triples
 
 __all__ = [
     "QRELS_MODES",
+    "ToolBenchExport",
+    "TriplesExport",
     "expanded_qrels",
     "export_qrels",
+    "export_toolbench",
     "export_toolret_jsonl",
     "export_trec_qrels",
     "export_trec_run",
+    "export_triples",
     "flat_qrels",
     "read_toolret_jsonl",
     "read_trec_qrels",
     "read_trec_run",
+    "training_triples",
 ]

@@ -7,7 +7,8 @@ Python API (what the CLI calls)::
     load_stabletoolbench(store, path, groups=None, name="stabletoolbench", replace=False)
     load_beir(store, path, split="test", name="beir", kind="tool", replace=False)
     load_plain(store, items, queries, qrels, name=..., kind="tool", replace=False)
-    load_skillret(store, root, split="test", name="skillret", replace=False)
+    load_skillret(store, root, split="test", name="skillret", replace=False,
+                  substitutable="equivalents") -> (LoadResult, SkillRet)
     load_docs(store, path, benchmark=..., rendering=..., replace=False) -> DocsResult
     load_toolret_hub(store, tasks, name="toolret", ...)  (toolex.loaders.hub)
 
@@ -19,12 +20,16 @@ item_docs atomically.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolex.loaders.benchmark import Benchmark
 from toolex.loaders.docs import DocsResult, load_docs
 from toolex.loaders.result import LoadResult
 from toolex.loaders.write import write_benchmark
 from toolex.store import Store
+
+if TYPE_CHECKING:
+    from toolex.loaders.skillret import SkillRet
 
 __all__ = [
     "FORMATS",
@@ -46,7 +51,7 @@ FORMATS = {
     "stabletoolbench": "toolex.loaders.stabletoolbench",
     "beir": "toolex.loaders.beir",
     "plain": "toolex.loaders.plain",
-    "skillret": "toolex.loaders.plain",
+    "skillret": "toolex.loaders.skillret",
     "hub": "toolex.loaders.hub",
 }
 
@@ -120,7 +125,12 @@ def load_skillret(
     split: str = "test",
     name: str = "skillret",
     replace: bool = False,
-) -> LoadResult:
-    from toolex.loaders.plain import read_skillret
+    substitutable: str = "equivalents",
+) -> tuple[LoadResult, SkillRet]:
+    """Write the benchmark; the substitutable labels come back as records
+    (``SkillRet.substitutes``, toolex.loaders.skillret) for the expansion import: `toolex load
+    skillret` makes them an expansion's valid combinations."""
+    from toolex.loaders.skillret import read_skillret
 
-    return write_benchmark(store, read_skillret(root, split=split, name=name), replace=replace)
+    data = read_skillret(root, split=split, name=name, substitutable=substitutable)
+    return write_benchmark(store, data.benchmark, replace=replace), data

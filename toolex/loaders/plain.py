@@ -16,7 +16,7 @@ ToolBench endpoint ``{api_name, api_description, required_parameters, ...}``, an
 operation) goes whole under ``doc``; its name is then read from the doc (``name``, ``api_name``
 or ``title``) unless the item gives one. ``--kind skill`` sets the default kind (SkillRet).
 
-SkillRet (:func:`read_skillret`) is the plain schema under a field mapping, ``SKILLRET_FIELDS``.
+SkillRet (toolex.loaders.skillret) is the plain schema under a field mapping.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from toolex.errors import InputError
 from toolex.loaders.benchmark import Benchmark, item_row
 from toolex.loaders.fields import Where, get_doc, get_int, get_str
 from toolex.loaders.readers import iter_dicts, iter_records
@@ -40,13 +39,6 @@ EXAMPLE_ITEM = (
 )
 EXAMPLE_QUERY = '{"id": "q1", "text": "Will it rain in Lyon tomorrow?"}'
 EXAMPLE_QREL = '{"query_id": "q1", "item_id": "weather::forecast"}'
-
-# SkillRet (ThakiCloud/SKILLRET; <root>/{skills,queries,qrels}/<split>.jsonl) -> plain schema.
-SKILLRET_FIELDS = {
-    "skills": {"id": "id", "name": "name", "description": "text", "skill_md": "doc.skill_md"},
-    "queries": {"id": "id", "query": "text", "setting": "task", "category": "category"},
-    "qrels": {"query_id": "query_id", "skill_id": "item_id", "relevance": "relevance"},
-}
 
 
 def read_plain(
@@ -139,95 +131,6 @@ def add_qrels(bench: Benchmark, records: Records) -> None:
             f"{merged} label(s) repeat a (query id, item id) pair; merged, keeping the highest "
             "relevance"
         )
-
-
-def read_skillret(root: str | Path, *, split: str = "test", name: str = "skillret") -> Benchmark:
-    """A SkillRet-style skill library: ``<root>/skills/<split>.jsonl``,
-    ``<root>/queries/<split>.jsonl`` and, optionally, ``<root>/qrels/<split>.jsonl``, mapped onto
-    the plain schema by ``SKILLRET_FIELDS``:
-
-    * a skill ``{id, name, description, skill_md?, ...}`` is an item of kind ``skill`` whose doc
-      is ``{name, description, skill_md}`` (the text SkillRet embeds: name, description, body);
-    * a query ``{id, query, setting?, category?, skill_ids?|labels?}`` is a query (``setting``,
-      e.g. multi_skill_composition, is its task);
-    * labels come from the qrels file (``{query_id, skill_id, relevance}``, graded) when present,
-      else from each query's ``labels`` (``[{id, relevance}]``) or ``skill_ids`` (relevance 1).
-      The labels of a query's top grade are its annotated combination (SkillRet's "seed"
-      skills, 2); lower grades (1, "functionally substitutable") are alternatives to a seed,
-      not further steps, so they are skipped and counted in a note.
-    """
-    root = Path(root)
-    paths = {part: root / part / f"{split}.jsonl" for part in ("skills", "queries", "qrels")}
-    for part in ("skills", "queries"):
-        if not paths[part].is_file():
-            raise InputError(
-                f"missing {part}/{split}.jsonl (SkillRet layout: skills/, queries/, qrels/)",
-                path=str(root),
-            )
-    bench = Benchmark(name, "skillret", str(root), label_field="skill_id")
-    add_items(bench, (_skill(rec, where) for rec, where in _located(paths["skills"])), "skill")
-    queries = list(_located(paths["queries"], "query id"))
-    add_queries(bench, (_query(rec, where) for rec, where in queries))
-    if paths["qrels"].is_file():
-        qrels = [
-            ({"query_id": r.get("query_id"), "item_id": r.get("skill_id"), **_grade(r)}, w)
-            for r, w in _located(paths["qrels"], "query id")
-        ]
-    else:
-        qrels = [label for rec, where in queries for label in _query_labels(rec, where)]
-    top: dict[Any, Any] = {}
-    for rec, _ in qrels:
-        grade = rec.get("relevance", 1)
-        if isinstance(grade, int | float):
-            top[rec["query_id"]] = max(top.get(rec["query_id"], grade), grade)
-    kept = [(r, w) for r, w in qrels if r.get("relevance", 1) == top.get(r["query_id"], 1)]
-    if len(kept) < len(qrels):
-        bench.notes.append(
-            f"{len(qrels) - len(kept)} label(s) graded below their query's top grade (SkillRet's "
-            "'functionally substitutable' skills) are alternatives, not parts of the annotated "
-            "combination: skipped (toolex expand finds such equivalents)"
-        )
-    add_qrels(bench, kept)
-    return bench
-
-
-def _skill(rec: dict[str, Any], where: Where) -> tuple[dict[str, Any], Where]:
-    doc = {k: rec[k] for k in ("name", "description", "skill_md") if rec.get(k)}
-    if not doc.get("description") and not doc.get("skill_md"):
-        raise where.error("a skill needs a description or a skill_md body", "description")
-    out = {"id": rec.get("id"), "name": rec.get("name"), "doc": doc}
-    for key in ("category", "platform"):
-        if isinstance(rec.get(key), str):
-            out[key] = rec[key]
-    return out, where
-
-
-def _query(rec: dict[str, Any], where: Where) -> tuple[dict[str, Any], Where]:
-    out = {"id": rec.get("id"), "text": rec.get("query", rec.get("text"))}
-    if isinstance(rec.get("setting"), str):
-        out["task"] = rec["setting"]
-    if isinstance(rec.get("category"), str):
-        out["category"] = rec["category"]
-    return out, where
-
-
-def _query_labels(rec: dict[str, Any], where: Where) -> Iterator[tuple[dict[str, Any], Where]]:
-    labels = rec.get("labels")
-    if labels is None:
-        ids = rec.get("skill_ids")
-        if not isinstance(ids, list):
-            raise where.error("no qrels file, and the query has no labels or skill_ids", "labels")
-        labels = [{"id": i, "relevance": 1} for i in ids]
-    if not isinstance(labels, list):
-        raise where.error("expected a list of {id, relevance}", "labels")
-    for label in labels:
-        if not isinstance(label, dict):
-            raise where.error(f"expected {{id, relevance}}, found {label!r}", "labels")
-        yield {"query_id": rec.get("id"), "item_id": label.get("id"), **_grade(label)}, where
-
-
-def _grade(rec: dict[str, Any]) -> dict[str, Any]:
-    return {"relevance": rec["relevance"]} if rec.get("relevance") is not None else {}
 
 
 def _doc_name(doc: dict[str, Any]) -> str | None:

@@ -24,9 +24,11 @@ Stored: the original (combo 0, always, its rank counted when the enumeration sto
 and the pending ones, numbered and ranked exactly as when the whole product was stored (the
 numbers of the rejected ones left as gaps). Counted per query (``expansions.count_products``,
 schemas 064 and 066): the rule's rejections within the budget (reported as rejected_platform) and
-the rest of the product (unstored, reported as cut). Queries are assembled in groups of about
-CHUNK stored combinations, one transaction each, so an interruption leaves a query unassembled,
-and the next run assembles it whole.
+the rest of the product (unstored, reported as cut). The first REASONS_KEPT rejections of each
+query are stored with their members and the rule's reason (rule_rejections, 20 and 21), so a
+user can see why without the assembly holding what the rule rejects. Queries are assembled in
+groups of about CHUNK stored combinations, one transaction each, so an interruption leaves a
+query unassembled, and the next run assembles it whole.
 """
 
 from __future__ import annotations
@@ -81,6 +83,10 @@ CHUNK = 50_000
 GROWTH = 4
 # combinations.rrf_rank is an INTEGER: an original ranked beyond it keeps an unknown (NULL) rank.
 MAX_RANK = 2**31 - 1
+# Rejections stored per query with their reason, the best ranked (table rule_rejections, schema
+# 068; `toolex stats --rejections`); the rest are counted only. A query whose product the rule
+# rejects nearly whole thus stores this many rows, never what it rejected.
+REASONS_KEPT = 20
 
 
 @dataclass
@@ -172,6 +178,7 @@ class Batch:
         store.execute("stages/4_assemble/12_edge_fit_rule.sql")
         store.execute("stages/4_assemble/13_audit_cap.sql", {"budget": self.budget})
         store.execute("stages/4_assemble/14_drop_cut_items.sql")
+        store.execute("stages/4_assemble/20_keep_reasons.sql", {"keep": REASONS_KEPT})
         store.execute_script("stages/4_assemble/15_keep_round.sql")
 
 
@@ -201,8 +208,13 @@ def run(
             ctx.progress.advance(len(chunk))
     finally:
         ctx.progress.finish()
+    # The originals are valid by definition; the stage row names them so, and leaves "valid" to
+    # the outcome and `stats` (every valid combination once the audit has run): a "valid" here,
+    # counted before the audit, read as a third number for one word.
+    counts.notes["originals"] = sum(p.original is not None for p in products)
     for row in store.rows("stages/4_assemble/18_combination_counts.sql", ctx.params()):
-        counts.notes[row["status"]] = int(row["combinations"])
+        if row["status"] != "valid":
+            counts.notes[row["status"]] = int(row["combinations"])
     limited = store.rows("stages/4_assemble/19_safety_limit_hits.sql", ctx.params())
     if limited:
         counts.notes["queries_at_safety_limit"] = len(limited)
@@ -258,6 +270,7 @@ def assemble_chunk(
         ]
         expansions.count_products(store, ctx.benchmark, ctx.expansion, sizes)
         expansions.store_assembled(store)
+        store.execute("stages/4_assemble/21_store_reasons.sql", ctx.base())
         store.execute_script("stages/4_assemble/03_drop_products.sql")
 
 

@@ -62,7 +62,7 @@ def run(
             )
             _write(ctx, batch, table.to_pylist(), retriever, depth)
             counts.ok += len(batch)
-            ctx.progress.advance(len(batch), calls=ctx.calls, cost_usd=ctx.cost)
+            ctx.progress.advance(len(batch))  # no calls of its own: BM25 and local models
     finally:
         ctx.progress.finish()
     counts.notes["reference_unretrieved"] = _unretrieved(ctx)

@@ -1,14 +1,27 @@
-"""``toolex expand --dry-run``: how many judge calls a run would make and what they would cost.
+"""``toolex expand --dry-run``: the calls a run would make, stage by stage, what they would cost,
+and how many to expect.
 
-Tasks that exist now (queries to decompose, candidates to verify, combinations to audit) go to
-``judge.estimate``, which knows the ledger (cached answers cost nothing) and the prices. Tasks
-that only appear once earlier stages ran are bounded from above: every sub-query of an
-undecomposed query (one per ground-truth label) times K candidates, and ``audit_cap``
-combinations per query not yet assembled (with no cap, every combination is audited: the bound
-is then the per-query safety limit); their cost is extrapolated at the known tasks' average
-cost per call when there is one. The verify tasks go through the run's plan first
-(toolex.pipeline.verify_plan): ``screened`` and ``reused`` count the tasks the pre-screen and
-verdict reuse answer without a call.
+One row per stage the run would go through (decompose, candidates, verify, assemble, audit), so
+the total covers every stage: retrieval and the assembly make no judge calls and cost nothing
+here. Tasks that exist now (queries to decompose, candidates to verify, combinations to audit)
+go to ``judge.estimate``, which knows the ledger (cached answers cost nothing) and the prices;
+the verify tasks go through the run's plan first (toolex.pipeline.verify_plan): ``screened`` and
+``reused`` count the tasks the pre-screen and verdict reuse answer without a call.
+
+Tasks that only appear once earlier stages ran are counted twice:
+
+* ``tasks_later_at_most``, an upper bound: every sub-query of an undecomposed query (one per
+  ground-truth label) times K candidates, and ``audit_cap`` combinations per query not yet
+  assembled (with no cap, the per-query safety limit: 1,000, so 2,098 ToolRet queries bound the
+  audit at 2.1 million);
+* ``calls_expected``, the calls now plus the later tasks times the rate this expansion shows so
+  far: verify calls per verify task of the candidates known now, audit tasks per assembled query.
+  Where the expansion shows nothing yet (a fresh one), the rates the cost benchmark measured on
+  StableToolBench and the four ToolRet tasks stand in (``PRIOR_*``); ``basis`` says which.
+
+Costs: ``cost_usd_expected`` and ``cost_usd_at_most`` price the later calls at the known tasks'
+average cost per call; with no known task of a judge that makes calls, the cost is unknown (said
+as such, not guessed) until an earlier stage has run (`expand --stage decompose`, then a dry run).
 """
 
 from __future__ import annotations
@@ -21,6 +34,15 @@ from toolex.pipeline.stage import StageContext
 
 if TYPE_CHECKING:
     from toolex.store import Store
+
+# Verify calls per retrieved candidate (the reference included) and audit calls per query of an
+# LLM expansion, as benchmarks/bench_cost.py measures them over StableToolBench and the four
+# ToolRet tasks (BM25, depth 20; the offline judge's P(yes) >= 0.5 standing in for the verifier's
+# answers), pooled: "rates a fresh dry run expects". With the pre-screen (and reuse), 24,968
+# calls for 96,300 candidates; without, 60,785; 3,540 audit calls for 2,863 queries.
+PRIOR_VERIFY_SHARE = {"screen": 0.259, "no screen": 0.631}
+PRIOR_AUDITS_PER_QUERY = 1.236
+PRIOR = "prior (benchmarks/bench_cost.py)"
 
 
 def estimate(
@@ -37,12 +59,21 @@ def estimate(
     labels = store.rows("stages/expansion/03_pending_work.sql", ctx.params())[0]
     if "decompose" in stages:
         tasks, _ = decompose.pending_tasks(ctx)
-        rows.append(_row("decompose", judges["decompose"], tasks, 0))
+        rows.append(_row("decompose", judges["decompose"], tasks, 0, 0.0, ""))
+    later_subqueries = int(labels["undecomposed_slots"] + labels["subqueries_without_candidates"])
+    if "candidates" in stages:
+        rows.append(
+            _free(
+                "candidates",
+                getattr(settings, "retriever", ""),
+                int(labels["subqueries_without_candidates"]),
+                int(labels["undecomposed_slots"]),
+            )
+        )
     if "verify" in stages:
         from toolex.pipeline import verify_plan
         from toolex.pipeline.verify import pending_tasks as verify_tasks
 
-        later = int(labels["undecomposed_slots"] + labels["subqueries_without_candidates"])
         pending = verify_tasks(ctx)
         options = verify_plan.VerifyOptions(
             getattr(settings, "prescreen", "auto"),
@@ -50,29 +81,65 @@ def estimate(
             getattr(settings, "order", "retrieval"),
         )
         plan = verify_plan.make(ctx, pending, judges["verify"], options)
-        row = _row("verify", judges["verify"], plan.to_judge, later * settings.depth)
+        later = later_subqueries * settings.depth
+        screen = options.resolved(judges["verify"]).prescreen == "on"
+        prior = PRIOR_VERIFY_SHARE["screen" if screen else "no screen"]
+        row = _row("verify", judges["verify"], plan.to_judge, later, prior, PRIOR, len(pending))
         row["tasks_now"] = len(pending)
         row["screened"] = len(plan.screened)
         row["reused"] = len(plan.reused) + plan.waiting
         rows.append(row)
+    if "assemble" in stages:
+        rows.append(_free("assemble", "", int(labels["unassembled_queries"]), 0))
     if "audit" in stages:
+        unassembled = int(labels["unassembled_queries"])
+        assembled = int(labels["assembled_queries"])
+        if assembled:
+            rate = int(labels["audit_tasks"]) / assembled
+            basis = f"{assembled} assembled queries"
+        else:
+            rate, basis = PRIOR_AUDITS_PER_QUERY, PRIOR
+        per_query = _audits_per_query(settings)
+        share = min(rate, per_query) / per_query if per_query else 0.0
         rows.append(
             _row(
                 "audit",
                 judges["audit"],
                 audit.pending_tasks(ctx),
-                int(labels["unassembled_queries"]) * _audits_per_query(settings),
+                unassembled * per_query,
+                share,
+                basis,
             )
         )
     return rows
 
 
-def _row(stage: str, judge: Judge, tasks: list[Any], bound: int) -> dict[str, Any]:
+def _row(
+    stage: str,
+    judge: Judge,
+    tasks: list[Any],
+    bound: int,
+    share: float,
+    basis: str,
+    observed: int = 0,
+) -> dict[str, Any]:
+    """A judged stage: its tasks now, their calls and cost, and the later tasks (``bound``) of
+    which ``share`` are expected to need a call; with ``observed`` tasks now (of which
+    ``tasks`` go to the judge), the share they show instead."""
     est = judge.estimate(stage, tasks)  # type: ignore[arg-type]
+    if observed:
+        share, basis = est.calls / observed, f"{observed} {stage} tasks now"
     per_call = (est.cost_usd / est.calls) if est.calls and est.cost_usd is not None else None
     free = not getattr(judge, "makes_calls", True)
-    later_cost = per_call * bound if per_call is not None else (0.0 if bound == 0 or free else None)
-    total = None if est.cost_usd is None or later_cost is None else est.cost_usd + later_cost
+    expected_later = 0 if free else round(bound * share)
+
+    def cost(later_calls: int) -> float | None:
+        if est.cost_usd is None:
+            return None
+        if later_calls == 0 or free:
+            return round(est.cost_usd, 4)
+        return None if per_call is None else round(est.cost_usd + per_call * later_calls, 4)
+
     return {
         "stage": stage,
         "judge": judge.spec,
@@ -82,7 +149,52 @@ def _row(stage: str, judge: Judge, tasks: list[Any], bound: int) -> dict[str, An
         "screened": 0,  # answered by the pre-screen (verify)
         "reused": 0,  # answered by another sub-query's verdict (verify)
         "tasks_later_at_most": bound,
-        "cost_usd_at_most": None if total is None else round(total, 4),
+        "calls_expected": est.calls + expected_later,
+        "basis": basis if expected_later else "the tasks now",
+        "cost_usd_expected": cost(expected_later),
+        "cost_usd_at_most": cost(0 if free else bound),
+    }
+
+
+def _free(stage: str, spec: str, now: int, later: int) -> dict[str, Any]:
+    """A stage that makes no judge calls (retrieval, the assembly): its work, at no cost."""
+    return {
+        "stage": stage,
+        "judge": spec,
+        "tasks_now": now,
+        "calls_now": 0,
+        "cached": 0,
+        "screened": 0,
+        "reused": 0,
+        "tasks_later_at_most": later,
+        "calls_expected": 0,
+        "basis": "makes no judge calls",
+        "cost_usd_expected": 0.0,
+        "cost_usd_at_most": 0.0,
+    }
+
+
+def total_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The dry run's last row: calls (now, expected) and cost (expected, at most) over every
+    stage; a cost is unknown when any stage's is."""
+
+    def cost(column: str) -> float | None:
+        costs = [r[column] for r in rows]
+        return None if any(c is None for c in costs) else round(sum(costs), 4)
+
+    return {
+        "stage": "total",
+        "judge": "",
+        "tasks_now": sum(r["tasks_now"] for r in rows),
+        "calls_now": sum(r["calls_now"] for r in rows),
+        "cached": sum(r["cached"] for r in rows),
+        "screened": sum(r.get("screened", 0) for r in rows),
+        "reused": sum(r.get("reused", 0) for r in rows),
+        "tasks_later_at_most": sum(r["tasks_later_at_most"] for r in rows),
+        "calls_expected": sum(r["calls_expected"] for r in rows),
+        "basis": "",
+        "cost_usd_expected": cost("cost_usd_expected"),
+        "cost_usd_at_most": cost("cost_usd_at_most"),
     }
 
 

@@ -14,6 +14,11 @@ degenerate, and `expand` says so loudly, when
 * candidates were judged and none was accepted: nothing can be expanded.
 
 Each warning names the likely cause and what to look at.
+
+"valid" counts every valid combination, the original included, as `toolex stats` (valid_combos)
+and `toolex info` count it; "alternatives" are the valid ones other than the original. (The
+outcome once said "valid" for the alternatives alone, while its own stage rows and `stats`
+counted the originals too: three numbers for one word.)
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from toolex.pipeline.settings import STAGES
 from toolex.store import Store
 
 MISSED_SHARE = 0.5  # references missing from their own candidate lists, of sub-queries with one
@@ -40,7 +46,8 @@ class ExpansionOutcome:
     candidates: int
     accepted: int
     equivalents_per_subquery: float
-    valid: int
+    valid: int  # every valid combination, the original included
+    alternatives: int  # valid combinations other than the original
     with_alternative: int
     failed_queries: int
     top_text: str | None
@@ -56,6 +63,7 @@ class ExpansionOutcome:
             "subqueries": self.subqueries,
             "equivalents_per_subquery": self.equivalents_per_subquery,
             "valid_combinations": self.valid,
+            "alternatives": self.alternatives,
             "queries_with_alternative": self.with_alternative,
             "failed_queries": self.failed_queries,
         }
@@ -111,4 +119,38 @@ def failed_queries(store: Store, benchmark: str, expansion: str) -> list[dict[st
     """Every query with a failed task: query_id, stage, failed, reason, effect."""
     return store.rows(
         "stages/expansion/05_failed_queries.sql", {"benchmark": benchmark, "expansion": expansion}
+    )
+
+
+# What each stage's output is called in the message that asks for it.
+OUTPUTS = {
+    "decompose": "sub-queries",
+    "candidates": "candidates",
+    "verify": "verdicts",
+    "assemble": "combinations",
+}
+
+
+def missing_stage(
+    store: Store, benchmark: str, expansion: str, query_ids: list[str], stages: tuple[str, ...]
+) -> str | None:
+    """Why ``stages`` would do nothing, or None: the first of them needs the output of the
+    stage before it, which is not among them and has run for none of the queries (a partial
+    output is a run to resume, not a mistake). `expand --stage candidates` on a fresh expansion
+    did 0 tasks and said nothing."""
+    chosen = [s for s in STAGES if s in stages]
+    if not chosen or not query_ids or STAGES.index(chosen[0]) == 0:
+        return None
+    before = STAGES[STAGES.index(chosen[0]) - 1]
+    held = store.rows(
+        "stages/expansion/09_stage_inputs.sql",
+        {"benchmark": benchmark, "expansion": expansion, "query_ids": query_ids},
+    )[0]
+    if held[before]:
+        return None
+    group = "verify" if before == "candidates" else before  # `--stage verify` retrieves too
+    return (
+        f"expansion {expansion!r} of {benchmark!r} has no {OUTPUTS[before]} yet for these "
+        f"{len(query_ids)} queries, so --stage {chosen[0]} has nothing to work on: run "
+        f"`toolex expand --stage {group}` first (or leave out --stage: every stage in order)"
     )

@@ -130,6 +130,7 @@ def drop_outputs(store: Store, benchmark: str, expansion: str) -> None:
     with store.transaction():
         store.execute("stages/0_run/03_drop_stage_failures.sql", params)
         store.execute("stages/0_run/04_drop_dependencies.sql", params)
+        store.execute("stages/0_run/10_drop_rule_rejections.sql", params)
         expansions.drop_combinations(store, benchmark, expansion)
         store.execute("stages/0_run/05_drop_verdicts.sql", params)
         store.execute("stages/0_run/06_drop_candidates.sql", params)

@@ -21,7 +21,8 @@ STAGE_GROUPS = {
 }
 
 # BM25: offline, no model, the cheapest, and on the ToolBench-style sample it misses fewer
-# references in its top 20 than the BM25+WordLlama hybrid (40 of 743 vs 85; see the README).
+# references in its top 20 than the BM25+WordLlama hybrid (94 of 743 vs 146:
+# benchmarks/bench_candidates.py).
 CANDIDATE_RETRIEVER = "bm25"
 # Candidates retrieved per sub-query (stage 2); an unretrieved reference is charged rank K + 1.
 CANDIDATES_PER_SUBQUERY = 20

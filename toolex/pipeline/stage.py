@@ -220,9 +220,9 @@ def run_judged(
                             "call_id": outcome.call_id,
                         },
                     )
-                ctx.progress.advance(
-                    1, calls=ctx.calls + meter.calls, cost_usd=ctx.cost + meter.cost
-                )
+                # the stage's own calls: a line that reads "audit ... 7 calls" must not count
+                # the verifier's (the run's total is the ledger's and the stage rows' sum)
+                ctx.progress.advance(1, calls=meter.calls, cost_usd=meter.cost)
     finally:
         counts.calls, counts.cost_usd = meter.calls, meter.cost
         ctx.calls += meter.calls

@@ -52,6 +52,16 @@ def combination_counts(store: Store, benchmark: str, expansion: str = "default")
     return {r["status"]: int(r["combinations"]) for r in rows}
 
 
+def rule_rejections(
+    store: Store, benchmark: str, expansion: str = "default"
+) -> list[dict[str, Any]]:
+    """The dependency rule's rejections: per query its count (``rejected``) and the first ones
+    kept, each with its rank, members and the rule's reason (sql/stages/expansion/10)."""
+    return store.rows(
+        "stages/expansion/10_rule_rejections.sql", {"benchmark": benchmark, "expansion": expansion}
+    )
+
+
 def platform_coverage(store: Store, benchmark: str) -> list[dict[str, Any]]:
     """Per task: items, with_platform, platforms (distinct), sources (sql/stages/expansion/07)."""
     return store.rows("stages/expansion/07_platform_coverage.sql", {"benchmark": benchmark})

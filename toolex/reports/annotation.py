@@ -38,6 +38,7 @@ def annotation_detail_table(ctx: ReportContext) -> Table:
         note=(
             "Per benchmark and category ('all' = the benchmark). Candidates judged and "
             "equivalents accepted exclude the reference (ground-truth) verdicts; combination "
-            "counts exclude the original, so mean_valid_per_query = 1 + new valid per query."
+            "counts exclude the original (alternatives: valid combinations other than the "
+            "original), so mean_valid_per_query = 1 + alternatives per query."
         ),
     )

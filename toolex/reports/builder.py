@@ -212,7 +212,8 @@ def render_markdown(ctx: ReportContext, report: Report) -> str:
         f"- benchmarks: {', '.join(ctx.benchmarks) or '(none)'}",
         f"- expansion: `{ctx.expansion}`",
         f"- runs: {', '.join(f'`{r}`' for r in ctx.run_ids) or '(none)'}",
-        f"- K = {ctx.k}; seed = {ctx.seed}",
+        f"- K = {ctx.k}; seed = {ctx.seed}; random tool of the equivalent ranks drawn from the "
+        f"{'candidate pool' if ctx.random_from == 'pool' else 'whole library'}",
         "- pairs (base → fine-tuned): "
         + (", ".join(f"`{b}` → `{t}`" for b, t in ctx.pairs) or "(none)"),
         "",

@@ -41,6 +41,7 @@ class ReportContext:
     k: int = 10
     pairs: list[tuple[str, str]] = field(default_factory=list)
     seed: int = 0
+    random_from: str = "pool"  # where the equivalent-rank section draws its random tool
     n_perm: int = 1000
     n_boot: int = 1000
     exact_max: int = 12

@@ -104,7 +104,8 @@ def items_for(store: Store, sample_id: str, role: str) -> list[dict[str, Any]]:
         labels = seen.get(level.key_of(item))
         if labels is None and role == "adjudicator":
             continue  # not a disagreement
-        out.append({**item, **{c: labels[c] if labels else None for c in SEEN}})
+        seen_labels = {c: labels[c] if labels else None for c in SEEN}
+        out.append({**item, "sample_id": sample_id, **seen_labels})
     return out
 
 

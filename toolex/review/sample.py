@@ -38,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolex.errors import ToolexError
+from toolex.review import protocol
 from toolex.review.beyond import BEYOND, SearchFn, ranked_beyond
 from toolex.review.levels import VERDICT
 from toolex.store import Store
@@ -123,9 +124,11 @@ def draw_sample(
     expansion: str = "default",
     size: int,
     seed: int,
+    show_rationale: bool = False,
 ) -> dict[str, int]:
     """Insert a combination-level sample into ``review_samples``; returns the count kept per
-    stratum. Refuses to overwrite an existing sample (its labels would lose their meaning)."""
+    stratum. Refuses to overwrite an existing sample (its labels would lose their meaning).
+    ``show_rationale``: its reviewers see the judges' rationale (toolex.review.protocol)."""
     check_new_sample(store, sample_id, benchmark, expansion, size)
     params = {"benchmark": benchmark, "expansion": expansion}
     strata = {
@@ -142,6 +145,7 @@ def draw_sample(
             "review/11_sample_insert.sql",
             {"sample_id": sample_id, **params, "seed": seed, **_quotas(quotas)},
         )
+        protocol.record(store, sample_id, show_rationale)
     return {h: q for h, q in quotas.items() if q}
 
 
@@ -157,10 +161,12 @@ def draw_verdict_sample(
     beyond: int = BEYOND,
     retriever: str | None = None,
     search: SearchFn | None = None,
+    show_rationale: bool = False,
 ) -> list[dict[str, Any]]:
     """Insert a verdict-level sample; returns one row per stratum (stratum, part, category,
     rank_band, population, drawn), parts in their order. ``search`` replaces
-    toolex.retrieval.search (toolex.review.beyond)."""
+    toolex.retrieval.search (toolex.review.beyond); ``show_rationale``: its reviewers see the
+    judge's rationale (toolex.review.protocol)."""
     if order_by not in ORDERS:
         raise ToolexError(f"order must be one of {', '.join(ORDERS)}, not {order_by!r}")
     if beyond < 0:
@@ -215,4 +221,5 @@ def draw_verdict_sample(
                 "scope": found.scope,
             },
         )
+        protocol.record(store, sample_id, show_rationale)
     return rows

@@ -3,8 +3,9 @@
 Export writes what the role may see (toolex.review.views: the request, the sub-query or the
 checklist, and both documentations in adjacent columns, pretty-printed; reviewers see their own
 label only, the adjudicator the disagreements with both labels and notes; nobody sees the
-judge's verdicts, reasons or confidences, nor ranks or scores) plus the label/bucket/note
-columns to fill. Columns, by level:
+judge's verdicts, reasons or confidences, nor ranks or scores, unless the sample was drawn with
+the judge's rationale shown: then a ``rationale`` column follows the documentations) plus the
+label/bucket/note columns to fill. Columns, by level:
 
 - verdict: sample_id, benchmark, expansion, query_id, slot, item_id (the candidate), position,
   query, instruction, subquery, reference, reference_doc, candidate_doc;
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from toolex.errors import InputError, ToolexError
+from toolex.review import protocol
 from toolex.review.finals import in_sample
 from toolex.review.labels import Label, check_role, items_for, write_label
 from toolex.review.levels import Level, sample_level
@@ -59,21 +61,23 @@ EDIT = ("role", "reviewer", "label", "bucket", "note")
 INTEGER_KEYS = ("slot", "combo_id")
 
 
-def columns(level: Level, role: str) -> list[str]:
+def columns(level: Level, role: str, rationale: bool = False) -> list[str]:
     others = OTHERS if role == "adjudicator" else ()
-    return ["sample_id", *level.key, *CONTEXT[level.name], *others, *EDIT]
+    shown = ("rationale",) if rationale else ()
+    return ["sample_id", *level.key, *CONTEXT[level.name], *shown, *others, *EDIT]
 
 
 def export_sheet(store: Store, sample_id: str, role: str, path: str | Path) -> int:
     """Write the role's sheet to ``path``; returns the number of rows."""
     level = sample_level(store, sample_id)
     items = items_for(store, sample_id, role)
-    cols = columns(level, role)
+    show = protocol.shows_rationale(store, sample_id)
+    cols = columns(level, role, show)
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=cols)
         writer.writeheader()
         for item in items:
-            view = item_view(store, level, item, role)
+            view = item_view(store, level, item, role, show)
             row: dict[str, Any] = {k: item.get(k) for k in cols if k in item}
             docs = "docs" if level.name == "combination" else "doc"
             row.update(
@@ -83,6 +87,7 @@ def export_sheet(store: Store, sample_id: str, role: str, path: str | Path) -> i
                     "checklist": "\n".join(view.checklist),
                     f"reference_{docs}": view.left.text(),
                     f"candidate_{docs}": view.right.text(),
+                    "rationale": view.rationale,
                 }
             )
             writer.writerow({k: "" if row.get(k) is None else row[k] for k in cols})

@@ -5,10 +5,13 @@
 - combination: the request, the checklist (the sub-queries, one per slot), and the documentations
   of the ground-truth combination (left) and of the proposed one (right), slot by slot.
 
-Documentations are the raw documents as loaded, pretty-printed. Nothing of the judges or the
-retriever is part of a view (verdict, reason, confidence, audit reason, RRF rank, the verdict
-sample's part and rank band): the items SQL does not even return them, so labels stay blind to
-the judge. The adjudicator's view adds both reviewers' labels and notes.
+Documentations are the raw documents as loaded, pretty-printed. By default nothing of the judges
+or the retriever is part of a view (verdict, reason, confidence, audit reason, RRF rank, the
+verdict sample's part and rank band): the items SQL does not even return them, so labels stay
+blind to the judge. A sample drawn with the judge's rationale shown (`review sample
+--show-rationale`, the paper's protocol: toolex.review.protocol) adds it as ``rationale``, read
+apart from the items; ranks and the sample's parts stay hidden either way. The adjudicator's
+view adds both reviewers' labels and notes.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolex.review import protocol
 from toolex.review.labels import members
 from toolex.review.levels import Level
 from toolex.store import Store
@@ -45,6 +49,8 @@ class ItemView:
     right: Side
     # adjudicator only: (role, label, bucket, note) of both reviewers
     others: tuple[tuple[str, str | None, str | None, str | None], ...] = field(default=())
+    # the judge's rationale, when the sample's protocol shows it (toolex.review.protocol)
+    rationale: str | None = None
 
 
 def pretty_doc(doc: Any) -> str:
@@ -66,8 +72,18 @@ def item_docs(store: Store, benchmark: str, item_ids: Sequence[str]) -> dict[str
     return {r["item_id"]: pretty_doc(r["doc"]) for r in rows}
 
 
-def item_view(store: Store, level: Level, item: Mapping[str, Any], role: str) -> ItemView:
-    """What ``role`` sees of ``item`` (a row of the level's items SQL)."""
+def item_view(
+    store: Store,
+    level: Level,
+    item: Mapping[str, Any],
+    role: str,
+    show_rationale: bool | None = None,
+) -> ItemView:
+    """What ``role`` sees of ``item`` (a row of the level's items SQL); ``show_rationale``
+    defaults to the sample's protocol (pass it to spare the look-up per item)."""
+    if show_rationale is None:
+        show_rationale = protocol.shows_rationale(store, item["sample_id"])
+    why = protocol.rationale(store, level, item) if show_rationale else None
     others: tuple[tuple[str, str | None, str | None, str | None], ...] = ()
     if role == "adjudicator":
         others = tuple(
@@ -86,6 +102,7 @@ def item_view(store: Store, level: Level, item: Mapping[str, Any], role: str) ->
             left=Side("reference", ((ref, docs.get(ref, missing)),)),
             right=Side("candidate", ((cand, docs.get(cand, missing)),)),
             others=others,
+            rationale=why,
         )
     slots = members(store, item)
     ids = [m["reference"] for m in slots if m["reference"]] + [m["candidate"] for m in slots]
@@ -115,6 +132,7 @@ def item_view(store: Store, level: Level, item: Mapping[str, Any], role: str) ->
             ),
         ),
         others=others,
+        rationale=why,
     )
 
 

@@ -1,17 +1,18 @@
 -- 04_outcome: what an expansion holds, for the end of `toolex expand` and its degenerate-run
 -- warnings (toolex.pipeline.outcome). Counts the store, not one run, so a re-run reports the
 -- same outcome.
--- Reads: queries, qrels, items, subqueries, candidates, verdicts, combinations, stage_failures.
+-- Reads: queries, qrels, subqueries, candidates, verdicts, combinations, stage_failures.
 -- Creates: nothing (one row). Parameters: $benchmark, $expansion.
 -- Returns: queries (with ground truth), decomposed (with sub-queries), subqueries,
 --   with_candidates (sub-queries with a candidate list), refs_missed (of those, the reference
 --   was not in its own list: stored with no score), candidates (non-reference),
 --   accepted (non-reference candidates accepted), equivalents_per_subquery (accepted / sub-queries),
---   valid (valid expanded combinations, the originals excluded), with_alternative (queries with
---   one), failed_queries (queries with a failed task), top_text and top_text_n (the most
---   repeated sub-query text and how many sub-queries read it), reference_tools and
---   unnamed_references (distinct ground-truth items of the sub-queries; of those, the items with
---   no name of their own).
+--   valid (every valid combination, the original included: the word means that in `expand`,
+--   `stats`, `info` and the report alike), alternatives (the valid ones other than the original),
+--   with_alternative (queries with one), failed_queries (queries with a failed task), top_text
+--   and top_text_n (the most repeated sub-query text and how many sub-queries read it),
+--   reference_tools and unnamed_references (distinct ground-truth items of the sub-queries; of
+--   those, the items with no name of their own).
 WITH q AS (
     SELECT DISTINCT query_id FROM qrels WHERE benchmark = $benchmark
 ), s AS (
@@ -25,10 +26,9 @@ WITH q AS (
     SELECT v.* FROM verdicts AS v
     JOIN s ON s.query_id = v.query_id AND s.slot = v.slot
     WHERE v.benchmark = $benchmark AND v.expansion = $expansion AND v.item_id <> s.ref_item_id
-), combos AS (
-    SELECT * FROM combinations
+), valid AS (
+    SELECT query_id, combo_id <> 0 AND NOT is_original AS alternative FROM combinations
     WHERE benchmark = $benchmark AND expansion = $expansion AND status = 'valid'
-      AND combo_id <> 0 AND NOT is_original
 ), refs AS (
     SELECT DISTINCT i.item_id, nullif(trim(coalesce(i.name, '')), '') IS NULL AS unnamed
     FROM s JOIN items AS i ON i.benchmark = $benchmark AND i.item_id = s.ref_item_id
@@ -46,8 +46,9 @@ SELECT
     (SELECT count(*) FROM v WHERE accepted) AS accepted,
     (SELECT count(*) FROM v WHERE accepted) / greatest((SELECT count(*) FROM s), 1)
         AS equivalents_per_subquery,
-    (SELECT count(*) FROM combos) AS valid,
-    (SELECT count(DISTINCT query_id) FROM combos) AS with_alternative,
+    (SELECT count(*) FROM valid) AS valid,
+    (SELECT count(*) FROM valid WHERE alternative) AS alternatives,
+    (SELECT count(DISTINCT query_id) FROM valid WHERE alternative) AS with_alternative,
     (SELECT count(DISTINCT q.query_id) FROM q
      JOIN stage_failures AS f
        ON f.benchmark = $benchmark AND f.expansion = $expansion

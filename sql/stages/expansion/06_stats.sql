@@ -6,7 +6,9 @@
 -- alternative combination.
 -- The fate of every combination, original and imported ones included, so a capped run never
 -- passes for an uncapped one: assembled = valid_combos + rejected_platform + rejected_audit +
--- cut + pending; audited = the combinations an audit judged (valid or rejected_audit, neither
+-- cut + pending; valid_combos counts every valid combination, the original included, and
+-- alternatives the valid ones other than the original (the words of `expand`'s outcome too);
+-- audited = the combinations an audit judged (valid or rejected_audit, neither
 -- the original nor imported); rejected_platform = what the dependency rule rejected (the
 -- assembly counts them, combination_products.rejected_platform, schema 066, beside the rows an
 -- older toolex stored); cut = beyond the audit cap or the per-query safety limit (counted,
@@ -39,12 +41,14 @@ per_query AS (
            (SELECT coalesce(sum(verified), 0) FROM per_sub p WHERE p.query_id = a.query_id) AS verified,
            (SELECT count(*) FROM per_sub p WHERE p.query_id = a.query_id AND p.beyond > 0) AS subs_beyond,
            f.assembled + coalesce(u.unstored, 0) + coalesce(u.rejected_platform, 0) AS assembled,
-           f.valid, f.rejected_platform + coalesce(u.rejected_platform, 0) AS rejected_platform,
+           f.valid, f.alternatives, f.rejected_platform + coalesce(u.rejected_platform, 0) AS rejected_platform,
            f.rejected_audit, f.cut + coalesce(u.unstored, 0) AS cut, f.pending,
            f.audited, f.dependency_unchecked
     FROM annotated a
     JOIN (SELECT query_id, count(*) AS assembled,
                  count(*) FILTER (WHERE status = 'valid') AS valid,
+                 count(*) FILTER (WHERE status = 'valid' AND NOT is_original AND combo_id <> 0)
+                     AS alternatives,
                  count(*) FILTER (WHERE status = 'rejected_platform') AS rejected_platform,
                  count(*) FILTER (WHERE status = 'rejected_audit') AS rejected_audit,
                  count(*) FILTER (WHERE status = 'cut') AS cut,
@@ -75,6 +79,7 @@ SELECT category,
        sum(cut)::HUGEINT AS cut,
        sum(pending)::BIGINT AS pending,
        sum(valid)::BIGINT AS valid_combos,
+       sum(alternatives)::BIGINT AS alternatives,
        round(sum(valid) / count(*), 2) AS combos_per_query,
        round(sum(subs_beyond) / nullif(sum(subqueries), 0), 4) AS subs_with_equiv,
        round(count(*) FILTER (WHERE valid > 1) / count(*), 4) AS queries_with_alt,

@@ -5,7 +5,9 @@ What is shown is toolex.review.views' ItemView, the same as in the sheets: on to
 below, both documentations side by side (reference | candidate, or ground truth | proposed),
 each pane scrollable on its own. Reviewers see their OWN label only; the adjudicator sees only
 disagreements, with both reviewers' labels and notes. Nobody sees the judge's verdict, reason or
-confidence, the retriever's rank or the RRF rank. Labels are written through toolex.review (one
+confidence, unless the sample was drawn with the judge's rationale shown (`review sample
+--show-rationale`: then it follows the sub-query or the checklist), nor the retriever's rank or
+the RRF rank. Labels are written through toolex.review (one
 short transaction per save).
 
 Keys differ by level only where the labels do: combinations v valid / i invalid (n/p next and
@@ -27,6 +29,7 @@ from textual.widgets import Header, Input, Static
 from toolex.errors import ToolexError
 from toolex.review import Label, Level, item_view, items_for, sample_level, save_label
 from toolex.review.labels import check_role
+from toolex.review.protocol import shows_rationale
 from toolex.store import Store
 from toolex_tui.components.docpair import DocPair
 from toolex_tui.components.footer import KeyFooter
@@ -60,6 +63,7 @@ class ReviewScreen(Screen[object]):
         self.role = role
         self.reviewer = reviewer
         self.items = items_for(store, sample_id, role)
+        self.show_rationale = shows_rationale(store, sample_id)
         self.index = 0
         self.pending: Label | None = None
 
@@ -109,7 +113,7 @@ class ReviewScreen(Screen[object]):
             return
         own = Label(item["label"], item["bucket"], item["note"]) if item["label"] else None
         self.pending = own
-        view = item_view(self.store, self.level, item, self.role)
+        view = item_view(self.store, self.level, item, self.role, self.show_rationale)
         ctx = [f"[b]{escape(view.heading)}[/b]", escape(view.request)]
         if view.instruction:
             ctx.append(f"[i]instruction:[/i] {escape(view.instruction)}")
@@ -118,6 +122,8 @@ class ReviewScreen(Screen[object]):
             checklist = f"[b]sub-query[/b] {escape(view.checklist[0])}"
         else:
             checklist = "[b]checklist[/b]\n" + "\n".join(f"  {escape(c)}" for c in view.checklist)
+        if view.rationale:
+            checklist += f"\n[b]the judge's rationale[/b]\n{escape(view.rationale)}"
         self.query_one("#r-members", Static).update(checklist)
         self.query_one("#r-head", VerticalScroll).scroll_home(animate=False)
         self.query_one(DocPair).show(view.left, view.right)

@@ -1,0 +1,103 @@
+"""`toolex load skillret`: a SkillRet-style skill library, and its substitutable labels as an
+expansion's valid combinations (toolex.loaders.skillret)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from toolex.cli.load_options import name_option, replace_option, run_load
+from toolex.cli.options import db_option, echo_summary, open_store
+
+if TYPE_CHECKING:
+    from toolex.loaders.skillret import SkillRet
+    from toolex.store import Store
+
+
+@click.command("skillret")
+@click.argument("path", type=click.Path(exists=True, file_okay=False))
+@click.option("--split", default="test", show_default=True, help="<part>/<split>.jsonl to read.")
+@click.option(
+    "--substitutable",
+    type=click.Choice(["equivalents", "skip"]),
+    default="equivalents",
+    show_default=True,
+    help="SkillRet's 'functionally substitutable' labels (graded below the seeds): valid "
+    "combinations of --expansion (as the paper uses them), or skipped.",
+)
+@click.option(
+    "--expansion",
+    default="substitutable",
+    show_default=True,
+    help="Expansion the substitutable labels are imported into.",
+)
+@name_option("skillret")
+@replace_option
+@db_option
+def skillret_cmd(
+    path: str, split: str, substitutable: str, expansion: str, name: str, replace: bool, db: str
+) -> None:
+    """Load a SkillRet-style skill library (skills are items of kind `skill`).
+
+    PATH holds skills/<split>.jsonl, queries/<split>.jsonl and optionally
+    qrels/<split>.jsonl (the layout of ThakiCloud/SKILLRET). The fields map onto the
+    plain schema (`toolex load plain --help`):
+
+    \b
+      skills   id -> id, name -> name, description + skill_md -> doc (kind skill),
+               category -> category
+      queries  id -> id, query -> text, setting -> task, category -> category
+      qrels    query_id -> query_id, skill_id -> item_id, relevance -> relevance
+               (no qrels file: each query's labels [{id, relevance}] or skill_ids)
+
+    The labels of a query's top grade form its annotated combination (the seeds). A
+    lower grade (SkillRet's "functionally substitutable", relevance 1) is an equivalent
+    of a seed: by default each becomes a valid combination of the expansion
+    `substitutable`, its seed swapped for it (the seed a label names in seed_id, else
+    the query's only seed), so `toolex eval --expansion substitutable` scores against
+    SkillRet's own equivalents; --substitutable skip drops them, counted. The version
+    read (v1.0: 4,997 test queries; v1.1: 4,392) is recorded in the benchmark's source
+    (`toolex info`).
+
+    \b
+    Example:
+      toolex load skillret ./SKILLRET --split test
+      toolex eval --run bm25 --expansion substitutable
+    """
+    from toolex.loaders import load_skillret
+
+    with open_store(db) as store:
+        result, data = run_load(
+            f"loading SkillRet from {path}",
+            lambda: load_skillret(
+                store, path, split=split, name=name, replace=replace, substitutable=substitutable
+            ),
+        )
+        if data.substitutes:
+            result.notes.append(_import_substitutes(store, data, expansion, result.status))
+    echo_summary(result)
+
+
+def _import_substitutes(store: Store, data: SkillRet, expansion: str, status: str) -> str:
+    """SkillRet's substitutable labels as valid combinations of ``expansion``; the expansion is
+    the load's own, so a reload re-imports it (whole, when the benchmark was replaced)."""
+    from toolex import expansions
+    from toolex.expansions.combinations import import_combination_records
+    from toolex.loaders.skillret import substitute_records
+
+    benchmark = data.benchmark.name
+    if status == "replaced":
+        expansions.drop_combinations(store, benchmark, expansion)
+    done = import_combination_records(
+        store,
+        substitute_records(data),
+        data.labels_path,
+        benchmark=benchmark,
+        expansion=expansion,
+        replace=True,
+    )
+    return (
+        f"expansion {expansion!r}: {done.combinations} valid combination(s) of {done.queries} "
+        f"queries from the substitutable labels (`toolex eval --expansion {expansion}`)"
+    )

@@ -1,0 +1,198 @@
+"""ToolBench-format tasks with a query's valid equivalent combinations swapped in, so the paper's
+downstream question (Figure 6: does an agent still solve the task with the equivalents?) can be
+answered with StableToolBench's own runner and pass-rate evaluator.
+
+Written under ``out`` in StableToolBench's ``solvable_queries`` layout:
+
+* ``test_instruction/<group>.json``: per group (the benchmark's task: ``G1_instruction``, ...)
+  a JSON array of ``{query_id, query, api_list, "relevant APIs", toolex}``: each query's
+  original task as loaded, then one task per valid alternative combination. An alternative's
+  ``api_list`` is the original's with each replaced ground-truth API swapped for its equivalent
+  (the equivalent's own ``api_list`` entry, as loaded; an equivalent already listed keeps its
+  place and the replaced API leaves), and its ``relevant APIs`` are its own members, in slot
+  order. ``toolex`` says where the task came from (query id, combination, members); the
+  runner ignores keys it does not know.
+* ``test_query_ids/<group>.json``: ``{task id: 0}`` for every task, what ``eval_pass_rate.py
+  --test_ids`` reads.
+* ``tasks.csv``: task id -> group, query id, combo id, original or not, members: how pass rates
+  come back to queries and combinations.
+
+Task ids are integers, as StableToolBench's are (its converter splits answer file names on
+``_``): an original keeps its own id, alternatives are numbered after the group's largest.
+
+The original tasks are read from the benchmark's source folder (``benchmarks.source``), or
+``source``: toolex stores the library and the labels, not each query's ``api_list``. Only a
+benchmark loaded from StableToolBench's layout can be exported: its APIs are the RapidAPI tools
+StableToolBench's (virtual) API server answers for.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolex.errors import InputError, ToolexError
+from toolex.exports.common import resolve
+from toolex.store import Store
+
+FORMAT = "stabletoolbench"
+
+
+@dataclass
+class ToolBenchExport:
+    folder: Path
+    groups: dict[str, int] = field(default_factory=dict)  # group -> tasks written
+    originals: int = 0
+    alternatives: int = 0
+
+    def summary(self) -> str:
+        per = ", ".join(f"{g} {n}" for g, n in self.groups.items())
+        return (
+            f"wrote {self.originals + self.alternatives} ToolBench tasks to {self.folder} "
+            f"({self.originals} originals, {self.alternatives} with equivalents swapped in; {per})"
+        )
+
+
+def export_toolbench(
+    store: Store,
+    out: str | Path,
+    benchmark: str | None = None,
+    expansion: str = "default",
+    *,
+    source: str | Path | None = None,
+) -> ToolBenchExport:
+    benchmark, expansion = resolve(store, benchmark, expansion)
+    stored = store.rows("load/01_find_benchmark.sql", {"benchmark": benchmark})[0]
+    if stored["format"] != FORMAT:
+        raise ToolexError(
+            f"benchmark {benchmark!r} was loaded from {stored['format']!r}, not StableToolBench: "
+            "ToolBench tasks need its RapidAPI tools (`toolex load stabletoolbench`), which "
+            "StableToolBench's API server answers for"
+        )
+    root = Path(source or stored["source"])
+    rows = store.rows(
+        "exports/50_toolbench_combinations.sql", {"benchmark": benchmark, "expansion": expansion}
+    )
+    groups = sorted({r["task"] for r in rows})
+    originals = {g: _original_tasks(root, g) for g in groups}
+    result = ToolBenchExport(Path(out))
+    tasks: dict[str, list[dict[str, Any]]] = {g: [] for g in groups}
+    mapping: list[dict[str, Any]] = []
+    next_id = {
+        g: 1 + max((int(t["query_id"]) for t in originals[g].values()), default=0) for g in groups
+    }
+    for r in rows:
+        group, query_id = r["task"], r["query_id"]
+        raw = query_id.split(":", 1)[1]
+        task = originals[group].get(raw)
+        if task is None:
+            raise InputError(
+                f"query {raw} of {group} is not in the source file (was the benchmark loaded "
+                "from another copy? pass --source)",
+                path=str(root / "test_instruction" / f"{group}.json"),
+            )
+        docs = [json.loads(d) for d in r["docs"]]
+        if r["combo_id"] == 0:
+            task_id, out_task = task["query_id"], dict(task)
+            result.originals += 1
+        else:
+            task_id, next_id[group] = next_id[group], next_id[group] + 1
+            out_task = swapped(task, docs, task_id)
+            result.alternatives += 1
+        out_task["toolex"] = {
+            "query_id": query_id,
+            "combo_id": r["combo_id"],
+            "members": list(r["members"]),
+        }
+        tasks[group].append(out_task)
+        mapping.append(
+            {
+                "task_id": task_id,
+                "group": group,
+                "query_id": query_id,
+                "combo_id": r["combo_id"],
+                "original": r["combo_id"] == 0,
+                "members": " + ".join(r["members"]),
+            }
+        )
+    _write(result.folder, tasks, mapping)
+    result.groups = {g: len(t) for g, t in tasks.items()}
+    return result
+
+
+def swapped(task: dict[str, Any], docs: list[dict[str, Any]], task_id: int) -> dict[str, Any]:
+    """``task`` with its relevant APIs swapped for ``docs`` (the combination's members, slot
+    order): each replaced API's entry in ``api_list`` gives way to its equivalent's."""
+    # an API listed twice keeps its first slot, as the loader numbered them
+    relevant = list(dict.fromkeys(tuple(pair) for pair in task["relevant APIs"]))
+    keys = [_key(d) for d in docs]
+    api_list = [dict(a) for a in task["api_list"]]
+    for old, new, doc in zip(relevant, keys, docs, strict=False):
+        if old == new:
+            continue
+        at = next((i for i, a in enumerate(api_list) if _key(a) == old), None)
+        listed = any(_key(a) == new for a in api_list)
+        if at is not None:
+            api_list.pop(at)
+            if not listed:
+                api_list.insert(at, doc)
+        elif not listed:
+            api_list.append(doc)
+    return {
+        **{k: v for k, v in task.items() if k not in ("api_list", "relevant APIs", "query_id")},
+        "query_id": task_id,
+        "api_list": api_list,
+        "relevant APIs": [list(k) for k in dict.fromkeys(keys)],
+    }
+
+
+def _key(api: dict[str, Any]) -> tuple[str, str]:
+    return (str(api.get("tool_name")), str(api.get("api_name")))
+
+
+def _original_tasks(root: Path, group: str) -> dict[str, dict[str, Any]]:
+    path = root / "test_instruction" / f"{group}.json"
+    if not path.is_file():
+        raise InputError(
+            f"the original tasks of {group} are not there: toolex keeps the library and the "
+            "labels, each query's api_list is read from the StableToolBench folder (pass "
+            "--source PATH)",
+            path=str(path),
+        )
+    try:
+        records = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise InputError(f"not JSON: {exc}", path=str(path)) from None
+    return {str(t["query_id"]): t for t in records if isinstance(t, dict) and "query_id" in t}
+
+
+def _write(
+    folder: Path, tasks: dict[str, list[dict[str, Any]]], mapping: Iterable[dict[str, Any]]
+) -> None:
+    """The three outputs, each written whole to a temporary name and moved into place, so a
+    failed export leaves no half-written file."""
+    for sub in ("test_instruction", "test_query_ids"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    for group, items in tasks.items():
+        _atomic(folder / "test_instruction" / f"{group}.json", json.dumps(items, indent=1))
+        ids = {str(t["query_id"]): 0 for t in items}
+        _atomic(folder / "test_query_ids" / f"{group}.json", json.dumps(ids, indent=1))
+    rows = list(mapping)
+    tmp = folder / "tasks.csv.tmp"
+    with open(tmp, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(
+            fh, fieldnames=["task_id", "group", "query_id", "combo_id", "original", "members"]
+        )
+        writer.writeheader()
+        writer.writerows(rows)
+    tmp.replace(folder / "tasks.csv")
+
+
+def _atomic(path: Path, text: str) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text + "\n", encoding="utf-8")
+    tmp.replace(path)
