@@ -17,8 +17,9 @@ What is counted (same retriever, depth and judges in every row: BM25, depth 20, 
   Cartesian product (the original too), nothing shared; ``+ identical prompts``: a prompt asked
   twice is asked once; ``+ reference shortcut``: the reference passes without a verify call and
   the original without an audit; ``+ platform rule`` (= toolex before issue 12): combinations
-  split across platforms are rejected before any audit call; ``+ pre-screen``; ``+ reuse``
-  (same-step). The first rows are counted from distinct prompt keys (the stages toolex never
+  split across platforms are rejected before any audit call; ``+ reuse`` (same-step; toolex
+  now, the defaults for a verifier that makes calls); ``+ pre-screen`` (``--prescreen on``, off
+  by default: it loses equivalents, docs/judges.md). The first rows are counted from distinct prompt keys (the stages toolex never
   runs that way); the last three are dry-run plans of real expansions.
 
 Per task: the same counts for each ToolRet task and StableToolBench test group on its own (the
@@ -27,14 +28,13 @@ paper's, toolex before issue 12, toolex now); a prompt two tasks share counts in
 Disagreement of reuse: every verdict the rule carried over, against the verdict the stand-in
 verifier gave the same task fresh (the same expansion without reuse), at the stand-in's point
 (0.5) and the offline judge's strict point; and the shipped labels (pairs of labels on the same
-reference and candidate under different sub-queries; the set holds none). Loss: labelled
-equivalents of the shipped set (120) the pre-screen discards (on the label's own sub-query, as
-`toolex judges eval` scores it) or that reuse would give a "no" the stand-in does not give them
-fresh (expansion sub-queries).
+reference and candidate under different sub-queries). Loss: labelled equivalents of the shipped
+set the pre-screen discards or that reuse gives a "no" the stand-in does not give them fresh, on
+the expansion's sub-queries (in sample: the screen was fitted on these labels).
 
 Rates a fresh dry run expects (toolex.pipeline.dryrun.PRIOR_*), both benchmarks pooled: verify
-calls per retrieved candidate with the pre-screen and reuse (toolex now) and with neither (before
-issue 12), and audit calls per query.
+calls per retrieved candidate with reuse, with and without the pre-screen, and audit calls per
+query (the defaults).
 """
 
 from __future__ import annotations
@@ -57,9 +57,9 @@ from toolex.store import Store
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 TOOLRET_TASKS = ["apibank", "apigen", "gorilla-huggingface", "toolink"]
 SCENARIOS = {  # expansion -> (prescreen, reuse)
-    "cost-plain": ("off", "off"),
-    "cost-screen": ("on", "off"),
-    "cost-reuse": ("on", "same-step"),
+    "cost-plain": ("off", "off"),  # toolex before issue 12
+    "cost-reuse": ("off", "same-step"),  # toolex now: the defaults for a verifier that calls
+    "cost-screen": ("on", "same-step"),  # --prescreen on
 }
 
 
@@ -219,12 +219,12 @@ def per_task(store: Store, bench: str, llm: dict[str, Any], depth: int) -> list[
 
 def disagreement(store: Store, bench: str) -> dict[str, Any]:
     """Reused verdicts (cost-reuse) against the fresh stand-in verdicts of the same tasks
-    (cost-screen), at 0.5 and at the strict threshold."""
+    (cost-plain: the same screen, none), at 0.5 and at the strict threshold."""
     rows = store.con.execute(
         """SELECT r.accepted, f.accepted, r.confidence, f.confidence
            FROM verdicts r JOIN verdicts f USING (benchmark, query_id, slot, item_id)
            WHERE r.benchmark = ? AND r.expansion = 'cost-reuse' AND r.judge = 'reused'
-             AND f.expansion = 'cost-screen'""",
+             AND f.expansion = 'cost-plain'""",
         [bench],
     ).fetchall()
     strict = op.STRICT_THRESHOLD
@@ -243,7 +243,9 @@ def disagreement(store: Store, bench: str) -> dict[str, Any]:
 
 
 def label_loss(store: Store) -> dict[str, Any]:
-    """Labelled equivalents lost to the pre-screen (label sub-query) or to reuse (expansion)."""
+    """Labelled equivalents (the shipped set drawn from expansions) lost to the pre-screen or to
+    reuse, on the expansion's sub-queries: the screen's in-sample loss (its held-out one is
+    benchmarks/fit_offline_judge.py's), and the yes a reused verdict turned into a no."""
     from toolex.labels.records import SHIPPED
     from toolex.labels.table import checked_labels
     from toolex.labels.tasks import label_tasks
@@ -257,7 +259,7 @@ def label_loss(store: Store) -> dict[str, Any]:
         store,
         labels,
         expansion="cost-reuse",
-        subqueries="labels",
+        subqueries="expansion",
         decomposer=lambda b: make_judge("heuristic", store, benchmark=b),
     )
     yes = [t for t in lt.tasks if t.label == "yes"]
@@ -276,7 +278,7 @@ def label_loss(store: Store) -> dict[str, Any]:
                JOIN verdicts f USING (benchmark, query_id, slot, item_id)
                WHERE r.benchmark = ? AND r.query_id = ? AND r.slot = ? AND r.item_id = ?
                  AND r.expansion = 'cost-reuse' AND r.judge = 'reused'
-                 AND f.expansion = 'cost-screen'""",
+                 AND f.expansion = 'cost-plain'""",
             [t.benchmark, t.query_id, t.slot, t.task.candidate.item_id],
         ).fetchone()
         if row is not None:
@@ -313,27 +315,27 @@ def main() -> None:
             counted[exp], secs = scenario(store, bench, exp, llm, args.depth)
             print(f"{bench} {exp}: {counted[exp]} ({secs:.0f} s)", flush=True)
         rows = paper_rows(store, bench, "cost-plain", args.depth)
-        plain, screen, reuse = (counted[e] for e in SCENARIOS)
+        plain, reuse, screen = (counted[e] for e in SCENARIOS)
         d = plain["decompose"]
         rows["+ platform rule (toolex before)"] = {
             "decompose": d,
             "verify": plain["verify"],
             "audit": plain["audit"],
         }
-        rows["+ pre-screen"] = {
-            "decompose": d,
-            "verify": screen["verify"],
-            "audit": screen["audit"],
-        }
         rows["+ reuse (toolex now)"] = {
             "decompose": d,
             "verify": reuse["verify"],
             "audit": reuse["audit"],
         }
+        rows["+ pre-screen (--prescreen on)"] = {
+            "decompose": d,
+            "verify": screen["verify"],
+            "audit": screen["audit"],
+        }
         pooled["candidates"] += rows["paper"]["verify"]  # K per sub-query
         pooled["queries"] += rows["paper"]["decompose"]
-        pooled["screen"] += reuse["verify"]
-        pooled["no_screen"] += plain["verify"]
+        pooled["screen"] += screen["verify"]
+        pooled["no_screen"] += reuse["verify"]
         pooled["audit"] += reuse["audit"]
         paper = sum(rows["paper"].values())
         for name, r in rows.items():
@@ -357,8 +359,8 @@ def main() -> None:
 
 
 def prior_rates(pooled: dict[str, int]) -> dict[str, Any]:
-    """toolex.pipeline.dryrun.PRIOR_*: verify calls per retrieved candidate with the pre-screen
-    and reuse, and with neither; audit calls per query (with both)."""
+    """toolex.pipeline.dryrun.PRIOR_*: verify calls per retrieved candidate with reuse, with and
+    without the pre-screen; audit calls per query (the defaults: reuse, no screen)."""
     return {
         **pooled,
         "verify_share_screen": round(pooled["screen"] / pooled["candidates"], 3),

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolex.judges.base import Judge
 from toolex.pipeline import audit, decompose
+from toolex.pipeline.settings import PRESCREEN
 from toolex.pipeline.stage import StageContext
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ def estimate(
 
         pending = verify_tasks(ctx)
         options = verify_plan.VerifyOptions(
-            getattr(settings, "prescreen", "auto"),
+            getattr(settings, "prescreen", PRESCREEN),
             getattr(settings, "reuse", None),
             getattr(settings, "order", "retrieval"),
         )
