@@ -111,6 +111,10 @@ def tui(
             store, benchmark=benchmark, expansion=expansion, review=review, snapshot_of=copied_from
         )
         app.run()
+        if app.failure is not None:  # the store failed mid-session: one line, exit 2 (main)
+            raise app.failure
+        if app.return_code:  # Textual printed what went wrong
+            raise click.exceptions.Exit(app.return_code)
     finally:
         store.close()
         if remove_copy:  # the copy lives in its own temporary folder

@@ -17,11 +17,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import duckdb
-
 from toolex.errors import NotFoundError, StoreError
 from toolex.snapshot import snapshot_copy as store_snapshot_copy
-from toolex.store import DEFAULT_EXPANSION, Store, lock_holder
+from toolex.store import DEFAULT_EXPANSION, LockedError, Store
 from toolex_tui.readers import Readers
 
 PAGE_SIZE = 100
@@ -29,7 +27,7 @@ PAGE_SIZE = 100
 SORTS = ("query_id", "task", "category", "n_gt", "n_valid", "r_old", "r_new", "gain", "text")
 
 
-class StoreLockedError(StoreError):
+class StoreLockedError(LockedError):
     """Another process holds the store's write lock; browse a snapshot copy instead."""
 
     def __init__(self, path: str, review: bool = False, holder: str = "another process") -> None:
@@ -42,26 +40,25 @@ class StoreLockedError(StoreError):
         )
         super().__init__(
             f"the store {path} is locked by {holder} (DuckDB lets no other process open a store "
-            f"while one writes). {what}"
+            f"while one writes). {what}",
+            holder,
         )
         self.path = path
 
 
 def open_browse_store(path: str | Path, *, writable: bool = False) -> Store:
     """Open ``path`` read-only (browsing) or read-write (``--review``); a held lock raises
-    ``StoreLockedError`` rather than a bare DuckDB error."""
+    ``StoreLockedError`` (what to do instead, in the TUI's words). Which failure is a lock is
+    toolex.store's to say (its LockedError), never a guess from the message here: a damaged
+    file's "checksum ... in block" holds the word "lock" too."""
     path = str(path)
     if not Path(path).exists():
         raise StoreError(f"no store at {path}; create one with `toolex load ...` first")
     try:
         return Store.open(path, read_only=not writable)
-    except StoreError as exc:
-        if "lock" not in str(exc).lower():
-            raise
-        holder = lock_holder(str(exc.__cause__ or exc))
-        if writable:  # a snapshot cannot help: labels must land in the real store
-            raise StoreLockedError(path, review=True, holder=holder) from exc
-        raise StoreLockedError(path, holder=holder) from exc
+    except LockedError as exc:
+        # a snapshot cannot help a review: its labels must land in the real store
+        raise StoreLockedError(path, review=writable, holder=exc.holder) from exc
 
 
 def snapshot_copy(path: str | Path, into: str | Path | None = None) -> Path:
@@ -307,9 +304,3 @@ class Browser:
             "browse/32_tool_equivalents.sql",
             self._p(expansion=self.expansion, item_id=item_id, limit=limit),
         )
-
-
-def is_lock_error(exc: BaseException) -> bool:
-    return isinstance(exc, StoreLockedError) or (
-        isinstance(exc, duckdb.IOException) and "lock" in str(exc).lower()
-    )
