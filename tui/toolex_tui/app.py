@@ -94,6 +94,16 @@ class ToolexApp(App[None]):
 
         self.push_screen(ToolDetailScreen(self.browser, message.item_id))
 
+    async def action_quit(self) -> None:
+        """Quit, unless a review item holds a label not stored yet (a negative label without
+        its bucket): then warn, and quit on the same key again (ReviewScreen.may_leave)."""
+        from toolex_tui.screens.review import ReviewScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, ReviewScreen) and not screen.may_leave("quit"):
+                return
+        self.exit()
+
     def action_help(self) -> None:
         from toolex_tui.screens.help import HelpScreen
 
