@@ -11,6 +11,7 @@ Opening: the TUI browses read-only. DuckDB refuses even a read-only open while a
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import asdict, dataclass
@@ -23,6 +24,8 @@ from toolex.store import DEFAULT_EXPANSION, LockedError, Store
 from toolex_tui.readers import Readers
 
 PAGE_SIZE = 100
+# stores (connections) holding the natural_key macro, which lives with its connection
+_NATURAL_KEY: weakref.WeakSet[Store] = weakref.WeakSet()
 # The sortable columns (a closed set, checked here, then bound as a value in 10_query_list.sql).
 SORTS = ("query_id", "task", "category", "n_gt", "n_valid", "r_old", "r_new", "gain", "text")
 
@@ -59,6 +62,15 @@ def open_browse_store(path: str | Path, *, writable: bool = False) -> Store:
     except LockedError as exc:
         # a snapshot cannot help a review: its labels must land in the real store
         raise StoreLockedError(path, review=writable, holder=exc.holder) from exc
+
+
+def ensure_natural_key(store: Store) -> Store:
+    """The ``natural_key`` macro (sql/browse/00_natural_key.sql), by which every list of the
+    TUI orders ids (query_2 before query_10), on ``store``'s connection; once per connection."""
+    if store not in _NATURAL_KEY:
+        store.execute_script("browse/00_natural_key.sql")
+        _NATURAL_KEY.add(store)
+    return store
 
 
 def snapshot_copy(path: str | Path, into: str | Path | None = None) -> Path:
@@ -122,7 +134,7 @@ class Browser:
     def __init__(
         self, store: Store, benchmark: str | None = None, expansion: str | None = None
     ) -> None:
-        self.store = store
+        self.store = ensure_natural_key(store)
         if benchmark is None:
             benchmark, expansion = self._largest(expansion)
         self.benchmark = store.require_benchmark(benchmark)
@@ -133,7 +145,7 @@ class Browser:
     def _on(self, store: Store) -> Browser:
         """The same benchmark and expansion read through another connection."""
         twin = copy.copy(self)
-        twin.store, twin._readers, twin._ahead = store, None, None
+        twin.store, twin._readers, twin._ahead = ensure_natural_key(store), None, None
         return twin
 
     def start_readers(self) -> Readers:
@@ -143,7 +155,11 @@ class Browser:
         if self._readers is None:
             from toolex.metrics.engine import ensure_macros
 
-            self._readers = Readers(self.store, warm=ensure_macros)
+            def warm(store: Store) -> None:
+                ensure_macros(store)
+                ensure_natural_key(store)
+
+            self._readers = Readers(self.store, warm=warm)
         return self._readers
 
     def close(self) -> None:
@@ -203,8 +219,7 @@ class Browser:
     def facets(self) -> dict[str, list[tuple[str, int]]]:
         out: dict[str, list[tuple[str, int]]] = {"task": [], "category": [], "n_gt": []}
         for row in self.store.rows("browse/12_facets.sql", self._p()):
-            out[row["facet"]].append((row["value"], int(row["n"])))
-        out["n_gt"].sort(key=lambda kv: int(kv[0]))
+            out[row["facet"]].append((row["value"], int(row["n"])))  # in natural order
         return out
 
     def runs(self) -> list[str]:
