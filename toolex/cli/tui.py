@@ -38,7 +38,8 @@ TEXTUAL_MISSING = "the TUI needs Textual, which is not installed: pip install 't
     "sample_id",
     default=None,
     metavar="SAMPLE",
-    help="Label the items of this review sample (opens the store for writing).",
+    help="Label the items of this review sample (opens the store for writing; each label is "
+    "stored the moment it is given).",
 )
 @click.option(
     "--role",
