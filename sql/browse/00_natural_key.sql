@@ -5,7 +5,8 @@
 -- whose code is its length, so a shorter number sorts first (any length compares right, no
 -- padding to a fixed width) and a number before any text at the same place (the codes are
 -- below every printable character); a leading zero counts as a digit (2 < 02 < 10). A list of
--- strings, not of structs: the order of a 7,000-query list costs half as much (bench_tui.py).
+-- strings rather than of (number, text) structs: one element type, and no integer cast that a
+-- run of more digits than BIGINT holds would overflow.
 -- Parameters: none.
 CREATE OR REPLACE TEMP MACRO natural_key(s) AS
     list_transform(
