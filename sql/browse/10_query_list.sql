@@ -9,6 +9,8 @@
 -- run's top 10 while an accepted equivalent for that slot, member of a valid combination, is
 -- inside); $sort in query_id|task|category|n_gt|n_valid|text|r_old|r_new|gain (checked by the
 -- caller against a closed set, then bound, never formatted in), $descending, $limit, $offset.
+-- Ids and texts sort naturally (natural_key, 00_natural_key.sql: query_2 before query_10, G2
+-- before G10); the other columns tie on the ids.
 WITH gt AS (
     SELECT query_id, count(*) AS n_gt FROM qrels WHERE benchmark = $benchmark GROUP BY query_id
 ),
@@ -81,12 +83,13 @@ ORDER BY
         CASE $sort WHEN 'n_gt' THEN n_gt WHEN 'n_valid' THEN n_valid WHEN 'r_old' THEN r_old
                    WHEN 'r_new' THEN r_new WHEN 'gain' THEN gain END
     END DESC NULLS LAST,
-    CASE WHEN NOT $descending THEN
-        CASE $sort WHEN 'task' THEN task WHEN 'category' THEN category WHEN 'text' THEN text END
+    CASE WHEN NOT $descending THEN natural_key(
+        CASE $sort WHEN 'task' THEN task WHEN 'category' THEN category WHEN 'text' THEN text END)
     END ASC,
-    CASE WHEN $descending THEN
-        CASE $sort WHEN 'task' THEN task WHEN 'category' THEN category WHEN 'text' THEN text END
+    CASE WHEN $descending THEN natural_key(
+        CASE $sort WHEN 'task' THEN task WHEN 'category' THEN category WHEN 'text' THEN text END)
     END DESC,
-    CASE WHEN $descending AND $sort = 'query_id' THEN query_id END DESC,
+    CASE WHEN $descending AND $sort = 'query_id' THEN natural_key(query_id) END DESC,
+    natural_key(query_id) ASC,
     query_id ASC
 LIMIT $limit OFFSET $offset

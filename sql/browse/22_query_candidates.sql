@@ -1,7 +1,8 @@
--- 22_query_candidates: per sub-query, its retrieved candidates with rank, verdict and reason.
+-- 22_query_candidates: per sub-query, its retrieved candidates (id and name) with rank, verdict
+-- and reason.
 -- Reads: candidates, verdicts, subqueries, items. Creates: nothing.
 -- Parameters: $benchmark, $expansion, $query_id.
-SELECT c.slot, c.rank, c.item_id, i.platform, c.score,
+SELECT c.slot, c.rank, c.item_id, i.name, i.platform, c.score,
        v.accepted, v.reason, v.judge,
        c.item_id = s.ref_item_id AS is_reference
 FROM candidates c

@@ -1,8 +1,9 @@
 -- 24_query_runs: per query-level run, where the ground-truth tools and their accepted
 -- equivalents ranked for this query, and Recall@10 old (original combination) and new (max over
 -- the valid combinations, the original included). Equivalents are listed best rank first (ties
--- by id), so the same query always reads the same.
--- Reads: runs, run_results, qrels, combinations, combination_items. Creates: nothing.
+-- by id; each with its name), so the same query always reads the same; runs in natural order
+-- (natural_key).
+-- Reads: runs, run_results, qrels, combinations, combination_items, items. Creates: nothing.
 -- Parameters: $benchmark, $expansion, $query_id.
 WITH members AS (
     SELECT 0 AS combo_id, slot, item_id FROM qrels
@@ -30,10 +31,12 @@ SELECT r.run_id,
        (SELECT max(r10) FROM per_combo p WHERE p.run_id = r.run_id) AS r10_new,
        (SELECT string_agg(coalesce(CAST(rank AS VARCHAR), '-'), ' ' ORDER BY slot)
         FROM ranked k WHERE k.run_id = r.run_id AND k.combo_id = 0) AS gt_ranks,
-       (SELECT string_agg(item_id || '@' || CAST(rank AS VARCHAR), ', ' ORDER BY rank, item_id)
+       (SELECT list({'item_id': e.item_id, 'name': i.name, 'rank': e.rank}
+                    ORDER BY e.rank, e.item_id)
         FROM (SELECT DISTINCT item_id, rank FROM ranked k
               WHERE k.run_id = r.run_id AND k.combo_id <> 0 AND rank IS NOT NULL
-                AND item_id NOT IN (SELECT item_id FROM members WHERE combo_id = 0)))
-           AS equiv_ranks
+                AND item_id NOT IN (SELECT item_id FROM members WHERE combo_id = 0)) e
+        LEFT JOIN items i ON i.benchmark = $benchmark AND i.item_id = e.item_id)
+           AS equivalents
 FROM runs_q r
-ORDER BY r.run_id
+ORDER BY natural_key(r.run_id), r.run_id

@@ -18,11 +18,14 @@ sided AS (
            CASE WHEN candidate = $item_id THEN reference ELSE candidate END AS other,
            query_id, subquery
     FROM edges
+),
+grouped AS (
+    SELECT s.relation, s.other AS item_id, i.name, i.platform,
+           count(*) AS steps, count(DISTINCT s.query_id) AS queries, min(s.subquery) AS subquery
+    FROM sided s
+    LEFT JOIN items i ON i.benchmark = $benchmark AND i.item_id = s.other
+    GROUP BY ALL
 )
-SELECT s.relation, s.other AS item_id, i.name, i.platform,
-       count(*) AS steps, count(DISTINCT s.query_id) AS queries, min(s.subquery) AS subquery
-FROM sided s
-LEFT JOIN items i ON i.benchmark = $benchmark AND i.item_id = s.other
-GROUP BY ALL
-ORDER BY steps DESC, s.relation, s.other
+SELECT * FROM grouped
+ORDER BY steps DESC, relation, natural_key(item_id), item_id
 LIMIT $limit

@@ -44,3 +44,38 @@ def rw_store(db_copy: Path) -> Store:
     store = Store.open(db_copy)
     yield store
     store.close()
+
+
+# Two runs: one name that fits a run column at 80 columns, one longer than it (issue 25.9).
+TOOLRET_RUNS = ("bm25-instruction-pooled", "bm25-pooled-library-query-level-run")
+
+
+@pytest.fixture(scope="session")
+def toolret_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """ToolRet's apibank task as toolex builds it (opaque ids such as ``apibank_tool_33``, each
+    with a name), expanded by the offline judge, with two BM25 runs."""
+    from click.testing import CliRunner
+
+    from toolex.cli import cli
+
+    path = tmp_path_factory.mktemp("toolret") / "toolret.duckdb"
+    db = ["--db", str(path), "-q"]
+    steps = [
+        ["load", "toolret", str(shared_data / "toolret"), "--task", "apibank"],
+        ["expand", "--benchmark", "toolret", "--judge", "heuristic"],
+        *(
+            ["retrieve", "--benchmark", "toolret", "--retriever", "bm25", "--run", run]
+            for run in TOOLRET_RUNS
+        ),
+    ]
+    for args in steps:
+        done = CliRunner().invoke(cli, [*args, *db])
+        assert done.exit_code == 0, (args, done.output, done.exception)
+    return path
+
+
+@pytest.fixture
+def toolret_store(toolret_db: Path) -> Store:
+    store = Store.open(toolret_db, read_only=True)
+    yield store
+    store.close()

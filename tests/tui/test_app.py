@@ -26,7 +26,7 @@ async def test_navigate_list_query_tool_and_back(ro_store):
         table = app.screen.query_one("#queries", DataTable)
         assert len(table.rows) == 8
         assert "8 of 8 queries" in str(app.screen.query_one("#list-status", Static).render())
-        await pilot.press("down", "enter")  # second row: G1_instruction:588
+        await pilot.press("enter")  # the first row: G1_instruction:588 (ids sort naturally)
         assert isinstance(app.screen, QueryDetailScreen)
         assert app.screen.query_id == "G1_instruction:588"
         combos = app.screen.query_one("#q-combos", DataTable)
@@ -46,7 +46,7 @@ async def test_navigate_list_query_tool_and_back(ro_store):
 async def test_candidate_row_opens_its_tool(ro_store):
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("enter")  # G1_instruction:1073
+        await pilot.press("down", "down", "enter")  # G1_instruction:1073, after 588 and 608
         cands = app.screen.query_one("#q-candidates", DataTable)
         cands.focus()
         await pilot.press("down", "enter")  # slot 0, rank 2: the accepted equivalent
@@ -93,10 +93,11 @@ async def test_sort_by_key_and_by_mouse(ro_store):
         table = screen.query_one("#queries", DataTable)
         await pilot.press("S")  # reverse query_id
         assert keys(table)[0] == "G3_instruction:455"
-        # click the "#GT" header: columns are query 20, task 14, cat 3 (+2 padding each)
-        await pilot.click("#queries", offset=(45, 0))
+        # click the "#GT" header: past the query, task and cat columns (+2 padding each)
+        gt = sum(c.width + 2 for c in list(table.columns.values())[:3]) + 1
+        await pilot.click("#queries", offset=(gt, 0))
         assert (screen.sort_key, screen.descending) == ("n_gt", False)
-        await pilot.click("#queries", offset=(45, 0))  # again: reversed
+        await pilot.click("#queries", offset=(gt, 0))  # again: reversed
         assert screen.descending
         assert keys(table)[:2] == ["G2_instruction:5744", "G3_instruction:455"]
         await pilot.click("#queries", offset=(5, 3))  # a row: opens it

@@ -19,10 +19,10 @@ from toolex_tui.data import (
 from toolex.cli import cli
 from toolex.errors import NotFoundError
 
-ALL = [
-    "G1_instruction:1073",
+ALL = [  # in natural order (sql/browse/00_natural_key.sql): 588 before 1073
     "G1_instruction:588",
     "G1_instruction:608",
+    "G1_instruction:1073",
     "G1_tool:394",
     "G2_category:43",
     "G2_instruction:1643",
@@ -93,7 +93,7 @@ def test_query_and_tool_detail(ro_store):
     ]
     runs = {r["run_id"]: r for r in b.run_ranks("G1_instruction:1073")}
     assert runs["swap"]["gt_ranks"].split()[0] == "11"
-    assert runs["swap"]["equiv_ranks"] is None  # its equivalent is slot 1's GT, not new
+    assert runs["swap"]["equivalents"] is None  # its equivalent is slot 1's GT, not new
     tq = b.tool_queries("Keyword Analysis::QueryKeywords")
     assert [(r["role"], r["query_id"], r["slot"]) for r in tq] == [
         ("gt", "G1_instruction:1073", 1),

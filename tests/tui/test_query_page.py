@@ -28,7 +28,7 @@ def footer_keys(app: ToolexApp) -> list[FooterKey]:
 async def test_the_page_opens_filled_at_its_top_with_the_first_table_focused(ro_store):
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("enter")  # G1_instruction:1073
+        await pilot.press("down", "down", "enter")  # G1_instruction:1073 (after 588 and 608)
         await pilot.wait_for_animation()
         screen = app.screen
         assert isinstance(screen, QueryDetailScreen)
@@ -77,12 +77,13 @@ async def test_keys_pressed_while_the_page_loads_act_on_the_filled_page(ro_store
 async def test_the_row_the_cursor_rests_on_is_read_ahead_and_opens_with_it(ro_store):
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("down")  # G1_instruction:588
+        await pilot.press("down")  # G1_instruction:608 (ids sort naturally: 588, 608, 1073)
         await pilot.pause(READ_AHEAD_AFTER + 0.3)
-        ahead = app.browser.query_page_later("G1_instruction:588")
-        assert ahead is app.browser.query_page_later("G1_instruction:588")  # read once, ahead
-        other = app.browser.query_page_later("G1_instruction:608")
-        assert other is not app.browser.query_page_later("G1_instruction:608")
+        ahead = app.browser.query_page_later("G1_instruction:608")
+        assert ahead is app.browser.query_page_later("G1_instruction:608")  # read once, ahead
+        other = app.browser.query_page_later("G1_instruction:588")
+        assert other is not app.browser.query_page_later("G1_instruction:588")
         await pilot.press("enter")
         assert isinstance(app.screen, QueryDetailScreen)
-        assert app.screen.query_one("#q-combos", DataTable).row_count == 2
+        assert app.screen.query_id == "G1_instruction:608"
+        assert app.screen.query_one("#q-combos", DataTable).row_count == 1  # filled at once

@@ -14,7 +14,7 @@ from toolex.review import draw_sample, review_stats
 pytestmark = pytest.mark.anyio
 SIZE = (80, 24)
 
-# keys per query: label (and bucket) then ctrl+s saves and moves on
+# keys per query: label (and bucket), stored as given; then ctrl+s (or the note's enter) moves on
 REVIEWER1 = {
     "G1_instruction:1073": ["v"],
     "G2_instruction:1643": ["v"],

@@ -57,3 +57,15 @@ def test_review_adjudicator(snap_compare, rw_store):
         rw_store, review={"sample_id": "audit", "role": "adjudicator", "reviewer": "cat"}
     )
     assert snap_compare(app, press=["i", "3"], terminal_size=(80, 24))
+
+
+def test_toolret_query_list(snap_compare, toolret_store):
+    """Issue 25.9: ids in natural order (apibank_query_2 before _10), "] Next page"."""
+    assert snap_compare(ToolexApp(toolret_store), terminal_size=(80, 24))
+
+
+def test_toolret_query_detail(snap_compare, toolret_store):
+    """Issue 25.9: each tool's name beside its opaque id, a usable reason column, whole run
+    names; nothing past the right edge."""
+    app = ToolexApp(toolret_store)
+    assert snap_compare(app, press=["enter", "tab", "tab", "tab"], terminal_size=(80, 24))

@@ -38,7 +38,8 @@ TEXTUAL_MISSING = "the TUI needs Textual, which is not installed: pip install 't
     "sample_id",
     default=None,
     metavar="SAMPLE",
-    help="Label the items of this review sample (opens the store for writing).",
+    help="Label the items of this review sample (opens the store for writing; each label is "
+    "stored the moment it is given).",
 )
 @click.option(
     "--role",
@@ -111,6 +112,10 @@ def tui(
             store, benchmark=benchmark, expansion=expansion, review=review, snapshot_of=copied_from
         )
         app.run()
+        if app.failure is not None:  # the store failed mid-session: one line, exit 2 (main)
+            raise app.failure
+        if app.return_code:  # Textual printed what went wrong
+            raise click.exceptions.Exit(app.return_code)
     finally:
         store.close()
         if remove_copy:  # the copy lives in its own temporary folder

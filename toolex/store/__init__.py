@@ -26,7 +26,7 @@ from toolex.store.config import (
     memory_limit,
 )
 from toolex.store.existence import DEFAULT_EXPANSION
-from toolex.store.failures import lock_holder, lock_message, store_error
+from toolex.store.failures import LockedError, lock_holder, lock_message, store_error
 from toolex.store.migrations import schema_migrations
 from toolex.store.store import Store, UnreadableTable
 
@@ -34,6 +34,7 @@ __all__ = [
     "DEFAULT_DB",
     "DEFAULT_EXPANSION",
     "LOCKED_DOWN",
+    "LockedError",
     "MEMORY_LIMIT",
     "MEMORY_LIMIT_VAR",
     "Store",

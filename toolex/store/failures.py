@@ -23,12 +23,24 @@ _DAMAGE_WORDS = (
     "failed to load metadata",
 )
 _DISK_WORDS = ("no space left", "disk full", "file too large", "disk quota")
+# DuckDB's own words for a lock held by another process ('Could not set lock on file "F":
+# Conflicting lock is held in EXE (PID n)'). Not the bare word "lock": it is inside "block"
+# (a checksum failure "in block at location 0") and may be inside a path.
+_LOCK_PHRASE = re.compile(r"could not set lock on file|conflicting lock is held", re.IGNORECASE)
 RECOVER = (
     "restore a backup copy, or move the file aside and rebuild the store (`toolex load` your "
     "inputs again, then re-import runs and re-run expansions). `toolex check --db {path}` "
     "names the tables that can still be read; copy those out first, e.g. "
     '`toolex sql "FROM llm_calls" --db {path} --format parquet --out calls.parquet`'
 )
+
+
+class LockedError(StoreError):
+    """Another process holds the store (:func:`lock_message`); ``holder`` names it."""
+
+    def __init__(self, message: str, holder: str) -> None:
+        super().__init__(message)
+        self.holder = holder
 
 
 def store_error(exc: BaseException, path: str | None = None) -> StoreError | None:
@@ -44,7 +56,7 @@ def store_error(exc: BaseException, path: str | None = None) -> StoreError | Non
     text = str(exc).strip()
     first = text.splitlines()[0] if text else type(exc).__name__
     if _locked(exc):
-        return StoreError(lock_message(path or "", text))
+        return LockedError(lock_message(path or "", text), lock_holder(text))
     if _disk_full(exc):
         return StoreError(
             f"{where} could not be written ({first}); the command's changes were rolled back, "
@@ -64,7 +76,7 @@ def store_error(exc: BaseException, path: str | None = None) -> StoreError | Non
 
 
 def _locked(exc: duckdb.Error) -> bool:
-    return isinstance(exc, duckdb.IOException) and "lock" in str(exc).lower()
+    return isinstance(exc, duckdb.IOException) and bool(_LOCK_PHRASE.search(str(exc)))
 
 
 def _disk_full(exc: duckdb.Error) -> bool:

@@ -2,6 +2,11 @@
 
 Screens push on top of each other (list → query → tool → query ...); ``escape`` pops. The app
 never writes while browsing; a review session is started with a store opened for writing.
+
+A store that fails while the app runs (a damaged block met by a page's read) ends the app with
+toolex's one-line message (:attr:`ToolexApp.failure`, which `toolex tui` prints before exiting
+non-zero), never with a traceback: which failure it is, damage or lock or full disk, is
+toolex.store's to say (``store_error``), the one translation every command uses.
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ from textual import on
 from textual.app import App
 from textual.binding import Binding
 
-from toolex.store import Store
+from toolex.errors import ToolexError
+from toolex.store import Store, store_error
 from toolex_tui.data import Browser, QueryFilter
 from toolex_tui.messages import OpenQuery, OpenTool
 
@@ -42,6 +48,19 @@ class ToolexApp(App[None]):
         self.review = review
         self.initial_filter = initial_filter
         self.snapshot_of = snapshot_of
+        self.failure: ToolexError | None = None  # what ended the app, worded for the user
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's hook for an exception no handler caught (it prints a traceback and exits
+        with 1): a toolex error, or a DuckDB one (worded by ``store_error``), ends the app with
+        its message kept in :attr:`failure` instead. Anything else is a bug: the traceback."""
+        failure = error if isinstance(error, ToolexError) else store_error(error, self.store.path)
+        if failure is None:
+            super()._handle_exception(error)
+            return
+        if self.failure is None:  # the first says what happened; the rest follow from it
+            self.failure = failure
+        self.exit(return_code=2)
 
     def on_mount(self) -> None:
         if self.snapshot_of:
@@ -74,6 +93,16 @@ class ToolexApp(App[None]):
         from toolex_tui.screens.tool_detail import ToolDetailScreen
 
         self.push_screen(ToolDetailScreen(self.browser, message.item_id))
+
+    async def action_quit(self) -> None:
+        """Quit, unless a review item holds a label not stored yet (a negative label without
+        its bucket): then warn, and quit on the same key again (ReviewScreen.may_leave)."""
+        from toolex_tui.screens.review import ReviewScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, ReviewScreen) and not screen.may_leave("quit"):
+                return
+        self.exit()
 
     def action_help(self) -> None:
         from toolex_tui.screens.help import HelpScreen

@@ -11,25 +11,26 @@ Opening: the TUI browses read-only. DuckDB refuses even a read-only open while a
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import duckdb
-
 from toolex.errors import NotFoundError, StoreError
 from toolex.snapshot import snapshot_copy as store_snapshot_copy
-from toolex.store import DEFAULT_EXPANSION, Store, lock_holder
+from toolex.store import DEFAULT_EXPANSION, LockedError, Store
 from toolex_tui.readers import Readers
 
 PAGE_SIZE = 100
+# stores (connections) holding the natural_key macro, which lives with its connection
+_NATURAL_KEY: weakref.WeakSet[Store] = weakref.WeakSet()
 # The sortable columns (a closed set, checked here, then bound as a value in 10_query_list.sql).
 SORTS = ("query_id", "task", "category", "n_gt", "n_valid", "r_old", "r_new", "gain", "text")
 
 
-class StoreLockedError(StoreError):
+class StoreLockedError(LockedError):
     """Another process holds the store's write lock; browse a snapshot copy instead."""
 
     def __init__(self, path: str, review: bool = False, holder: str = "another process") -> None:
@@ -42,26 +43,34 @@ class StoreLockedError(StoreError):
         )
         super().__init__(
             f"the store {path} is locked by {holder} (DuckDB lets no other process open a store "
-            f"while one writes). {what}"
+            f"while one writes). {what}",
+            holder,
         )
         self.path = path
 
 
 def open_browse_store(path: str | Path, *, writable: bool = False) -> Store:
     """Open ``path`` read-only (browsing) or read-write (``--review``); a held lock raises
-    ``StoreLockedError`` rather than a bare DuckDB error."""
+    ``StoreLockedError`` (what to do instead, in the TUI's words). Which failure is a lock is
+    toolex.store's to say (its LockedError), never a guess from the message here: a damaged
+    file's "checksum ... in block" holds the word "lock" too."""
     path = str(path)
     if not Path(path).exists():
         raise StoreError(f"no store at {path}; create one with `toolex load ...` first")
     try:
         return Store.open(path, read_only=not writable)
-    except StoreError as exc:
-        if "lock" not in str(exc).lower():
-            raise
-        holder = lock_holder(str(exc.__cause__ or exc))
-        if writable:  # a snapshot cannot help: labels must land in the real store
-            raise StoreLockedError(path, review=True, holder=holder) from exc
-        raise StoreLockedError(path, holder=holder) from exc
+    except LockedError as exc:
+        # a snapshot cannot help a review: its labels must land in the real store
+        raise StoreLockedError(path, review=writable, holder=exc.holder) from exc
+
+
+def ensure_natural_key(store: Store) -> Store:
+    """The ``natural_key`` macro (sql/browse/00_natural_key.sql), by which every list of the
+    TUI orders ids (query_2 before query_10), on ``store``'s connection; once per connection."""
+    if store not in _NATURAL_KEY:
+        store.execute_script("browse/00_natural_key.sql")
+        _NATURAL_KEY.add(store)
+    return store
 
 
 def snapshot_copy(path: str | Path, into: str | Path | None = None) -> Path:
@@ -125,7 +134,7 @@ class Browser:
     def __init__(
         self, store: Store, benchmark: str | None = None, expansion: str | None = None
     ) -> None:
-        self.store = store
+        self.store = ensure_natural_key(store)
         if benchmark is None:
             benchmark, expansion = self._largest(expansion)
         self.benchmark = store.require_benchmark(benchmark)
@@ -136,7 +145,7 @@ class Browser:
     def _on(self, store: Store) -> Browser:
         """The same benchmark and expansion read through another connection."""
         twin = copy.copy(self)
-        twin.store, twin._readers, twin._ahead = store, None, None
+        twin.store, twin._readers, twin._ahead = ensure_natural_key(store), None, None
         return twin
 
     def start_readers(self) -> Readers:
@@ -146,7 +155,11 @@ class Browser:
         if self._readers is None:
             from toolex.metrics.engine import ensure_macros
 
-            self._readers = Readers(self.store, warm=ensure_macros)
+            def warm(store: Store) -> None:
+                ensure_macros(store)
+                ensure_natural_key(store)
+
+            self._readers = Readers(self.store, warm=warm)
         return self._readers
 
     def close(self) -> None:
@@ -206,8 +219,7 @@ class Browser:
     def facets(self) -> dict[str, list[tuple[str, int]]]:
         out: dict[str, list[tuple[str, int]]] = {"task": [], "category": [], "n_gt": []}
         for row in self.store.rows("browse/12_facets.sql", self._p()):
-            out[row["facet"]].append((row["value"], int(row["n"])))
-        out["n_gt"].sort(key=lambda kv: int(kv[0]))
+            out[row["facet"]].append((row["value"], int(row["n"])))  # in natural order
         return out
 
     def runs(self) -> list[str]:
@@ -307,9 +319,3 @@ class Browser:
             "browse/32_tool_equivalents.sql",
             self._p(expansion=self.expansion, item_id=item_id, limit=limit),
         )
-
-
-def is_lock_error(exc: BaseException) -> bool:
-    return isinstance(exc, StoreLockedError) or (
-        isinstance(exc, duckdb.IOException) and "lock" in str(exc).lower()
-    )

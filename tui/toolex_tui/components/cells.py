@@ -31,6 +31,30 @@ def clip_id(value: Any, width: int) -> str:
     return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
 
 
+def item_name(item_id: str, name: str | None) -> str | None:
+    """The name to show beside an item's id, or None where the id already says it: ToolRet's
+    ids are opaque (``apigen_tool_509``, named ``std_deviation``; issue 25.9), while a
+    StableToolBench id holds its API's name (``OTT details::New Arrivals``)."""
+    name = " ".join((name or "").split())
+    if not name or name.lower() in item_id.lower():
+        return None
+    return name
+
+
+def item_label(item_id: str, name: str | None, width: int | None = None) -> str:
+    """An item as the tables show it: its id, then `` · `` and its name (:func:`item_name`),
+    in at most ``width`` characters: the name is clipped first, and the id is cut (in the
+    middle, :func:`clip_id`) only when it alone does not fit."""
+    extra = item_name(item_id, name)
+    text = item_id if extra is None else f"{item_id} · {extra}"
+    if width is None or len(text) <= width:
+        return text
+    room = width - len(item_id) - 3
+    if extra is not None and room >= 4:  # a few letters of the name tell more than none
+        return f"{item_id} · {clip(extra, room)}"
+    return clip_id(item_id, width)
+
+
 def shown(value: Any, empty: str = "–") -> str:
     """A value as the UI writes it: never Python's ``None``."""
     return empty if value is None else str(value)

@@ -28,9 +28,15 @@ class ListTable(DataTable[object]):
 
 class RowTable(ListTable):
     """Row-cursor table whose height follows its rows (detail screens stack several); at most
-    16 rows, so a focused table fits whole on an 80x24 terminal (the screens scroll it to the
+    16 lines, so a focused table fits whole on an 80x24 terminal (the screens scroll it to the
     top when tab reaches it)."""
 
-    DEFAULT_CSS = """
-    RowTable { height: auto; max-height: 16; }
+    HEIGHT = 16  # lines, the header's included
+    DEFAULT_CSS = f"""
+    RowTable {{ height: auto; max-height: {HEIGHT}; }}
     """
+
+    @classmethod
+    def scrolls(cls, rows: int) -> bool:
+        """Whether ``rows`` rows overflow the table, which then shows a scroll bar."""
+        return rows + 1 > cls.HEIGHT

@@ -45,8 +45,8 @@ below (`tab` moves between the panes; arrows, `j`/`k`, `g`/`G` scroll the focuse
 3 incomplete coverage of the query, 4 cross-platform dependency mismatch |
 | `1`–`6` | verdict bucket: 1 different operation, 2 different entity, 3 missing input, \
 4 partial coverage, 5 named source, 6 thin documentation |
-| `e` | edit the note |
-| `ctrl+s` | save the label (and move on) |
+| `e` | edit the note (stored as you type; `enter` moves on, `escape` leaves the box) |
+| `ctrl+s` | next item (labels are stored the moment they are given: there is no save step) |
 | `n` / `p` | combination: next / previous item |
 | `]` / `[` | verdict: next / previous item |
 """

@@ -15,23 +15,22 @@ from textual.widgets import DataTable, Header, Input, Static
 from toolex_tui.components.cells import clip, clip_id, num
 from toolex_tui.components.footer import KeyFooter
 from toolex_tui.components.table import ListTable
+from toolex_tui.components.widths import Column, add_columns
 from toolex_tui.data import PAGE_SIZE, SORTS, Browser, Page, QueryFilter
 from toolex_tui.messages import OpenQuery
 
-# column key -> (label, width); the query column is as wide as the page's longest id (up to
-# MAX_ID_WIDTH), and text takes what is left
-MAX_ID_WIDTH = 28
 # Seconds the cursor rests on a row before its query page is read ahead.
 READ_AHEAD_AFTER = 0.2
-COLUMNS = {
-    "query_id": ("query", 20),
-    "task": ("task", 14),
+# column key -> (label, least width when the terminal is narrow; None: always whole)
+COLUMNS: dict[str, tuple[str, int | None]] = {
+    "query_id": ("query", 12),  # cut in the middle (ids share their start)
+    "task": ("task", 6),
     "category": ("cat", 3),
-    "n_gt": ("#GT", 3),
-    "n_valid": ("#ok", 3),
-    "r_old": ("old", 4),
-    "r_new": ("new", 4),
-    "text": ("text", 60),
+    "n_gt": ("#GT", None),
+    "n_valid": ("#ok", None),
+    "r_old": ("old", None),
+    "r_new": ("new", None),
+    "text": ("text", 20),
 }
 
 
@@ -43,7 +42,7 @@ class QueriesScreen(Screen[object]):
         Binding("f", "filters", "Filters"),
         Binding("s", "next_sort", "Sort"),
         Binding("S", "reverse_sort", "Reverse", show=False),
-        Binding("right_square_bracket", "page(1)", "Page ]["),
+        Binding("right_square_bracket", "page(1)", "Next page"),
         Binding("left_square_bracket", "page(-1)", "Prev page", show=False),
         Binding("c", "clear", "Clear filters", show=False),
         Binding("escape", "focus_table", "Table", show=False),
@@ -85,30 +84,33 @@ class QueriesScreen(Screen[object]):
         table.clear(columns=True)
         show_scores = self.qfilter.score_run is not None
         shown = [k for k in COLUMNS if show_scores or k not in ("r_old", "r_new")]
-        longest = max((len(r["query_id"]) for r in self.page_data.rows), default=5)
-        widths = {k: w for k, (_, w) in COLUMNS.items()} | {
-            "query_id": max(5, min(longest, MAX_ID_WIDTH))
-        }
-        # the text column takes the width the others leave (2 cells of padding per column)
-        fixed = sum(widths[k] + 2 for k in shown if k != "text")
-        widths["text"] = max(20, min(COLUMNS["text"][1], self.app.size.width - fixed - 4))
-        for key in shown:
-            label = COLUMNS[key][0]
-            mark = ("▼" if self.descending else "▲") if key == self.sort_key else ""
-            table.add_column(label + mark, key=key, width=widths[key])
-        text_width = widths["text"]
-        for row in self.page_data.rows:
-            cells = [
+        rows = self.page_data.rows
+        cells = {k: [_cell(r[k]) for r in rows] for k in shown}
+        cells["r_old"] = cells["r_new"] = ["0.00"]  # the width of a score
+        columns = [
+            Column.of(
+                COLUMNS[k][0] + (("▼" if self.descending else "▲") if k == self.sort_key else ""),
+                cells[k],
+                minimum=COLUMNS[k][1],
+                key=k,
+            )
+            for k in shown
+        ]
+        # the whole width, less the table's scroll bar: a page of rows outgrows the screen
+        fitted = add_columns(table, self.app.size.width, columns, scrollbar=True)
+        widths = dict(zip(shown, fitted, strict=True))
+        for row in rows:
+            line = [
                 clip_id(row["query_id"], widths["query_id"]),
-                clip(row["task"], 14),
-                clip(row["category"], 3),
+                clip(row["task"], widths["task"]),
+                clip(row["category"], widths["category"]),
                 num(row["n_gt"]),
                 num(row["n_valid"]),
             ]
             if show_scores:
-                cells += [num(row["r_old"]), num(row["r_new"])]
-            cells.append(clip(row["text"], text_width))
-            table.add_row(*cells, key=row["query_id"])
+                line += [num(row["r_old"]), num(row["r_new"])]
+            line.append(clip(row["text"], widths["text"]))
+            table.add_row(*line, key=row["query_id"])
         self._update_status()
 
     def _update_status(self) -> None:
@@ -210,3 +212,7 @@ class QueriesScreen(Screen[object]):
         self.qfilter = flt
         self.row_offset = 0
         self.reload()
+
+
+def _cell(value: object) -> str:
+    return "" if value is None else " ".join(str(value).split())

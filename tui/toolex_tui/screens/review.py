@@ -7,8 +7,15 @@ each pane scrollable on its own. Reviewers see their OWN label only; the adjudic
 disagreements, with both reviewers' labels and notes. Nobody sees the judge's verdict, reason or
 confidence, unless the sample was drawn with the judge's rationale shown (`review sample
 --show-rationale`: then it follows the sub-query or the checklist), nor the retriever's rank or
-the RRF rank. Labels are written through toolex.review (one
-short transaction per save).
+the RRF rank.
+
+A label is stored the moment it is given (issue 25: labels were kept in memory until ctrl+s, and
+quitting lost them): a positive label, or a negative one with its failure bucket, is written at
+once through toolex.review.save_label (one short transaction; at the verdict level the final
+label is published to ``labels`` in it), and the note as it is typed. Quitting by any key, a
+crash or a kill -9 then loses nothing already given. What cannot be stored yet (a negative
+label still without its bucket, a note on an item without a label) is never dropped silently:
+moving on or quitting warns first, and only the same key again leaves it.
 
 Keys differ by level only where the labels do: combinations v valid / i invalid (n/p next and
 previous), verdicts y yes / n no (]/[ next and previous); failure buckets 1-4 or 1-6.
@@ -50,7 +57,8 @@ class ReviewScreen(Screen[object]):
         Binding("right_square_bracket", "step(1)", "Next"),
         Binding("left_square_bracket", "step(-1)", "Prev"),
         Binding("e", "edit_note", "Note"),
-        Binding("ctrl+s", "save", "Save", priority=True),
+        # labels are stored as they are given: ctrl+s (and enter in the note) only moves on
+        Binding("ctrl+s", "save", "Next", show=False, priority=True),
         *(Binding(str(k + 1), f"bucket({k})", f"Bucket {k + 1}", show=False) for k in range(6)),
     ]
 
@@ -65,7 +73,9 @@ class ReviewScreen(Screen[object]):
         self.items = items_for(store, sample_id, role)
         self.show_rationale = shows_rationale(store, sample_id)
         self.index = 0
-        self.pending: Label | None = None
+        self.pending: Label | None = None  # the label given on this item (its note: #r-note)
+        # (item, "move on" | "quit"): the leave key that warned of an unstored label there
+        self._warned: tuple[int, str] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -77,7 +87,7 @@ class ReviewScreen(Screen[object]):
             yield DocPair(id="r-docs")
             yield Static(id="r-others")
         yield Static(id="r-label")
-        yield Input(placeholder="note (e to edit, enter to save)", id="r-note", compact=True)
+        yield Input(placeholder="note (e to edit, enter: next item)", id="r-note", compact=True)
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -111,8 +121,7 @@ class ReviewScreen(Screen[object]):
             self.query_one("#r-context", Static).update(f"[b]{what}[/b] in {self.sample_id}")
             self._status()
             return
-        own = Label(item["label"], item["bucket"], item["note"]) if item["label"] else None
-        self.pending = own
+        self.pending = self._stored()
         view = item_view(self.store, self.level, item, self.role, self.show_rationale)
         ctx = [f"[b]{escape(view.heading)}[/b]", escape(view.request)]
         if view.instruction:
@@ -132,7 +141,10 @@ class ReviewScreen(Screen[object]):
             for who, label, bucket, note in view.others
         )
         self.query_one("#r-others", Static).update(others)
-        self.query_one("#r-note", Input).value = (own.note if own else None) or ""
+        note = self.query_one("#r-note", Input)
+        with note.prevent(Input.Changed):  # the item's stored note, not one typed
+            note.value = item["note"] or ""
+        self._warned = None
         self._status()
 
     def _status(self) -> None:
@@ -150,8 +162,12 @@ class ReviewScreen(Screen[object]):
                 + " ".join(f"{k + 1} {word}" for k, word in enumerate(lv.short))
                 + "[/dim]"
             )
+        stored = "  [green]✓ stored[/green]" if p and p == self._stored() else ""
         self.query_one("#r-label", Static).update(
-            "label: " + (self._fmt(p.label, p.bucket) if p else f"[dim]none ({keys})[/dim]") + hint
+            "label: "
+            + (self._fmt(p.label, p.bucket) if p else f"[dim]none ({keys})[/dim]")
+            + stored
+            + hint
         )
 
     def _fmt(self, label: str | None, bucket: str | None) -> str:
@@ -164,20 +180,104 @@ class ReviewScreen(Screen[object]):
         what = self.level.buckets.get(bucket, bucket).split(" (")[0]
         return f"[b red]{label}[/] · {escape(what)}"
 
+    # -- storing as given ---------------------------------------------------------------------
+
+    def _stored(self) -> Label | None:
+        """The current item's label as the store holds it (its note aside)."""
+        item = self.item
+        if item is None or not item["label"]:
+            return None
+        return Label(item["label"], item["bucket"])
+
+    def _complete(self, label: Label) -> bool:
+        return label.label == self.level.positive or label.bucket in self.level.buckets
+
+    def _store_given(self) -> bool:
+        """Store the label given on the current item, with the note typed, unless the store
+        already holds exactly that; False when there is nothing storable or the save failed."""
+        item, given = self.item, self.pending
+        if item is None or given is None or not self._complete(given):
+            return False
+        label = Label(given.label, given.bucket, self.query_one("#r-note", Input).value)
+        checked = label.check(self.level)
+        if (checked.label, checked.bucket, checked.note) == (
+            item["label"],
+            item["bucket"],
+            item["note"],
+        ):
+            return True
+        try:
+            save_label(
+                self.store,
+                self.sample_id,
+                item,
+                role=self.role,
+                reviewer=self.reviewer,
+                label=checked,
+            )
+        except ToolexError as exc:
+            self.notify(f"not stored: {exc}", severity="error")
+            return False
+        item.update(label=checked.label, bucket=checked.bucket, note=checked.note)
+        return True
+
+    def unstored(self) -> str | None:
+        """What was given on the current item but is not in the store, or None."""
+        item, given = self.item, self.pending
+        if item is None:
+            return None
+        lv = self.level
+        if given is not None and not self._complete(given):
+            return f"its {lv.negative!r} label needs a failure bucket (1-{len(lv.buckets)})"
+        note = self.query_one("#r-note", Input).value.strip() or None
+        if given is None and note:
+            return f"a note is stored with a label ({lv.positive[0]} or {lv.negative[0]})"
+        if given is None:
+            return None
+        if (given.label, given.bucket, note) != (item["label"], item["bucket"], item["note"]):
+            return "its label could not be stored"
+        return None
+
+    def may_leave(self, what: str) -> bool:
+        """True when leaving the current item (``what``: "move on", "quit") loses nothing, or
+        when the user, warned once, asks again."""
+        problem = self.unstored()
+        if problem is None or self._warned == (self.index, what):
+            self._warned = None
+            return True
+        self._warned = (self.index, what)
+        self.notify(
+            f"item {self.index + 1} is not stored: {problem}. The same key again will {what} "
+            "without it",
+            severity="warning",
+            timeout=8,
+        )
+        return False
+
     # -- actions -----------------------------------------------------------------------------
 
     def action_mark(self, label: str) -> None:
         if self.item is None:
             return
         bucket = self.pending.bucket if self.pending and label == self.level.negative else None
-        self.pending = Label(label, bucket)
-        self._status()
+        self._give(Label(label, bucket))
 
     def action_bucket(self, index: int) -> None:
         if self.item is None:
             return
-        self.pending = Label(self.level.negative, list(self.level.buckets)[index])
+        self._give(Label(self.level.negative, list(self.level.buckets)[index]))
+
+    def _give(self, label: Label) -> None:
+        self.pending = label
+        self._warned = None
+        self._store_given()
         self._status()
+
+    @on(Input.Changed, "#r-note")
+    def _note_typed(self) -> None:
+        self._warned = None
+        if self._store_given():
+            self._status()
 
     def action_focus_body(self) -> None:
         self.query_one("#r-head", VerticalScroll).focus()
@@ -190,38 +290,30 @@ class ReviewScreen(Screen[object]):
         self.action_save()
 
     def action_save(self) -> None:
-        item = self.item
-        if item is None:
+        """ctrl+s, or enter in the note: the label is stored already (as it was given); make
+        sure, then move on to the next item."""
+        if self.item is None:
             return
+        lv = self.level
         if self.pending is None:
-            keys = f"{self.level.positive[0]} {self.level.positive}"
-            keys += f", {self.level.negative[0]} {self.level.negative}"
+            keys = f"{lv.positive[0]} {lv.positive}, {lv.negative[0]} {lv.negative}"
             self.notify(f"choose a label first: {keys}", severity="warning")
             return
-        note = self.query_one("#r-note", Input).value
-        label = Label(self.pending.label, self.pending.bucket, note)
-        try:
-            save_label(
-                self.store,
-                self.sample_id,
-                item,
-                role=self.role,
-                reviewer=self.reviewer,
-                label=label,
-            )
-        except ToolexError as exc:
-            self.notify(str(exc), severity="error")
+        if not self._complete(self.pending):
+            self.notify(f"choose a failure bucket first (1-{len(lv.buckets)})", severity="warning")
             return
-        checked = label.check(self.level)
-        item.update(label=checked.label, bucket=checked.bucket, note=checked.note)
+        if not self._store_given():
+            return
         self.action_focus_body()
-        self.action_move(1)
+        self._go(1)
 
     def action_move(self, step: int) -> None:
-        if not self.items:
-            return
-        self.index = min(max(self.index + step, 0), len(self.items) - 1)
-        self.show()
+        if self.items and self.may_leave("move on"):
+            self._go(step)
 
     def action_step(self, step: int) -> None:
         self.action_move(step)
+
+    def _go(self, step: int) -> None:
+        self.index = min(max(self.index + step, 0), len(self.items) - 1)
+        self.show()

@@ -13,11 +13,12 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
-from toolex_tui.components.cells import clip, clip_id, num, shown
+from toolex_tui.components.cells import clip, clip_id, item_label, num, shown
 from toolex_tui.components.focus import DETAIL_KEYS, TableFocus
 from toolex_tui.components.footer import KeyFooter
 from toolex_tui.components.section import SectionTitle
 from toolex_tui.components.table import RowTable
+from toolex_tui.components.widths import DETAIL_MARGIN, Column, add_columns
 from toolex_tui.data import Browser
 from toolex_tui.messages import OpenQuery, OpenTool
 
@@ -50,7 +51,8 @@ class ToolDetailScreen(TableFocus):
             self.query_one("#t-header", Static).update(f"[red]no tool {escape(self.item_id)}[/]")
             return
         self.query_one("#t-header", Static).update(
-            f"[b]{escape(tool['item_id'])}[/b]\nplatform [b]{escape(shown(tool['platform']))}[/b]"
+            f"[b]{escape(item_label(tool['item_id'], tool['name']))}[/b]\n"
+            f"platform [b]{escape(shown(tool['platform']))}[/b]"
             f" · category {escape(shown(tool['category']))} · kind {escape(shown(tool['kind']))}"
         )
         doc = tool["doc"]
@@ -61,31 +63,64 @@ class ToolDetailScreen(TableFocus):
         self.query_one("#t-doc", Static).update(
             Syntax(pretty, "json", word_wrap=True, theme="ansi_dark")
         )
-        table = self.query_one("#t-queries", DataTable)
-        table.add_columns("as", "query", "slot", "instead of", "text")
-        for r in self.browser.tool_queries(self.item_id):
+        self._fill_queries()
+        self._fill_equivalents()
+        self.query_one("#t-queries", DataTable).focus()
+
+    # Both tables fit the terminal's width (components.widths): the short columns at their
+    # width, ids, tools and texts sharing the rest.
+
+    def _fill_queries(self) -> None:
+        rows = self.browser.tool_queries(self.item_id)
+        instead = [item_label(r["reference"], r["reference_name"]) for r in rows if r["reference"]]
+        table = self.query_one("#t-queries", RowTable)
+        _, query_w, _, instead_w, text_w = add_columns(
+            table,
+            self.app.size.width - DETAIL_MARGIN,
+            [
+                Column.of("as", [r["role"] for r in rows]),
+                Column.of("query", [r["query_id"] for r in rows], minimum=12),
+                Column.of("slot", [shown(r["slot"]) for r in rows]),
+                Column.of("instead of", instead, minimum=12),
+                Column.of("text", [r["text"] for r in rows], minimum=16),
+            ],
+            scrollbar=RowTable.scrolls(len(rows)),
+        )
+        for r in rows:
+            ref = r["reference"]
             table.add_row(
                 r["role"],
-                clip_id(r["query_id"], 22),
+                clip_id(r["query_id"], query_w),
                 num(r["slot"]),
-                clip(r["reference"] or "", 24),
-                clip(r["text"], 50),
+                item_label(ref, r["reference_name"], instead_w) if ref else "",
+                clip(r["text"], text_w),
                 key=f"{r['role']}|{r['query_id']}|{r['slot']}",
             )
-        self._fill_equivalents()
-        table.focus()
 
     def _fill_equivalents(self) -> None:
-        table = self.query_one("#t-equivalents", DataTable)
-        table.add_columns("relation", "tool", "platform", "steps", "queries", "e.g. sub-query")
-        for r in self.browser.tool_equivalents(self.item_id):
+        rows = self.browser.tool_equivalents(self.item_id)
+        table = self.query_one("#t-equivalents", RowTable)
+        _, tool_w, platform_w, *_, sub_w = add_columns(
+            table,
+            self.app.size.width - DETAIL_MARGIN,
+            [
+                Column.of("relation", [r["relation"] for r in rows]),
+                Column.of("tool", [item_label(r["item_id"], r["name"]) for r in rows], 16),
+                Column.of("platform", [shown(r["platform"]) for r in rows], minimum=8),
+                Column.of("steps", [str(r["steps"]) for r in rows]),
+                Column.of("queries", [str(r["queries"]) for r in rows]),
+                Column.of("e.g. sub-query", [r["subquery"] or "" for r in rows], minimum=12),
+            ],
+            scrollbar=RowTable.scrolls(len(rows)),
+        )
+        for r in rows:
             table.add_row(
                 r["relation"],
-                clip_id(r["item_id"], 34),
-                clip(shown(r["platform"]), 18),
+                item_label(r["item_id"], r["name"], tool_w),
+                clip(shown(r["platform"]), platform_w),
                 num(r["steps"]),
                 num(r["queries"]),
-                clip(r["subquery"] or "", 40),
+                clip(r["subquery"] or "", sub_w),
                 key=f"{r['relation']}|{r['item_id']}",
             )
 
