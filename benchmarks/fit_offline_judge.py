@@ -133,14 +133,19 @@ def _arrays(rows: Sequence[Row]) -> tuple[np.ndarray, ...]:
 
 
 def strict_threshold(rows: Sequence[Row], target: float) -> float:
-    """The loosest score whose accepted set (no veto, score >= t) has weighted precision >=
-    target, with at least 10 labels accepted; inf when none has."""
+    """The loosest score down to which every accepted set (no veto, score >= t, at least 10
+    labels) keeps weighted precision >= target; inf when none does. Lowering the cut stops at
+    the first set below the target: a looser cut that climbs back over it by chance (a few
+    heavy labels) is not taken, since held out it would not."""
     s, y, w, veto = _arrays([r for r in rows if r.judged])
     best = math.inf
     for t in np.unique(s[~veto])[::-1]:
         acc = (~veto) & (s >= t)
-        if acc.sum() >= 10 and (w * (acc & y)).sum() / (w * acc).sum() >= target:
-            best = float(t)
+        if acc.sum() < 10:
+            continue
+        if (w * (acc & y)).sum() / (w * acc).sum() < target:
+            break
+        best = float(t)
     return best
 
 
@@ -306,8 +311,15 @@ def main() -> None:
     ap.add_argument("--db", required=True)
     ap.add_argument("--labels", type=Path, nargs="*", default=sorted(LABELS.glob("*.jsonl")))
     ap.add_argument("--subqueries", choices=("decomposer", "labels"), default="decomposer")
-    ap.add_argument("--strict-target", type=float, default=0.85)
+    # 0.90 in training so that held out, on parts the cut never saw, precision lands near the
+    # issue's 0.85: at 0.85 the cuts chosen on the other parts ran looser than those parts bear
+    # (pooled held-out precision 0.835, StableToolBench 0.746), a choice made on these figures,
+    # which is why a fresh labelled sample checks it (docs/judges.md).
+    ap.add_argument("--strict-target", type=float, default=0.90)
     ap.add_argument("--screen-target", type=float, default=0.985)
+    ap.add_argument(
+        "--frontier-precision", type=float, default=0.85, help="the precision --frontier holds"
+    )
     ap.add_argument("--write", action="store_true", help="write the held-out figures as JSON")
     ap.add_argument(
         "--frontier", action="store_true", help="also print the in-sample precision-recall bound"
@@ -324,7 +336,7 @@ def main() -> None:
     show("pooled", {"all": figs["all"]})
     measured = [r for r in rows if r.label.get("source") in op.LABELS_FITTED_ON]
     if args.frontier:
-        frontier(measured, args.strict_target)
+        frontier(measured, args.frontier_precision)
     cal, vetoed = calibration(measured)
     print("\nchosen on every part (paste into toolex/judges/operating_points.py):")
     print(f"STRICT_THRESHOLD = {round(strict_threshold(measured, args.strict_target), 4)}")

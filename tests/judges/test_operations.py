@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from docs import tool
-from toolex.judges.operations import conversion, direction_conflict, language_pair, verbs
+from toolex.judges.operations import (
+    conversion,
+    direction_conflict,
+    language_pair,
+    output_conflict,
+    sibling_operation_conflict,
+    verbs,
+)
 
 
 def test_verbs_come_from_the_name_and_the_description_gerunds_included():
@@ -45,3 +52,55 @@ def test_a_translation_model_the_other_way_round_conflicts():
     assert language_pair(fr_en) == ("fr", "en")
     assert "language pair" in direction_conflict(en_fr, fr_en)
     assert direction_conflict(fr_en, tool("c", "opus-mt-fr-en-big", "Translation.")) is None
+
+
+def test_two_endpoints_of_one_provider_naming_two_operations_conflict():
+    gen, count = tool("g", "generate_primes", "Primes in a range."), tool("c", "count_primes")
+    assert "'generate'" in (sibling_operation_conflict(count, gen) or "")
+    bank = "API-Bank"
+    opened = tool("o", "OpenBankAccount", "Opens an account.", bank)
+    assert sibling_operation_conflict(tool("m", "ModifyBankAccount", "", bank), opened)
+    # reading verbs are one operation; so are "calculate" and "find" of one object
+    assert (
+        sibling_operation_conflict(
+            tool("f", "Fetch Orders", "", "Shop"), tool("r", "Get Orders", "", "Shop")
+        )
+        is None
+    )
+    assert (
+        sibling_operation_conflict(tool("f", "find_median"), tool("c", "calculate_median")) is None
+    )
+    # across providers, and between model checkpoints, names are not read this way
+    assert sibling_operation_conflict(tool("m", "ModifyBankAccount", "", "Other"), opened) is None
+    assert (
+        sibling_operation_conflict(tool("a", "org/count-model"), tool("b", "org/generate-model"))
+        is None
+    )
+
+
+def test_a_classifier_never_stands_in_for_a_regression_model():
+    card = {"api_call": "joblib.load('model.joblib')"}
+    clf = tool(
+        "c",
+        "a/clf",
+        "Multi-class Classification Model",
+        domain="Tabular Tabular Classification",
+        **card,
+    )
+    reg = tool(
+        "r", "b/reg", "Single column regression", domain="Tabular Tabular Regression", **card
+    )
+    assert "regression" in (output_conflict(clf, reg) or "")
+    assert (
+        output_conflict(
+            tool(
+                "c2",
+                "c/clf",
+                "Binary Classification",
+                domain="Tabular Tabular Classification",
+                **card,
+            ),
+            clf,
+        )
+        is None
+    )

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from docs import tool
-from toolex.judges.scope import named_terms, objects, qualifier_conflict, scope_missing
+from toolex.judges.scope import (
+    named_terms,
+    narrower_sibling,
+    objects,
+    qualifier_conflict,
+    scope_missing,
+)
 
 
 def test_named_terms_are_names_as_users_write_them():
@@ -76,3 +82,36 @@ def test_objects_are_what_a_name_acts_on_or_a_model_cards_task():
     assert objects(tool("a", "Generate QR Code", "")) == {"qr", "code"}
     card = tool("b", "openai/whisper-tiny", "", functionality="Automatic Speech Recognition")
     assert objects(card) == {"automatic", "speech", "recognition"}
+
+
+def test_a_run_of_capitals_ends_with_its_sentence():
+    terms = named_terms("Check the DAILY OVRLL 0822202130837 API. Please tell me if it works.")
+    assert "DAILY OVRLL 0822202130837 API" in terms
+    assert not any("Please" in t for t in terms)
+
+
+def test_the_requests_country_of_the_reference_rules_out_a_copy_for_another_country():
+    params = {"optional_parameters": [{"name": "region"}, {"name": "city"}]}
+    ref = tool("u", "Facilities Lookup", "Facilities in Uganda.", "Uganda API", **params)
+    other = tool("s", "Facilities Lookup", "Facilities in Senegal.", "Senegal API", **params)
+    texts = ("List research centers in Kampala", "I am moving to Kampala, Uganda.")
+    why = scope_missing(texts, other, ref)
+    assert why is not None and "'uganda'" in why and "Senegal API" in why
+    # a request naming neither country leaves it to the other rules; a region parameter does
+    assert scope_missing(("List research centers", "Find research centers."), other, ref) is None
+
+
+def test_a_narrower_endpoint_of_the_same_provider_is_another_tool_unless_the_step_asks_it():
+    plain = tool("p", "Get Epic Free Games", "The free games now.", "Epic Free Games")
+    soon = tool("s", "Get Epic Free Games Coming Soon", "Free games to come.", "Epic Free Games")
+    why = narrower_sibling(("Suggest some free games", "We host a party."), soon, plain)
+    assert why is not None and "'coming soon'" in why
+    asked = ("Which free games are coming soon?", "We host a party.")
+    assert narrower_sibling(asked, soon, plain) is None
+    elsewhere = tool("e", "Get Epic Free Games Coming Soon", "Free games to come.", "Game Deals")
+    assert narrower_sibling(("Suggest some free games",), elsewhere, plain) is None
+    unplaced = tool("n", "get_free_games_coming_soon", "Free games to come.")
+    assert (
+        narrower_sibling(("Suggest some free games",), unplaced, tool("x", "get_free_games"))
+        is None
+    )

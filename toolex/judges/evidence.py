@@ -152,7 +152,10 @@ class EvidenceReader:
                 vetoes.append(f"the {whose}'s documentation says nothing of what it does")
         for rule in (
             operations.direction_conflict(cand, ref),
+            operations.sibling_operation_conflict(cand, ref),
+            operations.output_conflict(cand, ref),
             scope.qualifier_conflict(cand, ref),
+            scope.narrower_sibling(texts, cand, ref),
             scope.scope_missing(texts, cand, ref),
             inputs.handle_conflict(cand, ref, request),
             inputs.step_param_missing(texts, cand, ref),

@@ -131,6 +131,29 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+# Verbs that name one operation (base forms; a verb may sit in two groups): two endpoints of one
+# provider whose names lead or end with verbs of no common group do two things ("generate_primes"
+# / "count_primes", OpenBankAccount / ModifyBankAccount, states_search / states_list). Reading
+# verbs ("get", "fetch", ...) form one group, so "Get X" and "Fetch X" stay one operation.
+OPERATION_GROUPS: tuple[frozenset[str], ...] = tuple(
+    word_set(group)
+    for group in (
+        "search find lookup look query locate discover",
+        "get fetch retrieve obtain show view display read return provide give load",
+        "calculate compute determine estimate measure count find",
+        "generate create make produce build compose add insert register open",
+        "convert transform",
+        "send post submit publish share",
+        "check verify validate test confirm",
+        "delete remove clear drop cancel close",
+        "update modify edit change set rename replace",
+        "download export save",
+        "predict forecast infer estimate classify",
+    )
+)
+READING_VERBS = OPERATION_GROUPS[1]
+
+
 # Operations that undo or mirror each other (base verbs; either order): never equivalents.
 INVERSE_VERBS: tuple[tuple[str, str], ...] = tuple(
     (a, b)

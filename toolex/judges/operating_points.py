@@ -45,8 +45,8 @@ SCORE_WEIGHTS: Mapping[str, float] = {
 }
 STRICT_THRESHOLD = 2.9209
 SCREEN_THRESHOLD = 0.4483
-CALIBRATION = (2.4239, -6.1375)
-VETOED_YES_RATE = 0.0336
+CALIBRATION = (2.8229, -6.6477)
+VETOED_YES_RATE = 0.0271
 LABELS_FITTED_ON = ("toolex-pipeline-v2",)  # the label sets the thresholds were chosen on
 MEASURED_ON = "toolex-pipeline-v2"  # the label set held-out figures are computed on
 

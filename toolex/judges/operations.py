@@ -13,7 +13,13 @@ from __future__ import annotations
 import re
 
 from toolex.judges.base import ToolDoc, per_tool
-from toolex.judges.lexicon import INVERSE_VERBS, base_verb, word_set
+from toolex.judges.lexicon import (
+    INVERSE_VERBS,
+    OPERATION_GROUPS,
+    READING_VERBS,
+    base_verb,
+    word_set,
+)
 from toolex.tooldoc import fields as df
 
 _INVERSE = {frozenset(pair) for pair in INVERSE_VERBS}
@@ -138,3 +144,70 @@ def _conflicting(a: tuple[str, str], b: tuple[str, str]) -> bool:
     (Celsius to Fahrenheit, Celsius to Kelvin). Two sources of one target (weather by city,
     weather by coordinates) identify the same thing two ways: not a conflict."""
     return a == (b[1], b[0]) or (a[0] == b[0] and a[1] != b[1])
+
+
+def sibling_operation_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """Two endpoints of one provider whose names say two operations, or None.
+
+    A provider rarely publishes one operation twice, so when both names lead or end with a verb
+    and no verb of one shares an operation group with a verb of the other (``generate_primes`` /
+    ``count_primes``, ``ModifyRegistration`` / ``QueryRegistration``), the candidate does another
+    thing. Only within one provider (platform), and never for model cards, whose ids are
+    checkpoint names: across providers names are written too freely to be read this way."""
+    if (ref.platform or "").strip().lower() != (cand.platform or "").strip().lower():
+        return None
+    if _model_card(cand) or _model_card(ref):
+        return None
+    vr, vc = _edge_verbs(ref), _edge_verbs(cand)
+    if not vr or not vc or (vr <= READING_VERBS and vc <= READING_VERBS):
+        return None
+    if any(_one_operation(a, b) for a in vr for b in vc):
+        return None
+    return (
+        f"sibling operations of one provider: the reference does {sorted(vr)[0]!r}, "
+        f"the candidate {sorted(vc)[0]!r}"
+    )
+
+
+def output_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """A model that classifies for one that regresses, or the other way round, or None: a class
+    label cannot stand in for a number, whatever the two share (the data, the subject)."""
+    kr, kc = _output_kind(ref), _output_kind(cand)
+    if kr and kc and kr != kc:
+        return f"another output: the reference is a {kr} model, the candidate a {kc} model"
+    return None
+
+
+_OUTPUT_KINDS = ("classification", "regression")
+
+
+def _output_kind(tool: ToolDoc) -> str | None:
+    """classification or regression, when a model card's task or description says one of them."""
+    if not _model_card(tool):
+        return None
+    text = f"{tool.doc.get('domain') or ''} {df.description(tool.doc)}".lower()
+    found = [kind for kind in _OUTPUT_KINDS if kind in text]
+    return found[0] if len(found) == 1 else None
+
+
+def _model_card(tool: ToolDoc) -> bool:
+    name = df.name(tool.doc) or tool.name or ""
+    return "/" in name or "api_call" in tool.doc
+
+
+@per_tool
+def _edge_verbs(tool: ToolDoc) -> frozenset[str]:
+    """The verbs a name opens or closes with (``song_download``, ``GetUserToken``): where a name
+    says its operation; a verb inside a name is usually a noun ("get_place_by_ip")."""
+    name = re.sub(r"\([^)]*\)|\[[^]]*\]|\{[^}]*\}", " ", df.name(tool.doc) or tool.name or "")
+    words = df.split_words(name)
+    out = set()
+    for word in words[:1] + words[-1:]:
+        verb = verb_of(word)
+        if verb:
+            out.add(verb)
+    return frozenset(out)
+
+
+def _one_operation(a: str, b: str) -> bool:
+    return a == b or any(a in group and b in group for group in OPERATION_GROUPS)

@@ -39,7 +39,8 @@ def named_terms(text: str) -> list[str]:
     words not opening a sentence, runs of them, and domain-like words ("Kick.com")."""
     out = [m.group() for m in _DOMAIN.finditer(text)]
     for m in _CAPITALISED.finditer(text):
-        term = m.group(1).rstrip(".-")
+        # a run of capitals never crosses a sentence's end ("... 0822202130837 API. Please")
+        term = re.split(r"[.!?]\s", m.group(1))[0].rstrip(".-")
         before = text[: m.start(1)].rstrip()
         opens = not before or before[-1] in ".!?:;\"'("
         if term in ("I", "I'm", "I'd", "I've", "I'll") or (opens and " " not in term):
@@ -59,9 +60,12 @@ def scope_missing(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | No
     of the step that is a distinctive word of the reference's platform ("the rugby match" for
     ``RugbyAPI2``, "cities with radio stations" for "50K Radio Stations"). ``texts`` are the
     sub-query and the request, read apart so each one's first word is known."""
+    texts = list(texts)
+    other = _other_platform(texts, cand, ref)
+    if other:
+        return other
     if _scope_param(cand):
         return None
-    texts = list(texts)
     own = " ".join([ref.platform or "", df.name(ref.doc) or ref.name or ""]).lower()
     for term in dict.fromkeys(bare(t) for text in texts for t in named_terms(text)):
         if not term or term.lower() in GENERIC_ACRONYMS:
@@ -84,6 +88,29 @@ def scope_missing(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | No
                 "candidate never does"
             )
     return None
+
+
+def _other_platform(texts: list[str], cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """The request names a distinctive word of the reference's platform and none of the
+    candidate's, whose platform shares no such word with the reference's ("Uganda API" /
+    "Senegal API" for a step in Kampala, Uganda): a parameter choosing a region cannot carry the
+    candidate to the reference's country or service."""
+    said = {
+        df.stem(w.lower())
+        for text in texts
+        for term in named_terms(text)
+        for w in _WORD.findall(term)
+    }  # as names ("Kampala, Uganda"), never ordinary words ("find similar movies")
+    own, theirs = _platform_words(ref), _platform_words(cand)
+    if not own or not theirs or own & theirs or not own & said or theirs & said:
+        return None
+    if _scope_param(cand, within=False):  # it takes the platform or country as an input
+        return None
+    word = sorted(own & said)[0]
+    return (
+        f"the request is about {word!r} of the reference's platform {ref.platform!r}; the "
+        f"candidate's platform is {cand.platform!r}"
+    )
 
 
 def bare(term: str) -> str:
@@ -123,10 +150,23 @@ def _text_lower(tool: ToolDoc) -> str:
     return f"{_about_lower(tool)} {tool.text.lower()}"
 
 
+def _scope_param(tool: ToolDoc, within: bool = True) -> bool:
+    """Whether a parameter chooses the platform, place or subject; ``within=False`` leaves out
+    the ones that choose only inside the tool's own (a region of its country)."""
+    stems = _scope_stems(tool)
+    return bool(stems if within else stems - _WITHIN)
+
+
+_WITHIN = frozenset({df.stem("region")})
+
+
 @per_tool
-def _scope_param(tool: ToolDoc) -> bool:
-    return any(
-        df.stem(w) in SCOPE_PARAMS for p in df.params(tool.doc) for w in df.split_words(p.name)
+def _scope_stems(tool: ToolDoc) -> frozenset[str]:
+    return frozenset(
+        df.stem(w)
+        for p in df.params(tool.doc)
+        for w in df.split_words(p.name)
+        if df.stem(w) in SCOPE_PARAMS
     )
 
 
@@ -201,6 +241,33 @@ def qualifier_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
         f"siblings: both names are about {', '.join(sorted(shared))}, but the reference is "
         f"{', '.join(only_r)} and the candidate {', '.join(only_c)}"
     )
+
+
+def narrower_sibling(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """A candidate of the reference's own provider whose name is the reference's plus words that
+    narrow it ("Get Epic Free Games" / "... Coming Soon", ``short-urls/{code}`` / ``.../visits``)
+    when neither the reference's documentation nor the step nor the request says those words, or
+    None: the provider published the narrower endpoint beside the plain one, so it is another."""
+    platform = (ref.platform or "").strip().lower()
+    if not platform or platform != (cand.platform or "").strip().lower():
+        return None
+    rn = {_stem_of(t) for t in _path_tokens(ref)}
+    cn = [t for t in _path_tokens(cand) if _qualifies(t) and not _variant(t)]
+    own = {_stem_of(t) for t in _path_tokens(ref) if _qualifies(t) and not _variant(t)}
+    if not own or not cn or not own <= {_stem_of(t) for t in cn}:
+        return None
+    extra = [t for t in cn if _stem_of(t) not in rn]
+    said = {df.stem(w.lower()) for text in texts for w in _WORD.findall(text)}
+    unsaid = [t for t in extra if _stem_of(t) not in stems(ref) and _stem_of(t) not in said]
+    if not unsaid:
+        return None
+    return f"a narrower sibling of the reference: {' '.join(unsaid)!r}, which the step never asks"
+
+
+@per_tool
+def _path_tokens(tool: ToolDoc) -> tuple[str, ...]:
+    """The name's words as ``_name_tokens`` reads them, path parameters (``{code}``) left out."""
+    return tuple(t for t in _name_tokens(tool) if t.isalpha() and len(t) > 2)
 
 
 def _one_word_apart(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
