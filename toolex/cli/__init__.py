@@ -10,7 +10,13 @@ import sys
 import click
 
 from toolex import __version__
-from toolex.errors import ToolexError
+from toolex.errors import NoOutcomeError, ToolexError
+
+# What every command exits with, for scripts (`toolex expand`'s budget stop is 3, its
+# BUDGET_EXIT; `toolex check` exits 1 when an invariant fails; click's usage errors 2).
+EXIT_ERROR = 2  # a ToolexError: bad input, a damaged or locked store, a refused run
+EXIT_NO_OUTCOME = 4  # a stage of `toolex expand` produced no outcome: every task failed
+EXIT_INTERRUPTED = 130
 
 # command name -> "module:function". Order is the order of `toolex --help`.
 COMMANDS: dict[str, str] = {
@@ -127,13 +133,13 @@ def main() -> None:
         cli.main(standalone_mode=False)
     except Interrupted as exc:  # Ctrl-C where the command knows what was kept
         click.echo(f"\n{exc}", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except ToolexError as exc:
         click.echo(f"error: {_shown(exc)}", err=True)
-        sys.exit(2)
+        sys.exit(EXIT_NO_OUTCOME if isinstance(exc, NoOutcomeError) else EXIT_ERROR)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("interrupted", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as exc:
         exc.message = _shown(exc.message)  # type: ignore[misc]  # a value may be a pasted key
         exc.show()
@@ -143,7 +149,7 @@ def main() -> None:
     except Exception as exc:
         if type(exc).__name__ == "InterruptException":  # DuckDB's Ctrl-C inside a statement
             click.echo("interrupted", err=True)
-            sys.exit(130)
+            sys.exit(EXIT_INTERRUPTED)
         # A DuckDB error the store did not translate itself (a damaged table met mid-query, a
         # full disk at commit): toolex.store.store_error words every one, in one place.
         from toolex.store import store_error
@@ -154,7 +160,7 @@ def main() -> None:
         if mapped is None:
             raise
         click.echo(f"error: {_shown(mapped)}", err=True)
-        sys.exit(2)
+        sys.exit(EXIT_ERROR)
 
 
 def _shown(message: object) -> str:

@@ -125,6 +125,7 @@ def expand(
     if report.stopped:
         _say_stopped(report)
         raise click.exceptions.Exit(BUDGET_EXIT)
+    report.require_outcome()  # every task of a stage failed: an error, not a success
 
 
 # `toolex expand` exits with this code when its budget stopped the run (2 is an error).
