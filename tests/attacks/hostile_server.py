@@ -26,7 +26,8 @@ BODIES: dict[str, tuple[int, bytes]] = {
     "a non-JSON body": (200, b"<html><body>502 Bad Gateway</body></html>"),
 }
 
-# A request's headers and body -> (status, raw body), or None: answer it as usual.
+# A request's headers (":path": its path and query) and body -> (status, raw body), or None:
+# answer it as usual.
 Fault = Callable[[dict[str, str], dict[str, Any]], tuple[int, bytes] | None]
 
 
@@ -41,11 +42,13 @@ def hostile(server: ScriptedServer, fault: Fault) -> ScriptedServer:
     plain = handler.do_POST
 
     def do_post(self: Any) -> None:
-        if self.path.split("?")[0] != "/v1/chat/completions":
+        # Any other POST is a chat call too: the OpenAI SDK mangles a base URL with a query
+        # (``/v1?api_key=K`` posts to ``/v1/?api_key=Kchat/completions``).
+        if "/files" in self.path or "/batches" in self.path:
             return plain(self)
         raw = self._body()
         body = json.loads(raw or b"{}")
-        headers = {k.lower(): v for k, v in self.headers.items()}
+        headers = {k.lower(): v for k, v in self.headers.items()} | {":path": self.path}
         sent = fault(headers, body)
         if sent is None:
             self._record("chat", body)

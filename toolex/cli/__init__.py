@@ -5,6 +5,7 @@ that command runs."""
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
 
 import click
@@ -129,6 +130,7 @@ def _quiet(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 def main() -> None:
     from toolex.cli.progress import Interrupted
 
+    _own_logging()
     try:
         cli.main(standalone_mode=False)
     except Interrupted as exc:  # Ctrl-C where the command knows what was kept
@@ -161,6 +163,29 @@ def main() -> None:
             raise
         click.echo(f"error: {_shown(mapped)}", err=True)
         sys.exit(EXIT_ERROR)
+
+
+class _RedactedStderr(logging.Handler):
+    """Log records on stderr (whatever sys.stderr is now), secrets redacted."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(_shown(self.format(record)) + "\n")
+        except Exception:  # noqa: BLE001 - logging must never end a command
+            self.handleError(record)
+
+
+def _own_logging() -> None:
+    """Configure logging before any dependency can: importing wordllama calls
+    ``logging.basicConfig(level=INFO)``, after which the HTTP client logged every request URL
+    (a compat URL's password, a ``?api_key=``) on stderr, even with -q. A root handler set here
+    turns any later basicConfig into a no-op; warnings and errors still show, redacted."""
+    root = logging.getLogger()
+    if not any(isinstance(h, _RedactedStderr) for h in root.handlers):
+        handler = _RedactedStderr(logging.WARNING)
+        handler.setFormatter(logging.Formatter("%(name)s: %(levelname)s: %(message)s"))
+        root.addHandler(handler)
+    root.setLevel(logging.WARNING)
 
 
 def _shown(message: object) -> str:
