@@ -7,9 +7,9 @@ CRC-32 of every file the table is read from (:func:`table_files`);
 
 Why content and not sizes: Lance keeps no checksum of its own, so a flipped byte in a data file
 is read as a different vector, silently (issue 27: sizes alone let 9 of 10 same-size damages
-through, and a run then ranked half its rows differently). CRC-32 rather than a cryptographic hash: it
-guards against damage, not tampering (whoever can rewrite a data file can rewrite the sidecar),
-and takes half SHA-256's time: 0.31 s against 0.65 s over a 200k-row, 256-d table (206 MB,
+through, and a run then ranked half its rows differently). CRC-32 rather than a cryptographic
+hash: it guards against damage, not tampering (whoever can rewrite a data file can rewrite the
+sidecar), and takes half SHA-256's time: 0.31 s against 0.65 s over a 200k-row, 256-d table (206 MB,
 files cached, load 27; ``python benchmarks/bench_index_check.py``).
 """
 
