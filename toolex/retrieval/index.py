@@ -20,14 +20,15 @@ import hashlib
 import json
 import os
 import re
+from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
 
 from toolex.errors import ToolexError
-from toolex.retrieval.ann import ANN_THRESHOLD, DEFAULT_ANN, vector_search
+from toolex.retrieval.ann import ANN_THRESHOLD, DEFAULT_ANN, AnnParams, vector_search
 from toolex.retrieval.base import IndexInfo
 from toolex.retrieval.embedders import Embedder
 from toolex.retrieval.embedding_cache import embed_cached, text_hash
@@ -192,7 +193,12 @@ class DenseIndex:
         )
 
     def _search_rebuilt(
-        self, exc: Exception, queries: np.ndarray, limit: int, where: str | None, ann: Any
+        self,
+        exc: Exception,
+        queries: np.ndarray,
+        limit: int,
+        where: str | None,
+        ann: AnnParams | None,
     ) -> pa.Table:
         """Lance failed a search on a table that passed its check when built (a file removed or
         cut since): rewrite the table from the cache, as a damaged one found by the check is,
@@ -210,14 +216,17 @@ class DenseIndex:
             ) from again
 
 
-def _drop_old_versions(table: Any) -> None:
+class _Versioned(Protocol):
+    def optimize(self, *, cleanup_older_than: timedelta, delete_unverified: bool) -> object: ...
+
+
+def _drop_old_versions(table: _Versioned) -> None:
     """Delete the versions an overwrite left behind: the folder then holds one copy of the
     table (each rebuild used to add one), and the check reads only the files in use. No other
     process reads the table meanwhile (the store's write lock is held); a failed clean-up costs
     disk space, not correctness."""
     import contextlib
     import warnings
-    from datetime import timedelta
 
     with contextlib.suppress(Exception), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # Lance warns about concurrent readers of old versions

@@ -78,7 +78,7 @@ def table_files(table_dir: Path) -> dict[str, dict[str, int]]:
     }
 
 
-def files_match(table_dir: Path, recorded: Any) -> bool:
+def files_match(table_dir: Path, recorded: object) -> bool:
     """Whether the table's files are exactly those ``recorded`` by :func:`table_files`, byte for
     byte: the names and sizes first (cheap), then each file's checksum until one differs."""
     # sidecars before issue 27 recorded sizes alone (ints): such a table is rebuilt once
