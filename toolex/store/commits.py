@@ -22,10 +22,8 @@ toolex (DuckDB's own shell) are not counted; they can only make the store look a
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 import threading
 from functools import cache
 from pathlib import Path
@@ -37,6 +35,7 @@ from toolex.errors import StoreError
 from toolex.resources import sql_text
 
 SUFFIX = ".commits"
+_WIDTH = 128  # bytes of a record: a store id (36) and a count fit with room to spare
 COMPACT_ROWS = 10_000  # store_commits rows that are folded into one when a store opens
 # Statement types that change the database: a shipped file of one of them, run outside a
 # transaction, is followed by a commit of its own to count.
@@ -77,24 +76,27 @@ def read_record(path: str) -> tuple[str, int] | None:
 def record(path: str, count: Count, *, opening: bool = False) -> None:
     """Record ``count`` beside the store unless this process recorded as many already (two
     connections of one process commit in any order), or whatever it holds when ``opening``.
-    Written whole (a temporary file, then a rename); not synced: a record lost in a power cut
-    lags, which is safe. A record that cannot be written is skipped: it guards the store, it is
-    not part of it."""
+
+    Overwritten in place at a fixed width (JSON padded with spaces), not truncated, renamed or
+    synced: on ext4 each of those flushes the file, 4-5 ms a commit here, where one small
+    write at offset 0 takes microseconds. None can raise a false alarm: a lost or skipped
+    record lags, a record that does not parse counts as none, and no other process reads it
+    meanwhile (DuckDB's lock keeps them off the store)."""
     key = (path, count.store_id)
     with _lock:
         if not opening and _recorded.get(key, -1) >= count.commits:
             return
-        target = record_path(path)
-        with contextlib.suppress(OSError):
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        text = json.dumps({"store_id": count.store_id, "commits": count.commits})
+        data = text.ljust(_WIDTH - 1).encode("utf-8") + b"\n"
+        try:
+            fd = os.open(record_path(path), os.O_WRONLY | os.O_CREAT, 0o644)
             try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    json.dump({"store_id": count.store_id, "commits": count.commits}, fh)
-                os.replace(tmp, target)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-            _recorded[key] = count.commits
+                os.pwrite(fd, data, 0)
+            finally:
+                os.close(fd)
+        except OSError:  # a guard of the store, not part of it: skipped, never fatal
+            return
+        _recorded[key] = count.commits
 
 
 def check(path: str, count: Count) -> None:
