@@ -12,7 +12,7 @@ from toolex.errors import StoreError
 from toolex.store import commits
 from toolex.store.config import DEFAULT_DB, LOCKED_DOWN, memory_limit
 from toolex.store.existence import Existence
-from toolex.store.failures import RECOVER, store_error
+from toolex.store.failures import RECOVER, is_failure_of_the_file, store_error
 from toolex.store.migrations import Migrations
 
 
@@ -89,6 +89,10 @@ class Store(Migrations, Existence):
             count = self.commit_count()
         except duckdb.CatalogException:  # a store from before schema 70: nothing counted yet
             return
+        except duckdb.Error as exc:
+            if self.read_only and is_failure_of_the_file(exc, self.path):
+                return  # a damaged file: `toolex check` names what it can still read
+            raise
         commits.check(self.path, count)
 
     def _start_counting(self) -> None:
