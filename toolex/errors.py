@@ -72,3 +72,9 @@ class AnswerError(ToolexError, ValueError):
     Raised by answer parsers and caught by the executor, which records the call as malformed
     and retries it; it reaches a user only inside a failure record.
     """
+
+
+class NoOutcomeError(ToolexError):
+    """A stage of `toolex expand` ran and produced no outcome: every task it had failed (an
+    unreachable or refusing server, answers that never parse). Not a success: the CLI exits
+    with its own code after printing what the run did (toolex.pipeline.runner.RunReport)."""

@@ -1,7 +1,9 @@
 """Damaged vector indexes: a truncated, garbage or misshapen sidecar, missing or cut Lance data
-files, a missing manifest, a file where the index folder goes. The index notices, rebuilds
-from the embedding cache (no model call) and searches correctly, or says exactly what to do;
-nothing is reported "unchanged" that is not, and nothing crashes."""
+files, a missing manifest, a file where the index folder goes, and same-size damage: one byte
+flipped in a data file, a manifest or an approximate index (issue 27, point 6: sizes alone let 9
+of 10 through). The index notices, rebuilds from the embedding cache (no model call) and
+searches correctly, or says exactly what to do; nothing is reported "unchanged" that is not,
+damage met mid-search is rebuilt there and then, and nothing crashes."""
 
 from __future__ import annotations
 
@@ -38,6 +40,21 @@ def _sidecar(index: DenseIndex) -> Path:
     return index.folder / f"{index.name}.toolex.json"
 
 
+def _flip(path: Path, seed: int) -> None:
+    """One byte inverted at a seeded position: the file keeps its size."""
+    at = random.Random(seed).randrange(path.stat().st_size)
+    with path.open("r+b") as fh:
+        fh.seek(at)
+        byte = fh.read(1)[0]
+        fh.seek(at)
+        fh.write(bytes([byte ^ 0xFF]))
+
+
+def _manifest(index: DenseIndex) -> Path:
+    [path] = (index.table_dir / "_versions").glob("*.manifest")  # old versions are deleted
+    return path
+
+
 def _cut(path: Path) -> None:
     with path.open("r+b") as fh:
         fh.truncate(path.stat().st_size // 2)
@@ -59,6 +76,12 @@ DAMAGE: dict[str, Callable[[DenseIndex], None]] = {
         ix.table_dir.write_text("x"),
     ),
 }
+
+
+DAMAGE |= {f"data file byte flipped (seed {n})": (lambda ix, n=n: _flip(_data_files(ix)[0], n))
+           for n in range(12)}  # fmt: skip
+DAMAGE |= {f"manifest byte flipped (seed {n})": (lambda ix, n=n: _flip(_manifest(ix), n))
+           for n in range(3)}  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", list(DAMAGE))
@@ -87,15 +110,87 @@ def test_a_damaged_index_is_rebuilt_from_the_cache(lib_store, hash_embedder, kin
     tally.check()
 
 
-def test_damage_met_mid_search_is_a_message(lib_store, hash_embedder):
+def test_damage_met_mid_search_is_rebuilt_there_and_then(lib_store, hash_embedder):
+    """Files removed after the check: the search that meets it rewrites the table from the
+    cache and searches again (it used to say "run the command again", which failed again)."""
     index = _index(lib_store, hash_embedder)
     index.build()
+    expected = _search(index, hash_embedder)
     for f in _data_files(index):
         f.unlink()
-    with pytest.raises(ToolexError, match="damaged.*run the command again"):
+    calls = hash_embedder.calls
+    assert _search(index, hash_embedder) == expected
+    assert index.info is not None and index.info.rebuilt
+    assert hash_embedder.calls == calls + 1  # the queries only: the library came cached
+    assert not _index(lib_store, hash_embedder).build().rebuilt  # and it stays whole
+
+
+def test_a_table_that_fails_again_once_rewritten_says_which_folder_to_delete(
+    lib_store, hash_embedder, monkeypatch
+):
+    import toolex.retrieval.index as index_mod
+
+    index = _index(lib_store, hash_embedder)
+    index.build()
+
+    def broken(*args, **kwargs):
+        raise OSError("LanceError(IO): unexpected end of file")
+
+    monkeypatch.setattr(index_mod, "vector_search", broken)
+    with pytest.raises(ToolexError, match="again once rewritten.*delete that folder"):
         _search(index, hash_embedder)
-    again = _index(lib_store, hash_embedder)  # the next command rebuilds it
-    assert again.build().rebuilt
+
+
+@pytest.fixture
+def ann_index(store, hash_embedder, monkeypatch) -> DenseIndex:
+    """600 items above a lowered threshold: the table gets an approximate index."""
+    import pyarrow as pa
+
+    import toolex.retrieval.index as index_mod
+
+    monkeypatch.setattr(index_mod, "ANN_THRESHOLD", 100)
+    rng = np.random.default_rng(0)
+    words = ["weather", "paris", "translate", "text", "rain", "tomorrow", *map(str, range(50))]
+    texts = [" ".join(rng.choice(words, 6)) for _ in range(600)]
+    items = pa.table({"item_id": [f"i{i:03d}" for i in range(600)], "text": texts})
+    with store.registered("new_items", items):
+        store.con.execute(
+            "INSERT INTO items (benchmark, item_id, doc, text) "
+            "SELECT 'b', item_id, '{}', text FROM new_items"
+        )
+    return _index(store, hash_embedder)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_flipped_byte_in_the_approximate_index_is_noticed(ann_index, hash_embedder, seed):
+    tally = Tally("damaged vector indexes")
+    assert ann_index.build().ann
+    expected = _search(ann_index, hash_embedder)
+    files = sorted(p for p in (ann_index.table_dir / "_indices").rglob("*") if p.is_file())
+    _flip(files[seed % len(files)], seed)
+    again = _index(ann_index.store, hash_embedder)
+    info = again.build()
+    got = _search(again, hash_embedder)
+    tally.record(
+        f"index byte flipped (seed {seed})", "correct result" if info.rebuilt else "traceback"
+    )
+    assert info.rebuilt and got == expected
+    tally.check()
+
+
+def test_a_sidecar_of_sizes_alone_is_rebuilt_once_and_the_folder_keeps_one_copy(
+    lib_store, hash_embedder
+):
+    from toolex.retrieval.index_files import write_sidecar
+
+    index = _index(lib_store, hash_embedder)
+    index.build()
+    meta = read_sidecar(_sidecar(index))
+    meta["files"] = {rel: v["size"] for rel, v in meta["files"].items()}  # as before issue 27
+    write_sidecar(_sidecar(index), meta)
+    assert _index(lib_store, hash_embedder).build().rebuilt
+    assert not _index(lib_store, hash_embedder).build().rebuilt
+    assert len(_data_files(index)) == 1  # two writes, one copy: old versions were deleted
 
 
 def test_a_file_named_like_the_index_folder_is_a_clear_error(lib_store, hash_embedder):

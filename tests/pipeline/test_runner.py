@@ -6,7 +6,7 @@ import pytest
 
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
-from toolex.errors import InputError
+from toolex.errors import InputError, NoOutcomeError
 from toolex.judges.base import Outcome, SubQuery
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.runner import run_expansion
@@ -156,6 +156,27 @@ def test_a_sub_query_naming_its_tool_is_a_failure(store):
     report = expand(store, Leaky(store), stages=["decompose"], query_ids=["q2"])
     assert report.stages[0].failed == 1
     assert "names the tool" in store.con.execute("SELECT error FROM stage_failures").fetchone()[0]
+
+
+def test_a_stage_whose_every_task_failed_is_reported_empty(store):
+    """Issue 27, point 4: no outcome is no success; a partial failure is not "empty"."""
+    build(store)
+    report = expand(store, Leaky(store), stages=["decompose"])
+    [empty] = report.empty
+    assert (empty.stage, empty.failed) == ("decompose", 2)
+    assert [n for _, n in empty.reasons] == [1, 1]
+    assert all("names the tool" in error for error, _ in empty.reasons)
+    with pytest.raises(NoOutcomeError, match="the decompose stage produced no outcome: all 2"):
+        report.require_outcome()
+    report = expand(store, WrongK(store, bad=False), stages=["decompose"], retry_failed=True)
+    assert report.empty == [] and report.stages[0].ok == 2
+    report.require_outcome()  # nothing raised
+
+
+def test_a_partly_failed_stage_is_not_empty(store):
+    build(store)
+    report = expand(store, WrongK(store), stages=["decompose"])
+    assert (report.stages[0].ok, report.stages[0].failed, report.empty) == (1, 1, [])
 
 
 def test_subsets_and_unknown_queries(store):

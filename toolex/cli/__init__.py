@@ -5,12 +5,19 @@ that command runs."""
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
 
 import click
 
 from toolex import __version__
-from toolex.errors import ToolexError
+from toolex.errors import NoOutcomeError, ToolexError
+
+# What every command exits with, for scripts (`toolex expand`'s budget stop is 3, its
+# BUDGET_EXIT; `toolex check` exits 1 when an invariant fails; click's usage errors 2).
+EXIT_ERROR = 2  # a ToolexError: bad input, a damaged or locked store, a refused run
+EXIT_NO_OUTCOME = 4  # a stage of `toolex expand` produced no outcome: every task failed
+EXIT_INTERRUPTED = 130
 
 # command name -> "module:function". Order is the order of `toolex --help`.
 COMMANDS: dict[str, str] = {
@@ -124,17 +131,18 @@ def _quiet(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 def main() -> None:
     from toolex.cli.progress import Interrupted
 
+    _own_logging()
     try:
         cli.main(standalone_mode=False)
     except Interrupted as exc:  # Ctrl-C where the command knows what was kept
         click.echo(f"\n{exc}", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except ToolexError as exc:
         click.echo(f"error: {_shown(exc)}", err=True)
-        sys.exit(2)
+        sys.exit(EXIT_NO_OUTCOME if isinstance(exc, NoOutcomeError) else EXIT_ERROR)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("interrupted", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as exc:
         exc.message = _shown(exc.message)  # type: ignore[misc]  # a value may be a pasted key
         exc.show()
@@ -144,7 +152,7 @@ def main() -> None:
     except Exception as exc:
         if type(exc).__name__ == "InterruptException":  # DuckDB's Ctrl-C inside a statement
             click.echo("interrupted", err=True)
-            sys.exit(130)
+            sys.exit(EXIT_INTERRUPTED)
         # A DuckDB error the store did not translate itself (a damaged table met mid-query, a
         # full disk at commit): toolex.store.store_error words every one, in one place.
         from toolex.store import store_error
@@ -155,7 +163,30 @@ def main() -> None:
         if mapped is None:
             raise
         click.echo(f"error: {_shown(mapped)}", err=True)
-        sys.exit(2)
+        sys.exit(EXIT_ERROR)
+
+
+class _RedactedStderr(logging.Handler):
+    """Log records on stderr (whatever sys.stderr is now), secrets redacted."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(_shown(self.format(record)) + "\n")
+        except Exception:  # noqa: BLE001 - logging must never end a command
+            self.handleError(record)
+
+
+def _own_logging() -> None:
+    """Configure logging before any dependency can: importing wordllama calls
+    ``logging.basicConfig(level=INFO)``, after which the HTTP client logged every request URL
+    (a compat URL's password, a ``?api_key=``) on stderr, even with -q. A root handler set here
+    turns any later basicConfig into a no-op; warnings and errors still show, redacted."""
+    root = logging.getLogger()
+    if not any(isinstance(h, _RedactedStderr) for h in root.handlers):
+        handler = _RedactedStderr(logging.WARNING)
+        handler.setFormatter(logging.Formatter("%(name)s: %(levelname)s: %(message)s"))
+        root.addHandler(handler)
+    root.setLevel(logging.WARNING)
 
 
 def _shown(message: object) -> str:

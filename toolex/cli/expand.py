@@ -128,6 +128,7 @@ def expand(
     if report.stopped:
         _say_stopped(report)
         raise click.exceptions.Exit(BUDGET_EXIT)
+    report.require_outcome()  # every task of a stage failed: an error, not a success
 
 
 def _say_screen_loss(screened: int) -> None:

@@ -12,12 +12,23 @@ judge's identity (the ``judge`` column of llm_calls, verdicts, sub-queries, comb
 expansions; ``--dry-run``; exports; error messages) holds :func:`redact_url`'s form
 ``http://***@host/v1``. Prefer the key variable to a password in the URL: a URL travels into
 shell history and config files.
+
+Servers echo what they were sent (OpenAI's 401 names the key; others put the Authorization
+header, ``Basic base64(user:password)`` included, in an error body), so every text toolex stores
+from a server (the ledger's errors and answers, stage failures, verdict reasons) passes through
+:func:`redact_secrets` first, and every message it prints through :func:`redact_text`. The known
+secrets are the key variables' values, the credentials and secret query values of the base URL
+variables and of every URL a client was built for (:func:`remember_url`), each also as it looks
+percent-encoded or inside base64 (at any alignment).
 """
 
 from __future__ import annotations
 
+import base64
+import os
 import re
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+import threading
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
 from toolex.errors import InputError, ModelUnavailableError
 
@@ -60,20 +71,96 @@ KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TOOLEX_COMPAT_API_KEY")
 HIDDEN = "<key hidden>"
 
 
-def redact_text(text: str) -> str:
-    """``text`` (a judge spec, an error message) as it may be shown: every
-    ``scheme://user:password@`` as ``scheme://***@``, every provider-key-shaped token and the
-    value of every key variable set in the environment as ``<key hidden>``. The CLI passes
-    each error message through it before printing."""
-    import os
+# Variables holding a base URL the SDKs read when toolex names none: their credentials are
+# secrets too.
+URL_VARIABLES = ("OPENAI_BASE_URL", "ANTHROPIC_BASE_URL")
+# Shortest value hidden wherever it appears: a shorter password would blank ordinary words in
+# the texts it is hidden from (its ``user:password`` pair and that pair's base64 are still hidden).
+MIN_SECRET = 6
+_remembered: set[str] = set()  # secrets of URLs this process built clients for
+_remembered_lock = threading.Lock()
 
-    text = _USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
-    text = _KEY_TOKEN.sub(HIDDEN, text)
+
+def url_secrets(url: str) -> list[str]:
+    """The secrets a URL carries: ``user:password`` (raw and decoded), the password, and the
+    values of secret-looking query parameters; [] for anything that is not a URL."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return []
+    found = []
+    userinfo = parts.netloc.rpartition("@")[0] if "@" in parts.netloc else ""
+    if userinfo:
+        found += [userinfo, unquote(userinfo)]
+        password = userinfo.partition(":")[2]
+        found += [p for p in (password, unquote(password)) if len(p) >= MIN_SECRET]
+    for key, value in parse_qsl(parts.query, keep_blank_values=True):
+        if _SECRET_PARAM.search(key) and len(value) >= MIN_SECRET:
+            found.append(value)
+    return found
+
+
+def remember_url(url: str | None) -> None:
+    """Hide ``url``'s credentials from every text redacted in this process from now on: called
+    for the base URL of each client built, before its first request."""
+    if url:
+        with _remembered_lock:
+            _remembered.update(url_secrets(url))
+
+
+def known_secrets() -> list[str]:
+    """Every secret this process knows of, longest first: the key variables' values, the
+    credentials of the base URL variables, and those of :func:`remember_url`."""
+    found = set()
     for name in KEY_VARIABLES:
         value = (os.environ.get(name) or "").strip()
-        if len(value) >= 8:
-            text = text.replace(value, HIDDEN)
+        if len(value) >= MIN_SECRET:
+            found.add(value)
+    for name in URL_VARIABLES:
+        found.update(url_secrets(os.environ.get(name) or ""))
+    with _remembered_lock:
+        found.update(_remembered)
+    return sorted(found, key=lambda s: (-len(s), s))
+
+
+def secret_forms(secret: str) -> set[str]:
+    """How ``secret`` can appear in a server's text: as is, percent-encoded, and base64-encoded
+    (standard and URL-safe) at each of the three alignments it may have inside a longer
+    encoded string (``Basic base64(user:password)``), where only the characters that carry the
+    secret's bits alone are kept."""
+    forms = {secret, quote(secret, safe="")}
+    raw = secret.encode("utf-8")
+    for shift in range(3):
+        bits = (shift + len(raw)) * 8
+        start, end = -(-shift * 8 // 6), bits // 6  # characters made of the secret's bits only
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            core = encode(b"\0" * shift + raw).decode("ascii")[start:end]
+            if len(core) >= 8:
+                forms.add(core)
+    return forms
+
+
+def redact_secrets(text: str) -> str:
+    """``text`` without any known secret in any of its forms (:func:`secret_forms`), each
+    replaced by ``<key hidden>``, and without any URL's ``user:password@``. For what toolex
+    stores from a server: unlike :func:`redact_text`, it leaves key-shaped words alone (a
+    model's reason may name ``hf_hub_download``)."""
+    if not text:
+        return text
+    text = _USERINFO.sub(lambda m: f"{m.group(1)}{REDACTED}@", text)
+    forms = sorted({f for s in known_secrets() for f in secret_forms(s)}, key=len, reverse=True)
+    for form in forms:
+        if form in text:
+            text = text.replace(form, HIDDEN)
     return text
+
+
+def redact_text(text: str) -> str:
+    """``text`` (a judge spec, an error message) as it may be shown: every
+    ``scheme://user:password@`` as ``scheme://***@``, every provider-key-shaped token and every
+    known secret (:func:`redact_secrets`) as ``<key hidden>``. The CLI passes each error
+    message and log line through it before printing."""
+    return _KEY_TOKEN.sub(HIDDEN, redact_secrets(text))
 
 
 def looks_like_key(text: str) -> bool:

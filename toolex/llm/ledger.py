@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 import pyarrow as pa
 
-from toolex.llm.keys import redact_url
+from toolex.llm.keys import redact_secrets, redact_url
 from toolex.store import Store
 
 _COLUMNS = (
@@ -59,6 +59,10 @@ _ARROW_SCHEMA = pa.schema(
         ("created_at", pa.timestamp("us")),
     ]
 )
+
+
+# The columns holding text a server sent: redacted before they are stored.
+_SERVER_TEXT = ("error", "response", "parsed")
 
 
 def input_hash(judge: str, model: str | None, prompt_version: str, system: str, user: str) -> str:
@@ -128,8 +132,12 @@ class Attempt:
     created_at: datetime = field(default_factory=datetime.now)
 
     def params(self) -> dict[str, Any]:
+        """The row as stored: what a server sent back (an error body echoing the request's
+        key, an answer) without any known secret (toolex.llm.keys)."""
         row = {name: getattr(self, name) for name in _COLUMNS}
         row["parsed"] = None if self.parsed is None else json.dumps(self.parsed)
+        for name in _SERVER_TEXT:
+            row[name] = redact_secrets(row[name])
         return row
 
 
@@ -178,6 +186,9 @@ class Ledger:
         params = dict(values, call_id=call_id)
         if params.get("parsed") is not None:
             params["parsed"] = json.dumps(params["parsed"])
+        for name in _SERVER_TEXT:
+            if params.get(name) is not None:
+                params[name] = redact_secrets(params[name])
         self._db.execute("llm/40_ledger_settle.sql", params)
 
     def rows(self) -> list[dict[str, Any]]:

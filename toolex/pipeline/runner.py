@@ -8,6 +8,10 @@ skipped until ``retry_failed=True``.
 The expansion records the settings and judge of each stage that wrote outputs
 (``toolex.pipeline.record``); a run asking other settings for such a stage is refused unless
 ``replace=True``, which drops the expansion's outputs first.
+
+A stage whose every task failed in this run (an unreachable or refusing server, answers that
+never parse) produced no outcome: the report lists it in ``empty``, with the commonest errors,
+and :meth:`RunReport.require_outcome` raises ``NoOutcomeError`` (the CLI exits non-zero).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolex.errors import InputError
+from toolex.errors import InputError, NoOutcomeError
 from toolex.judges.base import Judge
 from toolex.llm.budget import Budget
 from toolex.pipeline import assemble, audit, candidates, decompose, record, verify
@@ -80,9 +84,38 @@ class RunReport:
     pending_failures: list[dict[str, Any]] = field(default_factory=list)
     budget: Budget | None = None  # the run's spending limit, when it had one
     stopped: str | None = None  # the stage the budget stopped the run in (later ones not run)
+    empty: list[EmptyStage] = field(default_factory=list)  # stages that produced no outcome
 
     def rows(self) -> list[dict[str, Any]]:
         return [s.as_row() for s in self.stages]
+
+    def require_outcome(self) -> None:
+        """Raise NoOutcomeError when a stage produced no outcome: a run whose every task
+        failed is not a success, whatever it printed."""
+        if self.empty:
+            raise NoOutcomeError("; ".join(e.describe() for e in self.empty))
+
+
+@dataclass(frozen=True)
+class EmptyStage:
+    """A stage that had work in this run and produced no outcome: every task failed."""
+
+    stage: str
+    failed: int
+    reasons: tuple[tuple[str, int], ...]  # its commonest errors, with how many tasks each
+
+    def describe(self) -> str:
+        why = "; ".join(f"{n}x {_short(error)}" for error, n in self.reasons) or "no reason kept"
+        return (
+            f"the {self.stage} stage produced no outcome: all {self.failed} of its task(s) "
+            f"failed ({why}). Fix the cause, then run again with --retry-failed "
+            "(`toolex stats --failures` lists every failed task with its reason)"
+        )
+
+
+def _short(error: str | None, width: int = 160) -> str:
+    text = " ".join((error or "no error text").split())
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def select_queries(
@@ -169,10 +202,24 @@ def run_expansion(
         record.record(store, benchmark, expansion, wanted, ran=[stage] if counts.tasks else [])
         if budget is not None and budget.exhausted:
             report.stopped = stage
+        if counts.failed and not counts.ok:
+            report.empty.append(_empty_stage(store, ctx, counts))
     report.pending_failures = store.rows(
         "stages/0_run/09_failure_counts.sql", {"benchmark": benchmark, "expansion": expansion}
     )
     return report
+
+
+# How many distinct errors the message of a stage without outcome names.
+REASONS_SHOWN = 3
+
+
+def _empty_stage(store: Store, ctx: StageContext, counts: StageCounts) -> EmptyStage:
+    rows = store.rows(
+        "stages/0_run/10_failure_reasons.sql",
+        ctx.params(stage=counts.stage, top=REASONS_SHOWN),
+    )
+    return EmptyStage(counts.stage, counts.failed, tuple((r["error"], r["n"]) for r in rows))
 
 
 def check_settings(

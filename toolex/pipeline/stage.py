@@ -18,6 +18,7 @@ from typing import Any, Protocol, TypeVar, overload
 import pyarrow as pa
 
 from toolex.judges.base import Outcome
+from toolex.llm.keys import redact_secrets
 from toolex.progress import NullProgress, Progress
 from toolex.store import Store
 
@@ -216,7 +217,7 @@ def run_judged(
                         {
                             "stage": stage,
                             "task_key": outcome.key,
-                            "error": problem,
+                            "error": redact_secrets(problem),  # a server may echo a key
                             "call_id": outcome.call_id,
                         },
                     )

@@ -4,9 +4,11 @@ embedding cache (:mod:`toolex.retrieval.embedding_cache`) and searched by vector
 
 The table lives in ``<store>.lance/`` (:mod:`toolex.retrieval.index_files`) and is rewritten only
 when the library's signature (ids, scopes, text hashes) or the index toolex builds changes, or
-when its files are damaged: the sidecar records the index and the size of every data and index
-file, and a table whose files are missing or shorter is rebuilt from the cache rather than
-trusted.
+when its files are damaged: the sidecar records the index and the size and checksum of every file
+the table is read from, and a table whose files differ in any byte is rebuilt from the cache
+rather than trusted. A search that Lance fails (a file removed or cut since the check) rebuilds
+the table the same way and searches again; only a table that cannot be rewritten is an error.
+Old versions are deleted after each write, so the folder holds one copy of the table.
 
 Scope filtering is a LanceDB prefilter on small integer codes (``task_code = 3``), one batched
 search per scope value: integer codes we generate keep user strings out of the filter expression.
@@ -18,18 +20,25 @@ import hashlib
 import json
 import os
 import re
+from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
 
 from toolex.errors import ToolexError
-from toolex.retrieval.ann import ANN_THRESHOLD, DEFAULT_ANN, vector_search
+from toolex.retrieval.ann import ANN_THRESHOLD, DEFAULT_ANN, AnnParams, vector_search
 from toolex.retrieval.base import IndexInfo
 from toolex.retrieval.embedders import Embedder
 from toolex.retrieval.embedding_cache import embed_cached, text_hash
-from toolex.retrieval.index_files import lance_dir, read_sidecar, table_files, write_sidecar
+from toolex.retrieval.index_files import (
+    files_match,
+    lance_dir,
+    read_sidecar,
+    table_files,
+    write_sidecar,
+)
 from toolex.retrieval.texts import Library
 from toolex.store import Store
 
@@ -67,8 +76,13 @@ class DenseIndex:
         so a new DenseIndex), and the candidate stage searches batch after batch; re-checking
         meant hashing every tool's text, reading back every vector and re-opening the table,
         whose index Lance then read from disk again, for each batch of 256 sub-queries."""
-        if self.info is not None:
-            return self.info
+        if self.info is None:
+            self.info = self._build(trust=True)
+        return self.info
+
+    def _build(self, trust: bool) -> IndexInfo:
+        """Check the stored table (unless ``trust`` is False: rewrite it regardless) and
+        rewrite it from the cache when it is stale or damaged."""
         lib = self.library
         vectors, stats = embed_cached(self.store, self.embedder, lib.texts, "embedding tools")
         signature = hashlib.sha256(
@@ -80,17 +94,16 @@ class DenseIndex:
         meta = read_sidecar(meta_path)
         ann = len(lib) >= ANN_THRESHOLD
         kind = DEFAULT_ANN.built_as() if ann else "flat"
-        existing = self._existing()
+        existing = self._existing() if trust else None
         if (
             existing is not None
             and meta.get("signature") == signature
             # the index toolex builds today (sidecars before issue 11 name none: flat, or stale)
             and meta.get("index", "flat" if not meta.get("ann") else None) == kind
-            and meta.get("files") == table_files(self.table_dir)  # nothing missing or cut
+            and files_match(self.table_dir, meta.get("files"))  # every byte as written
         ):
             self.table = existing
-            self.info = IndexInfo(self.embedder.spec, self.name, len(lib), ann, False, stats)
-            return self.info
+            return IndexInfo(self.embedder.spec, self.name, len(lib), ann, False, stats)
         table = pa.table(
             {
                 "item_id": pa.array(lib.item_ids, pa.string()),
@@ -113,8 +126,7 @@ class DenseIndex:
                 "files": table_files(self.table_dir),
             },
         )
-        self.info = IndexInfo(self.embedder.spec, self.name, len(lib), ann, True, stats)
-        return self.info
+        return IndexInfo(self.embedder.spec, self.name, len(lib), ann, True, stats)
 
     @property
     def table_dir(self) -> Path:
@@ -130,6 +142,7 @@ class DenseIndex:
                 out: Any = self.db.create_table(self.name, table, mode="overwrite")
                 if ann:
                     DEFAULT_ANN.create(out, len(table))
+                _drop_old_versions(out)
                 return out
             except Exception as exc:  # Lance raises OSError, RuntimeError, ValueError...
                 if attempt:
@@ -169,11 +182,7 @@ class DenseIndex:
         try:
             hits = vector_search(self.table, queries, limit, where, ann)
         except Exception as exc:  # a data file removed or cut since build(): Lance's own error
-            raise ToolexError(
-                f"the vector index table {self.table_dir} is damaged "
-                f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]}); run the command "
-                "again: it checks the index files and rebuilds a damaged table from the cache"
-            ) from exc
+            hits = self._search_rebuilt(exc, queries, limit, where, ann)
         score = pa.array(1.0 - hits.column("_distance").to_numpy().astype(np.float64))
         return pa.table(
             {
@@ -182,6 +191,46 @@ class DenseIndex:
                 "score": score,
             }
         )
+
+    def _search_rebuilt(
+        self,
+        exc: Exception,
+        queries: np.ndarray,
+        limit: int,
+        where: str | None,
+        ann: AnnParams | None,
+    ) -> pa.Table:
+        """Lance failed a search on a table that passed its check when built (a file removed or
+        cut since): rewrite the table from the cache, as a damaged one found by the check is,
+        and search again; a second failure says which folder to delete."""
+        self.info = self._build(trust=False)
+        try:
+            return vector_search(self.table, queries, limit, where, ann)
+        except Exception as again:
+            raise ToolexError(
+                f"the vector index table {self.table_dir} failed a search "
+                f"({type(exc).__name__}: {str(exc).splitlines()[0][:200]}) and again once "
+                f"rewritten ({type(again).__name__}: {str(again).splitlines()[0][:200]}); "
+                "delete that folder and run `toolex index` again (the embeddings are cached "
+                "in the store, so nothing is re-embedded)"
+            ) from again
+
+
+class _Versioned(Protocol):
+    def optimize(self, *, cleanup_older_than: timedelta, delete_unverified: bool) -> object: ...
+
+
+def _drop_old_versions(table: _Versioned) -> None:
+    """Delete the versions an overwrite left behind: the folder then holds one copy of the
+    table (each rebuild used to add one), and the check reads only the files in use. No other
+    process reads the table meanwhile (the store's write lock is held); a failed clean-up costs
+    disk space, not correctness."""
+    import contextlib
+    import warnings
+
+    with contextlib.suppress(Exception), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Lance warns about concurrent readers of old versions
+        table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
 
 
 def _codes(values: list[str | None]) -> tuple[list[int], dict[str | None, int]]:

@@ -4,7 +4,9 @@ for a user's own statement. :class:`~toolex.store.Store` builds on it.
 
 Every call passes DuckDB's failures of the file itself (damage, full disk, lock) through
 :func:`~toolex.store.failures.store_error`, so they reach the user as a StoreError that says how
-to recover.
+to recover. Once counting is on (a store file opened for writing), every commit of a write is
+counted and recorded (:mod:`~toolex.store.commits`): a transaction counts itself before it
+commits, and a shipped write run outside one is followed by a counting commit of its own.
 """
 
 from __future__ import annotations
@@ -19,16 +21,45 @@ import duckdb
 import pyarrow as pa
 
 from toolex.resources import sql_text
+from toolex.store import commits
 from toolex.store.failures import is_failure_of_the_file, store_error
 
 
 class Connection:
     """A DuckDB connection with the store's ways to run SQL on it (see :class:`Store`)."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, path: str, read_only: bool) -> None:
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        path: str,
+        read_only: bool,
+        counting: bool = False,
+    ) -> None:
         self.con = con
         self.path = path
         self.read_only = read_only
+        self.counting = counting  # count each commit of a write (commits.py); set on open
+        self._in_transaction = False
+        self._counter: duckdb.DuckDBPyConnection | None = None  # commits a write's count apart
+
+    def commit_count(self, con: duckdb.DuckDBPyConnection | None = None) -> commits.Count:
+        """The store's id and committed writes (CatalogException before schema 70)."""
+        row = (con or self.con).execute(sql_text("store/51_commit_count.sql")).fetchall()[0]
+        return commits.Count(*row)
+
+    def _counted(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Record the count after a commit on ``con`` (this connection or the counter)."""
+        with self._translated():
+            commits.record(self.path, self.commit_count(con))
+
+    def _count_apart(self) -> None:
+        """Count a write that committed on its own (no transaction around it) with a commit of
+        its own, on a second connection so the write's result stays readable on this one."""
+        if self._counter is None:
+            self._counter = self.con.cursor()
+        with self._translated():
+            self._counter.execute(sql_text("store/50_count_commit.sql"))
+        self._counted(self._counter)
 
     @contextlib.contextmanager
     def _translated(self) -> Iterator[None]:
@@ -48,26 +79,36 @@ class Connection:
         that fails (a full disk) rolls back and raises StoreError: nothing was written."""
         with self._translated():
             self.con.execute("BEGIN TRANSACTION")
+        self._in_transaction = True
         try:
             yield self
         except BaseException:
+            self._in_transaction = False
             with contextlib.suppress(duckdb.Error):  # an invalidated database cannot roll back
                 self.con.execute("ROLLBACK")
             raise
+        self._in_transaction = False
         try:
             with self._translated():
+                if self.counting:  # in the transaction: a log that loses it loses the count
+                    self.con.execute(sql_text("store/50_count_commit.sql"))
                 self.con.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(duckdb.Error):
                 self.con.execute("ROLLBACK")
             raise
+        if self.counting:
+            self._counted(self.con)
 
     def execute(
         self, name: str, params: Mapping[str, Any] | None = None
     ) -> duckdb.DuckDBPyConnection:
         """Run one shipped SQL file (one statement) with ``$name`` parameters bound."""
         with self._translated():
-            return self.con.execute(sql_text(name), dict(params or {}))
+            cur = self.con.execute(sql_text(name), dict(params or {}))
+        if self.counting and not self._in_transaction and commits.writes(name):
+            self._count_apart()
+        return cur
 
     def rows(self, name: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Run one shipped SQL file and return its rows as dicts."""
@@ -80,6 +121,8 @@ class Connection:
         """Run a shipped multi-statement SQL file that takes no parameters (DDL, views)."""
         with self._translated():
             self.con.execute(sql_text(name))
+        if self.counting and not self._in_transaction and commits.writes(name):
+            self._count_apart()
 
     def arrow(self, name: str, params: Mapping[str, Any] | None = None) -> pa.Table:
         """Run one shipped SQL query with bound parameters; rows come back as an Arrow table.

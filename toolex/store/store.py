@@ -9,9 +9,10 @@ from typing import Any, NamedTuple
 import duckdb
 
 from toolex.errors import StoreError
+from toolex.store import commits
 from toolex.store.config import DEFAULT_DB, LOCKED_DOWN, memory_limit
 from toolex.store.existence import Existence
-from toolex.store.failures import RECOVER, store_error
+from toolex.store.failures import RECOVER, is_failure_of_the_file, store_error
 from toolex.store.migrations import Migrations
 
 
@@ -62,7 +63,9 @@ class Store(Migrations, Existence):
         try:
             with store._translated():
                 store._check_length()
+                store._check_commits()
                 store.migrate()
+                store._start_counting()
         except BaseException:
             con.close()
             raise
@@ -73,7 +76,37 @@ class Store(Migrations, Existence):
         return cls.open(":memory:")
 
     def close(self) -> None:
+        if self._counter is not None:
+            self._counter.close()
         self.con.close()
+
+    def _check_commits(self) -> None:
+        """Refuse a store that lost committed writes (toolex.store.commits), before anything
+        is read from it or written to it."""
+        if self.path == ":memory:":
+            return
+        try:
+            count = self.commit_count()
+        except duckdb.CatalogException:  # a store from before schema 70: nothing counted yet
+            return
+        except duckdb.Error as exc:
+            if self.read_only and is_failure_of_the_file(exc, self.path):
+                return  # a damaged file: `toolex check` names what it can still read
+            raise
+        commits.check(self.path, count)
+
+    def _start_counting(self) -> None:
+        """Count every commit from now on (a store file opened for writing), after folding a
+        long count into one row, and record the count as it stands (a store first counted,
+        or a record deleted, gets one now)."""
+        if self.path == ":memory:" or self.read_only:
+            return
+        if self.commit_count().n_rows > commits.COMPACT_ROWS:
+            with self.transaction():
+                self.execute_script("store/52_compact_commits.sql")
+        self.counting = True
+        with self._translated():
+            commits.record(self.path, self.commit_count(), opening=True)
 
     def _check_length(self) -> None:
         """A file shorter than the blocks its header claims was truncated (a partial copy, a
@@ -108,7 +141,7 @@ class Store(Migrations, Existence):
         Its writes commit on their own, outside any transaction open on this store: the LLM
         ledger records finished calls through one, so a stage killed mid-transaction still keeps
         the calls it paid for. Close it (or this store) when done."""
-        return Store(self.con.cursor(), self.path, self.read_only)
+        return Store(self.con.cursor(), self.path, self.read_only, self.counting)
 
     def unreadable_tables(self) -> list[UnreadableTable]:
         """Each table that cannot be read in full, with DuckDB's error: a damaged file can open

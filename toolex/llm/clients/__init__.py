@@ -39,6 +39,7 @@ from toolex.llm.clients.chat import (
 )
 from toolex.llm.clients.openai_chat import OpenAIChat, reply_from_openai, strict_schema
 from toolex.llm.failures import PermanentError, TransientError, retry_after_seconds
+from toolex.llm.keys import remember_url
 
 __all__ = [
     "KEY_ENV",
@@ -70,6 +71,7 @@ def make_client(
     max_tokens: int = 1024,
     structured: str = "json_schema",
 ) -> ChatClient:
+    remember_url(base_url)  # its credentials are hidden from all that toolex stores or prints
     if provider == "anthropic":
         return AnthropicChat(
             model,

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from toolex.errors import ModelUnavailableError
 from toolex.llm.failures import classify
-from toolex.llm.keys import check_key
+from toolex.llm.keys import check_key, redact_secrets
 from toolex.llm.logprobs import TokenProb
 
 _INT32 = 2**31 - 1
@@ -99,8 +99,10 @@ def token_count(value: Any) -> int | None:
 
 
 def as_text(value: Any) -> str:
-    """A reply's text field as text, whatever the server put there (None: empty)."""
-    return value if isinstance(value, str) else "" if value is None else str(value)
+    """A reply's text field as text, whatever the server put there (None: empty), without any
+    known secret (toolex.llm.keys): a server may echo the request's key into its answer, and
+    an answer ends up in verdict reasons and sub-queries as well as in the ledger."""
+    return redact_secrets(value if isinstance(value, str) else "" if value is None else str(value))
 
 
 def messages(request: Request) -> list[dict[str, str]]:

@@ -1,0 +1,105 @@
+"""A run whose stage produced nothing is not a success (issue 27, point 4): `toolex expand`, run as
+the installed ``toolex`` process against a server that fails every call (HTTP 500 or 429 on every
+attempt, 200 with ``"choices": []``, 200 with an HTML page), exits with EXIT_NO_OUTCOME and one
+line naming the stage and why; so does a run whose verify stage alone gets nothing; a run where
+only some tasks fail still exits 0, with its note. Never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from attacks.hostile_server import BODIES, COMPAT_KEY, ScriptedServer, hostile, is_decompose
+from attacks.tally import Tally
+from toolex.cli import EXIT_NO_OUTCOME
+from toolex.store import Store
+
+TOOLEX = str(Path(sys.executable).with_name("toolex"))  # the installed entry point
+# Two attempts a call, retried at once: a failing server costs milliseconds, not minutes.
+FAST = "[llm]\nmax_attempts = 2\nbackoff_base_s = 0.01\nbackoff_max_s = 0.02\n"
+
+
+def expand(db: str, tmp_path: Path, url: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    config = tmp_path / "fast.toml"
+    config.write_text(FAST)
+    env = {**os.environ, "TOOLEX_COMPAT_API_KEY": COMPAT_KEY}
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL"):
+        env.pop(name, None)
+    args = ["expand", "--benchmark", "plain", "--db", db, "--config", str(config)]
+    return subprocess.run(
+        [TOOLEX, *args, "--judge", f"compat:{url}/v1#m", *extra],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+def outcome(done: subprocess.CompletedProcess[str]) -> str:
+    if "Traceback (most recent call last)" in done.stderr:
+        return "traceback"
+    return "correct result" if done.returncode == 0 else "clean error"
+
+
+@pytest.mark.parametrize("kind", list(BODIES))
+def test_a_server_failing_every_call_makes_expand_exit_non_zero(bench_db, tmp_path, kind):
+    tally = Tally("no outcome is no success")
+    status, body = BODIES[kind]
+    with hostile(ScriptedServer(), lambda headers, req: (status, body)) as server:
+        done = expand(bench_db, tmp_path, server.url)
+        assert server.count("chat") == 4  # 2 queries x 2 attempts: the calls were made
+    tally.record(kind, outcome(done))
+    assert done.returncode == EXIT_NO_OUTCOME, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: the decompose stage produced no outcome: all 2 of its task")
+    assert "2x failed after 2 attempts" in last, last
+    reason = {
+        "HTTP 500": "HTTP 500",
+        "HTTP 429": "HTTP 429",
+        "empty choices": "no choices",
+        "a non-JSON body": "",
+    }[kind]
+    assert reason in last, last
+    assert "decompose" in done.stdout and "failed" in done.stdout  # the summary still printed
+    with Store.open(bench_db, read_only=True) as store:
+        failed = store.user_sql("SELECT count(*) AS n FROM stage_failures").column("n")
+    assert failed.to_pylist() == [2]
+    tally.check()
+
+
+def test_a_verify_stage_that_gets_no_verdict_is_named(bench_db, tmp_path):
+    tally = Tally("no outcome is no success")
+
+    def verify_fails(headers, req):
+        return None if is_decompose(req) else BODIES["HTTP 500"]
+
+    with hostile(ScriptedServer(), verify_fails) as server:
+        done = expand(bench_db, tmp_path, server.url, "--prescreen", "off")
+    tally.record("verify fails, decompose answers", outcome(done))
+    assert done.returncode == EXIT_NO_OUTCOME, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: the verify stage produced no outcome: all 6 of its task(s)")
+    assert "HTTP 500" in last and "--retry-failed" in last
+    tally.check()
+
+
+def test_a_run_where_some_tasks_fail_still_succeeds_with_its_note(bench_db, tmp_path):
+    tally = Tally("no outcome is no success")
+
+    def some_fail(headers, req):
+        verify = not is_decompose(req)
+        return BODIES["HTTP 500"] if verify and "Resize an image" in json.dumps(req) else None
+
+    with hostile(ScriptedServer(), some_fail) as server:
+        done = expand(bench_db, tmp_path, server.url, "--prescreen", "off", "--format", "json")
+    tally.record("some verify tasks fail", outcome(done))
+    assert done.returncode == 0, done.stderr
+    verify = next(r for r in json.loads(done.stdout) if r["stage"] == "verify")
+    assert verify["failed"] > 0 and verify["ok"] > 0, verify
+    assert f"note: {verify['failed']} verify task(s) failed" in done.stderr
+    tally.check()

@@ -1,0 +1,80 @@
+"""toolex.store.commits: every commit of a write is counted, in the transaction that commits it
+or right after a write made outside one; the count is recorded beside the store; a long count
+folds into one row; a store holding fewer commits than recorded is refused on open (the damaged
+logs themselves: tests/attacks/test_damaged_wal.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from toolex.errors import StoreError
+from toolex.store import Store, commits
+
+
+def test_each_commit_of_a_write_is_counted_and_recorded(tmp_path):
+    db = tmp_path / "s.duckdb"
+    with Store.open(db) as store:
+        start = store.commit_count().commits
+        with store.transaction():
+            store.execute("store/50_count_commit.sql")  # a write inside a transaction
+        assert store.commit_count().commits == start + 2  # its row and the commit's
+        store.execute("store/50_count_commit.sql")  # outside: counted by a commit of its own
+        assert store.commit_count().commits == start + 4
+        store.rows("store/10_benchmarks.sql")  # a read commits nothing
+        ledger = store.cursor()  # the ledger's second connection counts as well
+        with ledger.transaction():
+            pass
+        assert store.commit_count().commits == start + 5
+        record = json.loads(commits.record_path(str(db)).read_text())
+        assert record == {"store_id": store.commit_count().store_id, "commits": start + 5}
+        ledger.close()
+
+
+def test_a_read_only_or_in_memory_store_counts_nothing(tmp_path):
+    db = tmp_path / "s.duckdb"
+    Store.open(db).close()
+    before = commits.read_record(str(db))
+    with Store.open(db, read_only=True) as store:
+        assert not store.counting
+    assert commits.read_record(str(db)) == before
+    with Store.memory() as store:
+        assert not store.counting
+
+
+def test_a_long_count_folds_into_one_row_on_open(tmp_path, monkeypatch):
+    monkeypatch.setattr(commits, "COMPACT_ROWS", 5)
+    db = tmp_path / "s.duckdb"
+    with Store.open(db) as store:
+        for _ in range(4):
+            store.execute("store/50_count_commit.sql")
+        total = store.commit_count()
+    assert total.n_rows > 5
+    with Store.open(db) as store:
+        assert store.commit_count() == (total.store_id, total.commits, 1)
+
+
+def test_a_store_behind_its_record_is_refused_and_a_deleted_record_accepts_it(tmp_path):
+    db = tmp_path / "s.duckdb"
+    with Store.open(db) as store:
+        count = store.commit_count()
+    path = commits.record_path(str(db))
+    path.write_text(json.dumps({"store_id": count.store_id, "commits": count.commits + 3}))
+    for read_only in (True, False):
+        with pytest.raises(StoreError, match=r"lost 3 committed write\(s\).*delete .*commits"):
+            Store.open(db, read_only=read_only)
+    path.write_text(json.dumps({"store_id": "another store", "commits": 999}))
+    Store.open(db, read_only=True).close()  # another store's record: nothing to compare
+    path.write_text("{not json")
+    Store.open(db, read_only=True).close()  # unreadable: nothing to compare
+    path.unlink()
+    with Store.open(db) as store:  # accepted: counting restarts from what it holds
+        assert commits.read_record(str(db)) == (count.store_id, store.commit_count().commits)
+
+
+def test_which_shipped_files_write():
+    assert commits.writes("store/50_count_commit.sql")
+    assert commits.writes("store/52_compact_commits.sql")
+    assert not commits.writes("store/51_commit_count.sql")
+    assert not commits.writes("store/10_benchmarks.sql")
