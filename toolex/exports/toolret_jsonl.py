@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from toolex.errors import InputError
-from toolex.exports.common import prepare, resolve
+from toolex.exports.common import resolve
+from toolex.exports.files import output_file
 from toolex.exports.qrels import expanded_qrels
 from toolex.loaders.readers import loads
 from toolex.store import Store
@@ -44,7 +45,7 @@ def export_toolret_jsonl(
         )
         combo["labels"].append({"id": r["item_id"], "relevance": r["relevance"], "slot": r["slot"]})
     queries = store.rows("exports/30_toolret_queries.sql", {"benchmark": benchmark})
-    with prepare(path).open("w", encoding="utf-8") as out:
+    with output_file(path, store.path) as temp, temp.open("w", encoding="utf-8") as out:
         for q in queries:
             q["combinations"] = [combos[q["id"]][c] for c in sorted(combos[q["id"]])]
             out.write(json.dumps(q, ensure_ascii=False) + "\n")
