@@ -60,6 +60,29 @@ def test_floats_are_stable_in_json_and_csv(capsys):
     assert stable_float(1 / 3) == 0.333333333333 and stable_float(1e-6) == 1e-6
 
 
+def test_a_table_keeps_to_the_terminal_with_its_named_columns(capsys, monkeypatch):
+    """Issue 25, point 7: a wide table shows the columns named for it that fit (the last named
+    go first), in its own order, and a footer says how to see the rest; --wide shows all, and
+    CSV always carries every column."""
+    monkeypatch.setenv("COLUMNS", "80")
+    cols = [f"column_number_{i:02d}" for i in range(12)]
+    rows = [{c: 1000 + i for i, c in enumerate(cols)} for _ in range(3)]
+    named = [cols[5], cols[0], cols[9], cols[2], cols[7], cols[11]]
+    out = printed(capsys, rows, "table", shown=named)
+    assert max(len(line) for line in out.splitlines()) <= 80
+    header = out.splitlines()[0].split()
+    assert header == [cols[0], cols[2], cols[5], cols[9]]  # four fit: the first four named
+    assert "(12 columns, 4 shown: --wide shows all, --format csv|json" in out
+    out = printed(capsys, rows, "table", shown=named, wide=True)
+    assert out.splitlines()[0].split() == cols and "shown" not in out
+    out = printed(capsys, rows, "csv", shown=named)
+    assert out.splitlines()[0] == ",".join(cols)
+    monkeypatch.setenv("COLUMNS", "200")  # a wider terminal shows every named column
+    assert printed(capsys, rows, "table", shown=named).splitlines()[0].split() == [
+        cols[i] for i in (0, 2, 5, 7, 9, 11)
+    ]
+
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 

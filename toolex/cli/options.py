@@ -13,7 +13,14 @@ from typing import Any
 
 import click
 
-from toolex.cli.output import CsvWriter, json_value, print_table, stable_float
+from toolex.cli.output import (
+    CsvWriter,
+    json_value,
+    print_table,
+    stable_float,
+    table_width,
+    terminal_width,
+)
 from toolex.store import DEFAULT_DB, Store
 
 __all__ = ["emit_rows", "json_value", "stable_float"]  # the last two: toolex.cli.output's
@@ -217,9 +224,10 @@ def emit_rows(
     (conventions in toolex.cli.output). ``columns`` names the header when there may be no rows:
     CSV then prints the header alone, a table its header and ``(0 rows)``.
 
-    ``shown`` are the columns a table prints unless ``wide`` (``--wide``): the few that fit an
-    80-column terminal, as duckdb's and psql's tables keep to the screen; a footer names how
-    many more there are and how to see them. CSV and JSON always carry every column."""
+    ``shown`` are the columns a table prints unless ``wide`` (``--wide``): a few named ones,
+    most important first, of which those that fit the terminal (80 columns when it is not
+    one), as duckdb's and psql's tables keep to the screen; a footer names how many more there
+    are and how to see them. CSV and JSON always carry every column."""
     cols = list(columns) if columns is not None else (list(rows[0]) if rows else [])
     if fmt == "json":
         # each row keeps its own keys (a summary row may carry more than a per-query row)
@@ -234,12 +242,22 @@ def emit_rows(
         click.echo(buf.getvalue(), nl=False)
         return
     footer = None
-    if shown is not None and not wide and set(cols) - set(shown):
-        keep = [i for i, c in enumerate(cols) if c in shown]
-        footer = (
-            f"({len(cols)} columns, {len(keep)} shown: --wide shows all, --format csv|json "
-            "prints every column)"
-        )
+    if shown is not None and not wide:
+        # The named columns that fit the terminal, as duckdb's table keeps those that fit;
+        # when some must go, the last named go first. They print in the table's own order.
+        ranked = [cols.index(c) for c in shown if c in cols]
+        keep = sorted(ranked)
+        while (
+            len(keep) > 1
+            and table_width([cols[i] for i in keep], [[r[i] for i in keep] for r in records])
+            > terminal_width()
+        ):
+            keep.remove(ranked.pop())
+        if len(keep) < len(cols):
+            footer = (
+                f"({len(cols)} columns, {len(keep)} shown: --wide shows all, --format csv|json "
+                "prints every column)"
+            )
         cols = [cols[i] for i in keep]
         records = [[r[i] for i in keep] for r in records]
     print_table(cols, records, title, footer)

@@ -23,7 +23,10 @@ import json
 import math
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 
 def unique_names(columns: Sequence[str]) -> list[str]:
@@ -167,20 +170,15 @@ def writer(fmt: str, out: TextIO, columns: Sequence[str]) -> CsvWriter | JsonWri
     raise ValueError(f"no streamed writer for {fmt!r}")
 
 
-def print_table(
-    columns: Sequence[str],
-    rows: Sequence[Sequence[Any]],
-    title: str | None = None,
-    footer: str | None = None,
-) -> None:
-    """An aligned table on stdout: the header, a rule, the rows (``(0 rows)`` for none), then
-    ``footer``. No vertical rules and no outer margin (psql's look): the width is the columns
-    and two spaces between them."""
+def _table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None) -> Table:
     from rich import box
-    from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    # No vertical rules and no outer margin (psql's look): a cell pads one space on its right,
+    # and with the box's blank separator columns stand two spaces apart.
+    table = Table(
+        title=title, box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False, show_edge=False
+    )
     for i, col in enumerate(columns):
         is_numeric = numeric(r[i] for r in rows)
         # Never shorten a number or a header; long text cells may still be shortened.
@@ -193,9 +191,36 @@ def print_table(
         )
     for row in rows:
         table.add_row(*(cell(v) for v in row))
+    return table
+
+
+def table_width(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> int:
+    """Characters the table takes with no cell shortened."""
+    from rich.console import Console
+
+    return Console(width=100_000).measure(_table(columns, rows, None)).maximum
+
+
+def terminal_width() -> int:
+    """The terminal's width (80 when stdout is not a terminal, as rich and psql assume)."""
+    from rich.console import Console
+
+    return Console().width
+
+
+def print_table(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    title: str | None = None,
+    footer: str | None = None,
+) -> None:
+    """An aligned table on stdout: the header, a rule, the rows (``(0 rows)`` for none), then
+    ``footer``."""
+    from rich.console import Console
+
+    table = _table(columns, rows, title)
     console = Console()
-    # Measured unclamped by the terminal; rich's minimum leaves out the gaps between columns.
-    needed = Console(width=10_000).measure(table).minimum + 2 * len(columns)
+    needed = Console(width=100_000).measure(table).minimum
     if needed > console.width:
         # Too wide for the terminal even with text shortened: print it whole (the terminal wraps,
         # as psql does) rather than let rich drop the last columns.

@@ -11,12 +11,26 @@ from toolex.cli.options import (
     expansion_option,
     format_option,
     open_store,
+    wide_option,
+)
+
+# The annotation table's columns a table shows by default (of 16), most important first: what
+# the paper reports, within 80 columns (on a narrower terminal the last go first); --wide shows
+# the rest, --format csv|json carries them all.
+ANNOTATION_SHOWN = (
+    "category",
+    "queries",
+    "queries_with_alt",
+    "valid_combos",
+    "subs_with_equiv",
+    "subqueries",
 )
 
 
 @click.command()
 @db_option
 @format_option
+@wide_option
 @benchmark_option()
 @expansion_option()
 @click.option(
@@ -39,12 +53,21 @@ from toolex.cli.options import (
     help="Instead: every query with a failed task (stage, reason, effect).",
 )
 def stats(
-    db: str, fmt: str, benchmark: str, expansion: str, by: str, edges: bool, failures: bool
+    db: str,
+    fmt: str,
+    wide: bool,
+    benchmark: str,
+    expansion: str,
+    by: str,
+    edges: bool,
+    failures: bool,
 ) -> None:
     """The annotation table of an expansion (queries annotated, sub-queries, verified items,
-    valid combinations, shares with equivalents/alternatives), then on stderr what stands
-    behind it: each stage judge's measured precision and recall, or "unvalidated", and the
-    review's combination precision (JSON rows also carry it as `trust`).
+    valid combinations, shares with equivalents/alternatives; a table shows the main columns
+    within 80 characters, --wide all 16, --format csv|json carries them all), then on stderr
+    what stands behind it: each stage judge's measured precision and recall, or
+    "unvalidated", and the review's combination precision (JSON rows also carry it as
+    `trust`).
 
     Combination counts add up: assembled = valid + rejected_platform + rejected_audit + cut +
     pending. Also on stderr: items with a platform per task (where none is known, hand-offs
@@ -86,7 +109,13 @@ def stats(
     trust = expansion_trust(store, benchmark, expansion)
     if fmt == "json":  # csv stays one plain table; every format gets the lines on stderr
         rows = [{**r, "trust": trust.as_dict() if trust else None} for r in rows]
-    emit_rows(rows, fmt, title=f"annotation of {benchmark} / {expansion}")
+    emit_rows(
+        rows,
+        fmt,
+        title=f"annotation of {benchmark} / {expansion}",
+        shown=ANNOTATION_SHOWN,
+        wide=wide,
+    )
     counts = combination_counts(store, benchmark, expansion)
     if counts:
         click.echo(
