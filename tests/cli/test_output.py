@@ -83,6 +83,16 @@ def test_a_table_keeps_to_the_terminal_with_its_named_columns(capsys, monkeypatc
     ]
 
 
+def test_an_id_is_never_wrapped_a_long_text_may_be(capsys, monkeypatch):
+    """A table wider than the terminal wraps long text (documentation), never a short one (a run
+    name, an id): `demo-wordllama-subquery †` once lost its † to the next line."""
+    monkeypatch.setenv("COLUMNS", "80")
+    rows = [{"run": "demo-wordllama-subquery †", "doc": "word " * 30, "n": 1}]
+    out = printed(capsys, rows, "table")
+    assert "demo-wordllama-subquery †" in out and max(map(len, out.splitlines())) <= 80
+    assert len(out.splitlines()) > 3  # the documentation wrapped instead
+
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 

@@ -170,6 +170,9 @@ def writer(fmt: str, out: TextIO, columns: Sequence[str]) -> CsvWriter | JsonWri
     raise ValueError(f"no streamed writer for {fmt!r}")
 
 
+SHORT_TEXT = 32  # characters of the widest cell of a text column that is never wrapped
+
+
 def _table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None) -> Table:
     from rich import box
     from rich.table import Table
@@ -181,13 +184,15 @@ def _table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | N
     )
     for i, col in enumerate(columns):
         is_numeric = numeric(r[i] for r in rows)
-        # Never shorten a number or a header; long text cells may still be shortened.
-        widest_value = max((len(cell(r[i])) for r in rows), default=1) if is_numeric else 0
+        widest = max((len(cell(r[i])) for r in rows), default=1)
+        # Never shorten a number, a header or a short text (an id, a name, a label); long text
+        # cells (documentation, a query) may wrap.
+        whole = is_numeric or widest <= SHORT_TEXT
         table.add_column(
             col,
             justify="right" if is_numeric else "left",
-            min_width=max(widest_value, len(col)),
-            no_wrap=is_numeric,
+            min_width=max(widest if whole else 0, len(col)),
+            no_wrap=whole,
         )
     for row in rows:
         table.add_row(*(cell(v) for v in row))
