@@ -25,6 +25,27 @@ ANNOTATION_SHOWN = (
     "subs_with_equiv",
     "subqueries",
 )
+# The columns of --edges (sql/stages/expansion/08), for a header over zero rows.
+EDGE_COLUMNS = [
+    "query_id",
+    "task",
+    "edges_loaded",
+    "edges_imported",
+    "derived_from_docs",
+    "same_platform",
+    "dependent_pairs",
+    "dependency_unchecked",
+]
+EDGES_SHOWN = (  # most important first, as ANNOTATION_SHOWN
+    "query_id",
+    "dependent_pairs",
+    "edges_loaded",
+    "derived_from_docs",
+    "edges_imported",
+    "dependency_unchecked",
+    "same_platform",
+    "task",
+)
 
 
 @click.command()
@@ -99,11 +120,23 @@ def stats(
         emit_rows(failed, fmt, title=title, columns=FAILED_COLUMNS)
         return
     if edges:
-        emit_rows(
-            edges_per_query(store, benchmark, expansion),
-            fmt,
-            title=f"dependencies per query of {benchmark} / {expansion}",
-        )
+        rows = edges_per_query(store, benchmark, expansion)
+        title = f"dependencies per query of {benchmark} / {expansion}"
+        emit_rows(rows, fmt, title=title, columns=EDGE_COLUMNS, shown=EDGES_SHOWN, wide=wide)
+        if not combination_counts(store, benchmark, expansion):
+            click.echo(
+                f"note: expansion {expansion!r} of {benchmark} is not assembled yet (`toolex "
+                "expand`), so only the explicit edges (loaded, imported) are known: "
+                "derived_from_docs, same_platform, dependent_pairs and dependency_unchecked "
+                "are counted by the assembly, and read 0 until it has run",
+                err=True,
+            )
+        elif not rows:
+            click.echo(
+                f"note: no query of {benchmark} has a dependency: no edge was loaded or "
+                "imported, and the assembly derived none from the docs",
+                err=True,
+            )
         return
     rows = annotation_table(store, benchmark, expansion, by)
     trust = expansion_trust(store, benchmark, expansion)
