@@ -155,7 +155,7 @@ class JsonWriter:
         self._out.write("[]\n" if self._first else "\n]\n")
 
 
-def _member(value: Any) -> str:
+def _member(value: object) -> str:
     """A member's value as json.dumps(..., indent=2) prints it two levels deep."""
     if isinstance(value, dict | list) and value:
         return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n    ")

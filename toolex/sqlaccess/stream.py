@@ -86,7 +86,7 @@ class SqlStream:
         except BaseException as exc:  # noqa: BLE001 - handed to the main thread, raised there
             self._hand("error", exc)
 
-    def _hand(self, kind: str, value: Any) -> bool:
+    def _hand(self, kind: str, value: object) -> bool:
         """Put one message on the queue unless the stream was stopped; False once it was."""
         while not self._stop.is_set():
             try:
