@@ -93,6 +93,19 @@ def test_an_id_is_never_wrapped_a_long_text_may_be(capsys, monkeypatch):
     assert len(out.splitlines()) > 3  # the documentation wrapped instead
 
 
+def test_a_title_wider_than_its_table_keeps_whole(capsys, monkeypatch):
+    """A narrow table folded a longer title a word a line ('verify verdicts' / 'vs 910 labels
+    of' / 'toolex-dev-v1'): the title takes its own line, whole; a short one stays centred."""
+    monkeypatch.setenv("COLUMNS", "80")
+    rows = [{"figure": "precision", "value": 0.9}]
+    title = "verify verdicts vs 910 labels of toolex-dev-v1"
+    lines = printed(capsys, rows, "table", title=title).splitlines()
+    assert lines[0] == title and lines[1].split() == ["figure", "value"]
+    lines = printed(capsys, rows, "table", title="short").splitlines()
+    assert lines[0].strip() == "short" and lines[0] != "short"  # centred over the table
+    assert printed(capsys, [], "table", title=title).splitlines() == [title, "(0 rows)"]
+
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 

@@ -224,17 +224,22 @@ def print_table(
     ``footer``."""
     from rich.console import Console
 
-    table = _table(columns, rows, title)
+    table = _table(columns, rows, None)
     console = Console()
-    needed = Console(width=100_000).measure(table).minimum
+    measured = Console(width=100_000).measure(table)
+    needed = measured.minimum
     if needed > console.width:
         # Too wide for the terminal even with text shortened: print it whole (the terminal wraps,
         # as psql does) rather than let rich drop the last columns.
         console = Console(width=needed)
+    if columns and title and len(title) <= min(measured.maximum, console.width):
+        table.title = title  # centred over the table, as psql's
+    elif title:
+        # A title wider than the table would be folded into the table's width, a word a line
+        # (a narrow table is the tighter layout's doing): it takes its own line, whole.
+        console.print(title, highlight=False, soft_wrap=True)
     if columns:
         console.print(table)
-    elif title:
-        console.print(title)
     if not rows:
         console.print("(0 rows)")
     if footer:
