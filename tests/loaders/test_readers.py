@@ -94,6 +94,20 @@ def test_a_json_file_holding_one_object_says_so(tmp_path, read):
     assert "malformed" not in message
 
 
+def test_a_one_line_object_wrapping_the_records_says_so(tmp_path):
+    """json.dump writes {"items": [...]} on one line, which read as JSON Lines passed for one
+    record and failed later as "field 'id': missing required field"."""
+    f = tmp_path / "tools.json"
+    f.write_text('{"items": [{"id": "a", "text": "b"}], "meta": {}}\n', encoding="utf-8")
+    for read in (read_records, read_json_array):
+        with pytest.raises(InputError, match="tools.json: the file holds one top-level JSON"):
+            read(f)
+    # one record on one line (an id beside its lists of objects) is still a record
+    f.write_text('{"id": "a", "parameters": [{"name": "x"}]}\n', encoding="utf-8")
+    assert read_records(f) == [({"id": "a", "parameters": [{"name": "x"}]}, 1)]
+    f.write_text('{"items": [{"id": "a"}]}\n{"items": []}\n', encoding="utf-8")
+    assert [line for _, line in read_records(f)] == [1, 2]  # two lines are JSON Lines
+
 def test_a_jsonl_file_holding_one_document_says_so(tmp_path):
     f = tmp_path / "labels.jsonl"
     for text in (OBJECT, '[\n  {"id": "a"},\n  {"id": "b"}\n]\n'):

@@ -181,7 +181,7 @@ def iter_json_array(path: str | Path, *, lines_json: bool = True) -> Iterator[Re
     _check_file(path)
     if lines_json and _first_char(path) == "{":
         try:  # Hugging Face writes JSON Lines under a .json name
-            yield from iter_jsonl(path)
+            yield from _unless_a_wrapper(path, iter_jsonl(path))
         except InputError:
             if _one_object(path):  # a pretty-printed object: its first line is not JSON
                 raise InputError(TOP_LEVEL_OBJECT, path=str(path)) from None
@@ -216,6 +216,34 @@ def iter_json_array(path: str | Path, *, lines_json: bool = True) -> Iterator[Re
     rest = _skip_ws(text, i + 1)
     if rest < len(text):
         raise _json_error(path, text, rest, "extra data after the JSON array")
+
+
+def _unless_a_wrapper(path: Path, records: Iterator[Record]) -> Iterator[Record]:
+    """``records``, or TOP_LEVEL_OBJECT when the file's one line is an object wrapping the
+    records (``{"items": [{...}, ...]}``, as json.dump writes it): read as JSON Lines, it would
+    pass for one record and fail later on a field it lacks. A one-line file holding a record
+    (an id or a text beside its lists) still reads as one record."""
+    first = next(records, None)
+    if first is None:
+        return
+    second = next(records, None)
+    if second is None and _wraps_records(first[0]):
+        raise InputError(TOP_LEVEL_OBJECT, path=str(path))
+    yield first
+    if second is not None:
+        yield second
+        yield from records
+
+
+def _wraps_records(value: Any) -> bool:
+    """An object of containers only, one of them a non-empty list of objects."""
+    if not isinstance(value, dict) or not value:
+        return False
+    if not all(isinstance(v, dict | list) for v in value.values()):
+        return False
+    return any(
+        isinstance(v, list) and v and all(isinstance(x, dict) for x in v) for v in value.values()
+    )
 
 
 def read_json_array(path: str | Path, *, lines_json: bool = True) -> list[Record]:
