@@ -108,6 +108,7 @@ def test_a_one_line_object_wrapping_the_records_says_so(tmp_path):
     f.write_text('{"items": [{"id": "a"}]}\n{"items": []}\n', encoding="utf-8")
     assert [line for _, line in read_records(f)] == [1, 2]  # two lines are JSON Lines
 
+
 def test_a_jsonl_file_holding_one_document_says_so(tmp_path):
     f = tmp_path / "labels.jsonl"
     for text in (OBJECT, '[\n  {"id": "a"},\n  {"id": "b"}\n]\n'):

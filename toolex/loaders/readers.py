@@ -235,7 +235,7 @@ def _unless_a_wrapper(path: Path, records: Iterator[Record]) -> Iterator[Record]
         yield from records
 
 
-def _wraps_records(value: Any) -> bool:
+def _wraps_records(value: object) -> bool:
     """An object of containers only, one of them a non-empty list of objects."""
     if not isinstance(value, dict) or not value:
         return False
