@@ -1,8 +1,8 @@
-"""Outputs never clobber the store (issue 27, point 5): `--out` of `toolex sql` and of every
-`toolex export` refuses the store, its write-ahead log, its vector and spill folders (named
-after it), the same file reached through a link, and any file the command reads; and an output
-is written whole or not at all (a temporary file renamed into place), so a failed export leaves
-the old file as it was and no half file."""
+"""Outputs never clobber the store (issue 27, point 5): `--out` of `toolex sql`, of every
+`toolex export`, and of `labels export` and `review export`, refuses the store, its write-ahead
+log, its vector and spill folders (named after it), the same file reached through a link, and
+any file the command reads; and an output is written whole or not at all (a temporary file
+renamed into place), so a failed export leaves the old file as it was and no half file."""
 
 from __future__ import annotations
 
@@ -35,6 +35,9 @@ def commands(out: str) -> list[tuple[str, ...]]:
         ("export", "toolret-jsonl", "--out", out),
         ("export", "equivalences", "--out", out),
         ("export", "equivalences", "--by", "platform", "--out", out),
+        # the same class outside `export`: every command that writes a file a user names
+        ("labels", "export", "--out", out),
+        ("review", "export", "s1", "--role", "reviewer1", "--out", out),
     ]
 
 
@@ -173,3 +176,30 @@ def test_an_export_replaces_an_old_file_whole_and_keeps_its_mode(db, tmp_path, t
     mask = os.umask(0)
     os.umask(mask)
     assert ran.code == 0 and fresh.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_labels_export_writes_whole_and_keeps_the_format_of_the_named_file(db, tmp_path, toolex):
+    """The labels are written to a temporary file renamed into place: the format is the named
+    file's (.csv), and an export with nothing to write leaves the old file as it was."""
+    out = tmp_path / "out" / "labels.csv"
+    out.parent.mkdir()
+    out.write_text("old\n")
+    ran = toolex("labels", "export", "--out", str(out), "--db", db)
+    assert ran.code != 0 and "no labels to export" in ran.err
+    assert out.read_text() == "old\n" and os.listdir(out.parent) == ["labels.csv"]
+    fresh = tmp_path / "new" / "deeper" / "labels.csv"  # nor the folders made for it
+    ran = toolex("labels", "export", "--out", str(fresh), "--db", db)
+    assert ran.code != 0 and not (tmp_path / "new").exists()
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text(
+        '{"benchmark": "plain", "query_id": "s1", "reference": "pdf-merge", '
+        '"candidate": "pdf-split", "label": "no"}\n'
+    )
+    ran = toolex("labels", "import", str(mine), "--db", db)
+    assert ran.code == 0, ran.err
+    ran = toolex("labels", "export", "--out", str(out), "--db", db)
+    assert ran.code == 0, ran.err
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("benchmark,") and "query_id" in lines[0]  # CSV, not JSON Lines
+    assert lines[1].startswith("plain,s1,") and len(lines) == 2
+    assert os.listdir(out.parent) == ["labels.csv"]

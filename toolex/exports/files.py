@@ -9,7 +9,8 @@ Every file toolex writes for a user (`toolex export ...`, `toolex sql --out`) go
   the command reads: writing there would destroy what the command is reading (``--out
   toolex.duckdb`` used to replace the open store with the output, every table gone);
 - it writes to a temporary file beside the target and renames it into place once complete, so
-  a failed or interrupted export leaves the old file as it was (or none), never half a file.
+  a failed or interrupted export leaves the old file as it was (or none), never half a file,
+  and no folder it made for the file.
 """
 
 from __future__ import annotations
@@ -80,18 +81,26 @@ def output_file(
     ends without an error, removed when it fails (the old file, if any, stays as it was).
     ``path`` is checked first (:func:`check_output`)."""
     target = check_output(path, store, reads)
+    made = [p for p in reversed(target.parents) if not p.exists()]  # outermost first
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     os.close(fd)
     temp = Path(name)
+    done = False
     try:
         yield temp
         # mkstemp makes the file private (0600); the output gets the mode a new file would
         # (or keeps the one the file it replaces had).
         os.chmod(temp, target.stat().st_mode & 0o7777 if target.exists() else _new_file_mode())
         os.replace(temp, target)
+        done = True
     finally:
         temp.unlink(missing_ok=True)
+        if not done:
+            # A failed output leaves nothing behind, not even the folders made for it.
+            for folder in reversed(made):
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
 
 
 def _new_file_mode() -> int:
