@@ -84,7 +84,7 @@ def test_delete_via_cli_is_refused_and_the_store_is_unchanged(db):
 
 
 def test_connection_is_read_only_even_if_the_parser_were_fooled(db, monkeypatch):
-    monkeypatch.setattr("toolex.sqlaccess.check_read_only", lambda sql: None)
+    monkeypatch.setattr("toolex.sqlaccess.readonly.check_read_only", lambda sql, **_: None)
     with pytest.raises(ToolexError, match="read-only"):
         run_sql(db, "DELETE FROM items")
     assert run_sql(db, "SELECT count(*) AS n FROM items").to_pylist() == [{"n": 28}]

@@ -200,3 +200,27 @@ def test_a_real_shell_sees_a_message_not_a_traceback(bench_db):
     assert out.returncode == 2, out.stderr
     assert out.stderr.startswith("error: ") and "Traceback" not in out.stderr
     assert SECRET not in out.stdout + out.stderr
+
+
+def test_the_store_s_own_file_is_not_read_as_bytes(bench_db, toolex):
+    """Issue 27, point 12: DuckDB's lock-down lets a connection read its own database file and
+    log, and free blocks there keep rows deleted or redacted since; the read-only check refuses
+    every file read, the store's own included, so a query reaches the rows its tables show."""
+    tally = Tally("sql probes (the store's own file)")
+    wal = f"{bench_db}.wal"
+    reads = [
+        f"SELECT content FROM read_blob('{bench_db}')",
+        f"SELECT size FROM read_blob('{wal}')",
+        f"SELECT * FROM read_text('{bench_db}')",
+        f"SELECT count(*) FROM glob('{bench_db}*')",
+        f"SELECT * FROM '{bench_db}'",
+        f"SELECT * FROM read_duckdb('{bench_db}', table_name='items')",
+        f"DESCRIBE SELECT * FROM READ_BLOB('{bench_db}')",
+    ]
+    for sql in reads:
+        ran = toolex("sql", sql, "--db", bench_db, "--format", "json")
+        tally.record(sql, ran.outcome)
+        assert ran.code == 2 and "reads a file" in ran.err and "--allow-files" in ran.err, sql
+    ran = toolex("sql", reads[0].replace("content", "size"), "--db", bench_db, "--allow-files")
+    assert ran.code == 0 and str(Path(bench_db).stat().st_size) in ran.out  # asked for: allowed
+    tally.check()

@@ -74,3 +74,33 @@ def test_demo_command_prints_the_tables_and_its_time(demo_db):
     runs = [line.split(",")[0] for line in scores.strip().splitlines() if "," in line]
     assert runs == ["bm25-query", "wordllama-query"]  # --no-subqueries: query level only
     assert "demo finished in" in result.output
+
+
+def test_demo_output_fits_an_80_column_terminal(demo_db, monkeypatch):
+    """Issue 25, point 7: the first screen wrapped (the annotation table was 229 characters
+    wide, the scores 82). Every line the demo prints, stdout and stderr, fits 80 columns; the
+    annotation table shows its main columns and says how to see the rest."""
+    store, _, db = demo_db
+    store.close()
+    monkeypatch.chdir(db.parent)  # the store named as a user names it: a file here
+    monkeypatch.setenv("COLUMNS", "80")
+    result = CliRunner().invoke(demo, ["--db", db.name])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines() + result.stderr.splitlines()
+    too_wide = [line for line in lines if len(line) > 80]
+    assert not too_wide, too_wide
+    header = next(line for line in result.stdout.splitlines() if line.startswith("category"))
+    assert header.split() == [
+        "category",
+        "queries",
+        "subqueries",
+        "valid_combos",
+        "subs_with_equiv",
+        "queries_with_alt",
+    ]
+    assert "(16 columns, 6 shown: --wide shows all" in result.stdout
+    assert "nDCG old" in result.stdout and "wordllama-subquery †" in result.stdout
+    assert f"toolex tui --db {db.name}" in result.stderr
+    wide = CliRunner().invoke(demo, ["--db", db.name, "--wide"]).stdout
+    header = next(line for line in wide.splitlines() if line.startswith("category"))
+    assert len(header.split()) == 16 and "rejected_platform" in header

@@ -255,3 +255,22 @@ def test_paper_only_formats_need_the_paper_layout(db):
     ):
         res = CliRunner().invoke(cli, ["eval", "--db", db, "--run", "bm25", *args])
         assert res.exit_code == 2 and message in res.output
+
+
+def test_by_all_is_accepted_as_stats_accepts_it(db):
+    """Issue 25, point 12: `eval --by all` was refused while `stats --by all` was accepted and
+    its help said "as `eval --by` does". Both take it: the 'all' rows alone."""
+    every = json.loads(run(["eval", "--db", db, "--run", "bm25", "--format", "json"]).stdout)
+    res = run(["eval", "--db", db, "--run", "bm25", "--by", "all", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)
+    assert {r["category"] for r in rows} == {"all"} and len(rows) == 3  # nDCG, R, Comp
+    assert rows == [r for r in every if r["category"] == "all"]
+    table = run(["eval", "--db", db, "--run", "bm25", "--by", "all"]).stdout
+    assert "avg (category mean)" not in table and "web" not in table
+    stats = run(["stats", "--db", db, "--benchmark", "b", "--by", "all", "--format", "json"])
+    assert stats.exit_code == 0 and [r["category"] for r in json.loads(stats.stdout)] == ["all"]
+    res = CliRunner().invoke(
+        cli, ["eval", "--db", db, "--all-runs", "--by", "all", "--layout", "paper"]
+    )
+    assert res.exit_code == 2 and "drop --by all" in res.output

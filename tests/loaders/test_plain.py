@@ -81,3 +81,26 @@ def test_plain_parquet(store, data_dir, tmp_path):
     result = load_plain(store, *paths, name="skills")
     assert (result.items, result.queries, result.qrels) == (3, 2, 3)
     assert store.con.execute("SELECT count(*) FROM items WHERE kind = 'skill'").fetchone()[0] == 1
+
+
+def test_a_top_level_object_is_named_as_such_by_the_command(tmp_path):
+    """`toolex load plain` on a .json items file holding one object (issue 25, point 11)."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from toolex.cli import cli
+
+    items = tmp_path / "items.json"
+    items.write_text('{\n  "items": [{"id": "pdf-merge", "text": "Merge PDFs"}]\n}\n')
+    src = Path(__file__).resolve().parents[1] / "data" / "plain"
+    res = CliRunner().invoke(
+        cli,
+        [
+            "load", "plain", "--db", str(tmp_path / "s.duckdb"), "--name", "p",
+            "--items", str(items),
+            "--queries", str(src / "queries.jsonl"), "--qrels", str(src / "qrels.jsonl"),
+        ],
+    )  # fmt: skip
+    assert res.exit_code != 0
+    assert f"{items}: the file holds one top-level JSON object" in str(res.exception) + res.output

@@ -74,3 +74,52 @@ def test_unknown_suffix(tmp_path):
     f.write_text("<a/>")
     with pytest.raises(InputError, match="unknown file type"):
         read_records(f)
+
+
+OBJECT = '{\n  "items": [\n    {"id": "a", "text": "x"}\n  ]\n}\n'
+
+
+@pytest.mark.parametrize(
+    "read", [read_records, read_json_array, lambda p: read_json_array(p, lines_json=False)]
+)
+def test_a_json_file_holding_one_object_says_so(tmp_path, read):
+    """Issue 25, point 11: it was "malformed JSON line (column 1)"."""
+    f = tmp_path / "tools.json"
+    f.write_text(OBJECT, encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        read(f)
+    message = str(exc.value)
+    assert message.startswith(f"{f}: the file holds one top-level JSON object")
+    assert "not supported" in message and "JSON array" in message and "JSON Lines" in message
+    assert "malformed" not in message
+
+
+def test_a_one_line_object_wrapping_the_records_says_so(tmp_path):
+    """json.dump writes {"items": [...]} on one line, which read as JSON Lines passed for one
+    record and failed later as "field 'id': missing required field"."""
+    f = tmp_path / "tools.json"
+    f.write_text('{"items": [{"id": "a", "text": "b"}], "meta": {}}\n', encoding="utf-8")
+    for read in (read_records, read_json_array):
+        with pytest.raises(InputError, match="tools.json: the file holds one top-level JSON"):
+            read(f)
+    # one record on one line (an id beside its lists of objects) is still a record
+    f.write_text('{"id": "a", "parameters": [{"name": "x"}]}\n', encoding="utf-8")
+    assert read_records(f) == [({"id": "a", "parameters": [{"name": "x"}]}, 1)]
+    f.write_text('{"items": [{"id": "a"}]}\n{"items": []}\n', encoding="utf-8")
+    assert [line for _, line in read_records(f)] == [1, 2]  # two lines are JSON Lines
+
+
+def test_a_jsonl_file_holding_one_document_says_so(tmp_path):
+    f = tmp_path / "labels.jsonl"
+    for text in (OBJECT, '[\n  {"id": "a"},\n  {"id": "b"}\n]\n'):
+        f.write_text(text, encoding="utf-8")
+        with pytest.raises(InputError, match=r"labels.jsonl: the file holds one JSON document"):
+            read_jsonl(f)
+
+
+def test_a_malformed_file_starting_with_a_brace_is_still_located(tmp_path):
+    f = tmp_path / "a.json"
+    f.write_text('{"id": 1}\n{"id" 2}\n', encoding="utf-8")  # JSON Lines with a bad line 2
+    with pytest.raises(InputError, match="malformed JSON line") as exc:
+        read_json_array(f)
+    assert exc.value.line == 2

@@ -101,3 +101,32 @@ def test_hybrid_build_reports_every_part(lib_store, hash_embedder):
     bm25, dense = hy.build(lib_store, load_library(lib_store, "b"))
     assert (dense.spec, dense.rows, dense.stats.embedded, dense.index) == ("hash", 6, 6, "flat")
     assert (bm25.spec, bm25.table, bm25.index) == ("bm25", None, "none (built per search)")
+
+
+def test_an_unknown_retriever_lists_every_spec_form():
+    """Issue 25, point 12: `retrieve --retriever bm-25` listed neither bm25 nor hybrid:."""
+    from click.testing import CliRunner
+
+    from toolex.cli import cli
+    from toolex.errors import InputError
+    from toolex.retrieval import make_retriever
+
+    for spec, close in (("bm-25", "bm25"), ("wordlama", "wordllama"), ("e5", None)):
+        with pytest.raises(InputError) as exc:
+            make_retriever(spec)
+        message = str(exc.value)
+        for form in (
+            "bm25",
+            "wordllama",
+            "fastembed:<model>",
+            "fastembed:<model>@",
+            "hybrid:<a>+<b>",
+        ):
+            assert form in message, (spec, form)
+        assert (f"did you mean {close!r}" in message) == (close is not None)
+    with pytest.raises(InputError, match="unknown retriever 'bm-25'"):
+        make_retriever("hybrid:bm-25+wordllama")  # a part of a hybrid too
+    for command in (["retrieve", "--run", "r"], ["index"]):  # refused before any store is read
+        res = CliRunner().invoke(cli, [*command, "--retriever", "bm-25", "--db", "no.duckdb"])
+        assert res.exit_code == 2 and "Invalid value for '--retriever'" in res.output
+        assert "did you mean 'bm25'?" in res.output and "hybrid:<a>+<b>" in res.output

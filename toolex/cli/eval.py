@@ -67,10 +67,11 @@ EVAL_FORMATS = (*FORMATS, *PAPER_ONLY)
 @expansion_option("Expansion whose valid combinations define the new scores.")
 @click.option(
     "--by",
-    type=click.Choice(BY),
+    type=click.Choice(["all", *BY]),
     default="category",
     show_default=True,
-    help="Group queries by category or by task; 'all' is always added.",
+    help="Group queries by category or by task; the 'all' row (every query) is always there "
+    "(--by all: only that row, as `stats --by all`).",
 )
 @click.option("--per-query", is_flag=True, help="Also output every query's scores.")
 @engine_options
@@ -151,6 +152,10 @@ def eval_cmd(
         raise click.UsageError(f"--format {fmt} writes the paper layout; add --layout paper")
     if per_query and layout == "paper":
         raise click.UsageError("--per-query lists queries in the long layout only")
+    if by == "all" and layout == "paper":
+        raise click.UsageError("--layout paper sets the categories side by side; drop --by all")
+    # --by all: the 'all' rows of any grouping, alone (no group rows, no mean of the groups).
+    only_all, by = by == "all", "category" if by == "all" else by
     families, cuts, wanted = _metrics(metric_names, ks)
     ks = tuple(cuts)
     if layout == "paper" and not set(families) <= set(METRICS):
@@ -177,7 +182,10 @@ def eval_cmd(
         with status(f"scoring {len(run_ids)} run(s) against expansion {expansion!r} on {where}"):
             means = summary(store, run_ids, ks, expansion, by, families, on=on)
             means = [r for r in means if (r["metric"], r["k"]) in wanted]
-            rows = with_group_mean(store, means, by)
+            if only_all:
+                rows = [r for r in means if r[by] == "all"]
+            else:
+                rows = with_group_mean(store, means, by)
             table = main_table_rows(store, rows, by) if layout == "paper" else []
             provenance = run_provenance(store, run_ids, expansion)
             queries = (

@@ -57,10 +57,12 @@ def emit(scored: Scored, by: str, expansion: str, layout: str, fmt: str) -> None
             score_row(r, by) | {"run": run_label(r["run_id"], r["run_id"] in oracle)}
             for r in ranked
         ]
+        label = group_mean_label(by)
+        mean = f"; {label} = mean of the {by} rows" if any(r[by] == label for r in rows) else ""
         emit_constant_free(
             shown,
             f"old and new scores, expansion {expansion!r} (n_no_results: queries without "
-            f"results, scored 0; {group_mean_label(by)} = mean of the {by} rows)",
+            f"results, scored 0{mean})",
             keep=("run", by, "metric", "old", "new", "gain", "n_queries"),
         )
         if oracle:

@@ -23,8 +23,21 @@ _expansion = expansion_option("Expansion whose combinations to export.")
 
 def _out(suffix: str) -> Decorator:
     return click.option(
-        "--out", required=True, type=click.Path(dir_okay=False), help=f"File to write ({suffix})."
+        "--out",
+        required=True,
+        type=click.Path(dir_okay=False),
+        help=f"File to write ({suffix}); never the store or its own files (toolex.duckdb.*).",
     )
+
+
+def _writable(db: str, *paths: str | None) -> None:
+    """Refuse an output over the store or its files before anything is read (the export
+    checks again as it writes, to a temporary file renamed into place: toolex.exports.files)."""
+    from toolex.exports.files import check_output
+
+    for path in paths:
+        if path is not None:
+            check_output(path, db)
 
 
 @click.group("export")
@@ -78,6 +91,7 @@ def qrels_cmd(
     """
     from toolex.exports import export_qrels
 
+    _writable(db, out)
     with open_store(db, read_only=True) as store:
         n = export_qrels(
             store,
@@ -113,6 +127,7 @@ def trec_qrels_cmd(db: str, out: str, benchmark: str | None, expansion: str, mod
     """
     from toolex.exports import export_trec_qrels
 
+    _writable(db, out)
     with open_store(db, read_only=True) as store:
         n = export_trec_qrels(store, out, benchmark, expansion, mode=mode)
     click.echo(f"wrote {n} lines to {out}", err=True)
@@ -131,6 +146,7 @@ def trec_run_cmd(db: str, out: str, run_id: str) -> None:
     """
     from toolex.exports import export_trec_run
 
+    _writable(db, out)
     with open_store(db, read_only=True) as store:
         n = export_trec_run(store, out, run_id)
     click.echo(f"wrote {n} lines to {out}", err=True)
@@ -150,6 +166,7 @@ def toolret_jsonl_cmd(db: str, out: str, benchmark: str | None, expansion: str) 
     """
     from toolex.exports import export_toolret_jsonl
 
+    _writable(db, out)
     with open_store(db, read_only=True) as store:
         n = export_toolret_jsonl(store, out, benchmark, expansion)
     click.echo(f"wrote {n} queries to {out}", err=True)
@@ -220,6 +237,7 @@ def equivalences_cmd(
 
     if graph_path is not None and graph_format(graph_path) is None:
         raise click.BadParameter("name the graph file .graphml or .json", param_hint="--graph")
+    _writable(db, out, graph_path)
     if by == "platform":
         if graph_path is not None:
             raise click.UsageError("--graph draws the item graph; drop it with --by platform")
@@ -231,9 +249,10 @@ def equivalences_cmd(
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        from toolex.exports.common import prepare
+        from toolex.exports.files import output_file
 
-        pq.write_table(pa.Table.from_pylist(rows), prepare(out))
+        with output_file(out, db) as temp:
+            pq.write_table(pa.Table.from_pylist(rows), temp)
         click.echo(f"wrote {len(rows)} provider pairs to {out}", err=True)
         return
     if out is None:

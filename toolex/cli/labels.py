@@ -91,7 +91,12 @@ def import_cmd(
 
 
 @labels.command("export")
-@click.option("--out", required=True, type=click.Path(dir_okay=False), help="File to write.")
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="File to write (never the store or its own files, toolex.duckdb.*).",
+)
 @click.option("--source", default=None, help="Only this label set (default: every set).")
 @benchmark_option("Only labels of this benchmark.", required=False, default=None)
 @click.option(
@@ -111,10 +116,16 @@ def export_cmd(
     Example:
       toolex labels export --out labels.csv --source toolex-dev-v1
     """
+    from toolex.exports.files import output_file
     from toolex.labels import export_labels
+    from toolex.labels.records import file_format
 
-    with open_store(db, read_only=True) as store:
-        n = export_labels(store, out, source=source, benchmark=benchmark, fmt=fmt)
+    # Never over the store, whole or not at all (toolex.exports.files); the format is the
+    # named file's, not the temporary one's.
+    with output_file(out, db) as temp, open_store(db, read_only=True) as store:
+        n = export_labels(
+            store, temp, source=source, benchmark=benchmark, fmt=file_format(out, fmt)
+        )
     click.echo(f"wrote {n} labels to {out}", err=True)
 
 

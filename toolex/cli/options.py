@@ -4,19 +4,26 @@ and the one way a command reports a load or import on stderr."""
 
 from __future__ import annotations
 
-import csv
 import functools
 import inspect
 import io
 import json
-import math
 from collections.abc import Callable, Sequence
-from decimal import Decimal
 from typing import Any
 
 import click
 
+from toolex.cli.output import (
+    CsvWriter,
+    json_value,
+    print_table,
+    stable_float,
+    table_width,
+    terminal_width,
+)
 from toolex.store import DEFAULT_DB, Store
+
+__all__ = ["emit_rows", "json_value", "stable_float"]  # the last two: toolex.cli.output's
 
 FORMATS = ("table", "json", "csv")
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
@@ -30,6 +37,14 @@ def db_option(f: Callable[..., Any]) -> Callable[..., Any]:
         show_default=True,
         type=click.Path(dir_okay=False),
         help="The store (a DuckDB file); env TOOLEX_DB.",
+    )(f)
+
+
+def wide_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--wide",
+        is_flag=True,
+        help="Print every column of the table, however wide (the default keeps to 80 columns).",
     )(f)
 
 
@@ -202,99 +217,50 @@ def emit_rows(
     title: str | None = None,
     *,
     columns: Sequence[str] | None = None,
+    shown: Sequence[str] | None = None,
+    wide: bool = False,
 ) -> None:
-    """Print rows in the chosen format: the one renderer of every command that prints rows.
+    """Print rows in the chosen format: the one renderer of every command that prints rows
+    (conventions in toolex.cli.output). ``columns`` names the header when there may be no rows:
+    CSV then prints the header alone, a table its header and ``(0 rows)``.
 
-    The conventions of duckdb, sqlite-utils and psql: headers are the column names as typed;
-    numbers keep their significant digits (a table shows 6, so 1e-06 never prints as 0.0000);
-    JSON and CSV carry floats rounded to 12 significant digits, so two runs of the same
-    computation print the same text (DuckDB's parallel sums differ in the 16th digit); in CSV a
-    STRUCT or LIST value is JSON. ``columns`` names the header when there may be no rows: CSV
-    then prints the header alone, a table its header and ``(0 rows)``."""
+    ``shown`` are the columns a table prints unless ``wide`` (``--wide``): a few named ones,
+    most important first, of which those that fit the terminal (80 columns when it is not
+    one), as duckdb's and psql's tables keep to the screen; a footer names how many more there
+    are and how to see them. CSV and JSON always carry every column."""
     cols = list(columns) if columns is not None else (list(rows[0]) if rows else [])
     if fmt == "json":
         # each row keeps its own keys (a summary row may carry more than a per-query row)
         data = [{c: json_value(r.get(c)) for c in columns or r} for r in rows]
         click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
         return
+    records = [[r.get(c) for c in cols] for r in rows]
     if fmt == "csv":
         buf = io.StringIO()
-        if cols:
-            writer = csv.writer(buf, lineterminator="\n")
-            writer.writerow(cols)
-            writer.writerows([_csv_value(r.get(c)) for c in cols] for r in rows)
+        out = CsvWriter(buf, cols)
+        out.write(records)
         click.echo(buf.getvalue(), nl=False)
         return
-    _print_table(rows, cols, title)
-
-
-def _print_table(rows: Sequence[dict[str, Any]], cols: list[str], title: str | None) -> None:
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
-
-    # No vertical rules: the paper-style tables have nine or more columns and should stay
-    # readable in an 80-column terminal.
-    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
-    for col in cols:
-        numeric = _numeric(rows, col)
-        # Never shorten a number or a header; long text cells may still be shortened.
-        widest_value = max((len(_cell(r.get(col))) for r in rows), default=1) if numeric else 0
-        table.add_column(
-            col,
-            justify="right" if numeric else "left",
-            min_width=max(widest_value, len(col)),
-            no_wrap=numeric,
-        )
-    for row in rows:
-        table.add_row(*(_cell(row.get(c)) for c in cols))
-    console = Console()
-    # Measured unclamped by the terminal; rich's minimum leaves out the padding between columns.
-    needed = Console(width=10_000).measure(table).minimum + 2 * len(cols)
-    if needed > console.width:
-        # Too wide for the terminal even with text shortened: print it whole (the terminal wraps,
-        # as psql does) rather than let rich drop the last columns.
-        console = Console(width=needed)
-    if cols:
-        console.print(table)
-    elif title:
-        console.print(title)
-    if not rows:
-        console.print("(0 rows)")
-
-
-def stable_float(value: float) -> float:
-    """``value`` rounded to 12 significant digits: the same text from run to run (sums over
-    parallel threads differ in the last bits), and still exact for every metric value."""
-    if not math.isfinite(value) or value == 0:
-        return value
-    return float(f"{value:.12g}")
-
-
-def json_value(value: Any) -> Any:
-    if isinstance(value, bool) or value is None or isinstance(value, int | str):
-        return value
-    if isinstance(value, float):
-        return stable_float(value) if math.isfinite(value) else str(value)
-    if isinstance(value, Decimal):
-        return stable_float(float(value))
-    if isinstance(value, dict):
-        return {str(k): json_value(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_value(v) for v in value]
-    return str(value)
-
-
-def _csv_value(value: Any) -> Any:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict | list | tuple):
-        return json.dumps(json_value(value), ensure_ascii=False, default=str)
-    if isinstance(value, float | Decimal):
-        return repr(stable_float(float(value)))
-    return value
+    footer = None
+    if shown is not None and not wide:
+        # The named columns that fit the terminal, as duckdb's table keeps those that fit;
+        # when some must go, the last named go first. They print in the table's own order.
+        ranked = [cols.index(c) for c in shown if c in cols]
+        keep = sorted(ranked)
+        while (
+            len(keep) > 1
+            and table_width([cols[i] for i in keep], [[r[i] for i in keep] for r in records])
+            > terminal_width()
+        ):
+            keep.remove(ranked.pop())
+        if len(keep) < len(cols):
+            footer = (
+                f"({len(cols)} columns, {len(keep)} shown: --wide shows all, --format csv|json "
+                "prints every column)"
+            )
+        cols = [cols[i] for i in keep]
+        records = [[r[i] for i in keep] for r in records]
+    print_table(cols, records, title, footer)
 
 
 def echo_summary(result: Any) -> None:
@@ -309,26 +275,6 @@ def echo_summary(result: Any) -> None:
         say(f"labels per query (labels:queries): {shown}")
     for note in getattr(result, "notes", []):
         say(f"note: {note}")
-
-
-def _numeric(rows: Sequence[dict[str, Any]], col: str) -> bool:
-    values = [r.get(col) for r in rows]
-    return any(v is not None for v in values) and all(
-        v is None or (isinstance(v, int | float | Decimal) and not isinstance(v, bool))
-        for v in values
-    )
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float | Decimal):
-        return f"{float(value):.6g}"
-    if isinstance(value, dict | list | tuple):
-        return json.dumps(json_value(value), ensure_ascii=False, default=str)
-    return str(value)
 
 
 def deprecated_k(value: int | None) -> int | None:

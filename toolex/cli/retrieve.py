@@ -28,11 +28,23 @@ RETRIEVER_HELP = (
 )
 
 
+def _spec(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """--retriever checked before the store is opened: an unknown spec is refused with every
+    form listed (toolex.retrieval.search.check_spec)."""
+    from toolex.errors import InputError
+    from toolex.retrieval.search import check_spec
+
+    try:
+        return check_spec(value)
+    except InputError as exc:
+        raise click.BadParameter(exc.message) from None
+
+
 @click.command()
 @db_option
 @format_option
 @benchmark_option("Benchmark name.", required=False, default="toolret", show_default=True)
-@click.option("--retriever", required=True, help=RETRIEVER_HELP)
+@click.option("--retriever", required=True, help=RETRIEVER_HELP, callback=_spec)
 @click.option(
     "--rendering",
     default="default",
@@ -84,7 +96,7 @@ def _row(info: IndexInfo) -> dict[str, object]:
 @db_option
 @format_option
 @benchmark_option("Benchmark name.", required=False, default="toolret", show_default=True)
-@click.option("--retriever", required=True, help=RETRIEVER_HELP)
+@click.option("--retriever", required=True, help=RETRIEVER_HELP, callback=_spec)
 @click.option("--run", "run_id", required=True, help="Name of the run to write (unique).")
 @click.option(
     "--level",

@@ -233,7 +233,11 @@ def label_cmd(db: str, sample_id: str, role: str, reviewer: str) -> None:
 @click.argument("sample_id")
 @_role
 @click.option(
-    "--out", "out", type=click.Path(dir_okay=False), required=True, help="CSV file to write."
+    "--out",
+    "out",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="CSV file to write (never the store or its own files, toolex.duckdb.*).",
 )
 def export_cmd(db: str, sample_id: str, role: str, out: str) -> None:
     """Write a role's review sheet (CSV): the request, the sub-query (verdicts) or the checklist
@@ -248,10 +252,12 @@ def export_cmd(db: str, sample_id: str, role: str, out: str) -> None:
     Example:
       toolex review export audit1 --role reviewer2 --out bob.csv
     """
+    from toolex.exports.files import output_file
     from toolex.review.sheets import export_sheet
 
-    with open_store(db, read_only=True) as store:
-        n = export_sheet(store, sample_id, role, out)
+    # Never over the store, whole or not at all (toolex.exports.files).
+    with output_file(out, db) as temp, open_store(db, read_only=True) as store:
+        n = export_sheet(store, sample_id, role, temp)
     click.echo(f"wrote {n} rows to {out}", err=True)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -12,12 +11,11 @@ from toolex.cli.options import db_option, emit_rows
 from toolex.engines.dialects import hazards
 from toolex.errors import ToolexError
 from toolex.resources import sql_text
-from toolex.sqlaccess import DIALECTS, run_sql, shipped_sql_names, transpile_shipped
-
-if TYPE_CHECKING:
-    import pyarrow as pa
+from toolex.sqlaccess import DIALECTS, SqlStopped, shipped_sql_names, transpile_shipped
 
 SQL_FORMATS = ("table", "csv", "json", "parquet")
+# Exit codes of a stopped statement: timeout(1)'s for a time limit, the shell's for Ctrl-C.
+EXIT_TIMEOUT, EXIT_INTERRUPTED = 124, 130
 
 
 @click.command("sql")
@@ -31,7 +29,25 @@ SQL_FORMATS = ("table", "csv", "json", "parquet")
     show_default=True,
     help="Rows as an aligned table, CSV, JSON, or Parquet (Parquet needs --out).",
 )
-@click.option("--out", type=click.Path(dir_okay=False), help="Write the rows to this file.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    help="Write the rows to this file (whole or not at all; never the store or its own files).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Stop the statement if it runs longer (exit 124). Ctrl-C stops it at once (exit 130).",
+)
+@click.option(
+    "--max-rows",
+    type=click.IntRange(0),
+    default=40,
+    show_default=True,
+    help="Rows a table shows (0: all); the rest are counted, as duckdb's table does. CSV, JSON "
+    "and Parquet carry every row.",
+)
 @click.option("--write", is_flag=True, help="Allow statements that change the store.")
 @click.option(
     "--allow-files",
@@ -64,6 +80,8 @@ def sql(
     db: str,
     fmt: str,
     out: str | None,
+    timeout: float | None,
+    max_rows: int,
     write: bool,
     allow_files: bool,
     show: str | None,
@@ -74,14 +92,22 @@ def sql(
     """Run one SQL statement against the store (read-only unless --write).
 
     The statement is parsed first and anything but a query (SELECT, WITH, VALUES, DESCRIBE,
-    SHOW, SUMMARIZE, EXPLAIN) is refused; the store is also opened read-only, with DuckDB
-    reaching no file, URL or extension beyond it (--allow-files lets a query read files).
+    SHOW, SUMMARIZE, EXPLAIN) is refused, and so is a query that reads a file (read_csv,
+    read_blob, glob, ... even of the store's own file) unless --allow-files; the store is also
+    opened read-only, with DuckDB reaching no file, URL or extension beyond it.
     STATEMENT `-` (or none, with stdin not a terminal) reads the statement from stdin.
+
+    Rows stream as DuckDB makes them, within the store's memory limit: a table shows the first
+    --max-rows and counts the rest; CSV, JSON and Parquet carry them all. Every column is kept:
+    a repeated name is printed as given in a table and in CSV, and takes DuckDB's suffix as a
+    JSON key or Parquet column, where names must be unique (SELECT 1 AS a, 2 AS a: "a", "a_1").
+    --out refuses the store, its own files (toolex.duckdb.*) and a file the query reads.
 
     \b
     Examples:
       toolex sql "SELECT benchmark, count(*) AS n FROM items GROUP BY ALL"
       toolex sql "FROM combinations WHERE status = 'valid'" --format parquet --out valid.parquet
+      toolex sql "SELECT count(*) FROM run_results" --timeout 30
       echo "SELECT count(*) FROM queries" | toolex sql -
       toolex sql --tables
       toolex sql --list
@@ -120,12 +146,41 @@ def sql(
         )
     if fmt == "parquet" and not out:
         raise click.UsageError("--format parquet writes a file; add --out FILE.parquet")
-    table = run_sql(db, statement, write=write, allow_files=allow_files)
+    try:
+        _run(db, statement, fmt, out, timeout, max_rows, write, allow_files)
+    except SqlStopped as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_TIMEOUT if exc.reason == "timeout" else EXIT_INTERRUPTED)
+
+
+def _run(
+    db: str,
+    statement: str,
+    fmt: str,
+    out: str | None,
+    timeout: float | None,
+    max_rows: int,
+    write: bool,
+    allow_files: bool,
+) -> None:
+    from toolex.cli.sql_output import print_stream, write_stream
+    from toolex.exports.files import check_output, output_file
+    from toolex.sqlaccess import files_read, stream_sql
+
+    reads = files_read(statement) if out and (allow_files or write) else []
     if out:
-        _write(table, fmt, Path(out))
-        click.echo(f"wrote {table.num_rows} rows to {out}", err=True)
-        return
-    emit_rows(table.to_pylist(), fmt, columns=table.column_names)
+        if fmt == "table":
+            raise ToolexError(
+                "--out needs --format csv, json or parquet (a table is for the screen)"
+            )
+        check_output(out, db, reads)  # before the statement runs
+    with stream_sql(db, statement, write=write, allow_files=allow_files, timeout=timeout) as rows:
+        if not out:
+            print_stream(rows, fmt, max_rows)
+            return
+        with output_file(out, db, reads) as temp:
+            n = write_stream(rows, fmt, temp)
+    click.echo(f"wrote {n} rows to {out}", err=True)
 
 
 def _stdin_is_terminal() -> bool:
@@ -155,21 +210,3 @@ def resolve_shipped(name: str) -> str:
     close = difflib.get_close_matches(name, names + [Path(n).name for n in names], n=3)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     raise ToolexError(f"no shipped SQL file {name!r}{hint} (`toolex sql --list` lists them)")
-
-
-def _write(table: pa.Table, fmt: str, path: Path) -> None:
-    import pyarrow.csv as pacsv
-    import pyarrow.parquet as pq
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if fmt == "parquet":
-        pq.write_table(table, path)
-    elif fmt == "csv":
-        pacsv.write_csv(table, path)
-    elif fmt == "json":
-        import json
-
-        text = json.dumps(table.to_pylist(), indent=2, default=str) + "\n"
-        path.write_text(text, encoding="utf-8")
-    else:
-        raise ToolexError("--out needs --format csv, json or parquet (a table is for the screen)")

@@ -13,6 +13,40 @@ from toolex.cli.options import (
     expansion_option,
     format_option,
     open_store,
+    wide_option,
+)
+
+# The annotation table's columns a table shows by default (of 16), most important first: what
+# the paper reports, within 80 columns (on a narrower terminal the last go first); --wide shows
+# the rest, --format csv|json carries them all.
+ANNOTATION_SHOWN = (
+    "category",
+    "queries",
+    "queries_with_alt",
+    "valid_combos",
+    "subs_with_equiv",
+    "subqueries",
+)
+# The columns of --edges (sql/stages/expansion/08), for a header over zero rows.
+EDGE_COLUMNS = [
+    "query_id",
+    "task",
+    "edges_loaded",
+    "edges_imported",
+    "derived_from_docs",
+    "same_platform",
+    "dependent_pairs",
+    "dependency_unchecked",
+]
+EDGES_SHOWN = (  # most important first, as ANNOTATION_SHOWN
+    "query_id",
+    "dependent_pairs",
+    "edges_loaded",
+    "derived_from_docs",
+    "edges_imported",
+    "dependency_unchecked",
+    "same_platform",
+    "task",
 )
 
 if TYPE_CHECKING:
@@ -22,6 +56,7 @@ if TYPE_CHECKING:
 @click.command()
 @db_option
 @format_option
+@wide_option
 @benchmark_option()
 @expansion_option()
 @click.option(
@@ -52,6 +87,7 @@ if TYPE_CHECKING:
 def stats(
     db: str,
     fmt: str,
+    wide: bool,
     benchmark: str,
     expansion: str,
     by: str,
@@ -60,9 +96,11 @@ def stats(
     rejections: bool,
 ) -> None:
     """The annotation table of an expansion (queries annotated, sub-queries, verified items,
-    valid combinations, shares with equivalents/alternatives), then on stderr what stands
-    behind it: each stage judge's measured precision and recall, or "unvalidated", and the
-    review's combination precision (JSON rows also carry it as `trust`).
+    valid combinations, shares with equivalents/alternatives; a table shows the main columns
+    within 80 characters, --wide all 16, --format csv|json carries them all), then on stderr
+    what stands behind it: each stage judge's measured precision and recall, or
+    "unvalidated", and the review's combination precision (JSON rows also carry it as
+    `trust`).
 
     Combination counts add up: assembled = valid + rejected_platform + rejected_audit + cut +
     pending. Also on stderr: items with a platform per task (where none is known, hand-offs
@@ -101,17 +139,35 @@ def stats(
         _rejections(store, benchmark, expansion, fmt)
         return
     if edges:
-        emit_rows(
-            edges_per_query(store, benchmark, expansion),
-            fmt,
-            title=f"dependencies per query of {benchmark} / {expansion}",
-        )
+        rows = edges_per_query(store, benchmark, expansion)
+        title = f"dependencies per query of {benchmark} / {expansion}"
+        emit_rows(rows, fmt, title=title, columns=EDGE_COLUMNS, shown=EDGES_SHOWN, wide=wide)
+        if not combination_counts(store, benchmark, expansion):
+            click.echo(
+                f"note: expansion {expansion!r} of {benchmark} is not assembled yet (`toolex "
+                "expand`), so only the explicit edges (loaded, imported) are known: "
+                "derived_from_docs, same_platform, dependent_pairs and dependency_unchecked "
+                "are counted by the assembly, and read 0 until it has run",
+                err=True,
+            )
+        elif not rows:
+            click.echo(
+                f"note: no query of {benchmark} has a dependency: no edge was loaded or "
+                "imported, and the assembly derived none from the docs",
+                err=True,
+            )
         return
     rows = annotation_table(store, benchmark, expansion, by)
     trust = expansion_trust(store, benchmark, expansion)
     if fmt == "json":  # csv stays one plain table; every format gets the lines on stderr
         rows = [{**r, "trust": trust.as_dict() if trust else None} for r in rows]
-    emit_rows(rows, fmt, title=f"annotation of {benchmark} / {expansion}")
+    emit_rows(
+        rows,
+        fmt,
+        title=f"annotation of {benchmark} / {expansion}",
+        shown=ANNOTATION_SHOWN,
+        wide=wide,
+    )
     counts = combination_counts(store, benchmark, expansion)
     if counts:
         click.echo(

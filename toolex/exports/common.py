@@ -1,8 +1,7 @@
-"""What every export needs: which benchmark and expansion (both must exist), and a folder."""
+"""What every export needs: which benchmark and expansion (both must exist); where it may write
+is toolex.exports.files'."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from toolex.store import Store
 
@@ -13,9 +12,3 @@ def resolve(store: Store, benchmark: str | None, expansion: str) -> tuple[str, s
     A misspelled expansion would otherwise export the original annotation alone, silently."""
     benchmark = store.require_benchmark(benchmark)
     return benchmark, store.require_expansion(benchmark, expansion)
-
-
-def prepare(path: str | Path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return path

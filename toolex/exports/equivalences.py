@@ -24,7 +24,8 @@ from xml.etree import ElementTree as ET
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from toolex.exports.common import prepare, resolve
+from toolex.exports.common import resolve
+from toolex.exports.files import OutputRefused, check_output, output_file
 from toolex.store import Store
 
 GRAPH_FORMATS = {".graphml": "graphml", ".json": "json"}
@@ -85,12 +86,17 @@ def export_equivalences(
     (its format from the suffix: .graphml or .json). Returns (edge rows, graph edges)."""
     if graph_path is not None and graph_format(graph_path) is None:
         raise ValueError(f"graph file {graph_path}: name it .graphml or .json")
+    if graph_path is not None and check_output(graph_path, store.path) == check_output(
+        path, store.path
+    ):
+        raise OutputRefused(f"--graph {graph_path} is the --out file: name two files")
     edges = equivalence_edges(store, benchmark, expansion)
-    pq.write_table(edges, prepare(path))
+    nodes, links = graph(store, benchmark, expansion) if graph_path is not None else ([], [])
+    with output_file(path, store.path) as temp:
+        pq.write_table(edges, temp)
     if graph_path is None:
         return edges.num_rows, 0
-    nodes, links = graph(store, benchmark, expansion)
-    write_graph(graph_path, nodes, links, directed_from="reference")
+    write_graph(graph_path, nodes, links, directed_from="reference", store=store.path)
     return edges.num_rows, len(links)
 
 
@@ -104,11 +110,23 @@ def write_graph(
     links: list[dict[str, Any]],
     *,
     directed_from: str,
+    store: str | None = None,
 ) -> None:
-    """Write nodes and links as GraphML or JSON node-link, by the file's suffix."""
-    target = prepare(path)
+    """Write nodes and links as GraphML or JSON node-link, by the file's suffix (never over
+    the ``store``'s files, whole or not at all: toolex.exports.files)."""
+    with output_file(path, store) as temp:
+        _write_graph(temp, graph_format(path), nodes, links, directed_from)
+
+
+def _write_graph(
+    target: Path,
+    kind: str | None,
+    nodes: list[dict[str, Any]],
+    links: list[dict[str, Any]],
+    directed_from: str,
+) -> None:
     description = f"toolex equivalence graph: an edge from the {directed_from} to its equivalent"
-    if graph_format(target) == "json":
+    if kind == "json":
         data = {
             "directed": True,
             "multigraph": False,

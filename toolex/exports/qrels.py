@@ -17,7 +17,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from toolex.exports.common import prepare, resolve
+from toolex.exports.common import resolve
+from toolex.exports.files import output_file
 from toolex.store import Store
 
 
@@ -78,6 +79,7 @@ def export_qrels(
             include_unaudited=include_unaudited,
         )
     )
-    pq.write_table(table, prepare(path))
+    with output_file(path, store.path) as temp:
+        pq.write_table(table, temp)
     rows: int = table.num_rows
     return rows

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from toolex.errors import InputError
-from toolex.exports.common import prepare, resolve
+from toolex.exports.common import resolve
+from toolex.exports.files import output_file
 from toolex.exports.qrels import expanded_qrels
-from toolex.loaders.readers import loads
+from toolex.loaders.readers import iter_jsonl
 from toolex.store import Store
 
 
@@ -44,7 +45,7 @@ def export_toolret_jsonl(
         )
         combo["labels"].append({"id": r["item_id"], "relevance": r["relevance"], "slot": r["slot"]})
     queries = store.rows("exports/30_toolret_queries.sql", {"benchmark": benchmark})
-    with prepare(path).open("w", encoding="utf-8") as out:
+    with output_file(path, store.path) as temp, temp.open("w", encoding="utf-8") as out:
         for q in queries:
             q["combinations"] = [combos[q["id"]][c] for c in sorted(combos[q["id"]])]
             out.write(json.dumps(q, ensure_ascii=False) + "\n")
@@ -56,13 +57,9 @@ def read_toolret_jsonl(path: str | Path) -> list[dict[str, Any]]:
     slot, item_id, relevance`` (the shape
     `toolex.expansions.combinations.import_combinations` reads)."""
     rows = []
-    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rec = loads(line)  # bounded nesting, no NaN (toolex.loaders.readers)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not JSON: {exc.msg}", str(path), n) from exc
+    # toolex.loaders.readers: bounded nesting, no NaN, located errors, and a file holding one
+    # JSON document instead of one record per line said so
+    for rec, n in iter_jsonl(path):
         if not isinstance(rec, dict) or "id" not in rec:
             raise InputError("expected an object with an 'id'", str(path), n)
         combinations = rec.get("combinations")

@@ -17,7 +17,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from toolex.errors import InputError, ToolexError
-from toolex.exports.common import prepare, resolve
+from toolex.exports.common import resolve
+from toolex.exports.files import output_file
 from toolex.exports.qrels import expanded_qrels, flat_qrels
 from toolex.runs.formats import trec_escape, trec_unescape
 from toolex.store import Store
@@ -60,7 +61,7 @@ def export_trec_qrels(
                 key = (f"{r['query_id']}{COMBO_SEP}{r['combo_id']}", r["item_id"])
                 best[key] = max(best.get(key, 0), r["relevance"])
             lines = [(q, i, rel) for (q, i), rel in best.items()]
-    with prepare(path).open("w", encoding="utf-8") as out:
+    with output_file(path, store.path) as temp, temp.open("w", encoding="utf-8") as out:
         for qid, item, rel in lines:
             out.write(f"{_check_id(qid, 'query id')} 0 {_check_id(item, 'item id')} {rel}\n")
     return len(lines)
@@ -71,7 +72,7 @@ def export_trec_run(store: Store, path: str | Path, run_id: str) -> int:
     store.require_runs([run_id])
     tag = _check_id(run_id, "run id")
     rows = store.execute("exports/20_run_results.sql", {"run_id": run_id}).fetchall()
-    with prepare(path).open("w", encoding="utf-8") as out:
+    with output_file(path, store.path) as temp, temp.open("w", encoding="utf-8") as out:
         for qid, item, rank, score in rows:
             qid, item = _check_id(qid, "query id"), _check_id(item, "item id")
             out.write(f"{qid} Q0 {item} {rank} {score!r} {tag}\n")

@@ -139,6 +139,31 @@ def _json_error(path: Path, text: str, offset: int, msg: str) -> InputError:
     )
 
 
+# What a file holding one top-level JSON object is told: it is not a list of records.
+TOP_LEVEL_OBJECT = (
+    "the file holds one top-level JSON object, which is not supported: give the records as a "
+    "JSON array ([{...}, {...}]) or as JSON Lines (one object per line, .jsonl); if the "
+    "records sit under a key of the object, write out that list"
+)
+
+
+def _one_object(path: Path) -> bool:
+    """True when the whole file is one JSON object (spread over lines, or nothing else in it)."""
+    return isinstance(_whole(path), dict)
+
+
+def _one_object_or_array(path: Path) -> bool:
+    return isinstance(_whole(path), dict | list)
+
+
+def _whole(path: Path) -> Any:
+    """The file as one JSON value, or None when it is not one (read only to word an error)."""
+    try:
+        return loads(read_text(path))
+    except (json.JSONDecodeError, InputError):
+        return None
+
+
 def _first_char(path: Path) -> str:
     """The first non-blank character of the file (after a BOM), '' for a blank file."""
     with path.open("rb") as fh:
@@ -155,10 +180,17 @@ def iter_json_array(path: str | Path, *, lines_json: bool = True) -> Iterator[Re
     path = Path(path)
     _check_file(path)
     if lines_json and _first_char(path) == "{":
-        yield from iter_jsonl(path)  # Hugging Face writes JSON Lines under a .json name
+        try:  # Hugging Face writes JSON Lines under a .json name
+            yield from _unless_a_wrapper(path, iter_jsonl(path))
+        except InputError:
+            if _one_object(path):  # a pretty-printed object: its first line is not JSON
+                raise InputError(TOP_LEVEL_OBJECT, path=str(path)) from None
+            raise
         return
     text = read_text(path)
     i = _skip_ws(text, 0)
+    if i < len(text) and text[i] == "{" and _one_object(path):
+        raise InputError(TOP_LEVEL_OBJECT, path=str(path))
     if i >= len(text) or text[i] != "[":
         raise _json_error(path, text, i, "expected a JSON array '[' at the top level")
     i = _skip_ws(text, i + 1)
@@ -184,6 +216,34 @@ def iter_json_array(path: str | Path, *, lines_json: bool = True) -> Iterator[Re
     rest = _skip_ws(text, i + 1)
     if rest < len(text):
         raise _json_error(path, text, rest, "extra data after the JSON array")
+
+
+def _unless_a_wrapper(path: Path, records: Iterator[Record]) -> Iterator[Record]:
+    """``records``, or TOP_LEVEL_OBJECT when the file's one line is an object wrapping the
+    records (``{"items": [{...}, ...]}``, as json.dump writes it): read as JSON Lines, it would
+    pass for one record and fail later on a field it lacks. A one-line file holding a record
+    (an id or a text beside its lists) still reads as one record."""
+    first = next(records, None)
+    if first is None:
+        return
+    second = next(records, None)
+    if second is None and _wraps_records(first[0]):
+        raise InputError(TOP_LEVEL_OBJECT, path=str(path))
+    yield first
+    if second is not None:
+        yield second
+        yield from records
+
+
+def _wraps_records(value: object) -> bool:
+    """An object of containers only, one of them a non-empty list of objects."""
+    if not isinstance(value, dict) or not value:
+        return False
+    if not all(isinstance(v, dict | list) for v in value.values()):
+        return False
+    return any(
+        isinstance(v, list) and v and all(isinstance(x, dict) for x in v) for v in value.values()
+    )
 
 
 def read_json_array(path: str | Path, *, lines_json: bool = True) -> list[Record]:
@@ -228,6 +288,12 @@ def _jsonl_lines(path: Path, fh: BinaryIO) -> Iterator[Record]:
         try:
             value = loads(line)
         except json.JSONDecodeError as exc:
+            if lineno == 1 and _one_object_or_array(path):
+                raise InputError(
+                    "the file holds one JSON document spread over lines, not JSON Lines (one "
+                    "object per line): write one record per line, or give a JSON array as .json",
+                    path=str(path),
+                ) from None
             raise InputError(
                 f"malformed JSON line (column {exc.colno}): {exc.msg}", path=str(path), line=lineno
             ) from None

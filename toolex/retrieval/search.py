@@ -17,9 +17,30 @@ from toolex.store import Store
 
 def make_retriever(spec: str) -> Retriever:
     """``bm25`` | ``wordllama`` | ``fastembed[:<model>[@<folder>]]`` | ``hybrid:<a>+<b>[+...]``."""
-    spec = spec.strip()
+    spec = check_spec(spec)
     if spec == "bm25":
         return BM25Retriever()
+    if spec.startswith("hybrid:"):
+        parts = [p.strip() for p in spec[len("hybrid:") :].split("+")]
+        return HybridRetriever(spec, [make_retriever(p) for p in parts])
+    return DenseRetriever(spec)
+
+
+# Every form of a retriever spec, as errors list them.
+RETRIEVER_FORMS = (
+    "bm25",
+    "wordllama",
+    "fastembed:<model>",
+    "fastembed:<model>@<local-folder>",
+    "hybrid:<a>+<b> (e.g. hybrid:bm25+wordllama)",
+)
+
+
+def check_spec(spec: str) -> str:
+    """``spec`` stripped when it has one of :data:`RETRIEVER_FORMS` (nothing is loaded), else
+    an InputError listing them all, with the closest name: a command checks ``--retriever``
+    with it before it opens the store."""
+    spec = spec.strip()
     if spec.startswith("hybrid:"):
         parts = [p.strip() for p in spec[len("hybrid:") :].split("+")]
         if len(parts) < 2 or not all(parts) or any(p.startswith("hybrid:") for p in parts):
@@ -27,8 +48,19 @@ def make_retriever(spec: str) -> Retriever:
                 f"hybrid spec {spec!r} needs two or more retrievers, e.g. hybrid:bm25+wordllama",
                 field="retriever",
             )
-        return HybridRetriever(spec, [make_retriever(p) for p in parts])
-    return DenseRetriever(spec)
+        for part in parts:
+            check_spec(part)
+        return spec
+    if spec in ("bm25", "wordllama", "fastembed") or spec.startswith("fastembed:"):
+        return spec
+    import difflib
+
+    close = difflib.get_close_matches(spec.lower(), ["bm25", "wordllama", "fastembed"], n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    raise InputError(
+        f"unknown retriever {spec!r}; {hint}a retriever is {' | '.join(RETRIEVER_FORMS)}",
+        field="retriever",
+    )
 
 
 def search(

@@ -205,3 +205,23 @@ class Connection:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UserWarning)
                 return cur.to_arrow_table()
+
+    def user_reader(
+        self, sql: str, params: Mapping[str, Any] | Sequence[Any] | None, batch_rows: int
+    ) -> pa.RecordBatchReader:
+        """A user's own statement (``toolex sql``) as a stream of Arrow record batches of up to
+        ``batch_rows`` rows, computed as they are read: the result is never whole in memory, and
+        DuckDB keeps to the store's memory limit (a DB-API ``execute`` would first materialise
+        all of it, outside the limit). Blocks until the first batch is ready; the caller vets
+        the statement, as for :meth:`user_sql`, and may stop it with :meth:`interrupt`."""
+        with self._translated():
+            self.con.complete()
+            relation = self.con.sql(sql, params=params)
+            if relation is None:  # a statement without any result
+                return pa.RecordBatchReader.from_batches(pa.schema([("rows", pa.int64())]), [])
+            return relation.to_arrow_reader(batch_rows)
+
+    def interrupt(self) -> None:
+        """Stop the statement running on this connection (from another thread: Ctrl-C, a
+        timeout); it fails with DuckDB's "Interrupted!" error."""
+        self.con.interrupt()

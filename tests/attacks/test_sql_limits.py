@@ -1,0 +1,133 @@
+"""Runaway statements (issue 27, point 10): `toolex sql` stops a statement at its --timeout and
+at Ctrl-C (DuckDB's interrupt, not after the statement ends), and streams its result instead of
+holding it whole, within the store's memory limit.
+
+None of these depends on timing: the statements cannot finish (a scan of 10^12 rows), so only
+the time limit or the interrupt ends them, and a run ends whenever it ends; the memory figure is
+a peak, compared with the size of a result that was never held."""
+
+from __future__ import annotations
+
+import _thread
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from attacks.conftest import digest
+from attacks.tally import Tally
+from toolex.store import Store
+from toolex.store.connection import Connection
+
+ENDLESS = "SELECT count(*) FROM range(1000000000000) t(i) WHERE i % 7 = 1"
+
+
+def test_a_statement_past_its_timeout_stops_with_exit_124(bench_db, toolex, tmp_path):
+    tally = Tally("sql limits")
+    before = digest(bench_db)
+    ran = toolex("sql", ENDLESS, "--db", bench_db, "--timeout", "0.2")
+    tally.record("read-only past --timeout", ran.outcome)
+    assert ran.code == 124, ran.err
+    assert "time limit of 0.2 s (--timeout)" in ran.err and "stopped" in ran.err
+    out = tmp_path / "never.csv"
+    ran = toolex(
+        "sql", ENDLESS, "--db", bench_db, "--timeout", "0.2", "--format", "csv", "--out", str(out)
+    )
+    tally.record("--out past --timeout", ran.outcome, changed=out.exists())
+    assert ran.code == 124 and not out.exists() and not list(tmp_path.glob(".never.csv*"))
+    # a write stopped by its time limit is rolled back
+    ran = toolex(
+        "sql", f"CREATE TABLE t AS {ENDLESS}", "--db", bench_db, "--write", "--timeout", "0.2"
+    )
+    tally.record("--write past --timeout", ran.outcome, changed=digest(bench_db) != before)
+    assert ran.code == 124
+    assert digest(bench_db) == before
+    tally.check()
+
+
+def test_ctrl_c_stops_the_statement_inside_duckdb(bench_db, toolex, monkeypatch):
+    """Ctrl-C arrives while the worker thread is in (or entering) DuckDB: the statement is
+    interrupted and the command exits 130 with a message, not a traceback."""
+    started = Connection.user_reader
+
+    def press_ctrl_c(self, *args, **kwargs):
+        _thread.interrupt_main()  # Ctrl-C, now that the statement is under way
+        return started(self, *args, **kwargs)
+
+    monkeypatch.setattr(Connection, "user_reader", press_ctrl_c)
+    ran = toolex("sql", ENDLESS, "--db", bench_db)
+    assert ran.code == 130 and ran.exception is None, ran.err
+    assert "interrupted (Ctrl-C): DuckDB stopped the statement" in ran.err
+    ran = toolex("sql", f"CREATE TABLE t AS {ENDLESS}", "--db", bench_db, "--write")
+    assert ran.code == 130
+    with Store.open(bench_db, read_only=True) as store:
+        assert "t" not in {r["table_name"] for r in store.rows("store/41_tables.sql")}
+
+
+SCRIPT = """
+import sys
+from toolex.store.connection import Connection
+
+started = Connection.user_reader
+
+def announce(self, *args, **kwargs):
+    print("statement started", file=sys.stderr, flush=True)
+    return started(self, *args, **kwargs)
+
+Connection.user_reader = announce
+from toolex.cli import main
+
+sys.argv = ["toolex", "sql", sys.argv[1], "--db", sys.argv[2]]
+main()
+"""
+
+
+def test_a_real_sigint_stops_a_real_process(bench_db):
+    """The shell's Ctrl-C: SIGINT to a `toolex sql` process whose statement has started."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, ENDLESS, bench_db],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert proc.stderr is not None
+    assert proc.stderr.readline().strip() == "statement started"
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=300)  # a bound on a hang, not a measurement
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("toolex sql kept running after SIGINT")
+    assert proc.returncode == 130, err
+    assert "interrupted (Ctrl-C)" in err and "Traceback" not in err
+
+
+def test_a_large_result_streams_within_the_memory_limit(bench_db):
+    """20 million rows of 100 characters (2.2 GB as Arrow) counted through a table: a process
+    that held the result would peak above 2 GB; streamed, it stays a fraction of that."""
+    code = (
+        "import resource, sys\n"
+        "from toolex.cli import main\n"
+        "sys.argv = ['toolex', 'sql', sys.argv[1], '--db', sys.argv[2]]\n"
+        "try:\n"
+        "    main()\n"
+        "finally:\n"
+        "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024\n"
+        "    print(f'peak {peak} MB', file=sys.stderr)\n"
+    )
+    statement = "SELECT i, repeat('x', 100) AS s FROM range(20000000) t(i)"
+    env = {**os.environ, "TOOLEX_MEMORY_LIMIT": "500MB"}
+    done = subprocess.run(
+        [sys.executable, "-c", code, statement, bench_db],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "(20,000,000 rows, 40 shown" in done.stdout
+    peak = int(done.stderr.split("peak ")[1].split()[0])
+    assert peak < 1000, f"peak {peak} MB"

@@ -1,0 +1,246 @@
+"""How rows are printed: the values, the aligned table, and the CSV and JSON writers that every
+command prints rows through (toolex.cli.options.emit_rows) and `toolex sql` streams through.
+
+The conventions are duckdb's and psql's:
+
+- headers are the column names as given, a repeated name included (``SELECT 1 AS a, 2 AS a``
+  prints two columns ``a``, in a table and in CSV);
+- JSON objects need unique keys, so there a repeated name takes the suffix DuckDB gives it when
+  the query is read as a sub-query (:func:`unique_names`: ``a``, ``a_1``, ``a_2``; a name taken
+  already, in any case, moves on to the next number), and so does a Parquet file's schema;
+- numbers keep their significant digits (a table shows 6, so 1e-06 never prints as 0.0000);
+  JSON and CSV carry floats rounded to 12 significant digits, so two runs of the same
+  computation print the same text (DuckDB's parallel sums differ in the 16th digit);
+- in CSV a STRUCT or LIST value is JSON, NULL is empty, a boolean is ``true``/``false``.
+
+The writers take rows as sequences in column order, so nothing keyed by name can lose a column.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+
+def unique_names(columns: Sequence[str]) -> list[str]:
+    """``columns`` with each repeated name made unique, as DuckDB names the columns of
+    ``SELECT * FROM (<query>)``: the first keeps its name, the next ``name_1``, ``name_2``, ...,
+    skipping a name already taken (names compare case-insensitively, as DuckDB's do)."""
+    taken: set[str] = set()
+    suffix: dict[str, int] = {}
+    out = []
+    for name in columns:
+        key = name.lower()
+        if key in taken:
+            n = suffix.get(key, 0)
+            while True:
+                n += 1
+                candidate = f"{name}_{n}"
+                if candidate.lower() not in taken:
+                    break
+            suffix[key] = n
+            name = candidate
+        taken.add(name.lower())
+        out.append(name)
+    return out
+
+
+def stable_float(value: float) -> float:
+    """``value`` rounded to 12 significant digits: the same text from run to run (sums over
+    parallel threads differ in the last bits), and still exact for every metric value."""
+    if not math.isfinite(value) or value == 0:
+        return value
+    return float(f"{value:.12g}")
+
+
+def json_value(value: Any) -> Any:
+    """``value`` as JSON holds it: floats stable, Decimals as floats, non-finite floats and
+    anything JSON lacks (dates, blobs) as text."""
+    if isinstance(value, bool) or value is None or isinstance(value, int | str):
+        return value
+    if isinstance(value, float):
+        return stable_float(value) if math.isfinite(value) else str(value)
+    if isinstance(value, Decimal):
+        return stable_float(float(value))
+    if isinstance(value, dict):
+        return {str(k): json_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_value(v) for v in value]
+    return str(value)
+
+
+def csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict | list | tuple):
+        return json.dumps(json_value(value), ensure_ascii=False, default=str)
+    if isinstance(value, float | Decimal):
+        return repr(stable_float(float(value)))
+    return value
+
+
+def cell(value: Any) -> str:
+    """``value`` in a table cell."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float | Decimal):
+        return f"{float(value):.6g}"
+    if isinstance(value, dict | list | tuple):
+        return json.dumps(json_value(value), ensure_ascii=False, default=str)
+    return str(value)
+
+
+def numeric(values: Iterable[Any]) -> bool:
+    """True when every value is a number or NULL, and one is a number (right-aligned)."""
+    seen = False
+    for v in values:
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, int | float | Decimal):
+            return False
+        seen = True
+    return seen
+
+
+class CsvWriter:
+    """CSV to ``out``: the header when created, then rows as they come."""
+
+    def __init__(self, out: TextIO, columns: Sequence[str]) -> None:
+        self._writer = csv.writer(out, lineterminator="\n")
+        self._width = len(columns)
+        if columns:
+            self._writer.writerow(columns)
+
+    def write(self, rows: Iterable[Sequence[Any]]) -> None:
+        if self._width:
+            self._writer.writerows([csv_value(v) for v in row] for row in rows)
+
+    def close(self) -> None:
+        pass
+
+
+class JsonWriter:
+    """A JSON array of objects to ``out``, one object at a time, byte for byte what
+    ``json.dumps(rows, indent=2, ensure_ascii=False)`` prints for the whole list: a result
+    need not fit in memory to print as one JSON document."""
+
+    def __init__(self, out: TextIO, columns: Sequence[str]) -> None:
+        self._out = out
+        self._keys = [f"    {json.dumps(k, ensure_ascii=False)}: " for k in unique_names(columns)]
+        self._first = True
+
+    def write(self, rows: Iterable[Sequence[Any]]) -> None:
+        # Each member is dumped alone (a scalar on its own is 3-4x faster than the indented
+        # object whole), then set at the object's depth.
+        for row in rows:
+            members = ",\n".join(
+                key + _member(json_value(v)) for key, v in zip(self._keys, row, strict=True)
+            )
+            text = f"  {{\n{members}\n  }}" if members else "  {}"
+            self._out.write(("[\n" if self._first else ",\n") + text)
+            self._first = False
+
+    def close(self) -> None:
+        self._out.write("[]\n" if self._first else "\n]\n")
+
+
+def _member(value: object) -> str:
+    """A member's value as json.dumps(..., indent=2) prints it two levels deep."""
+    if isinstance(value, dict | list) and value:
+        return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+    return json.dumps(value, ensure_ascii=False)
+
+
+def writer(fmt: str, out: TextIO, columns: Sequence[str]) -> CsvWriter | JsonWriter:
+    """The streamed writer of ``fmt`` (csv or json)."""
+    if fmt == "csv":
+        return CsvWriter(out, columns)
+    if fmt == "json":
+        return JsonWriter(out, columns)
+    raise ValueError(f"no streamed writer for {fmt!r}")
+
+
+SHORT_TEXT = 32  # characters of the widest cell of a text column that is never wrapped
+
+
+def _table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None) -> Table:
+    from rich import box
+    from rich.table import Table
+
+    # No vertical rules and no outer margin (psql's look): a cell pads one space on its right,
+    # and with the box's blank separator columns stand two spaces apart.
+    table = Table(
+        title=title, box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False, show_edge=False
+    )
+    for i, col in enumerate(columns):
+        is_numeric = numeric(r[i] for r in rows)
+        widest = max((len(cell(r[i])) for r in rows), default=1)
+        # Never shorten a number, a header or a short text (an id, a name, a label); long text
+        # cells (documentation, a query) may wrap.
+        whole = is_numeric or widest <= SHORT_TEXT
+        table.add_column(
+            col,
+            justify="right" if is_numeric else "left",
+            min_width=max(widest if whole else 0, len(col)),
+            no_wrap=whole,
+        )
+    for row in rows:
+        table.add_row(*(cell(v) for v in row))
+    return table
+
+
+def table_width(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> int:
+    """Characters the table takes with no cell shortened."""
+    from rich.console import Console
+
+    return Console(width=100_000).measure(_table(columns, rows, None)).maximum
+
+
+def terminal_width() -> int:
+    """The terminal's width (80 when stdout is not a terminal, as rich and psql assume)."""
+    from rich.console import Console
+
+    return Console().width
+
+
+def print_table(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    title: str | None = None,
+    footer: str | None = None,
+) -> None:
+    """An aligned table on stdout: the header, a rule, the rows (``(0 rows)`` for none), then
+    ``footer``."""
+    from rich.console import Console
+
+    table = _table(columns, rows, None)
+    console = Console()
+    measured = Console(width=100_000).measure(table)
+    needed = measured.minimum
+    if needed > console.width:
+        # Too wide for the terminal even with text shortened: print it whole (the terminal wraps,
+        # as psql does) rather than let rich drop the last columns.
+        console = Console(width=needed)
+    if columns and title and len(title) <= min(measured.maximum, console.width):
+        table.title = title  # centred over the table, as psql's
+    elif title:
+        # A title wider than the table would be folded into the table's width, a word a line
+        # (a narrow table is the tighter layout's doing): it takes its own line, whole.
+        console.print(title, highlight=False, soft_wrap=True)
+    if columns:
+        console.print(table)
+    if not rows:
+        console.print("(0 rows)")
+    if footer:
+        console.print(footer, highlight=False, soft_wrap=True)
