@@ -12,7 +12,8 @@ What real servers do besides, on request:
   such (``finish_reason: length``, ``stop_reason: max_tokens``);
 - ``slots=N``: at most N requests are worked on at once, the rest queue (llama.cpp
   ``--parallel N``), so latency grows with the queue; a request whose client gave up is still
-  worked to the end (``abandoned`` counts them: work wasted);
+  worked to the end (``abandoned`` counts them: work wasted), or with ``drop_abandoned`` dropped
+  at once, its slot freed (``dropped`` counts them), as llama.cpp, vLLM and Ollama do;
 - ``reject_formats``: a ``response_format`` type it refuses with HTTP 400, as servers without
   structured output do; ``reject_logprobs``: the same for a request asking log-probabilities;
 - Anthropic tool use: a request forcing a tool gets its answer as that tool's input;
@@ -56,7 +57,9 @@ class ScriptedServer:
         usage: dict[str, Any] | None = None,
         word_p: Callable[[dict], float] | None = None,
         reject_logprobs: bool = False,
+        drop_abandoned: bool = False,
     ) -> None:
+        self.drop_abandoned = drop_abandoned  # stop working on a request whose client left
         self.reject_logprobs = reject_logprobs  # 400 to a request asking log-probabilities
         self.usage = usage  # reported instead of the real token counts (a lying server)
         # P of each word the answer writes, for requests asking log-probabilities (default 0.8)
@@ -64,7 +67,7 @@ class ScriptedServer:
         self.responder, self.latency_s, self.hang_s = responder, latency_s, hang_s
         self.slots = threading.Semaphore(slots) if slots else None
         self.reject_formats = reject_formats
-        self.active = self.max_active = self.abandoned = 0  # requests being worked on
+        self.active = self.max_active = self.abandoned = self.dropped = 0  # requests worked on
         self.faults = faults or FaultPlan()
         self.batch_polls = batch_polls  # GETs of a batch before it reports completion
         self.requests: list[dict[str, Any]] = []

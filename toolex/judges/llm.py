@@ -145,6 +145,13 @@ def render_audit(task: AuditTask) -> tuple[str, str]:
     )
 
 
+def query_of(key: str) -> str:
+    """The query part of a task key (``<query_id>/<slot>/<item_id>``, ``<query_id>/<combo>``,
+    ``<query_id>``): what a capped run spreads its calls over. A query id holding "/" groups
+    by its first part, which only coarsens the spreading."""
+    return key.split("/", 1)[0]
+
+
 RENDERERS: dict[str, Callable[[Any], tuple[str, str]]] = {
     "decompose": render_decompose,
     "verify": render_verify,
@@ -244,6 +251,7 @@ class LLMJudge:
                 self.config.start_for(self.client.provider),
                 watch_latency=self.client.provider == "compat",
                 timeout_s=self.policy.timeout_s,
+                floor=self.config.slots or 1,
             )
         return self.limiters[stage]
 
@@ -301,6 +309,7 @@ class LLMJudge:
                 g[0].schema,
                 logprobs=g[0].logprobs,
                 annotate=g[0].annotate,
+                group=query_of(g[0].task.key),
             )
             for h, g in groups.items()
         ]
