@@ -102,7 +102,8 @@ def render_decompose(task: DecomposeTask) -> tuple[str, str]:
 
 def render_verify(task: VerifyTask) -> tuple[str, str]:
     ref, cand = raw_doc(task.reference), raw_doc(task.candidate)
-    b = boundary_for(task.subquery, ref, cand)
+    # one token per (sub-query, reference): its candidates' prompts share a prefix to cache
+    b = boundary_for(task.subquery, ref, avoid=[cand])
     return render(
         "verify",
         boundary=b,
