@@ -250,7 +250,12 @@ def _print_table(rows: Sequence[dict[str, Any]], cols: list[str], title: str | N
         table.add_row(*(_cell(row.get(c)) for c in cols))
     console = Console()
     # Measured unclamped by the terminal; rich's minimum leaves out the padding between columns.
-    needed = Console(width=10_000).measure(table).minimum + 2 * len(cols)
+    measured = Console(width=10_000).measure(table)
+    needed = measured.minimum + 2 * len(cols)
+    if not console.is_terminal:
+        # A pipe or a file has no width to fit: squeezed to rich's default 80 columns, rich
+        # crops a column whose header it may not shorten (issue 28.5: "tn 25" printed as "2").
+        needed = max(needed, measured.maximum + 2 * len(cols))
     if needed > console.width:
         # Too wide for the terminal even with text shortened: print it whole (the terminal wraps,
         # as psql does) rather than let rich drop the last columns.
