@@ -6,17 +6,19 @@ that only appear once earlier stages ran are bounded from above: every sub-query
 undecomposed query (one per ground-truth label) times K candidates, and ``audit_cap``
 combinations per query not yet assembled (with no cap, every combination is audited: the bound
 is then the per-query safety limit); their cost is extrapolated at the known tasks' average
-cost per call when there is one. The verify tasks go through the run's plan first
-(toolex.pipeline.verify_plan): ``screened`` and ``reused`` count the tasks the pre-screen and
-verdict reuse answer without a call.
+cost per call, or, before any such task exists (a fresh expansion), at that of stand-in tasks
+built from the ground truth (toolex.pipeline.standins). The verify tasks go through the run's
+plan first (toolex.pipeline.verify_plan): ``screened`` and ``reused`` count the tasks the
+pre-screen and verdict reuse answer without a call.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from toolex.judges.base import Judge
-from toolex.pipeline import audit, decompose
+from toolex.pipeline import audit, decompose, standins
 from toolex.pipeline.stage import StageContext
 
 if TYPE_CHECKING:
@@ -50,7 +52,13 @@ def estimate(
             getattr(settings, "order", "retrieval"),
         )
         plan = verify_plan.make(ctx, pending, judges["verify"], options)
-        row = _row("verify", judges["verify"], plan.to_judge, later * settings.depth)
+        row = _row(
+            "verify",
+            judges["verify"],
+            plan.to_judge,
+            later * settings.depth,
+            lambda: standins.verify_tasks(standins.ground_truth(ctx)),
+        )
         row["tasks_now"] = len(pending)
         row["screened"] = len(plan.screened)
         row["reused"] = len(plan.reused) + plan.waiting
@@ -62,15 +70,26 @@ def estimate(
                 judges["audit"],
                 audit.pending_tasks(ctx),
                 int(labels["unassembled_queries"]) * _audits_per_query(settings),
+                lambda: standins.audit_tasks(standins.ground_truth(ctx)),
             )
         )
     return rows
 
 
-def _row(stage: str, judge: Judge, tasks: list[Any], bound: int) -> dict[str, Any]:
+def _row(
+    stage: str,
+    judge: Judge,
+    tasks: list[Any],
+    bound: int,
+    stand_ins: Callable[[], list[Any]] | None = None,
+) -> dict[str, Any]:
     est = judge.estimate(stage, tasks)  # type: ignore[arg-type]
     per_call = (est.cost_usd / est.calls) if est.calls and est.cost_usd is not None else None
     free = not getattr(judge, "makes_calls", True)
+    if per_call is None and bound and not free and stand_ins is not None:
+        typical = judge.estimate(stage, stand_ins())  # type: ignore[arg-type]
+        if typical.calls and typical.cost_usd is not None:
+            per_call = typical.cost_usd / typical.calls
     later_cost = per_call * bound if per_call is not None else (0.0 if bound == 0 or free else None)
     total = None if est.cost_usd is None or later_cost is None else est.cost_usd + later_cost
     return {

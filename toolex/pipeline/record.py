@@ -12,7 +12,8 @@ left without them) and kept only while the stage has outputs; a later run that a
 settings for a stage with outputs is refused (``check``), since its new rows would sit beside
 rows made otherwise under one record (a judge is compared by its identity: a compat server moved
 to another port is the same judge, and the run records the new spec). ``--replace``
-(``drop_outputs``) empties the expansion first. Keys other than these (an import's ``imported_from``) are kept as they are.
+(``drop_outputs``) empties the expansion first. Keys other than these (an import's
+``imported_from``) are kept as they are.
 """
 
 from __future__ import annotations
