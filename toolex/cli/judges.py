@@ -4,7 +4,7 @@ mistakes."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +16,9 @@ from toolex.cli.options import (
     format_option,
     open_store,
 )
+
+if TYPE_CHECKING:  # imported when a command runs: `toolex --help` stays light
+    from toolex.labels.report import Evaluation
 
 
 @click.group("judges")
@@ -206,7 +209,7 @@ def _cost_line(rows: list[dict[str, Any]]) -> str:
     )
 
 
-def _print(evaluation: Any, fmt: str, n_errors: int, saved: bool = True) -> None:
+def _print(evaluation: Evaluation, fmt: str, n_errors: int, saved: bool = True) -> None:
     from toolex.labels.report import as_dict, metric_rows
 
     if fmt == "json":
@@ -241,7 +244,7 @@ def _print(evaluation: Any, fmt: str, n_errors: int, saved: bool = True) -> None
         )
 
 
-def _tables(evaluation: Any, n_errors: int) -> None:
+def _tables(evaluation: Evaluation, n_errors: int) -> None:
     reports = evaluation.reports
     head = f"{evaluation.stage} verdicts vs {evaluation.labels} labels of {evaluation.source}"
     for screen, figures, title in (

@@ -51,7 +51,9 @@ class Rejected(AnswerError):
     """A malformed answer: ``str()`` for the ledger, ``hint`` for the model's retry, and the
     ``fallback`` (a parsed answer made without the model) where the parser can make one."""
 
-    def __init__(self, message: str, hint: str | None = None, fallback: Any = None) -> None:
+    def __init__(
+        self, message: str, hint: str | None = None, fallback: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.hint = hint or message
         self.fallback = fallback

@@ -78,7 +78,7 @@ def differences(
     return out
 
 
-def _same(key: str, stored_value: Any, asked: Any) -> bool:
+def _same(key: str, stored_value: object, asked: object) -> bool:
     """Whether a stored setting and the one asked are the same; judges by their identity (an
     OpenAI-compatible server on another port is the same judge: ``judge_identity``)."""
     if key == "judge" and isinstance(stored_value, str) and isinstance(asked, str):
