@@ -22,9 +22,10 @@ What real servers do besides, on request:
 
 The HTTP side (routes, slots, faults on the wire) is scripted_http.py.
 
-Run standalone (the latency benchmark does, so the server does not share the client's GIL)::
+Run standalone (the benchmarks do, so the server does not share the client's GIL)::
 
     python tests/llm/scripted_server.py --latency 0.1     # prints the port, serves until killed
+    python tests/llm/scripted_server.py --model small --slots 2 --drop-abandoned --hang-every 50
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from scripted_answers import FaultPlan, _k_of, decomposition, default_responder
+from scripted_answers import FaultPlan, _k_of, decomposition, default_responder, small_model
 from scripted_bodies import anthropic_message, openai_completion
 from scripted_http import ScriptedHTTPServer, handler_for
 
@@ -173,8 +174,20 @@ class ScriptedServer:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--latency", type=float, default=0.0)
+    ap.add_argument("--slots", type=int, default=None, help="requests worked on at once")
+    ap.add_argument("--drop-abandoned", action="store_true", help="drop what a client left")
+    ap.add_argument("--hang-every", type=int, default=0, help="every Nth request never answers")
+    ap.add_argument("--model", choices=("default", "small"), default="default")
     args = ap.parse_args()
-    with ScriptedServer(latency_s=args.latency) as server:
+    faults = FaultPlan(rate=1 / args.hang_every, kinds=("hang",)) if args.hang_every else None
+    with ScriptedServer(
+        small_model if args.model == "small" else default_responder,
+        latency_s=args.latency,
+        slots=args.slots,
+        drop_abandoned=args.drop_abandoned,
+        faults=faults,
+        hang_s=3600,
+    ) as server:
         print(server.httpd.server_address[1], flush=True)
         threading.Event().wait()
 
