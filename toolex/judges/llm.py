@@ -267,8 +267,8 @@ class LLMJudge:
         if stage not in RENDERERS:
             raise ValueError(f"unknown stage {stage!r}")
         system, user = RENDERERS[stage](task)
-        # The endpoint is part of the identity: two compat servers serving one model name are
-        # two judges, never one cache (issue 10).
+        # The judge's identity: a compat server by its model (a moved port resumes, issue
+        # 28), a hosted provider behind another endpoint with that endpoint (issue 10).
         identity = call_identity(self.client)
         h = input_hash(identity, self.client.model, self.prompt_version(stage), system, user)
         if stage == "decompose":
