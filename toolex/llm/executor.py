@@ -286,8 +286,8 @@ class Executor:
                 self.limiter.release(ticket, answered)
                 if reservation is not None and self.budget is not None:
                     self.budget.settle(reservation, row.cost_usd)
-            if row.latency_ms is None:  # the attempt's own time, never a wait after it
-                row.latency_ms = (time.perf_counter() - started) * 1000 - held * 1000
+            if row.latency_ms is None:  # an SDK surprise; the others were timed at once
+                row.latency_ms = (time.perf_counter() - started) * 1000
             events.put(("attempt", row))
             if row.status == "ok":
                 return Result(call, True, row.parsed, call_id=row.call_id, attempts=n)
