@@ -7,6 +7,7 @@ of q2)."""
 
 from __future__ import annotations
 
+import io
 import json
 import threading
 from pathlib import Path
@@ -18,6 +19,7 @@ from pipeline.fixtures import build
 from scripted_answers import task_text
 
 from toolex.cli import cli
+from toolex.cli.progress import LineProgress
 from toolex.labels.evaluate import evaluate_verify, sample_labels
 from toolex.labels.table import checked_labels
 from toolex.llm.calls import Call
@@ -25,7 +27,7 @@ from toolex.llm.clients import Reply, Request
 from toolex.llm.executor import Executor
 from toolex.llm.ledger import Ledger
 from toolex.llm.retry import Policy
-from toolex.progress import reporting
+from toolex.progress import progress, reporting
 from toolex.store import Store
 
 SMALL = Path(__file__).resolve().parents[1] / "labels" / "data" / "small.jsonl"
@@ -194,3 +196,51 @@ def test_a_decomposition_in_memory_is_a_progress_task(db):
         evaluate_verify(store, ["heuristic"], labels, "small.jsonl", save=False)
     assert ("decompose b (in memory)", 1) in recorder.started  # q2's labels have no sub-query
     assert ("judges eval heuristic", 7) in recorder.started
+
+
+class SignalledStream(io.StringIO):
+    """stderr for plain progress lines; says when the first line was written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = threading.Event()
+
+    def write(self, s: str) -> int:
+        n = super().write(s)
+        self.written.set()
+        return n
+
+
+class WaitsForALine(WaitsForAPulse):
+    """A client that answers only once a plain progress line has been printed."""
+
+    def __init__(self, stream: SignalledStream) -> None:
+        self.stream = stream
+
+    def complete(self, request: Request) -> Reply:
+        self.stream.written.wait(60)
+        return Reply('{"verdict": "no", "reason": "r"}', 10, 5)
+
+
+def test_a_plain_progress_line_is_printed_before_the_slow_call_ends(store):
+    """Issue 28.5 (22 minutes without a line): on a pipe, the line comes while the only call of
+    the task is still waiting, not when it ends."""
+    out = SignalledStream()
+    executor = Executor(
+        WaitsForALine(out),
+        Ledger(store),
+        stage="verify",
+        judge="compat:fake",
+        prompt_version="v",
+        policy=Policy(max_in_flight=1),
+    )
+    executor.flush_s = 0.05
+    with (
+        reporting(LineProgress(stream=out, every_s=0)),
+        progress("judges eval compat:fake", 1, unit="verdicts") as advance,
+    ):
+        [result] = list(executor.run([Call("a", "h-a", "s", "a", json.loads)]))
+        before = out.getvalue()
+        advance(1)
+    assert result.ok
+    assert before.startswith("judges eval compat:fake: 0/1 verdicts")
