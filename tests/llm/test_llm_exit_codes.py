@@ -62,3 +62,18 @@ def test_errors_and_usage_keep_their_codes_through_the_real_entry_point(tmp_path
     usage = toolex("expand", "--no-such-option")
     assert usage.returncode == 2 and "No such option" in usage.stderr
     assert toolex("--version").returncode == 0
+
+
+@pytest.mark.slow
+def test_a_judges_eval_budget_stop_exits_3_through_the_real_entry_point(tmp_path):
+    db = tmp_path / "j.duckdb"
+    with Store.open(db) as store:
+        build(store)
+    labels = Path(__file__).resolve().parents[1] / "labels" / "data" / "small.jsonl"
+    with ScriptedServer() as server:
+        judge = f"compat:{server.url}/v1#qwen2.5-1.5b"
+        base = ["judges", "eval", "--labels", str(labels), "--db", str(db), "--judge", judge]
+        capped = toolex(*base, "--max-calls", "1")
+        assert capped.returncode == BUDGET_EXIT, capped.stderr
+        assert "stopped: the call budget (1 call) was spent" in capped.stderr
+        assert server.count("chat") == 1
