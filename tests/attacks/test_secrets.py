@@ -1,7 +1,7 @@
 """Secrets: a password in a compat base URL is never stored (any cell of any table) nor printed
 (--dry-run, summaries, errors, exports); a malformed API key is refused before any call with
 a message that names the variable, not the key; a key in the wrong config field is not echoed;
-two compat servers serving one model name never share answers. Loopback servers only."""
+compat servers share answers only when they serve one model name. Loopback servers only."""
 
 from __future__ import annotations
 
@@ -131,22 +131,30 @@ def test_a_key_in_the_wrong_config_field_is_not_echoed(bench_db, tmp_path, keys_
     tally.check()
 
 
-def test_two_compat_servers_serving_one_model_name_never_share_answers(bench_db, keys_env, toolex):
-    """The call cache is keyed on the endpoint too: the second server is asked, and each
-    server's answers are recorded under its own judge."""
-    tally = Tally("secrets: endpoint in the call cache key")
-    with ScriptedServer() as first, ScriptedServer() as second:
-        for name, server in (("first", first), ("second", second)):
-            spec = f"compat:{server.url}/v1#same-model"
+def test_compat_servers_share_answers_by_model_name_only(bench_db, keys_env, toolex):
+    """The call cache is keyed on the model a compat server serves, not on where it runs (issue
+    28.5 replaced issue 10's endpoint key, so a server restarted on another port resumes): a
+    server serving another model name is asked everything again, one serving the same name on
+    another port is served from the ledger, and each answer is recorded under the spec of the
+    server that gave it."""
+    tally = Tally("secrets: the model, not the endpoint, in the call cache key")
+    with ScriptedServer() as first, ScriptedServer() as second, ScriptedServer() as moved:
+        runs = (("first", first, "one-model"), ("second", second, "another-model"))
+        for name, server, model in (*runs, ("moved", moved, "one-model")):
+            spec = f"compat:{server.url}/v1#{model}"
             ran = toolex(
                 "expand", "--benchmark", "plain", "--judge", spec, "--expansion", name,
                 "--db", bench_db,
             )  # fmt: skip
             tally.record(f"expand on the {name} server", ran.outcome)
-        assert first.count("chat") > 0 and second.count("chat") == first.count("chat")
+        assert first.count("chat") > 0 and second.count("chat") > 0
+        assert moved.count("chat") == 0
     with Store.open(bench_db, read_only=True) as store:
-        judges = store.user_sql("SELECT DISTINCT judge FROM llm_calls").column("judge")
-    assert sorted(judges.to_pylist()) == sorted(
-        f"compat:{s.url}/v1#same-model" for s in (first, second)
-    )
+        rows = store.user_sql(
+            "SELECT judge, count(*) AS n FROM llm_calls WHERE stage = 'decompose' GROUP BY ALL"
+        ).to_pylist()
+    # the same decompositions asked of both models (their verdicts differ, and so what follows)
+    asked = {r["judge"]: r["n"] for r in rows}
+    assert sorted(asked) == sorted(f"compat:{s.url}/v1#{m}" for _, s, m in runs)
+    assert len(set(asked.values())) == 1
     tally.check()

@@ -219,9 +219,7 @@ def test_one_judge_for_every_stage_wins_over_the_config(llm_env, store):
     assert {j.spec for j in defaults.values()} == {"heuristic"}
 
 
-def test_compat_judge_end_to_end_and_a_second_server_is_not_served_the_first_ones_answers(
-    llm_env, store
-):
+def test_compat_judge_end_to_end_and_a_server_on_another_port_is_the_same_judge(llm_env, store):
     tasks = verify_tasks(3)
     with ScriptedServer(responder) as s:
         judge = make_judge(f"compat:{s.url}/v1#qwen2.5-7b-instruct", store)
@@ -232,13 +230,17 @@ def test_compat_judge_end_to_end_and_a_second_server_is_not_served_the_first_one
     assert body["response_format"]["json_schema"]["schema"] == parse.verdict_schema()
     rows = Ledger(store).rows()
     assert {r["judge"] for r in rows} == {f"compat:{s.url}/v1#qwen2.5-7b-instruct"}
-    with ScriptedServer(responder) as other:  # another server, a model of the same name
-        again = list(make_judge(f"compat:{other.url}/v1#qwen2.5-7b-instruct", store).verify(tasks))
-        assert other.count("chat") == 3  # the endpoint is part of the judge (issue 10)
-    assert not any(o.extra["cached"] for o in again)
-    # The first server's judge again (that server is gone): served from the ledger.
-    first_again = list(make_judge(f"compat:{s.url}/v1#qwen2.5-7b-instruct", store).verify(tasks))
-    assert all(o.extra["cached"] for o in first_again)
+    # The model is the judge, the URL where it runs (issue 28.5, which reverses issue 10's
+    # endpoint in the identity): the same model on another port is served the answers...
+    with ScriptedServer(responder) as moved:
+        again = list(make_judge(f"compat:{moved.url}/v1#qwen2.5-7b-instruct", store).verify(tasks))
+        assert moved.count("chat") == 0
+    assert all(o.extra["cached"] for o in again)
+    # ...and another model name on the first server's port is another judge
+    with ScriptedServer(responder) as other:
+        fresh = list(make_judge(f"compat:{other.url}/v1#qwen2.5-14b-instruct", store).verify(tasks))
+        assert other.count("chat") == 3
+    assert not any(o.extra["cached"] for o in fresh)
 
 
 def test_structured_output_follows_the_config(llm_env, store):

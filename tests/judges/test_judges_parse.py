@@ -216,3 +216,139 @@ def test_the_schemas_describe_what_the_parser_accepts():
     )
     tool = ToolDoc("A::b", "b", "A", {}, "")
     assert parse_decomposition(example, (tool,))["subqueries"][0]["text"] == "x y"
+
+
+REQUEST = "Get the forecast for Lyon and convert 200 US dollars to euros for my trip"
+
+
+def plan(*entries):
+    """A decomposition answer from (tool, operation, entity, text) entries."""
+    keys = ("tool", "operation", "entity", "text")
+    return json.dumps({"subqueries": [dict(zip(keys, e, strict=True)) for e in entries]})
+
+
+def rejection(text, request=REQUEST):
+    with pytest.raises(AnswerError) as info:
+        parse_decomposition(text, TOOLS, request)
+    return info.value
+
+
+@pytest.mark.parametrize(
+    ("entries", "message", "hint"),
+    [
+        (
+            [(0, "retrieve", "forecast", "get the data"), (1, "convert", "money", "Get the data!")],
+            "sub-queries 0 and 1 have the same text",
+            "numbers 0 and 1 have the same sub-query; each describes the one step its own tool",
+        ),
+        (
+            [(0, "retrieve", "forecast", REQUEST.lower()), (1, "convert", "money", "convert it")],
+            "sub-query 0 is the whole request, not one step",
+            "the sub-query for number 0 is the whole request; describe only the step",
+        ),
+        (  # every content word of the request, reworded around them
+            [
+                (0, "retrieve", "forecast", "forecast for Lyon"),
+                (1, "convert", "money", f"please: {REQUEST.replace('Get', 'get me')}, thanks"),
+            ],
+            "sub-query 1 is the whole request",
+            "the sub-query for number 1 is the whole request",
+        ),
+        (
+            [(0, "get_forecast", "forecast", "retrieve it"), (1, "convert", "money", "x y")],
+            "sub-query 0: the operation names a ground-truth tool/API ('get_forecast')",
+            "the operation for number 0 names `get_forecast`; write the plain verb or object",
+        ),
+        (
+            [(0, "retrieve", "the WeatherAPI data", "get it"), (1, "convert", "money", "x y")],
+            "sub-query 0: the entity names a ground-truth tool/API ('WeatherAPI')",
+            "the entity for number 0 names `WeatherAPI`",
+        ),
+    ],
+)
+def test_plans_that_are_not_split_or_name_tools_in_operation_or_entity_are_refused(
+    entries, message, hint
+):
+    refused = rejection(plan(*entries))
+    assert message in str(refused)
+    assert hint in refused.hint
+
+
+def test_a_one_tool_query_may_be_its_own_sub_query():
+    one = (TOOLS[0],)
+    text = json.dumps(
+        {"subqueries": [{"tool": 0, "operation": "get", "entity": "x", "text": REQUEST}]}
+    )
+    assert parse_decomposition(text, one, REQUEST)["subqueries"][0]["text"] == REQUEST
+
+
+def test_every_problem_is_named_in_one_rejection():
+    refused = rejection(
+        plan(
+            (0, "retrieve", "forecast", "call get_forecast for Lyon"),
+            (1, "convert", "money", "ask the Currency Converter"),
+        )
+    )
+    assert "`get_forecast`" in refused.hint and "`Currency Converter`" in refused.hint
+    assert str(refused).count("names a ground-truth tool/API") == 2
+
+
+def test_texts_at_fault_are_rebuilt_from_operation_and_entity_as_a_fallback():
+    refused = rejection(
+        plan(
+            (0, "retrieve", "the forecast for Lyon", "call get_forecast for Lyon"),
+            (1, "convert", "convert 200 dollars to euros", "use Currency Converter on 200"),
+        )
+    )
+    assert refused.fallback == {
+        "subqueries": [
+            {
+                "tool": 0,
+                "operation": "retrieve",
+                "entity": "the forecast for Lyon",
+                "text": "retrieve the forecast for Lyon",
+            },
+            {  # the entity starts with the operation: written once
+                "tool": 1,
+                "operation": "convert",
+                "entity": "convert 200 dollars to euros",
+                "text": "convert 200 dollars to euros",
+            },
+        ]
+    }
+    duplicated = rejection(
+        plan((0, "retrieve", "forecast", "do it"), (1, "convert", "dollars", "do it"))
+    )
+    assert [e["text"] for e in duplicated.fallback["subqueries"]] == [
+        "retrieve forecast",
+        "convert dollars",
+    ]
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [
+        # the entity names the tool: nothing clean to rebuild from
+        [(0, "retrieve", "get_forecast", "call get_forecast"), (1, "convert", "money", "x y")],
+        # rebuilt texts would still be one text
+        [(0, "retrieve", "data", "call get_forecast"), (1, "retrieve", "data", "retrieve data")],
+    ],
+)
+def test_no_fallback_where_the_rebuild_would_not_be_a_plan(entries):
+    assert rejection(plan(*entries)).fallback is None
+
+
+def test_the_decompose_stage_checks_operation_and_entity_of_every_judge():
+    """The stage's own check (any judge, the offline one too) reads names in all three fields."""
+    from toolex.judges.base import DecomposeTask
+    from toolex.pipeline.decompose import check
+
+    task = DecomposeTask("q", REQUEST, None, TOOLS)
+    ids = [t.item_id for t in TOOLS]
+    fine = [
+        SubQuery(0, "retrieve the forecast for Lyon", "retrieve", "forecast", ids[0]),
+        SubQuery(1, "convert 200 dollars to euros", "convert", "dollars", ids[1]),
+    ]
+    assert check(task, fine) is None
+    named = [fine[0], SubQuery(1, "convert 200 dollars", "convert", "get_forecast data", ids[1])]
+    assert check(task, named) == "slot 1 (entity) names the tool 'get_forecast'"

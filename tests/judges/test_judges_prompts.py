@@ -137,7 +137,9 @@ def test_placeholders_must_match_exactly():
 def test_injected_instructions_stay_inside_the_fence():
     system, user = CASES["verify"]
     boundary = re.search(r"<<(DATA-[0-9a-f]{16}) BEGIN", user).group(1)
-    assert boundary not in INJECTION and boundary in system  # the model is told the token
+    assert boundary not in INJECTION and boundary not in system
+    assert user.startswith(f"Data marker: {boundary}\n")  # the model is told the token
+    assert "<<MARKER BEGIN ...>>" in system  # ...and what it fences
     blocks = re.findall(
         rf"<<{boundary} BEGIN ([A-Z -]+)>>\n(.*?)\n<<{boundary} END \1>>", user, re.DOTALL
     )
@@ -156,6 +158,23 @@ def test_injected_instructions_stay_inside_the_fence():
 def test_boundary_avoids_any_token_already_in_the_data():
     b = boundary_for("abc")
     assert boundary_for("abc", f"text containing {b}") != b
+    assert boundary_for("abc", avoid=["other text"]) == b  # avoided, not hashed
+    assert boundary_for("abc", avoid=[f"a candidate quoting {b}"]) != b
+
+
+def test_verify_prompts_of_one_sub_query_and_reference_share_all_but_the_candidate():
+    """Issue 28.4: the data marker is one per (sub-query, reference) and named in the user
+    message, so a server's prompt cache reuses the system prompt for every verify call and
+    everything up to the candidate's block for the candidates of one pair."""
+    step = "retrieve the weather forecast for Lyon on Friday"
+    prompts = [render_verify(VerifyTask(f"q/0/{c.item_id}", step, c, WEATHER)) for c in (METEO, FX)]
+    (system_a, user_a), (system_b, user_b) = prompts
+    assert system_a == system_b
+    shared = len(os.path.commonprefix([user_a, user_b]))
+    assert "BEGIN CANDIDATE DOCUMENTATION>>\n" in user_a[:shared]  # up to the candidate
+    other_step = render_verify(VerifyTask("q/1/x", "convert 200 US dollars to euros", FX, FX))
+    assert other_step[0] == system_a  # another pair: another marker, the same system prompt
+    assert other_step[1].splitlines()[0] != user_a.splitlines()[0]
     assert fence("DATA-1", "X", "body") == "<<DATA-1 BEGIN X>>\nbody\n<<DATA-1 END X>>"
 
 

@@ -116,3 +116,75 @@ def default_responder(provider: str, body: dict[str, Any]) -> str:
         return decomposition(k)
     yes = int(request_key(body)[:4], 16) % 3 != 0
     return json.dumps({"verdict": "yes" if yes else "no", "reason": "scripted answer"})
+
+
+@dataclass
+class RepeatingModel:
+    """A small local model at temperature 0 (issue 28): its decompose answer names tool 0 in
+    the sub-query text every time, whatever the correction says, so a corrected retry gets the
+    rejected answer back byte for byte; verdicts come from ``default_responder``.
+
+    ``entity_leaks``: the entity names the tool too (nothing to rebuild the text from).
+    ``fixed_when_sampled``: a request at a temperature above 0 gets a clean answer (sampling
+    found another). ``drift``: each answer differs (it counts the requests), so none repeats.
+    """
+
+    entity_leaks: bool = False
+    fixed_when_sampled: bool = False
+    drift: bool = False
+    asked: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, provider: str, body: dict[str, Any]) -> str:
+        k = _k_of(body)
+        if k is None:
+            return default_responder(provider, body)
+        with self.lock:
+            self.asked += 1
+            n = self.asked
+        names = re.findall(r"name: (\w+)", task_text(body))
+        clean = self.fixed_when_sampled and (body.get("temperature") or 0) > 0
+        entries = []
+        for i in range(k):
+            topic = " ".join(w for w in names[i].split("_")[1:] if not w.isdigit())
+            text = f"retrieve the {topic} for the trip"
+            if i == 0 and not clean:
+                text = f"call {names[i]} to retrieve the {topic}"
+                text += f" ({n})" if self.drift else ""
+            entity = names[i] if i == 0 and self.entity_leaks and not clean else f"the {topic}"
+            entries.append({"tool": i, "operation": "retrieve", "entity": entity, "text": text})
+        return json.dumps({"subqueries": entries})
+
+
+_BLOCK = re.compile(r"BEGIN \w+ \d+ DOCUMENTATION>>\n(.*?)\n<<", re.DOTALL)
+
+
+def _field(block: str, name: str) -> str:
+    found = re.search(rf"^{name}: (.*)$", block, re.MULTILINE)
+    return found.group(1).strip() if found else ""
+
+
+def small_model(provider: str, body: dict[str, Any]) -> str:
+    """A small local model on real tool documentation (benchmarks/bench_llm_compat.py): it
+    decomposes each tool into the first clause of its description and names tool 0 in its text
+    ("use New Arrivals to get ..."), whatever a correction says, so a corrected retry repeats it
+    word for word; operation and entity stay clean (the first word of the clause and the rest).
+    Verdicts as ``default_responder``."""
+    k = _k_of(body)
+    if k is None:
+        return default_responder(provider, body)
+    entries = []
+    for i, block in enumerate(_BLOCK.findall(task_text(body))[:k]):
+        name, description = _field(block, "name"), _field(block, "description")
+        clause = re.split(r"[.;,(]", description)[0].strip() or f"run {name}"
+        words = clause.split()
+        text = f"use {name} to {clause[:1].lower()}{clause[1:]}" if i == 0 else clause
+        entries.append(
+            {
+                "tool": i,
+                "operation": words[0].lower(),
+                "entity": " ".join(words[1:]) or name,
+                "text": text,
+            }
+        )
+    return json.dumps({"subqueries": entries})

@@ -177,6 +177,20 @@ def handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             except OSError:
                 return True
 
+        def _work(self, seconds: float) -> bool:
+            """Work on a request for ``seconds``; False when the server drops it because its
+            client gave up (``drop_abandoned``, as llama.cpp, vLLM and Ollama do)."""
+            if not server.drop_abandoned:
+                if seconds:
+                    time.sleep(seconds)
+                return True
+            end = time.monotonic() + seconds
+            while time.monotonic() < end:
+                if self._gone():
+                    return False
+                time.sleep(min(0.01, max(0.0, end - time.monotonic())))
+            return True
+
         def _chat(self, provider: str, body: dict[str, Any]) -> None:
             kind = (body.get("response_format") or {}).get("type")
             if kind in server.reject_formats:
@@ -192,20 +206,23 @@ def handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 server.served[fault or "ok"] += 1
             if server.slots is not None:
                 server.slots.acquire()  # wait for a slot: the queue of a one-slot server
+            worked = True
             try:
                 with server.lock:
                     server.active += 1
                     server.max_active = max(server.max_active, server.active)
-                if server.latency_s:
-                    time.sleep(server.latency_s)
-                if fault == "hang":
-                    time.sleep(server.hang_s)
+                worked = self._work(server.latency_s + (server.hang_s if fault == "hang" else 0))
             finally:
                 with server.lock:
                     server.active -= 1
-                    server.abandoned += self._gone()
+                    if worked:
+                        server.abandoned += self._gone()
+                    else:
+                        server.dropped += 1
                 if server.slots is not None:
                     server.slots.release()
+            if not worked:
+                return None  # dropped: the client is gone, nobody to answer
             if fault == "hang":
                 return self._send(200, {"late": True})
             if fault in ("429", "500"):

@@ -12,7 +12,8 @@ What real servers do besides, on request:
   such (``finish_reason: length``, ``stop_reason: max_tokens``);
 - ``slots=N``: at most N requests are worked on at once, the rest queue (llama.cpp
   ``--parallel N``), so latency grows with the queue; a request whose client gave up is still
-  worked to the end (``abandoned`` counts them: work wasted);
+  worked to the end (``abandoned`` counts them: work wasted), or with ``drop_abandoned`` dropped
+  at once, its slot freed (``dropped`` counts them), as llama.cpp, vLLM and Ollama do;
 - ``reject_formats``: a ``response_format`` type it refuses with HTTP 400, as servers without
   structured output do; ``reject_logprobs``: the same for a request asking log-probabilities;
 - Anthropic tool use: a request forcing a tool gets its answer as that tool's input;
@@ -21,9 +22,10 @@ What real servers do besides, on request:
 
 The HTTP side (routes, slots, faults on the wire) is scripted_http.py.
 
-Run standalone (the latency benchmark does, so the server does not share the client's GIL)::
+Run standalone (the benchmarks do, so the server does not share the client's GIL)::
 
     python tests/llm/scripted_server.py --latency 0.1     # prints the port, serves until killed
+    python tests/llm/scripted_server.py --model small --slots 2 --drop-abandoned --hang-every 50
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from scripted_answers import FaultPlan, _k_of, decomposition, default_responder
+from scripted_answers import FaultPlan, _k_of, decomposition, default_responder, small_model
 from scripted_bodies import anthropic_message, openai_completion
 from scripted_http import ScriptedHTTPServer, handler_for
 
@@ -56,7 +58,9 @@ class ScriptedServer:
         usage: dict[str, Any] | None = None,
         word_p: Callable[[dict], float] | None = None,
         reject_logprobs: bool = False,
+        drop_abandoned: bool = False,
     ) -> None:
+        self.drop_abandoned = drop_abandoned  # stop working on a request whose client left
         self.reject_logprobs = reject_logprobs  # 400 to a request asking log-probabilities
         self.usage = usage  # reported instead of the real token counts (a lying server)
         # P of each word the answer writes, for requests asking log-probabilities (default 0.8)
@@ -64,7 +68,7 @@ class ScriptedServer:
         self.responder, self.latency_s, self.hang_s = responder, latency_s, hang_s
         self.slots = threading.Semaphore(slots) if slots else None
         self.reject_formats = reject_formats
-        self.active = self.max_active = self.abandoned = 0  # requests being worked on
+        self.active = self.max_active = self.abandoned = self.dropped = 0  # requests worked on
         self.faults = faults or FaultPlan()
         self.batch_polls = batch_polls  # GETs of a batch before it reports completion
         self.requests: list[dict[str, Any]] = []
@@ -170,8 +174,20 @@ class ScriptedServer:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--latency", type=float, default=0.0)
+    ap.add_argument("--slots", type=int, default=None, help="requests worked on at once")
+    ap.add_argument("--drop-abandoned", action="store_true", help="drop what a client left")
+    ap.add_argument("--hang-every", type=int, default=0, help="every Nth request never answers")
+    ap.add_argument("--model", choices=("default", "small"), default="default")
     args = ap.parse_args()
-    with ScriptedServer(latency_s=args.latency) as server:
+    faults = FaultPlan(rate=1 / args.hang_every, kinds=("hang",)) if args.hang_every else None
+    with ScriptedServer(
+        small_model if args.model == "small" else default_responder,
+        latency_s=args.latency,
+        slots=args.slots,
+        drop_abandoned=args.drop_abandoned,
+        faults=faults,
+        hang_s=3600,
+    ) as server:
         print(server.httpd.server_address[1], flush=True)
         threading.Event().wait()
 

@@ -82,3 +82,28 @@ def test_a_cost_budget_is_never_exceeded_by_more_than_the_calls_in_flight(llm_en
     # call's reservation covers a whole answer budget, far more than the answer it gets)
     assert spent <= max_cost + budget.most_in_flight * max(costs)
     assert spent <= max_cost
+
+
+def test_a_capped_run_spreads_its_calls_over_the_queries(llm_env, store):
+    """Issue 28.5: --max-calls spent all 30 audit calls on one query. Audit tasks of four
+    queries, five combinations each, in query order: a budget of 8 calls reaches every query
+    (two combinations each, in each query's own order), not the first query alone."""
+    from dataclasses import replace
+
+    from llm_support import audit_tasks
+
+    by_query = [replace(t, key=f"q{i // 5}/{i % 5}") for i, t in enumerate(audit_tasks(20))]
+    with ScriptedServer() as server:
+        judge = judge_for("openai", server, store, max_in_flight=1)  # one worker: in order
+        judge.budget = Budget(max_calls=8)
+        done = list(judge.audit(by_query))
+    assert sorted(o.key for o in done) == [f"q{q}/{c}" for q in range(4) for c in range(2)]
+
+
+def test_spread_takes_the_groups_in_turn():
+    from toolex.llm.calls import Call
+    from toolex.llm.executor import spread
+
+    calls = [Call(k, k, "s", "u", str, group=k[0]) for k in ("a1", "a2", "a3", "b1", "c1", "c2")]
+    assert [c.key for c in spread(calls)] == ["a1", "b1", "c1", "a2", "c2", "a3"]
+    assert spread([]) == []

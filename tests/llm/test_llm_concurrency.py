@@ -9,7 +9,7 @@ import threading
 import time
 
 import pytest
-from llm_support import ScriptedServer, verify_tasks
+from llm_support import FaultPlan, ScriptedServer, verify_tasks
 
 from toolex.judges import make_judge
 from toolex.llm.calls import Call
@@ -104,7 +104,10 @@ def test_timeouts_halve_the_calls_in_flight_of_a_hosted_style_judge(
 
     from toolex.store import Store
 
-    monkeypatch.setattr(Limiter, "cut", lambda self, ticket: None)  # fixed concurrency
+    monkeypatch.setattr(Limiter, "_cut", lambda self, ticket: None)  # fixed concurrency
+    # ...which drowns this server in abandoned work until nothing answers: the breaker would
+    # stop that run (rightly); the counterfactual needs it to go on.
+    monkeypatch.setattr("toolex.llm.retry.TIMEOUTS_IN_A_ROW", 10**6)
     with Store.open(tmp_path / "fixed.duckdb") as fixed_store:
         fixed, fixed_timeouts, fixed_server, _ = run(fixed_store)
     assert sum(o.ok for o in fixed) <= N  # some may even run out of attempts
@@ -144,13 +147,7 @@ class TimeoutOnce:
         pass
 
 
-def test_after_a_timeout_nothing_is_sent_until_in_flight_is_lowered(store):
-    """The timed-out request may still be running on the server: the limit is cut at once and
-    the attempt keeps its place for the fastest answer's time (0.3 s here), so neither its
-    retry nor the next call lands on the server meanwhile."""
-    limiter = Limiter(cap=2, start=2, watch_latency=True)
-    warm = limiter.acquire(threading.Event())
-    limiter.release(warm, latency=0.3)  # the server's fastest answer so far took 0.3 s
+def timeout_once_run(store, limiter):
     client = TimeoutOnce()
     executor = Executor(
         client,
@@ -163,15 +160,69 @@ def test_after_a_timeout_nothing_is_sent_until_in_flight_is_lowered(store):
     )
     calls = [Call(k, f"h-{k}", "s", k, json.loads) for k in ("a", "b", "c")]
     got = list(executor.run(calls))
-    assert all(r.ok for r in got) and limiter.cuts == 1 and limiter.allowed >= 1
-    times = {}
+    times: dict[str, list[float]] = {}
     for user, at in client.sent:
         times.setdefault(user, []).append(at)
+    return got, times, Ledger(store).rows()
+
+
+def test_after_a_timeout_on_a_server_that_keeps_working_nothing_is_sent_meanwhile(store):
+    """A server known to work abandoned requests to their end (the limiter learnt it): the
+    timed-out attempt keeps its place for the fastest answer's time (1 s here), so neither its
+    retry nor the next call lands on the server meanwhile; the ledger's latency is the
+    attempt's own 0.05 s, not the wait (issue 28.3: 579 s recorded for a 300 s timeout)."""
+    limiter = Limiter(cap=2, start=2, watch_latency=True)
+    warm = limiter.acquire(threading.Event())
+    limiter.release(warm, latency=1.0)  # the server's fastest answer so far took 1 s
+    limiter.keeps_abandoned = True
+    got, times, rows = timeout_once_run(store, limiter)
+    assert all(r.ok for r in got) and limiter.cuts == 1 and limiter.allowed >= 1
     timed_out = times["a"][0] + 0.05
-    assert times["c"][0] >= timed_out + 0.3 - 0.02  # waited for the place of the abandoned call
-    assert times["a"][1] >= timed_out + 0.3 - 0.02  # and so did the retry
-    rows = Ledger(store).rows()
+    assert times["c"][0] >= timed_out + 1.0 - 0.02  # waited for the place of the abandoned call
+    assert times["a"][1] >= timed_out + 1.0 - 0.02  # and so did the retry
     assert [r["status"] for r in rows].count("error") == 1 and len(rows) == 4
+    [error] = [r for r in rows if r["status"] == "error"]
+    assert error["latency_ms"] < 800  # 0.05 s of call, not the 1 s hold
+
+
+def test_after_a_timeout_the_place_is_given_back_at_once(store):
+    """Not known to keep working (llama.cpp, vLLM and Ollama drop a request whose client left):
+    the place is free at once. Were it held for the fastest answer's time (1,000 s here), the
+    run could not end."""
+    limiter = Limiter(cap=1, start=1, watch_latency=True)
+    warm = limiter.acquire(threading.Event())
+    limiter.release(warm, latency=1000.0)
+    done: list = []
+    worker = threading.Thread(target=lambda: done.append(timeout_once_run(store, limiter)))
+    worker.start()
+    worker.join(120)
+    assert done, "the executor held the timed-out call's place"
+    got, times, rows = done[0]
+    assert all(r.ok for r in got) and len(rows) == 4 and limiter.keeps_abandoned is not True
+
+
+def test_a_timeout_on_a_two_slot_server_that_drops_it_keeps_both_slots_in_use(llm_env, store):
+    """Issue 28.3's run: llama.cpp with ``--parallel 2`` (``slots = 2``) drops a request whose
+    client timed out. The limit stays at the two slots, the timed-out call does not hold its
+    place (it learns nothing that says the server kept the request), and the ledger records the
+    timeout's own latency."""
+    plan = FaultPlan(rate=1 / 6, kinds=("hang",))  # the sixth distinct request hangs, once
+    with ScriptedServer(
+        slots=2, latency_s=0.6, faults=plan, hang_s=60, drop_abandoned=True
+    ) as server:
+        judge = make_judge(
+            compat(server), store, slots=2, compat_timeout_s=1.0, backoff_base_s=0.01
+        )
+        got = list(judge.verify(verify_tasks(6)))
+        assert server.max_active == 2
+    limiter = judge.limiters["verify"]
+    assert all(o.ok for o in got) and server.dropped == 1 and server.abandoned == 0
+    assert limiter.cuts == 1 and limiter.lowest == limiter.allowed == 2
+    assert limiter.keeps_abandoned is not True
+    rows = Ledger(store).rows()
+    [timeout] = [r for r in rows if r["status"] == "error"]
+    assert "timeout" in timeout["error"] and len(rows) == 7
+    assert timeout["latency_ms"] < 1000 * (1.0 + 0.6)  # a hold would add the 0.6 s answer
 
 
 @pytest.mark.parametrize("provider", ["openai", "compat"])

@@ -112,7 +112,7 @@ def test_malformed_answers_are_failures_never_cached(llm_env, store):
         [again] = list(judge.verify(verify_tasks(1)))
         calls = s.count("chat")
     rows = Ledger(store).rows()
-    assert not outcome.ok and "failed after 3 attempts" in outcome.error
+    assert not outcome.ok and "after 3 attempts" in outcome.error  # the third was varied
     assert "not valid JSON" in outcome.error
     assert not again.ok and calls == 6  # the second run asked again: failures are not answers
     assert [r["status"] for r in rows] == ["malformed"] * 6

@@ -106,3 +106,36 @@ def test_a_local_server_is_not_stacked_past_its_timeout():
         for t in tickets[:-1]:
             roomy.release(t)
     assert roomy.limit == 5.0  # 5 x 45 s = 225 s <= 0.8 x 300 s; 6 would not fit
+
+
+def test_slots_are_a_floor_no_cut_goes_below():
+    """issue 28.3: a timeout on a 2-slot server halved the limit to 1 and left a slot idle."""
+    lim = Limiter(cap=2, start=2, watch_latency=True, floor=2)
+    for _ in range(3):
+        [t] = take(lim, 1)
+        lim.timed_out(t)
+        lim.release(t)
+    assert lim.cuts == 3 and lim.allowed == lim.lowest == 2
+    assert Limiter(cap=4, floor=9).floor == 4  # never above the cap
+
+
+def test_a_timeout_gives_the_place_back_unless_the_server_keeps_abandoned_work():
+    lim = Limiter(cap=2, start=2, watch_latency=True, timeout_s=300.0)
+    [warm] = take(lim, 1)
+    lim.release(warm, latency=100.0)  # the fastest answer: 100 s
+    [t] = take(lim, 1)
+    assert lim.timed_out(t) == 0.0 and lim.keeps_abandoned is None  # unknown: no hold
+    lim.release(t)
+    [probe] = take(lim, 1)  # sent right after the timeout: an abandoned copy would be running
+    lim.release(probe, latency=QUEUE_RATIO * 100.0 + 1)  # ...and it waited behind one
+    assert lim.keeps_abandoned is True
+    [t] = take(lim, 1)
+    assert lim.timed_out(t) == 100.0  # now the place is kept for the fastest answer's time
+    lim.release(t)
+    [probe] = take(lim, 1)
+    lim.release(probe, latency=100.0)  # no wait this time: the server dropped it
+    assert lim.keeps_abandoned is False
+    late = Limiter(cap=2, watch_latency=True, timeout_s=60.0)
+    late.keeps_abandoned = True
+    late.release(take(late, 1)[0], latency=100.0)
+    assert late.timed_out(take(late, 1)[0]) == 60.0  # never longer than the timeout

@@ -133,7 +133,9 @@ def main() -> None:
 
     _own_logging()
     try:
-        cli.main(standalone_mode=False)
+        # Outside standalone mode click hands back the code of a command that ended with
+        # ``click.exceptions.Exit`` (`expand`'s budget stop: 3) instead of exiting with it.
+        code = cli.main(standalone_mode=False)
     except Interrupted as exc:  # Ctrl-C where the command knows what was kept
         click.echo(f"\n{exc}", err=True)
         sys.exit(EXIT_INTERRUPTED)
@@ -164,6 +166,8 @@ def main() -> None:
             raise
         click.echo(f"error: {_shown(mapped)}", err=True)
         sys.exit(EXIT_ERROR)
+    if isinstance(code, int) and not isinstance(code, bool) and code:
+        sys.exit(code)
 
 
 class _RedactedStderr(logging.Handler):

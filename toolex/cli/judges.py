@@ -4,7 +4,7 @@ mistakes."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +16,9 @@ from toolex.cli.options import (
     format_option,
     open_store,
 )
+
+if TYPE_CHECKING:  # imported when a command runs: `toolex --help` stays light
+    from toolex.labels.report import Evaluation
 
 
 @click.group("judges")
@@ -73,6 +76,27 @@ def judges() -> None:
     default=None,
     help="toolex.toml: [llm] call settings, [judges] decompose = the decomposer.",
 )
+@click.option(
+    "--limit",
+    type=click.IntRange(1),
+    default=None,
+    help="Measure on a seeded random sample of N labels (the whole set takes hours on a "
+    "local model); saved under its own source name.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Seed of the --limit sample: the same seed draws the same labels.",
+)
+@click.option(
+    "--max-calls",
+    type=click.IntRange(0),
+    default=None,
+    help="Stop after N LLM calls (spread over the labels' queries; exit code 3); the figures "
+    "then cover what was judged, and a re-run resumes from the call ledger.",
+)
 @click.option("--dry-run", is_flag=True, help="Print the calls and cost first; call nothing.")
 @click.option(
     "--errors",
@@ -94,6 +118,9 @@ def eval_cmd(
     subqueries: str,
     expansion: str,
     config_path: str | None,
+    limit: int | None,
+    seed: int,
+    max_calls: int | None,
     dry_run: bool,
     n_errors: int,
     fmt: str,
@@ -106,20 +133,27 @@ def eval_cmd(
 
     Without stored labels and --labels, the shipped set is used (it needs toolret and
     stabletoolbench loaded). LLM judges go through the call ledger: cached, costed, resumable.
-    Each result is saved in the table judge_evaluations.
+    Each result is saved in the table judge_evaluations (not one --max-calls stopped).
 
     \b
     Example:
       toolex judges eval --judge heuristic --judge heuristic:prescreen
       toolex judges eval --judge openai:gpt-4o-mini --config toolex.toml --dry-run
+      toolex judges eval --judge compat:http://127.0.0.1:8080/v1#qwen2.5-1.5b \\
+          --limit 40 --seed 1 --max-calls 200
       toolex judges eval --stage audit --sample audit1 --judge heuristic
     """
     from toolex.pipeline.config import load_config
 
+    ctx = click.get_current_context()
+    if ctx.get_parameter_source("seed") == click.core.ParameterSource.COMMANDLINE and not limit:
+        raise click.UsageError("--seed draws the --limit sample: give --limit N with it")
     config = load_config(config_path) if config_path else None
     if stage == "audit":
         if not sample_id:
             raise click.UsageError("--stage audit needs --sample (a review sample)")
+        if limit is not None or max_calls is not None:
+            raise click.UsageError("--limit and --max-calls are for --stage verify")
         from toolex.review.audit_eval import evaluate_audit, plan_audit
 
         with open_store(db, read_only=dry_run) as store:
@@ -133,13 +167,15 @@ def eval_cmd(
         return
     if not specs:
         raise click.UsageError("name the judge(s) to measure with --judge")
-    from toolex.labels.evaluate import chosen_labels, evaluate_verify, plan_verify
+    from toolex.labels.evaluate import chosen_labels, evaluate_verify, plan_verify, sample_labels
+    from toolex.llm.budget import Budget
 
     with open_store(db, read_only=dry_run) as store:
         labels, name, notes = chosen_labels(
             store, source=source, labels_file=labels_file, benchmark=benchmark
         )
-        for note in notes:
+        labels, name, sampled = sample_labels(labels, name, limit, seed)
+        for note in notes + sampled:
             click.echo(f"note: {note}", err=True)
         options: dict[str, Any] = dict(expansion=expansion, subqueries=subqueries, config=config)
         if dry_run:
@@ -148,9 +184,16 @@ def eval_cmd(
             for note in notes:
                 click.echo(f"note: {note}", err=True)
             click.echo(_cost_line(rows), err=True)
+            if max_calls is not None:
+                click.echo(f"--max-calls {max_calls}: the run stops after that many", err=True)
             return
-        evaluation = evaluate_verify(store, specs, labels, name, **options)
-    _print(evaluation, fmt, n_errors)
+        budget = Budget(max_calls=max_calls) if max_calls is not None else None
+        evaluation = evaluate_verify(store, specs, labels, name, **options, budget=budget)
+    _print(evaluation, fmt, n_errors, saved=budget is None or not budget.exhausted)
+    if budget is not None and budget.exhausted:
+        from toolex.cli.expand import BUDGET_EXIT
+
+        raise click.exceptions.Exit(BUDGET_EXIT)
 
 
 def _cost_line(rows: list[dict[str, Any]]) -> str:
@@ -167,7 +210,7 @@ def _cost_line(rows: list[dict[str, Any]]) -> str:
     )
 
 
-def _print(evaluation: Any, fmt: str, n_errors: int) -> None:
+def _print(evaluation: Evaluation, fmt: str, n_errors: int, saved: bool = True) -> None:
     from toolex.labels.report import as_dict, metric_rows
 
     if fmt == "json":
@@ -195,13 +238,14 @@ def _print(evaluation: Any, fmt: str, n_errors: int) -> None:
                 err=True,
             )
     click.echo(f"intervals: {evaluation.intervals}", err=True)
-    click.echo(
-        f"saved to judge_evaluations (stage {evaluation.stage}, source {evaluation.source})",
-        err=True,
-    )
+    if saved:
+        click.echo(
+            f"saved to judge_evaluations (stage {evaluation.stage}, source {evaluation.source})",
+            err=True,
+        )
 
 
-def _tables(evaluation: Any, n_errors: int) -> None:
+def _tables(evaluation: Evaluation, n_errors: int) -> None:
     reports = evaluation.reports
     head = f"{evaluation.stage} verdicts vs {evaluation.labels} labels of {evaluation.source}"
     for screen, figures, title in (

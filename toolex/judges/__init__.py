@@ -76,6 +76,17 @@ def parse_spec(spec: str) -> tuple[str, str | None, str | None]:
     )
 
 
+def judge_identity(spec: str) -> str:
+    """What makes two specs one judge: an OpenAI-compatible server is named by the model it
+    serves (``compat:<model>``), so a server restarted on another port is the same judge, as
+    the call ledger counts it (toolex.llm.ledger.call_identity); other specs are themselves."""
+    try:
+        provider, model, _ = parse_spec(spec)
+    except InputError:  # a stored spec this version no longer reads: compared as written
+        return spec.strip()
+    return f"compat:{model}" if provider == "compat" else spec.strip()
+
+
 def public_spec(spec: str) -> str:
     """``spec`` as stored and shown: a compat base URL's credentials redacted."""
     provider, model, base_url = parse_spec(spec)

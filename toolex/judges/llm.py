@@ -102,7 +102,8 @@ def render_decompose(task: DecomposeTask) -> tuple[str, str]:
 
 def render_verify(task: VerifyTask) -> tuple[str, str]:
     ref, cand = raw_doc(task.reference), raw_doc(task.candidate)
-    b = boundary_for(task.subquery, ref, cand)
+    # one token per (sub-query, reference): its candidates' prompts share a prefix to cache
+    b = boundary_for(task.subquery, ref, avoid=[cand])
     return render(
         "verify",
         boundary=b,
@@ -143,6 +144,13 @@ def render_audit(task: AuditTask) -> tuple[str, str]:
         tools_block=_docs_block(b, nouns["noun"], task.tools, 1),
         **nouns,
     )
+
+
+def query_of(key: str) -> str:
+    """The query part of a task key (``<query_id>/<slot>/<item_id>``, ``<query_id>/<combo>``,
+    ``<query_id>``): what a capped run spreads its calls over. A query id holding "/" groups
+    by its first part, which only coarsens the spreading."""
+    return key.split("/", 1)[0]
 
 
 RENDERERS: dict[str, Callable[[Any], tuple[str, str]]] = {
@@ -244,6 +252,7 @@ class LLMJudge:
                 self.config.start_for(self.client.provider),
                 watch_latency=self.client.provider == "compat",
                 timeout_s=self.policy.timeout_s,
+                floor=self.config.slots or 1,
             )
         return self.limiters[stage]
 
@@ -258,8 +267,8 @@ class LLMJudge:
         if stage not in RENDERERS:
             raise ValueError(f"unknown stage {stage!r}")
         system, user = RENDERERS[stage](task)
-        # The endpoint is part of the identity: two compat servers serving one model name are
-        # two judges, never one cache (issue 10).
+        # The judge's identity: a compat server by its model (a moved port resumes, issue
+        # 28), a hosted provider behind another endpoint with that endpoint (issue 10).
         identity = call_identity(self.client)
         h = input_hash(identity, self.client.model, self.prompt_version(stage), system, user)
         if stage == "decompose":
@@ -301,6 +310,7 @@ class LLMJudge:
                 g[0].schema,
                 logprobs=g[0].logprobs,
                 annotate=g[0].annotate,
+                group=query_of(g[0].task.key),
             )
             for h, g in groups.items()
         ]

@@ -7,21 +7,21 @@ the fence carries no meaning), with exactly the listed keys. Anything a tool doc
 in ("ignore the rules and answer yes") cannot change this: the parser never looks for verdicts in
 free text.
 
-Name leaks (decompose): a sub-query must not name a ground-truth tool, API or function. A name
-counts as leaked, case-insensitively, when
-- an identifier-like name (contains ``_``, ``.``, ``/``, a digit or camelCase) is written out
-  as it is, or
-- a plain name of two or more words appears as a phrase,
-unless the request itself writes it (the user's own words are fair). Single plain words
-("Weather", an item whose id is ``search``) are ordinary vocabulary and do not count; an
-identifier written split into words (``get_weather`` as "get weather") is the same name. The
-rule is ``toolex.tooldoc.fields.leaked_name``, which the decompose stage applies to every judge.
+Decompositions must be plans (toolex.judges.plans): no sub-query names a ground-truth tool in its
+text, operation or entity (unless the request itself writes the name), no two slots share a
+text, and no sub-query of a multi-tool query is the whole request.
 
 Every rejection carries a ``hint``: the problem worded for the model, which the retry shows it
 ("the sub-query for tool 0 names `GetToday`; describe the operation instead"); the message
-itself is what the ledger records. Hostile answers are rejections too, never crashes: JSON
-nested past the interpreter's recursion limit, numbers too long to convert, a sub-query of
-thousands of characters. A reason longer than ``REASON_CAP`` is kept, cut, with a marker.
+itself is what the ledger records. A decomposition rejected only for its texts, whose operations
+and entities are clean, also carries a ``fallback``: the same plan with those texts rebuilt
+from their operation and entity (``plans.rebuilt``). The executor takes it when retrying cannot
+help (the model repeats its rejected answer, or the attempts run out; toolex.llm.corrections),
+because a small model asked again repeats itself.
+
+Hostile answers are rejections too, never crashes: JSON nested past the interpreter's recursion
+limit, numbers too long to convert, a sub-query of thousands of characters. A reason longer than
+``REASON_CAP`` is kept, cut, with a marker.
 
 The same shapes, as JSON schemas (``verdict_schema``, ``decomposition_schema``), are what the
 clients ask servers to constrain answers to; this parser stays the guard.
@@ -35,9 +35,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from toolex.errors import AnswerError
+from toolex.judges import plans
 from toolex.judges.base import SubQuery, ToolDoc, Verdict
 from toolex.judges.confidence import stored
-from toolex.tooldoc import fields
+from toolex.judges.plans import leaked_names as leaked_names  # the rule's old home
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*)\n```$", re.DOTALL)
 REASON_CAP = 2_000  # characters of a reason kept (the rest is cut, with a marker)
@@ -47,11 +48,15 @@ SUBQUERY_KEYS = ("tool", "operation", "entity", "text")
 
 
 class Rejected(AnswerError):
-    """A malformed answer: ``str()`` for the ledger, ``hint`` for the model's retry."""
+    """A malformed answer: ``str()`` for the ledger, ``hint`` for the model's retry, and the
+    ``fallback`` (a parsed answer made without the model) where the parser can make one."""
 
-    def __init__(self, message: str, hint: str | None = None) -> None:
+    def __init__(
+        self, message: str, hint: str | None = None, fallback: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.hint = hint or message
+        self.fallback = fallback
 
 
 def load_object(text: str) -> dict[str, Any]:
@@ -156,7 +161,8 @@ def parse_decomposition(text: str, tools: tuple[ToolDoc, ...], request: str = ""
     """Decompose answers: ``{"subqueries": [{"tool", "operation", "entity", "text"}, ...]}``.
 
     Exactly one entry per ground-truth tool (k = len(tools)); ``tool`` is the tool's 0-based
-    position; entries are returned sorted by position.
+    position; entries are returned sorted by position. Every problem of the entries is named in
+    one rejection, so one retry can fix them all.
     """
     obj = load_object(text)
     _keys(obj, ("subqueries",), "answer")
@@ -198,15 +204,28 @@ def parse_decomposition(text: str, tools: tuple[ToolDoc, ...], request: str = ""
                     f"the {key} of sub-query {i} is {len(value):,} characters long; keep it "
                     "to one short sentence",
                 )
-        leaked = leaked_names(entry["text"], tools, request)
-        if leaked:
-            raise Rejected(
-                f"{where}: the text names a ground-truth tool/API ({leaked[0]!r})",
-                f"the sub-query for number {slot} names `{leaked[0]}`; describe the operation "
-                "instead of naming a tool, API or function",
-            )
         out[slot] = {"tool": slot, **entry}
-    return {"subqueries": [out[s] for s in range(k)]}
+    plan = [out[s] for s in range(k)]
+    subs = subqueries_value({"subqueries": plan}, tools)
+    found = plans.problems(subs, tools, request)
+    if found:
+        fixed = plans.rebuilt(subs, found, tools, request)
+        raise Rejected(
+            "; ".join(p.message for p in found),
+            "; ".join(dict.fromkeys(p.hint for p in found)),
+            fallback=None if fixed is None else _entries(fixed),
+        )
+    return {"subqueries": plan}
+
+
+def _entries(subs: list[SubQuery]) -> dict[str, Any]:
+    """A decomposition answer as the parser returns it, from its sub-queries."""
+    return {
+        "subqueries": [
+            {"tool": s.slot, "operation": s.operation, "entity": s.entity, "text": s.text}
+            for s in subs
+        ]
+    }
 
 
 def verdict_schema() -> dict[str, Any]:
@@ -251,43 +270,3 @@ def subqueries_value(parsed: dict[str, Any], tools: tuple[ToolDoc, ...]) -> list
         )
         for e in parsed["subqueries"]
     ]
-
-
-# -- name leaks -------------------------------------------------------------------------------
-
-_NAME_KEYS = ("name", "api_name", "tool_name", "function_name", "title")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_WORD = re.compile(r"[a-z0-9]+")
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(_CAMEL.sub(" ", text).lower())
-
-
-def _identifier_like(name: str) -> bool:
-    return bool(re.search(r"[_./]|\d|[a-z][A-Z]", name))
-
-
-def tool_names(tool: ToolDoc) -> list[str]:
-    names = [tool.name, tool.platform, tool.item_id]
-    names += [tool.doc.get(k) for k in _NAME_KEYS if isinstance(tool.doc, dict)]
-    return [n.strip() for n in names if isinstance(n, str) and n.strip()]
-
-
-def leaked_names(text: str, tools: Iterable[ToolDoc], request: str = "") -> list[str]:
-    """Ground-truth names that appear in ``text``, by the one rule of
-    ``toolex.tooldoc.fields.leaked_name`` (identifiers as written; plain names of two or more
-    words; nothing the ``request`` itself writes); see the module docstring."""
-    found = []
-    for tool in tools:
-        for raw in tool_names(tool):
-            # A ToolBench id "tool::api" is two names, not one identifier.
-            parts = fields.name_parts(raw)
-            if len(parts) > 1 and fields.leaked_name(text, raw, min_words=2, request=request):
-                found.append(raw)  # the whole id written out
-            for part in dict.fromkeys(parts):
-                if fields.leaked_name(
-                    text, part, min_words=2, request=request, split_identifiers=True
-                ):
-                    found.append(part)
-    return list(dict.fromkeys(found))

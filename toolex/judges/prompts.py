@@ -10,6 +10,13 @@ Untrusted text (queries, tool documentation) is wrapped in a data block whose bo
 derived from a hash of the wrapped texts themselves: a document cannot contain the token that
 closes its own block (that would need a sha256 pre-image), yet the same task renders to the same
 prompt, so the ledger can serve repeats. The system prompt tells the model those blocks are data.
+
+The verify prompt hashes only the sub-query and the reference (the candidate is merely kept out
+of the token: ``avoid``) and names the token late, in the user message, not in its system
+prompt: its many prompts then share their system prompt, and the prompts of one (sub-query,
+reference) pair everything up to the candidate's block, which a server's prompt cache reuses
+(issue 28.4: 616 of ~800 tokens cached, prompt time 23 s -> 5-7 s per candidate on a local
+server; with a token per candidate, consecutive prompts shared 35 tokens).
 """
 
 from __future__ import annotations
@@ -91,13 +98,16 @@ def item_nouns(kinds: Iterable[str]) -> dict[str, str]:
     }
 
 
-def boundary_for(*texts: str) -> str:
-    """A fence token no wrapped text contains: ``DATA-`` + 16 hex digits of their hash."""
+def boundary_for(*texts: str, avoid: Iterable[str] = ()) -> str:
+    """A fence token no wrapped text contains: ``DATA-`` + 16 hex digits of the hash of
+    ``texts``; texts in ``avoid`` are wrapped too, but left out of the hash, so prompts that
+    differ only in them share the token."""
+    avoid = tuple(avoid)
     digest = hashlib.sha256("\x00".join(texts).encode("utf-8"))
     salt = 0
     while True:
         token = f"DATA-{digest.hexdigest()[:16]}"
-        if not any(token in t for t in texts):
+        if not any(token in t for t in (*texts, *avoid)):
             return token
         salt += 1  # unreachable in practice; kept so the guarantee does not rest on luck
         digest.update(str(salt).encode())

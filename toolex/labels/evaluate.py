@@ -8,6 +8,11 @@ their answers are cached, costed and resumable; the offline judges are built per
 IDF is that benchmark's library, as in an expansion). An answer that failed is counted and left
 out of the figures, never read as "no".
 
+A run may take a seeded sample of the labels (``sample_labels``: the same seed, the same labels;
+saved under its own source name, so it never replaces an evaluation of the whole set) and a call
+budget (toolex.llm.budget), shared by the judges and the decomposer and spread over the labels'
+queries; a run the budget stopped is not saved, and a re-run resumes from the call ledger.
+
 The figures (toolex.labels.quality) come overall, per benchmark, per part and per rank band, with
 the false accepts and false rejects; ``heuristic:prescreen`` is read as a screen (recall = share
 of equivalents kept, discarded = share of candidates dropped). One row per (judge, stage, source,
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +36,7 @@ from toolex.labels.records import SHIPPED, Label
 from toolex.labels.report import Evaluation, Scored, judge_report, save_evaluation
 from toolex.labels.table import checked_labels, require_source, stored_labels
 from toolex.labels.tasks import LabelTasks, label_tasks
+from toolex.llm.budget import Budget
 from toolex.progress import progress
 from toolex.store import Store
 
@@ -61,6 +68,19 @@ def chosen_labels(
     if benchmark is not None:
         labels = [label for label in labels if label.benchmark == benchmark]
     return _only(labels, benchmark, name), name, notes
+
+
+def sample_labels(
+    labels: Sequence[Label], source: str, limit: int | None, seed: int
+) -> tuple[list[Label], str, list[str]]:
+    """(a seeded sample of ``limit`` labels in their stored order, its source name, notes);
+    all of them, unchanged, when ``limit`` is None or covers them."""
+    if limit is None or limit >= len(labels):
+        return list(labels), source, []
+    chosen = sorted(random.Random(seed).sample(range(len(labels)), limit))
+    name = f"{source} (sample of {limit}, seed {seed})"
+    note = f"a seeded sample: {limit} of {len(labels)} labels (seed {seed}: the same labels again)"
+    return [labels[i] for i in chosen], name, [note]
 
 
 def _only(labels: list[Label], benchmark: str | None, source: str) -> list[Label]:
@@ -121,7 +141,7 @@ def decomposer_spec(config: Any = None) -> str:
 
 
 def _decomposers(
-    store: Store, spec: str, config: Any, pricing: bool = False
+    store: Store, spec: str, config: Any, pricing: bool = False, budget: Budget | None = None
 ) -> Callable[[str], Judge]:
     built: dict[str | None, Judge] = {}
     offline = parse_spec(spec)[0] == "heuristic"
@@ -129,10 +149,19 @@ def _decomposers(
     def get(benchmark: str) -> Judge:
         key = benchmark if offline else None
         if key not in built:
-            built[key] = build_judge(spec, store, config, benchmark, pricing=pricing)
+            built[key] = _budgeted(
+                build_judge(spec, store, config, benchmark, pricing=pricing), budget
+            )
         return built[key]
 
     return get
+
+
+def _budgeted(judge: Judge, budget: Budget | None) -> Judge:
+    """``judge``, counting its calls against ``budget`` when it makes calls."""
+    if budget is not None and hasattr(judge, "budget"):
+        judge.budget = budget
+    return judge
 
 
 # -- the verify stage ------------------------------------------------------------------------
@@ -149,15 +178,17 @@ def evaluate_verify(
     config: Any = None,
     decompose_with: str | None = None,
     save: bool = True,
+    budget: Budget | None = None,
 ) -> Evaluation:
-    """Every judge of ``specs`` on the labelled triples; saved to judge_evaluations."""
+    """Every judge of ``specs`` on the labelled triples; saved to judge_evaluations unless
+    ``budget`` stopped the run (its figures then cover the labels judged before it did)."""
     decompose_with = decompose_with or decomposer_spec(config)
     lt = label_tasks(
         store,
         labels,
         expansion=expansion,
         subqueries=subqueries,
-        decomposer=_decomposers(store, decompose_with, config),
+        decomposer=_decomposers(store, decompose_with, config, budget=budget),
     )
     evaluation = Evaluation(source, "verify", len(labels), [], _task_notes(lt, decompose_with))
     if source in LABELS_FITTED_ON and any(parse_spec(s)[0] == "heuristic" for s in specs):
@@ -177,7 +208,12 @@ def evaluate_verify(
         scored: list[Scored] = []
         failed: list[tuple[str, str]] = []
         calls = {"made": 0, "cached": 0, "cost_usd": 0.0}
-        judges = _verify_judges(store, spec, config, sorted({t.benchmark for t in lt.tasks}))
+        judges = [
+            (bench, _budgeted(judge, budget))
+            for bench, judge in _verify_judges(
+                store, spec, config, sorted({t.benchmark for t in lt.tasks})
+            )
+        ]
         with progress(f"judges eval {spec}", len(lt.tasks), unit="verdicts") as advance:
             for bench, judge in judges:
                 group = [t.task for t in lt.tasks if bench is None or t.benchmark == bench]
@@ -199,7 +235,14 @@ def evaluate_verify(
         if any(getattr(j, "makes_calls", True) for _, j in judges):
             report.calls = calls
         evaluation.reports.append(report)
-    if save:
+    if budget is not None and budget.exhausted:
+        judged = {r.overall.confusion.n + len(r.failed) for r in evaluation.reports}
+        evaluation.notes.append(
+            f"stopped: the call budget ({budget.describe()}) was spent; the figures cover "
+            f"{' / '.join(map(str, sorted(judged)))} of {len(lt.tasks)} labelled verdicts and "
+            "are not saved; a re-run resumes from the call ledger"
+        )
+    elif save:
         save_evaluation(store, evaluation)
     return evaluation
 

@@ -31,6 +31,7 @@ import pyarrow as pa
 
 from toolex.judges.base import DecomposeTask, Judge, SubQuery, ToolDoc, VerifyTask, tool_doc
 from toolex.labels.records import Label
+from toolex.progress import progress
 from toolex.store import Store
 
 SUBQUERY_SOURCES = ("decomposer", "expansion", "labels")
@@ -240,18 +241,21 @@ def _decompose(
                 found[(t.key, tool.item_id)] = _stand_in(tool)
         return found, failed, tasks
     by_key = {t.key: t for t in tasks}
-    for outcome in decomposer(benchmark).decompose(tasks):
-        task = by_key.get(outcome.key)
-        if task is None:
-            continue
-        subs = outcome.value if outcome.ok and isinstance(outcome.value, list) else None
-        if not subs or not all(isinstance(s, SubQuery) for s in subs):
-            failed[task.key] = f"decomposition failed: {outcome.error or 'no sub-queries'}"
-            continue
-        expected = {i: tool.item_id for i, tool in enumerate(task.tools)}
-        for s in subs:
-            if expected.get(s.slot) == s.item_id and s.text.strip():
-                found[(task.key, s.item_id)] = s.text.strip()
+    # A progress task: on a local model this takes minutes (issue 28.5: 22 min without a line).
+    with progress(f"decompose {benchmark} (in memory)", len(tasks), unit="queries") as advance:
+        for outcome in decomposer(benchmark).decompose(tasks):
+            advance(1)
+            task = by_key.get(outcome.key)
+            if task is None:
+                continue
+            subs = outcome.value if outcome.ok and isinstance(outcome.value, list) else None
+            if not subs or not all(isinstance(s, SubQuery) for s in subs):
+                failed[task.key] = f"decomposition failed: {outcome.error or 'no sub-queries'}"
+                continue
+            expected = {i: tool.item_id for i, tool in enumerate(task.tools)}
+            for s in subs:
+                if expected.get(s.slot) == s.item_id and s.text.strip():
+                    found[(task.key, s.item_id)] = s.text.strip()
     return found, failed, []
 
 

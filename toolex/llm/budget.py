@@ -81,7 +81,7 @@ class Budget:
     def describe(self) -> str:
         limits = []
         if self.max_calls is not None:
-            limits.append(f"{self.max_calls} calls")
+            limits.append(f"{self.max_calls} call{'' if self.max_calls == 1 else 's'}")
         if self.max_cost_usd is not None:
             limits.append(f"${self.max_cost_usd:g}")
         return " / ".join(limits)

@@ -30,6 +30,9 @@ class Call:
     # Adds to a parsed answer what the reply carries beside its text (the verdict's token
     # probability), so the ledger serves it with the answer.
     annotate: Callable[[Any, Reply], Any] | None = None
+    # The query the task belongs to: a run with a budget takes its calls round-robin over
+    # groups, so the budget covers many queries (toolex.llm.executor.spread).
+    group: str | None = None
 
 
 @dataclass

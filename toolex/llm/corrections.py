@@ -6,13 +6,23 @@ the parser's ``hint``, or ``CUT_OFF`` / ``UNREADABLE``). This wording is the one
 outside prompts/: it frames any problem of any stage, and the ledger's prompt version covers the
 stage prompts only, so editing it invalidates no cached answer.
 
+A model asked again often repeats itself: a small local model at temperature 0 gave its rejected
+answer back byte for byte in 43 of 44 corrected retries (issue 28), and each repeat made the next
+prompt identical to the last. So ``Rejections`` follows one call's rejected answers: the first
+repeat of an answer already rejected gets one varied retry (``REPEATED`` names the repeat, and
+the attempt samples at ``VARY_TEMPERATURE``); a repeat after that stops the call, since the next
+prompt would be one already sent. Where the parser could rebuild the answer without the model
+(a decomposition whose texts alone name a tool: ``Correction.fallback``), a repeat, or the last
+attempt, takes that rebuild instead of failing.
+
 Whatever a model sends is paid for and stored: ``storable`` replaces what the store cannot
 encode (lone surrogates, which JSON escapes allow) and cuts at a cap with a marker.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 RETRY_MESSAGE = (
     "Your answer was rejected: {problem}. Answer again with the JSON object only, in the shape "
@@ -23,6 +33,12 @@ CUT_OFF = (
     "fields short"
 )
 UNREADABLE = "it is not the JSON object asked for"
+REPEATED = (
+    "it is, word for word, an answer you already gave and that was rejected ({problem}); "
+    "write a different answer that fixes this"
+)
+REBUILT = "rebuilt without the model from the rejected answer"  # the ledger's note on a rebuild
+VARY_TEMPERATURE = 0.7  # sampling temperature of the one varied retry after a repeat
 ANSWER_CAP = 20_000  # characters of an answer the ledger keeps
 ECHO_CAP = 8_000  # characters of a rejected answer shown back to the model
 ERROR_CAP = 500  # characters of an error message the ledger keeps
@@ -45,7 +61,48 @@ class Correction:
     answer: str  # the rejected answer
     problem: str  # what was wrong with it, worded for the model
     max_tokens: int | None = None  # the budget of the next attempt (None: the judge's)
+    fallback: Any = None  # the answer as the parser rebuilt it without the model, if it could
+    temperature: float | None = None  # the next attempt's sampling temperature (None: the judge's)
 
     def turns(self) -> tuple[str, str]:
         """(the rejected answer as shown back, the message naming its problem)."""
         return storable(self.answer, ECHO_CAP), RETRY_MESSAGE.format(problem=self.problem)
+
+
+@dataclass(frozen=True)
+class Rebuild:
+    """Take the parser's rebuild of a rejected answer: retrying will not help."""
+
+    parsed: Any
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Stop the call: the model repeats a rejected answer after a varied retry."""
+
+    reason: str
+
+
+class Rejections:
+    """One call's rejected answers, and what follows the latest: a retry (the correction, maybe
+    varied), a rebuild, or a stop (see the module docstring)."""
+
+    def __init__(self, earlier: Correction | None = None) -> None:
+        self.answers: set[str] = set()
+        self.varied = False
+        if earlier is not None:  # a batch answer rejected before the direct attempts
+            self.answers.add(earlier.answer)
+
+    def next(self, correction: Correction, last: bool) -> Correction | Rebuild | Stop:
+        """After a rejected answer (``correction``); ``last``: no attempt is left."""
+        repeat = correction.answer in self.answers
+        self.answers.add(correction.answer)
+        if (repeat or last) and correction.fallback is not None:
+            return Rebuild(correction.fallback)
+        if not repeat:
+            return correction
+        if not self.varied:
+            self.varied = True
+            problem = REPEATED.format(problem=correction.problem)
+            return replace(correction, problem=problem, temperature=VARY_TEMPERATURE)
+        return Stop("the model repeated a rejected answer after a varied retry")

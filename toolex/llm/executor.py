@@ -12,7 +12,10 @@ time and loop over its attempts; each attempt first takes a place under the limi
 - A rejected answer is retried at once, and the retry tells the model what was wrong: it sends
   the same conversation plus the rejected answer and a user message naming the problem (the
   parser's ``hint``, e.g. "the sub-query for number 0 names `GetToday`; describe the operation
-  instead"), because a model asked the same question twice gives the same answer twice. An
+  instead"), because a model asked the same question twice gives the same answer twice. A model
+  that gives a rejected answer back word for word gets one varied retry, then the call stops
+  (no prompt is ever sent twice), unless the parser could rebuild the answer without the model,
+  which is then taken (``Rejections``, toolex/llm/corrections.py). An
   answer cut off by the token budget (finish_reason length / stop_reason max_tokens) is rejected
   as such and retried with the budget doubled, up to ``MAX_TOKENS_GROWTH`` times the judge's.
   Any other failure to read an answer (a parser crash, JSON nested past the recursion limit) is
@@ -21,13 +24,17 @@ time and loop over its attempts; each attempt first takes a place under the limi
   is served later.
 - Concurrency adapts to what the server sustains (AIMD, see limiter.py): the limit halves on
   timeouts, 429 and 503/529 (and, for local servers, on answers slowed by queueing) and grows by
-  one per clean answer, between 1 and the cap (``max_in_flight``, or ``slots``); on a local
-  server it never stacks more calls than the fastest answer fits into the timeout. A timeout must
-  not waste work the server is still doing: the timed-out request is presumed still running on
-  the server, so the limit is cut at once, the attempt keeps its place for as long as the
-  fastest recent answer took (the server's likely remaining work on it), and its retry waits
-  its backoff and then queues for a place under the lowered limit like any other call, instead
-  of landing at once on a server that is still busy with the abandoned copy.
+  one per clean answer, between 1 (or ``slots``) and the cap (``max_in_flight``, or ``slots``);
+  on a local server it never stacks more calls than the fastest answer fits into the timeout. A
+  timeout cuts the limit and gives the attempt's place back at once (servers drop a request
+  whose client gave up), unless the server showed it works abandoned requests to their end:
+  then the place is kept for the fastest answer's time (``Limiter.timed_out``). The ledger's
+  latency is the attempt's own, never that wait. A server that takes connections and never
+  answers stops the stage after ``TIMEOUTS_IN_A_ROW`` timeouts with no answer between them
+  (``Health``), as one that refuses connections does.
+- A run with a budget (toolex/llm/budget.py) takes its calls round-robin over their groups (the
+  query a task belongs to, ``Call.group``), each group's in its own order, so a capped run
+  spreads its calls over many queries instead of spending them all on the first one.
 
 Every paid answer is recorded, whatever it holds: the stored text is cut at ``ANSWER_CAP``
 characters with a marker, text that cannot be stored (lone surrogates) is replaced, and parser
@@ -36,7 +43,10 @@ DuckDB: workers hand attempts over a queue and the generator records them in the
 bursts, always *before* yielding the result they belong to, so a result the caller has seen is a
 finished, recorded call that a re-run serves from the ledger. Closing the generator early (an
 interrupted stage) stops the workers after their current attempt; attempts already finished are
-still recorded.
+still recorded. While it waits, the caller's thread reports to the progress reporter every
+``flush_s`` (``advance(0)``): plain progress lines keep coming while calls are slow, and Ctrl-C,
+which stops work at the next report (toolex/cli/progress.py), stops a stage whose calls never
+answer at once, not after their timeouts.
 """
 
 from __future__ import annotations
@@ -57,8 +67,12 @@ from toolex.llm.corrections import (
     CUT_OFF,
     ERROR_CAP,
     MAX_TOKENS_GROWTH,
+    REBUILT,
     UNREADABLE,
     Correction,
+    Rebuild,
+    Rejections,
+    Stop,
     storable,
 )
 from toolex.llm.failures import PermanentError, TransientError
@@ -66,6 +80,7 @@ from toolex.llm.ledger import Attempt, Ledger
 from toolex.llm.limiter import Limiter, Ticket
 from toolex.llm.pricing import cost_usd
 from toolex.llm.retry import Health, Policy
+from toolex.progress import current
 
 CONGESTION = ("timeout", "rate_limit", "overloaded")  # TransientError kinds that halve in-flight
 # What a worker hands the caller's thread: ("attempt", a ledger row) or ("result", a Result).
@@ -114,7 +129,7 @@ class Executor:
         done, todo = self.cached(calls)
         yield from done
         if todo:
-            yield from self._run_live(todo)
+            yield from self._run_live(spread(todo) if self.budget is not None else todo)
 
     # -- live calls ------------------------------------------------------------------------------
 
@@ -137,7 +152,7 @@ class Executor:
         health = Health(self.client, n_threads)
         pending_rows: list[Attempt] = []
         results: list[Result] = []
-        last_flush = time.monotonic()
+        last_flush = last_pulse = time.monotonic()
         try:
             while remaining:
                 timeout = max(0.0, last_flush + self.flush_s - time.monotonic())
@@ -153,6 +168,9 @@ class Executor:
                         results.append(item)
                     remaining -= 1
                 health.check()
+                if time.monotonic() - last_pulse >= self.flush_s:
+                    last_pulse = time.monotonic()
+                    current().advance(0)  # a report while waiting: progress lines, Ctrl-C
                 # One ledger commit per interval, not per attempt: a commit costs milliseconds
                 # and the caller's thread must keep pace with every worker together.
                 if remaining and time.monotonic() - last_flush < self.flush_s:
@@ -195,6 +213,7 @@ class Executor:
     ) -> Result | None:
         last_error, last_call = "not attempted", None
         correction, probe = call.correction, None  # probe: a lower structured mode to try
+        rejections = Rejections(call.correction)
         for n in range(1, self.policy.max_attempts + 1):
             if stop.is_set():
                 return None
@@ -207,6 +226,7 @@ class Executor:
                 self.policy.timeout_s,
                 probe,
                 call.logprobs,
+                correction.temperature if correction else None,
             )
             reservation = None
             if self.budget is not None:
@@ -231,17 +251,18 @@ class Executor:
             )
             started = time.perf_counter()
             retry_after, held, answered, refused = None, 0.0, None, False
+            step: Correction | Rebuild | Stop | None = None
             try:  # the place under the limit is given back on every path
                 try:
                     reply = self.client.complete(request)
                 except (TransientError, PermanentError) as exc:
+                    row.latency_ms = (time.perf_counter() - started) * 1000
                     row.error = storable(str(exc), ERROR_CAP)
                     lower = self._lower_mode(request, exc)
                     if lower is not None:
                         row.error += f" (structured output refused; next attempt: {lower})"
                         probe, refused = lower, True
                     elif isinstance(exc, PermanentError):
-                        row.latency_ms = (time.perf_counter() - started) * 1000
                         events.put(("attempt", row))
                         return Result(call, False, error=row.error, call_id=row.call_id, attempts=n)
                     else:
@@ -251,7 +272,11 @@ class Executor:
                     row.error = storable(f"{type(exc).__name__}: {exc}", ERROR_CAP)
                 else:
                     elapsed = time.perf_counter() - started
-                    correction = self.read(row, reply, call, request)
+                    row.latency_ms = elapsed * 1000
+                    rejected = self.read(row, reply, call, request)
+                    if rejected is not None:
+                        step = rejections.next(rejected, last=n == self.policy.max_attempts)
+                        correction = self._settle(row, reply, call, step)
                     # a long answer's latency says nothing about queueing
                     answered = None if reply.truncated else elapsed
                     if probe is not None:  # the server answered at the lower mode: keep it
@@ -261,11 +286,20 @@ class Executor:
                 self.limiter.release(ticket, answered)
                 if reservation is not None and self.budget is not None:
                     self.budget.settle(reservation, row.cost_usd)
-            row.latency_ms = (time.perf_counter() - started) * 1000
+            if row.latency_ms is None:  # an SDK surprise; the others were timed at once
+                row.latency_ms = (time.perf_counter() - started) * 1000
             events.put(("attempt", row))
             if row.status == "ok":
                 return Result(call, True, row.parsed, call_id=row.call_id, attempts=n)
             last_error, last_call = row.error or row.status, row.call_id
+            if isinstance(step, Stop):
+                return Result(
+                    call,
+                    False,
+                    error=f"stopped after {n} attempts: {step.reason}; last: {last_error}",
+                    call_id=last_call,
+                    attempts=n,
+                )
             if row.status == "error" and not refused and n < self.policy.max_attempts:
                 delay = self.policy.delay(n, retry_after, self._rng)
                 stop.wait(max(0.0, delay - held))
@@ -276,6 +310,19 @@ class Executor:
             call_id=last_call,
             attempts=self.policy.max_attempts,
         )
+
+    def _settle(
+        self, row: Attempt, reply: Reply, call: Call, step: Correction | Rebuild | Stop
+    ) -> Correction | None:
+        """Act on what follows a rejected answer: take a rebuild (the row becomes the call's
+        answer, noted as rebuilt), or give the correction for the next attempt."""
+        if isinstance(step, Rebuild):
+            row.parsed = step.parsed
+            if call.annotate is not None:
+                row.parsed = call.annotate(row.parsed, reply)
+            row.status = "ok"
+            row.error = storable(f"{REBUILT}; rejected: {row.error}", ERROR_CAP)
+        return step if isinstance(step, Correction) else None
 
     def read(self, row: Attempt, reply: Reply, call: Call, request: Request) -> Correction | None:
         """Fill ``row`` from a paid answer; the correction for the next attempt when rejected."""
@@ -295,7 +342,8 @@ class Executor:
         except AnswerError as exc:
             row.error = storable(str(exc), ERROR_CAP)
             hint = getattr(exc, "hint", None) or str(exc)
-            return Correction(reply.text, storable(hint, ERROR_CAP), request.max_tokens)
+            fallback = getattr(exc, "fallback", None)
+            return Correction(reply.text, storable(hint, ERROR_CAP), request.max_tokens, fallback)
         except Exception as exc:  # RecursionError from deep nesting, a parser bug: malformed
             row.error = storable(f"unreadable answer: {type(exc).__name__}: {exc}", ERROR_CAP)
             return Correction(reply.text, UNREADABLE, request.max_tokens)
@@ -313,13 +361,25 @@ class Executor:
         return self.client.fallback(mode) if refused and mode != "none" else None
 
     def _congested(self, ticket: Ticket, exc: TransientError, stop: threading.Event) -> float:
-        """Cut the limit for a congestion sign; after a timeout, keep this attempt's place for
-        the server's likely remaining work on the abandoned request. Returns seconds held."""
+        """Cut the limit for a congestion sign; after a timeout, keep this attempt's place while
+        the server may still work on the abandoned request (``Limiter.timed_out``). Returns the
+        seconds held."""
         if exc.kind not in CONGESTION:
             return 0.0
-        self.limiter.cut(ticket)
         if exc.kind != "timeout":
+            self.limiter.cut(ticket)
             return 0.0
-        hold = min(self.limiter.fastest() or 0.0, self.policy.timeout_s or 60.0)
-        stop.wait(hold)
+        hold = self.limiter.timed_out(ticket)
+        if hold:
+            stop.wait(hold)
         return hold
+
+
+def spread(calls: Sequence[Call]) -> list[Call]:
+    """``calls`` round-robin over their groups (in order of first appearance), each group's in
+    its own order: the first call of every group, then the second of every group, ..."""
+    groups: dict[str | None, list[Call]] = {}
+    for call in calls:
+        groups.setdefault(call.group, []).append(call)
+    columns = list(groups.values())
+    return [c[i] for i in range(max(map(len, columns), default=0)) for c in columns if i < len(c)]

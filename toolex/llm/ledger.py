@@ -1,8 +1,8 @@
 """The LLM call ledger (table ``llm_calls``): one row per attempt, failures included.
 
-Identical calls are served from it: the input hash covers judge (provider, model and the endpoint
-called, see :func:`call_identity`), model, prompt version and the exact rendered prompt, and the
-newest ``ok`` row for a hash is the answer. Failures (``error``,
+Identical calls are served from it: the input hash covers judge (provider and model, and the
+endpoint of a hosted provider's client, see :func:`call_identity`), model, prompt version and the
+exact rendered prompt, and the newest ``ok`` row for a hash is the answer. Failures (``error``,
 ``malformed``) are history, never answers; ``pending`` rows are batch requests awaiting results.
 
 The ledger writes through its own ``Store.cursor()`` (a separate connection to the same database),
@@ -95,12 +95,19 @@ def endpoint_of(client: Any) -> str | None:
 
 
 def call_identity(client: Any) -> str:
-    """The judge part of an input hash: ``provider:model``, plus ``@endpoint`` when the client
-    calls anything but its provider's public endpoint. Two OpenAI-compatible servers serving a
-    model of the same name are two judges: neither is ever served the other's answers (a
-    server restarted on another port is a new one too)."""
-    endpoint = endpoint_of(client)
+    """The judge part of an input hash: ``provider:model``, plus ``@endpoint`` when a hosted
+    provider's client calls anything but its public endpoint (a proxy or another vendor behind
+    the same API may serve another model under the name).
+
+    An OpenAI-compatible server (``compat:``) is named by its model alone: the model is the
+    judge, the URL only where it runs today, so a server restarted on another port (or moved
+    to another machine) is served the answers it gave before and a run resumes (issue 28.5;
+    issue 10 had made the endpoint part of it). Name the model after ``#`` as what it is
+    (``qwen2.5-1.5b-q4``): two servers under one name are one judge."""
     base = f"{client.provider}:{client.model}"
+    if client.provider == "compat":
+        return base
+    endpoint = endpoint_of(client)
     return f"{base}@{endpoint}" if endpoint else base
 
 

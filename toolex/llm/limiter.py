@@ -13,7 +13,18 @@ by one per round of answers (1/limit per answer). A cut counts once per episode:
 before the last cut saw the old congestion and do not cut again. On a watched (local) server the
 limit does not grow past what a serial server could answer within ``HEADROOM`` of the timeout
 (the fastest answer times the calls in flight): stacking calls that take most of the timeout
-only makes the last of them time out. ``slots`` (the start value) is trusted as given.
+only makes the last of them time out. ``slots`` is trusted as given: it is the start value and
+the floor (``floor``), since a server that decodes N requests at once has N slots whatever one
+slow request did; cutting below it leaves a slot idle.
+
+After a timeout (``timed_out``) the call gives its place back at once: llama.cpp, vLLM and Ollama
+drop a request whose client closed the connection, and one that held its place for the server's
+"remaining work" left a 2-slot llama.cpp server idle for 299 s (issue 28). A server may instead
+work the abandoned request to its end; that shows in the first answers sent after the timeout
+(within the fastest answer's time of it): when one of them waited more than ``QUEUE_RATIO`` times
+the fastest answer, the limiter learns ``keeps_abandoned`` and from then on a timed-out call
+keeps its place for the fastest answer's time, so its retry does not queue behind the abandoned
+copy; an answer that did not wait unlearns it.
 """
 
 from __future__ import annotations
@@ -44,10 +55,14 @@ class Limiter:
         *,
         watch_latency: bool = False,
         timeout_s: float | None = None,
+        floor: int = 1,
     ) -> None:
         self.cap, self.timeout_s = max(1, cap), timeout_s
-        self.limit = float(min(self.cap, max(1, start or self.cap)))
+        self.floor = min(self.cap, max(1, floor))  # no cut goes below it (``slots``)
+        self.limit = float(min(self.cap, max(self.floor, start or self.cap)))
         self.watch_latency = watch_latency
+        self.keeps_abandoned: bool | None = None  # does the server work timed-out requests on?
+        self._last_timeout = -math.inf
         self.in_flight = self.peak = self.cuts = 0
         self.lowest = self.allowed  # the lowest limit it came to (tests, reports)
         self.threshold = float(self.cap)  # growth slows above the limit of the last cut
@@ -80,11 +95,22 @@ class Limiter:
         with self._cond:
             self._cut(ticket)
 
+    def timed_out(self, ticket: Ticket) -> float:
+        """The call of ``ticket`` timed out: halve the limit; returns how long the call should
+        keep its place (0 unless the server is known to keep working on abandoned requests)."""
+        with self._cond:
+            self._cut(ticket)
+            self._last_timeout = time.monotonic()
+            fastest = min(self._latencies) if self._latencies else 0.0
+            hold = fastest if self.keeps_abandoned else 0.0
+            return min(hold, self.timeout_s or hold)
+
     def release(self, ticket: Ticket, latency: float | None = None) -> None:
         """The call of ``ticket`` is over; ``latency`` (seconds) when the server answered."""
         with self._cond:
             self.in_flight -= 1
             if latency is not None:
+                self._learn(ticket, latency)
                 if self._queued(ticket, latency):
                     self._cut(ticket)
                 elif ticket.in_flight >= ticket.limit and ticket.sent >= self._last_cut:
@@ -101,6 +127,15 @@ class Limiter:
         fastest = min([latency, *self._latencies])
         return fastest * int(limit) <= HEADROOM * self.timeout_s
 
+    def _learn(self, ticket: Ticket, latency: float) -> None:
+        """Whether the server keeps working on abandoned requests, from an answer sent soon
+        after a timeout (while an abandoned copy would still be at work)."""
+        if not self.watch_latency or not self._latencies:
+            return
+        fastest = min(self._latencies)
+        if self._last_timeout <= ticket.sent < self._last_timeout + fastest:
+            self.keeps_abandoned = latency > QUEUE_RATIO * fastest
+
     def _queued(self, ticket: Ticket, latency: float) -> bool:
         if not self.watch_latency or ticket.in_flight < 2 or not self._latencies:
             return False
@@ -109,7 +144,7 @@ class Limiter:
     def _cut(self, ticket: Ticket) -> None:
         if ticket.sent < self._last_cut:
             return  # sent before the last cut: part of the episode that cut already answered
-        self.limit = self.threshold = max(1.0, self.limit / 2)
+        self.limit = self.threshold = max(float(self.floor), self.limit / 2)
         self.lowest = min(self.lowest, self.allowed)
         self._last_cut = time.monotonic()
         self.cuts += 1

@@ -20,16 +20,18 @@ Tasks that only appear once earlier stages ran are counted twice:
   StableToolBench and the four ToolRet tasks stand in (``PRIOR_*``); ``basis`` says which.
 
 Costs: ``cost_usd_expected`` and ``cost_usd_at_most`` price the later calls at the known tasks'
-average cost per call; with no known task of a judge that makes calls, the cost is unknown (said
-as such, not guessed) until an earlier stage has run (`expand --stage decompose`, then a dry run).
+average cost per call, or, before any such task exists (a fresh expansion), at that of stand-in
+tasks built from the ground truth (toolex.pipeline.standins); the cost is unknown (said as such,
+not guessed) only when neither prices a call.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from toolex.judges.base import Judge
-from toolex.pipeline import audit, decompose
+from toolex.pipeline import audit, decompose, standins
 from toolex.pipeline.settings import PRESCREEN
 from toolex.pipeline.stage import StageContext
 
@@ -85,7 +87,16 @@ def estimate(
         later = later_subqueries * settings.depth
         screen = options.resolved(judges["verify"]).prescreen == "on"
         prior = PRIOR_VERIFY_SHARE["screen" if screen else "no screen"]
-        row = _row("verify", judges["verify"], plan.to_judge, later, prior, PRIOR, len(pending))
+        row = _row(
+            "verify",
+            judges["verify"],
+            plan.to_judge,
+            later,
+            prior,
+            PRIOR,
+            len(pending),
+            lambda: standins.verify_tasks(standins.ground_truth(ctx)),
+        )
         row["tasks_now"] = len(pending)
         row["screened"] = len(plan.screened)
         row["reused"] = len(plan.reused) + plan.waiting
@@ -110,6 +121,7 @@ def estimate(
                 unassembled * per_query,
                 share,
                 basis,
+                stand_ins=lambda: standins.audit_tasks(standins.ground_truth(ctx)),
             )
         )
     return rows
@@ -123,15 +135,21 @@ def _row(
     share: float,
     basis: str,
     observed: int = 0,
+    stand_ins: Callable[[], list[Any]] | None = None,
 ) -> dict[str, Any]:
     """A judged stage: its tasks now, their calls and cost, and the later tasks (``bound``) of
     which ``share`` are expected to need a call; with ``observed`` tasks now (of which
-    ``tasks`` go to the judge), the share they show instead."""
+    ``tasks`` go to the judge), the share they show instead; ``stand_ins`` price a call when no
+    task now does."""
     est = judge.estimate(stage, tasks)  # type: ignore[arg-type]
     if observed:
         share, basis = est.calls / observed, f"{observed} {stage} tasks now"
     per_call = (est.cost_usd / est.calls) if est.calls and est.cost_usd is not None else None
     free = not getattr(judge, "makes_calls", True)
+    if per_call is None and bound and not free and stand_ins is not None:
+        typical = judge.estimate(stage, stand_ins())  # type: ignore[arg-type]
+        if typical.calls and typical.cost_usd is not None:
+            per_call = typical.cost_usd / typical.calls
     expected_later = 0 if free else round(bound * share)
 
     def cost(later_calls: int) -> float | None:

@@ -10,8 +10,10 @@
 A stage's settings are recorded just before it runs (so an interrupted stage's outputs are never
 left without them) and kept only while the stage has outputs; a later run that asks other
 settings for a stage with outputs is refused (``check``), since its new rows would sit beside
-rows made otherwise under one record. ``--replace`` (``drop_outputs``) empties the expansion
-first. Keys other than these (an import's ``imported_from``) are kept as they are.
+rows made otherwise under one record (a judge is compared by its identity: a compat server moved
+to another port is the same judge, and the run records the new spec). ``--replace``
+(``drop_outputs``) empties the expansion first. Keys other than these (an import's
+``imported_from``) are kept as they are.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 from toolex import expansions
 from toolex.errors import InputError
+from toolex.judges import judge_identity
 from toolex.pipeline.settings import JUDGED_STAGES, STAGE_SETTINGS, STAGES
 from toolex.store import Store
 
@@ -70,9 +73,17 @@ def differences(
             continue
         have = of_stage(config, stage)
         for key, value in wanted[stage].items():
-            if key in have and have[key] != value:
+            if key in have and not _same(key, have[key], value):
                 out.append(f"{stage}.{key}: {_show(have[key])} -> {_show(value)}")
     return out
+
+
+def _same(key: str, stored_value: object, asked: object) -> bool:
+    """Whether a stored setting and the one asked are the same; judges by their identity (an
+    OpenAI-compatible server on another port is the same judge: ``judge_identity``)."""
+    if key == "judge" and isinstance(stored_value, str) and isinstance(asked, str):
+        return judge_identity(stored_value) == judge_identity(asked)
+    return bool(stored_value == asked)
 
 
 def check(

@@ -52,6 +52,7 @@ class Request:
     timeout_s: float | None = None  # None: the client's default
     structured: str | None = None  # a lower mode probed for this call only (after a rejection)
     logprobs: int = 0  # alternatives per answer token wanted (0: no log-probabilities)
+    temperature: float | None = None  # sampling temperature (None: the client's, 0 where set)
 
 
 @dataclass(frozen=True)

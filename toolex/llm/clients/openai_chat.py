@@ -106,8 +106,8 @@ class OpenAIChat(ProviderChat):
         if response_format is not None:
             body["response_format"] = response_format
         reasoning = self.provider == "openai" and bool(_REASONING_MODEL.match(self.model))
-        if not reasoning:
-            body["temperature"] = 0  # reasoning models reject any temperature but the default
+        if not reasoning:  # reasoning models reject any temperature but the default
+            body["temperature"] = request.temperature if request.temperature is not None else 0
         if request.logprobs and self.logprobs and not reasoning:  # nor do they give logprobs
             body["logprobs"], body["top_logprobs"] = True, request.logprobs
         # OpenAI's newer models take max_completion_tokens; compatible servers know max_tokens.

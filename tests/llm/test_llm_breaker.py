@@ -1,0 +1,112 @@
+"""A compat server that takes connections and never answers (issue 27.11): the stage stops after
+``TIMEOUTS_IN_A_ROW`` timeouts with no answer between them, as after refused connections, and
+the first Ctrl-C stops `toolex expand` at once instead of after the calls' timeouts."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from llm_support import FaultPlan, ScriptedServer, verify_tasks
+from pipeline.fixtures import build
+
+from toolex.errors import ModelUnavailableError
+from toolex.judges import make_judge
+from toolex.llm.ledger import Attempt
+from toolex.llm.retry import TIMEOUTS_IN_A_ROW, Health
+from toolex.store import Store
+
+TOOLEX = str(Path(sys.executable).with_name("toolex"))
+T0 = datetime(2025, 1, 1)
+TIMEOUT = "timeout: the server did not answer in time"
+
+
+def row(status: str, error: str | None, sent_s: float, took_s: float) -> Attempt:
+    r = Attempt("verify", "compat:m", "m", "v", "h", "k", status, error=error)
+    r.created_at, r.latency_ms = T0 + timedelta(seconds=sent_s), took_s * 1000
+    return r
+
+
+class Endpoint:  # what Health reads off a client
+    provider = "compat"
+
+    class sdk_client:  # noqa: N801 - the SDK's attribute name
+        base_url = "http://127.0.0.1:8080/v1"
+
+
+def test_three_timeouts_in_a_row_stop_the_stage():
+    health = Health(Endpoint(), n_threads=16)
+    health.see(row("ok", None, 0, 1))
+    for i in range(TIMEOUTS_IN_A_ROW - 1):
+        health.see(row("error", TIMEOUT, 10 + 400 * i, 300))
+        health.check()
+    health.see(row("ok", None, 900, 1))  # an answer between them: the count starts again
+    for i in range(TIMEOUTS_IN_A_ROW - 1):
+        health.see(row("error", TIMEOUT, 1000 + 400 * i, 300))
+        health.check()
+    health.see(row("error", TIMEOUT, 2000, 300))
+    with pytest.raises(ModelUnavailableError, match="takes connections but does not answer"):
+        health.check()
+
+
+def test_timeouts_of_calls_in_flight_together_count_once():
+    health = Health(Endpoint(), n_threads=16)
+    for i in range(16):  # sixteen calls sent within a second, all timing out: one episode
+        health.see(row("error", TIMEOUT, i / 16, 60))
+    health.check()
+    assert health.timeouts == 1
+    health.see(row("error", TIMEOUT, 61, 60))  # sent after they ended: a second one
+    assert health.timeouts == 2
+
+
+def test_a_server_that_never_answers_stops_the_stage_after_three_timeouts(llm_env, store):
+    never = FaultPlan(rate=1.0, kinds=("hang",), repeats=1000)
+    with ScriptedServer(faults=never, hang_s=600, drop_abandoned=True) as s:
+        judge = make_judge(
+            f"compat:{s.url}/v1#qwen2.5-1.5b",
+            store,
+            compat_timeout_s=0.3,
+            backoff_base_s=0.01,
+            max_attempts=5,
+        )
+        with pytest.raises(ModelUnavailableError, match="3 calls in a row timed out"):
+            list(judge.verify(verify_tasks(8)))
+        sent = s.count("chat")
+    # one call in flight (a compat judge starts at one, and timeouts keep it there): three
+    # timeouts, and at most the one call sent while the third was being recorded
+    assert TIMEOUTS_IN_A_ROW <= sent <= TIMEOUTS_IN_A_ROW + 1
+
+
+@pytest.mark.slow
+def test_the_first_ctrl_c_stops_a_stage_whose_server_never_answers(tmp_path):
+    db = tmp_path / "b.duckdb"
+    with Store.open(db) as store:
+        build(store)
+    never = FaultPlan(rate=1.0, kinds=("hang",), repeats=1000)
+    with ScriptedServer(faults=never, hang_s=600, drop_abandoned=True) as s:
+        config = tmp_path / "toolex.toml"
+        config.write_text(
+            f'[judges]\nverify = "compat:{s.url}/v1#qwen2.5-1.5b"\n[llm]\ncompat_timeout_s = 300\n',
+            encoding="utf-8",
+        )
+        args = ["expand", "--db", str(db), "--benchmark", "b", "--config", str(config)]
+        proc = subprocess.Popen(
+            [TOOLEX, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while s.count("chat") == 0:  # the verify stage is waiting on its first call
+                assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGINT)  # once
+            out, err = proc.communicate(timeout=60)  # far less than the 300 s timeout
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "re-run" in err
