@@ -29,7 +29,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from toolex.errors import InputError, ToolexError
-from toolex.exports.common import prepare, resolve
+from toolex.exports.common import resolve
+from toolex.exports.files import output_file
 from toolex.store import Store
 
 LEVELS = ("query", "subquery")
@@ -101,15 +102,13 @@ def export_triples(
             f"no triples: {source} ranks no item outside the ground truth and its equivalents "
             f"at {level} level (an expansion without candidates? pass --run)"
         )
-    out = prepare(path)
-    tmp = out.with_name(out.name + ".tmp")
-    if suffix == ".parquet":
-        pq.write_table(table, tmp)
-    else:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            for row in table.select(["anchor", "positive", "negative"]).to_pylist():
-                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-    tmp.replace(out)
+    with output_file(path, store.path) as tmp:  # never the store, never half a file
+        if suffix == ".parquet":
+            pq.write_table(table, tmp)
+        else:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                for row in table.select(["anchor", "positive", "negative"]).to_pylist():
+                    fh.write(json.dumps(row, ensure_ascii=False) + "\n")
     keys = table.select(["query_id", "slot", "excluded_equivalents"]).to_pylist()
     per_anchor = {(k["query_id"], k["slot"]): k["excluded_equivalents"] for k in keys}
     return TriplesExport(table.num_rows, len(per_anchor), sum(per_anchor.values()))
