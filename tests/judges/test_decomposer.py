@@ -8,6 +8,7 @@ from toolex.judges.base import DecomposeTask
 from toolex.judges.clauses import clauses, cleaned
 from toolex.judges.decomposer import Decomposer, _antecedent
 from toolex.judges.step_text import leak
+from toolex.pipeline.decompose import check
 
 CLIPS = tool(
     "kick::clips",
@@ -95,3 +96,13 @@ def test_a_step_that_points_back_is_said_with_the_clause_it_points_to():
 def test_i_need_a_thing_is_the_thing_and_i_need_a_program_to_is_the_task():
     assert cleaned("I need a weather forecast for Paris.") == "a weather forecast for Paris"
     assert cleaned("I need a program to generate images.") == "generate images"
+
+
+def test_the_entity_never_joins_small_word_gaps_into_a_tools_name():
+    track_list = tool("m::tl", "Track List - Album", "The tracks of an album.", "Music API")
+    meta = tool("m::meta", "Album Metadata", "An album's metadata.", "Music API")
+    query = "Give me the metadata of the album 'Blue' and the track list of the album."
+    task = DecomposeTask("q", query, None, (meta, track_list))
+    subs = Decomposer(lambda w: 1.0).decompose(task)
+    assert check(task, subs) is None  # the pipeline's own check: no name in text or entity
+    assert all(s.entity for s in subs)

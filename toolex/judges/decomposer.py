@@ -97,7 +97,8 @@ class Decomposer:
         out = []
         for slot, (tool, text) in enumerate(zip(task.tools, texts, strict=True)):
             text = _without_leaks(_with_context(text, context), task)
-            out.append(SubQuery(slot, text, operation(tool), _entity(text), tool.item_id))
+            entity = _unleaked_entity(text, task)
+            out.append(SubQuery(slot, text, operation(tool), entity, tool.item_id))
         return out
 
     def _scores(self, parts: Sequence[Clause], tools: Sequence[ToolDoc]) -> np.ndarray:
@@ -264,6 +265,18 @@ def _without_leaks(text: str, task: DecomposeTask) -> str:
         if text.count("(") > text.count(")"):
             text += ")"
     return text
+
+
+def _unleaked_entity(text: str, task: DecomposeTask) -> str:
+    """The step's entity words; where dropping the small words joins two into a tool's name
+    ("the track list of the album" -> "track list album"), the step's own words after its verb
+    instead, which name no tool when the step names none (the pipeline checks both)."""
+    entity = _entity(text)
+    for tool in task.tools:
+        names = [tool.name, df.name(tool.doc)]
+        if df.name_leak(entity, tool.item_id, names, [tool.platform], request=task.query):
+            return " ".join(text.split(" (about:")[0].split()[1:13])
+    return entity
 
 
 def _entity(text: str) -> str:
