@@ -5,6 +5,7 @@ beside their modules (test_operations, test_scope, test_inputs, test_decomposer,
 from __future__ import annotations
 
 import json
+import math
 
 from docs import required, tool
 from toolex.judges import operating_points as op
@@ -136,3 +137,14 @@ def test_the_library_is_read_when_a_stage_first_asks(store):
     judge = HeuristicJudge(store, benchmark="s")
     assert judge._library == [] and judge._idf == {}
     assert len(judge.library()) > 1000 and judge._idf
+
+
+def test_an_empty_documentation_gets_a_number_never_nan():
+    # WordLlama divides by zero on an empty text (issue 25.3: toolink_tool_636 stored NaN)
+    empty = tool("t::empty", "", "")
+    assert not verify(HeuristicJudge(), empty).accepted  # thin documentation is a no
+    for judge in (HeuristicJudge(), HeuristicJudge(mode="prescreen")):
+        v = verify(judge, empty)
+        assert math.isfinite(v.confidence)
+        v = verify(judge, OTHER_PROVIDER, ref=empty, step="", request="")
+        assert math.isfinite(v.confidence)
