@@ -38,18 +38,18 @@ def test_a_fresh_expansion_expects_calls_at_the_measured_rates(store, llm):
     assert rows["candidates"]["calls_expected"] == rows["assemble"]["calls_expected"] == 0
     assert rows["decompose"]["calls_expected"] == rows["decompose"]["calls_now"] == 2
     verify, audit = rows["verify"], rows["audit"]
-    # three labels x K = 20 candidates; the pre-screen is on for a verifier that makes calls
+    # three labels x K = 20 candidates; the pre-screen is off by default (the paper's protocol)
     assert verify["tasks_later_at_most"] == 60
-    assert verify["calls_expected"] == round(60 * dryrun.PRIOR_VERIFY_SHARE["screen"]) == 16
+    assert verify["calls_expected"] == round(60 * dryrun.PRIOR_VERIFY_SHARE["no screen"]) == 50
     assert audit["tasks_later_at_most"] == 2 * 1000  # the bound: the safety limit per query
-    assert audit["calls_expected"] == round(2 * dryrun.PRIOR_AUDITS_PER_QUERY) == 2
+    assert audit["calls_expected"] == round(2 * dryrun.PRIOR_AUDITS_PER_QUERY) == 3
     assert verify["basis"] == audit["basis"] == "prior (benchmarks/bench_cost.py)"
-    assert rows["total"]["calls_expected"] == 2 + 16 + 2
+    assert rows["total"]["calls_expected"] == 2 + 50 + 3
     assert rows["total"]["tasks_later_at_most"] == 3 + 60 + 2000  # 3 sub-queries to retrieve for
-    # no verify or audit task is known yet, so their cost is unknown, said as such
-    assert verify["cost_usd_expected"] is None and rows["total"]["cost_usd_expected"] is None
-    off = plan(store, llm, prescreen="off")["verify"]
-    assert off["calls_expected"] == round(60 * dryrun.PRIOR_VERIFY_SHARE["no screen"]) == 38
+    # no verify or audit task exists yet: stand-ins made of the ground truth price their calls
+    assert verify["cost_usd_expected"] is not None and rows["total"]["cost_usd_expected"] > 0
+    on = plan(store, llm, prescreen="on")["verify"]
+    assert on["calls_expected"] == round(60 * dryrun.PRIOR_VERIFY_SHARE["screen"]) == 41
 
 
 def test_the_expansion_s_own_rates_replace_the_prior(store, llm):

@@ -41,10 +41,11 @@ if TYPE_CHECKING:
 # Verify calls per retrieved candidate (the reference included) and audit calls per query of an
 # LLM expansion, as benchmarks/bench_cost.py measures them over StableToolBench and the four
 # ToolRet tasks (BM25, depth 20; the offline judge's P(yes) >= 0.5 standing in for the verifier's
-# answers), pooled: "rates a fresh dry run expects". With the pre-screen (and reuse), 24,968
-# calls for 96,300 candidates; without, 60,785; 3,540 audit calls for 2,863 queries.
-PRIOR_VERIFY_SHARE = {"screen": 0.259, "no screen": 0.631}
-PRIOR_AUDITS_PER_QUERY = 1.236
+# answers), pooled: "rates a fresh dry run expects". With verdict reuse (the default for a verifier
+# that makes calls), 79,699 calls for 96,300 candidates; with reuse and the pre-screen (opt-in),
+# 66,532; 4,153 audit calls for 2,863 queries.
+PRIOR_VERIFY_SHARE = {"screen": 0.691, "no screen": 0.828}
+PRIOR_AUDITS_PER_QUERY = 1.451
 PRIOR = "prior (benchmarks/bench_cost.py)"
 
 
