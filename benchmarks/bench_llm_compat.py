@@ -55,7 +55,9 @@ SHARED = ROOT.parent / "shared" / "data"
 
 def toolex(*args: str) -> Any:
     res = CliRunner().invoke(cli, list(args))
-    if res.exit_code not in (0, 3):
+    # 3: a budget stopped the run; 4: a stage got no outcome at all (the "before issue 28" run,
+    # whose every decomposition fails on the stand-in): both are figures, not failures here
+    if res.exit_code not in (0, 3, 4):
         raise SystemExit(f"toolex {' '.join(args)} failed ({res.exit_code}):\n{res.output}")
     return res
 

@@ -194,7 +194,8 @@ def test_a_decomposition_in_memory_is_a_progress_task(db):
     with Store.open(db) as store, reporting(recorder):
         labels, _ = checked_labels(store, SMALL)
         evaluate_verify(store, ["heuristic"], labels, "small.jsonl", save=False)
-    assert ("decompose b (in memory)", 1) in recorder.started  # q2's labels have no sub-query
+    # every labelled query is decomposed, as an expansion would ask the verifier (q1 and q2)
+    assert ("decompose b (in memory)", 2) in recorder.started
     assert ("judges eval heuristic", 7) in recorder.started
 
 
