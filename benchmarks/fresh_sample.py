@@ -66,8 +66,9 @@ def final_labels(folder: Path) -> dict[str, str]:
             out[item] = adj[item]
         else:
             raise SystemExit(f"{folder}: {item} is a disagreement nobody adjudicated")
+    agreed = sum(a[i] == b[i] for i in a)
     print(
-        f"{folder.name}: {len(a)} items, the passes agree on the label of {sum(a[i] == b[i] for i in a)}, "
+        f"{folder.name}: {len(a)} items, the passes agree on the label of {agreed}, "
         f"kappa {kappa([a[i] for i in sorted(a)], [b[i] for i in sorted(a)]):.3f}, "
         f"{len(adj)} items adjudicated (their label or bucket differed)"
     )
