@@ -41,6 +41,8 @@ from scripted_answers import FaultPlan, _k_of, decomposition, default_responder
 from scripted_bodies import anthropic_message, openai_completion
 from scripted_http import ScriptedHTTPServer, handler_for
 
+HOLD_GUARD_S = 60.0  # longest a held request waits for the server to close
+
 
 class ScriptedServer:
     def __init__(
@@ -72,6 +74,7 @@ class ScriptedServer:
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.lock = threading.Lock()
+        self.closing = threading.Event()  # set when the server closes: held requests end
         self.httpd = ScriptedHTTPServer(("127.0.0.1", 0), handler_for(self))
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -85,15 +88,24 @@ class ScriptedServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.closing.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
-    def refuse_all(self, status: int = 401) -> None:
+    def refuse_all(self, status: int = 401, *, hold_others: bool = False) -> None:
         """Answer every POST with ``status`` (a revoked key, say), after reading the body so
-        the kept-alive connection stays in sync."""
+        the kept-alive connection stays in sync. ``hold_others``: only the first request is
+        answered at once; the others wait until the server closes (at most ``HOLD_GUARD_S``, so
+        a client that wrongly waits for them fails instead of hanging), so a test sees what the
+        client does after the first refusal however its threads are scheduled."""
+        arrived = iter(range(1_000_000))
 
         def refuse(handler: BaseHTTPRequestHandler) -> None:
             handler._record("refused", json.loads(handler._body() or b"{}"))
+            with self.lock:
+                first = next(arrived) == 0
+            if hold_others and not first:
+                self.closing.wait(HOLD_GUARD_S)
             handler._send(
                 status,
                 {
