@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-import time
+
+from simulated_clock import SimClock
 
 from toolex.llm.limiter import QUEUE_RATIO, Limiter
 
@@ -78,17 +79,22 @@ def test_a_queued_answer_cuts_on_a_local_server_only():
 
 
 def test_acquire_waits_for_room_and_gives_up_when_stopped():
-    lim = Limiter(cap=1)
+    """On a simulated clock (simulated_clock.py): the waiter has had a minute to take a place
+    before the room is made, whatever the machine's load (issue 25: a 0.15 s sleep and a 2 s
+    join stood in for that)."""
+    clock = SimClock()
+    lim = Limiter(cap=1, clock=clock)
     [held] = take(lim, 1)
-    stop = threading.Event()
+    stop = clock.event()
     got = []
-    waiter = threading.Thread(target=lambda: got.append(lim.acquire(stop)))
+    waiter = clock.thread(lambda: got.append(lim.acquire(stop)), (), "waiter")
     waiter.start()
-    time.sleep(0.15)
-    assert not got  # no room
+    clock.sleep(60.0)
+    assert not got and lim.in_flight == 1  # no room
     lim.release(held)
-    waiter.join(2)
+    clock.finish()  # the waiter takes the place and ends
     assert got and got[0] is not None and lim.in_flight == 1
+    assert got[0].sent <= 60.1  # the place was taken when it was made (within one 0.1 s poll)
     stop.set()
     assert lim.acquire(stop) is None
     assert lim.peak == 1

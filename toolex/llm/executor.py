@@ -36,7 +36,7 @@ DuckDB: workers hand attempts over a queue and the generator records them in the
 bursts, always *before* yielding the result they belong to, so a result the caller has seen is a
 finished, recorded call that a re-run serves from the ledger. Closing the generator early (an
 interrupted stage) stops the workers after their current attempt; attempts already finished are
-still recorded.
+still recorded. Time is read, and waited for, on the limiter's clock (toolex.llm.clock).
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ from __future__ import annotations
 import queue
 import random
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -94,6 +93,7 @@ class Executor:
         self.stage, self.judge, self.prompt_version = stage, judge, prompt_version
         self.batch_price = batch_price
         self.limiter = limiter or Limiter(policy.max_in_flight)
+        self.clock = self.limiter.clock  # one clock for the limiter and the calls it admits
         self.flush_s = 0.5  # longest a finished answer waits to be recorded and handed over
         self._rng = random.Random(seed)
 
@@ -122,13 +122,11 @@ class Executor:
         work: queue.Queue[Call] = queue.Queue()
         for call in calls:
             work.put(call)
-        events: queue.Queue[Handover] = queue.Queue()
-        stop = threading.Event()
+        events: queue.Queue[Handover] = self.clock.queue()
+        stop = self.clock.event()
         n_threads = max(1, min(self.limiter.cap, len(calls)))
         threads = [
-            threading.Thread(
-                target=self._worker, args=(work, events, stop), daemon=True, name=f"toolex-llm-{i}"
-            )
+            self.clock.thread(self._worker, (work, events, stop), f"toolex-llm-{i}")
             for i in range(n_threads)
         ]
         for t in threads:
@@ -137,10 +135,10 @@ class Executor:
         health = Health(self.client, n_threads)
         pending_rows: list[Attempt] = []
         results: list[Result] = []
-        last_flush = time.monotonic()
+        last_flush = self.clock.now()
         try:
             while remaining:
-                timeout = max(0.0, last_flush + self.flush_s - time.monotonic())
+                timeout = max(0.0, last_flush + self.flush_s - self.clock.now())
                 try:
                     kind, item = events.get(timeout=timeout)
                 except queue.Empty:
@@ -155,12 +153,12 @@ class Executor:
                 health.check()
                 # One ledger commit per interval, not per attempt: a commit costs milliseconds
                 # and the caller's thread must keep pace with every worker together.
-                if remaining and time.monotonic() - last_flush < self.flush_s:
+                if remaining and self.clock.now() - last_flush < self.flush_s:
                     continue
                 self.ledger.record(pending_rows)
                 self.spend.add(pending_rows)
                 pending_rows = []
-                last_flush = time.monotonic()
+                last_flush = self.clock.now()
                 ready, results = results, []
                 yield from ready
         finally:
@@ -229,7 +227,7 @@ class Executor:
                 status="error",
                 attempt=n,
             )
-            started = time.perf_counter()
+            started = self.clock.now()
             retry_after, held, answered, refused = None, 0.0, None, False
             try:  # the place under the limit is given back on every path
                 try:
@@ -241,7 +239,7 @@ class Executor:
                         row.error += f" (structured output refused; next attempt: {lower})"
                         probe, refused = lower, True
                     elif isinstance(exc, PermanentError):
-                        row.latency_ms = (time.perf_counter() - started) * 1000
+                        row.latency_ms = (self.clock.now() - started) * 1000
                         events.put(("attempt", row))
                         return Result(call, False, error=row.error, call_id=row.call_id, attempts=n)
                     else:
@@ -250,7 +248,7 @@ class Executor:
                 except Exception as exc:  # an SDK surprise is a failed attempt, not a crash
                     row.error = storable(f"{type(exc).__name__}: {exc}", ERROR_CAP)
                 else:
-                    elapsed = time.perf_counter() - started
+                    elapsed = self.clock.now() - started
                     correction = self.read(row, reply, call, request)
                     # a long answer's latency says nothing about queueing
                     answered = None if reply.truncated else elapsed
@@ -261,7 +259,7 @@ class Executor:
                 self.limiter.release(ticket, answered)
                 if reservation is not None and self.budget is not None:
                     self.budget.settle(reservation, row.cost_usd)
-            row.latency_ms = (time.perf_counter() - started) * 1000
+            row.latency_ms = (self.clock.now() - started) * 1000
             events.put(("attempt", row))
             if row.status == "ok":
                 return Result(call, True, row.parsed, call_id=row.call_id, attempts=n)

@@ -13,16 +13,18 @@ by one per round of answers (1/limit per answer). A cut counts once per episode:
 before the last cut saw the old congestion and do not cut again. On a watched (local) server the
 limit does not grow past what a serial server could answer within ``HEADROOM`` of the timeout
 (the fastest answer times the calls in flight): stacking calls that take most of the timeout
-only makes the last of them time out. ``slots`` (the start value) is trusted as given.
+only makes the last of them time out. ``slots`` (the start value) is trusted as given. Time
+is read from the limiter's clock (toolex.llm.clock), which its executor shares.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-import time
 from collections import deque
 from dataclasses import dataclass
+
+from toolex.llm.clock import SYSTEM_CLOCK, Clock
 
 QUEUE_RATIO = 2.5  # slower than this times the fastest recent answer: more than one call queued
 WINDOW = 50  # answers over which "the fastest recent answer" is taken
@@ -31,7 +33,7 @@ HEADROOM = 0.8  # share of the timeout a serial server's queue may fill before g
 
 @dataclass(frozen=True)
 class Ticket:
-    sent: float  # time.monotonic() when the call went out
+    sent: float  # the clock's time when the call went out
     in_flight: int  # calls in flight with it, itself included
     limit: int  # the limit when it was sent
 
@@ -44,7 +46,9 @@ class Limiter:
         *,
         watch_latency: bool = False,
         timeout_s: float | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
+        self.clock = clock
         self.cap, self.timeout_s = max(1, cap), timeout_s
         self.limit = float(min(self.cap, max(1, start or self.cap)))
         self.watch_latency = watch_latency
@@ -53,7 +57,7 @@ class Limiter:
         self.threshold = float(self.cap)  # growth slows above the limit of the last cut
         self._last_cut = -math.inf
         self._latencies: deque[float] = deque(maxlen=WINDOW)
-        self._cond = threading.Condition()
+        self._cond = clock.condition()
 
     @property
     def allowed(self) -> int:
@@ -73,7 +77,7 @@ class Limiter:
                 return None
             self.in_flight += 1
             self.peak = max(self.peak, self.in_flight)
-            return Ticket(time.monotonic(), self.in_flight, self.allowed)
+            return Ticket(self.clock.now(), self.in_flight, self.allowed)
 
     def cut(self, ticket: Ticket) -> None:
         """Halve the limit for a congestion sign seen by the call of ``ticket``."""
@@ -111,6 +115,6 @@ class Limiter:
             return  # sent before the last cut: part of the episode that cut already answered
         self.limit = self.threshold = max(1.0, self.limit / 2)
         self.lowest = min(self.lowest, self.allowed)
-        self._last_cut = time.monotonic()
+        self._last_cut = self.clock.now()
         self.cuts += 1
         self._cond.notify_all()
