@@ -25,11 +25,11 @@ def test_interrupted_run_resumes_without_repeating_finished_calls(llm_env, store
     from toolex.store import Store
 
     tasks = verify_tasks(60)
-    with ScriptedServer(faults=FaultPlan(rate=0.2), hang_s=1.8) as s:
+    with ScriptedServer(faults=FaultPlan(rate=0.2)) as s:  # hangs held until the client quits
         with Store.open(tmp_path / "reference.duckdb") as ref_store:
-            reference = outcome_view(judge_for("openai", s, ref_store).verify(tasks))
+            reference = outcome_view(judge_for("openai", s, ref_store, timeout_s=5).verify(tasks))
 
-        judge = judge_for("openai", s, store)
+        judge = judge_for("openai", s, store, timeout_s=5)
         first: list = []
         if how == "close":
             stream = judge.verify(tasks)
@@ -45,7 +45,7 @@ def test_interrupted_run_resumes_without_repeating_finished_calls(llm_env, store
                     if len(first) == 25:
                         raise KeyboardInterrupt
         s.requests.clear()
-        rest = list(judge_for("openai", s, store).verify(tasks))
+        rest = list(judge_for("openai", s, store, timeout_s=5).verify(tasks))
         resent = {request_key(r["body"]) for r in s.requests if r["kind"] == "chat"}
 
     assert outcome_view(rest) == reference  # same results as an uninterrupted run
