@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
+import shlex
+import subprocess
+import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,10 +25,39 @@ def _setup_commands() -> list[str]:
     return lines[:2]
 
 
+def _extras() -> dict[str, list[str]]:
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        return tomllib.load(f)["project"]["optional-dependencies"]
+
+
+def _requirements(extra: str) -> set[str]:
+    """The distribution names an extra pulls, its own extras (``toolex[spark]``) followed."""
+    names = set()
+    for requirement in _extras()[extra]:
+        name = re.split(r"[\s<>=!~;\[]", requirement, maxsplit=1)[0].lower()
+        if name == "toolex":
+            inner = re.search(r"\[(.*?)\]", requirement)
+            for sub in inner.group(1).split(",") if inner else ():
+                names |= _requirements(sub.strip())
+        else:
+            names.add(name)
+    return names
+
+
+def _pip_targets(command: str) -> list[str]:
+    """What each `pip install` in a `a && b` command installs, e.g. ['.'] or ["-e", ".[dev]"]."""
+    targets = []
+    for part in command.split("&&"):
+        words = shlex.split(part)
+        if words[:2] == ["pip", "install"]:
+            targets += [w for w in words[2:] if not w.startswith("-")]
+    return targets
+
+
 def test_readme_opens_with_install_and_test_commands():
     install, test = _setup_commands()
-    assert "pip install" in install and "toolex demo" in install
-    assert test == "make check"
+    assert "pip install" in install and install.endswith("&& toolex demo")
+    assert test.endswith("&& make check")
     # `make check` runs every check CI needs: lint, contracts and owners first, then mypy beside
     # the tests
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
@@ -35,10 +70,90 @@ def test_readme_opens_with_install_and_test_commands():
     assert "\tpytest" in makefile and "\tmypy toolex tui" in makefile
 
 
+def test_the_first_command_installs_light_and_the_second_what_the_tests_need():
+    """Issue 25: the first command installed [dev], pyspark's 456 MB source archive included,
+    before the demo could run. It installs toolex alone now; the test command installs [dev],
+    which keeps pyspark so that CI runs the Spark engine's tests."""
+    install, test = _setup_commands()
+    [light] = _pip_targets(install)
+    assert light == "."  # no extra: none of the test tools, Spark or Textual
+    [dev] = _pip_targets(test)
+    assert dev == ".[dev]"
+    needs = _requirements("dev")
+    assert {"pytest", "pytest-xdist", "ruff", "mypy", "import-linter", "textual"} <= needs
+    assert "pyspark" in needs and "pyspark" in _requirements("spark")
+    assert "-e" in shlex.split(test.split("&&")[0])  # for working on toolex: editable
+
+
+def test_the_readme_states_the_python_version_the_venv_and_the_shared_folder():
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        requires = tomllib.load(f)["project"]["requires-python"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    setup = " ".join(readme[readme.index("## Set-up") : readme.index("## Tour")].split())
+    version = requires.removeprefix(">=")
+    assert requires == ">=3.11" and f"Python {version} or newer" in setup
+    assert "(`python3 -m venv .venv && . .venv/bin/activate`)" in setup
+    # what ../shared is, and what a user without it runs instead
+    assert "**`../shared`.**" in setup
+    assert "toolex load hub --task" in setup
+    assert "`toolex load stabletoolbench toolex/data/sample`" in setup
+    assert (ROOT / "toolex" / "data" / "sample" / "test_instruction").is_dir()
+    # the set-up time is a figure printed by a script that runs the README's command
+    assert "`python benchmarks/bench_setup.py`" in setup
+    assert re.search(r"last line in \d+ s", setup), "the measured set-up time"
+
+
 def test_ci_runs_the_readme_commands_verbatim():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     for command in _setup_commands():
         assert command in (ln.strip() for ln in ci), f"{command!r} is not in .ci/run"
+
+
+FAKE = """#!/usr/bin/env bash
+echo "$(basename "$0") $* | venv=${VIRTUAL_ENV:-none} | ci=${CI:-}" >> "$CI_LOG"
+if [ "$(basename "$0")" = python3 ] && [ "$1 $2" = "-m venv" ]; then
+    mkdir -p "$3/bin" && echo "export VIRTUAL_ENV='$3'" > "$3/bin/activate"
+fi
+[ "$(basename "$0")" != make ] || exit "${MAKE_EXIT:-0}"
+"""
+
+
+@pytest.mark.parametrize("make_exit", [0, 2])
+def test_ci_makes_a_venv_of_its_own_and_removes_it(tmp_path, make_exit):
+    """Two runs on one host used /tmp/toolex-ci-venv both. Each run now makes its own venv
+    (mktemp) and removes it however it ends. Run here with python3, pip, toolex and make
+    replaced by scripts that log what they were asked and in which venv."""
+    bin_dir, tmp = tmp_path / "bin", tmp_path / "tmp"
+    bin_dir.mkdir()
+    tmp.mkdir()
+    for name in ("python3", "python", "pip", "toolex", "make"):
+        (bin_dir / name).write_text(FAKE, encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+    env = os.environ | {"PATH": f"{bin_dir}:{os.environ['PATH']}", "TMPDIR": str(tmp),
+                        "MAKE_EXIT": str(make_exit)}  # fmt: skip
+    env.pop("VIRTUAL_ENV", None)
+    venvs = []
+    for run in range(2):
+        env["CI_LOG"] = str(tmp_path / f"run{run}.log")
+        done = subprocess.run([str(ROOT / ".ci" / "run")], env=env, capture_output=True,
+                              text=True, timeout=60)  # fmt: skip
+        assert done.returncode == make_exit, done.stderr
+        log = (tmp_path / f"run{run}.log").read_text(encoding="utf-8").splitlines()
+        made = log[0].split(" | ")[0].split()
+        assert made[:3] == ["python3", "-m", "venv"] and made[3].startswith(f"{tmp}/")
+        venvs.append(made[3])
+        install, test = _setup_commands()
+        asked = [ln.split(" | ")[0] for ln in log[1:]]
+        assert asked == [
+            "python -m pip install --quiet --upgrade pip",
+            "pip " + " ".join(shlex.split(install.split("&&")[0])[1:]),
+            "toolex demo",
+            "pip " + " ".join(shlex.split(test.split("&&")[0])[1:]),
+            "make check",
+        ]
+        assert all(ln.endswith(f"venv={made[3]} | ci=true") for ln in log[1:])
+        assert list(tmp.iterdir()) == []  # the venv is gone, pass or fail
+    assert venvs[0] != venvs[1]
 
 
 def test_every_cli_command_has_help_with_an_example():

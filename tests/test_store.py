@@ -48,6 +48,39 @@ def test_newer_store_is_refused(tmp_path):
         Store.open(path)
 
 
+PROGRESS_BAR = """
+import sys
+from toolex.store import Store
+how, path = sys.argv[1:]
+store = Store.memory() if how == "memory" else Store.open(path, read_only=how == "read-only")
+setting = "SELECT current_setting('enable_progress_bar')"
+print(store.con.execute(setting).fetchone()[0], store.con.cursor().execute(setting).fetchone()[0])
+if how == "read-only":  # and the lock-down still holds
+    try:
+        store.con.execute("SET enable_progress_bar = true")
+    except Exception as exc:
+        print(type(exc).__name__, "locked" if "configuration has been locked" in str(exc) else exc)
+"""
+
+
+@pytest.mark.parametrize("how", ["file", "read-only", "memory"])
+def test_a_store_never_draws_duckdbs_progress_bar(tmp_path, how):
+    """DuckDB prints its progress bar to stdout, even into a pipe, for a statement running
+    past 2 s: under load it cut into a command's data (issue 25). Checked in a process whose
+    stdout is a pipe, as a command's is (pytest's capture turns the bar off by itself)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "p.duckdb"
+    Store.open(path).close()
+    done = subprocess.run([sys.executable, "-c", PROGRESS_BAR, how, str(path)],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    lines = done.stdout.splitlines()
+    assert lines[0] == "False False"  # the store's connection and its cursors
+    if how == "read-only":
+        assert lines[1] == "InvalidInputException locked"
+
+
 def test_transaction_rolls_back(store):
     with pytest.raises(RuntimeError), store.transaction() as tx:
         assert tx is store  # the block gets the store, never the raw connection

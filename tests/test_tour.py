@@ -1,12 +1,11 @@
-"""The README's Tour, run top to bottom on a fresh store: every command exits 0, prints no
-error, and no table it prints is meaningless (empty, or old = new everywhere).
+"""The README's Tour, run top to bottom on a fresh store, exactly as written: every command exits
+0, prints no error, and no table it prints is meaningless (empty, or old = new everywhere).
 
-Commands run as the README writes them, from a folder beside a copy of ../shared/data (so the
-README's relative paths hold). What a user brings that the README does not make is made here:
-the run file `my_model.trec` (the bm25 run, exported) and the config `toolex.toml` (the README's
-own block). Excluded: the two commands that need the user's own verdict labels (`labels import
-my_labels.csv` and the judges eval on that source); the LLM-judged commands run with --dry-run,
-as the README writes them, and need no key."""
+Commands run from a folder beside a copy of ../shared/data (so the README's relative paths hold).
+Nothing is made for the user: the run file `my_model.trec`, the config `toolex.toml` and the
+labels file `my_labels.csv` come from the Tour's own commands (an `export trec-run` and two
+heredocs), which run through bash as a user pastes them; the LLM-judged commands run with
+--dry-run, as the README writes them, and need no key."""
 
 from __future__ import annotations
 
@@ -22,53 +21,75 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLEX = str(Path(sys.executable).with_name("toolex"))
-NEEDS_OWN_LABELS = ("my_labels.csv", "--source ann-2024")
+HEREDOC = re.compile(r"<<\s*'?(\w+)'?")
 
 pytestmark = [pytest.mark.slow, pytest.mark.shared_data]
 
 
-def tour() -> tuple[list[str], str]:
-    """The Tour's shell commands in order (continuation lines joined, comments dropped) and its
-    TOML block."""
+def tour() -> list[str]:
+    """The Tour's shell commands in order: continuation lines joined, comments dropped, and a
+    heredoc (`cat > f <<'EOF'` ... `EOF`) kept whole as one command."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     start = readme.index("## Tour")
     section = readme[start : readme.index("\n## ", start)]  # up to the next section
     commands = []
     for block in re.findall(r"```bash\n(.*?)```", section, re.S):
-        for line in block.replace("\\\n", " ").splitlines():
+        lines = block.replace("\\\n", " ").splitlines()
+        while lines:
+            line = lines.pop(0)
+            if end := HEREDOC.search(line):
+                assert end.group(1) in lines, f"unterminated heredoc: {line}"
+                at = lines.index(end.group(1))
+                commands.append("\n".join([line, *lines[: at + 1]]))
+                del lines[: at + 1]
+                continue
             line = line.split("  #")[0].strip()
             if line and not line.startswith("#"):
                 commands.append(line)
-    toml = re.search(r"```toml\n(.*?)```", section, re.S)
-    assert toml, "the Tour shows the toolex.toml it uses"
-    return commands, toml.group(1)
+    return commands
 
 
 def test_the_tour_lists_what_issue_15_asked_for():
-    commands, _ = tour()
+    commands = tour()
     assert any(c.startswith("toolex retrieve") for c in commands)
     assert any(c.startswith("toolex info") for c in commands)
     assert any("--compare" in c for c in commands)
 
 
+def test_every_file_a_tour_command_reads_is_made_by_an_earlier_one():
+    """Issue 25: `my_model.trec`, `my_labels.csv` and `toolex.toml` were placeholders that
+    failed when run as written. Each file a command reads is the data (../shared) or the output
+    of a command above it."""
+    commands = tour()
+    made: set[str] = set()
+    for command in commands:
+        if HEREDOC.search(command):
+            made.add(command.split(">")[1].split()[0])
+            continue
+        args = shlex.split(command)
+        written = {args[i + 1] for i, a in enumerate(args[:-1]) if a in (">", "--out", "--graph")}
+        for name in set(args) - written:
+            if re.fullmatch(r"[\w.-]+\.(trec|csv|toml|jsonl|json|run)", name):
+                assert name in made, f"{command!r} reads {name}, which no command above makes"
+        made |= written
+    assert {"my_model.trec", "my_labels.csv", "toolex.toml"} <= made
+
+
 def test_the_readme_tour_runs_top_to_bottom(shared_data, tmp_path):
-    commands, toml = tour()
+    commands = tour()
     work = tmp_path / "main"
     work.mkdir()
     (tmp_path / "shared").mkdir()
     (tmp_path / "shared" / "data").symlink_to(shared_data)
-    (work / "toolex.toml").write_text(toml, encoding="utf-8")
     env = os.environ | {"TOOLEX_DB": str(work / "toolex.duckdb")}
     env.pop("OPENAI_API_KEY", None)
     env.pop("ANTHROPIC_API_KEY", None)
-    ran = []
     for command in commands:
-        if any(marker in command for marker in NEEDS_OWN_LABELS):
+        if HEREDOC.search(command):  # a file the Tour writes: run as pasted into a shell
+            done = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True,
+                                  text=True)  # fmt: skip
+            assert done.returncode == 0, f"{command}\n{done.stderr}"
             continue
-        if "runs import my_model.trec" in command:
-            made = _toolex(["export", "trec-run", "--run", "bm25", "--out", "my_model.trec"],
-                           work, env)  # fmt: skip
-            assert made.returncode == 0, made.stderr
         args = shlex.split(command)
         stdout_file = None
         if ">" in args:
@@ -76,7 +97,6 @@ def test_the_readme_tour_runs_top_to_bottom(shared_data, tmp_path):
             args = args[: args.index(">")]
         assert args[0] == "toolex", command
         done = _toolex(args[1:], work, env)
-        ran.append(command)
         assert done.returncode == 0, f"{command}\n{done.stderr[-2000:]}"
         assert "error:" not in done.stderr and "Traceback" not in done.stderr, command
         assert "degenerate expansion" not in done.stderr, f"{command}\n{done.stderr}"
@@ -85,7 +105,6 @@ def test_the_readme_tour_runs_top_to_bottom(shared_data, tmp_path):
             stdout_file.write_text(done.stdout, encoding="utf-8")
             assert done.stdout.count("\n") > 1, f"{command} wrote nothing"
         _check_meaning(args[1:], done.stdout, work, env)
-    assert len(ran) >= len(commands) - len(NEEDS_OWN_LABELS)
     assert (work / "report" / "report.md").is_file()
     assert (work / "expanded.parquet").is_file() and (work / "bm25.run").is_file()
 

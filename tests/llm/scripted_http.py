@@ -1,7 +1,8 @@
 """The HTTP side of the scripted LLM server (scripted_server.py): the routes of OpenAI's chat,
 files and batch APIs and Anthropic's messages and message batches, the slots that queue requests,
 and the faults as they go on the wire (429 with Retry-After, 500, a hang past the client's
-timeout). What is answered comes from the ``ScriptedServer`` a handler is made for.
+timeout: held until the client gives up, so it is a timeout however late the client's comes).
+What is answered comes from the ``ScriptedServer`` a handler is made for.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from scripted_server import ScriptedServer
+
+HOLD_GUARD_S = 60.0  # longest a held request waits (scripted_server.hold_after)
 
 
 class ScriptedHTTPServer(ThreadingHTTPServer):
@@ -177,19 +180,35 @@ def handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             except OSError:
                 return True
 
-        def _work(self, seconds: float) -> bool:
-            """Work on a request for ``seconds``; False when the server drops it because its
-            client gave up (``drop_abandoned``, as llama.cpp, vLLM and Ollama do)."""
+        def _work(self, seconds: float, hang: bool) -> bool:
+            """Work on a request for ``seconds``, and on a hung one then until its client gives
+            up (at most ``hang_s``); False when the server drops it because its client gave up
+            (``drop_abandoned``, as llama.cpp, vLLM and Ollama do)."""
             if not server.drop_abandoned:
                 if seconds:
                     time.sleep(seconds)
-                return True
-            end = time.monotonic() + seconds
-            while time.monotonic() < end:
-                if self._gone():
-                    return False
-                time.sleep(min(0.01, max(0.0, end - time.monotonic())))
+            else:
+                end = time.monotonic() + seconds
+                while time.monotonic() < end:
+                    if self._gone():
+                        return False
+                    time.sleep(min(0.01, max(0.0, end - time.monotonic())))
+            if hang:
+                self._hold(server.hang_s)
+                return not (server.drop_abandoned and self._gone())
             return True
+
+        def _hold(self, at_most: float) -> None:
+            """Hold a hung request until the client gives up (closes the connection), the server
+            closes, or ``at_most`` seconds pass."""
+            end = time.monotonic() + at_most
+            while not server.closing.is_set() and time.monotonic() < end:
+                wait = min(0.05, max(0.0, end - time.monotonic()))
+                readable, _, _ = select.select([self.connection], [], [], wait)
+                if readable and self._gone():
+                    return
+                if readable:  # data, not a close: nothing to wait on but the time
+                    time.sleep(wait)
 
         def _chat(self, provider: str, body: dict[str, Any]) -> None:
             kind = (body.get("response_format") or {}).get("type")
@@ -204,6 +223,8 @@ def handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             fault = server.faults.fault_for(body)
             with server.lock:
                 server.served[fault or "ok"] += 1
+            if not server.passes():
+                server.gate.wait(HOLD_GUARD_S)
             if server.slots is not None:
                 server.slots.acquire()  # wait for a slot: the queue of a one-slot server
             worked = True
@@ -211,7 +232,7 @@ def handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 with server.lock:
                     server.active += 1
                     server.max_active = max(server.max_active, server.active)
-                worked = self._work(server.latency_s + (server.hang_s if fault == "hang" else 0))
+                worked = self._work(server.latency_s, fault == "hang")
             finally:
                 with server.lock:
                     server.active -= 1

@@ -4,8 +4,9 @@ It speaks enough of OpenAI's ``/v1/chat/completions`` (+ ``/v1/files``, ``/v1/ba
 Anthropic's ``/v1/messages`` (+ ``/v1/messages/batches``) for the real ``openai`` and
 ``anthropic`` SDKs to talk to it. Answers come from a ``responder(provider, body) -> text``;
 faults come from a ``FaultPlan`` (deterministic per request content, so a test knows which
-requests fail and that their retries succeed): 429 with Retry-After, 500, a hang longer than the
-client's timeout, a malformed answer, or an answer with a wrong number of sub-queries.
+requests fail and that their retries succeed): 429 with Retry-After, 500, a hang (held until the
+client times out and hangs up, at most ``hang_s``), a malformed answer, or an answer with a wrong
+number of sub-queries.
 
 What real servers do besides, on request:
 - an answer longer than the request's token budget (len/4 tokens) is cut there and reported as
@@ -41,7 +42,7 @@ from typing import Any
 
 from scripted_answers import FaultPlan, _k_of, decomposition, default_responder, small_model
 from scripted_bodies import anthropic_message, openai_completion
-from scripted_http import ScriptedHTTPServer, handler_for
+from scripted_http import HOLD_GUARD_S, ScriptedHTTPServer, handler_for
 
 
 class ScriptedServer:
@@ -51,7 +52,7 @@ class ScriptedServer:
         *,
         latency_s: float = 0.0,
         faults: FaultPlan | None = None,
-        hang_s: float = 1.0,
+        hang_s: float = HOLD_GUARD_S,
         batch_polls: int = 1,
         slots: int | None = None,
         reject_formats: tuple[str, ...] = (),
@@ -76,6 +77,10 @@ class ScriptedServer:
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.lock = threading.Lock()
+        self.closing = threading.Event()  # set when the server closes: held requests end
+        self.gate = threading.Event()  # open: chat requests pass (see hold_after)
+        self.gate.set()
+        self._let_through: int | None = None
         self.httpd = ScriptedHTTPServer(("127.0.0.1", 0), handler_for(self))
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -89,15 +94,25 @@ class ScriptedServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.closing.set()
+        self.release()
         self.httpd.shutdown()
         self.httpd.server_close()
 
-    def refuse_all(self, status: int = 401) -> None:
+    def refuse_all(self, status: int = 401, *, hold_others: bool = False) -> None:
         """Answer every POST with ``status`` (a revoked key, say), after reading the body so
-        the kept-alive connection stays in sync."""
+        the kept-alive connection stays in sync. ``hold_others``: only the first request is
+        answered at once; the others wait until the server closes (at most ``HOLD_GUARD_S``, so
+        a client that wrongly waits for them fails instead of hanging), so a test sees what the
+        client does after the first refusal however its threads are scheduled."""
+        arrived = iter(range(1_000_000))
 
         def refuse(handler: BaseHTTPRequestHandler) -> None:
             handler._record("refused", json.loads(handler._body() or b"{}"))
+            with self.lock:
+                first = next(arrived) == 0
+            if hold_others and not first:
+                self.closing.wait(HOLD_GUARD_S)
             handler._send(
                 status,
                 {
@@ -107,6 +122,27 @@ class ScriptedServer:
             )
 
         self.httpd.RequestHandlerClass.do_POST = refuse
+
+    def hold_after(self, n: int) -> None:
+        """Answer the next ``n`` chat requests and hold every later one (counted and faulted
+        as it arrives) until ``release()`` or the server closes, at most ``HOLD_GUARD_S``: a
+        client then cannot finish a stage before the test acts, however fast it runs."""
+        with self.lock:
+            self._let_through = n
+            self.gate.clear()
+
+    def release(self) -> None:
+        with self.lock:
+            self._let_through = None
+            self.gate.set()
+
+    def passes(self) -> bool:
+        """Whether a chat request arriving now is answered at once (see ``hold_after``)."""
+        with self.lock:
+            if self._let_through is None:
+                return True
+            self._let_through -= 1
+            return self._let_through >= 0
 
     def count(self, kind: str) -> int:
         """Requests received for ``chat``, ``messages``, ``files``, ``batches``..."""

@@ -8,28 +8,33 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 from llm_support import FaultPlan, ScriptedServer, verify_tasks
+from one_slot_model import OneSlotServer
 from pipeline.fixtures import build
+from simulated_clock import SimClock
 
 from toolex.errors import ModelUnavailableError
 from toolex.judges import make_judge
-from toolex.llm.ledger import Attempt
-from toolex.llm.retry import TIMEOUTS_IN_A_ROW, Health
+from toolex.llm.calls import Call
+from toolex.llm.executor import Executor
+from toolex.llm.ledger import Attempt, Ledger
+from toolex.llm.limiter import Limiter
+from toolex.llm.retry import TIMEOUTS_IN_A_ROW, Health, Policy
 from toolex.store import Store
 
 TOOLEX = str(Path(sys.executable).with_name("toolex"))
-T0 = datetime(2025, 1, 1)
+HANG_GUARD_S = 600  # a process that never gets there fails the test; no timing is asserted
 TIMEOUT = "timeout: the server did not answer in time"
 
 
-def row(status: str, error: str | None, sent_s: float, took_s: float) -> Attempt:
+def row(status: str, error: str | None, sent_s: float, took_s: float) -> tuple[Attempt, float]:
+    """An attempt's row and the clock's time it was sent, as the executor hands them to Health."""
     r = Attempt("verify", "compat:m", "m", "v", "h", "k", status, error=error)
-    r.created_at, r.latency_ms = T0 + timedelta(seconds=sent_s), took_s * 1000
-    return r
+    r.latency_ms = took_s * 1000
+    return r, sent_s
 
 
 class Endpoint:  # what Health reads off a client
@@ -41,15 +46,15 @@ class Endpoint:  # what Health reads off a client
 
 def test_three_timeouts_in_a_row_stop_the_stage():
     health = Health(Endpoint(), n_threads=16)
-    health.see(row("ok", None, 0, 1))
+    health.see(*row("ok", None, 0, 1))
     for i in range(TIMEOUTS_IN_A_ROW - 1):
-        health.see(row("error", TIMEOUT, 10 + 400 * i, 300))
+        health.see(*row("error", TIMEOUT, 10 + 400 * i, 300))
         health.check()
-    health.see(row("ok", None, 900, 1))  # an answer between them: the count starts again
+    health.see(*row("ok", None, 900, 1))  # an answer between them: the count starts again
     for i in range(TIMEOUTS_IN_A_ROW - 1):
-        health.see(row("error", TIMEOUT, 1000 + 400 * i, 300))
+        health.see(*row("error", TIMEOUT, 1000 + 400 * i, 300))
         health.check()
-    health.see(row("error", TIMEOUT, 2000, 300))
+    health.see(*row("error", TIMEOUT, 2000, 300))
     with pytest.raises(ModelUnavailableError, match="takes connections but does not answer"):
         health.check()
 
@@ -57,10 +62,10 @@ def test_three_timeouts_in_a_row_stop_the_stage():
 def test_timeouts_of_calls_in_flight_together_count_once():
     health = Health(Endpoint(), n_threads=16)
     for i in range(16):  # sixteen calls sent within a second, all timing out: one episode
-        health.see(row("error", TIMEOUT, i / 16, 60))
+        health.see(*row("error", TIMEOUT, i / 16, 60))
     health.check()
     assert health.timeouts == 1
-    health.see(row("error", TIMEOUT, 61, 60))  # sent after they ended: a second one
+    health.see(*row("error", TIMEOUT, 61, 60))  # sent after they ended: a second one
     assert health.timeouts == 2
 
 
@@ -82,29 +87,60 @@ def test_a_server_that_never_answers_stops_the_stage_after_three_timeouts(llm_en
     assert TIMEOUTS_IN_A_ROW <= sent <= TIMEOUTS_IN_A_ROW + 1
 
 
+def test_the_breaker_counts_timeouts_on_the_executors_clock(store):
+    """On a simulated clock (simulated_clock.py) against a one-slot server that never answers
+    in time: each timed-out call was sent when the one before it ended, so each is an episode
+    of its own by the clock's times (had Health read the rows' wall-clock times, 0.3 s of
+    simulated timeout would take no real time and the three would count as one), and the
+    stage stops at the third timeout, 0.9 s in, not after 8 tasks x 5 attempts."""
+    clock = SimClock()
+    server = OneSlotServer(clock, 3600.0, drop_abandoned=True)
+    executor = Executor(
+        server,
+        Ledger(store),
+        stage="verify",
+        judge="compat:qwen2.5-1.5b",
+        prompt_version="v",
+        policy=Policy(max_in_flight=16, max_attempts=5, backoff_base_s=0.01, timeout_s=0.3),
+        limiter=Limiter(16, 1, watch_latency=True, timeout_s=0.3, clock=clock),
+        seed=7,
+    )
+    calls = [Call(f"t{i}", f"h{i}", "s", f"task {i}", str) for i in range(8)]
+    with pytest.raises(ModelUnavailableError, match="3 calls in a row timed out"):
+        list(executor.run(calls))
+    stopped_at = clock.now()
+    clock.finish()
+    assert stopped_at == pytest.approx(TIMEOUTS_IN_A_ROW * 0.3)
+    # three timeouts, and at most the one call sent while the third was being recorded
+    assert TIMEOUTS_IN_A_ROW <= server.received <= TIMEOUTS_IN_A_ROW + 1
+    assert server.timeouts == server.received
+
+
 @pytest.mark.slow
 def test_the_first_ctrl_c_stops_a_stage_whose_server_never_answers(tmp_path):
     db = tmp_path / "b.duckdb"
     with Store.open(db) as store:
         build(store)
     never = FaultPlan(rate=1.0, kinds=("hang",), repeats=1000)
-    with ScriptedServer(faults=never, hang_s=600, drop_abandoned=True) as s:
+    # the call's timeout and the hang are both far past the guard: a stage that waited for
+    # either instead of stopping at the Ctrl-C fails the test
+    with ScriptedServer(faults=never, hang_s=3600, drop_abandoned=True) as s:
         config = tmp_path / "toolex.toml"
+        judge = f"compat:{s.url}/v1#qwen2.5-1.5b"
         config.write_text(
-            f'[judges]\nverify = "compat:{s.url}/v1#qwen2.5-1.5b"\n[llm]\ncompat_timeout_s = 300\n',
-            encoding="utf-8",
+            f'[judges]\nverify = "{judge}"\n[llm]\ncompat_timeout_s = 3600\n', encoding="utf-8"
         )
         args = ["expand", "--db", str(db), "--benchmark", "b", "--config", str(config)]
         proc = subprocess.Popen(
             [TOOLEX, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
         try:
-            deadline = time.monotonic() + 120
+            deadline = time.monotonic() + HANG_GUARD_S
             while s.count("chat") == 0:  # the verify stage is waiting on its first call
                 assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
                 time.sleep(0.05)
             proc.send_signal(signal.SIGINT)  # once
-            out, err = proc.communicate(timeout=60)  # far less than the 300 s timeout
+            out, err = proc.communicate(timeout=HANG_GUARD_S)  # not the 3600 s timeout
         finally:
             if proc.poll() is None:
                 proc.kill()

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-import time
+
+from simulated_clock import SimClock
 
 from toolex.llm.limiter import QUEUE_RATIO, Limiter
 
@@ -78,17 +79,22 @@ def test_a_queued_answer_cuts_on_a_local_server_only():
 
 
 def test_acquire_waits_for_room_and_gives_up_when_stopped():
-    lim = Limiter(cap=1)
+    """On a simulated clock (simulated_clock.py): the waiter has had a minute to take a place
+    before the room is made, whatever the machine's load (issue 25: a 0.15 s sleep and a 2 s
+    join stood in for that)."""
+    clock = SimClock()
+    lim = Limiter(cap=1, clock=clock)
     [held] = take(lim, 1)
-    stop = threading.Event()
+    stop = clock.event()
     got = []
-    waiter = threading.Thread(target=lambda: got.append(lim.acquire(stop)))
+    waiter = clock.thread(lambda: got.append(lim.acquire(stop)), (), "waiter")
     waiter.start()
-    time.sleep(0.15)
-    assert not got  # no room
+    clock.sleep(60.0)
+    assert not got and lim.in_flight == 1  # no room
     lim.release(held)
-    waiter.join(2)
+    clock.finish()  # the waiter takes the place and ends
     assert got and got[0] is not None and lim.in_flight == 1
+    assert got[0].sent <= 60.1  # the place was taken when it was made (within one 0.1 s poll)
     stop.set()
     assert lim.acquire(stop) is None
     assert lim.peak == 1
@@ -120,7 +126,10 @@ def test_slots_are_a_floor_no_cut_goes_below():
 
 
 def test_a_timeout_gives_the_place_back_unless_the_server_keeps_abandoned_work():
-    lim = Limiter(cap=2, start=2, watch_latency=True, timeout_s=300.0)
+    """On a simulated clock: "right after the timeout" is within the fastest answer's time of
+    it however slowly the machine runs this test."""
+    clock = SimClock()
+    lim = Limiter(cap=2, start=2, watch_latency=True, timeout_s=300.0, clock=clock)
     [warm] = take(lim, 1)
     lim.release(warm, latency=100.0)  # the fastest answer: 100 s
     [t] = take(lim, 1)
@@ -135,7 +144,14 @@ def test_a_timeout_gives_the_place_back_unless_the_server_keeps_abandoned_work()
     [probe] = take(lim, 1)
     lim.release(probe, latency=100.0)  # no wait this time: the server dropped it
     assert lim.keeps_abandoned is False
-    late = Limiter(cap=2, watch_latency=True, timeout_s=60.0)
+    [t] = take(lim, 1)
+    lim.timed_out(t)
+    lim.release(t)
+    clock.sleep(100.0)  # the fastest answer's time later an abandoned copy would be done
+    [probe] = take(lim, 1)
+    lim.release(probe, latency=QUEUE_RATIO * 100.0 + 1)  # a wait then says nothing about it
+    assert lim.keeps_abandoned is False
+    late = Limiter(cap=2, watch_latency=True, timeout_s=60.0, clock=clock)
     late.keeps_abandoned = True
     late.release(take(late, 1)[0], latency=100.0)
     assert late.timed_out(take(late, 1)[0]) == 60.0  # never longer than the timeout

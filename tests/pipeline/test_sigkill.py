@@ -17,7 +17,7 @@ from toolex.store import Store
 TESTS = Path(__file__).resolve().parents[1]
 
 CHILD = textwrap.dedent("""
-    import sys, time
+    import sys
     sys.path.insert(0, {tests!r})
     import toolex.pipeline.stage as context
     context.FLUSH_ROWS = 1  # write every outcome at once, so some are stored before the kill
@@ -31,7 +31,7 @@ CHILD = textwrap.dedent("""
             for outcome in super().verify(tasks):
                 yield outcome
                 print("verdict", flush=True)
-                time.sleep(30)  # the parent kills us here
+                sys.stdin.read()  # the parent kills us here (it never writes)
 
     store = Store.open({db!r})
     run_expansion(store, "b", Slow(store), search=overlap_search)
@@ -49,6 +49,7 @@ def test_sigkill_mid_verify_then_rerun(tmp_path):
         build(store)
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD.format(tests=str(TESTS), db=str(db))],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
         env=dict(os.environ),

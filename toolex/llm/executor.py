@@ -46,7 +46,8 @@ interrupted stage) stops the workers after their current attempt; attempts alrea
 still recorded. While it waits, the caller's thread reports to the progress reporter every
 ``flush_s`` (``advance(0)``): plain progress lines keep coming while calls are slow, and Ctrl-C,
 which stops work at the next report (toolex/cli/progress.py), stops a stage whose calls never
-answer at once, not after their timeouts.
+answer at once, not after their timeouts. Time is read, and waited for, on the limiter's clock
+(toolex.llm.clock): latencies, backoffs, holds, the pulse and the breaker's timeout episodes.
 """
 
 from __future__ import annotations
@@ -54,9 +55,8 @@ from __future__ import annotations
 import queue
 import random
 import threading
-import time
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolex.errors import AnswerError
 from toolex.llm.budget import STOPPED, Budget
@@ -83,8 +83,13 @@ from toolex.llm.retry import Health, Policy
 from toolex.progress import current
 
 CONGESTION = ("timeout", "rate_limit", "overloaded")  # TransientError kinds that halve in-flight
-# What a worker hands the caller's thread: ("attempt", a ledger row) or ("result", a Result).
+# What a worker hands the caller's thread: ("attempt", a Timed row) or ("result", a Result).
 Handover = tuple[str, Any]
+
+
+class Timed(NamedTuple):
+    row: Attempt
+    sent: float  # the clock's time the attempt went out: the breaker's episodes (Health)
 
 
 class Executor:
@@ -109,6 +114,7 @@ class Executor:
         self.stage, self.judge, self.prompt_version = stage, judge, prompt_version
         self.batch_price = batch_price
         self.limiter = limiter or Limiter(policy.max_in_flight)
+        self.clock = self.limiter.clock  # one clock for the limiter and the calls it admits
         self.flush_s = 0.5  # longest a finished answer waits to be recorded and handed over
         self._rng = random.Random(seed)
 
@@ -137,13 +143,11 @@ class Executor:
         work: queue.Queue[Call] = queue.Queue()
         for call in calls:
             work.put(call)
-        events: queue.Queue[Handover] = queue.Queue()
-        stop = threading.Event()
+        events: queue.Queue[Handover] = self.clock.queue()
+        stop = self.clock.event()
         n_threads = max(1, min(self.limiter.cap, len(calls)))
         threads = [
-            threading.Thread(
-                target=self._worker, args=(work, events, stop), daemon=True, name=f"toolex-llm-{i}"
-            )
+            self.clock.thread(self._worker, (work, events, stop), f"toolex-llm-{i}")
             for i in range(n_threads)
         ]
         for t in threads:
@@ -152,33 +156,33 @@ class Executor:
         health = Health(self.client, n_threads)
         pending_rows: list[Attempt] = []
         results: list[Result] = []
-        last_flush = last_pulse = time.monotonic()
+        last_flush = last_pulse = self.clock.now()
         try:
             while remaining:
-                timeout = max(0.0, last_flush + self.flush_s - time.monotonic())
+                timeout = max(0.0, last_flush + self.flush_s - self.clock.now())
                 try:
                     kind, item = events.get(timeout=timeout)
                 except queue.Empty:
                     kind, item = "tick", None
                 if kind == "attempt":
-                    pending_rows.append(item)
-                    health.see(item)
+                    pending_rows.append(item.row)
+                    health.see(item.row, item.sent)
                 elif kind == "result":
                     if item.error != STOPPED:  # refused by the budget: the task stays pending
                         results.append(item)
                     remaining -= 1
                 health.check()
-                if time.monotonic() - last_pulse >= self.flush_s:
-                    last_pulse = time.monotonic()
+                if self.clock.now() - last_pulse >= self.flush_s:
+                    last_pulse = self.clock.now()
                     current().advance(0)  # a report while waiting: progress lines, Ctrl-C
                 # One ledger commit per interval, not per attempt: a commit costs milliseconds
                 # and the caller's thread must keep pace with every worker together.
-                if remaining and time.monotonic() - last_flush < self.flush_s:
+                if remaining and self.clock.now() - last_flush < self.flush_s:
                     continue
                 self.ledger.record(pending_rows)
                 self.spend.add(pending_rows)
                 pending_rows = []
-                last_flush = time.monotonic()
+                last_flush = self.clock.now()
                 ready, results = results, []
                 yield from ready
         finally:
@@ -189,7 +193,7 @@ class Executor:
                 except queue.Empty:
                     break
                 if kind == "attempt":
-                    pending_rows.append(item)
+                    pending_rows.append(item.row)
             self.ledger.record(pending_rows)
             self.spend.add(pending_rows)
 
@@ -249,21 +253,21 @@ class Executor:
                 status="error",
                 attempt=n,
             )
-            started = time.perf_counter()
+            started = self.clock.now()
             retry_after, held, answered, refused = None, 0.0, None, False
             step: Correction | Rebuild | Stop | None = None
             try:  # the place under the limit is given back on every path
                 try:
                     reply = self.client.complete(request)
                 except (TransientError, PermanentError) as exc:
-                    row.latency_ms = (time.perf_counter() - started) * 1000
+                    row.latency_ms = (self.clock.now() - started) * 1000
                     row.error = storable(str(exc), ERROR_CAP)
                     lower = self._lower_mode(request, exc)
                     if lower is not None:
                         row.error += f" (structured output refused; next attempt: {lower})"
                         probe, refused = lower, True
                     elif isinstance(exc, PermanentError):
-                        events.put(("attempt", row))
+                        events.put(("attempt", Timed(row, started)))
                         return Result(call, False, error=row.error, call_id=row.call_id, attempts=n)
                     else:
                         retry_after = exc.retry_after
@@ -271,7 +275,7 @@ class Executor:
                 except Exception as exc:  # an SDK surprise is a failed attempt, not a crash
                     row.error = storable(f"{type(exc).__name__}: {exc}", ERROR_CAP)
                 else:
-                    elapsed = time.perf_counter() - started
+                    elapsed = self.clock.now() - started
                     row.latency_ms = elapsed * 1000
                     rejected = self.read(row, reply, call, request)
                     if rejected is not None:
@@ -287,8 +291,8 @@ class Executor:
                 if reservation is not None and self.budget is not None:
                     self.budget.settle(reservation, row.cost_usd)
             if row.latency_ms is None:  # an SDK surprise; the others were timed at once
-                row.latency_ms = (time.perf_counter() - started) * 1000
-            events.put(("attempt", row))
+                row.latency_ms = (self.clock.now() - started) * 1000
+            events.put(("attempt", Timed(row, started)))
             if row.status == "ok":
                 return Result(call, True, row.parsed, call_id=row.call_id, attempts=n)
             last_error, last_call = row.error or row.status, row.call_id

@@ -25,15 +25,19 @@ work the abandoned request to its end; that shows in the first answers sent afte
 the fastest answer, the limiter learns ``keeps_abandoned`` and from then on a timed-out call
 keeps its place for the fastest answer's time, so its retry does not queue behind the abandoned
 copy; an answer that did not wait unlearns it.
+
+Time (a ticket's sending, the last cut, the last timeout) is read from the limiter's clock
+(toolex.llm.clock), which its executor shares.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-import time
 from collections import deque
 from dataclasses import dataclass
+
+from toolex.llm.clock import SYSTEM_CLOCK, Clock
 
 QUEUE_RATIO = 2.5  # slower than this times the fastest recent answer: more than one call queued
 WINDOW = 50  # answers over which "the fastest recent answer" is taken
@@ -42,7 +46,7 @@ HEADROOM = 0.8  # share of the timeout a serial server's queue may fill before g
 
 @dataclass(frozen=True)
 class Ticket:
-    sent: float  # time.monotonic() when the call went out
+    sent: float  # the clock's time when the call went out
     in_flight: int  # calls in flight with it, itself included
     limit: int  # the limit when it was sent
 
@@ -56,7 +60,9 @@ class Limiter:
         watch_latency: bool = False,
         timeout_s: float | None = None,
         floor: int = 1,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
+        self.clock = clock
         self.cap, self.timeout_s = max(1, cap), timeout_s
         self.floor = min(self.cap, max(1, floor))  # no cut goes below it (``slots``)
         self.limit = float(min(self.cap, max(self.floor, start or self.cap)))
@@ -68,7 +74,7 @@ class Limiter:
         self.threshold = float(self.cap)  # growth slows above the limit of the last cut
         self._last_cut = -math.inf
         self._latencies: deque[float] = deque(maxlen=WINDOW)
-        self._cond = threading.Condition()
+        self._cond = clock.condition()
 
     @property
     def allowed(self) -> int:
@@ -88,7 +94,7 @@ class Limiter:
                 return None
             self.in_flight += 1
             self.peak = max(self.peak, self.in_flight)
-            return Ticket(time.monotonic(), self.in_flight, self.allowed)
+            return Ticket(self.clock.now(), self.in_flight, self.allowed)
 
     def cut(self, ticket: Ticket) -> None:
         """Halve the limit for a congestion sign seen by the call of ``ticket``."""
@@ -100,7 +106,7 @@ class Limiter:
         keep its place (0 unless the server is known to keep working on abandoned requests)."""
         with self._cond:
             self._cut(ticket)
-            self._last_timeout = time.monotonic()
+            self._last_timeout = self.clock.now()
             fastest = min(self._latencies) if self._latencies else 0.0
             hold = fastest if self.keeps_abandoned else 0.0
             return min(hold, self.timeout_s or hold)
@@ -146,6 +152,6 @@ class Limiter:
             return  # sent before the last cut: part of the episode that cut already answered
         self.limit = self.threshold = max(float(self.floor), self.limit / 2)
         self.lowest = min(self.lowest, self.allowed)
-        self._last_cut = time.monotonic()
+        self._last_cut = self.clock.now()
         self.cuts += 1
         self._cond.notify_all()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 
 from toolex.errors import ModelUnavailableError
 from toolex.llm.clients import KEY_ENV, ChatClient
@@ -49,16 +48,18 @@ class Health:
     key (401/403), an endpoint that never answered while the first attempts of every worker
     (and then some) all failed to connect, or ``TIMEOUTS_IN_A_ROW`` timeouts with no answer
     between them. Timeouts of calls that were in flight together count once: a burst of them is
-    one sign of one stuck episode, as the limiter counts it (toolex.llm.limiter)."""
+    one sign of one stuck episode, as the limiter counts it (toolex.llm.limiter). Times are the
+    executor's clock's (toolex.llm.clock): when an attempt was sent, and its latency."""
 
     def __init__(self, client: ChatClient, n_threads: int) -> None:
         self.client, self.limit = client, n_threads + 2
         self.answered, self.unreachable = False, 0
         self.refused: str | None = None
         self.timeouts = 0  # episodes of timeouts since the last answer
-        self._episode_end: datetime | None = None  # when the last counted timeout ended
+        self._episode_end: float | None = None  # when the last counted timeout ended
 
-    def see(self, row: Attempt) -> None:
+    def see(self, row: Attempt, sent: float) -> None:
+        """Take in an attempt's row; ``sent``: the clock's time the attempt went out."""
         error = row.error or ""
         if row.status in ("ok", "malformed") or error.startswith("HTTP"):
             self.answered = True
@@ -67,13 +68,13 @@ class Health:
             self.refused = error
         elif error.startswith("connection error"):
             self.unreachable += 1
-        elif error.startswith("timeout") and self._new_episode(row):
+        elif error.startswith("timeout") and self._new_episode(sent):
             self.timeouts += 1
-            self._episode_end = row.created_at + timedelta(milliseconds=row.latency_ms or 0)
+            self._episode_end = sent + (row.latency_ms or 0) / 1000
 
-    def _new_episode(self, row: Attempt) -> bool:
+    def _new_episode(self, sent: float) -> bool:
         """A timeout of a call sent after the last counted one ended (not in flight with it)."""
-        return self._episode_end is None or row.created_at >= self._episode_end
+        return self._episode_end is None or sent >= self._episode_end
 
     def check(self) -> None:
         where = getattr(getattr(self.client, "sdk_client", None), "base_url", "the endpoint")

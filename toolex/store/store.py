@@ -53,10 +53,17 @@ class Store(Migrations, Existence):
         if read_only and path != ":memory:" and not Path(path).exists():
             raise StoreError(f"no store at {path}; create one with `toolex load ...` first")
         config: dict[str, Any] = dict(LOCKED_DOWN if read_only and not allow_files else {})
+        lock = config.pop("lock_configuration", False)  # after the session setting below
         if path != ":memory:":
             config["memory_limit"] = memory_limit()
         try:
             con = duckdb.connect(path, read_only=read_only, config=config)
+            # DuckDB draws its progress bar on stdout, piped or not, for any statement past 2 s:
+            # on a loaded machine it landed in `--format json` output (issue 25). A session
+            # setting (cursors inherit it), so it is set here, then the configuration locked.
+            con.execute("SET enable_progress_bar = false")
+            if lock:
+                con.execute("SET lock_configuration = true")
         except duckdb.Error as exc:  # a held lock (lock_message), a damaged file, ...
             raise store_error(exc, path) or exc from exc
         store = cls(con, path, read_only)
