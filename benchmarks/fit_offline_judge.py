@@ -1,7 +1,7 @@
 """Choose the offline verifier's thresholds and measure them held out, as the pipeline runs them.
 
     python benchmarks/fit_offline_judge.py --db STORE [--subqueries decomposer|labels] [--write]
-        [--frontier]
+        [--frontier] [--embedding SPEC]
 
 STORE holds the benchmarks the labels come from (``toolex load toolret ../shared/data/toolret``,
 ``toolex load stabletoolbench ../shared/data/stabletoolbench``). Labels: the shipped sets
@@ -27,7 +27,12 @@ weighted precision there is at least ``--strict-target``, the screen's as the lo
 least ``--screen-target`` of their equivalents. "all" pools the parts, each judged so. The
 thresholds printed last are chosen the same way on every part, with the confidence calibration
 (a weighted logistic of the label on the score) and the yes rate under a veto: paste them into
-operating_points.py (``--write`` writes the HELD_OUT figures as JSON beside the labels too).
+operating_points.py (``--write`` writes the held-out figures as JSON beside the labels too).
+
+``--embedding SPEC`` reads the evidence with that embedding model (toolex.judges.embedding:
+``wordllama``, the default, or ``fastembed:<model>@<folder>``), so its thresholds, calibration
+and held-out figures are that model's: they go into ``operating_points.FITTED`` and
+held_out.json under the model's name (never the folder's), beside the other models'.
 ``--frontier`` adds, in sample, the best recall any cut reaches at the strict precision target:
 for the shipped score, and for a logistic regression of every measurement fitted on the labels.
 """
@@ -46,6 +51,7 @@ import numpy as np
 
 from toolex.judges import operating_points as op
 from toolex.judges.base import DecomposeTask, ToolDoc
+from toolex.judges.embedding import DEFAULT_EMBEDDING, checked, model_of
 from toolex.judges.evidence import MEASUREMENTS
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.store import Store
@@ -73,12 +79,14 @@ def weight_of(stratum: dict) -> float:
     return 1.0
 
 
-def load(db: str, paths: Sequence[Path], subqueries: str) -> list[Row]:
+def load(
+    db: str, paths: Sequence[Path], subqueries: str, embedding: str = DEFAULT_EMBEDDING
+) -> list[Row]:
     labels = [json.loads(line) for p in paths for line in p.read_text().splitlines() if line]
     store = Store.open(db, read_only=True)
     rows: list[Row] = []
     for bench in sorted({lab["benchmark"] for lab in labels}):
-        judge = HeuristicJudge(store, benchmark=bench)
+        judge = HeuristicJudge(store, benchmark=bench, embedding=embedding)
         reader = judge.reader()
         docs: dict[str, ToolDoc] = {t.item_id: t for t in judge.library()}
         queries = {
@@ -320,15 +328,22 @@ def main() -> None:
     ap.add_argument(
         "--frontier-precision", type=float, default=0.85, help="the precision --frontier holds"
     )
+    ap.add_argument(
+        "--embedding",
+        default=DEFAULT_EMBEDDING,
+        help="the embedding model the judge reads with (wordllama, fastembed:<model>@<folder>)",
+    )
     ap.add_argument("--write", action="store_true", help="write the held-out figures as JSON")
     ap.add_argument(
         "--frontier", action="store_true", help="also print the in-sample precision-recall bound"
     )
     args = ap.parse_args()
-    rows = load(args.db, args.labels, args.subqueries)
+    spec = checked(args.embedding, field="--embedding")
+    model = model_of(spec)
+    rows = load(args.db, args.labels, args.subqueries, spec)
     figs = held_out(rows, args.strict_target, args.screen_target)
     print(
-        f"held out by part, sub-queries from the {args.subqueries} "
+        f"held out by part, sub-queries from the {args.subqueries}, embedding {model} "
         "(thresholds fitted on the other parts):"
     )
     show("part", figs["parts"])
@@ -338,15 +353,16 @@ def main() -> None:
     if args.frontier:
         frontier(measured, args.frontier_precision)
     cal, vetoed = calibration(measured)
-    print("\nchosen on every part (paste into toolex/judges/operating_points.py):")
-    print(f"STRICT_THRESHOLD = {round(strict_threshold(measured, args.strict_target), 4)}")
-    print(f"SCREEN_THRESHOLD = {round(screen_threshold(measured, args.screen_target), 4)}")
-    print(f"CALIBRATION = {cal}")
-    print(f"VETOED_YES_RATE = {vetoed}")
+    strict = round(strict_threshold(measured, args.strict_target), 4)
+    screen = round(screen_threshold(measured, args.screen_target), 4)
+    print("\nchosen on every part (paste into FITTED of toolex/judges/operating_points.py):")
+    print(f"{model!r}: OperatingPoint({strict}, {screen}, {cal}, {vetoed}),")
     if args.write:
         out = LABELS / "held_out.json"
-        out.write_text(json.dumps(figs, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        print(f"wrote {out}")
+        every = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+        every[model] = figs  # the other embeddings' figures stay as they were
+        out.write_text(json.dumps(every, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {model}'s figures to {out}")
 
 
 if __name__ == "__main__":

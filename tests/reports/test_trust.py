@@ -12,6 +12,7 @@ import pytest
 from reports.fixtures import BENCHMARK
 from reports.trust_fixtures import LLM, fitted, llm_expansion, review
 from toolex.judges import operating_points
+from toolex.judges.embedding import DEFAULT_EMBEDDING
 from toolex.reports.thinning import thinning_rows, thinning_table
 from toolex.reports.trust import (
     ELSEWHERE_BASIS,
@@ -62,6 +63,7 @@ def figures(where):
     from toolex.resources import data_path
 
     found = json.loads(data_path(operating_points.HELD_OUT_FILE).read_text(encoding="utf-8"))
+    found = found[DEFAULT_EMBEDDING]  # the default embedding's figures
     return found["all"] if where == "all" else found["benchmarks"][where]
 
 

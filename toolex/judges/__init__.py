@@ -101,7 +101,9 @@ def make_judge(spec: str, store: Store | None = None, config: Any = None, **opts
     ``config`` is a ``toolex.llm.config.LLMConfig`` (or a ``toolex.pipeline.config.ToolexConfig``,
     whose ``llm`` part is used); keyword ``opts`` override its fields (``max_in_flight``,
     ``timeout_s``, ``max_attempts``, ``backoff_base_s``, ``batch``...) and ``base_url`` points a
-    provider at another server. For ``heuristic`` the options are passed to the heuristic judge.
+    provider at another server. For ``heuristic`` the options are passed to the heuristic judge
+    (``embedding="fastembed:<model>@<folder>"``: the embedding model it reads with, else the
+    config file's ``[judges] embedding``, else WordLlama; toolex.judges.embedding).
     """
     provider, model, base_url = parse_spec(spec)
     if provider == "heuristic":

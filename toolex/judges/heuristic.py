@@ -1,7 +1,8 @@
 """HeuristicJudge: an offline, deterministic stand-in for the LLM judges. Not an LLM.
 
 It answers the three annotation questions from the documents alone, with no network and no model
-beyond a bundled word embedding, so the pipeline and the demo run anywhere. How well it does is
+beyond a bundled word embedding (or a local embedding model the user gives:
+toolex.judges.embedding), so the pipeline and the demo run anywhere. How well it does is
 measured, held out, the way the pipeline runs it (toolex/judges/operating_points.py, README).
 
 - **Decompose** (toolex/judges/decomposer.py): one sub-query per ground-truth tool, in the
@@ -9,9 +10,10 @@ measured, held out, the way the pipeline runs it (toolex/judges/operating_points
 - **Verify** ("under genuine uncertainty, no", as the paper's verifier): the rules of
   toolex/judges/evidence.py veto candidates that do another operation, serve another platform or
   object, or need an input nobody holds; the rest are scored by how far the two tools say they
-  do one thing (operating_points.score). ``heuristic`` accepts at ``STRICT_THRESHOLD``;
-  ``heuristic:prescreen`` never accepts: it keeps what an LLM verifier should see, at
-  ``SCREEN_THRESHOLD``, vetoes aside. A verdict's ``confidence`` is the calibrated P(yes).
+  do one thing (operating_points.score). ``heuristic`` accepts at the strict threshold;
+  ``heuristic:prescreen`` never accepts: it keeps what an LLM verifier should see, at the
+  screen's, vetoes aside. A verdict's ``confidence`` is the calibrated P(yes). Thresholds and
+  calibration are those fitted with the judge's embedding (operating_points.point_of).
 - **Audit** (toolex/judges/offline_audit.py): the combination still covers what the request
   names, and its explicit hand-offs hold; an unchanged slot is never the reason to reject.
 
@@ -40,7 +42,7 @@ from toolex.judges.base import (
     VerifyTask,
 )
 from toolex.judges.decomposer import Decomposer
-from toolex.judges.embedding import wordllama
+from toolex.judges.embedding import checked, chosen, embed_for, model_of
 from toolex.judges.library import library_idf, store_tools
 from toolex.store import Store
 
@@ -60,7 +62,11 @@ class HeuristicJudge:
         idf: Mapping[str, float] | None = None,
         mode: str = "strict",
         embed: ev.Embed | None = None,
+        embedding: str | None = None,
     ) -> None:
+        """``embedding``: the spec of the embedding model it reads with (toolex.judges.embedding;
+        default: the config file's, else WordLlama); ``embed`` replaces that model's function
+        (tests), the operating points staying the spec's."""
         if mode not in MODES:
             raise ValueError(f"unknown heuristic mode {mode!r}; use one of {', '.join(MODES)}")
         self.mode = mode
@@ -71,6 +77,9 @@ class HeuristicJudge:
         self._unread: tuple[Store, str | None] | None = None
         if idf is None and store is not None:
             self._unread = (store, benchmark)
+        self.embedding_spec = checked(embedding, field="embedding") if embedding else chosen()
+        self.embedding = model_of(self.embedding_spec)  # recorded with the verify stage
+        self.point = op.point_of(self.embedding)
         self._embed = embed
         self._reader: ev.EvidenceReader | None = None
 
@@ -94,7 +103,7 @@ class HeuristicJudge:
         if self._reader is None:
             self._read_library()
             self._reader = ev.EvidenceReader(
-                self._idf, self._default_idf, self._embed or wordllama()
+                self._idf, self._default_idf, self._embed or embed_for(self.embedding_spec)
             )
         return self._reader
 
@@ -124,21 +133,22 @@ class HeuristicJudge:
         evidence = self.reader().read(subquery, cand, ref, request)
         value = op.score(evidence)
         if self.mode == "prescreen":
-            return _screened(evidence, value)
+            return _screened(evidence, value, self.point)
+        cut = self.point.strict
         shown = (
             f"score {value:.2f} (about {evidence.about_sim:.2f}, doc {evidence.doc_sim:.2f}, "
             f"object {evidence.object_match:.2f}, covers {evidence.cover:.2f} of the step's "
             "words)"
         )
         notes = "; ".join(evidence.vetoes + evidence.reasons)
-        sure = op.confidence(value, bool(evidence.vetoes))
+        sure = op.confidence(value, bool(evidence.vetoes), self.point)
         if evidence.vetoes:
             return Verdict(False, f"no: {notes}; {shown}", sure)
-        if value >= op.STRICT_THRESHOLD:
-            return Verdict(True, f"yes: {shown} >= {op.STRICT_THRESHOLD:.2f}", sure)
+        if value >= cut:
+            return Verdict(True, f"yes: {shown} >= {cut:.2f}", sure)
         return Verdict(
             False,
-            f"no: {shown} < {op.STRICT_THRESHOLD:.2f}" + (f"; {notes}" if notes else ""),
+            f"no: {shown} < {cut:.2f}" + (f"; {notes}" if notes else ""),
             sure,
         )
 
@@ -150,15 +160,15 @@ class HeuristicJudge:
         return Estimate(calls=0, cached=0, cost_usd=0.0)
 
 
-def _screened(evidence: ev.Evidence, value: float) -> Verdict:
+def _screened(evidence: ev.Evidence, value: float, point: op.OperatingPoint) -> Verdict:
     """The pre-screen's verdict: kept (True) or screened out by the score alone (vetoes are the
     verifier's to weigh, so they never discard)."""
-    keep = value >= op.SCREEN_THRESHOLD
+    keep = value >= point.screen
     why = (
         f"{'kept' if keep else 'screened out'}: score {value:.2f} (about "
         f"{evidence.about_sim:.2f}, doc {evidence.doc_sim:.2f}, object "
         f"{evidence.object_match:.2f}, covers {evidence.cover:.2f} of the step's words) vs "
-        f"{op.SCREEN_THRESHOLD:.2f}"
+        f"{point.screen:.2f}"
     )
     notes = "; ".join(evidence.vetoes + evidence.reasons)
-    return Verdict(keep, why + (f"; {notes}" if notes else ""), op.confidence(value, False))
+    return Verdict(keep, why + (f"; {notes}" if notes else ""), op.confidence(value, False, point))

@@ -18,11 +18,17 @@ is where to cut, and how sure a score is:
   = (a, b); a vetoed verdict's is ``VETOED_YES_RATE``, the share of equivalents among the
   labelled candidates a veto rejected.
 
-Every number below is printed by ``python benchmarks/fit_offline_judge.py --db STORE`` from the
-shipped labels (toolex/data/labels/); refit them there, never by hand. ``HELD_OUT`` holds the
-figures measured the way the pipeline runs the judge (its own decomposition, its own candidate
-lists, each label weighted by its stratum: docs/labels/README.md), every benchmark part judged
-by thresholds chosen on the other parts only.
+The score's similarities are cosines of an embedding model's vectors (WordLlama by default,
+toolex.judges.embedding), so the cuts and the calibration are fitted per embedding model
+(``FITTED``; the names above are WordLlama's): a model nobody fitted is cut at WordLlama's points
+and its figures are said to be unmeasured, never WordLlama's shown as its own.
+
+Every number below is printed by ``python benchmarks/fit_offline_judge.py --db STORE
+[--embedding SPEC]`` from the shipped labels (toolex/data/labels/); refit them there, never by
+hand. ``held_out`` reads the figures measured the way the pipeline runs the judge (its own
+decomposition, its own candidate lists, each label weighted by its stratum:
+docs/labels/README.md), every benchmark part judged by thresholds chosen on the other parts only,
+per embedding model.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from toolex.judges.embedding import DEFAULT_EMBEDDING, chosen, model_of
 from toolex.judges.evidence import Evidence
 from toolex.resources import data_path
 
@@ -43,12 +50,44 @@ SCORE_WEIGHTS: Mapping[str, float] = {
     "object_match": 1.0,
     "cover": 0.5,
 }
-STRICT_THRESHOLD = 2.9209
-SCREEN_THRESHOLD = 0.4483
-CALIBRATION = (2.8229, -6.6477)
-VETOED_YES_RATE = 0.0271
+
+
+@dataclass(frozen=True)
+class OperatingPoint:
+    """Where the offline judge cuts, and how sure a score is, for scores of one embedding."""
+
+    strict: float  # heuristic accepts at score >= strict
+    screen: float  # heuristic:prescreen keeps at score >= screen
+    calibration: tuple[float, float]  # (a, b) of P(yes) = 1 / (1 + exp(-(a * score + b)))
+    vetoed_yes_rate: float  # P(yes) of a vetoed verdict
+
+
+# Fitted per embedding model (toolex.judges.embedding.model_of: the model, never its folder),
+# each by ``fit_offline_judge.py --db STORE --embedding SPEC``. An embedding not here is cut at
+# WordLlama's points, and its figures are unmeasured (``held_out`` finds none for it).
+FITTED: Mapping[str, OperatingPoint] = {
+    DEFAULT_EMBEDDING: OperatingPoint(2.9209, 0.4483, (2.8229, -6.6477), 0.0271),
+    "sentence-transformers/all-MiniLM-L6-v2": OperatingPoint(
+        2.8828, 0.7172, (2.6957, -6.7604), 0.0336
+    ),
+}
+# WordLlama's, the default's, under the names the rest of the code has always read.
+STRICT_THRESHOLD = FITTED[DEFAULT_EMBEDDING].strict
+SCREEN_THRESHOLD = FITTED[DEFAULT_EMBEDDING].screen
+CALIBRATION = FITTED[DEFAULT_EMBEDDING].calibration
+VETOED_YES_RATE = FITTED[DEFAULT_EMBEDDING].vetoed_yes_rate
 LABELS_FITTED_ON = ("toolex-pipeline-v2",)  # the label sets the thresholds were chosen on
 MEASURED_ON = "toolex-pipeline-v2"  # the label set held-out figures are computed on
+
+
+def point_of(model: str) -> OperatingPoint:
+    """The operating point fitted with ``model``'s scores; WordLlama's for a model never fitted
+    (``is_fitted`` says which)."""
+    return FITTED.get(model, FITTED[DEFAULT_EMBEDDING])
+
+
+def is_fitted(model: str) -> bool:
+    return model in FITTED
 
 
 @dataclass(frozen=True)
@@ -73,13 +112,17 @@ class HeldOut:
     discarded: float | None = None
 
 
-HELD_OUT_FILE = "labels/held_out.json"  # toolex/data/, written by the fit script's --write
+# toolex/data/, written by the fit script's --write: embedding model -> its held-out figures
+HELD_OUT_FILE = "labels/held_out.json"
 
 
-def held_out(judge: str, benchmark: str | None) -> HeldOut | None:
-    """``judge``'s held-out figures on ``benchmark``'s labelled parts (None: every part pooled);
-    None when the judge is not the offline verifier or the benchmark has no labelled part."""
-    figures = _held_out_figures()
+def held_out(judge: str, benchmark: str | None, embedding: str | None = None) -> HeldOut | None:
+    """``judge``'s held-out figures on ``benchmark``'s labelled parts (None: every part pooled),
+    read with the embedding model ``embedding`` (None: the one this process's offline judges
+    read with, toolex.judges.embedding.chosen); None when the judge is not the offline verifier,
+    the benchmark has no labelled part, or nothing measured the judge with that embedding."""
+    model = embedding if embedding is not None else model_of(chosen())
+    figures = _held_out_figures().get(model) or {}
     if benchmark is None:
         found, where = figures.get("all"), "every labelled part"
     else:
@@ -113,11 +156,13 @@ def score(evidence: Evidence) -> float:
     return sum(w * float(getattr(evidence, name)) for name, w in SCORE_WEIGHTS.items())
 
 
-def confidence(value: float, vetoed: bool) -> float:
-    """P(yes) for a verdict with this score, as the labels measured it."""
+def confidence(value: float, vetoed: bool, point: OperatingPoint | None = None) -> float:
+    """P(yes) for a verdict with this score, as the labels measured it (``point``: the operating
+    point of the embedding the score was read with; WordLlama's by default)."""
+    point = point or FITTED[DEFAULT_EMBEDDING]
     if vetoed:
-        return VETOED_YES_RATE
-    a, b = CALIBRATION
+        return point.vetoed_yes_rate
+    a, b = point.calibration
     return 1.0 / (1.0 + math.exp(-(a * value + b)))
 
 

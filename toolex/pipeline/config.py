@@ -6,6 +6,9 @@ Example (``toolex.toml``)::
     decompose = "openai:gpt-4o"
     verify = "openai:gpt-4o-mini"
     audit = "anthropic:claude-3-5-sonnet-20241022"
+    # optional: the embedding model the offline judge (heuristic, heuristic:prescreen) reads
+    # with, a local folder read offline; default: the bundled WordLlama (toolex.judges.embedding)
+    embedding = "fastembed:sentence-transformers/all-MiniLM-L6-v2@models/all-MiniLM-L6-v2-onnx"
 
     [llm]
     max_in_flight = 16     # calls in flight at once
@@ -42,6 +45,7 @@ from typing import Any, get_type_hints
 
 from toolex.errors import InputError
 from toolex.judges import DEFAULT_JUDGE, JUDGE_STAGES
+from toolex.judges import embedding as judge_embedding
 from toolex.llm import pricing
 from toolex.llm.config import LLMConfig
 from toolex.llm.keys import looks_like_key, redact_text
@@ -67,6 +71,7 @@ class ToolexConfig:
     llm: LLMConfig = field(default_factory=LLMConfig)
     expand: ExpandConfig = field(default_factory=ExpandConfig)
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)  # model -> (in, out)
+    embedding: str | None = None  # [judges] embedding: the offline judge's (None: WordLlama)
 
 
 def expand_settings(
@@ -168,10 +173,21 @@ def load_config(path: str | Path) -> ToolexConfig:
             f"unknown section(s) {sorted(unknown)}; known: judges, llm, expand, prices", path=path
         )
     judges = dict.fromkeys(JUDGE_STAGES, DEFAULT_JUDGE)
+    embedding = None
     for stage, spec in raw.get("judges", {}).items():
+        if stage == "embedding":
+            if not isinstance(spec, str) or not spec.strip():
+                raise InputError(
+                    "expected an embedding spec string (wordllama or fastembed:<model>@<folder>)",
+                    path=path,
+                    field="judges.embedding",
+                )
+            _no_key(spec, path, "judges.embedding")
+            embedding = judge_embedding.checked(spec, path=path)
+            continue
         if stage not in JUDGE_STAGES:
             raise InputError(
-                f"unknown stage (known: {', '.join(JUDGE_STAGES)})",
+                f"unknown stage (known: {', '.join(JUDGE_STAGES)}; and embedding)",
                 path=path,
                 field=f"judges.{stage}",
             )
@@ -184,10 +200,13 @@ def load_config(path: str | Path) -> ToolexConfig:
         llm=_section(LLMConfig, raw.get("llm", {}), path, "llm"),
         expand=_section(ExpandConfig, raw.get("expand", {}), path, "expand"),
         prices=_prices(raw.get("prices", {}), path),
+        embedding=embedding,
     )
-    # Every cost this process computes (ledger rows, dry runs, budgets) uses the file's prices:
-    # the price table is one per process, so the last config loaded decides.
+    # Every cost this process computes (ledger rows, dry runs, budgets) uses the file's prices,
+    # and every offline judge it builds reads with the file's embedding: both are one per
+    # process, so the last config loaded decides.
     pricing.set_overrides(config.prices)
+    judge_embedding.choose(config.embedding)
     return config
 
 

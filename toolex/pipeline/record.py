@@ -11,9 +11,11 @@ A stage's settings are recorded just before it runs (so an interrupted stage's o
 left without them) and kept only while the stage has outputs; a later run that asks other
 settings for a stage with outputs is refused (``check``), since its new rows would sit beside
 rows made otherwise under one record (a judge is compared by its identity: a compat server moved
-to another port is the same judge, and the run records the new spec). ``--replace``
-(``drop_outputs``) empties the expansion first. Keys other than these (an import's
-``imported_from``) are kept as they are.
+to another port is the same judge, and the run records the new spec). An offline verifier that
+read with another embedding model than the bundled WordLlama records it, ``"judge_embedding":
+"<model>"`` (absent: WordLlama, so records made before a user could choose one read as they were
+made). ``--replace`` (``drop_outputs``) empties the expansion first. Keys other than these (an
+import's ``imported_from``) are kept as they are.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from typing import Any
 from toolex import expansions
 from toolex.errors import InputError
 from toolex.judges import judge_identity
+from toolex.judges.embedding import DEFAULT_EMBEDDING
 from toolex.pipeline.settings import JUDGED_STAGES, STAGE_SETTINGS, STAGES
 from toolex.store import Store
 
 Wanted = Mapping[str, Mapping[str, Any]]  # stage -> {setting: value}; judged stages: {"judge"}
+EMBEDDING_KEY = "judge_embedding"  # the verify stage's "embedding", as the config stores it
 
 
 class SettingsConflict(InputError):
@@ -58,7 +62,11 @@ def of_stage(config: Mapping[str, Any], stage: str) -> dict[str, Any]:
     if stage in JUDGED_STAGES:
         judges = config.get("judges")
         if isinstance(judges, dict) and stage in judges:
-            return {"judge": judges[stage]}
+            out = {"judge": judges[stage]}
+            if stage == "verify" and str(judges[stage]).startswith("heuristic"):
+                # recorded before an embedding could be chosen: WordLlama, the only one then
+                out["embedding"] = config.get(EMBEDDING_KEY, DEFAULT_EMBEDDING)
+            return out
         return {}
     return {k: config[k] for k in STAGE_SETTINGS[stage] if k in config}
 
@@ -120,8 +128,12 @@ def record(
         values = wanted[stage] if stage in ran else of_stage(config, stage)
         if stage in JUDGED_STAGES:
             judges.pop(stage, None)
+            if stage == "verify":
+                config.pop(EMBEDDING_KEY, None)
             if keep and "judge" in values:
                 judges[stage] = values["judge"]
+                if values.get("embedding", DEFAULT_EMBEDDING) != DEFAULT_EMBEDDING:
+                    config[EMBEDDING_KEY] = values["embedding"]
             continue
         for key in STAGE_SETTINGS[stage]:
             config.pop(key, None)

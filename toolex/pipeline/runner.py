@@ -70,6 +70,11 @@ class Settings:
         if self.audit_cap is not None:  # the safety limit only applies to an uncapped audit
             values["audit_safety_limit"] = None
         out: dict[str, dict[str, Any]] = {s: {"judge": judges[s].spec} for s in JUDGED_STAGES}
+        # The offline verifier's scores are cosines of its embedding model's vectors: verdicts
+        # read with another model would sit beside these under one record.
+        embedding = getattr(judges["verify"], "embedding", None)
+        if embedding is not None:
+            out["verify"]["embedding"] = embedding
         for stage in ("candidates", "assemble"):
             out[stage] = {k: values[k] for k in STAGE_SETTINGS[stage]}
         return out

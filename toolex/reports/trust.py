@@ -14,7 +14,10 @@ stores, ``config.judge``). Each judge's precision and recall come from the first
    (``operating_points.held_out``: the shipped labels drawn from the pipeline's own candidate
    lists, measured as the pipeline runs the judge); for a benchmark without labels of its own,
    ``unmeasured here``: the figures held out on every labelled part, said to be from other
-   libraries, with the review that would measure it here;
+   libraries, with the review that would measure it here. The figures are those of the
+   embedding model the expansion's verifier read with (``judge_embedding`` of its settings;
+   WordLlama when none is recorded); an embedding nobody fitted has none, and its verifier is
+   ``unvalidated``, never shown WordLlama's figures as its own;
 4. otherwise the verifier is ``unvalidated``, and so is its expansion; a decomposer or auditor
    that nothing measures is ``not measured``.
 
@@ -36,6 +39,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from toolex.judges import JUDGE_STAGES
+from toolex.judges.embedding import DEFAULT_EMBEDDING
 from toolex.judges.operating_points import LABELS_FITTED_ON, HeldOut, held_out
 from toolex.review.stats import review_stats
 from toolex.statistics import wilson_interval
@@ -81,6 +85,15 @@ class JudgeTrust:
     accepted: int | None = None  # labelled verdicts the judge accepted (held-out figures)
     rows: int = 0  # rows of the stage this judge wrote in the expansion
     note: str | None = None  # why nothing measures it
+    embedding: str | None = None  # the offline verifier's embedding model
+
+    @property
+    def named(self) -> str:
+        """The judge as lines and tables name it: an embedding other than the default said."""
+        name = self.judge or "(none recorded)"
+        if self.embedding and self.embedding != DEFAULT_EMBEDDING:
+            return f"{name} (embedding {self.embedding})"
+        return name
 
     @property
     def measured(self) -> bool:
@@ -164,7 +177,7 @@ class ExpansionTrust:
     def lines(self) -> list[str]:
         """Human lines, one per stage judge and one for the review (stderr of the CLI)."""
         head = f"trust {self.benchmark}/{self.expansion}"
-        out = [f"{head} {j.stage} {j.judge or '(none recorded)'}: {j.text()}" for j in self.judges]
+        out = [f"{head} {j.stage} {j.named}: {j.text()}" for j in self.judges]
         review = self.review.text() if self.review else "no review yet"
         out.append(f"{head} combinations: {review}")
         if self.unvalidated:
@@ -189,7 +202,9 @@ def expansion_trust(store: Store, benchmark: str, expansion: str) -> ExpansionTr
     """The trust of ``expansion`` of ``benchmark``; None when it holds nothing (no settings, no
     rows: new equals old and there is nothing to trust)."""
     params = {"benchmark": benchmark, "expansion": expansion}
-    config = _config(store.rows("reports/80_trust_config.sql", params))
+    recorded = store.rows("reports/80_trust_config.sql", params)
+    config = _config(recorded)
+    embedding = _embedding(recorded)
     written = store.rows("reports/81_trust_stage_judges.sql", params)
     if config is None and not written:
         return None
@@ -214,8 +229,10 @@ def expansion_trust(store: Store, benchmark: str, expansion: str) -> ExpansionTr
         for judge, n, unscored in rows:
             spec = _norm(judge) if judge else None
             before_fit = stage == "verify" and unscored > 0 and (spec or "").startswith("heuristic")
-            found = _measure(benchmark, stage, spec, evaluations, overlap, before_fit)
+            found = _measure(benchmark, stage, spec, evaluations, overlap, before_fit, embedding)
             found.rows = n
+            if stage == "verify" and spec in OFFLINE_VERIFIERS:
+                found.embedding = embedding
             trust.judges.append(found)
     trust.review = _review(store, params)
     return trust
@@ -250,6 +267,15 @@ def _config(rows: list[dict[str, Any]]) -> dict[str, str] | None:
     return {}
 
 
+def _embedding(rows: list[dict[str, Any]]) -> str:
+    """The embedding model the expansion's offline verifier read with (toolex.pipeline.record):
+    WordLlama when none is recorded, the only one before a user could choose."""
+    raw = rows[0]["config"] if rows else None
+    config = json.loads(raw) if isinstance(raw, str) else (raw or {})
+    found = config.get("judge_embedding") if isinstance(config, dict) else None
+    return str(found) if found else DEFAULT_EMBEDDING
+
+
 def _norm(spec: str) -> str:
     """One spelling per judge: 'heuristic:strict' is the judge 'heuristic'."""
     spec = spec.strip()
@@ -267,6 +293,7 @@ def _measure(
     evaluations: list[dict[str, Any]],
     overlap: dict[str, dict[str, Any]],
     before_fit: bool = False,
+    embedding: str = DEFAULT_EMBEDDING,
 ) -> JudgeTrust:
     unmeasured = UNVALIDATED if stage == "verify" else NOT_MEASURED
     if judge is None:
@@ -289,10 +316,17 @@ def _measure(
         )
         return JudgeTrust(stage, judge, UNVALIDATED, note=note)
     if stage == "verify" and judge in OFFLINE_VERIFIERS:
-        found = held_out(judge, benchmark)
+        if held_out(judge, None, embedding) is None:
+            note = (
+                f"unmeasured with the embedding {embedding}: its thresholds are WordLlama's and "
+                "nothing measured them on its scores; `python benchmarks/fit_offline_judge.py "
+                "--db STORE --embedding SPEC` does"
+            )
+            return JudgeTrust(stage, judge, UNVALIDATED, note=note)
+        found = held_out(judge, benchmark, embedding)
         if found is not None:
             return _from_held_out(stage, judge, HELD_OUT_BASIS, benchmark, found)
-        elsewhere = held_out(judge, None)
+        elsewhere = held_out(judge, None, embedding)
         if elsewhere is not None:
             note = (
                 f"unmeasured on {benchmark} (no labels of its own); to measure it here to "

@@ -37,7 +37,7 @@ def trust_table(trusts: Sequence[ExpansionTrust]) -> Table:
                 {
                     "benchmark": benchmark,
                     "stage": j.stage,
-                    "judge": j.judge or "(none recorded)",
+                    "judge": j.named,
                     "measured_on": _measured_on(j),
                     "n": j.n,
                     "precision": j.precision,
