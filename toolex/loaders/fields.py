@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
@@ -57,6 +58,25 @@ def get_str(rec: dict[str, Any], key: str, where: Where, *, required: bool = Tru
     if required and not text.strip():
         raise where.error("empty text", key)
     return text
+
+
+def check_id(value: str, where: Where, field: str) -> str:
+    """An id as the store keeps it: no control character (newline, tab, NUL, ...) and no line
+    or paragraph separator. Such an id breaks every line- and tab-based file an id travels
+    through (TREC and BEIR qrels, runs, CSV, the TUI), so it is refused where it is read."""
+    for i, ch in enumerate(value):
+        if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
+            raise where.error(
+                f"id {_brief(value)} holds the control character {ch!r} at position {i}: ids "
+                "may hold spaces but no newline, tab, NUL or other control character",
+                field,
+            )
+    return value
+
+
+def get_id(rec: dict[str, Any], key: str, where: Where) -> str:
+    """A required id field (:func:`get_str`) checked by :func:`check_id`."""
+    return check_id(get_str(rec, key, where), where, key)
 
 
 @overload

@@ -22,12 +22,13 @@ SkillRet (:func:`read_skillret`) is the plain schema under a field mapping, ``SK
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from toolex.errors import InputError
-from toolex.loaders.benchmark import Benchmark, item_row
-from toolex.loaders.fields import Where, get_doc, get_int, get_str
+from toolex.loaders.benchmark import Benchmark, check_slots, item_row
+from toolex.loaders.fields import Where, get_doc, get_id, get_int, get_str
 from toolex.loaders.readers import iter_dicts, iter_records
 
 Records = Iterable[tuple[dict[str, Any], Where]]
@@ -112,32 +113,55 @@ def add_queries(bench: Benchmark, records: Records) -> None:
         bench.add_edges(query_id, rec.get("dependencies"), where, "dependencies")
 
 
+@dataclass
+class _Label:
+    item_id: str
+    relevance: int
+    slot: int
+    where: Where
+
+
 def add_qrels(bench: Benchmark, records: Records) -> None:
-    """Labels; a (query, item) pair given twice keeps its highest relevance (counted in a note),
-    as trec_eval does with a repeated qrels line."""
-    slots: dict[str, int] = {}
-    seen: dict[tuple[str, str], int] = {}
-    merged = 0
+    """Labels. A query's label lines fill slots 0..k-1 (k = its lines; ``slot`` defaults to
+    the next one in file order): a negative slot, one past k-1 or one used twice is refused at
+    its line. A (query, item) pair given twice (a plan that uses one tool in two steps) is one
+    label, as trec_eval reads a repeated qrels line: it keeps its first slot and the highest
+    relevance, and the query's later labels move up a slot so the slots stay 0..k-1; edges
+    given by slot number follow their label (counted in a note)."""
+    per_query: dict[str, list[_Label]] = {}
     for rec, where in records:
-        query_id = get_str(rec, "query_id", where)
-        where = Where(where.path, where.line, query_id, what="query id")
-        item_id = get_str(rec, "item_id", where)
+        query_id = get_id(rec, "query_id", where)
+        where = replace(where, record=query_id, what="query id")
+        item_id = get_id(rec, "item_id", where)
         relevance = get_int(rec, "relevance", where, 1)
-        if (query_id, item_id) in seen:
-            merged += 1
-            index = seen[(query_id, item_id)]
-            bench.qrels[index]["relevance"] = max(bench.qrels[index]["relevance"], relevance)
-            continue
+        labels = per_query.setdefault(query_id, [])
         slot = get_int(rec, "slot", where, None)
         if slot is None:
-            slot = slots.get(query_id, 0)
-        slots[query_id] = max(slots.get(query_id, 0), slot + 1)
-        seen[(query_id, item_id)] = len(bench.qrels)
-        bench.add_qrel(query_id, item_id, relevance, slot, where)
+            slot = max((label.slot for label in labels), default=-1) + 1
+        labels.append(_Label(item_id, relevance, slot, where))
+    merged = 0
+    for query_id, labels in per_query.items():
+        check_slots(query_id, [(label.slot, label.where) for label in labels])
+        kept: dict[str, _Label] = {}
+        for label in sorted(labels, key=lambda lab: lab.slot):
+            first = kept.get(label.item_id)
+            if first is None:
+                kept[label.item_id] = replace(label, slot=len(kept))
+            else:
+                best = max(first.relevance, label.relevance)
+                kept[label.item_id] = replace(first, relevance=best)
+        if len(kept) < len(labels):
+            merged += len(labels) - len(kept)
+            bench.slot_moves[query_id] = {lab.slot: kept[lab.item_id].slot for lab in labels}
+        for label in labels:  # file order, as the revision has always hashed them
+            row = kept.pop(label.item_id, None)
+            if row is not None:
+                bench.add_qrel(query_id, row.item_id, row.relevance, row.slot, row.where)
     if merged:
         bench.notes.append(
-            f"{merged} label(s) repeat a (query id, item id) pair; merged, keeping the highest "
-            "relevance"
+            f"{merged} label(s) repeat a (query id, item id) pair (one tool in two steps); "
+            "merged into the first one's slot, keeping the highest relevance, and the later "
+            "labels of those queries moved up a slot so slots stay 0..k-1"
         )
 
 
