@@ -180,7 +180,9 @@ def beir_cmd(path: str, split: str, kind: str, name: str, replace: bool, db: str
 
     PATH holds corpus.jsonl (`_id`, `title`, `text`, optional `metadata`), queries.jsonl
     (`_id`, `text`) and qrels/<split>.tsv (header `query-id corpus-id score`). Only judged
-    queries are loaded; judgments with score <= 0 are skipped.
+    queries are loaded; judgments with score <= 0 are skipped. Scores are whole numbers
+    (2.0 is 2); a fraction such as 1.5 is refused at its line, since trec_eval would
+    truncate it. Ids may hold spaces, never a newline, tab or other control character.
 
     \b
     Example:

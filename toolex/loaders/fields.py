@@ -27,8 +27,13 @@ class Where:
     line: int | None = None
     record: str | None = None
     what: str = "record"  # what the record is named by: "query id", "item id", ...
+    # (schema field, the file's own field) pairs of a mapped record (toolex.loaders.fieldmap):
+    # an error names the field as the user's file spells it
+    fields: tuple[tuple[str, str], ...] = ()
 
     def error(self, message: str, field: str | None = None) -> InputError:
+        if field is not None and self.fields:
+            field = dict(self.fields).get(field, field)
         return InputError(
             message,
             path=self.path,
@@ -100,15 +105,22 @@ def get_int(rec: dict[str, Any], key: str, where: Where, default: int | None) ->
 
 
 def relevance_of(text: str, where: Where, field: str = "score") -> int:
-    """A relevance grade written as a number in a text file ('1', '2.0', '1e0'), truncated to
-    an integer as BEIR and trec_eval read it; it must be finite and fit a 32-bit integer
-    ('inf', '1_000', '1e12' are errors)."""
+    """A relevance grade written as a number in a text file: a whole number ('1', '2.0',
+    '1e0'), finite and within a 32-bit integer ('inf', '1_000', '1e12' are errors). A fraction
+    ('1.5', '0.4') is refused: trec_eval would truncate it (1.5 -> 1, and 0.4 -> 0, no longer
+    relevant), so a grade would change silently."""
     text = text.strip()
     if not _NUMBER_TEXT.fullmatch(text):
         raise where.error(f"score {_brief(text)} is not a number", field)
     value = float(text)
     if not (math.isfinite(value) and INT32_MIN <= value <= INT32_MAX):
         raise where.error(f"score {_brief(text)} does not fit a 32-bit integer", field)
+    if not value.is_integer():
+        raise where.error(
+            f"score {_brief(text)} is not a whole number: relevance grades are integers "
+            f"(trec_eval would read it as {int(value)}); write the grade you mean",
+            field,
+        )
     return int(value)
 
 

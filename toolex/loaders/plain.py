@@ -68,8 +68,8 @@ def read_plain(
 
 def add_items(bench: Benchmark, records: Records, kind: str) -> None:
     for rec, where in records:
-        item_id = get_str(rec, "id", where)
-        where = Where(where.path, where.line, item_id, what="item id")
+        item_id = get_id(rec, "id", where)
+        where = replace(where, record=item_id, what="item id")
         item_name = get_str(rec, "name", where, required=False)
         if rec.get("doc") is not None:
             doc = get_doc(rec, "doc", where)
@@ -98,8 +98,8 @@ def add_items(bench: Benchmark, records: Records, kind: str) -> None:
 
 def add_queries(bench: Benchmark, records: Records) -> None:
     for rec, where in records:
-        query_id = get_str(rec, "id", where)
-        where = Where(where.path, where.line, query_id, what="query id")
+        query_id = get_id(rec, "id", where)
+        where = replace(where, record=query_id, what="query id")
         bench.add_query(
             {
                 "query_id": query_id,

@@ -33,7 +33,7 @@ from typing import Any
 
 from toolex.errors import InputError
 from toolex.loaders.benchmark import Benchmark, item_row
-from toolex.loaders.fields import Where, get_doc, get_int, get_str
+from toolex.loaders.fields import Where, get_doc, get_id, get_int, get_str
 from toolex.loaders.platforms import fold, toolret_platform
 from toolex.loaders.readers import iter_dicts, iter_records, loads, read_records
 
@@ -168,7 +168,7 @@ def _one_file(folder: Path, stem: str) -> Path:
 
 
 def _add_tool(bench: Benchmark, rec: dict[str, Any], where: Where, task: str) -> None:
-    item_id = get_str(rec, "id", where)
+    item_id = get_id(rec, "id", where)
     where = Where(where.path, where.line, item_id)
     doc = get_doc(rec, "documentation", where)
     category = TASK_CATEGORY.get(task) or get_str(rec, "type", where, required=False)
@@ -184,7 +184,7 @@ def _add_tool(bench: Benchmark, rec: dict[str, Any], where: Where, task: str) ->
 def _add_query(
     bench: Benchmark, rec: dict[str, Any], where: Where, task: str, default: str | None = None
 ) -> None:
-    query_id = get_str(rec, "id", where)
+    query_id = get_id(rec, "id", where)
     where = Where(where.path, where.line, query_id)
     text = get_str(rec, "query", where)
     category = TASK_CATEGORY.get(task) or get_str(rec, "category", where, required=False) or default
@@ -202,7 +202,7 @@ def _add_query(
     for slot, label in enumerate(_labels(rec, where)):
         if not isinstance(label, dict):
             raise where.error(f"label {slot} is not an object", "labels")
-        item_id = get_str(label, "id", where)
+        item_id = get_id(label, "id", where)
         relevance = get_int(label, "relevance", where, 1)
         bench.add_qrel(query_id, item_id, relevance, slot, where)
 
