@@ -119,6 +119,28 @@ def write_stabletoolbench(folder: Path) -> list[str]:
     return ["load", "stabletoolbench", str(folder), "--name", "b"]
 
 
+def write_mapped(folder: Path) -> list[str]:
+    """Another library's shape through `load plain --map`: tools under "tools" of one object,
+    each query's gold tools as a list of steps ({tool, grade, after: [steps it takes]}; a step
+    reference names no value, so its edge's value is '')."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tools = {"tools": [{"key": i, "name": i.split("::")[1], "about": t} for i, t in DOCS.items()]}
+    (folder / "tools.json").write_text(json.dumps(tools, indent=2))
+    rows = []
+    for q, labels in LABELS.items():
+        ordered = sorted(labels, key=lambda lab: -1 if lab[2] is None else lab[2])
+        steps: list[dict] = [{"tool": i, "grade": r} for i, r, _ in ordered]
+        for edge in EDGES.get(q, []):
+            steps[edge["to"]].setdefault("after", []).append(edge["from"])
+        rows.append({"qid": q, "request": TEXT[q], "steps": steps})
+    (folder / "requests.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    maps = ["items=tools", "items.id=key", "items.text=about", "queries.id=qid",
+            "queries.text=request", "queries.labels=steps", "queries.labels.id=tool",
+            "queries.labels.relevance=grade", "queries.labels.from=after"]  # fmt: skip
+    files = ["--items", str(folder / "tools.json"), "--queries", str(folder / "requests.jsonl")]
+    return ["load", "plain", "--name", "b", *files, *(a for m in maps for a in ("--map", m))]
+
+
 def write_run(path: Path, query_ids: list[str], ranking: list[str]) -> Path:
     path.write_text(
         "".join(
@@ -130,4 +152,9 @@ def write_run(path: Path, query_ids: list[str], ranking: list[str]) -> Path:
     return path
 
 
-WRITERS = {"plain": write_plain, "beir": write_beir, "stabletoolbench": write_stabletoolbench}
+WRITERS = {
+    "plain": write_plain,
+    "plain --map": write_mapped,
+    "beir": write_beir,
+    "stabletoolbench": write_stabletoolbench,
+}

@@ -90,9 +90,10 @@ def test_stores_built_from_repeated_labels_check_and_score_as_pytrec_eval(toolex
         assert got[("cur-post", "repro", "ndcg")][1] == pytest.approx(0.8597186998521972)
 
 
-def test_a_repeated_label_keeps_dense_slots_and_its_highest_grade(toolex, tmp_path):
+@pytest.mark.parametrize("loader", ["plain", "plain --map"])
+def test_a_repeated_label_keeps_dense_slots_and_its_highest_grade(toolex, tmp_path, loader):
     db = str(tmp_path / "s.duckdb")
-    ran = toolex(*WRITERS["plain"](tmp_path / "in"), "--db", db)
+    ran = toolex(*WRITERS[loader](tmp_path / "in"), "--db", db)
     assert ran.code == 0, ran.err
     assert "label(s) repeat a (query id, item id) pair" in ran.err
     assert "1 dependency edge(s) joined two labels merged into one" in ran.err
@@ -110,7 +111,7 @@ def test_a_repeated_label_keeps_dense_slots_and_its_highest_grade(toolex, tmp_pa
     con.close()
     assert dict(stored) == STORED
     assert set(stored) == set(LABELS)
-    assert edges == [("edges", 0, 1, "forecast")]
+    assert edges == [("edges", 0, 1, "forecast" if loader == "plain" else "")]
 
 
 def test_check_names_a_store_whose_slots_have_a_gap(toolex, tmp_path):

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import click
 
+from toolex.cli.load_options import KINDS, name_option, replace_option, run_loading
+from toolex.cli.load_plain import plain_cmd
 from toolex.cli.options import (
     benchmark_option,
     db_option,
@@ -14,32 +13,6 @@ from toolex.cli.options import (
     expansion_option,
     open_store,
 )
-
-_KINDS = click.Choice(["tool", "skill"])
-
-
-def replace_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option(
-        "--replace",
-        is_flag=True,
-        help="Swap out what is stored under this name (atomically). Without it, loading the same "
-        "content again is a no-op and different content is refused.",
-    )(f)
-
-
-def name_option(default: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return click.option(
-        "--name", default=default, show_default=True, help="Benchmark name in the store."
-    )
-
-
-def _run(label: str, fn: Callable[[], Any]) -> Any:
-    """Run a load under a spinner on stderr, or a line when it starts and one when it ends when
-    stderr is not a terminal (reading a large benchmark takes seconds)."""
-    from toolex.cli.progress import status
-
-    with status(label):
-        return fn()
 
 
 @click.group()
@@ -83,7 +56,7 @@ def toolret_cmd(
     from toolex.loaders import load_toolret
 
     with open_store(db) as store:
-        result = _run(
+        result = run_loading(
             f"loading ToolRet from {path}",
             lambda: load_toolret(
                 store, path, tasks=list(tasks) or None, name=name, tools=tools, replace=replace
@@ -125,7 +98,7 @@ def hub_cmd(
     from toolex.loaders.hub import load_toolret_hub
 
     with open_store(db) as store:
-        result = _run(
+        result = run_loading(
             "downloading ToolRet from the Hugging Face Hub",
             lambda: load_toolret_hub(
                 store, list(tasks), name=name, cache_dir=cache, revision=revision, replace=replace
@@ -159,7 +132,7 @@ def stabletoolbench_cmd(
     from toolex.loaders import load_stabletoolbench
 
     with open_store(db) as store:
-        result = _run(
+        result = run_loading(
             f"loading StableToolBench from {path}",
             lambda: load_stabletoolbench(
                 store, path, groups=list(groups) or None, name=name, replace=replace
@@ -171,7 +144,7 @@ def stabletoolbench_cmd(
 @load.command("beir")
 @click.argument("path", type=click.Path(exists=True, file_okay=False))
 @click.option("--split", default="test", show_default=True, help="qrels/<split>.tsv to read.")
-@click.option("--kind", type=_KINDS, default="tool", show_default=True, help="Item kind.")
+@click.option("--kind", type=KINDS, default="tool", show_default=True, help="Item kind.")
 @name_option("beir")
 @replace_option
 @db_option
@@ -191,87 +164,9 @@ def beir_cmd(path: str, split: str, kind: str, name: str, replace: bool, db: str
     from toolex.loaders import load_beir
 
     with open_store(db) as store:
-        result = _run(
+        result = run_loading(
             f"loading BEIR from {path}",
             lambda: load_beir(store, path, split=split, name=name, kind=kind, replace=replace),
-        )
-    echo_summary(result)
-
-
-@load.command("plain")
-@click.option(
-    "--items",
-    type=click.Path(exists=True, dir_okay=False),
-    required=True,
-    help="Items file: id; text or doc; name, platform, kind, task, category.",
-)
-@click.option(
-    "--queries",
-    type=click.Path(exists=True, dir_okay=False),
-    required=True,
-    help="Queries file: id, text; instruction, task, category.",
-)
-@click.option(
-    "--qrels",
-    type=click.Path(exists=True, dir_okay=False),
-    required=True,
-    help="Labels file: query_id, item_id; relevance, slot.",
-)
-@click.option("--name", required=True, help="Benchmark name in the store.")
-@click.option(
-    "--kind",
-    type=_KINDS,
-    default="tool",
-    show_default=True,
-    help="Default kind of items that do not say (skill for SkillRet).",
-)
-@replace_option
-@db_option
-def plain_cmd(
-    items: str, queries: str, qrels: str, name: str, kind: str, replace: bool, db: str
-) -> None:
-    """Load a benchmark from the plain toolex schema (JSONL, JSON array or Parquet, by suffix).
-
-    \b
-    items    id; text or doc (one is required); optional name, platform,
-             kind (tool|skill), task, category
-               text: a plain description; doc: the raw documentation object
-    queries  id, text; optional instruction, task, category
-    qrels    query_id, item_id; optional relevance (default 1), slot (0-based position
-             in the annotated combination; default file order within the query)
-
-    \b
-    One record of each (JSONL):
-      items.jsonl    {"id": "weather::forecast", "name": "forecast", "platform": "weather",
-                      "doc": {"api_name": "forecast",
-                              "api_description": "Daily forecast for a city",
-                              "required_parameters": [{"name": "city", "type": "STRING"}]}}
-      queries.jsonl  {"id": "q1", "text": "Will it rain in Lyon tomorrow?"}
-      qrels.jsonl    {"query_id": "q1", "item_id": "weather::forecast", "relevance": 1}
-
-    A raw record in a benchmark's own shape (a ToolBench endpoint with api_name,
-    api_description, required_parameters; an OpenAPI operation) goes whole under `doc`:
-    it is rendered and read by the judges like every other benchmark's docs, its name
-    is read from it (name, api_name or title) unless the item gives one, and `platform`
-    (the provider that issues ids and tokens, ToolBench's tool_name) is worth giving:
-    the platform rule needs it. Item ids may hold spaces (TREC exports escape them,
-    see `toolex export trec-run --help`). A (query, item) label given twice keeps its
-    highest relevance.
-
-    \b
-    Examples:
-      toolex load plain --name tools --items items.jsonl --queries queries.jsonl \\
-          --qrels qrels.jsonl
-      toolex load plain --name skills --kind skill --items skills.parquet \\
-          --queries queries.parquet --qrels qrels.parquet
-    SkillRet's own layout has a loader: `toolex load skillret --help`.
-    """
-    from toolex.loaders import load_plain
-
-    with open_store(db) as store:
-        result = _run(
-            "loading plain benchmark",
-            lambda: load_plain(store, items, queries, qrels, name=name, kind=kind, replace=replace),
         )
     echo_summary(result)
 
@@ -307,7 +202,7 @@ def skillret_cmd(path: str, split: str, name: str, replace: bool, db: str) -> No
     from toolex.loaders import load_skillret
 
     with open_store(db) as store:
-        result = _run(
+        result = run_loading(
             f"loading SkillRet from {path}",
             lambda: load_skillret(store, path, split=split, name=name, replace=replace),
         )
@@ -323,7 +218,7 @@ def skillret_cmd(path: str, split: str, name: str, replace: bool, db: str) -> No
 @replace_option
 @db_option
 def docs_cmd(file: str, benchmark: str, rendering: str, replace: bool, db: str) -> None:
-    """Load alternative (e.g. LLM-expanded) documentation of loaded items as a second rendering.
+    """Load alternative documentation of loaded items (LLM-expanded, say) as a second rendering.
 
     FILE is a JSON array / JSONL / Parquet of {id, augmented: {...}} (or {id, doc: {...}});
     every id must name an item of the benchmark.
@@ -386,3 +281,7 @@ def subqueries_cmd(file: str, benchmark: str, expansion: str, replace: bool, db:
             store, file, benchmark=benchmark, expansion=expansion, replace=replace
         )
     echo_summary(result)
+
+
+# `load plain` lives in its own module (its help lists every field it reads and the mapping)
+load.add_command(plain_cmd)

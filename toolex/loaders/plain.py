@@ -7,8 +7,14 @@ queries  id, text (required); optional instruction, task, category, dependencies
          chain of the annotated plan: ``[{"from": 0, "to": 1, "value": "token"}]``, from/to a
          slot or a labelled item id, the producer's response passed into the consumer's
          parameters, value naming what is handed over; stored in dependency_edges)
+         and, without a qrels file, labels (the gold tools in plan order, each an item id or
+         ``{id, relevance, from}``: ``from`` lists the steps whose output it takes)
 qrels    query_id, item_id (required); optional relevance (default 1), slot (0-based position
          of the item in the annotated combination; default: file order within the query)
+
+Files with other field names load through ``fields``, the ``--map TARGET=SOURCE`` options
+(:mod:`toolex.loaders.fieldmap`, which lists every field read): JSON paths into nested records,
+a query's list of gold tools, call chains written as step references.
 
 An item given only ``text`` gets the doc ``{"name": name, "description": text}`` so it is rendered
 by the same function as every other benchmark. A raw record in a benchmark's own shape (a
@@ -21,13 +27,14 @@ SkillRet (:func:`read_skillret`) is the plain schema under a field mapping, ``SK
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from toolex.errors import InputError
 from toolex.loaders.benchmark import Benchmark, check_slots, item_row
+from toolex.loaders.fieldmap import FieldMap
 from toolex.loaders.fields import Where, get_doc, get_id, get_int, get_str
 from toolex.loaders.readers import iter_dicts, iter_records
 
@@ -53,16 +60,38 @@ SKILLRET_FIELDS = {
 def read_plain(
     items: str | Path,
     queries: str | Path,
-    qrels: str | Path,
+    qrels: str | Path | None = None,
     *,
     name: str,
     kind: str = "tool",
+    fields: Sequence[str] = (),
 ) -> Benchmark:
-    source = ", ".join(str(p) for p in (items, queries, qrels))
-    bench = Benchmark(name, "plain", source, label_field="item_id")
-    add_items(bench, _located(items, "item id"), kind)
-    add_queries(bench, _located(queries, "query id"))
-    add_qrels(bench, _located(qrels, "query id"))
+    """The three files (``qrels`` None: labels from each query's ``labels``), read through the
+    ``--map`` mappings ``fields``."""
+    fmap = FieldMap.parse(fields)
+    if qrels is not None and fmap.mapped("queries.labels"):
+        raise InputError(
+            "labels come from --qrels or from --map queries.labels, not both", field="--map"
+        )
+    if qrels is None and (fmap.files["qrels"].sources or fmap.files["qrels"].records):
+        raise InputError("--map qrels... needs a --qrels file", field="--map")
+    source = ", ".join(str(p) for p in (items, queries, qrels) if p is not None)
+    if qrels is not None:
+        label_field = fmap.files["qrels"].sources.get("item_id")
+    else:
+        label_field = fmap.files["queries"].sources.get("labels")
+    default = "item_id" if qrels is not None else "labels"
+    bench = Benchmark(
+        name, "plain", source, label_field=label_field.text if label_field else default
+    )
+    add_items(bench, fmap.files["items"].read(items, "item id"), kind)
+    if qrels is None:
+        labels: list[tuple[dict[str, Any], Where]] = []
+        add_queries(bench, fmap.files["queries"].read(queries, "query id"), labels)
+        add_qrels(bench, labels)
+    else:
+        add_queries(bench, fmap.files["queries"].read(queries, "query id"))
+        add_qrels(bench, fmap.files["qrels"].read(qrels, "query id"))
     return bench
 
 
@@ -96,7 +125,11 @@ def add_items(bench: Benchmark, records: Records, kind: str) -> None:
         bench.add_item(row, where)
 
 
-def add_queries(bench: Benchmark, records: Records) -> None:
+def add_queries(
+    bench: Benchmark, records: Records, labels: list[tuple[dict[str, Any], Where]] | None = None
+) -> None:
+    """Queries; with ``labels``, each query's ``labels`` are gathered there as label records
+    (slot = position in the list) and their ``from`` steps become edges."""
     for rec, where in records:
         query_id = get_id(rec, "id", where)
         where = replace(where, record=query_id, what="query id")
@@ -111,6 +144,38 @@ def add_queries(bench: Benchmark, records: Records) -> None:
             where,
         )
         bench.add_edges(query_id, rec.get("dependencies"), where, "dependencies")
+        if labels is not None and rec.get("labels") is not None:
+            labels += _gold_steps(bench, query_id, rec["labels"], where)
+
+
+def _gold_steps(
+    bench: Benchmark, query_id: str, given: object, where: Where
+) -> list[tuple[dict[str, Any], Where]]:
+    """A query's list of gold tools as label records; a step's ``from`` (a position in the
+    list, or an item id; negative: no producer, as HuggingGPT's ``dep: [-1]``) adds the edge
+    from that step to this one."""
+    spelled = dict(where.fields).get("labels", "labels")
+    named = ((f, spelled) for f in ("item_id", "relevance", "slot"))
+    at = replace(where, fields=(*where.fields, *named))
+    out = []
+    edges = []
+    for position, label in enumerate(given if isinstance(given, list) else [given]):
+        if not isinstance(label, dict):
+            raise at.error(
+                f"expected an item id or {{id, relevance, from}}, found {label!r}", "labels"
+            )
+        out.append(({"query_id": query_id, "item_id": label.get("id"), "slot": position,
+                     "relevance": label.get("relevance")}, at))  # fmt: skip
+        steps = label.get("from")
+        for step in steps if isinstance(steps, list) else [] if steps is None else [steps]:
+            if isinstance(step, str) and step.strip().lstrip("-").isdigit():
+                step = int(step)
+            if isinstance(step, int) and not isinstance(step, bool) and step < 0:
+                continue  # documented: a negative step means "no producer"
+            edges.append({"from": step, "to": position})
+    if edges:
+        bench.add_edges(query_id, edges, where, "labels.from")
+    return out
 
 
 @dataclass

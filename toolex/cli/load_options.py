@@ -1,0 +1,34 @@
+"""Options and helpers shared by the `toolex load ...` commands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+KINDS = click.Choice(["tool", "skill"])
+
+
+def replace_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--replace",
+        is_flag=True,
+        help="Swap out what is stored under this name (atomically). Without it, loading the same "
+        "content again is a no-op and different content is refused.",
+    )(f)
+
+
+def name_option(default: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option(
+        "--name", default=default, show_default=True, help="Benchmark name in the store."
+    )
+
+
+def run_loading(label: str, fn: Callable[[], Any]) -> Any:
+    """Run a load under a spinner on stderr, or a line when it starts and one when it ends when
+    stderr is not a terminal (reading a large benchmark takes seconds)."""
+    from toolex.cli.progress import status
+
+    with status(label):
+        return fn()
