@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
@@ -16,6 +15,9 @@ from toolex.loaders.readers import loads
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1  # the store's INTEGER (relevance, slot)
 _INT_TEXT = re.compile(r"\s*-?[0-9]{1,10}\s*", re.ASCII)
+# Unicode's control characters (Cc) and line/paragraph separators (Zl, Zp); a regex keeps the
+# check at C speed on a 200,000-item library
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _NUMBER_TEXT = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?", re.ASCII)
 
 
@@ -69,13 +71,14 @@ def check_id(value: str, where: Where, field: str) -> str:
     """An id as the store keeps it: no control character (newline, tab, NUL, ...) and no line
     or paragraph separator. Such an id breaks every line- and tab-based file an id travels
     through (TREC and BEIR qrels, runs, CSV, the TUI), so it is refused where it is read."""
-    for i, ch in enumerate(value):
-        if unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
-            raise where.error(
-                f"id {_brief(value)} holds the control character {ch!r} at position {i}: ids "
-                "may hold spaces but no newline, tab, NUL or other control character",
-                field,
-            )
+    bad = _CONTROL.search(value)
+    if bad is not None:
+        raise where.error(
+            f"id {_brief(value)} holds the control character {bad.group()!r} at position "
+            f"{bad.start()}: ids may hold spaces but no newline, tab, NUL or other control "
+            "character",
+            field,
+        )
     return value
 
 
