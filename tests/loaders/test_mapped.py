@@ -214,3 +214,13 @@ def test_labels_come_from_one_place(tmp_path, data_dir):
     ])  # fmt: skip
     assert isinstance(res.exception, InputError)
     assert "from --qrels or from --map queries.labels" in str(res.exception)
+
+
+def test_no_qrels_and_no_labels_says_where_labels_come_from(tmp_path, data_dir):
+    d = data_dir / "plain"
+    res = CliRunner().invoke(cli, [
+        "load", "plain", "--name", "t", "--items", str(d / "items.jsonl"),
+        "--queries", str(d / "queries.jsonl"), "--db", str(tmp_path / "s.duckdb"),
+    ])  # fmt: skip
+    assert isinstance(res.exception, InputError)
+    assert "give a --qrels file, or each query's gold tools in a labels field" in str(res.exception)

@@ -88,6 +88,12 @@ def read_plain(
     if qrels is None:
         labels: list[tuple[dict[str, Any], Where]] = []
         add_queries(bench, fmap.files["queries"].read(queries, "query id"), labels)
+        if not labels:
+            raise InputError(
+                "no labels: give a --qrels file, or each query's gold tools in a labels field "
+                "(--map queries.labels=<path> when your records call it something else)",
+                path=str(queries),
+            )
         add_qrels(bench, labels)
     else:
         add_queries(bench, fmap.files["queries"].read(queries, "query id"))
