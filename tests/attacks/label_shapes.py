@@ -1,9 +1,9 @@
-"""Odd but legal label shapes (issue 27.1), written as the files of three loaders: a query whose
-labels repeat one tool in two or more slots, with the repeat first, last or in the middle,
-with a higher grade on the repeat, with slots given out of file order or not at all, with
-dependency edges by slot number. The library has tools with identical documentation
-(``mail::send`` / ``post::send``, ``weather::current`` / ``weather::now``), so the offline judge
-accepts equivalents and the expansion moves labels' grades onto other tools.
+"""Odd but legal label shapes (issue 27.1), written as the files of four loaders and of `load
+plain --map`: a query whose labels repeat one tool in two or more slots, with the repeat first,
+last or in the middle, with a higher grade on the repeat, with slots given out of file order or
+not at all, with dependency edges by slot number. The library has tools with identical
+documentation (``mail::send`` / ``post::send``, ``weather::current`` / ``weather::now``), so the
+offline judge accepts equivalents and the expansion moves labels' grades onto other tools.
 """
 
 from __future__ import annotations
@@ -119,6 +119,22 @@ def write_stabletoolbench(folder: Path) -> list[str]:
     return ["load", "stabletoolbench", str(folder), "--name", "b"]
 
 
+def write_toolret(folder: Path) -> list[str]:
+    """A ToolRet task folder: each query's labels list, a repeated tool merged by the loader."""
+    task = folder / "toolret" / "web"
+    task.mkdir(parents=True, exist_ok=True)
+    tools = [{"id": i, "documentation": {"name": i.split("::")[1], "description": t}}
+             for i, t in DOCS.items()]  # fmt: skip
+    queries = []
+    for q, labels in LABELS.items():
+        ordered = sorted(labels, key=lambda lab: -1 if lab[2] is None else lab[2])
+        queries.append({"id": q, "query": TEXT[q],
+                        "labels": [{"id": i, "relevance": r} for i, r, _ in ordered]})  # fmt: skip
+    (task / "tools.json").write_text(json.dumps(tools))
+    (task / "queries.json").write_text(json.dumps(queries))
+    return ["load", "toolret", str(folder / "toolret"), "--name", "b"]
+
+
 def write_mapped(folder: Path) -> list[str]:
     """Another library's shape through `load plain --map`: tools under "tools" of one object,
     each query's gold tools as a list of steps ({tool, grade, after: [steps it takes]}; a step
@@ -157,4 +173,5 @@ WRITERS = {
     "plain --map": write_mapped,
     "beir": write_beir,
     "stabletoolbench": write_stabletoolbench,
+    "toolret": write_toolret,
 }

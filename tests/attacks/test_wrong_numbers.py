@@ -126,3 +126,21 @@ def test_check_names_a_store_whose_slots_have_a_gap(toolex, tmp_path):
     ran = toolex("check", "--db", db, "--format", "json")
     assert ran.code == 1
     assert "qrels_slots_dense" in ran.out and "repro" in ran.out
+
+
+def test_toolret_merges_a_repeated_label_as_plain_does(toolex, tmp_path):
+    """ToolRet refused a tool listed twice in one query's labels; it now follows the same rule."""
+    db = str(tmp_path / "s.duckdb")
+    ran = toolex(*WRITERS["toolret"](tmp_path / "in"), "--db", db)
+    assert ran.code == 0, ran.err
+    assert "7 label(s) repeat a tool within a query" in ran.err
+    import duckdb
+
+    con = duckdb.connect(db, read_only=True)
+    stored = defaultdict(list)
+    for q, item, rel, slot in con.execute(
+        "SELECT query_id, item_id, relevance, slot FROM qrels ORDER BY query_id, slot"
+    ).fetchall():
+        stored[q].append((item, rel, slot))
+    con.close()
+    assert dict(stored) == STORED

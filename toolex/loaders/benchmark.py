@@ -80,6 +80,7 @@ class Benchmark:
     # per query, slot as the input numbered it -> slot stored, when a loader renumbered the
     # query's labels (a repeated label merged): edges given by slot number follow their label
     slot_moves: dict[str, dict[int, int]] = field(default_factory=dict, repr=False)
+    repeated_labels: int = field(default=0, repr=False)  # merged repeats, for a loader's note
 
     def add_item(self, row: dict[str, Any], where: Where) -> None:
         check_id(row["item_id"], where, "id")
