@@ -245,6 +245,9 @@ def combinations_cmd(file: str, benchmark: str, expansion: str, replace: bool, d
     """Import valid combinations (rows query_id, combo_id, item_id[, slot]; JSONL or Parquet).
 
     combo_id 0 is reserved for the original ground truth, which every imported query gets.
+    A combination names one tool per ground-truth tool of its query: slot (default: file order
+    within the combination) is one of the query's slots 0..k-1, each filled once; a slot out of
+    range or left empty is refused at its line.
 
     \b
     Example:
