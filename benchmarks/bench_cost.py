@@ -19,8 +19,9 @@ What is counted (same retriever, depth and judges in every row: BM25, depth 20, 
   the original without an audit; ``+ platform rule`` (= toolex before issue 12): combinations
   split across platforms are rejected before any audit call; ``+ reuse`` (same-step; toolex
   now, the defaults for a verifier that makes calls); ``+ pre-screen`` (``--prescreen on``, off
-  by default: it loses equivalents, docs/judges.md). The first rows are counted from distinct prompt keys (the stages toolex never
-  runs that way); the last three are dry-run plans of real expansions.
+  by default: it loses equivalents, docs/judges.md). The first rows are counted from distinct
+  prompt keys (the stages toolex never runs that way); the last three are dry-run plans of real
+  expansions.
 
 Per task: the same counts for each ToolRet task and StableToolBench test group on its own (the
 paper's, toolex before issue 12, toolex now); a prompt two tasks share counts in both.
