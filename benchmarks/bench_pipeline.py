@@ -18,6 +18,11 @@ its ground-truth APIs (R = replicas per API), so labels spread over the whole li
 Each stage runs as its own `toolex` process (the CLI a user runs), measured with wait4: wall,
 user+sys CPU, peak RSS of that process, and the rows it added to the store's tables. The load
 average is printed beside every line; figures taken on a busy machine say so.
+
+Real StableToolBench queries list one API twice in `relevant APIs` (a tool used in two steps),
+so some synthetic queries repeat a label in two slots; the header says how many. The run ends
+with `toolex check` on the store it built: figures from a store that fails its own invariants
+are not figures (issue 27: before the loader kept slots dense, these stores failed it).
 """
 
 from __future__ import annotations
@@ -57,7 +62,8 @@ def real_queries() -> tuple[list[dict], list[dict]]:
     return list(apis.values()), queries
 
 
-def write_benchmark(folder: Path, n_tools: int, n_queries: int, seed: int) -> None:
+def write_benchmark(folder: Path, n_tools: int, n_queries: int, seed: int) -> int:
+    """Write items/queries/qrels JSONL; returns how many queries repeat a label."""
     rng = random.Random(seed)
     apis, queries = real_queries()
     replicas = max(1, n_tools // len(apis))
@@ -82,15 +88,18 @@ def write_benchmark(folder: Path, n_tools: int, n_queries: int, seed: int) -> No
             record = {"id": item_id(i, rep), "platform": api["tool_name"],
                       "category": api.get("category_name"), "doc": api}  # fmt: skip
             out.write(json.dumps(record) + "\n")
+    repeats = 0
     with open(folder / "queries.jsonl", "w") as qf, open(folder / "qrels.jsonl", "w") as rf:
         for n in range(n_queries):
             q, rep = queries[n % len(queries)], (n // len(queries)) % replicas
+            repeats += len(set(q["relevant"])) < len(q["relevant"])
             qid = f"{q['id']}-r{n // len(queries)}"
             qf.write(json.dumps({"id": qid, "text": q["text"], "category": q["category"]}) + "\n")
             for slot, key in enumerate(q["relevant"]):
                 i = index[key]
                 rid = item_id(i, rep) if i + rep * len(apis) < n_tools else item_id(i, 0)
                 rf.write(json.dumps({"query_id": qid, "item_id": rid, "slot": slot}) + "\n")
+    return repeats
 
 
 def rows(db: Path) -> dict[str, int]:
@@ -127,8 +136,9 @@ def run_size(n_tools: int, n_queries: int, seed: int, work: Path) -> list[dict]:
     folder = work / f"t{n_tools}-q{n_queries}"
     shutil.rmtree(folder, ignore_errors=True)
     t = time.perf_counter()
-    write_benchmark(folder, n_tools, n_queries, seed)
-    print(f"# {n_tools} tools x {n_queries} queries (files in {time.perf_counter() - t:.1f} s)")
+    repeats = write_benchmark(folder, n_tools, n_queries, seed)
+    print(f"# {n_tools} tools x {n_queries} queries, {repeats} repeating a label in two slots "
+          f"(files in {time.perf_counter() - t:.1f} s)")  # fmt: skip
     db = folder / "scale.duckdb"
     out = [step("load", ["load", "plain", "--name", "scale", "--items", str(folder / "items.jsonl"),
                          "--queries", str(folder / "queries.jsonl"),
@@ -141,6 +151,11 @@ def run_size(n_tools: int, n_queries: int, seed: int, work: Path) -> list[dict]:
     out.append(step("eval", ["eval", "--run", "bm25"], db))
     wall = sum(s["wall_s"] for s in out)
     peak = max(s["peak_rss_mb"] for s in out)
+    check = subprocess.run([TOOLEX, "check", "--db", str(db), "--format", "csv", "-q"],
+                           capture_output=True, text=True)  # fmt: skip
+    print(json.dumps({"stage": "toolex check", "passed": check.returncode == 0}), flush=True)
+    if check.returncode != 0:
+        raise SystemExit(f"toolex check failed on the store built:\n{check.stdout[-3000:]}")
     print(f"# total {wall / 60:.1f} min wall, peak RSS {peak} MB "
           f"(targets at 200k x 20k: < 30 min, < 4096 MB)", flush=True)  # fmt: skip
     return out

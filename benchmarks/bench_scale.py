@@ -12,7 +12,8 @@ For each size it runs the same searches twice in one process: the reference is t
 (the library re-read and its BM25 index rebuilt for every batch, and a top-k partition over every
 document's score), then today's path (library and index built once per content, top-k among the
 scored documents). It prints wall time, CPU time, peak RSS, the CPU ratio, and checks
-that both produce the same rows.
+that both produce the same rows and that the store it measured passes `toolex check` (issue 27:
+figures from a store that fails its own invariants are not figures).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from toolex.checks import run_checks
 from toolex.pipeline.candidates import BATCH
 from toolex.retrieval import search
 from toolex.retrieval import texts as library_texts
@@ -140,7 +142,10 @@ def main() -> None:
             f"now: wall {new_wall:6.1f} s cpu {new_cpu:6.1f} s | "
             f"cpu ratio {ref_cpu / new_cpu:5.1f}x | peak RSS {rss:,.0f} MB | same rows: {same}"
         )
+        failed = [c.name for c in run_checks(store) if not c.ok]
         store.close()
+        if failed:
+            sys.exit(f"toolex check fails on {db}: {', '.join(failed)}")
 
 
 def _load() -> str:

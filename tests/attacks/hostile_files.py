@@ -251,10 +251,12 @@ def plain_cases() -> Iterator[Case]:
     yield Case("plain", "zero items", False, load("", queries, qrels))
     first_q = json.loads(queries.splitlines()[0])["id"]
     first_i = json.loads(items.splitlines()[0])["id"]
-    for value, ok in NUMBER_TRAPS.items():
+    for value, ok in {**NUMBER_TRAPS, '"0"': True, "0.0": True, "0": True}.items():
         for field in ("slot", "relevance"):
+            # the query's one label fills slot 0 alone: a valid number past it is out of range
+            ok_here = ok and (field != "slot" or value in ('"0"', "0.0", "0"))
             rec = f'{{"query_id": "{first_q}", "item_id": "{first_i}", "{field}": {value}}}\n'
-            yield Case("plain", f"{field} {value}", ok, load(items, queries, rec))
+            yield Case("plain", f"{field} {value}", ok_here, load(items, queries, rec))
     for name, (doc, ok) in DOC_TRAPS.items():
         rec = f'{{"id": "{first_i}", "doc": {doc}}}\n' + "\n".join(items.splitlines()[1:])
         yield Case("plain", f"doc: {name}", ok, load(rec, queries, qrels))

@@ -1,5 +1,5 @@
 """Counting attack outcomes for the issue's table: tried / clean error / correct result /
-traceback / store changed / secret leaked, per attack family.
+traceback / store changed / secret leaked / wrong number, per attack family.
 
 Every attack test records each case it tries here and asserts the bad columns are zero. With
 ``TOOLEX_ATTACK_REPORT=<folder>`` set, each family also writes its counts to
@@ -15,7 +15,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-OUTCOMES = ("clean error", "correct result", "traceback", "store changed", "secret leaked")
+OUTCOMES = (
+    "clean error",
+    "correct result",
+    "traceback",
+    "store changed",
+    "secret leaked",
+    "wrong number",  # a score that differs from pytrec_eval's, or a check that fails
+)
 
 
 @dataclass
@@ -24,7 +31,15 @@ class Tally:
     counts: Counter = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)  # the bad cases, for the assertion text
 
-    def record(self, case: str, outcome: str, *, changed: bool = False, leaked: bool = False):
+    def record(
+        self,
+        case: str,
+        outcome: str,
+        *,
+        changed: bool = False,
+        leaked: bool = False,
+        wrong: bool = False,
+    ):
         assert outcome in ("clean error", "correct result", "traceback"), outcome
         self.counts["tried"] += 1
         self.counts[outcome] += 1
@@ -32,14 +47,17 @@ class Tally:
             self.counts["store changed"] += 1
         if leaked:
             self.counts["secret leaked"] += 1
-        if outcome == "traceback" or changed or leaked:
+        if wrong:
+            self.counts["wrong number"] += 1
+        if outcome == "traceback" or changed or leaked or wrong:
             self.failures.append(
                 f"{case}: {outcome}{', store changed' if changed else ''}"
-                f"{', secret leaked' if leaked else ''}"
+                f"{', secret leaked' if leaked else ''}{', wrong number' if wrong else ''}"
             )
 
     def check(self) -> None:
-        """Write the counts (when asked) and fail on any traceback, change or leak."""
+        """Write the counts (when asked) and fail on any traceback, change, leak or wrong
+        number."""
         folder = os.environ.get("TOOLEX_ATTACK_REPORT")
         if folder:
             Path(folder).mkdir(parents=True, exist_ok=True)

@@ -15,10 +15,13 @@ import shutil
 import pytest
 
 from attacks.conftest import PLAIN, digest
-from attacks.hostile_files import FAMILIES
+from attacks.hostile_files import FAMILIES as FILE_FAMILIES
+from attacks.hostile_labels import FAMILIES as LABEL_FAMILIES
 from attacks.tally import Tally
-from toolex.errors import ToolexError
+from toolex.errors import InputError, ToolexError
 from toolex.store import Store
+
+FAMILIES = {**FILE_FAMILIES, **LABEL_FAMILIES}
 
 
 @pytest.mark.slow
@@ -36,6 +39,8 @@ def test_hostile_inputs_end_in_a_located_error_and_change_nothing(bench_db, tmp_
                 case.run(store, work)
             except ToolexError as exc:
                 outcome, said = "clean error", str(exc)
+                if family in LABEL_FAMILIES and not _located(exc):
+                    tally.failures.append(f"{case.name}: an error without file and field: {said}")
             except Exception as exc:  # noqa: BLE001 - the attack looks for exactly these
                 outcome, said = "traceback", f"{type(exc).__name__}: {exc}"
             else:
@@ -57,6 +62,15 @@ def test_hostile_inputs_end_in_a_located_error_and_change_nothing(bench_db, tmp_
             assert len(said) < 2000, f"{case.name}: an error message of {len(said)} characters"
         shutil.rmtree(work)
     tally.check()
+
+
+def _located(exc: ToolexError) -> bool:
+    """An error that names the file and the field (and the line or record) it is about."""
+    return (
+        isinstance(exc, InputError)
+        and bool(exc.path and exc.field)
+        and (exc.line is not None or exc.record is not None)
+    )
 
 
 def test_deep_json_inside_a_doc_string_survives_the_pipeline(tmp_path, toolex):

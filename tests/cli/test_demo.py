@@ -98,9 +98,10 @@ def test_demo_output_fits_an_80_column_terminal(demo_db, monkeypatch):
         "subs_with_equiv",
         "queries_with_alt",
     ]
-    assert "(16 columns, 6 shown: --wide shows all" in result.stdout
+    assert "(17 columns, 6 shown: --wide shows all" in result.stdout
     assert "nDCG old" in result.stdout and "wordllama-subquery †" in result.stdout
     assert f"toolex tui --db {db.name}" in result.stderr
     wide = CliRunner().invoke(demo, ["--db", db.name, "--wide"]).stdout
     header = next(line for line in wide.splitlines() if line.startswith("category"))
-    assert len(header.split()) == 16 and "rejected_platform" in header
+    columns = header.split()
+    assert len(columns) == 17 and {"rejected_platform", "alternatives"} <= set(columns)

@@ -84,7 +84,7 @@ def test_import_adds_original_and_drops_repeats(mini, tmp_path):
 def test_bad_rows_name_line_and_field(mini, tmp_path, row, field, message):
     f = _write(
         tmp_path / "c.jsonl",
-        [{"query_id": "mini_query_0", "combo_id": 1, "item_id": "mini_tool_2"}, row],
+        [{"query_id": "mini_query_1", "combo_id": 1, "item_id": "mini_tool_0"}, row],
     )
     before = store_state(mini)
     with pytest.raises(InputError, match=message) as exc:

@@ -122,3 +122,40 @@ def test_a_substitute_naming_no_seed_of_its_query_is_a_located_error(tmp_path):
     with pytest.raises(InputError) as err:
         read_skillret(root)
     assert "test.jsonl:2, field 'seed_id': names 'zz' as the seed" in str(err.value)
+
+
+def test_a_seed_labelled_twice_keeps_dense_slots_and_its_substitute_imports(tmp_path):
+    """The merge of issue 26.5 with 27.1: a seed listed twice is one label in its first slot, the
+    later seeds move up (slots 0..k-1), and a substitute lands on its seed's merged slot, so the
+    combinations import (which refuses a slot outside the query's) takes it."""
+    skills = [skill(i) for i in ("a", "b", "b2")]
+    qrels = [
+        {"query_id": "q", "skill_id": "a", "relevance": 2},
+        {"query_id": "q", "skill_id": "a", "relevance": 2},
+        {"query_id": "q", "skill_id": "b", "relevance": 2},
+        {"query_id": "q", "skill_id": "b2", "relevance": 1, "seed_id": "b"},
+    ]
+    root = write(tmp_path / "sr", skills, [{"id": "q", "query": "a then b"}], qrels)
+    db = str(tmp_path / "s.duckdb")
+    res = load(db, root)
+    assert res.exit_code == 0, res.output
+    assert "1 label(s) repeat a (query id, item id) pair" in res.stderr
+    with Store.open(db, read_only=True) as store:
+        slots = store.con.execute("SELECT item_id, slot FROM qrels ORDER BY slot").fetchall()
+    assert slots == [("a", 0), ("b", 1)]
+    assert combinations(db) == {("q", 0): ["a", "b"], ("q", 1): ["a", "b2"]}
+
+
+def test_a_skill_id_with_a_newline_is_refused_at_its_line(tmp_path):
+    """Issue 27.2 holds for SkillRet's labels too: an id with a control character is refused
+    with file, line and the field as the file spells it (skill_id), before anything is stored."""
+    qrels = [
+        {"query_id": "q", "skill_id": "a", "relevance": 2},
+        {"query_id": "q", "skill_id": "a\nb", "relevance": 2},
+    ]
+    root = write(tmp_path / "sr", [skill("a")], [{"id": "q", "query": "a"}], qrels)
+    with pytest.raises(InputError) as err:
+        read_skillret(root)
+    message = str(err.value)
+    assert "qrels/test.jsonl:2, query id q, field 'skill_id'" in message, message
+    assert "control character" in message

@@ -131,11 +131,11 @@ def test_an_item_twice_is_found_however_it_is_spelled_or_slotted(mini, tmp_path)
         import_run(mini, f, run="r", benchmark="toolret")
     assert exc.value.line == 3
     csv = tmp_path / "r.csv"
-    rows = "mini_query_0,-7,mini_tool_0,1\nmini_query_0,3,mini_tool_0,1\n"
-    rows += "mini_query_1,-7,mini_tool_0,1\n"
+    rows = "mini_query_0,0,mini_tool_0,1\nmini_query_0,1,mini_tool_0,1\n"
+    rows += "mini_query_1,0,mini_tool_0,1\n"
     csv.write_text("query_id,slot,item_id,score\n" + rows)  # one item in two slots: allowed
     assert import_run(mini, csv, run="s", benchmark="toolret", level="subquery").results == 2
-    csv.write_text("query_id,slot,item_id,score\n" + rows + "mini_query_0,-7,mini_tool_0,0.5\n")
+    csv.write_text("query_id,slot,item_id,score\n" + rows + "mini_query_0,0,mini_tool_0,0.5\n")
     with pytest.raises(InputError, match="listed twice") as exc:
         import_run(mini, csv, run="t", benchmark="toolret", level="subquery")
     assert exc.value.line == 5

@@ -33,6 +33,8 @@ def sub_store(store):
         "('b', 'default', 'qa', 2, 'stock price forecast', 'w3'),"
         "('b', 'default', 'qb', 0, 'translate text', 'c2'), ('b', 'default', 'qb', 1, 'rain', 'c1')"
     )
+    # one sub-query per ground-truth tool, as decomposition writes them: qa's three need labels
+    store.con.execute("INSERT INTO qrels VALUES ('b', 'qa', 'w2', 1, 1), ('b', 'qa', 'w3', 1, 2)")
     return store
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from toolex.cli.load_options import name_option, replace_option, run_load
+from toolex.cli.load_options import KINDS, name_option, replace_option, run_load
+from toolex.cli.load_plain import plain_cmd
 from toolex.cli.load_skillret import skillret_cmd
 from toolex.cli.options import (
     benchmark_option,
@@ -13,8 +14,6 @@ from toolex.cli.options import (
     expansion_option,
     open_store,
 )
-
-_KINDS = click.Choice(["tool", "skill"])
 
 
 @click.group()
@@ -146,7 +145,7 @@ def stabletoolbench_cmd(
 @load.command("beir")
 @click.argument("path", type=click.Path(exists=True, file_okay=False))
 @click.option("--split", default="test", show_default=True, help="qrels/<split>.tsv to read.")
-@click.option("--kind", type=_KINDS, default="tool", show_default=True, help="Item kind.")
+@click.option("--kind", type=KINDS, default="tool", show_default=True, help="Item kind.")
 @name_option("beir")
 @replace_option
 @db_option
@@ -155,7 +154,9 @@ def beir_cmd(path: str, split: str, kind: str, name: str, replace: bool, db: str
 
     PATH holds corpus.jsonl (`_id`, `title`, `text`, optional `metadata`), queries.jsonl
     (`_id`, `text`) and qrels/<split>.tsv (header `query-id corpus-id score`). Only judged
-    queries are loaded; judgments with score <= 0 are skipped.
+    queries are loaded; judgments with score <= 0 are skipped. Scores are whole numbers
+    (2.0 is 2); a fraction such as 1.5 is refused at its line, since trec_eval would
+    truncate it. Ids may hold spaces, never a newline, tab or other control character.
 
     \b
     Example:
@@ -171,84 +172,6 @@ def beir_cmd(path: str, split: str, kind: str, name: str, replace: bool, db: str
     echo_summary(result)
 
 
-@load.command("plain")
-@click.option(
-    "--items",
-    type=click.Path(exists=True, dir_okay=False),
-    required=True,
-    help="Items file: id; text or doc; name, platform, kind, task, category.",
-)
-@click.option(
-    "--queries",
-    type=click.Path(exists=True, dir_okay=False),
-    required=True,
-    help="Queries file: id, text; instruction, task, category.",
-)
-@click.option(
-    "--qrels",
-    type=click.Path(exists=True, dir_okay=False),
-    required=True,
-    help="Labels file: query_id, item_id; relevance, slot.",
-)
-@click.option("--name", required=True, help="Benchmark name in the store.")
-@click.option(
-    "--kind",
-    type=_KINDS,
-    default="tool",
-    show_default=True,
-    help="Default kind of items that do not say (skill for SkillRet).",
-)
-@replace_option
-@db_option
-def plain_cmd(
-    items: str, queries: str, qrels: str, name: str, kind: str, replace: bool, db: str
-) -> None:
-    """Load a benchmark from the plain toolex schema (JSONL, JSON array or Parquet, by suffix).
-
-    \b
-    items    id; text or doc (one is required); optional name, platform,
-             kind (tool|skill), task, category
-               text: a plain description; doc: the raw documentation object
-    queries  id, text; optional instruction, task, category
-    qrels    query_id, item_id; optional relevance (default 1), slot (0-based position
-             in the annotated combination; default file order within the query)
-
-    \b
-    One record of each (JSONL):
-      items.jsonl    {"id": "weather::forecast", "name": "forecast", "platform": "weather",
-                      "doc": {"api_name": "forecast",
-                              "api_description": "Daily forecast for a city",
-                              "required_parameters": [{"name": "city", "type": "STRING"}]}}
-      queries.jsonl  {"id": "q1", "text": "Will it rain in Lyon tomorrow?"}
-      qrels.jsonl    {"query_id": "q1", "item_id": "weather::forecast", "relevance": 1}
-
-    A raw record in a benchmark's own shape (a ToolBench endpoint with api_name,
-    api_description, required_parameters; an OpenAPI operation) goes whole under `doc`:
-    it is rendered and read by the judges like every other benchmark's docs, its name
-    is read from it (name, api_name or title) unless the item gives one, and `platform`
-    (the provider that issues ids and tokens, ToolBench's tool_name) is worth giving:
-    the platform rule needs it. Item ids may hold spaces (TREC exports escape them,
-    see `toolex export trec-run --help`). A (query, item) label given twice keeps its
-    highest relevance.
-
-    \b
-    Examples:
-      toolex load plain --name tools --items items.jsonl --queries queries.jsonl \\
-          --qrels qrels.jsonl
-      toolex load plain --name skills --kind skill --items skills.parquet \\
-          --queries queries.parquet --qrels qrels.parquet
-    SkillRet's own layout has a loader: `toolex load skillret --help`.
-    """
-    from toolex.loaders import load_plain
-
-    with open_store(db) as store:
-        result = run_load(
-            "loading plain benchmark",
-            lambda: load_plain(store, items, queries, qrels, name=name, kind=kind, replace=replace),
-        )
-    echo_summary(result)
-
-
 @load.command("docs")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @benchmark_option("Benchmark whose items the docs describe.")
@@ -258,7 +181,7 @@ def plain_cmd(
 @replace_option
 @db_option
 def docs_cmd(file: str, benchmark: str, rendering: str, replace: bool, db: str) -> None:
-    """Load alternative (e.g. LLM-expanded) documentation of loaded items as a second rendering.
+    """Load alternative documentation of loaded items (LLM-expanded, say) as a second rendering.
 
     FILE is a JSON array / JSONL / Parquet of {id, augmented: {...}} (or {id, doc: {...}});
     every id must name an item of the benchmark.
@@ -285,6 +208,9 @@ def combinations_cmd(file: str, benchmark: str, expansion: str, replace: bool, d
     """Import valid combinations (rows query_id, combo_id, item_id[, slot]; JSONL or Parquet).
 
     combo_id 0 is reserved for the original ground truth, which every imported query gets.
+    A combination names one tool per ground-truth tool of its query: slot (default: file order
+    within the combination) is one of the query's slots 0..k-1, each filled once; a slot out of
+    range or left empty is refused at its line.
 
     \b
     Example:
@@ -323,4 +249,7 @@ def subqueries_cmd(file: str, benchmark: str, expansion: str, replace: bool, db:
     echo_summary(result)
 
 
-load.add_command(skillret_cmd, "skillret")
+# `load plain` and `load skillret` live in modules of their own (plain's help lists every
+# field it reads and the mapping; skillret imports its substitutable labels)
+load.add_command(plain_cmd)
+load.add_command(skillret_cmd)

@@ -1,5 +1,5 @@
 """Options and the spinner every `toolex load` command shares (toolex.cli.load and the loaders
-with a module of their own, toolex.cli.load_skillret)."""
+with a module of their own, toolex.cli.load_plain and toolex.cli.load_skillret)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import click
+
+KINDS = click.Choice(["tool", "skill"])
 
 
 def replace_option(f: Callable[..., Any]) -> Callable[..., Any]:

@@ -1,7 +1,11 @@
 """Import expanded combinations made elsewhere (before, or instead of, toolex's own pipeline).
 
 Input (JSONL, JSON array or Parquet): one row per member, ``query_id, combo_id, item_id`` and an
-optional ``slot`` (default: file order within the combination). Every imported combination is
+optional ``slot`` (default: file order within the combination). A combination names one tool per
+ground-truth tool: its slots are exactly the query's (0..k-1, as qrels holds them), so a slot
+outside them, or a combination with a slot left empty, is refused at its line (an expanded tool
+inherits the grade of the label in its slot: a missing or extra slot would score wrongly).
+Every imported combination is
 stored with status 'valid' and judge 'import'. combo_id 0 is reserved for the original ground
 truth: rows with combo_id 0 must repeat it exactly, a combination equal to the original (or to
 another imported one) under a different id is dropped rather than stored twice, and every
@@ -110,6 +114,13 @@ def import_combination_records(
             raise where.error(f"item id {item_id!r} is not in benchmark {benchmark!r}", "item_id")
         members = combos.setdefault((query_id, combo_id), {})
         slot = get_int(rec, "slot", where, len(members))
+        slots = originals[query_id]
+        if slot not in slots:
+            raise where.error(
+                f"slot {slot} is no slot of query {query_id!r}: its {len(slots)} ground-truth "
+                f"tool(s) fill slots {_span(slots)}, one tool each",
+                "slot",
+            )
         if slot in members:
             raise where.error(f"slot {slot} is used twice in combination {combo_id}", "slot")
         members[slot] = (item_id, where)
@@ -117,6 +128,16 @@ def import_combination_records(
             given.append((query_id, combo_id, rec["dependencies"], where))
     if not combos:
         raise ToolexError(f"{path}: no combinations in the file")
+    for (query_id, combo_id), members in combos.items():
+        missing = sorted(set(originals[query_id]) - set(members))
+        if missing:
+            where = next(iter(members.values()))[1]
+            raise where.error(
+                f"combination {combo_id} of query {query_id!r} leaves slot(s) {missing} empty: "
+                f"it has {len(members)} tool(s) for the query's {len(originals[query_id])} "
+                "ground-truth tool(s), one per slot",
+                "slot",
+            )
     keep, notes = _dedupe(combos, originals)
     edges = _edges(given, combos, originals, str(path))
     result = CombinationImport(
@@ -162,6 +183,14 @@ def import_combination_records(
                 store.execute(name, params)
             add_dependency_edges(store, benchmark, edges)
     return result
+
+
+def _span(slots: dict[int, str]) -> str:
+    """'0..2', or the slots themselves when a store loaded before dense slots has a gap."""
+    ordered = sorted(slots)
+    if ordered == list(range(len(ordered))):
+        return f"0..{len(ordered) - 1}"
+    return ", ".join(map(str, ordered))
 
 
 def _edges(

@@ -6,7 +6,7 @@ Python API (what the CLI calls)::
     load_toolret(store, path, tasks=None, name="toolret", tools=None, replace=False) -> LoadResult
     load_stabletoolbench(store, path, groups=None, name="stabletoolbench", replace=False)
     load_beir(store, path, split="test", name="beir", kind="tool", replace=False)
-    load_plain(store, items, queries, qrels, name=..., kind="tool", replace=False)
+    load_plain(store, items, queries, qrels=None, name=..., kind="tool", fields=(), replace=False)
     load_skillret(store, root, split="test", name="skillret", replace=False,
                   substitutable="equivalents") -> (LoadResult, SkillRet)
     load_docs(store, path, benchmark=..., rendering=..., replace=False) -> DocsResult
@@ -19,6 +19,7 @@ item_docs atomically.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -106,15 +107,18 @@ def load_plain(
     store: Store,
     items: str | Path,
     queries: str | Path,
-    qrels: str | Path,
+    qrels: str | Path | None = None,
     *,
     name: str,
     kind: str = "tool",
+    fields: Sequence[str] = (),
     replace: bool = False,
 ) -> LoadResult:
+    """``qrels`` None: labels from each query's ``labels``; ``fields``: ``--map`` mappings
+    (``"queries.text=user_request"``, :mod:`toolex.loaders.fieldmap`)."""
     from toolex.loaders.plain import read_plain
 
-    bench = read_plain(items, queries, qrels, name=name, kind=kind)
+    bench = read_plain(items, queries, qrels, name=name, kind=kind, fields=fields)
     return write_benchmark(store, bench, replace=replace)
 
 

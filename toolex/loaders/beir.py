@@ -6,9 +6,11 @@
 
 Only queries judged in the split are loaded (BEIR evaluates exactly those). Judgments with score
 <= 0 are not ground truth and are skipped; the rest keep their score as relevance and their file
-order per query as slot. A (query, doc) pair judged on several lines (a query that uses one tool
-twice; trec_eval and pytrec_eval accept this) is one label with the highest score, and the load
-says how many lines were merged.
+order per query as slot. A score is a whole number ('2.0' is 2): a fraction is refused at its
+line (trec_eval would truncate 1.5 to 1 and 0.4 to 0, changing a grade without a word). A
+(query, doc) pair judged on several lines (a query that uses one tool twice; trec_eval and
+pytrec_eval accept this) is one label with the highest score, and the load says how many lines
+were merged.
 
 An item's doc is the corpus record without ``_id`` (its ``metadata`` merged in). Its fields:
 
@@ -36,7 +38,7 @@ from typing import Any
 
 from toolex.errors import InputError
 from toolex.loaders.benchmark import Benchmark, item_row
-from toolex.loaders.fields import Where, get_str, relevance_of
+from toolex.loaders.fields import Where, check_id, get_id, get_str, relevance_of
 from toolex.loaders.readers import iter_dicts, iter_jsonl, loads, read_text
 from toolex.loaders.trec_ids import trec_unescape as _trec_unescape
 
@@ -75,7 +77,7 @@ def read_beir(
     packed = 0
     for rec, line in iter_dicts(corpus, iter_jsonl(corpus)):
         where = Where(str(corpus), line, what="item id")
-        item_id = get_str(rec, "_id", where)
+        item_id = get_id(rec, "_id", where)
         where = Where(str(corpus), line, item_id, what="item id")
         if not str(rec.get("text") or "").strip() and not str(rec.get("title") or "").strip():
             raise where.error("empty text", "text")
@@ -90,7 +92,7 @@ def read_beir(
     judged = _read_judgments(bench, qrels)
     for rec, line in iter_dicts(queries, iter_jsonl(queries)):
         where = Where(str(queries), line, what="query id")
-        query_id = get_str(rec, "_id", where)
+        query_id = get_id(rec, "_id", where)
         if query_id not in judged:
             continue
         where = Where(str(queries), line, query_id, what="query id")
@@ -236,6 +238,8 @@ def read_qrels(path: str | Path) -> QrelsFile:
         # (StableToolBench has a tool named " Quotes API")
         query_id, item_id, score = cols[0], cols[1], cols[2].strip()
         where = Where(str(path), lineno, query_id, what="query id")
+        check_id(query_id, where, "query-id")
+        check_id(item_id, where, "corpus-id")
         relevance = relevance_of(score, where)
         key = (query_id, item_id)
         if key in best:

@@ -1,7 +1,13 @@
 """The normalised benchmark: items, queries, qrels and dependency edges as row dicts, read and
-validated in memory (every label names a loaded item and query, every edge two slots of its
-query) before the one atomic write (:mod:`toolex.loaders.write`). Its ``revision`` is a SHA-256
-of the normalised content, so loading the same content again is a no-op whatever the path.
+validated in memory (every id free of control characters, every label names a loaded item and
+query, a query's slots are 0..k-1 with no gap, every edge joins two slots of its query) before
+the one atomic write (:mod:`toolex.loaders.write`). Its ``revision`` is a SHA-256 of the
+normalised content, so loading the same content again is a no-op whatever the path.
+
+Dense slots are what every later stage relies on: decomposition writes sub-queries 0..k-1 in
+slot order, assembly fills slots 0..k-1, and an expanded tool inherits the grade of the label
+whose slot it fills (``sql/metrics/020_metric_combos.sql``). A gap (slots 0, 2) would give the
+second tool's replacement the grade of nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolex.errors import ToolexError
-from toolex.loaders.fields import Where, dump_doc
+from toolex.loaders.fields import Where, check_id, dump_doc
 from toolex.tooldoc.render import RENDER_VERSION, render_doc
 
 KINDS = ("tool", "skill")
@@ -71,8 +77,13 @@ class Benchmark:
     _query_where: dict[str, Where] = field(default_factory=dict, repr=False)
     _qrel_where: list[Where] = field(default_factory=list, repr=False)
     _edge_where: list[tuple[Where, str]] = field(default_factory=list, repr=False)
+    # per query, slot as the input numbered it -> slot stored, when a loader renumbered the
+    # query's labels (a repeated label merged): edges given by slot number follow their label
+    slot_moves: dict[str, dict[int, int]] = field(default_factory=dict, repr=False)
+    repeated_labels: int = field(default=0, repr=False)  # merged repeats, for a loader's note
 
     def add_item(self, row: dict[str, Any], where: Where) -> None:
+        check_id(row["item_id"], where, "id")
         first = self._item_where.get(row["item_id"])
         if first is not None:
             raise where.error(f"duplicate item id {row['item_id']!r} (first at {_at(first)})", "id")
@@ -80,6 +91,7 @@ class Benchmark:
         self.items.append(row)
 
     def add_query(self, row: dict[str, Any], where: Where) -> None:
+        check_id(row["query_id"], where, "id")
         if not row["text"].strip():
             raise where.error("empty text", "text")
         first = self._query_where.get(row["query_id"])
@@ -93,6 +105,7 @@ class Benchmark:
     def add_qrel(
         self, query_id: str, item_id: str, relevance: int, slot: int, where: Where
     ) -> None:
+        check_id(item_id, where, self.label_field)
         self.qrels.append(
             {"query_id": query_id, "item_id": item_id, "relevance": relevance, "slot": slot}
         )
@@ -129,10 +142,11 @@ class Benchmark:
         return item_id in self._item_where
 
     def validate(self) -> None:
-        """Every label names a loaded item and a loaded query, once per query."""
+        """Every label names a loaded item and a loaded query, once per query, and a query's
+        labels fill slots 0..k-1 (see the module docstring)."""
         label_field = self.label_field
         seen: dict[tuple[str, str], Where] = {}
-        slots: set[tuple[str, int]] = set()
+        per_query: dict[str, list[tuple[int, Where]]] = {}
         for qrel, where in zip(self.qrels, self._qrel_where, strict=True):
             if qrel["item_id"] not in self._item_where:
                 raise where.error(f"label names no item: {qrel['item_id']!r}", label_field)
@@ -144,10 +158,9 @@ class Benchmark:
                     f"duplicate label {qrel['item_id']!r} for this query", label_field
                 )
             seen[key] = where
-            slot_key = (qrel["query_id"], qrel["slot"])
-            if slot_key in slots:
-                raise where.error(f"slot {qrel['slot']} is used twice in this query", "slot")
-            slots.add(slot_key)
+            per_query.setdefault(qrel["query_id"], []).append((qrel["slot"], where))
+        for query_id, slots in per_query.items():
+            check_slots(query_id, slots)
         self._resolve_edges()
         if not self.items:
             raise ToolexError(f"{self.source}: no items found; nothing to load")
@@ -160,33 +173,54 @@ class Benchmark:
             )
 
     def _resolve_edges(self) -> None:
-        """Edge ends named by item id become slots; every end must be a slot of the query."""
+        """Edge ends named by item id become slots, ends given as slot numbers follow their
+        label when it was renumbered; every end must be a slot of the query. An edge between
+        two labels that were merged into one (a repeated tool feeding itself) joins no two
+        slots any more: it is dropped and counted in a note."""
         slots: dict[str, dict[str, int]] = {}
         for qrel in self.qrels:
             slots.setdefault(qrel["query_id"], {})[qrel["item_id"]] = qrel["slot"]
         seen = set()
+        kept: list[tuple[dict[str, Any], tuple[Where, str]]] = []
+        merged = 0
         for edge, (where, field_name) in zip(self.edges, self._edge_where, strict=True):
             of_query = slots.get(edge["query_id"], {})
+            moves = self.slot_moves.get(edge["query_id"])
+            given = []
             for end in ("producer_slot", "consumer_slot"):
                 named = edge[end]
+                given.append(named)
                 if isinstance(named, str) and named in of_query:
                     edge[end] = of_query[named]
                 elif isinstance(named, int) and not isinstance(named, bool):
-                    if named not in of_query.values():
+                    known = moves if moves is not None else {s: s for s in of_query.values()}
+                    if named not in known:
                         raise where.error(
                             f"edge names slot {named}, not a slot of the query", field_name
                         )
+                    edge[end] = known[named]
                 else:
                     raise where.error(
                         f"edge end {named!r} is neither a slot nor a labelled item of the query",
                         field_name,
                     )
             if edge["producer_slot"] == edge["consumer_slot"]:
+                if given[0] != given[1] and moves is not None:
+                    merged += 1
+                    continue
                 raise where.error("an edge must join two different slots", field_name)
             key = tuple(edge[k] for k in ("query_id", "producer_slot", "consumer_slot", "value"))
             if key in seen:
                 raise where.error("the same edge is given twice", field_name)
             seen.add(key)
+            kept.append((edge, (where, field_name)))
+        if merged:
+            self.edges = [e for e, _ in kept]
+            self._edge_where = [w for _, w in kept]
+            self.notes.append(
+                f"{merged} dependency edge(s) joined two labels merged into one (a repeated "
+                "tool feeding itself); dropped"
+            )
 
     def revision(self) -> str:
         """SHA-256 of the normalised content and the render version (text depends on it)."""
@@ -202,6 +236,32 @@ class Benchmark:
                 h.update(b"\n")
             h.update(b"\0")
         return h.hexdigest()
+
+
+def check_slots(query_id: str, slots: list[tuple[int, Where]]) -> None:
+    """A query's k labels fill slots 0..k-1, each once: no negative slot, none past k-1, no
+    slot twice (which together leave no gap). The error names the first label that breaks it."""
+    k = len(slots)
+    first: dict[int, Where] = {}
+    for slot, where in slots:
+        if slot < 0:
+            raise where.error(
+                f"slot {slot} is negative: a slot is the label's 0-based position in the "
+                "query's annotated combination",
+                "slot",
+            )
+        if slot >= k:
+            raise where.error(
+                f"slot {slot} is out of range: query {query_id!r} has {k} label(s), so its "
+                f"slots are 0..{k - 1} (0-based, one per label, no gap)",
+                "slot",
+            )
+        if slot in first:
+            raise where.error(
+                f"slot {slot} is used twice in query {query_id!r} (first at {_at(first[slot])})",
+                "slot",
+            )
+        first[slot] = where
 
 
 def _at(where: Where) -> str:

@@ -7,8 +7,14 @@ queries  id, text (required); optional instruction, task, category, dependencies
          chain of the annotated plan: ``[{"from": 0, "to": 1, "value": "token"}]``, from/to a
          slot or a labelled item id, the producer's response passed into the consumer's
          parameters, value naming what is handed over; stored in dependency_edges)
+         and, without a qrels file, labels (the gold tools in plan order, each an item id or
+         ``{id, relevance, from}``: ``from`` lists the steps whose output it takes)
 qrels    query_id, item_id (required); optional relevance (default 1), slot (0-based position
          of the item in the annotated combination; default: file order within the query)
+
+Files with other field names load through ``fields``, the ``--map TARGET=SOURCE`` options
+(:mod:`toolex.loaders.fieldmap`, which lists every field read): JSON paths into nested records,
+a query's list of gold tools, call chains written as step references.
 
 An item given only ``text`` gets the doc ``{"name": name, "description": text}`` so it is rendered
 by the same function as every other benchmark. A raw record in a benchmark's own shape (a
@@ -21,12 +27,15 @@ SkillRet (toolex.loaders.skillret) is the plain schema under a field mapping.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from toolex.loaders.benchmark import Benchmark, item_row
-from toolex.loaders.fields import Where, get_doc, get_int, get_str
+from toolex.errors import InputError
+from toolex.loaders.benchmark import Benchmark, check_slots, item_row
+from toolex.loaders.fieldmap import FieldMap
+from toolex.loaders.fields import Where, get_doc, get_id, get_int, get_str
 from toolex.loaders.readers import iter_dicts, iter_records
 
 Records = Iterable[tuple[dict[str, Any], Where]]
@@ -44,23 +53,51 @@ EXAMPLE_QREL = '{"query_id": "q1", "item_id": "weather::forecast"}'
 def read_plain(
     items: str | Path,
     queries: str | Path,
-    qrels: str | Path,
+    qrels: str | Path | None = None,
     *,
     name: str,
     kind: str = "tool",
+    fields: Sequence[str] = (),
 ) -> Benchmark:
-    source = ", ".join(str(p) for p in (items, queries, qrels))
-    bench = Benchmark(name, "plain", source, label_field="item_id")
-    add_items(bench, _located(items, "item id"), kind)
-    add_queries(bench, _located(queries, "query id"))
-    add_qrels(bench, _located(qrels, "query id"))
+    """The three files (``qrels`` None: labels from each query's ``labels``), read through the
+    ``--map`` mappings ``fields``."""
+    fmap = FieldMap.parse(fields)
+    if qrels is not None and fmap.mapped("queries.labels"):
+        raise InputError(
+            "labels come from --qrels or from --map queries.labels, not both", field="--map"
+        )
+    if qrels is None and (fmap.files["qrels"].sources or fmap.files["qrels"].records):
+        raise InputError("--map qrels... needs a --qrels file", field="--map")
+    source = ", ".join(str(p) for p in (items, queries, qrels) if p is not None)
+    if qrels is not None:
+        label_field = fmap.files["qrels"].sources.get("item_id")
+    else:
+        label_field = fmap.files["queries"].sources.get("labels")
+    default = "item_id" if qrels is not None else "labels"
+    bench = Benchmark(
+        name, "plain", source, label_field=label_field.text if label_field else default
+    )
+    add_items(bench, fmap.files["items"].read(items, "item id"), kind)
+    if qrels is None:
+        labels: list[tuple[dict[str, Any], Where]] = []
+        add_queries(bench, fmap.files["queries"].read(queries, "query id"), labels)
+        if not labels:
+            raise InputError(
+                "no labels: give a --qrels file, or each query's gold tools in a labels field "
+                "(--map queries.labels=<path> when your records call it something else)",
+                path=str(queries),
+            )
+        add_qrels(bench, labels)
+    else:
+        add_queries(bench, fmap.files["queries"].read(queries, "query id"))
+        add_qrels(bench, fmap.files["qrels"].read(qrels, "query id"))
     return bench
 
 
 def add_items(bench: Benchmark, records: Records, kind: str) -> None:
     for rec, where in records:
-        item_id = get_str(rec, "id", where)
-        where = Where(where.path, where.line, item_id, what="item id")
+        item_id = get_id(rec, "id", where)
+        where = replace(where, record=item_id, what="item id")
         item_name = get_str(rec, "name", where, required=False)
         if rec.get("doc") is not None:
             doc = get_doc(rec, "doc", where)
@@ -87,10 +124,14 @@ def add_items(bench: Benchmark, records: Records, kind: str) -> None:
         bench.add_item(row, where)
 
 
-def add_queries(bench: Benchmark, records: Records) -> None:
+def add_queries(
+    bench: Benchmark, records: Records, labels: list[tuple[dict[str, Any], Where]] | None = None
+) -> None:
+    """Queries; with ``labels``, each query's ``labels`` are gathered there as label records
+    (slot = position in the list) and their ``from`` steps become edges."""
     for rec, where in records:
-        query_id = get_str(rec, "id", where)
-        where = Where(where.path, where.line, query_id, what="query id")
+        query_id = get_id(rec, "id", where)
+        where = replace(where, record=query_id, what="query id")
         bench.add_query(
             {
                 "query_id": query_id,
@@ -102,34 +143,89 @@ def add_queries(bench: Benchmark, records: Records) -> None:
             where,
         )
         bench.add_edges(query_id, rec.get("dependencies"), where, "dependencies")
+        if labels is not None and rec.get("labels") is not None:
+            labels += _gold_steps(bench, query_id, rec["labels"], where)
+
+
+def _gold_steps(
+    bench: Benchmark, query_id: str, given: object, where: Where
+) -> list[tuple[dict[str, Any], Where]]:
+    """A query's list of gold tools as label records; a step's ``from`` (a position in the
+    list, or an item id; negative: no producer, as HuggingGPT's ``dep: [-1]``) adds the edge
+    from that step to this one."""
+    spelled = dict(where.fields).get("labels", "labels")
+    named = ((f, spelled) for f in ("item_id", "relevance", "slot"))
+    at = replace(where, fields=(*where.fields, *named))
+    out = []
+    edges = []
+    for position, label in enumerate(given if isinstance(given, list) else [given]):
+        if not isinstance(label, dict):
+            raise at.error(
+                f"expected an item id or {{id, relevance, from}}, found {label!r}", "labels"
+            )
+        out.append(({"query_id": query_id, "item_id": label.get("id"), "slot": position,
+                     "relevance": label.get("relevance")}, at))  # fmt: skip
+        steps = label.get("from")
+        for step in steps if isinstance(steps, list) else [] if steps is None else [steps]:
+            if isinstance(step, str) and step.strip().lstrip("-").isdigit():
+                step = int(step)
+            if isinstance(step, int) and not isinstance(step, bool) and step < 0:
+                continue  # documented: a negative step means "no producer"
+            edges.append({"from": step, "to": position})
+    if edges:
+        bench.add_edges(query_id, edges, where, "labels.from")
+    return out
+
+
+@dataclass
+class _Label:
+    item_id: str
+    relevance: int
+    slot: int
+    where: Where
 
 
 def add_qrels(bench: Benchmark, records: Records) -> None:
-    """Labels; a (query, item) pair given twice keeps its highest relevance (counted in a note),
-    as trec_eval does with a repeated qrels line."""
-    slots: dict[str, int] = {}
-    seen: dict[tuple[str, str], int] = {}
-    merged = 0
+    """Labels. A query's label lines fill slots 0..k-1 (k = its lines; ``slot`` defaults to
+    the next one in file order): a negative slot, one past k-1 or one used twice is refused at
+    its line. A (query, item) pair given twice (a plan that uses one tool in two steps) is one
+    label, as trec_eval reads a repeated qrels line: it keeps its first slot and the highest
+    relevance, and the query's later labels move up a slot so the slots stay 0..k-1; edges
+    given by slot number follow their label (counted in a note)."""
+    per_query: dict[str, list[_Label]] = {}
     for rec, where in records:
-        query_id = get_str(rec, "query_id", where)
-        where = Where(where.path, where.line, query_id, what="query id")
-        item_id = get_str(rec, "item_id", where)
+        query_id = get_id(rec, "query_id", where)
+        where = replace(where, record=query_id, what="query id")
+        item_id = get_id(rec, "item_id", where)
         relevance = get_int(rec, "relevance", where, 1)
-        if (query_id, item_id) in seen:
-            merged += 1
-            index = seen[(query_id, item_id)]
-            bench.qrels[index]["relevance"] = max(bench.qrels[index]["relevance"], relevance)
-            continue
+        labels = per_query.setdefault(query_id, [])
         slot = get_int(rec, "slot", where, None)
         if slot is None:
-            slot = slots.get(query_id, 0)
-        slots[query_id] = max(slots.get(query_id, 0), slot + 1)
-        seen[(query_id, item_id)] = len(bench.qrels)
-        bench.add_qrel(query_id, item_id, relevance, slot, where)
+            slot = max((label.slot for label in labels), default=-1) + 1
+        labels.append(_Label(item_id, relevance, slot, where))
+    merged = 0
+    for query_id, labels in per_query.items():
+        check_slots(query_id, [(label.slot, label.where) for label in labels])
+        kept: dict[str, _Label] = {}
+        for label in sorted(labels, key=lambda lab: lab.slot):
+            first = kept.get(label.item_id)
+            if first is None:
+                kept[label.item_id] = replace(label, slot=len(kept))
+            else:
+                best = max(first.relevance, label.relevance)
+                kept[label.item_id] = replace(first, relevance=best)
+        if len(kept) < len(labels):
+            merged += len(labels) - len(kept)
+            bench.slot_moves[query_id] = {lab.slot: kept[lab.item_id].slot for lab in labels}
+        for label in labels:  # file order, as the revision has always hashed them
+            row = kept.pop(label.item_id, None)
+            if row is not None:
+                bench.add_qrel(query_id, row.item_id, row.relevance, row.slot, row.where)
     if merged:
         bench.notes.append(
-            f"{merged} label(s) repeat a (query id, item id) pair; merged, keeping the highest "
-            "relevance"
+            f"{merged} label(s) repeat a (query id, item id) pair (one tool in two steps); "
+            "merged into the first one's slot, keeping the highest relevance, and the later "
+            "labels of those queries moved up a slot so slots stay 0..k-1"
         )
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -101,8 +101,14 @@ def read_skillret(
     add_queries(bench, (_query(rec, where) for rec, where in queries))
     if paths["qrels"].is_file():
         labels_path = paths["qrels"]
+        # an error names skill_id, as the file spells it, not the plain schema's item_id
+        spelled = (("item_id", "skill_id"),)
         qrels = [
-            ({"query_id": r.get("query_id"), "item_id": r.get("skill_id"), **_grade(r)}, w, r)
+            (
+                {"query_id": r.get("query_id"), "item_id": r.get("skill_id"), **_grade(r)},
+                replace(w, fields=spelled),
+                r,
+            )
             for r, w in _located(labels_path, "query id")
         ]
     else:

@@ -8,7 +8,9 @@ only those (solvable) queries are kept.
 * The library is the union of every loaded group's ``api_list`` entries. Item id
   ``"{tool_name}::{api_name}"``, platform = ``tool_name`` (the provider issuing ids and tokens),
   category = ``category_name``, doc = the entry dict as found. The same id listed with a different
-  doc in another query keeps the first doc; those conflicts are counted in the load notes.
+  doc in another query keeps the first doc; those conflicts are counted in the load notes. Two
+  different (tool_name, api_name) pairs that join into one id (tool ``a::b`` + API ``c`` and
+  tool ``a`` + API ``b::c``) are refused: they are two APIs, and one id cannot name both.
 * Query id ``"{group}:{query_id}"``, task = group (``G1_instruction``), category = ``G1|G2|G3``.
 * qrels: ``relevant APIs`` in order (slot = position). An API listed twice in one query's
   ``relevant APIs`` keeps its first slot (a few G2 queries repeat one); repeats are counted.
@@ -23,8 +25,12 @@ from typing import Any
 
 from toolex.errors import InputError
 from toolex.loaders.benchmark import Benchmark, item_row
-from toolex.loaders.fields import Where, get_str
+from toolex.loaders.fields import Where, get_id, get_str
 from toolex.loaders.readers import iter_dicts, iter_json_array, read_json_value
+
+# item id -> (tool_name, api_name, where first listed, digest of its first doc); the doc itself
+# is not kept (memory)
+_Library = dict[str, tuple[str, str, Where, str]]
 
 
 def item_id_of(tool_name: str, api_name: str) -> str:
@@ -48,9 +54,10 @@ def read_stabletoolbench(
     if missing:
         raise InputError(f"no group file for {missing}; found: {sorted(found)}", path=str(folder))
     bench = Benchmark(name, "stabletoolbench", str(root), label_field="relevant APIs")
-    docs: dict[str, str] = {}  # item id -> digest of its first doc (not the doc: memory)
+    docs: _Library = {}
     conflicts = repeats = 0
-    pending: list[tuple[str, str, Where]] = []  # qrels, checked once the whole library is read
+    # qrels, checked once the whole library is read
+    pending: list[tuple[str, tuple[str, str], Where]] = []
     for group in chosen:
         keep = _solvable_ids(root / "test_query_ids" / f"{group}.json")
         path_g = found[group]
@@ -72,15 +79,14 @@ def read_stabletoolbench(
                 },
                 where,
             )
-            seen: set[str] = set()
+            seen: set[tuple[str, str]] = set()
             for pair in _relevant(rec, where):
-                item_id = item_id_of(*pair)
-                if item_id in seen:
+                if pair in seen:
                     repeats += 1
                     continue
-                seen.add(item_id)
-                pending.append((query_id, item_id, where))
-    _add_qrels(bench, pending)
+                seen.add(pair)
+                pending.append((query_id, pair, where))
+    _add_qrels(bench, docs, pending)
     if conflicts:
         bench.notes.append(
             f"{conflicts} api_list entr{'y' if conflicts == 1 else 'ies'} repeat an API id with a "
@@ -93,9 +99,13 @@ def read_stabletoolbench(
     return bench
 
 
-def _add_qrels(bench: Benchmark, pending: list[tuple[str, str, Where]]) -> None:
+def _add_qrels(
+    bench: Benchmark, docs: _Library, pending: list[tuple[str, tuple[str, str], Where]]
+) -> None:
     slots: dict[str, int] = {}
-    for query_id, item_id, where in pending:
+    for query_id, pair, where in pending:
+        item_id = item_id_of(*pair)
+        _same_api(docs, item_id, pair, where, "relevant APIs")
         slot = slots.get(query_id, 0)
         slots[query_id] = slot + 1
         bench.add_qrel(query_id, item_id, 1, slot, where)
@@ -115,7 +125,7 @@ def _solvable_ids(path: Path) -> set[str] | None:
     raise InputError("expected an object or a list of query ids", path=str(path))
 
 
-def _add_apis(bench: Benchmark, docs: dict[str, str], rec: dict[str, Any], where: Where) -> int:
+def _add_apis(bench: Benchmark, docs: _Library, rec: dict[str, Any], where: Where) -> int:
     apis = rec.get("api_list")
     if not isinstance(apis, list):
         raise where.error("missing or not a list", "api_list")
@@ -124,14 +134,15 @@ def _add_apis(bench: Benchmark, docs: dict[str, str], rec: dict[str, Any], where
         if not isinstance(api, dict):
             raise where.error(f"api_list[{i}] is not an object", "api_list")
         here = Where(where.path, where.line, f"{where.record} api_list[{i}]")
-        tool = get_str(api, "tool_name", here)
-        api_name = get_str(api, "api_name", here)  # a number is kept as its text
+        tool = get_id(api, "tool_name", here)
+        api_name = get_id(api, "api_name", here)  # a number is kept as its text
         item_id = item_id_of(tool, api_name)
         seen = _digest(api)
         if item_id in docs:
-            conflicts += docs[item_id] != seen
+            _same_api(docs, item_id, (tool, api_name), here, "api_name")
+            conflicts += docs[item_id][3] != seen
             continue
-        docs[item_id] = seen
+        docs[item_id] = (tool, api_name, here, seen)
         category = get_str(api, "category_name", here, required=False)
         row = item_row(
             item_id,
@@ -144,6 +155,25 @@ def _add_apis(bench: Benchmark, docs: dict[str, str], rec: dict[str, Any], where
         )
         bench.add_item(row, here)
     return conflicts
+
+
+def _same_api(
+    docs: _Library,
+    item_id: str,
+    pair: tuple[str, str],
+    where: Where,
+    field: str,
+) -> None:
+    """Refuse a (tool_name, api_name) pair whose joined id is another pair's."""
+    first = docs.get(item_id)
+    if first is not None and (first[0], first[1]) != pair:
+        at = first[2]
+        raise where.error(
+            f"tool {pair[0]!r} + API {pair[1]!r} and tool {first[0]!r} + API {first[1]!r} (at "
+            f"line {at.line}, {at.record}) both make the item id {item_id!r} "
+            "(tool_name::api_name): two APIs cannot share one id; rename one",
+            field,
+        )
 
 
 def _digest(api: dict[str, Any]) -> str:

@@ -18,7 +18,8 @@ Two on-disk layouts, detected from the folder given:
 
 Category comes from ToolRet's own ``toolret/config.py`` (``_TASK_2_CATEGORY``, 35 tasks); for a
 task it does not list, from the query's ``category`` / the tool's ``type`` field. Labels keep
-their relevance and their order (``slot``).
+their relevance and their order (``slot``); a tool listed twice in one query's labels is one
+label in its first slot with the higher relevance (counted in a note), as in ``load plain``.
 
 ToolRet has no platform field; the platform is derived from the documentation where it says one
 (toolex.loaders.platforms: a ToolBench ``tool_name``, a single-provider task such as apibank, "the
@@ -33,7 +34,7 @@ from typing import Any
 
 from toolex.errors import InputError
 from toolex.loaders.benchmark import Benchmark, item_row
-from toolex.loaders.fields import Where, get_doc, get_int, get_str
+from toolex.loaders.fields import Where, get_doc, get_id, get_int, get_str
 from toolex.loaders.platforms import fold, toolret_platform
 from toolex.loaders.readers import iter_dicts, iter_records, loads, read_records
 
@@ -126,6 +127,12 @@ def read_toolret(
             queries = _one_file(folder, "queries")
             for rec, line in iter_dicts(queries, iter_records(queries)):
                 _add_query(bench, rec, Where(str(queries), line), task)
+    if bench.repeated_labels:
+        bench.notes.append(
+            f"{bench.repeated_labels} label(s) repeat a tool within a query (one tool in two "
+            "steps); merged into its first slot, keeping the highest relevance, the later labels "
+            "moving up a slot so slots stay 0..k-1"
+        )
     fold(bench.items)
     return bench
 
@@ -168,7 +175,7 @@ def _one_file(folder: Path, stem: str) -> Path:
 
 
 def _add_tool(bench: Benchmark, rec: dict[str, Any], where: Where, task: str) -> None:
-    item_id = get_str(rec, "id", where)
+    item_id = get_id(rec, "id", where)
     where = Where(where.path, where.line, item_id)
     doc = get_doc(rec, "documentation", where)
     category = TASK_CATEGORY.get(task) or get_str(rec, "type", where, required=False)
@@ -184,7 +191,7 @@ def _add_tool(bench: Benchmark, rec: dict[str, Any], where: Where, task: str) ->
 def _add_query(
     bench: Benchmark, rec: dict[str, Any], where: Where, task: str, default: str | None = None
 ) -> None:
-    query_id = get_str(rec, "id", where)
+    query_id = get_id(rec, "id", where)
     where = Where(where.path, where.line, query_id)
     text = get_str(rec, "query", where)
     category = TASK_CATEGORY.get(task) or get_str(rec, "category", where, required=False) or default
@@ -199,11 +206,20 @@ def _add_query(
         },
         where,
     )
-    for slot, label in enumerate(_labels(rec, where)):
+    # A tool listed twice (one tool in two steps) is one label, as in the plain loader: its
+    # first slot and highest relevance, the later labels moving up so slots stay 0..k-1.
+    kept: dict[str, list[int]] = {}
+    for n, label in enumerate(_labels(rec, where)):
         if not isinstance(label, dict):
-            raise where.error(f"label {slot} is not an object", "labels")
-        item_id = get_str(label, "id", where)
+            raise where.error(f"label {n} is not an object", "labels")
+        item_id = get_id(label, "id", where)
         relevance = get_int(label, "relevance", where, 1)
+        if item_id in kept:
+            kept[item_id][0] = max(kept[item_id][0], relevance)
+            bench.repeated_labels += 1
+        else:
+            kept[item_id] = [relevance, len(kept)]
+    for item_id, (relevance, slot) in kept.items():
         bench.add_qrel(query_id, item_id, relevance, slot, where)
 
 

@@ -5,7 +5,9 @@ Checks before anything is written: every query id belongs to the benchmark (else
 naming the line, or ``skip_unknown`` drops those rows and says how many); no item is listed twice
 for one query (or sub-query); item ids the library lacks are kept (they are simply never relevant)
 and counted in a note. With ``level="subquery"`` the file's ``slot`` column gives the per-sub-query
-lists, and the query-level list is their RRF fusion, exactly as for a retrieved run.
+lists, and the query-level list is their RRF fusion, exactly as for a retrieved run; a slot that
+is no sub-query of its query (below 0, or past k-1 for a query of k ground-truth tools) is an
+InputError naming the line.
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ def import_run(
     result = RunImport(run, benchmark, level, real_fmt, 0, 0)
     where = "record" if real_fmt == "toolret-json" else "line"
     result.notes += _check(store, benchmark, table, path, where, skip_unknown)
+    if level == "subquery":
+        _check_slot_range(store, benchmark, table, path, where)
     counts = write_run(
         store,
         run,
@@ -147,6 +151,25 @@ def _check(
     if n_items:
         notes.append(f"{n_items} item id(s) are not in the library (kept, never relevant)")
     return notes
+
+
+def _check_slot_range(
+    store: Store, benchmark: str, table: pa.Table, path: Path, where: str
+) -> None:
+    """Every slot of a sub-query-level run is a sub-query of its query (0..k-1)."""
+    with store.registered("new_results", table):
+        bad = store.rows("runs/23_subquery_slots.sql", {"benchmark": benchmark})
+    if bad:
+        row = bad[0]
+        k = row["k"]
+        slots = f"its sub-queries are slots 0..{k - 1}" if k else "it has no labels"
+        raise InputError(
+            f"slot {row['slot']} is no sub-query of query {row['query_id']!r}: it has {k} "
+            f"ground-truth tool(s), so {slots}",
+            path=str(path),
+            **_located(row, where),
+            field="slot",
+        )
 
 
 def _repeats(
