@@ -10,8 +10,12 @@ import pytest
 from toolex.errors import InputError
 from toolex.judges.operating_points import held_out
 from toolex.pipeline import verify_plan
-from toolex.pipeline.settings import PRESCREEN_MIN_DISCARD, PRESCREEN_MIN_RECALL
-from toolex.pipeline.verify_plan import VerifyOptions, screen_loss
+from toolex.pipeline.verify_plan import (
+    PRESCREEN_MIN_DISCARD,
+    PRESCREEN_MIN_RECALL,
+    VerifyOptions,
+    screen_loss,
+)
 
 
 class Calls:

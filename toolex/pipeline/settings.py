@@ -49,12 +49,6 @@ PLATFORM_RULE = "feeds"
 # that makes calls only while the screen earns it, below), verdict reuse across sub-queries
 # (None = same-step when the verifier makes calls) and the order tasks go out in.
 PRESCREEN = "off"
-# 'auto' turns the screen on only when, held out on the pipeline's own candidates
-# (toolex.judges.operating_points.held_out), it keeps at least this share of the equivalents
-# while discarding at least this share of the candidates: a screen that saves calls by losing
-# equivalents is a departure from the paper's protocol, never a silent one.
-PRESCREEN_MIN_RECALL = 0.97
-PRESCREEN_MIN_DISCARD = 0.35
 REUSE: str | None = None
 ORDER = "retrieval"
 

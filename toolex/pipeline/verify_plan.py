@@ -9,8 +9,8 @@ dry run counts the calls a run makes.
   confidence, never sent. ``off`` (the default) is the paper's protocol: every candidate goes
   to the verifier. ``auto`` turns it on for a verifier that makes calls only while the screen
   earns it: held out on the pipeline's own candidates it must keep
-  ``settings.PRESCREEN_MIN_RECALL`` of the equivalents and discard
-  ``settings.PRESCREEN_MIN_DISCARD`` of the candidates (``screen_earns_default``; today it does
+  ``PRESCREEN_MIN_RECALL`` of the equivalents and discard
+  ``PRESCREEN_MIN_DISCARD`` of the candidates (``screen_earns_default``; today it does
   not, toolex/data/labels/held_out.json). ``on`` forces it, and its measured loss is said beside
   the calls it saved (``screen_loss``); the offline judge is its own screen.
 - **Reuse** (``reuse``, toolex.pipeline.reuse): a candidate whose (reference, candidate) pair
@@ -39,10 +39,16 @@ from toolex.errors import InputError
 from toolex.judges.base import Judge, Verdict, VerifyTask
 from toolex.judges.operating_points import held_out
 from toolex.pipeline import reuse as reuse_rule
-from toolex.pipeline.settings import PRESCREEN, PRESCREEN_MIN_DISCARD, PRESCREEN_MIN_RECALL
+from toolex.pipeline.settings import PRESCREEN
 from toolex.pipeline.stage import StageContext, Writer
 
 PRESCREEN_MODES = ("auto", "on", "off")
+# 'auto' turns the screen on only when, held out on the pipeline's own candidates
+# (toolex.judges.operating_points.held_out), it keeps at least this share of the equivalents
+# while discarding at least this share of the candidates: a screen that saves calls by losing
+# equivalents is a departure from the paper's protocol, never a silent one.
+PRESCREEN_MIN_RECALL = 0.97
+PRESCREEN_MIN_DISCARD = 0.35
 ORDERS = ("retrieval", "uncertainty")
 PRESCREEN_JUDGE = "heuristic:prescreen"
 # The decision boundary of a judge that answers by P(yes): the uncertainty order's centre.
