@@ -221,7 +221,7 @@ REASONS_SHOWN = 3
 
 def _empty_stage(store: Store, ctx: StageContext, counts: StageCounts) -> EmptyStage:
     rows = store.rows(
-        "stages/0_run/10_failure_reasons.sql",
+        "stages/0_run/11_failure_reasons.sql",
         ctx.params(stage=counts.stage, top=REASONS_SHOWN),
     )
     return EmptyStage(counts.stage, counts.failed, tuple((r["error"], r["n"]) for r in rows))

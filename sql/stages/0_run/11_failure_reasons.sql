@@ -1,4 +1,4 @@
--- 10_failure_reasons: the most common errors of one stage's failed tasks among some queries,
+-- 11_failure_reasons: the most common errors of one stage's failed tasks among some queries,
 -- for the message of a stage that produced no outcome (`toolex expand` then exits non-zero and
 -- says why).
 -- Reads: stage_failures. Creates: nothing.
