@@ -1,6 +1,6 @@
 """Precision of the offline verifier's accepted equivalents on a fresh, blind-labelled sample.
 
-    python benchmarks/fresh_sample.py [docs/labels/fresh/round2 ...]
+    python benchmarks/fresh_sample.py [docs/labels/fresh/round2 ...] [--write]
 
 Each round folder (docs/labels/fresh/README.md says how it was drawn) holds ``items.jsonl`` (the
 items of a `toolex review sample --level verdict` drawn from a new expansion of each shared
@@ -15,6 +15,10 @@ label of an item is the passes' when they agree, else the adjudicator's; this sc
 - rejected: the labelled rejected verdicts and the equivalents among them (what the judge
   missed, a recall-side check);
 - agreement of the two passes (Cohen's kappa on yes/no).
+
+``--write`` keeps the last round's accepted precision per benchmark in
+toolex/data/labels/fresh_checks.json (keyed by the embedding the verdicts were made with: every
+round so far is WordLlama's), which the trust lines print beside the held-out figures.
 """
 
 from __future__ import annotations
@@ -87,7 +91,7 @@ def seen_before(folder: Path) -> set[tuple[str, str, str]]:
     return seen
 
 
-def report(folder: Path) -> None:
+def report(folder: Path) -> dict[str, dict]:
     labels = final_labels(folder)
     shipped = {
         (r["query_id"], r["reference"], r["candidate"]): r["label"]
@@ -101,9 +105,17 @@ def report(folder: Path) -> None:
         if shipped.get(key) != labels[it["item"]]:
             raise SystemExit(f"{folder}: labels.jsonl disagrees with the passes on {it['item']}")
         rows[(it["benchmark"], it["part"])].append((labels[it["item"]] == "yes", key in seen))
+    checks = {}
     for (bench, part), got in sorted(rows.items()):
         yes = sum(y for y, _ in got)
         lo, hi = wilson(yes, len(got))
+        if part == "accepted":
+            checks[bench] = {
+                "round": folder.name,
+                "accepted": len(got),
+                "precision": yes / len(got),
+                "precision_ci": [lo, hi],
+            }
         share = f"{yes / len(got):.3f} [{lo:.2f}, {hi:.2f}]"
         line = f"  {bench:16} {part:9} labelled {len(got):3}  yes {yes:3}  share {share}"
         if part == "accepted":
@@ -113,12 +125,19 @@ def report(folder: Path) -> None:
             rate = f"{k / max(1, len(unseen)):.3f} [{ulo:.2f}, {uhi:.2f}]"
             line += f"  | never labelled before: {k}/{len(unseen)} {rate}"
         print(line)
+    return checks
 
 
 def main() -> None:
-    folders = [Path(a) for a in sys.argv[1:]] or sorted(FRESH.glob("round*"))
+    args = [a for a in sys.argv[1:] if a != "--write"]
+    folders = [Path(a) for a in args] or sorted(FRESH.glob("round*"))
+    checks = {}
     for folder in folders:
-        report(folder)
+        checks = report(folder)  # the last round's stand
+    if "--write" in sys.argv:
+        out = ROOT / "toolex" / "data" / "labels" / "fresh_checks.json"
+        out.write_text(json.dumps({"wordllama": checks}, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {out}")
 
 
 if __name__ == "__main__":

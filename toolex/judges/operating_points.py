@@ -151,6 +151,47 @@ def _held_out_figures() -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+FRESH_FILE = "labels/fresh_checks.json"  # toolex/data/, written by benchmarks/fresh_sample.py
+
+
+@dataclass(frozen=True)
+class FreshCheck:
+    """The strict verifier's precision on a fresh sample of its own accepted verdicts, labelled
+    blind after the thresholds were fixed (docs/labels/fresh): nothing was fitted on it."""
+
+    round: str  # the folder under docs/labels/fresh
+    accepted: int  # accepted verdicts labelled
+    precision: float
+    precision_ci: tuple[float, float]
+
+    def text(self) -> str:
+        lo, hi = self.precision_ci
+        return (
+            f"on a fresh blind sample of its accepted verdicts (docs/labels/fresh/{self.round}) "
+            f"precision {self.precision:.3f} [{lo:.2f}, {hi:.2f}], {self.accepted} labelled"
+        )
+
+
+def fresh_check(judge: str, benchmark: str, embedding: str | None = None) -> FreshCheck | None:
+    """The latest fresh check of ``judge`` on ``benchmark`` with the chosen embedding, or None
+    (only the strict verifier's accepted verdicts were labelled, and only WordLlama's)."""
+    if judge != "heuristic":
+        return None
+    model = embedding or model_of(chosen())
+    found = _fresh_figures().get(model, {}).get(benchmark)
+    if not found:
+        return None
+    lo, hi = found["precision_ci"]
+    return FreshCheck(found["round"], found["accepted"], found["precision"], (lo, hi))
+
+
+@cache
+def _fresh_figures() -> dict[str, Any]:
+    path = data_path(FRESH_FILE)
+    value = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    return value if isinstance(value, dict) else {}
+
+
 def score(evidence: Evidence) -> float:
     """The strict and screen score of one piece of evidence."""
     return sum(w * float(getattr(evidence, name)) for name, w in SCORE_WEIGHTS.items())

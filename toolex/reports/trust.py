@@ -40,7 +40,7 @@ from typing import Any
 
 from toolex.judges import JUDGE_STAGES
 from toolex.judges.embedding import DEFAULT_EMBEDDING
-from toolex.judges.operating_points import LABELS_FITTED_ON, HeldOut, held_out
+from toolex.judges.operating_points import LABELS_FITTED_ON, HeldOut, fresh_check, held_out
 from toolex.review.stats import review_stats
 from toolex.statistics import wilson_interval
 from toolex.store import Store
@@ -86,6 +86,7 @@ class JudgeTrust:
     rows: int = 0  # rows of the stage this judge wrote in the expansion
     note: str | None = None  # why nothing measures it
     embedding: str | None = None  # the offline verifier's embedding model
+    checked: str | None = None  # a fresh blind check of the same figure, said beside it
 
     @property
     def named(self) -> str:
@@ -122,6 +123,8 @@ class JudgeTrust:
             accepted = self.tp + self.fp
         shown = f", {accepted} accepted" if accepted is not None else ""
         line = f"{', '.join(parts) or 'no precision or recall'} on {where}, n={self.n}{shown}"
+        if self.checked:
+            line = f"{line}; {self.checked}"
         return f"{self.note}; {line}" if self.basis == ELSEWHERE_BASIS and self.note else line
 
 
@@ -325,7 +328,10 @@ def _measure(
             return JudgeTrust(stage, judge, UNVALIDATED, note=note)
         found = held_out(judge, benchmark, embedding)
         if found is not None:
-            return _from_held_out(stage, judge, HELD_OUT_BASIS, benchmark, found)
+            out = _from_held_out(stage, judge, HELD_OUT_BASIS, benchmark, found)
+            fresh = fresh_check(judge, benchmark, embedding)  # held out proved optimistic there
+            out.checked = fresh.text() if fresh else None
+            return out
         elsewhere = held_out(judge, None, embedding)
         if elsewhere is not None:
             note = (
