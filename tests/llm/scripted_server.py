@@ -1,6 +1,7 @@
 """A scripted LLM server on 127.0.0.1 for tests and benchmarks: real HTTP, scripted answers.
 
-It speaks enough of OpenAI's ``/v1/chat/completions`` (+ ``/v1/files``, ``/v1/batches``) and
+It speaks enough of OpenAI's ``/v1/chat/completions`` (+ ``/v1/files``, ``/v1/batches``,
+``/v1/embeddings``: scripted_embeddings.py) and
 Anthropic's ``/v1/messages`` (+ ``/v1/messages/batches``) for the real ``openai`` and
 ``anthropic`` SDKs to talk to it. Answers come from a ``responder(provider, body) -> text``;
 faults come from a ``FaultPlan`` (deterministic per request content, so a test knows which
@@ -39,6 +40,7 @@ from typing import Any
 
 from scripted_answers import FaultPlan, _k_of, decomposition, default_responder
 from scripted_bodies import anthropic_message, openai_completion
+from scripted_embeddings import EmbeddingScript
 from scripted_http import ScriptedHTTPServer, handler_for
 
 
@@ -72,6 +74,7 @@ class ScriptedServer:
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.lock = threading.Lock()
+        self.embeddings = EmbeddingScript()  # /v1/embeddings: vectors, faults, texts seen
         self.httpd = ScriptedHTTPServer(("127.0.0.1", 0), handler_for(self))
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
