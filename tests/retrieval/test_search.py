@@ -81,11 +81,13 @@ def test_alternative_rendering_searches_item_docs(lib_store, hash_embedder):
         "('b', 'w3', 'llm', '{}', 'stock prices')"
     )
     r = DenseRetriever("hash", hash_embedder)
-    out = search(lib_store, "b", r, [("qa", 0, "weather")], depth=5, scope="task", rendering="llm")
-    assert _items_of(out, "qa") == ["w2", "w3"]
-    text = [("qa", 0, "weather")]
+    text = [("qa", 0, "weather report")]
+    out = search(lib_store, "b", r, text, depth=5, scope="task", rendering="llm")
+    # w2 is found by its rendering; w1 ("current weather"), which the rendering does not
+    # document, is still searched, in its default text (issue 26.2)
+    assert _items_of(out, "qa") == ["w2", "w1", "w3"]
     bm = search(lib_store, "b", "bm25", text, depth=5, scope="task", rendering="llm")
-    assert _items_of(bm, "qa") == ["w2", "w3"]
+    assert _items_of(bm, "qa")[:2] == ["w2", "w1"]
     with pytest.raises(InputError, match="rendering 'none'"):
         search(lib_store, "b", "bm25", [("qa", 0, "x")], rendering="none")
 
