@@ -42,8 +42,12 @@ class Counting:
         self.inner = inner
         self.spec, self.key, self.model = inner.spec, inner.key, inner.model
         self.dim, self.max_words = inner.dim, inner.max_words
+        self.texts_per_call = inner.texts_per_call
         self.calls = self.texts = 0
         self.seconds = 0.0
+
+    def bind(self, store):
+        self.inner.bind(store)
 
     def embed(self, texts):
         self.calls += 1

@@ -7,28 +7,52 @@ from collections.abc import Sequence
 import pyarrow as pa
 
 from toolex.errors import InputError
+from toolex.llm.keys import shown
 from toolex.retrieval.base import Retriever
 from toolex.retrieval.bm25 import BM25Retriever
 from toolex.retrieval.dense import DenseRetriever
+from toolex.retrieval.endpoint import EndpointEmbedder, is_endpoint_spec, public_endpoint_spec
 from toolex.retrieval.hybrid import HybridRetriever
 from toolex.retrieval.texts import TextRow, load_library, scope_groups
 from toolex.store import Store
 
 
 def make_retriever(spec: str) -> Retriever:
-    """``bm25`` | ``wordllama`` | ``fastembed[:<model>[@<folder>]]`` | ``hybrid:<a>+<b>[+...]``."""
+    """``bm25`` | ``wordllama`` | ``fastembed[:<model>[@<folder>]]`` | ``openai-embed:<model>``
+    | ``compat-embed:<base_url>#<model>`` | ``hybrid:<a>+<b>[+...]``.
+
+    An endpoint's API key is checked here, before any call; the retriever's ``spec`` is the
+    public form (a base URL's credentials redacted), which runs and candidates record."""
     spec = spec.strip()
     if spec == "bm25":
         return BM25Retriever()
     if spec.startswith("hybrid:"):
-        parts = [p.strip() for p in spec[len("hybrid:") :].split("+")]
-        if len(parts) < 2 or not all(parts) or any(p.startswith("hybrid:") for p in parts):
-            raise InputError(
-                f"hybrid spec {spec!r} needs two or more retrievers, e.g. hybrid:bm25+wordllama",
-                field="retriever",
-            )
-        return HybridRetriever(spec, [make_retriever(p) for p in parts])
+        parts = _hybrid_parts(spec)
+        built = [make_retriever(p) for p in parts]
+        return HybridRetriever("hybrid:" + "+".join(r.spec for r in built), built)
+    if is_endpoint_spec(spec):
+        embedder = EndpointEmbedder(spec)
+        return DenseRetriever(embedder.spec, embedder)
     return DenseRetriever(spec)
+
+
+def public_retriever_spec(spec: str) -> str:
+    """``spec`` as runs, candidates and an expansion's settings record it, without building the
+    retriever (no key checked, no model loaded): a compat base URL's credentials redacted."""
+    spec = spec.strip()
+    if spec.startswith("hybrid:"):
+        return "hybrid:" + "+".join(public_retriever_spec(p) for p in _hybrid_parts(spec))
+    return public_endpoint_spec(spec) if is_endpoint_spec(spec) else spec
+
+
+def _hybrid_parts(spec: str) -> list[str]:
+    parts = [p.strip() for p in spec[len("hybrid:") :].split("+")]
+    if len(parts) < 2 or not all(parts) or any(p.startswith("hybrid:") for p in parts):
+        raise InputError(
+            f"hybrid spec {shown(spec)} needs two or more retrievers, e.g. hybrid:bm25+wordllama",
+            field="retriever",
+        )
+    return parts
 
 
 def search(
