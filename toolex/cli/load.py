@@ -44,7 +44,7 @@ def _run(label: str, fn: Callable[[], Any]) -> Any:
 
 @click.group()
 def load() -> None:
-    """Load a benchmark, alternative docs, combinations or sub-queries into the store.
+    """Load a benchmark, alternative docs, combinations, sub-queries or candidate lists.
 
     \b
     Examples:
@@ -384,3 +384,8 @@ def subqueries_cmd(file: str, benchmark: str, expansion: str, replace: bool, db:
             store, file, benchmark=benchmark, expansion=expansion, replace=replace
         )
     echo_summary(result)
+
+
+from toolex.cli.load_candidates import candidates_cmd  # noqa: E402 (its own module: load.py's size)
+
+load.add_command(candidates_cmd)
