@@ -106,7 +106,7 @@ class MalformedAnswer(Exception):
     """The server answered, but not with one finite vector per text of one width."""
 
 
-def _vectors(resp: Any, n: int) -> np.ndarray:
+def _vectors(resp: object, n: int) -> np.ndarray:
     data = list(getattr(resp, "data", None) or [])
     if len(data) != n:
         raise MalformedAnswer(f"{len(data)} vectors for {n} texts")
@@ -127,7 +127,7 @@ def _vectors(resp: Any, n: int) -> np.ndarray:
     return out
 
 
-def _tokens(resp: Any) -> int | None:
+def _tokens(resp: object) -> int | None:
     usage = getattr(resp, "usage", None)
     return token_count(getattr(usage, "prompt_tokens", None))
 

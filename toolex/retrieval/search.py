@@ -71,7 +71,7 @@ def search(
     """
     if depth < 1:
         raise InputError(f"depth must be at least 1, got {depth}", field="depth")
-    r = _cached_retriever(retriever) if isinstance(retriever, str) else retriever
+    r = cached_retriever(retriever) if isinstance(retriever, str) else retriever
     texts = list(texts)
     library = load_library(store, benchmark, rendering)
     groups = scope_groups(store, benchmark, texts, library, scope) if texts else {}
@@ -81,8 +81,9 @@ def search(
 _LOADED: dict[str, Retriever] = {}
 
 
-def _cached_retriever(spec: str) -> Retriever:
-    """The pipeline calls search() once per batch with the same spec: load each model once."""
+def cached_retriever(spec: str) -> Retriever:
+    """The pipeline calls search() once per batch with the same spec: load each model (and
+    check each endpoint's key) once."""
     if spec not in _LOADED:
         _LOADED[spec] = make_retriever(spec)
     return _LOADED[spec]
