@@ -37,6 +37,7 @@ import numpy as np
 
 from toolex.errors import ModelUnavailableError
 from toolex.llm.clients import KEY_ENV, api_key, token_count
+from toolex.llm.config import LLMConfig
 from toolex.llm.corrections import ERROR_CAP, storable
 from toolex.llm.failures import PermanentError, TransientError, classify
 from toolex.llm.keys import redact_text, redact_url
@@ -50,10 +51,10 @@ PROMPT_VERSION = "embeddings-v1"  # what is sent: the texts as given, nothing ar
 # Texts per request. TEI refuses more than 32 by default (--max-client-batch-size) and local
 # servers gain little from larger requests; OpenAI takes up to 2,048 inputs and 300,000 tokens.
 REQUEST_TEXTS = {"openai": 128, "compat": 32}
-# Requests in flight: a local server batches what it has and decodes the next one meanwhile; a
-# hosted API answers each in about a second, so a few in flight keep the cores fed.
+# Requests in flight: a local server batches what it has and encodes the next one meanwhile; a
+# hosted API answers each in about a second, so a few in flight keep it busy. Timeouts and
+# retries are the judges' (toolex.llm.config.LLMConfig's defaults).
 IN_FLIGHT = {"openai": 4, "compat": 2}
-TIMEOUT_S = {"openai": 60.0, "compat": 300.0}  # as LLMConfig's timeout_s / compat_timeout_s
 UNREACHABLE_ATTEMPTS = 2  # connection failures before an endpoint that never answered is given up
 _TOO_LONG = re.compile(r"too (large|long)|context length|maximum .*tokens", re.I)
 
@@ -72,14 +73,15 @@ class EmbeddingClient:
     def __init__(self, provider: str, model: str, base_url: str | None = None) -> None:
         import openai
 
-        if provider not in KEY_ENV or provider == "anthropic":
+        if provider not in ("openai", "compat"):
             raise ValueError(f"no embeddings provider {provider!r}")
         self.provider, self.model = provider, model
         # Checked before any call; a local server rarely checks keys but the SDK wants one.
         key = api_key(provider, required=provider == "openai") or "not-needed"
         self._sdk = openai
+        timeout = LLMConfig().timeout_for(provider)  # the judges' per-call timeouts
         self.sdk_client = openai.OpenAI(
-            api_key=key, base_url=base_url, timeout=TIMEOUT_S[provider], max_retries=0
+            api_key=key, base_url=base_url, timeout=timeout, max_retries=0
         )
 
     @property
@@ -110,12 +112,15 @@ def _vectors(resp: object, n: int) -> np.ndarray:
     data = list(getattr(resp, "data", None) or [])
     if len(data) != n:
         raise MalformedAnswer(f"{len(data)} vectors for {n} texts")
-    order = [getattr(d, "index", i) for i, d in enumerate(data)]
+    order = []
+    for i, d in enumerate(data):  # servers give each vector's index; absent: list order
+        index = getattr(d, "index", None)
+        order.append(index if isinstance(index, int) and not isinstance(index, bool) else i)
     if sorted(order) != list(range(n)):
         raise MalformedAnswer(f"vector indexes {sorted(order)[:5]}... are not 0..{n - 1}")
     rows: list[Any] = [None] * n
     for i, d in zip(order, data, strict=True):
-        rows[i] = d.embedding
+        rows[i] = getattr(d, "embedding", None)
     try:
         out = np.asarray(rows, dtype=np.float32)
     except (TypeError, ValueError):
@@ -151,7 +156,14 @@ class EmbeddingCalls:
         seed: int | None = None,
     ) -> None:
         self.client, self.identity = client, identity
-        self.policy = policy or Policy()
+        if policy is None:  # the judges' retry settings (toolex.llm.config)
+            config = LLMConfig()
+            policy = Policy(
+                max_attempts=config.max_attempts,
+                backoff_base_s=config.backoff_base_s,
+                backoff_max_s=config.backoff_max_s,
+            )
+        self.policy = policy
         self.request_texts = request_texts or REQUEST_TEXTS[client.provider]
         self.in_flight = in_flight or IN_FLIGHT[client.provider]
         self.ledger: Ledger | None = None
