@@ -299,3 +299,30 @@ def test_vectors_of_another_width_than_the_cache_are_refused(lib_store, server):
     lib_store.con.execute("UPDATE items SET text = 'rain radar maps' WHERE item_id = 'c3'")
     with pytest.raises(ModelUnavailableError, match="width 32, not the 64"):
         retrieve_run(lib_store, "b", spec_of(server), "two", depth=3, scope="benchmark")
+
+
+def test_ctrl_c_halfway_keeps_the_batches_that_came_back(lib_store, server):
+    """Ctrl-C while the third round of requests is under way: the two rounds before it are in
+    the cache (and the ledger), so the re-run pays only for what is left."""
+
+    class Interrupted(EndpointEmbedder):
+        rounds = 0
+
+        def embed(self, texts):
+            Interrupted.rounds += 1
+            if Interrupted.rounds == 3:
+                raise KeyboardInterrupt
+            return super().embed(texts)
+
+    first = embedder(server)  # requests of 2 texts, one at a time: a round is one request
+    stopped = DenseRetriever(spec_of(server), Interrupted(spec_of(server), first.calls))
+    with pytest.raises(KeyboardInterrupt):
+        search(lib_store, "b", stopped, [("qa", 0, "weather")], scope="benchmark")
+    cached = lib_store.con.execute(
+        "SELECT count(*) FROM embeddings WHERE embedder = ?", [first.key]
+    ).fetchone()[0]
+    assert cached == 4 and len(ledger_rows(lib_store)) == 2
+    server.embeddings.texts.clear()
+    again = DenseRetriever(spec_of(server), embedder(server))
+    search(lib_store, "b", again, [("qa", 0, "weather")], depth=1, scope="benchmark")
+    assert len(server.embeddings.texts) == 2 + 1  # the two tools left, and the query
