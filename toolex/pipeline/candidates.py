@@ -83,13 +83,10 @@ def run(
             counts.ok += len(batch)
             calls, cost = _embed_spend(ctx, shown)
             counts.calls, counts.cost_usd = calls - spent[0], cost - spent[1]
-            ctx.progress.advance(
-                len(batch), calls=ctx.calls + counts.calls, cost_usd=ctx.cost + counts.cost_usd
-            )
+            # the stage's own embedding calls: ctx.calls counts the judges'
+            ctx.progress.advance(len(batch), calls=counts.calls, cost_usd=counts.cost_usd)
     finally:
         ctx.progress.finish()
-    ctx.calls += counts.calls
-    ctx.cost += counts.cost_usd
     counts.notes["reference_unretrieved"] = _unretrieved(ctx)
     fallback = _fallback(ctx, rendering)
     if fallback:
