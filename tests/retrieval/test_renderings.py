@@ -83,6 +83,11 @@ def test_the_cli_says_it_on_stderr_and_keeps_stdout_data(partial):
     assert "note: rendering 'llm' documents 2 of the 6 items" in done.stderr
     row = json.loads(done.stdout)[0]
     assert row["results"] == 3 * 6 and "notes" not in row  # the pooled library, all six items
+    index = ["index", "--db", partial.path, "--benchmark", "b", "--retriever", "bm25"]
+    built = CliRunner().invoke(cli, [*index, "--rendering", "llm", "--format", "json"])
+    assert built.exit_code == 0, built.output
+    assert "note: rendering 'llm' documents 2 of the 6 items" in built.stderr
+    assert json.loads(built.stdout)[0]["items"] == 6
 
 
 def test_tool_de_docs_for_one_task_leave_the_other_tasks_searchable(shared_data, store):

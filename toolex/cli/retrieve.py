@@ -53,10 +53,13 @@ def index(db: str, fmt: str, benchmark: str, retriever: str, rendering: str) -> 
         fastembed:sentence-transformers/all-MiniLM-L6-v2@../shared/models/all-MiniLM-L6-v2-onnx-int8
     """
     from toolex.retrieval import make_retriever
-    from toolex.retrieval.texts import load_library
+    from toolex.retrieval.texts import fallback_note, load_library
 
     store = open_store(db)
     library = load_library(store, benchmark, rendering)
+    note = fallback_note(library)
+    if note:
+        click.echo(f"note: {note}", err=True)
     rows = []
     for info in make_retriever(retriever).build(store, library):
         rows.append(_row(info))
