@@ -3,10 +3,12 @@ error, and no table it prints is meaningless (empty, or old = new everywhere).
 
 Commands run as the README writes them, from a folder beside a copy of ../shared/data (so the
 README's relative paths hold). What a user brings that the README does not make is made here:
-the run file `my_model.trec` (the bm25 run, exported) and the config `toolex.toml` (the README's
-own block). Excluded: the two commands that need the user's own verdict labels (`labels import
-my_labels.csv` and the judges eval on that source); the LLM-judged commands run with --dry-run,
-as the README writes them, and need no key."""
+the run file `my_model.trec` (the bm25 run, exported), the config `toolex.toml` (the README's
+own block), the embedding server the README's `compat-embed:` URL names (the scripted server of
+tests/llm on 127.0.0.1, its URL put in the commands' place) and the candidate lists
+`elsewhere.trec` (the `dense` expansion's, written as TREC). Excluded: the two commands that need
+the user's own verdict labels (`labels import my_labels.csv` and the judges eval on that source);
+the LLM-judged commands run with --dry-run, as the README writes them, and need no key."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TOOLEX = str(Path(sys.executable).with_name("toolex"))
+EMBED_URL = "http://127.0.0.1:8000"  # the embedding server the README's commands name
 NEEDS_OWN_LABELS = ("my_labels.csv", "--source ann-2024")
 
 pytestmark = [pytest.mark.slow, pytest.mark.shared_data]
@@ -52,15 +55,27 @@ def test_the_tour_lists_what_issue_15_asked_for():
 
 
 def test_the_readme_tour_runs_top_to_bottom(shared_data, tmp_path):
+    sys.path.insert(0, str(ROOT / "tests" / "llm"))
+    from scripted_server import ScriptedServer
+
+    with ScriptedServer() as server:
+        # hashed bag-of-words vectors wide enough to rank about as a lexical model does
+        server.embeddings.dim = 1024
+        _run_tour(shared_data, tmp_path, server)
+    assert server.count("embeddings") > 0  # the endpoint retriever ran over HTTP
+
+
+def _run_tour(shared_data, tmp_path, server) -> None:
     commands, toml = tour()
+    assert any(EMBED_URL in c for c in commands), "the Tour shows an embedding endpoint"
     work = tmp_path / "main"
     work.mkdir()
     (tmp_path / "shared").mkdir()
     (tmp_path / "shared" / "data").symlink_to(shared_data)
     (work / "toolex.toml").write_text(toml, encoding="utf-8")
     env = os.environ | {"TOOLEX_DB": str(work / "toolex.duckdb")}
-    env.pop("OPENAI_API_KEY", None)
-    env.pop("ANTHROPIC_API_KEY", None)
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TOOLEX_COMPAT_API_KEY"):
+        env.pop(name, None)
     ran = []
     for command in commands:
         if any(marker in command for marker in NEEDS_OWN_LABELS):
@@ -69,7 +84,9 @@ def test_the_readme_tour_runs_top_to_bottom(shared_data, tmp_path):
             made = _toolex(["export", "trec-run", "--run", "bm25", "--out", "my_model.trec"],
                            work, env)  # fmt: skip
             assert made.returncode == 0, made.stderr
-        args = shlex.split(command)
+        if "load candidates elsewhere.trec" in command:
+            _lists_from_elsewhere(work, env)
+        args = shlex.split(command.replace(EMBED_URL, server.url))
         stdout_file = None
         if ">" in args:
             stdout_file = work / args[args.index(">") + 1]
@@ -88,6 +105,27 @@ def test_the_readme_tour_runs_top_to_bottom(shared_data, tmp_path):
     assert len(ran) >= len(commands) - len(NEEDS_OWN_LABELS)
     assert (work / "report" / "report.md").is_file()
     assert (work / "expanded.parquet").is_file() and (work / "bm25.run").is_file()
+
+
+def _lists_from_elsewhere(work: Path, env: dict) -> None:
+    """`elsewhere.trec`: the `dense` expansion's candidate lists, as another tool would write
+    them (qid <query_id>#<slot>; the references the lists missed are not hits)."""
+    from toolex.runs.formats import trec_escape
+
+    sql = (
+        "SELECT query_id, slot, item_id, rank, score FROM candidates WHERE expansion = 'dense' "
+        "AND score IS NOT NULL ORDER BY query_id, slot, rank"
+    )
+    done = _toolex(["sql", sql, "--format", "json"], work, env)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert rows, "the dense expansion has candidates"
+    lines = [
+        f"{trec_escape(r['query_id'])}#{r['slot']} Q0 {trec_escape(r['item_id'])} {r['rank']} "
+        f"{r['score']} qwen3-4b"
+        for r in rows
+    ]
+    (work / "elsewhere.trec").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _toolex(args: list[str], cwd: Path, env: dict) -> subprocess.CompletedProcess:
