@@ -154,12 +154,13 @@ def run_expansion(
     ids = select_queries(store, benchmark, query_ids, task, limit)
     settings.scope = resolve_scope(store, benchmark, settings.scope)
     wanted = settings.per_stage(judges)
+    if "candidates" in stages and ids and search is None:
+        # a bad spec or a missing key: before any call, and before --replace drops anything
+        candidates.check_retriever(settings.retriever)
     if replace:
         record.drop_outputs(store, benchmark, expansion)
     else:
         check_settings(store, benchmark, expansion, stages, settings, judges)
-    if "candidates" in stages and ids and search is None:
-        candidates.check_retriever(settings.retriever)  # a bad spec or key: before any call
     ctx = StageContext(store, benchmark, expansion, ids, retry_failed, progress or current())
     report = RunReport(benchmark, expansion, len(ids), budget=budget)
     if budget is not None:
