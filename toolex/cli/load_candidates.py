@@ -16,7 +16,7 @@ from toolex.cli.options import (
 @click.command("candidates")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @benchmark_option()
-@expansion_option(new=True)
+@expansion_option("The expansion whose sub-queries the lists are for (it must hold them).")
 @click.option(
     "--name",
     default=None,
