@@ -16,6 +16,8 @@ recall@20 against exact search, to place ANN_THRESHOLD.
 quality: every ToolRet task in ../shared/data, each retriever as a query-level run (k=100, scope
 task): N@10, R@10, C@10 per task (toolex.metrics), wall time, and the candidate pool (share of
 single-label queries whose ground-truth tool is in the top 20).
+
+The candidate pool of `toolex expand` (sub-queries, endpoint retrievers): bench_candidate_pool.py.
 """
 
 from __future__ import annotations
@@ -42,8 +44,12 @@ class Counting:
         self.inner = inner
         self.spec, self.key, self.model = inner.spec, inner.key, inner.model
         self.dim, self.max_words = inner.dim, inner.max_words
+        self.texts_per_call = inner.texts_per_call
         self.calls = self.texts = 0
         self.seconds = 0.0
+
+    def bind(self, store):
+        self.inner.bind(store)
 
     def embed(self, texts):
         self.calls += 1

@@ -2,10 +2,12 @@
 0, prints no error, and no table it prints is meaningless (empty, or old = new everywhere).
 
 Commands run from a folder beside a copy of ../shared/data (so the README's relative paths hold).
-Nothing is made for the user: the run file `my_model.trec`, the config `toolex.toml` and the
-labels file `my_labels.csv` come from the Tour's own commands (an `export trec-run` and two
-heredocs), which run through bash as a user pastes them; the LLM-judged commands run with
---dry-run, as the README writes them, and need no key."""
+Nothing is made for the user: the run file `my_model.trec`, the config `toolex.toml`, the labels
+file `my_labels.csv` and the candidate lists `elsewhere.parquet` come from the Tour's own commands
+(an `export trec-run`, two heredocs and a `toolex sql --out`), which run as a user pastes them.
+The one thing outside the Tour is the embedding server its `compat-embed:` URL names: the scripted
+server of tests/llm on 127.0.0.1, its URL put in the commands' place. The LLM-judged commands run
+with --dry-run, as the README writes them, and need no key."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 TOOLEX = str(Path(sys.executable).with_name("toolex"))
 HEREDOC = re.compile(r"<<\s*'?(\w+)'?")
+EMBED_URL = "http://127.0.0.1:8000"  # the embedding server the README's commands name
 
 pytestmark = [pytest.mark.slow, pytest.mark.shared_data]
 
@@ -69,34 +72,49 @@ def test_every_file_a_tour_command_reads_is_made_by_an_earlier_one():
         args = shlex.split(command)
         written = {args[i + 1] for i, a in enumerate(args[:-1]) if a in (">", "--out", "--graph")}
         for name in set(args) - written:
-            if re.fullmatch(r"[\w.-]+\.(trec|csv|toml|jsonl|json|run)", name):
+            if re.fullmatch(r"[\w.-]+\.(trec|csv|toml|jsonl|json|run|parquet)", name):
                 assert name in made, f"{command!r} reads {name}, which no command above makes"
         made |= written
-    assert {"my_model.trec", "my_labels.csv", "toolex.toml"} <= made
+    assert {"my_model.trec", "my_labels.csv", "toolex.toml", "elsewhere.parquet"} <= made
 
 
 def test_the_readme_tour_runs_top_to_bottom(shared_data, tmp_path):
+    sys.path.insert(0, str(ROOT / "tests" / "llm"))
+    from scripted_server import ScriptedServer
+
+    with ScriptedServer() as server:
+        # hashed bag-of-words vectors wide enough to rank about as a lexical model does
+        server.embeddings.dim = 1024
+        _run_tour(shared_data, tmp_path, server)
+    assert server.count("embeddings") > 0  # the endpoint retriever ran over HTTP
+
+
+def _run_tour(shared_data, tmp_path, server) -> None:
     commands = tour()
+    assert any(EMBED_URL in c for c in commands), "the Tour shows an embedding endpoint"
     work = tmp_path / "main"
     work.mkdir()
     (tmp_path / "shared").mkdir()
     (tmp_path / "shared" / "data").symlink_to(shared_data)
     env = os.environ | {"TOOLEX_DB": str(work / "toolex.duckdb")}
-    env.pop("OPENAI_API_KEY", None)
-    env.pop("ANTHROPIC_API_KEY", None)
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "TOOLEX_COMPAT_API_KEY"):
+        env.pop(name, None)
+    ran = []
     for command in commands:
         if HEREDOC.search(command):  # a file the Tour writes: run as pasted into a shell
             done = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True,
                                   text=True)  # fmt: skip
             assert done.returncode == 0, f"{command}\n{done.stderr}"
+            ran.append(command)
             continue
-        args = shlex.split(command)
+        args = shlex.split(command.replace(EMBED_URL, server.url))
         stdout_file = None
         if ">" in args:
             stdout_file = work / args[args.index(">") + 1]
             args = args[: args.index(">")]
         assert args[0] == "toolex", command
         done = _toolex(args[1:], work, env)
+        ran.append(command)
         assert done.returncode == 0, f"{command}\n{done.stderr[-2000:]}"
         assert "error:" not in done.stderr and "Traceback" not in done.stderr, command
         assert "degenerate expansion" not in done.stderr, f"{command}\n{done.stderr}"
@@ -105,7 +123,9 @@ def test_the_readme_tour_runs_top_to_bottom(shared_data, tmp_path):
             stdout_file.write_text(done.stdout, encoding="utf-8")
             assert done.stdout.count("\n") > 1, f"{command} wrote nothing"
         _check_meaning(args[1:], done.stdout, work, env)
+    assert ran == commands  # every command of the Tour ran, none skipped
     assert (work / "report" / "report.md").is_file()
+    assert (work / "elsewhere.parquet").is_file()
     assert (work / "expanded.parquet").is_file() and (work / "bm25.run").is_file()
 
 

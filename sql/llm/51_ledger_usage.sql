@@ -8,7 +8,9 @@
 -- run or another expansion): tasks - distinct calls; reused = verdicts carried over from another
 -- sub-query's verdict on the same (reference, candidate) pair (judge 'reused', call_id = the
 -- call that made the original). Pipeline outputs that no call made (references, the offline
--- judge, the pre-screen) are counted by 52_ledger_uncalled.sql.
+-- judge, the pre-screen) are counted by 52_ledger_uncalled.sql. An embedding call (stage
+-- 'embed', toolex.llm.embeddings) answers the texts it embedded (its parsed.texts) and serves
+-- none: the retriever's embedding cache, not the ledger, serves texts embedded before.
 WITH answered AS (
     SELECT DISTINCT call_id, benchmark, expansion, query_id, NULL AS slot, NULL AS item
     FROM subqueries WHERE call_id IS NOT NULL
@@ -38,7 +40,9 @@ grouped AS (
            coalesce(sum(c.completion_tokens), 0) AS tokens_out,
            sum(c.cost_usd) AS cost_usd,
            count(*) FILTER (WHERE c.cost_usd IS NULL AND c.prompt_tokens IS NOT NULL) AS unpriced,
-           coalesce(sum(p.tasks), 0) AS tasks,
+           coalesce(sum(p.tasks), 0)
+             + coalesce(sum(CAST(json_extract_string(c.parsed, '$.texts') AS BIGINT))
+                        FILTER (WHERE c.stage = 'embed' AND c.status = 'ok'), 0) AS tasks,
            coalesce(sum(p.tasks - 1), 0) AS served,
            coalesce(sum(r.n), 0) AS reused
     FROM llm_calls c
@@ -47,5 +51,5 @@ grouped AS (
     GROUP BY ALL
 )
 SELECT * FROM grouped
-ORDER BY list_position(['decompose', 'verify', 'audit'], stage) NULLS LAST, judge NULLS LAST,
+ORDER BY list_position(['decompose', 'embed', 'verify', 'audit'], stage) NULLS LAST, judge NULLS LAST,
          model NULLS LAST;

@@ -34,6 +34,12 @@ def _cases() -> list[tuple[str, list[str], tuple[str, str]]]:
         ("load docs", f"load docs {{file:docs}} --benchmark {b} --rendering llm", BENCH),
         ("load combinations", f"load combinations {{file:combos}} --benchmark {b}", BENCH),
         ("load subqueries", f"load subqueries {{file:subq}} --benchmark {b}", BENCH),
+        ("load candidates", f"load candidates {{file:cands}} --benchmark {b}", BENCH),
+        (
+            "load candidates",
+            f"load candidates {{file:cands}} --benchmark toolret --expansion {e}",
+            EXP,
+        ),
         ("runs import", f"runs import {{file:run}} --run new --benchmark {b}", BENCH),
         ("runs list", f"runs list --benchmark {b}", BENCH),
         ("runs delete", f"runs delete {r}", RUN),
@@ -96,6 +102,7 @@ def world(tmp_path_factory):
         "combos": ('{"query_id": "q1", "combo_id": 1, "item_id": "w2"}', "combos.jsonl"),
         "subq": ('{"query_id": "q1", "slot": 0, "text": "weather"}', "subq.jsonl"),
         "run": ("q1 Q0 w1 1 1.0 t", "run.trec"),
+        "cands": ("q1#0 Q0 w1 1 1.0 t", "cands.trec"),
     }
     paths = {}
     for key, (text, name) in files.items():

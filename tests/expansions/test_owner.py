@@ -7,10 +7,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from toolex.expansions import AuditStatus, ProductCount, SubqueryRow
+from toolex.expansions import AuditStatus, CandidateRow, ProductCount, SubqueryRow
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = ("expansions", "subqueries", "combinations", "combination_items", "combination_products")
+TABLES = (
+    "expansions",
+    "subqueries",
+    "candidates",
+    "combinations",
+    "combination_items",
+    "combination_products",
+)
 _TABLE = rf"(?:{'|'.join(TABLES)})\b"
 WRITE = re.compile(
     rf"\b(?:INSERT\s+(?:OR\s+\w+\s+)?INTO\s+{_TABLE}|DELETE\s+FROM\s+{_TABLE}"
@@ -58,6 +65,8 @@ def test_the_owner_does_write_them():
         "03_upsert_expansion",
         "44_drop_expansion",
         "15_insert_combinations",
+        "24_insert_candidates",
+        "45_drop_candidates",
     ):
         assert f"sql/expansions/{name}.sql" in found
 
@@ -65,6 +74,7 @@ def test_the_owner_does_write_them():
 def test_the_records_are_columns_of_their_tables(store):
     for record, table in (
         (SubqueryRow, "subqueries"),
+        (CandidateRow, "candidates"),
         (AuditStatus, "combinations"),
         (ProductCount, "combination_products"),
     ):

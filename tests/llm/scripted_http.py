@@ -1,8 +1,9 @@
 """The HTTP side of the scripted LLM server (scripted_server.py): the routes of OpenAI's chat,
-files and batch APIs and Anthropic's messages and message batches, the slots that queue requests,
-and the faults as they go on the wire (429 with Retry-After, 500, a hang past the client's
-timeout: held until the client gives up, so it is a timeout however late the client's comes).
-What is answered comes from the ``ScriptedServer`` a handler is made for.
+embeddings (answered by scripted_embeddings.py), files and batch APIs and Anthropic's messages and
+message batches, the slots that queue requests, and the faults as they go on the wire (429 with
+Retry-After, 500, a hang past the client's timeout: held until the client gives up, so it is a
+timeout however late the client's comes). What is answered comes from the ``ScriptedServer`` a
+handler is made for.
 """
 
 from __future__ import annotations
@@ -166,6 +167,11 @@ def handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                     200,
                     {k: v for k, v in server.batches[batch_id].items() if not k.startswith("_")},
                 )
+            if path == "/v1/embeddings":
+                self._record("embeddings", body)
+                fault = server.embeddings.next_fault()
+                headers = {"Retry-After": "0"} if fault == "429" else {}
+                return self._send(*server.embeddings.answer(body, fault), headers)
             provider = {"/v1/chat/completions": "openai", "/v1/messages": "anthropic"}.get(path)
             if provider is None:
                 return self._send(404, {"error": {"message": f"no route {path}"}})

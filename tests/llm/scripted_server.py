@@ -1,6 +1,7 @@
 """A scripted LLM server on 127.0.0.1 for tests and benchmarks: real HTTP, scripted answers.
 
-It speaks enough of OpenAI's ``/v1/chat/completions`` (+ ``/v1/files``, ``/v1/batches``) and
+It speaks enough of OpenAI's ``/v1/chat/completions`` (+ ``/v1/files``, ``/v1/batches``,
+``/v1/embeddings``: scripted_embeddings.py) and
 Anthropic's ``/v1/messages`` (+ ``/v1/messages/batches``) for the real ``openai`` and
 ``anthropic`` SDKs to talk to it. Answers come from a ``responder(provider, body) -> text``;
 faults come from a ``FaultPlan`` (deterministic per request content, so a test knows which
@@ -42,6 +43,7 @@ from typing import Any
 
 from scripted_answers import FaultPlan, _k_of, decomposition, default_responder, small_model
 from scripted_bodies import anthropic_message, openai_completion
+from scripted_embeddings import EmbeddingScript
 from scripted_http import HOLD_GUARD_S, ScriptedHTTPServer, handler_for
 
 
@@ -81,6 +83,7 @@ class ScriptedServer:
         self.gate = threading.Event()  # open: chat requests pass (see hold_after)
         self.gate.set()
         self._let_through: int | None = None
+        self.embeddings = EmbeddingScript()  # /v1/embeddings: vectors, faults, texts seen
         self.httpd = ScriptedHTTPServer(("127.0.0.1", 0), handler_for(self))
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)

@@ -65,9 +65,12 @@ def test_candidates_can_search_an_alternative_rendering(tasks):
             "INSERT INTO item_docs VALUES ('b', ?, 'de', ?, ?)",
             [item_id, json.dumps({"description": text}), text],
         )
-    expand(tasks, "de", rendering="de")
-    # the rendering documents two items: only those can be found in it
-    assert retrieved(tasks, "de") == {"a::forecast", "a::stock"}
+    report = expand(tasks, "de", rendering="de")
+    # the rendering documents two items; the third is searched in its default text and counted
+    # (issue 26.2: a partial rendering never shrinks the library)
+    assert retrieved(tasks, "de") == {"a::forecast", "a::stock", "z::weather"}
+    (candidates,) = [s for s in report.stages if s.stage == "candidates"]
+    assert candidates.notes["rendering_fallback"] == 1
     assert stored(tasks, "b", "de")["rendering"] == "de"
     with pytest.raises(InputError, match="rendering 'nope'"):
         expand(tasks, "nope", rendering="nope")

@@ -64,8 +64,12 @@ class HashEmbedder:
         self.key = "hash-v1"
         self.dim = 64
         self.max_words = 50
+        self.texts_per_call = 128
         self.calls = 0
         self.texts: list[str] = []
+
+    def bind(self, store):
+        pass
 
     def embed(self, texts):
         self.calls += 1

@@ -81,11 +81,13 @@ def test_alternative_rendering_searches_item_docs(lib_store, hash_embedder):
         "('b', 'w3', 'llm', '{}', 'stock prices')"
     )
     r = DenseRetriever("hash", hash_embedder)
-    out = search(lib_store, "b", r, [("qa", 0, "weather")], depth=5, scope="task", rendering="llm")
-    assert _items_of(out, "qa") == ["w2", "w3"]
-    text = [("qa", 0, "weather")]
+    text = [("qa", 0, "weather report")]
+    out = search(lib_store, "b", r, text, depth=5, scope="task", rendering="llm")
+    # w2 is found by its rendering; w1 ("current weather"), which the rendering does not
+    # document, is still searched, in its default text (issue 26.2)
+    assert _items_of(out, "qa") == ["w2", "w1", "w3"]
     bm = search(lib_store, "b", "bm25", text, depth=5, scope="task", rendering="llm")
-    assert _items_of(bm, "qa") == ["w2", "w3"]
+    assert _items_of(bm, "qa")[:2] == ["w2", "w1"]
     with pytest.raises(InputError, match="rendering 'none'"):
         search(lib_store, "b", "bm25", [("qa", 0, "x")], rendering="none")
 
@@ -130,3 +132,45 @@ def test_an_unknown_retriever_lists_every_spec_form():
         res = CliRunner().invoke(cli, [*command, "--retriever", "bm-25", "--db", "no.duckdb"])
         assert res.exit_code == 2 and "Invalid value for '--retriever'" in res.output
         assert "did you mean 'bm25'?" in res.output and "hybrid:<a>+<b>" in res.output
+
+
+def test_the_spec_check_knows_the_endpoint_forms(monkeypatch, tmp_path):
+    """`retrieve` and `index` check --retriever before the store opens (check_spec): the
+    endpoint forms pass without a key being read, a malformed one says what a valid one looks
+    like, a misspelt prefix is pointed at its name, and a URL's credentials are never echoed."""
+    from click.testing import CliRunner
+
+    from toolex.cli import cli
+    from toolex.errors import InputError
+    from toolex.retrieval.search import check_spec
+
+    for name in ("OPENAI_API_KEY", "TOOLEX_COMPAT_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    for spec in (
+        "openai-embed:text-embedding-3-small",
+        " compat-embed:http://127.0.0.1:9/v1#Qwen/Qwen3-Embedding-4B",
+        "hybrid:bm25+compat-embed:http://127.0.0.1:9/v1#m",
+    ):
+        assert check_spec(spec) == spec.strip()
+    with pytest.raises(InputError, match="openai-embed needs a model"):
+        check_spec("openai-embed:")
+    with pytest.raises(InputError, match="is compat-embed:<base_url>#<model>, e.g."):
+        check_spec("hybrid:bm25+compat-embed:http://127.0.0.1:9/v1")
+    with pytest.raises(InputError) as exc:
+        check_spec("compat-embd:http://ann:hunter2@gpu/v1#m")
+    message = str(exc.value)
+    assert "did you mean 'compat-embed'?" in message and "hunter2" not in message
+    assert "openai-embed:<model>" in message and "compat-embed:<base_url>#<model>" in message
+    res = CliRunner().invoke(
+        cli,
+        [
+            "index",
+            "--retriever",
+            "compat-embed:http://127.0.0.1:9/v1#m",
+            "--db",
+            str(tmp_path / "s"),
+        ],
+    )
+    # past the check, stopped by the store: it holds no benchmark
+    assert res.exit_code != 0 and "Invalid value" not in res.output
+    assert "no benchmark named 'toolret'" in f"{res.output}{res.exception}"

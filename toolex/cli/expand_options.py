@@ -152,7 +152,9 @@ pipeline_options = option_group(
         click.option(
             "--retriever",
             default=None,
-            help=f"Candidate retriever spec (default {CANDIDATE_RETRIEVER}).",
+            help=f"Candidate retriever spec (default {CANDIDATE_RETRIEVER}): any of `toolex "
+            "retrieve --retriever`, e.g. compat-embed:<base_url>#<model> for a dense model "
+            "behind an embeddings endpoint.",
         ),
         scope_option(
             "Library the candidates come from: the whole benchmark (default, the paper's full "

@@ -43,8 +43,9 @@ def ledger(db: str, fmt: str, by: tuple[str, ...], uncalled: bool) -> None:
     """Calls, tokens, cost, cache hits and reuse by stage, judge and model.
 
     attempts counts every HTTP attempt (failed ones too: they are paid); tasks are the pipeline
-    outputs the calls answered; served those answered without paying again (an identical prompt,
-    a ledger hit from an earlier run); reused the verdicts carried over from another sub-query's
+    outputs the calls answered (for the embedding calls of an endpoint retriever, stage embed:
+    the texts embedded); served those answered without paying again (an identical prompt, a
+    ledger hit from an earlier run); reused the verdicts carried over from another sub-query's
     verdict on the same pair (`expand --reuse`). cost_usd is what each call cost when it was
     made (unpriced: calls whose model had no price). On stderr: the outputs no call made, which
     --uncalled prints as rows.

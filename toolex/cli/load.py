@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from toolex.cli.load_candidates import candidates_cmd
 from toolex.cli.load_options import KINDS, name_option, replace_option, run_load
 from toolex.cli.load_plain import plain_cmd
 from toolex.cli.load_skillret import skillret_cmd
@@ -18,7 +19,7 @@ from toolex.cli.options import (
 
 @click.group()
 def load() -> None:
-    """Load a benchmark, alternative docs, combinations or sub-queries into the store.
+    """Load a benchmark, alternative docs, combinations, sub-queries or candidate lists.
 
     \b
     Examples:
@@ -249,7 +250,9 @@ def subqueries_cmd(file: str, benchmark: str, expansion: str, replace: bool, db:
     echo_summary(result)
 
 
-# `load plain` and `load skillret` live in modules of their own (plain's help lists every
-# field it reads and the mapping; skillret imports its substitutable labels)
+# `load plain`, `load skillret` and `load candidates` live in modules of their own (plain's help
+# lists every field it reads and the mapping; skillret imports its substitutable labels;
+# candidates imports lists made elsewhere into an expansion)
 load.add_command(plain_cmd)
 load.add_command(skillret_cmd)
+load.add_command(candidates_cmd)

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     from toolex.retrieval.base import IndexInfo
 
 RETRIEVER_HELP = (
-    "bm25 | wordllama | fastembed[:<model>[@<local-folder>]] | hybrid:<a>+<b> "
-    "(RRF of both, e.g. hybrid:bm25+wordllama)."
+    "bm25 | wordllama | fastembed[:<model>[@<local-folder>]] | openai-embed:<model> | "
+    "compat-embed:<base_url>#<model> (an OpenAI-compatible /v1/embeddings: vLLM, TEI, Ollama, "
+    "llama.cpp) | hybrid:<a>+<b> (RRF of both, e.g. hybrid:bm25+wordllama)."
 )
 
 
@@ -64,10 +65,13 @@ def index(db: str, fmt: str, benchmark: str, retriever: str, rendering: str) -> 
         fastembed:sentence-transformers/all-MiniLM-L6-v2@../shared/models/all-MiniLM-L6-v2-onnx-int8
     """
     from toolex.retrieval import make_retriever
-    from toolex.retrieval.texts import load_library
+    from toolex.retrieval.texts import fallback_note, load_library
 
     store = open_store(db)
     library = load_library(store, benchmark, rendering)
+    note = fallback_note(library)
+    if note:
+        click.echo(f"note: {note}", err=True)
     rows = []
     for info in make_retriever(retriever).build(store, library):
         rows.append(_row(info))
@@ -154,6 +158,10 @@ def retrieve(
 
     The run records everything needed to reproduce it (model, rendering and its version,
     instruction use, K, scope, package versions, benchmark revision); score it with `toolex eval`.
+    Items a partial --rendering does not document are searched in their default text, counted
+    on stderr and in the run's params. An endpoint retriever (openai-embed:, compat-embed:) takes
+    its key from the environment (OPENAI_API_KEY, TOOLEX_COMPAT_API_KEY), embeds only what the
+    cache lacks and records every call in the ledger (`toolex ledger`).
 
     \b
     Examples:
@@ -161,6 +169,8 @@ def retrieve(
       toolex retrieve --retriever wordllama --run wl-inst --instruction --depth 100
       toolex retrieve --retriever hybrid:bm25+wordllama --run hy-sub --level subquery
       toolex retrieve --retriever bm25 --run bm25-sub --level subquery --subqueries subq.jsonl
+      toolex retrieve --run qwen3 \\
+        --retriever compat-embed:http://127.0.0.1:8000/v1#Qwen/Qwen3-Embedding-4B
     """
     from toolex.retrieval.runs import retrieve_run
 
@@ -183,4 +193,6 @@ def retrieve(
         expansion=expansion,
         replace=replace,
     )
+    for note in row.pop("notes"):
+        click.echo(f"note: {note}", err=True)
     emit_rows([row], fmt, title="run written")

@@ -23,6 +23,19 @@ class SubqueryRow(NamedTuple):
     call_id: str | None
 
 
+class CandidateRow(NamedTuple):
+    """One candidate of a sub-query's list (``candidates``; sql/expansions/24): retrieved by the
+    pipeline's stage 2a or imported, the reference included (rank K+1, no score, when the list
+    missed it)."""
+
+    query_id: str
+    slot: int
+    item_id: str
+    rank: int  # 1-based
+    score: float | None
+    retriever: str  # the retriever's public spec, or import:<name>
+
+
 class AuditStatus(NamedTuple):
     """The audit's verdict on a pending combination (``combinations``; sql/expansions/32)."""
 

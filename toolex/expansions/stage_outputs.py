@@ -1,11 +1,11 @@
 """What the pipeline's stages write into the expansion tables, and what ``--replace`` drops.
 
 The stages decide what to write (``toolex.pipeline``); these functions are the only place it is
-written: the decomposer's sub-queries, the assembled combinations (from the assembly's staging
-tables) and their product counts, the audit's statuses, an expansion's recorded config, and an
-expansion's rows dropped. A batch of records crosses as a registered Arrow table (``stage_rows``),
-one set-based statement per batch; each function runs inside its caller's transaction, so a stage
-keeps writing its outcomes and its failures in one.
+written: the decomposer's sub-queries, the retrieved candidates, the assembled combinations (from
+the assembly's staging tables) and their product counts, the audit's statuses, an expansion's
+recorded config, and an expansion's rows dropped. A batch of records crosses as a registered Arrow
+table (``stage_rows``), one set-based statement per batch; each function runs inside its caller's
+transaction, so a stage keeps writing its outcomes and its failures in one.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from toolex.expansions.records import AuditStatus, ProductCount, SubqueryRow
+from toolex.expansions.records import AuditStatus, CandidateRow, ProductCount, SubqueryRow
 from toolex.store import Store
 
 
@@ -25,6 +25,13 @@ def insert_subqueries(
 ) -> None:
     """Store the decomposer's sub-queries; a sub-query already stored is kept."""
     _write(store, "expansions/23_insert_decomposed_subqueries.sql", benchmark, expansion, rows)
+
+
+def insert_candidates(
+    store: Store, benchmark: str, expansion: str, rows: Sequence[CandidateRow]
+) -> None:
+    """Store candidate lists (a candidate already stored is kept)."""
+    _write(store, "expansions/24_insert_candidates.sql", benchmark, expansion, rows)
 
 
 def count_products(
@@ -64,6 +71,13 @@ def drop_combinations(store: Store, benchmark: str, expansion: str) -> None:
     store.execute("expansions/42_drop_combination_products.sql", params)
 
 
+def drop_candidates(store: Store, benchmark: str, expansion: str) -> None:
+    """Delete the expansion's candidates (imported ones too)."""
+    store.execute(
+        "expansions/45_drop_candidates.sql", {"benchmark": benchmark, "expansion": expansion}
+    )
+
+
 def drop_subqueries(store: Store, benchmark: str, expansion: str) -> None:
     """Delete the expansion's sub-queries."""
     store.execute(
@@ -83,7 +97,7 @@ def _write(
     name: str,
     benchmark: str,
     expansion: str,
-    rows: Sequence[SubqueryRow | AuditStatus | ProductCount],
+    rows: Sequence[SubqueryRow | CandidateRow | AuditStatus | ProductCount],
 ) -> None:
     """Run the batch SQL file ``name`` over ``rows`` registered as ``stage_rows``."""
     if not rows:

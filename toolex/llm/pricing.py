@@ -37,6 +37,10 @@ PRICES_PER_MTOK: dict[str, tuple[float, float]] = {
     "gpt-4-turbo": (10.00, 30.00),
     "gpt-4": (30.00, 60.00),
     "gpt-3.5-turbo": (0.50, 1.50),
+    # OpenAI embeddings (input only: an embedding call produces no tokens)
+    "text-embedding-3-small": (0.02, 0.0),
+    "text-embedding-3-large": (0.13, 0.0),
+    "text-embedding-ada-002": (0.10, 0.0),
     # Anthropic
     "claude-opus-4-1": (15.00, 75.00),
     "claude-opus-4": (15.00, 75.00),

@@ -2,12 +2,18 @@
 
 The library searched is the scope's (default: the whole benchmark, as the paper retrieves "over
 the full tool library") in the chosen documentation rendering (default: items.text; any rendering
-loaded with `toolex load docs`, e.g. Tool-DE-style expanded docs).
+loaded with `toolex load docs`, e.g. Tool-DE-style expanded docs; items it does not document are
+searched in their default text, counted in the stage's notes as ``rendering_fallback``).
 
 Each sub-query's list is written in one transaction together with its reference (the slot's
 ground-truth tool), which gets its own retrieval rank or K+1 when the retriever missed it — the rank
 the RRF of stage 3 charges an unretrieved reference. A sub-query either has its whole list or none,
-so an interrupted stage resumes at the first sub-query without one.
+so an interrupted stage resumes at the first sub-query without one. Sub-queries whose lists were
+imported (`toolex load candidates`, toolex.expansions.candidates) already have one and are left
+alone. The rows go to their owner, toolex.expansions, as typed records.
+
+The retriever may be an embedding endpoint (``compat-embed:``, ``openai-embed:``): its calls are
+in the call ledger, and this stage counts them (calls, cost) like a judged stage's.
 """
 
 from __future__ import annotations
@@ -15,8 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from toolex import expansions
+from toolex.expansions import CandidateRow
 from toolex.pipeline.settings import CANDIDATES_PER_SUBQUERY, RENDERING, SCOPE
-from toolex.pipeline.stage import StageContext, StageCounts, write_rows
+from toolex.pipeline.stage import StageContext, StageCounts
 
 # (store, benchmark, retriever, texts, depth, scope, rendering) -> pyarrow.Table
 # (query_id, slot, item_id, score, rank): the signature of toolex.retrieval.search
@@ -30,6 +38,15 @@ def default_search() -> SearchFn:
     return search
 
 
+def check_retriever(retriever: str) -> None:
+    """Build the retriever a run will search with before any stage runs, so a bad spec or a
+    missing endpoint key stops the run before the decomposer spends a call (the built
+    retriever is the one the search uses: toolex.retrieval.search loads each spec once)."""
+    from toolex.retrieval.search import cached_retriever
+
+    cached_retriever(retriever)
+
+
 def run(
     ctx: StageContext,
     retriever: str,
@@ -38,15 +55,17 @@ def run(
     search: SearchFn | None = None,
     rendering: str = RENDERING,
 ) -> StageCounts:
+    from toolex.retrieval import public_retriever_spec
+
     counts = StageCounts("candidates")
     pending = ctx.store.rows("stages/2_candidates/01_candidates_pending.sql", ctx.params())
     counts.tasks = len(pending)
     if not pending:
         return counts
     search = search or default_search()
-    ctx.progress.start(
-        f"candidates {ctx.benchmark} ({retriever})", len(pending), unit="sub-queries"
-    )
+    shown = public_retriever_spec(retriever)  # what the rows record: no credentials
+    spent = _embed_spend(ctx, shown)
+    ctx.progress.start(f"candidates {ctx.benchmark} ({shown})", len(pending), unit="sub-queries")
     try:
         for start in range(0, len(pending), BATCH):
             batch = pending[start : start + BATCH]
@@ -60,12 +79,18 @@ def run(
                 scope=scope,
                 rendering=rendering,
             )
-            _write(ctx, batch, table.to_pylist(), retriever, depth)
+            _write(ctx, batch, table.to_pylist(), shown, depth)
             counts.ok += len(batch)
-            ctx.progress.advance(len(batch))  # no calls of its own: BM25 and local models
+            calls, cost = _embed_spend(ctx, shown)
+            counts.calls, counts.cost_usd = calls - spent[0], cost - spent[1]
+            # the stage's own embedding calls: ctx.calls counts the judges'
+            ctx.progress.advance(len(batch), calls=counts.calls, cost_usd=counts.cost_usd)
     finally:
         ctx.progress.finish()
     counts.notes["reference_unretrieved"] = _unretrieved(ctx)
+    fallback = _fallback(ctx, rendering)
+    if fallback:
+        counts.notes["rendering_fallback"] = fallback
     return counts
 
 
@@ -86,29 +111,33 @@ def _write(
         seen = {h["item_id"] for h in got}
         for h in got:
             rows.append(
-                dict(
-                    query_id=key[0],
-                    slot=key[1],
-                    item_id=h["item_id"],
-                    rank=int(h["rank"]),
-                    score=float(h["score"]),
-                    retriever=retriever,
+                CandidateRow(
+                    key[0], key[1], h["item_id"], int(h["rank"]), float(h["score"]), retriever
                 )
             )
         if sub["ref_item_id"] not in seen:
             rows.append(
-                dict(
-                    query_id=key[0],
-                    slot=key[1],
-                    item_id=sub["ref_item_id"],
-                    rank=depth + 1,
-                    score=None,
-                    retriever=retriever,
-                )
+                CandidateRow(key[0], key[1], sub["ref_item_id"], depth + 1, None, retriever)
             )
     with ctx.store.transaction():
-        write_rows(ctx.store, "stages/2_candidates/02_insert_candidate.sql", rows, ctx.base())
+        expansions.insert_candidates(ctx.store, ctx.benchmark, ctx.expansion, rows)
 
 
 def _unretrieved(ctx: StageContext) -> int:
     return int(ctx.store.rows("stages/2_candidates/03_count_unretrieved.sql", ctx.params())[0]["n"])
+
+
+def _embed_spend(ctx: StageContext, retriever: str) -> tuple[int, float]:
+    """Embedding calls in the ledger for ``retriever`` so far, and their cost (0 for a local
+    retriever, which makes none)."""
+    row = ctx.store.rows("stages/2_candidates/02_embed_calls.sql", {"retriever": retriever})[0]
+    return int(row["calls"]), float(row["cost_usd"])
+
+
+def _fallback(ctx: StageContext, rendering: str) -> int:
+    """Items the rendering does not document, searched in their default text."""
+    from toolex.retrieval.texts import load_library
+
+    return (
+        load_library(ctx.store, ctx.benchmark, rendering).fallback if rendering != "default" else 0
+    )

@@ -156,7 +156,7 @@ def drop_outputs(store: Store, benchmark: str, expansion: str) -> None:
         store.execute("stages/0_run/10_drop_rule_rejections.sql", params)
         expansions.drop_combinations(store, benchmark, expansion)
         store.execute("stages/0_run/05_drop_verdicts.sql", params)
-        store.execute("stages/0_run/06_drop_candidates.sql", params)
+        expansions.drop_candidates(store, benchmark, expansion)
         expansions.drop_subqueries(store, benchmark, expansion)
         expansions.drop_expansion(store, benchmark, expansion)
 

@@ -42,6 +42,7 @@ from toolex.pipeline.settings import (
 from toolex.pipeline.stage import StageContext, StageCounts
 from toolex.pipeline.verify_plan import VerifyOptions
 from toolex.progress import Progress, current
+from toolex.retrieval.search import public_retriever_spec
 from toolex.retrieval.texts import resolve_scope
 from toolex.runs.rrf import RRF_K
 from toolex.store import Store
@@ -66,7 +67,8 @@ class Settings:
 
     def per_stage(self, judges: dict[str, Judge]) -> dict[str, dict[str, Any]]:
         """stage -> the settings it runs with (judged stages: {"judge": spec})."""
-        values = {**vars(self), "rrf_k": RRF_K}
+        # the retriever as runs record it: an endpoint URL's credentials redacted
+        values = {**vars(self), "retriever": public_retriever_spec(self.retriever), "rrf_k": RRF_K}
         if self.audit_cap is not None:  # the safety limit only applies to an uncapped audit
             values["audit_safety_limit"] = None
         out: dict[str, dict[str, Any]] = {s: {"judge": judges[s].spec} for s in JUDGED_STAGES}
@@ -190,6 +192,9 @@ def run_expansion(
     ids = select_queries(store, benchmark, query_ids, task, limit)
     settings.scope = resolve_scope(store, benchmark, settings.scope)
     wanted = settings.per_stage(judges)
+    if "candidates" in stages and ids and search is None:
+        # a bad spec or a missing key: before any call, and before --replace drops anything
+        candidates.check_retriever(settings.retriever)
     if replace:
         record.drop_outputs(store, benchmark, expansion)
     else:

@@ -1,4 +1,5 @@
-"""Retrievers over a store's tool library: BM25, dense (fastembed, WordLlama) and hybrid RRF.
+"""Retrievers over a store's tool library: BM25, dense (fastembed, WordLlama, a model behind an
+embeddings endpoint) and hybrid RRF.
 
 ``search(store, benchmark, retriever, texts, depth=20, scope="task", rendering="default")``
 returns a pyarrow.Table ``query_id, slot, item_id, score, rank``; ``make_retriever(spec)`` builds
@@ -8,6 +9,6 @@ Retrieval only ranks:
 one writer of run tables.
 """
 
-from toolex.retrieval.search import make_retriever, search
+from toolex.retrieval.search import make_retriever, public_retriever_spec, search
 
-__all__ = ["make_retriever", "search"]
+__all__ = ["make_retriever", "public_retriever_spec", "search"]

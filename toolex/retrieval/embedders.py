@@ -9,6 +9,10 @@ Specs::
     fastembed:<model-name>@<folder>    the same model read from a local ONNX folder, offline
                                        (e.g. ../shared/models/all-MiniLM-L6-v2-onnx-int8)
 
+and a model behind an embeddings endpoint, ``openai-embed:<model>`` or
+``compat-embed:<base_url>#<model>`` (toolex.retrieval.endpoint), which
+:func:`toolex.retrieval.search.make_retriever` builds.
+
 Why BAAI/bge-small-en-v1.5 for online users: it is fastembed's own default, 384-d (as cheap to
 store and search as MiniLM), reads 512 tokens instead of MiniLM's 256 (tool documentation is long
 JSON) and scores clearly higher than all-MiniLM-L6-v2 on MTEB retrieval, at ~130 MB of int8/fp32
@@ -32,6 +36,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from toolex.errors import InputError, ModelUnavailableError
+from toolex.store import Store
 
 DEFAULT_FASTEMBED_MODEL = "BAAI/bge-small-en-v1.5"
 _OFFLINE_HINT = (
@@ -45,11 +50,17 @@ PROBE_TIMEOUT_S = 3.0
 
 
 class Embedder(Protocol):
-    spec: str  # as the user wrote it
+    spec: str  # as the user wrote it (credentials redacted)
     key: str  # model identity for the embedding cache
     model: str  # human-readable model name, recorded with runs
-    dim: int
+    dim: int  # 0 until known (an endpoint's width is learnt from its first vectors)
     max_words: int | None  # texts are cut to this many words before embedding
+    texts_per_call: int  # texts handed to one embed() call (the cache stores after each)
+
+    def bind(self, store: Store) -> None:
+        """Where the calls that cost are recorded (an endpoint's call ledger); local models
+        make none."""
+        ...
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
@@ -63,8 +74,9 @@ def make_embedder(spec: str) -> Embedder:
         name, _, folder = rest.partition("@")
         return FastEmbedEmbedder(spec, name.strip(), Path(folder).expanduser() if folder else None)
     raise InputError(
-        f"unknown embedder {spec!r}; use wordllama, fastembed:<model>, or "
-        "fastembed:<model>@<local-folder>",
+        f"unknown embedder {spec!r}; use wordllama, fastembed:<model>, "
+        "fastembed:<model>@<local-folder>, openai-embed:<model> or "
+        "compat-embed:<base_url>#<model>",
         field="retriever",
     )
 
@@ -85,6 +97,7 @@ class WordLlamaEmbedder:
 
     dim: int = 256
     max_words: int | None = 512
+    texts_per_call: int = 128
 
     def __post_init__(self) -> None:
         import wordllama
@@ -96,6 +109,9 @@ class WordLlamaEmbedder:
         self._wl = WordLlama.load(
             dim=self.dim, disable_download=True, cache_dir=Path(wordllama.__file__).parent
         )
+
+    def bind(self, store: Store) -> None:
+        """A local model: no call to record."""
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -113,6 +129,8 @@ class WordLlamaEmbedder:
 
 class FastEmbedEmbedder:
     """A fastembed ONNX model, from its registry or from a local folder."""
+
+    texts_per_call = 128
 
     def __init__(self, spec: str, name: str, folder: Path | None) -> None:
         from fastembed import TextEmbedding
@@ -139,6 +157,9 @@ class FastEmbedEmbedder:
         # One word is at least one token, so cutting to the model's token limit in words never
         # drops text the model would have read; it only spares tokenising huge JSON documents.
         self.max_words: int | None = _token_limit(self._te) or 512
+
+    def bind(self, store: Store) -> None:
+        """A local model: no call to record."""
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:

@@ -3,23 +3,31 @@
 Keyed by the embedder's model identity and the sha256 of the exact text embedded (after
 truncation to the model's limit). Re-indexing an unchanged library therefore embeds nothing; a
 changed item is re-embedded alone.
+
+Vectors are stored as they are computed, every ``FLUSH_ROWS`` rows or ``FLUSH_SECONDS`` (as the
+pipeline stores its outcomes), and what was computed is stored even when a later batch fails or
+the run is interrupted: an endpoint's refusal, a dropped connection or Ctrl-C halfway through a
+library of 200,000 tools costs the batches in flight, never the ones paid for before them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Sequence
 
 import numpy as np
 import pyarrow as pa
 
+from toolex.errors import ModelUnavailableError
 from toolex.progress import progress
 from toolex.retrieval.base import EmbedStats
 from toolex.retrieval.embedders import Embedder
 from toolex.store import Store
 from toolex.tooldoc.render import truncate
 
-EMBED_BATCH = 128
+FLUSH_ROWS = 2048
+FLUSH_SECONDS = 2.0
 
 
 def text_hash(text: str) -> str:
@@ -41,34 +49,86 @@ def embed_cached(
     # and the slowest batches come before the progress bar's rate settles.
     missing = sorted((h for h in unique if h not in have), key=lambda h: -len(first_text[h]))
     stats = EmbedStats(embedded=len(missing), cached=len(unique) - len(missing))
+    cached = _matrix(got.column("vector"))
+    _learn_width(embedder, cached)
 
-    fresh = np.zeros((0, embedder.dim), dtype=np.float32)
+    parts: list[np.ndarray] = []
     if missing:
-        parts = []
-        with progress(f"{label} ({embedder.model})", len(missing)) as advance:
-            for start in range(0, len(missing), EMBED_BATCH):
-                batch = [first_text[h] for h in missing[start : start + EMBED_BATCH]]
-                parts.append(embedder.embed(batch))
-                advance(len(batch))
-        fresh = np.concatenate(parts).astype(np.float32)
-        vectors = pa.ListArray.from_arrays(
-            pa.array(np.arange(0, fresh.size + 1, embedder.dim, dtype=np.int32)),
-            pa.array(fresh.ravel()),
-        )
-        with store.registered("retrieval_new", pa.table({"text_hash": missing, "vector": vectors})):
-            store.execute("retrieval/021_store_vectors.sql", {"embedder": embedder.key})
+        embedder.bind(store)
+        writer = _CacheWriter(store, embedder)
+        step = max(1, embedder.texts_per_call)
+        try:
+            with progress(f"{label} ({embedder.model})", len(missing)) as advance:
+                for start in range(0, len(missing), step):
+                    batch = missing[start : start + step]
+                    vectors = np.asarray(embedder.embed([first_text[h] for h in batch]))
+                    vectors = vectors.astype(np.float32, copy=False)
+                    _learn_width(embedder, vectors)
+                    parts.append(vectors)
+                    writer.add(batch, vectors)
+                    advance(len(batch))
+        finally:
+            writer.flush()  # what was embedded is kept, however the loop ended
+    fresh = np.concatenate(parts) if parts else np.zeros((0, embedder.dim), np.float32)
 
-    cached = _matrix(got.column("vector"), embedder.dim)
     row_of = {h: i for i, h in enumerate(got.column("text_hash").to_pylist())}
     row_of.update({h: len(row_of) + i for i, h in enumerate(missing)})
+    if len(cached) == 0:
+        cached = np.zeros((0, embedder.dim), np.float32)
     matrix = np.concatenate([cached, fresh]) if len(fresh) else cached
     return matrix[np.fromiter((row_of[h] for h in hashes), np.int64, len(hashes))], stats
 
 
-def _matrix(column: pa.ChunkedArray, dim: int) -> np.ndarray:
+class _CacheWriter:
+    """Stores fresh vectors in short statements: every FLUSH_ROWS rows or FLUSH_SECONDS."""
+
+    def __init__(self, store: Store, embedder: Embedder) -> None:
+        self.store, self.embedder = store, embedder
+        self.hashes: list[str] = []
+        self.vectors: list[np.ndarray] = []
+        self.last = time.monotonic()
+
+    def add(self, hashes: Sequence[str], vectors: np.ndarray) -> None:
+        self.hashes.extend(hashes)
+        self.vectors.append(vectors)
+        if len(self.hashes) >= FLUSH_ROWS or time.monotonic() - self.last > FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.hashes:
+            return
+        fresh = np.concatenate(self.vectors)
+        dim = fresh.shape[1]
+        vectors = pa.ListArray.from_arrays(
+            pa.array(np.arange(0, fresh.size + 1, dim, dtype=np.int32)),
+            pa.array(fresh.ravel()),
+        )
+        table = pa.table({"text_hash": self.hashes, "vector": vectors})
+        with self.store.registered("retrieval_new", table):
+            self.store.execute("retrieval/021_store_vectors.sql", {"embedder": self.embedder.key})
+        self.hashes, self.vectors, self.last = [], [], time.monotonic()
+
+
+def _learn_width(embedder: Embedder, vectors: np.ndarray) -> None:
+    """An embedder of unknown width (an endpoint) takes that of the first vectors it sees;
+    vectors of another width than the embedder's are refused before they reach the cache."""
+    if vectors.shape[0] == 0:
+        return
+    width = int(vectors.shape[1])
+    if not embedder.dim:
+        embedder.dim = width
+    elif width != embedder.dim:
+        raise ModelUnavailableError(
+            f"the embedder {embedder.spec!r} gave vectors of width {width}, not the "
+            f"{embedder.dim} its cached vectors have; is another model served under that name?"
+        )
+
+
+def _matrix(column: pa.ChunkedArray) -> np.ndarray:
+    """The cached vectors as one float32 matrix (rows of one width; 0 x 0 when none)."""
     if len(column) == 0:
-        return np.zeros((0, dim), dtype=np.float32)
+        return np.zeros((0, 0), dtype=np.float32)
     flat: np.ndarray = pa.concat_arrays([c.flatten() for c in column.chunks]).to_numpy(
         zero_copy_only=False
     )
-    return flat.astype(np.float32, copy=False).reshape(-1, dim)
+    return flat.astype(np.float32, copy=False).reshape(len(column), -1)

@@ -10,7 +10,9 @@ each query's lists with RRF, without a cut, exactly as for an imported run.
 
 ``runs.params`` records what reproduces the run: retriever spec and model, rendering and
 RENDER_VERSION, instruction use and its format, depth, scope, ``rrf_k``, the benchmark's source and
-revision, and the versions of the packages that computed it.
+revision, and the versions of the packages that computed it. A rendering that documents only part
+of the library is searched with the other items in their default text: ``rendering_fallback``
+counts them, in the params and in the summary's notes (never a silently smaller library).
 """
 
 from __future__ import annotations
@@ -22,14 +24,29 @@ from typing import Any
 from toolex.errors import InputError
 from toolex.retrieval.base import Retriever
 from toolex.retrieval.search import make_retriever, search
-from toolex.retrieval.texts import TextRow, query_text, resolve_scope
+from toolex.retrieval.texts import (
+    TextRow,
+    fallback_note,
+    load_library,
+    query_text,
+    resolve_scope,
+)
 from toolex.runs.rrf import RRF_K
 from toolex.runs.write import check_free, check_level, write_run
 from toolex.store import Store
 from toolex.tooldoc.render import RENDER_VERSION
 
 DEFAULT_DEPTH = {"query": 100, "subquery": 20}
-_PACKAGES = ("toolex", "duckdb", "lancedb", "bm25s", "fastembed", "wordllama", "onnxruntime")
+_PACKAGES = (
+    "toolex",
+    "duckdb",
+    "lancedb",
+    "bm25s",
+    "fastembed",
+    "wordllama",
+    "onnxruntime",
+    "openai",
+)
 
 
 def retrieve_run(
@@ -46,17 +63,20 @@ def retrieve_run(
     expansion: str = "default",
     replace: bool = False,
 ) -> dict[str, Any]:
-    """Produce run ``run_id`` and return a summary row (queries, result rows, seconds)."""
+    """Produce run ``run_id`` and return a summary row (queries, result rows, seconds) whose
+    ``notes`` (a list) says what a user should know about the run (stderr, not data)."""
     check_level(level)
     scope = resolve_scope(store, benchmark, scope)
     depth = depth or DEFAULT_DEPTH[level]
     check_free(store, run_id, replace)
-    r = make_retriever(retriever)
+    r = make_retriever(retriever)  # an endpoint's key is checked here, before any call
     started = time.perf_counter()
     texts = _texts(store, benchmark, r, level, instruction, expansion)
+    library = load_library(store, benchmark, rendering)
     ranked = search(store, benchmark, r, texts, depth=depth, scope=scope, rendering=rendering)
     seconds = time.perf_counter() - started
     params = _params(store, benchmark, r, level, scope, depth, instruction, rendering, expansion)
+    params["rendering_fallback"] = library.fallback
     params["seconds"] = round(seconds, 3)
     counts = write_run(
         store,
@@ -65,12 +85,13 @@ def retrieve_run(
         level=level,
         results=ranked,
         params=params,
-        retriever=retriever,
+        retriever=r.spec,  # credentials of an endpoint's URL redacted
         replace=replace,
     )
+    note = fallback_note(library)
     return {
         "run_id": run_id,
-        "retriever": retriever,
+        "retriever": r.spec,
         "level": level,
         "scope": scope,
         "depth": depth,
@@ -78,6 +99,7 @@ def retrieve_run(
         "queries": len({t[0] for t in texts}),
         "results": counts.results,
         "seconds": round(seconds, 2),
+        "notes": [note] if note else [],
     }
 
 

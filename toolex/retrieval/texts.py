@@ -40,6 +40,8 @@ class Library:
     categories: list[str | None]
     texts: list[str]
     fingerprint: str = ""  # changes whenever the library's content does (013_library_fingerprint)
+    # Items the rendering does not document, searched in their default text (0 for 'default').
+    fallback: int = 0
 
     def __len__(self) -> int:
         return len(self.item_ids)
@@ -78,16 +80,35 @@ def _read_library(store: Store, benchmark: str, rendering: str) -> Library:
     table = store.arrow(
         "retrieval/010_library.sql", {"benchmark": benchmark, "rendering": rendering}
     )
-    if table.num_rows == 0:
-        what = "items" if rendering == "default" else f"item_docs with rendering {rendering!r}"
+    cols = table.to_pydict()
+    fallback = sum(cols["fallback"])
+    if table.num_rows == 0 or fallback == table.num_rows:
+        # a rendering no item has is a typo or a missing load, never "search the defaults"
+        what = "items" if table.num_rows == 0 else f"item_docs with rendering {rendering!r}"
         raise InputError(
             f"benchmark {benchmark!r} has no {what} in the store; load it first "
             "(`toolex load ...`)",
-            field="benchmark" if rendering == "default" else "rendering",
+            field="benchmark" if table.num_rows == 0 else "rendering",
         )
-    cols = table.to_pydict()
     return Library(
-        benchmark, rendering, cols["item_id"], cols["task"], cols["category"], cols["text"]
+        benchmark,
+        rendering,
+        cols["item_id"],
+        cols["task"],
+        cols["category"],
+        cols["text"],
+        fallback=fallback,
+    )
+
+
+def fallback_note(library: Library) -> str | None:
+    """What to tell a user whose rendering documents only part of the library, or None."""
+    if not library.fallback:
+        return None
+    return (
+        f"rendering {library.rendering!r} documents {len(library) - library.fallback:,} of the "
+        f"{len(library):,} items of {library.benchmark!r}; the other {library.fallback:,} are "
+        "searched in their default text"
     )
 
 

@@ -2,14 +2,15 @@
 -- tell whether the settings recorded for a stage were used.
 -- Reads: subqueries, candidates, verdicts, combinations. Creates: nothing (one row).
 -- Parameters: $benchmark, $expansion.
--- A reference verdict, an imported row and the rule's own rejections involve no judge, so they
--- say nothing about which judge a stage ran with; assembled combinations carry an RRF score,
+-- A reference verdict, an imported row (sub-queries judged 'import', candidates retrieved by
+-- 'import:<name>') and the rule's own rejections involve no judge or retriever, so they say
+-- nothing about which settings a stage ran with; assembled combinations carry an RRF score,
 -- imported ones do not.
 SELECT
     (SELECT count(*) FROM subqueries WHERE benchmark = $benchmark AND expansion = $expansion
        AND judge IS DISTINCT FROM 'import') AS decompose,
-    (SELECT count(*) FROM candidates WHERE benchmark = $benchmark AND expansion = $expansion)
-        AS candidates,
+    (SELECT count(*) FROM candidates WHERE benchmark = $benchmark AND expansion = $expansion
+       AND retriever NOT LIKE 'import:%') AS candidates,
     (SELECT count(*) FROM verdicts WHERE benchmark = $benchmark AND expansion = $expansion
        AND judge <> 'reference') AS verify,
     (SELECT count(*) FROM combinations WHERE benchmark = $benchmark AND expansion = $expansion

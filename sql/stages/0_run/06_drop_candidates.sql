@@ -1,5 +1,0 @@
--- 06_drop_candidates: `toolex expand --replace` drops the expansion's candidates rows (all of them,
--- imported ones included) before it recomputes; toolex.pipeline.record.drop_outputs runs it in one
--- transaction with the expansion tables' drops (toolex.expansions). Reads: candidates. Deletes:
--- candidates rows. Parameters: $benchmark, $expansion.
-DELETE FROM candidates WHERE benchmark = $benchmark AND expansion = $expansion;

@@ -1,0 +1,276 @@
+"""Calls to an embeddings endpoint, costed in the call ledger like the judges' calls.
+
+OpenAI's hosted ``/v1/embeddings``, or any server that speaks it (vLLM, TEI, Ollama, llama.cpp
+``--embedding``), through the ``openai`` SDK. :class:`EmbeddingCalls` sends texts in requests of
+at most ``request_texts`` each, ``in_flight`` requests at a time, and returns one vector per text
+in order. Every attempt is a row of ``llm_calls`` (stage ``embed``): tokens, cost (prices in
+toolex.llm.pricing), latency, failure, and the number of texts it embedded (``parsed.texts``),
+so `toolex ledger` shows what embedding cost beside what judging cost. The vectors themselves are
+not stored there: the retriever's embedding cache keeps them (toolex.retrieval.embedding_cache).
+
+Keys as for judges: from the environment only (OPENAI_API_KEY; TOOLEX_COMPAT_API_KEY, optional,
+for a compatible server), checked when the client is built, before any call. A compatible
+server's ``user:password@`` is used for the connection and shown as ``***@`` everywhere else.
+
+Failures: a transient one (429, 5xx, timeout, a dropped connection) is retried after the backoff
+of toolex.llm.retry.Policy, or the server's Retry-After when longer; an endpoint that has never
+answered is given up after ``UNREACHABLE_ATTEMPTS`` failed connections. A permanent one (a refused
+key, a bad request, an unknown model) and an answer that is not one finite vector per text, all
+of one width, stop the embedding with a ModelUnavailableError that names the endpoint; what was
+embedded before it is kept by the caller.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import re
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from toolex.errors import ModelUnavailableError
+from toolex.llm.clients import KEY_ENV, api_key, token_count
+from toolex.llm.config import LLMConfig
+from toolex.llm.corrections import ERROR_CAP, storable
+from toolex.llm.failures import PermanentError, TransientError, classify
+from toolex.llm.keys import redact_text, redact_url
+from toolex.llm.ledger import Attempt, Ledger, input_hash
+from toolex.llm.pricing import cost_usd
+from toolex.llm.retry import Policy
+from toolex.store import Store
+
+STAGE = "embed"  # the ledger's stage column for embedding calls
+PROMPT_VERSION = "embeddings-v1"  # what is sent: the texts as given, nothing around them
+# Texts per request. TEI refuses more than 32 by default (--max-client-batch-size) and local
+# servers gain little from larger requests; OpenAI takes up to 2,048 inputs and 300,000 tokens.
+REQUEST_TEXTS = {"openai": 128, "compat": 32}
+# Requests in flight: a local server batches what it has and encodes the next one meanwhile; a
+# hosted API answers each in about a second, so a few in flight keep it busy. Timeouts and
+# retries are the judges' (toolex.llm.config.LLMConfig's defaults).
+IN_FLIGHT = {"openai": 4, "compat": 2}
+UNREACHABLE_ATTEMPTS = 2  # connection failures before an endpoint that never answered is given up
+_TOO_LONG = re.compile(r"too (large|long)|context length|maximum .*tokens", re.I)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One request's vectors (rows in the order of its texts) and its token count."""
+
+    vectors: np.ndarray
+    prompt_tokens: int | None
+
+
+class EmbeddingClient:
+    """The ``openai`` SDK's embeddings call for one model at one endpoint."""
+
+    def __init__(self, provider: str, model: str, base_url: str | None = None) -> None:
+        import openai
+
+        if provider not in ("openai", "compat"):
+            raise ValueError(f"no embeddings provider {provider!r}")
+        self.provider, self.model = provider, model
+        # Checked before any call; a local server rarely checks keys but the SDK wants one.
+        key = api_key(provider, required=provider == "openai") or "not-needed"
+        self._sdk = openai
+        timeout = LLMConfig().timeout_for(provider)  # the judges' per-call timeouts
+        self.sdk_client = openai.OpenAI(
+            api_key=key, base_url=base_url, timeout=timeout, max_retries=0
+        )
+
+    @property
+    def endpoint(self) -> str:
+        """The base URL called, credentials redacted, without a trailing slash."""
+        return redact_url(str(self.sdk_client.base_url)).rstrip("/")
+
+    def create(self, texts: Sequence[str]) -> Answer:
+        """One request; TransientError / PermanentError on failure (toolex.llm.failures)."""
+        # OpenAI refuses an empty string as input; a single space embeds the same nothing.
+        inputs = [t if t else " " for t in texts]
+        extra: dict[str, Any] = {}
+        if self.provider == "compat":
+            # The SDK asks for base64 unless told; not every compatible server encodes it.
+            extra["encoding_format"] = "float"
+        try:
+            resp = self.sdk_client.embeddings.create(model=self.model, input=inputs, **extra)
+        except self._sdk.OpenAIError as exc:
+            raise classify(exc, self._sdk) from None
+        return Answer(_vectors(resp, len(inputs)), _tokens(resp))
+
+
+class MalformedAnswer(Exception):
+    """The server answered, but not with one finite vector per text of one width."""
+
+
+def _vectors(resp: object, n: int) -> np.ndarray:
+    data = list(getattr(resp, "data", None) or [])
+    if len(data) != n:
+        raise MalformedAnswer(f"{len(data)} vectors for {n} texts")
+    order = []
+    for i, d in enumerate(data):  # servers give each vector's index; absent: list order
+        index = getattr(d, "index", None)
+        order.append(index if isinstance(index, int) and not isinstance(index, bool) else i)
+    if sorted(order) != list(range(n)):
+        raise MalformedAnswer(f"vector indexes {sorted(order)[:5]}... are not 0..{n - 1}")
+    rows: list[Any] = [None] * n
+    for i, d in zip(order, data, strict=True):
+        rows[i] = getattr(d, "embedding", None)
+    try:
+        out = np.asarray(rows, dtype=np.float32)
+    except (TypeError, ValueError):
+        raise MalformedAnswer("vectors of different widths, or not numbers") from None
+    if out.ndim != 2 or out.shape[1] == 0:
+        raise MalformedAnswer(f"vectors of shape {out.shape}, not one row of numbers per text")
+    if not np.isfinite(out).all():
+        raise MalformedAnswer("a vector holds NaN or infinity")
+    return out
+
+
+def _tokens(resp: object) -> int | None:
+    usage = getattr(resp, "usage", None)
+    return token_count(getattr(usage, "prompt_tokens", None))
+
+
+class EmbeddingCalls:
+    """Sends texts to one embeddings endpoint, batched, retried and recorded in the ledger.
+
+    ``identity`` is the retriever's spec as stored (credentials redacted), the ledger's ``judge``
+    column. ``bind(store)`` names the store whose ledger records the attempts; the ledger is
+    written from the caller's thread only (workers hand their attempts back).
+    """
+
+    def __init__(
+        self,
+        client: EmbeddingClient,
+        identity: str,
+        *,
+        policy: Policy | None = None,
+        request_texts: int | None = None,
+        in_flight: int | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.client, self.identity = client, identity
+        if policy is None:  # the judges' retry settings (toolex.llm.config)
+            config = LLMConfig()
+            policy = Policy(
+                max_attempts=config.max_attempts,
+                backoff_base_s=config.backoff_base_s,
+                backoff_max_s=config.backoff_max_s,
+            )
+        self.policy = policy
+        self.request_texts = request_texts or REQUEST_TEXTS[client.provider]
+        self.in_flight = in_flight or IN_FLIGHT[client.provider]
+        self.ledger: Ledger | None = None
+        self.answered = False  # the endpoint has answered once: connection failures are transient
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()  # the caller stopped: no further attempts
+
+    def bind(self, store: Store) -> None:
+        if self.ledger is None or self.ledger.store is not store:
+            self.ledger = Ledger(store)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One row per text, in order (float32, as the server gave it: not normalised)."""
+        if self.ledger is None:
+            raise RuntimeError("bind(store) first: embedding calls are recorded in its ledger")
+        size = self.request_texts
+        chunks = [texts[i : i + size] for i in range(0, len(texts), size)]
+        parts: list[np.ndarray] = []
+        recorded: set[int] = set()
+        with ThreadPoolExecutor(max_workers=min(self.in_flight, max(1, len(chunks)))) as pool:
+            futures = [pool.submit(self._request, chunk) for chunk in chunks]
+            try:
+                for i, future in enumerate(futures):
+                    attempts, outcome = future.result()
+                    self.ledger.record(attempts)
+                    recorded.add(i)
+                    if isinstance(outcome, BaseException):
+                        raise outcome
+                    parts.append(outcome.vectors)
+            finally:
+                # Stopped early (a failed request, Ctrl-C): requests not started are dropped,
+                # those in flight make no further attempt and are recorded (they are paid for).
+                self._stop.set()
+                for i, future in enumerate(futures):
+                    if i not in recorded and not future.cancel():
+                        with contextlib.suppress(Exception):
+                            self.ledger.record(future.result()[0])
+                self._stop.clear()
+        widths = {p.shape[1] for p in parts}
+        if len(widths) > 1:
+            raise ModelUnavailableError(
+                f"{self.client.endpoint} returned vectors of widths {sorted(widths)} for one "
+                f"model ({self.client.model!r}); is another model served under that name?"
+            )
+        return np.concatenate(parts) if parts else np.zeros((0, 0), np.float32)
+
+    def _request(self, texts: Sequence[str]) -> tuple[list[Attempt], Answer | BaseException]:
+        """Every attempt at one request, and its answer or the error that ends it (a worker)."""
+        attempts: list[Attempt] = []
+        key = input_hash(self.identity, self.client.model, PROMPT_VERSION, "", json.dumps(texts))
+        for number in range(1, self.policy.max_attempts + 1):
+            row = Attempt(
+                STAGE, self.identity, self.client.model, PROMPT_VERSION, key,
+                f"{len(texts)} texts", "error", attempt=number,
+            )  # fmt: skip
+            attempts.append(row)
+            started = time.perf_counter()
+            try:
+                answer = self.client.create(texts)
+            except TransientError as exc:
+                row.error = storable(redact_text(str(exc)), ERROR_CAP)
+                if not self._retry(exc, number):
+                    return attempts, self._unavailable(exc, number)
+                with self._lock:
+                    wait = self.policy.delay(number, exc.retry_after, self._rng)
+                if self._stop.wait(wait):
+                    return attempts, self._unavailable(exc, number)
+                continue
+            except PermanentError as exc:
+                row.error = storable(redact_text(str(exc)), ERROR_CAP)
+                return attempts, self._unavailable(exc, number)
+            except MalformedAnswer as exc:
+                row.status, row.error = "malformed", storable(str(exc), ERROR_CAP)
+                return attempts, self._unavailable(exc, number)
+            finally:
+                row.latency_ms = (time.perf_counter() - started) * 1000
+            self.answered = True
+            row.status, row.parsed = "ok", {"texts": len(texts), "dim": answer.vectors.shape[1]}
+            row.prompt_tokens, row.completion_tokens = answer.prompt_tokens, 0
+            row.cost_usd = cost_usd(self.client.model, answer.prompt_tokens, 0)
+            return attempts, answer
+        raise AssertionError("unreachable")  # the last attempt returns from the loop
+
+    def _retry(self, exc: TransientError, number: int) -> bool:
+        if number >= self.policy.max_attempts:
+            return False
+        return self.answered or exc.kind != "connection" or number < UNREACHABLE_ATTEMPTS
+
+    def _unavailable(self, exc: Exception, attempts: int) -> ModelUnavailableError:
+        where, model = self.client.endpoint, self.client.model
+        text = redact_text(str(exc))
+        if isinstance(exc, PermanentError) and exc.status in (401, 403):
+            env = KEY_ENV[self.client.provider]
+            return ModelUnavailableError(f"{where} refused the API key ({text}); check {env}")
+        if isinstance(exc, TransientError) and exc.kind == "connection" and not self.answered:
+            return ModelUnavailableError(
+                f"cannot reach {where} ({attempts} connection failures, no answer); is the "
+                "embedding server running and the base URL right?"
+            )
+        if isinstance(exc, MalformedAnswer):
+            return ModelUnavailableError(f"{where} answered {model!r} with {text}")
+        if isinstance(exc, PermanentError) and _TOO_LONG.search(text):
+            text += (
+                "; the server refused a text as too long for it: give it a longer context "
+                "(llama.cpp -b and -ub, TEI --auto-truncate, vLLM --max-model-len)"
+            )
+        return ModelUnavailableError(
+            f"embedding with {model!r} at {where} failed after {attempts} attempt(s): {text}"
+        )
