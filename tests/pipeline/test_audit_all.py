@@ -111,5 +111,6 @@ def test_the_audit_reads_its_tasks_group_by_group_with_the_same_verdicts(sample,
 
     grouped = fates("grouped")
     assert grouped == fates("default")
-    assert sum(r["status"] == "valid" and r["combo_id"] > 0 for r in grouped) == 81  # audited (the offline verifier of issue 24 on the sample)
+    # audited: 81 with the offline verifier of issue 24 on the sample
+    assert sum(r["status"] == "valid" and r["combo_id"] > 0 for r in grouped) == 81
     assert not [r for r in grouped if r["status"] == "pending"]
