@@ -130,4 +130,6 @@ def test_a_large_result_streams_within_the_memory_limit(bench_db):
     assert done.returncode == 0, done.stderr
     assert "(20,000,000 rows, 40 shown" in done.stdout
     peak = int(done.stderr.split("peak ")[1].split()[0])
-    assert peak < 1000, f"peak {peak} MB"
+    # 150-180 MB on a quiet machine; once 1,080 MB in CI on a loaded 2-core machine, where
+    # DuckDB's threads ran ahead of a starved reader. Holding the result takes over 2 GB.
+    assert peak < 1500, f"peak {peak} MB"
