@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.lexicon import PAYLOAD_WORDS, PUBLIC_IDS, SYNONYM_OF, word_set
 from toolex.judges.scope import stems
+from toolex.judges.tool_facts import provider
 from toolex.tooldoc import fields as df
 
 # An id the request writes out: after "id"/"ID", or a code mixing letters and digits.
@@ -125,7 +126,7 @@ def handle_conflict(cand: ToolDoc, ref: ToolDoc, request: str | None) -> str | N
     and the candidate, on another platform, needs an id of its own: the id names a record the
     candidate cannot see. An id a previous step hands over is the dependency rule's
     (toolex.pipeline.platform_rule), which keeps such steps on one platform."""
-    rp, cp = (ref.platform or "").strip().lower(), (cand.platform or "").strip().lower()
+    rp, cp = provider(ref), provider(cand)
     if not rp or not cp or rp == cp or not request or not _STATED_ID.search(request):
         return None
     issued = [p.name for p in required_params(ref) if is_handle(p.name) and df.is_id_like(p.name)]

@@ -20,6 +20,7 @@ from toolex.judges.lexicon import (
     base_verb,
     word_set,
 )
+from toolex.judges.tool_facts import provider
 from toolex.tooldoc import fields as df
 
 _INVERSE = {frozenset(pair) for pair in INVERSE_VERBS}
@@ -154,7 +155,7 @@ def sibling_operation_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
     ``count_primes``, ``ModifyRegistration`` / ``QueryRegistration``), the candidate does another
     thing. Only within one provider (platform), and never for model cards, whose ids are
     checkpoint names: across providers names are written too freely to be read this way."""
-    if (ref.platform or "").strip().lower() != (cand.platform or "").strip().lower():
+    if provider(ref) != provider(cand):
         return None
     if _model_card(cand) or _model_card(ref):
         return None

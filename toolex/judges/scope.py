@@ -25,6 +25,7 @@ from toolex.judges.lexicon import (
     base_verb,
     word_set,
 )
+from toolex.judges.tool_facts import provider
 from toolex.tooldoc import fields as df
 
 _DOMAIN = re.compile(r"\b[\w-]+\.(?:com|org|net|io|ai|co|tv|gg|me|app|dev)\b", re.IGNORECASE)
@@ -248,8 +249,7 @@ def narrower_sibling(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str |
     narrow it ("Get Epic Free Games" / "... Coming Soon", ``short-urls/{code}`` / ``.../visits``)
     when neither the reference's documentation nor the step nor the request says those words, or
     None: the provider published the narrower endpoint beside the plain one, so it is another."""
-    platform = (ref.platform or "").strip().lower()
-    if not platform or platform != (cand.platform or "").strip().lower():
+    if not provider(ref) or provider(ref) != provider(cand):
         return None
     rn = {_stem_of(t) for t in _path_tokens(ref)}
     cn = [t for t in _path_tokens(cand) if _qualifies(t) and not _variant(t)]

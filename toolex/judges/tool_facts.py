@@ -1,5 +1,5 @@
 """What the offline judge reads off one tool's documentation, once per tool: the words it says
-it does things with, and the words naming what it returns.
+it does things with, the words naming what it returns, and the provider that publishes it.
 
 Each depends on one document only, so the evidence reader, the library's word weights and the
 audit read one definition, memoised per tool (``toolex.judges.base.per_tool``, keyed by item id
@@ -32,3 +32,9 @@ def about_words(tool: ToolDoc) -> frozenset[str]:
 def returned(tool: ToolDoc) -> frozenset[str]:
     """Stemmed words naming what the tool returns (``tooldoc.fields.returns_tokens``)."""
     return frozenset(df.returns_tokens(tool.doc))
+
+
+def provider(tool: ToolDoc) -> str:
+    """The platform that publishes the tool, as rules compare it ('' when none is known): two
+    endpoints of one provider are siblings; an id of one provider does not travel to another."""
+    return (tool.platform or "").strip().lower()
