@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_retrieval import MINILM_SPEC, SHARED, _store
+from bench_retrieval import MINILM_SPEC, RETRIEVERS, SHARED, store_of
 
 
 def pool(specs: list[str], path: Path | None) -> None:
@@ -33,7 +33,7 @@ def pool(specs: list[str], path: Path | None) -> None:
 
     # --store keeps the embedding cache between runs (an interrupted run keeps what it embedded)
     path = path or Path(tempfile.mkdtemp(prefix="bench-pool-")) / "p.duckdb"
-    store = Store.open(path) if path.exists() else _store(path)
+    store = Store.open(path) if path.exists() else store_of(path)
     t0 = time.perf_counter()
     run_expansion(
         store, "toolret", HeuristicJudge(store, benchmark="toolret"), stages=["decompose"]
@@ -111,16 +111,7 @@ def main() -> None:
     endpoint = os.environ.get("TOOLEX_BENCH_ENDPOINT")
     ap.add_argument(
         "--retrievers",
-        default=",".join(
-            [
-                "bm25",
-                "wordllama",
-                MINILM_SPEC,
-                "hybrid:bm25+wordllama",
-                f"hybrid:bm25+{MINILM_SPEC}",
-                *([endpoint] if endpoint else []),
-            ]
-        ),
+        default=",".join([*RETRIEVERS, *([endpoint] if endpoint else [])]),
     )
     args = ap.parse_args()
     if not (SHARED / "data").exists():

@@ -35,6 +35,14 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 MINILM = SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
 MINILM_SPEC = f"fastembed:sentence-transformers/all-MiniLM-L6-v2@{MINILM}"
+# The retrievers compared by default here and by bench_candidate_pool.py.
+RETRIEVERS = [
+    "bm25",
+    "wordllama",
+    MINILM_SPEC,
+    "hybrid:bm25+wordllama",
+    f"hybrid:bm25+{MINILM_SPEC}",
+]
 
 
 class Counting:
@@ -60,7 +68,7 @@ class Counting:
         return out
 
 
-def _store(path: Path, tasks: list[str] | None = None):
+def store_of(path: Path, tasks: list[str] | None = None):
     from toolex.loaders import load_toolret
     from toolex.store import Store
 
@@ -77,7 +85,7 @@ def overhead(task: str, spec: str) -> None:
     from toolex.tooldoc.render import truncate
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-retrieval-"))
-    store = _store(tmp / "s.duckdb", [task])
+    store = store_of(tmp / "s.duckdb", [task])
     library = load_library(store, "toolret")
     queries = store.con.execute("SELECT query_id, text FROM queries ORDER BY query_id").fetchall()
     inner = make_embedder(spec)  # loaded once, outside both timings
@@ -266,7 +274,7 @@ def quality(specs: list[str]) -> None:
     from toolex.retrieval.runs import retrieve_run
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-quality-"))
-    store = _store(tmp / "q.duckdb")
+    store = store_of(tmp / "q.duckdb")
     rows = []
     for spec in specs:
         name = spec.replace(MINILM_SPEC, "minilm")
@@ -321,15 +329,7 @@ def main() -> None:
     q = sub.add_parser("quality")
     q.add_argument(
         "--retrievers",
-        default=",".join(
-            [
-                "bm25",
-                "wordllama",
-                MINILM_SPEC,
-                "hybrid:bm25+wordllama",
-                f"hybrid:bm25+{MINILM_SPEC}",
-            ]
-        ),
+        default=",".join(RETRIEVERS),
     )
     args = ap.parse_args()
     if not (SHARED / "data").exists() and args.what in ("overhead", "quality"):
