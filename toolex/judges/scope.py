@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.lexicon import (
@@ -38,6 +39,12 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 def named_terms(text: str) -> list[str]:
     """What ``text`` names the way a user names a platform, site, place or product: capitalised
     words not opening a sentence, runs of them, and domain-like words ("Kick.com")."""
+    return list(_named_terms(text))
+
+
+# Read once per text: the verifier asks it of one request for each of its ~20 candidates.
+@lru_cache(maxsize=1 << 14)
+def _named_terms(text: str) -> tuple[str, ...]:
     out = [m.group() for m in _DOMAIN.finditer(text)]
     for m in _CAPITALISED.finditer(text):
         # a run of capitals never crosses a sentence's end ("... 0822202130837 API. Please")
@@ -49,7 +56,7 @@ def named_terms(text: str) -> list[str]:
         if " " not in term and term.lower() in df.STOPWORDS:
             continue
         out.append(term)
-    return list(dict.fromkeys(t for t in out if len(t) > 1))
+    return tuple(dict.fromkeys(t for t in out if len(t) > 1))
 
 
 def scope_missing(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | None:
