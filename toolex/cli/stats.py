@@ -102,9 +102,11 @@ def stats(
     "unvalidated", and the review's combination precision (JSON rows also carry it as
     `trust`).
 
-    Combination counts add up: assembled = valid + rejected_platform + rejected_audit + cut +
-    pending. Also on stderr: items with a platform per task (where none is known, hand-offs
-    cannot be checked), where the dependencies came from, and queries the audit's safety limit cut.
+    Combination counts add up: assembled = valid + rejected_platform + repeated +
+    rejected_audit + cut + pending; valid combinations are distinct tool sets (repeated: one
+    the query already held, never stored). Also on stderr: items with a platform per task
+    (where none is known, hand-offs cannot be checked), where the dependencies came from, and
+    queries the audit's safety limit cut.
 
     Why the dependency rule rejected combinations: --rejections lists them (each query's count,
     and its first rejections, best ranked, with members and reason).
