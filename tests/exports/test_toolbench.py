@@ -210,3 +210,31 @@ def test_the_check_finds_what_a_folder_gets_wrong(store, stb, tmp_path):
         ),
         ("-", 1, "valid combination not exported"),
     ]
+
+
+def test_a_relevant_api_the_source_never_listed_is_added(store, tmp_path):
+    """Every relevant API of an alternative is in its api_list, even one its source task left
+    out of its own (the original is exported as loaded)."""
+    task = {**TASKS[0], "api_list": [api("A", "x"), api("A", "y")]}  # B::z relevant, unlisted
+    root = tmp_path / "stb"
+    (root / "test_instruction").mkdir(parents=True)
+    other = {**TASKS[1], "api_list": [*TASKS[1]["api_list"], api("B", "z")]}  # in the library
+    (root / "test_instruction" / "G1_instruction.json").write_text(json.dumps([task, other]))
+    load_stabletoolbench(store, root, name="stb")
+    combos = tmp_path / "combos.jsonl"
+    combos.write_text(
+        "\n".join(
+            json.dumps({"query_id": "G1_instruction:10", "combo_id": 1, "item_id": i})
+            for i in ("C::w", "B::z")
+        )
+    )
+    import_combinations(store, combos, benchmark="stb")
+    out = tmp_path / "out"
+    export_toolbench(store, out, "stb")
+    by_id = {
+        t["query_id"]: t
+        for t in json.loads((out / "test_instruction" / "G1_instruction.json").read_text())
+    }
+    assert keys(by_id[10]) == [("A", "x"), ("A", "y")]  # as loaded
+    assert keys(by_id[21]) == [("C", "w"), ("A", "y"), ("B", "z")]
+    assert check_toolbench(store, out, "stb") == []

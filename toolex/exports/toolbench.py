@@ -162,6 +162,11 @@ def swapped(task: dict[str, Any], docs: list[dict[str, Any]], task_id: int) -> d
             api_list[at] = doc
         elif not listed:
             api_list.append(doc)
+    listed_now = {key(a) for a in api_list}
+    for k, doc in zip(keys, docs, strict=True):  # a source that lists a relevant API nowhere
+        if k not in listed_now:
+            api_list.append(doc)
+            listed_now.add(k)
     return {
         **{k: v for k, v in task.items() if k not in ("api_list", "relevant APIs", "query_id")},
         "query_id": task_id,
