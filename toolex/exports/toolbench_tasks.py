@@ -26,6 +26,7 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -178,7 +179,7 @@ def original_tasks(root: Path, group: str) -> dict[str, dict[str, Any]]:
     return {str(t["query_id"]): t for t in records if isinstance(t, dict) and "query_id" in t}
 
 
-def _names(keys: Any) -> str:
+def _names(keys: Iterable[tuple[str, str]]) -> str:
     return ", ".join(f"{tool}::{api}" for tool, api in sorted(keys))
 
 
