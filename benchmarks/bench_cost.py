@@ -18,7 +18,9 @@ What is counted (same retriever, depth and judges in every row: BM25, depth 20, 
   twice is asked once; ``+ reference shortcut``: the reference passes without a verify call and
   the original without an audit; ``+ platform rule`` (= toolex before issue 12): combinations
   split across platforms are rejected before any audit call; ``+ reuse`` (same-step; toolex
-  now, the defaults for a verifier that makes calls); ``+ pre-screen`` (``--prescreen on``, off
+  now, the defaults for a verifier that makes calls; and since issue 35 one audit per distinct
+  tool set: the rows above audit the repeats too, as their pipelines did); ``+ pre-screen``
+  (``--prescreen on``, off
   by default: it loses equivalents, docs/judges.md). The first rows are counted from distinct
   prompt keys (the stages toolex never runs that way); the last three are dry-run plans of real
   expansions.
@@ -135,10 +137,20 @@ def paper_rows(
       JOIN queries qq ON qq.benchmark=$b AND qq.query_id=c.query_id
       WHERE c.benchmark=$b AND c.expansion=$e
         AND ($ids IS NULL OR list_contains($ids, c.query_id))"""
-    a_all = q("SELECT count(*) FROM combinations WHERE benchmark=$b AND expansion=$e AND $ONLY")
-    a_shared = q(combos)
-    a_noref = q(combos + " AND NOT c.is_original")
+    # toolex stores one combination per tool set (issue 35.3) and counts the rest; a pipeline
+    # without that rule, the paper's or toolex's before it, audits each of them (members in
+    # another order: another prompt)
+    repeated = q(
+        "SELECT coalesce(sum(repeated), 0) FROM combination_products "
+        "WHERE benchmark=$b AND expansion=$e AND $ONLY"
+    )
+    a_all = repeated + q(
+        "SELECT count(*) FROM combinations WHERE benchmark=$b AND expansion=$e AND $ONLY"
+    )
+    a_shared = repeated + q(combos)
+    a_noref = repeated + q(combos + " AND NOT c.is_original")
     return {
+        "repeated": {"decompose": 0, "verify": 0, "audit": repeated},  # not a row: see main
         "paper": {"decompose": queries, "verify": depth * subs, "audit": a_all},
         "+ identical prompts": {"decompose": d_shared, "verify": v_shared, "audit": a_shared},
         "+ reference shortcut": {"decompose": d_shared, "verify": v_noref, "audit": a_noref},
@@ -201,9 +213,10 @@ def per_task(store: Store, bench: str, llm: dict[str, Any], depth: int) -> list[
                  AND list_contains(?, v.query_id)""",
             [bench, StandIn.spec, ids],
         ).fetchone()[0]
+        repeated = rows.pop("repeated")["audit"]
         paper = sum(rows["paper"].values())
         d = rows["+ identical prompts"]["decompose"]
-        before = d + rows["+ reference shortcut"]["verify"] + audits["cost-plain"]
+        before = d + rows["+ reference shortcut"]["verify"] + audits["cost-plain"] + repeated
         now = d + int(fresh) + audits["cost-reuse"]
         out.append(
             {
@@ -316,12 +329,13 @@ def main() -> None:
             counted[exp], secs = scenario(store, bench, exp, llm, args.depth)
             print(f"{bench} {exp}: {counted[exp]} ({secs:.0f} s)", flush=True)
         rows = paper_rows(store, bench, "cost-plain", args.depth)
+        repeated = rows.pop("repeated")["audit"]
         plain, reuse, screen = (counted[e] for e in SCENARIOS)
         d = plain["decompose"]
         rows["+ platform rule (toolex before)"] = {
             "decompose": d,
             "verify": plain["verify"],
-            "audit": plain["audit"],
+            "audit": plain["audit"] + repeated,  # it audited repeated tool sets too
         }
         rows["+ reuse (toolex now)"] = {
             "decompose": d,

@@ -36,6 +36,25 @@ def shared_model() -> Path:
     return _need(SHARED_MODEL, "the shared MiniLM ONNX model")
 
 
+@pytest.fixture(scope="session")
+def stb_expansion(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """The shared StableToolBench expansion: the whole benchmark loaded (its pooled library) and
+    the group G1_tool expanded as `toolex expand --judge heuristic` does (about 5 s). On the
+    whole benchmark, that group holds every export task that lost a relevant API (16 of 287)
+    and every alternative that repeated a tool set (23); tests that add rows use an expansion
+    of their own."""
+    from toolex.judges.heuristic import HeuristicJudge
+    from toolex.loaders import load_stabletoolbench
+    from toolex.pipeline.runner import run_expansion
+
+    s = Store.open(tmp_path_factory.mktemp("stb_expansion") / "stb.duckdb")
+    load_stabletoolbench(s, shared_data / "stabletoolbench", name="stabletoolbench")
+    judge = HeuristicJudge(s, benchmark="stabletoolbench")
+    run_expansion(s, "stabletoolbench", judge, task="G1_tool")
+    yield s
+    s.close()
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
     s = Store.open(tmp_path / "t.duckdb")

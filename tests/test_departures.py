@@ -22,6 +22,7 @@ from toolex.reports.inputs import ReportContext
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 HEADING = "What follows the paper and what departs from it"
+UNSTATED = "not stated in the paper"
 # settings.py constants that are no user-facing default: the stages and what they record
 STRUCTURE = {"STAGES", "STAGE_GROUPS", "STAGE_SETTINGS", "JUDGED_STAGES"}
 # each default of settings.py -> the option of the row that states it
@@ -127,14 +128,76 @@ def test_each_row_states_the_default_toolex_runs_with():
 def test_departs_is_true_of_every_row():
     for option, row in table().items():
         departs = row["departs"].split(":")[0].strip()
-        assert departs in ("yes", "no"), f"{option}: departs must be yes or no"
+        assert departs in ("yes", "no", "unknown"), f"{option}: departs must be yes, no or unknown"
+        unstated = UNSTATED in row["paper"]
+        # "unknown" is for what the paper does not say, and only for that
+        assert (departs == "unknown") <= unstated, f"{option}: unknown, but the paper says it"
         paper = code(row["paper"])
-        if paper:  # the paper's choice is a value toolex offers: compare
+        if unstated:  # nothing to compare: the row must say why it is no departure, or unknown
+            assert departs != "yes", f"{option}: departs from what the paper does not state"
+            assert not paper, f"{option}: a value for the paper, which does not state one"
+            assert len(row["departs"]) > len(f"{departs}: "), f"{option}: say why {departs}"
+        elif paper:  # the paper's choice is a value toolex offers: compare
             default = (code(row["default"]) or [row["default"]])[0]
             assert (departs == "yes") == (default != paper[0]), (
                 f"{option}: default {default!r}, the paper {paper[0]!r}, departs {departs!r}"
             )
         elif head(row["paper"]) != head(row["default"]):  # a choice toolex has no value for
             assert departs == "yes", f"{option}: the paper does {row['paper']!r}: a departure"
-        if departs == "yes":
-            assert len(row["departs"]) > len("yes: "), f"{option}: say how it departs"
+        if departs in ("yes", "unknown"):
+            assert len(row["departs"]) > len(f"{departs}: "), f"{option}: say how it departs"
+
+
+# Where a "paper" cell says the paper says it: a section, a stage of its method, a table or a
+# figure, its words in quotes; else that the paper does not state it, or that its section was
+# not found. The paper's text is not in this repository: a cell without one of these is a claim
+# nobody can check (issue 35.5: three cells said what the paper never did).
+CITATION = re.compile(
+    r'§\s?\d|\bStages? \d|\b(?:Table|Figure|Appendix) [A-Z0-9]|"[^"]{8,}"'
+    rf"|{UNSTATED}|section not found"
+)
+
+
+def test_every_paper_cell_cites_the_paper():
+    uncited = [option for option, row in table().items() if not CITATION.search(row["paper"])]
+    assert uncited == [], f"departures table: 'paper' cells with no citation: {uncited}"
+
+
+def test_the_cells_the_paper_contradicted_say_what_it_does():
+    """Issue 35.5: the paper retrieved over Tool-DE's expanded documentation (§3.2), not the
+    tools' own; it does not say how it draws its random tool, nor how it uses SkillRet's
+    substitutable labels; and two departures were missing: sub-queries that keep platform names
+    (its Stage 1 prompt forbids them) and a verifier that reads the whole request."""
+    rows = table()
+    docs = rows["--rendering"]
+    assert "Tool-DE" in docs["paper"] and "§3.2" in docs["paper"]
+    assert docs["departs"].startswith("yes:")
+    for option in ("--random-from", "--substitutable"):
+        assert rows[option]["paper"].startswith(UNSTATED), option
+        assert rows[option]["departs"].startswith("unknown:"), option
+    assert "9.2%" in rows["--random-from"]["paper"]
+    assert "bench_random_draw.py" in rows["--random-from"]["departs"]
+    names = [r for s, r in rows.items() if "sub-queries" in s and "platform" in s]
+    scope = [r for s, r in rows.items() if "verifier" in s and "request" in s]
+    assert len(names) == len(scope) == 1, "the rows of the two departures issue 35.5 found"
+    assert names[0]["departs"].startswith("yes:") and "Stage 1" in names[0]["paper"]
+    assert scope[0]["departs"].startswith("yes:")
+
+
+def test_no_doc_repeats_what_the_paper_does_not_say():
+    """The table's old cells, repeated in docstrings and help texts."""
+    root = README.parent
+    claims = ("as the paper draws it", "as the paper uses them", "the paper's draw")
+    texts = [
+        README,
+        *root.glob("toolex/**/*.py"),
+        *root.glob("sql/**/*.sql"),
+        *root.glob("docs/*.md"),
+    ]
+    found = [
+        f"{path.relative_to(root)}: {claim}"
+        for path in texts
+        for claim in claims
+        if claim in path.read_text(encoding="utf-8")
+    ]
+    assert found == []

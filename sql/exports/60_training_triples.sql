@@ -1,7 +1,7 @@
 -- 60_training_triples: contrastive training triples (anchor, positive, hard negative) whose
--- negatives exclude the query's verified equivalents (toolex.exports.triples).
--- Reads: queries, qrels, subqueries, verdicts, combinations, combination_items, candidates,
--- run_results, subquery_results, items. Creates: nothing.
+-- negatives are never equivalents of the query's tools (toolex.exports.triples).
+-- Reads: queries, qrels, subqueries, verdicts, combinations, combination_items, labels,
+-- candidates, run_results, subquery_results, items. Creates: nothing.
 -- Parameters: $benchmark VARCHAR, $expansion VARCHAR, $run_id VARCHAR (NULL: the expansion's
 -- candidate pool), $negatives INTEGER (per anchor), $level ('query' | 'subquery').
 -- Anchors: each labelled query's text ('query'), or each sub-query of the expansion ('subquery');
@@ -10,22 +10,49 @@
 -- of the sub-query, a sub-query-level run's lists before fusion), or from the
 -- candidate pool (each item's best candidate rank over the query's sub-queries; at sub-query
 -- level the sub-query's own list), best first, never a ground-truth item of the query nor an
--- equivalent verified for any of its steps: an accepted verdict or a member of a valid
--- combination (imported ones included). With one-to-one labels those equivalents would be the
--- hardest "negatives" of all, teaching a retriever to push down tools that do the job.
+-- equivalent of one:
+--   * an equivalent of this query in any expansion of the benchmark: an accepted verdict or a
+--     member of a valid combination (imported ones included: SkillRet's substitutable labels
+--     are the valid combinations of the expansion `substitutable`, whichever is exported);
+--   * an equivalent of one of its ground-truth items anywhere in the store, in either
+--     direction: a verdict that accepted one for the other in another query or expansion, a
+--     member of a valid combination in the other's slot, or a person's 'yes' label (labels).
+--     The verifier judges "can the candidate stand in for the reference on this step?"; either
+--     way round, the pair was judged to do one job, and a hard negative that does the job is
+--     the one error this export exists to avoid.
+-- With one-to-one labels those equivalents would be the hardest "negatives" of all, teaching a
+-- retriever to push down tools that do the job.
 -- excluded_equivalents: per anchor, how many of the first $negatives non-ground-truth items of
--- its ranking are verified equivalents (what one-to-one labels would have used as negatives).
+-- its ranking are equivalents (what one-to-one labels would have used as negatives).
 WITH gt AS (
     SELECT query_id, slot, item_id FROM qrels WHERE benchmark = $benchmark
 ),
-equivalent AS (
-    SELECT DISTINCT v.query_id, v.item_id FROM verdicts AS v
-    WHERE v.benchmark = $benchmark AND v.expansion = $expansion AND v.accepted
-    UNION
-    SELECT DISTINCT ci.query_id, ci.item_id
+valid_member AS (
+    SELECT ci.query_id, ci.slot, ci.item_id
     FROM combination_items AS ci
     JOIN combinations AS c USING (benchmark, expansion, query_id, combo_id)
-    WHERE ci.benchmark = $benchmark AND ci.expansion = $expansion AND c.status = 'valid'
+    WHERE ci.benchmark = $benchmark AND c.status = 'valid'
+),
+equivalent_pair AS (  -- (reference, equivalent), verified anywhere in the benchmark
+    SELECT s.ref_item_id AS reference, v.item_id
+    FROM verdicts AS v
+    JOIN subqueries AS s USING (benchmark, expansion, query_id, slot)
+    WHERE v.benchmark = $benchmark AND v.accepted
+    UNION
+    SELECT g.item_id, m.item_id
+    FROM valid_member AS m JOIN gt AS g ON g.query_id = m.query_id AND g.slot = m.slot
+    UNION
+    SELECT reference, candidate FROM labels WHERE benchmark = $benchmark AND label = 'yes'
+),
+equivalent AS (
+    SELECT v.query_id, v.item_id FROM verdicts AS v
+    WHERE v.benchmark = $benchmark AND v.accepted
+    UNION
+    SELECT query_id, item_id FROM valid_member
+    UNION
+    SELECT g.query_id, p.item_id FROM gt AS g JOIN equivalent_pair AS p ON p.reference = g.item_id
+    UNION
+    SELECT g.query_id, p.reference FROM gt AS g JOIN equivalent_pair AS p ON p.item_id = g.item_id
 ),
 anchors AS (
     SELECT g.query_id, NULL::INTEGER AS slot, q.text AS anchor, g.item_id AS positive_id

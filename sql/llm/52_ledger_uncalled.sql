@@ -2,8 +2,9 @@
 -- the reference shortcut ('reference'), the offline judge, the pre-screen
 -- ('heuristic:prescreen': candidates an LLM verifier never saw), the platform rule and the
 -- audit cap ('platform_rule', 'audit_cap', 'safety_limit'), imports. Combinations beyond the
--- audit budget, and those the platform rule rejected, are never stored (combination_products
--- counts them, schemas 064 and 066): they are added from there.
+-- audit budget, those the platform rule rejected and those repeating a kept tool set
+-- ('repeated') are never stored (combination_products counts them, schemas 064, 066 and 071):
+-- they are added from there.
 -- Reads: subqueries, verdicts, combinations, combination_products. Creates: nothing (a result set
 -- stage, decided_by, tasks). Parameters: none.
 SELECT 'decompose' AS stage, coalesce(judge, '?') AS decided_by,
@@ -25,6 +26,8 @@ FROM (
     UNION ALL
     SELECT 'platform_rule', rejected_platform FROM combination_products
     WHERE rejected_platform > 0
+    UNION ALL
+    SELECT 'repeated', repeated FROM combination_products WHERE repeated > 0
 )
 GROUP BY ALL
 ORDER BY list_position(['decompose', 'verify', 'audit'], stage), decided_by;

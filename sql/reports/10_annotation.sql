@@ -7,11 +7,13 @@
 -- (an alternative: a valid combination other than the original; "valid" alone, in `expand`,
 -- `stats` and `info`, includes the original).
 -- Every alternative's fate is shown, so a capped run never passes for an uncapped one:
--- assembled = alternatives + rejected_audit + rejected_platform + cut + pending;
+-- assembled = alternatives + rejected_audit + rejected_platform + repeated + cut + pending;
 -- audited = the alternatives an audit judged (not imported ones); cut = beyond the audit cap or
 -- the per-query safety limit, never audited (the assembly counts them, never stores them:
 -- combination_products.unstored, schema 064); so it does the dependency rule's rejections
--- (combination_products.rejected_platform, schema 066), added to the rows an older toolex stored.
+-- (combination_products.rejected_platform, schema 066), added to the rows an older toolex stored,
+-- and the repeats of a kept tool set (combination_products.repeated, schema 071: alternatives are
+-- distinct tool sets).
 WITH q AS (
     SELECT benchmark, query_id, coalesce(category, '(none)') AS category
     FROM queries
@@ -43,6 +45,9 @@ per_query AS (
           + (SELECT coalesce(sum(u.rejected_platform), 0) FROM combination_products u
              WHERE u.benchmark = q.benchmark AND u.expansion = $expansion
                AND u.query_id = q.query_id) AS n_rejected_platform,
+        (SELECT coalesce(sum(u.repeated), 0) FROM combination_products u
+          WHERE u.benchmark = q.benchmark AND u.expansion = $expansion
+            AND u.query_id = q.query_id) AS n_repeated,
         (SELECT count(*) FILTER (WHERE c.status = 'cut') FROM combinations c
           WHERE c.benchmark = q.benchmark AND c.expansion = $expansion
             AND c.query_id = q.query_id AND c.combo_id <> 0)
@@ -55,7 +60,8 @@ per_query AS (
         (SELECT count(*) FROM combinations c
           WHERE c.benchmark = q.benchmark AND c.expansion = $expansion
             AND c.query_id = q.query_id AND c.combo_id <> 0)
-          + (SELECT coalesce(sum(u.unstored + u.rejected_platform), 0) FROM combination_products u
+          + (SELECT coalesce(sum(u.unstored + u.rejected_platform + u.repeated), 0)
+             FROM combination_products u
              WHERE u.benchmark = q.benchmark AND u.expansion = $expansion
                AND u.query_id = q.query_id) AS n_assembled,
         (SELECT count(*) FILTER (WHERE c.status IN ('valid', 'rejected_audit')
@@ -79,6 +85,7 @@ SELECT
     sum(n_valid)::BIGINT AS alternatives,
     sum(n_rejected_audit)::BIGINT AS rejected_audit,
     sum(n_rejected_platform)::BIGINT AS rejected_platform,
+    sum(n_repeated)::BIGINT AS repeated,
     sum(n_cut)::HUGEINT AS cut,
     sum(n_pending)::BIGINT AS pending,
     count(*) FILTER (WHERE n_valid > 0) AS queries_with_alternative,

@@ -10,9 +10,10 @@
 -- per query by the smallest hash(concat_ws(':', $seed, query, item)) (DuckDB's multi-argument
 -- hash XORs its arguments' hashes, which correlates draws; one hash of the joined string does
 -- not), from
--- * 'pool' (the default, as the paper draws it): the query's candidate pool, the candidates the
---   expansion retrieved for its sub-queries: a tool the candidate retriever found relevant
---   enough to show the verifier, so its share in a run's top K compares with the equivalents';
+-- * 'pool' (the default; the paper does not say where it draws its random tool): the query's
+--   candidate pool, the candidates the expansion retrieved for its sub-queries: a tool the
+--   candidate retriever found relevant enough to show the verifier, so its share in a run's top
+--   K compares with the equivalents';
 -- * 'library': the query's whole library (same task, or a pooled library): almost never in a
 --   top 10 of thousands, so its share there is near 0 and says little.
 CREATE OR REPLACE TEMP TABLE report_best_ranks AS

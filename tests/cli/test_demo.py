@@ -47,12 +47,9 @@ def test_demo_expands_the_sample_and_scores_two_retrievers_idempotently(demo_db)
     assert ann["all"]["valid_combos"] > 300  # the heuristic found alternatives
     assert 0 < ann["all"]["queries_with_alt"] < 1
     runs = {r["run_id"] for r in out["results"]}
-    assert runs == {
-        "demo-bm25-query",
-        "demo-bm25-subquery",
-        "demo-wordllama-query",
-        "demo-wordllama-subquery",
-    }
+    assert runs == {"bm25-query", "bm25-subquery", "wordllama-query", "wordllama-subquery"}
+    stored = {r[0] for r in store.con.execute("SELECT run_id FROM runs").fetchall()}
+    assert stored == runs  # issue 35.21: the names it prints are the names it stores
     for r in out["results"]:
         for m in ("ndcg", "recall", "comp"):
             assert r[f"{m}_new"] >= r[f"{m}_old"] - 1e-12  # max over a superset of combinations
@@ -74,6 +71,7 @@ def test_demo_command_prints_the_tables_and_its_time(demo_db):
     runs = [line.split(",")[0] for line in scores.strip().splitlines() if "," in line]
     assert runs == ["bm25-query", "wordllama-query"]  # --no-subqueries: query level only
     assert "demo finished in" in result.output
+    assert "oracle-assisted" not in result.output  # no † printed, none explained
 
 
 def test_demo_output_fits_an_80_column_terminal(demo_db, monkeypatch):
@@ -98,10 +96,16 @@ def test_demo_output_fits_an_80_column_terminal(demo_db, monkeypatch):
         "subs_with_equiv",
         "queries_with_alt",
     ]
-    assert "(17 columns, 6 shown: --wide shows all" in result.stdout
+    columns = len(demo_db[1]["annotation"][0])  # every column of the annotation table
+    assert f"({columns} columns, 6 shown: --wide shows all" in result.stdout
     assert "nDCG old" in result.stdout and "wordllama-subquery †" in result.stdout
+    # issue 35.21: the † the scores carry is explained under them
+    scores = result.stdout.split("wordllama-subquery †", 1)[1]
+    assert "† sub-query-level run: oracle-assisted" in scores
     assert f"toolex tui --db {db.name}" in result.stderr
     wide = CliRunner().invoke(demo, ["--db", db.name, "--wide"]).stdout
     header = next(line for line in wide.splitlines() if line.startswith("category"))
-    columns = header.split()
-    assert len(columns) == 17 and {"rejected_platform", "alternatives"} <= set(columns)
+    shown = header.split()
+    assert len(shown) == columns and {"rejected_platform", "repeated"} <= set(shown)
+    csv = CliRunner().invoke(demo, ["--db", db.name, "--format", "csv"])
+    assert "oracle-assisted" in csv.stderr and "oracle-assisted" not in csv.stdout

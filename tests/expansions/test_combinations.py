@@ -47,7 +47,9 @@ def test_import_adds_original_and_drops_repeats(mini, tmp_path):
     )
     result = import_combinations(mini, f, benchmark="toolret", expansion="paper")
     assert (result.queries, result.combinations) == (2, 1)
-    assert result.notes == ["dropped 1 combination(s) repeating the original or another one"]
+    assert result.notes == [
+        "dropped 1 combination(s) repeating the tool set of the original or of another one"
+    ]
     assert _combos(mini) == [
         ("mini_query_0", 0, True, "valid", "import", ["mini_tool_0", "mini_tool_1"]),
         ("mini_query_0", 1, False, "valid", "import", ["mini_tool_0", "mini_tool_2"]),
@@ -58,6 +60,22 @@ def test_import_adds_original_and_drops_repeats(mini, tmp_path):
         import_combinations(mini, f, benchmark="toolret", expansion="paper")
     import_combinations(mini, f, benchmark="toolret", expansion="paper", replace=True)
     assert len(_combos(mini)) == 3
+
+
+def test_a_swap_across_graded_slots_is_another_tool_set(mini, tmp_path):
+    """Issue 35.3: combo 2 swaps the original's two tools; with its slots graded alike it is the
+    original's tool set (dropped above), graded 2 and 1 it scores otherwise, and is kept."""
+    mini.con.execute("UPDATE qrels SET relevance = 2 WHERE query_id = 'mini_query_0' AND slot = 0")
+    f = _write(
+        tmp_path / "c.jsonl",
+        [
+            {"query_id": "mini_query_0", "combo_id": 2, "item_id": "mini_tool_1"},
+            {"query_id": "mini_query_0", "combo_id": 2, "item_id": "mini_tool_0"},
+        ],
+    )
+    result = import_combinations(mini, f, benchmark="toolret", expansion="paper")
+    assert (result.combinations, result.notes) == (1, [])
+    assert mini.rows("checks/pipeline_combinations_distinct.sql") == []
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import pytest
 from toolex.errors import InputError, ToolexError
 from toolex.expansions.combinations import import_combinations
 from toolex.exports.toolbench import export_toolbench
+from toolex.exports.toolbench_tasks import check_toolbench
 from toolex.loaders import load_stabletoolbench
 
 
@@ -126,3 +127,114 @@ def test_only_stabletoolbench_benchmarks_and_their_sources(store, stb, tmp_path)
     with pytest.raises(InputError, match="pass --source PATH"):
         export_toolbench(store, tmp_path / "y", "stb")
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
+def test_an_equivalent_that_is_another_slots_original_keeps_its_entry(store, tmp_path):
+    """Issue 35.1: B::z replaces A::x in slot 0 while slot 1 (B::z's own) goes to C::w. The old
+    swap popped B::z for C::w, and a relevant API left api_list."""
+    root = tmp_path / "stb"
+    (root / "test_instruction").mkdir(parents=True)
+    (root / "test_instruction" / "G1_instruction.json").write_text(json.dumps(TASKS))
+    load_stabletoolbench(store, root, name="stb")
+    combos = tmp_path / "combos.jsonl"
+    rows = [("G1_instruction:10", 1, ["B::z", "C::w"]), ("G1_instruction:10", 2, ["A::x", "A::x"])]
+    combos.write_text(
+        "\n".join(
+            json.dumps({"query_id": q, "combo_id": c, "item_id": i})
+            for q, c, its in rows
+            for i in its
+        )
+    )
+    import_combinations(store, combos, benchmark="stb")
+    out = tmp_path / "out"
+    export_toolbench(store, out, "stb")
+    by_id = {
+        t["query_id"]: t
+        for t in json.loads((out / "test_instruction" / "G1_instruction.json").read_text())
+    }
+    assert keys(by_id[21]) == [("A", "y"), ("B", "z"), ("C", "w")]
+    assert by_id[21]["relevant APIs"] == [["B", "z"], ["C", "w"]]
+    # A::x serves both slots: B::z leaves, A::x stays once
+    assert keys(by_id[22]) == [("A", "x"), ("A", "y")]
+    assert by_id[22]["relevant APIs"] == [["A", "x"]]
+    assert check_toolbench(store, out, "stb") == []
+
+
+def test_task_ids_are_unique_across_groups(store, tmp_path):
+    """Alternatives are numbered after the largest id of every group: StableToolBench's ids are
+    unique across groups, and tasks.csv is joined to pass rates on the id alone."""
+    root = tmp_path / "stb"
+    (root / "test_instruction").mkdir(parents=True)
+    (root / "test_instruction" / "G1_instruction.json").write_text(json.dumps(TASKS))
+    other = {**TASKS[1], "query_id": 30}
+    (root / "test_instruction" / "G1_tool.json").write_text(json.dumps([other]))
+    load_stabletoolbench(store, root, name="stb")
+    combos = tmp_path / "combos.jsonl"
+    rows = [("G1_instruction:20", 1, "D::v"), ("G1_tool:30", 1, "D::v")]
+    combos.write_text(
+        "\n".join(json.dumps({"query_id": q, "combo_id": c, "item_id": i}) for q, c, i in rows)
+    )
+    import_combinations(store, combos, benchmark="stb")
+    out = tmp_path / "out"
+    export_toolbench(store, out, "stb")
+    ids = [
+        t["query_id"]
+        for group in ("G1_instruction", "G1_tool")
+        for t in json.loads((out / "test_instruction" / f"{group}.json").read_text())
+    ]
+    assert ids == [10, 20, 31, 30, 32]  # was 21 for both alternatives
+    assert check_toolbench(store, out, "stb") == []
+
+
+def test_the_check_finds_what_a_folder_gets_wrong(store, stb, tmp_path):
+    """The check can fail: a relevant API dropped, an entry that is neither the store's nor the
+    original's, a task id that repeats, a combination left out."""
+    out = tmp_path / "out"
+    export_toolbench(store, out, "stb")
+    assert check_toolbench(store, out, "stb") == []
+    path = out / "test_instruction" / "G1_instruction.json"
+    tasks = json.loads(path.read_text())
+    by_id = {t["query_id"]: t for t in tasks}
+    by_id[21]["api_list"] = [a for a in by_id[21]["api_list"] if a["tool_name"] != "B"]
+    by_id[22]["api_list"][0]["api_description"] = "edited"
+    tasks.remove(by_id[23])
+    path.write_text(json.dumps(tasks))
+    found = [(p.task_id, p.combo_id, p.problem) for p in check_toolbench(store, out, "stb")]
+    assert found == [
+        ("21", 1, "relevant API(s) missing from api_list: B::z"),
+        (
+            "22",
+            2,
+            "api_list entry A::x is neither the store's documentation of it nor the "
+            "original's entry",
+        ),
+        ("-", 1, "valid combination not exported"),
+    ]
+
+
+def test_a_relevant_api_the_source_never_listed_is_added(store, tmp_path):
+    """Every relevant API of an alternative is in its api_list, even one its source task left
+    out of its own (the original is exported as loaded)."""
+    task = {**TASKS[0], "api_list": [api("A", "x"), api("A", "y")]}  # B::z relevant, unlisted
+    root = tmp_path / "stb"
+    (root / "test_instruction").mkdir(parents=True)
+    other = {**TASKS[1], "api_list": [*TASKS[1]["api_list"], api("B", "z")]}  # in the library
+    (root / "test_instruction" / "G1_instruction.json").write_text(json.dumps([task, other]))
+    load_stabletoolbench(store, root, name="stb")
+    combos = tmp_path / "combos.jsonl"
+    combos.write_text(
+        "\n".join(
+            json.dumps({"query_id": "G1_instruction:10", "combo_id": 1, "item_id": i})
+            for i in ("C::w", "B::z")
+        )
+    )
+    import_combinations(store, combos, benchmark="stb")
+    out = tmp_path / "out"
+    export_toolbench(store, out, "stb")
+    by_id = {
+        t["query_id"]: t
+        for t in json.loads((out / "test_instruction" / "G1_instruction.json").read_text())
+    }
+    assert keys(by_id[10]) == [("A", "x"), ("A", "y")]  # as loaded
+    assert keys(by_id[21]) == [("C", "w"), ("A", "y"), ("B", "z")]
+    assert check_toolbench(store, out, "stb") == []

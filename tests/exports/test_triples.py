@@ -5,6 +5,7 @@ from a run, the sentence-transformers JSONL and the Parquet form."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
@@ -80,3 +81,113 @@ def test_bad_requests_write_nothing(fixture_store, tmp_path):
     with pytest.raises(ToolexError, match="no triples: the candidate pool"):
         export_triples(fixture_store, out / "t.parquet")
     assert not out.exists()
+
+
+def equivalents_anywhere(store) -> set[tuple[str, str]]:
+    """(a, b) for every pair of items the store holds as equivalent, in either direction: an
+    accepted verdict (reference, candidate) of any query and expansion, a valid combination's
+    member and the ground truth of its slot, a person's 'yes' label."""
+    pairs = store.con.execute(
+        "SELECT s.ref_item_id, v.item_id FROM verdicts v "
+        "JOIN subqueries s USING (benchmark, expansion, query_id, slot) WHERE v.accepted "
+        "UNION SELECT g.item_id, ci.item_id FROM combination_items ci "
+        "JOIN combinations c USING (benchmark, expansion, query_id, combo_id) "
+        "JOIN qrels g ON g.benchmark = ci.benchmark AND g.query_id = ci.query_id "
+        "AND g.slot = ci.slot WHERE c.status = 'valid' "
+        "UNION SELECT reference, candidate FROM labels WHERE label = 'yes'"
+    ).fetchall()
+    return {(a, b) for a, b in pairs} | {(b, a) for a, b in pairs}
+
+
+def assert_no_equivalent_negative(store, table) -> None:
+    truth: dict[str, set[str]] = {}
+    for q, i in store.con.execute("SELECT query_id, item_id FROM qrels").fetchall():
+        truth.setdefault(q, set()).add(i)
+    pairs = equivalents_anywhere(store)
+    bad = [
+        (r["query_id"], r["negative_id"])
+        for r in table.to_pylist()
+        if any((g, r["negative_id"]) in pairs for g in truth[r["query_id"]])
+    ]
+    assert bad == []
+
+
+def test_an_equivalent_of_the_reference_in_another_query_is_never_a_negative(fixture_store):
+    """Issue 35.2, trap one: the verifier accepted w7 for w6 in another query (q7), and in q3,
+    whose ground truth is w6, w7 was the pool's only negative; and q6 accepted c1 for c5, so
+    for q4 (ground truth c1) c5 does the job too (either direction)."""
+    con = fixture_store.con
+    con.execute(
+        "INSERT INTO queries (benchmark, query_id, task, category, text) "
+        "VALUES ('toolret', 'q7', 'apibank', 'web', 'Euros to dollars, please')"
+    )
+    con.execute("INSERT INTO qrels VALUES ('toolret', 'q7', 'w6', 1, 0)")
+    con.execute(
+        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id) "
+        "VALUES ('toolret', 'default', 'q7', 0, 'convert euros', 'w6')"
+    )
+    con.execute(
+        "INSERT INTO verdicts (benchmark, expansion, query_id, slot, item_id, accepted, "
+        "judge) VALUES ('toolret', 'default', 'q7', 0, 'w7', true, 'heuristic')"
+    )
+    pool = training_triples(fixture_store)
+    assert negatives(pool, "q3") == []  # was ["w7"]
+    run = training_triples(fixture_store, run_id="bm25")
+    assert "w7" not in negatives(run, "q3") and "c5" not in negatives(run, "q4")
+    assert negatives(run, "q4") == ["c9", "c8", "c3", "c4", "c7"]  # was c9 c8 c3 c4 c5
+    assert_no_equivalent_negative(fixture_store, run)
+    sub = training_triples(fixture_store, run_id="sub-bm25", level="subquery")
+    assert_no_equivalent_negative(fixture_store, sub)
+
+
+def test_a_labelled_substitute_is_never_a_negative_whatever_the_expansion(fixture_store, tmp_path):
+    """Issue 35.2, trap two: SkillRet's substitutable labels are the valid combinations of the
+    expansion `substitutable`; exporting `default` made them hard negatives. Here w3 is q1's
+    substitute, and a person labelled w9 a 'yes' for w1."""
+    from toolex.expansions.combinations import import_combinations
+
+    path = tmp_path / "substitutes.jsonl"
+    path.write_text(json.dumps({"query_id": "q1", "combo_id": 1, "item_id": "w3"}) + "\n")
+    import_combinations(fixture_store, path, benchmark="toolret", expansion="substitutable")
+    fixture_store.con.execute(
+        "INSERT INTO labels (benchmark, query_id, reference, candidate, label, labeller, source) "
+        "VALUES ('toolret', 'q1', 'w1', 'w9', 'yes', 'ann', 'test')"
+    )
+    assert negatives(training_triples(fixture_store), "q1") == []  # was ["w3"]
+    run = training_triples(fixture_store, run_id="bm25", negatives=2)
+    assert negatives(run, "q1") == ["w4", "w5"]  # was w9 w3
+    assert_no_equivalent_negative(fixture_store, run)
+
+
+def test_skillret_substitutes_are_not_negatives_of_the_pipelines_expansion(tmp_path):
+    """The loader's own path, end to end: `load skillret` imports sq4's substitute
+    (git-commit-review for pre-commit-lint) into `substitutable`; the offline judge's `default`
+    expansion accepts nothing. Before, sq4 trained against git-commit-review, and sq1 (whose
+    ground truth it is) against pre-commit-lint."""
+    from click.testing import CliRunner
+
+    from toolex.cli import cli
+    from toolex.judges.heuristic import HeuristicJudge
+    from toolex.pipeline.runner import run_expansion
+    from toolex.store import Store
+
+    db = str(tmp_path / "s.duckdb")
+    data = Path(__file__).resolve().parents[1] / "data" / "skillret"
+    assert CliRunner().invoke(cli, ["load", "skillret", str(data), "--db", db]).exit_code == 0
+    with Store.open(db) as store:
+        run_expansion(store, "skillret", HeuristicJudge(store, benchmark="skillret"))
+        table = training_triples(store, "skillret")
+        assert_no_equivalent_negative(store, table)
+    pairs = {(r["query_id"], r["negative_id"]) for r in table.to_pylist()}
+    assert ("sq4", "git-commit-review") not in pairs and ("sq1", "pre-commit-lint") not in pairs
+    assert ("sq4", "pdf-merge") in pairs  # the rest of the pool stays
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("level", ["query", "subquery"])
+def test_no_negative_is_an_equivalent_on_the_shared_expansion(stb_expansion, level):
+    """On the shared StableToolBench expansion, where the old export took 33 of 8,975 rows (whole
+    benchmark, query level) from tools accepted for the same reference in another query."""
+    table = training_triples(stb_expansion, "stabletoolbench", level=level)
+    assert table.num_rows > 0
+    assert_no_equivalent_negative(stb_expansion, table)

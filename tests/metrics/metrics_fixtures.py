@@ -83,6 +83,14 @@ def add_combo(
     )
 
 
+def tool_set(combo, labels) -> frozenset:
+    """What scoring reads of a combination: its items, each at the grade of its slot's label."""
+    best: dict[str, int] = {}
+    for it, (_, grade) in zip(combo, labels, strict=True):
+        best[it] = max(best.get(it, grade), grade)
+    return frozenset(best.items())
+
+
 def build_random(
     con,
     *,
@@ -114,9 +122,14 @@ def build_random(
         syn.slots[qid] = labels
         syn.meta[qid] = (task, cat)
         valid = []
+        held = {tool_set([it for it, _ in labels], labels)}  # a query's tool sets are distinct
         for cid in range(1, rng.randint(0, max_combos) + 1):
             combo = [it if rng.random() < 0.4 else rng.choice(items) for it, _ in labels]
             status = "valid" if rng.random() < 0.8 else rng.choice(["cut", "rejected_audit"])
+            if status != "cut":  # a stored tool set the query holds (the checks leave out cut)
+                if tool_set(combo, labels) in held:
+                    continue  # the random draws stay as they were: only the row is left out
+                held.add(tool_set(combo, labels))
             rows["combinations"].append(
                 (BENCH, "default", qid, cid, None, None, False, status, None, None, None)
             )

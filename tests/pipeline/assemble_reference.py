@@ -2,7 +2,8 @@
 product built by a recursive CTE, ranked and stored, then cut by the audit cap (the SQL is in
 tests/pipeline/data/assemble_reference/, copied from the last version that shipped it). The lazy
 assembly must store the same rows, bit for bit, up to each query's audit budget, except the
-ones the dependency rule rejected, which it counts per query (schema 066)."""
+ones the dependency rule rejected and the repeats of a tool set already kept, which it counts per
+query (schemas 066 and 071)."""
 
 from __future__ import annotations
 
@@ -60,40 +61,75 @@ def table(store, name: str, expansion: str) -> pa.Table:
     ).to_arrow_table()
 
 
-def stored_prefix(store, expansion: str, budget: int) -> tuple[pa.Table, pa.Table, dict, dict]:
+def stored_prefix(
+    store, expansion: str, budget: int
+) -> tuple[pa.Table, pa.Table, dict, dict, dict]:
     """What the lazy assembly keeps of the reference's rows: per query the original and every
     combination ranked up to its budget-th one the rule let through (pending, or cut by the
-    reference's cap), those the rule rejected counted rather than kept (schema 066); and per
-    query how many it rejected within that prefix and how many of the product it leaves out."""
+    reference's cap) that does not repeat the tool set of the original or of a better-ranked
+    one the rule let through (issue 35.3), those the rule rejected and the repeats counted rather
+    than kept (schemas 066 and 071); and per query how many it rejected and how many repeated
+    within that prefix, and how many of the product it leaves out."""
     keep = """
-        WITH open AS (
+        WITH grade AS (
+            SELECT query_id, slot, max(relevance) AS grade FROM qrels GROUP BY ALL
+        ),
+        tools AS (
+            SELECT query_id, combo_id, list_sort(list(item_id || chr(9) || grade)) AS tools
+            FROM (SELECT ci.query_id, ci.combo_id, ci.item_id, max(coalesce(g.grade, 1)) AS grade
+                  FROM combination_items ci LEFT JOIN grade g USING (query_id, slot)
+                  WHERE ci.expansion = $e GROUP BY ALL)
+            GROUP BY ALL
+        ),
+        repeats AS (
+            SELECT c.query_id, c.combo_id
+            FROM combinations c JOIN tools t USING (query_id, combo_id)
+            WHERE c.expansion = $e AND c.status IN ('pending', 'cut') AND EXISTS (
+                SELECT 1 FROM combinations o JOIN tools u USING (query_id, combo_id)
+                WHERE o.expansion = $e AND o.query_id = c.query_id AND u.tools = t.tools
+                  AND (o.is_original OR (o.status <> 'rejected_platform'
+                                         AND o.rrf_rank < c.rrf_rank)))
+        ),
+        open AS (
             SELECT query_id, rrf_rank,
                    row_number() OVER (PARTITION BY query_id ORDER BY rrf_rank) AS pos
             FROM combinations WHERE expansion = $e AND status IN ('pending', 'cut')
+              AND (query_id, combo_id) NOT IN (SELECT (query_id, combo_id) FROM repeats)
         ),
         bound AS (SELECT query_id, rrf_rank AS last_rank FROM open WHERE pos = $budget),
         prefix AS (
-            SELECT c.query_id, c.combo_id, c.status = 'rejected_platform' AS rejected
+            SELECT c.query_id, c.combo_id, c.status = 'rejected_platform' AS rejected,
+                   (c.query_id, c.combo_id) IN (SELECT (query_id, combo_id) FROM repeats)
+                       AS repeated
             FROM combinations c
             LEFT JOIN bound b ON b.query_id = c.query_id
             WHERE c.expansion = $e AND (c.is_original OR ($budget > 0 AND (
-                  (b.last_rank IS NULL AND c.status <> 'cut') OR c.rrf_rank <= b.last_rank)))
+                  b.last_rank IS NULL OR c.rrf_rank <= b.last_rank)))
         ),
-        kept AS (SELECT query_id, combo_id FROM prefix WHERE NOT rejected)"""
+        kept AS (SELECT query_id, combo_id FROM prefix WHERE NOT rejected AND NOT repeated)"""
+    # Repeats do not use the budget, so the lazy assembly reaches past the reference's cap: what
+    # the reference cut there, it keeps pending.
+    pending = (
+        " REPLACE (CASE WHEN status = 'cut' THEN 'pending' ELSE status END AS status, "
+        "CASE WHEN status = 'cut' THEN NULL ELSE reason END AS reason, "
+        "CASE WHEN status = 'cut' THEN NULL ELSE judge END AS judge)"
+    )
     combos, items = (
         store.con.sql(
-            keep + f" SELECT * EXCLUDE (expansion) FROM {name} WHERE expansion = $e "
+            keep + f" SELECT * EXCLUDE (expansion){replace} FROM {name} WHERE expansion = $e "
             "AND (query_id, combo_id) IN (SELECT (query_id, combo_id) FROM kept) ORDER BY ALL",
             params={"e": expansion, "budget": budget},
         ).to_arrow_table()
-        for name in ("combinations", "combination_items")
+        for name, replace in (("combinations", pending), ("combination_items", ""))
     )
     counts = store.con.execute(
         keep + " SELECT c.query_id, count(p.combo_id) FILTER (WHERE p.rejected), "
+        "count(p.combo_id) FILTER (WHERE p.repeated), "
         "count(*) FILTER (WHERE p.combo_id IS NULL) FROM combinations c "
         "LEFT JOIN prefix p USING (query_id, combo_id) WHERE c.expansion = $e GROUP BY ALL",
         {"e": expansion, "budget": budget},
     ).fetchall()
-    rejected = {q: n for q, n, _ in counts}
-    left_out = {q: n for q, _, n in counts}
-    return combos, items, rejected, left_out
+    rejected = {q: n for q, n, _, _ in counts}
+    repeated = {q: n for q, _, n, _ in counts}
+    left_out = {q: n for q, _, _, n in counts}
+    return combos, items, rejected, repeated, left_out

@@ -84,30 +84,28 @@ def test_the_same_rows_as_the_materialising_assembly_up_to_the_budget(
     counts = assemble.run(ctx(bstore, ids, "new"), audit_cap, mode, safety_limit)
     run_reference(ctx(bstore, ids, "ref"), audit_cap, mode, safety_limit)
     budget = safety_limit if audit_cap is None else audit_cap
-    combos, items, rejected, left_out = stored_prefix(bstore, "ref", budget)
+    combos, items, rejected, repeated, left_out = stored_prefix(bstore, "ref", budget)
     assert table(bstore, "combinations", "new").equals(combos)
     assert table(bstore, "combination_items", "new").equals(items)
     assert table(bstore, "dependencies", "new").equals(table(bstore, "dependencies", "ref"))
     products = bstore.con.execute(
-        "SELECT query_id, rejected_platform, unstored FROM combination_products "
+        "SELECT query_id, rejected_platform, repeated, unstored FROM combination_products "
         "WHERE expansion = 'new'"
     ).fetchall()
-    assert {q: r for q, r, _ in products} == rejected
-    assert {q: u for q, _, u in products} == left_out
+    assert {q: r for q, r, _, _ in products} == rejected
+    assert {q: d for q, _, d, _ in products} == repeated
+    assert {q: u for q, _, _, u in products} == left_out
     assert counts.notes.get("cut", 0) == sum(left_out.values())
     assert counts.notes.get("rejected_platform", 0) == sum(rejected.values())
+    assert counts.notes.get("repeated", 0) == sum(repeated.values())
     if mode == "strict" and budget:  # the data exercise the count: the strict rule rejects
         assert sum(rejected.values()) > 0
     if budget >= 1000:  # no query reaches it: every row as before but the rule's, byte for byte
         assert not any(left_out.values())
+        assert sum(repeated.values()) > 0  # the data exercise the repeats too
         for name in ("combinations", "combination_items"):
-            assert table(bstore, name, "new").equals(
-                bstore.con.sql(
-                    f"SELECT * EXCLUDE (expansion) FROM {name} WHERE expansion = 'ref' "
-                    "AND (query_id, combo_id) NOT IN (SELECT (query_id, combo_id) FROM "
-                    "combinations WHERE status = 'rejected_platform') ORDER BY ALL"
-                ).to_arrow_table()
-            )
+            kept = table(bstore, name, "new")
+            assert kept.equals(combos if name == "combinations" else items)
 
 
 def test_a_hundred_million_combinations_store_only_the_budget(bstore, monkeypatch):
@@ -252,3 +250,47 @@ def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(bstore, monke
     assert max(staged for staged, _ in held) <= 64  # one write batch judged at a time
     assert max(group for _, group in held) <= budget + 1  # the group: the budget and original
     assert len(held) > rejected // 64  # the rule saw every rejected one, batch by batch
+
+
+def members(store, query_id):
+    return store.con.execute(
+        "SELECT list(item_id ORDER BY slot) FROM combination_items WHERE query_id = ? "
+        "GROUP BY combo_id ORDER BY combo_id",
+        [query_id],
+    ).fetchall()
+
+
+def test_a_tool_set_is_kept_once_the_original_first_then_the_best_ranked(bstore):
+    """Issue 35.3: (r1, r0) ranks above the original (r0, r1), whose references were not
+    retrieved, but holds its tool set: the original stays, (r1, r0) is counted as repeated; of
+    (y, x) and (x, y), which tie, the first enumerated stays."""
+    slots = {
+        "swap": [("r0", [("r1", 1, True)]), ("r1", [("r0", 1, True)])],
+        "xy": [("r0", [("x", 1, True), ("y", 2, True)]), ("r1", [("x", 1, True), ("y", 2, True)])],
+    }
+    add_products(bstore, slots)
+    counts = assemble.run(ctx(bstore, ["swap", "xy"]))
+    assert [m for (m,) in members(bstore, "swap")] == [["r0", "r1"], ["r1", "r1"], ["r0", "r0"]]
+    xy = [m for (m,) in members(bstore, "xy")]
+    assert ["y", "x"] in xy and ["x", "y"] not in xy
+    repeated = bstore.con.execute(
+        "SELECT query_id, repeated, product, stored, unstored FROM combination_products "
+        "ORDER BY query_id"
+    ).fetchall()
+    # swap: 4 = 3 stored + 1 repeated; xy: 9 = 8 stored + (x, y)
+    assert repeated == [("swap", 1, 4, 3, 0), ("xy", 1, 9, 8, 0)]
+    assert counts.notes["repeated"] == 2
+    assert bstore.rows("checks/pipeline_combinations_distinct.sql") == []
+
+
+def test_the_grade_of_a_slot_tells_two_arrangements_apart(bstore):
+    """Scoring gives an item the grade of the label of its slot: with slot 0 graded 2, (y, x)
+    scores y at 2 and (x, y) scores x at 2, so both are kept; they are one tool set only at one
+    grade."""
+    slots = [("r0", [("x", 1, True), ("y", 2, True)]), ("r1", [("x", 1, True), ("y", 2, True)])]
+    add_products(bstore, {"xy": slots})
+    bstore.con.execute("UPDATE qrels SET relevance = 2 WHERE slot = 0")
+    assemble.run(ctx(bstore, ["xy"]))
+    xy = [m for (m,) in members(bstore, "xy")]
+    assert ["y", "x"] in xy and ["x", "y"] in xy and len(xy) == 9
+    assert bstore.con.execute("SELECT repeated FROM combination_products").fetchall() == [(0,)]

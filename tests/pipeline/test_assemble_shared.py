@@ -65,20 +65,25 @@ def test_the_lazy_assembly_stores_what_the_materialising_one_did(verified, mode,
     assemble.run(StageContext(verified, BENCHMARK, new, ids), audit_cap, mode)
     run_reference(StageContext(verified, BENCHMARK, ref, ids), audit_cap, mode)
     budget = AUDIT_SAFETY_LIMIT if audit_cap is None else audit_cap
-    combos, items, rejected, left_out = stored_prefix(verified, ref, budget)
+    combos, items, rejected, repeated, left_out = stored_prefix(verified, ref, budget)
     assert table(verified, "combinations", new).equals(combos)
     assert table(verified, "combination_items", new).equals(items)
     assert table(verified, "dependencies", new).equals(table(verified, "dependencies", ref))
     counted = verified.con.execute(
-        "SELECT query_id, rejected_platform, unstored FROM combination_products "
+        "SELECT query_id, rejected_platform, repeated, unstored FROM combination_products "
         "WHERE expansion = ?",
         [new],
     ).fetchall()
-    assert {q: r for q, r, _ in counted} == rejected
-    assert {q: u for q, _, u in counted} == left_out
-    # the data exercise what changed: products past the budget, and combinations the rule
-    # rejected (counted, never stored)
-    assert any(left_out.values())
+    assert {q: r for q, r, _, _ in counted} == rejected
+    assert {q: d for q, _, d, _ in counted} == repeated
+    assert {q: u for q, _, _, u in counted} == left_out
+    assert any(repeated.values())  # every candidate accepted: tools repeat across slots
+    # the data exercise what changed: products past the budget (under the safety limit none
+    # is now: repeats do not use the budget, and no query holds 1,000 distinct tool sets),
+    # and combinations the rule rejected (counted, never stored)
+    assert any(left_out.values()) or audit_cap is None
     assert any(rejected.values()) or mode == "feeds"
     assert "rejected_platform" not in combos.column("status").to_pylist()
     assert verified.rows("checks/pipeline_combination_shape.sql") == []
+    repeats = verified.rows("checks/pipeline_combinations_distinct.sql")
+    assert [r for r in repeats if r["expansion"] == new] == []  # the reference keeps them all

@@ -13,7 +13,7 @@ from toolex.pipeline.stats import annotation_table, combination_counts
 from toolex.resources import data_path
 from toolex.store import Store
 
-FATES = ("valid_combos", "rejected_platform", "rejected_audit", "cut", "pending")
+FATES = ("valid_combos", "rejected_platform", "repeated", "rejected_audit", "cut", "pending")
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +33,10 @@ def test_default_expand_audits_every_combination(sample):
     assert "cut" not in statuses and "pending" not in statuses
     row = annotation_table(sample, "sample")[0]
     assert row["assembled"] == sum(row[k] for k in FATES)
-    # every combination past the dependency rule, other than the 300 originals, was audited
-    assert row["audited"] == row["assembled"] - row["rejected_platform"] - 300
+    # every combination past the dependency rule, other than the 300 originals and the repeats
+    # of a tool set a query already held, was audited
+    assert row["repeated"] > 0  # the sample holds repeats (issue 35.3)
+    assert row["audited"] == row["assembled"] - row["rejected_platform"] - row["repeated"] - 300
     assert row["audited"] == row["valid_combos"] - 300 + row["rejected_audit"] > 0
 
 
@@ -44,9 +46,13 @@ def test_a_capped_run_counts_what_it_cut_and_still_adds_up(sample):
     for row in rows:
         assert row["assembled"] == sum(row[k] for k in FATES)
     default = annotation_table(sample, "sample")[0]
-    # the same product, audited less: never passing for the uncapped run
+    # the same product, audited less: never passing for the uncapped run (what the capped run
+    # cut holds the repeats it did not reach)
     assert rows[0]["assembled"] == default["assembled"]
-    assert rows[0]["audited"] + rows[0]["cut"] == default["audited"]
+    assert (
+        rows[0]["audited"] + rows[0]["cut"] + rows[0]["repeated"]
+        == default["audited"] + default["repeated"]
+    )
 
 
 @pytest.mark.parametrize("expansion", ["default", "capped"])
@@ -55,7 +61,14 @@ def test_the_reports_annotation_table_adds_up(sample, expansion):
         "reports/10_annotation.sql", {"benchmarks": ["sample"], "expansion": expansion}
     )
     for r in rows:
-        fates = ("alternatives", "rejected_audit", "rejected_platform", "cut", "pending")
+        fates = (
+            "alternatives",
+            "rejected_audit",
+            "rejected_platform",
+            "repeated",
+            "cut",
+            "pending",
+        )
         assert r["assembled"] == sum(r[k] for k in fates)
         assert r["audited"] == r["alternatives"] + r["rejected_audit"]
     assert (rows[-1]["cut"] > 0) == (expansion == "capped")
@@ -111,6 +124,7 @@ def test_the_audit_reads_its_tasks_group_by_group_with_the_same_verdicts(sample,
 
     grouped = fates("grouped")
     assert grouped == fates("default")
-    # audited: 81 with the offline verifier of issue 24 on the sample
-    assert sum(r["status"] == "valid" and r["combo_id"] > 0 for r in grouped) == 81
+    # audited: 81 with the offline verifier of issue 24 on the sample, 74 once the 7 repeats of a
+    # tool set a query already held are no longer stored (issue 35.3)
+    assert sum(r["status"] == "valid" and r["combo_id"] > 0 for r in grouped) == 74
     assert not [r for r in grouped if r["status"] == "pending"]

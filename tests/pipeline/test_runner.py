@@ -57,6 +57,7 @@ def test_full_run_expands_q1_and_keeps_q2_original(store):
             "items_per_sub": 2.0,
             "assembled": 7,
             "rejected_platform": 0,
+            "repeated": 0,
             "audited": 5,
             "rejected_audit": 0,
             "cut": 0,

@@ -90,7 +90,7 @@ def test_cdf_steps(ctx):
 
 
 def test_random_tool_is_drawn_from_the_candidate_pool_by_default(fixture_store):
-    """Issue 26.4: as the paper draws it. The pools (fixtures.py): q1 {w1, w2, w3}, q2 {w3, w5;
+    """Issue 26.4: from the candidate pool. The pools (fixtures.py): q1 {w1, w2, w3}, q2 {w3, w5;
     w4}, q4 {c1, c2, c6, c7}, q5 {c3, c5; c4}, q6 {c5, c1}; without the ground truth and the
     verified equivalents only q1's w3 and q4's c7 are left, whatever the seed."""
     for seed in (0, 1, 2):

@@ -49,8 +49,8 @@ def expand(
     Every outcome is stored as it completes; re-running resumes and never repeats finished work.
     The expansion records the settings and judge each stage ran with; re-running it with other
     settings is refused (use a new --expansion name, or --replace). Prints what each stage did
-    (tasks, failures, calls, cost; rejected_platform = audit calls saved, cut = beyond the audit
-    cap or the safety limit).
+    (tasks, failures, calls, cost; rejected_platform = audit calls saved, repeated = a tool set
+    the query already holds, cut = beyond the audit cap or the safety limit).
 
     \b
     Example:

@@ -87,8 +87,10 @@ def triples_cmd(
     level: str,
 ) -> None:
     """Contrastive training triples (anchor, positive, hard negative) whose negatives are never
-    the query's ground truth nor its verified equivalents (accepted verdicts, members of valid
-    combinations): one-to-one labels would make those the hardest negatives of all.
+    the query's ground truth nor an equivalent of it: the query's in any expansion (accepted
+    verdicts, valid combinations, SkillRet's substitutable labels), or one verified for its
+    ground-truth tools anywhere in the store, either way round. One-to-one labels would make
+    those the hardest negatives of all.
 
     \b
     Example:

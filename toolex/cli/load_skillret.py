@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     default="equivalents",
     show_default=True,
     help="SkillRet's 'functionally substitutable' labels (graded below the seeds): valid "
-    "combinations of --expansion (as the paper uses them), or skipped.",
+    "combinations of --expansion (the paper does not say how it uses them), or skipped.",
 )
 @click.option(
     "--expansion",

@@ -84,8 +84,9 @@ def report(
 
     Sections: the annotation table, the main table (old vs new N@K, R@K, C@K and Δ per run and
     category), the fine-tuning gain illusion for each --pair, where equivalents rank (beside a
-    random non-equivalent tool drawn from each query's candidate pool, as the paper draws it;
-    --random-from library draws from the whole library), category heterogeneity, documentation
+    random non-equivalent tool drawn from each query's candidate pool; the paper does not say
+    where it draws its own; --random-from library draws from the whole library), category
+    heterogeneity, documentation
     lengths, significance (paired randomisation p-values and bootstrap CIs), and how far to
     trust new (each stage judge's measured precision, or "unvalidated", the review's combination
     precision, and new thinned to the measured precision; the same lines go to stderr). The

@@ -16,9 +16,9 @@ from toolex.cli.options import (
     wide_option,
 )
 
-# The annotation table's columns a table shows by default (of 16), most important first: what
-# the paper reports, within 80 columns (on a narrower terminal the last go first); --wide shows
-# the rest, --format csv|json carries them all.
+# The annotation table's columns a table shows by default (a few of sql/stages/expansion/06's),
+# most important first: what the paper reports, within 80 columns (on a narrower terminal the
+# last go first); --wide shows the rest, --format csv|json carries them all.
 ANNOTATION_SHOWN = (
     "category",
     "queries",
@@ -97,14 +97,16 @@ def stats(
 ) -> None:
     """The annotation table of an expansion (queries annotated, sub-queries, verified items,
     valid combinations, shares with equivalents/alternatives; a table shows the main columns
-    within 80 characters, --wide all 16, --format csv|json carries them all), then on stderr
+    within 80 characters, --wide every column, --format csv|json carries them all), then on stderr
     what stands behind it: each stage judge's measured precision and recall, or
     "unvalidated", and the review's combination precision (JSON rows also carry it as
     `trust`).
 
-    Combination counts add up: assembled = valid + rejected_platform + rejected_audit + cut +
-    pending. Also on stderr: items with a platform per task (where none is known, hand-offs
-    cannot be checked), where the dependencies came from, and queries the audit's safety limit cut.
+    Combination counts add up: assembled = valid + rejected_platform + repeated +
+    rejected_audit + cut + pending; valid combinations are distinct tool sets (repeated: one
+    the query already held, never stored). Also on stderr: items with a platform per task
+    (where none is known, hand-offs cannot be checked), where the dependencies came from, and
+    queries the audit's safety limit cut.
 
     Why the dependency rule rejected combinations: --rejections lists them (each query's count,
     and its first rejections, best ranked, with members and reason).

@@ -7,8 +7,9 @@ outside them, or a combination with a slot left empty, is refused at its line (a
 inherits the grade of the label in its slot: a missing or extra slot would score wrongly).
 Every imported combination is
 stored with status 'valid' and judge 'import'. combo_id 0 is reserved for the original ground
-truth: rows with combo_id 0 must repeat it exactly, a combination equal to the original (or to
-another imported one) under a different id is dropped rather than stored twice, and every
+truth: rows with combo_id 0 must repeat it exactly, a combination of the original's tool set (or
+of another imported one's: the same items at the same grades, whatever their slots;
+``originals.tool_set``) under a different id is dropped rather than stored twice, and every
 imported query gets its combo 0 row (``is_original``) copied from qrels if it has none. One item
 may fill two slots of a combination (a tool that serves two steps, as the pipeline assembles).
 
@@ -33,8 +34,10 @@ from toolex.errors import ToolexError
 from toolex.expansions.originals import (
     ensure_expansion,
     item_ids,
+    label_grades,
     original_combinations,
     record_query,
+    tool_set,
 )
 from toolex.loaders.edges import DependencyEdge, add_dependency_edges
 from toolex.loaders.fields import Where, get_int, get_str
@@ -138,7 +141,7 @@ def import_combination_records(
                 "ground-truth tool(s), one per slot",
                 "slot",
             )
-    keep, notes = _dedupe(combos, originals)
+    keep, notes = _dedupe(combos, originals, label_grades(store, benchmark))
     edges = _edges(given, combos, originals, str(path))
     result = CombinationImport(
         benchmark, expansion, len({q for q, _ in combos}), len(keep), notes, len(edges)
@@ -239,10 +242,12 @@ def _edges(
 def _dedupe(
     combos: dict[tuple[str, int], dict[int, tuple[str, Where]]],
     originals: dict[str, dict[int, str]],
+    grades: dict[str, dict[int, int]],
 ) -> tuple[list[tuple[str, int]], list[str]]:
-    """Imported combinations to store: combo 0 checked against the original, repeats dropped."""
+    """Imported combinations to store: combo 0 checked against the original, repeats of a tool
+    set (the original's or an earlier one's, by combo id) dropped."""
     keep: list[tuple[str, int]] = []
-    seen: dict[str, set[frozenset[str]]] = {}
+    seen: dict[str, set[frozenset[tuple[str, int]]]] = {}
     dropped = 0
     for (query_id, combo_id), members in sorted(combos.items()):
         items = frozenset(item for item, _ in members.values())
@@ -256,13 +261,18 @@ def _dedupe(
                     "combo_id",
                 )
             continue
-        known = seen.setdefault(query_id, {original})
-        if items in known:
+        query_grades = grades.get(query_id, {})
+        tools = tool_set({s: item for s, (item, _) in members.items()}, query_grades)
+        known = seen.setdefault(query_id, {tool_set(originals[query_id], query_grades)})
+        if tools in known:
             dropped += 1
             continue
-        known.add(items)
+        known.add(tools)
         keep.append((query_id, combo_id))
     notes: list[Any] = []
     if dropped:
-        notes.append(f"dropped {dropped} combination(s) repeating the original or another one")
+        notes.append(
+            f"dropped {dropped} combination(s) repeating the tool set of the original or of "
+            "another one"
+        )
     return keep, notes

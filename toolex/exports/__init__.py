@@ -5,6 +5,7 @@
     export_trec_run(store, path, run_id)
     export_toolret_jsonl(store, path, benchmark=None, expansion="default")
     export_toolbench(store, folder, benchmark=None, expansion="default", source=None)
+    check_toolbench(store, folder, benchmark=None, expansion="default", source=None)
     export_triples(store, path, benchmark=None, expansion="default", run_id=None, negatives=5,
                    level="query")
 
@@ -14,6 +15,7 @@ Each returns the number of rows or records written (the last two: what they wrot
 
 from toolex.exports.qrels import expanded_qrels, export_qrels, flat_qrels
 from toolex.exports.toolbench import ToolBenchExport, export_toolbench
+from toolex.exports.toolbench_tasks import ToolBenchProblem, check_toolbench
 from toolex.exports.toolret_jsonl import export_toolret_jsonl, read_toolret_jsonl
 from toolex.exports.trec import (
     QRELS_MODES,
@@ -27,7 +29,9 @@ from toolex.exports.triples import TriplesExport, export_triples, training_tripl
 __all__ = [
     "QRELS_MODES",
     "ToolBenchExport",
+    "ToolBenchProblem",
     "TriplesExport",
+    "check_toolbench",
     "expanded_qrels",
     "export_qrels",
     "export_toolbench",

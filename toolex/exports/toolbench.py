@@ -9,16 +9,20 @@ Written under ``out`` in StableToolBench's ``solvable_queries`` layout:
   original task as loaded, then one task per valid alternative combination. An alternative's
   ``api_list`` is the original's with each replaced ground-truth API swapped for its equivalent
   (the equivalent's own ``api_list`` entry, as loaded; an equivalent already listed keeps its
-  place and the replaced API leaves), and its ``relevant APIs`` are its own members, in slot
-  order. ``toolex`` says where the task came from (query id, combination, members); the
-  runner ignores keys it does not know.
+  place and the replaced API leaves; a replaced API that is itself a member, serving another
+  slot, stays), and its ``relevant APIs`` are its own members, in slot order, every one of them
+  in its ``api_list``. ``toolex`` says where the task came from (query id, combination,
+  members); the runner ignores keys it does not know. Each task is checked against what it
+  owes its combination before anything is written (``toolbench_tasks.task_problems``;
+  ``toolbench_tasks.check_toolbench`` checks a written folder against the store).
 * ``test_query_ids/<group>.json``: ``{task id: 0}`` for every task, what ``eval_pass_rate.py
   --test_ids`` reads.
 * ``tasks.csv``: task id -> group, query id, combo id, original or not, members: how pass rates
   come back to queries and combinations.
 
 Task ids are integers, as StableToolBench's are (its converter splits answer file names on
-``_``): an original keeps its own id, alternatives are numbered after the group's largest.
+``_``): an original keeps its own id, alternatives are numbered after the largest of every group
+exported, so ids stay unique across groups as StableToolBench's are.
 
 The original tasks are read from the benchmark's source folder (``benchmarks.source``), or
 ``source``: toolex stores the library and the labels, not each query's ``api_list``. Only a
@@ -37,6 +41,7 @@ from typing import Any
 
 from toolex.errors import InputError, ToolexError
 from toolex.exports.common import resolve
+from toolex.exports.toolbench_tasks import key, original_tasks, task_problems
 from toolex.store import Store
 
 FORMAT = "stabletoolbench"
@@ -78,13 +83,15 @@ def export_toolbench(
         "exports/50_toolbench_combinations.sql", {"benchmark": benchmark, "expansion": expansion}
     )
     groups = sorted({r["task"] for r in rows})
-    originals = {g: _original_tasks(root, g) for g in groups}
+    originals = {g: original_tasks(root, g) for g in groups}
     result = ToolBenchExport(Path(out))
     tasks: dict[str, list[dict[str, Any]]] = {g: [] for g in groups}
     mapping: list[dict[str, Any]] = []
-    next_id = {
-        g: 1 + max((int(t["query_id"]) for t in originals[g].values()), default=0) for g in groups
-    }
+    # one numbering for every group: StableToolBench's ids are unique across its groups, and
+    # tasks.csv maps a task id back to its query without its group
+    next_id = 1 + max(
+        (int(t["query_id"]) for g in groups for t in originals[g].values()), default=0
+    )
     for r in rows:
         group, query_id = r["task"], r["query_id"]
         raw = query_id.split(":", 1)[1]
@@ -100,7 +107,7 @@ def export_toolbench(
             task_id, out_task = task["query_id"], dict(task)
             result.originals += 1
         else:
-            task_id, next_id[group] = next_id[group], next_id[group] + 1
+            task_id, next_id = next_id, next_id + 1
             out_task = swapped(task, docs, task_id)
             result.alternatives += 1
         out_task["toolex"] = {
@@ -108,6 +115,12 @@ def export_toolbench(
             "combo_id": r["combo_id"],
             "members": list(r["members"]),
         }
+        wrong = task_problems(task, out_task, docs, r["combo_id"])
+        if wrong:  # a task an agent could not solve as the combination means: write nothing
+            raise ToolexError(
+                f"internal error: task {task_id} of {query_id} (combination {r['combo_id']}) "
+                f"would be exported wrong: {wrong[0]}"
+            )
         tasks[group].append(out_task)
         mapping.append(
             {
@@ -126,48 +139,40 @@ def export_toolbench(
 
 def swapped(task: dict[str, Any], docs: list[dict[str, Any]], task_id: int) -> dict[str, Any]:
     """``task`` with its relevant APIs swapped for ``docs`` (the combination's members, slot
-    order): each replaced API's entry in ``api_list`` gives way to its equivalent's."""
+    order): each replaced API's entry in ``api_list`` gives way to its equivalent's, unless the
+    replaced API is itself a member (it serves another slot: an equivalent may be another slot's
+    original), in which case it stays and the equivalent is added at the end."""
     # an API listed twice keeps its first slot, as the loader numbered them
     relevant = list(dict.fromkeys(tuple(pair) for pair in task["relevant APIs"]))
-    keys = [_key(d) for d in docs]
+    keys = [key(d) for d in docs]
+    members = set(keys)
     api_list = [dict(a) for a in task["api_list"]]
     for old, new, doc in zip(relevant, keys, docs, strict=False):
         if old == new:
             continue
-        at = next((i for i, a in enumerate(api_list) if _key(a) == old), None)
-        listed = any(_key(a) == new for a in api_list)
-        if at is not None:
+        listed = any(key(a) == new for a in api_list)
+        if old in members:  # it serves another slot of this combination: it stays
+            at = None
+        else:  # it leaves, every entry of it (a source may list an API twice)
+            at = next((i for i, a in enumerate(api_list) if key(a) == old), None)
+            api_list = [a for i, a in enumerate(api_list) if i == at or key(a) != old]
+        if at is not None and listed:
             api_list.pop(at)
-            if not listed:
-                api_list.insert(at, doc)
+        elif at is not None:
+            api_list[at] = doc
         elif not listed:
             api_list.append(doc)
+    listed_now = {key(a) for a in api_list}
+    for k, doc in zip(keys, docs, strict=True):  # a source that lists a relevant API nowhere
+        if k not in listed_now:
+            api_list.append(doc)
+            listed_now.add(k)
     return {
         **{k: v for k, v in task.items() if k not in ("api_list", "relevant APIs", "query_id")},
         "query_id": task_id,
         "api_list": api_list,
         "relevant APIs": [list(k) for k in dict.fromkeys(keys)],
     }
-
-
-def _key(api: dict[str, Any]) -> tuple[str, str]:
-    return (str(api.get("tool_name")), str(api.get("api_name")))
-
-
-def _original_tasks(root: Path, group: str) -> dict[str, dict[str, Any]]:
-    path = root / "test_instruction" / f"{group}.json"
-    if not path.is_file():
-        raise InputError(
-            f"the original tasks of {group} are not there: toolex keeps the library and the "
-            "labels, each query's api_list is read from the StableToolBench folder (pass "
-            "--source PATH)",
-            path=str(path),
-        )
-    try:
-        records = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise InputError(f"not JSON: {exc}", path=str(path)) from None
-    return {str(t["query_id"]): t for t in records if isinstance(t, dict) and "query_id" in t}
 
 
 def _write(

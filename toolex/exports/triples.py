@@ -3,9 +3,13 @@
 What retriever authors ask benchmark projects for, and the paper's argument made concrete: with
 one-to-one labels, the hardest "negatives" a retriever is trained against are often tools that
 do the job. Here the negatives of an anchor are the best-ranked items of a run (or of the
-expansion's candidate pool) that are neither ground truth nor verified equivalents (accepted
-verdicts, members of valid combinations: sql/exports/60); each row says how many of the
-one-to-one choice's negatives were equivalents (``excluded_equivalents``).
+expansion's candidate pool) that are neither ground truth nor equivalents (sql/exports/60):
+never an equivalent of the query in any expansion (an accepted verdict, a member of a valid
+combination: SkillRet's substitutable labels are those of the expansion ``substitutable``), nor
+an item verified equivalent to one of its ground-truth items anywhere in the store (a verdict of
+another query or expansion, a valid combination's member in its slot, a person's 'yes' label),
+in either direction. Each row says how many of the one-to-one choice's negatives were
+equivalents (``excluded_equivalents``).
 
 Formats, by the file's suffix:
 

@@ -12,7 +12,8 @@ schema under a field mapping (``SKILLRET_FIELDS``), its graded labels kept for w
   further step.
 
 The substitutable labels are the benchmark's own equivalents. ``substitutable="equivalents"``
-(the default, as the paper uses them) returns them as :class:`Substitute` records, which
+(the default; the paper does not say how it uses them) returns them as :class:`Substitute`
+records, which
 `toolex load skillret` imports as valid combinations of an expansion (the seed swapped for its
 substitute; default expansion ``substitutable``): `eval --expansion substitutable` scores against
 them, `export triples` keeps them out of the negatives. A substitute stands in for the seed its
@@ -45,7 +46,8 @@ SKILLRET_FIELDS = {
     "qrels": {"query_id": "query_id", "skill_id": "item_id", "relevance": "relevance"},
 }
 SUBSTITUTABLE = ("equivalents", "skip")
-SUBSTITUTABLE_DEFAULT = "equivalents"  # as the paper uses them
+# The benchmark's own equivalents count as such (the paper does not say how it uses them).
+SUBSTITUTABLE_DEFAULT = "equivalents"
 SUBSTITUTES_EXPANSION = "substitutable"  # the expansion `load skillret` imports them into
 VERSIONS = {4997: "v1.0", 4392: "v1.1"}  # queries of the test split -> SkillRet release
 SEED_FIELDS = ("seed_id", "seed_skill_id", "substitutes", "for")

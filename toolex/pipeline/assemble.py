@@ -7,11 +7,14 @@ the Cartesian product best first (rrf DESC, items DESC) without building it. The
 of its original — explicit edges (05) and hand-offs the docs show (platform_rule, 04) — are
 stored (06); a combination splitting a pair across platforms (11), or replacing a
 producer/consumer whose docs cannot hand the edge's value on (12), is rejected without an audit
-call, and what could not be checked is recorded (17).
+call, and what could not be checked is recorded (17). A combination the rules let through whose
+tool set the query already holds (the original's, or a better-ranked one's: (B, A) after (A, B))
+is dropped and counted (22): alternatives are distinct tool sets, one per set, the best ranked.
 
 The audit budget is ``audit_cap`` when given, else ``safety_limit`` (audit every combination, as
 the paper does, up to that many per query). Enumeration stops once a query has ``budget``
-pending combinations or its product is spent: rejected ones do not use the budget, so it runs in
+pending combinations or its product is spent: rejected and repeated ones do not use the budget,
+so it runs in
 rounds (enumerate, count what is pending, size the next round from the rule's yield so far).
 Each write batch of a round is staged (08), judged by the rules, cut past its query's
 budget-th pending combination (13, 14), and kept (15): the rule's rejections are counted per
@@ -22,9 +25,10 @@ threw away.
 
 Stored: the original (combo 0, always, its rank counted when the enumeration stopped above it)
 and the pending ones, numbered and ranked exactly as when the whole product was stored (the
-numbers of the rejected ones left as gaps). Counted per query (``expansions.count_products``,
-schemas 064 and 066): the rule's rejections within the budget (reported as rejected_platform) and
-the rest of the product (unstored, reported as cut). The first REASONS_KEPT rejections of each
+numbers of the rejected and repeated ones left as gaps). Counted per query
+(``expansions.count_products``, schemas 064, 066 and 071): the rule's rejections within the budget
+(reported as rejected_platform), the repeats of a kept tool set within it (repeated) and the rest
+of the product (unstored, reported as cut). The first REASONS_KEPT rejections of each
 query are stored with their members and the rule's reason (rule_rejections, 20 and 21), so a
 user can see why without the assembly holding what the rule rejects. Queries are assembled in
 groups of about CHUNK stored combinations, one transaction each, so an interruption leaves a
@@ -161,8 +165,9 @@ class Batch:
             self.flush()
 
     def flush(self) -> None:
-        """Stage the batch, judge it by the rules, cut it at the budget, count its rejections
-        and add the rest to the group (the rules read the registered edge_fit)."""
+        """Stage the batch, judge it by the rules, drop what repeats a kept tool set, cut it at
+        the budget, count its rejections and add the rest to the group (the rules read the
+        registered edge_fit)."""
         if not self.columns[0]:
             return
         table = pa.Table.from_arrays(
@@ -176,6 +181,7 @@ class Batch:
             store.execute("stages/4_assemble/10_insert_combination_items.sql", self.params)
         store.execute("stages/4_assemble/11_platform_rule.sql", self.params)
         store.execute("stages/4_assemble/12_edge_fit_rule.sql")
+        store.execute_script("stages/4_assemble/22_mark_repeated.sql")
         store.execute("stages/4_assemble/13_audit_cap.sql", {"budget": self.budget})
         store.execute("stages/4_assemble/14_drop_cut_items.sql")
         store.execute("stages/4_assemble/20_keep_reasons.sql", {"keep": REASONS_KEPT})

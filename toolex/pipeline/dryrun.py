@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 # that makes calls), 79,699 calls for 96,300 candidates; with reuse and the pre-screen (opt-in),
 # 66,532; 4,153 audit calls for 2,863 queries.
 PRIOR_VERIFY_SHARE = {"screen": 0.691, "no screen": 0.828}
-PRIOR_AUDITS_PER_QUERY = 1.451
+PRIOR_AUDITS_PER_QUERY = 1.339
 PRIOR = "prior (benchmarks/bench_cost.py)"
 
 

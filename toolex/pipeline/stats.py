@@ -2,9 +2,10 @@
 sql/stages/expansion/06_stats.sql.
 
 Columns: queries annotated, sub-queries, verified items (references included), items per
-sub-query; the fate of the combinations: assembled, rejected_platform, audited, rejected_audit,
-cut, pending and valid (original included), which add up (assembled = valid + rejected_platform
-+ rejected_audit + cut + pending); combinations per query, share of sub-queries with at least one
+sub-query; the fate of the combinations: assembled, rejected_platform, repeated (a tool set the
+query already holds), audited, rejected_audit, cut, pending and valid (original included), which
+add up (assembled = valid + rejected_platform + repeated + rejected_audit + cut + pending); valid
+combinations are distinct tool sets; combinations per query, share of sub-queries with at least one
 equivalent beyond the ground truth, share of queries with at least one alternative combination,
 and dependency_unchecked (combinations whose dependency check could not run). ``by="category"``
 (or ``"task"``) adds one row per query category (or task) after the 'all' row; the group column
@@ -43,8 +44,9 @@ def annotation_table(
 
 
 def combination_counts(store: Store, benchmark: str, expansion: str = "default") -> dict[str, int]:
-    """Combinations per status: rejected_platform = audit calls saved; cut = beyond the cap.
-    Both are mostly counts the assembly keeps per query, not rows (sql/stages/4_assemble/18)."""
+    """Combinations per status: rejected_platform = audit calls saved; repeated = a tool set the
+    query already holds; cut = beyond the cap. All three are mostly counts the assembly keeps per
+    query, not rows (sql/stages/4_assemble/18)."""
     rows = store.rows(
         "stages/4_assemble/18_combination_counts.sql",
         {"benchmark": benchmark, "expansion": expansion, "query_ids": None},

@@ -3,9 +3,9 @@
 -- Reads: combinations, combination_products. Creates: nothing (status, combinations, queries).
 -- Parameters: $benchmark, $expansion, $query_ids (VARCHAR[] or NULL).
 -- The assembly stores the original and the pending combinations up to the audit budget and
--- counts the rest of the product (combination_products, 064 and 066): rejected_platform = the
--- dependency rule's rejections within the budget, unstored = cut; each beside the rows of that
--- status an older toolex stored.
+-- counts the rest of the product (combination_products, 064, 066 and 071): rejected_platform =
+-- the dependency rule's rejections within the budget, repeated = the repeats of a kept tool set
+-- within it, unstored = cut; each beside the rows of that status an older toolex stored.
 WITH stored AS (
     SELECT status, query_id, count(*) AS n
     FROM combinations
@@ -23,6 +23,8 @@ counted AS (
     UNION ALL
     SELECT 'rejected_platform', query_id, rejected_platform FROM products
     WHERE rejected_platform > 0
+    UNION ALL
+    SELECT 'repeated', query_id, repeated FROM products WHERE repeated > 0
 )
 SELECT status, sum(n) AS combinations, count(DISTINCT query_id) AS queries
 FROM (SELECT * FROM stored UNION ALL SELECT * FROM counted)

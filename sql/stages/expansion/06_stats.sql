@@ -5,14 +5,17 @@
 -- with >= 1 equivalent beyond the GT; queries_with_alt = share of queries with >= 1 valid
 -- alternative combination.
 -- The fate of every combination, original and imported ones included, so a capped run never
--- passes for an uncapped one: assembled = valid_combos + rejected_platform + rejected_audit +
--- cut + pending; valid_combos counts every valid combination, the original included, and
+-- passes for an uncapped one: assembled = valid_combos + rejected_platform + repeated +
+-- rejected_audit + cut + pending; valid_combos counts every valid combination, the original included, and
 -- alternatives the valid ones other than the original (the words of `expand`'s outcome too);
 -- audited = the combinations an audit judged (valid or rejected_audit, neither
 -- the original nor imported); rejected_platform = what the dependency rule rejected (the
 -- assembly counts them, combination_products.rejected_platform, schema 066, beside the rows an
--- older toolex stored); cut = beyond the audit cap or the per-query safety limit (counted,
--- never stored: combination_products.unstored, schema 064);
+-- older toolex stored); repeated = what repeated the tool set of a combination kept (the
+-- original's or a better-ranked one's: counted, never stored, combination_products.repeated,
+-- schema 071), so valid_combos and alternatives count distinct tool sets; cut = beyond the audit
+-- cap or the per-query safety limit (counted, never stored: combination_products.unstored,
+-- schema 064);
 -- dependency_unchecked = combinations not rejected whose dependency check could not run (a replaced
 -- member's platform, or what it hands over, unknown: stages/4_assemble/17_dependency_check).
 -- A query counts as annotated once it has combinations (stage 3 ran for it). Verified items
@@ -40,8 +43,10 @@ per_query AS (
            (SELECT count(*) FROM per_sub p WHERE p.query_id = a.query_id) AS subqueries,
            (SELECT coalesce(sum(verified), 0) FROM per_sub p WHERE p.query_id = a.query_id) AS verified,
            (SELECT count(*) FROM per_sub p WHERE p.query_id = a.query_id AND p.beyond > 0) AS subs_beyond,
-           f.assembled + coalesce(u.unstored, 0) + coalesce(u.rejected_platform, 0) AS assembled,
+           f.assembled + coalesce(u.unstored, 0) + coalesce(u.rejected_platform, 0)
+               + coalesce(u.repeated, 0) AS assembled,
            f.valid, f.alternatives, f.rejected_platform + coalesce(u.rejected_platform, 0) AS rejected_platform,
+           coalesce(u.repeated, 0) AS repeated,
            f.rejected_audit, f.cut + coalesce(u.unstored, 0) AS cut, f.pending,
            f.audited, f.dependency_unchecked
     FROM annotated a
@@ -74,6 +79,7 @@ SELECT category,
        round(sum(verified) / nullif(sum(subqueries), 0), 2) AS items_per_sub,
        sum(assembled)::HUGEINT AS assembled,
        sum(rejected_platform)::BIGINT AS rejected_platform,
+       sum(repeated)::BIGINT AS repeated,
        sum(audited)::BIGINT AS audited,
        sum(rejected_audit)::BIGINT AS rejected_audit,
        sum(cut)::HUGEINT AS cut,
