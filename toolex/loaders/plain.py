@@ -8,7 +8,9 @@ queries  id, text (required); optional instruction, task, category, dependencies
          slot or a labelled item id, the producer's response passed into the consumer's
          parameters, value naming what is handed over; stored in dependency_edges)
          and, without a qrels file, labels (the gold tools in plan order, each an item id or
-         ``{id, relevance, from}``: ``from`` lists the steps whose output it takes)
+         ``{id, relevance, from, outputs, arguments}``: ``from`` lists the steps whose output it
+         takes; a placeholder of a step's ``outputs`` in another's ``arguments`` is a call
+         chain too: :mod:`toolex.loaders.placeholders`)
 qrels    query_id, item_id (required); optional relevance (default 1), slot (0-based position
          of the item in the annotated combination; default: file order within the query)
 
@@ -41,6 +43,7 @@ from toolex.loaders.benchmark import Benchmark, check_slots, item_row
 from toolex.loaders.fieldmap import FieldMap
 from toolex.loaders.fields import Where, get_doc, get_id, get_int, get_str
 from toolex.loaders.names import name_from_text
+from toolex.loaders.placeholders import placeholder_edges
 from toolex.loaders.readers import iter_dicts, iter_records
 
 Records = Iterable[tuple[dict[str, Any], Where]]
@@ -183,17 +186,20 @@ def _gold_steps(
 ) -> list[tuple[dict[str, Any], Where]]:
     """A query's list of gold tools as label records; a step's ``from`` (a position in the
     list, or an item id; negative: no producer, as HuggingGPT's ``dep: [-1]``) adds the edge
-    from that step to this one."""
+    from that step to this one, and so does a placeholder of a step's ``outputs`` found in
+    another's ``arguments`` (:mod:`toolex.loaders.placeholders`)."""
     spelled = dict(where.fields).get("labels", "labels")
     named = ((f, spelled) for f in ("item_id", "relevance", "slot"))
     at = replace(where, fields=(*where.fields, *named))
     out = []
     edges = []
+    calls: list[tuple[object, object]] = []  # each step's (outputs, arguments)
     for position, label in enumerate(given if isinstance(given, list) else [given]):
         if not isinstance(label, dict):
             raise at.error(
                 f"expected an item id or {{id, relevance, from}}, found {label!r}", "labels"
             )
+        calls.append((label.get("outputs"), label.get("arguments")))
         out.append(({"query_id": query_id, "item_id": label.get("id"), "slot": position,
                      "relevance": label.get("relevance")}, at))  # fmt: skip
         steps = label.get("from")
@@ -205,6 +211,9 @@ def _gold_steps(
             edges.append({"from": step, "to": position})
     if edges:
         bench.add_edges(query_id, edges, where, "labels.from")
+    chained = placeholder_edges(calls, where)
+    if chained:
+        bench.add_edges(query_id, chained, where, "labels.arguments")
     return out
 
 
