@@ -169,7 +169,7 @@ def read_labels(
     return out, notes
 
 
-def _spelling(value: Any) -> str:
+def _spelling(value: object) -> str:
     """How a label was written, when not as yes/no ('' for yes/no): a JSON true/false, a
     number, or a word of :data:`_TRUTHY` other than yes/no. Accepted (annotation tools export
     booleans and 1/0, and each reads one way), but counted, so that none is read silently."""
