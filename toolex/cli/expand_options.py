@@ -23,6 +23,7 @@ from toolex.pipeline.settings import (
     AUDIT_SAFETY_LIMIT,
     CANDIDATE_RETRIEVER,
     CANDIDATES_PER_SUBQUERY,
+    IMPORTED,
     ORDER,
     PLATFORM_RULE,
     PRESCREEN,
@@ -154,7 +155,8 @@ pipeline_options = option_group(
             default=None,
             help=f"Candidate retriever spec (default {CANDIDATE_RETRIEVER}): any of `toolex "
             "retrieve --retriever`, e.g. compat-embed:<base_url>#<model> for a dense model "
-            "behind an embeddings endpoint.",
+            f"behind an embeddings endpoint; {IMPORTED}: only the lists `toolex load "
+            "candidates` imported (a sub-query without one stops the run).",
         ),
         scope_option(
             "Library the candidates come from: the whole benchmark (default, the paper's full "

@@ -29,6 +29,7 @@ from toolex.pipeline.settings import (
     AUDIT_SAFETY_LIMIT,
     CANDIDATE_RETRIEVER,
     CANDIDATES_PER_SUBQUERY,
+    IMPORTED,
     JUDGED_STAGES,
     ORDER,
     PLATFORM_RULE,
@@ -195,6 +196,15 @@ def run_expansion(
     if "candidates" in stages and ids and search is None:
         # a bad spec or a missing key: before any call, and before --replace drops anything
         candidates.check_retriever(settings.retriever)
+    if "candidates" in stages and ids:
+        if replace and settings.retriever == IMPORTED:
+            raise InputError(
+                f"--replace drops the candidate lists `toolex load candidates` imported, and "
+                f"--retriever {IMPORTED} retrieves none: import them into a new --expansion",
+                field="--replace",
+            )
+        if not replace:  # after --replace nothing is imported: any retriever draws every list
+            candidates.check_source(store, benchmark, expansion, ids, settings.retriever)
     if replace:
         record.drop_outputs(store, benchmark, expansion)
     else:
