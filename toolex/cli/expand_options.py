@@ -23,7 +23,6 @@ from toolex.pipeline.settings import (
     AUDIT_SAFETY_LIMIT,
     CANDIDATE_RETRIEVER,
     CANDIDATES_PER_SUBQUERY,
-    IMPORTED,
     ORDER,
     PLATFORM_RULE,
     PRESCREEN,
@@ -155,7 +154,7 @@ pipeline_options = option_group(
             default=None,
             help=f"Candidate retriever spec (default {CANDIDATE_RETRIEVER}): any of `toolex "
             "retrieve --retriever`, e.g. compat-embed:<base_url>#<model> for a dense model "
-            f"behind an embeddings endpoint; {IMPORTED}: only the lists `toolex load "
+            "behind an embeddings endpoint; imported: only the lists `toolex load "
             "candidates` imported (a sub-query without one stops the run).",
         ),
         scope_option(

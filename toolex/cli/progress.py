@@ -14,11 +14,14 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from toolex.progress import NullProgress, Progress, reporting
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 LINE_EVERY_S = 10.0
 
@@ -213,7 +216,7 @@ class BarProgress:
 
     RATE_WIDTH = 100
 
-    def __init__(self, console: Any = None) -> None:
+    def __init__(self, console: Console | None = None) -> None:
         self.console = console  # a rich Console (None: stderr's)
         self.bar: Any = None  # a rich Progress while a task is open (rich loads on first use)
         self.open: list[Any] = []  # task ids, innermost last; None for an empty task

@@ -12,7 +12,7 @@ so an interrupted stage resumes at the first sub-query without one. Sub-queries 
 imported (`toolex load candidates`, toolex.expansions.candidates) already have one and are left
 alone. The rows go to their owner, toolex.expansions, as typed records.
 
-With the retriever ``imported`` (settings.IMPORTED) the stage retrieves nothing: every list must
+With the retriever ``imported`` (:data:`IMPORTED`) the stage retrieves nothing: every list must
 be one `toolex load candidates` imported, and :func:`check_source` refuses the run, before any
 stage, when a selected sub-query has none. Any other retriever is refused over an expansion that
 holds imported lists where some selected sub-query lacks one: its list would be drawn by another
@@ -30,12 +30,16 @@ from typing import TYPE_CHECKING, Any
 from toolex import expansions
 from toolex.errors import InputError
 from toolex.expansions import CandidateRow
-from toolex.pipeline.settings import CANDIDATES_PER_SUBQUERY, IMPORTED, RENDERING, SCOPE
+from toolex.pipeline.settings import CANDIDATES_PER_SUBQUERY, RENDERING, SCOPE
 from toolex.pipeline.stage import StageContext, StageCounts
 
 if TYPE_CHECKING:
     from toolex.store import Store
 
+# The candidate "retriever" that retrieves nothing: every list is one `toolex load candidates`
+# imported, and a sub-query without one stops the run (check_source). A word of this stage, not
+# a default: settings.py holds the defaults.
+IMPORTED = "imported"
 # (store, benchmark, retriever, texts, depth, scope, rendering) -> pyarrow.Table
 # (query_id, slot, item_id, score, rank): the signature of toolex.retrieval.search
 SearchFn = Callable[..., Any]

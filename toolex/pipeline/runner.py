@@ -29,7 +29,6 @@ from toolex.pipeline.settings import (
     AUDIT_SAFETY_LIMIT,
     CANDIDATE_RETRIEVER,
     CANDIDATES_PER_SUBQUERY,
-    IMPORTED,
     JUDGED_STAGES,
     ORDER,
     PLATFORM_RULE,
@@ -197,10 +196,11 @@ def run_expansion(
         # a bad spec or a missing key: before any call, and before --replace drops anything
         candidates.check_retriever(settings.retriever)
     if "candidates" in stages and ids:
-        if replace and settings.retriever == IMPORTED:
+        if replace and settings.retriever == candidates.IMPORTED:
             raise InputError(
                 f"--replace drops the candidate lists `toolex load candidates` imported, and "
-                f"--retriever {IMPORTED} retrieves none: import them into a new --expansion",
+                f"--retriever {candidates.IMPORTED} retrieves none: import them into a new "
+                "--expansion",
                 field="--replace",
             )
         if not replace:  # after --replace nothing is imported: any retriever draws every list

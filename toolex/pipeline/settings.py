@@ -24,9 +24,6 @@ STAGE_GROUPS = {
 # references in its top 20 than the BM25+WordLlama hybrid (94 of 743 vs 146:
 # benchmarks/bench_candidates.py).
 CANDIDATE_RETRIEVER = "bm25"
-# The candidate "retriever" that retrieves nothing: every list is one `toolex load candidates`
-# imported, and a sub-query without one stops the run (toolex.pipeline.candidates.check_source).
-IMPORTED = "imported"
 # Candidates retrieved per sub-query (stage 2); an unretrieved reference is charged rank K + 1.
 CANDIDATES_PER_SUBQUERY = 20
 # Library searched, by `toolex retrieve` and by the candidates of stage 2: the whole benchmark.
