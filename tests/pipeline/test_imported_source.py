@@ -126,3 +126,22 @@ def test_queries_not_yet_decomposed_count_as_missing_and_replace_is_refused(db, 
     with pytest.raises(InputError, match="--replace drops the candidate lists"):
         _run(db, "imported", query_ids=["q1"], replace=True)
     assert _counts(db)[0] == 6  # the imported lists are still there (two references added)
+
+
+def test_the_tour_chain_without_an_embedding_server_ends_in_an_error(db, tmp_path):
+    """The Tour's chain when the `dense` expansion could not run: the lists written out are 0
+    rows (said on stderr), their import is refused, and the expansion told to use imported
+    lists stops instead of drawing BM25 lists."""
+    out = tmp_path / "elsewhere.parquet"
+    sql = CliRunner().invoke(cli, ["sql", "--db", db, "--format", "parquet", "--out", str(out),
+                                   "SELECT query_id, slot, item_id, score FROM candidates WHERE "
+                                   "expansion = 'dense' AND score IS NOT NULL"])  # fmt: skip
+    assert sql.exit_code == 0 and f"wrote 0 rows to {out}" in sql.stderr
+    load = CliRunner().invoke(cli, ["load", "candidates", str(out), "--db", db, "--benchmark",
+                                    "b", "--expansion", "x"])  # fmt: skip
+    assert isinstance(load.exception, InputError) and "holds no results" in str(load.exception)
+    run = CliRunner().invoke(cli, ["expand", "--db", db, "--benchmark", "b", "--expansion", "x",
+                                   "--retriever", "imported"])  # fmt: skip
+    assert isinstance(run.exception, InputError)
+    assert "holds no imported lists: 3 sub-queries" in str(run.exception)
+    assert _counts(db) == (0, 0)
