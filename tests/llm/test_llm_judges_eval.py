@@ -61,20 +61,23 @@ def test_a_seeded_sample_is_the_same_for_the_same_seed_and_saved_apart(db):
         labels, _ = checked_labels(store, SMALL)
     one, name, notes = sample_labels(labels, "small.jsonl", 4, seed=1)
     again, _, _ = sample_labels(labels, "small.jsonl", 4, seed=1)
-    other, _, _ = sample_labels(labels, "small.jsonl", 4, seed=2)
+    other, _, _ = sample_labels(labels, "small.jsonl", 4, seed=3)
     assert one == again and one != other and len(one) == 4
     assert [labels.index(x) for x in one] == sorted(labels.index(x) for x in one)  # in order
     assert name == "small.jsonl (sample of 4, seed 1)"
-    assert notes == ["a seeded sample: 4 of 7 labels (seed 1: the same labels again)"]
+    assert notes == [
+        "a seeded sample: 4 of 7 labels, spread over benchmarks and parts (b 2, b/units 1, "
+        "b/weather 1; seed 1: the same labels again)"
+    ]
     assert sample_labels(labels, "small.jsonl", 99, seed=1) == (labels, "small.jsonl", [])
 
     res = evaluate(db, "--judge", "heuristic", "--limit", "4", "--seed", "1", "--format", "json")
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["labels"] == 4
-    assert "note: a seeded sample: 4 of 7 labels (seed 1" in res.stderr
+    assert "note: a seeded sample: 4 of 7 labels, spread over benchmarks and parts" in res.stderr
     assert saved(db) == [{"source": "small.jsonl (sample of 4, seed 1)"}]
     alone = evaluate(db, "--judge", "heuristic", "--seed", "3")
-    assert alone.exit_code == 2 and "--seed draws the --limit sample" in alone.output
+    assert alone.exit_code == 2 and "--seed draws the --limit sample and orders a" in alone.output
 
 
 def test_a_call_budget_exits_3_spreads_over_the_queries_and_resumes(llm_env, db):

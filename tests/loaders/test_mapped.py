@@ -173,7 +173,12 @@ def _with(args: list[str], spec: str, replace: bool) -> list[str]:
         ("queries.dependencies.from=sourc", True, "'sourc' finds nothing in", "sourc"),
         ("queries.txt=x", False, "queries have no field 'txt'; they read id, text", "--map"),
         ("items.text=desc", False, "map items.text or items.doc, not both", "--map"),
-        ("queries.labels.rank=x", False, "has id, relevance, from, not 'rank'", "--map"),
+        (
+            "queries.labels.rank=x",
+            False,
+            "has id, relevance, from, outputs, arguments, not 'rank'",
+            "--map",
+        ),
         ("items=nodes", False, "where the items are is mapped twice", "--map"),
         ("queries.labels=task_nodes[*].task", False, "mapped twice", "--map"),
         ("items.id=nodes[*", False, "cannot read path", "--map"),

@@ -107,3 +107,17 @@ def test_wordllama_in_length_order_gives_wordllamas_own_vectors():
     texts = [" ".join(words[: 1 + (i * 7) % 9] * (1 + (i * 13) % 40)) for i in range(150)]
     own = emb._wl.embed(texts, norm=True)
     np.testing.assert_array_equal(emb.embed(texts), own / np.linalg.norm(own, axis=1)[:, None])
+
+
+def test_wordllama_embeds_an_empty_text_as_zero_without_a_numpy_warning():
+    """Issue 35.7: an empty name pooled to 0/0 inside WordLlama: NaN and a RuntimeWarning on the
+    user's terminal. It is a text that says nothing: a zero vector, and no warning."""
+    import warnings
+
+    embedder = make_embedder("wordllama")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        vectors = embedder.embed(["", "get the weather"])
+    assert np.isfinite(vectors).all()
+    assert not vectors[0].any()
+    assert abs(float(np.linalg.norm(vectors[1])) - 1.0) < 1e-5

@@ -73,6 +73,10 @@ def expand(
             judges = pipeline.judges(store, benchmark)
         ids = select_queries(store, benchmark, selection.queries, selection.task, selection.limit)
         check_settings(store, benchmark, expansion, selection.stages, settings, judges)
+        if "candidates" in selection.stages and ids:  # the run would refuse: so does its estimate
+            from toolex.pipeline.candidates import check_source
+
+            check_source(store, benchmark, expansion, ids, settings.retriever)
         rows = estimate(store, benchmark, expansion, ids, judges, settings, selection.stages)
         emit_rows(
             [*rows, total_row(rows)],

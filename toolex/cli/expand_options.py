@@ -154,7 +154,8 @@ pipeline_options = option_group(
             default=None,
             help=f"Candidate retriever spec (default {CANDIDATE_RETRIEVER}): any of `toolex "
             "retrieve --retriever`, e.g. compat-embed:<base_url>#<model> for a dense model "
-            "behind an embeddings endpoint.",
+            "behind an embeddings endpoint; imported: only the lists `toolex load "
+            "candidates` imported (a sub-query without one stops the run).",
         ),
         scope_option(
             "Library the candidates come from: the whole benchmark (default, the paper's full "

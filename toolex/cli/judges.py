@@ -88,14 +88,16 @@ def judges() -> None:
     type=int,
     default=0,
     show_default=True,
-    help="Seed of the --limit sample: the same seed draws the same labels.",
+    help="Seed of the --limit sample and of the order --max-calls takes the labels in (both "
+    "spread over benchmarks and parts): the same seed, the same labels.",
 )
 @click.option(
     "--max-calls",
     type=click.IntRange(0),
     default=None,
-    help="Stop after N LLM calls (spread over the labels' queries; exit code 3); the figures "
-    "then cover what was judged, and a re-run resumes from the call ledger.",
+    help="Stop after N LLM calls (spread over the labels' benchmarks, parts and queries; exit "
+    "code 3); the figures then cover what was judged, and a re-run resumes from the call "
+    "ledger.",
 )
 @click.option("--dry-run", is_flag=True, help="Print the calls and cost first; call nothing.")
 @click.option(
@@ -146,8 +148,11 @@ def eval_cmd(
     from toolex.pipeline.config import load_config
 
     ctx = click.get_current_context()
-    if ctx.get_parameter_source("seed") == click.core.ParameterSource.COMMANDLINE and not limit:
-        raise click.UsageError("--seed draws the --limit sample: give --limit N with it")
+    seeded = ctx.get_parameter_source("seed") == click.core.ParameterSource.COMMANDLINE
+    if seeded and not limit and max_calls is None:
+        raise click.UsageError(
+            "--seed draws the --limit sample and orders a --max-calls run: give one of them"
+        )
     config = load_config(config_path) if config_path else None
     if stage == "audit":
         if not sample_id:
@@ -188,7 +193,9 @@ def eval_cmd(
                 click.echo(f"--max-calls {max_calls}: the run stops after that many", err=True)
             return
         budget = Budget(max_calls=max_calls) if max_calls is not None else None
-        evaluation = evaluate_verify(store, specs, labels, name, **options, budget=budget)
+        evaluation = evaluate_verify(
+            store, specs, labels, name, **options, budget=budget, seed=seed
+        )
     _print(evaluation, fmt, n_errors, saved=budget is None or not budget.exhausted)
     if budget is not None and budget.exhausted:
         from toolex.cli.expand import BUDGET_EXIT

@@ -68,10 +68,14 @@ def plain_cmd(
              dependencies: the call chain, a list of {from, to, value}: from/to a
                slot (0-based) or a labelled item id, the producer's output passed
                into the consumer's parameters, value what is handed over;
-             labels (without --qrels): the gold tools in plan order, each an item
-               id or {id, relevance, from}: from lists the steps whose output this
-               step takes (0-based positions in labels, or item ids; a negative
-               step, as in HuggingGPT's dep [-1], means none)
+             labels (without --qrels): the gold tools in plan order, each an
+               item id or {id, relevance, from, outputs, arguments}: from lists
+               the steps whose output this step takes (0-based positions in
+               labels, or item ids; a negative step, as in HuggingGPT's dep
+               [-1], means none); outputs names the placeholders a step's
+               results are written as (Seal-Tools' responses ["API_call_0"]),
+               arguments holds its parameter values: a value holding another
+               step's placeholder is a call chain from that step
     qrels    query_id, item_id (required); relevance (default 1), slot (0-based
              position in the annotated combination; default: file order within
              the query). A query's k labels fill slots 0..k-1: a negative slot,
@@ -102,7 +106,8 @@ def plain_cmd(
              records are when nested: a list inside a top-level object or inside
              each record (items=nodes; items=api_list makes each API of each tool
              record an item); FILE.FIELD.SUB, a field of each element of labels or
-             dependencies (queries.labels.id=task, queries.dependencies.from=source)
+             dependencies (queries.labels.id=task,
+             queries.labels.outputs=responses, queries.dependencies.from=source)
              or a key of the item's doc (items.doc.description=desc)
     SOURCE   a JSON path into the record: keys joined by dots (function.name),
              [N] an index, [*] every element (task_nodes[*].task), ["a.b"] a key
@@ -124,6 +129,12 @@ def plain_cmd(
           --map items.doc.parameters=parameters --map queries.text=user_request \\
           --map queries.labels=task_nodes[*].task --map queries.dependencies=task_links \\
           --map queries.dependencies.from=source --map queries.dependencies.to=target
+      # Seal-Tools: call chains as placeholders ("document_id": "API_call_0")
+      toolex load plain --name seal --items tool.jsonl --queries test.jsonl \\
+          --map items.id=api_name --map 'items.doc=$' --map queries.text=query \\
+          --map queries.labels=calling --map queries.labels.id=api \\
+          --map queries.labels.outputs=responses \\
+          --map queries.labels.arguments=parameters
       # OpenAI-style function tools; gold tools are the names of the answer's calls
       toolex load plain --name fc --items tools.jsonl --queries queries.jsonl \\
           --map items.id=function.name --map items.doc=function \\

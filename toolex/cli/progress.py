@@ -14,11 +14,14 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
 from toolex.progress import NullProgress, Progress, reporting
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 LINE_EVERY_S = 10.0
 
@@ -204,9 +207,17 @@ def describe(fields: dict[str, Any]) -> str:
 
 
 class BarProgress:
-    """Rich progress bars on stderr; nested tasks are rows of one display."""
+    """Rich progress bars on stderr; nested tasks are rows of one display.
 
-    def __init__(self) -> None:
+    The counts stay whole at any width: done/total, the times and the calls and cost are never
+    cut, the label and the bar share what is left (the label cut with an ellipsis), and below
+    ``RATE_WIDTH`` columns the rate is left out. (Rich squeezes every column of a row that is
+    too wide, and on 80 columns a long label left "0… ETA -:-…".)"""
+
+    RATE_WIDTH = 100
+
+    def __init__(self, console: Console | None = None) -> None:
+        self.console = console  # a rich Console (None: stderr's)
         self.bar: Any = None  # a rich Progress while a task is open (rich loads on first use)
         self.open: list[Any] = []  # task ids, innermost last; None for an empty task
         self.fields: dict[Any, dict[str, Any]] = {}
@@ -251,24 +262,34 @@ class BarProgress:
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
+            ProgressColumn,
             TextColumn,
             TimeElapsedColumn,
             TimeRemainingColumn,
         )
         from rich.progress import Progress as RichProgress
+        from rich.table import Column
 
-        return RichProgress(
-            TextColumn("{task.description:<10}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TextColumn("{task.fields[extra]}"),
-            console=Console(stderr=True),
-            transient=False,
-        )
+        console = self.console or Console(stderr=True)
+
+        def whole() -> Column:  # a column of counts: never wrapped, never squeezed
+            return Column(no_wrap=True)
+
+        columns: list[ProgressColumn] = [
+            TextColumn(
+                "{task.description}",
+                table_column=Column(ratio=3, no_wrap=True, overflow="ellipsis", min_width=8),
+            ),
+            BarColumn(bar_width=None, table_column=Column(ratio=1, min_width=3)),
+            MofNCompleteColumn(table_column=whole()),
+            TimeElapsedColumn(table_column=whole()),
+            TextColumn("ETA", table_column=whole()),
+            TimeRemainingColumn(table_column=whole()),
+            TextColumn("{task.fields[extra]}", table_column=whole()),
+        ]
+        if console.width >= self.RATE_WIDTH:
+            columns.insert(6, TextColumn("{task.fields[rate]}", table_column=whole()))
+        return RichProgress(*columns, console=console, transient=False, expand=True)
 
 
 @dataclass

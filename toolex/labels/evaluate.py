@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import random
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from toolex.judges.base import Judge, Stage, Verdict
 from toolex.judges.operating_points import LABELS_FITTED_ON
 from toolex.labels.records import SHIPPED, Label
 from toolex.labels.report import Evaluation, Scored, judge_report, save_evaluation
+from toolex.labels.spread import label_stratum, spread
 from toolex.labels.table import checked_labels, require_source, stored_labels
 from toolex.labels.tasks import LabelTasks, label_tasks
 from toolex.llm.budget import Budget
@@ -74,13 +75,25 @@ def sample_labels(
     labels: Sequence[Label], source: str, limit: int | None, seed: int
 ) -> tuple[list[Label], str, list[str]]:
     """(a seeded sample of ``limit`` labels in their stored order, its source name, notes);
-    all of them, unchanged, when ``limit`` is None or covers them."""
+    all of them, unchanged, when ``limit`` is None or covers them. The sample is spread over
+    the labels' benchmarks and parts (toolex.labels.spread): each in turn, as far as it has
+    labels, so 40 labels of two benchmarks are 20 of each, not 40 of the first."""
     if limit is None or limit >= len(labels):
         return list(labels), source, []
-    chosen = sorted(random.Random(seed).sample(range(len(labels)), limit))
+    order = spread(range(len(labels)), lambda i: _stratum_of(labels[i]), seed)
+    chosen = sorted(order[:limit])
     name = f"{source} (sample of {limit}, seed {seed})"
-    note = f"a seeded sample: {limit} of {len(labels)} labels (seed {seed}: the same labels again)"
+    per = Counter("/".join(filter(None, _stratum_of(labels[i]))) for i in chosen)
+    shown = ", ".join(f"{key} {n}" for key, n in sorted(per.items()))
+    note = (
+        f"a seeded sample: {limit} of {len(labels)} labels, spread over benchmarks and parts "
+        f"({shown}; seed {seed}: the same labels again)"
+    )
     return [labels[i] for i in chosen], name, [note]
+
+
+def _stratum_of(label: Label) -> tuple[str, ...]:
+    return label_stratum(label.benchmark, label.stratum)
 
 
 def _only(labels: list[Label], benchmark: str | None, source: str) -> list[Label]:
@@ -179,9 +192,12 @@ def evaluate_verify(
     decompose_with: str | None = None,
     save: bool = True,
     budget: Budget | None = None,
+    seed: int = 0,
 ) -> Evaluation:
     """Every judge of ``specs`` on the labelled triples; saved to judge_evaluations unless
-    ``budget`` stopped the run (its figures then cover the labels judged before it did)."""
+    ``budget`` stopped the run (its figures then cover the labels judged before it did). Under
+    a budget the triples go out spread over benchmarks and parts in ``seed``'s order
+    (toolex.labels.spread), so that a run stopped early covers each of them."""
     decompose_with = decompose_with or decomposer_spec(config)
     lt = label_tasks(
         store,
@@ -189,7 +205,11 @@ def evaluate_verify(
         expansion=expansion,
         subqueries=subqueries,
         decomposer=_decomposers(store, decompose_with, config, budget=budget),
+        spread_seed=seed if budget is not None else None,
     )
+    tasks = lt.tasks
+    if budget is not None:
+        tasks = spread(tasks, lambda t: (t.strata["benchmark"], t.strata["part"]), seed)
     evaluation = Evaluation(source, "verify", len(labels), [], _task_notes(lt, decompose_with))
     if source in LABELS_FITTED_ON and any(parse_spec(s)[0] == "heuristic" for s in specs):
         evaluation.notes.append(
@@ -214,9 +234,9 @@ def evaluate_verify(
                 store, spec, config, sorted({t.benchmark for t in lt.tasks})
             )
         ]
-        with progress(f"judges eval {spec}", len(lt.tasks), unit="verdicts") as advance:
+        with progress(f"judges eval {spec}", len(tasks), unit="verdicts") as advance:
             for bench, judge in judges:
-                group = [t.task for t in lt.tasks if bench is None or t.benchmark == bench]
+                group = [t.task for t in tasks if bench is None or t.benchmark == bench]
                 for outcome in judge.verify(group):
                     advance(1)
                     item = by_key[outcome.key]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
@@ -128,6 +129,7 @@ def read_labels(
     out: list[tuple[Label, Where]] = []
     errors: list[InputError] = []
     unknown: set[str] = set()
+    spelled: Counter[str] = Counter()  # labels not written yes/no, by how they were written
     seen: dict[tuple[str, ...], int] = {}
     for rec, line in records:
         where = Where(str(path), line)
@@ -152,12 +154,31 @@ def read_labels(
             continue
         seen[key] = line
         out.append((label, where))
+        spelled[_spelling(rec.get("label"))] += 1
     if not out and not errors:
         errors.append(InputError("no labels in the file", path=str(path)))
     if errors:
         raise LabelErrors(str(path), errors)
     notes = [f"ignored unknown field(s): {', '.join(sorted(unknown))}"] if unknown else []
+    spelled.pop("", None)
+    if spelled:
+        forms = ", ".join(f"{n} as {form}" for form, n in sorted(spelled.items()))
+        notes.append(
+            f"{sum(spelled.values())} label(s) not written yes/no were read as yes/no ({forms})"
+        )
     return out, notes
+
+
+def _spelling(value: object) -> str:
+    """How a label was written, when not as yes/no ('' for yes/no): a JSON true/false, a
+    number, or a word of :data:`_TRUTHY` other than yes/no. Accepted (annotation tools export
+    booleans and 1/0, and each reads one way), but counted, so that none is read silently."""
+    if isinstance(value, bool):
+        return "JSON true/false"
+    if isinstance(value, int | float):
+        return "the number 1/0"
+    text = str(value).strip().lower()
+    return "" if text in (YES, NO) else f"{text!r}"
 
 
 def parse_record(

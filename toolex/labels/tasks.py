@@ -31,6 +31,7 @@ import pyarrow as pa
 
 from toolex.judges.base import DecomposeTask, Judge, SubQuery, ToolDoc, VerifyTask, tool_doc
 from toolex.labels.records import Label
+from toolex.labels.spread import spread
 from toolex.progress import progress
 from toolex.store import Store
 
@@ -113,12 +114,16 @@ def label_tasks(
     subqueries: str = "decomposer",
     decomposer: Callable[[str], Judge],
     call_decomposer: bool = True,
+    spread_seed: int | None = None,
 ) -> LabelTasks:
     """The verify tasks of ``labels``; ``decomposer(benchmark)`` gives the decompose judge.
 
     With ``call_decomposer`` False (a dry run of a judge that makes calls) queries to decompose
     are returned in ``decompose`` instead, and their tasks carry a stand-in sub-query (the
-    reference's description) so that their verify prompts can still be priced."""
+    reference's description) so that their verify prompts can still be priced. With
+    ``spread_seed`` (a run under a call budget) the queries are decomposed in rounds of
+    ``SPREAD_ROUND`` per benchmark, in the seed's order, rather than benchmark after benchmark:
+    a budget spent while decomposing still leaves every benchmark something."""
     if subqueries not in SUBQUERY_SOURCES:
         raise ValueError(f"subqueries must be one of {SUBQUERY_SOURCES}, not {subqueries!r}")
     keyed = [(f"#{i}", label) for i, label in enumerate(labels)]
@@ -142,10 +147,8 @@ def label_tasks(
             need.setdefault(r["benchmark"], set()).add(r["query_id"])
     decomposed: dict[tuple[str, str, str], str] = {}  # (benchmark, query, reference) -> text
     failures: dict[tuple[str, str], str] = {}  # (benchmark, query) -> why
-    for bench, query_ids in sorted(need.items()):
-        found, failed, asked = _decompose(
-            store, bench, sorted(query_ids), decomposer, call_decomposer
-        )
+    for bench, query_ids in _rounds(need, spread_seed):
+        found, failed, asked = _decompose(store, bench, query_ids, decomposer, call_decomposer)
         decomposed |= {(bench, q, ref): text for (q, ref), text in found.items()}
         failures |= {(bench, q): why for q, why in failed.items()}
         out.decompose += [(bench, t) for t in asked]
@@ -203,6 +206,24 @@ def label_tasks(
         )
     out.tasks.sort(key=lambda t: t.task.key)
     return out
+
+
+SPREAD_ROUND = 25  # queries of one benchmark decomposed in a round, under a budget
+
+
+def _rounds(need: dict[str, set[str]], seed: int | None) -> list[tuple[str, list[str]]]:
+    """(benchmark, its queries) to decompose: each benchmark whole, in order; with ``seed``,
+    rounds of SPREAD_ROUND queries per benchmark in turn, each benchmark's in the seed's order."""
+    if seed is None:
+        return [(bench, sorted(ids)) for bench, ids in sorted(need.items())]
+    order = {b: spread(sorted(ids), lambda q: (), seed) for b, ids in sorted(need.items())}
+    deepest = max((len(ids) for ids in order.values()), default=0)
+    return [
+        (bench, sorted(ids[start : start + SPREAD_ROUND]))
+        for start in range(0, deepest, SPREAD_ROUND)
+        for bench, ids in order.items()
+        if ids[start : start + SPREAD_ROUND]
+    ]
 
 
 def _subquery(row: dict[str, Any], subqueries: str) -> tuple[str | None, str]:

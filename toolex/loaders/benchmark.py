@@ -162,6 +162,7 @@ class Benchmark:
         for query_id, slots in per_query.items():
             check_slots(query_id, slots)
         self._resolve_edges()
+        self._check_acyclic()
         if not self.items:
             raise ToolexError(f"{self.source}: no items found; nothing to load")
         if not self.queries:
@@ -222,6 +223,27 @@ class Benchmark:
                 "tool feeding itself); dropped"
             )
 
+    def _check_acyclic(self) -> None:
+        """A query's call chain runs in an order: a cycle (a step taking, through others, its
+        own output) is no plan, and would make the dependency rule check hand-offs that cannot
+        happen. The error names the cycle, located at the edge that closes it."""
+        per_query: dict[str, list[tuple[dict[str, Any], tuple[Where, str]]]] = {}
+        for edge, at in zip(self.edges, self._edge_where, strict=True):
+            per_query.setdefault(edge["query_id"], []).append((edge, at))
+        for query_id, edges in per_query.items():
+            after: dict[int, list[int]] = {}
+            for edge, _ in edges:
+                after.setdefault(edge["producer_slot"], []).append(edge["consumer_slot"])
+            for edge, (where, field_name) in edges:
+                path = _path(after, edge["consumer_slot"], edge["producer_slot"])
+                if path is not None:
+                    steps = " -> ".join(str(s) for s in [edge["producer_slot"], *path])
+                    raise where.error(
+                        f"the call chain of query {query_id!r} has a cycle (slots {steps}): "
+                        "a step cannot take its own output, even through other steps",
+                        field_name,
+                    )
+
     def revision(self) -> str:
         """SHA-256 of the normalised content and the render version (text depends on it)."""
         h = hashlib.sha256()
@@ -262,6 +284,24 @@ def check_slots(query_id: str, slots: list[tuple[int, Where]]) -> None:
                 "slot",
             )
         first[slot] = where
+
+
+def _path(after: dict[int, list[int]], start: int, goal: int) -> list[int] | None:
+    """The slots from ``start`` to ``goal`` along the edges ``after``, or None."""
+    trail: dict[int, int | None] = {start: None}
+    todo = [start]
+    while todo:
+        slot = todo.pop()
+        if slot == goal:
+            out = [slot]
+            while (back := trail[out[-1]]) is not None:
+                out.append(back)
+            return out[::-1]
+        for nxt in after.get(slot, []):
+            if nxt not in trail:
+                trail[nxt] = slot
+                todo.append(nxt)
+    return None
 
 
 def _at(where: Where) -> str:

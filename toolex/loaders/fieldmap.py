@@ -32,7 +32,14 @@ from toolex.errors import InputError
 from toolex.loaders.fields import Where
 from toolex.loaders.jsonpath import MISSING, PathError, Source, locate, parse, resolve
 from toolex.loaders.jsonpath import Path as JsonPath
-from toolex.loaders.readers import iter_dicts, iter_records, loads, read_json_value
+from toolex.loaders.readers import (
+    TopLevelObjectError,
+    iter_dicts,
+    iter_records,
+    loads,
+    read_json_value,
+    record_lists,
+)
 
 # Every field the plain loader reads: {file: {field: what it is}}, in --help order.
 FIELDS: dict[str, dict[str, str]] = {
@@ -56,8 +63,12 @@ FIELDS: dict[str, dict[str, str]] = {
         "from/to a slot (0-based) or a labelled item id, the producer's output passed into "
         "the consumer's parameters, value what is handed over",
         "labels": "without --qrels: its gold tools in plan order, each an item id or "
-        "{id, relevance, from}; from lists the steps whose output this one takes (0-based "
-        "positions in labels, or item ids; a negative step, as in dep: [-1], means none)",
+        "{id, relevance, from, outputs, arguments}; from lists the steps whose output this one "
+        "takes (0-based positions in labels, or item ids; a negative step, as in dep: [-1], "
+        "means none); outputs names the placeholders a step's results are written as "
+        '(Seal-Tools\' responses: ["API_call_0"]), arguments holds its parameter values, where '
+        "an earlier step's placeholder is a call chain from that step, its value the "
+        "parameter's name",
     },
     "qrels": {
         "query_id": "the query (required)",
@@ -69,7 +80,7 @@ FIELDS: dict[str, dict[str, str]] = {
 }
 SUBFIELDS = {
     ("queries", "dependencies"): ("from", "to", "value"),
-    ("queries", "labels"): ("id", "relevance", "from"),
+    ("queries", "labels"): ("id", "relevance", "from", "outputs", "arguments"),
 }
 NEEDED = {"labels": ("id",), "dependencies": ("from", "to")}  # sub-fields an element needs
 DOC_KEY = ("items", "doc")  # items.doc.KEY: any key of the documentation object
@@ -96,7 +107,7 @@ class FileMap:
         names = tuple((k, v.text) for k, v in self.sources.items())
         for value, line in self._values(Path(path)):
             for rec, ancestors, at in self._records(value, str(path), line):
-                where = Where(str(path), line, at, "record" if at else what, names)
+                where = Where(str(path), line, at or None, "record" if at else what, names)
                 try:
                     yield self._view(rec, ancestors), where
                 except PathError as exc:
@@ -115,12 +126,47 @@ class FileMap:
 
     def _values(self, path: Path) -> Iterator[tuple[object, int | None]]:
         """Top-level values: the records, or (with a records path) what holds them. A .json
-        file holding one object (not JSON Lines) is one value, with no line."""
-        if self.records is not None and path.suffix.lower() == ".json" and _one_object(path):
+        file holding one object (not JSON Lines) is one value, with no line. ``FILE=$`` (the
+        records are the file's values) reads as no mapping does, so that a file holding one
+        object is refused as such."""
+        whole = self.records is not None and not self.records.steps and not self.records.up
+        nested = self.records is not None and not whole
+        if nested and path.suffix.lower() == ".json" and _one_object(path):
             yield read_json_value(path), None
             return
         records = iter_records(path)
-        yield from (iter_dicts(path, records) if self.records is None else records)
+        try:
+            yield from (records if nested else iter_dicts(path, records))
+        except TopLevelObjectError:
+            if nested:  # one line holding the object (json.dump's way): what the path reads
+                yield read_json_value(path), 1
+                return
+            raise self._top_level_object(path, whole) from None
+
+    def _top_level_object(self, path: Path, whole: bool) -> InputError:
+        """The reader's refusal of a file holding one object, worded for `load plain`: a list
+        under a key of the object is read with ``--map FILE=KEY``, naming the keys that hold
+        one; ``FILE=$`` named that whole object, which is one value, not a list of records."""
+        keys = record_lists(read_json_value(path))
+        shown = " or ".join(f"--map {self.name}={_key_path(k)}" for k in keys[:3])
+        said = (
+            f"--map {self.name}={self.records.text} names the file's whole top-level object: "
+            f"one value, not a list of {self.name}"
+            if whole and self.records is not None
+            else "the file holds one top-level JSON object, not a list of records"
+        )
+        return InputError(
+            f"{said}: "
+            + (
+                f"read the list under its key with {shown}"
+                if keys
+                else f"name where the records are with --map {self.name}=PATH (a JSON path to "
+                "the list inside the object)"
+            )
+            + ("" if whole else ", or give the records as a JSON array or JSON Lines"),
+            path=str(path),
+            field=self.records.text if whole and self.records is not None else None,
+        )
 
     def _records(
         self, value: object, path: str, line: int | None
@@ -204,6 +250,12 @@ class FileMap:
                 shown = shown if len(shown) <= 80 else shown[:77] + "..."
                 raise PathError(f"{self.sources[target].text!r} finds nothing in {shown}")
         return out or element  # nothing found: the element as given, for the error to show
+
+
+def _key_path(key: str) -> str:
+    """A key as a --map path: bare when the path syntax reads it so, else in brackets."""
+    plain = key.strip() == key and not set(key) & set('.[]{}^$"')
+    return key if plain else f"[{json.dumps(key)}]"
 
 
 def _as_list(value: object) -> list[object]:

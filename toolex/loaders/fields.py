@@ -17,7 +17,7 @@ INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1  # the store's INTEGER (relevance, sl
 _INT_TEXT = re.compile(r"\s*-?[0-9]{1,10}\s*", re.ASCII)
 # Unicode's control characters (Cc) and line/paragraph separators (Zl, Zp); a regex keeps the
 # check at C speed on a 200,000-item library
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _NUMBER_TEXT = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?", re.ASCII)
 
 
@@ -71,7 +71,7 @@ def check_id(value: str, where: Where, field: str) -> str:
     """An id as the store keeps it: no control character (newline, tab, NUL, ...) and no line
     or paragraph separator. Such an id breaks every line- and tab-based file an id travels
     through (TREC and BEIR qrels, runs, CSV, the TUI), so it is refused where it is read."""
-    bad = _CONTROL.search(value)
+    bad = CONTROL.search(value)
     if bad is not None:
         raise where.error(
             f"id {_brief(value)} holds the control character {bad.group()!r} at position "

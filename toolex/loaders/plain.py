@@ -8,7 +8,9 @@ queries  id, text (required); optional instruction, task, category, dependencies
          slot or a labelled item id, the producer's response passed into the consumer's
          parameters, value naming what is handed over; stored in dependency_edges)
          and, without a qrels file, labels (the gold tools in plan order, each an item id or
-         ``{id, relevance, from}``: ``from`` lists the steps whose output it takes)
+         ``{id, relevance, from, outputs, arguments}``: ``from`` lists the steps whose output it
+         takes; a placeholder of a step's ``outputs`` in another's ``arguments`` is a call
+         chain too: :mod:`toolex.loaders.placeholders`)
 qrels    query_id, item_id (required); optional relevance (default 1), slot (0-based position
          of the item in the annotated combination; default: file order within the query)
 
@@ -17,16 +19,20 @@ Files with other field names load through ``fields``, the ``--map TARGET=SOURCE`
 a query's list of gold tools, call chains written as step references.
 
 An item given only ``text`` gets the doc ``{"name": name, "description": text}`` so it is rendered
-by the same function as every other benchmark. A raw record in a benchmark's own shape (a
-ToolBench endpoint ``{api_name, api_description, required_parameters, ...}``, an OpenAPI
-operation) goes whole under ``doc``; its name is then read from the doc (``name``, ``api_name``
-or ``title``) unless the item gives one. ``--kind skill`` sets the default kind (SkillRet).
+by the same function as every other benchmark; without a name, it takes the one its text opens
+with (``name: description``, ``name(args)``, a code-shaped subject: :mod:`toolex.loaders.names`),
+and the load's notes count the items that took one and those left unnamed. A raw record in a
+benchmark's own shape (a ToolBench endpoint ``{api_name, api_description, required_parameters,
+...}``, an OpenAPI operation) goes whole under ``doc``; its name is then read from the doc
+(``name``, ``api_name`` or ``title``) unless the item gives one. ``--kind skill`` sets the
+default kind (SkillRet).
 
 SkillRet (toolex.loaders.skillret) is the plain schema under a field mapping.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -36,6 +42,8 @@ from toolex.errors import InputError
 from toolex.loaders.benchmark import Benchmark, check_slots, item_row
 from toolex.loaders.fieldmap import FieldMap
 from toolex.loaders.fields import Where, get_doc, get_id, get_int, get_str
+from toolex.loaders.names import name_from_text
+from toolex.loaders.placeholders import placeholder_edges
 from toolex.loaders.readers import iter_dicts, iter_records
 
 Records = Iterable[tuple[dict[str, Any], Where]]
@@ -95,6 +103,9 @@ def read_plain(
 
 
 def add_items(bench: Benchmark, records: Records, kind: str) -> None:
+    """Items; one given a text and no name gets the name its text opens with
+    (:mod:`toolex.loaders.names`), and a note counts them, and those left without one."""
+    shapes: Counter[str] = Counter()
     for rec, where in records:
         item_id = get_id(rec, "id", where)
         where = replace(where, record=item_id, what="item id")
@@ -110,6 +121,11 @@ def add_items(bench: Benchmark, records: Records, kind: str) -> None:
                     "text",
                 )
             text = get_str(rec, "text", where)
+            if not item_name:
+                derived = name_from_text(text)
+                shapes[derived.shape if derived else ""] += 1
+                if derived is not None:
+                    item_name, text = derived.name, derived.description
             doc = {"name": item_name, "description": text} if item_name else {"description": text}
         row = item_row(
             item_id,
@@ -122,6 +138,24 @@ def add_items(bench: Benchmark, records: Records, kind: str) -> None:
             category=get_str(rec, "category", where, required=False),
         )
         bench.add_item(row, where)
+    if shapes:
+        bench.notes.append(_unnamed_note(shapes))
+
+
+def _unnamed_note(shapes: Counter[str]) -> str:
+    """How many text-only items got a name from their text, by shape, and how many have none."""
+    total, left = sum(shapes.values()), shapes[""]
+    named = ", ".join(f"{n} from {shape!r}" for shape, n in shapes.most_common() if shape)
+    note = f"{total} item(s) have a text and no name"
+    if named:
+        note += f": {total - left} took the name their text opens with ({named})"
+    if left:
+        note += (
+            f"{';' if named else ':'} {left} {'has' if left == 1 else 'have'} no name (the "
+            "judges read their description alone, and `expand` warns when most ground-truth "
+            "tools are unnamed): give a name field, or --map items.name=SOURCE"
+        )
+    return note
 
 
 def add_queries(
@@ -152,17 +186,20 @@ def _gold_steps(
 ) -> list[tuple[dict[str, Any], Where]]:
     """A query's list of gold tools as label records; a step's ``from`` (a position in the
     list, or an item id; negative: no producer, as HuggingGPT's ``dep: [-1]``) adds the edge
-    from that step to this one."""
+    from that step to this one, and so does a placeholder of a step's ``outputs`` found in
+    another's ``arguments`` (:mod:`toolex.loaders.placeholders`)."""
     spelled = dict(where.fields).get("labels", "labels")
     named = ((f, spelled) for f in ("item_id", "relevance", "slot"))
     at = replace(where, fields=(*where.fields, *named))
     out = []
     edges = []
+    calls: list[tuple[object, object]] = []  # each step's (outputs, arguments)
     for position, label in enumerate(given if isinstance(given, list) else [given]):
         if not isinstance(label, dict):
             raise at.error(
                 f"expected an item id or {{id, relevance, from}}, found {label!r}", "labels"
             )
+        calls.append((label.get("outputs"), label.get("arguments")))
         out.append(({"query_id": query_id, "item_id": label.get("id"), "slot": position,
                      "relevance": label.get("relevance")}, at))  # fmt: skip
         steps = label.get("from")
@@ -174,6 +211,9 @@ def _gold_steps(
             edges.append({"from": step, "to": position})
     if edges:
         bench.add_edges(query_id, edges, where, "labels.from")
+    chained = placeholder_edges(calls, where)
+    if chained:
+        bench.add_edges(query_id, chained, where, "labels.arguments")
     return out
 
 

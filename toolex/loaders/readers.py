@@ -139,12 +139,31 @@ def _json_error(path: Path, text: str, offset: int, msg: str) -> InputError:
     )
 
 
-# What a file holding one top-level JSON object is told: it is not a list of records.
+# What a file holding one top-level JSON object is told: it is not a list of records. (`load
+# plain` words it its own way, for it can read records under a key: toolex.loaders.fieldmap.)
 TOP_LEVEL_OBJECT = (
     "the file holds one top-level JSON object, which is not supported: give the records as a "
     "JSON array ([{...}, {...}]) or as JSON Lines (one object per line, .jsonl); if the "
     "records sit under a key of the object, write out that list"
 )
+
+
+class TopLevelObjectError(InputError):
+    """A file of records that holds one top-level object instead (TOP_LEVEL_OBJECT)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(TOP_LEVEL_OBJECT, path=str(path))
+
+
+def record_lists(value: object) -> list[str]:
+    """The keys of an object that hold a non-empty list of objects: where its records may be."""
+    if not isinstance(value, dict):
+        return []
+    return [
+        str(k)
+        for k, v in value.items()
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)
+    ]
 
 
 def _one_object(path: Path) -> bool:
@@ -184,13 +203,13 @@ def iter_json_array(path: str | Path, *, lines_json: bool = True) -> Iterator[Re
             yield from _unless_a_wrapper(path, iter_jsonl(path))
         except InputError:
             if _one_object(path):  # a pretty-printed object: its first line is not JSON
-                raise InputError(TOP_LEVEL_OBJECT, path=str(path)) from None
+                raise TopLevelObjectError(path) from None
             raise
         return
     text = read_text(path)
     i = _skip_ws(text, 0)
     if i < len(text) and text[i] == "{" and _one_object(path):
-        raise InputError(TOP_LEVEL_OBJECT, path=str(path))
+        raise TopLevelObjectError(path)
     if i >= len(text) or text[i] != "[":
         raise _json_error(path, text, i, "expected a JSON array '[' at the top level")
     i = _skip_ws(text, i + 1)
@@ -228,7 +247,7 @@ def _unless_a_wrapper(path: Path, records: Iterator[Record]) -> Iterator[Record]
         return
     second = next(records, None)
     if second is None and _wraps_records(first[0]):
-        raise InputError(TOP_LEVEL_OBJECT, path=str(path))
+        raise TopLevelObjectError(path)
     yield first
     if second is not None:
         yield second

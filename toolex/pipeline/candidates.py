@@ -12,6 +12,12 @@ so an interrupted stage resumes at the first sub-query without one. Sub-queries 
 imported (`toolex load candidates`, toolex.expansions.candidates) already have one and are left
 alone. The rows go to their owner, toolex.expansions, as typed records.
 
+With the retriever ``imported`` (:data:`IMPORTED`) the stage retrieves nothing: every list must
+be one `toolex load candidates` imported, and :func:`check_source` refuses the run, before any
+stage, when a selected sub-query has none. Any other retriever is refused over an expansion that
+holds imported lists where some selected sub-query lacks one: its list would be drawn by another
+retriever beside the imported ones, silently (issue 35.17).
+
 The retriever may be an embedding endpoint (``compat-embed:``, ``openai-embed:``): its calls are
 in the call ledger, and this stage counts them (calls, cost) like a judged stage's.
 """
@@ -19,13 +25,21 @@ in the call ledger, and this stage counts them (calls, cost) like a judged stage
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolex import expansions
+from toolex.errors import InputError
 from toolex.expansions import CandidateRow
 from toolex.pipeline.settings import CANDIDATES_PER_SUBQUERY, RENDERING, SCOPE
 from toolex.pipeline.stage import StageContext, StageCounts
 
+if TYPE_CHECKING:
+    from toolex.store import Store
+
+# The candidate "retriever" that retrieves nothing: every list is one `toolex load candidates`
+# imported, and a sub-query without one stops the run (check_source). A word of this stage, not
+# a default: settings.py holds the defaults.
+IMPORTED = "imported"
 # (store, benchmark, retriever, texts, depth, scope, rendering) -> pyarrow.Table
 # (query_id, slot, item_id, score, rank): the signature of toolex.retrieval.search
 SearchFn = Callable[..., Any]
@@ -44,7 +58,56 @@ def check_retriever(retriever: str) -> None:
     retriever is the one the search uses: toolex.retrieval.search loads each spec once)."""
     from toolex.retrieval.search import cached_retriever
 
-    cached_retriever(retriever)
+    if retriever != IMPORTED:
+        cached_retriever(retriever)
+
+
+def check_source(
+    store: Store, benchmark: str, expansion: str, query_ids: Sequence[str], retriever: str
+) -> None:
+    """Refuse a run whose candidates stage would not use the lists it was told to: with
+    ``imported``, any selected sub-query without an imported list (or query without
+    sub-queries); with another retriever, the same over an expansion holding imported lists.
+    Called before any stage runs, so nothing is spent or written first."""
+    found = store.rows(
+        "stages/2_candidates/04_imported_lists.sql",
+        {"benchmark": benchmark, "expansion": expansion, "query_ids": list(query_ids)},
+    )[0]
+    lacking = found["missing_subqueries"] + found["unsplit_queries"]
+    if not lacking or (retriever != IMPORTED and not found["imported"]):
+        return
+    what = []
+    if found["missing_subqueries"]:
+        what.append(
+            f"{found['missing_subqueries']} sub-queries of {found['missing_queries']} queries "
+            "have no candidate list"
+        )
+    if found["unsplit_queries"]:
+        what.append(f"{found['unsplit_queries']} queries have no sub-queries yet")
+    missing = f"{' and '.join(what)} (e.g. {found['first_missing']})"
+    load = f"`toolex load candidates FILE --benchmark {benchmark} --expansion {expansion}`" + (
+        ", after `toolex expand --stage decompose`" if found["unsplit_queries"] else ""
+    )
+    if retriever == IMPORTED:
+        held = (
+            f"holds imported lists ({found['source']}) for {found['imported']} sub-queries, but"
+            if found["imported"]
+            else "holds no imported lists:"
+        )
+        raise InputError(
+            f"--retriever {IMPORTED} uses only the lists `toolex load candidates` imported, and "
+            f"expansion {expansion!r} of {benchmark!r} {held} {missing}: import them first "
+            f"({load}), or select the queries that have lists (--queries)",
+            field="--retriever",
+        )
+    raise InputError(
+        f"expansion {expansion!r} of {benchmark!r} holds candidate lists imported with `toolex "
+        f"load candidates` ({found['source']}) for {found['imported']} sub-queries, and "
+        f"{missing}: --retriever {retriever} would draw those beside the imported ones. Import "
+        f"them too ({load}), select the queries that have lists (--queries), or retrieve in a "
+        "new --expansion",
+        field="--retriever",
+    )
 
 
 def run(
@@ -62,6 +125,13 @@ def run(
     counts.tasks = len(pending)
     if not pending:
         return counts
+    if retriever == IMPORTED:  # check_source refused this before any stage; never search
+        first = pending[0]
+        raise InputError(
+            f"sub-query {first['query_id']}#{first['slot']} of expansion {ctx.expansion!r} has no "
+            f"imported candidate list, and --retriever {IMPORTED} retrieves none",
+            field="--retriever",
+        )
     search = search or default_search()
     shown = public_retriever_spec(retriever)  # what the rows record: no credentials
     spent = _embed_spend(ctx, shown)

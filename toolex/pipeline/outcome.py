@@ -45,6 +45,7 @@ class ExpansionOutcome:
     refs_missed: int
     candidates: int
     accepted: int
+    judged: int  # non-reference candidates with a verdict
     equivalents_per_subquery: float
     valid: int  # every valid combination, the original included
     alternatives: int  # valid combinations other than the original
@@ -54,6 +55,7 @@ class ExpansionOutcome:
     top_text_n: int
     reference_tools: int
     unnamed_references: int
+    undescribed_references: int  # of the unnamed, those with no description either
 
     def row(self) -> dict[str, Any]:
         """The outcome as one summary row: what a user asks of an expansion."""
@@ -104,15 +106,31 @@ def degenerate_warnings(o: ExpansionOutcome) -> list[str]:
     if o.reference_tools and o.unnamed_references / o.reference_tools > UNNAMED_SHARE:
         out.append(
             f"{o.unnamed_references} of {o.reference_tools} ground-truth tools have no name of "
-            "their own: items loaded without name, description or parameters? (look at `toolex sql "
-            '"FROM items LIMIT 5"`)'
+            f'their own{_unnamed_cause(o)} (look at `toolex sql "FROM items LIMIT 5"`)'
         )
-    if o.candidates and o.accepted == 0:
+    if o.judged and o.accepted == 0:  # before verify has run, nothing was refused yet
+        of = f" (of {o.candidates})" if o.judged != o.candidates else ""
         out.append(
-            f"none of {o.candidates} candidates was accepted as an equivalent: nothing could be "
-            "expanded (uninformative sub-queries or docs, or a judge too strict for this library)"
+            f"none of {o.judged} judged candidates{of} was accepted as an equivalent: nothing "
+            "could be expanded (uninformative sub-queries or docs, or a judge too strict for "
+            "this library)"
         )
     return out
+
+
+def _unnamed_cause(o: ExpansionOutcome) -> str:
+    """What the unnamed tools lack, as far as the store shows it: a name alone (the load's note
+    counted them), or a description too (fields likely not parsed)."""
+    if not o.undescribed_references:
+        return (
+            ", though each has a description: the judges read what they do but not what they "
+            "are called (the load's note counted them; give the items a name field, or `load "
+            "plain --map items.name=SOURCE`)"
+        )
+    return (
+        f", and {o.undescribed_references} of those no description either: items loaded "
+        "without name, description or parameters? (fields not parsed: `load plain --map`)"
+    )
 
 
 def failed_queries(store: Store, benchmark: str, expansion: str) -> list[dict[str, Any]]:

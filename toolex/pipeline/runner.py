@@ -195,6 +195,16 @@ def run_expansion(
     if "candidates" in stages and ids and search is None:
         # a bad spec or a missing key: before any call, and before --replace drops anything
         candidates.check_retriever(settings.retriever)
+    if "candidates" in stages and ids:
+        if replace and settings.retriever == candidates.IMPORTED:
+            raise InputError(
+                f"--replace drops the candidate lists `toolex load candidates` imported, and "
+                f"--retriever {candidates.IMPORTED} retrieves none: import them into a new "
+                "--expansion",
+                field="--replace",
+            )
+        if not replace:  # after --replace nothing is imported: any retriever draws every list
+            candidates.check_source(store, benchmark, expansion, ids, settings.retriever)
     if replace:
         record.drop_outputs(store, benchmark, expansion)
     else:

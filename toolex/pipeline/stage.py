@@ -19,7 +19,7 @@ import pyarrow as pa
 
 from toolex.judges.base import Outcome
 from toolex.llm.keys import redact_secrets
-from toolex.progress import NullProgress, Progress
+from toolex.progress import NullProgress, Progress, reporting
 from toolex.store import Store
 
 FLUSH_ROWS = 2000
@@ -157,16 +157,46 @@ class Meter:
             return 0, 0.0
         return int(getattr(self.spend, "attempts", 0)), float(getattr(self.spend, "cost_usd", 0.0))
 
-    def update(self, outcome: Outcome) -> None:
+    def refresh(self) -> None:
+        """Read the judge's spend counter again: attempts recorded since the last outcome (of
+        tasks still waiting for an answer, or stopped unfinished) count as soon as they are."""
         if self.spend is not None:
             attempts, cost = self._read()
             self.calls, self.cost = attempts - int(self.base[0]), cost - float(self.base[1])
+
+    def update(self, outcome: Outcome) -> None:
+        if self.spend is not None:
+            self.refresh()
             return
         if outcome.call_id and not outcome.extra.get("cached"):
             self.calls += 1
         spent = outcome.extra.get("cost_usd")
         if isinstance(spent, int | float):
             self.cost += float(spent)
+
+
+class _Metered:
+    """A stage's progress with its calls and cost so far on each of its own reports, the pulses
+    the LLM executor sends while it waits for answers included (toolex.llm.executor reports to
+    the installed reporter): the calls shown move as calls are made, not only when a task
+    finishes. A task opened inside the stage (an embedding pass) reports as it is."""
+
+    def __init__(self, inner: Progress, meter: Meter) -> None:
+        self.inner, self.meter, self.depth = inner, meter, 0
+
+    def start(self, label: str, total: int, *, unit: str = "items") -> None:
+        self.depth += 1
+        self.inner.start(label, total, unit=unit)
+
+    def advance(self, n: int = 1, **fields: Any) -> None:
+        if self.depth == 1:
+            self.meter.refresh()
+            fields = {"calls": self.meter.calls, "cost_usd": self.meter.cost, **fields}
+        self.inner.advance(n, **fields)
+
+    def finish(self) -> None:
+        self.depth -= 1
+        self.inner.finish()
 
 
 class Tasks(Protocol):
@@ -193,11 +223,13 @@ def run_judged(
     """
     counts.tasks += len(tasks)
     meter = Meter(judge)
+    progress = _Metered(ctx.progress, meter)
     # the label names the task: what is judged, of which benchmark, by whom
-    ctx.progress.start(f"{stage} {ctx.benchmark} ({judge.spec})", len(tasks), unit="tasks")
+    progress.start(f"{stage} {ctx.benchmark} ({judge.spec})", len(tasks), unit="tasks")
+    outcomes = getattr(judge, stage)(tasks)
     try:
-        with Writer(ctx.store, ctx.base()) as writer:
-            for outcome in getattr(judge, stage)(tasks):
+        with reporting(progress), Writer(ctx.store, ctx.base()) as writer:
+            for outcome in outcomes:
                 meter.update(outcome)
                 error = outcome.error or "judge returned no answer"
                 problem: str | None = error
@@ -223,9 +255,16 @@ def run_judged(
                     )
                 # the stage's own calls: a line that reads "audit ... 7 calls" must not count
                 # the verifier's (the run's total is the ledger's and the stage rows' sum)
-                ctx.progress.advance(1, calls=meter.calls, cost_usd=meter.cost)
+                progress.advance(1)
     finally:
+        # Closed here, not when the traceback lets go of it: a judge's executor records the
+        # attempts of the tasks still in flight when it closes, and they are this stage's calls
+        # (the stage row once showed 9 calls where the ledger held 12).
+        close = getattr(outcomes, "close", None)
+        if close is not None:
+            close()
+        meter.refresh()
         counts.calls, counts.cost_usd = meter.calls, meter.cost
         ctx.calls += meter.calls
         ctx.cost += meter.cost
-        ctx.progress.finish()
+        progress.finish()

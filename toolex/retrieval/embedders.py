@@ -121,7 +121,13 @@ class WordLlamaEmbedder:
         # ToolRet docs: 3.98 -> 2.38 CPU-s) and gives the same vectors bit for bit: a text's
         # pooled sum only gains zero rows from padding, whatever its batch.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        vectors = self._wl.embed([texts[i] for i in order], norm=True)
+        # A text with no token (an empty name) pools to a zero vector, which WordLlama divides
+        # by its zero norm: NaN, and NumPy's RuntimeWarning on the user's terminal. Such a text
+        # says nothing, so its vector is zero (cosine 0 with everything), and the warning is
+        # handled here, where it arises, rather than printed.
+        with np.errstate(invalid="ignore", divide="ignore"):
+            vectors = self._wl.embed([texts[i] for i in order], norm=True)
+        vectors[~np.isfinite(vectors).all(axis=1)] = 0.0
         out = np.empty_like(vectors)
         out[order] = vectors
         return normalise(out)

@@ -130,6 +130,8 @@ def _read_table(path: Path, fmt: str) -> pa.Table:
             out[key] = pa.nulls(raw.num_rows, typ)
             continue
         col = raw.column(cols[key])
+        if fmt == "parquet":
+            _check_parquet_type(col, key, lines, path)
         try:
             out[key] = col.cast(typ)
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
@@ -141,6 +143,35 @@ def _read_table(path: Path, fmt: str) -> pa.Table:
         out[key] = encoded(out[key])
     out["line"] = lines
     return pa.table(out, schema=RESULT_SCHEMA)
+
+
+def _check_parquet_type(col: pa.ChunkedArray, key: str, lines: pa.Array, path: Path) -> None:
+    """A Parquet column is typed: a score or a slot written as text (or true/false) says the
+    file was made wrong (columns swapped, a CSV round trip), and casting it would hide that, so
+    it is refused at its first value. (CSV and TREC are text: their numbers are parsed.)"""
+    kind = col.type
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    numeric = pa.types.is_integer(kind) or pa.types.is_null(kind)
+    if key == "score":
+        numeric = numeric or pa.types.is_floating(kind) or pa.types.is_decimal(kind)
+    elif key == "slot":
+        numeric = numeric or pa.types.is_floating(kind)  # pandas writes ints with gaps as floats
+    else:
+        return
+    if numeric:
+        return
+    valid = pc.is_valid(col)
+    first = pc.index(valid, True).as_py() if pc.any(valid).as_py() else 0
+    value = col[first].as_py() if len(col) else None
+    wanted = "a number" if key == "score" else "an integer"
+    raise InputError(
+        f"the Parquet column is {kind}, not {wanted} (first value {value!r}): write {key} as "
+        f"{wanted}",
+        path=str(path),
+        line=lines[first].as_py() if len(lines) else None,
+        field=key,
+    )
 
 
 def _check_no_nulls(

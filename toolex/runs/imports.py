@@ -12,6 +12,7 @@ InputError naming the line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from toolex.errors import InputError
+from toolex.loaders.fields import CONTROL, Where, check_id
 from toolex.runs import codes
 from toolex.runs.formats import read_run, resolve_format
 from toolex.runs.rrf import RRF_K
@@ -63,6 +65,7 @@ def import_run(
     check_free(store, run, replace)
     real_fmt = resolve_format(path, fmt)
     table = read_run(path, real_fmt)
+    _check_ids(table, path, real_fmt)
     _check_slots(table, level, path)
     result = RunImport(run, benchmark, level, real_fmt, 0, 0)
     where = "record" if real_fmt == "toolret-json" else "line"
@@ -81,6 +84,39 @@ def import_run(
     )
     result.queries, result.results = counts.queries, counts.results
     return result
+
+
+# A control character written %-encoded in a TREC id (%00, %0A, %7F): trec_ids decodes only
+# whitespace, so %00 would stay as three characters and %0A become a newline, and neither is an
+# id any store holds (loads refuse ids with control characters: toolex.loaders.fields.check_id).
+# C1 controls are two bytes in UTF-8 (%C2%80-%C2%9F); a lone %80 is part of another character.
+_ENCODED_CONTROL = re.compile(r"%[01][0-9A-Fa-f]|%7[Ff]|%[Cc]2%[89][0-9A-Fa-f]")
+
+
+def _check_ids(table: pa.Table, path: Path, fmt: str) -> None:
+    """No id holds a control character (as read, or %-encoded in a TREC file): such an id
+    breaks every line- and tab-based file it travels through, and names nothing a load
+    accepts. Asked of each distinct id once (the dictionaries), located at its first row."""
+    where_kind = "record" if fmt == "toolret-json" else "line"
+    for key in ("query_id", "item_id"):
+        ids = codes.encoded(table.column(key))
+        for code, value in enumerate(ids.dictionary.to_pylist()):
+            encoded_control = fmt == "trec" and _ENCODED_CONTROL.search(value)
+            if not (encoded_control or CONTROL.search(value)):
+                continue
+            row = int(np.flatnonzero(codes.codes(ids) == code)[0])
+            at = {name: table.column(name)[row].as_py() for name in ("query_id", "line")}
+            if CONTROL.search(at["query_id"]):  # shown escaped: the terminal never obeys it
+                at["query_id"] = repr(at["query_id"])[1:-1]
+            where = Where(str(path), **_located(at, where_kind))
+            if encoded_control:
+                raise where.error(
+                    f"id {value!r} holds {encoded_control.group()}, an encoded control "
+                    "character: ids may hold spaces but no newline, tab, NUL or other control "
+                    "character",
+                    key,
+                )
+            check_id(value, where, key)  # raises, naming the character
 
 
 def _check_slots(table: pa.Table, level: str, path: Path) -> None:

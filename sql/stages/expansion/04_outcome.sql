@@ -11,8 +11,10 @@
 --   `stats`, `info` and the report alike), alternatives (the valid ones other than the original),
 --   with_alternative (queries with one), failed_queries (queries with a failed task), top_text
 --   and top_text_n (the most repeated sub-query text and how many sub-queries read it),
---   reference_tools and unnamed_references (distinct ground-truth items of the sub-queries; of
---   those, the items with no name of their own).
+--   judged (non-reference candidates with a verdict: "none accepted" means something only once
+--   verify has run), reference_tools and unnamed_references (distinct ground-truth items of the
+--   sub-queries; of those, the items with no name of their own), undescribed_references (of the
+--   unnamed, those whose rendering has no description line either: toolex.tooldoc.render).
 WITH q AS (
     SELECT DISTINCT query_id FROM qrels WHERE benchmark = $benchmark
 ), s AS (
@@ -30,7 +32,8 @@ WITH q AS (
     SELECT query_id, combo_id <> 0 AND NOT is_original AS alternative FROM combinations
     WHERE benchmark = $benchmark AND expansion = $expansion AND status = 'valid'
 ), refs AS (
-    SELECT DISTINCT i.item_id, nullif(trim(coalesce(i.name, '')), '') IS NULL AS unnamed
+    SELECT DISTINCT i.item_id, nullif(trim(coalesce(i.name, '')), '') IS NULL AS unnamed,
+        NOT regexp_matches(i.text, '(^|\n)description: ') AS undescribed
     FROM s JOIN items AS i ON i.benchmark = $benchmark AND i.item_id = s.ref_item_id
 ), texts AS (
     SELECT lower(trim(text)) AS text, count(*) AS n FROM s GROUP BY ALL
@@ -44,6 +47,7 @@ SELECT
     (SELECT count(*) FROM c WHERE is_ref AND score IS NULL) AS refs_missed,
     (SELECT count(*) FROM c WHERE NOT is_ref) AS candidates,
     (SELECT count(*) FROM v WHERE accepted) AS accepted,
+    (SELECT count(*) FROM v) AS judged,
     (SELECT count(*) FROM v WHERE accepted) / greatest((SELECT count(*) FROM s), 1)
         AS equivalents_per_subquery,
     (SELECT count(*) FROM valid) AS valid,
@@ -57,4 +61,5 @@ SELECT
     (SELECT text FROM texts) AS top_text,
     coalesce((SELECT n FROM texts), 0) AS top_text_n,
     (SELECT count(*) FROM refs) AS reference_tools,
-    (SELECT count(*) FROM refs WHERE unnamed) AS unnamed_references
+    (SELECT count(*) FROM refs WHERE unnamed) AS unnamed_references,
+    (SELECT count(*) FROM refs WHERE unnamed AND undescribed) AS undescribed_references

@@ -1,0 +1,74 @@
+"""Issue 35.13: the stage table's ``calls`` left out the calls of unfinished tasks (9 shown, 12 in
+the ledger), and the progress line's calls moved only when a task finished. A stage counts every
+attempt its judge recorded, those recorded as it stops included, and its progress reports the
+calls made so far on each pulse the LLM executor sends while it waits for answers.
+
+The judge here is a stand-in with the LLM judges' spend counter (toolex.llm.calls.Spend) and an
+executor's habits: attempts are recorded before the answer they belong to is yielded, a pulse is
+sent to the installed reporter while it waits, and attempts in flight are recorded when the
+generator is closed."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolex.judges.base import Outcome, Verdict
+from toolex.llm.calls import Spend
+from toolex.pipeline.stage import StageContext, StageCounts, run_judged
+from toolex.progress import current
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.events: list[tuple] = []
+
+    def start(self, label, total, *, unit="items"):
+        self.events.append(("start", label))
+
+    def advance(self, n=1, **fields):
+        self.events.append(("advance", n, fields.get("calls")))
+
+    def finish(self):
+        self.events.append(("finish",))
+
+
+class SlowJudge:
+    """Two tasks; three attempts each, the second task still waiting when the stage stops."""
+
+    spec = "stand-in"
+
+    def __init__(self) -> None:
+        self.spend = Spend()
+
+    def verify(self, tasks):
+        try:
+            self.spend.attempts += 3  # the first task's attempts, recorded with its answer
+            yield Outcome("t1", True, Verdict(False, "no"))
+            self.spend.attempts += 2  # the second task's, recorded while it waits
+            current().advance(0)  # the executor's pulse
+            yield Outcome("t2", True, Verdict(True, "yes"))
+        finally:
+            self.spend.attempts += 1  # in flight when closed: recorded as the executor closes
+
+
+def _ctx(store, progress) -> StageContext:
+    return StageContext(store, "b", "x", ["q"], progress=progress)
+
+
+def test_the_calls_of_a_stopped_stage_include_those_recorded_as_it_stops(store):
+    counts, judge = StageCounts("verify"), SlowJudge()
+
+    def stop(writer, outcome):
+        raise KeyboardInterrupt  # Ctrl-C at the first answer: the second task is unfinished
+
+    with pytest.raises(KeyboardInterrupt):
+        run_judged(_ctx(store, Recorder()), counts, ["t1", "t2"], judge, stop, "verify")
+    assert counts.calls == judge.spend.attempts == 4  # 3 before the answer, 1 on closing
+
+
+def test_the_calls_shown_move_with_the_executors_pulses(store):
+    counts, judge, shown = StageCounts("verify"), SlowJudge(), Recorder()
+    run_judged(_ctx(store, shown), counts, ["t1", "t2"], judge, lambda w, o: None, "verify")
+    advances = [e for e in shown.events if e[0] == "advance"]
+    assert advances == [("advance", 1, 3), ("advance", 0, 5), ("advance", 1, 5)]
+    assert counts.calls == 6 and counts.ok == 2
