@@ -72,7 +72,7 @@ def test_heuristic_on_the_small_label_file(db):
         "wx_c::forecast",
         "forecast by day, not the city's forecast now",
     )
-    assert fa["reason"].startswith("yes: score")
+    assert fa["reason"].startswith("yes: all six points hold; score")
     [fr] = judge["false_rejects"]
     assert (fr["reference"], fr["candidate"]) == ("cv::c2f", "st::quote")
     assert "deliberately wrong" in fr["note"] and fr["reason"].startswith("no:")

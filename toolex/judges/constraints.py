@@ -17,8 +17,9 @@ import re
 
 from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.inputs import (
-    FORM_WORDS,
     is_payload,
+    name_words,
+    param_description_keys,
     param_name_keys,
     plumbing,
     required_params,
@@ -64,13 +65,13 @@ def unhomed_values(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
 def _homed(name: str, cand: ToolDoc, theirs: frozenset[str]) -> bool:
     if is_payload(name) and _takes_payload(cand):
         return True
-    words = [w for w in df.split_words(name) if len(w) > 1 and w not in df.STOPWORDS]
-    words = [w for w in words if df.stem(w) not in FORM_WORDS] or words
+    words = name_words(name)
     if not words:
         return True  # "x", "q": a bare value, whatever the candidate calls it
     if any(df.stem(w) in PLACE_WORDS for w in words) and _takes_place(cand):
         return True
-    return all(said(w, theirs) for w in words)
+    described = param_description_keys(cand)
+    return all(said(w, theirs) for w in words) or all(said(w, described) for w in words)
 
 
 @per_tool

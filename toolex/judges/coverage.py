@@ -16,9 +16,15 @@ from __future__ import annotations
 import re
 
 from toolex.judges.base import ToolDoc, per_tool
-from toolex.judges.lexicon import GENERIC_ACRONYMS, GENERIC_NAME_WORDS, VARIANT_WORDS, word_set
+from toolex.judges.lexicon import (
+    GENERIC_ACRONYMS,
+    GENERIC_NAME_WORDS,
+    VARIANT_WORDS,
+    base_verb,
+    word_set,
+)
 from toolex.judges.outputs import documented_keys
-from toolex.judges.scope import named_terms, scope_param
+from toolex.judges.scope import named_terms, objects, scope_param
 from toolex.judges.step import Step
 from toolex.judges.vocabulary import said
 from toolex.tooldoc import fields as df
@@ -105,6 +111,7 @@ def gives_place(step: Step) -> bool:
 
 
 _POSTCODE = re.compile(r"\b(?=[A-Z0-9]{5,8}\b)(?=[A-Z0-9]*\d)[A-Z]{1,2}\d[A-Z0-9]*\b")
+_ARTICLES = word_set("a an the each every this that one")
 _KIND_WORDS = word_set("api apis tool tools service app application website site endpoint")
 
 
@@ -124,6 +131,7 @@ def platform_terms(tool: ToolDoc) -> tuple[str, ...]:
                 and word not in GENERIC_NAME_WORDS
                 and word not in VARIANT_WORDS
                 and word not in GENERIC_ACRONYMS
+                and word not in _KIND_WORDS
             ):
                 out.append(word)
     return tuple(dict.fromkeys(out))
@@ -168,4 +176,66 @@ def language(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     return f"the candidate serves {sorted(theirs)[0].title()}, which the step never asks for"
 
 
-RULES = (country, language, platform_subject)
+def narrower_path(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """The candidate's path is the reference's with more segments that the step and the request
+    never say (``/us`` -> ``/us/ca``: the national figure -> one state's)."""
+    own, theirs = _segments(ref), _segments(cand)
+    if not own or len(theirs) <= len(own) or theirs[: len(own)] != own:
+        return None
+    extra = [seg for seg in theirs[len(own) :] if not _said_segment(seg, step)]
+    if not extra:
+        return None
+    return (
+        f"the candidate narrows the reference's {'/'.join(own)!r} to "
+        f"{'/'.join(theirs)!r}, which the step never asks"
+    )
+
+
+@per_tool
+def _segments(tool: ToolDoc) -> tuple[str, ...]:
+    """A path-like name's segments, lower case, parameters in braces left out."""
+    name = df.name(tool.doc) or tool.name or ""
+    if "/" not in name or " " in name.strip():
+        return ()
+    return tuple(seg.lower() for seg in name.strip().split("/") if seg and not seg.startswith("{"))
+
+
+def _said_segment(segment: str, step: Step) -> bool:
+    words = df.split_words(segment)
+    return bool(words) and all(said(w, step.keys) for w in words)
+
+
+def modifier(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """The object both names share is qualified by two words in the two descriptions, each
+    never said by the other tool nor by the step ("a road vehicle" / "a launch vehicle",
+    "men's marks" / "women's marks"): two kinds of one thing."""
+    shared = objects(ref) & objects(cand)
+    for obj in sorted(shared):
+        a, b = _modifier(ref, obj), _modifier(cand, obj)
+        if not a or not b or a == b:
+            continue
+        if said(a, documented_keys(cand)) or said(b, documented_keys(ref)):
+            continue
+        if said(b, step.keys):
+            continue
+        return f"the reference is about a {a} {obj}, the candidate about a {b} {obj}"
+    return None
+
+
+def _modifier(tool: ToolDoc, obj: str) -> str | None:
+    """The word right before ``obj`` where the tool's description first says it, when it
+    qualifies it (not a function word, a verb or a number)."""
+    words = df.split_words(df.description(tool.doc))
+    for i, word in enumerate(words[1:], 1):
+        if df.stem(word) == obj:
+            before = words[i - 1]
+            after_article = i > 1 and words[i - 2] in _ARTICLES  # "a launch vehicle"
+            if before in df.STOPWORDS or before.isdigit() or len(before) < 3:
+                return None
+            if base_verb(before) and not after_article:
+                return None
+            return before if before not in GENERIC_NAME_WORDS else None
+    return None
+
+
+RULES = (country, language, platform_subject, narrower_path, modifier)

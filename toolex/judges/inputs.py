@@ -50,8 +50,8 @@ def is_payload(param_name: str) -> bool:
     words = df.split_words(param_name)
     if not words:
         return False
-    if words[-1] == "code" and len(words) > 1:
-        return False  # ``station_code``, ``zip_code``: an identifier, not source code
+    if words[-1] in ("code", "number", "num") and len(words) > 1:
+        return False  # ``station_code``, ``room_number``: an identifier, not content
     return df.stem(words[-1]) in PAYLOAD_WORDS or words[0] == "input"
 
 
@@ -166,7 +166,7 @@ def step_param_missing(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str
 
 # Words of a parameter's name that say the form of its value, not what it is ("city_name").
 FORM_WORDS = frozenset(
-    df.stem(w) for w in word_set("name value str string text num number val param arg input")
+    df.stem(w) for w in word_set("name value str string text val param arg input")
 )
 
 
@@ -199,12 +199,11 @@ def unfilled_settings(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     request that gives none."""
     if model_card(cand):
         return None  # a model card's arguments load the model; its payload is the input
-    theirs = param_name_keys(ref)
+    theirs = param_name_keys(ref) | param_description_keys(ref)
     for p in required_params(cand):
         if is_payload(p.name) or is_handle(p.name) or is_public_id(p.name) or plumbing(p.name):
             continue
-        words = [w for w in df.split_words(p.name) if len(w) > 1 and w not in df.STOPWORDS]
-        words = [w for w in words if df.stem(w) not in FORM_WORDS] or words
+        words = name_words(p.name)
         if not words:
             continue
         unsaid = [w for w in words if not said(w, step.keys) and not said(w, theirs)]
@@ -216,11 +215,29 @@ def unfilled_settings(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     return None
 
 
+# Function words of parameter names ("date_of_birth"); "number" or "type" are not among them.
+_FUNCTION_WORDS = word_set("a an the of to for by in on at from with and or is")
+
+
+def name_words(param_name: str) -> list[str]:
+    """The words of a parameter's name that say what it takes: function words and words of the
+    value's form ("city_name" -> city) left out, unless nothing else is left."""
+    words = [w for w in df.split_words(param_name) if len(w) > 1 and w not in _FUNCTION_WORDS]
+    return [w for w in words if df.stem(w) not in FORM_WORDS] or words
+
+
 @per_tool
 def param_name_keys(tool: ToolDoc) -> frozenset[str]:
     """Keys of the words of every parameter's name (toolex.judges.vocabulary)."""
     words = [w for p in params(tool) for w in df.split_words(p.name)]
     return keys_of(words) | synonym_keys(words)
+
+
+@per_tool
+def param_description_keys(tool: ToolDoc) -> frozenset[str]:
+    """Keys of what the parameters' descriptions say they take ("q: city name, coordinates or
+    zip code")."""
+    return keys_of(w for p in params(tool) for w in df.split_words(p.description))
 
 
 def plumbing(param_name: str) -> bool:

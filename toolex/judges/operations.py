@@ -234,6 +234,32 @@ def direction(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     return direction_conflict(cand, ref)
 
 
+# Words that turn an operation around when they are the one word two names differ in: the
+# inverse verbs, and the particles of phrasal operations ("check in" / "check out").
+_OPPOSITE = _INVERSE | {
+    frozenset(pair.split("/"))
+    for pair in word_set("in/out on/off up/down checkin/checkout signin/signout")
+}
+
+
+def opposite_names(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """Two names that are one word apart, the two words opposites ("hotel_check_in" /
+    "hotel_check_out", "lock_door" / "unlock_door")."""
+    a, b = _name_words(ref), _name_words(cand)
+    if len(a) != len(b) or len(a) < 2:
+        return None
+    differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if len(differ) == 1 and frozenset(differ[0]) in _OPPOSITE:
+        x, y = differ[0]
+        return f"opposite operations: the reference's name says {x!r}, the candidate's {y!r}"
+    return None
+
+
+@per_tool
+def _name_words(tool: ToolDoc) -> tuple[str, ...]:
+    return tuple(df.split_words(df.name(tool.doc) or tool.name or ""))
+
+
 def sibling_operation(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     return sibling_operation_conflict(cand, ref)
 
@@ -290,15 +316,32 @@ WRITE_CLASSES = frozenset({"create", "update", "delete", "send", "download"})
 
 
 def act(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
-    """Both tools say their act (toolex.judges.evidence.operation: the first signalling word of
-    the name, then of the description) and the two acts are of different classes, one of them
-    a write."""
+    """Both tools say their act plainly (``operation_class``) and the two acts are of different
+    classes, one of them a write; or both names open or close with verbs of no common operation
+    group, one of them not a reading verb ("configure_fpga_design" / "compile_fpga_design")."""
     a, b = operation_class(ref), operation_class(cand)
-    if not a or not b or a == b or frozenset({a, b}) in COMPATIBLE:
-        return None
-    if a in WRITE_CLASSES or b in WRITE_CLASSES:
+    differ = bool(a and b and a != b and frozenset({a, b}) not in COMPATIBLE)
+    if differ and (a in WRITE_CLASSES or b in WRITE_CLASSES):
         return f"another act: the reference does {a}, the candidate {b}"
-    return None
+    if model_card(ref) or model_card(cand):
+        return None
+    vr, vc = _name_verb(ref), _name_verb(cand)
+    if not vr or not vc or (vr in READING_VERBS and vc in READING_VERBS):
+        return None
+    if _one_operation(vr, vc):
+        return None
+    return f"another act: the reference's name says {vr!r}, the candidate's {vc!r}"
+
+
+@per_tool
+def _name_verb(tool: ToolDoc) -> str | None:
+    """The verb a name says its act with: its first word when that is a verb ("installUpdate"),
+    else its last ("song_download"); brackets left out."""
+    name = re.sub(r"\([^)]*\)|\[[^]]*\]|\{[^}]*\}", " ", df.name(tool.doc) or tool.name or "")
+    words = df.split_words(name)
+    if not words:
+        return None
+    return verb_of(words[0]) or verb_of(words[-1])
 
 
 @per_tool
@@ -313,4 +356,4 @@ def operation_class(tool: ToolDoc) -> str | None:
     return found[0] if len(set(found)) == 1 else None
 
 
-RULES = (thin_documentation, direction, act, sibling_operation, sibling_endpoint)
+RULES = (thin_documentation, direction, opposite_names, act, sibling_operation, sibling_endpoint)

@@ -13,6 +13,7 @@ the absence of a contradiction. A classifier never stands in for a regression mo
 from __future__ import annotations
 
 from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.inputs import param_name_keys
 from toolex.judges.operations import output_conflict
 from toolex.judges.step import Step
 from toolex.judges.tool_facts import returned
@@ -50,9 +51,36 @@ def _response_words(tool: ToolDoc) -> tuple[str, ...]:
     return tuple(w for key in sorted(returned(tool)) for w in df.split_words(key))
 
 
+_RESPONSES = ("template_response", "responses", "response", "output_parameters", "returns")
+
+
+@per_tool
+def response_fields(tool: ToolDoc) -> tuple[str, ...]:
+    """The field names of a tool's documented response, as written, sorted (for reasons)."""
+    found: set[str] = set()
+    for key in _RESPONSES:
+        _fields(tool.doc.get(key), found, 0)
+    return tuple(sorted(found))
+
+
+def _fields(value: object, found: set[str], depth: int) -> None:
+    if depth > 3:
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str) and not k.startswith("_") and not k.isdigit():
+                found.add(k)
+            _fields(v, found, depth + 1)
+    elif isinstance(value, list):
+        for v in value[:3]:
+            _fields(v, found, depth + 1)
+
+
 def asked_outputs(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
-    """A word of the step the reference says it does or returns, that the candidate never says."""
-    want = [w for w in step.asked if said(w, field_keys(ref))]
+    """A word of the step the reference's name or response says (not one of its inputs: those
+    are point 5's), that the candidate never says."""
+    inputs = param_name_keys(ref)
+    want = [w for w in step.asked if said(w, field_keys(ref)) and not said(w, inputs)]
     missing = [w for w in want if not said(w, documented_keys(cand))]
     if not missing:
         return None
@@ -68,7 +96,7 @@ def _listed(words: list[str]) -> str:
 
 
 def _shown(tool: ToolDoc) -> str:
-    fields = [w for w in sorted(returned(tool)) if len(w) > 2][:SHOWN]
+    fields = [w for w in response_fields(tool) if len(w) > 2][:SHOWN]
     if fields:
         return ", ".join(fields)
     name = df.name(tool.doc) or tool.name or tool.item_id

@@ -219,7 +219,13 @@ _LIKELY_CAUSE = {
         "design is the usual case): no candidate is shown to serve the reference's platform, "
         "which is the right answer there, not a defect"
     ),
-    "operation": "its candidates do other acts, or their documents are too unlike the reference's",
+    "unlike documents": (
+        "its tools' documents are too unlike one another to show one act on one object (a "
+        "plugin library whose tools each serve one site and overlap by design is the usual "
+        "case: there accepting nothing is the right answer, not a defect; an LLM verifier reads "
+        "what words cannot)"
+    ),
+    "operation": "its candidates do other acts than the references",
     "outputs": "its candidates do not document what the steps ask for",
     "inputs": "its candidates need inputs the requests do not give",
     "scope": "its candidates serve other entities, places or languages",
