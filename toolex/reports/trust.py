@@ -138,7 +138,7 @@ class ExpansionTrust:
                     f"here); {j.hint}"
                 )
             else:
-                out[j.judge] = f"not thinned: {j.basis}"
+                out[j.judge] = j.basis
         return out
 
     def lines(self) -> list[str]:
