@@ -269,7 +269,7 @@ def test_heuristic_on_the_shipped_set(shared_data, tmp_path):
     )
     assert res.exit_code == 0, res.output
     assert "using the shipped set pipeline-v2.jsonl" in res.stderr
-    assert "in sample: the offline judge's thresholds were chosen on" in res.stderr
+    assert "in sample: the offline judge's cut was chosen on" in res.stderr
     assert "the figures describe the labelled sample, not the candidate population" in res.stderr
     text = res.stdout
     assert "verify verdicts vs 1380 labels of" in text and "toolex-pipeline-v2" in text

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from reports.fixtures import build
+
 from toolex.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

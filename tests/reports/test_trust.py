@@ -452,3 +452,34 @@ def test_the_report_section_of_an_unvalidated_expansion(fixture_store):
     thinned = thinning_table(ctx, trusts, replicates=20)
     assert {r["thinned_to"] for r in thinned.rows} == {f"{LLM} {UNVALIDATED}"}
     assert all(r["thinned_lo"] is None for r in thinned.rows)
+
+
+def test_the_report_of_a_library_without_labels_does_not_thin(fixture_store, ctx, monkeypatch):
+    """Issue 32: `report` thins only at a precision measured on that library; on one without
+    labels of its own (here the fixture's, its labelled libraries hidden) the band is empty and
+    says why, while the trust section shows the expectation, named as such."""
+    from toolex.reports import trust_measure
+
+    shipped = trust_measure.held_out
+    monkeypatch.setattr(
+        trust_measure,
+        "held_out",
+        lambda judge, benchmark, embedding=None: (
+            None if benchmark else shipped(judge, benchmark, embedding)
+        ),
+    )
+    fitted(fixture_store)
+    trusts = report_trust(ctx)
+    rows = {(r["stage"], r["judge"]): r for r in trust_table(trusts).rows}
+    assert rows[("verify", "heuristic")]["measured_on"].startswith(
+        "expected on a library nobody tuned on: toolex-pipeline-v2 labels of other libraries"
+    )
+    thinned = thinning_table(ctx, trusts, replicates=20)
+    assert thinned.rows and all(r["thinned_lo"] is None for r in thinned.rows)
+    f = figures("all")["heuristic"]
+    assert {r["thinned_to"] for r in thinned.rows} == {
+        f"heuristic not thinned: no precision measured on toolret (the {f['precision']:.3f} a "
+        "library nobody tuned on can expect is no measurement here); to measure it here to "
+        "+-0.1: `toolex review sample <id> --level verdict --benchmark toolret --size 150 "
+        "--seed 1`, then label it (TUI or sheets)"
+    }
