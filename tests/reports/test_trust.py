@@ -483,3 +483,26 @@ def test_the_report_of_a_library_without_labels_does_not_thin(fixture_store, ctx
         "+-0.1: `toolex review sample <id> --level verdict --benchmark toolret --size 150 "
         "--seed 1`, then label it (TUI or sheets)"
     }
+
+
+def test_a_library_where_nothing_is_accepted_says_so_with_the_likely_cause(fixture_store):
+    fitted(fixture_store)
+    fixture_store.con.execute(
+        "UPDATE verdicts SET accepted = false, reason = CASE WHEN item_id = 'c2' THEN "
+        "'no: operation: the two documents do not show one act on one object: score 1.20' "
+        "ELSE 'no: platform: the reference reads X''s own records' END "
+        "WHERE judge = 'heuristic'"
+    )
+    trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert trust.nothing_accepted == (
+        "heuristic accepted none of 9 candidates (it says yes only where the documents give "
+        "evidence for all six points; the points that failed most: platform 8, unlike documents "
+        "1); likely cause: its tools answer from their own platforms (a plugin library whose "
+        "tools overlap by design is the usual case): no candidate is shown to serve the "
+        "reference's platform, which is the right answer there, not a defect"
+    )
+    assert f"trust toolret/default verify: {trust.nothing_accepted}" in trust.lines()
+    assert trust.as_dict()["nothing_accepted"] == trust.nothing_accepted
+    fitted(fixture_store)
+    fixture_store.con.execute("UPDATE verdicts SET accepted = true WHERE item_id = 'c2'")
+    assert expansion_trust(fixture_store, BENCHMARK, "default").nothing_accepted is None
