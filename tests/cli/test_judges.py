@@ -72,7 +72,7 @@ def test_heuristic_on_the_small_label_file(db):
         "wx_c::forecast",
         "forecast by day, not the city's forecast now",
     )
-    assert fa["reason"].startswith("yes: score")
+    assert fa["reason"].startswith("yes: all six points hold; score")
     [fr] = judge["false_rejects"]
     assert (fr["reference"], fr["candidate"]) == ("cv::c2f", "st::quote")
     assert "deliberately wrong" in fr["note"] and fr["reason"].startswith("no:")
@@ -269,7 +269,7 @@ def test_heuristic_on_the_shipped_set(shared_data, tmp_path):
     )
     assert res.exit_code == 0, res.output
     assert "using the shipped set pipeline-v2.jsonl" in res.stderr
-    assert "in sample: the offline judge's thresholds were chosen on" in res.stderr
+    assert "in sample: the offline judge's cut was chosen on" in res.stderr
     assert "the figures describe the labelled sample, not the candidate population" in res.stderr
     text = res.stdout
     assert "verify verdicts vs 1380 labels of" in text and "toolex-pipeline-v2" in text

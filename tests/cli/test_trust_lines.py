@@ -16,16 +16,16 @@ from toolex.cli import cli
 from toolex.judges import operating_points
 from toolex.store import Store
 
-# the offline verifier's figures held out on toolret's parts (benchmarks/fit_offline_judge.py)
+# the offline verifier's figures on toolret's libraries, each judged by the cut chosen on the
+# other labelled libraries (benchmarks/fit_offline_judge.py)
 HELD_OUT = operating_points.held_out("heuristic", "toolret")
 assert HELD_OUT and HELD_OUT.precision_ci and HELD_OUT.recall_ci
 SHIPPED_LINE = (
     f"trust toolret/default verify heuristic: precision {HELD_OUT.precision:.3f} "
     f"[{HELD_OUT.precision_ci[0]:.2f}, {HELD_OUT.precision_ci[1]:.2f}], recall "
     f"{HELD_OUT.recall:.3f} [{HELD_OUT.recall_ci[0]:.2f}, {HELD_OUT.recall_ci[1]:.2f}] on "
-    f"toolex-pipeline-v2 labels of toolret, each part held out, n={HELD_OUT.labels}, "
-    f"{HELD_OUT.accepted_labels} accepted; on a fresh blind sample of its accepted verdicts "
-    "(docs/labels/fresh/round2) precision 0.780 [0.65, 0.87], 50 labelled"
+    f"toolex-pipeline-v2 labels of toolret, its cut chosen on the other labelled libraries, "
+    f"n={HELD_OUT.labels}, {HELD_OUT.accepted_labels} accepted"
 )
 LLM_LINE = f"trust toolret/llm verify {LLM}: unvalidated: nothing has measured this judge"
 

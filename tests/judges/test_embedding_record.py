@@ -109,9 +109,9 @@ def test_an_embedding_nobody_fitted_is_unmeasured_never_shown_wordllamas_figures
     assert verify.basis == UNVALIDATED and verify.precision is None and trust.unvalidated
     assert line == (
         "trust toolret/default verify heuristic (embedding BAAI/bge-small-en-v1.5): unvalidated: "
-        "unmeasured with the embedding BAAI/bge-small-en-v1.5: its thresholds are WordLlama's "
-        "and nothing measured them on its scores; `python benchmarks/fit_offline_judge.py --db "
-        "STORE --embedding SPEC` does"
+        "unmeasured with the embedding BAAI/bge-small-en-v1.5: its cut is WordLlama's and nothing "
+        "measured it on its scores; `python benchmarks/fit_offline_judge.py --db STORE "
+        "--embedding SPEC` does"
     )
     wordllama = op.held_out("heuristic", "toolret", "wordllama")
     assert f"{wordllama.precision:.3f}" not in " ".join(trust.lines())

@@ -4,6 +4,7 @@ beside their modules (test_operations, test_scope, test_inputs, test_decomposer,
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -55,13 +56,15 @@ def verify(judge, cand, ref=REF, step=STEP, request=REQUEST):
 def test_an_equivalent_of_another_provider_is_accepted_with_its_score_and_confidence():
     v = verify(HeuristicJudge(), OTHER_PROVIDER)
     assert v.accepted
-    assert v.reason.startswith("yes: score 3.0") and f">= {op.STRICT_THRESHOLD:.2f}" in v.reason
-    assert 0.7 < v.confidence < 0.9  # the calibrated P(yes) at that score, not a certainty
+    assert v.reason.startswith("yes: all six points hold; score 3.0")
+    assert f">= {op.STRICT_THRESHOLD:.2f}" in v.reason
+    assert 0.8 < v.confidence < 0.99  # the calibrated P(yes) at that score, not a certainty
 
 
 def test_the_inverse_operation_is_vetoed_however_much_vocabulary_it_shares():
     v = verify(HeuristicJudge(), READER)
     assert not v.accepted
+    assert v.reason.startswith("no: operation: ")
     assert "opposite operations: the reference does 'generate', the candidate 'read'" in v.reason
     # the score alone would pass it: the veto decides, and the confidence is the vetoed yes rate
     assert v.confidence == op.VETOED_YES_RATE
@@ -70,13 +73,24 @@ def test_the_inverse_operation_is_vetoed_however_much_vocabulary_it_shares():
 def test_an_id_of_the_step_nobody_holds_is_vetoed_even_when_its_words_are_the_steps():
     v = verify(HeuristicJudge(), KEYED)
     assert not v.accepted
-    assert v.reason.startswith("no: required identifiers nobody supplies: qr_id")
+    assert v.reason.startswith("no: inputs: required identifiers nobody supplies: qr_id")
 
 
-def test_an_unrelated_tool_is_rejected_below_the_threshold():
+def test_an_unrelated_tool_is_rejected_with_the_point_it_fails():
     v = verify(HeuristicJudge(), JOKE)
+    assert not v.accepted and v.confidence < 0.05
+    assert v.reason.startswith("no: outputs: the step asks for code; the candidate documents")
+
+
+def test_every_point_holding_is_not_enough_below_the_cut():
+    judge = HeuristicJudge()
+    judge.point = dataclasses.replace(judge.point, strict=10.0)
+    v = verify(judge, OTHER_PROVIDER)
     assert not v.accepted
-    assert f"< {op.STRICT_THRESHOLD:.2f}" in v.reason and v.confidence < 0.05
+    assert v.reason.startswith(
+        "no: operation: the two documents do not show one act on one object: score 3.0"
+    )
+    assert v.reason.endswith("< 10.00")
 
 
 def test_the_screen_keeps_near_misses_for_the_verifier_and_drops_only_by_score():

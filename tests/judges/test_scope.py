@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from docs import tool
+from toolex.judges.coverage import platform_subject
 from toolex.judges.scope import (
     named_terms,
     narrower_sibling,
     objects,
+    other_platform,
     qualifier_conflict,
     scope_missing,
 )
+from toolex.judges.step import step_of
 
 
 def test_named_terms_are_names_as_users_write_them():
@@ -55,9 +58,15 @@ def test_a_platform_the_step_names_that_only_the_reference_serves_rules_out_the_
 def test_a_distinctive_word_of_the_references_platform_counts_when_the_step_uses_it():
     rugby = tool("r", "PreMatchForm", "Pre-match form of a match.", "RugbyAPI2")
     cricket = tool("c", "PreMatchForm", "Pre-match form of a match.", "CricketAPI2")
-    assert "rugby" in scope_missing(
-        ("Get the pre-match form of the rugby match", ""), cricket, rugby
-    )
+    step = step_of("Get the pre-match form of the rugby match", "")
+    assert "'rugby'" in (platform_subject(step, cricket, rugby) or "")
+    # the same word said as "films" where the platform says "movies" is one subject
+    movies = tool("m", "Random quote", "A random quote.", "Movie and TV shows Quotes")
+    anime = tool("a", "Random quote", "A random quote.", "Anime Quotes_v4")
+    films = tool("f", "Random quote", "A random quote from a film.", "Film Lines")
+    step = step_of("Fetch a random quote", "I love movies. Fetch a random quote.")
+    assert "'movie'" in (platform_subject(step, anime, movies) or "")
+    assert platform_subject(step, films, movies) is None
 
 
 def test_siblings_differ_in_a_qualifier_the_other_never_documents():
@@ -95,10 +104,10 @@ def test_the_requests_country_of_the_reference_rules_out_a_copy_for_another_coun
     ref = tool("u", "Facilities Lookup", "Facilities in Uganda.", "Uganda API", **params)
     other = tool("s", "Facilities Lookup", "Facilities in Senegal.", "Senegal API", **params)
     texts = ("List research centers in Kampala", "I am moving to Kampala, Uganda.")
-    why = scope_missing(texts, other, ref)
+    why = other_platform(texts, other, ref)
     assert why is not None and "'uganda'" in why and "Senegal API" in why
     # a request naming neither country leaves it to the other rules; a region parameter does
-    assert scope_missing(("List research centers", "Find research centers."), other, ref) is None
+    assert other_platform(("List research centers", "Find research centers."), other, ref) is None
 
 
 def test_a_narrower_endpoint_of_the_same_provider_is_another_tool_unless_the_step_asks_it():

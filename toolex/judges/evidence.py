@@ -39,8 +39,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from toolex.judges import inputs, operations, scope
+from toolex.judges import checks, inputs, scope
 from toolex.judges.base import ToolDoc, VerifyTask, per_tool
+from toolex.judges.checks import Finding
 from toolex.judges.lexicon import COMPATIBLE, SYNONYM_OF, operation_of
 from toolex.judges.tool_facts import about_words, described_words, returned
 from toolex.tooldoc import fields as df
@@ -62,8 +63,12 @@ class Evidence:
     inputs_ok: bool
     returns_overlap: float
     inputs_overlap: float
-    vetoes: tuple[str, ...] = field(default=())
-    reasons: tuple[str, ...] = field(default=())
+    findings: tuple[Finding, ...] = field(default=())
+
+    @property
+    def vetoes(self) -> tuple[str, ...]:
+        """The failed points, as a verdict says them ("outputs: the step asks for ...")."""
+        return tuple(str(f) for f in self.findings)
 
     def named(self, names: Sequence[str]) -> dict[str, float]:
         """The measurements ``names`` by name, as a score reads them."""
@@ -139,29 +144,7 @@ class EvidenceReader:
         about_c, about_r = about_text(cand), about_text(ref)
         step_words = set(df.content_tokens(subquery))
         said = step_words | set(df.content_tokens(request or ""))
-        vetoes, reasons = [], []
-        missing = inputs.missing_inputs(cand, ref, said, request)
-        handles = [m for m in missing if inputs.is_handle(m)]
-        if handles:  # an id nobody holds: an extra lookup step
-            vetoes.append(f"required identifiers nobody supplies: {', '.join(handles)}")
-        elif missing:
-            reasons.append(f"required inputs nobody supplies: {', '.join(missing)}")
-        texts = (subquery, request or "")
-        for tool, whose in ((cand, "candidate"), (ref, "reference")):
-            if not df.content_tokens(about_text(tool)):  # the guideline's thin documentation
-                vetoes.append(f"the {whose}'s documentation says nothing of what it does")
-        for rule in (
-            operations.direction_conflict(cand, ref),
-            operations.sibling_operation_conflict(cand, ref),
-            operations.output_conflict(cand, ref),
-            scope.qualifier_conflict(cand, ref),
-            scope.narrower_sibling(texts, cand, ref),
-            scope.scope_missing(texts, cand, ref),
-            inputs.handle_conflict(cand, ref, request),
-            inputs.step_param_missing(texts, cand, ref),
-        ):
-            if rule:
-                vetoes.append(rule)
+        failed = checks.findings(subquery, cand, ref, request)
         key = step_words & (_doc_words(ref) | _about_words(ref))
         name_c, name_r = df.name(cand.doc) or cand.name or "", df.name(ref.doc) or ref.name or ""
         rc, rr = returned(cand), returned(ref)
@@ -181,11 +164,10 @@ class EvidenceReader:
             overlap=self._jaccard(_about_words(ref), _about_words(cand)),
             same_operation=same_operation(cand, ref),
             name_sim=self._cos(" ".join(df.split_words(name_c)), " ".join(df.split_words(name_r))),
-            inputs_ok=not missing,
+            inputs_ok=not inputs.missing_inputs(cand, ref, said, request),
             returns_overlap=self._jaccard(rc, rr) if rc and rr else 0.5,
             inputs_overlap=self._jaccard(_input_words(cand), _input_words(ref)),
-            vetoes=tuple(vetoes),
-            reasons=tuple(reasons),
+            findings=failed,
         )
 
     def _cover(self, wanted: set[str], have: frozenset[str], have_syn: frozenset[int]) -> float:

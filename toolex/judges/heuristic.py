@@ -7,13 +7,15 @@ measured, held out, the way the pipeline runs it (toolex/judges/operating_points
 
 - **Decompose** (toolex/judges/decomposer.py): one sub-query per ground-truth tool, in the
   request's own words, naming no tool or parameter, the request's constraint words kept.
-- **Verify** ("under genuine uncertainty, no", as the paper's verifier): the rules of
-  toolex/judges/evidence.py veto candidates that do another operation, serve another platform or
-  object, or need an input nobody holds; the rest are scored by how far the two tools say they
-  do one thing (operating_points.score). ``heuristic`` accepts at the strict threshold;
-  ``heuristic:prescreen`` never accepts: it keeps what an LLM verifier should see, at the
-  screen's, vetoes aside. A verdict's ``confidence`` is the calibrated P(yes). Thresholds and
-  calibration are those fitted with the judge's embedding (operating_points.point_of).
+- **Verify** ("under genuine uncertainty, no", as the paper's verifier): a lower bound by
+  construction. ``heuristic`` says yes only where the documents give positive evidence for each
+  of six points (toolex/judges/checks.py: operation and direction, outputs asked, inputs given,
+  scope and entity, the request's constraints, platform-bound operations) and the score of how
+  far the two tools say they do one thing reaches the cut (operating_points.score); otherwise
+  no, with the point that failed as its reason. ``heuristic:prescreen`` never accepts: it keeps
+  what an LLM verifier should see, at the screen's cut, the points aside. A verdict's
+  ``confidence`` is the calibrated P(yes). The cut and the calibration are those fitted with the
+  judge's embedding (operating_points.point_of).
 - **Audit** (toolex/judges/offline_audit.py): the combination still covers what the request
   names, and its explicit hand-offs hold; an unchanged slot is never the reason to reject.
 
@@ -129,7 +131,9 @@ class HeuristicJudge:
     def judge_pair(
         self, subquery: str, cand: ToolDoc, ref: ToolDoc, request: str | None = None
     ) -> Verdict:
-        """The verdict at this judge's operating point, with its confidence P(yes)."""
+        """The verdict at this judge's operating point, with its confidence P(yes): yes only when
+        every point of toolex.judges.checks holds and the score reaches the cut, else no with
+        the point that failed."""
         evidence = self.reader().read(subquery, cand, ref, request)
         value = op.score(evidence)
         if self.mode == "prescreen":
@@ -140,15 +144,15 @@ class HeuristicJudge:
             f"object {evidence.object_match:.2f}, covers {evidence.cover:.2f} of the step's "
             "words)"
         )
-        notes = "; ".join(evidence.vetoes + evidence.reasons)
-        sure = op.confidence(value, bool(evidence.vetoes), self.point)
-        if evidence.vetoes:
-            return Verdict(False, f"no: {notes}; {shown}", sure)
+        sure = op.confidence(value, bool(evidence.findings), self.point)
+        if evidence.findings:
+            return Verdict(False, f"no: {evidence.findings[0]}", sure)
         if value >= cut:
-            return Verdict(True, f"yes: {shown} >= {cut:.2f}", sure)
+            return Verdict(True, f"yes: all six points hold; {shown} >= {cut:.2f}", sure)
         return Verdict(
             False,
-            f"no: {shown} < {cut:.2f}" + (f"; {notes}" if notes else ""),
+            f"no: operation: the two documents do not show one act on one object: {shown} "
+            f"< {cut:.2f}",
             sure,
         )
 
@@ -170,5 +174,5 @@ def _screened(evidence: ev.Evidence, value: float, point: op.OperatingPoint) -> 
         f"{evidence.object_match:.2f}, covers {evidence.cover:.2f} of the step's words) vs "
         f"{point.screen:.2f}"
     )
-    notes = "; ".join(evidence.vetoes + evidence.reasons)
+    notes = "; ".join(evidence.vetoes)
     return Verdict(keep, why + (f"; {notes}" if notes else ""), op.confidence(value, False, point))

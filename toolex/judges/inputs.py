@@ -21,7 +21,9 @@ from collections.abc import Iterable
 from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.lexicon import PAYLOAD_WORDS, PUBLIC_IDS, SYNONYM_OF, word_set
 from toolex.judges.scope import stems
-from toolex.judges.tool_facts import provider
+from toolex.judges.step import Step
+from toolex.judges.tool_facts import model_card, params, provider
+from toolex.judges.vocabulary import keys_of, said, synonym_keys
 from toolex.tooldoc import fields as df
 
 # An id the request writes out: after "id"/"ID", or a code mixing letters and digits.
@@ -48,8 +50,8 @@ def is_payload(param_name: str) -> bool:
     words = df.split_words(param_name)
     if not words:
         return False
-    if words[-1] == "code" and len(words) > 1:
-        return False  # ``station_code``, ``zip_code``: an identifier, not source code
+    if words[-1] in ("code", "number", "num") and len(words) > 1:
+        return False  # ``station_code``, ``room_number``: an identifier, not content
     return df.stem(words[-1]) in PAYLOAD_WORDS or words[0] == "input"
 
 
@@ -67,14 +69,14 @@ def is_handle(param_name: str) -> bool:
 
 @per_tool
 def required_params(tool: ToolDoc) -> tuple[df.Param, ...]:
-    return tuple(p for p in df.params(tool.doc) if p.required)
+    return tuple(p for p in params(tool) if p.required)
 
 
 @per_tool
 def param_words(tool: ToolDoc) -> frozenset[str]:
     """Stems of every word of the parameters' names and descriptions."""
     return frozenset(
-        df.stem(w) for p in df.params(tool.doc) for w in df.split_words(f"{p.name} {p.description}")
+        df.stem(w) for p in params(tool) for w in df.split_words(f"{p.name} {p.description}")
     )
 
 
@@ -148,7 +150,7 @@ def step_param_missing(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str
     step = {df.stem(w) for text in texts for w in df.split_words(text)}
     have = param_words(cand) | stems(cand)
     have_syn = _synonyms(have)
-    for p in df.params(ref.doc):
+    for p in params(ref):
         words = [df.stem(w) for w in df.split_words(p.name) if w not in df.STOPWORDS]
         if not words or len(words) > 2 or is_payload(p.name) or df.is_id_like(p.name):
             continue
@@ -158,3 +160,102 @@ def step_param_missing(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str
             continue
         return f"the step sets {p.name!r}, which the reference takes and the candidate cannot"
     return None
+
+
+# -- point 3 of the verifier (toolex.judges.checks): every required input can be filled ----------
+
+# Words of a parameter's name that say the form of its value, not what it is ("city_name").
+FORM_WORDS = frozenset(
+    df.stem(w) for w in word_set("name value str string text val param arg input")
+)
+
+
+def unheld_handles(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """A required id of the candidate nobody holds: an extra lookup step. An id is held when the
+    reference needs an id of the same thing (whoever gives it to one gives it to the other), or
+    when the step writes an id out and the reference takes no required input that the id goes
+    into instead (the tracking number is the reference's; a carrier code is another lookup)."""
+    unheld = [
+        p.name
+        for p in required_params(cand)
+        if is_handle(p.name) and not is_payload(p.name) and not _held_by(_words(p.name), ref)
+    ]
+    if not unheld:
+        return None
+    taken = any(not plumbing(p.name) for p in required_params(ref))
+    if not taken and _STATED_ID.search(step.subquery):
+        return None
+    return f"required identifiers nobody supplies: {', '.join(unheld)}"
+
+
+def _words(param_name: str) -> frozenset[str]:
+    return frozenset(df.stem(w) for w in df.split_words(param_name)) - df.STOPWORDS
+
+
+def unfilled_settings(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """A required input of the candidate (not a payload, not an id) that neither the request nor
+    the step says, and that the reference does not take too: every word of its name counts, so
+    a ``room_number`` is not filled by a request that gives a room type, nor a ``location`` by a
+    request that gives none."""
+    if model_card(cand):
+        return None  # a model card's arguments load the model; its payload is the input
+    theirs = param_name_keys(ref) | param_description_keys(ref)
+    for p in required_params(cand):
+        if is_payload(p.name) or is_handle(p.name) or is_public_id(p.name) or plumbing(p.name):
+            continue
+        words = name_words(p.name)
+        if not words:
+            continue
+        unsaid = [w for w in words if not said(w, step.keys) and not said(w, theirs)]
+        if unsaid:
+            return (
+                f"the candidate requires {p.name!r}, which neither the request nor the "
+                "reference gives"
+            )
+    return None
+
+
+# Function words of parameter names ("date_of_birth"); "number" or "type" are not among them.
+_FUNCTION_WORDS = word_set("a an the of to for by in on at from with and or is")
+
+
+def name_words(param_name: str) -> list[str]:
+    """The words of a parameter's name that say what it takes: function words and words of the
+    value's form ("city_name" -> city) left out, unless nothing else is left."""
+    words = [w for w in df.split_words(param_name) if len(w) > 1 and w not in _FUNCTION_WORDS]
+    return [w for w in words if df.stem(w) not in FORM_WORDS] or words
+
+
+@per_tool
+def param_name_keys(tool: ToolDoc) -> frozenset[str]:
+    """Keys of the words of every parameter's name (toolex.judges.vocabulary)."""
+    words = [w for p in params(tool) for w in df.split_words(p.name)]
+    return keys_of(words) | synonym_keys(words)
+
+
+@per_tool
+def param_description_keys(tool: ToolDoc) -> frozenset[str]:
+    """Keys of what the parameters' descriptions say they take ("q: city name, coordinates or
+    zip code")."""
+    return keys_of(w for p in params(tool) for w in df.split_words(p.description))
+
+
+def plumbing(param_name: str) -> bool:
+    """An input of the interface (format, page, api key), with a value any caller has."""
+    words = [df.stem(w) for w in df.split_words(param_name)]
+    return bool(words) and all(w in PLUMBING_WORDS for w in words)
+
+
+# Inputs of the interface rather than of the request: a value any caller has or can default.
+PLUMBING_WORDS = frozenset(
+    df.stem(w)
+    for w in word_set(
+        """
+        format page limit offset size callback key apikey secret auth version api output
+        response json xml lang per
+        """
+    )
+)
+
+
+RULES = (unheld_handles, unfilled_settings)

@@ -135,12 +135,15 @@ def word_set(text: str) -> frozenset[str]:
 # provider whose names lead or end with verbs of no common group do two things ("generate_primes"
 # / "count_primes", OpenBankAccount / ModifyBankAccount, states_search / states_list). Reading
 # verbs ("get", "fetch", ...) form one group, so "Get X" and "Fetch X" stay one operation.
+# Measuring reads a quantity off the world (a sensor, a device) where calculating works it out
+# from given inputs: two acts ("measureCurrent" / "calculateCurrent").
 OPERATION_GROUPS: tuple[frozenset[str], ...] = tuple(
     word_set(group)
     for group in (
         "search find lookup look query locate discover",
         "get fetch retrieve obtain show view display read return provide give load",
-        "calculate compute determine estimate measure count find",
+        "calculate compute determine estimate count find",
+        "measure monitor track detect",
         "generate create make produce build compose add insert register open",
         "convert transform",
         "send post submit publish share",

@@ -1,6 +1,8 @@
-"""The offline verifier's score, its two operating points, and what they were measured to do.
+"""The offline verifier's score, its cut, and what they were measured to do.
 
-A verdict's score adds up the evidence that two tools do one thing (toolex/judges/evidence.py):
+The verifier (toolex/judges/heuristic.py) says yes only when every point of
+toolex/judges/checks.py holds (rules read off the method, with no number to fit) and a score of
+how far the two tools say they do one thing reaches the cut (toolex/judges/evidence.py):
 
     score = about_sim + doc_sim + object_match + 0.5 * cover
 
@@ -8,15 +10,15 @@ A verdict's score adds up the evidence that two tools do one thing (toolex/judge
 words the candidate also documents). The weights are set, not fitted: each term is one kind of
 evidence on one scale, and a logistic regression of every measurement, fitted on the labels and
 scored on them, reaches no higher recall at the strict precision even in sample
-(``benchmarks/fit_offline_judge.py --frontier`` prints both). What is fitted
-is where to cut, and how sure a score is:
+(``benchmarks/fit_offline_judge.py --frontier`` prints both). What is fitted is where to cut,
+and how sure a score is:
 
-- ``heuristic`` (strict) accepts when no veto fires and ``score >= STRICT_THRESHOLD``;
+- ``heuristic`` (strict) accepts when no point fails and ``score >= STRICT_THRESHOLD``;
 - ``heuristic:prescreen`` never accepts; it keeps a candidate for an LLM verifier when
-  ``score >= SCREEN_THRESHOLD`` (vetoes are the verifier's to weigh: they never discard);
+  ``score >= SCREEN_THRESHOLD`` (the points are the verifier's to weigh: they never discard);
 - a verdict's confidence is P(yes | score) = 1 / (1 + exp(-(a * score + b))), ``CALIBRATION``
-  = (a, b); a vetoed verdict's is ``VETOED_YES_RATE``, the share of equivalents among the
-  labelled candidates a veto rejected.
+  = (a, b), over the labels that fail no point; a verdict that fails a point has
+  ``VETOED_YES_RATE``, the share of equivalents among the labelled candidates failing one.
 
 The score's similarities are cosines of an embedding model's vectors (WordLlama by default,
 toolex.judges.embedding), so the cuts and the calibration are fitted per embedding model
@@ -27,8 +29,8 @@ Every number below is printed by ``python benchmarks/fit_offline_judge.py --db S
 [--embedding SPEC]`` from the shipped labels (toolex/data/labels/); refit them there, never by
 hand. ``held_out`` reads the figures measured the way the pipeline runs the judge (its own
 decomposition, its own candidate lists, each label weighted by its stratum:
-docs/labels/README.md), every benchmark part judged by thresholds chosen on the other parts only,
-per embedding model.
+docs/labels/README.md), every labelled library judged by the cut chosen on the other libraries
+only (leave one library out), per embedding model.
 """
 
 from __future__ import annotations
@@ -66,9 +68,9 @@ class OperatingPoint:
 # each by ``fit_offline_judge.py --db STORE --embedding SPEC``. An embedding not here is cut at
 # WordLlama's points, and its figures are unmeasured (``held_out`` finds none for it).
 FITTED: Mapping[str, OperatingPoint] = {
-    DEFAULT_EMBEDDING: OperatingPoint(2.9209, 0.4483, (2.8229, -6.6477), 0.0271),
+    DEFAULT_EMBEDDING: OperatingPoint(2.743, 0.4483, (2.9286, -6.0681), 0.0273),
     "sentence-transformers/all-MiniLM-L6-v2": OperatingPoint(
-        2.8684, 0.7172, (3.1887, -7.4697), 0.0271
+        2.9735, 0.7172, (3.1869, -6.657), 0.0273
     ),
 }
 # WordLlama's, the default's, under the names the rest of the code has always read.
@@ -77,6 +79,9 @@ SCREEN_THRESHOLD = FITTED[DEFAULT_EMBEDDING].screen
 CALIBRATION = FITTED[DEFAULT_EMBEDDING].calibration
 VETOED_YES_RATE = FITTED[DEFAULT_EMBEDDING].vetoed_yes_rate
 LABELS_FITTED_ON = ("toolex-pipeline-v2",)  # the label sets the thresholds were chosen on
+# The rules the figures were measured on (toolex.judges.checks): a figure measured on other
+# rules (the fresh rounds of the score-and-veto verifier before them) is not this judge's.
+RULES_VERSION = "six-points-1"
 MEASURED_ON = "toolex-pipeline-v2"  # the label set held-out figures are computed on
 
 
@@ -92,13 +97,14 @@ def is_fitted(model: str) -> bool:
 
 @dataclass(frozen=True)
 class HeldOut:
-    """A judge's figures where thresholds that never saw the labels' benchmark part judged them.
+    """A judge's figures where cuts chosen without a library judged that library's labels.
 
     ``precision`` and ``recall`` estimate the candidate population of the pipeline (labels
     weighted by their stratum), with 95% Wilson intervals at the effective number of labels
     (Kish); ``recall`` is over the candidates the verifier judges (ranks up to the candidate
     depth). For the screen, ``recall`` is the share of equivalents kept and ``discarded`` the
-    share of candidates dropped. ``where`` names the parts pooled."""
+    share of candidates dropped. ``where`` names the libraries pooled; ``measured`` says when, at
+    which commit and under what load (the fit script's run)."""
 
     judge: str
     where: str
@@ -110,6 +116,8 @@ class HeldOut:
     recall: float | None
     recall_ci: tuple[float, float] | None
     discarded: float | None = None
+    libraries: tuple[str, ...] = ()
+    measured: str = ""
 
 
 # toolex/data/, written by the fit script's --write: embedding model -> its held-out figures
@@ -117,20 +125,29 @@ HELD_OUT_FILE = "labels/held_out.json"
 
 
 def held_out(judge: str, benchmark: str | None, embedding: str | None = None) -> HeldOut | None:
-    """``judge``'s held-out figures on ``benchmark``'s labelled parts (None: every part pooled),
-    read with the embedding model ``embedding`` (None: the one this process's offline judges
-    read with, toolex.judges.embedding.chosen); None when the judge is not the offline verifier,
-    the benchmark has no labelled part, or nothing measured the judge with that embedding."""
+    """``judge``'s figures held out by library (each library judged by the cut chosen on the
+    other labelled libraries) on ``benchmark``'s own labelled libraries, or, for None, pooled over
+    every labelled library: what a library nobody tuned the cut on can expect. Read with the
+    embedding model ``embedding`` (None: the one this process's offline judges read with,
+    toolex.judges.embedding.chosen); None when the judge is not the offline verifier, the
+    benchmark has no labels of its own, or nothing measured the judge with that embedding and
+    these rules (``RULES_VERSION``)."""
     model = embedding if embedding is not None else model_of(chosen())
     figures = _held_out_figures().get(model) or {}
+    if figures.get("rules") != RULES_VERSION:
+        return None
     if benchmark is None:
-        found, where = figures.get("all"), "every labelled part"
+        found = figures.get("all")
+        libraries = tuple(sorted(figures.get("libraries", {})))
+        where = f"{len(libraries)} labelled libraries ({', '.join(libraries)})"
     else:
         found = figures.get("benchmarks", {}).get(benchmark)
-        where = f"{benchmark} ({', '.join(found['parts'])})" if found else ""
+        libraries = tuple(found.get("libraries", ())) if found else ()
+        where = f"{benchmark} ({', '.join(libraries)})" if found else ""
     if not found or judge not in found:
         return None
     f = found[judge]
+    run = figures.get("measured") or {}
     return HeldOut(
         judge,
         where,
@@ -142,6 +159,8 @@ def held_out(judge: str, benchmark: str | None, embedding: str | None = None) ->
         f.get("recall"),
         tuple(f["recall_ci"]) if f.get("recall_ci") else None,
         f.get("discarded"),
+        libraries,
+        ", ".join(f"{k} {run[k]}" for k in ("date", "commit", "load") if run.get(k)),
     )
 
 
@@ -173,14 +192,15 @@ class FreshCheck:
 
 
 def fresh_check(judge: str, benchmark: str, embedding: str | None = None) -> FreshCheck | None:
-    """The latest fresh check of ``judge`` on ``benchmark`` with the chosen embedding, or None
-    (only the strict verifier's accepted verdicts were labelled, and only WordLlama's)."""
+    """The latest fresh check of ``judge`` on ``benchmark`` with the chosen embedding and these
+    rules, or None (only the strict verifier's accepted verdicts were labelled, only
+    WordLlama's)."""
     if judge != "heuristic":
         return None
     model = embedding or model_of(chosen())
     found = _fresh_figures().get(model, {}).get(benchmark)
-    if not found:
-        return None
+    if not found or found.get("rules") != RULES_VERSION:
+        return None  # a round drawn from another verifier's verdicts says nothing of this one
     lo, hi = found["precision_ci"]
     return FreshCheck(found["round"], found["accepted"], found["precision"], (lo, hi))
 

@@ -14,13 +14,17 @@ import re
 
 from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.lexicon import (
+    COMPATIBLE,
     INVERSE_VERBS,
     OPERATION_GROUPS,
     READING_VERBS,
+    VARIANT_WORDS,
     base_verb,
+    operation_of,
     word_set,
 )
-from toolex.judges.tool_facts import provider
+from toolex.judges.step import Step
+from toolex.judges.tool_facts import model_card, provider
 from toolex.tooldoc import fields as df
 
 _INVERSE = {frozenset(pair) for pair in INVERSE_VERBS}
@@ -157,7 +161,7 @@ def sibling_operation_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
     checkpoint names: across providers names are written too freely to be read this way."""
     if provider(ref) != provider(cand):
         return None
-    if _model_card(cand) or _model_card(ref):
+    if model_card(cand) or model_card(ref):
         return None
     vr, vc = _edge_verbs(ref), _edge_verbs(cand)
     if not vr or not vc or (vr <= READING_VERBS and vc <= READING_VERBS):
@@ -184,16 +188,11 @@ _OUTPUT_KINDS = ("classification", "regression")
 
 def _output_kind(tool: ToolDoc) -> str | None:
     """classification or regression, when a model card's task or description says one of them."""
-    if not _model_card(tool):
+    if not model_card(tool):
         return None
     text = f"{tool.doc.get('domain') or ''} {df.description(tool.doc)}".lower()
     found = [kind for kind in _OUTPUT_KINDS if kind in text]
     return found[0] if len(found) == 1 else None
-
-
-def _model_card(tool: ToolDoc) -> bool:
-    name = df.name(tool.doc) or tool.name or ""
-    return "/" in name or "api_call" in tool.doc
 
 
 @per_tool
@@ -212,3 +211,149 @@ def _edge_verbs(tool: ToolDoc) -> frozenset[str]:
 
 def _one_operation(a: str, b: str) -> bool:
     return a == b or any(a in group and b in group for group in OPERATION_GROUPS)
+
+
+# -- point 1 of the verifier (toolex.judges.checks): the same act, the same way round ------------
+
+
+def thin_documentation(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """The guideline's thin documentation: a document that says nothing of what it does."""
+    for tool, whose in ((cand, "candidate"), (ref, "reference")):
+        if not _says_what_it_does(tool):
+            return f"the {whose}'s documentation says nothing of what it does"
+    return None
+
+
+@per_tool
+def _says_what_it_does(tool: ToolDoc) -> bool:
+    name = df.name(tool.doc) or tool.name or ""
+    return bool(df.content_tokens(f"{name}. {df.description(tool.doc)}"))
+
+
+def direction(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    return direction_conflict(cand, ref)
+
+
+# Words that turn an operation around when they are the one word two names differ in: the
+# inverse verbs, and the particles of phrasal operations ("check in" / "check out").
+_OPPOSITE = _INVERSE | {
+    frozenset(pair.split("/"))
+    for pair in word_set("in/out on/off up/down checkin/checkout signin/signout")
+}
+
+
+def opposite_names(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """Two names that are one word apart, the two words opposites ("hotel_check_in" /
+    "hotel_check_out", "lock_door" / "unlock_door")."""
+    a, b = _name_words(ref), _name_words(cand)
+    if len(a) != len(b) or len(a) < 2:
+        return None
+    differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if len(differ) == 1 and frozenset(differ[0]) in _OPPOSITE:
+        x, y = differ[0]
+        return f"opposite operations: the reference's name says {x!r}, the candidate's {y!r}"
+    return None
+
+
+@per_tool
+def _name_words(tool: ToolDoc) -> tuple[str, ...]:
+    return tuple(df.split_words(df.name(tool.doc) or tool.name or ""))
+
+
+def sibling_operation(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    return sibling_operation_conflict(cand, ref)
+
+
+# Words of an endpoint's name that mark a copy or a version of it, not another operation.
+MARKER_WORDS = word_set("copy deprecated legacy old new beta alpha version latest")
+_VERSION = re.compile(r"^v\d+$")
+
+
+def sibling_endpoint(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """Two endpoints of one provider whose names say two things: a provider rarely publishes
+    one operation twice, so names that differ in a word other than a reading verb, a version or
+    copy marker, a number or a bracketed backend ("Nearby - (Google)") name two operations
+    ("Popular Quotes" / "Recent Quotes", "payment cards of an employee" / "the employee of a
+    payment card"). Only within one known provider; model cards are named by checkpoint."""
+    if not provider(ref) or provider(ref) != provider(cand) or model_card(ref):
+        return None
+    a, b = operation_words(ref), operation_words(cand)
+    if a == b or not a or not b:
+        return None
+    return (
+        f"sibling endpoints of one provider name two operations: "
+        f"{df.name(ref.doc) or ref.name!r} and {df.name(cand.doc) or cand.name!r}"
+    )
+
+
+@per_tool
+def operation_words(tool: ToolDoc) -> tuple[str, ...]:
+    """The words of a name that say what an endpoint does, in order, singular: reading verbs,
+    version, copy and tier markers (``VARIANT_WORDS``: basic / pro / ultra), numbers and
+    bracketed text left out."""
+    name = re.sub(r"\([^)]*\)|\[[^]]*\]", " ", df.name(tool.doc) or tool.name or "")
+    out = []
+    for word in df.split_words(name):
+        if _VERSION.match(word):
+            continue
+        word = word.rstrip("0123456789") or word
+        if (
+            word.isdigit()
+            or word in df.STOPWORDS
+            or word in MARKER_WORDS
+            or word in VARIANT_WORDS
+            or word in READING_VERBS
+        ):
+            continue
+        out.append(df.stem(word))
+    return tuple(out)
+
+
+# Operation classes (toolex.judges.lexicon.OPERATIONS) that change or move something: one of
+# them never stands in for another class, nor for a read ("download a song" / "song info",
+# "create a DNS record" / "check a DNS record").
+WRITE_CLASSES = frozenset({"create", "update", "delete", "send", "download"})
+
+
+def act(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """Both tools say their act plainly (``operation_class``) and the two acts are of different
+    classes, one of them a write; or both names open or close with verbs of no common operation
+    group, one of them not a reading verb ("configure_fpga_design" / "compile_fpga_design")."""
+    a, b = operation_class(ref), operation_class(cand)
+    differ = bool(a and b and a != b and frozenset({a, b}) not in COMPATIBLE)
+    if differ and (a in WRITE_CLASSES or b in WRITE_CLASSES):
+        return f"another act: the reference does {a}, the candidate {b}"
+    if model_card(ref) or model_card(cand):
+        return None
+    vr, vc = _name_verb(ref), _name_verb(cand)
+    if not vr or not vc or (vr in READING_VERBS and vc in READING_VERBS):
+        return None
+    if _one_operation(vr, vc):
+        return None
+    return f"another act: the reference's name says {vr!r}, the candidate's {vc!r}"
+
+
+@per_tool
+def _name_verb(tool: ToolDoc) -> str | None:
+    """The verb a name says its act with: its first word when that is a verb ("installUpdate"),
+    else its last ("song_download"); brackets left out."""
+    name = re.sub(r"\([^)]*\)|\[[^]]*\]|\{[^}]*\}", " ", df.name(tool.doc) or tool.name or "")
+    words = df.split_words(name)
+    if not words:
+        return None
+    return verb_of(words[0]) or verb_of(words[-1])
+
+
+@per_tool
+def operation_class(tool: ToolDoc) -> str | None:
+    """The tool's own operation class, where it says one plainly: a verb its name opens or
+    closes with, else the verb its description opens with ("Downloads a song ...")."""
+    said = sorted(_edge_verbs(tool))
+    if not said:
+        words = df.split_words(df.description(tool.doc))[:1]
+        said = [v for v in (verb_of(w) for w in words) if v]
+    found = [op for op in (operation_of(v) for v in said) if op]
+    return found[0] if len(set(found)) == 1 else None
+
+
+RULES = (thin_documentation, direction, opposite_names, act, sibling_operation, sibling_endpoint)

@@ -26,7 +26,8 @@ from toolex.judges.lexicon import (
     base_verb,
     word_set,
 )
-from toolex.judges.tool_facts import provider
+from toolex.judges.step import Step
+from toolex.judges.tool_facts import params, provider
 from toolex.tooldoc import fields as df
 
 _DOMAIN = re.compile(r"\b[\w-]+\.(?:com|org|net|io|ai|co|tv|gg|me|app|dev)\b", re.IGNORECASE)
@@ -63,16 +64,12 @@ def scope_missing(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | No
     """The platform, site, place or subject the step names and the reference serves, that the
     candidate's documentation never names and no parameter of the candidate chooses, or None.
 
-    A step names it in one of two ways: a name as the user writes one (capitalised or
-    domain-like) that the reference's platform, name or description carries; or an ordinary word
-    of the step that is a distinctive word of the reference's platform ("the rugby match" for
-    ``RugbyAPI2``, "cities with radio stations" for "50K Radio Stations"). ``texts`` are the
-    sub-query and the request, read apart so each one's first word is known."""
+    The step names it as the user writes a name (capitalised or domain-like) and the reference's
+    platform, name or description carries it (an ordinary word of the step that is a word of the
+    reference's platform is toolex.judges.coverage's). ``texts`` are the sub-query and the
+    request, read apart so each one's first word is known."""
     texts = list(texts)
-    other = _other_platform(texts, cand, ref)
-    if other:
-        return other
-    if _scope_param(cand):
+    if scope_param(cand):
         return None
     own = " ".join([ref.platform or "", df.name(ref.doc) or ref.name or ""]).lower()
     for term in dict.fromkeys(bare(t) for text in texts for t in named_terms(text)):
@@ -84,21 +81,10 @@ def scope_missing(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | No
                 f"the step is about {term!r}, which the reference serves and the candidate "
                 "never names"
             )
-    # A distinctive word of the reference's platform that the step uses and the candidate's
-    # documentation never does: the step is about something the candidate is not ("rugby" for
-    # CricketAPI2, "income" for a shelter finder by ZIP code). Lexical: a candidate that says
-    # "films" where the step and the platform say "movies" is ruled out too.
-    step = {df.stem(w.lower()) for text in texts for w in _WORD.findall(text)}
-    for word in sorted(_platform_words(ref) & step):
-        if word not in stems(cand):
-            return (
-                f"the step is about {word!r}, which the reference's platform names and the "
-                "candidate never does"
-            )
     return None
 
 
-def _other_platform(texts: list[str], cand: ToolDoc, ref: ToolDoc) -> str | None:
+def other_platform(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | None:
     """The request names a distinctive word of the reference's platform and none of the
     candidate's, whose platform shares no such word with the reference's ("Uganda API" /
     "Senegal API" for a step in Kampala, Uganda): a parameter choosing a region cannot carry the
@@ -109,10 +95,10 @@ def _other_platform(texts: list[str], cand: ToolDoc, ref: ToolDoc) -> str | None
         for term in named_terms(text)
         for w in _WORD.findall(term)
     }  # as names ("Kampala, Uganda"), never ordinary words ("find similar movies")
-    own, theirs = _platform_words(ref), _platform_words(cand)
+    own, theirs = platform_words(ref), platform_words(cand)
     if not own or not theirs or own & theirs or not own & said or theirs & said:
         return None
-    if _scope_param(cand, within=False):  # it takes the platform or country as an input
+    if scope_param(cand, within=False):  # it takes the platform or country as an input
         return None
     word = sorted(own & said)[0]
     return (
@@ -158,7 +144,7 @@ def _text_lower(tool: ToolDoc) -> str:
     return f"{_about_lower(tool)} {tool.text.lower()}"
 
 
-def _scope_param(tool: ToolDoc, within: bool = True) -> bool:
+def scope_param(tool: ToolDoc, within: bool = True) -> bool:
     """Whether a parameter chooses the platform, place or subject; ``within=False`` leaves out
     the ones that choose only inside the tool's own (a region of its country)."""
     stems = _scope_stems(tool)
@@ -172,14 +158,14 @@ _WITHIN = frozenset({df.stem("region")})
 def _scope_stems(tool: ToolDoc) -> frozenset[str]:
     return frozenset(
         df.stem(w)
-        for p in df.params(tool.doc)
+        for p in params(tool)
         for w in df.split_words(p.name)
         if df.stem(w) in SCOPE_PARAMS
     )
 
 
 @per_tool
-def _platform_words(tool: ToolDoc) -> frozenset[str]:
+def platform_words(tool: ToolDoc) -> frozenset[str]:
     """Distinctive stems of a tool's platform (the service that runs it: "50K Radio Stations",
     ``RugbyAPI2``), not of its API name, which says the operation. Split at punctuation, not at
     capitals ("YouTube" is one word), a trailing "API"/version dropped (``RugbyAPI2`` -> rugby),
@@ -318,3 +304,21 @@ def objects(tool: ToolDoc) -> frozenset[str]:
         for w in words
         if w not in GENERIC_NAME_WORDS and w not in df.STOPWORDS and len(w) > 1
     )
+
+
+# -- point 4 of the verifier (toolex.judges.checks): the same entity, the same granularity -------
+
+
+def qualifier(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    return qualifier_conflict(cand, ref)
+
+
+def narrower(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    return narrower_sibling(step.texts, cand, ref)
+
+
+def subject(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    return scope_missing(step.texts, cand, ref)
+
+
+RULES = (qualifier, narrower, subject)

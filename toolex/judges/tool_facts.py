@@ -8,6 +8,8 @@ and rendered text).
 
 from __future__ import annotations
 
+import re
+
 from toolex.judges.base import ToolDoc, per_tool
 from toolex.tooldoc import fields as df
 
@@ -38,3 +40,33 @@ def provider(tool: ToolDoc) -> str:
     """The platform that publishes the tool, as rules compare it ('' when none is known): two
     endpoints of one provider are siblings; an id of one provider does not travel to another."""
     return (tool.platform or "").strip().lower()
+
+
+def model_card(tool: ToolDoc) -> bool:
+    """A model card (the call that loads it, or the framework it runs in, documented) rather
+    than an endpoint or a function: its arguments load the model, its name is a checkpoint id
+    (``org/model``; a REST path such as ``coins/get-chart`` is no model)."""
+    return "api_call" in tool.doc or "framework" in tool.doc
+
+
+# A Python signature in a function's documentation: "def find_median(numbers, sorted=True):".
+_SIGNATURE = re.compile(r"\bdef\s+\w+\s*\(([^)]*)\)")
+
+
+@per_tool
+def params(tool: ToolDoc) -> tuple[df.Param, ...]:
+    """A tool's documented inputs (``tooldoc.fields.params``), or, for a function documented only
+    by its code, the arguments of its signature (required unless given a default)."""
+    found = df.params(tool.doc)
+    if found:
+        return tuple(found)
+    code = " ".join(str(tool.doc.get(k) or "") for k in ("func_description", "description"))
+    m = _SIGNATURE.search(code)
+    if not m:
+        return ()
+    out = []
+    for arg in m.group(1).split(","):
+        name = arg.split(":")[0].split("=")[0].strip().lstrip("*")
+        if name and name not in ("self", "cls") and name.isidentifier():
+            out.append(df.Param(name, "=" not in arg))
+    return tuple(out)

@@ -213,8 +213,8 @@ def evaluate_verify(
     evaluation = Evaluation(source, "verify", len(labels), [], _task_notes(lt, decompose_with))
     if source in LABELS_FITTED_ON and any(parse_spec(s)[0] == "heuristic" for s in specs):
         evaluation.notes.append(
-            f"in sample: the offline judge's thresholds were chosen on {source!r}; its figures "
-            "held out by benchmark part are in toolex/data/labels/held_out.json "
+            f"in sample: the offline judge's cut was chosen on {source!r}; its figures held "
+            "out by library are in toolex/data/labels/held_out.json "
             "(python benchmarks/fit_offline_judge.py --db STORE)"
         )
     if any(label.stratum and label.stratum.get("population") for label in labels):

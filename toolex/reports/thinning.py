@@ -89,9 +89,14 @@ def thinning_table(
         replicates=replicates,
         precisions=precisions,
     )
+    why_not = {t.benchmark: t.unthinned() for t in trusts}
     for row in rows:
         judges = precisions.get(row["benchmark"])
-        row["thinned_to"] = _thinned_to(judges) if judges else "nothing to thin (not expanded)"
+        row["thinned_to"] = (
+            _thinned_to(judges, why_not.get(row["benchmark"], {}))
+            if judges
+            else "nothing to thin (not expanded)"
+        )
     lo, hi = (round(100 * q) for q in BAND)
     return Table(
         "trust_thinning",
@@ -105,7 +110,9 @@ def thinning_table(
             f"survive, and recomputes new; thinned_lo..thinned_hi is the {lo}th to {hi}th "
             f"percentile of the replicates (median between). At p = 1 it is new, at p = 0 old. "
             f"The band carries which equivalents are wrong, not the uncertainty of p: read it "
-            f"with p's interval. Empty where the verifier is {UNVALIDATED}."
+            f"with p's interval. Only a precision measured on the benchmark's own labels thins: "
+            f"empty where the verifier is {UNVALIDATED}, or where only the expectation of a "
+            f"library nobody tuned on stands (thinned_to says why)."
         ),
         columns=[
             "benchmark",
@@ -123,10 +130,11 @@ def thinning_table(
     )
 
 
-def _thinned_to(judges: Mapping[str, float | None]) -> str:
+def _thinned_to(judges: Mapping[str, float | None], why_not: Mapping[str, str]) -> str:
     named = {j: p for j, p in judges.items() if j}
     if not named:
         named = {"(none recorded)": judges.get("")}
     return "; ".join(
-        f"{j} {p:.3f}" if p is not None else f"{j} {UNVALIDATED}" for j, p in named.items()
+        f"{j} {p:.3f}" if p is not None else f"{j} {why_not.get(j, UNVALIDATED)}"
+        for j, p in named.items()
     )

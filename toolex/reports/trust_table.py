@@ -9,7 +9,7 @@ from typing import Any
 from toolex.judges.operating_points import LABELS_FITTED_ON
 from toolex.reports.inputs import ReportContext, Table
 from toolex.reports.trust import (
-    ELSEWHERE_BASIS,
+    EXPECTED_BASIS,
     HELD_OUT_BASIS,
     NOT_MEASURED,
     UNVALIDATED,
@@ -60,8 +60,9 @@ def trust_table(trusts: Sequence[ExpansionTrust]) -> Table:
             "that cover this expansion's verdicts (those the labels happen to cover, not a "
             "random sample of them), else, for the offline verifier, held out on the shipped "
             f"labels drawn from the pipeline's own candidate lists ({', '.join(LABELS_FITTED_ON)}"
-            f"; each benchmark part judged by thresholds chosen on the others; "
-            f"'{ELSEWHERE_BASIS}' when this benchmark has no labelled part); '{UNVALIDATED}' "
+            f"; each labelled library judged by the cut chosen on the other libraries; "
+            f"'{EXPECTED_BASIS}' when this benchmark has no labels of its own: what a library "
+            f"nobody tuned on can expect, never a measurement here); '{UNVALIDATED}' "
             f"where nothing measures the verifier, '{NOT_MEASURED}' for another stage's judge. "
             "'combinations': the share of sampled valid combinations that "
             "reviewers judged valid (the latest finished review sample)."
@@ -75,9 +76,12 @@ def _measured_on(j: JudgeTrust) -> str:
     if j.basis == "labels":
         return f"labels {j.source}"
     if j.basis == HELD_OUT_BASIS:
-        return f"held out {j.source} ({j.scope})"
-    if j.basis == ELSEWHERE_BASIS:
-        return f"{ELSEWHERE_BASIS}: held out {j.source} (other libraries)"
+        return f"held out {j.source} ({j.scope}), leave one library out"
+    if j.basis == EXPECTED_BASIS:
+        return (
+            f"{EXPECTED_BASIS} on a library nobody tuned on: {j.source} labels of other "
+            "libraries, leave one library out; not measured here"
+        )
     return f"{j.basis}: {j.note}" if j.note else j.basis
 
 

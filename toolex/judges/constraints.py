@@ -1,0 +1,114 @@
+"""Point 5 of the verifier (toolex.judges.checks): a value the request gives for the step has a
+parameter of the candidate to go into.
+
+The reference is known to do the step, so the request gives a value for each of its required
+inputs: the block number, the quote's id, the airport. A candidate with no parameter to take one
+of them cannot honour it ("the latest block" for "block 1234", "all quotes of a driver" for "quote
+59"). Likewise a setting the step asks for that the reference takes as a parameter ("routes by
+airline", "a word of length 7"): the candidate must take it too. A parameter takes a value when
+its name says the same thing (a word form, an input synonym: lat / latitude, city / location;
+toolex.judges.vocabulary), or both are payloads, or both identify a place. Model cards are left
+alone: their arguments load the model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.inputs import (
+    is_payload,
+    name_words,
+    param_description_keys,
+    param_name_keys,
+    plumbing,
+    required_params,
+    step_param_missing,
+)
+from toolex.judges.lexicon import word_set
+from toolex.judges.step import Step
+from toolex.judges.tool_facts import model_card, params
+from toolex.judges.vocabulary import said
+from toolex.tooldoc import fields as df
+
+# Inputs that say where: a place given one way fills a parameter asking it another way.
+PLACE_WORDS = frozenset(
+    df.stem(w)
+    for w in word_set(
+        """
+        city location place address area region zip zipcode postcode postal lat lng lon
+        latitude longitude coordinate coordinates geo point
+        """
+    )
+)
+
+
+def setting(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    return step_param_missing(step.texts, cand, ref)
+
+
+def unhomed_values(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """A required input of the reference (a value the request gives) that no parameter of the
+    candidate takes."""
+    if model_card(ref) or model_card(cand):
+        return None
+    theirs = param_name_keys(cand)
+    for p in required_params(ref):
+        if plumbing(p.name) or _homed(p.name, cand, theirs):
+            continue
+        return (
+            f"the request gives the reference's {p.name!r}; no parameter of the candidate takes it"
+        )
+    return None
+
+
+def _homed(name: str, cand: ToolDoc, theirs: frozenset[str]) -> bool:
+    if is_payload(name) and _takes_payload(cand):
+        return True
+    words = name_words(name)
+    if not words:
+        return True  # "x", "q": a bare value, whatever the candidate calls it
+    if any(df.stem(w) in PLACE_WORDS for w in words) and _takes_place(cand):
+        return True
+    described = param_description_keys(cand)
+    return all(said(w, theirs) for w in words) or all(said(w, described) for w in words)
+
+
+@per_tool
+def _takes_payload(tool: ToolDoc) -> bool:
+    return any(is_payload(p.name) for p in params(tool))
+
+
+@per_tool
+def _takes_place(tool: ToolDoc) -> bool:
+    return any(df.stem(w) in PLACE_WORDS for p in params(tool) for w in df.split_words(p.name))
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])|(?<=[-_])\d+(?:\.\d+)?")
+
+
+def named_number(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """A number the step writes that the reference's name carries ("under-54", "over 2.5
+    goals") and the candidate's name and description never write: the candidate serves
+    another value ("under-58", "over 1.5")."""
+    said_numbers = set(_NUMBER.findall(step.subquery))
+    for number in sorted(said_numbers & _name_numbers(ref)):
+        if number not in _name_numbers(cand) and number not in _described_numbers(cand):
+            return (
+                f"the step asks for {number}, which the reference's name says and the candidate "
+                "never does"
+            )
+    return None
+
+
+@per_tool
+def _name_numbers(tool: ToolDoc) -> frozenset[str]:
+    return frozenset(_NUMBER.findall(df.name(tool.doc) or tool.name or ""))
+
+
+@per_tool
+def _described_numbers(tool: ToolDoc) -> frozenset[str]:
+    return frozenset(_NUMBER.findall(df.description(tool.doc)))
+
+
+RULES = (setting, named_number, unhomed_values)
