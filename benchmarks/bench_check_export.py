@@ -4,6 +4,7 @@ its time; export held every row in memory, 1 GB peak for a 149 MB file).
 
     python benchmarks/bench_check_export.py                       # vs 979b28b, 3 rounds
     python benchmarks/bench_check_export.py --baseline REV --queries 2000 --depth 1000
+    python benchmarks/bench_check_export.py --db scale.duckdb --run bm25   # a store you have
 
 The store is bench_metrics.py's synthetic one (seeded: graded labels, expanded combinations,
 runs of ``--depth`` results with tied scores). Each round runs the baseline's and this tree's
@@ -65,6 +66,7 @@ def measure(source: Path, args: list[str]) -> tuple[float, float, float]:
     proc = subprocess.Popen(
         [sys.executable, "-c", MAIN, *args],
         env=env,
+        cwd=source.parent,  # not this tree: `python -c` puts the working folder first on the path
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -92,23 +94,27 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=1000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--db", type=Path, help="measure on this store instead (read only)")
+    ap.add_argument("--run", default="run00", help="the run to export (with --db)")
     args = ap.parse_args()
     print(f"# {os.cpu_count()} cores, load {os.getloadavg()}", flush=True)
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        db = tmp / "bench.duckdb"
+        db = args.db or tmp / "bench.duckdb"
         t = time.perf_counter()
         sizes = [args.queries, args.runs, args.depth, args.seed]
-        built = subprocess.run(
-            [sys.executable, "-c", BUILD, str(ROOT / "benchmarks"), str(db), *map(str, sizes)],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        n_results = int(built.stdout.strip())
-        took = time.perf_counter() - t
-        print(f"# store: {args.queries} queries, {args.runs} runs x {args.depth} deep "
-              f"({n_results} results), built in {took:.0f} s", flush=True)  # fmt: skip
+        if args.db is None:
+            built = subprocess.run(
+                [sys.executable, "-c", BUILD, str(ROOT / "benchmarks"), str(db), *map(str, sizes)],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            took = time.perf_counter() - t
+            print(f"# store: {args.queries} queries, {args.runs} runs x {args.depth} deep "
+                  f"({int(built.stdout)} results), built in {took:.0f} s", flush=True)  # fmt: skip
+        else:
+            print(f"# store: {db}", flush=True)
         sources = {"baseline": unpack(args.baseline, tmp / "baseline"), "this tree": ROOT}
         commands = {
             "check": lambda tag: ["check", "--db", str(db), "-q"],
