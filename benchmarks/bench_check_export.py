@@ -122,7 +122,7 @@ def main() -> None:
                 "export",
                 "trec-run",
                 "--run",
-                "run00",
+                args.run,
                 "--db",
                 str(db),
                 "-q",
