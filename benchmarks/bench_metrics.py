@@ -13,6 +13,12 @@ the reference is timed with and without building its Python dicts from the store
 
     python benchmarks/bench_metrics.py                 # ≈7,000 queries, under 3 minutes on 2 cores
     python benchmarks/bench_metrics.py --queries 1000  # quick
+
+Then the fixed cost of a call (issue 34: "scoring one query costs what 2,098 do"): CPU time of
+``per_query`` on one run (every query), of ``summary`` on it, and of ``query_scores`` (one
+query, what the TUI's query page asks), medians of --floor-rounds calls on the warm connection,
+and the same calls on a run that answered a single query. What stays when the input shrinks to
+one query is the floor: DuckDB binding and optimising the macro-expanded statement.
 """
 
 from __future__ import annotations
@@ -185,6 +191,7 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=100)
     ap.add_argument("--k", type=int, action="append", help="cut-off (repeatable; default 10)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--floor-rounds", type=int, default=9)
     args = ap.parse_args()
     ks = sorted(set(args.k or [10]))
 
@@ -233,6 +240,52 @@ def main() -> None:
         f"speed ratio: {ratio:.1f}x (evaluation only), {ratio_all:.1f}x (incl. dicts); "
         f"{verdict} the 5x target"
     )
+    floor(store, run_ids[0], ks, args.floor_rounds)
+
+
+def cpu_ms(fn, rounds: int) -> float:
+    """Median CPU milliseconds of ``fn()`` (this process, every thread: DuckDB's too)."""
+    import statistics
+
+    times = []
+    for _ in range(rounds):
+        t = time.process_time()
+        fn()
+        times.append((time.process_time() - t) * 1000)
+    return statistics.median(times)
+
+
+def floor(store: Store, run_id: str, ks: list[int], rounds: int) -> None:
+    """The fixed cost of one metric call: the whole run against a run of one query."""
+    import os
+
+    from toolex.metrics.engine import query_scores
+
+    con = store.con
+    one_q = con.execute(
+        "SELECT query_id FROM run_results WHERE run_id = ? ORDER BY query_id LIMIT 1", [run_id]
+    ).fetchone()[0]
+    con.execute("INSERT INTO runs (run_id, benchmark, level) VALUES ('one', ?, 'query')", [BENCH])
+    con.execute(
+        "INSERT INTO run_results SELECT 'one', query_id, item_id, score, rank FROM run_results"
+        " WHERE run_id = ? AND query_id = ?",
+        [run_id, one_q],
+    )
+    n = con.execute("SELECT count(DISTINCT query_id) FROM run_results WHERE run_id = ?",
+                    [run_id]).fetchone()[0]  # fmt: skip
+    rows = {
+        f"per_query, {n} queries answered": lambda: metrics.per_query(store, [run_id], ks),
+        "per_query, 1 query answered": lambda: metrics.per_query(store, ["one"], ks),
+        f"summary, {n} queries answered": lambda: metrics.summary(store, [run_id], ks),
+        "summary, 1 query answered": lambda: metrics.summary(store, ["one"], ks),
+        "query_scores, 1 query (TUI page)": lambda: query_scores(store, [run_id], one_q, ks),
+    }
+    got = {name: cpu_ms(fn, rounds) for name, fn in rows.items()}
+    print(f"fixed cost of a call (CPU ms, median of {rounds}, load {os.getloadavg()[0]:.1f}):")
+    for name, ms in got.items():
+        print(f"  {name:36} {ms:7.1f} ms")
+    whole, single = got[f"per_query, {n} queries answered"], got["per_query, 1 query answered"]
+    print(f"  one query answered / {n} answered: {single / whole:.2f} (per_query)")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ Conventions for check files (any part of toolex may add one; the runner loads ev
 - name ``<area>_<invariant>.sql``, one SELECT, no parameters, read-only;
 - the header comment's first line is ``-- <file stem>: <the invariant, in words>``; the comment
   block is shown to the user next to the violations;
-- the metric macros (``sql/metrics/``) are created before the checks run, so checks may use them.
+- the metric macros (``sql/metrics/``) are created before the checks run, so checks may use them;
+  so is ``check_metric_scores`` (``sql/checks/scores/``), every per-query score of the store
+  computed once, which the metric checks read instead of each scoring the store again.
 
 Before the invariants, one check reads every table of the store in full (``store_readable``):
 a damaged file can open, pass queries that touch other tables, and fail later. A check whose
@@ -74,6 +76,13 @@ def run_checks(store: Store, limit: int = 20) -> list[CheckResult]:
                 "metric_macros", "the metric macros can be created", ["error"], [(str(exc),)]
             ),
         ]
+    scores_failed = ""
+    try:
+        score_once(store)
+    except Exception as exc:  # a table it reads is damaged: the metric checks say so below
+        if not unreadable:
+            raise
+        scores_failed = str(exc).splitlines()[0]
     for path in sql_files("checks"):
         text = path.read_text(encoding="utf-8")
         # The invariant is the header's prose before its "Reads:" bookkeeping.
@@ -85,9 +94,20 @@ def run_checks(store: Store, limit: int = 20) -> list[CheckResult]:
         except Exception as exc:  # a table the check reads is damaged (see store_readable)
             if not unreadable:
                 raise
-            columns, rows = ["error"], [(f"cannot run: {str(exc).splitlines()[0]}",)]
+            reason = str(exc).splitlines()[0]
+            if scores_failed and "check_metric_scores" in reason:  # never made: say why
+                reason = scores_failed
+            columns, rows = ["error"], [(f"cannot run: {reason}",)]
         results.append(CheckResult(path.stem, invariant, columns, rows))
     return results
+
+
+def score_once(store: Store) -> None:
+    """Create ``check_metric_scores`` (sql/checks/scores/), which the metric checks read: the
+    whole metric table once per run of the checks, not once per check. The metric macros must
+    exist (:func:`toolex.metrics.engine.ensure_macros`)."""
+    for path in sql_files("checks/scores"):
+        store.execute_script(f"checks/scores/{path.name}")
 
 
 def violations(store: Store, limit: int = 20) -> list[CheckResult]:

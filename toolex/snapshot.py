@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 from toolex.errors import StoreError
-from toolex.store import Store
 
 SNAPSHOT_PREFIX = "toolex-snapshot-"
 
@@ -31,6 +30,8 @@ def snapshot_copy(path: str | Path, into: str | Path | None = None, attempts: in
     and the log only grew (appends; DuckDB's replay drops a torn tail), and if DuckDB then
     opens the copy, replays the log into it and reads every table. Otherwise it is taken again,
     up to ``attempts`` times, then StoreError."""
+    from toolex.store import Store  # here: `toolex tui --help` need not start DuckDB
+
     src, wal = Path(path), Path(f"{path}.wal")
     if not src.is_file():
         raise StoreError(f"no store at {src}; create one with `toolex load ...` first")

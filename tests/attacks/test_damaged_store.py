@@ -364,6 +364,7 @@ _HOLD = (
 )
 
 
+@pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
 def test_a_held_lock_is_a_lock_and_names_its_holder(browsable, tmp_path):
     db = tmp_path / "held.duckdb"
     shutil.copyfile(browsable, db)

@@ -41,6 +41,7 @@ while True:  # until the test kills it
 """
 
 
+@pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
 @pytest.mark.slow
 def test_snapshots_under_a_checkpointing_writer_are_consistent(bench_db, tmp_path):
     """Each snapshot is taken after the writer reports a commit past what the previous copy
@@ -129,6 +130,7 @@ def _tui(bench_db: str, tmp: Path, mode: str, before: str = "default") -> subpro
     )
 
 
+@pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
 @pytest.mark.parametrize(
     "how", ["return", "raise", "SIGTERM", "SIGINT", "SIGHUP", "SIGKILL then the next start"]
 )
@@ -164,6 +166,7 @@ def test_the_snapshot_is_removed_however_the_tui_ends(bench_db, tmp_path, how):
     tally.check()
 
 
+@pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
 @pytest.mark.parametrize("how", ["SIGINT", "SIGHUP"])
 def test_an_ignored_signal_removes_the_copy_and_stays_ignored(bench_db, tmp_path, how):
     """Started with the signal ignored (nohup, a script's background job), the TUI removes its

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from processes import Lines, sigint_default, wait
 
 from toolex.resources import data_path
 
@@ -63,16 +64,20 @@ def test_ctrl_c_during_expand_stops_cleanly_and_loses_nothing(sample_db, tmp_pat
         db = copy(sample_db, tmp_path / f"cut-{after}.duckdb")
         proc = subprocess.Popen(
             [*TOOLEX, "expand", "--benchmark", "s", "--db", str(db)],
-            stdout=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=sigint_default,  # Ctrl-C must reach it even when pytest runs under nohup
         )
-        assert proc.stderr is not None
-        for line in proc.stderr:  # plain progress lines: wait for that stage to finish
+        lines = Lines(proc, proc.stderr)
+        seen = []
+        while line := lines.next():  # plain progress lines: wait for that stage to finish
+            seen.append(line)
             if line.startswith(after) and " in " in line:
                 break
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=600)  # a hang guard only
+        wait(proc, 600)  # a hang guard only
+        err = "".join(seen) + lines.rest()
         if proc.returncode == 0:  # finished before the signal landed: nothing to check
             continue
         assert proc.returncode == 130, err
@@ -99,14 +104,14 @@ def test_the_lock_message_names_the_holder_and_the_tui(sample_db, tmp_path):
         text=True,
     )
     try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+        assert Lines(holder, holder.stdout).next().strip() == "open"
         done = toolex("load", "stabletoolbench", SAMPLE, "--name", "t", "--db", str(db))
         assert done.returncode == 2
         assert f"PID {holder.pid}" in done.stderr and "toolex tui" in done.stderr
         assert "Traceback" not in done.stderr
     finally:
         holder.kill()
-        holder.wait()
+        wait(holder)
 
 
 def test_load_shows_plain_progress_lines_off_a_terminal_and_quiet_silences_them(tmp_path):

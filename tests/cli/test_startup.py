@@ -1,5 +1,8 @@
 """`toolex --help` and the BM25 path import no heavy library (lancedb, fastembed, matplotlib,
-textual, pyarrow, DuckDB): the command list is read from the command modules' source."""
+textual, pyarrow, DuckDB): the command list is read from the command modules' source. A
+command's own `--help` and its shell completion load its module, which defers the libraries
+its work needs to the work (issue 34); `toolex eval` never loads pandas. No test here times
+anything: benchmarks/bench_startup.py measures the start-up against pytrec_eval's."""
 
 from __future__ import annotations
 
@@ -7,6 +10,11 @@ import subprocess
 import sys
 
 HEAVY = ("pyarrow", "duckdb", "lancedb", "fastembed", "matplotlib", "textual", "wordllama")
+# Loaded by the named commands' modules for the constants their options list (run levels and
+# formats beside the run-file readers, SQL dialects beside sqlglot): not yet deferred.
+HEAVY_AT_HELP = {"runs", "index", "retrieve", "sql"}
+# Every library a command's --help or completion must not load, beyond HEAVY.
+LIBRARIES = (*HEAVY, "numpy", "pandas", "sqlglot", "bm25s", "openai", "anthropic", "httpx", "rich")
 
 
 def _imported(code: str) -> list[str]:
@@ -44,3 +52,89 @@ def test_the_bm25_path_never_imports_the_vector_store():
     code = "import toolex.retrieval.search, toolex.pipeline.runner\n"
     imported = _imported(code)
     assert "lancedb" not in imported and "fastembed" not in imported
+
+
+EACH_HELP = """
+import sys
+from click.testing import CliRunner
+from toolex.cli import COMMANDS, cli
+libraries = {libraries!r}
+for name in COMMANDS:
+    if name in {skip!r}:
+        continue
+    done = CliRunner().invoke(cli, [name, "--help"])
+    assert done.exit_code == 0, (name, done.output)
+    loaded = [m for m in libraries if m in sys.modules]
+    if loaded:
+        print(name, ",".join(loaded))
+        break
+"""
+
+
+def test_each_command_help_loads_no_heavy_library():
+    """`toolex eval --help` (and what completion loads: the command's module and its options)
+    starts no DuckDB, pyarrow, numpy, sqlglot or LLM client; the first command that does is
+    named."""
+    code = EACH_HELP.format(libraries=LIBRARIES, skip=HEAVY_AT_HELP)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.strip() == ""
+
+
+def test_completion_of_a_command_option_loads_no_heavy_library(tmp_path):
+    """Tab after `toolex eval --b`: click's completion protocol, as the shell script calls it."""
+    env = {
+        "_TOOLEX_COMPLETE": "bash_complete",
+        "COMP_WORDS": "toolex eval --b",
+        "COMP_CWORD": "2",
+    }
+    code = (
+        "import os, sys\n"
+        f"os.environ.update({env!r})\n"
+        "from toolex.cli import cli\n"
+        "try:\n    cli.main(prog_name='toolex')\nexcept SystemExit:\n    pass\n"
+        f"print('LOADED', ','.join(m for m in {LIBRARIES!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert "--benchmark" in out.stdout and "--by" in out.stdout  # the completions themselves
+    assert out.stdout.strip().splitlines()[-1] == "LOADED"
+
+
+BUILD = """
+import sys
+sys.path.insert(0, {tests!r})
+from metrics_fixtures import build_random
+from toolex.store import Store
+store = Store.open({db!r})
+build_random(store.con, seed=3, n_queries=30, n_runs=1)
+store.close()
+"""
+LATE = ("pandas", "matplotlib", "lancedb", "sqlglot")
+EVAL_RUN = """
+import sys
+from toolex.cli import main
+sys.argv = ["toolex", "eval", "--db", {db!r}, "--all-runs", "-q"]
+try:
+    main()
+except SystemExit as exc:
+    assert not exc.code, exc.code
+print("LOADED", ",".join(m for m in {late!r} if m in sys.modules))
+"""
+
+
+def test_eval_never_loads_pandas(tmp_path):
+    """pyarrow imports pandas to build a table from Python lists: `toolex eval` had DuckDB build
+    its one table instead (0.2 s of every eval)."""
+    from pathlib import Path
+
+    tests, db = str(Path(__file__).resolve().parents[1] / "metrics"), str(tmp_path / "t.duckdb")
+    for code in (BUILD.format(tests=tests, db=db), EVAL_RUN.format(db=db, late=LATE)):
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path
+        )
+        assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "LOADED"

@@ -14,6 +14,7 @@ import pytest
 from llm_support import FaultPlan, ScriptedServer, verify_tasks
 from one_slot_model import OneSlotServer
 from pipeline.fixtures import build
+from processes import sigint_default
 from simulated_clock import SimClock
 
 from toolex.errors import ModelUnavailableError
@@ -132,8 +133,9 @@ def test_the_first_ctrl_c_stops_a_stage_whose_server_never_answers(tmp_path):
         )
         args = ["expand", "--db", str(db), "--benchmark", "b", "--config", str(config)]
         proc = subprocess.Popen(
-            [TOOLEX, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
+            [TOOLEX, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=sigint_default,  # Ctrl-C must reach it even when pytest runs under nohup
+        )  # fmt: skip
         try:
             deadline = time.monotonic() + HANG_GUARD_S
             while s.count("chat") == 0:  # the verify stage is waiting on its first call

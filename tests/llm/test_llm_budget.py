@@ -107,3 +107,35 @@ def test_spread_takes_the_groups_in_turn():
     calls = [Call(k, k, "s", "u", str, group=k[0]) for k in ("a1", "a2", "a3", "b1", "c1", "c2")]
     assert [c.key for c in spread(calls)] == ["a1", "b1", "c1", "a2", "c2", "a3"]
     assert spread([]) == []
+
+
+def test_a_budget_goes_to_the_calls_in_spread_order_however_workers_are_scheduled(
+    llm_env, store, monkeypatch
+):
+    """Issue 34: a worker took a call, then asked the budget for it; on a loaded machine another
+    worker could take a later call and be admitted first, so a capped `judges eval` spent its two
+    calls on one query. Here the second admission is held up for a second (what load does): the
+    budget still goes to the first call of every query, as spread() orders them."""
+    import threading
+    import time
+    from dataclasses import replace
+
+    from llm_support import audit_tasks
+
+    admit, seen, lock = Budget.admit, [0], threading.Lock()
+
+    def slow_second(self, *args, **kwargs):
+        with lock:
+            seen[0] += 1
+            n = seen[0]
+        if n == 2:
+            time.sleep(1.0)  # the worker holding the second call stalls; the others run on
+        return admit(self, *args, **kwargs)
+
+    monkeypatch.setattr(Budget, "admit", slow_second)
+    by_query = [replace(t, key=f"q{i // 5}/{i % 5}") for i, t in enumerate(audit_tasks(20))]
+    with ScriptedServer() as server:
+        judge = judge_for("openai", server, store, max_in_flight=4)
+        judge.budget = Budget(max_calls=4)
+        done = list(judge.audit(by_query))
+    assert sorted(o.key for o in done) == ["q0/0", "q1/0", "q2/0", "q3/0"]

@@ -36,6 +36,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
 @pytest.mark.slow
 def test_sigkill_mid_stage_then_rerun(llm_env, tmp_path):
     tasks = verify_tasks(60)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from metrics_fixtures import build_random
 
-from toolex.checks import header, run_checks, violations
+from toolex.checks import header, run_checks, score_once, violations
 from toolex.metrics import ensure_macros
 from toolex.resources import sql_files, sql_text
 
@@ -43,6 +43,7 @@ def test_new_ge_old_check_returns_violating_rows(store):
         "SELECT 'run0' AS run_id, 'q1' AS query_id, 'ndcg' AS metric, 10 AS k, "
         "0.5 AS old, 0.25 AS new"
     )
+    score_once(store)
     rows = store.con.execute(sql_text("checks/metrics_new_ge_old.sql")).fetchall()
     assert rows == [("default", "run0", "q1", "ndcg", 10, 0.5, 0.25)]
     rows = store.con.execute(sql_text("checks/metrics_unit_range.sql")).fetchall()

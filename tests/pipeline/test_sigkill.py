@@ -10,6 +10,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from pipeline.fixtures import build
 from pipeline.test_runner import expand, snapshot
 from toolex.store import Store
@@ -38,6 +40,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
 def test_sigkill_mid_verify_then_rerun(tmp_path):
     ref = Store.open(tmp_path / "ref.duckdb")
     build(ref)

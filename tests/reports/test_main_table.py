@@ -50,3 +50,19 @@ def test_heterogeneity_ranks_categories_by_delta(ctx):
     assert sub["web"]["run_delta_range"] == pytest.approx(
         abs(sub["web"]["delta"] - sub["code"]["delta"])
     )
+
+
+def test_summary_rows_are_made_in_the_report_summary_schema(store):
+    """DuckDB builds report_summary from the dicts (sql/reports/19_summary_rows.sql), in the
+    schema the report registers (SUMMARY_SCHEMA); None stays NULL."""
+    from toolex.reports.inputs import SUMMARY_SCHEMA
+    from toolex.reports.main_table import FIELDS, _summary_table
+
+    row = {"run_id": "r", "task": "t1", "metric": "ndcg", "k": 10, "old": 0.5, "new": 0.75,
+           "gain": 0.25, "n_queries": 3, "n_no_results": None}  # fmt: skip
+    table = _summary_table(store, [row], "task")
+    assert table.schema == SUMMARY_SCHEMA and tuple(SUMMARY_SCHEMA.names) == FIELDS
+    assert table.to_pylist() == [
+        {**{k: v for k, v in row.items() if k != "task"}, "category": "t1"}
+    ]
+    assert _summary_table(store, [], "category").schema == SUMMARY_SCHEMA

@@ -126,6 +126,7 @@ sys.stdin.read()  # holds the lock until the test kills it, however long the tes
 """
 
 
+@pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
 def test_locked_store_says_what_to_do_and_snapshot_opens(db_copy):
     writer = subprocess.Popen(
         [sys.executable, "-c", _HOLD, str(db_copy)],

@@ -69,3 +69,16 @@ def test_toolret_query_detail(snap_compare, toolret_store):
     names; nothing past the right edge."""
     app = ToolexApp(toolret_store)
     assert snap_compare(app, press=["enter", "tab", "tab", "tab"], terminal_size=(80, 24))
+
+
+def test_a_segment_without_text_does_not_change_a_snapshot():
+    """Issue 34: test_query_detail failed under load on <rect width="0"> alone (a segment of no
+    text, drawn or not depending on how often the page was drawn); a cell that paints stays."""
+    import pytest_textual_snapshot
+
+    row = '<rect fill="#1e1e1e" x="0" y="1" width="24.4" height="24.65"/>'
+    empty = '<rect fill="#2d3740" x="939.4" y="196.7" width="0" height="24.65"/>'
+    painted = '<rect fill="#2d3740" x="939.4" y="196.7" width="12.2" height="24.65"/>'
+    normalize = pytest_textual_snapshot.normalize_svg
+    assert normalize(f"<svg>{row}{empty}</svg>") == normalize(f"<svg>{row}</svg>")
+    assert normalize(f"<svg>{row}{painted}</svg>") != normalize(f"<svg>{row}</svg>")

@@ -12,10 +12,8 @@ from toolex.engines import DEFAULT_ENGINE, engine_label
 from toolex.errors import ToolexError
 from toolex.metrics.engine import BY, all_runs, summary
 from toolex.metrics.registry import METRICS, parse, validate_ks
-from toolex.reports.compare import compare_runs
 from toolex.reports.main_table import main_table_rows, with_group_mean
 from toolex.reports.provenance import run_provenance
-from toolex.reports.trust import trust_of_runs
 
 LAYOUTS = ("long", "paper")
 PAPER_ONLY = ("markdown", "latex")  # formats of the paper layout only
@@ -177,6 +175,8 @@ def eval_cmd(
                     "`toolex runs import`"
                 )
         from toolex.cli.progress import status
+        from toolex.reports.compare import compare_runs
+        from toolex.reports.trust import trust_of_runs  # the judges' figures: numpy
 
         where = engine_label(engine, spark_master)
         with status(f"scoring {len(run_ids)} run(s) against expansion {expansion!r} on {where}"):

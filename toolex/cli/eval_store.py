@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import click
 
 from toolex.cli.options import open_store
-from toolex.store import Store
+
+if TYPE_CHECKING:
+    from toolex.store import Store
 
 
 @contextlib.contextmanager

@@ -3,12 +3,14 @@ their counts (the `\\d` of psql, the `.tables` of the duckdb shell)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from toolex.cli.options import db_option, emit_rows, format_option, open_store
-from toolex.store import Store
+
+if TYPE_CHECKING:
+    from toolex.store import Store
 
 # section -> (shipped SQL, columns printed when the section is empty)
 SECTIONS: dict[str, tuple[str, list[str]]] = {

@@ -9,7 +9,7 @@ import inspect
 import io
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -21,7 +21,10 @@ from toolex.cli.output import (
     table_width,
     terminal_width,
 )
-from toolex.store import DEFAULT_DB, Store
+from toolex.store.config import DEFAULT_DB
+
+if TYPE_CHECKING:  # DuckDB loads when a command opens a store, not for its --help
+    from toolex.store import Store
 
 __all__ = ["emit_rows", "json_value", "stable_float"]  # the last two: toolex.cli.output's
 
@@ -106,6 +109,8 @@ def stored_names(ctx: click.Context, kind: str) -> list[str]:
     completion: nothing when that store is missing, locked or unreadable."""
     import os
 
+    from toolex.store import Store
+
     db = ctx.params.get("db") or os.environ.get("TOOLEX_DB") or DEFAULT_DB
     try:
         with Store.open(db, read_only=True) as store:
@@ -184,6 +189,8 @@ def scope_option(help: str) -> Decorator:
 
 def open_store(db: str, read_only: bool = False, allow_files: bool = False) -> Store:
     """Open the store at ``db`` and check the names the running command was given."""
+    from toolex.store import Store
+
     store = Store.open(db, read_only=read_only, allow_files=allow_files)
     try:
         require_names(store)

@@ -59,7 +59,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from toolex.errors import AnswerError
-from toolex.llm.budget import STOPPED, Budget
+from toolex.llm.budget import STOPPED, Budget, Reservation
 from toolex.llm.calls import Call, Result, Spend
 from toolex.llm.clients import ChatClient, Reply, Request
 from toolex.llm.corrections import (
@@ -117,6 +117,10 @@ class Executor:
         self.clock = self.limiter.clock  # one clock for the limiter and the calls it admits
         self.flush_s = 0.5  # longest a finished answer waits to be recorded and handed over
         self._rng = random.Random(seed)
+        # A worker takes a call and admits its first attempt in one step, so a budget is spent
+        # in the order of spread(): apart, a worker that took the third call could be admitted
+        # before the one that took the second, on a loaded machine (issue 34).
+        self._taking = threading.Lock()
 
     def cached(self, calls: Sequence[Call]) -> tuple[list[Result], list[Call]]:
         """Split calls into ledger hits (as results) and calls still to make."""
@@ -201,25 +205,44 @@ class Executor:
         self, work: queue.Queue[Call], events: queue.Queue[Handover], stop: threading.Event
     ) -> None:
         while not stop.is_set():
+            with self._taking:
+                try:
+                    call = work.get_nowait()
+                except queue.Empty:
+                    return
+                first = self._admit(call, call.correction) if self.budget is not None else None
+            if self.budget is not None and first is None:
+                events.put(("result", Result(call, False, error=STOPPED, attempts=0)))
+                continue
             try:
-                call = work.get_nowait()
-            except queue.Empty:
-                return
-            try:
-                result = self._attempts(call, events, stop)
+                result = self._attempts(call, events, stop, first)
             except BaseException as exc:  # a bug must fail the call, not hang the stage
                 result = Result(call, False, error=f"internal error: {type(exc).__name__}: {exc}")
             if result is not None:
                 events.put(("result", result))
 
+    def _admit(self, call: Call, correction: Correction | None) -> Reservation | None:
+        """The budget's reservation for the next attempt of ``call`` (None: refused)."""
+        assert self.budget is not None
+        tokens = (correction.max_tokens if correction else None) or self.client.max_tokens
+        return self.budget.admit(self.client.model, call.system, call.user, tokens)
+
     def _attempts(
-        self, call: Call, events: queue.Queue[Handover], stop: threading.Event
+        self,
+        call: Call,
+        events: queue.Queue[Handover],
+        stop: threading.Event,
+        first: Reservation | None = None,
     ) -> Result | None:
+        """Every attempt of ``call``; ``first``: the budget's reservation of the first, taken
+        with the call (:meth:`_worker`)."""
         last_error, last_call = "not attempted", None
         correction, probe = call.correction, None  # probe: a lower structured mode to try
         rejections = Rejections(call.correction)
         for n in range(1, self.policy.max_attempts + 1):
             if stop.is_set():
+                if n == 1 and first is not None and self.budget is not None:
+                    self.budget.settle(first, None)  # taken, never sent
                 return None
             request = Request(
                 call.system,
@@ -234,8 +257,9 @@ class Executor:
             )
             reservation = None
             if self.budget is not None:
-                tokens = request.max_tokens or self.client.max_tokens
-                reservation = self.budget.admit(self.client.model, call.system, call.user, tokens)
+                reservation = (
+                    first if n == 1 and first is not None else self._admit(call, correction)
+                )
                 if reservation is None:
                     return Result(call, False, error=STOPPED, attempts=n - 1)
             ticket = self.limiter.acquire(stop)

@@ -10,9 +10,7 @@ run's savings can be read next to its spending.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from toolex.store import Store
+from typing import TYPE_CHECKING, Any
 
 GROUPS = ("stage", "judge", "model")
 _SUMMED = (
@@ -27,6 +25,9 @@ _SUMMED = (
     "served",
     "reused",
 )
+
+if TYPE_CHECKING:
+    from toolex.store import Store
 
 
 def usage(store: Store, by: Sequence[str] = GROUPS) -> list[dict[str, Any]]:

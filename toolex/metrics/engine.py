@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any, Protocol
 
 from toolex.errors import ToolexError
 from toolex.metrics.registry import FAMILIES, Metric, parse, validate_ks
 from toolex.resources import sql_files
+
+if TYPE_CHECKING:  # the tables come from DuckDB; a caller that reads rows never loads pyarrow
+    import pyarrow as pa
 
 BY = ("category", "task")
 PER_QUERY_COLUMNS = ["run_id", "query_id", "metric", "k", "old", "new"]

@@ -7,12 +7,12 @@ pairs (sql/reports/75). One implementation of the test: the report and `eval` sh
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from toolex import metrics
-from toolex.store import Store
+
+if TYPE_CHECKING:
+    from toolex.store import Store
 
 N_PERM = 1000  # random sign vectors when a group is too large to enumerate (ranx: 1000)
 EXACT_MAX = 12  # groups of at most this many queries enumerate all 2^n sign vectors
@@ -40,6 +40,8 @@ def compare_runs(
     if not pairs:
         return []
     per_query = metrics.per_query(store, runs, ks, expansion, families, on=on)
+    import pyarrow as pa  # here: `toolex eval` without --compare never needs it
+
     pair_table = pa.Table.from_pylist(
         [{"run_a": a, "run_b": b} for a, b in pairs],
         schema=pa.schema([("run_a", pa.string()), ("run_b", pa.string())]),

@@ -10,18 +10,20 @@ means (every category weighs the same; sql/reports/21_group_mean.sql), labelled 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
-
-from toolex.reports.inputs import SUMMARY_SCHEMA, ReportContext, Table
 from toolex.reports.provenance import (
     ORACLE_NOTE,
     pool_bias_warnings,
     run_label,
     run_provenance,
 )
-from toolex.store import Store
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from toolex.reports.inputs import ReportContext, Table
+    from toolex.store import Store
 
 COLUMNS = [
     "run_id",
@@ -52,7 +54,7 @@ def with_group_mean(
     the row of the mean of its group means, named :func:`group_mean_label` ``(by)``."""
     label = group_mean_label(by)
     rows = [r for r in summary if r[by] != label]
-    with store.registered("report_summary", _summary_table(rows, by)):
+    with store.registered("report_summary", _summary_table(store, rows, by)):
         means = store.rows("reports/21_group_mean.sql", {"label": label})
     order = {m: i for i, m in enumerate(dict.fromkeys(r["metric"] for r in rows))}
     means.sort(key=lambda r: (r["run_id"], r["k"], order[r["metric"]]))  # metrics as given
@@ -60,6 +62,8 @@ def with_group_mean(
 
 
 def main_table(ctx: ReportContext) -> Table:
+    from toolex.reports.inputs import Table  # pyarrow: the report's, not `toolex eval`'s
+
     rows = main_table_rows(ctx.store, ctx.summary)
     provenance = run_provenance(ctx.store, ctx.run_ids, ctx.expansion)
     warnings = pool_bias_warnings(provenance.values(), ctx.expansion)
@@ -94,7 +98,7 @@ def main_table_rows(
     The SQL names the group column ``category``; a ``task`` grouping is renamed on the way in and
     back on the way out.
     """
-    table = _summary_table(with_group_mean(store, summary, by), by)
+    table = _summary_table(store, with_group_mean(store, summary, by), by)
     with store.registered("report_summary", table):
         rows = store.rows("reports/20_main_table.sql", {"mean_label": group_mean_label(by)})
     if by == "category":
@@ -102,7 +106,12 @@ def main_table_rows(
     return [{(by if key == "category" else key): value for key, value in r.items()} for r in rows]
 
 
-def _summary_table(summary: Sequence[dict[str, Any]], by: str) -> pa.Table:
-    return pa.Table.from_pylist(
-        [{**row, "category": row[by]} for row in summary], schema=SUMMARY_SCHEMA
-    )
+def _summary_table(store: Store, summary: Sequence[dict[str, Any]], by: str) -> pa.Table:
+    """The rows in report_summary's shape (toolex.reports.inputs.SUMMARY_SCHEMA, which
+    sql/reports/19_summary_rows.sql spells in DuckDB's types), made by DuckDB from the dicts."""
+    rows = [{key: row[by] if key == "category" else row[key] for key in FIELDS} for row in summary]
+    return store.arrow("reports/19_summary_rows.sql", {"rows": rows})
+
+
+# report_summary's columns (toolex.reports.inputs.SUMMARY_SCHEMA; a test keeps the two equal)
+FIELDS = ("run_id", "category", "metric", "k", "old", "new", "gain", "n_queries", "n_no_results")

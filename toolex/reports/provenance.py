@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from toolex.store import Store
+if TYPE_CHECKING:
+    from toolex.store import Store
+
 
 ORACLE_MARK = "†"
 ORACLE_SHORT = f"{ORACLE_MARK} sub-query level: oracle-assisted (ground-truth tool count and docs)"

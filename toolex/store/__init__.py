@@ -16,19 +16,28 @@ inputs and transactions, never for its connection. By concept:
   read-only lock-down).
 
 Every name is importable from ``toolex.store`` itself.
+
+The names load on first use (PEP 562): ``from toolex.store import DEFAULT_DB`` (a command's
+options, its `--help`, shell completion) does not start DuckDB.
 """
 
-from toolex.store.config import (
-    DEFAULT_DB,
-    LOCKED_DOWN,
-    MEMORY_LIMIT,
-    MEMORY_LIMIT_VAR,
-    memory_limit,
-)
-from toolex.store.existence import DEFAULT_EXPANSION
-from toolex.store.failures import LockedError, lock_holder, lock_message, store_error
-from toolex.store.migrations import schema_migrations
-from toolex.store.store import Store, UnreadableTable
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolex.store.config import (
+        DEFAULT_DB,
+        LOCKED_DOWN,
+        MEMORY_LIMIT,
+        MEMORY_LIMIT_VAR,
+        memory_limit,
+    )
+    from toolex.store.existence import DEFAULT_EXPANSION
+    from toolex.store.failures import LockedError, lock_holder, lock_message, store_error
+    from toolex.store.migrations import schema_migrations
+    from toolex.store.store import Store, UnreadableTable
 
 __all__ = [
     "DEFAULT_DB",
@@ -45,3 +54,19 @@ __all__ = [
     "schema_migrations",
     "store_error",
 ]
+
+_HOME = {
+    **dict.fromkeys(
+        ("DEFAULT_DB", "LOCKED_DOWN", "MEMORY_LIMIT", "MEMORY_LIMIT_VAR", "memory_limit"), "config"
+    ),
+    "DEFAULT_EXPANSION": "existence",
+    **dict.fromkeys(("LockedError", "lock_holder", "lock_message", "store_error"), "failures"),
+    "schema_migrations": "migrations",
+    **dict.fromkeys(("Store", "UnreadableTable"), "store"),
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _HOME:
+        return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

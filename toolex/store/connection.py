@@ -15,10 +15,12 @@ import contextlib
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import duckdb
-import pyarrow as pa
+
+if TYPE_CHECKING:  # imported where used: a command that reads rows never loads pyarrow
+    import pyarrow as pa
 
 from toolex.resources import sql_text
 from toolex.store import commits
@@ -134,6 +136,17 @@ class Connection:
             self.con.complete()
             return self.con.sql(sql_text(name), params=dict(params or {})).to_arrow_table()
 
+    def batches(
+        self, name: str, params: Mapping[str, Any] | None = None, *, rows: int = 100_000
+    ) -> Iterator[pa.RecordBatch]:
+        """Run one shipped SQL query; its rows come back as Arrow record batches of at most
+        ``rows`` rows, fetched as they are read: memory holds one batch, not the result (an
+        export of a whole run, ``toolex export trec-run``)."""
+        with self._translated():
+            self.con.complete()
+            relation = self.con.sql(sql_text(name), params=dict(params or {}))
+            yield from relation.to_arrow_reader(rows)
+
     def copy_parquet(self, name: str, params: Mapping[str, Any] | None, path: str | Path) -> None:
         """Write the rows of one shipped query to a Parquet file with DuckDB's COPY, streamed
         rather than held in memory: how an engine outside DuckDB gets its inputs
@@ -195,6 +208,8 @@ class Connection:
         (toolex.sqlaccess refuses writes unless asked, and opens the store read-only). A write
         comes back as DuckDB reports it (a ``Count`` column); a statement without any result
         as an empty table with one column ``rows``."""
+        import pyarrow as pa
+
         with self._translated():
             cur = self.con.execute(sql, params) if params else self.con.execute(sql)
             if cur.description is None:  # a write without RETURNING
@@ -214,6 +229,8 @@ class Connection:
         DuckDB keeps to the store's memory limit (a DB-API ``execute`` would first materialise
         all of it, outside the limit). Blocks until the first batch is ready; the caller vets
         the statement, as for :meth:`user_sql`, and may stop it with :meth:`interrupt`."""
+        import pyarrow as pa
+
         with self._translated():
             self.con.complete()
             relation = self.con.sql(sql, params=params)
