@@ -194,7 +194,10 @@ def _own_logging() -> None:
 
 
 def _shown(message: object) -> str:
-    """An error message as printed: no credential in a URL, no API key (toolex.llm.keys)."""
+    """An error message as printed: no credential in a URL, no API key (toolex.llm.keys), and
+    no character of the data the terminal would obey rather than show (an escape sequence, a
+    bidi override: toolex.printable); its own line breaks stay."""
     from toolex.llm.keys import redact_text
+    from toolex.printable import printable
 
-    return redact_text(str(message))
+    return printable(redact_text(str(message)), newlines=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from toolex.cli.options import (
+    NAME,
     benchmark_option,
     db_option,
     echo_summary,
@@ -40,6 +41,7 @@ def labels() -> None:
 @click.option(
     "--source",
     default=None,
+    type=NAME,
     help="Name of the label set (default: each record's source, else the file's name).",
 )
 @benchmark_option(

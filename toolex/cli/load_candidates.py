@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from toolex.cli.options import (
+    NAME,
     benchmark_option,
     db_option,
     echo_summary,
@@ -20,6 +21,7 @@ from toolex.cli.options import (
 @click.option(
     "--name",
     default=None,
+    type=NAME,
     help="Who made the lists, stored as retriever import:<name> (default: the file's stem).",
 )
 @click.option(

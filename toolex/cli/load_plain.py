@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from toolex.cli.load_options import KINDS, replace_option, run_load
-from toolex.cli.options import db_option, echo_summary, open_store
+from toolex.cli.options import NAME, db_option, echo_summary, open_store
 
 
 @click.command("plain")
@@ -37,7 +37,7 @@ from toolex.cli.options import db_option, echo_summary, open_store
     metavar="TARGET=SOURCE",
     help="Read a field from elsewhere in your records (repeatable): see FIELD MAPPING below.",
 )
-@click.option("--name", required=True, help="Benchmark name in the store.")
+@click.option("--name", required=True, help="Benchmark name in the store.", type=NAME)
 @click.option(
     "--kind",
     type=KINDS,

@@ -21,6 +21,7 @@ from toolex.cli.output import (
     table_width,
     terminal_width,
 )
+from toolex.printable import described, first_unshown, printable
 from toolex.store import DEFAULT_DB, Store
 
 __all__ = ["emit_rows", "json_value", "stable_float"]  # the last two: toolex.cli.output's
@@ -82,6 +83,32 @@ def option_group(name: str, options: Sequence[Decorator], make: Callable[..., An
     return decorate
 
 
+class NewName(click.ParamType):
+    """A name a command stores (a benchmark, a run, an expansion, a label set): it is printed
+    in tables and messages and typed back, so it must look like itself: no control, bidi or
+    invisible character (toolex.printable, the rule ids follow) and not empty."""
+
+    name = "name"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        if not text.strip():
+            self.fail("an empty name: give one that shows", param, ctx)
+        bad = first_unshown(text)
+        if bad is not None:
+            self.fail(
+                f"'{printable(text)}' holds {described(bad.group())} at position {bad.start()}: "
+                "a name is shown in tables and typed back, so it may hold no control, bidi or "
+                "invisible character",
+                param,
+                ctx,
+            )
+        return text
+
+
+NAME = NewName()
+
+
 class StoredName(click.Option):
     """An option that names something the store must hold: a benchmark, an expansion or a run.
 
@@ -139,7 +166,9 @@ def expansion_option(help: str = "Name of the expansion.", *, new: bool = False)
     It must name a stored expansion ('default' always does), unless ``new``: the command writes
     it (expand, imports)."""
     if new:
-        return click.option("--expansion", default="default", show_default=True, help=help)
+        return click.option(
+            "--expansion", default="default", show_default=True, help=help, type=NAME
+        )
     return click.option(
         "--expansion",
         default="default",

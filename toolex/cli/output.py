@@ -11,7 +11,10 @@ The conventions are duckdb's and psql's:
 - numbers keep their significant digits (a table shows 6, so 1e-06 never prints as 0.0000);
   JSON and CSV carry floats rounded to 12 significant digits, so two runs of the same
   computation print the same text (DuckDB's parallel sums differ in the 16th digit);
-- in CSV a STRUCT or LIST value is JSON, NULL is empty, a boolean is ``true``/``false``.
+- in CSV a STRUCT or LIST value is JSON, NULL is empty, a boolean is ``true``/``false``;
+- text from data is never markup: a table's cells, headers, title and footer are
+  ``rich.text.Text`` made by :func:`shown` (``[/INST]``, ``tool[v2]`` print as themselves),
+  with control, bidi and invisible characters written as escapes (toolex.printable).
 
 The writers take rows as sequences in column order, so nothing keyed by name can lose a column.
 """
@@ -25,8 +28,11 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TextIO
 
+from toolex.printable import printable
+
 if TYPE_CHECKING:
     from rich.table import Table
+    from rich.text import Text
 
 
 def unique_names(columns: Sequence[str]) -> list[str]:
@@ -99,6 +105,22 @@ def cell(value: Any) -> str:
     if isinstance(value, dict | list | tuple):
         return json.dumps(json_value(value), ensure_ascii=False, default=str)
     return str(value)
+
+
+def shown(value: Any, style: str = "") -> Text:
+    """Text from data as Rich prints it: never read as markup (``[/x]`` would raise, ``[bold]``
+    restyle), every character that is not shown as itself escaped (toolex.printable). The one
+    way a value, a column name or a title reaches a Rich console."""
+    from rich.text import Text
+
+    return Text(printable(value if isinstance(value, str) else cell(value)), style=style)
+
+
+def width(value: Any) -> int:
+    """Terminal cells ``value`` takes in a table (a CJK letter or an emoji takes two)."""
+    from rich.cells import cell_len
+
+    return cell_len(printable(value if isinstance(value, str) else cell(value)))
 
 
 def numeric(values: Iterable[Any]) -> bool:
@@ -185,18 +207,18 @@ def _table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | N
     )
     for i, col in enumerate(columns):
         is_numeric = numeric(r[i] for r in rows)
-        widest = max((len(cell(r[i])) for r in rows), default=1)
+        widest = max((width(r[i]) for r in rows), default=1)
         # Never shorten a number, a header or a short text (an id, a name, a label); long text
         # cells (documentation, a query) may wrap.
         whole = is_numeric or widest <= SHORT_TEXT
         table.add_column(
-            col,
+            shown(col),
             justify="right" if is_numeric else "left",
-            min_width=max(widest if whole else 0, len(col)),
+            min_width=max(widest if whole else 0, width(col)),
             no_wrap=whole,
         )
     for row in rows:
-        table.add_row(*(cell(v) for v in row))
+        table.add_row(*(shown(v) for v in row))
     return table
 
 
@@ -232,15 +254,15 @@ def print_table(
         # Too wide for the terminal even with text shortened: print it whole (the terminal wraps,
         # as psql does) rather than let rich drop the last columns.
         console = Console(width=needed)
-    if columns and title and len(title) <= min(measured.maximum, console.width):
-        table.title = title  # centred over the table, as psql's
+    if columns and title and width(title) <= min(measured.maximum, console.width):
+        table.title = shown(title)  # centred over the table, as psql's
     elif title:
         # A title wider than the table would be folded into the table's width, a word a line
         # (a narrow table is the tighter layout's doing): it takes its own line, whole.
-        console.print(title, highlight=False, soft_wrap=True)
+        console.print(shown(title), highlight=False, soft_wrap=True)
     if columns:
         console.print(table)
     if not rows:
         console.print("(0 rows)")
     if footer:
-        console.print(footer, highlight=False, soft_wrap=True)
+        console.print(shown(footer), highlight=False, soft_wrap=True)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from toolex.cli.options import (
+    NAME,
     benchmark_option,
     db_option,
     deprecated_k,
@@ -101,7 +102,9 @@ def _row(info: IndexInfo) -> dict[str, object]:
 @format_option
 @benchmark_option("Benchmark name.", required=False, default="toolret", show_default=True)
 @click.option("--retriever", required=True, help=RETRIEVER_HELP, callback=_spec)
-@click.option("--run", "run_id", required=True, help="Name of the run to write (unique).")
+@click.option(
+    "--run", "run_id", required=True, type=NAME, help="Name of the run to write (unique)."
+)
 @click.option(
     "--level",
     type=click.Choice(LEVELS),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from toolex.cli.options import (
+    NAME,
     benchmark_option,
     db_option,
     echo_summary,
@@ -30,7 +31,7 @@ def runs() -> None:
 
 @runs.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--run", "run_id", required=True, help="Name of the run in the store.")
+@click.option("--run", "run_id", required=True, type=NAME, help="Name of the run in the store.")
 @benchmark_option("Benchmark the run's query ids belong to.")
 @click.option(
     "--input-format",
