@@ -26,8 +26,11 @@ _SIZE_RE = re.compile(r"\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)", re.IGNOREC
 # configuration is locked). DuckDB itself refuses, whatever sqlglot made of the statement
 # (toolex.sqlaccess). Given at connect time: once locked, nothing could be set later; the store
 # file and its write-ahead log are opened by the connect itself, so they stay readable.
+# Nor does a name in a query reach a Python object of the process (DuckDB's Python client
+# otherwise reads a DataFrame or Arrow table in the calling frame that a FROM names).
 LOCKED_DOWN: dict[str, bool] = {
     "enable_external_access": False,
+    "python_enable_replacements": False,
     "autoinstall_known_extensions": False,
     "autoload_known_extensions": False,
     "lock_configuration": True,
