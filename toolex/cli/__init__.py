@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import logging
 import sys
+from typing import NoReturn
 
 import click
 
@@ -47,6 +48,22 @@ class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
 
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the command; a reader that went away (`toolex info | head -3`) ends it quietly
+        with exit 0, as `cat` ends when the pipe is done with it. click exits 1 on a broken
+        pipe, which failed every `set -o pipefail` script that reads the first lines."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            _reader_gone()
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """`toolex --help | head -1`: the help is printed while the arguments are parsed."""
+        try:
+            return super().parse_args(ctx, args)
+        except BrokenPipeError:
+            _reader_gone()
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)
         if target is None:
@@ -64,6 +81,13 @@ class LazyGroup(click.Group):
         rows = [(name, _short_help(target, limit)) for name, target in COMMANDS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+
+def _reader_gone() -> NoReturn:
+    from toolex.cli.output import reader_gone
+
+    reader_gone()
+    raise click.exceptions.Exit(0) from None
 
 
 def _short_help(target: str, limit: int) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import inspect
 import io
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,6 +14,7 @@ import click
 
 from toolex.cli.output import (
     CsvWriter,
+    json_text,
     json_value,
     print_table,
     stable_float,
@@ -217,7 +217,8 @@ def open_store(db: str, read_only: bool = False, allow_files: bool = False) -> S
     try:
         require_names(store)
     except BaseException:
-        store.close()
+        if not store.discard_if_new():  # a misspelled name on a new path leaves no store
+            store.close()
         raise
     return store
 
@@ -261,7 +262,7 @@ def emit_rows(
     if fmt == "json":
         # each row keeps its own keys (a summary row may carry more than a per-query row)
         data = [{c: json_value(r.get(c)) for c in columns or r} for r in rows]
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+        click.echo(json_text(data, indent=2))
         return
     records = [[r.get(c) for c in cols] for r in rows]
     if fmt == "csv":

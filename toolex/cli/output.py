@@ -11,6 +11,9 @@ The conventions are duckdb's and psql's:
 - numbers keep their significant digits (a table shows 6, so 1e-06 never prints as 0.0000);
   JSON and CSV carry floats rounded to 12 significant digits, so two runs of the same
   computation print the same text (DuckDB's parallel sums differ in the 16th digit);
+- exact numbers stay exact: an integer of any size (HUGEINT, UHUGEINT: toolex.store's
+  ``user_reader`` hands them over whole) and a DECIMAL print every digit, in a table, in CSV and
+  as a JSON number (``1234567890123456789012345678.0123456789``, never ``1.23456789012e+27``);
 - in CSV a STRUCT or LIST value is JSON, NULL is empty, a boolean is ``true``/``false``;
 - text from data is never markup: a table's cells, headers, title and footer are
   ``rich.text.Text`` made by :func:`shown` (``[/INST]``, ``tool[v2]`` print as themselves),
@@ -24,6 +27,8 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
+import secrets
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TextIO
@@ -31,8 +36,25 @@ from typing import TYPE_CHECKING, Any, TextIO
 from toolex.printable import printable
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
+
+
+def reader_gone() -> None:
+    """After a broken pipe: point stdout and stderr at /dev/null, so nothing more is written
+    to the closed pipe and the interpreter's last flush does not fail again with "Exception
+    ignored" (the Python documentation's recipe)."""
+    import os
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):  # no real file descriptor (a capture)
+            pass
 
 
 def unique_names(columns: Sequence[str]) -> list[str]:
@@ -67,19 +89,45 @@ def stable_float(value: float) -> float:
 
 
 def json_value(value: Any) -> Any:
-    """``value`` as JSON holds it: floats stable, Decimals as floats, non-finite floats and
-    anything JSON lacks (dates, blobs) as text."""
+    """``value`` as JSON holds it: floats stable, integers and Decimals exact (a Decimal stays
+    one: :func:`json_text` writes it as a number, every digit), non-finite floats and anything
+    JSON lacks (dates, blobs) as text."""
     if isinstance(value, bool) or value is None or isinstance(value, int | str):
         return value
     if isinstance(value, float):
         return stable_float(value) if math.isfinite(value) else str(value)
     if isinstance(value, Decimal):
-        return stable_float(float(value))
+        return value if value.is_finite() else str(value)
     if isinstance(value, dict):
         return {str(k): json_value(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [json_value(v) for v in value]
     return str(value)
+
+
+def decimal_text(value: Decimal) -> str:
+    """A Decimal's every digit, as DuckDB prints it (its scale kept, never an exponent)."""
+    return f"{value:f}"
+
+
+def json_text(value: Any, *, indent: int | None = None) -> str:
+    """``json.dumps(value, ensure_ascii=False)`` that writes a Decimal (from
+    :func:`json_value`) as a JSON number with every digit, where json would raise or a float
+    would round it. Anything else JSON lacks is its text (``default=str``)."""
+    marks: list[str] = []
+    nonce = secrets.token_hex(4)
+
+    def exact(obj: object) -> object:
+        if isinstance(obj, Decimal) and obj.is_finite():
+            marks.append(decimal_text(obj))
+            return f"\x00{nonce}:{len(marks) - 1}\x00"
+        return str(obj)
+
+    text = json.dumps(value, indent=indent, ensure_ascii=False, default=exact)
+    if not marks:
+        return text
+    mark = re.compile(rf'"\\u0000{nonce}:(\d+)\\u0000"')
+    return mark.sub(lambda m: marks[int(m.group(1))], text)
 
 
 def csv_value(value: Any) -> Any:
@@ -88,9 +136,11 @@ def csv_value(value: Any) -> Any:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dict | list | tuple):
-        return json.dumps(json_value(value), ensure_ascii=False, default=str)
-    if isinstance(value, float | Decimal):
-        return repr(stable_float(float(value)))
+        return json_text(json_value(value))
+    if isinstance(value, Decimal):
+        return decimal_text(value) if value.is_finite() else str(value)
+    if isinstance(value, float):
+        return repr(stable_float(value))
     return value
 
 
@@ -100,10 +150,12 @@ def cell(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, float | Decimal):
-        return f"{float(value):.6g}"
+    if isinstance(value, Decimal):
+        return decimal_text(value) if value.is_finite() else str(value)
+    if isinstance(value, float):
+        return f"{value:.6g}"
     if isinstance(value, dict | list | tuple):
-        return json.dumps(json_value(value), ensure_ascii=False, default=str)
+        return json_text(json_value(value))
     return str(value)
 
 
@@ -180,7 +232,9 @@ class JsonWriter:
 def _member(value: object) -> str:
     """A member's value as json.dumps(..., indent=2) prints it two levels deep."""
     if isinstance(value, dict | list) and value:
-        return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+        return json_text(value, indent=2).replace("\n", "\n    ")
+    if isinstance(value, Decimal):
+        return decimal_text(value)
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -229,6 +283,19 @@ def table_width(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> int:
     return Console(width=100_000).measure(_table(columns, rows, None)).maximum
 
 
+def _stdout(width: int | None = None) -> Console:
+    """A console on stdout whose broken pipe is Python's BrokenPipeError (the CLI ends it with
+    exit 0: toolex.cli.LazyGroup), not rich's SystemExit(1)."""
+    from rich.console import Console
+
+    class Piped(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    return Piped(width=width)
+
+
 def terminal_width() -> int:
     """The terminal's width (80 when stdout is not a terminal, as rich and psql assume)."""
     from rich.console import Console
@@ -247,13 +314,13 @@ def print_table(
     from rich.console import Console
 
     table = _table(columns, rows, None)
-    console = Console()
+    console = _stdout()
     measured = Console(width=100_000).measure(table)
     needed = measured.minimum
     if needed > console.width:
         # Too wide for the terminal even with text shortened: print it whole (the terminal wraps,
         # as psql does) rather than let rich drop the last columns.
-        console = Console(width=needed)
+        console = _stdout(width=needed)
     if columns and title and width(title) <= min(measured.maximum, console.width):
         table.title = shown(title)  # centred over the table, as psql's
     elif title:
