@@ -22,9 +22,10 @@ SELECT = (
     "sum(i) AS total FROM range(3) t(i)"
 )
 EXPECTED = [HUGE_MAX, UHUGE_MAX, HUGE_MIN, DEC, 2**127, "0.1", None, 3]
+COLUMNS = ["h", "u", "lo", "d", "past", "tenth", "nothing", "total"]
 
 
-def test_every_digit_in_csv_json_and_the_table(bench_db, toolex):
+def test_every_digit_in_csv_json_and_the_table(bench_db, toolex, monkeypatch):
     tally = Tally("exact numbers round 2")
     ran = toolex("sql", SELECT, "--format", "csv", "--db", bench_db)
     tally.record("csv", ran.outcome, wrong=ran.code != 0)
@@ -40,8 +41,12 @@ def test_every_digit_in_csv_json_and_the_table(bench_db, toolex):
 
     ran = toolex("sql", SELECT, "--db", bench_db)
     tally.record("table", ran.outcome, wrong=ran.code != 0)
-    values = ran.out.splitlines()[2].split()
-    assert values == [str(v) for v in EXPECTED if v is not None]
+    # one row wider than 80 columns: on its side, a line per column
+    lines = [line.split() for line in ran.out.splitlines()[2:]]
+    assert lines == [[c, str(v)] if v is not None else [c] for c, v in zip(COLUMNS, EXPECTED)]
+    monkeypatch.setenv("COLUMNS", "400")
+    ran = toolex("sql", SELECT, "--db", bench_db)
+    assert ran.out.splitlines()[2].split() == [str(v) for v in EXPECTED if v is not None]
     tally.check()
 
 

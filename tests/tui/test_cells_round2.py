@@ -37,8 +37,8 @@ def test_a_clipped_cell_fits_its_cells_and_says_it_was_cut(width):
 
 
 def test_the_old_character_count_lost_the_last_letter():
-    """ "🛒 Get Products" is 14 characters and 15 cells: at 14 it was returned whole (by
-    characters it fit) and the table cut its "s"; now it says so."""
+    """The name '🛒 Get Products' is 14 characters and 15 cells: at 14 it was returned whole
+    (by characters it fit) and the table cut its "s"; now it says so."""
     assert clip("🛒 Get Products", 14) == "🛒 Get Produc…"  # 13 cells and the "…"
     assert clip("🛒 Get Products", 15) == "🛒 Get Products"
     assert Column.of("name", ["🛒 Get Products"]).natural == 15

@@ -104,6 +104,12 @@ def _short_help(target: str, limit: int) -> str:
     tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == attr:
+            # A summary written to fit (the decorator's short_help) is shown whole, wrapped;
+            # else click's cut of the docstring's first sentence.
+            for decorator in node.decorator_list:
+                for keyword in getattr(decorator, "keywords", []):
+                    if keyword.arg == "short_help" and isinstance(keyword.value, ast.Constant):
+                        return str(keyword.value.value)
             doc = ast.get_docstring(node) or ""
             return click.Command(attr, help=doc).get_short_help_str(limit)
     return ""

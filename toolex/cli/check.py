@@ -11,7 +11,8 @@ import click
 
 from toolex.checks import run_checks
 from toolex.cli.options import db_option, emit_rows, format_option, open_store
-from toolex.cli.output import json_text, json_value, print_table, terminal_width
+from toolex.cli.output import json_text, json_value
+from toolex.cli.tables import print_table, terminal_width
 
 if TYPE_CHECKING:
     from toolex.checks import CheckResult
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 INDENT = " " * 6  # under the name, past the status column
 
 
-@click.command("check")
+@click.command("check", short_help="Check the store's invariants (each check must return no row).")
 @db_option
 @click.option(
     "--limit",

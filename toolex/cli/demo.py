@@ -88,7 +88,7 @@ def run_demo(
     }
 
 
-@click.command()
+@click.command(short_help="Run toolex end to end on a bundled sample, offline.")
 @click.option(
     "--db",
     default="toolex-demo.duckdb",

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from toolex.store import Store
 
 
-@click.command()
+@click.command(short_help="Expand a benchmark's labels: decompose, verify, audit.")
 @db_option
 @format_option
 @benchmark_option()
@@ -55,10 +55,13 @@ def expand(
     \b
     Example:
       toolex expand --benchmark stabletoolbench --judge heuristic
-      toolex expand --benchmark toolret --task apibank --config toolex.toml --stage verify
-      toolex expand --benchmark toolret --expansion capped --audit-cap 20 --scope task
+      toolex expand --benchmark toolret --task apibank --config toolex.toml \\
+          --stage verify
+      toolex expand --benchmark toolret --expansion capped --audit-cap 20 \\
+          --scope task
       toolex expand --benchmark toolret --expansion de --rendering gpt-4o-mini
-      toolex expand --benchmark toolret --config toolex.toml --max-cost 5 --order uncertainty
+      toolex expand --benchmark toolret --config toolex.toml --max-cost 5 \\
+          --order uncertainty
     """
     settings = pipeline.settings
     if control.dry_run and control.replace:

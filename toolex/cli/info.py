@@ -47,7 +47,7 @@ def table_counts(db: str) -> list[dict[str, Any]]:
         return section_rows(store, "tables")
 
 
-@click.command("info")
+@click.command("info", short_help="What the store holds: tables, benchmarks, expansions, runs.")
 @db_option
 @format_option
 @click.option(

@@ -23,7 +23,7 @@ USAGE_COLUMNS = [
 ]
 
 
-@click.command("ledger")
+@click.command("ledger", short_help="LLM calls, tokens, cost and cache hits by stage and judge.")
 @db_option
 @format_option
 @click.option(

@@ -14,7 +14,7 @@ from toolex.cli.options import (
 )
 
 
-@click.command("candidates")
+@click.command("candidates", short_help="Import per-sub-query candidate lists.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @benchmark_option()
 @expansion_option("The expansion whose sub-queries the lists are for (it must hold them).")
@@ -67,7 +67,8 @@ def candidates_cmd(
     \b
     Examples:
       toolex load candidates qwen3-4b.trec --benchmark toolret --expansion dense
-      toolex load candidates lists.parquet --benchmark toolret --expansion dense --depth 20
+      toolex load candidates lists.parquet --benchmark toolret \\
+          --expansion dense --depth 20
     """
     from toolex.expansions.candidates import import_candidates
 

@@ -12,15 +12,8 @@ from typing import Any
 
 import click
 
-from toolex.cli.output import (
-    CsvWriter,
-    json_text,
-    json_value,
-    print_table,
-    stable_float,
-    table_width,
-    terminal_width,
-)
+from toolex.cli.output import CsvWriter, json_text, json_value, stable_float
+from toolex.cli.tables import print_table, table_width, terminal_width
 from toolex.printable import described, first_unshown, printable
 from toolex.store import DEFAULT_DB, Store
 
@@ -83,7 +76,7 @@ def option_group(name: str, options: Sequence[Decorator], make: Callable[..., An
     return decorate
 
 
-class NewName(click.ParamType):
+class NewName(click.ParamType[str, Any]):
     """A name a command stores (a benchmark, a run, an expansion, a label set): it is printed
     in tables and messages and typed back, so it must look like itself: no control, bidi or
     invisible character (toolex.printable, the rule ids follow) and not empty."""
@@ -290,7 +283,7 @@ def emit_rows(
             )
         cols = [cols[i] for i in keep]
         records = [[r[i] for i in keep] for r in records]
-    print_table(cols, records, title, footer)
+    print_table(cols, records, title, footer, fit=not wide)
 
 
 def echo_summary(result: Any) -> None:

@@ -36,8 +36,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 from toolex.printable import printable
 
 if TYPE_CHECKING:
-    from rich.console import Console
-    from rich.table import Table
     from rich.text import Text
 
 
@@ -245,91 +243,3 @@ def writer(fmt: str, out: TextIO, columns: Sequence[str]) -> CsvWriter | JsonWri
     if fmt == "json":
         return JsonWriter(out, columns)
     raise ValueError(f"no streamed writer for {fmt!r}")
-
-
-SHORT_TEXT = 32  # characters of the widest cell of a text column that is never wrapped
-
-
-def _table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None) -> Table:
-    from rich import box
-    from rich.table import Table
-
-    # No vertical rules and no outer margin (psql's look): a cell pads one space on its right,
-    # and with the box's blank separator columns stand two spaces apart.
-    table = Table(
-        title=title, box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False, show_edge=False
-    )
-    for i, col in enumerate(columns):
-        is_numeric = numeric(r[i] for r in rows)
-        widest = max((width(r[i]) for r in rows), default=1)
-        # Never shorten a number, a header or a short text (an id, a name, a label); long text
-        # cells (documentation, a query) may wrap.
-        whole = is_numeric or widest <= SHORT_TEXT
-        table.add_column(
-            shown(col),
-            justify="right" if is_numeric else "left",
-            min_width=max(widest if whole else 0, width(col)),
-            no_wrap=whole,
-        )
-    for row in rows:
-        table.add_row(*(shown(v) for v in row))
-    return table
-
-
-def table_width(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> int:
-    """Characters the table takes with no cell shortened."""
-    from rich.console import Console
-
-    return Console(width=100_000).measure(_table(columns, rows, None)).maximum
-
-
-def _stdout(width: int | None = None) -> Console:
-    """A console on stdout whose broken pipe is Python's BrokenPipeError (the CLI ends it with
-    exit 0: toolex.cli.LazyGroup), not rich's SystemExit(1)."""
-    from rich.console import Console
-
-    class Piped(Console):
-        def on_broken_pipe(self) -> None:
-            self.quiet = True
-            raise BrokenPipeError
-
-    return Piped(width=width)
-
-
-def terminal_width() -> int:
-    """The terminal's width (80 when stdout is not a terminal, as rich and psql assume)."""
-    from rich.console import Console
-
-    return Console().width
-
-
-def print_table(
-    columns: Sequence[str],
-    rows: Sequence[Sequence[Any]],
-    title: str | None = None,
-    footer: str | None = None,
-) -> None:
-    """An aligned table on stdout: the header, a rule, the rows (``(0 rows)`` for none), then
-    ``footer``."""
-    from rich.console import Console
-
-    table = _table(columns, rows, None)
-    console = _stdout()
-    measured = Console(width=100_000).measure(table)
-    needed = measured.minimum
-    if needed > console.width:
-        # Too wide for the terminal even with text shortened: print it whole (the terminal wraps,
-        # as psql does) rather than let rich drop the last columns.
-        console = _stdout(width=needed)
-    if columns and title and width(title) <= min(measured.maximum, console.width):
-        table.title = shown(title)  # centred over the table, as psql's
-    elif title:
-        # A title wider than the table would be folded into the table's width, a word a line
-        # (a narrow table is the tighter layout's doing): it takes its own line, whole.
-        console.print(shown(title), highlight=False, soft_wrap=True)
-    if columns:
-        console.print(table)
-    if not rows:
-        console.print("(0 rows)")
-    if footer:
-        console.print(shown(footer), highlight=False, soft_wrap=True)

@@ -26,7 +26,7 @@ SQL_FORMATS = ("table", "csv", "json", "parquet")
 EXIT_TIMEOUT, EXIT_INTERRUPTED = 124, 130
 
 
-@click.command("sql")
+@click.command("sql", short_help="Run one SQL statement against the store (read-only).")
 @click.argument("statement", required=False)
 @db_option
 @click.option(
@@ -116,7 +116,8 @@ def sql(
     \b
     Examples:
       toolex sql "SELECT benchmark, count(*) AS n FROM items GROUP BY ALL"
-      toolex sql "FROM combinations WHERE status = 'valid'" --format parquet --out valid.parquet
+      toolex sql "FROM combinations WHERE status = 'valid'" \\
+          --format parquet --out valid.parquet
       toolex sql "SELECT count(*) FROM run_results" --timeout 30
       echo "SELECT count(*) FROM queries" | toolex sql -
       toolex sql --tables

@@ -11,7 +11,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolex.cli.output import print_table, reader_gone, unique_names, writer
+from toolex.cli.output import reader_gone, unique_names, writer
+from toolex.cli.tables import print_table
 from toolex.errors import ToolexError
 
 if TYPE_CHECKING:
