@@ -132,7 +132,8 @@ def test_columns_that_cannot_fit_are_left_out_and_counted(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", str(ROOM))
     columns = [f"column_number_{i}" for i in range(8)]
     when = dt.datetime(2026, 1, 2, 3, 4, 5, 678901)
-    print_table(columns, [[f"value-{i}" for i in range(7)] + [when]], title="t " * 60)
+    row = [f"value-{i}" for i in range(7)] + [when]
+    print_table(columns, [row, row], title="t " * 60)
     out = capsys.readouterr().out
     assert not _too_wide(out)
     assert "(8 columns, " in out and "--format csv|json prints every column" in out

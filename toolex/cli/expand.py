@@ -81,6 +81,7 @@ def expand(
             [*rows, total_row(rows)],
             fmt,
             title="dry run: calls the run would make, and expects (judge: each stage's full spec)",
+            shown=DRY_RUN_SHOWN,  # on an 80-column screen: the calls and their cost first
         )
         _say_if_complete(store, benchmark, expansion, rows)
         _say_screen_loss(sum(int(r.get("screened") or 0) for r in rows))
@@ -132,6 +133,22 @@ def expand(
         _say_stopped(report)
         raise click.exceptions.Exit(BUDGET_EXIT)
     report.require_outcome()  # every task of a stage failed: an error, not a success
+
+
+DRY_RUN_SHOWN = [
+    "stage",
+    "judge",
+    "calls_now",
+    "calls_expected",
+    "cost_usd_expected",
+    "cost_usd_at_most",
+    "tasks_now",
+    "cached",
+    "screened",
+    "reused",
+    "tasks_later_at_most",
+    "basis",
+]
 
 
 def _say_screen_loss(screened: int) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from toolex.cli.output import CsvWriter, json_text, json_value, stable_float
-from toolex.cli.tables import print_table, table_width, terminal_width
+from toolex.cli.tables import fits, has_wide, print_table
 from toolex.printable import described, first_unshown, printable
 from toolex.store import DEFAULT_DB, Store
 
@@ -270,16 +270,15 @@ def emit_rows(
         # when some must go, the last named go first. They print in the table's own order.
         ranked = [cols.index(c) for c in shown if c in cols]
         keep = sorted(ranked)
-        while (
-            len(keep) > 1
-            and table_width([cols[i] for i in keep], [[r[i] for i in keep] for r in records])
-            > terminal_width()
+        while len(keep) > 1 and not fits(
+            [cols[i] for i in keep], [[r[i] for i in keep] for r in records]
         ):
             keep.remove(ranked.pop())
         if len(keep) < len(cols):
+            more = "--wide shows all, " if has_wide() else ""
             footer = (
-                f"({len(cols)} columns, {len(keep)} shown: --wide shows all, --format csv|json "
-                "prints every column)"
+                f"({len(cols)} columns, {len(keep)} shown: {more}--format csv|json prints every "
+                "column)"
             )
         cols = [cols[i] for i in keep]
         records = [[r[i] for i in keep] for r in records]

@@ -51,7 +51,8 @@ class _Column:
     def __init__(self, name: str, values: Sequence[Any]) -> None:
         self.name = name
         self.numeric = numeric(values)
-        self.widest = max((width(v) for v in values), default=1)
+        # With no rows the header is all there is to read: it is never broken.
+        self.widest = max((width(v) for v in values), default=width(name))
         # Never shorten a number or a short text (an id, a name, a label); long text cells
         # (documentation, a query, a path) may wrap.
         self.whole = self.numeric or self.widest <= SHORT_TEXT
@@ -96,6 +97,14 @@ def _least(columns: Sequence[_Column], keep: Sequence[int], split: bool) -> int:
     return sum(columns[i].least(split) for i in keep) + GAP * max(len(keep) - 1, 0)
 
 
+def fits(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> bool:
+    """Whether :func:`print_table` shows every column of this table on the terminal (headers
+    broken and long text wrapped as it would)."""
+    rows = [[cell_value(v) for v in row] for row in rows]
+    cols = [_Column(c, [r[i] for r in rows]) for i, c in enumerate(columns)]
+    return _least(cols, range(len(cols)), True) <= terminal_width()
+
+
 def table_width(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> int:
     """Cells the table takes with no cell shortened."""
     from rich.console import Console
@@ -124,7 +133,7 @@ def terminal_width() -> int:
     return Console().width
 
 
-def _has_wide() -> bool:
+def has_wide() -> bool:
     """Whether the running command takes --wide (the footer then names it)."""
     import click
 
@@ -161,7 +170,7 @@ def print_table(
         while len(keep) > 1 and _least(cols, keep, split) > room:
             keep.pop()
         if len(keep) < len(cols):
-            more = "--wide shows all, " if _has_wide() else ""
+            more = "--wide shows all, " if has_wide() else ""
             left = (
                 f"({len(cols)} columns, {len(keep)} shown: {more}--format csv|json prints "
                 "every column)"
