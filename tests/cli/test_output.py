@@ -75,7 +75,7 @@ def test_a_table_keeps_to_the_terminal_with_its_named_columns(capsys, monkeypatc
     assert [a + b for a, b in zip(first, second, strict=True)] == [
         cols[i] for i in (0, 2, 5, 7, 9, 11)
     ]
-    assert "(12 columns, 6 shown: --wide shows all, --format csv|json" in out
+    assert "(12 columns, 6 shown: --format csv|json" in out  # no --wide outside a command
     out = printed(capsys, rows, "table", shown=named, wide=True)
     assert out.splitlines()[0].split() == cols and "shown" not in out
     out = printed(capsys, rows, "csv", shown=named)
