@@ -83,7 +83,9 @@ class NewName(click.ParamType[str, Any]):
 
     name = "name"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
         text = str(value)
         if not text.strip():
             self.fail("an empty name: give one that shows", param, ctx)

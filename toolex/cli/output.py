@@ -108,7 +108,7 @@ def decimal_text(value: Decimal) -> str:
     return f"{value:f}"
 
 
-def json_text(value: Any, *, indent: int | None = None) -> str:
+def json_text(value: object, *, indent: int | None = None) -> str:
     """``json.dumps(value, ensure_ascii=False)`` that writes a Decimal (from
     :func:`json_value`) as a JSON number with every digit, where json would raise or a float
     would round it. Anything else JSON lacks is its text (``default=str``)."""
@@ -157,7 +157,7 @@ def cell(value: Any) -> str:
     return str(value)
 
 
-def shown(value: Any, style: str = "") -> Text:
+def shown(value: object, style: str = "") -> Text:
     """Text from data as Rich prints it: never read as markup (``[/x]`` would raise, ``[bold]``
     restyle), every character that is not shown as itself escaped (toolex.printable). The one
     way a value, a column name or a title reaches a Rich console."""
@@ -166,7 +166,7 @@ def shown(value: Any, style: str = "") -> Text:
     return Text(printable(value if isinstance(value, str) else cell(value)), style=style)
 
 
-def width(value: Any) -> int:
+def width(value: object) -> int:
     """Terminal cells ``value`` takes in a table (a CJK letter or an emoji takes two)."""
     from rich.cells import cell_len
 

@@ -214,7 +214,7 @@ def table_natural(table: Table) -> int:
     return Console(width=100_000).measure(table).maximum
 
 
-def cell_value(value: Any) -> Any:
+def cell_value(value: object) -> object:
     """A value as a table holds it: a timestamp to the second (its microseconds are noise on a
     screen; CSV and JSON carry them)."""
     import datetime as dt
