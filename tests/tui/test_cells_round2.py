@@ -66,6 +66,8 @@ def hostile_store(tmp_path) -> Store:
         {
             "id": "q1",
             "text": "[/INST] find products [/x] \x1b[31mred\u202e",
+            "category": "[/cat]",
+            "task": "tool[v2]",
             "labels": ["shop::products", "shop::product", "evil"],
         }
     ]
@@ -104,3 +106,18 @@ async def test_the_tui_shows_hostile_data_as_itself_at_80x24(hostile_store):
         assert any("evil\\u202etxt.exe" in t or t.endswith("…") for t in tools)
         header = str(app.screen.query_one("#q-header").render())
         assert "[/INST] find products [/x] \\x1b[31mred\\u202e" in header
+
+
+async def test_the_filter_dialog_shows_hostile_facets_as_themselves(hostile_store):
+    from textual.widgets import Select, Static
+    from toolex_tui.screens.filters import FilterScreen
+
+    app = ToolexApp(hostile_store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f")  # the categories and tasks of the data, as Select options
+        assert isinstance(app.screen, FilterScreen)
+        app.screen.query_one("#f-category", Select).value = "[/cat]"
+        app.screen.query_one("#f-task", Select).value = "tool[v2]"
+        await pilot.press("ctrl+s")
+        status = str(app.screen.query_one("#list-status", Static).render())
+        assert "task=tool[v2], category=[/cat]" in status and "1 of 1 queries" in status
