@@ -43,7 +43,8 @@ def test_every_digit_in_csv_json_and_the_table(bench_db, toolex, monkeypatch):
     tally.record("table", ran.outcome, wrong=ran.code != 0)
     # one row wider than 80 columns: on its side, a line per column
     lines = [line.split() for line in ran.out.splitlines()[2:]]
-    assert lines == [[c, str(v)] if v is not None else [c] for c, v in zip(COLUMNS, EXPECTED)]
+    pairs = zip(COLUMNS, EXPECTED, strict=True)
+    assert lines == [[c, str(v)] if v is not None else [c] for c, v in pairs]
     monkeypatch.setenv("COLUMNS", "400")
     ran = toolex("sql", SELECT, "--db", bench_db)
     assert ran.out.splitlines()[2].split() == [str(v) for v in EXPECTED if v is not None]

@@ -38,7 +38,7 @@ def probes(db: str) -> list[str]:
         f"SELECT * FROM query_table('{db}')",
         "SELECT * FROM query_table(['items'])",
         f"SELECT * FROM query_table(['{db}'])",
-        f'SELECT * FROM "QUERY"(\'FROM read_blob(\'\'{db}\'\')\')',
+        f"SELECT * FROM \"QUERY\"('FROM read_blob(''{db}'')')",
         f"SELECT (SELECT count(*) FROM query('FROM read_blob(''{db}'')')) AS n",
         f"EXPLAIN ANALYZE SELECT * FROM query('FROM read_blob(''{db}'')')",
         f"EXPLAIN ANALYZE FROM query_table('{db}')",
