@@ -10,7 +10,8 @@ if the one before was not enough:
 2. long text (a document, a reason, a path: past :data:`SHORT_TEXT` cells) wraps, and folds
    where a word is longer than the column;
 3. a header wider than its column's values breaks at an underscore onto a second line
-   (``queries_with_`` over ``alternative``);
+   (``queries_with_`` over ``alternative``), and a header longer still (a judge's spec, a URL)
+   folds over lines at its separators (``/``, ``:``, ``#``, ``-``), every character kept;
 4. a table of one row (an outcome, a summary) turns on its side: a line per column, its name
    and its value (psql's expanded display), so nothing is left out;
 5. the last columns are left out, and a footer says how many and how to see them (``--wide``
@@ -33,16 +34,40 @@ if TYPE_CHECKING:
 SHORT_TEXT = 32  # cells of the widest value of a text column that is never wrapped
 FOLDED = 16  # the least a wrapped text column is given when the table must be narrow
 GAP = 2  # between two columns: one cell of padding and the box's blank separator
+SEPARATORS = "_/:#-.@ "  # where a folded header prefers to break
 
 
-def _header(name: str, split: bool) -> str:
+def _header(name: str, split: bool, room: int = FOLDED) -> str:
     """``name`` as a header: whole, or (``split``) broken after the underscore that makes its
-    widest line the narrowest, onto two lines."""
-    if not split or "_" not in name.strip("_"):
+    widest line the narrowest, onto two lines; when even that is wider than ``room``, folded
+    over as many lines of at most ``room`` cells as it takes, after a separator where it can."""
+    if not split:
         return name
-    cuts = [i + 1 for i, c in enumerate(name[:-1]) if c == "_" and i > 0]
-    best = min(cuts, key=lambda i: max(width(name[:i]), width(name[i:])))
-    return f"{name[:best]}\n{name[best:]}"
+    if "_" in name.strip("_"):
+        cuts = [i + 1 for i, c in enumerate(name[:-1]) if c == "_" and i > 0]
+        best = min(cuts, key=lambda i: max(width(name[:i]), width(name[i:])))
+        if max(width(name[:best]), width(name[best:])) <= room:
+            return f"{name[:best]}\n{name[best:]}"
+    if width(name) <= room:
+        return name
+    return "\n".join(_fold(name, room))
+
+
+def _fold(text: str, room: int) -> list[str]:
+    """``text`` in lines of at most ``room`` cells, each ending after a separator where one
+    falls in the line's second half, else cut where the line is full."""
+    lines: list[str] = []
+    while width(text) > room:
+        line = ""
+        for ch in text:
+            if width(line + ch) > room:
+                break
+            line += ch
+        breaks = [i + 1 for i, c in enumerate(line) if c in SEPARATORS and i + 1 > len(line) // 2]
+        line = line[: breaks[-1]] if breaks else line
+        lines.append(line)
+        text = text[len(line) :]
+    return [*lines, text] if text else lines
 
 
 class _Column:
@@ -59,7 +84,8 @@ class _Column:
 
     def header(self, split: bool) -> str:
         # A header is split only where it is wider than the values under it.
-        return _header(self.name, split and width(self.name) > self.widest)
+        room = max(self.widest, FOLDED)
+        return _header(self.name, split and width(self.name) > self.widest, room)
 
     def least(self, split: bool) -> int:
         """The fewest cells this column can take."""

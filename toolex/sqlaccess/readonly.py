@@ -17,13 +17,13 @@ import contextlib
 import logging
 import re
 from collections.abc import Iterator
-from functools import cache
 
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from toolex.errors import ToolexError
+from toolex.store import table_functions
 
 _QUERY_TYPES = (exp.Query, exp.Values, exp.Describe, exp.Show, exp.Summarize)
 # Node types that write, anywhere in the tree (a query can hide none of them in DuckDB, but a
@@ -206,19 +206,6 @@ def files_read(sql: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-@cache
-def duckdb_table_functions() -> frozenset[str]:
-    """Every table function (and table macro and pragma) this DuckDB knows, by name."""
-    import duckdb
-
-    with duckdb.connect() as con:
-        rows = con.execute(
-            "SELECT DISTINCT lower(function_name) FROM duckdb_functions() "
-            "WHERE function_type IN ('table', 'table_macro', 'pragma')"
-        ).fetchall()
-    return frozenset(name for (name,) in rows)
-
-
 def _function_names(node: exp.Func) -> set[str]:
     """The names DuckDB may know ``node`` by: as written, and as sqlglot renders it."""
     names = {node.sql_name().lower()}
@@ -234,7 +221,7 @@ def _forbidden_table_function(node: exp.Expr) -> str | None:
     :data:`TABLE_FUNCTIONS`, not the catalog's), else None."""
     if not isinstance(node, exp.Func):
         return None
-    known = duckdb_table_functions()
+    known = table_functions()
     for name in _function_names(node):
         if name in known and name not in TABLE_FUNCTIONS and not name.startswith(CATALOG_PREFIX):
             return f"{name}()"

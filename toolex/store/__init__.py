@@ -24,6 +24,7 @@ from toolex.store.config import (
     MEMORY_LIMIT,
     MEMORY_LIMIT_VAR,
     memory_limit,
+    table_functions,
 )
 from toolex.store.existence import DEFAULT_EXPANSION
 from toolex.store.failures import LockedError, lock_holder, lock_message, store_error
@@ -44,4 +45,5 @@ __all__ = [
     "memory_limit",
     "schema_migrations",
     "store_error",
+    "table_functions",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import cache
 
 from toolex.errors import InputError
 
@@ -35,6 +36,19 @@ LOCKED_DOWN: dict[str, bool] = {
     "autoload_known_extensions": False,
     "lock_configuration": True,
 }
+
+
+@cache
+def table_functions() -> frozenset[str]:
+    """Every table function (and table macro and pragma) this DuckDB knows, by name, read from
+    its catalog on a connection of its own (no store is needed to know what DuckDB offers)."""
+    import duckdb
+
+    from toolex.resources import sql_text
+
+    with duckdb.connect(config={"enable_external_access": False}) as con:
+        rows = con.execute(sql_text("store/43_table_functions.sql")).fetchall()
+    return frozenset(name for (name,) in rows)
 
 
 def memory_limit() -> str:
