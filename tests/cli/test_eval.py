@@ -125,8 +125,12 @@ def test_table_shows_the_json_rows_on_the_same_scale(db):
     """issue 15: eval's table is the rows JSON and CSV give (same scale, the one renderer):
     headers as typed, 0..1 scores, and no column that is the same on every row."""
     out = run(["eval", "--db", db, "--run", "bm25", "--k", "2"]).stdout
-    header = next(line for line in out.splitlines() if "metric" in line).split()
-    assert header[:4] == ["run", "category", "metric", "old"] and "n_queries" in header
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if "metric" in line)
+    header = lines[at].split()
+    # n_queries breaks at its underscore (80 columns: issue 35.18)
+    assert header[:4] == ["run", "category", "metric", "old"]
+    assert "n_queries" in header or (header[-1] == "queries" and lines[at - 1].split() == ["n_"])
     assert "query" not in header and "k" not in header  # all None / all 2: said in the title
     web = {line.split()[2]: line.split() for line in out.splitlines() if " web " in line}
     assert set(web) == {"nDCG@2", "R@2", "Comp@2"}

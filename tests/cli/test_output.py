@@ -70,9 +70,12 @@ def test_a_table_keeps_to_the_terminal_with_its_named_columns(capsys, monkeypatc
     named = [cols[5], cols[0], cols[9], cols[2], cols[7], cols[11]]
     out = printed(capsys, rows, "table", shown=named)
     assert max(len(line) for line in out.splitlines()) <= 80
-    header = out.splitlines()[0].split()
-    assert header == [cols[0], cols[2], cols[5], cols[9]]  # four fit: the first four named
-    assert "(12 columns, 4 shown: --wide shows all, --format csv|json" in out
+    # all six named fit, their headers broken at an underscore (issue 35.18)
+    first, second = (line.split() for line in out.splitlines()[:2])
+    assert [a + b for a, b in zip(first, second, strict=True)] == [
+        cols[i] for i in (0, 2, 5, 7, 9, 11)
+    ]
+    assert "(12 columns, 6 shown: --format csv|json" in out  # no --wide outside a command
     out = printed(capsys, rows, "table", shown=named, wide=True)
     assert out.splitlines()[0].split() == cols and "shown" not in out
     out = printed(capsys, rows, "csv", shown=named)
@@ -95,8 +98,9 @@ def test_an_id_is_never_wrapped_a_long_text_may_be(capsys, monkeypatch):
 
 def test_a_piped_table_wider_than_80_columns_crops_no_cell(capsys, monkeypatch):
     """Issue 28.5 met this piped: a long judge spec as a header pushed the table past 80
-    columns and a "tp / fp / fn / tn" cell lost its end ("tn 25" printed as "2"). Short cells
-    and headers are never shortened: the table prints whole and the terminal wraps."""
+    columns and a "tp / fp / fn / tn" cell lost its end ("tn 25" printed as "2"). Cells are
+    never shortened; the long header folds over lines at its separators, every character kept,
+    so the table keeps to 80 columns (issue 35.18)."""
     monkeypatch.delenv("COLUMNS", raising=False)  # capsys: not a terminal, 80 columns
     spec = "compat:http://127.0.0.1:45678/v1#some-long-model-name-Q4_K_M"
     rows = [
@@ -106,7 +110,10 @@ def test_a_piped_table_wider_than_80_columns_crops_no_cell(capsys, monkeypatch):
     out = printed(capsys, rows, "table")
     [row] = [line for line in out.splitlines() if line.startswith("tp / fp")]
     assert " ".join(row.split()) == "tp / fp / fn / tn 12 / 3 / 4 / 25 10 / 5 / 6 / 24"
-    assert spec in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    head = out.split("─")[0].splitlines()
+    folded = "".join(line[19:37].strip() for line in head)  # the spec's column, line by line
+    assert folded == spec
 
 
 def test_a_title_wider_than_its_table_keeps_whole(capsys, monkeypatch):

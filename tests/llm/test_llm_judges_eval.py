@@ -125,7 +125,8 @@ def test_a_piped_table_keeps_every_column(llm_env, db):
     for report in as_json["judges"]:
         o = report["overall"]
         assert f"{o['tp']} / {o['fp']} / {o['fn']} / {o['tn']}" in row
-    assert "heuristic" in table.stdout and compat(server) in table.stdout
+    # the spec heads its column folded over lines (80 columns: issue 35.18)
+    assert "heuristic" in table.stdout and "compat:http://" in table.stdout
 
 
 class Recorder:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import logging
 import sys
+from typing import NoReturn
 
 import click
 
@@ -47,6 +48,22 @@ class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
 
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the command; a reader that went away (`toolex info | head -3`) ends it quietly
+        with exit 0, as `cat` ends when the pipe is done with it. click exits 1 on a broken
+        pipe, which failed every `set -o pipefail` script that reads the first lines."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            _reader_gone()
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """`toolex --help | head -1`: the help is printed while the arguments are parsed."""
+        try:
+            return super().parse_args(ctx, args)
+        except BrokenPipeError:
+            _reader_gone()
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)
         if target is None:
@@ -66,6 +83,13 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+def _reader_gone() -> NoReturn:
+    from toolex.cli.output import reader_gone
+
+    reader_gone()
+    raise click.exceptions.Exit(0) from None
+
+
 def _short_help(target: str, limit: int) -> str:
     """A command's short help as click makes it, from its docstring found with ``ast`` (nothing
     imported)."""
@@ -80,6 +104,12 @@ def _short_help(target: str, limit: int) -> str:
     tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == attr:
+            # A summary written to fit (the decorator's short_help) is shown whole, wrapped;
+            # else click's cut of the docstring's first sentence.
+            for decorator in node.decorator_list:
+                for keyword in getattr(decorator, "keywords", []):
+                    if keyword.arg == "short_help" and isinstance(keyword.value, ast.Constant):
+                        return str(keyword.value.value)
             doc = ast.get_docstring(node) or ""
             return click.Command(attr, help=doc).get_short_help_str(limit)
     return ""
@@ -194,7 +224,10 @@ def _own_logging() -> None:
 
 
 def _shown(message: object) -> str:
-    """An error message as printed: no credential in a URL, no API key (toolex.llm.keys)."""
+    """An error message as printed: no credential in a URL, no API key (toolex.llm.keys), and
+    no character of the data the terminal would obey rather than show (an escape sequence, a
+    bidi override: toolex.printable); its own line breaks stay."""
     from toolex.llm.keys import redact_text
+    from toolex.printable import printable
 
-    return redact_text(str(message))
+    return printable(redact_text(str(message)), newlines=True)

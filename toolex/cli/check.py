@@ -3,7 +3,6 @@ violation."""
 
 from __future__ import annotations
 
-import json
 import sys
 import textwrap
 from typing import TYPE_CHECKING, Any
@@ -12,7 +11,8 @@ import click
 
 from toolex.checks import run_checks
 from toolex.cli.options import db_option, emit_rows, format_option, open_store
-from toolex.cli.output import json_value, print_table, terminal_width
+from toolex.cli.output import json_text, json_value
+from toolex.cli.tables import print_table, terminal_width
 
 if TYPE_CHECKING:
     from toolex.checks import CheckResult
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 INDENT = " " * 6  # under the name, past the status column
 
 
-@click.command("check")
+@click.command("check", short_help="Check the store's invariants (each check must return no row).")
 @db_option
 @click.option(
     "--limit",
@@ -84,7 +84,7 @@ def _row(r: CheckResult, limit: int, fmt: str) -> dict[str, Any]:
         "status": "ok" if r.ok else "FAIL",
         "violations": len(r.rows) if len(r.rows) <= limit else f"more than {limit}",
         "invariant": r.invariant,
-        "violating_rows": shown if fmt == "json" else json.dumps(shown, ensure_ascii=False),
+        "violating_rows": shown if fmt == "json" else json_text(shown),
     }
 
 

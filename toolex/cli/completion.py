@@ -14,14 +14,15 @@ SHELLS = ("bash", "zsh", "fish")
 ENV_VAR = "_TOOLEX_COMPLETE"
 
 
-@click.command("completion")
+@click.command("completion", short_help="Print the shell completion script (bash, zsh or fish).")
 @click.argument("shell", type=click.Choice(SHELLS))
 def completion(shell: str) -> None:
     """Print the shell completion script for SHELL (bash, zsh or fish).
 
     \b
     Examples:
-      toolex completion bash >> ~/.bashrc        # or: eval "$(toolex completion bash)"
+      toolex completion bash >> ~/.bashrc
+      eval "$(toolex completion bash)"          # this shell only
       toolex completion zsh > ~/.zfunc/_toolex
       toolex completion fish > ~/.config/fish/completions/toolex.fish
     """

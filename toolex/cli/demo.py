@@ -95,7 +95,7 @@ def run_name(retriever: str, level: str) -> str:
     return f"{retriever}-{level}"
 
 
-@click.command()
+@click.command(short_help="Run toolex end to end on a bundled sample, offline.")
 @click.option(
     "--db",
     default="toolex-demo.duckdb",

@@ -20,7 +20,7 @@ PAPER_ONLY = ("markdown", "latex")  # formats of the paper layout only
 EVAL_FORMATS = (*FORMATS, *PAPER_ONLY)
 
 
-@click.command("eval")
+@click.command("eval", short_help="Score runs old (original labels) vs new (expanded labels).")
 @db_option
 @run_option("Run to score (repeatable).", dest="runs", multiple=True)
 @click.option("--all-runs", "every_run", is_flag=True, help="Score every run in the store.")

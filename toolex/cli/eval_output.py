@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from toolex.cli.options import emit_rows
+from toolex.cli.tables import echo_note
 from toolex.cli.trust import echo_trust
 from toolex.metrics.engine import expansion_coverage
 from toolex.metrics.registry import NO_CUT, ir_name
@@ -66,7 +67,7 @@ def emit(scored: Scored, by: str, expansion: str, layout: str, fmt: str) -> None
             keep=("run", by, "metric", "old", "new", "gain", "n_queries"),
         )
         if oracle:
-            click.echo(ORACLE_NOTE)
+            echo_note(ORACLE_NOTE)
         if queries:
             emit_constant_free(
                 [{**q, "run": run_label(q["run"], q["run"] in oracle)} for q in queries],
@@ -173,7 +174,7 @@ def emit_paper(table: list[dict[str, Any]], by: str, fmt: str) -> None:
         for one in tables:
             title = f"{one.benchmark}: old→new ×100 at K={one.k}"
             emit_rows(paper_table.display_rows([one]), fmt, title)
-        click.echo(paper_table.note(tables))
+        echo_note(paper_table.note(tables))
     else:
         emit_rows(paper_table.flat_rows(tables), fmt)
 

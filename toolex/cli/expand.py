@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from toolex.store import Store
 
 
-@click.command()
+@click.command(short_help="Expand a benchmark's labels: decompose, verify, audit.")
 @db_option
 @format_option
 @benchmark_option()
@@ -55,10 +55,13 @@ def expand(
     \b
     Example:
       toolex expand --benchmark stabletoolbench --judge heuristic
-      toolex expand --benchmark toolret --task apibank --config toolex.toml --stage verify
-      toolex expand --benchmark toolret --expansion capped --audit-cap 20 --scope task
+      toolex expand --benchmark toolret --task apibank --config toolex.toml \\
+          --stage verify
+      toolex expand --benchmark toolret --expansion capped --audit-cap 20 \\
+          --scope task
       toolex expand --benchmark toolret --expansion de --rendering gpt-4o-mini
-      toolex expand --benchmark toolret --config toolex.toml --max-cost 5 --order uncertainty
+      toolex expand --benchmark toolret --config toolex.toml --max-cost 5 \\
+          --order uncertainty
     """
     settings = pipeline.settings
     if control.dry_run and control.replace:
@@ -82,6 +85,7 @@ def expand(
             [*rows, total_row(rows)],
             fmt,
             title="dry run: calls the run would make, and expects (judge: each stage's full spec)",
+            shown=DRY_RUN_SHOWN,  # on an 80-column screen: the calls and their cost first
         )
         _say_if_complete(store, benchmark, expansion, rows)
         _say_screen_loss(sum(int(r.get("screened") or 0) for r in rows))
@@ -133,6 +137,22 @@ def expand(
         _say_stopped(report)
         raise click.exceptions.Exit(BUDGET_EXIT)
     report.require_outcome()  # every task of a stage failed: an error, not a success
+
+
+DRY_RUN_SHOWN = [
+    "stage",
+    "judge",
+    "calls_now",
+    "calls_expected",
+    "cost_usd_expected",
+    "cost_usd_at_most",
+    "tasks_now",
+    "cached",
+    "screened",
+    "reused",
+    "tasks_later_at_most",
+    "basis",
+]
 
 
 def _say_screen_loss(screened: int) -> None:

@@ -40,7 +40,7 @@ def _writable(db: str, *paths: str | None) -> None:
             check_output(path, db)
 
 
-@click.group("export")
+@click.group("export", short_help="Export expanded labels and runs for code outside toolex.")
 def export() -> None:
     """Export the expanded annotation and runs for evaluation code outside toolex.
 
@@ -59,7 +59,7 @@ def export() -> None:
     """
 
 
-@export.command("qrels")
+@export.command("qrels", short_help="Expanded qrels as Parquet, one row per query and item.")
 @db_option
 @_out("Parquet")
 @_benchmark
@@ -152,7 +152,7 @@ def trec_run_cmd(db: str, out: str, run_id: str) -> None:
     click.echo(f"wrote {n} lines to {out}", err=True)
 
 
-@export.command("toolret-jsonl")
+@export.command("toolret-jsonl", short_help="ToolRet-style JSONL, one query per line.")
 @db_option
 @_out("JSONL")
 @_benchmark
@@ -172,7 +172,7 @@ def toolret_jsonl_cmd(db: str, out: str, benchmark: str | None, expansion: str) 
     click.echo(f"wrote {n} queries to {out}", err=True)
 
 
-@export.command("equivalences")
+@export.command("equivalences", short_help="The equivalence graph, as edges or a graph file.")
 @db_option
 @format_option
 @click.option(

@@ -11,7 +11,7 @@ _benchmark = benchmark_option("Benchmark to export (default: the only one).", re
 _expansion = expansion_option("Expansion whose valid combinations and equivalents to export.")
 
 
-@click.command("toolbench")
+@click.command("toolbench", short_help="ToolBench-format tasks with the equivalents swapped in.")
 @db_option
 @click.option(
     "--out",
@@ -47,7 +47,7 @@ def toolbench_cmd(
     click.echo(done.summary(), err=True)
 
 
-@click.command("triples")
+@click.command("triples", short_help="Training triples: anchor, positive, hard negative.")
 @db_option
 @click.option(
     "--out",

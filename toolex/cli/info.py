@@ -49,7 +49,7 @@ def table_counts(db: str) -> list[dict[str, Any]]:
         return section_rows(store, "tables")
 
 
-@click.command("info")
+@click.command("info", short_help="What the store holds: tables, benchmarks, expansions, runs.")
 @db_option
 @format_option
 @click.option(
@@ -75,11 +75,9 @@ def info(db: str, fmt: str, only: str | None) -> None:
     with open_store(db, read_only=True) as store:
         data = {s: section_rows(store, s) for s in sections}
     if fmt == "json" and only is None:
-        import json
+        from toolex.cli.output import json_text, json_value
 
-        from toolex.cli.options import json_value
-
-        click.echo(json.dumps({s: json_value(rows) for s, rows in data.items()}, indent=2))
+        click.echo(json_text({s: json_value(rows) for s, rows in data.items()}, indent=2))
         return
     for section in sections:
         emit_rows(data[section], fmt, title=section, columns=SECTIONS[section][1])

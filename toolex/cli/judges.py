@@ -33,7 +33,7 @@ def judges() -> None:
     """
 
 
-@judges.command("eval")
+@judges.command("eval", short_help="Run judges on labelled verdicts and measure them.")
 @click.option(
     "--judge",
     "specs",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from toolex.cli.options import (
+    NAME,
     benchmark_option,
     db_option,
     echo_summary,
@@ -16,21 +17,21 @@ from toolex.cli.options import (
 _FILE_FORMATS = ("jsonl", "csv")  # toolex.labels.records.FILE_FORMATS, kept import-free for --help
 
 
-@click.group("labels")
+@click.group("labels", short_help="Verdict labels (a person's yes/no on a candidate).")
 def labels() -> None:
     """Verdict labels: a person's yes/no on "is this candidate tool an equivalent of the
     reference for this step?", the ground truth `toolex judges eval` measures judges against.
 
     \b
     Examples:
-      toolex labels import --shipped                  # the labelled set shipped with toolex
+      toolex labels import --shipped                  # the shipped set
       toolex labels import mine.csv --source ann-2024
       toolex labels list
       toolex labels export --out labels.jsonl --source ann-2024
     """
 
 
-@labels.command("import")
+@labels.command("import", short_help="Import verdict labels from JSONL or CSV.")
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option(
     "--shipped",
@@ -40,6 +41,7 @@ def labels() -> None:
 @click.option(
     "--source",
     default=None,
+    type=NAME,
     help="Name of the label set (default: each record's source, else the file's name).",
 )
 @benchmark_option(
@@ -72,7 +74,8 @@ def import_cmd(
 
     \b
     Example:
-      toolex labels import verdicts.csv --source ann-2024 --benchmark stabletoolbench
+      toolex labels import verdicts.csv --source ann-2024 \\
+          --benchmark stabletoolbench
       toolex labels import --shipped
     """
     from toolex.labels import SHIPPED_SETS, import_labels
@@ -90,7 +93,7 @@ def import_cmd(
             echo_summary(result)
 
 
-@labels.command("export")
+@labels.command("export", short_help="Write stored verdict labels to JSONL or CSV.")
 @click.option(
     "--out",
     required=True,
@@ -129,7 +132,7 @@ def export_cmd(
     click.echo(f"wrote {n} labels to {out}", err=True)
 
 
-@labels.command("list")
+@labels.command("list", short_help="The label sets in the store, per source and benchmark.")
 @format_option
 @db_option
 def list_cmd(fmt: str, db: str) -> None:

@@ -23,7 +23,7 @@ USAGE_COLUMNS = [
 ]
 
 
-@click.command("ledger")
+@click.command("ledger", short_help="LLM calls, tokens, cost and cache hits by stage and judge.")
 @db_option
 @format_option
 @click.option(
@@ -71,7 +71,10 @@ def ledger(db: str, fmt: str, by: tuple[str, ...], uncalled: bool) -> None:
         rows = usage.usage(store, groups)
         free = usage.uncalled(store)
     columns = [c for c in USAGE_COLUMNS if c not in GROUPS or c in groups]
-    emit_rows(rows, fmt, title="LLM calls by " + ", ".join(groups), columns=columns)
+    # On an 80-column screen what a call cost comes before how it was served.
+    first = [*groups, "attempts", "ok", "failed", "cost_usd", "tokens_in", "tokens_out"]
+    shown = [*first, *(c for c in columns if c not in first)]
+    emit_rows(rows, fmt, title="LLM calls by " + ", ".join(groups), columns=columns, shown=shown)
     if free:
         click.echo(
             "answered without a call: "

@@ -17,7 +17,7 @@ from toolex.cli.options import (
 )
 
 
-@click.group()
+@click.group(short_help="Load a benchmark, alternative docs, combinations, lists.")
 def load() -> None:
     """Load a benchmark, alternative docs, combinations, sub-queries or candidate lists.
 
@@ -67,7 +67,7 @@ def toolret_cmd(
     echo_summary(result)
 
 
-@load.command("hub")
+@load.command("hub", short_help="Download ToolRet tasks from the Hugging Face Hub and load.")
 @click.option("--task", "tasks", multiple=True, required=True, help="ToolRet task (repeatable).")
 @click.option(
     "--cache",
@@ -129,7 +129,8 @@ def stabletoolbench_cmd(
 
     \b
     Example:
-      toolex load stabletoolbench ../shared/data/stabletoolbench --group G2_instruction
+      toolex load stabletoolbench ../shared/data/stabletoolbench \\
+          --group G2_instruction
     """
     from toolex.loaders import load_stabletoolbench
 
@@ -173,7 +174,7 @@ def beir_cmd(path: str, split: str, kind: str, name: str, replace: bool, db: str
     echo_summary(result)
 
 
-@load.command("docs")
+@load.command("docs", short_help="Load alternative documentation of loaded items.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @benchmark_option("Benchmark whose items the docs describe.")
 @click.option(
@@ -199,7 +200,7 @@ def docs_cmd(file: str, benchmark: str, rendering: str, replace: bool, db: str) 
     echo_summary(result)
 
 
-@load.command("combinations")
+@load.command("combinations", short_help="Import valid combinations of an expansion.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @benchmark_option()
 @expansion_option(new=True)
@@ -215,7 +216,8 @@ def combinations_cmd(file: str, benchmark: str, expansion: str, replace: bool, d
 
     \b
     Example:
-      toolex load combinations combos.parquet --benchmark toolret --expansion paper
+      toolex load combinations combos.parquet --benchmark toolret \\
+          --expansion paper
     """
     from toolex.expansions.combinations import import_combinations
 
@@ -226,7 +228,7 @@ def combinations_cmd(file: str, benchmark: str, expansion: str, replace: bool, d
     echo_summary(result)
 
 
-@load.command("subqueries")
+@load.command("subqueries", short_help="Import the sub-queries of an expansion.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @benchmark_option()
 @expansion_option(new=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from toolex.cli.options import (
+    NAME,
     benchmark_option,
     db_option,
     echo_summary,
@@ -13,13 +14,14 @@ from toolex.cli.options import (
 )
 
 
-@click.command("candidates")
+@click.command("candidates", short_help="Import per-sub-query candidate lists.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @benchmark_option()
 @expansion_option("The expansion whose sub-queries the lists are for (it must hold them).")
 @click.option(
     "--name",
     default=None,
+    type=NAME,
     help="Who made the lists, stored as retriever import:<name> (default: the file's stem).",
 )
 @click.option(
@@ -65,7 +67,8 @@ def candidates_cmd(
     \b
     Examples:
       toolex load candidates qwen3-4b.trec --benchmark toolret --expansion dense
-      toolex load candidates lists.parquet --benchmark toolret --expansion dense --depth 20
+      toolex load candidates lists.parquet --benchmark toolret \\
+          --expansion dense --depth 20
     """
     from toolex.expansions.candidates import import_candidates
 

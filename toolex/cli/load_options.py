@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from toolex.cli.options import NAME
+
 KINDS = click.Choice(["tool", "skill"])
 
 
@@ -22,7 +24,7 @@ def replace_option(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def name_option(default: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return click.option(
-        "--name", default=default, show_default=True, help="Benchmark name in the store."
+        "--name", default=default, show_default=True, help="Benchmark name in the store.", type=NAME
     )
 
 

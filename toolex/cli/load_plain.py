@@ -6,10 +6,10 @@ from __future__ import annotations
 import click
 
 from toolex.cli.load_options import KINDS, replace_option, run_load
-from toolex.cli.options import db_option, echo_summary, open_store
+from toolex.cli.options import NAME, db_option, echo_summary, open_store
 
 
-@click.command("plain")
+@click.command("plain", short_help="Load a benchmark from the plain toolex schema.")
 @click.option(
     "--items",
     type=click.Path(exists=True, dir_okay=False),
@@ -37,7 +37,7 @@ from toolex.cli.options import db_option, echo_summary, open_store
     metavar="TARGET=SOURCE",
     help="Read a field from elsewhere in your records (repeatable): see FIELD MAPPING below.",
 )
-@click.option("--name", required=True, help="Benchmark name in the store.")
+@click.option("--name", required=True, help="Benchmark name in the store.", type=NAME)
 @click.option(
     "--kind",
     type=KINDS,
@@ -63,7 +63,8 @@ def plain_cmd(
     FIELDS READ (the names --map targets; the rest of a record is ignored):
     items    id (required); text or doc (one is required): text a plain
              description, doc the raw documentation object; name, platform
-             (the provider issuing ids and tokens), kind (tool|skill), task, category
+             (the provider issuing ids and tokens), kind (tool|skill), task,
+             category
     queries  id, text (required); instruction, task, category;
              dependencies: the call chain, a list of {from, to, value}: from/to a
                slot (0-based) or a labelled item id, the producer's output passed
@@ -79,18 +80,21 @@ def plain_cmd(
     qrels    query_id, item_id (required); relevance (default 1), slot (0-based
              position in the annotated combination; default: file order within
              the query). A query's k labels fill slots 0..k-1: a negative slot,
-             one past k-1 or one used twice is refused. A (query, item) label given
-             twice (one tool in two steps) is one label in its first slot with the
-             highest relevance, and the later labels move up a slot.
+             one past k-1 or one used twice is refused. A (query, item) label
+             given twice (one tool in two steps) is one label in its first slot
+             with the highest relevance, and the later labels move up a slot.
 
     \b
     One record of each (JSONL):
-      items.jsonl    {"id": "weather::forecast", "name": "forecast", "platform": "weather",
+      items.jsonl    {"id": "weather::forecast", "name": "forecast",
+                      "platform": "weather",
                       "doc": {"api_name": "forecast",
                               "api_description": "Daily forecast for a city",
-                              "required_parameters": [{"name": "city", "type": "STRING"}]}}
+                              "required_parameters":
+                                  [{"name": "city", "type": "STRING"}]}}
       queries.jsonl  {"id": "q1", "text": "Will it rain in Lyon tomorrow?"}
-      qrels.jsonl    {"query_id": "q1", "item_id": "weather::forecast", "relevance": 1}
+      qrels.jsonl    {"query_id": "q1", "item_id": "weather::forecast",
+                      "relevance": 1}
 
     A raw record in a benchmark's own shape (a ToolBench endpoint with api_name,
     api_description, required_parameters; an OpenAPI operation) goes whole under `doc`:
@@ -98,17 +102,20 @@ def plain_cmd(
     is read from it (name, api_name or title) unless the item gives one, and `platform`
     (the provider that issues ids and tokens, ToolBench's tool_name) is worth giving:
     the platform rule needs it. Ids may hold spaces (TREC exports escape them, see
-    `toolex export trec-run --help`), never a newline, tab or other control character.
+    `toolex export trec-run --help`), never a newline, tab or other control character,
+    nor an invisible one (a byte order mark, a bidi override, a zero width space).
 
     \b
-    FIELD MAPPING (--map TARGET=SOURCE, repeatable), for files with their own names:
+    FIELD MAPPING (--map TARGET=SOURCE, repeatable), for files with their own
+    names:
     TARGET   FILE.FIELD, a field above (queries.text); FILE alone, where the
              records are when nested: a list inside a top-level object or inside
              each record (items=nodes; items=api_list makes each API of each tool
              record an item); FILE.FIELD.SUB, a field of each element of labels or
              dependencies (queries.labels.id=task,
-             queries.labels.outputs=responses, queries.dependencies.from=source)
-             or a key of the item's doc (items.doc.description=desc)
+             queries.labels.outputs=responses,
+             queries.dependencies.from=source) or a key of the item's doc
+             (items.doc.description=desc)
     SOURCE   a JSON path into the record: keys joined by dots (function.name),
              [N] an index, [*] every element (task_nodes[*].task), ["a.b"] a key
              with a dot, $ the record itself, ^ the enclosing record of a nested
@@ -118,24 +125,27 @@ def plain_cmd(
 
     \b
     Examples:
-      toolex load plain --name tools --items items.jsonl --queries queries.jsonl \\
-          --qrels qrels.jsonl
+      toolex load plain --name tools --items items.jsonl \\
+          --queries queries.jsonl --qrels qrels.jsonl
       toolex load plain --name skills --kind skill --items skills.parquet \\
           --queries queries.parquet --qrels qrels.parquet
       # TaskBench: tools under "nodes" of one object; gold tools and call chain
       # in each request
-      toolex load plain --name taskbench --items tool_desc.json --queries data.json \\
-          --map items=nodes --map items.doc.name=id --map items.doc.description=desc \\
+      toolex load plain --name taskbench --items tool_desc.json \\
+          --queries data.json --map items=nodes --map items.doc.name=id \\
+          --map items.doc.description=desc \\
           --map items.doc.parameters=parameters --map queries.text=user_request \\
-          --map queries.labels=task_nodes[*].task --map queries.dependencies=task_links \\
-          --map queries.dependencies.from=source --map queries.dependencies.to=target
+          --map queries.labels=task_nodes[*].task \\
+          --map queries.dependencies=task_links \\
+          --map queries.dependencies.from=source \\
+          --map queries.dependencies.to=target
       # Seal-Tools: call chains as placeholders ("document_id": "API_call_0")
-      toolex load plain --name seal --items tool.jsonl --queries test.jsonl \\
-          --map items.id=api_name --map 'items.doc=$' --map queries.text=query \\
-          --map queries.labels=calling --map queries.labels.id=api \\
-          --map queries.labels.outputs=responses \\
+      toolex load plain --name seal --items tool.jsonl \\
+          --queries test.jsonl --map items.id=api_name --map 'items.doc=$' \\
+          --map queries.text=query --map queries.labels=calling \\
+          --map queries.labels.id=api --map queries.labels.outputs=responses \\
           --map queries.labels.arguments=parameters
-      # OpenAI-style function tools; gold tools are the names of the answer's calls
+      # OpenAI-style function tools; gold tools: the names of the answer's calls
       toolex load plain --name fc --items tools.jsonl --queries queries.jsonl \\
           --map items.id=function.name --map items.doc=function \\
           --map queries.text=query --map queries.labels=answers[*].name

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from toolex.store import Store
 
 
-@click.command("skillret")
+@click.command("skillret", short_help="Load a SkillRet-style skill library.")
 @click.argument("path", type=click.Path(exists=True, file_okay=False))
 @click.option("--split", default="test", show_default=True, help="<part>/<split>.jsonl to read.")
 @click.option(

@@ -7,20 +7,14 @@ from __future__ import annotations
 import functools
 import inspect
 import io
-import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from toolex.cli.output import (
-    CsvWriter,
-    json_value,
-    print_table,
-    stable_float,
-    table_width,
-    terminal_width,
-)
+from toolex.cli.output import CsvWriter, json_text, json_value, stable_float
+from toolex.cli.tables import fits, has_wide, print_table
+from toolex.printable import described, first_unshown, printable
 from toolex.store.config import DEFAULT_DB
 
 if TYPE_CHECKING:  # DuckDB loads when a command opens a store, not for its --help
@@ -85,6 +79,34 @@ def option_group(name: str, options: Sequence[Decorator], make: Callable[..., An
     return decorate
 
 
+class NewName(click.ParamType[str, Any]):
+    """A name a command stores (a benchmark, a run, an expansion, a label set): it is printed
+    in tables and messages and typed back, so it must look like itself: no control, bidi or
+    invisible character (toolex.printable, the rule ids follow) and not empty."""
+
+    name = "name"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
+        text = str(value)
+        if not text.strip():
+            self.fail("an empty name: give one that shows", param, ctx)
+        bad = first_unshown(text)
+        if bad is not None:
+            self.fail(
+                f"'{printable(text)}' holds {described(bad.group())} at position {bad.start()}: "
+                "a name is shown in tables and typed back, so it may hold no control, bidi or "
+                "invisible character",
+                param,
+                ctx,
+            )
+        return text
+
+
+NAME = NewName()
+
+
 class StoredName(click.Option):
     """An option that names something the store must hold: a benchmark, an expansion or a run.
 
@@ -144,7 +166,9 @@ def expansion_option(help: str = "Name of the expansion.", *, new: bool = False)
     It must name a stored expansion ('default' always does), unless ``new``: the command writes
     it (expand, imports)."""
     if new:
-        return click.option("--expansion", default="default", show_default=True, help=help)
+        return click.option(
+            "--expansion", default="default", show_default=True, help=help, type=NAME
+        )
     return click.option(
         "--expansion",
         default="default",
@@ -195,7 +219,8 @@ def open_store(db: str, read_only: bool = False, allow_files: bool = False) -> S
     try:
         require_names(store)
     except BaseException:
-        store.close()
+        if not store.discard_if_new():  # a misspelled name on a new path leaves no store
+            store.close()
         raise
     return store
 
@@ -239,7 +264,7 @@ def emit_rows(
     if fmt == "json":
         # each row keeps its own keys (a summary row may carry more than a per-query row)
         data = [{c: json_value(r.get(c)) for c in columns or r} for r in rows]
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+        click.echo(json_text(data, indent=2))
         return
     records = [[r.get(c) for c in cols] for r in rows]
     if fmt == "csv":
@@ -254,20 +279,19 @@ def emit_rows(
         # when some must go, the last named go first. They print in the table's own order.
         ranked = [cols.index(c) for c in shown if c in cols]
         keep = sorted(ranked)
-        while (
-            len(keep) > 1
-            and table_width([cols[i] for i in keep], [[r[i] for i in keep] for r in records])
-            > terminal_width()
+        while len(keep) > 1 and not fits(
+            [cols[i] for i in keep], [[r[i] for i in keep] for r in records]
         ):
             keep.remove(ranked.pop())
         if len(keep) < len(cols):
+            more = "--wide shows all, " if has_wide() else ""
             footer = (
-                f"({len(cols)} columns, {len(keep)} shown: --wide shows all, --format csv|json "
-                "prints every column)"
+                f"({len(cols)} columns, {len(keep)} shown: {more}--format csv|json prints every "
+                "column)"
             )
         cols = [cols[i] for i in keep]
         records = [[r[i] for i in keep] for r in records]
-    print_table(cols, records, title, footer)
+    print_table(cols, records, title, footer, fit=not wide)
 
 
 def echo_summary(result: Any) -> None:

@@ -11,7 +11,13 @@ The conventions are duckdb's and psql's:
 - numbers keep their significant digits (a table shows 6, so 1e-06 never prints as 0.0000);
   JSON and CSV carry floats rounded to 12 significant digits, so two runs of the same
   computation print the same text (DuckDB's parallel sums differ in the 16th digit);
-- in CSV a STRUCT or LIST value is JSON, NULL is empty, a boolean is ``true``/``false``.
+- exact numbers stay exact: an integer of any size (HUGEINT, UHUGEINT: toolex.store's
+  ``user_reader`` hands them over whole) and a DECIMAL print every digit, in a table, in CSV and
+  as a JSON number (``1234567890123456789012345678.0123456789``, never ``1.23456789012e+27``);
+- in CSV a STRUCT or LIST value is JSON, NULL is empty, a boolean is ``true``/``false``;
+- text from data is never markup: a table's cells, headers, title and footer are
+  ``rich.text.Text`` made by :func:`shown` (``[/INST]``, ``tool[v2]`` print as themselves),
+  with control, bidi and invisible characters written as escapes (toolex.printable).
 
 The writers take rows as sequences in column order, so nothing keyed by name can lose a column.
 """
@@ -21,12 +27,32 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
+import secrets
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TextIO
 
+from toolex.printable import printable
+
 if TYPE_CHECKING:
-    from rich.table import Table
+    from rich.text import Text
+
+
+def reader_gone() -> None:
+    """After a broken pipe: point stdout and stderr at /dev/null, so nothing more is written
+    to the closed pipe and the interpreter's last flush does not fail again with "Exception
+    ignored" (the Python documentation's recipe)."""
+    import os
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):  # no real file descriptor (a capture)
+            pass
 
 
 def unique_names(columns: Sequence[str]) -> list[str]:
@@ -61,19 +87,45 @@ def stable_float(value: float) -> float:
 
 
 def json_value(value: Any) -> Any:
-    """``value`` as JSON holds it: floats stable, Decimals as floats, non-finite floats and
-    anything JSON lacks (dates, blobs) as text."""
+    """``value`` as JSON holds it: floats stable, integers and Decimals exact (a Decimal stays
+    one: :func:`json_text` writes it as a number, every digit), non-finite floats and anything
+    JSON lacks (dates, blobs) as text."""
     if isinstance(value, bool) or value is None or isinstance(value, int | str):
         return value
     if isinstance(value, float):
         return stable_float(value) if math.isfinite(value) else str(value)
     if isinstance(value, Decimal):
-        return stable_float(float(value))
+        return value if value.is_finite() else str(value)
     if isinstance(value, dict):
         return {str(k): json_value(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [json_value(v) for v in value]
     return str(value)
+
+
+def decimal_text(value: Decimal) -> str:
+    """A Decimal's every digit, as DuckDB prints it (its scale kept, never an exponent)."""
+    return f"{value:f}"
+
+
+def json_text(value: object, *, indent: int | None = None) -> str:
+    """``json.dumps(value, ensure_ascii=False)`` that writes a Decimal (from
+    :func:`json_value`) as a JSON number with every digit, where json would raise or a float
+    would round it. Anything else JSON lacks is its text (``default=str``)."""
+    marks: list[str] = []
+    nonce = secrets.token_hex(4)
+
+    def exact(obj: object) -> object:
+        if isinstance(obj, Decimal) and obj.is_finite():
+            marks.append(decimal_text(obj))
+            return f"\x00{nonce}:{len(marks) - 1}\x00"
+        return str(obj)
+
+    text = json.dumps(value, indent=indent, ensure_ascii=False, default=exact)
+    if not marks:
+        return text
+    mark = re.compile(rf'"\\u0000{nonce}:(\d+)\\u0000"')
+    return mark.sub(lambda m: marks[int(m.group(1))], text)
 
 
 def csv_value(value: Any) -> Any:
@@ -82,9 +134,11 @@ def csv_value(value: Any) -> Any:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dict | list | tuple):
-        return json.dumps(json_value(value), ensure_ascii=False, default=str)
-    if isinstance(value, float | Decimal):
-        return repr(stable_float(float(value)))
+        return json_text(json_value(value))
+    if isinstance(value, Decimal):
+        return decimal_text(value) if value.is_finite() else str(value)
+    if isinstance(value, float):
+        return repr(stable_float(value))
     return value
 
 
@@ -94,11 +148,29 @@ def cell(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, float | Decimal):
-        return f"{float(value):.6g}"
+    if isinstance(value, Decimal):
+        return decimal_text(value) if value.is_finite() else str(value)
+    if isinstance(value, float):
+        return f"{value:.6g}"
     if isinstance(value, dict | list | tuple):
-        return json.dumps(json_value(value), ensure_ascii=False, default=str)
+        return json_text(json_value(value))
     return str(value)
+
+
+def shown(value: object, style: str = "") -> Text:
+    """Text from data as Rich prints it: never read as markup (``[/x]`` would raise, ``[bold]``
+    restyle), every character that is not shown as itself escaped (toolex.printable). The one
+    way a value, a column name or a title reaches a Rich console."""
+    from rich.text import Text
+
+    return Text(printable(value if isinstance(value, str) else cell(value)), style=style)
+
+
+def width(value: object) -> int:
+    """Terminal cells ``value`` takes in a table (a CJK letter or an emoji takes two)."""
+    from rich.cells import cell_len
+
+    return cell_len(printable(value if isinstance(value, str) else cell(value)))
 
 
 def numeric(values: Iterable[Any]) -> bool:
@@ -158,7 +230,9 @@ class JsonWriter:
 def _member(value: object) -> str:
     """A member's value as json.dumps(..., indent=2) prints it two levels deep."""
     if isinstance(value, dict | list) and value:
-        return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+        return json_text(value, indent=2).replace("\n", "\n    ")
+    if isinstance(value, Decimal):
+        return decimal_text(value)
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -169,78 +243,3 @@ def writer(fmt: str, out: TextIO, columns: Sequence[str]) -> CsvWriter | JsonWri
     if fmt == "json":
         return JsonWriter(out, columns)
     raise ValueError(f"no streamed writer for {fmt!r}")
-
-
-SHORT_TEXT = 32  # characters of the widest cell of a text column that is never wrapped
-
-
-def _table(columns: Sequence[str], rows: Sequence[Sequence[Any]], title: str | None) -> Table:
-    from rich import box
-    from rich.table import Table
-
-    # No vertical rules and no outer margin (psql's look): a cell pads one space on its right,
-    # and with the box's blank separator columns stand two spaces apart.
-    table = Table(
-        title=title, box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False, show_edge=False
-    )
-    for i, col in enumerate(columns):
-        is_numeric = numeric(r[i] for r in rows)
-        widest = max((len(cell(r[i])) for r in rows), default=1)
-        # Never shorten a number, a header or a short text (an id, a name, a label); long text
-        # cells (documentation, a query) may wrap.
-        whole = is_numeric or widest <= SHORT_TEXT
-        table.add_column(
-            col,
-            justify="right" if is_numeric else "left",
-            min_width=max(widest if whole else 0, len(col)),
-            no_wrap=whole,
-        )
-    for row in rows:
-        table.add_row(*(cell(v) for v in row))
-    return table
-
-
-def table_width(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> int:
-    """Characters the table takes with no cell shortened."""
-    from rich.console import Console
-
-    return Console(width=100_000).measure(_table(columns, rows, None)).maximum
-
-
-def terminal_width() -> int:
-    """The terminal's width (80 when stdout is not a terminal, as rich and psql assume)."""
-    from rich.console import Console
-
-    return Console().width
-
-
-def print_table(
-    columns: Sequence[str],
-    rows: Sequence[Sequence[Any]],
-    title: str | None = None,
-    footer: str | None = None,
-) -> None:
-    """An aligned table on stdout: the header, a rule, the rows (``(0 rows)`` for none), then
-    ``footer``."""
-    from rich.console import Console
-
-    table = _table(columns, rows, None)
-    console = Console()
-    measured = Console(width=100_000).measure(table)
-    needed = measured.minimum
-    if needed > console.width:
-        # Too wide for the terminal even with text shortened: print it whole (the terminal wraps,
-        # as psql does) rather than let rich drop the last columns.
-        console = Console(width=needed)
-    if columns and title and len(title) <= min(measured.maximum, console.width):
-        table.title = title  # centred over the table, as psql's
-    elif title:
-        # A title wider than the table would be folded into the table's width, a word a line
-        # (a narrow table is the tighter layout's doing): it takes its own line, whole.
-        console.print(title, highlight=False, soft_wrap=True)
-    if columns:
-        console.print(table)
-    if not rows:
-        console.print("(0 rows)")
-    if footer:
-        console.print(footer, highlight=False, soft_wrap=True)

@@ -23,7 +23,7 @@ def _pair(value: str) -> tuple[str, str]:
     return base, tuned
 
 
-@click.command("report")
+@click.command("report", short_help="Write a report folder: report.md, PNG figures, CSV, JSON.")
 @db_option
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder to write.")
 @benchmark_option("Benchmark(s); default all.", required=False, dest="benchmarks", multiple=True)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from toolex.cli.options import (
+    NAME,
     benchmark_option,
     db_option,
     deprecated_k,
@@ -41,7 +42,7 @@ def _spec(ctx: click.Context, param: click.Parameter, value: str) -> str:
         raise click.BadParameter(exc.message) from None
 
 
-@click.command()
+@click.command(short_help="Build or refresh the vector index of a library.")
 @db_option
 @format_option
 @benchmark_option("Benchmark name.", required=False, default="toolret", show_default=True)
@@ -62,7 +63,7 @@ def index(db: str, fmt: str, benchmark: str, retriever: str, rendering: str) -> 
     Example:
       toolex index --benchmark toolret --retriever wordllama
       toolex index --retriever \\
-        fastembed:sentence-transformers/all-MiniLM-L6-v2@../shared/models/all-MiniLM-L6-v2-onnx-int8
+          fastembed:sentence-transformers/all-MiniLM-L6-v2@models/all-MiniLM-L6-v2
     """
     from toolex.retrieval import make_retriever
     from toolex.retrieval.texts import fallback_note, load_library
@@ -96,12 +97,14 @@ def _row(info: IndexInfo) -> dict[str, object]:
     }
 
 
-@click.command()
+@click.command(short_help="Run a retriever over a benchmark's queries or sub-queries.")
 @db_option
 @format_option
 @benchmark_option("Benchmark name.", required=False, default="toolret", show_default=True)
 @click.option("--retriever", required=True, help=RETRIEVER_HELP, callback=_spec)
-@click.option("--run", "run_id", required=True, help="Name of the run to write (unique).")
+@click.option(
+    "--run", "run_id", required=True, type=NAME, help="Name of the run to write (unique)."
+)
 @click.option(
     "--level",
     type=click.Choice(LEVELS),
@@ -166,9 +169,12 @@ def retrieve(
     \b
     Examples:
       toolex retrieve --benchmark toolret --retriever bm25 --run bm25
-      toolex retrieve --retriever wordllama --run wl-inst --instruction --depth 100
-      toolex retrieve --retriever hybrid:bm25+wordllama --run hy-sub --level subquery
-      toolex retrieve --retriever bm25 --run bm25-sub --level subquery --subqueries subq.jsonl
+      toolex retrieve --retriever wordllama --run wl-inst --instruction \\
+          --depth 100
+      toolex retrieve --retriever hybrid:bm25+wordllama --run hy-sub \\
+          --level subquery
+      toolex retrieve --retriever bm25 --run bm25-sub --level subquery \\
+          --subqueries subq.jsonl
       toolex retrieve --run qwen3 \\
         --retriever compat-embed:http://127.0.0.1:8000/v1#Qwen/Qwen3-Embedding-4B
     """

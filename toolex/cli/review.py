@@ -20,7 +20,7 @@ _role = click.option(
 )
 
 
-@click.group("review")
+@click.group("review", short_help="Audit the expansion by hand: sample, label, score.")
 def review() -> None:
     """Audit the expansion by hand: sample, label (TUI or CSV sheets), statistics.
 
@@ -31,7 +31,8 @@ def review() -> None:
     \b
     A round:
       toolex review sample audit1 --benchmark stabletoolbench --size 200 --seed 13
-      toolex tui --review audit1 --role reviewer1 --reviewer ann     # or export/import sheets
+      # each role labels in the TUI, or exports and imports a sheet
+      toolex tui --review audit1 --role reviewer1 --reviewer ann
       toolex tui --review audit1 --role reviewer2 --reviewer bob
       toolex tui --review audit1 --role adjudicator --reviewer cat
       toolex review stats audit1
@@ -102,9 +103,9 @@ def sample_cmd(
     Reviewers are blind to the judge by default; --show-rationale shows them its rationale,
     the paper's protocol (fixed with the sample: `review stats` says which it used).
 
-    \b
     --level combination (default): accepted combinations, strata category x number of tools,
     proportional allocation.
+
     --level verdict: the judge's accepted verdicts, its rejected verdicts, and retrieved but
     unjudged candidates (stored without a verdict, or ranked just past the candidate depth:
     the equivalents the pipeline missed), strata part x category x rank band (1-3, 4-10,
@@ -113,10 +114,10 @@ def sample_cmd(
     \b
     Examples:
       toolex review sample audit1 --benchmark stabletoolbench --size 200 --seed 13
-      toolex review sample v1 --level verdict --benchmark stabletoolbench --size 300 \\
-          --seed 13 --order uncertainty
-      toolex review sample paper1 --benchmark stabletoolbench --size 200 --seed 13 \\
-          --show-rationale
+      toolex review sample v1 --level verdict --benchmark stabletoolbench \\
+          --size 300 --seed 13 --order uncertainty
+      toolex review sample paper1 --benchmark stabletoolbench --size 200 \\
+          --seed 13 --show-rationale
     """
     from toolex.review.beyond import BEYOND
     from toolex.review.sample import draw_sample, draw_verdict_sample
@@ -228,7 +229,7 @@ def label_cmd(db: str, sample_id: str, role: str, reviewer: str) -> None:
             )
 
 
-@review.command("export")
+@review.command("export", short_help="Write a role's review sheet (CSV).")
 @db_option
 @click.argument("sample_id")
 @_role
@@ -261,7 +262,7 @@ def export_cmd(db: str, sample_id: str, role: str, out: str) -> None:
     click.echo(f"wrote {n} rows to {out}", err=True)
 
 
-@review.command("import")
+@review.command("import", short_help="Read a filled review sheet back.")
 @db_option
 @click.argument("sheet", type=click.Path(exists=True, dir_okay=False))
 def import_cmd(db: str, sheet: str) -> None:
@@ -278,7 +279,7 @@ def import_cmd(db: str, sheet: str) -> None:
     click.echo(f"saved {n} labels from {sheet}", err=True)
 
 
-@review.command("stats")
+@review.command("stats", short_help="A sample's statistics: precision, agreement, failures.")
 @db_option
 @click.argument("sample_id")
 @format_option
@@ -286,8 +287,8 @@ def stats_cmd(db: str, sample_id: str, fmt: str) -> None:
     """A sample's statistics, with 95% Wilson intervals and Cohen's kappa between the two
     reviewers.
 
-    \b
     Combination level: precision of the accepted combinations, agreement, failure buckets.
+
     Verdict level: precision of the judge's accepted verdicts; the judge's recall (accepted
     against rejected) and the pipeline's recall (the unjudged candidates too), weighted by
     each part's population, with Bonferroni-combined Wilson bounds; the yes rate of each

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from toolex.cli.options import (
+    NAME,
     benchmark_option,
     db_option,
     echo_summary,
@@ -28,9 +29,9 @@ def runs() -> None:
     """
 
 
-@runs.command("import")
+@runs.command("import", short_help="Import a run file: TREC, CSV, Parquet or ToolRet JSON.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--run", "run_id", required=True, help="Name of the run in the store.")
+@click.option("--run", "run_id", required=True, type=NAME, help="Name of the run in the store.")
 @benchmark_option("Benchmark the run's query ids belong to.")
 @click.option(
     "--input-format",
@@ -111,7 +112,7 @@ def list_cmd(benchmark: str | None, fmt: str, db: str) -> None:
     emit_rows(rows, fmt, title="runs")
 
 
-@runs.command("delete")
+@runs.command("delete", short_help="Delete runs and all their results.")
 @run_option("Run to delete (repeatable).", dest="named", multiple=True)
 @click.argument("run_ids", nargs=-1, metavar="[NAME]...")
 @db_option

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -11,14 +12,21 @@ from toolex.cli.options import db_option, emit_rows
 from toolex.engines.dialects import hazards
 from toolex.errors import ToolexError
 from toolex.resources import sql_text
-from toolex.sqlaccess import DIALECTS, SqlStopped, shipped_sql_names, transpile_shipped
+from toolex.sqlaccess import (
+    DIALECTS,
+    SqlStopped,
+    check_timeout,
+    left_running,
+    shipped_sql_names,
+    transpile_shipped,
+)
 
 SQL_FORMATS = ("table", "csv", "json", "parquet")
 # Exit codes of a stopped statement: timeout(1)'s for a time limit, the shell's for Ctrl-C.
 EXIT_TIMEOUT, EXIT_INTERRUPTED = 124, 130
 
 
-@click.command("sql")
+@click.command("sql", short_help="Run one SQL statement against the store (read-only).")
 @click.argument("statement", required=False)
 @db_option
 @click.option(
@@ -36,9 +44,11 @@ EXIT_TIMEOUT, EXIT_INTERRUPTED = 124, 130
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=float,
+    callback=lambda ctx, param, value: _seconds(value),
     metavar="SECONDS",
-    help="Stop the statement if it runs longer (exit 124). Ctrl-C stops it at once (exit 130).",
+    help="Stop the statement if it runs longer (exit 124); inf: no limit. Ctrl-C stops it at "
+    "once (exit 130). DuckDB stops within 2 s more, or toolex leaves it and exits.",
 )
 @click.option(
     "--max-rows",
@@ -106,7 +116,8 @@ def sql(
     \b
     Examples:
       toolex sql "SELECT benchmark, count(*) AS n FROM items GROUP BY ALL"
-      toolex sql "FROM combinations WHERE status = 'valid'" --format parquet --out valid.parquet
+      toolex sql "FROM combinations WHERE status = 'valid'" \\
+          --format parquet --out valid.parquet
       toolex sql "SELECT count(*) FROM run_results" --timeout 30
       echo "SELECT count(*) FROM queries" | toolex sql -
       toolex sql --tables
@@ -150,7 +161,12 @@ def sql(
         _run(db, statement, fmt, out, timeout, max_rows, write, allow_files)
     except SqlStopped as exc:
         click.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_TIMEOUT if exc.reason == "timeout" else EXIT_INTERRUPTED)
+        code = EXIT_TIMEOUT if exc.reason == "timeout" else EXIT_INTERRUPTED
+        if left_running():
+            # DuckDB still runs the statement and holds the store's connection: exit now,
+            # without the interpreter's teardown closing it under the statement's feet.
+            _exit_now(code)
+        sys.exit(code)
 
 
 def _run(
@@ -181,6 +197,23 @@ def _run(
         with output_file(out, db, reads) as temp:
             n = write_stream(rows, fmt, temp)
     click.echo(f"wrote {n} rows to {out}", err=True)
+
+
+def _seconds(value: float | None) -> float | None:
+    """--timeout as a time limit (None: none), or click's error for a value that is none."""
+    try:
+        return check_timeout(value)
+    except ToolexError as exc:
+        raise click.BadParameter(str(exc).removeprefix(f"--timeout {value:g}: ")) from None
+
+
+def _exit_now(code: int) -> None:
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
 
 
 def _stdin_is_terminal() -> bool:

@@ -11,7 +11,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolex.cli.output import print_table, unique_names, writer
+from toolex.cli.output import reader_gone, unique_names, writer
+from toolex.cli.tables import print_table
+from toolex.errors import ToolexError
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -20,8 +22,49 @@ if TYPE_CHECKING:
 
 
 def rows_of(batch: pa.RecordBatch) -> Iterator[Sequence[Any]]:
-    """The rows of an Arrow batch as tuples, by position (names may repeat)."""
-    return zip(*(column.to_pylist() for column in batch.columns), strict=True)
+    """The rows of an Arrow batch as tuples, by position (names may repeat); a HUGEINT or
+    UHUGEINT column (handed over as text: toolex.store's user_reader) as Python's exact ints."""
+    columns = [
+        _exact(column) if _wide(batch.schema.field(i)) else column.to_pylist()
+        for i, column in enumerate(batch.columns)
+    ]
+    return zip(*columns, strict=True)
+
+
+def _wide(field: pa.Field) -> bool:
+    from toolex.store.connection import WIDE_INTEGER_KEY
+
+    return bool(field.metadata) and WIDE_INTEGER_KEY in field.metadata
+
+
+def _exact(column: pa.Array) -> list[int | None]:
+    return [None if v is None else int(v) for v in column.to_pylist()]
+
+
+def _parquet_batch(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
+    """``batch`` as the Parquet file's ``schema`` holds it: a wide integer column as
+    decimal(38, 0), what DuckDB and pandas read back exactly, or an error naming the column
+    when a value has more digits than that holds (never a wrapped or rounded number)."""
+    from decimal import Decimal
+
+    import pyarrow as pa
+
+    arrays = []
+    for i, column in enumerate(batch.columns):
+        if not _wide(batch.schema.field(i)):
+            arrays.append(column)
+            continue
+        values = _exact(column)
+        big = next((v for v in values if v is not None and abs(v) >= 10**38), None)
+        if big is not None:
+            raise ToolexError(
+                f"column {schema.field(i).name!r} holds {big}, more digits than Parquet's "
+                "decimal(38, 0) holds: cast it (::VARCHAR keeps every digit, ::DOUBLE rounds) "
+                "or write CSV or JSON, which carry it whole"
+            )
+        decimals = [None if v is None else Decimal(v) for v in values]
+        arrays.append(pa.array(decimals, type=pa.decimal128(38, 0)))
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 
 def print_stream(stream: SqlStream, fmt: str, max_rows: int) -> None:
@@ -50,19 +93,7 @@ def print_stream(stream: SqlStream, fmt: str, max_rows: int) -> None:
         out.close()
         sys.stdout.flush()
     except BrokenPipeError:  # `toolex sql ... | head`: the reader has all it wants
-        _quiet_stdout()
-
-
-def _quiet_stdout() -> None:
-    """After a broken pipe: point stdout at /dev/null, so the interpreter's last flush does not
-    fail again (the Python documentation's recipe)."""
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):  # no real file descriptor (a test's capture)
-        pass
+        reader_gone()
 
 
 def write_stream(stream: SqlStream, fmt: str, path: Path) -> int:
@@ -74,10 +105,15 @@ def write_stream(stream: SqlStream, fmt: str, path: Path) -> int:
 
         # Parquet readers (pandas, DuckDB, Spark) need unique column names: DuckDB's suffixes.
         names = unique_names(stream.columns)
-        schema = pa.schema([f.with_name(a) for f, a in zip(stream.schema, names, strict=True)])
+        schema = pa.schema(
+            [
+                pa.field(a, pa.decimal128(38, 0)) if _wide(f) else f.with_name(a)
+                for f, a in zip(stream.schema, names, strict=True)
+            ]
+        )
         with pq.ParquetWriter(path, schema) as parquet:
             for batch in stream:
-                parquet.write_batch(pa.RecordBatch.from_arrays(batch.columns, schema=schema))
+                parquet.write_batch(_parquet_batch(batch, schema))
                 n += batch.num_rows
         return n
     with path.open("w", encoding="utf-8", newline="") as fh:

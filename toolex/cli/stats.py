@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from toolex.store import Store
 
 
-@click.command()
+@click.command(short_help="The annotation table of an expansion, and its trust.")
 @db_option
 @format_option
 @wide_option

@@ -24,7 +24,7 @@ from toolex.snapshot import snapshot_copy as take_snapshot
 TEXTUAL_MISSING = "the TUI needs Textual, which is not installed: pip install 'toolex[tui]'"
 
 
-@click.command("tui")
+@click.command("tui", short_help="Browse queries, equivalents and tools, or label a sample.")
 @db_option
 @benchmark_option("Benchmark to browse (default: the largest).", required=False, default=None)
 @expansion_option("Expansion shown (without --benchmark: on the largest benchmark holding it).")
@@ -67,7 +67,7 @@ def tui(
     \b
     Examples:
       toolex tui --db toolex.duckdb
-      toolex tui --snapshot                      # while `toolex expand` is running
+      toolex tui --snapshot                      # while `toolex expand` runs
       toolex tui --review audit1 --role reviewer1 --reviewer ann
     """
     try:

@@ -41,6 +41,7 @@ from typing import Any
 
 from toolex.errors import InputError, ToolexError
 from toolex.exports.common import resolve
+from toolex.exports.files import check_folder, check_output, output_file
 from toolex.exports.toolbench_tasks import key, original_tasks, task_problems
 from toolex.store import Store
 
@@ -79,6 +80,10 @@ def export_toolbench(
             "StableToolBench's API server answers for"
         )
     root = Path(source or stored["source"])
+    # Never into the store's own folders, nor into the folder the tasks are read from (it once
+    # wrote 381 tasks into StableToolBench's own test_instruction/).
+    guard = (store.path, [str(root)])
+    check_folder(out, *guard)
     rows = store.rows(
         "exports/50_toolbench_combinations.sql", {"benchmark": benchmark, "expansion": expansion}
     )
@@ -132,7 +137,7 @@ def export_toolbench(
                 "members": " + ".join(r["members"]),
             }
         )
-    _write(result.folder, tasks, mapping)
+    _write(result.folder, tasks, mapping, guard)
     result.groups = {g: len(t) for g, t in tasks.items()}
     return result
 
@@ -176,28 +181,36 @@ def swapped(task: dict[str, Any], docs: list[dict[str, Any]], task_id: int) -> d
 
 
 def _write(
-    folder: Path, tasks: dict[str, list[dict[str, Any]]], mapping: Iterable[dict[str, Any]]
+    folder: Path,
+    tasks: dict[str, list[dict[str, Any]]],
+    mapping: Iterable[dict[str, Any]],
+    guard: tuple[str, list[str]],
 ) -> None:
-    """The three outputs, each written whole to a temporary name and moved into place, so a
-    failed export leaves no half-written file."""
-    for sub in ("test_instruction", "test_query_ids"):
-        (folder / sub).mkdir(parents=True, exist_ok=True)
+    """The three outputs, each written whole to a temporary name and moved into place
+    (toolex.exports.files, with ``guard``: the store and the source folder), so a failed
+    export leaves no half-written file. Every path is checked before the first is written."""
+    files = {folder / "tasks.csv": ""}
     for group, items in tasks.items():
-        _atomic(folder / "test_instruction" / f"{group}.json", json.dumps(items, indent=1))
         ids = {str(t["query_id"]): 0 for t in items}
-        _atomic(folder / "test_query_ids" / f"{group}.json", json.dumps(ids, indent=1))
+        files[folder / "test_instruction" / f"{group}.json"] = json.dumps(items, indent=1)
+        files[folder / "test_query_ids" / f"{group}.json"] = json.dumps(ids, indent=1)
+    for path in files:
+        check_output(path, *guard)
+    for path, text in files.items():
+        if path.name != "tasks.csv":
+            _atomic(path, text, guard)
     rows = list(mapping)
-    tmp = folder / "tasks.csv.tmp"
-    with open(tmp, "w", newline="", encoding="utf-8") as fh:
+    with (
+        output_file(folder / "tasks.csv", *guard) as tmp,
+        open(tmp, "w", newline="", encoding="utf-8") as fh,
+    ):
         writer = csv.DictWriter(
             fh, fieldnames=["task_id", "group", "query_id", "combo_id", "original", "members"]
         )
         writer.writeheader()
         writer.writerows(rows)
-    tmp.replace(folder / "tasks.csv")
 
 
-def _atomic(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text + "\n", encoding="utf-8")
-    tmp.replace(path)
+def _atomic(path: Path, text: str, guard: tuple[str, list[str]]) -> None:
+    with output_file(path, *guard) as tmp:
+        tmp.write_text(text + "\n", encoding="utf-8")

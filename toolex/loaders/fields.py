@@ -12,12 +12,10 @@ from typing import Any, Literal, overload
 
 from toolex.errors import InputError
 from toolex.loaders.readers import loads
+from toolex.printable import described, first_unshown, printable
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1  # the store's INTEGER (relevance, slot)
 _INT_TEXT = re.compile(r"\s*-?[0-9]{1,10}\s*", re.ASCII)
-# Unicode's control characters (Cc) and line/paragraph separators (Zl, Zp); a regex keeps the
-# check at C speed on a 200,000-item library
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _NUMBER_TEXT = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?", re.ASCII)
 
 
@@ -68,15 +66,21 @@ def get_str(rec: dict[str, Any], key: str, where: Where, *, required: bool = Tru
 
 
 def check_id(value: str, where: Where, field: str) -> str:
-    """An id as the store keeps it: no control character (newline, tab, NUL, ...) and no line
-    or paragraph separator. Such an id breaks every line- and tab-based file an id travels
-    through (TREC and BEIR qrels, runs, CSV, the TUI), so it is refused where it is read."""
-    bad = CONTROL.search(value)
+    """An id as the store keeps it: only characters shown as themselves (toolex.printable): no
+    control character (newline, tab, NUL, ...), no line or paragraph separator, no invisible
+    format character (a byte order mark, a bidi override such as U+202E, a zero width space)
+    and no lone surrogate. A control character breaks every line- and tab-based file an id
+    travels through (TREC and BEIR qrels, runs, CSV, the TUI); an invisible one makes an id
+    that looks like another (and a bidi override prints a line backwards). Refused where
+    read."""
+    bad = first_unshown(value)
     if bad is not None:
+        kind = "control character" if bad.group() < "\xa0" else "character"  # Cc: C0, C1
         raise where.error(
-            f"id {_brief(value)} holds the control character {bad.group()!r} at position "
-            f"{bad.start()}: ids may hold spaces but no newline, tab, NUL or other control "
-            "character",
+            f"id {printable(_brief(value))} holds the {kind} {described(bad.group())} at "
+            f"position {bad.start()}: ids may hold spaces but no newline, tab, NUL, other "
+            "control character or invisible formatting character (byte order mark, bidi "
+            "override, zero width space)",
             field,
         )
     return value

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -47,6 +48,9 @@ def _constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(parse_float=_float, parse_constant=_constant)
+# A \\uD800-\\uDFFF escape: half of a UTF-16 pair, which JSON lets stand alone; Python then
+# holds a string no UTF-8 file, terminal or store can take (the load failed with a traceback).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 def _too_deep(value: Any) -> bool:
@@ -76,7 +80,32 @@ def _raw_decode(text: str, pos: int) -> tuple[Any, int]:
         raise json.JSONDecodeError(str(exc).split("; use sys.")[0], text, pos) from None
     if isinstance(value, dict | list) and value and _too_deep(value):
         raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels", text, pos)
+    escape = _SURROGATE_ESCAPE.search(text, pos, end)
+    if escape is not None:  # a pair is one character; only a lone half is refused
+        _no_lone_surrogate(text, pos, end, escape.start())
     return value, end
+
+
+def _no_lone_surrogate(text: str, pos: int, end: int, first: int) -> None:
+    """JSONDecodeError at the first escape in ``text[pos:end]`` that decodes to a lone
+    surrogate (an escape followed by its pair is one character)."""
+    for match in _SURROGATE_ESCAPE.finditer(text, first, end):
+        slashes = match.start() - pos - len(text[pos : match.start()].rstrip("\\"))
+        if slashes % 2:
+            continue  # "\\\\ud800": an escaped backslash, then the letters ud800
+        code = int(match.group()[2:], 16)
+        after = text[match.end() : match.end() + 6]
+        if code < 0xDC00 and re.fullmatch(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}", after):
+            continue  # a high half and its low half: one character
+        before = text[max(pos, match.start() - 6) : match.start()]
+        if code >= 0xDC00 and re.fullmatch(r"\\u[dD][89abAB][0-9a-fA-F]{2}", before):
+            continue  # the low half of a pair
+        raise json.JSONDecodeError(
+            f"{match.group()} is a lone surrogate (half of a UTF-16 pair, no character on its "
+            "own): write the character itself, or both halves of its pair",
+            text,
+            match.start(),
+        )
 
 
 def loads(text: str) -> Any:

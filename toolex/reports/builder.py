@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolex.exports.files import check_folder, check_output, output_file
 from toolex.progress import Progress, current
 from toolex.reports import figures
 from toolex.reports.annotation import annotation_detail_table, annotation_table
@@ -69,6 +70,7 @@ class Report:
     texts: dict[str, str] = field(default_factory=dict)  # file name -> content (paper table)
     oracle: set[str] = field(default_factory=set)  # runs of sub-query level, marked †
     trust: list[ExpansionTrust] = field(default_factory=list)  # what stands behind new
+    store: str | None = None  # the store's path: no file of the report may land on its files
 
 
 def build_report(
@@ -86,7 +88,14 @@ def build_report(
 ) -> Report:
     """Compute every section and write the folder ``out``. ``progress`` gets one task of
     ``len(STEPS)`` steps, with ``step=<name>`` as each starts (default: the reporter installed with
-    ``toolex.progress.reporting``)."""
+    ``toolex.progress.reporting``). ``out`` is refused before any work when it is among the
+    store's own files (toolex.exports.files), and each file is written whole."""
+    folder = check_folder(out, store.path)
+    # A file already there under a report file's name (a link onto the store, a FIFO) is
+    # refused now, before a section is computed or any file of the report written.
+    for entry in folder.iterdir() if folder.is_dir() else ():
+        if entry.suffix in (".md", ".csv", ".json", ".png"):
+            check_output(entry, store.path)
     ctx = ReportContext.create(
         store,
         benchmarks=benchmarks,
@@ -97,7 +106,7 @@ def build_report(
         seed=seed,
         **options,
     )
-    report = Report(Path(out))
+    report = Report(Path(out), store=store.path)
     report.folder.mkdir(parents=True, exist_ok=True)
     progress = progress or current()
 
@@ -174,29 +183,38 @@ def _sections(
     with step("writing"):
         report.figures = [(c, p) for c, p in report.figures if p is not None]
         for table in report.tables:
-            write_csv(table, report.folder / f"{table.name}.csv")
-            write_json(table, report.folder / f"{table.name}.json")
+            write_csv(table, report.folder / f"{table.name}.csv", report.store)
+            write_json(table, report.folder / f"{table.name}.json", report.store)
         for name, text in report.texts.items():
-            (report.folder / name).write_text(text, encoding="utf-8")
-        (report.folder / "report.md").write_text(render_markdown(ctx, report), encoding="utf-8")
+            _write_text(report.folder / name, text, report.store)
+        _write_text(report.folder / "report.md", render_markdown(ctx, report), report.store)
 
 
 def _png(report: Report, name: str) -> Path:
-    return report.folder / f"{name}.png"
+    """Where a figure goes, refused first if it is among the store's files (figures.py writes
+    it whole)."""
+    path = report.folder / f"{name}.png"
+    check_output(path, report.store)
+    return path
 
 
-def write_csv(table: Table, path: Path) -> None:
+def _write_text(path: Path, text: str, store: str | None) -> None:
+    with output_file(path, store) as temp:
+        temp.write_text(text, encoding="utf-8")
+
+
+def write_csv(table: Table, path: Path, store: str | None = None) -> None:
     cols = table.cols()
-    with path.open("w", encoding="utf-8", newline="") as fh:
+    with output_file(path, store) as temp, temp.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=cols, extrasaction="ignore")
         writer.writeheader()
         for row in table.rows:
             writer.writerow({c: _csv_value(row.get(c)) for c in cols})
 
 
-def write_json(table: Table, path: Path) -> None:
+def write_json(table: Table, path: Path, store: str | None = None) -> None:
     doc = {"name": table.name, "title": table.title, "note": table.note, "rows": table.rows}
-    path.write_text(json.dumps(doc, indent=1, default=str) + "\n", encoding="utf-8")
+    _write_text(path, json.dumps(doc, indent=1, default=str) + "\n", store)
 
 
 def _csv_value(value: Any) -> Any:

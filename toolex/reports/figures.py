@@ -48,8 +48,12 @@ def _cmap(name: str) -> Any:
 
 
 def _save(fig: Any, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    from toolex.exports.files import output_file
+
+    # Whole or not at all, like every output (the temporary name's suffix is not .png, so the
+    # format is named).
+    with output_file(path) as temp:
+        fig.savefig(temp, dpi=DPI, bbox_inches="tight", format="png")
     return path
 
 

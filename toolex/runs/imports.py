@@ -22,7 +22,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from toolex.errors import InputError
-from toolex.loaders.fields import CONTROL, Where, check_id
+from toolex.loaders.fields import Where, check_id
+from toolex.printable import first_unshown, printable
 from toolex.runs import codes
 from toolex.runs.formats import read_run, resolve_format
 from toolex.runs.rrf import RRF_K
@@ -94,20 +95,20 @@ _ENCODED_CONTROL = re.compile(r"%[01][0-9A-Fa-f]|%7[Ff]|%[Cc]2%[89][0-9A-Fa-f]")
 
 
 def _check_ids(table: pa.Table, path: Path, fmt: str) -> None:
-    """No id holds a control character (as read, or %-encoded in a TREC file): such an id
-    breaks every line- and tab-based file it travels through, and names nothing a load
-    accepts. Asked of each distinct id once (the dictionaries), located at its first row."""
+    """No id holds a character not shown as itself (toolex.printable: a control, format or
+    bidi character), as read or %-encoded in a TREC file: such an id breaks every line- and
+    tab-based file it travels through, and names nothing a load accepts. Asked of each
+    distinct id once (the dictionaries), located at its first row."""
     where_kind = "record" if fmt == "toolret-json" else "line"
     for key in ("query_id", "item_id"):
         ids = codes.encoded(table.column(key))
         for code, value in enumerate(ids.dictionary.to_pylist()):
             encoded_control = fmt == "trec" and _ENCODED_CONTROL.search(value)
-            if not (encoded_control or CONTROL.search(value)):
+            if not (encoded_control or first_unshown(value)):
                 continue
             row = int(np.flatnonzero(codes.codes(ids) == code)[0])
             at = {name: table.column(name)[row].as_py() for name in ("query_id", "line")}
-            if CONTROL.search(at["query_id"]):  # shown escaped: the terminal never obeys it
-                at["query_id"] = repr(at["query_id"])[1:-1]
+            at["query_id"] = printable(at["query_id"])  # shown escaped: never obeyed
             where = Where(str(path), **_located(at, where_kind))
             if encoded_control:
                 raise where.error(

@@ -37,7 +37,15 @@ from toolex.sqlaccess.readonly import (
     check_read_only,
     files_read,
 )
-from toolex.sqlaccess.stream import BATCH_ROWS, SqlStopped, SqlStream, run_sql, stream_sql
+from toolex.sqlaccess.stream import (
+    BATCH_ROWS,
+    SqlStopped,
+    SqlStream,
+    check_timeout,
+    left_running,
+    run_sql,
+    stream_sql,
+)
 from toolex.sqlaccess.transpile import (
     DIALECTS,
     PORTABLE_FOLDERS,
@@ -57,7 +65,9 @@ __all__ = [
     "SqlStopped",
     "SqlStream",
     "check_read_only",
+    "check_timeout",
     "files_read",
+    "left_running",
     "run_sql",
     "shipped_sql_names",
     "stream_sql",

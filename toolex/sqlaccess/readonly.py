@@ -1,6 +1,15 @@
 """The read-only check of `toolex sql`: guard 1 of the two (toolex.sqlaccess), sqlglot's parse
 of the statement, refusing anything that is not one query, a query that writes, and, unless
-files are allowed, a query that reads a file."""
+files are allowed, a query that reads a file.
+
+What a read-only query may call is an allow-list, not a list of what is known to read files:
+every table function DuckDB has (asked of DuckDB itself, so a new one is covered the day it
+ships) is refused unless it is on :data:`TABLE_FUNCTIONS` (series, unnest, JSON trees, the
+catalog's ``duckdb_*`` and reading ``pragma_*``). A deny-list of file readers missed ``query()``
+and ``query_table()``, which run a statement or open a database given as text: through them a
+read-only query read the store's raw bytes, and a note deleted from every table came back from
+the file's free blocks.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +23,7 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from toolex.errors import ToolexError
+from toolex.store import table_functions
 
 _QUERY_TYPES = (exp.Query, exp.Values, exp.Describe, exp.Show, exp.Summarize)
 # Node types that write, anywhere in the tree (a query can hide none of them in DuckDB, but a
@@ -33,22 +43,44 @@ _WRITE_NODES = (
     exp.TruncateTable,
     exp.Into,
 )
-# PRAGMAs that only read (DuckDB's table_info, show_tables, ...); others change settings.
+# PRAGMAs that only read the catalog (DuckDB's table_info, show_tables, ...); others change
+# settings. Not storage_info nor metadata_info: they read the file's blocks, whose statistics
+# keep values of rows since deleted.
 _READ_PRAGMAS = frozenset(
     {
         "table_info",
         "show_tables",
         "show_tables_expanded",
         "database_size",
-        "storage_info",
         "version",
         "show",
         "database_list",
         "functions",
         "platform",
-        "metadata_info",
     }
 )
+# The table functions a read-only query may call: they compute rows from their arguments or
+# read DuckDB's own catalog and state, never a file. Every other table function is refused.
+TABLE_FUNCTIONS = frozenset(
+    {
+        "range",
+        "generate_series",
+        "unnest",
+        "repeat",
+        "repeat_row",
+        "json_each",
+        "json_tree",
+        "summary",
+        "histogram",
+        "histogram_values",
+        "pg_timezone_names",
+        "icu_calendar_names",
+        "test_all_types",
+        "test_vector_types",
+        *(f"pragma_{name}" for name in _READ_PRAGMAS),
+    }
+)
+CATALOG_PREFIX = "duckdb_"  # duckdb_tables(), duckdb_columns(), ...: the catalog, in memory
 
 
 # DuckDB's functions that read files (read_csv, read_blob, read_text, parquet_scan, glob,
@@ -126,7 +158,10 @@ def _check_statement(stmt: exp.Expr, allow_files: bool) -> None:
         name = stmt.this.name if isinstance(stmt.this, exp.Expression) else str(stmt.this)
         name = (name or "").lower()
         if name not in _READ_PRAGMAS:
-            raise SqlRefused(f"{stmt.sql(dialect='duckdb')!r} may change settings; refused{hint}")
+            raise SqlRefused(
+                f"{stmt.sql(dialect='duckdb')!r} is not a PRAGMA that only reads the catalog (it "
+                f"may change settings or read the file's blocks); refused{hint}"
+            )
         return
     if not isinstance(stmt, _QUERY_TYPES):
         raise SqlRefused(f"{kind} is not a query; toolex sql is read-only by default{hint}")
@@ -140,6 +175,13 @@ def _check_statement(stmt: exp.Expr, allow_files: bool) -> None:
                 f"the query reads a file ({reads}); a read-only `toolex sql` reads the store's "
                 "tables only, not even the store's own file: add --allow-files to let it read "
                 "files"
+            )
+        if not allow_files and (call := _forbidden_table_function(node)):
+            raise SqlRefused(
+                f"the query calls {call}, a table function a read-only `toolex sql` does not "
+                "allow (it may run other SQL or read a file, the store's own raw bytes "
+                "included); it reads the store's tables, series, unnest, JSON trees and the "
+                "catalog (duckdb_*): add --allow-files to lift this"
             )
 
 
@@ -162,6 +204,28 @@ def files_read(sql: str) -> list[str]:
             else:
                 found += [lit.this for lit in node.find_all(exp.Literal) if lit.is_string]
     return list(dict.fromkeys(found))
+
+
+def _function_names(node: exp.Func) -> set[str]:
+    """The names DuckDB may know ``node`` by: as written, and as sqlglot renders it."""
+    names = {node.sql_name().lower()}
+    if isinstance(node, exp.Anonymous):
+        names.add(node.name.lower())
+    with contextlib.suppress(Exception):
+        names.add(node.sql(dialect="duckdb").split("(", 1)[0].strip().strip('"').lower())
+    return names
+
+
+def _forbidden_table_function(node: exp.Expr) -> str | None:
+    """The table function ``node`` calls when a read-only query may not call it (not on
+    :data:`TABLE_FUNCTIONS`, not the catalog's), else None."""
+    if not isinstance(node, exp.Func):
+        return None
+    known = table_functions()
+    for name in _function_names(node):
+        if name in known and name not in TABLE_FUNCTIONS and not name.startswith(CATALOG_PREFIX):
+            return f"{name}()"
+    return None
 
 
 def _reads_a_file(node: exp.Expr) -> str | None:

@@ -1,11 +1,23 @@
 """A user's statement run against a store and read as a stream of Arrow record batches, with a
-time limit and Ctrl-C that stop it inside DuckDB (what `toolex sql` runs)."""
+time limit and Ctrl-C that stop it inside DuckDB (what `toolex sql` runs).
+
+DuckDB notices an interrupt between two chunks of work, so one scalar call over one huge value
+(``regexp_replace(repeat('ab', 10^8), ...)``, ``repeat('ab', 10^9)``) runs to its end first:
+`--timeout 1` took 27 s and 71 s, and Ctrl-C waited as long. A stop therefore has a total
+deadline: DuckDB is interrupted for :data:`GRACE` seconds more, and when it has not let go by
+then the statement is left running on its thread (:func:`left_running`), the stream ends in
+:class:`SqlStopped` all the same, and the process must exit without closing the store (what
+`toolex sql` does: ``os._exit``; a read-only statement changed nothing, and a write's transaction
+was never committed, so DuckDB rolls it back).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import math
 import queue
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -17,6 +29,30 @@ from toolex.store import Store, store_error
 
 # Rows per Arrow batch of a streamed result: a few MB for typical rows, few enough batches.
 BATCH_ROWS = 10_000
+# Seconds DuckDB is given to let go of a stopped statement before it is left running.
+GRACE = 2.0
+# The longest time limit a thread can wait for (about 292 years: threading's own bound).
+MAX_TIMEOUT = float(threading.TIMEOUT_MAX)
+_left_running = threading.Event()
+
+
+def left_running() -> bool:
+    """Whether a stopped statement was left running on its thread (it ignored DuckDB's
+    interrupt past :data:`GRACE`): the process must then exit without closing its store."""
+    return _left_running.is_set()
+
+
+def check_timeout(timeout: float | None) -> float | None:
+    """``timeout`` as a time limit in seconds, or None for none: ``inf`` means none, and a
+    number that is not one (NaN), not above 0, or past what a thread can wait is an error."""
+    if timeout is None or timeout == math.inf:
+        return None
+    if math.isnan(timeout) or timeout <= 0 or timeout > MAX_TIMEOUT:
+        raise ToolexError(
+            f"--timeout {timeout:g}: give seconds above 0 and at most {MAX_TIMEOUT:.3g}, or inf "
+            "(or no --timeout) for no time limit"
+        )
+    return timeout
 
 
 def run_sql(
@@ -53,7 +89,8 @@ class SqlStream:
     statement inside DuckDB does not return to Python until it is done, so the signal would
     otherwise wait for it. Ctrl-C, or the time limit, calls the connection's ``interrupt()``
     until the worker has let go (an interrupt that lands before DuckDB starts the statement is
-    forgotten, so one call is not enough); the stream then ends in :class:`SqlStopped`."""
+    forgotten, so one call is not enough), for :data:`GRACE` seconds at most; the stream then
+    ends in :class:`SqlStopped` (the statement left running if DuckDB did not let go)."""
 
     def __init__(
         self,
@@ -63,14 +100,16 @@ class SqlStream:
         timeout: float | None,
         batch_rows: int,
     ) -> None:
-        self._store, self._timeout = store, timeout
+        self._store, self._timeout = store, check_timeout(timeout)
         self._queue: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=2)
         self._stop = threading.Event()
         self._timed_out = threading.Event()
         self._worker = threading.Thread(
             target=self._produce, args=(sql, params, batch_rows), daemon=True
         )
-        self._timer = threading.Timer(timeout, self._expire) if timeout is not None else None
+        self._timer = (
+            threading.Timer(self._timeout, self._expire) if self._timeout is not None else None
+        )
         self.schema = pa.schema([])
 
     def _produce(
@@ -97,19 +136,32 @@ class SqlStream:
         return False
 
     def _expire(self) -> None:
-        """The time limit passed (on the timer's thread): stop the statement; the worker then
-        hands its failure over, or the main thread notices the flag between two batches."""
+        """The time limit passed (on the timer's thread): flag it and interrupt DuckDB; the
+        main thread, waiting for a batch or between two, stops the stream."""
         self._timed_out.set()
-        self._halt()
+        with contextlib.suppress(Exception):
+            self._store.interrupt()
 
     def _halt(self) -> None:
-        while self._worker.is_alive():
+        """Interrupt DuckDB until the worker lets go of the statement, for GRACE seconds at
+        most; past them the statement is left running (:func:`left_running`)."""
+        deadline = time.monotonic() + GRACE
+        while self._worker.is_alive() and time.monotonic() < deadline:
             with contextlib.suppress(Exception):  # a connection that is closing: nothing runs
                 self._store.interrupt()
             self._worker.join(timeout=0.1)
+        if self._worker.is_alive():
+            _left_running.set()
+
+    @property
+    def running(self) -> bool:
+        """Whether the statement still runs on its thread (the store must then stay open)."""
+        return self._worker.is_alive()
 
     def _next(self) -> tuple[str, Any]:
         while True:
+            if self._timed_out.is_set():
+                raise self.stopped("timeout")
             try:
                 kind, value = self._queue.get(timeout=0.1)  # Ctrl-C interrupts the wait
                 break
@@ -143,26 +195,31 @@ class SqlStream:
         return list(self.schema.names)
 
     def close(self) -> None:
-        """Stop the statement if it still runs, and wait for the worker to let go of it."""
+        """Stop the statement if it still runs, and wait for the worker to let go of it (for
+        GRACE seconds at most)."""
         if self._timer is not None:
             self._timer.cancel()
         self._stop.set()  # a worker waiting to hand a batch over gives up
         self._halt()
         if self._timer is not None and self._timer.is_alive():
-            self._timer.join()  # it may be halting too; the store closes after both
+            self._timer.join()  # it may be interrupting too; the store closes after both
 
     def stopped(self, reason: str) -> SqlStopped:
         """The statement, stopped for ``reason``, as the error to raise."""
         self.close()
+        how = "DuckDB stopped the statement"
+        if self.running:
+            how = (
+                f"DuckDB had not stopped the statement {GRACE:g} s later (one value too large to "
+                "interrupt), so toolex left it and exits"
+            )
         if reason == "timeout":
             return SqlStopped(
                 f"the statement ran past its time limit of {self._timeout:g} s (--timeout) and "
-                "DuckDB stopped it; the store is as it was",
+                f"{how}; the store is as it was",
                 reason,
             )
-        return SqlStopped(
-            "interrupted (Ctrl-C): DuckDB stopped the statement; the store is as it was", reason
-        )
+        return SqlStopped(f"interrupted (Ctrl-C): {how}; the store is as it was", reason)
 
     def _failure(self, exc: BaseException) -> ToolexError:
         if self._timed_out.is_set():
@@ -202,9 +259,11 @@ def stream_sql(
     opened for writing and the statement runs in a transaction, committed once the rows are
     read. ``timeout`` (seconds) stops the statement when it passes, Ctrl-C at once
     (:class:`SqlStopped` either way)."""
+    timeout = check_timeout(timeout)
     if not write:
         readonly.check_read_only(sql, allow_files=allow_files)
     store = Store.open(db, read_only=not write, allow_files=allow_files)
+    stream: SqlStream | None = None
     try:
         with store.transaction() if write else contextlib.nullcontext():
             stream = SqlStream(store, sql, params, timeout, batch_rows)
@@ -215,5 +274,13 @@ def stream_sql(
                 raise stream.stopped("interrupt") from None
             finally:
                 stream.close()
+            if stream.running:  # the caller stopped reading, and DuckDB did not let go
+                raise SqlStopped(
+                    "the statement was stopped early and left running; nothing was committed",
+                    "interrupt",
+                )
     finally:
-        store.close()
+        # A statement left running holds the connection (DuckDB refuses to close it): the
+        # caller exits the process instead (left_running).
+        if stream is None or not stream.running:
+            store.close()

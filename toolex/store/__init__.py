@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         MEMORY_LIMIT,
         MEMORY_LIMIT_VAR,
         memory_limit,
+        table_functions,
     )
     from toolex.store.existence import DEFAULT_EXPANSION
     from toolex.store.failures import LockedError, lock_holder, lock_message, store_error
@@ -53,11 +54,20 @@ __all__ = [
     "memory_limit",
     "schema_migrations",
     "store_error",
+    "table_functions",
 ]
 
 _HOME = {
     **dict.fromkeys(
-        ("DEFAULT_DB", "LOCKED_DOWN", "MEMORY_LIMIT", "MEMORY_LIMIT_VAR", "memory_limit"), "config"
+        (
+            "DEFAULT_DB",
+            "LOCKED_DOWN",
+            "MEMORY_LIMIT",
+            "MEMORY_LIMIT_VAR",
+            "memory_limit",
+            "table_functions",
+        ),
+        "config",
     ),
     "DEFAULT_EXPANSION": "existence",
     **dict.fromkeys(("LockedError", "lock_holder", "lock_message", "store_error"), "failures"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import cache
 
 from toolex.errors import InputError
 
@@ -26,12 +27,28 @@ _SIZE_RE = re.compile(r"\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)", re.IGNOREC
 # configuration is locked). DuckDB itself refuses, whatever sqlglot made of the statement
 # (toolex.sqlaccess). Given at connect time: once locked, nothing could be set later; the store
 # file and its write-ahead log are opened by the connect itself, so they stay readable.
+# Nor does a name in a query reach a Python object of the process (DuckDB's Python client
+# otherwise reads a DataFrame or Arrow table in the calling frame that a FROM names).
 LOCKED_DOWN: dict[str, bool] = {
     "enable_external_access": False,
+    "python_enable_replacements": False,
     "autoinstall_known_extensions": False,
     "autoload_known_extensions": False,
     "lock_configuration": True,
 }
+
+
+@cache
+def table_functions() -> frozenset[str]:
+    """Every table function (and table macro and pragma) this DuckDB knows, by name, read from
+    its catalog on a connection of its own (no store is needed to know what DuckDB offers)."""
+    import duckdb
+
+    from toolex.resources import sql_text
+
+    with duckdb.connect(config={"enable_external_access": False}) as con:
+        rows = con.execute(sql_text("store/43_table_functions.sql")).fetchall()
+    return frozenset(name for (name,) in rows)
 
 
 def memory_limit() -> str:

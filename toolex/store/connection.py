@@ -26,6 +26,15 @@ from toolex.resources import sql_text
 from toolex.store import commits
 from toolex.store.failures import is_failure_of_the_file, store_error
 
+# DuckDB types wider than any Arrow integer, and the field metadata that marks such a column
+# of a user's result, handed over as exact text (Connection.user_reader).
+WIDE_INTEGERS = ("HUGEINT", "UHUGEINT")
+WIDE_INTEGER_KEY = b"toolex.wide_integer"
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
 
 class Connection:
     """A DuckDB connection with the store's ways to run SQL on it (see :class:`Store`)."""
@@ -40,6 +49,7 @@ class Connection:
         self.con = con
         self.path = path
         self.read_only = read_only
+        self.created = False  # this open made the file (Store.discard_if_new)
         self.counting = counting  # count each commit of a write (commits.py); set on open
         self._in_transaction = False
         self._counter: duckdb.DuckDBPyConnection | None = None  # commits a write's count apart
@@ -236,7 +246,24 @@ class Connection:
             relation = self.con.sql(sql, params=params)
             if relation is None:  # a statement without any result
                 return pa.RecordBatchReader.from_batches(pa.schema([("rows", pa.int64())]), [])
-            return relation.to_arrow_reader(batch_rows)
+            wide = [i for i, t in enumerate(relation.types) if str(t) in WIDE_INTEGERS]
+            if not wide:
+                return relation.to_arrow_reader(batch_rows)
+            # Arrow has no 128-bit integer: DuckDB hands HUGEINT over as decimal(38, 0) and
+            # UHUGEINT past 2**127 wrapped to a negative number. They come as their exact text
+            # (positions, not names: names may repeat), marked for the readers to make whole.
+            shown = ", ".join(
+                f"#{i + 1}{'::VARCHAR' if i in wide else ''} AS {_quoted(name)}"
+                for i, name in enumerate(relation.columns)
+            )
+            reader = relation.project(shown).to_arrow_reader(batch_rows)
+        fields = [
+            f.with_metadata({WIDE_INTEGER_KEY: b"1"}) if i in wide else f
+            for i, f in enumerate(reader.schema)
+        ]
+        schema = pa.schema(fields)
+        batches = (pa.RecordBatch.from_arrays(b.columns, schema=schema) for b in reader)
+        return pa.RecordBatchReader.from_batches(schema, batches)
 
     def interrupt(self) -> None:
         """Stop the statement running on this connection (from another thread: Ctrl-C, a

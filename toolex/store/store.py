@@ -24,6 +24,21 @@ class UnreadableTable(NamedTuple):
     error: str
 
 
+# Tables a store fills when it is created, before it holds anything of a user's.
+BOOKKEEPING = frozenset({"schema_version", "store_identity", "store_commits"})
+
+
+def _remove_store_files(path: str) -> None:
+    """The store file and every file toolex or DuckDB names after it (log, commit record,
+    vector and spill folders)."""
+    import shutil
+
+    for name in (path, f"{path}.wal", str(commits.record_path(path))):
+        Path(name).unlink(missing_ok=True)
+    for folder in (f"{path}.lance", f"{path}.tmp"):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 class Store(Migrations, Existence):
     """A toolex workspace: a DuckDB connection plus helpers to run the shipped SQL.
 
@@ -50,7 +65,19 @@ class Store(Migrations, Existence):
         path = str(path)
         if path != ":memory:" and Path(path).exists() and not Path(path).is_file():
             raise StoreError(f"the store {path} is not a file (a folder?); name a .duckdb file")
-        if read_only and path != ":memory:" and not Path(path).exists():
+        new = path != ":memory:" and not Path(path).exists()
+        folder = Path(path).expanduser().parent
+        if new and not folder.is_dir():
+            # DuckDB's own words ("Cannot open file") read as a damaged store, with recovery
+            # advice for a file that was never there.
+            what = "is not a folder" if folder.exists() else "does not exist"
+            todo = (
+                "name the store you mean with --db, or create one with `toolex load ...`"
+                if read_only
+                else f"create it (mkdir -p {folder}) or name another --db"
+            )
+            raise StoreError(f"no store at {path}: the folder {folder} {what}; {todo}")
+        if read_only and new:
             raise StoreError(f"no store at {path}; create one with `toolex load ...` first")
         config: dict[str, Any] = dict(LOCKED_DOWN if read_only and not allow_files else {})
         lock = config.pop("lock_configuration", False)  # after the session setting below
@@ -67,6 +94,7 @@ class Store(Migrations, Existence):
         except duckdb.Error as exc:  # a held lock (lock_message), a damaged file, ...
             raise store_error(exc, path) or exc from exc
         store = cls(con, path, read_only)
+        store.created = new
         try:
             with store._translated():
                 store._check_length()
@@ -75,6 +103,8 @@ class Store(Migrations, Existence):
                 store._start_counting()
         except BaseException:
             con.close()
+            if new:
+                _remove_store_files(path)
             raise
         return store
 
@@ -139,8 +169,27 @@ class Store(Migrations, Existence):
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is not None and self.discard_if_new():
+            return
         self.close()
+
+    def discard_if_new(self) -> bool:
+        """After a failed command: close and delete the store when this open created it and it
+        still holds nothing (only its bookkeeping: schema version, identity, commit count), so
+        a failed first command (`expand --benchmark nope` on a new path) leaves no empty store
+        behind. True when it was deleted (and closed)."""
+        if not self.created or self.read_only:
+            return False
+        try:
+            counts = self.rows("store/20_table_counts.sql")
+        except Exception:  # noqa: BLE001 - unsure what it holds: keep it
+            return False
+        if any(r["rows"] for r in counts if r["table"] not in BOOKKEEPING):
+            return False
+        self.close()
+        _remove_store_files(self.path)
+        return True
 
     def cursor(self) -> Store:
         """A second store over the same database with its own transaction state.

@@ -1,10 +1,21 @@
-"""Cell formatting shared by the tables: short, aligned, styled by meaning."""
+"""Cell formatting shared by the tables: short, aligned, styled by meaning.
+
+Widths are terminal cells, not characters (rich.cells.cell_len): a CJK letter or an emoji takes
+two, so a name clipped by characters overflowed its column and lost its last letter with no
+"…" (issue 35.19). Text from data is shown as itself: control, bidi and invisible characters as
+escapes (toolex.printable), and never read as markup (ListTable turns a text cell into
+``rich.text.Text``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
+
+from toolex.printable import printable
+
+ELLIPSIS = "…"
 
 STATUS_STYLE = {
     "valid": "bold green",
@@ -15,20 +26,53 @@ STATUS_STYLE = {
 }
 
 
+def escaped(value: Any) -> str:
+    """Text from data inside a markup string (``f"[b]{escaped(name)}[/b]"``): its ``[`` never
+    read as a tag, its unshown characters written as escapes; its line breaks stay."""
+    from rich.markup import escape
+
+    return escape(printable(str(value), newlines=True))
+
+
+def one_line(value: Any) -> str:
+    """``value`` as one line of text shown as itself: runs of whitespace as one space, every
+    character the terminal would obey or hide escaped."""
+    return printable(" ".join(str(value).split())) if value is not None else ""
+
+
+def _head(text: str, cells: int) -> str:
+    """The longest start of ``text`` that takes at most ``cells`` cells."""
+    out, used = [], 0
+    for ch in text:
+        used += cell_len(ch)
+        if used > cells:
+            break
+        out.append(ch)
+    return "".join(out)
+
+
+def _tail(text: str, cells: int) -> str:
+    """The longest end of ``text`` that takes at most ``cells`` cells."""
+    return _head(text[::-1], cells)[::-1]
+
+
 def clip(value: Any, width: int) -> str:
-    """One line of at most ``width`` characters (tables never wrap)."""
-    text = "" if value is None else " ".join(str(value).split())
-    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+    """One line of at most ``width`` cells (tables never wrap), ending in "…" when cut."""
+    text = one_line(value)
+    if cell_len(text) <= width:
+        return text
+    return _head(text, max(width - 1, 0)) + ELLIPSIS if width > 0 else ""
 
 
 def clip_id(value: Any, width: int) -> str:
-    """An id in at most ``width`` characters, cut in the middle: ids of one benchmark share their
+    """An id in at most ``width`` cells, cut in the middle: ids of one benchmark share their
     start (``G1_instruction:1…``) and differ at the end, which must stay visible."""
-    text = shown(value)
-    if len(text) <= width:
+    text = printable(shown(value))
+    if cell_len(text) <= width:
         return text
     head = max((width - 1) // 3, 1)
-    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
+    start = _head(text, head)
+    return start + ELLIPSIS + _tail(text, max(width - 1 - cell_len(start), 0))
 
 
 def item_name(item_id: str, name: str | None) -> str | None:
@@ -43,15 +87,16 @@ def item_name(item_id: str, name: str | None) -> str | None:
 
 def item_label(item_id: str, name: str | None, width: int | None = None) -> str:
     """An item as the tables show it: its id, then `` · `` and its name (:func:`item_name`),
-    in at most ``width`` characters: the name is clipped first, and the id is cut (in the
-    middle, :func:`clip_id`) only when it alone does not fit."""
+    in at most ``width`` cells: the name is clipped first, and the id is cut (in the middle,
+    :func:`clip_id`) only when it alone does not fit."""
     extra = item_name(item_id, name)
-    text = item_id if extra is None else f"{item_id} · {extra}"
-    if width is None or len(text) <= width:
+    shown_id = printable(item_id)
+    text = shown_id if extra is None else f"{shown_id} · {one_line(extra)}"
+    if width is None or cell_len(text) <= width:
         return text
-    room = width - len(item_id) - 3
+    room = width - cell_len(shown_id) - 3
     if extra is not None and room >= 4:  # a few letters of the name tell more than none
-        return f"{item_id} · {clip(extra, room)}"
+        return f"{shown_id} · {clip(extra, room)}"
     return clip_id(item_id, width)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from textual.widgets import DataTable
 
 PADDING = 2  # a DataTable cell's padding, one character each side (cell_padding = 1)
@@ -35,8 +36,9 @@ class Column:
     def of(
         cls, label: str, cells: Iterable[str], minimum: int | None = None, key: str | None = None
     ) -> Column:
-        """A column as wide as the longest of ``cells`` and ``label``."""
-        return cls(label, max([len(label), *(len(c) for c in cells)]), minimum, key)
+        """A column as wide as the widest of ``cells`` and ``label``, in terminal cells (a CJK
+        letter or an emoji takes two)."""
+        return cls(label, max([cell_len(label), *(cell_len(c) for c in cells)]), minimum, key)
 
 
 def fit(room: int, columns: Sequence[Column]) -> list[int]:

@@ -10,9 +10,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Label, Select
 
+from toolex.printable import printable
 from toolex_tui.data import Browser, QueryFilter
 
 MIN_VALID = (2, 3, 5, 10)
@@ -21,9 +23,12 @@ MIN_VALID = (2, 3, 5, 10)
 def _choice(
     label: str, options: Sequence[tuple[str, object]], wid: str, value: object, prompt: str = "any"
 ) -> ComposeResult:
-    """A grid row: the label, then a compact Select showing ``value`` (``prompt`` when NULL)."""
+    """A grid row: the label, then a compact Select showing ``value`` (``prompt`` when NULL).
+    The options' text comes from data (a category, a run name): shown as itself, never read as
+    markup (a run named ``[/r]`` raised MarkupError)."""
     yield Label(label)
-    yield Select(options, id=wid, value=value, compact=True, prompt=prompt)
+    shown = [(Content(printable(text)), v) for text, v in options]
+    yield Select(shown, id=wid, value=value, compact=True, prompt=prompt)
 
 
 class FilterScreen(ModalScreen[QueryFilter | None]):

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Header, Input, Static
 
-from toolex_tui.components.cells import clip, clip_id, num
+from toolex_tui.components.cells import clip, clip_id, escaped, num
 from toolex_tui.components.footer import KeyFooter
 from toolex_tui.components.table import ListTable
 from toolex_tui.components.widths import Column, add_columns
@@ -119,7 +119,8 @@ class QueriesScreen(Screen[object]):
         last = page.offset + len(page.rows)
         text = (
             f"[b]{page.total:,}[/b] of {self.n_all:,} queries · rows {first}–{last} · "
-            f"sort {self.sort_key}{' desc' if self.descending else ''} · {self.qfilter.describe()}"
+            f"sort {self.sort_key}{' desc' if self.descending else ''} · "
+            f"{escaped(self.qfilter.describe())}"
         )
         self.query_one("#list-status", Static).update(text)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -16,6 +15,7 @@ from toolex_tui.components.cells import (
     accented,
     clip,
     clip_id,
+    escaped,
     gain,
     item_label,
     num,
@@ -87,15 +87,15 @@ class QueryDetailScreen(TableFocus):
     def show(self, page: QueryPage) -> None:
         qid, head = self.query_id, page.header
         if head is None:
-            self.query_one("#q-header", Static).update(f"[red]no query {escape(qid)}[/red]")
+            self.query_one("#q-header", Static).update(f"[red]no query {escaped(qid)}[/red]")
             return
         lines = [
-            f"[b]{escape(qid)}[/b]  task {escape(shown(head['task']))} · "
-            f"category {escape(shown(head['category']))}",
-            escape(head["text"]),
+            f"[b]{escaped(qid)}[/b]  task {escaped(shown(head['task']))} · "
+            f"category {escaped(shown(head['category']))}",
+            escaped(head["text"]),
         ]
         if head["instruction"]:
-            lines.append(f"[i]instruction:[/i] {escape(head['instruction'])}")
+            lines.append(f"[i]instruction:[/i] {escaped(head['instruction'])}")
         self.query_one("#q-header", Static).update("\n".join(lines))
 
         room = self.app.size.width - DETAIL_MARGIN
@@ -150,9 +150,9 @@ class QueryDetailScreen(TableFocus):
         for r in rows:
             key = f"{r['slot']}|{r['item_id']}"
             self.reasons[key] = (
-                f"[b]{escape(item_label(r['item_id'], r['name']))}[/b] "
-                f"({escape(shown(r['platform']))}), judge "
-                f"{escape(shown(r['judge']))}: {escape(r['reason'] or '–')}"
+                f"[b]{escaped(item_label(r['item_id'], r['name']))}[/b] "
+                f"({escaped(shown(r['platform']))}), judge "
+                f"{escaped(shown(r['judge']))}: {escaped(r['reason'] or '–')}"
             )
             table.add_row(
                 r["slot"],
@@ -211,8 +211,8 @@ class QueryDetailScreen(TableFocus):
         for r, equiv in zip(rows, equivalents, strict=True):
             sc = page.scores.get(r["run_id"], {})
             self.run_lines[r["run_id"]] = (
-                f"[b]{escape(r['run_id'])}[/b]: GT ranks by slot {escape(r['gt_ranks'] or '–')}"
-                f"; accepted equivalents@rank {escape(equiv or '–')}"
+                f"[b]{escaped(r['run_id'])}[/b]: GT ranks by slot {escaped(r['gt_ranks'] or '–')}"
+                f"; accepted equivalents@rank {escaped(equiv or '–')}"
             )
             cells: list[object] = [
                 clip_id(r["run_id"], widths[0]),

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -38,6 +37,7 @@ from toolex.review import Label, Level, item_view, items_for, sample_level, save
 from toolex.review.labels import check_role
 from toolex.review.protocol import shows_rationale
 from toolex.store import Store
+from toolex_tui.components.cells import escaped
 from toolex_tui.components.docpair import DocPair
 from toolex_tui.components.footer import KeyFooter
 
@@ -123,21 +123,21 @@ class ReviewScreen(Screen[object]):
             return
         self.pending = self._stored()
         view = item_view(self.store, self.level, item, self.role, self.show_rationale)
-        ctx = [f"[b]{escape(view.heading)}[/b]", escape(view.request)]
+        ctx = [f"[b]{escaped(view.heading)}[/b]", escaped(view.request)]
         if view.instruction:
-            ctx.append(f"[i]instruction:[/i] {escape(view.instruction)}")
+            ctx.append(f"[i]instruction:[/i] {escaped(view.instruction)}")
         self.query_one("#r-context", Static).update("\n".join(ctx))
         if self.level.name == "verdict":
-            checklist = f"[b]sub-query[/b] {escape(view.checklist[0])}"
+            checklist = f"[b]sub-query[/b] {escaped(view.checklist[0])}"
         else:
-            checklist = "[b]checklist[/b]\n" + "\n".join(f"  {escape(c)}" for c in view.checklist)
+            checklist = "[b]checklist[/b]\n" + "\n".join(f"  {escaped(c)}" for c in view.checklist)
         if view.rationale:
-            checklist += f"\n[b]the judge's rationale[/b]\n{escape(view.rationale)}"
+            checklist += f"\n[b]the judge's rationale[/b]\n{escaped(view.rationale)}"
         self.query_one("#r-members", Static).update(checklist)
         self.query_one("#r-head", VerticalScroll).scroll_home(animate=False)
         self.query_one(DocPair).show(view.left, view.right)
         others = "\n".join(
-            f"[b]{who}[/b]: {self._fmt(label, bucket)}  {escape(note or '')}"
+            f"[b]{who}[/b]: {self._fmt(label, bucket)}  {escaped(note or '')}"
             for who, label, bucket, note in view.others
         )
         self.query_one("#r-others", Static).update(others)
@@ -178,7 +178,7 @@ class ReviewScreen(Screen[object]):
         if not bucket:
             return f"[b red]{label}[/]"
         what = self.level.buckets.get(bucket, bucket).split(" (")[0]
-        return f"[b red]{label}[/] · {escape(what)}"
+        return f"[b red]{label}[/] · {escaped(what)}"
 
     # -- storing as given ---------------------------------------------------------------------
 

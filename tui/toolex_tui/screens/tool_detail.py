@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 
-from rich.markup import escape
 from rich.syntax import Syntax
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
-from toolex_tui.components.cells import clip, clip_id, item_label, num, shown
+from toolex_tui.components.cells import clip, clip_id, escaped, item_label, num, shown
 from toolex_tui.components.focus import DETAIL_KEYS, TableFocus
 from toolex_tui.components.footer import KeyFooter
 from toolex_tui.components.section import SectionTitle
@@ -48,12 +47,12 @@ class ToolDetailScreen(TableFocus):
         self.title = self.item_id
         self.sub_title = "tool detail"
         if tool is None:
-            self.query_one("#t-header", Static).update(f"[red]no tool {escape(self.item_id)}[/]")
+            self.query_one("#t-header", Static).update(f"[red]no tool {escaped(self.item_id)}[/]")
             return
         self.query_one("#t-header", Static).update(
-            f"[b]{escape(item_label(tool['item_id'], tool['name']))}[/b]\n"
-            f"platform [b]{escape(shown(tool['platform']))}[/b]"
-            f" · category {escape(shown(tool['category']))} · kind {escape(shown(tool['kind']))}"
+            f"[b]{escaped(item_label(tool['item_id'], tool['name']))}[/b]\n"
+            f"platform [b]{escaped(shown(tool['platform']))}[/b]"
+            f" · category {escaped(shown(tool['category']))} · kind {escaped(shown(tool['kind']))}"
         )
         doc = tool["doc"]
         try:
