@@ -62,7 +62,7 @@ TABLES = [
     ["stats", "--benchmark", "sample", "--by", "category"],
     ["stats", "--benchmark", "sample", "--edges"],
     ["stats", "--benchmark", "sample", "--rejections"],
-    ["eval", "--run", "demo-bm25-query"],
+    ["eval", "--run", "bm25-query"],
     ["eval", "--all-runs"],
     ["eval", "--all-runs", "--layout", "paper"],
     ["ledger"],
