@@ -33,9 +33,12 @@ import duckdb
 
 from toolex.errors import StoreError
 from toolex.resources import sql_text
+from toolex.store import side_files
 
 SUFFIX = ".commits"
 _WIDTH = 128  # bytes of a record: a store id (36) and a count fit with room to spare
+_READ_AT_MOST = 4096  # bytes read of a record: more is not a record toolex wrote
+ROLE = "toolex keeps the count of the store's committed writes"  # for its errors
 COMPACT_ROWS = 10_000  # store_commits rows that are folded into one when a store opens
 # Statement types that change the database: a shipped file of one of them, run outside a
 # transaction, is followed by a commit of its own to count.
@@ -65,12 +68,19 @@ def writes(name: str) -> bool:
 
 
 def read_record(path: str) -> tuple[str, int] | None:
-    """(store id, commits) recorded beside the store, or None when there is no readable one."""
+    """(store id, commits) recorded beside the store, or None when there is no readable one;
+    StoreError when the record is not a regular file (a FIFO would never answer the read)."""
     try:
-        value = json.loads(record_path(path).read_text(encoding="utf-8"))
+        fd = side_files.open_regular(record_path(path), os.O_RDONLY, ROLE)
+    except OSError:
+        return None
+    try:
+        value = json.loads(os.read(fd, _READ_AT_MOST).decode("utf-8"))
         return str(value["store_id"]), int(value["commits"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+    finally:
+        os.close(fd)
 
 
 def record(path: str, count: Count, *, opening: bool = False) -> None:
@@ -89,13 +99,13 @@ def record(path: str, count: Count, *, opening: bool = False) -> None:
         text = json.dumps({"store_id": count.store_id, "commits": count.commits})
         data = text.ljust(_WIDTH - 1).encode("utf-8") + b"\n"
         try:
-            fd = os.open(record_path(path), os.O_WRONLY | os.O_CREAT, 0o644)
+            fd = side_files.open_regular(record_path(path), os.O_WRONLY | os.O_CREAT, ROLE)
             try:
                 os.pwrite(fd, data, 0)
             finally:
                 os.close(fd)
-        except OSError:  # a guard of the store, not part of it: skipped, never fatal
-            return
+        except (OSError, StoreError):  # a guard of the store, not part of it: skipped, never
+            return  # fatal (a record that is not a file is refused when the store next opens)
         _recorded[key] = count.commits
 
 

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 import duckdb
 
 from toolex.errors import StoreError
-from toolex.store import commits
+from toolex.store import commits, side_files
 from toolex.store.config import DEFAULT_DB, LOCKED_DOWN, memory_limit
 from toolex.store.existence import Existence
 from toolex.store.failures import RECOVER, is_failure_of_the_file, store_error
@@ -48,8 +48,13 @@ class Store(Migrations, Existence):
         cls, path: str | Path = DEFAULT_DB, *, read_only: bool = False, allow_files: bool = False
     ) -> Store:
         path = str(path)
-        if path != ":memory:" and Path(path).exists() and not Path(path).is_file():
-            raise StoreError(f"the store {path} is not a file (a folder?); name a .duckdb file")
+        if path != ":memory:":
+            kind = side_files.not_regular(path)
+            if kind is not None:
+                raise StoreError(f"the store {path} is {kind}, not a file; name a .duckdb file")
+            # DuckDB reads its log on open, and a FIFO there would never answer; the commit
+            # record is checked as it is read (commits.read_record)
+            side_files.check(f"{path}.wal", "DuckDB keeps the store's write-ahead log")
         if read_only and path != ":memory:" and not Path(path).exists():
             raise StoreError(f"no store at {path}; create one with `toolex load ...` first")
         config: dict[str, Any] = dict(LOCKED_DOWN if read_only and not allow_files else {})
