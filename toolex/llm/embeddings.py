@@ -39,8 +39,9 @@ from toolex.errors import ModelUnavailableError
 from toolex.llm.clients import KEY_ENV, api_key, token_count
 from toolex.llm.config import LLMConfig
 from toolex.llm.corrections import ERROR_CAP, storable
+from toolex.llm.deadline import http_client, limits
 from toolex.llm.failures import PermanentError, TransientError, classify
-from toolex.llm.keys import redact_text, redact_url
+from toolex.llm.keys import redact_text, redact_url, remember_url
 from toolex.llm.ledger import Attempt, Ledger, input_hash
 from toolex.llm.pricing import cost_usd
 from toolex.llm.retry import Policy
@@ -56,6 +57,11 @@ REQUEST_TEXTS = {"openai": 128, "compat": 32}
 # retries are the judges' (toolex.llm.config.LLMConfig's defaults).
 IN_FLIGHT = {"openai": 4, "compat": 2}
 UNREACHABLE_ATTEMPTS = 2  # connection failures before an endpoint that never answered is given up
+# The widest vector taken from a model whose width is not known yet: embedding models give 384
+# to 4,096 numbers (OpenAI's largest 3,072; the widest known, 12,288). A server answering
+# 200,000-wide vectors filled memory for minutes (issue 37.8): it is refused.
+MAX_WIDTH = 16_384
+_BYTES_PER_NUMBER = 32  # a float as JSON text, at most ("-0.012345678901234567, ")
 _TOO_LONG = re.compile(r"too (large|long)|context length|maximum .*tokens", re.I)
 
 
@@ -67,21 +73,40 @@ class Answer:
     prompt_tokens: int | None
 
 
-class EmbeddingClient:
-    """The ``openai`` SDK's embeddings call for one model at one endpoint."""
+def answer_bytes(texts: int, width: int) -> int:
+    """The most bytes an answer of ``texts`` vectors of ``width`` numbers (0: unknown, up to
+    ``MAX_WIDTH``) can take as JSON text, with room for the envelope: more is refused unread."""
+    return 65_536 + texts * (1_024 + (width or MAX_WIDTH) * _BYTES_PER_NUMBER)
 
-    def __init__(self, provider: str, model: str, base_url: str | None = None) -> None:
+
+class EmbeddingClient:
+    """The ``openai`` SDK's embeddings call for one model at one endpoint. ``timeout_s``: the
+    whole call's deadline (default: the judges', toolex.llm.config.LLMConfig)."""
+
+    def __init__(
+        self,
+        provider: str,
+        model: str,
+        base_url: str | None = None,
+        *,
+        timeout_s: float | None = None,
+    ) -> None:
         import openai
 
         if provider not in ("openai", "compat"):
             raise ValueError(f"no embeddings provider {provider!r}")
         self.provider, self.model = provider, model
+        remember_url(base_url)  # its credentials are hidden from all that toolex stores or prints
         # Checked before any call; a local server rarely checks keys but the SDK wants one.
         key = api_key(provider, required=provider == "openai") or "not-needed"
         self._sdk = openai
-        timeout = LLMConfig().timeout_for(provider)  # the judges' per-call timeouts
+        self.timeout_s = timeout_s or LLMConfig().timeout_for(provider)
         self.sdk_client = openai.OpenAI(
-            api_key=key, base_url=base_url, timeout=timeout, max_retries=0
+            api_key=key,
+            base_url=base_url,
+            timeout=self.timeout_s,
+            max_retries=0,
+            http_client=http_client(openai),  # the timeout bounds the whole call
         )
 
     @property
@@ -89,26 +114,38 @@ class EmbeddingClient:
         """The base URL called, credentials redacted, without a trailing slash."""
         return redact_url(str(self.sdk_client.base_url)).rstrip("/")
 
-    def create(self, texts: Sequence[str]) -> Answer:
-        """One request; TransientError / PermanentError on failure (toolex.llm.failures)."""
+    def create(
+        self, texts: Sequence[str], width: int = 0, stop: threading.Event | None = None
+    ) -> Answer:
+        """One request for vectors of ``width`` numbers (0: not known yet); TransientError /
+        PermanentError on failure (toolex.llm.failures), MalformedAnswer for an answer that is
+        not one usable vector per text. ``stop`` set ends the call in flight."""
         # OpenAI refuses an empty string as input; a single space embeds the same nothing.
         inputs = [t if t else " " for t in texts]
         extra: dict[str, Any] = {}
         if self.provider == "compat":
             # The SDK asks for base64 unless told; not every compatible server encodes it.
             extra["encoding_format"] = "float"
-        try:
-            resp = self.sdk_client.embeddings.create(model=self.model, input=inputs, **extra)
-        except self._sdk.OpenAIError as exc:
-            raise classify(exc, self._sdk) from None
-        return Answer(_vectors(resp, len(inputs)), _tokens(resp))
+        most = answer_bytes(len(inputs), width)
+        with limits(max_bytes=most, stop=stop) as watch:
+            try:
+                resp = self.sdk_client.embeddings.create(model=self.model, input=inputs, **extra)
+            except self._sdk.OpenAIError as exc:
+                if watch.overrun == "size":
+                    wide = f"{width:,}" if width else f"at most {MAX_WIDTH:,}"
+                    raise MalformedAnswer(
+                        f"an answer larger than {most / 2**20:,.1f} MB for {len(inputs)} texts "
+                        f"(vectors of {wide} numbers expected), refused unread"
+                    ) from None
+                raise watch.reworded(classify(exc, self._sdk)) from None
+        return Answer(_vectors(resp, len(inputs), width), _tokens(resp))
 
 
 class MalformedAnswer(Exception):
     """The server answered, but not with one finite vector per text of one width."""
 
 
-def _vectors(resp: object, n: int) -> np.ndarray:
+def _vectors(resp: object, n: int, width: int = 0) -> np.ndarray:
     data = list(getattr(resp, "data", None) or [])
     if len(data) != n:
         raise MalformedAnswer(f"{len(data)} vectors for {n} texts")
@@ -129,6 +166,18 @@ def _vectors(resp: object, n: int) -> np.ndarray:
         raise MalformedAnswer(f"vectors of shape {out.shape}, not one row of numbers per text")
     if not np.isfinite(out).all():
         raise MalformedAnswer("a vector holds NaN or infinity")
+    if width and out.shape[1] != width:
+        raise MalformedAnswer(
+            f"vectors of width {out.shape[1]:,}, not the {width:,} it gave before"
+        )
+    if out.shape[1] > MAX_WIDTH:
+        raise MalformedAnswer(
+            f"vectors of width {out.shape[1]:,}, wider than any embedding model's "
+            f"(at most {MAX_WIDTH:,})"
+        )
+    zero = int((~out.any(axis=1)).sum())
+    if zero:  # no direction: every similarity to it is 0, so it ranks nothing
+        raise MalformedAnswer(f"all-zero vectors for {zero} of {n} texts")
     return out
 
 
@@ -168,6 +217,7 @@ class EmbeddingCalls:
         self.in_flight = in_flight or IN_FLIGHT[client.provider]
         self.ledger: Ledger | None = None
         self.answered = False  # the endpoint has answered once: connection failures are transient
+        self.width = 0  # the model's vector width, once known (from the cache or an answer)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._stop = threading.Event()  # the caller stopped: no further attempts
@@ -223,7 +273,7 @@ class EmbeddingCalls:
             attempts.append(row)
             started = time.perf_counter()
             try:
-                answer = self.client.create(texts)
+                answer = self.client.create(texts, self.width, self._stop)
             except TransientError as exc:
                 row.error = storable(redact_text(str(exc)), ERROR_CAP)
                 if not self._retry(exc, number):
@@ -242,6 +292,8 @@ class EmbeddingCalls:
             finally:
                 row.latency_ms = (time.perf_counter() - started) * 1000
             self.answered = True
+            with self._lock:
+                self.width = self.width or int(answer.vectors.shape[1])
             row.status, row.parsed = "ok", {"texts": len(texts), "dim": answer.vectors.shape[1]}
             row.prompt_tokens, row.completion_tokens = answer.prompt_tokens, 0
             row.cost_usd = cost_usd(self.client.model, answer.prompt_tokens, 0)

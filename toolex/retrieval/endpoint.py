@@ -106,6 +106,7 @@ class EndpointEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        self.calls.width = self.calls.width or self.dim  # a known width bounds each answer
         vectors = self.calls.embed(texts)
         self.dim = self.dim or int(vectors.shape[1])  # another width is refused by the cache
         return normalise(vectors)

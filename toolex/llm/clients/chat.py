@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from toolex.errors import ModelUnavailableError
+from toolex.llm.deadline import limits
 from toolex.llm.failures import classify
 from toolex.llm.keys import check_key, redact_secrets
 from toolex.llm.logprobs import TokenProb
@@ -183,11 +184,12 @@ class ProviderChat(Modes, ABC):
         body = self.request_body(request)
         if request.timeout_s is not None:
             body["timeout"] = request.timeout_s
-        try:
-            resp = self.send(body)
-        except self._sdk_error as exc:
-            error = classify(exc, self._sdk)
-            if self.retry_without(error, body):
-                return self.complete(request)
-            raise error from None
+        with limits() as watch:  # the timeout bounds the whole call (toolex.llm.deadline)
+            try:
+                resp = self.send(body)
+            except self._sdk_error as exc:
+                error = watch.reworded(classify(exc, self._sdk))
+                if self.retry_without(error, body):
+                    return self.complete(request)
+                raise error from None
         return self.read_reply(resp)

@@ -28,6 +28,7 @@ from toolex.llm.clients.chat import (
     messages,
     token_count,
 )
+from toolex.llm.deadline import http_client
 from toolex.llm.failures import PermanentError, TransientError
 from toolex.llm.logprobs import read_openai
 
@@ -73,7 +74,11 @@ class OpenAIChat(ProviderChat):
         key = api_key(provider, required=provider == "openai") or "not-needed"
         self._sdk, self._sdk_error = openai, openai.OpenAIError
         self.sdk_client = openai.OpenAI(
-            api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0
+            api_key=key,
+            base_url=base_url,
+            timeout=timeout_s,
+            max_retries=0,
+            http_client=http_client(openai),  # the timeout bounds the whole call
         )
 
     def mode_for(self, request: Request) -> str:
