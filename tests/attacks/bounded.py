@@ -16,7 +16,9 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-HANG_S = 120.0  # the attempt's deadline: far past any honest answer on a loaded machine
+# The attempt's deadline: far past any honest answer on a loaded machine (set lower to see a
+# regression's hangs sooner: TOOLEX_ATTACK_HANG_S=10).
+HANG_S = float(os.environ.get("TOOLEX_ATTACK_HANG_S") or 120.0)
 
 
 @dataclass

@@ -56,13 +56,13 @@ def chat_answer(path: str, body: dict) -> bytes:
     ).encode()
 
 
-def embeddings_answer(width: int) -> Callable[[str, dict], bytes]:
-    """An embeddings answer of one ``width``-wide vector per input text."""
+def embeddings_answer(width: int, value: str = "0.001") -> Callable[[str, dict], bytes]:
+    """An embeddings answer of one ``width``-wide vector of ``value`` per input text."""
 
     def answer(path: str, body: dict) -> bytes:
         texts = body.get("input")
         n = 1 if isinstance(texts, str) else len(texts or [])
-        row = "[" + ",".join(["0.001"] * width) + "]"
+        row = "[" + ",".join([value] * width) + "]"
         data = ",".join(f'{{"object":"embedding","index":{i},"embedding":{row}}}' for i in range(n))
         return (
             f'{{"object":"list","model":"m","data":[{data}],'
@@ -73,10 +73,21 @@ def embeddings_answer(width: int) -> Callable[[str, dict], bytes]:
 
 
 class PacingServer:
-    def __init__(self, mode: str, answer: Callable[[str, dict], bytes] = chat_answer) -> None:
+    def __init__(
+        self,
+        mode: str,
+        answer: Callable[[str, dict], bytes] = chat_answer,
+        *,
+        hold_after: int | None = None,
+    ) -> None:
+        """``hold_after``: the first that many requests are answered whole at once (``served``
+        counts them; ``texts`` holds their inputs), every later one gets ``mode``."""
         assert mode in ("drip", "stall", "flood", "endless", "drip headers"), mode
-        self.mode, self.answer = mode, answer
-        self.requests = 0
+        self.mode, self.answer, self.hold_after = mode, answer, hold_after
+        self.requests = self.served = 0
+        self.texts: list[str] = []
+        self.lock = threading.Lock()
+        self.held = threading.Event()  # set when a request past ``hold_after`` arrived
         self.waiting = threading.Event()
         self.closing = threading.Event()
         self.sock = socket.create_server(("127.0.0.1", 0))
@@ -137,14 +148,24 @@ class PacingServer:
                     got = self._read_request(conn)
                     if got is None:
                         return
-                    self.requests += 1
+                    with self.lock:
+                        self.requests += 1
+                        whole = self.hold_after is not None and self.requests <= self.hold_after
                     self.waiting.set()
                     body = self.answer(*got)
-                    length = ENDLESS if self.mode == "endless" else len(body)
+                    length = ENDLESS if self.mode == "endless" and not whole else len(body)
                     head = (
                         "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                         f"Content-Length: {length}\r\n\r\n"
                     ).encode()
+                    if whole:
+                        conn.sendall(head + body)
+                        with self.lock:
+                            self.served += 1
+                            texts = got[1].get("input")
+                            self.texts.extend([texts] if isinstance(texts, str) else texts or [])
+                        continue
+                    self.held.set()
                     for piece in self._pieces(head, body):
                         if self.closing.is_set():
                             return

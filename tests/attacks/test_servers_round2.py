@@ -171,3 +171,21 @@ def test_vectors_too_wide_are_refused_unread(bench_db, tmp_path, width, said):
     assert ran.said == f"error: {server.url}/v1 answered 'm' {said}", ran.said
     assert [s for s, _ in _ledger(bench_db)] == ["malformed"]
     tally.check()
+
+
+def test_all_zero_vectors_are_refused_not_ranked(bench_db):
+    """Issue 37.15: a server answering all-zero vectors gave a run of 0 results and exit 0 (a
+    vector with no direction is as similar to every tool as to none)."""
+    tally = Tally("servers that stall a run")
+    before = digest(bench_db)
+    with PacingServer("flood", embeddings_answer(8, "0.0")) as server:
+        ran = run_bounded(
+            "retrieve", "--benchmark", "plain", "--retriever", f"compat-embed:{server.url}/v1#m",
+            "--run", "zero", "--db", bench_db,
+        )  # fmt: skip
+    changed = not _unchanged(before, bench_db, {"llm_calls", "store_commits"})
+    tally.record("all-zero vectors", ran.outcome, changed=changed)
+    assert ran.outcome == "clean error", ran.err[-800:]
+    assert ran.said == f"error: {server.url}/v1 answered 'm' with all-zero vectors for 3 of 3 texts"
+    assert [s for s, _ in _ledger(bench_db)] == ["malformed"]
+    tally.check()

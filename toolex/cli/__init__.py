@@ -18,6 +18,7 @@ from toolex.errors import NoOutcomeError, ToolexError
 EXIT_ERROR = 2  # a ToolexError: bad input, a damaged or locked store, a refused run
 EXIT_NO_OUTCOME = 4  # a stage of `toolex expand` produced no outcome: every task failed
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process the signal ended
 
 # command name -> "module:function". Order is the order of `toolex --help`.
 COMMANDS: dict[str, str] = {
@@ -129,16 +130,20 @@ def _quiet(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 
 def main() -> None:
-    from toolex.cli.progress import Interrupted
+    from toolex.cli.progress import Interrupted, Terminated, terminate_as_interrupt
 
     _own_logging()
+    terminate_as_interrupt()  # SIGTERM stores what was done, as Ctrl-C does
     try:
         # Outside standalone mode click hands back the code of a command that ended with
         # ``click.exceptions.Exit`` (`expand`'s budget stop: 3) instead of exiting with it.
         code = cli.main(standalone_mode=False)
     except Interrupted as exc:  # Ctrl-C where the command knows what was kept
         click.echo(f"\n{exc}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(EXIT_TERMINATED if exc.terminated else EXIT_INTERRUPTED)
+    except Terminated:
+        click.echo("terminated", err=True)
+        sys.exit(EXIT_TERMINATED)
     except ToolexError as exc:
         click.echo(f"error: {_shown(exc)}", err=True)
         sys.exit(EXIT_NO_OUTCOME if isinstance(exc, NoOutcomeError) else EXIT_ERROR)

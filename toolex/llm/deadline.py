@@ -12,8 +12,9 @@ of a call against
 - its size bound: the bytes received, headers included (``DEFAULT_MAX_BYTES``, or what
   :func:`limits` says an answer can reasonably be, e.g. an embedding request's texts times the
   vector width);
-- a stop event (:func:`limits`'s ``stop``): a caller stopping its work (Ctrl-C) ends the calls
-  in flight within ``STOP_POLL_S``, instead of after a server that never answers times out.
+- a stop event (:func:`limits`'s ``stop``): a caller stopping its work (Ctrl-C, SIGTERM) ends
+  the calls in flight within ``STOP_POLL_S``, instead of after a server that never answers
+  times out; an answer already on the wire is still read (it may be paid for).
 
 A call past one of them fails as a timeout (the deadline) or a dropped connection (size, stop)
 inside the SDK, whose error the caller then rewords from the :class:`Watch` its ``limits`` block
@@ -38,7 +39,8 @@ import httpx2
 from toolex.llm.failures import PermanentError, TransientError
 
 DEFAULT_MAX_BYTES = 64 * 2**20  # an answer larger than this is no chat answer or batch status
-STOP_POLL_S = 0.25  # longest a call in flight goes on after its caller stopped
+STOP_POLL_S = 0.25  # how often a call in flight looks whether its caller stopped
+STOP_GRACE_S = 0.05  # how long a stopped call waits for more of an answer already coming
 
 
 @dataclass
@@ -117,26 +119,36 @@ class _Call:
         self.watch.seconds, self.watch.max_bytes, self.watch.overrun = seconds, self.max_bytes, None
 
     def slice(
-        self, op_end: float | None, error: type[Exception], poll: bool = True
+        self, op_end: float | None, error: type[Exception], reading: bool = True
     ) -> float | None:
         """How long the next socket wait may last: until the operation's own timeout, the
-        deadline or (``poll``) the next look at the stop event, whichever comes first; raises
-        ``error`` (httpcore's timeout) past the deadline or the operation's timeout, ReadError
-        once stopped."""
+        deadline or (``reading``) the next look at the stop event, whichever comes first; raises
+        ``error`` (httpcore's timeout) past the deadline or the operation's timeout. Once
+        stopped, nothing new is sent or connected (ConnectError), and a read only takes what
+        has already come (``STOP_GRACE_S``): an answer the server finished sending is kept."""
         now = time.monotonic()
-        if self.stop is not None and self.stop.is_set():
-            self.watch.overrun = "stopped"
-            raise httpcore2.ReadError("stopped: the run was interrupted")
-        ends = [t for t in (op_end, self.deadline) if t is not None]
         if self.deadline is not None and now >= self.deadline:
             self.watch.overrun = "deadline"
             raise error("the call's deadline passed")
         if op_end is not None and now >= op_end:
             raise error("timed out")
+        ends = [t for t in (op_end, self.deadline) if t is not None]
         wait = min(ends) - now if ends else None
-        if self.stop is not None and poll:
-            wait = STOP_POLL_S if wait is None else min(wait, STOP_POLL_S)
-        return wait
+        if self.stop is None:
+            return wait
+        if self.stop.is_set():
+            if not reading:
+                self.stopped()
+            return STOP_GRACE_S if wait is None else min(wait, STOP_GRACE_S)
+        if not reading:  # a connect or a send is one wait: the stop is seen after it
+            return wait
+        return STOP_POLL_S if wait is None else min(wait, STOP_POLL_S)
+
+    def stopped(self) -> None:
+        """Raise for a call ended by its caller's stop, if it was stopped."""
+        if self.stop is not None and self.stop.is_set():
+            self.watch.overrun = "stopped"
+            raise httpcore2.ConnectError("stopped: the run was interrupted")
 
     def count(self, n: int) -> None:
         self.received += n
@@ -159,7 +171,7 @@ def _connect_timeout(timeout: float | None) -> float | None:
     if call is None:
         return timeout
     op_end = None if timeout is None else time.monotonic() + timeout
-    return call.slice(op_end, httpcore2.ConnectTimeout, poll=False)
+    return call.slice(op_end, httpcore2.ConnectTimeout, reading=False)
 
 
 class _Stream(httpcore2.NetworkStream):
@@ -178,6 +190,7 @@ class _Stream(httpcore2.NetworkStream):
             try:
                 data = self.inner.read(max_bytes, wait)
             except httpcore2.ReadTimeout:
+                call.stopped()  # nothing more came after a stop: the call ends
                 continue  # a slice ended: the next one raises if a bound did
             call.count(len(data))
             return data
@@ -188,7 +201,7 @@ class _Stream(httpcore2.NetworkStream):
             return self.inner.write(buffer, timeout)
         # One write of the whole buffer within what is left: a body is small next to the
         # time it has, and a half-sent request cannot be resumed anyway.
-        return self.inner.write(buffer, call.slice(None, httpcore2.WriteTimeout))
+        return self.inner.write(buffer, call.slice(None, httpcore2.WriteTimeout, reading=False))
 
     def close(self) -> None:
         self.inner.close()

@@ -28,8 +28,8 @@ import random
 import re
 import threading
 import time
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +45,7 @@ from toolex.llm.keys import redact_text, redact_url, remember_url
 from toolex.llm.ledger import Attempt, Ledger, input_hash
 from toolex.llm.pricing import cost_usd
 from toolex.llm.retry import Policy
+from toolex.progress import current
 from toolex.store import Store
 
 STAGE = "embed"  # the ledger's stage column for embedding calls
@@ -62,6 +63,7 @@ UNREACHABLE_ATTEMPTS = 2  # connection failures before an endpoint that never an
 # 200,000-wide vectors filled memory for minutes (issue 37.8): it is refused.
 MAX_WIDTH = 16_384
 _BYTES_PER_NUMBER = 32  # a float as JSON text, at most ("-0.012345678901234567, ")
+PULSE_S = 0.5  # longest a wait for answers goes without a progress report (a stop is seen there)
 _TOO_LONG = re.compile(r"too (large|long)|context length|maximum .*tokens", re.I)
 
 
@@ -226,46 +228,75 @@ class EmbeddingCalls:
         if self.ledger is None or self.ledger.store is not store:
             self.ledger = Ledger(store)
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One row per text, in order (float32, as the server gave it: not normalised)."""
+    def parts(self, texts: Sequence[str]) -> Iterator[tuple[int, np.ndarray]]:
+        """(index of its first text, its vectors) for each request, as each comes back, every
+        attempt at it recorded in the ledger before it is handed on: a caller that stores each
+        part as it comes loses only the requests in flight when it stops (float32, as the
+        server gave them: not normalised).
+
+        While it waits, it reports to the progress reporter every ``PULSE_S`` (``advance(0)``):
+        a stop asked for there (Ctrl-C, SIGTERM: toolex.cli.progress) ends the requests in
+        flight within toolex.llm.deadline.STOP_POLL_S, and the requests not started; what came
+        back meanwhile is still handed on, then the stop is raised again."""
         if self.ledger is None:
             raise RuntimeError("bind(store) first: embedding calls are recorded in its ledger")
         size = self.request_texts
-        chunks = [texts[i : i + size] for i in range(0, len(texts), size)]
-        parts: list[np.ndarray] = []
-        recorded: set[int] = set()
-        with ThreadPoolExecutor(max_workers=min(self.in_flight, max(1, len(chunks)))) as pool:
-            futures = [pool.submit(self._request, chunk) for chunk in chunks]
+        starts = range(0, len(texts), size)
+        recorded: set[Future[tuple[list[Attempt], Answer | BaseException]]] = set()
+        with ThreadPoolExecutor(max_workers=min(self.in_flight, max(1, len(starts)))) as pool:
+            futures = {pool.submit(self._request, texts[i : i + size]): i for i in starts}
+            pending = set(futures)
+            stopped: BaseException | None = None  # a stop asked for while waiting
             try:
-                for i, future in enumerate(futures):
-                    attempts, outcome = future.result()
-                    self.ledger.record(attempts)
-                    recorded.add(i)
-                    if isinstance(outcome, BaseException):
-                        raise outcome
-                    parts.append(outcome.vectors)
+                while pending:
+                    done, pending = wait(pending, PULSE_S, FIRST_COMPLETED)
+                    if not done and stopped is None:
+                        try:
+                            current().advance(0)  # a report while waiting: progress, a stop
+                        except KeyboardInterrupt as exc:  # stop: keep what comes back first
+                            stopped = exc
+                            self._stop.set()  # requests in flight end, the rest never start
+                    for future in sorted(done, key=futures.__getitem__):
+                        if future.cancelled():
+                            continue
+                        attempts, outcome = future.result()
+                        recorded.add(future)
+                        self.ledger.record(attempts)
+                        if isinstance(outcome, BaseException):
+                            if stopped is not None:
+                                continue  # ended by the stop: recorded, nothing to hand on
+                            raise outcome
+                        yield futures[future], outcome.vectors
+                if stopped is not None:
+                    raise stopped
             finally:
-                # Stopped early (a failed request, Ctrl-C): requests not started are dropped,
-                # those in flight make no further attempt and are recorded (they are paid for).
+                # Stopped early (a failed request, the caller gone): requests not started are
+                # dropped, those in flight are ended and recorded (they may be paid for).
                 self._stop.set()
-                for i, future in enumerate(futures):
-                    if i not in recorded and not future.cancel():
+                for future in futures:
+                    if future not in recorded and not future.cancel():
                         with contextlib.suppress(Exception):
                             self.ledger.record(future.result()[0])
                 self._stop.clear()
-        widths = {p.shape[1] for p in parts}
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One row per text, in order (float32, as the server gave it: not normalised)."""
+        parts = sorted(self.parts(texts), key=lambda part: part[0])
+        widths = {p.shape[1] for _, p in parts}
         if len(widths) > 1:
             raise ModelUnavailableError(
                 f"{self.client.endpoint} returned vectors of widths {sorted(widths)} for one "
                 f"model ({self.client.model!r}); is another model served under that name?"
             )
-        return np.concatenate(parts) if parts else np.zeros((0, 0), np.float32)
+        return np.concatenate([p for _, p in parts]) if parts else np.zeros((0, 0), np.float32)
 
     def _request(self, texts: Sequence[str]) -> tuple[list[Attempt], Answer | BaseException]:
         """Every attempt at one request, and its answer or the error that ends it (a worker)."""
         attempts: list[Attempt] = []
         key = input_hash(self.identity, self.client.model, PROMPT_VERSION, "", json.dumps(texts))
         for number in range(1, self.policy.max_attempts + 1):
+            if self._stop.is_set():  # never sent: nothing to record
+                return attempts, ModelUnavailableError("stopped: the run was interrupted")
             row = Attempt(
                 STAGE, self.identity, self.client.model, PROMPT_VERSION, key,
                 f"{len(texts)} texts", "error", attempt=number,
