@@ -45,7 +45,7 @@ class Bounded:
 
 
 def run_bounded(
-    *args: str, deadline_s: float = HANG_S, env: dict[str, str] | None = None
+    *args: str, deadline_s: float = HANG_S, env: dict[str, str | None] | None = None
 ) -> Bounded:
     with tempfile.TemporaryDirectory(prefix="toolex-bounded-") as tmp:
         out_path, err_path = Path(tmp, "out"), Path(tmp, "err")
@@ -58,8 +58,11 @@ def run_bounded(
                     os.dup2(err.fileno(), 2)
                     sys.stdout, sys.stderr = out, err
                     sys.argv = ["toolex", *args]
-                    if env:
-                        os.environ.update(env)
+                    for name, value in (env or {}).items():  # None: not set at all
+                        if value is None:
+                            os.environ.pop(name, None)
+                        else:
+                            os.environ[name] = value
                     try:
                         from toolex.cli import main
 

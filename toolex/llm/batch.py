@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 from toolex.errors import ModelUnavailableError
 from toolex.llm.calls import Call, Result
 from toolex.llm.clients import Reply, Request, token_count
+from toolex.llm.clients.chat import without_secrets
 from toolex.llm.corrections import ANSWER_CAP, storable
 from toolex.llm.deadline import DEFAULT_MAX_BYTES, limits
 from toolex.llm.executor import Executor
@@ -249,7 +250,10 @@ def run_batch(
         while not _ended_safely(client, bid):
             time.sleep(poll_s)
         try:
-            answers = collect(client, bid)
+            answers = {
+                cid: without_secrets(a) if isinstance(a, Reply) else a
+                for cid, a in collect(client, bid).items()
+            }
         except (TransientError, PermanentError) as exc:
             raise _stopped(client, bid, f"collecting its results failed: {exc}") from None
         for cid, call in entries:
