@@ -18,6 +18,8 @@ import pytest
 from attacks.bounded import run_bounded
 from attacks.conftest import PLAIN, digest
 from attacks.tally import Tally
+from toolex.loaders import load_plain
+from toolex.store import Store
 
 
 def _fifo(path: Path) -> None:
@@ -114,4 +116,109 @@ def test_the_store_itself_as_a_fifo_is_refused(tmp_path):
         assert ran.said == (
             f"error: the store {db} is a FIFO (named pipe), not a file; name a .duckdb file"
         ), ran.err
+    tally.check()
+
+
+# -- a writer stopped between a commit and its record (issue 37.11) -----------------------------
+
+
+def _raw_digest(db: Path) -> dict[str, tuple]:
+    """Every table's rows, read by DuckDB itself (toolex refuses to open these stores)."""
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        tables = [r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()]
+        return {t: tuple(sorted(map(str, con.execute(f'FROM "{t}"').fetchall()))) for t in tables}
+    finally:
+        con.close()
+
+
+def _stopped_writer(tmp: Path, where: str) -> Path:
+    """A store holding benchmark ``base``, then a writer loading ``early`` and ``late`` that
+    stops dead at ``where``: ``"after the commit"`` of ``late`` (committed to the log, not
+    recorded; ``early`` checkpointed into the file before it) or ``"before the commit"``
+    (marked under way, the COMMIT never ran; ``early`` committed before it, in the log)."""
+    import subprocess
+    import sys
+
+    db = tmp / "w.duckdb"
+    with Store.open(db) as store:
+        load_plain(store, *(PLAIN / f"{n}.jsonl" for n in ("items", "queries", "qrels")),
+                   name="base")  # fmt: skip
+    hook = "end" if where == "after the commit" else "begin"
+    code = f"""
+import os
+from pathlib import Path
+from toolex.loaders import load_plain
+from toolex.store import Store, commits
+files = [Path({str(PLAIN)!r}) / f"{{n}}.jsonl" for n in ("items", "queries", "qrels")]
+store = Store.open({str(db)!r})
+store.con.execute("SET checkpoint_threshold = '1TB'")
+load_plain(store, *files, name="early")
+if {hook == "end"}:
+    store.con.execute("CHECKPOINT")  # the log then holds 'late' alone
+real = commits.{hook}
+def stop(*args):
+    if {hook == "begin"}:
+        real(*args)  # marked under way; the COMMIT never runs
+    os._exit(0)
+commits.{hook} = stop
+load_plain(store, *files, name="late")
+"""
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
+    assert Path(f"{db}.wal").stat().st_size > 0
+    return db
+
+
+def _benchmarks(db: Path) -> list[str]:
+    ran = run_bounded("sql", "SELECT benchmark FROM benchmarks ORDER BY 1", "--format", "csv",
+                      "--db", str(db))  # fmt: skip
+    assert ran.outcome == "correct result", ran.err
+    return ran.out.split()[1:]
+
+
+def test_a_commit_never_recorded_whose_log_is_gone_is_refused(tmp_path):
+    tally = Tally("a writer stopped between a commit and its record")
+    db = _stopped_writer(tmp_path, "after the commit")
+    Path(f"{db}.wal").unlink()  # the log, and with it the commit of 'late', is gone
+    record = Path(f"{db}.commits")
+    before, kept = _raw_digest(db), record.read_bytes()
+    assert b'"writing": 1' in kept
+    for name, args in {
+        **_commands(str(db)),
+        "eval": ["eval", "--run", "any", "--db", str(db)],
+    }.items():
+        ran = run_bounded(*args)
+        tally.record(f"log gone / {name}", ran.outcome)
+        assert ran.outcome == "clean error", (name, ran.err[-600:])
+        assert ran.said.startswith(
+            f"error: the store {db} may lack its last committed write: a writer stopped between "
+            f"committing it and recording it ({record} marks a commit under way after the "
+        ), ran.said
+        assert f"Put {db}.wal back if you have it; else delete {record}" in ran.said
+        same = _raw_digest(db) == before and record.read_bytes() == kept
+        tally.record(f"log gone / {name}: every table", "correct result", changed=not same)
+    record.unlink()  # as the message says: accept the store as it now is
+    assert _benchmarks(db) == ["base", "early"]  # 'late' was lost with the log
+    tally.check()
+
+
+def test_with_its_log_a_stopped_writers_store_is_whole_and_the_mark_is_cleared(tmp_path):
+    tally = Tally("a writer stopped between a commit and its record")
+    for where, expected in (
+        ("after the commit", ["base", "early", "late"]),  # the log held the commit
+        ("before the commit", ["base", "early"]),  # it never ran: nothing was lost
+    ):
+        folder = tmp_path / where.replace(" ", "-")
+        folder.mkdir()
+        db = _stopped_writer(folder, where)
+        shown = _benchmarks(db)
+        tally.record(f"log kept, stopped {where}: sql", "correct result",
+                     wrong=shown != expected)  # fmt: skip
+        assert shown == expected, (where, shown)
+        ran = run_bounded(*_commands(str(db))["load (a writer)"])
+        tally.record(f"log kept, stopped {where}: load", ran.outcome)
+        assert ran.outcome == "correct result", ran.err[-400:]
+        assert b"writing" not in Path(f"{db}.commits").read_bytes()  # repaired by the writer
     tally.check()

@@ -16,6 +16,15 @@ from toolex.store.failures import RECOVER, is_failure_of_the_file, store_error
 from toolex.store.migrations import Migrations
 
 
+def _has_log(path: str) -> bool:
+    """Whether the store has a write-ahead log with anything in it (commits not yet
+    checkpointed into the file, which DuckDB replays on open)."""
+    try:
+        return Path(f"{path}.wal").stat().st_size > 0
+    except OSError:
+        return False
+
+
 class UnreadableTable(NamedTuple):
     """A table a damaged store file cannot serve in full, with the first line of DuckDB's
     error (``toolex check``, ``toolex tui --snapshot``)."""
@@ -57,6 +66,7 @@ class Store(Migrations, Existence):
             side_files.check(f"{path}.wal", "DuckDB keeps the store's write-ahead log")
         if read_only and path != ":memory:" and not Path(path).exists():
             raise StoreError(f"no store at {path}; create one with `toolex load ...` first")
+        log = path != ":memory:" and _has_log(path)  # before DuckDB replays and removes it
         config: dict[str, Any] = dict(LOCKED_DOWN if read_only and not allow_files else {})
         lock = config.pop("lock_configuration", False)  # after the session setting below
         if path != ":memory:":
@@ -75,7 +85,7 @@ class Store(Migrations, Existence):
         try:
             with store._translated():
                 store._check_length()
-                store._check_commits()
+                store._check_commits(log)
                 store.migrate()
                 store._start_counting()
         except BaseException:
@@ -92,9 +102,9 @@ class Store(Migrations, Existence):
             self._counter.close()
         self.con.close()
 
-    def _check_commits(self) -> None:
+    def _check_commits(self, log: bool = True) -> None:
         """Refuse a store that lost committed writes (toolex.store.commits), before anything
-        is read from it or written to it."""
+        is read from it or written to it; ``log``: it had a write-ahead log when opened."""
         if self.path == ":memory:":
             return
         try:
@@ -105,7 +115,7 @@ class Store(Migrations, Existence):
             if self.read_only and is_failure_of_the_file(exc, self.path):
                 return  # a damaged file: `toolex check` names what it can still read
             raise
-        commits.check(self.path, count)
+        commits.check(self.path, count, log)
 
     def _start_counting(self) -> None:
         """Count every commit from now on (a store file opened for writing), after folding a
