@@ -8,6 +8,7 @@ rows their attempts wrote, for progress bars.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +45,18 @@ class Result:
     call_id: str | None = None
     cached: bool = False
     attempts: int = 0
+
+
+def seed_of(call: Call, correction: Correction | None) -> int:
+    """The sampling seed of a request: the same for the same conversation (the call's prompt,
+    and the rejected answer and its problem on a retry), so a server that honours seeds
+    (OpenAI, llama.cpp, vLLM) answers a request asked again, after a resumed run re-sends
+    what was in flight when it stopped, as it answered it the first time (issue 37.15)."""
+    digest = hashlib.sha256(call.input_hash.encode())
+    if correction is not None:
+        for part in correction.turns():
+            digest.update(len(part).to_bytes(8, "big") + part.encode("utf-8", "replace"))
+    return int.from_bytes(digest.digest()[:4], "big") & 0x7FFFFFFF
 
 
 @dataclass

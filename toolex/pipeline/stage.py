@@ -10,6 +10,7 @@ in the expansion tables go to their owner, toolex.expansions, as typed records (
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -81,6 +82,7 @@ class Writer:
         self.rows: list[tuple[str | Sink[Any], Any]] = []
         self.last = time.monotonic()
         self.written = 0
+        self._whole = 0  # open outcome() blocks: rows wait until the outcome is whole
 
     @overload
     def add(self, target: str, row: dict[str, Any]) -> None: ...
@@ -90,7 +92,30 @@ class Writer:
 
     def add(self, target: str | Sink[Any], row: Any) -> None:
         self.rows.append((target, row))
+        if self._whole:
+            return
         if len(self.rows) >= FLUSH_ROWS or time.monotonic() - self.last > FLUSH_SECONDS:
+            self.flush()
+
+    @contextlib.contextmanager
+    def outcome(self) -> Iterator[None]:
+        """The rows of one outcome (a query's k sub-queries) go to the store in one transaction:
+        a flush falling due in the middle waits for the block's end. A decomposition stored in
+        two flushes, and a stop at once between them, left a query with some of its slots,
+        which the resumed run took for done (issue 37.15). An exception inside the block (a
+        second Ctrl-C) drops the outcome's rows: it is redone whole."""
+        mark = len(self.rows)
+        self._whole += 1
+        try:
+            yield
+        except BaseException:
+            del self.rows[mark:]
+            raise
+        finally:
+            self._whole -= 1
+        if not self._whole and (
+            len(self.rows) >= FLUSH_ROWS or time.monotonic() - self.last > FLUSH_SECONDS
+        ):
             self.flush()
 
     def flush(self) -> None:
@@ -199,28 +224,8 @@ def run_judged(
         with Writer(ctx.store, ctx.base()) as writer:
             for outcome in getattr(judge, stage)(tasks):
                 meter.update(outcome)
-                error = outcome.error or "judge returned no answer"
-                problem: str | None = error
-                if outcome.ok and outcome.value is not None:
-                    problem = on_ok(writer, outcome)
-                if problem is None:
-                    counts.ok += 1
-                    if ctx.retry_failed:  # only a retried task can have a failure to clear
-                        writer.add(
-                            "stages/0_run/08_clear_failure.sql",
-                            {"stage": stage, "task_key": outcome.key},
-                        )
-                else:
-                    counts.failed += 1
-                    writer.add(
-                        "stages/0_run/07_record_failure.sql",
-                        {
-                            "stage": stage,
-                            "task_key": outcome.key,
-                            "error": redact_secrets(problem),  # a server may echo a key
-                            "call_id": outcome.call_id,
-                        },
-                    )
+                with writer.outcome():
+                    _store(ctx, counts, writer, outcome, on_ok, stage)
                 # the stage's own calls: a line that reads "audit ... 7 calls" must not count
                 # the verifier's (the run's total is the ledger's and the stage rows' sum)
                 ctx.progress.advance(1, calls=meter.calls, cost_usd=meter.cost)
@@ -229,3 +234,36 @@ def run_judged(
         ctx.calls += meter.calls
         ctx.cost += meter.cost
         ctx.progress.finish()
+
+
+def _store(
+    ctx: StageContext,
+    counts: StageCounts,
+    writer: Writer,
+    outcome: Outcome,
+    on_ok: Callable[[Writer, Outcome], str | None],
+    stage: str,
+) -> None:
+    """Write one outcome, or the failure it is, and count it."""
+    error = outcome.error or "judge returned no answer"
+    problem: str | None = error
+    if outcome.ok and outcome.value is not None:
+        problem = on_ok(writer, outcome)
+    if problem is None:
+        counts.ok += 1
+        if ctx.retry_failed:  # only a retried task can have a failure to clear
+            writer.add(
+                "stages/0_run/08_clear_failure.sql",
+                {"stage": stage, "task_key": outcome.key},
+            )
+    else:
+        counts.failed += 1
+        writer.add(
+            "stages/0_run/07_record_failure.sql",
+            {
+                "stage": stage,
+                "task_key": outcome.key,
+                "error": redact_secrets(problem),  # a server may echo a key
+                "call_id": outcome.call_id,
+            },
+        )

@@ -54,6 +54,7 @@ class Request:
     structured: str | None = None  # a lower mode probed for this call only (after a rejection)
     logprobs: int = 0  # alternatives per answer token wanted (0: no log-probabilities)
     temperature: float | None = None  # sampling temperature (None: the client's, 0 where set)
+    seed: int | None = None  # sampling seed, where the provider takes one (None: none sent)
 
 
 @dataclass(frozen=True)
