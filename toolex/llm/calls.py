@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolex.llm.clients import Reply, Schema
@@ -67,6 +67,8 @@ class Spend:
     served: int = 0  # answers served from the ledger
     cost_usd: float = 0.0  # sum over attempts whose price is known
     unpriced: int = 0  # attempts whose cost is unknown (model not in the price table)
+    answered_s: list[float] = field(default_factory=list)  # latencies of attempts answered
+    timeouts: int = 0  # attempts that timed out (toolex.llm.timeouts reads both)
 
     def add(self, rows: Sequence[Attempt]) -> None:
         for row in rows:
@@ -75,3 +77,7 @@ class Spend:
                 self.unpriced += row.status != "error"  # an error has no tokens to price
             else:
                 self.cost_usd += row.cost_usd
+            if row.status in ("ok", "malformed") and row.latency_ms is not None:
+                self.answered_s.append(row.latency_ms / 1000)
+            elif (row.error or "").startswith("timeout"):
+                self.timeouts += 1

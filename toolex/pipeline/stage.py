@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from toolex.judges.base import Outcome
 from toolex.llm.keys import redact_secrets
+from toolex.llm.timeouts import setting_for, slow_server_note
 from toolex.progress import NullProgress, Progress
 from toolex.store import Store
 
@@ -153,6 +154,7 @@ class StageCounts:
     calls: int = 0
     cost_usd: float = 0.0
     notes: dict[str, int] = field(default_factory=dict)
+    hint: str | None = None  # one line for the user about this stage (a timeout too short)
 
     def as_row(self) -> dict[str, Any]:
         return {
@@ -172,10 +174,25 @@ class Meter:
     was not served from the ledger is a call; ``extra["cost_usd"]`` if given)."""
 
     def __init__(self, judge: Any) -> None:
+        self.judge = judge
         self.spend = getattr(judge, "spend", None)
         self.base = self._read()
         self.calls = 0
         self.cost: float = 0.0
+        self.answered = len(getattr(self.spend, "answered_s", None) or [])
+        self.timeouts = int(getattr(self.spend, "timeouts", 0) or 0)
+
+    def hint(self, stage: str) -> str | None:
+        """A line when this stage's calls timed out only because the server is slow
+        (toolex.llm.timeouts), from the judge's spend since the stage began."""
+        policy, client = getattr(self.judge, "policy", None), getattr(self.judge, "client", None)
+        timeout_s = getattr(policy, "timeout_s", None)
+        if self.spend is None or not isinstance(timeout_s, int | float) or client is None:
+            return None
+        answered = list(getattr(self.spend, "answered_s", []))[self.answered :]
+        timeouts = int(getattr(self.spend, "timeouts", 0)) - self.timeouts
+        setting = setting_for(str(getattr(client, "provider", "")))
+        return slow_server_note(stage, answered, timeouts, float(timeout_s), setting)
 
     def _read(self) -> tuple[int, float]:
         if self.spend is None:
@@ -231,6 +248,7 @@ def run_judged(
                 ctx.progress.advance(1, calls=meter.calls, cost_usd=meter.cost)
     finally:
         counts.calls, counts.cost_usd = meter.calls, meter.cost
+        counts.hint = meter.hint(stage)
         ctx.calls += meter.calls
         ctx.cost += meter.cost
         ctx.progress.finish()
