@@ -120,7 +120,7 @@ def _embed_rows(db: str) -> tuple[set[str], list[tuple[str, str | None]]]:
 
 
 def test_sigterm_keeps_every_served_batch_and_every_request(big_db):
-    tally = Tally("signals during an embedding run")
+    tally = Tally("signals during a run")
     with PacingServer("stall", embeddings_answer(8), hold_after=SERVED) as server:
         code, err = _signal_when_held(server, big_db, signal.SIGTERM, held=1)
         requests, texts = server.requests, list(server.texts)
@@ -140,7 +140,7 @@ def test_sigterm_keeps_every_served_batch_and_every_request(big_db):
 def test_a_hanging_endpoint_does_not_outlast_a_stop(big_db, sig):
     """Nothing is ever answered: the signal ends the requests in flight (the endpoint's own
     deadline is 300 s, far past this test's wait)."""
-    tally = Tally("signals during an embedding run")
+    tally = Tally("signals during a run")
     with PacingServer("stall", embeddings_answer(8), hold_after=0) as server:
         code, err = _signal_when_held(server, big_db, sig, held=2)
     expected = 130 if sig == signal.SIGINT else 143
@@ -150,4 +150,42 @@ def test_a_hanging_endpoint_does_not_outlast_a_stop(big_db, sig):
     assert err.strip().splitlines()[-1] == f"interrupted: run 'r' was not written; {KEPT}"
     cached, ledger = _embed_rows(big_db)
     assert cached == set() and ledger == [("error", "stopped: the run was interrupted")] * 2
+    tally.check()
+
+
+def test_sigterm_stops_expand_on_a_server_that_never_answers(bench_db, tmp_path):
+    """The README's "the first Ctrl-C (or SIGTERM) stops it within half a second", through the
+    installed `toolex expand`: the call's own deadline (3,600 s) is far past this test's wait."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
+    from scripted_answers import FaultPlan
+    from scripted_server import ScriptedServer
+
+    tally = Tally("signals during a run")
+    never = FaultPlan(rate=1.0, kinds=("hang",), repeats=1000)
+    config = tmp_path / "slow.toml"
+    config.write_text("[llm]\ncompat_timeout_s = 3600\n")
+    env = {k: v for k, v in os.environ.items() if k != "TOOLEX_COMPAT_API_KEY"}
+    with ScriptedServer(faults=never, hang_s=3600, drop_abandoned=True) as server:
+        proc = subprocess.Popen(
+            [TOOLEX, "expand", "--benchmark", "plain", "--judge", f"compat:{server.url}/v1#m",
+             "--config", str(config), "--db", bench_db],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+        try:
+            _until(lambda: server.count("chat") > 0, "the first call", proc)
+            if _ignored_at_start(signal.SIGTERM, proc.pid):
+                pytest.skip("SIGTERM is ignored in this process's children")
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=WAIT_S)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"`toolex expand` did not stop within {WAIT_S} s of SIGTERM")
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    tally.record("SIGTERM during expand", "clean error" if proc.returncode == 143 else "traceback")
+    assert proc.returncode == 143, err[-600:]
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith(
+        "interrupted; re-run to resume"
+    ), err[-600:]
     tally.check()
