@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import IO, Any
 
 import click
@@ -116,7 +117,7 @@ def terminate_as_interrupt() -> None:
         signal.signal(signal.SIGTERM, _raise_terminated)
 
 
-def _raise_terminated(signum: int, frame: Any) -> None:
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
     raise Terminated
 
 

@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 from toolex.errors import ModelUnavailableError
 from toolex.llm.calls import Call, Result
 from toolex.llm.clients import Reply, Request, token_count
-from toolex.llm.clients.chat import without_secrets
+from toolex.llm.clients.chat import ProviderChat, without_secrets
 from toolex.llm.corrections import ANSWER_CAP, storable
 from toolex.llm.deadline import DEFAULT_MAX_BYTES, limits
 from toolex.llm.executor import Executor
@@ -86,7 +86,7 @@ def submit(client: Any, ledger: Ledger, executor: Executor, calls: list[Call]) -
     return batch_id
 
 
-def _send(client: Any, ids: list[str], calls: list[Call]) -> str:
+def _send(client: ProviderChat, ids: list[str], calls: list[Call]) -> str:
     """Upload and create one batch of ``calls`` under ``ids``; its id."""
     sdk = client.sdk_client
     if client.provider == "anthropic":
@@ -127,7 +127,7 @@ def _send(client: Any, ids: list[str], calls: list[Call]) -> str:
 
 
 def sdk_call(
-    client: Any,
+    client: ProviderChat,
     call: Callable[[], T],
     seconds: float | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
@@ -142,7 +142,7 @@ def sdk_call(
             raise watch.reworded(classify(exc, client._sdk)) from None
 
 
-def _upload_s(client: Any, size: int) -> float:
+def _upload_s(client: ProviderChat, size: int) -> float:
     """The deadline of an upload of ``size`` bytes: the judge's timeout, plus the time the
     bytes take at ``UPLOAD_RATE``."""
     timeout = client.sdk_client.timeout
@@ -150,7 +150,7 @@ def _upload_s(client: Any, size: int) -> float:
     return float(base) + size / UPLOAD_RATE
 
 
-def _where(client: Any) -> str:
+def _where(client: ProviderChat) -> str:
     return redact_url(str(client.sdk_client.base_url)).rstrip("/")
 
 
@@ -190,7 +190,7 @@ def collect(client: Any, batch_id: str) -> dict[str, Reply | str]:
         if not file_id:
             continue
         text: str = sdk_call(
-            client, functools.partial(_file_text, sdk, file_id), FILE_S, FILE_BYTES
+            client, functools.partial(_file_text, client, file_id), FILE_S, FILE_BYTES
         )
         for line in text.splitlines():
             if line.strip():
@@ -199,8 +199,8 @@ def collect(client: Any, batch_id: str) -> dict[str, Reply | str]:
     return out
 
 
-def _file_text(sdk: Any, file_id: str) -> str:
-    return str(sdk.files.content(file_id).text)
+def _file_text(client: ProviderChat, file_id: str) -> str:
+    return str(client.sdk_client.files.content(file_id).text)
 
 
 def _openai_line(item: dict[str, Any]) -> Reply | str:
@@ -287,7 +287,7 @@ def _ended_safely(client: Any, batch_id: str) -> bool:
     return done
 
 
-def _stopped(client: Any, batch_id: str, why: str) -> ModelUnavailableError:
+def _stopped(client: ProviderChat, batch_id: str, why: str) -> ModelUnavailableError:
     return ModelUnavailableError(
         f"the batch {batch_id} at {_where(client)}: {why}. Its requests stay pending in the "
         "ledger: a re-run polls the same batch again"

@@ -27,10 +27,12 @@ a dripping server through each SDK, so an httpcore that changes it fails there, 
 from __future__ import annotations
 
 import contextlib
+import ssl
 import threading
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import httpcore2
@@ -208,7 +210,7 @@ class _Stream(httpcore2.NetworkStream):
 
     def start_tls(
         self,
-        ssl_context: Any,
+        ssl_context: ssl.SSLContext,
         server_hostname: str | None = None,
         timeout: float | None = None,
     ) -> httpcore2.NetworkStream:
@@ -256,7 +258,7 @@ class _Body(httpx2.SyncByteStream):
     """A response body read under its call's budget (httpx reads it after the transport
     returned the headers)."""
 
-    def __init__(self, inner: Any, call: _Call) -> None:
+    def __init__(self, inner: Iterable[bytes], call: _Call) -> None:
         self.inner, self.call = inner, call
 
     def __iter__(self) -> Iterator[bytes]:
@@ -292,6 +294,7 @@ class DeadlineTransport(httpx2.HTTPTransport):
             response = super().handle_request(request)
         finally:
             _active.call = outer
+        assert isinstance(response.stream, httpx2.SyncByteStream)  # what a sync transport gives
         return httpx2.Response(
             status_code=response.status_code,
             headers=response.headers,
@@ -300,7 +303,7 @@ class DeadlineTransport(httpx2.HTTPTransport):
         )
 
 
-def http_client(sdk: Any) -> httpx2.Client:
+def http_client(sdk: ModuleType) -> httpx2.Client:
     """The httpx client for an SDK client (``openai`` or ``anthropic``, the module), as the SDK
     would build it (its timeouts, connection limits, redirects, the environment's proxies), over
     :class:`DeadlineTransport`."""

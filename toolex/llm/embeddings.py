@@ -16,8 +16,14 @@ Failures: a transient one (429, 5xx, timeout, a dropped connection) is retried a
 of toolex.llm.retry.Policy, or the server's Retry-After when longer; an endpoint that has never
 answered is given up after ``UNREACHABLE_ATTEMPTS`` failed connections. A permanent one (a refused
 key, a bad request, an unknown model) and an answer that is not one finite vector per text, all
-of one width, stop the embedding with a ModelUnavailableError that names the endpoint; what was
-embedded before it is kept by the caller.
+of one width, none all zeros, stop the embedding with a ModelUnavailableError that names the
+endpoint; what was embedded before it is kept by the caller.
+
+Bounds (toolex.llm.deadline): each request has a total deadline, the judges' per-call timeout,
+however the server paces its bytes, and an answer larger than its texts' vectors can take
+(``answer_bytes``: the width learnt, or ``MAX_WIDTH``) is refused unread. A stop (Ctrl-C,
+SIGTERM, a failed request) ends the requests in flight within a quarter second; those that came
+back are handed on first (``EmbeddingCalls.parts``).
 """
 
 from __future__ import annotations
@@ -170,7 +176,8 @@ def _vectors(resp: object, n: int, width: int = 0) -> np.ndarray:
         raise MalformedAnswer("a vector holds NaN or infinity")
     if width and out.shape[1] != width:
         raise MalformedAnswer(
-            f"vectors of width {out.shape[1]:,}, not the {width:,} it gave before"
+            f"vectors of width {out.shape[1]:,}, not the {width:,} it gave before (another "
+            "model served under that name?)"
         )
     if out.shape[1] > MAX_WIDTH:
         raise MalformedAnswer(
