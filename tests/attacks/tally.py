@@ -1,5 +1,5 @@
 """Counting attack outcomes for the issue's table: tried / clean error / correct result /
-traceback / store changed / secret leaked / wrong number, per attack family.
+traceback / hang / store changed / secret leaked / wrong number, per attack family.
 
 Every attack test records each case it tries here and asserts the bad columns are zero. With
 ``TOOLEX_ATTACK_REPORT=<folder>`` set, each family also writes its counts to

@@ -130,10 +130,9 @@ def _quiet(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 
 def main() -> None:
-    from toolex.cli.progress import Interrupted, Terminated, terminate_as_interrupt
+    from toolex.cli.progress import Interrupted
 
     _own_logging()
-    terminate_as_interrupt()  # SIGTERM stores what was done, as Ctrl-C does
     try:
         # Outside standalone mode click hands back the code of a command that ended with
         # ``click.exceptions.Exit`` (`expand`'s budget stop: 3) instead of exiting with it.
@@ -141,9 +140,6 @@ def main() -> None:
     except Interrupted as exc:  # Ctrl-C where the command knows what was kept
         click.echo(f"\n{exc}", err=True)
         sys.exit(EXIT_TERMINATED if exc.terminated else EXIT_INTERRUPTED)
-    except Terminated:
-        click.echo("terminated", err=True)
-        sys.exit(EXIT_TERMINATED)
     except ToolexError as exc:
         click.echo(f"error: {_shown(exc)}", err=True)
         sys.exit(EXIT_NO_OUTCOME if isinstance(exc, NoOutcomeError) else EXIT_ERROR)

@@ -14,7 +14,6 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from types import FrameType
 from typing import IO, Any
 
 import click
@@ -99,28 +98,6 @@ class Interrupted(Exception):  # noqa: N818 - it is what the user did, not an er
         self.terminated = terminated
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM outside an :func:`interruptible` block: raised where the signal lands, as Ctrl-C
-    raises KeyboardInterrupt, so the same ``finally`` blocks store what was done (the process
-    used to die at once, losing up to 2 s of paid vectors and their ledger rows)."""
-
-
-def terminate_as_interrupt() -> None:
-    """From now on SIGTERM stops this process as Ctrl-C does (:class:`Terminated`), unless it
-    was ignored when the process started (``nohup``-style launchers mean that)."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        return
-    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
-        signal.signal(signal.SIGTERM, _raise_terminated)
-
-
-def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    raise Terminated
-
-
 @contextlib.contextmanager
 def interruptible(message: str) -> Iterator[None]:
     """Ctrl-C or SIGTERM inside the block stops it cleanly and ends in :class:`Interrupted`
@@ -160,8 +137,6 @@ def interruptible(message: str) -> Iterator[None]:
     try:
         with reporting(_StopAtSafePoint(current_reporter(), asked)):
             yield
-    except Terminated:
-        raise Interrupted(message, terminated=True) from None
     except KeyboardInterrupt:
         raise Interrupted(message, terminated()) from None
     except Exception as exc:
