@@ -78,3 +78,39 @@ def test_which_shipped_files_write():
     assert commits.writes("store/52_compact_commits.sql")
     assert not commits.writes("store/51_commit_count.sql")
     assert not commits.writes("store/10_benchmarks.sql")
+
+
+def test_a_commit_under_way_is_marked_in_the_record_until_it_is_recorded(tmp_path, monkeypatch):
+    """Issue 37.11: the record says a commit is under way from just before COMMIT until its
+    count is recorded, so a writer stopped in between leaves the mark."""
+    db = tmp_path / "s.duckdb"
+    seen = []
+    with Store.open(db) as store:
+        real = commits.begin
+
+        def begin(path):
+            real(path)
+            seen.append(commits.read_state(path))
+
+        monkeypatch.setattr(commits, "begin", begin)
+        before = store.commit_count().commits
+        with store.transaction():
+            store.execute("store/50_count_commit.sql")
+        store.execute("store/50_count_commit.sql")  # a write outside a transaction
+    assert [(r.commits, r.writing) for r in seen] == [(before, 1), (before + 2, 1)]
+    assert commits.read_state(str(db)).writing == 0  # recorded: the mark is gone
+    assert "writing" not in json.loads(commits.record_path(str(db)).read_text())
+
+
+def test_a_stopped_commit_refuses_the_store_only_when_its_log_is_gone(tmp_path):
+    db = tmp_path / "s.duckdb"
+    with Store.open(db) as store:
+        count = store.commit_count()
+    marked = {"store_id": count.store_id, "commits": count.commits, "writing": 1}
+    commits.record_path(str(db)).write_text(json.dumps(marked))
+    for read_only in (True, False):  # no log: nothing says whether the commit landed
+        with pytest.raises(StoreError, match=r"may lack its last committed write.*\.wal\) is gone"):
+            Store.open(db, read_only=read_only)
+    commits.check(str(db), count, log=True)  # a log replayed: what it held is all there was
+    ahead = commits.Count(count.store_id, count.commits + 1, 1)
+    commits.check(str(db), ahead, log=False)  # the commit landed: the store is ahead

@@ -1,5 +1,5 @@
 """Counting attack outcomes for the issue's table: tried / clean error / correct result /
-traceback / store changed / secret leaked / wrong number, per attack family.
+traceback / hang / store changed / secret leaked / wrong number, per attack family.
 
 Every attack test records each case it tries here and asserts the bad columns are zero. With
 ``TOOLEX_ATTACK_REPORT=<folder>`` set, each family also writes its counts to
@@ -19,6 +19,7 @@ OUTCOMES = (
     "clean error",
     "correct result",
     "traceback",
+    "hang",  # killed at the attempt's deadline (tests/attacks/bounded.py)
     "store changed",
     "secret leaked",
     "wrong number",  # a score that differs from pytrec_eval's, or a check that fails
@@ -40,7 +41,7 @@ class Tally:
         leaked: bool = False,
         wrong: bool = False,
     ):
-        assert outcome in ("clean error", "correct result", "traceback"), outcome
+        assert outcome in ("clean error", "correct result", "traceback", "hang"), outcome
         self.counts["tried"] += 1
         self.counts[outcome] += 1
         if changed:
@@ -49,7 +50,7 @@ class Tally:
             self.counts["secret leaked"] += 1
         if wrong:
             self.counts["wrong number"] += 1
-        if outcome == "traceback" or changed or leaked or wrong:
+        if outcome in ("traceback", "hang") or changed or leaked or wrong:
             self.failures.append(
                 f"{case}: {outcome}{', store changed' if changed else ''}"
                 f"{', secret leaked' if leaked else ''}{', wrong number' if wrong else ''}"

@@ -50,6 +50,28 @@ def test_openai_request_on_the_wire(llm_env):
     assert reply.prompt_tokens == len(json.dumps(req["body"]["messages"])) // 4
 
 
+def test_a_server_that_refuses_a_seed_is_asked_without_one_from_then_on(llm_env):
+    """Each request carries a seed made from its conversation (issue 37.15: a resumed run's
+    re-sent calls sample what they sampled before); a server that refuses the parameter gets
+    the call again without it, and no seed for the rest of the run."""
+    with ScriptedServer(fixed) as s:
+        handler = s.httpd.RequestHandlerClass
+        answer = handler._chat
+
+        def refuse_seeds(self, provider, body):
+            if "seed" in body:
+                error = {"message": "Unrecognized request argument supplied: seed", "code": 400}
+                return self._send(400, {"error": error})
+            return answer(self, provider, body)
+
+        handler._chat = refuse_seeds
+        client = make_client("compat", "m", base_url=s.url + "/v1", timeout_s=5)
+        replies = [client.complete(Request("s", f"u{i}", seed=11 + i)).text for i in range(2)]
+        bodies = [r["body"] for r in s.requests]
+    assert replies == [ANSWER, ANSWER]
+    assert [b.get("seed") for b in bodies] == [11, None, None]
+
+
 def test_reasoning_models_get_no_temperature(llm_env):
     with ScriptedServer(fixed) as s:
         for model in ("o3-mini", "gpt-5-mini", "gpt-4o"):

@@ -72,3 +72,37 @@ def test_a_percent_encoded_secret_and_url_credentials_are_hidden():
     assert redact_secrets("echo p%40ss%20word%21 and ftp://x:y@host/") == (
         f"echo {HIDDEN} and ftp://***@host/"
     )
+
+
+# Issue 37.12: every encoding an echo may take, by rule rather than by a list of forms.
+ECHOES = {
+    "percent-encoded, lower case": lambda s: quote(s, safe="").lower(),
+    "every byte percent-encoded": lambda s: "".join(f"%{b:02x}" for b in s.encode()),
+    "hex": lambda s: s.encode().hex(),
+    "hex, upper case, colon-separated": lambda s: ":".join(f"{b:02X}" for b in s.encode()),
+    "\\x escapes": lambda s: "".join(f"\\x{b:02x}" for b in s.encode()),
+    "JSON \\u00 escapes, JSON-encoded again": lambda s: "".join(
+        f"\\\\u{b:04x}" for b in s.encode()
+    ),
+    "0x bytes": lambda s: " ".join(f"0x{b:02x}" for b in s.encode()),
+    "base64 with a JSON-escaped slash": lambda s: (
+        base64.b64encode(s.encode()).decode().replace("/", "\\/")
+    ),
+}
+
+
+@pytest.mark.parametrize("echo", list(ECHOES))
+def test_a_secret_is_hidden_in_any_encoding(monkeypatch, echo):
+    key = "sk-proj-Zz9/key?with+odd=chars-0123"
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    form = ECHOES[echo](key)
+    shown = redact_secrets(f"server said [{form}] then")
+    # base64 keeps its last characters, which carry bits of the padding too, not the key's alone
+    assert shown.startswith(f"server said [{HIDDEN}") and form not in shown, shown
+
+
+@pytest.mark.parametrize("name", ["code", "credential", "bearer", "session_id", "jwt", "pass"])
+def test_oauth_codes_credentials_and_bearers_in_a_query_are_secrets(name):
+    url = f"http://h/v1?{name}=value-0123456789&model=m"
+    assert url_secrets(url) == ["value-0123456789"]
+    assert keys.redact_url(url) == f"http://h/v1?{name}=***&model=m"

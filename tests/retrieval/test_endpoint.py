@@ -308,11 +308,11 @@ def test_ctrl_c_halfway_keeps_the_batches_that_came_back(lib_store, server):
     class Interrupted(EndpointEmbedder):
         rounds = 0
 
-        def embed(self, texts):
+        def embed_parts(self, texts):  # what the cache asks an endpoint for, round by round
             Interrupted.rounds += 1
             if Interrupted.rounds == 3:
                 raise KeyboardInterrupt
-            return super().embed(texts)
+            return super().embed_parts(texts)
 
     first = embedder(server)  # requests of 2 texts, one at a time: a round is one request
     stopped = DenseRetriever(spec_of(server), Interrupted(spec_of(server), first.calls))

@@ -19,6 +19,7 @@ from toolex.errors import NoOutcomeError, ToolexError
 EXIT_ERROR = 2  # a ToolexError: bad input, a damaged or locked store, a refused run
 EXIT_NO_OUTCOME = 4  # a stage of `toolex expand` produced no outcome: every task failed
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process the signal ended
 
 # command name -> "module:function". Order is the order of `toolex --help`.
 COMMANDS: dict[str, str] = {
@@ -168,7 +169,7 @@ def main() -> None:
         code = cli.main(standalone_mode=False)
     except Interrupted as exc:  # Ctrl-C where the command knows what was kept
         click.echo(f"\n{exc}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(EXIT_TERMINATED if exc.terminated else EXIT_INTERRUPTED)
     except ToolexError as exc:
         click.echo(f"error: {_shown(exc)}", err=True)
         sys.exit(EXIT_NO_OUTCOME if isinstance(exc, NoOutcomeError) else EXIT_ERROR)

@@ -126,6 +126,9 @@ def expand(
                 "`toolex stats`; --audit-cap sets an explicit cap instead)",
                 err=True,
             )
+    for stage_counts in report.stages:
+        if stage_counts.hint:  # calls timed out only because the server is slow
+            click.echo(f"note: {stage_counts.hint}", err=True)
     for row in report.pending_failures:
         click.echo(
             f"note: {row['failed']} {row['stage']} task(s) failed and wait for "

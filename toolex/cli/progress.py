@@ -93,18 +93,26 @@ def add_quiet(command: click.Command) -> click.Command:
 
 
 class Interrupted(Exception):  # noqa: N818 - it is what the user did, not an error of ours
-    """Ctrl-C, stopped cleanly: the message says what was kept (`toolex` exits 130)."""
+    """Ctrl-C or SIGTERM, stopped cleanly: the message says what was kept (`toolex` exits 130
+    after Ctrl-C, 143 after SIGTERM)."""
+
+    def __init__(self, message: str, terminated: bool = False) -> None:
+        super().__init__(message)
+        self.terminated = terminated
 
 
 @contextlib.contextmanager
 def interruptible(message: str) -> Iterator[None]:
-    """Ctrl-C inside the block stops it cleanly and ends in :class:`Interrupted` (``message``).
+    """Ctrl-C or SIGTERM inside the block stops it cleanly and ends in :class:`Interrupted`
+    (``message``).
 
-    The first Ctrl-C only asks to stop: the work stops at its next safe point, the next time
-    it reports progress (between two outcomes, between stages), where every finished outcome is
-    already buffered and the stages' ``finally`` stores it. Raising at the signal itself could
-    land inside a DuckDB statement, abort the open transaction and make that store fail. A second
-    Ctrl-C stops at once (the open transaction is then rolled back; finished, flushed work stays).
+    The first signal only asks to stop: the work stops at its next safe point, the next time
+    it reports progress (between two outcomes, between stages, while waiting for a server),
+    where every finished outcome is already buffered and the stages' ``finally`` stores it.
+    Raising at the signal itself could land inside a DuckDB statement, abort the open
+    transaction and make that store fail. A second one stops at once (the open transaction is
+    then rolled back; finished, flushed work stays). SIGTERM is handled as Ctrl-C: a process
+    manager's stop keeps what was paid for, as a user's Ctrl-C does.
     """
     import signal
     import threading
@@ -112,26 +120,35 @@ def interruptible(message: str) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    asked: list[bool] = []
+    asked: list[int] = []
 
     def stop(signum: int, frame: Any) -> None:
         if asked:
             raise KeyboardInterrupt
-        asked.append(True)
-        click.echo("\nstopping at the next safe point (Ctrl-C again: at once) …", err=True)
+        asked.append(signum)
+        again = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
+        click.echo(f"\nstopping at the next safe point ({again} again: at once) …", err=True)
 
-    previous = signal.signal(signal.SIGINT, stop)
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig, before in previous.items():
+        if before != signal.SIG_IGN:  # a signal ignored from the start stays ignored
+            signal.signal(sig, stop)
+
+    def terminated() -> bool:
+        return bool(asked) and asked[0] == signal.SIGTERM
+
     try:
         with reporting(_StopAtSafePoint(current_reporter(), asked)):
             yield
     except KeyboardInterrupt:
-        raise Interrupted(message) from None
+        raise Interrupted(message, terminated()) from None
     except Exception as exc:
         if asked or type(exc).__name__ == "InterruptException":
-            raise Interrupted(message) from exc
+            raise Interrupted(message, terminated()) from exc
         raise
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, before in previous.items():
+            signal.signal(sig, before)
 
 
 def current_reporter() -> Progress:
@@ -144,7 +161,7 @@ class _StopAtSafePoint:
     """The installed reporter, plus: once a stop was asked, the next report raises
     KeyboardInterrupt (once), from a point between two pieces of work."""
 
-    def __init__(self, inner: Progress, asked: list[bool]) -> None:
+    def __init__(self, inner: Progress, asked: list[int]) -> None:
         self.inner, self.asked, self.raised = inner, asked, False
 
     def _check(self) -> None:

@@ -18,11 +18,17 @@ from toolex.cli.options import (
     open_store,
     scope_option,
 )
+from toolex.cli.progress import interruptible
 from toolex.runs import LEVELS, RRF_K
 
 if TYPE_CHECKING:
     from toolex.retrieval.base import IndexInfo
 
+# What Ctrl-C or SIGTERM keeps of an embedding run (toolex.retrieval.embedding_cache).
+KEPT = (
+    "every embedding that came back is in the cache (and every call in the ledger), so a re-run "
+    "embeds only what is left"
+)
 RETRIEVER_HELP = (
     "bm25 | wordllama | fastembed[:<model>[@<local-folder>]] | openai-embed:<model> | "
     "compat-embed:<base_url>#<model> (an OpenAI-compatible /v1/embeddings: vLLM, TEI, Ollama, "
@@ -74,14 +80,15 @@ def index(db: str, fmt: str, benchmark: str, retriever: str, rendering: str) -> 
     if note:
         click.echo(f"note: {note}", err=True)
     rows = []
-    for info in make_retriever(retriever).build(store, library):
-        rows.append(_row(info))
-        if info.table is not None:
-            click.echo(
-                f"{info.spec}: {info.stats.embedded} embedded, {info.stats.cached} from the "
-                f"cache, table {info.table} {'rewritten' if info.rebuilt else 'unchanged'}",
-                err=True,
-            )
+    with interruptible(f"interrupted: the index was not rebuilt; {KEPT}"):
+        for info in make_retriever(retriever).build(store, library):
+            rows.append(_row(info))
+            if info.table is not None:
+                click.echo(
+                    f"{info.spec}: {info.stats.embedded} embedded, {info.stats.cached} from the "
+                    f"cache, table {info.table} {'rewritten' if info.rebuilt else 'unchanged'}",
+                    err=True,
+                )
     emit_rows(rows, fmt, title=f"index of {benchmark}")
 
 
@@ -186,19 +193,20 @@ def retrieve(
 
         done = import_subqueries(store, subqueries, benchmark=benchmark, expansion=expansion)
         click.echo(done.summary(), err=True)
-    row = retrieve_run(
-        store,
-        benchmark,
-        retriever,
-        run_id,
-        level=level,
-        scope=scope,
-        depth=depth or deprecated_k(old_k),
-        instruction=instruction,
-        rendering=rendering,
-        expansion=expansion,
-        replace=replace,
-    )
+    with interruptible(f"interrupted: run {run_id!r} was not written; {KEPT}"):
+        row = retrieve_run(
+            store,
+            benchmark,
+            retriever,
+            run_id,
+            level=level,
+            scope=scope,
+            depth=depth or deprecated_k(old_k),
+            instruction=instruction,
+            rendering=rendering,
+            expansion=expansion,
+            replace=replace,
+        )
     for note in row.pop("notes"):
         click.echo(f"note: {note}", err=True)
     emit_rows([row], fmt, title="run written")

@@ -8,8 +8,9 @@ rows their attempts wrote, for progress bars.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from toolex.llm.clients import Reply, Schema
@@ -46,6 +47,18 @@ class Result:
     attempts: int = 0
 
 
+def seed_of(call: Call, correction: Correction | None) -> int:
+    """The sampling seed of a request: the same for the same conversation (the call's prompt,
+    and the rejected answer and its problem on a retry), so a server that honours seeds
+    (OpenAI, llama.cpp, vLLM) answers a request asked again, after a resumed run re-sends
+    what was in flight when it stopped, as it answered it the first time (issue 37.15)."""
+    digest = hashlib.sha256(call.input_hash.encode())
+    if correction is not None:
+        for part in correction.turns():
+            digest.update(len(part).to_bytes(8, "big") + part.encode("utf-8", "replace"))
+    return int.from_bytes(digest.digest()[:4], "big") & 0x7FFFFFFF
+
+
 @dataclass
 class Spend:
     """What a judge has cost so far in this process (progress bars: calls and cost so far)."""
@@ -54,6 +67,8 @@ class Spend:
     served: int = 0  # answers served from the ledger
     cost_usd: float = 0.0  # sum over attempts whose price is known
     unpriced: int = 0  # attempts whose cost is unknown (model not in the price table)
+    answered_s: list[float] = field(default_factory=list)  # latencies of attempts answered
+    timeouts: int = 0  # attempts that timed out (toolex.llm.timeouts reads both)
 
     def add(self, rows: Sequence[Attempt]) -> None:
         for row in rows:
@@ -62,3 +77,7 @@ class Spend:
                 self.unpriced += row.status != "error"  # an error has no tokens to price
             else:
                 self.cost_usd += row.cost_usd
+            if row.status in ("ok", "malformed") and row.latency_ms is not None:
+                self.answered_s.append(row.latency_ms / 1000)
+            elif (row.error or "").startswith("timeout"):
+                self.timeouts += 1

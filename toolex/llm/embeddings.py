@@ -16,8 +16,14 @@ Failures: a transient one (429, 5xx, timeout, a dropped connection) is retried a
 of toolex.llm.retry.Policy, or the server's Retry-After when longer; an endpoint that has never
 answered is given up after ``UNREACHABLE_ATTEMPTS`` failed connections. A permanent one (a refused
 key, a bad request, an unknown model) and an answer that is not one finite vector per text, all
-of one width, stop the embedding with a ModelUnavailableError that names the endpoint; what was
-embedded before it is kept by the caller.
+of one width, none all zeros, stop the embedding with a ModelUnavailableError that names the
+endpoint; what was embedded before it is kept by the caller.
+
+Bounds (toolex.llm.deadline): each request has a total deadline, the judges' per-call timeout,
+however the server paces its bytes, and an answer larger than its texts' vectors can take
+(``answer_bytes``: the width learnt, or ``MAX_WIDTH``) is refused unread. A stop (Ctrl-C,
+SIGTERM, a failed request) ends the requests in flight within a quarter second; those that came
+back are handed on first (``EmbeddingCalls.parts``).
 """
 
 from __future__ import annotations
@@ -28,8 +34,8 @@ import random
 import re
 import threading
 import time
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,11 +45,13 @@ from toolex.errors import ModelUnavailableError
 from toolex.llm.clients import KEY_ENV, api_key, token_count
 from toolex.llm.config import LLMConfig
 from toolex.llm.corrections import ERROR_CAP, storable
+from toolex.llm.deadline import http_client, limits
 from toolex.llm.failures import PermanentError, TransientError, classify
-from toolex.llm.keys import redact_text, redact_url
+from toolex.llm.keys import redact_text, redact_url, remember_url
 from toolex.llm.ledger import Attempt, Ledger, input_hash
 from toolex.llm.pricing import cost_usd
 from toolex.llm.retry import Policy
+from toolex.progress import current
 from toolex.store import Store
 
 STAGE = "embed"  # the ledger's stage column for embedding calls
@@ -56,6 +64,12 @@ REQUEST_TEXTS = {"openai": 128, "compat": 32}
 # retries are the judges' (toolex.llm.config.LLMConfig's defaults).
 IN_FLIGHT = {"openai": 4, "compat": 2}
 UNREACHABLE_ATTEMPTS = 2  # connection failures before an endpoint that never answered is given up
+# The widest vector taken from a model whose width is not known yet: embedding models give 384
+# to 4,096 numbers (OpenAI's largest 3,072; the widest known, 12,288). A server answering
+# 200,000-wide vectors filled memory for minutes (issue 37.8): it is refused.
+MAX_WIDTH = 16_384
+_BYTES_PER_NUMBER = 32  # a float as JSON text, at most ("-0.012345678901234567, ")
+PULSE_S = 0.5  # longest a wait for answers goes without a progress report (a stop is seen there)
 _TOO_LONG = re.compile(r"too (large|long)|context length|maximum .*tokens", re.I)
 
 
@@ -67,21 +81,40 @@ class Answer:
     prompt_tokens: int | None
 
 
-class EmbeddingClient:
-    """The ``openai`` SDK's embeddings call for one model at one endpoint."""
+def answer_bytes(texts: int, width: int) -> int:
+    """The most bytes an answer of ``texts`` vectors of ``width`` numbers (0: unknown, up to
+    ``MAX_WIDTH``) can take as JSON text, with room for the envelope: more is refused unread."""
+    return 65_536 + texts * (1_024 + (width or MAX_WIDTH) * _BYTES_PER_NUMBER)
 
-    def __init__(self, provider: str, model: str, base_url: str | None = None) -> None:
+
+class EmbeddingClient:
+    """The ``openai`` SDK's embeddings call for one model at one endpoint. ``timeout_s``: the
+    whole call's deadline (default: the judges', toolex.llm.config.LLMConfig)."""
+
+    def __init__(
+        self,
+        provider: str,
+        model: str,
+        base_url: str | None = None,
+        *,
+        timeout_s: float | None = None,
+    ) -> None:
         import openai
 
         if provider not in ("openai", "compat"):
             raise ValueError(f"no embeddings provider {provider!r}")
         self.provider, self.model = provider, model
+        remember_url(base_url)  # its credentials are hidden from all that toolex stores or prints
         # Checked before any call; a local server rarely checks keys but the SDK wants one.
         key = api_key(provider, required=provider == "openai") or "not-needed"
         self._sdk = openai
-        timeout = LLMConfig().timeout_for(provider)  # the judges' per-call timeouts
+        self.timeout_s = timeout_s or LLMConfig().timeout_for(provider)
         self.sdk_client = openai.OpenAI(
-            api_key=key, base_url=base_url, timeout=timeout, max_retries=0
+            api_key=key,
+            base_url=base_url,
+            timeout=self.timeout_s,
+            max_retries=0,
+            http_client=http_client(openai),  # the timeout bounds the whole call
         )
 
     @property
@@ -89,26 +122,38 @@ class EmbeddingClient:
         """The base URL called, credentials redacted, without a trailing slash."""
         return redact_url(str(self.sdk_client.base_url)).rstrip("/")
 
-    def create(self, texts: Sequence[str]) -> Answer:
-        """One request; TransientError / PermanentError on failure (toolex.llm.failures)."""
+    def create(
+        self, texts: Sequence[str], width: int = 0, stop: threading.Event | None = None
+    ) -> Answer:
+        """One request for vectors of ``width`` numbers (0: not known yet); TransientError /
+        PermanentError on failure (toolex.llm.failures), MalformedAnswer for an answer that is
+        not one usable vector per text. ``stop`` set ends the call in flight."""
         # OpenAI refuses an empty string as input; a single space embeds the same nothing.
         inputs = [t if t else " " for t in texts]
         extra: dict[str, Any] = {}
         if self.provider == "compat":
             # The SDK asks for base64 unless told; not every compatible server encodes it.
             extra["encoding_format"] = "float"
-        try:
-            resp = self.sdk_client.embeddings.create(model=self.model, input=inputs, **extra)
-        except self._sdk.OpenAIError as exc:
-            raise classify(exc, self._sdk) from None
-        return Answer(_vectors(resp, len(inputs)), _tokens(resp))
+        most = answer_bytes(len(inputs), width)
+        with limits(max_bytes=most, stop=stop) as watch:
+            try:
+                resp = self.sdk_client.embeddings.create(model=self.model, input=inputs, **extra)
+            except self._sdk.OpenAIError as exc:
+                if watch.overrun == "size":
+                    wide = f"{width:,}" if width else f"at most {MAX_WIDTH:,}"
+                    raise MalformedAnswer(
+                        f"an answer larger than {most / 2**20:,.1f} MB for {len(inputs)} texts "
+                        f"(vectors of {wide} numbers expected), refused unread"
+                    ) from None
+                raise watch.reworded(classify(exc, self._sdk)) from None
+        return Answer(_vectors(resp, len(inputs), width), _tokens(resp))
 
 
 class MalformedAnswer(Exception):
     """The server answered, but not with one finite vector per text of one width."""
 
 
-def _vectors(resp: object, n: int) -> np.ndarray:
+def _vectors(resp: object, n: int, width: int = 0) -> np.ndarray:
     data = list(getattr(resp, "data", None) or [])
     if len(data) != n:
         raise MalformedAnswer(f"{len(data)} vectors for {n} texts")
@@ -129,6 +174,19 @@ def _vectors(resp: object, n: int) -> np.ndarray:
         raise MalformedAnswer(f"vectors of shape {out.shape}, not one row of numbers per text")
     if not np.isfinite(out).all():
         raise MalformedAnswer("a vector holds NaN or infinity")
+    if width and out.shape[1] != width:
+        raise MalformedAnswer(
+            f"vectors of width {out.shape[1]:,}, not the {width:,} it gave before (another "
+            "model served under that name?)"
+        )
+    if out.shape[1] > MAX_WIDTH:
+        raise MalformedAnswer(
+            f"vectors of width {out.shape[1]:,}, wider than any embedding model's "
+            f"(at most {MAX_WIDTH:,})"
+        )
+    zero = int((~out.any(axis=1)).sum())
+    if zero:  # no direction: every similarity to it is 0, so it ranks nothing
+        raise MalformedAnswer(f"all-zero vectors for {zero} of {n} texts")
     return out
 
 
@@ -168,6 +226,7 @@ class EmbeddingCalls:
         self.in_flight = in_flight or IN_FLIGHT[client.provider]
         self.ledger: Ledger | None = None
         self.answered = False  # the endpoint has answered once: connection failures are transient
+        self.width = 0  # the model's vector width, once known (from the cache or an answer)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._stop = threading.Event()  # the caller stopped: no further attempts
@@ -176,46 +235,75 @@ class EmbeddingCalls:
         if self.ledger is None or self.ledger.store is not store:
             self.ledger = Ledger(store)
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One row per text, in order (float32, as the server gave it: not normalised)."""
+    def parts(self, texts: Sequence[str]) -> Iterator[tuple[int, np.ndarray]]:
+        """(index of its first text, its vectors) for each request, as each comes back, every
+        attempt at it recorded in the ledger before it is handed on: a caller that stores each
+        part as it comes loses only the requests in flight when it stops (float32, as the
+        server gave them: not normalised).
+
+        While it waits, it reports to the progress reporter every ``PULSE_S`` (``advance(0)``):
+        a stop asked for there (Ctrl-C, SIGTERM: toolex.cli.progress) ends the requests in
+        flight within toolex.llm.deadline.STOP_POLL_S, and the requests not started; what came
+        back meanwhile is still handed on, then the stop is raised again."""
         if self.ledger is None:
             raise RuntimeError("bind(store) first: embedding calls are recorded in its ledger")
         size = self.request_texts
-        chunks = [texts[i : i + size] for i in range(0, len(texts), size)]
-        parts: list[np.ndarray] = []
-        recorded: set[int] = set()
-        with ThreadPoolExecutor(max_workers=min(self.in_flight, max(1, len(chunks)))) as pool:
-            futures = [pool.submit(self._request, chunk) for chunk in chunks]
+        starts = range(0, len(texts), size)
+        recorded: set[Future[tuple[list[Attempt], Answer | BaseException]]] = set()
+        with ThreadPoolExecutor(max_workers=min(self.in_flight, max(1, len(starts)))) as pool:
+            futures = {pool.submit(self._request, texts[i : i + size]): i for i in starts}
+            pending = set(futures)
+            stopped: BaseException | None = None  # a stop asked for while waiting
             try:
-                for i, future in enumerate(futures):
-                    attempts, outcome = future.result()
-                    self.ledger.record(attempts)
-                    recorded.add(i)
-                    if isinstance(outcome, BaseException):
-                        raise outcome
-                    parts.append(outcome.vectors)
+                while pending:
+                    done, pending = wait(pending, PULSE_S, FIRST_COMPLETED)
+                    if not done and stopped is None:
+                        try:
+                            current().advance(0)  # a report while waiting: progress, a stop
+                        except KeyboardInterrupt as exc:  # stop: keep what comes back first
+                            stopped = exc
+                            self._stop.set()  # requests in flight end, the rest never start
+                    for future in sorted(done, key=futures.__getitem__):
+                        if future.cancelled():
+                            continue
+                        attempts, outcome = future.result()
+                        recorded.add(future)
+                        self.ledger.record(attempts)
+                        if isinstance(outcome, BaseException):
+                            if stopped is not None:
+                                continue  # ended by the stop: recorded, nothing to hand on
+                            raise outcome
+                        yield futures[future], outcome.vectors
+                if stopped is not None:
+                    raise stopped
             finally:
-                # Stopped early (a failed request, Ctrl-C): requests not started are dropped,
-                # those in flight make no further attempt and are recorded (they are paid for).
+                # Stopped early (a failed request, the caller gone): requests not started are
+                # dropped, those in flight are ended and recorded (they may be paid for).
                 self._stop.set()
-                for i, future in enumerate(futures):
-                    if i not in recorded and not future.cancel():
+                for future in futures:
+                    if future not in recorded and not future.cancel():
                         with contextlib.suppress(Exception):
                             self.ledger.record(future.result()[0])
                 self._stop.clear()
-        widths = {p.shape[1] for p in parts}
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One row per text, in order (float32, as the server gave it: not normalised)."""
+        parts = sorted(self.parts(texts), key=lambda part: part[0])
+        widths = {p.shape[1] for _, p in parts}
         if len(widths) > 1:
             raise ModelUnavailableError(
                 f"{self.client.endpoint} returned vectors of widths {sorted(widths)} for one "
                 f"model ({self.client.model!r}); is another model served under that name?"
             )
-        return np.concatenate(parts) if parts else np.zeros((0, 0), np.float32)
+        return np.concatenate([p for _, p in parts]) if parts else np.zeros((0, 0), np.float32)
 
     def _request(self, texts: Sequence[str]) -> tuple[list[Attempt], Answer | BaseException]:
         """Every attempt at one request, and its answer or the error that ends it (a worker)."""
         attempts: list[Attempt] = []
         key = input_hash(self.identity, self.client.model, PROMPT_VERSION, "", json.dumps(texts))
         for number in range(1, self.policy.max_attempts + 1):
+            if self._stop.is_set():  # never sent: nothing to record
+                return attempts, ModelUnavailableError("stopped: the run was interrupted")
             row = Attempt(
                 STAGE, self.identity, self.client.model, PROMPT_VERSION, key,
                 f"{len(texts)} texts", "error", attempt=number,
@@ -223,7 +311,7 @@ class EmbeddingCalls:
             attempts.append(row)
             started = time.perf_counter()
             try:
-                answer = self.client.create(texts)
+                answer = self.client.create(texts, self.width, self._stop)
             except TransientError as exc:
                 row.error = storable(redact_text(str(exc)), ERROR_CAP)
                 if not self._retry(exc, number):
@@ -242,6 +330,8 @@ class EmbeddingCalls:
             finally:
                 row.latency_ms = (time.perf_counter() - started) * 1000
             self.answered = True
+            with self._lock:
+                self.width = self.width or int(answer.vectors.shape[1])
             row.status, row.parsed = "ok", {"texts": len(texts), "dim": answer.vectors.shape[1]}
             row.prompt_tokens, row.completion_tokens = answer.prompt_tokens, 0
             row.cost_usd = cost_usd(self.client.model, answer.prompt_tokens, 0)

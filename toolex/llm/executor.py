@@ -60,7 +60,7 @@ from typing import Any, NamedTuple
 
 from toolex.errors import AnswerError
 from toolex.llm.budget import STOPPED, Budget, Reservation
-from toolex.llm.calls import Call, Result, Spend
+from toolex.llm.calls import Call, Result, Spend, seed_of
 from toolex.llm.clients import ChatClient, Reply, Request
 from toolex.llm.corrections import (
     ANSWER_CAP,
@@ -254,6 +254,7 @@ class Executor:
                 probe,
                 call.logprobs,
                 correction.temperature if correction else None,
+                seed_of(call, correction),
             )
             reservation = None
             if self.budget is not None:

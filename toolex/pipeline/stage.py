@@ -10,6 +10,7 @@ in the expansion tables go to their owner, toolex.expansions, as typed records (
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ import pyarrow as pa
 
 from toolex.judges.base import Outcome
 from toolex.llm.keys import redact_secrets
+from toolex.llm.timeouts import setting_for, slow_server_note
 from toolex.progress import NullProgress, Progress, reporting
 from toolex.store import Store
 
@@ -81,6 +83,7 @@ class Writer:
         self.rows: list[tuple[str | Sink[Any], Any]] = []
         self.last = time.monotonic()
         self.written = 0
+        self._whole = 0  # open outcome() blocks: rows wait until the outcome is whole
 
     @overload
     def add(self, target: str, row: dict[str, Any]) -> None: ...
@@ -90,7 +93,30 @@ class Writer:
 
     def add(self, target: str | Sink[Any], row: Any) -> None:
         self.rows.append((target, row))
+        if self._whole:
+            return
         if len(self.rows) >= FLUSH_ROWS or time.monotonic() - self.last > FLUSH_SECONDS:
+            self.flush()
+
+    @contextlib.contextmanager
+    def outcome(self) -> Iterator[None]:
+        """The rows of one outcome (a query's k sub-queries) go to the store in one transaction:
+        a flush falling due in the middle waits for the block's end. A decomposition stored in
+        two flushes, and a stop at once between them, left a query with some of its slots,
+        which the resumed run took for done (issue 37.15). An exception inside the block (a
+        second Ctrl-C) drops the outcome's rows: it is redone whole."""
+        mark = len(self.rows)
+        self._whole += 1
+        try:
+            yield
+        except BaseException:
+            del self.rows[mark:]
+            raise
+        finally:
+            self._whole -= 1
+        if not self._whole and (
+            len(self.rows) >= FLUSH_ROWS or time.monotonic() - self.last > FLUSH_SECONDS
+        ):
             self.flush()
 
     def flush(self) -> None:
@@ -128,6 +154,7 @@ class StageCounts:
     calls: int = 0
     cost_usd: float = 0.0
     notes: dict[str, int] = field(default_factory=dict)
+    hint: str | None = None  # one line for the user about this stage (a timeout too short)
 
     def as_row(self) -> dict[str, Any]:
         return {
@@ -147,10 +174,25 @@ class Meter:
     was not served from the ledger is a call; ``extra["cost_usd"]`` if given)."""
 
     def __init__(self, judge: Any) -> None:
+        self.judge = judge
         self.spend = getattr(judge, "spend", None)
         self.base = self._read()
         self.calls = 0
         self.cost: float = 0.0
+        self.answered = len(getattr(self.spend, "answered_s", None) or [])
+        self.timeouts = int(getattr(self.spend, "timeouts", 0) or 0)
+
+    def hint(self, stage: str) -> str | None:
+        """A line when this stage's calls timed out only because the server is slow
+        (toolex.llm.timeouts), from the judge's spend since the stage began."""
+        policy, client = getattr(self.judge, "policy", None), getattr(self.judge, "client", None)
+        timeout_s = getattr(policy, "timeout_s", None)
+        if self.spend is None or not isinstance(timeout_s, int | float) or client is None:
+            return None
+        answered = list(getattr(self.spend, "answered_s", []))[self.answered :]
+        timeouts = int(getattr(self.spend, "timeouts", 0)) - self.timeouts
+        setting = setting_for(str(getattr(client, "provider", "")))
+        return slow_server_note(stage, answered, timeouts, float(timeout_s), setting)
 
     def _read(self) -> tuple[int, float]:
         if self.spend is None:
@@ -231,28 +273,8 @@ def run_judged(
         with reporting(progress), Writer(ctx.store, ctx.base()) as writer:
             for outcome in outcomes:
                 meter.update(outcome)
-                error = outcome.error or "judge returned no answer"
-                problem: str | None = error
-                if outcome.ok and outcome.value is not None:
-                    problem = on_ok(writer, outcome)
-                if problem is None:
-                    counts.ok += 1
-                    if ctx.retry_failed:  # only a retried task can have a failure to clear
-                        writer.add(
-                            "stages/0_run/08_clear_failure.sql",
-                            {"stage": stage, "task_key": outcome.key},
-                        )
-                else:
-                    counts.failed += 1
-                    writer.add(
-                        "stages/0_run/07_record_failure.sql",
-                        {
-                            "stage": stage,
-                            "task_key": outcome.key,
-                            "error": redact_secrets(problem),  # a server may echo a key
-                            "call_id": outcome.call_id,
-                        },
-                    )
+                with writer.outcome():
+                    _store(ctx, counts, writer, outcome, on_ok, stage)
                 # the stage's own calls: a line that reads "audit ... 7 calls" must not count
                 # the verifier's (the run's total is the ledger's and the stage rows' sum)
                 progress.advance(1)
@@ -265,6 +287,40 @@ def run_judged(
             close()
         meter.refresh()
         counts.calls, counts.cost_usd = meter.calls, meter.cost
+        counts.hint = meter.hint(stage)
         ctx.calls += meter.calls
         ctx.cost += meter.cost
         progress.finish()
+
+
+def _store(
+    ctx: StageContext,
+    counts: StageCounts,
+    writer: Writer,
+    outcome: Outcome,
+    on_ok: Callable[[Writer, Outcome], str | None],
+    stage: str,
+) -> None:
+    """Write one outcome, or the failure it is, and count it."""
+    error = outcome.error or "judge returned no answer"
+    problem: str | None = error
+    if outcome.ok and outcome.value is not None:
+        problem = on_ok(writer, outcome)
+    if problem is None:
+        counts.ok += 1
+        if ctx.retry_failed:  # only a retried task can have a failure to clear
+            writer.add(
+                "stages/0_run/08_clear_failure.sql",
+                {"stage": stage, "task_key": outcome.key},
+            )
+    else:
+        counts.failed += 1
+        writer.add(
+            "stages/0_run/07_record_failure.sql",
+            {
+                "stage": stage,
+                "task_key": outcome.key,
+                "error": redact_secrets(problem),  # a server may echo a key
+                "call_id": outcome.call_id,
+            },
+        )

@@ -6,15 +6,16 @@ changed item is re-embedded alone.
 
 Vectors are stored as they are computed, every ``FLUSH_ROWS`` rows or ``FLUSH_SECONDS`` (as the
 pipeline stores its outcomes), and what was computed is stored even when a later batch fails or
-the run is interrupted: an endpoint's refusal, a dropped connection or Ctrl-C halfway through a
-library of 200,000 tools costs the batches in flight, never the ones paid for before them.
+the run is interrupted: an endpoint's refusal, a dropped connection, Ctrl-C or SIGTERM halfway
+through a library of 200,000 tools costs the requests in flight, never the ones paid for before
+them (an endpoint's vectors come request by request, each kept as it comes back).
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -53,6 +54,7 @@ def embed_cached(
     _learn_width(embedder, cached)
 
     parts: list[np.ndarray] = []
+    embedded: list[str] = []  # the hashes of the rows of ``parts``, in the order they came
     if missing:
         embedder.bind(store)
         writer = _CacheWriter(store, embedder)
@@ -61,18 +63,20 @@ def embed_cached(
             with progress(f"{label} ({embedder.model})", len(missing)) as advance:
                 for start in range(0, len(missing), step):
                     batch = missing[start : start + step]
-                    vectors = np.asarray(embedder.embed([first_text[h] for h in batch]))
-                    vectors = vectors.astype(np.float32, copy=False)
-                    _learn_width(embedder, vectors)
-                    parts.append(vectors)
-                    writer.add(batch, vectors)
+                    for offset, got_back in _parts(embedder, [first_text[h] for h in batch]):
+                        vectors = np.asarray(got_back).astype(np.float32, copy=False)
+                        _learn_width(embedder, vectors)
+                        came = batch[offset : offset + len(vectors)]
+                        parts.append(vectors)
+                        embedded.extend(came)
+                        writer.add(came, vectors)
                     advance(len(batch))
         finally:
             writer.flush()  # what was embedded is kept, however the loop ended
     fresh = np.concatenate(parts) if parts else np.zeros((0, embedder.dim), np.float32)
 
     row_of = {h: i for i, h in enumerate(got.column("text_hash").to_pylist())}
-    row_of.update({h: len(row_of) + i for i, h in enumerate(missing)})
+    row_of.update({h: len(row_of) + i for i, h in enumerate(embedded)})
     if len(cached) == 0:
         cached = np.zeros((0, embedder.dim), np.float32)
     matrix = np.concatenate([cached, fresh]) if len(fresh) else cached
@@ -107,6 +111,16 @@ class _CacheWriter:
         with self.store.registered("retrieval_new", table):
             self.store.execute("retrieval/021_store_vectors.sql", {"embedder": self.embedder.key})
         self.hashes, self.vectors, self.last = [], [], time.monotonic()
+
+
+def _parts(embedder: Embedder, texts: list[str]) -> Iterator[tuple[int, np.ndarray]]:
+    """(index of its first text, its vectors) per piece of ``texts`` as each is embedded: an
+    endpoint's requests as each comes back (stored as it comes), a local model's all at once."""
+    parts = getattr(embedder, "embed_parts", None)
+    if parts is not None:
+        yield from parts(texts)
+    else:
+        yield 0, embedder.embed(texts)
 
 
 def _learn_width(embedder: Embedder, vectors: np.ndarray) -> None:

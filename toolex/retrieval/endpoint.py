@@ -27,7 +27,7 @@ llama.cpp by default at 512 tokens of a batch) rather than cutting them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -90,8 +90,8 @@ class EndpointEmbedder:
         if calls is None:  # builds the client: the API key is checked here, before any call
             calls = EmbeddingCalls(EmbeddingClient(provider, model, base_url), self.spec)
         self.calls = calls
-        # One round of requests per call of embed(): the cache stores each round as it comes
-        # back, so a failure or an interruption loses at most the round in flight.
+        # One round of requests per call of embed_parts(): the cache stores each request's
+        # vectors as they come back, so a failure or an interruption loses only those in flight.
         self.texts_per_call = calls.request_texts * calls.in_flight
         endpoint = calls.client.endpoint
         public = endpoint == PUBLIC_ENDPOINTS.get(provider)
@@ -106,6 +106,14 @@ class EndpointEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        self.calls.width = self.calls.width or self.dim  # a known width bounds each answer
         vectors = self.calls.embed(texts)
         self.dim = self.dim or int(vectors.shape[1])  # another width is refused by the cache
         return normalise(vectors)
+
+    def embed_parts(self, texts: Sequence[str]) -> Iterator[tuple[int, np.ndarray]]:
+        """(index of its first text, its vectors) per request, as each comes back: the cache
+        stores each as it comes (toolex.retrieval.embedding_cache)."""
+        self.calls.width = self.calls.width or self.dim  # a known width bounds each answer
+        for start, vectors in self.calls.parts(texts):
+            yield start, normalise(vectors)

@@ -60,9 +60,11 @@ class Connection:
         return commits.Count(*row)
 
     def _counted(self, con: duckdb.DuckDBPyConnection) -> None:
-        """Record the count after a commit on ``con`` (this connection or the counter)."""
+        """Record the count after a commit on ``con`` (this connection or the counter), which
+        ends the commit announced by ``commits.begin``."""
         with self._translated():
-            commits.record(self.path, self.commit_count(con))
+            count = self.commit_count(con)
+        commits.end(self.path, count)
 
     def _count_apart(self) -> None:
         """Count a write that committed on its own (no transaction around it) with a commit of
@@ -72,6 +74,21 @@ class Connection:
         with self._translated():
             self._counter.execute(sql_text("store/50_count_commit.sql"))
         self._counted(self._counter)
+
+    @contextlib.contextmanager
+    def _write_apart(self, name: str) -> Iterator[None]:
+        """Around a shipped file run outside a transaction: a write is announced before it
+        commits (``commits.begin``) and counted after (``_count_apart``)."""
+        if not (self.counting and not self._in_transaction and commits.writes(name)):
+            yield
+            return
+        commits.begin(self.path)
+        try:
+            yield
+        except BaseException:
+            commits.end(self.path, None)
+            raise
+        self._count_apart()
 
     @contextlib.contextmanager
     def _translated(self) -> Iterator[None]:
@@ -100,14 +117,19 @@ class Connection:
                 self.con.execute("ROLLBACK")
             raise
         self._in_transaction = False
+        begun = False
         try:
             with self._translated():
                 if self.counting:  # in the transaction: a log that loses it loses the count
                     self.con.execute(sql_text("store/50_count_commit.sql"))
+                    commits.begin(self.path)  # the record says a commit is under way
+                    begun = True
                 self.con.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(duckdb.Error):
                 self.con.execute("ROLLBACK")
+            if begun:
+                commits.end(self.path, None)
             raise
         if self.counting:
             self._counted(self.con)
@@ -116,10 +138,8 @@ class Connection:
         self, name: str, params: Mapping[str, Any] | None = None
     ) -> duckdb.DuckDBPyConnection:
         """Run one shipped SQL file (one statement) with ``$name`` parameters bound."""
-        with self._translated():
+        with self._write_apart(name), self._translated():
             cur = self.con.execute(sql_text(name), dict(params or {}))
-        if self.counting and not self._in_transaction and commits.writes(name):
-            self._count_apart()
         return cur
 
     def rows(self, name: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -131,10 +151,8 @@ class Connection:
 
     def execute_script(self, name: str) -> None:
         """Run a shipped multi-statement SQL file that takes no parameters (DDL, views)."""
-        with self._translated():
+        with self._write_apart(name), self._translated():
             self.con.execute(sql_text(name))
-        if self.counting and not self._in_transaction and commits.writes(name):
-            self._count_apart()
 
     def arrow(self, name: str, params: Mapping[str, Any] | None = None) -> pa.Table:
         """Run one shipped SQL query with bound parameters; rows come back as an Arrow table.

@@ -9,11 +9,20 @@ from typing import Any, NamedTuple
 import duckdb
 
 from toolex.errors import StoreError
-from toolex.store import commits
+from toolex.store import commits, side_files
 from toolex.store.config import DEFAULT_DB, LOCKED_DOWN, memory_limit
 from toolex.store.existence import Existence
 from toolex.store.failures import RECOVER, is_failure_of_the_file, store_error
 from toolex.store.migrations import Migrations
+
+
+def _has_log(path: str) -> bool:
+    """Whether the store has a write-ahead log with anything in it (commits not yet
+    checkpointed into the file, which DuckDB replays on open)."""
+    try:
+        return Path(f"{path}.wal").stat().st_size > 0
+    except OSError:
+        return False
 
 
 class UnreadableTable(NamedTuple):
@@ -63,8 +72,13 @@ class Store(Migrations, Existence):
         cls, path: str | Path = DEFAULT_DB, *, read_only: bool = False, allow_files: bool = False
     ) -> Store:
         path = str(path)
-        if path != ":memory:" and Path(path).exists() and not Path(path).is_file():
-            raise StoreError(f"the store {path} is not a file (a folder?); name a .duckdb file")
+        if path != ":memory:":
+            kind = side_files.not_regular(path)
+            if kind is not None:
+                raise StoreError(f"the store {path} is {kind}, not a file; name a .duckdb file")
+            # DuckDB reads its log on open, and a FIFO there would never answer; the commit
+            # record is checked as it is read (commits.read_record)
+            side_files.check(f"{path}.wal", "DuckDB keeps the store's write-ahead log")
         new = path != ":memory:" and not Path(path).exists()
         folder = Path(path).expanduser().parent
         if new and not folder.is_dir():
@@ -79,6 +93,7 @@ class Store(Migrations, Existence):
             raise StoreError(f"no store at {path}: the folder {folder} {what}; {todo}")
         if read_only and new:
             raise StoreError(f"no store at {path}; create one with `toolex load ...` first")
+        log = path != ":memory:" and _has_log(path)  # before DuckDB replays and removes it
         config: dict[str, Any] = dict(LOCKED_DOWN if read_only and not allow_files else {})
         lock = config.pop("lock_configuration", False)  # after the session setting below
         if path != ":memory:":
@@ -98,7 +113,7 @@ class Store(Migrations, Existence):
         try:
             with store._translated():
                 store._check_length()
-                store._check_commits()
+                store._check_commits(log)
                 store.migrate()
                 store._start_counting()
         except BaseException:
@@ -117,9 +132,9 @@ class Store(Migrations, Existence):
             self._counter.close()
         self.con.close()
 
-    def _check_commits(self) -> None:
+    def _check_commits(self, log: bool = True) -> None:
         """Refuse a store that lost committed writes (toolex.store.commits), before anything
-        is read from it or written to it."""
+        is read from it or written to it; ``log``: it had a write-ahead log when opened."""
         if self.path == ":memory:":
             return
         try:
@@ -130,7 +145,7 @@ class Store(Migrations, Existence):
             if self.read_only and is_failure_of_the_file(exc, self.path):
                 return  # a damaged file: `toolex check` names what it can still read
             raise
-        commits.check(self.path, count)
+        commits.check(self.path, count, log)
 
     def _start_counting(self) -> None:
         """Count every commit from now on (a store file opened for writing), after folding a

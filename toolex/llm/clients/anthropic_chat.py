@@ -19,6 +19,7 @@ from toolex.llm.clients.chat import (
     messages,
     token_count,
 )
+from toolex.llm.deadline import http_client
 
 
 class AnthropicChat(ProviderChat):
@@ -42,7 +43,11 @@ class AnthropicChat(ProviderChat):
         self.start_at(structured)
         self._sdk, self._sdk_error = anthropic, anthropic.AnthropicError
         self.sdk_client = anthropic.Anthropic(
-            api_key=api_key("anthropic"), base_url=base_url, timeout=timeout_s, max_retries=0
+            api_key=api_key("anthropic"),
+            base_url=base_url,
+            timeout=timeout_s,
+            max_retries=0,
+            http_client=http_client(anthropic),  # the timeout bounds the whole call
         )
 
     def start_at(self, structured: str) -> None:

@@ -14,10 +14,11 @@ from __future__ import annotations
 import os
 import threading
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from toolex.errors import ModelUnavailableError
+from toolex.llm.deadline import limits
 from toolex.llm.failures import classify
 from toolex.llm.keys import check_key, redact_secrets
 from toolex.llm.logprobs import TokenProb
@@ -53,6 +54,7 @@ class Request:
     structured: str | None = None  # a lower mode probed for this call only (after a rejection)
     logprobs: int = 0  # alternatives per answer token wanted (0: no log-probabilities)
     temperature: float | None = None  # sampling temperature (None: the client's, 0 where set)
+    seed: int | None = None  # sampling seed, where the provider takes one (None: none sent)
 
 
 @dataclass(frozen=True)
@@ -100,10 +102,18 @@ def token_count(value: Any) -> int | None:
 
 
 def as_text(value: Any) -> str:
-    """A reply's text field as text, whatever the server put there (None: empty), without any
-    known secret (toolex.llm.keys): a server may echo the request's key into its answer, and
-    an answer ends up in verdict reasons and sub-queries as well as in the ledger."""
-    return redact_secrets(value if isinstance(value, str) else "" if value is None else str(value))
+    """A reply's text field as text, whatever the server put there (None: empty). Secrets are
+    taken out of the whole reply once it is read (:func:`without_secrets`)."""
+    return value if isinstance(value, str) else "" if value is None else str(value)
+
+
+def without_secrets(reply: Reply) -> Reply:
+    """``reply`` with no known secret in its text (toolex.llm.keys.redact_secrets), whatever
+    part of the server's answer the provider read it from (a message's text, a forced tool's
+    input, a batch's result): a server may echo the request's key into its answer, and the
+    answer becomes verdict reasons and sub-queries as well as a ledger row."""
+    text = redact_secrets(reply.text)
+    return reply if text == reply.text else replace(reply, text=text)
 
 
 def messages(request: Request) -> list[dict[str, str]]:
@@ -183,11 +193,12 @@ class ProviderChat(Modes, ABC):
         body = self.request_body(request)
         if request.timeout_s is not None:
             body["timeout"] = request.timeout_s
-        try:
-            resp = self.send(body)
-        except self._sdk_error as exc:
-            error = classify(exc, self._sdk)
-            if self.retry_without(error, body):
-                return self.complete(request)
-            raise error from None
-        return self.read_reply(resp)
+        with limits() as watch:  # the timeout bounds the whole call (toolex.llm.deadline)
+            try:
+                resp = self.send(body)
+            except self._sdk_error as exc:
+                error = watch.reworded(classify(exc, self._sdk))
+                if self.retry_without(error, body):
+                    return self.complete(request)
+                raise error from None
+        return without_secrets(self.read_reply(resp))

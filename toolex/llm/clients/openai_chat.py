@@ -28,6 +28,7 @@ from toolex.llm.clients.chat import (
     messages,
     token_count,
 )
+from toolex.llm.deadline import http_client
 from toolex.llm.failures import PermanentError, TransientError
 from toolex.llm.logprobs import read_openai
 
@@ -69,11 +70,16 @@ class OpenAIChat(ProviderChat):
         self.provider, self.model, self.max_tokens = provider, model, max_tokens
         self.start_at(structured)
         self.logprobs = True  # asked for when a request wants them, until the server refuses
+        self.seed = True  # a request's seed is sent, until the server refuses it
         # Local servers rarely check keys, but the SDK insists on one.
         key = api_key(provider, required=provider == "openai") or "not-needed"
         self._sdk, self._sdk_error = openai, openai.OpenAIError
         self.sdk_client = openai.OpenAI(
-            api_key=key, base_url=base_url, timeout=timeout_s, max_retries=0
+            api_key=key,
+            base_url=base_url,
+            timeout=timeout_s,
+            max_retries=0,
+            http_client=http_client(openai),  # the timeout bounds the whole call
         )
 
     def mode_for(self, request: Request) -> str:
@@ -110,6 +116,8 @@ class OpenAIChat(ProviderChat):
             body["temperature"] = request.temperature if request.temperature is not None else 0
         if request.logprobs and self.logprobs and not reasoning:  # nor do they give logprobs
             body["logprobs"], body["top_logprobs"] = True, request.logprobs
+        if request.seed is not None and self.seed and not reasoning:
+            body["seed"] = request.seed  # the same request samples the same answer again
         # OpenAI's newer models take max_completion_tokens; compatible servers know max_tokens.
         body["max_completion_tokens" if self.provider == "openai" else "max_tokens"] = (
             request.max_tokens or self.max_tokens
@@ -124,7 +132,11 @@ class OpenAIChat(ProviderChat):
 
     def retry_without(self, error: Exception, body: dict[str, Any]) -> bool:
         refused = isinstance(error, PermanentError) and error.status in (400, 422)
-        if not (refused and "logprobs" in body and "logprob" in str(error).lower()):
+        said = str(error).lower()
+        if refused and "seed" in body and "seed" in said:
+            self.seed = False  # a server that takes no seed: none for the rest of the run
+            return True
+        if not (refused and "logprobs" in body and "logprob" in said):
             return False
         # A server without log-probabilities: ask for none for the rest of the run (the
         # verdicts then take their confidence from another signal), and this call again.
