@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from docs import required, tool
 from toolex.judges.base import DecomposeTask
-from toolex.judges.clauses import clauses, cleaned
-from toolex.judges.decomposer import Decomposer, _antecedent
+from toolex.judges.clauses import cleaned
+from toolex.judges.decomposer import Decomposer
 from toolex.judges.step_text import leak
 from toolex.pipeline.decompose import check
 
@@ -59,11 +59,13 @@ def test_two_tools_sharing_one_ask_each_keep_their_items_and_the_named_channel()
         assert leak(s.text, (CLIPS, DETAILS), query) is None
 
 
-def test_a_step_the_request_does_not_state_is_said_through_what_the_tool_returns():
+def test_a_step_the_request_does_not_state_is_said_through_what_the_tool_does():
+    """Issue 32: never "Get the token, for: <the request>" (a response's key before the
+    request): the step in the words its documentation says it does, naming no tool."""
     query = "Hi, can you help me delete my account?"
     token, delete = decompose(query, TOKEN, DELETE)
     assert delete.text == "Delete my account"
-    assert token.text == "Get the token, for: delete my account"
+    assert token.text == "Get the user token"
     assert leak(token.text, (TOKEN, DELETE), query) is None  # not "get user token"
 
 
@@ -83,14 +85,17 @@ def test_a_request_one_tool_answers_is_its_step_and_never_a_placeholder():
 
 
 def test_a_step_that_points_back_is_said_with_the_clause_it_points_to():
-    parts = clauses(
+    news = tool("n::all", "Get All Climate News", "All the climate news articles.", "Climate")
+    paper = tool(
+        "n::one", "Get News From One Source", "Climate news articles of one newspaper.", "Climate"
+    )
+    query = (
         "I'm writing a paper about climate change. I need a list of all the climate news "
         "articles. Can you fetch those for me? I also require articles from The Guardian."
     )
-    assert _antecedent(parts, [], "fetch those for me") == (
-        "Fetch those for me: a list of all the climate news articles"
-    )
-    assert _antecedent(parts[2:3], [], "fetch those for me") is None  # nothing before it
+    everything, guardian = decompose(query, news, paper)
+    assert everything.text == "Fetch a list of all the climate news articles"
+    assert "The Guardian" in guardian.text and "The Guardian" not in everything.text
 
 
 def test_i_need_a_thing_is_the_thing_and_i_need_a_program_to_is_the_task():
