@@ -7,9 +7,9 @@ keeps its own step's values; the three counts are those benchmarks/subquery_qual
 from __future__ import annotations
 
 import pytest
-from docs import required, tool
 from library_shapes import generated, plugins, rapidapi_beir
 
+from docs import required, tool
 from toolex.judges.base import SubQuery
 from toolex.judges.step_faults import faults, offline_steps
 from toolex.judges.step_text import leak
