@@ -51,7 +51,7 @@ _MORE_VERBS = word_set(
     sort choose pick recommend try keep see plot draw apply extract recognize classify
     predict explore discover learn know watch read deploy grant revoke toggle adjust gather
     organize prepare arrange assess inspect diagnose calibrate activate deactivate enter
-    perform conduct
+    perform conduct integrate implement access
     """
 )
 PREPOSITIONS = word_set(

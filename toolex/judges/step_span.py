@@ -70,8 +70,9 @@ def lead_with_verb(text: str, tool: ToolDoc) -> str:
     if not words:
         return text
     first = words[0].lower().removesuffix("'s").removesuffix("'re").removesuffix("'m")
-    if is_verb(first) or first in _OPENERS:
-        return text[0].upper() + text[1:]
+    second = words[1].lower() if len(words) > 1 else ""
+    if is_verb(first) or first in _OPENERS or (first in PREPOSITIONS and second in _OPENERS):
+        return text[0].upper() + text[1:]  # "In how many ways ..." asks too
     if words[0][:1].islower() and first not in _DETERMINERS:
         return f"{opening_verb(tool)} the {text}"  # "Get the file named ...", not "Get file"
     return f"{opening_verb(tool)} {text}"
