@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from toolex.judges.base import AuditTask, Handoff, ToolDoc, Verdict, per_tool
 from toolex.judges.inputs import param_words
@@ -123,7 +122,9 @@ def _required_text(tool: ToolDoc) -> str:
     return " ".join(texts).lower()
 
 
-def _strings(value: Any, *, examples: bool, depth: int = 0, arguments: bool = False) -> list[str]:
+def _strings(
+    value: object, *, examples: bool, depth: int = 0, arguments: bool = False
+) -> list[str]:
     """Every string of a documentation (keys that name parameters included); unless
     ``examples``, without its example values: the values of its example and default fields
     ("example_code", ``default``) and the values written straight under a parameter's name

@@ -36,7 +36,7 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from toolex.judges.base import DecomposeTask, SubQuery, ToolDoc, per_tool
 from toolex.judges.clauses import (
@@ -166,7 +166,7 @@ def _key_words(tool: ToolDoc) -> frozenset[str]:
     return frozenset(words)
 
 
-def _keys(value: Any, depth: int = 0) -> list[str]:
+def _keys(value: object, depth: int = 0) -> list[str]:
     """The keys of a JSON value, three levels deep (a list: its first items)."""
     if depth > 3:
         return []
