@@ -73,7 +73,7 @@ def lead_with_verb(text: str, tool: ToolDoc) -> str:
     second = words[1].lower() if len(words) > 1 else ""
     if is_verb(first) or first in _OPENERS or (first in PREPOSITIONS and second in _OPENERS):
         return text[0].upper() + text[1:]  # "In how many ways ..." asks too
-    if words[0][:1].islower() and first not in _DETERMINERS:
+    if words[0][:1].islower() and first not in _DETERMINERS and first not in df.STOPWORDS:
         return f"{opening_verb(tool)} the {text}"  # "Get the file named ...", not "Get file"
     return f"{opening_verb(tool)} {text}"
 
