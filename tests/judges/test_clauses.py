@@ -14,7 +14,7 @@ def test_a_request_is_cut_into_clauses_where_a_new_ask_opens():
     assert [p.text for p in parts] == [
         "I'm a football enthusiast.",
         "Can you give me Messi's clubs, managers, and referees?",
-        "fetch the latest transfers",
+        "Also, fetch the latest transfers",  # its opening connector stays with it
         "list his trophies.",
     ]
     assert [p.ask for p in parts] == [False, True, True, True]

@@ -199,7 +199,8 @@ def _cut(sentence: str) -> list[str]:
             cuts.append((m.start(), m.end()))
     pieces, start = [], 0
     for begin, end in sorted(cuts):
-        if begin >= start:
+        # never after a sentence's opening connector alone ("Finally, | deploy ...")
+        if begin >= start and _LEADING.sub("", sentence[start:begin]).strip(" ,"):
             pieces.append(sentence[start:begin])
             start = end
     pieces.append(sentence[start:])
