@@ -33,10 +33,14 @@ import argparse
 import json
 import random
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
+from toolex.judges.base import DecomposeTask, SubQuery
+from toolex.judges.decomposer import Decomposer
+from toolex.judges.library import library_idf, store_tools
 from toolex.judges.operating_points import part_of
-from toolex.judges.step_faults import faults, offline_steps
+from toolex.judges.step_faults import faults
 from toolex.judges.step_text import leak
 from toolex.store import Store
 from toolex.tooldoc import fields as df
@@ -57,6 +61,30 @@ def gold_steps() -> dict[tuple[str, str, str], str]:
         if row["group"] in subs:
             out[(row["benchmark"], row["query_id"], row["reference"])] = subs[row["group"]]
     return out
+
+
+def offline_steps(store: Store, benchmark: str) -> Iterator[tuple[DecomposeTask, list[SubQuery]]]:
+    """Every query of ``benchmark`` whose tools are all in its library, decomposed by the
+    offline decomposer weighing words by the library's IDF (as an expansion does)."""
+    tools = store_tools(store, benchmark)
+    docs = {t.item_id: t for t in tools}
+    idf, unseen = library_idf(tools)
+    decomposer = Decomposer(lambda w: idf.get(w, unseen))
+    queries = {
+        q["query_id"]: q
+        for q in store.rows("retrieval/071_query_texts.sql", {"benchmark": benchmark})
+    }
+    combos: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for r in store.rows("expansions/02_qrels_of_benchmark.sql", {"benchmark": benchmark}):
+        combos[r["query_id"]].append((r["slot"], r["item_id"]))
+    for qid, members in sorted(combos.items()):
+        if qid not in queries or any(i not in docs for _, i in members):
+            continue
+        q = queries[qid]
+        task = DecomposeTask(
+            qid, q["text"], q["instruction"], tuple(docs[i] for _, i in sorted(members))
+        )
+        yield task, decomposer.decompose(task)
 
 
 def f1(made: str, gold: str) -> float:
@@ -122,8 +150,8 @@ def main() -> None:
     for key in random.Random(7).sample(sorted(made), min(args.examples, len(made))):
         query, text = made[key]
         print(f"- {key[1]} [{key[2]}]\n    request: {query[:160]}\n    step:    {text}")
-    for kind, found in sorted(faulty.items()):
-        for query, text, what in random.Random(7).sample(found, min(args.faults, len(found))):
+    for kind, cases in sorted(faulty.items()):
+        for query, text, what in random.Random(7).sample(cases, min(args.faults, len(cases))):
             print(f"- {kind} ({what})\n    request: {query[:200]}\n    step:    {text}")
 
 

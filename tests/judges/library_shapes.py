@@ -12,8 +12,10 @@
 * ``plugins``: a MetaTool-style plugin library (a plugin name and its description for the
   model), one tool per request.
 
-Each is loaded into a store through the loader a user would use (``load beir``, ``load
-plain``), so the decomposer reads the documents as it would on the real thing.
+Each is read by the loader a user would use (``load beir``, ``load plain``) and written to a
+store, so the decomposer reads the documents as the store gives them; ``decomposed`` then
+decomposes every query as an expansion does (benchmarks/subquery_quality.py does the same on
+the shared data).
 """
 
 from __future__ import annotations
@@ -22,8 +24,32 @@ import json
 from pathlib import Path
 from typing import Any
 
-from toolex.loaders import load_beir, load_plain
+from toolex.judges.base import DecomposeTask, SubQuery
+from toolex.judges.decomposer import Decomposer
+from toolex.judges.library import library_idf, store_tools
+from toolex.loaders import Benchmark, write_benchmark
+from toolex.loaders.beir import read_beir
+from toolex.loaders.plain import read_plain
 from toolex.store import Store
+
+
+def decomposed(store: Store, bench: Benchmark) -> dict[str, tuple[DecomposeTask, list[SubQuery]]]:
+    """query id -> (its decompose task, the offline decomposer's sub-queries), every query of
+    ``bench`` (written to ``store``), the words weighed by the library's IDF."""
+    tools = store_tools(store, bench.name)
+    docs = {t.item_id: t for t in tools}
+    idf, unseen = library_idf(tools)
+    decomposer = Decomposer(lambda w: idf.get(w, unseen))
+    out = {}
+    for q in bench.queries:
+        members = sorted(
+            (r["slot"], r["item_id"]) for r in bench.qrels if r["query_id"] == q["query_id"]
+        )
+        task = DecomposeTask(
+            q["query_id"], q["text"], q.get("instruction"), tuple(docs[i] for _, i in members)
+        )
+        out[task.key] = (task, decomposer.decompose(task))
+    return out
 
 
 def _jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
@@ -210,7 +236,7 @@ RAPIDAPI_QUERIES = {
 }
 
 
-def rapidapi_beir(root: Path, store: Store) -> str:
+def rapidapi_beir(root: Path, store: Store) -> Benchmark:
     corpus = [
         {"_id": i, "title": api, "text": _endpoint(cat, tool, api, desc, req, ret)}
         for i, (cat, tool, api, desc, req, ret) in RAPIDAPI_TOOLS.items()
@@ -222,8 +248,9 @@ def rapidapi_beir(root: Path, store: Store) -> str:
     qrels += [f"{q}\t{i}\t1" for q, (_, items) in RAPIDAPI_QUERIES.items() for i in items]
     (root / "qrels").mkdir(parents=True, exist_ok=True)
     (root / "qrels" / "test.tsv").write_text("\n".join(qrels) + "\n", encoding="utf-8")
-    load_beir(store, root, name="rapidapi")
-    return "rapidapi"
+    bench = read_beir(root, name="rapidapi")
+    write_benchmark(store, bench)
+    return bench
 
 
 # -- a Seal-Tools-style generated library --------------------------------------------------------
@@ -402,11 +429,12 @@ GENERATED_QUERIES = [
 ]
 
 
-def generated(root: Path, store: Store) -> str:
+def generated(root: Path, store: Store) -> Benchmark:
     items = _jsonl(root / "items.jsonl", [{"id": t["api_name"], "doc": t} for t in GENERATED_TOOLS])
     queries = _jsonl(root / "queries.jsonl", GENERATED_QUERIES)
-    load_plain(store, items, queries, name="generated")
-    return "generated"
+    bench = read_plain(items, queries, name="generated")
+    write_benchmark(store, bench)
+    return bench
 
 
 # -- a MetaTool-style plugin library -------------------------------------------------------------
@@ -428,7 +456,7 @@ PLUGIN_QUERIES = {
 }
 
 
-def plugins(root: Path, store: Store) -> str:
+def plugins(root: Path, store: Store) -> Benchmark:
     items = _jsonl(
         root / "items.jsonl", [{"id": n, "name": n, "text": d} for n, d in PLUGINS.items()]
     )
@@ -436,5 +464,6 @@ def plugins(root: Path, store: Store) -> str:
         root / "queries.jsonl",
         [{"id": q, "text": t, "labels": [tool]} for q, (t, tool) in PLUGIN_QUERIES.items()],
     )
-    load_plain(store, items, queries, name="plugins")
-    return "plugins"
+    bench = read_plain(items, queries, name="plugins")
+    write_benchmark(store, bench)
+    return bench

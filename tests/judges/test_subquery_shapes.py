@@ -7,11 +7,11 @@ keeps its own step's values; the three counts are those benchmarks/subquery_qual
 from __future__ import annotations
 
 import pytest
-from library_shapes import generated, plugins, rapidapi_beir
+from library_shapes import decomposed, generated, plugins, rapidapi_beir
 
 from docs import required, tool
 from toolex.judges.base import SubQuery
-from toolex.judges.step_faults import faults, offline_steps
+from toolex.judges.step_faults import faults
 from toolex.judges.step_text import leak
 from toolex.store import Store
 
@@ -23,7 +23,7 @@ def libraries(tmp_path_factory):
         out = {}
         for make in (rapidapi_beir, generated, plugins):
             bench = make(root / make.__name__, store)
-            out[bench] = {task.key: (task, subs) for task, subs in offline_steps(store, bench)}
+            out[bench.name] = decomposed(store, bench)
         yield out
 
 

@@ -26,19 +26,17 @@ step only (issue 32). So, for one decomposition:
    writes, or that a piece the sub-query states writes, or that the step's own tool's
    documentation writes ("MM/DD/YYYY"), is the step's to keep.
 
-``offline_steps`` decomposes every query of a stored benchmark with the offline decomposer, as
-an expansion does: what benchmarks/subquery_quality.py counts these faults over.
+benchmarks/subquery_quality.py counts them over every query of the shared benchmarks.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
-from toolex.judges.base import DecomposeTask, SubQuery, ToolDoc, per_tool
+from toolex.judges.base import SubQuery, ToolDoc, per_tool
 from toolex.judges.clauses import (
     Clause,
     clauses,
@@ -47,10 +45,7 @@ from toolex.judges.clauses import (
     list_items,
     shared_tail,
 )
-from toolex.judges.decomposer import Decomposer
-from toolex.judges.library import library_idf, store_tools
 from toolex.judges.plans import whole_request
-from toolex.store import Store
 from toolex.tooldoc import fields as df
 
 STATED_SHARE = 0.5  # of a piece's content words (values aside) a sub-query holds to state it
@@ -189,27 +184,3 @@ def _documented(tool: ToolDoc) -> frozenset[str]:
     parts = [tool.name or "", df.name(tool.doc), df.description(tool.doc)]
     parts += [f"{p.name} {p.description}" for p in df.params(tool.doc)]
     return frozenset(df.content_tokens(" ".join(parts)))
-
-
-def offline_steps(store: Store, benchmark: str) -> Iterator[tuple[DecomposeTask, list[SubQuery]]]:
-    """Every query of ``benchmark`` whose tools are all in its library, decomposed by the
-    offline decomposer weighing words by the library's IDF (as an expansion does)."""
-    tools = store_tools(store, benchmark)
-    docs = {t.item_id: t for t in tools}
-    idf, unseen = library_idf(tools)
-    decomposer = Decomposer(lambda w: idf.get(w, unseen))
-    queries = {
-        q["query_id"]: q
-        for q in store.rows("retrieval/071_query_texts.sql", {"benchmark": benchmark})
-    }
-    combos: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    for r in store.rows("expansions/02_qrels_of_benchmark.sql", {"benchmark": benchmark}):
-        combos[r["query_id"]].append((r["slot"], r["item_id"]))
-    for qid, members in sorted(combos.items()):
-        if qid not in queries or any(i not in docs for _, i in members):
-            continue
-        q = queries[qid]
-        task = DecomposeTask(
-            qid, q["text"], q["instruction"], tuple(docs[i] for _, i in sorted(members))
-        )
-        yield task, decomposer.decompose(task)
