@@ -113,8 +113,10 @@ class Decomposer:
             words -= {w for v in constraints(text) for w in df.content_tokens(v)} - held
         if not words:
             return 0.0
-        total = sum(self._weight(w) for w in words)
-        return sum(self._weight(w) for w in words & tool_words(tool)) / total
+        # summed in one order: a set's order follows the process's hash seed, and float sums
+        # taken in two orders can differ in the last bit and flip a tie between two tools
+        total = sum(self._weight(w) for w in sorted(words))
+        return sum(self._weight(w) for w in sorted(words & tool_words(tool))) / total
 
     def _stated(
         self,
