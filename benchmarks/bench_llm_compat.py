@@ -83,12 +83,17 @@ def as_before_issue_28() -> Iterator[None]:
     """The executor and limiter as they were: every attempt made whatever the model repeats,
     no rebuild, cuts down to one call in flight, a timed-out call holding its place for the
     fastest answer's time."""
+    from toolex.judges import plans
     from toolex.llm import corrections, limiter
 
     saved = (corrections.Rejections.next, limiter.Limiter.timed_out, limiter.Limiter.__init__)
+    rebuilt = plans.rebuilt
 
-    def next_(self: Any, correction: Any, last: bool) -> Any:
+    def next_(self: Any, correction: Any) -> Any:
         return correction
+
+    def no_rebuild(*args: Any, **kwargs: Any) -> None:
+        return None
 
     def timed_out(self: Any, ticket: Any) -> float:
         with self._cond:
@@ -101,10 +106,12 @@ def as_before_issue_28() -> Iterator[None]:
     corrections.Rejections.next = next_  # type: ignore[method-assign]
     limiter.Limiter.timed_out = timed_out  # type: ignore[method-assign]
     limiter.Limiter.__init__ = init  # type: ignore[method-assign]
+    plans.rebuilt = no_rebuild
     try:
         yield
     finally:
         corrections.Rejections.next, limiter.Limiter.timed_out, limiter.Limiter.__init__ = saved  # type: ignore[method-assign]
+        plans.rebuilt = rebuilt
 
 
 def run(url: str, args: argparse.Namespace, tmp: Path, name: str) -> dict[str, Any]:

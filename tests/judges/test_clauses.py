@@ -14,7 +14,7 @@ def test_a_request_is_cut_into_clauses_where_a_new_ask_opens():
     assert [p.text for p in parts] == [
         "I'm a football enthusiast.",
         "Can you give me Messi's clubs, managers, and referees?",
-        "fetch the latest transfers",
+        "Also, fetch the latest transfers",  # its opening connector stays with it
         "list his trophies.",
     ]
     assert [p.ask for p in parts] == [False, True, True, True]
@@ -56,3 +56,25 @@ def test_a_list_splits_outside_brackets_and_quotes_only():
         "a matrix of shape (2, 3)",
         "'salt, pepper'",
     ]
+
+
+def test_a_lower_case_request_a_relative_clause_and_a_sequence_word():
+    """Issue 32: a request written all in lower case is still cut into its sentences; ", who
+    ..." goes on the same clause; "Finally, deploy ..." asks though "deploy" is no API verb."""
+    assert [
+        c.text for c in clauses("i follow the wnba. can you get the team 18? also get may 5.")
+    ] == [
+        "i follow the wnba.",
+        "can you get the team 18?",
+        "also get may 5.",
+    ]
+    (checkout,) = clauses("Please check out Emily Johnson, who is departing on December 31.")
+    assert checkout.text.endswith("who is departing on December 31.")
+    (deploy,) = clauses("Finally, deploy the latest version with the pipeline ID IRDK6wwc.")
+    assert deploy.ask and deploy.strong
+    (wish,) = clauses("Then, I want the schedule.")
+    assert wish.ask and not wish.strong
+
+
+def test_a_sentence_s_first_word_before_i_is_no_name():
+    assert constraints("Once I have the station names, search trips to Munich.") == ["Munich"]

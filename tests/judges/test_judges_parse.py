@@ -145,8 +145,8 @@ def test_ordinary_words_that_are_also_names_do_not_count_as_leaks():
     [
         (
             answer((0, "call get_forecast for Lyon"), (1, "convert money")),
-            "the sub-query for number 0 names `get_forecast`; describe the operation instead "
-            "of naming a tool, API or function",
+            "the sub-query for number 0 names `get_forecast`; describe the step in the words of "
+            "the request instead of naming a tool, API or function",
         ),
         (
             answer((0, "retrieve the forecast")),
@@ -257,7 +257,8 @@ def rejection(text, request=REQUEST):
         (
             [(0, "get_forecast", "forecast", "retrieve it"), (1, "convert", "money", "x y")],
             "sub-query 0: the operation names a ground-truth tool/API ('get_forecast')",
-            "the operation for number 0 names `get_forecast`; write the plain verb or object",
+            "the operation for number 0 names `get_forecast`; write the operation as one plain "
+            "verb",
         ),
         (
             [(0, "retrieve", "the WeatherAPI data", "get it"), (1, "convert", "money", "x y")],

@@ -109,3 +109,89 @@ def test_a_named_requirement_only_the_original_covers_is_lost():
         )
     )
     assert kept.accepted
+
+
+# -- it rejects only for what it can show (issue 32) ---------------------------------------
+
+STANDINGS = tool(
+    "Soccer::standings",
+    "getSoccerTeamStandings",
+    "Retrieve the standings of soccer teams in a league",
+    "Soccer",
+    parameters={
+        "league": {
+            "type": "str",
+            "description": "The soccer league (e.g., Premier League, Bundesliga, Ligue 1)",
+        },
+        "season": {"type": "str", "description": "The season", "default": "Serie A 2021"},
+    },
+)
+TABLE = tool(
+    "Football::table",
+    "getLeagueTable",
+    "Retrieve the current league table for a soccer league",
+    "Football",
+    parameters={"league_name": {"type": "str", "description": "The name of the league"}},
+)
+PREMIER_ONLY = tool(
+    "Premier::standings",
+    "premierStandings",
+    "Standings of the Premier League, the top English football league",
+    "Premier",
+)
+
+
+def one_step(query, tools, reference):
+    return AuditTask("q/1", query, None, (query,), tuple(tools), tuple(reference), ())
+
+
+def test_a_name_the_reference_gives_only_as_an_example_is_no_requirement():
+    query = "Show me the standings of the Premier League"
+    assert audit(one_step(query, (TABLE,), (STANDINGS,))).accepted  # "e.g., Premier League"
+    assert audit(one_step("Standings of Serie A", (TABLE,), (STANDINGS,))).accepted  # a default
+    lost = audit(one_step(query, (TABLE,), (PREMIER_ONLY,)))  # its description names it
+    assert not lost.accepted and lost.reason.endswith("covers: Premier League")
+
+
+def test_an_argument_s_example_value_and_example_code_are_no_requirement():
+    german = tool(
+        "hf::zero-shot-de",
+        "German zero-shot classification",
+        "Classifies German text into the labels you give.",
+        api_arguments={"sequence_to_classify": "Angela Merkel ist Politikerin in Deutschland"},
+        example_code="classifier('Vorsitzende der CDU in Deutschland', labels)",
+    )
+    other = tool("hf::zero-shot", "Zero-shot classification", "Classifies text into labels.")
+    query = "Classify the sentence 'Die Wahl in Deutschland war knapp' into news categories."
+    assert audit(one_step(query, (other,), (german,))).accepted
+
+
+ROUTES = tool(
+    "Air::routes",
+    "airportRoutes",
+    "Nonstop routes from an airport, filtered by airline",
+    "Air",
+    parameters={
+        "airport": {"type": "str", "description": "The airport IATA code"},
+        "airline": {"type": "str", "description": "The airline IATA code"},
+    },
+)
+ROUTES_ELSEWHERE = tool(
+    "Flights::routes",
+    "directRoutes",
+    "Direct routes of an airport; filter them with the IATA code of one airline",
+    "Flights",
+    parameters={"iata": {"type": "str", "description": "IATA code of the airport"}},
+)
+
+
+def test_the_same_substitution_gets_the_same_verdict_whatever_the_case():
+    verdicts = [
+        audit(one_step(q, (ROUTES_ELSEWHERE,), (ROUTES,)))
+        for q in (
+            "List the nonstop routes from JFK for the Airline IATA Code 'BA'",
+            "List the nonstop routes from JFK for the airline IATA code 'BA'",
+        )
+    ]
+    assert [v.accepted for v in verdicts] == [True, True]
+    assert verdicts[0].reason == verdicts[1].reason

@@ -1,8 +1,8 @@
 """A model that repeats itself (issue 28.1): a small local model gave its rejected decomposition
 back byte for byte in 43 of 44 corrected retries, and attempts 3-5 re-sent an identical prompt.
 Played by scripted_answers.RepeatingModel over real HTTP: a repeat gets one varied retry, then
-the call stops; where the answer's own operation and entity are clean, the repeat is rebuilt
-from them at once; no prompt is ever sent twice."""
+the call stops; where the answer's own operation and entity are clean, it is rebuilt from them
+at once, never asked again (issue 35.10); no prompt is ever sent twice."""
 
 from __future__ import annotations
 
@@ -12,14 +12,7 @@ import pytest
 from llm_support import ScriptedServer, decompose_tasks, judge_for, verify_tasks
 from scripted_answers import RepeatingModel, correction
 
-from toolex.llm.corrections import (
-    REBUILT,
-    VARY_TEMPERATURE,
-    Correction,
-    Rebuild,
-    Rejections,
-    Stop,
-)
+from toolex.llm.corrections import REBUILT, VARY_TEMPERATURE, Correction, Rejections, Stop
 from toolex.llm.ledger import Ledger
 
 
@@ -36,17 +29,17 @@ def prompts(bodies):
     return [json.dumps([b["messages"], b.get("temperature")], sort_keys=True) for b in bodies]
 
 
-def test_a_repeated_answer_with_clean_operation_and_entity_is_rebuilt_at_once(llm_env, store):
+def test_an_answer_with_clean_operation_and_entity_is_rebuilt_without_asking_again(llm_env, store):
+    """Issue 35.10: its text names the tool, its operation and entity do not: the rebuild is
+    taken at once, where it was sent back once and the model repeated itself word for word."""
     [outcome], bodies, rows = decompose_with(RepeatingModel(), store)
-    assert outcome.ok and outcome.extra["attempts"] == 2  # the retry, then no third call
+    assert outcome.ok and outcome.extra["attempts"] == 1  # no retry the model would repeat
     assert [s.text for s in outcome.value] == [
         "retrieve the weather forecast",  # rebuilt: operation + entity
         "retrieve the flight status for the trip",  # kept as the model wrote it
     ]
-    assert [r["status"] for r in rows] == ["malformed", "ok"]
-    assert rows[1]["error"].startswith(REBUILT) and "get_weather_forecast_0" in rows[1]["error"]
-    assert rows[0]["response"] == rows[1]["response"]  # the model did repeat itself
-    assert len(set(prompts(bodies))) == len(bodies) == 2
+    assert [r["status"] for r in rows] == ["ok"] and len(bodies) == 1
+    assert rows[0]["error"].startswith(REBUILT) and "get_weather_forecast_0" in rows[0]["error"]
 
 
 def test_a_repeat_gets_one_varied_retry_then_the_call_stops(llm_env, store):
@@ -73,16 +66,6 @@ def test_the_varied_retry_can_find_another_answer(llm_env, store):
     assert [r["status"] for r in rows] == ["malformed", "malformed", "ok"]
 
 
-def test_a_model_that_never_repeats_gets_every_attempt_then_the_rebuild(llm_env, store):
-    """Each answer differs (no repeat): the retries go on, and the last attempt's answer is
-    rebuilt from its operation and entity instead of failing the task."""
-    [outcome], bodies, rows = decompose_with(RepeatingModel(drift=True), store, max_attempts=4)
-    assert outcome.ok and outcome.extra["attempts"] == 4
-    assert outcome.value[0].text == "retrieve the weather forecast"
-    assert [r["status"] for r in rows] == ["malformed"] * 3 + ["ok"]
-    assert len(set(prompts(bodies))) == 4
-
-
 def test_a_repeated_verdict_stops_after_the_varied_retry(llm_env, store):
     """A verdict has nothing to rebuild: "Yes" three times is three calls, not five."""
     with ScriptedServer(lambda p, b: '{"verdict": "Yes", "reason": "same"}') as s:
@@ -94,17 +77,15 @@ def test_a_repeated_verdict_stops_after_the_varied_retry(llm_env, store):
 
 def test_rejections_step_by_step():
     a, b = Correction("A", "wrong"), Correction("B", "wrong")
-    fixable = Correction("A", "wrong", fallback={"rebuilt": True})
     seen = Rejections()
-    assert seen.next(a, last=False) == a  # a first rejection: the plain correction
-    assert seen.next(b, last=False) == b  # a different answer: still plain
-    varied = seen.next(a, last=False)  # A again: one varied retry
+    assert seen.next(a) == a  # a first rejection: the plain correction
+    assert seen.next(b) == b  # a different answer: still plain
+    varied = seen.next(a)  # A again: one varied retry
     assert isinstance(varied, Correction) and varied.temperature == VARY_TEMPERATURE
     assert "word for word" in varied.problem and "(wrong)" in varied.problem
-    assert isinstance(seen.next(b, last=False), Stop)  # a repeat after the varied retry
-    assert Rejections().next(fixable, last=True) == Rebuild({"rebuilt": True})  # out of attempts
+    assert isinstance(seen.next(b), Stop)  # a repeat after the varied retry
     again = Rejections(earlier=a)  # a batch answer rejected before the direct attempts
-    assert again.next(fixable, last=False) == Rebuild({"rebuilt": True})
+    assert isinstance(again.next(a), Correction) and isinstance(again.next(a), Stop)
 
 
 @pytest.mark.parametrize("entity_leaks", [False, True])
@@ -113,5 +94,5 @@ def test_many_tasks_of_a_repeating_model_never_waste_more_than_two_calls_each(
 ):
     got, bodies, rows = decompose_with(RepeatingModel(entity_leaks=entity_leaks), store, n=6)
     assert len(got) == 6 and all(o.ok != entity_leaks for o in got)
-    assert len(bodies) == 6 * (3 if entity_leaks else 2)  # was 6 x 5 before issue 28
+    assert len(bodies) == 6 * (3 if entity_leaks else 1)  # was 6 x 5 before issue 28
     assert len(set(prompts(bodies))) == len(bodies)

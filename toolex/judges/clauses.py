@@ -24,6 +24,8 @@ _ABBREVIATIONS = word_set(
     """
 )
 _SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*\s+(?=[A-Z\"'(\[0-9])|[;\n]+\s*")
+# A request written all in lower case ("i'm a fan. can you ...") starts its sentences so too.
+_LOWER_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*\s+(?=[a-z\"'(\[0-9])|[;\n]+\s*")
 # Where a connector may open a new ask: cut when the next word asks or acts ("..., and can you",
 # "... then fetch", ", calculate ..."), not when a list goes on.
 _CUT = re.compile(
@@ -39,16 +41,17 @@ _ASK_CUT = re.compile(
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _OPENERS = word_set(
     """
-    can could would will please tell give show let help also then what which how who where
-    when is are does do
+    can could would will please tell give show let help also then what how is are does do
     """
-)
+)  # not "who", "which", "where", "when": after a comma they open a relative clause
 # Imperatives a request opens with that are not API verbs (lexicon.VERBS holds those).
 _MORE_VERBS = word_set(
     """
     tell give show provide explain suggest turn take put go walk move help assist answer
     sort choose pick recommend try keep see plot draw apply extract recognize classify
-    predict explore discover learn watch read
+    predict explore discover learn know watch read deploy grant revoke toggle adjust gather
+    organize prepare arrange assess inspect diagnose calibrate activate deactivate enter
+    perform conduct integrate implement access
     """
 )
 PREPOSITIONS = word_set(
@@ -68,11 +71,22 @@ _ASK = re.compile(
 )
 # A clause that wishes: it asks too, but may be context ("I want to stay updated").
 _WISH = re.compile(
-    r"\b(?:i|we)\s+(?:also\s+)?(?:need|want|wish)\b|\b(?:i|we)(?:\s+would|'d)\s+(?:also\s+)?like\b"
+    r"\b(?:i|we)\s+(?:also\s+)?(?:need|want|wish|require)\b|\b(?:i|we)(?:\s+would|'d)\s+(?:also\s+)?like\b"
     r"|\bhelp\s+me\b|\bit\s+would\s+be\s+(?:great|helpful|nice)\b"
     r"|\b(?:i'm|i\s+am|we're|we\s+are)\s+(?:also\s+|currently\s+)?(?:curious|interested"
     r"|looking\s+for)\b|\bwanna\b",
     re.IGNORECASE,
+)
+_SEQUENCE = re.compile(
+    r"^\s*(?:then|next|finally|lastly|after\s+that|afterwards|first(?:ly)?|second(?:ly)?"
+    r"|third(?:ly)?)\b\s*,?\s+",
+    re.IGNORECASE,
+)
+_SUBJECTS = word_set(
+    """
+    i i'm i'd i've we we're we'd you you're he she it it's they there this that these those my
+    our your his her its their the a an
+    """
 )
 _LEADING = re.compile(
     r"^(?:(?:also|additionally|furthermore|moreover|besides|finally|lastly|then|next|and|plus"
@@ -104,6 +118,7 @@ _FRAMING = re.compile(
     r"|^it\s+would\s+be\s+(?:great|helpful|nice|useful)\s+if\s+(?:you|i|we)\s+(?:could|can)\s+"
     r"|^(?:use|using)\s+(?:a|an|the)\s+(?:\w+\s+){0,2}?(?:model|tool|api)\s+to\s+"
     r"|^help\s+me\s+(?:to\s+|with\s+)?|^let\s+me\s+know\s+"
+    r"|^(?:some\s+)?(?:assistance|help)\s+(?:in|with)\s+(?=\w+ing\b)"
     r"|^(?:know|learn|find\s+out)\s+(?:about\s+)?(?=the\b|a\b|an\b|if\b|whether\b|how\b|what\b)"
     # last, so that "I need a program to ..." is taken whole above: "I need the forecast"
     r"|^(?:i|we)\s+(?:also\s+)?(?:want|need|require)\s+(?=(?:the|my|our|all|some|a|an)\b)",
@@ -155,7 +170,8 @@ def clauses(request: str) -> list[Clause]:
 def _sentences(text: str) -> list[str]:
     text = re.sub(r"[ \t]+", " ", text.strip())
     out, start = [], 0
-    for m in _SENTENCE_END.finditer(text):
+    ends = _LOWER_SENTENCE_END if text[:1].islower() else _SENTENCE_END
+    for m in ends.finditer(text):
         before = text[start : m.start()].split()
         last = before[-1].lower().rstrip(".") if before else ""
         if m.group().strip().startswith(".") and (last in _ABBREVIATIONS or len(last) == 1):
@@ -183,7 +199,8 @@ def _cut(sentence: str) -> list[str]:
             cuts.append((m.start(), m.end()))
     pieces, start = [], 0
     for begin, end in sorted(cuts):
-        if begin >= start:
+        # never after a sentence's opening connector alone ("Finally, | deploy ...")
+        if begin >= start and _LEADING.sub("", sentence[start:begin]).strip(" ,"):
             pieces.append(sentence[start:begin])
             start = end
     pieces.append(sentence[start:])
@@ -191,11 +208,13 @@ def _cut(sentence: str) -> list[str]:
 
 
 def _asks(text: str) -> tuple[bool, bool]:
-    """(asks at all, asks outright) for one clause."""
+    """(asks at all, asks outright) for one clause. A clause a sequence word opens ("Finally,
+    deploy ...") asks outright unless a subject follows ("Then, I want ...")."""
     bare = _LEADING.sub("", text.strip())
     words = bare.split()
     first = words[0].lower().strip(",") if words else ""
     strong = bool(_ASK.search(bare)) or is_verb(first) or first in QUESTION_WORDS
+    strong |= bool(_SEQUENCE.match(text)) and first.isalpha() and first not in _SUBJECTS
     return strong or bool(_WISH.search(bare)), strong
 
 
@@ -226,6 +245,9 @@ def _from_gerund(word: str) -> str | None:
     return None
 
 
+_I = ("I", "I'm", "I'd", "I've", "I'll")
+
+
 def constraints(clause: str) -> list[str]:
     """Quoted values, codes and numbers, and capitalised names (not a sentence's first word, not
     "I"): the words of a clause that pin down which thing a step is about."""
@@ -233,9 +255,11 @@ def constraints(clause: str) -> list[str]:
     rest = _QUOTED.sub(" ", clause)
     for m in _NAMED.finditer(rest):
         name = m.group(1).rstrip(".")
+        while name.split()[-1] in _I and " " in name:  # "Once I have ...": not a name
+            name = name.rsplit(" ", 1)[0]
         before = rest[: m.start(1)].rstrip()
         first_word = not before or before[-1] in ".!?:"
-        if name.split()[0] in ("I", "I'm", "I'd", "I've") or (first_word and " " not in name):
+        if name.split()[0] in _I or (first_word and " " not in name):
             continue
         out.append(name)
     out += [
@@ -267,3 +291,25 @@ def list_items(text: str) -> list[str]:
         i += 1
     out.append(text[start:])
     return [item.strip() for item in out if item.strip()]
+
+
+_TAIL = re.compile(r"\s+(?:" + "|".join(sorted(PREPOSITIONS)) + r")\s+", re.IGNORECASE)
+
+
+def shared_tail(items: list[str]) -> tuple[list[str], str]:
+    """A coordinated list's last item without the phrase every item shares, and that phrase:
+    a prepositional phrase holding a value, where no other item holds one ("the ZIP code and
+    the coordinates | of the IP address 8.8.8.8"); the items unchanged and "" when there is
+    none ("the performance of the AUD/NZD pair and options for the QQQ ETF")."""
+    tails = [_own_tail(item) for item in items]
+    if len(items) < 2 or tails[-1] is None or any(t is not None for t in tails[:-1]):
+        return items, ""
+    return [*items[:-1], items[-1][: tails[-1]]], items[-1][tails[-1] :].strip()
+
+
+def _own_tail(item: str) -> int | None:
+    """Where ``item``'s prepositional phrase holding a value starts, or None."""
+    found = _TAIL.search(item)
+    if not found or found.start() == 0 or not constraints(item[found.start() :]):
+        return None
+    return found.start()

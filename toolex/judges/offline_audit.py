@@ -7,7 +7,15 @@ checks what only the combination as a whole can get wrong, and claims nothing el
    (platforms, sites, places, products: ``toolex.judges.scope.named_terms``) that the original
    combination's documentation covers must still be covered by some member of this one. A
    requirement the original covers only through a slot this combination kept stays covered: an
-   unchanged slot is never the reason to reject.
+   unchanged slot is never the reason to reject. It rejects only for what it can show:
+   - an example value is no requirement the original covers: a name its documentation writes
+     only as an example ("e.g., Premier League, Bundesliga", a parameter's ``default`` or
+     ``example``, an argument's value, example code) does not count, while any mention in this
+     combination's documentation, examples included, keeps a name covered;
+   - case does not matter: a capitalised run ("Airline IATA Code") is judged by its name-like
+     words only ("IATA"), those the documentations never write in lower case as ordinary words
+     ("airline", "code"), so it asks what the request written in lower case asks; "Premier
+     League" is judged by "Premier".
 2. **The loaded call chain.** Each explicit hand-off (``dependency_edges``, loaded or imported)
    that touches a replaced step: the producer must document returning the value handed over, the
    consumer must take it as an input, and two steps the original ran on one platform must still
@@ -20,9 +28,10 @@ audit (toolex.pipeline.platform_rule). The original combination (nothing replace
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-from toolex.judges.base import AuditTask, Handoff, ToolDoc, Verdict
+from toolex.judges.base import AuditTask, Handoff, ToolDoc, Verdict, per_tool
 from toolex.judges.inputs import param_words
 from toolex.judges.lexicon import GENERIC_ACRONYMS
 from toolex.judges.scope import bare, mentions, named_terms
@@ -61,23 +70,102 @@ def audit(task: AuditTask) -> Verdict:
 
 
 def _uncovered(task: AuditTask) -> list[str]:
-    """The request's named requirements the original covers and this combination does not."""
+    """The request's named requirements the original covers and this combination does not,
+    each judged by its name-like words (``_name_parts``) and reported as the request writes it."""
     if not task.reference:
         return []
+    ordinary = _ordinary_words((*task.reference, *task.tools))
     texts = [task.query, *task.subqueries]
-    wanted = dict.fromkeys(
-        term
-        for text in texts
-        for term in (bare(t) for t in named_terms(text))
-        if term and term.lower() not in GENERIC_ACRONYMS
-    )
+    terms = dict.fromkeys(bare(term) for text in texts for term in named_terms(text))
     return [
-        term for term in wanted if _covered(term, task.reference) and not _covered(term, task.tools)
+        term
+        for term in terms
+        if any(
+            part.lower() not in GENERIC_ACRONYMS
+            and any(_mentions(_required_text(t), part) for t in task.reference)
+            and not any(mentions(t, part) for t in task.tools)
+            for part in _name_parts(term, ordinary)
+        )
     ]
 
 
-def _covered(term: str, tools: Sequence[ToolDoc]) -> bool:
-    return any(mentions(tool, term) for tool in tools)
+def _name_parts(term: str, ordinary: frozenset[str]) -> list[str]:
+    """The runs of ``term``'s words that name something: "Airline IATA Code" -> ["IATA"] where
+    the documentations write "airline" and "code" in lower case; "Buenos Aires" stays whole."""
+    parts: list[list[str]] = [[]]
+    for word in term.split():
+        if word.lower() in ordinary and not word.isupper():
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    return [" ".join(p) for p in parts if p]
+
+
+def _ordinary_words(tools: Sequence[ToolDoc]) -> frozenset[str]:
+    """Words the documentations write in lower case as prose (not inside an identifier, a
+    domain or a path)."""
+    return frozenset(
+        w
+        for tool in tools
+        for text in _strings(tool.doc, examples=True)
+        for w in _PROSE.findall(text)
+    )
+
+
+@per_tool
+def _required_text(tool: ToolDoc) -> str:
+    """What the tool's documentation says it covers, lower case: its name, platform, id and
+    every text of its documentation but the example values ("(e.g., Lakers, Celtics)", a
+    parameter's ``default`` or ``example``)."""
+    texts = [tool.name or "", tool.platform or "", tool.item_id]
+    texts += [_EXAMPLE.sub(" ", t) for t in _strings(tool.doc, examples=False)]
+    return " ".join(texts).lower()
+
+
+def _strings(
+    value: object, *, examples: bool, depth: int = 0, arguments: bool = False
+) -> list[str]:
+    """Every string of a documentation (keys that name parameters included); unless
+    ``examples``, without its example values: the values of its example and default fields
+    ("example_code", ``default``) and the values written straight under a parameter's name
+    (``"api_arguments": {"sequence_to_classify": "Angela Merkel ist ..."}``; ``arguments``: the
+    dict is such a map)."""
+    if depth > 8:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        out = []
+        for key, v in value.items():
+            name = str(key).lower()
+            out.append(str(key))
+            example = name in _EXAMPLE_KEYS or "example" in name
+            if not examples and (example or (arguments and not isinstance(v, dict))):
+                continue
+            out += _strings(v, examples=examples, depth=depth + 1, arguments=name in _ARGUMENTS)
+        return out
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v, examples=examples, depth=depth + 1)]
+    return []
+
+
+def _mentions(haystack: str, term: str) -> bool:
+    pattern = r"(?<![a-z0-9])" + re.escape(term.lower()) + r"(?![a-z0-9])"
+    return re.search(pattern, haystack) is not None
+
+
+_EXAMPLE_KEYS = frozenset({"default", "sample", "samples"})  # and every key naming an example
+# Where a documentation lists its parameters: a string straight under a name is a value.
+_ARGUMENTS = frozenset(
+    {"api_arguments", "arguments", "parameters", "required_parameters", "optional_parameters"}
+)
+# "(e.g., Premier League, Bundesliga)", "e.g. Twitter or Facebook.", "for example: Paris"
+_EXAMPLE = re.compile(
+    r"\(\s*(?:e\.\s?g\.?|eg\.?|for\s+(?:example|instance)|example|ex\.)[^)]*\)"
+    r"|\b(?:e\.\s?g\.?|for\s+(?:example|instance))[,:]?\s[^.;\n]*",
+    re.IGNORECASE,
+)
+_PROSE = re.compile(r"(?<![\w./:@-])[a-z][a-z]+(?![\w/@-]|\.\w)")
 
 
 def _handoffs(task: AuditTask, replaced: set[int]) -> tuple[str | None, int, int]:

@@ -12,12 +12,13 @@ text, operation or entity (unless the request itself writes the name), no two sl
 text, and no sub-query of a multi-tool query is the whole request.
 
 Every rejection carries a ``hint``: the problem worded for the model, which the retry shows it
-("the sub-query for tool 0 names `GetToday`; describe the operation instead"); the message
-itself is what the ledger records. A decomposition rejected only for its texts, whose operations
-and entities are clean, also carries a ``fallback``: the same plan with those texts rebuilt
-from their operation and entity (``plans.rebuilt``). The executor takes it when retrying cannot
-help (the model repeats its rejected answer, or the attempts run out; toolex.llm.corrections),
-because a small model asked again repeats itself.
+("the sub-query for number 0 names `GetToday`; describe the step in the words of the request
+..."), worded so that doing it is accepted; the message itself is what the ledger records. A
+decomposition rejected only for its texts, whose operations and entities are clean, also carries
+a ``fallback``: the same plan with those texts rebuilt from their operation and entity and the
+request's details they wrote (``plans.rebuilt``). The executor takes it at once instead of
+asking again (toolex.llm.executor), because a small model asked again repeated itself word for
+word.
 
 Hostile answers are rejections too, never crashes: JSON nested past the interpreter's recursion
 limit, numbers too long to convert, a sub-query of thousands of characters. A reason longer than

@@ -16,7 +16,9 @@ unless the request itself writes it (the user's own words are fair). Single plai
 
 When only texts are wrong and the operations and entities are clean, the plan can be rebuilt
 without the model: each wrong text becomes its operation and entity ("retrieve" + "the weather
-forecast for Lyon"), which is a plan if that leaves no problem (``rebuilt``).
+forecast for Lyon") with the request's details the text wrote for that step ("in the
+'Electronics' category"), which is a plan if that leaves no problem (``rebuilt``); the LLM path
+takes it at once rather than asking again (toolex.llm.executor).
 """
 
 from __future__ import annotations
@@ -89,17 +91,24 @@ def _field_names(s: SubQuery, tools: Sequence[ToolDoc], request: str) -> list[Pr
         out.append(
             Problem(
                 f"sub-query {s.slot}: the {field} names a ground-truth tool/API ({leaked[0]!r})",
-                f"{what} for number {s.slot} names `{leaked[0]}`; "
-                + (
-                    "describe the operation instead of naming a tool, API or function"
-                    if field == "text"
-                    else "write the plain verb or object instead of a tool, API or function name"
-                ),
+                f"{what} for number {s.slot} names `{leaked[0]}`; " + _FIX[field],
                 s.slot,
                 field,
             )
         )
     return out
+
+
+# What a hint asks for, so that doing it is accepted (issue 35.11): the request's own words
+# are never a leak (``fields.leaked_name``), nor is one plain verb (a name is two words or an
+# identifier); "write the plain verb" of ``DeleteAccount`` was "delete account", its name again.
+_FIX = {
+    "text": "describe the step in the words of the request instead of naming a tool, API or "
+    "function",
+    "operation": "write the operation as one plain verb, not a tool, API or function name",
+    "entity": "write what the step acts on in the words of the request, not a tool, API or "
+    "function name",
+}
 
 
 def whole_request(text: str, request: str) -> bool:
@@ -123,17 +132,42 @@ def rebuilt(
     wrong = {p.slot for p in found}
     if any(not s.operation or not s.entity for s in subs if s.slot in wrong):
         return None
-    fixed = [replace(s, text=rebuilt_text(s)) if s.slot in wrong else s for s in subs]
+    fixed = [
+        replace(s, text=rebuilt_text(s, request, tools)) if s.slot in wrong else s for s in subs
+    ]
     return None if problems(fixed, tools, request) else fixed
 
 
-def rebuilt_text(s: SubQuery) -> str:
+def rebuilt_text(s: SubQuery, request: str = "", tools: Sequence[ToolDoc] = ()) -> str:
     """A sub-query from its operation and entity: "retrieve" + "the weather forecast for Lyon"
-    (the operation once, when the entity already starts with it)."""
+    (the operation once, when the entity already starts with it), with the request's details
+    for this step that the rejected text wrote and they lack (issue 35.12): each phrase of it
+    that a preposition opens, says only words of the request, adds words and names no tool
+    ("list" + "products" + "in the 'Electronics' category", from "use GetProducts to list
+    products in the 'Electronics' category")."""
     operation, entity = (s.operation or "").strip(), (s.entity or "").strip()
-    if _phrase(entity).startswith(_phrase(operation)):
-        return entity
-    return f"{operation} {entity}"
+    base = entity if _phrase(entity).startswith(_phrase(operation)) else f"{operation} {entity}"
+    said = set(fields.content_tokens(request))
+    have = set(fields.content_tokens(base))
+    details = []
+    for phrase in _PREPOSITION.split(s.text)[1:]:
+        phrase = phrase.strip(" ,;:.?!")
+        words = set(fields.content_tokens(phrase))
+        if (
+            words
+            and words <= said
+            and not words <= have
+            and not leaked_names(phrase, tools, request)
+        ):
+            details.append(phrase)
+            have |= words
+    return " ".join([base, *details])
+
+
+_PREPOSITION = re.compile(
+    r"\s+(?=(?:in|of|on|at|for|from|with|by|about|near|between|during|within|under|over)\s)",
+    re.IGNORECASE,
+)
 
 
 # -- names -----------------------------------------------------------------------------------

@@ -11,9 +11,10 @@ answer back byte for byte in 43 of 44 corrected retries (issue 28), and each rep
 prompt identical to the last. So ``Rejections`` follows one call's rejected answers: the first
 repeat of an answer already rejected gets one varied retry (``REPEATED`` names the repeat, and
 the attempt samples at ``VARY_TEMPERATURE``); a repeat after that stops the call, since the next
-prompt would be one already sent. Where the parser could rebuild the answer without the model
-(a decomposition whose texts alone name a tool: ``Correction.fallback``), a repeat, or the last
-attempt, takes that rebuild instead of failing.
+prompt would be one already sent. An answer the parser can rebuild without the model (a
+decomposition whose texts alone name a tool) never comes here: the executor takes the rebuild at
+once (noted ``REBUILT``), since the model, asked again, repeated itself word for word (issue
+35.10).
 
 Whatever a model sends is paid for and stored: ``storable`` replaces what the store cannot
 encode (lone surrogates, which JSON escapes allow) and cuts at a cap with a marker.
@@ -22,7 +23,6 @@ encode (lone surrogates, which JSON escapes allow) and cuts at a cap with a mark
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 RETRY_MESSAGE = (
     "Your answer was rejected: {problem}. Answer again with the JSON object only, in the shape "
@@ -61,19 +61,11 @@ class Correction:
     answer: str  # the rejected answer
     problem: str  # what was wrong with it, worded for the model
     max_tokens: int | None = None  # the budget of the next attempt (None: the judge's)
-    fallback: Any = None  # the answer as the parser rebuilt it without the model, if it could
     temperature: float | None = None  # the next attempt's sampling temperature (None: the judge's)
 
     def turns(self) -> tuple[str, str]:
         """(the rejected answer as shown back, the message naming its problem)."""
         return storable(self.answer, ECHO_CAP), RETRY_MESSAGE.format(problem=self.problem)
-
-
-@dataclass(frozen=True)
-class Rebuild:
-    """Take the parser's rebuild of a rejected answer: retrying will not help."""
-
-    parsed: Any
 
 
 @dataclass(frozen=True)
@@ -85,7 +77,7 @@ class Stop:
 
 class Rejections:
     """One call's rejected answers, and what follows the latest: a retry (the correction, maybe
-    varied), a rebuild, or a stop (see the module docstring)."""
+    varied) or a stop (see the module docstring)."""
 
     def __init__(self, earlier: Correction | None = None) -> None:
         self.answers: set[str] = set()
@@ -93,12 +85,10 @@ class Rejections:
         if earlier is not None:  # a batch answer rejected before the direct attempts
             self.answers.add(earlier.answer)
 
-    def next(self, correction: Correction, last: bool) -> Correction | Rebuild | Stop:
-        """After a rejected answer (``correction``); ``last``: no attempt is left."""
+    def next(self, correction: Correction) -> Correction | Stop:
+        """After a rejected answer (``correction``)."""
         repeat = correction.answer in self.answers
         self.answers.add(correction.answer)
-        if (repeat or last) and correction.fallback is not None:
-            return Rebuild(correction.fallback)
         if not repeat:
             return correction
         if not self.varied:

@@ -11,11 +11,13 @@ time and loop over its attempts; each attempt first takes a place under the limi
   refused key, an endpoint nobody answers) stops at once (``Health``, the same module).
 - A rejected answer is retried at once, and the retry tells the model what was wrong: it sends
   the same conversation plus the rejected answer and a user message naming the problem (the
-  parser's ``hint``, e.g. "the sub-query for number 0 names `GetToday`; describe the operation
-  instead"), because a model asked the same question twice gives the same answer twice. A model
-  that gives a rejected answer back word for word gets one varied retry, then the call stops
-  (no prompt is ever sent twice), unless the parser could rebuild the answer without the model,
-  which is then taken (``Rejections``, toolex/llm/corrections.py). An
+  parser's ``hint``, e.g. "the sub-query for number 0 names `GetToday`; describe the step in
+  the words of the request"), because a model asked the same question twice gives the same
+  answer twice. A model that gives a rejected answer back word for word gets one varied retry,
+  then the call stops (no prompt is ever sent twice; ``Rejections``,
+  toolex/llm/corrections.py). An answer the
+  parser can rebuild without the model (a decomposition whose texts alone name a tool) is taken
+  rebuilt at once, never sent back: the model asked again repeats itself (issue 35.10). An
   answer cut off by the token budget (finish_reason length / stop_reason max_tokens) is rejected
   as such and retried with the budget doubled, up to ``MAX_TOKENS_GROWTH`` times the judge's.
   Any other failure to read an answer (a parser crash, JSON nested past the recursion limit) is
@@ -70,7 +72,6 @@ from toolex.llm.corrections import (
     REBUILT,
     UNREADABLE,
     Correction,
-    Rebuild,
     Rejections,
     Stop,
     storable,
@@ -280,7 +281,7 @@ class Executor:
             )
             started = self.clock.now()
             retry_after, held, answered, refused = None, 0.0, None, False
-            step: Correction | Rebuild | Stop | None = None
+            step: Correction | Stop | None = None
             try:  # the place under the limit is given back on every path
                 try:
                     reply = self.client.complete(request)
@@ -304,8 +305,8 @@ class Executor:
                     row.latency_ms = elapsed * 1000
                     rejected = self.read(row, reply, call, request)
                     if rejected is not None:
-                        step = rejections.next(rejected, last=n == self.policy.max_attempts)
-                        correction = self._settle(row, reply, call, step)
+                        step = rejections.next(rejected)
+                        correction = step if isinstance(step, Correction) else None
                     # a long answer's latency says nothing about queueing
                     answered = None if reply.truncated else elapsed
                     if probe is not None:  # the server answered at the lower mode: keep it
@@ -340,21 +341,9 @@ class Executor:
             attempts=self.policy.max_attempts,
         )
 
-    def _settle(
-        self, row: Attempt, reply: Reply, call: Call, step: Correction | Rebuild | Stop
-    ) -> Correction | None:
-        """Act on what follows a rejected answer: take a rebuild (the row becomes the call's
-        answer, noted as rebuilt), or give the correction for the next attempt."""
-        if isinstance(step, Rebuild):
-            row.parsed = step.parsed
-            if call.annotate is not None:
-                row.parsed = call.annotate(row.parsed, reply)
-            row.status = "ok"
-            row.error = storable(f"{REBUILT}; rejected: {row.error}", ERROR_CAP)
-        return step if isinstance(step, Correction) else None
-
     def read(self, row: Attempt, reply: Reply, call: Call, request: Request) -> Correction | None:
-        """Fill ``row`` from a paid answer; the correction for the next attempt when rejected."""
+        """Fill ``row`` from a paid answer; the correction for the next attempt when rejected.
+        An answer the parser rebuilt without the model is the row's answer, noted as rebuilt."""
         row.response = storable(reply.text, ANSWER_CAP)
         row.prompt_tokens, row.completion_tokens = reply.prompt_tokens, reply.completion_tokens
         row.cost_usd = cost_usd(
@@ -370,9 +359,12 @@ class Executor:
             row.parsed = call.parse(reply.text)
         except AnswerError as exc:
             row.error = storable(str(exc), ERROR_CAP)
-            hint = getattr(exc, "hint", None) or str(exc)
             fallback = getattr(exc, "fallback", None)
-            return Correction(reply.text, storable(hint, ERROR_CAP), request.max_tokens, fallback)
+            if fallback is None:
+                hint = getattr(exc, "hint", None) or str(exc)
+                return Correction(reply.text, storable(hint, ERROR_CAP), request.max_tokens)
+            row.parsed = fallback
+            row.error = storable(f"{REBUILT}; rejected: {row.error}", ERROR_CAP)
         except Exception as exc:  # RecursionError from deep nesting, a parser bug: malformed
             row.error = storable(f"unreadable answer: {type(exc).__name__}: {exc}", ERROR_CAP)
             return Correction(reply.text, UNREADABLE, request.max_tokens)

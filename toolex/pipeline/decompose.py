@@ -7,8 +7,9 @@ a text, operation or entity that spells out a tool/API name, platform or item id
 itself does not use (``tooldoc.fields.name_leak``: identifiers and multi-word names, not ordinary
 words). LLM answers are parsed stricter (``toolex.judges.plans``: names written as words too,
 and a plan must be split into steps). That second rule is not applied here yet: the offline
-decomposer gives 20 of the bundled sample's 300 queries two slots with one text ("Get the
-requested data"), and failing them would leave those queries unexpanded. A label
+decomposer gives 5 of the bundled sample's 300 queries two slots with one text (one ask two
+tools serve, with no list to share: "Download the file"), and failing them would leave those
+queries unexpanded. A label
 naming an item missing from the library is a failure the judge is never asked about.
 """
 

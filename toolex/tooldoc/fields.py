@@ -254,7 +254,11 @@ def leaked_name(
       of them: one or two ordinary words ("Search", "ZIP code") are the vocabulary a sub-query
       is supposed to use.
     * A name the request itself writes is never a leak: the user chose those words (a query
-      that says "use the Soccer Sports Open Data API" may be decomposed with them).
+      that says "use the Soccer Sports Open Data API" may be decomposed with them). Nor are a
+      name's words, in any order, where the request says each of them ("delete account" for
+      ``DeleteAccount`` when the user asks to "delete my account"): a plain description of the
+      step in the request's words is what a sub-query should be (issue 35.11). The identifier
+      written out as it is still leaks.
     """
     name = name.strip()
     if not name:
@@ -270,7 +274,21 @@ def leaked_name(
         if not split_identifiers:
             return False
     words = _phrase(name).split()
-    return len(words) >= min_words and _phrase(name) in _phrase(text)
+    if len(words) < min_words or _phrase(name) not in _phrase(text):
+        return False
+    return not (request and _says_each(request, words))
+
+
+def _says_each(request: str, words: Sequence[str]) -> bool:
+    """Whether ``request`` says each content word of a name (stemmed; a trailing "e" aside:
+    "deleting" says "delete")."""
+    wanted = {_bare_stem(w) for w in words if w not in STOPWORDS}
+    said = {_bare_stem(w) for w in split_words(request)}
+    return bool(wanted) and wanted <= said
+
+
+def _bare_stem(word: str) -> str:
+    return stem(word).removesuffix("e")
 
 
 def name_parts(item_id: str) -> list[str]:
