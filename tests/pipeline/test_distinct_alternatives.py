@@ -1,9 +1,11 @@
 """Issue 35.3 on the shared StableToolBench expansion: alternatives are distinct tool sets.
 
-On the whole benchmark, 23 of the 287 alternatives repeated the tool set of another one or of
-the original ((B, A) beside (A, B)), all in G1_tool, which the fixture expands: 21 in
-G1_tool:16133 (whose "Categories" equivalents also supply most of its alternatives), one each in
-G1_tool:77908 and G1_tool:9039. The assembly now keeps one combination per tool set (the
+With the verifier of issue 24, 23 of the whole benchmark's 287 alternatives repeated the tool set
+of another one or of the original ((B, A) beside (A, B)), all in G1_tool, which the fixture
+expands: 21 in G1_tool:16133 (whose wrong "Categories" equivalents also supplied most of its
+alternatives), one each in G1_tool:77908 and G1_tool:9039. With issue 32's six-point verifier
+and sub-queries, G1_tool holds 17 distinct alternatives and 2 repeats (G1_tool:14198,
+G1_tool:77908). The assembly now keeps one combination per tool set (the
 original, else the best ranked) and counts the rest as `repeated`; the counts of `stats`,
 `expand`, `info` and the report count distinct ones, and "new" (the best over the valid
 combinations) is the same with the repeats as without: shown by putting them back."""
@@ -22,7 +24,7 @@ from toolex.retrieval.runs import retrieve_run
 
 pytestmark = pytest.mark.shared_data
 BENCHMARK = "stabletoolbench"
-REPEATED = {"G1_tool:16133": 21, "G1_tool:77908": 1, "G1_tool:9039": 1}
+REPEATED = {"G1_tool:14198": 1, "G1_tool:77908": 1}
 
 
 def tool_sets(store, expansion):
@@ -48,19 +50,19 @@ def test_every_count_counts_distinct_tool_sets(stb_expansion):
         "SELECT query_id, repeated FROM combination_products WHERE expansion = 'default' "
         "AND repeated > 0"
     ).fetchall()
-    assert dict(repeated) == REPEATED  # was stored as 23 valid alternatives
+    assert dict(repeated) == REPEATED  # stored as valid alternatives before issue 35.3
     (row,) = annotation_table(store, BENCHMARK)
-    assert (row["alternatives"], row["valid_combos"], row["repeated"]) == (62, 158 + 62, 23)
+    assert (row["alternatives"], row["valid_combos"], row["repeated"]) == (17, 158 + 17, 2)
     fates = ("valid_combos", "rejected_platform", "repeated", "rejected_audit", "cut", "pending")
     assert row["assembled"] == sum(row[k] for k in fates)
     outcome = expansion_outcome(store, BENCHMARK, "default")
-    assert (outcome.valid, outcome.alternatives) == (158 + 62, 62)  # G1_tool's originals
+    assert (outcome.valid, outcome.alternatives) == (158 + 17, 17)  # G1_tool's originals
     (info,) = [r for r in section_rows(store, "expansions") if r["expansion"] == "default"]
-    assert (info["valid"], info["alternatives"]) == (158 + 62, 62)
+    assert (info["valid"], info["alternatives"]) == (158 + 17, 17)
     (report,) = store.rows(
         "reports/10_annotation.sql", {"benchmarks": [BENCHMARK], "expansion": "default"}
     )[-1:]
-    assert (report["alternatives"], report["repeated"]) == (62, 23)
+    assert (report["alternatives"], report["repeated"]) == (17, 2)
 
 
 def test_new_is_the_same_with_the_repeats_put_back(stb_expansion):
