@@ -22,7 +22,7 @@ from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.lexicon import PAYLOAD_WORDS, PUBLIC_IDS, SYNONYM_OF, word_set
 from toolex.judges.scope import stems
 from toolex.judges.step import Step
-from toolex.judges.tool_facts import model_card, params, provider
+from toolex.judges.tool_facts import model_card, named_provider, params, provider
 from toolex.judges.vocabulary import keys_of, said, synonym_keys
 from toolex.tooldoc import fields as df
 
@@ -128,17 +128,24 @@ def handle_conflict(cand: ToolDoc, ref: ToolDoc, request: str | None) -> str | N
     and the candidate, on another platform, needs an id of its own: the id names a record the
     candidate cannot see. An id a previous step hands over is the dependency rule's
     (toolex.pipeline.platform_rule), which keeps such steps on one platform."""
-    rp, cp = provider(ref), provider(cand)
+    rp, cp = named_provider(ref), named_provider(cand)
     if not rp or not cp or rp == cp or not request or not _STATED_ID.search(request):
         return None
-    issued = [p.name for p in required_params(ref) if is_handle(p.name) and df.is_id_like(p.name)]
-    theirs = [p.name for p in required_params(cand) if is_handle(p.name) and df.is_id_like(p.name)]
+    issued, theirs = _id_inputs(ref), _id_inputs(cand)
     if issued and theirs:
         return (
-            f"ids do not travel between platforms: the request's id is for {ref.platform}; "
-            f"the candidate ({cand.platform}) needs its own {', '.join(theirs)}"
+            f"ids do not travel between platforms: the request's id is for {rp}; "
+            f"the candidate ({cp}) needs its own {', '.join(theirs)}"
         )
     return None
+
+
+@per_tool
+def _id_inputs(tool: ToolDoc) -> tuple[str, ...]:
+    """The ids a tool takes of records its provider issued: its required ones, or, where the
+    documentation marks nothing required (a function's defaults), every one it takes."""
+    given = required_params(tool) or params(tool)
+    return tuple(p.name for p in given if is_handle(p.name) and df.is_id_like(p.name))
 
 
 def step_param_missing(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | None:

@@ -25,9 +25,9 @@ import re
 from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.inputs import handle_conflict, is_handle, required_params
 from toolex.judges.lexicon import word_set
-from toolex.judges.scope import other_platform
+from toolex.judges.scope import bare, other_platform
 from toolex.judges.step import Step
-from toolex.judges.tool_facts import model_card, provider, returned
+from toolex.judges.tool_facts import model_card, named_provider, provider, returned
 from toolex.tooldoc import fields as df
 
 # Objects a platform holds of its own: another platform's are other records.
@@ -54,7 +54,9 @@ SELF_WORDS = word_set(
 def _object_words(tool: ToolDoc) -> frozenset[str]:
     """The words of a tool's name, lower case, as written and singular."""
     out = set()
-    for word in df.split_words(df.name(tool.doc) or tool.name or ""):
+    words = df.split_words(df.name(tool.doc) or tool.name or "")
+    out.update(a + b for a, b in zip(words, words[1:], strict=False))  # "auto complete"
+    for word in words:
         out.add(word)
         if word.endswith("ies"):
             out.add(word[:-3] + "y")
@@ -114,9 +116,9 @@ def own_records(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """The reference answers from its platform's own records (categories, products, a record by
     its platform's id, its own health) and the candidate is another platform's, not a copy of
     the same endpoint."""
-    rp, cp = provider(ref), provider(cand)
-    if not rp or rp == cp or model_card(ref):
-        return None  # a candidate of no known platform is not shown to be the reference's
+    rp, cp = named_provider(ref), named_provider(cand)
+    if not rp or not cp or rp == cp or model_card(ref):
+        return None  # a candidate of no known provider is not shown to be another's
     itself = _self_bound(ref)
     if itself:
         return (
@@ -126,8 +128,8 @@ def own_records(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     bound = catalogue_bound(ref)
     if bound and not same_endpoint(cand, ref):
         return (
-            f"the reference reads {ref.platform}'s own records ({bound!r}); the candidate "
-            f"reads {cand.platform or 'another platform'}'s, and is not the same endpoint"
+            f"the reference reads {ref.platform or rp}'s own records ({bound!r}); the candidate "
+            f"reads {cand.platform or cp}'s, and is not the same endpoint"
         )
     return None
 
@@ -140,4 +142,39 @@ def stated_id(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     return handle_conflict(cand, ref, step.request)
 
 
-RULES = (named_platform, stated_id, own_records)
+# A one-word platform counts as named when a word saying what kind of thing it is follows it
+# ("the Translator tool"); a longer one when written out whole, as capitalised.
+_KIND_AFTER = r"\s+(?:API|api|Api|tool|Tool|service|Service|app|App|platform|website|plugin)\b"
+_COPY_SUFFIX = re.compile(r"(?i)[\s_-]*v\d+$")
+
+
+def _platform_name(tool: ToolDoc) -> str:
+    """The platform's name without a copy's version suffix ("Quotes_v2") nor kind words."""
+    return bare(_COPY_SUFFIX.sub("", (tool.platform or "").strip()).strip())
+
+
+def _writes(text: str, name: str) -> bool:
+    words = name.split()
+    if not words or not any(w[:1].isupper() for w in words):
+        return False
+    tail = "" if len(words) > 1 else _KIND_AFTER
+    return bool(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-]){tail}", text))
+
+
+def written_platform(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """The request or the step names the reference's platform as a name ("the Translator
+    tool", "in the Company Consultation ... API") and never the candidate's: the user asked for
+    that platform's answer, and another platform's, however alike, is not it."""
+    rn, cn = _platform_name(ref), _platform_name(cand)
+    if not rn or not cn or rn.split()[0].lower() == cn.split()[0].lower() or model_card(ref):
+        return None  # one brand's two publications ("Bing Search", "Bing Web Search")
+    for text in step.texts:
+        if _writes(text, rn) and not _writes(text, cn):
+            return (
+                f"the request names the reference's platform {rn!r}; the candidate is "
+                f"{cand.platform!r}'s"
+            )
+    return None
+
+
+RULES = (named_platform, written_platform, stated_id, own_records)

@@ -70,3 +70,26 @@ def params(tool: ToolDoc) -> tuple[df.Param, ...]:
         if name and name not in ("self", "cls") and name.isidentifier():
             out.append(df.Param(name, "=" not in arg))
     return tuple(out)
+
+
+# "... using the Wayfair API", "from the Tennis Live Data API", "from Provider3 using the ...
+# service": the provider a function's description names when no platform field does. A name
+# before "service" alone is left out: there descriptions name the marketplace that hosts the
+# function ("using the ... service"), shared by providers that have nothing else in common.
+_NAMED_PROVIDER = re.compile(
+    r"\b(?:using|from|via|with|through|by|on|of)\s+(?:the\s+)?"
+    r"((?:[A-Z0-9][\w.&'+-]*\s+){0,5}?[A-Z0-9][\w.&'+-]*)"
+    r"(?:\s+(?:API|APIs|endpoint|platform|database)\b|\s+using\b)"
+)
+
+
+@per_tool
+def named_provider(tool: ToolDoc) -> str:
+    """The provider a tool is published by: its platform, or else the provider its description
+    names ("using the Wayfair API"), lower case ('' when neither says). Generated function
+    libraries carry no platform field but name the provider in the description, and their ids
+    and catalogues are that provider's as much as a platform's are."""
+    if provider(tool):
+        return provider(tool)
+    m = _NAMED_PROVIDER.search(df.description(tool.doc))
+    return m.group(1).strip().lower() if m else ""
