@@ -107,15 +107,23 @@ def conversion(tool: ToolDoc) -> tuple[str, str] | None:
 @per_tool
 def language_pair(tool: ToolDoc) -> tuple[str, str] | None:
     """(source, target) of a translation model whose id carries the pair ("opus-mt-fr-en"): the
-    last two language codes side by side in the id."""
+    last two language codes side by side in the id. A code outside the ISO list (a dialect's
+    "hk") counts when it is paired with one in it by a hyphen ("en-hk")."""
     name = (df.name(tool.doc) or tool.name or "").lower().rsplit("/", 1)[-1]
     tokens = re.split(r"[-_.]", name)
     pairs = [
         (a, b)
         for a, b in zip(tokens, tokens[1:], strict=False)
-        if a in _LANGUAGES and b in _LANGUAGES and a != b
+        if a != b
+        and ((a in _LANGUAGES and b in _LANGUAGES) or f"{a}-{b}" in name and _code_pair(a, b))
     ]
     return pairs[-1] if pairs else None
+
+
+def _code_pair(a: str, b: str) -> bool:
+    return (a in _LANGUAGES or b in _LANGUAGES) and all(
+        len(w) in (2, 3) and w.isalpha() for w in (a, b)
+    )
 
 
 def _side(word: str) -> bool:

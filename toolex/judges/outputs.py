@@ -12,11 +12,14 @@ the absence of a contradiction. A classifier never stands in for a regression mo
 
 from __future__ import annotations
 
+import re
+
 from toolex.judges.base import ToolDoc, per_tool
-from toolex.judges.inputs import param_name_keys
+from toolex.judges.inputs import param_name_keys, param_words
+from toolex.judges.lexicon import GENERIC_NAME_WORDS, base_verb, word_set
 from toolex.judges.operations import output_conflict
 from toolex.judges.step import Step
-from toolex.judges.tool_facts import returned
+from toolex.judges.tool_facts import named_provider, returned
 from toolex.judges.vocabulary import keys_of, said
 from toolex.tooldoc import fields as df
 
@@ -91,6 +94,150 @@ def output_kind(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     return output_conflict(cand, ref)
 
 
+# A name opening as a yes/no question asks one ("Is a business?", "has_permission").
+_ASKS = word_set("is are has have does do can exists")
+# Words saying a tool checks something rather than fetches it.
+_CHECKS = word_set(
+    """
+    check checks checker verify verifies verification validate validates validation validator
+    valid validity available availability exist exists existence detect detects whether
+    """
+)
+_YES_NO = re.compile(r"(?i)\btrue\b[^.]*\bfalse\b|\bboolean\b")
+
+
+@per_tool
+def yes_no(tool: ToolDoc) -> bool:
+    """The tool answers a yes/no question: its name asks one, or it says it returns true or
+    false."""
+    name = df.name(tool.doc) or tool.name or ""
+    words = df.split_words(name)
+    return (
+        bool(words and words[0] in _ASKS)
+        or "?" in name
+        or bool(_YES_NO.search(df.description(tool.doc)))
+    )
+
+
+@per_tool
+def checks_something(tool: ToolDoc) -> bool:
+    name = df.name(tool.doc) or tool.name or ""
+    return yes_no(tool) or bool(set(df.split_words(f"{name} {df.description(tool.doc)}")) & _CHECKS)
+
+
+def answer_kind(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """One tool answers whether something holds (true or false), the other fetches its details
+    and says nothing of checking: a check is not a fetch ("is it a business account?" /
+    "the business's profile"), nor the other way round."""
+    if yes_no(ref) and not checks_something(cand):
+        return "the reference answers yes or no; the candidate fetches details and checks nothing"
+    if yes_no(cand) and not checks_something(ref):
+        return "the candidate answers only yes or no; the reference fetches details"
+    return None
+
+
+# "place by IP", "country from a phone number": what comes after is what the tool is given ("for"
+# and "with" too often qualify the object instead: "WhatsApp for Business").
+_KEYED = word_set("by from using via given")
+
+
+@per_tool
+def name_object_and_key(tool: ToolDoc) -> tuple[frozenset[str], frozenset[str]]:
+    """The stems a tool's name says it returns, and those it says it is given: the words before
+    and after its first "by"/"from"/"for" ("Get place by my IP": place; ip)."""
+    words = df.split_words(df.name(tool.doc) or tool.name or "")
+    for i, word in enumerate(words):
+        if word in _KEYED and i:
+            before, after = words[:i], words[i + 1 :]
+            return _stems(before), _stems(after)
+    return _stems(words), frozenset()
+
+
+def _stems(words: list[str]) -> frozenset[str]:
+    return frozenset(
+        df.stem(w)
+        for w in words
+        if w not in df.STOPWORDS and w not in GENERIC_NAME_WORDS and len(w) > 1
+    )
+
+
+def given_not_returned(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """What the step asks for is what the reference's name returns, and the candidate's name
+    takes it as its input and returns something else ("Get IP" / "Get place by my IP")."""
+    obj_ref, _ = name_object_and_key(ref)
+    obj_cand, key_cand = name_object_and_key(cand)
+    if not key_cand or obj_cand <= obj_ref:
+        return None
+    given = sorted(step.words & obj_ref & key_cand - obj_cand - set(returned(cand)))
+    if not given:
+        return None
+    return (
+        f"the step asks for the {given[0]}; the candidate is given a {given[0]} and returns "
+        f"{' '.join(sorted(obj_cand - obj_ref))}"
+    )
+
+
+def described_outputs(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """A word of the step the reference's description says it gives (not an input), that the
+    candidate, documenting no response, never says: "information related to an IP" does not
+    show the "geolocation" the step asks for."""
+    if response_fields(cand) or not _thin(cand):
+        return None  # its documented fields are what it gives: asked_outputs reads them
+    inputs = param_name_keys(ref)
+    gives = _gives(ref)
+    want = [w for w in step.asked if said(w, gives) and not said(w, inputs)]
+    missing = [w for w in want if not said(w, documented_keys(cand))]
+    if not missing:
+        return None
+    return f"the step asks for {_listed(missing)}; the candidate only says {_shown(cand)}"
+
+
+# Words that say a description is about something without saying what it gives.
+_VAGUE = word_set(
+    """
+    related regarding about associated relevant relating concerning various given provided
+    specified specific certain corresponding
+    """
+)
+
+
+@per_tool
+def _thin(tool: ToolDoc) -> bool:
+    """The description names nothing but the tool's own name and inputs, its provider, and
+    words of no content ("Fetch information related to an IP address using the X API")."""
+    own = keys_of([*df.split_words(df.name(tool.doc) or tool.name or ""), *param_words(tool)])
+    text = df.description(tool.doc)
+    for provider_name in (named_provider(tool), tool.platform or ""):
+        if provider_name:
+            text = re.sub(rf"(?i){re.escape(provider_name)}", " ", text)
+    for word in df.split_words(text):
+        if word in df.STOPWORDS or word in GENERIC_NAME_WORDS or word in _VAGUE:
+            continue
+        if base_verb(word) or said(word, own) or word in ("api", "endpoint", "using"):
+            continue
+        return False
+    return True
+
+
+_GIVEN_AS = word_set("data information info details detail results records report")
+
+
+@per_tool
+def _gives(tool: ToolDoc) -> frozenset[str]:
+    """Keys of what a description says the tool gives: the word before "data", "information",
+    "details" ("Retrieves geolocation data for ...": geolocation)."""
+    words = df.split_words(df.description(tool.doc))
+    found = [
+        a
+        for a, b in zip(words, words[1:], strict=False)
+        if b in _GIVEN_AS
+        and a not in df.STOPWORDS
+        and a not in GENERIC_NAME_WORDS
+        and not base_verb(a)
+    ]
+    return keys_of(found)
+
+
 def _listed(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
@@ -103,4 +250,4 @@ def _shown(tool: ToolDoc) -> str:
     return f"only {name!r}" + (" and its description" if df.description(tool.doc) else "")
 
 
-RULES = (output_kind, asked_outputs)
+RULES = (output_kind, answer_kind, asked_outputs, given_not_returned, described_outputs)

@@ -78,7 +78,7 @@ def params(tool: ToolDoc) -> tuple[df.Param, ...]:
 # function ("using the ... service"), shared by providers that have nothing else in common.
 _NAMED_PROVIDER = re.compile(
     r"\b(?:using|from|via|with|through|by|on|of)\s+(?:the\s+)?"
-    r"((?:[A-Z0-9][\w.&'+-]*\s+){0,5}?[A-Z0-9][\w.&'+-]*)"
+    r"((?:(?:[A-Z0-9][\w.&'+-]*|and|of|&)\s+){0,5}?[A-Z0-9][\w.&'+-]*)"
     r"(?:\s+(?:API|APIs|endpoint|platform|database)\b|\s+using\b)"
 )
 
