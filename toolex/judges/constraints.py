@@ -111,4 +111,94 @@ def _described_numbers(tool: ToolDoc) -> frozenset[str]:
     return frozenset(_NUMBER.findall(df.description(tool.doc)))
 
 
-RULES = (setting, named_number, unhomed_values)
+def sibling_number(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """The two names are one name but for a number ("Best Sign 1" / "Best Sign 2"), and the
+    request writes the candidate's number too: it asks for each sibling apart, so one does not
+    stand in for the other."""
+    rn, cn = df.name(ref.doc) or ref.name or "", df.name(cand.doc) or cand.name or ""
+    if _NUMBER.sub("#", rn).lower() != _NUMBER.sub("#", cn).lower() or rn == cn:
+        return None
+    said_numbers = {n for text in step.texts for n in _NUMBER.findall(text)}
+    theirs = set(_NUMBER.findall(cn)) - set(_NUMBER.findall(rn))
+    if not theirs & said_numbers:
+        return None
+    return f"the request asks {rn!r} and {cn!r} apart: siblings a number apart"
+
+
+# Parameters that take free text; a filter by category, type or genre takes one of a few
+# values the provider defines, not the user's words.
+_FREE_TEXT = frozenset(
+    df.stem(w) for w in word_set("query q search term terms keyword keywords text phrase string")
+)
+_QUOTED = re.compile(r"'[^']+'|\"[^\"]+\"")
+
+
+@per_tool
+def _free_text(tool: ToolDoc) -> str | None:
+    for p in params(tool):
+        if any(df.stem(w) in _FREE_TEXT for w in df.split_words(p.name)) or p.name.lower() == "q":
+            return p.name
+    return None
+
+
+_FILTERS = frozenset(
+    df.stem(w) for w in word_set("category categories type types genre tag tags topic kind")
+)
+
+
+@per_tool
+def _filters_only(tool: ToolDoc) -> bool:
+    """The tool takes a category-like filter and nothing else a user's words could go into
+    (paging and format aside)."""
+    words = [[df.stem(w) for w in df.split_words(p.name)] for p in params(tool)]
+    filters = [ws for ws in words if ws and ws[-1] in _FILTERS]
+    rest = [p for p, ws in zip(params(tool), words, strict=True) if not (ws and ws[-1] in _FILTERS)]
+    return bool(filters) and all(plumbing(p.name) for p in rest)
+
+
+def free_text(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """The step gives words to look for ('music') and the reference searches free text for
+    them; the candidate takes no free text (at most a category it defines): it cannot search
+    for the user's words."""
+    ref_param = _free_text(ref)
+    if not ref_param or not _QUOTED.search(step.subquery) or not _filters_only(cand):
+        return None
+    return (
+        f"the step gives words to search for, which the reference takes as {ref_param!r}; the "
+        "candidate takes only a category"
+    )
+
+
+# Values of a kind a parameter of that kind takes: a currency named by code or name.
+_KINDS = {
+    "currency": word_set(
+        """
+        currency currencies usd eur jpy gbp cny rmb inr aud cad chf krw rub brl mxn yen euro
+        euros dollar dollars pound pounds sterling yuan rupee rupees franc francs won ruble
+        rubles peso pesos real reais
+        """
+    ),
+}
+
+
+def value_kind(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """The step gives a value of a kind (a currency: "in Japanese Yen") that the reference
+    takes as a parameter of that kind and the candidate has no parameter for."""
+    said_words = {w for text in step.texts for w in df.split_words(text)}
+    for kind, values in _KINDS.items():
+        given = sorted(said_words & values - {kind})
+        if not given:
+            continue
+        if _takes_kind(ref, kind) and not _takes_kind(cand, kind):
+            return (
+                f"the step gives a {kind} ({given[0]}), which the reference takes and the "
+                "candidate cannot"
+            )
+    return None
+
+
+def _takes_kind(tool: ToolDoc, kind: str) -> bool:
+    return any(kind in df.split_words(p.name) for p in params(tool))
+
+
+RULES = (setting, named_number, sibling_number, value_kind, free_text, unhomed_values)

@@ -22,7 +22,7 @@ from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.lexicon import PAYLOAD_WORDS, PUBLIC_IDS, SYNONYM_OF, word_set
 from toolex.judges.scope import stems
 from toolex.judges.step import Step
-from toolex.judges.tool_facts import model_card, named_provider, params, provider
+from toolex.judges.tool_facts import model_card, named_provider, params
 from toolex.judges.vocabulary import keys_of, said, synonym_keys
 from toolex.tooldoc import fields as df
 

@@ -27,7 +27,7 @@ from toolex.judges.inputs import handle_conflict, is_handle, required_params
 from toolex.judges.lexicon import word_set
 from toolex.judges.scope import bare, other_platform
 from toolex.judges.step import Step
-from toolex.judges.tool_facts import model_card, named_provider, provider, returned
+from toolex.judges.tool_facts import model_card, named_provider, returned
 from toolex.tooldoc import fields as df
 
 # Objects a platform holds of its own: another platform's are other records.
@@ -53,7 +53,7 @@ SELF_WORDS = word_set(
 @per_tool
 def _object_words(tool: ToolDoc) -> frozenset[str]:
     """The words of a tool's name, lower case, as written and singular."""
-    out = set()
+    out: set[str] = set()
     words = df.split_words(df.name(tool.doc) or tool.name or "")
     out.update(a + b for a, b in zip(words, words[1:], strict=False))  # "auto complete"
     for word in words:

@@ -321,4 +321,34 @@ def subject(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     return scope_missing(step.texts, cand, ref)
 
 
-RULES = (qualifier, narrower, subject)
+def _plural(word: str) -> str | None:
+    """The singular of a plural word ("languages" -> "language"), or None."""
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return None
+
+
+@per_tool
+def _reads_one(tool: ToolDoc) -> bool:
+    """The tool takes the id of the one record it reads."""
+    return any(p.required and df.is_id_like(p.name) for p in params(tool))
+
+
+def granularity(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """One name lists a collection ("Get Languages", nothing required), the other reads one of
+    it by its id ("Get a Language", an id required): every record is not one record."""
+    sides = ((ref, cand, "reference", "candidate"), (cand, ref, "candidate", "reference"))
+    for many, one, side, other in sides:
+        if not _reads_one(one) or _reads_one(many):
+            continue
+        singular = set(_name_tokens(one))
+        for word in _name_tokens(many):
+            single = _plural(word)
+            if single and single in singular and word not in singular:
+                return f"the {side} lists every {single}; the {other} reads one {single} by its id"
+    return None
+
+
+RULES = (qualifier, narrower, subject, granularity)
