@@ -78,6 +78,7 @@ def packet(
     benchmark: str,
     drawn: list[dict],
     seed: int,
+    tag: str = "r3",
 ) -> tuple[list[dict], list[dict]]:
     """The labellers' items (the request, the step, both documentations: nothing a judge said)
     and the draw record (each item's part, stratum, population, drawn), in one shuffled order."""
@@ -93,7 +94,7 @@ def packet(
     order = sorted(drawn, key=lambda r: _key(seed, "order", r["query_id"], r["slot"], r["item_id"]))
     items, record = [], []
     for i, r in enumerate(order, 1):
-        item = f"r3-{SHORT.get(benchmark, benchmark)}#{i}"
+        item = f"{tag}-{SHORT.get(benchmark, benchmark)}#{i}"  # the round's tag: ids stay unique
         q = queries[r["query_id"]]
         items.append(
             {

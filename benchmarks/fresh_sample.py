@@ -191,6 +191,12 @@ def report(folder: Path, write: bool = False) -> dict[str, dict]:
     return checks
 
 
+def _tag(folder: Path) -> str:
+    """An item id's round tag, from the folder's name ("round4" -> "r4")."""
+    digits = "".join(c for c in folder.name if c.isdigit())
+    return f"r{digits}" if digits else folder.name
+
+
 def draw_round(folder: Path, db: str, seed: int, accepted: int, rejected: int) -> None:
     from fresh_round import SHORT, draw, packet, population, write_jsonl
 
@@ -209,7 +215,7 @@ def draw_round(folder: Path, db: str, seed: int, accepted: int, rejected: int) -
             f"labelled before; drew {sum(r['part'] == 'accepted' for r in kept)} accepted and "
             f"{sum(r['part'] == 'rejected' for r in kept)} rejected"
         )
-        mine, theirs = packet(store, benchmark, kept, seed)
+        mine, theirs = packet(store, benchmark, kept, seed, tag=_tag(folder))
         items += mine
         record += theirs
     write_jsonl(folder / "items.jsonl", items)
