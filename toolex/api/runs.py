@@ -92,7 +92,7 @@ def list_runs(store: Store, benchmark: str | None = None) -> pd.DataFrame:
         benchmark: Only the runs of this benchmark.
 
     Returns:
-        pandas DataFrame, the columns of `toolex runs list` (``run_id``, ``benchmark``,
+        pandas DataFrame, the columns of `toolex runs list` (``run``, ``benchmark``,
         ``level``, ``retriever``, ``queries``, ``results``, ...).
     """
     from toolex.api.optional import pandas

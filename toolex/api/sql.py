@@ -11,27 +11,32 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
+    from toolex.store import Store
+
 
 def sql(
-    db: str | Path,
+    db: str | Path | Store,
     statement: str,
     params: Mapping[str, Any] | Sequence[Any] | None = None,
     *,
     allow_files: bool = False,
     timeout: float | None = None,
 ) -> pa.Table:
-    """Run one read-only statement against the store at ``db``; its rows as an Arrow table.
+    """Run one read-only statement against a store; its rows as an Arrow table.
 
     The statement is parsed first: anything but a query (SELECT, WITH, VALUES, DESCRIBE, SHOW,
-    SUMMARIZE, EXPLAIN) is refused, and so is a query reading a file unless ``allow_files``;
-    the store is opened read-only (other readers may hold it too).
+    SUMMARIZE, EXPLAIN) is refused, and so is a query reading a file unless ``allow_files``.
+    Given a path, the store is opened read-only for the statement (other readers may hold it
+    too); given an open store (DuckDB lets one process open a file once), the statement runs
+    on it.
 
     Args:
-        db: The store's file.
+        db: The store's file, or an open store (:func:`toolex.open`).
         statement: The SQL, with ``?`` or ``$name`` placeholders for ``params``.
         params: Values bound to the placeholders (never formatted into the SQL).
         allow_files: Let the query read files and URLs (``read_parquet``, ``glob``).
-        timeout: Stop the statement after this many seconds (None: no limit).
+        timeout: Stop the statement after this many seconds (None: no limit); a store's
+            path only.
 
     Returns:
         pyarrow Table of the rows.
@@ -45,8 +50,11 @@ def sql(
     """
     import pyarrow as pa
 
-    from toolex.sqlaccess import stream_sql
+    from toolex.sqlaccess import check_read_only, stream_sql
 
+    if not isinstance(db, str | Path):
+        check_read_only(statement, allow_files=allow_files)
+        return db.user_sql(statement, params)
     with stream_sql(
         str(db), statement, params=params, allow_files=allow_files, timeout=timeout
     ) as rows:
@@ -54,7 +62,7 @@ def sql(
 
 
 def sql_df(
-    db: str | Path,
+    db: str | Path | Store,
     statement: str,
     params: Mapping[str, Any] | Sequence[Any] | None = None,
     *,
