@@ -8,9 +8,9 @@ import math
 
 import pandas as pd
 import pytest
-from tests.api.conftest import OTHER_RUN, RUN, cli_run
 
 import toolex
+from tests.api.conftest import OTHER_RUN, RUN, cli_run
 
 L3, L4 = math.log2(3), math.log2(4)
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import pyarrow as pa
 import pytest
-from tests.api.conftest import RUN, cli_run
 
 import toolex
+from tests.api.conftest import RUN, cli_run
 
 
 def _ranking(store: toolex.Store, run: str) -> list[tuple[str, str, int]]:
@@ -41,9 +41,7 @@ def test_every_source_stores_the_same_ranking(db, tmp_path):
             "ranx": toolex.import_run(store, Run(RUN), run="ranx", benchmark="b"),
         }
         listed = toolex.list_runs(store)
-    assert {name: (r.queries, r.results) for name, r in done.items()} == dict.fromkeys(
-        done, (3, 9)
-    )
+    assert {name: (r.queries, r.results) for name, r in done.items()} == dict.fromkeys(done, (3, 9))
     assert {r.format for r in done.values()} == {"trec", "dataframe", "dict", "arrow", "ranx"}
     with toolex.open(db, read_only=True) as store:
         rankings = {name: _ranking(store, name) for name in done}

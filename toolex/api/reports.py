@@ -39,7 +39,7 @@ def stats(
     pd = pandas()
     from toolex.pipeline.stats import annotation_table
 
-    store.require_expansion(benchmark, expansion)
+    store.require_expansion(store.require_benchmark(benchmark), expansion)
     return pd.DataFrame.from_records(annotation_table(store, benchmark, expansion, by))
 
 
@@ -58,7 +58,7 @@ def trust(store: Store, benchmark: str, expansion: str = "default") -> Expansion
     """
     from toolex.reports.trust import expansion_trust
 
-    store.require_expansion(benchmark, expansion)
+    store.require_expansion(store.require_benchmark(benchmark), expansion)
     return expansion_trust(store, benchmark, expansion)
 
 

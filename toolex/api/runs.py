@@ -104,7 +104,14 @@ def list_runs(store: Store, benchmark: str | None = None) -> pd.DataFrame:
 
 
 def delete_run(store: Store, run: str) -> int:
-    """Delete a run and all its results; returns the number of results deleted.
+    """Delete a run and all its results.
+
+    Args:
+        store: A store opened for writing.
+        run: The run's name.
+
+    Returns:
+        The number of results deleted.
 
     Raises:
         NotFoundError: No run of that name.
