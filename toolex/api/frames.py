@@ -121,7 +121,13 @@ def _from_columns(table: pa.Table, source: str) -> pa.Table:
     return _table(qids, dids, scores, slots, source)
 
 
-def _table(qids: Any, dids: Any, scores: Any, slots: Any, source: str) -> pa.Table:
+def _table(
+    qids: list[str] | pa.ChunkedArray,
+    dids: list[str] | pa.ChunkedArray,
+    scores: list[float] | pa.ChunkedArray,
+    slots: pa.ChunkedArray | None,
+    source: str,
+) -> pa.Table:
     import pyarrow as pa
 
     from toolex.runs.codes import RESULT_SCHEMA, encoded
