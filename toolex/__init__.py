@@ -18,8 +18,9 @@ enforces it).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+# Not typing's: importing typing is most of what `import toolex` would cost. Type checkers
+# read any TYPE_CHECKING as true.
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 
@@ -114,10 +115,12 @@ if TYPE_CHECKING:
     from toolex.store import Store
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     target = _EXPORTS.get(name)
     if target is None:
         raise AttributeError(f"module 'toolex' has no attribute {name!r}")
+    import importlib  # here: it imports warnings, which `import toolex` need not pay for
+
     module, attr = target.split(":")
     value = getattr(importlib.import_module(module), attr)
     globals()[name] = value  # looked up once

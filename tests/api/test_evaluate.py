@@ -114,3 +114,34 @@ def test_unknown_run_and_metric_raise_typed_errors(db):
         toolex.import_run(store, RUN, run="dict", benchmark="b")
         with pytest.raises(toolex.ToolexError, match="metric"):
             toolex.evaluate(store, "dict", ["nDCG@x"])
+
+
+def test_subquery_level_run_from_a_frame(db):
+    """A sub-query-level run (one list per ground-truth slot, fused with RRF) is scored as an
+    oracle-assisted run, by the API as by `toolex eval`."""
+    rows = [
+        ("q1", 0, "a", 2.0),
+        ("q1", 0, "x", 1.0),
+        ("q2", 0, "b2", 1.0),
+        ("q3", 0, "c2", 1.0),
+        ("q3", 1, "d", 1.0),
+        ("q3", 1, "x", 0.5),
+    ]
+    frame = pd.DataFrame(rows, columns=["query_id", "slot", "item_id", "score"])
+    with toolex.open(db) as store:
+        done = toolex.import_run(store, frame, run="sub", benchmark="b", level="subquery")
+        scores = toolex.evaluate(store, "sub", ["nDCG@3", "R@2"])
+        with pytest.raises(toolex.InputError, match="slot 2 is no sub-query of query 'q3'"):
+            bad = frame.assign(slot=[0, 0, 0, 0, 2, 2])
+            toolex.import_run(store, bad, run="bad", benchmark="b", level="subquery")
+    assert (done.level, done.queries) == ("subquery", 3)
+    assert set(scores["level"]) == {"subquery"} and scores["oracle"].all()
+    at = scores.set_index(["group", "metric"])
+    assert (at.loc[("all", "R@2"), "old"], at.loc[("all", "R@2"), "new"]) == (
+        pytest.approx(1 / 2),  # q1 1, q2 0, q3 d only: 1/2
+        pytest.approx(1.0),
+    )
+    printed_rows = cli_scores(db, "--run", "sub", "-m", "nDCG@3", "-m", "R@2")
+    for key, row in api_scores(scores).items():
+        assert printed(row["new"]) == printed_rows[key]["new"]
+        assert printed_rows[key]["oracle"] is True
