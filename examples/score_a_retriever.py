@@ -28,9 +28,9 @@ import pandas as pd
 
 import toolex
 
-DATA = Path(
-    os.environ.get("TOOLEX_DATA", Path(__file__).resolve().parents[2] / "shared/data/toolret")
-)
+# A notebook has no __file__: it runs in its own folder, examples/.
+HERE = Path(globals().get("__file__", "score_a_retriever.py")).resolve().parent
+DATA = Path(os.environ.get("TOOLEX_DATA", HERE.parents[1] / "shared" / "data" / "toolret"))
 TASKS = os.environ.get("TOOLEX_TASKS", "apibank,apigen,gorilla-huggingface,toolink").split(",")
 PLOT = Path(os.environ.get("TOOLEX_PLOT", "per_category_gains.png"))
 DEPTH = 100  # results kept per query, as `toolex retrieve` keeps by default

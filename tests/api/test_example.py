@@ -3,6 +3,7 @@ scored old vs new on two shared ToolRet tasks (one web, one code) through the AP
 
 from __future__ import annotations
 
+import json
 import runpy
 from pathlib import Path
 
@@ -34,3 +35,12 @@ def test_example_scores_bm25s_old_vs_new(shared_data, tmp_path, monkeypatch, cap
     assert plot.stat().st_size > 10_000
     out = capsys.readouterr().out
     assert "loaded 598 queries and 1905 tools of apibank, toolink" in out
+
+
+def test_notebook_is_made_from_the_script():
+    """examples/score_a_retriever.ipynb is what examples/to_notebook.py makes of the script."""
+    made = runpy.run_path(str(EXAMPLE.parent / "to_notebook.py"))["notebook"](EXAMPLE)
+    assert EXAMPLE.with_suffix(".ipynb").read_text(encoding="utf-8") == made
+    book = json.loads(made)
+    kinds = [c["cell_type"] for c in book["cells"]]
+    assert kinds.count("markdown") == 6 and kinds.count("code") == 7
