@@ -115,7 +115,7 @@ if plt is not None:
     gains = scores_df.pivot_table(index="group", columns="metric", values="gain")
     ax = gains.plot.bar(figsize=(7, 4), rot=0)
     ax.set_ylabel("new − old")
-    ax.set_title(f"BM25 (bm25s) on ToolRet {', '.join(TASKS)}: gain of the expanded labels")
+    ax.set_title(f"BM25 on ToolRet ({', '.join(TASKS)}): new − old", fontsize=10)
     plt.tight_layout()
     plt.savefig(PLOT, dpi=120)
     plt.close()
