@@ -220,7 +220,7 @@ def evaluate(
         }
         for r in scored.rows
     ]
-    records += [{**q, "run": q["run"], "group": q.pop(group)} for q in scored.queries]
+    records += [{**q, "group": q[group]} for q in scored.queries]  # from_records drops <by>
     for record in records:
         made = scored.provenance.get(record["run"])
         record["level"] = made.level if made else None
