@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import click
 
+from toolex.api.evaluate import metric_plan, score
 from toolex.cli.engines import engine_options, opened_engine
-from toolex.cli.eval_output import Scored, emit, per_query_rows, report_counts
+from toolex.cli.eval_output import emit, report_counts
 from toolex.cli.eval_store import scoring_store
 from toolex.cli.options import FORMATS, benchmark_option, db_option, expansion_option, run_option
 from toolex.engines import DEFAULT_ENGINE, engine_label
 from toolex.errors import ToolexError
-from toolex.metrics.engine import BY, all_runs, summary
-from toolex.metrics.registry import METRICS, parse, validate_ks
-from toolex.reports.main_table import main_table_rows, with_group_mean
-from toolex.reports.provenance import run_provenance
+from toolex.metrics.engine import BY, all_runs
+from toolex.metrics.registry import METRICS
 
 LAYOUTS = ("long", "paper")
 PAPER_ONLY = ("markdown", "latex")  # formats of the paper layout only
@@ -152,10 +151,7 @@ def eval_cmd(
         raise click.UsageError("--per-query lists queries in the long layout only")
     if by == "all" and layout == "paper":
         raise click.UsageError("--layout paper sets the categories side by side; drop --by all")
-    # --by all: the 'all' rows of any grouping, alone (no group rows, no mean of the groups).
-    only_all, by = by == "all", "category" if by == "all" else by
-    families, cuts, wanted = _metrics(metric_names, ks)
-    ks = tuple(cuts)
+    families, _, _ = metric_plan(metric_names, ks)
     if layout == "paper" and not set(families) <= set(METRICS):
         raise click.UsageError("--layout paper shows nDCG, R and Comp; drop the other --metric")
     if engine == "spark" and run_files:
@@ -175,42 +171,20 @@ def eval_cmd(
                     "`toolex runs import`"
                 )
         from toolex.cli.progress import status
-        from toolex.reports.compare import compare_runs
-        from toolex.reports.trust import trust_of_runs  # the judges' figures: numpy
 
         where = engine_label(engine, spark_master)
         with status(f"scoring {len(run_ids)} run(s) against expansion {expansion!r} on {where}"):
-            means = summary(store, run_ids, ks, expansion, by, families, on=on)
-            means = [r for r in means if (r["metric"], r["k"]) in wanted]
-            if only_all:
-                rows = [r for r in means if r[by] == "all"]
-            else:
-                rows = with_group_mean(store, means, by)
-            table = main_table_rows(store, rows, by) if layout == "paper" else []
-            provenance = run_provenance(store, run_ids, expansion)
-            queries = (
-                per_query_rows(store, run_ids, ks, expansion, by, families, wanted, on)
-                if per_query
-                else []
+            scored = score(
+                store,
+                run_ids,
+                metrics=metric_names,
+                ks=ks,
+                expansion=expansion,
+                by=by,
+                per_query=per_query,
+                compare=compare,
+                paper=layout == "paper",
+                engine=on,
             )
-            trust = trust_of_runs(store, run_ids, expansion)
-            pairs = None
-            if compare:
-                compared = compare_runs(store, run_ids, ks, expansion, families, on=on)
-                pairs = [p for p in compared if (p["metric"], p["k"]) in wanted]
-        report_counts(store, rows, run_ids, expansion, by)
-    emit(Scored(rows, table, provenance, queries, trust, pairs), by, expansion, layout, fmt)
-
-
-def _metrics(
-    names: tuple[str, ...], ks: tuple[int, ...]
-) -> tuple[list[str], list[int], set[tuple[str, int]]]:
-    """(metric families, cut-offs, the (family, K) pairs to show) of ``--metric`` and ``--k``:
-    the named metrics, or nDCG, R and Comp at every --k."""
-    if names:
-        parsed = [parse(n) for n in names]
-        wanted = {(m.name, m.k) for m in parsed}
-        families = list(dict.fromkeys(m.name for m in parsed))
-        return families, validate_ks([m.k for m in parsed]), wanted
-    cuts = validate_ks(ks)
-    return list(METRICS), cuts, {(f, k) for f in METRICS for k in cuts}
+    report_counts(scored, expansion)
+    emit(scored, scored.by, expansion, layout, fmt)

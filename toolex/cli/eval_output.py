@@ -6,7 +6,6 @@ what stands behind the new scores)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -14,30 +13,12 @@ import click
 from toolex.cli.options import emit_rows
 from toolex.cli.tables import echo_note
 from toolex.cli.trust import echo_trust
-from toolex.metrics.engine import expansion_coverage
 from toolex.metrics.registry import NO_CUT, ir_name
 from toolex.reports.main_table import group_mean_label
 from toolex.reports.provenance import ORACLE_NOTE, pool_bias_warnings, run_label
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from toolex.metrics.engine import Engine
-    from toolex.reports.provenance import RunProvenance
-    from toolex.reports.trust import ExpansionTrust
-    from toolex.store import Store
-
-
-@dataclass(frozen=True)
-class Scored:
-    """What `toolex eval` computed, handed to its output once the store is closed."""
-
-    rows: list[dict[str, Any]]  # run x group x metric, with the group mean (the main table)
-    table: list[dict[str, Any]]  # the paper layout's rows (--layout paper), else empty
-    provenance: dict[str, RunProvenance]  # run id -> how the run was made
-    queries: list[dict[str, Any]]  # --per-query rows (shaped by per_query_rows), else empty
-    trust: dict[str, ExpansionTrust | None]  # run id -> what stands behind its new scores
-    pairs: list[dict[str, Any]] | None  # --compare rows; None when not asked
+    from toolex.api.evaluate import Scored
 
 
 def emit(scored: Scored, by: str, expansion: str, layout: str, fmt: str) -> None:
@@ -107,52 +88,18 @@ def score_row(row: dict[str, Any], by: str) -> dict[str, Any]:
     }
 
 
-def per_query_rows(
-    store: Store,
-    run_ids: Sequence[str],
-    ks: Sequence[int],
-    expansion: str,
-    by: str,
-    families: Sequence[str],
-    wanted: set[tuple[str, int]],
-    on: Engine | None,
-) -> list[dict[str, Any]]:
-    """--per-query: every query's scores of the (metric, K) pairs ``wanted``, in the columns of
-    :func:`score_row` (one query each)."""
-    from toolex.metrics.engine import per_query_rows as scores_per_query
-
-    return [
-        {
-            "run": r["run_id"],
-            by: r[by],
-            "query": r["query_id"],
-            "metric": ir_name(r["metric"], r["k"]),
-            "k": None if r["k"] == NO_CUT else r["k"],
-            "old": r["old"],
-            "new": r["new"],
-            "gain": r["new"] - r["old"],
-            "n_queries": 1,
-            "n_no_results": 0 if r["has_results"] else 1,
-        }
-        for r in scores_per_query(store, run_ids, ks, expansion, families, on=on)
-        if (r["metric"], r["k"]) in wanted
-    ]
-
-
-def report_counts(
-    store: Store, rows: list[dict[str, Any]], run_ids: Sequence[str], expansion: str, by: str
-) -> None:
+def report_counts(scored: Scored, expansion: str) -> None:
     """stderr: queries without results per run, and runs the expansion does not touch."""
     seen: set[str] = set()
-    for row in rows:
-        if row[by] == "all" and row["run_id"] not in seen and row["n_no_results"] > 0:
+    for row in scored.rows:
+        if row[scored.by] == "all" and row["run_id"] not in seen and row["n_no_results"] > 0:
             seen.add(row["run_id"])
             click.echo(
                 f"run {row['run_id']}: {row['n_no_results']} of {row['n_queries']} queries "
                 "had no results (scored 0)",
                 err=True,
             )
-    for run_id, n in expansion_coverage(store, run_ids, expansion).items():
+    for run_id, n in scored.coverage.items():
         if n == 0:
             click.echo(
                 f"note: expansion {expansion!r} has no valid expanded combination for the "

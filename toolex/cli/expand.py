@@ -91,9 +91,8 @@ def expand(
         _say_screen_loss(sum(int(r.get("screened") or 0) for r in rows))
         return
     _refuse_missing_stage(store, benchmark, expansion, selection)
-    judges = pipeline.judges(store, benchmark)
+    from toolex.api.expand import expand as run_expansion
     from toolex.cli.progress import interruptible
-    from toolex.pipeline.runner import run_expansion
 
     with interruptible(
         f"interrupted; re-run to resume (every finished outcome of {benchmark} / {expansion} "
@@ -102,13 +101,14 @@ def expand(
         report = run_expansion(
             store,
             benchmark,
-            judges,
             expansion=expansion,
+            judge=pipeline.judge,
+            config=pipeline.config,
+            settings=settings,
             stages=selection.stages,
-            query_ids=selection.queries,
+            queries=selection.queries,
             task=selection.task,
             limit=selection.limit,
-            settings=settings,
             retry_failed=control.retry_failed,
             replace=control.replace,
             budget=control.budget(),

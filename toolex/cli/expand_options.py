@@ -115,7 +115,8 @@ def _pipeline_setup(
 ) -> PipelineSetup:
     """The option values as the pipeline's settings; a bad config file fails here, before the
     command opens the store."""
-    from toolex.pipeline.config import expand_settings, load_config
+    from toolex.api.expand import expand_settings
+    from toolex.pipeline.config import load_config
 
     config = load_config(config_path) if config_path else None
     settings = expand_settings(

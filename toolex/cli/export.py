@@ -89,15 +89,16 @@ def qrels_cmd(
     Example:
       toolex export qrels --out expanded.parquet --valid-only
     """
-    from toolex.exports import export_qrels
+    from toolex.api.reports import export
 
     _writable(db, out)
     with open_store(db, read_only=True) as store:
-        n = export_qrels(
+        n = export(
             store,
+            "qrels",
             out,
-            benchmark,
-            expansion,
+            benchmark=benchmark,
+            expansion=expansion,
             flat=flat,
             valid_only=valid_only,
             include_unaudited=include_unaudited,
@@ -125,11 +126,11 @@ def trec_qrels_cmd(db: str, out: str, benchmark: str | None, expansion: str, mod
     Example:
       toolex export trec-qrels --out combos.qrels --mode per-combination
     """
-    from toolex.exports import export_trec_qrels
+    from toolex.api.reports import export
 
     _writable(db, out)
     with open_store(db, read_only=True) as store:
-        n = export_trec_qrels(store, out, benchmark, expansion, mode=mode)
+        n = export(store, "trec-qrels", out, benchmark=benchmark, expansion=expansion, mode=mode)
     click.echo(f"wrote {n} lines to {out}", err=True)
 
 
@@ -144,11 +145,11 @@ def trec_run_cmd(db: str, out: str, run_id: str) -> None:
     Example:
       toolex export trec-run --run bm25 --out bm25.run
     """
-    from toolex.exports import export_trec_run
+    from toolex.api.reports import export
 
     _writable(db, out)
     with open_store(db, read_only=True) as store:
-        n = export_trec_run(store, out, run_id)
+        n = export(store, "trec-run", out, run=run_id)
     click.echo(f"wrote {n} lines to {out}", err=True)
 
 
@@ -164,11 +165,11 @@ def toolret_jsonl_cmd(db: str, out: str, benchmark: str | None, expansion: str) 
     Example:
       toolex export toolret-jsonl --out queries.jsonl
     """
-    from toolex.exports import export_toolret_jsonl
+    from toolex.api.reports import export
 
     _writable(db, out)
     with open_store(db, read_only=True) as store:
-        n = export_toolret_jsonl(store, out, benchmark, expansion)
+        n = export(store, "toolret-jsonl", out, benchmark=benchmark, expansion=expansion)
     click.echo(f"wrote {n} queries to {out}", err=True)
 
 

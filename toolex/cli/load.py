@@ -55,14 +55,12 @@ def toolret_cmd(
     Example:
       toolex load toolret ../shared/data/toolret --task apibank --task toolink
     """
-    from toolex.loaders import load_toolret
+    from toolex.api.load import load_toolret
 
     with open_store(db) as store:
         result = run_load(
             f"loading ToolRet from {path}",
-            lambda: load_toolret(
-                store, path, tasks=list(tasks) or None, name=name, tools=tools, replace=replace
-            ),
+            lambda: load_toolret(store, path, tasks=tasks, name=name, tools=tools, replace=replace),
         )
     echo_summary(result)
 
@@ -97,13 +95,13 @@ def hub_cmd(
     Example:
       toolex load hub --task apibank --task gorilla-pytorch
     """
-    from toolex.loaders.hub import load_toolret_hub
+    from toolex.api.load import load_hub
 
     with open_store(db) as store:
         result = run_load(
             "downloading ToolRet from the Hugging Face Hub",
-            lambda: load_toolret_hub(
-                store, list(tasks), name=name, cache_dir=cache, revision=revision, replace=replace
+            lambda: load_hub(
+                store, tasks, name=name, cache_dir=cache, revision=revision, replace=replace
             ),
         )
     echo_summary(result)
@@ -132,14 +130,12 @@ def stabletoolbench_cmd(
       toolex load stabletoolbench ../shared/data/stabletoolbench \\
           --group G2_instruction
     """
-    from toolex.loaders import load_stabletoolbench
+    from toolex.api.load import load_stabletoolbench
 
     with open_store(db) as store:
         result = run_load(
             f"loading StableToolBench from {path}",
-            lambda: load_stabletoolbench(
-                store, path, groups=list(groups) or None, name=name, replace=replace
-            ),
+            lambda: load_stabletoolbench(store, path, groups=groups, name=name, replace=replace),
         )
     echo_summary(result)
 
@@ -164,7 +160,7 @@ def beir_cmd(path: str, split: str, kind: str, name: str, replace: bool, db: str
     Example:
       toolex load beir ./mytools-beir --split test --name mytools
     """
-    from toolex.loaders import load_beir
+    from toolex.api.load import load_beir
 
     with open_store(db) as store:
         result = run_load(
@@ -193,7 +189,7 @@ def docs_cmd(file: str, benchmark: str, rendering: str, replace: bool, db: str) 
       toolex load docs --benchmark toolret --rendering gpt-4o-mini \\
           ../shared/data/toolret/augmented_tools_apibank/gpt-4o-mini_tools.json
     """
-    from toolex.loaders import load_docs
+    from toolex.api.load import load_docs
 
     with open_store(db) as store:
         result = load_docs(store, file, benchmark=benchmark, rendering=rendering, replace=replace)

@@ -151,7 +151,7 @@ def plain_cmd(
           --map queries.text=query --map queries.labels=answers[*].name
     SkillRet's own layout has a loader: `toolex load skillret --help`.
     """
-    from toolex.loaders import load_plain
+    from toolex.api.load import load_plain
 
     with open_store(db) as store:
         result = run_load(

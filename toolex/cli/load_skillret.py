@@ -3,16 +3,10 @@ expansion's valid combinations (toolex.loaders.skillret)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
 from toolex.cli.load_options import name_option, replace_option, run_load
 from toolex.cli.options import db_option, echo_summary, open_store
-
-if TYPE_CHECKING:
-    from toolex.loaders.skillret import SkillRet
-    from toolex.store import Store
 
 
 @click.command("skillret", short_help="Load a SkillRet-style skill library.")
@@ -65,39 +59,19 @@ def skillret_cmd(
       toolex load skillret ./SKILLRET --split test
       toolex eval --run bm25 --expansion substitutable
     """
-    from toolex.loaders import load_skillret
+    from toolex.api.load import load_skillret
 
     with open_store(db) as store:
-        result, data = run_load(
+        result = run_load(
             f"loading SkillRet from {path}",
             lambda: load_skillret(
-                store, path, split=split, name=name, replace=replace, substitutable=substitutable
+                store,
+                path,
+                split=split,
+                name=name,
+                substitutable=substitutable,
+                expansion=expansion,
+                replace=replace,
             ),
         )
-        if data.substitutes:
-            result.notes.append(_import_substitutes(store, data, expansion, result.status))
     echo_summary(result)
-
-
-def _import_substitutes(store: Store, data: SkillRet, expansion: str, status: str) -> str:
-    """SkillRet's substitutable labels as valid combinations of ``expansion``; the expansion is
-    the load's own, so a reload re-imports it (whole, when the benchmark was replaced)."""
-    from toolex import expansions
-    from toolex.expansions.combinations import import_combination_records
-    from toolex.loaders.skillret import substitute_records
-
-    benchmark = data.benchmark.name
-    if status == "replaced":
-        expansions.drop_combinations(store, benchmark, expansion)
-    done = import_combination_records(
-        store,
-        substitute_records(data),
-        data.labels_path,
-        benchmark=benchmark,
-        expansion=expansion,
-        replace=True,
-    )
-    return (
-        f"expansion {expansion!r}: {done.combinations} valid combination(s) of {done.queries} "
-        f"queries from the substitutable labels (`toolex eval --expansion {expansion}`)"
-    )

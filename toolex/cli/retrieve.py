@@ -185,7 +185,7 @@ def retrieve(
       toolex retrieve --run qwen3 \\
         --retriever compat-embed:http://127.0.0.1:8000/v1#Qwen/Qwen3-Embedding-4B
     """
-    from toolex.retrieval.runs import retrieve_run
+    from toolex.api.retrieve import retrieve as retrieve_run
 
     store = open_store(db)
     if subqueries is not None:

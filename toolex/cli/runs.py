@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from toolex.api.runs import delete_run, import_run
 from toolex.cli.options import (
     NAME,
     benchmark_option,
@@ -14,7 +15,7 @@ from toolex.cli.options import (
     open_store,
     run_option,
 )
-from toolex.runs import LEVELS, RRF_K, RUN_FORMATS, delete_run, import_run, list_runs
+from toolex.runs import LEVELS, RRF_K, RUN_FORMATS, list_runs
 
 
 @click.group()
@@ -128,7 +129,7 @@ def delete_cmd(named: tuple[str, ...], run_ids: tuple[str, ...], db: str) -> Non
     if not run_ids:
         raise click.UsageError("name the run to delete: toolex runs delete --run NAME")
     with open_store(db) as store:
-        store.require_runs(list(run_ids))
+        store.require_runs(list(run_ids))  # every name checked before any run is deleted
         for run_id in run_ids:
             n = delete_run(store, run_id)
             click.echo(f"deleted run {run_id!r} ({n} results)", err=True)

@@ -121,6 +121,7 @@ def stats(
       toolex stats --benchmark stabletoolbench --failures --format csv
       toolex stats --benchmark stabletoolbench --rejections
     """
+    from toolex.api.reports import trust as expansion_trust
     from toolex.cli.trust import echo_trust
     from toolex.pipeline.outcome import FAILED_COLUMNS, failed_queries
     from toolex.pipeline.stats import (
@@ -129,7 +130,6 @@ def stats(
         edges_per_query,
         notes,
     )
-    from toolex.reports.trust import expansion_trust
 
     store = open_store(db, read_only=True)
     failed = failed_queries(store, benchmark, expansion)

@@ -14,7 +14,7 @@ the retrievers.
 """
 
 from toolex.runs.formats import RUN_FORMATS, read_run
-from toolex.runs.imports import RunImport, import_run
+from toolex.runs.imports import RunImport, import_results, import_run
 from toolex.runs.rrf import RRF_K, fuse
 from toolex.runs.write import LEVELS, RunCounts, delete_run, list_runs, write_run
 
@@ -26,6 +26,7 @@ __all__ = [
     "RunImport",
     "delete_run",
     "fuse",
+    "import_results",
     "import_run",
     "list_runs",
     "read_run",

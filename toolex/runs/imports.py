@@ -66,10 +66,42 @@ def import_run(
     check_free(store, run, replace)
     real_fmt = resolve_format(path, fmt)
     table = read_run(path, real_fmt)
-    _check_ids(table, path, real_fmt)
+    return import_results(
+        store,
+        table,
+        source=str(path),
+        fmt=real_fmt,
+        run=run,
+        benchmark=benchmark,
+        level=level,
+        skip_unknown=skip_unknown,
+        replace=replace,
+    )
+
+
+def import_results(
+    store: Store,
+    table: pa.Table,
+    *,
+    source: str,
+    fmt: str,
+    run: str,
+    benchmark: str,
+    level: str = "query",
+    skip_unknown: bool = False,
+    replace: bool = False,
+) -> RunImport:
+    """Check and store a run already read into ``RESULT_SCHEMA`` (a file's rows, or a run held
+    in memory: toolex.api.frames); ``source`` names it in errors, ``fmt`` in the run's params.
+    Rows are located by ``line``, or by query id for the formats in ``BY_RECORD``."""
+    path = Path(source)
+    check_level(level)
+    store.require_benchmark(benchmark)
+    check_free(store, run, replace)
+    _check_ids(table, path, fmt)
     _check_slots(table, level, path)
-    result = RunImport(run, benchmark, level, real_fmt, 0, 0)
-    where = "record" if real_fmt == "toolret-json" else "line"
+    result = RunImport(run, benchmark, level, fmt, 0, 0)
+    where = "record" if fmt in BY_RECORD else "line"
     result.notes += _check(store, benchmark, table, path, where, skip_unknown)
     if level == "subquery":
         _check_slot_range(store, benchmark, table, path, where)
@@ -79,12 +111,16 @@ def import_run(
         benchmark=benchmark,
         level=level,
         results=table,
-        params=_params(real_fmt, level),
-        source=str(path),
+        params=_params(fmt, level),
+        source=source,
         replace=replace,
     )
     result.queries, result.results = counts.queries, counts.results
     return result
+
+
+# Formats whose rows have no line: a bad row is named by its query's record.
+BY_RECORD = ("toolret-json", "dict", "ranx")
 
 
 # A control character written %-encoded in a TREC id (%00, %0A, %7F): trec_ids decodes only
@@ -99,7 +135,7 @@ def _check_ids(table: pa.Table, path: Path, fmt: str) -> None:
     bidi character), as read or %-encoded in a TREC file: such an id breaks every line- and
     tab-based file it travels through, and names nothing a load accepts. Asked of each
     distinct id once (the dictionaries), located at its first row."""
-    where_kind = "record" if fmt == "toolret-json" else "line"
+    where_kind = "record" if fmt in BY_RECORD else "line"
     for key in ("query_id", "item_id"):
         ids = codes.encoded(table.column(key))
         for code, value in enumerate(ids.dictionary.to_pylist()):

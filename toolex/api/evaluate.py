@@ -1,0 +1,260 @@
+"""Scoring runs old vs new: :func:`score` computes everything `toolex eval` prints, and
+:func:`evaluate` hands the same rows to a notebook as one pandas DataFrame.
+
+`toolex eval` calls :func:`score` and only formats what it returns, so a run scored here and
+the same run scored by the command give the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from toolex.errors import ToolexError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from toolex.metrics.engine import Engine
+    from toolex.reports.provenance import RunProvenance
+    from toolex.reports.trust import ExpansionTrust
+    from toolex.store import Store
+
+# What `--by` offers: a grouping of the queries, or "all" (only the row over every query).
+GROUPINGS = ("all", "category", "task")
+# The columns of :func:`evaluate`'s DataFrame, in order.
+COLUMNS = [
+    "run",
+    "group",
+    "query",
+    "metric",
+    "k",
+    "old",
+    "new",
+    "gain",
+    "n_queries",
+    "n_no_results",
+    "level",
+    "oracle",
+]
+
+
+@dataclass(frozen=True)
+class Scored:
+    """Everything one scoring computed, read from the store while it was open.
+
+    Attributes:
+        rows: Mean scores, one per run x group x metric (``run_id, <by>, metric, k, old, new,
+            gain, n_queries, n_no_results``), with each run's mean of the group means.
+        table: The paper layout's rows (``paper=True``), else empty.
+        provenance: Run id -> how the run was made (its level, whether it is oracle-assisted).
+        queries: Per-query rows (``per_query=True``), else empty.
+        trust: Run id -> what stands behind its new scores (the judges' measured figures).
+        pairs: Paired comparisons of the runs (``compare=True``), else None.
+        coverage: Run id -> number of its queries with a valid expanded combination.
+        by: The grouping of ``rows`` (``category`` or ``task``).
+    """
+
+    rows: list[dict[str, Any]]
+    table: list[dict[str, Any]]
+    provenance: dict[str, RunProvenance]
+    queries: list[dict[str, Any]]
+    trust: dict[str, ExpansionTrust | None]
+    pairs: list[dict[str, Any]] | None
+    coverage: dict[str, int]
+    by: str
+
+
+def metric_plan(
+    names: Sequence[str], ks: Sequence[int]
+) -> tuple[list[str], list[int], set[tuple[str, int]]]:
+    """(metric families, cut-offs, the (family, K) pairs to show) of metric names and Ks.
+
+    Args:
+        names: Metrics in ir_measures' names (``nDCG@10``, ``R@10``, ``RR``); empty: nDCG, R
+            and Comp at each of ``ks``.
+        ks: Cut-offs used when ``names`` is empty.
+    """
+    from toolex.metrics.registry import METRICS, parse, validate_ks
+
+    if names:
+        parsed = [parse(n) for n in names]
+        wanted = {(m.name, m.k) for m in parsed}
+        families = list(dict.fromkeys(m.name for m in parsed))
+        return families, validate_ks([m.k for m in parsed]), wanted
+    cuts = validate_ks(ks)
+    return list(METRICS), cuts, {(f, k) for f in METRICS for k in cuts}
+
+
+def score(
+    store: Store,
+    runs: Sequence[str],
+    *,
+    metrics: Sequence[str] = (),
+    ks: Sequence[int] = (10,),
+    expansion: str = "default",
+    by: str = "category",
+    per_query: bool = False,
+    compare: bool = False,
+    paper: bool = False,
+    engine: Engine | None = None,
+) -> Scored:
+    """Score stored runs old (original labels) vs new (max over valid combinations).
+
+    Args:
+        store: An open store (:func:`toolex.open`).
+        runs: Run ids to score (``toolex.runs(store)`` lists them).
+        metrics: ir_measures' names (``nDCG@10``, ``R@10``, ``Comp@10``, ``P@5``, ``RR``,
+            ``AP@10``); empty: nDCG, R and Comp at each of ``ks``.
+        ks: Cut-offs of the default metrics.
+        expansion: The expansion whose valid combinations define the new scores.
+        by: ``category``, ``task``, or ``all`` (only the row over every query).
+        per_query: Also score every query.
+        compare: Also test every pair of runs (paired randomisation test, Holm-corrected).
+        paper: Also shape the rows as the paper's Table 1 (``Scored.table``).
+        engine: Another engine for the metric SQL (Spark); None: the store's DuckDB.
+
+    Returns:
+        :class:`Scored`, what `toolex eval` prints.
+
+    Raises:
+        ToolexError: An unknown run, expansion, metric name or grouping.
+    """
+    from toolex.metrics.engine import summary
+    from toolex.reports.compare import compare_runs
+    from toolex.reports.main_table import main_table_rows, with_group_mean
+    from toolex.reports.provenance import run_provenance
+    from toolex.reports.trust import trust_of_runs
+
+    if by not in GROUPINGS:
+        raise ToolexError(f"cannot group by {by!r}; choose one of {', '.join(GROUPINGS)}")
+    only_all, by = by == "all", "category" if by == "all" else by
+    families, cuts, wanted = metric_plan(metrics, ks)
+    run_ids = list(dict.fromkeys(runs))
+    means = summary(store, run_ids, cuts, expansion, by, families, on=engine)
+    means = [r for r in means if (r["metric"], r["k"]) in wanted]
+    rows = [r for r in means if r[by] == "all"] if only_all else with_group_mean(store, means, by)
+    queries = (
+        _per_query(store, run_ids, cuts, expansion, by, families, wanted, engine)
+        if per_query
+        else []
+    )
+    pairs = None
+    if compare:
+        compared = compare_runs(store, run_ids, cuts, expansion, families, on=engine)
+        pairs = [p for p in compared if (p["metric"], p["k"]) in wanted]
+    from toolex.metrics.engine import expansion_coverage
+
+    return Scored(
+        rows=rows,
+        table=main_table_rows(store, rows, by) if paper else [],
+        provenance=run_provenance(store, run_ids, expansion),
+        queries=queries,
+        trust=trust_of_runs(store, run_ids, expansion),
+        pairs=pairs,
+        coverage=expansion_coverage(store, run_ids, expansion),
+        by=by,
+    )
+
+
+def evaluate(
+    store: Store,
+    runs: str | Sequence[str],
+    metrics: Sequence[str] = (),
+    *,
+    ks: Sequence[int] = (10,),
+    expansion: str = "default",
+    by: str = "category",
+    per_query: bool = False,
+) -> pd.DataFrame:
+    """Old vs new scores of stored runs as a DataFrame, the numbers `toolex eval` prints.
+
+    Args:
+        store: An open store (:func:`toolex.open`).
+        runs: One run id or several.
+        metrics: ir_measures' names, as ``toolex eval -m`` takes them (``nDCG@10``, ``R@10``);
+            empty: nDCG, R and Comp at each of ``ks``.
+        ks: Cut-offs of the default metrics.
+        expansion: The expansion whose valid combinations define the new scores.
+        by: ``category``, ``task`` or ``all``. Each run also gets ``all`` (every query) and
+            ``avg (<by> mean)`` (the mean of the group means, the paper's average).
+        per_query: Add one row per query (``query`` set, ``group`` its category or task).
+
+    Returns:
+        pandas DataFrame with columns ``run, group, query, metric, k, old, new, gain,
+        n_queries, n_no_results, level, oracle``; ``metric`` in ir_measures' names, ``level``
+        ``query`` or ``subquery`` (a sub-query-level run is oracle-assisted: ``oracle``).
+
+    Raises:
+        ToolexError: An unknown run, expansion or metric name.
+
+    Example:
+        >>> import toolex
+        >>> with toolex.open("toolex.duckdb", read_only=True) as store:  # doctest: +SKIP
+        ...     df = toolex.evaluate(store, "bm25", ["nDCG@10", "R@10"])
+    """
+    from toolex.api.optional import pandas
+
+    pd = pandas()
+    from toolex.metrics.registry import NO_CUT, ir_name
+
+    scored = score(
+        store,
+        [runs] if isinstance(runs, str) else runs,
+        metrics=metrics,
+        ks=ks,
+        expansion=expansion,
+        by=by,
+        per_query=per_query,
+    )
+    group = scored.by
+    records = [
+        {
+            "run": r["run_id"],
+            "group": r[group],
+            "query": None,
+            "metric": ir_name(r["metric"], r["k"]),
+            "k": None if r["k"] == NO_CUT else r["k"],
+            **{key: r[key] for key in ("old", "new", "gain", "n_queries", "n_no_results")},
+        }
+        for r in scored.rows
+    ]
+    records += [{**q, "group": q[group]} for q in scored.queries]  # from_records drops <by>
+    for record in records:
+        made = scored.provenance.get(record["run"])
+        record["level"] = made.level if made else None
+        record["oracle"] = bool(made and made.oracle)
+    return pd.DataFrame.from_records(records, columns=COLUMNS)
+
+
+def _per_query(
+    store: Store,
+    run_ids: Sequence[str],
+    ks: Sequence[int],
+    expansion: str,
+    by: str,
+    families: Sequence[str],
+    wanted: set[tuple[str, int]],
+    on: Engine | None,
+) -> list[dict[str, Any]]:
+    """Every query's scores of the (metric, K) pairs ``wanted``, one query per row."""
+    from toolex.metrics.engine import per_query_rows
+    from toolex.metrics.registry import NO_CUT, ir_name
+
+    return [
+        {
+            "run": r["run_id"],
+            by: r[by],
+            "query": r["query_id"],
+            "metric": ir_name(r["metric"], r["k"]),
+            "k": None if r["k"] == NO_CUT else r["k"],
+            "old": r["old"],
+            "new": r["new"],
+            "gain": r["new"] - r["old"],
+            "n_queries": 1,
+            "n_no_results": 0 if r["has_results"] else 1,
+        }
+        for r in per_query_rows(store, run_ids, ks, expansion, families, on=on)
+        if (r["metric"], r["k"]) in wanted
+    ]
