@@ -32,7 +32,7 @@ from toolex.errors import ToolexError
 from toolex.resources import sql_files, sql_text
 
 if TYPE_CHECKING:
-    from toolex.store import Store
+    from toolex.sqlrunner import SqlRunner
 
 
 class SparkEngine:
@@ -63,12 +63,14 @@ class SparkEngine:
         self.close()
 
     def rows(
-        self, store: Store, name: str, params: Mapping[str, Any], *, folder: str
+        self, store: SqlRunner, name: str, params: Mapping[str, Any], *, folder: str
     ) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = self.arrow(store, name, params, folder=folder).to_pylist()
         return rows
 
-    def arrow(self, store: Store, name: str, params: Mapping[str, Any], *, folder: str) -> pa.Table:
+    def arrow(
+        self, store: SqlRunner, name: str, params: Mapping[str, Any], *, folder: str
+    ) -> pa.Table:
         expansion = expand(_parse(name), _macros(folder))
         with _spark_errors(f"sending the inputs of {name}"):
             if self._load_inputs(store, name, base_tables(expansion), params, folder):
@@ -96,7 +98,7 @@ class SparkEngine:
 
     def _load_inputs(
         self,
-        store: Store,
+        store: SqlRunner,
         name: str,
         tables: set[str],
         params: Mapping[str, Any],
