@@ -172,7 +172,7 @@ def _decomposers(
 
 def _budgeted(judge: Judge, budget: Budget | None) -> Judge:
     """``judge``, counting its calls against ``budget`` when it makes calls."""
-    if budget is not None and hasattr(judge, "budget"):
+    if budget is not None and judge.client is not None:  # only a judge with a client calls
         judge.budget = budget
     return judge
 
@@ -246,13 +246,13 @@ def evaluate_verify(
                         failed.append((outcome.key, outcome.error or "no verdict"))
                         continue
                     scored.append(_scored_verdict(item, outcome.value))
-                spend = getattr(judge, "spend", None)
+                spend = judge.spend
                 if spend is not None:
                     calls["made"] += spend.attempts
                     calls["cost_usd"] += spend.cost_usd
-        screen = any(getattr(j, "mode", None) == "prescreen" for _, j in judges)
+        screen = any(j.spec == "heuristic:prescreen" for _, j in judges)
         report = judge_report(spec, "verify", scored, failed, screen=screen)
-        if any(getattr(j, "makes_calls", True) for _, j in judges):
+        if any(j.makes_calls for _, j in judges):
             report.calls = calls
         evaluation.reports.append(report)
     if budget is not None and budget.exhausted:
@@ -282,7 +282,7 @@ def plan_verify(
     written, and no API key is needed."""
     decompose_with = decompose_with or decomposer_spec(config)
     decomposers = _decomposers(store, decompose_with, config, pricing=True)
-    offline = not getattr(decomposers(labels[0].benchmark), "makes_calls", True)
+    offline = not decomposers(labels[0].benchmark).makes_calls
     lt = label_tasks(
         store,
         labels,
