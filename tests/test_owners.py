@@ -6,6 +6,10 @@ regex) and in every string of the Python sources, finds which package runs each 
 file's path named in a module's strings), and fails when two packages, or two SQL folders, write
 one table. Schema migrations (sql/schema/) may rebuild any table and belong to the store.
 
+Reads follow the same rule (STYLE 17): each folder of sql/ has one owning package
+(``SQL_OWNERS``), and only that package's code names the folder's files, so a package that needs
+another's rows calls the owner's typed query function instead of running its SQL.
+
 A write file that no module names cannot be given an owner, so it fails too: a file run through
 a computed name must be named by its folder prefix plus its stem or file name somewhere in the
 package that runs it (``f"reports/{name}"`` with ``"71_significance_run_diffs.sql"``), or be run
@@ -31,6 +35,26 @@ ROOT = Path(__file__).resolve().parents[1]
 SQL_ROOT = resource_root("sql")
 SOURCES = {"toolex": ROOT / "toolex", "toolex_tui": ROOT / "tui" / "toolex_tui"}
 MIGRATIONS = "schema"  # rebuilds tables as the schema changes: the store's own folder
+# sql/<folder> -> the one package whose code may name its files (read or write). A new folder
+# fails test_every_sql_folder_has_an_owner until it is given its owner here.
+SQL_OWNERS = {
+    "browse": "toolex_tui",
+    "checks": "toolex.checks",
+    "expansions": "toolex.expansions",
+    "exports": "toolex.exports",
+    "judges": "toolex.judges",
+    "labels": "toolex.labels",
+    "llm": "toolex.llm",
+    "load": "toolex.loaders",
+    "metrics": "toolex.metrics",
+    "reports": "toolex.reports",
+    "retrieval": "toolex.retrieval",
+    "review": "toolex.review",
+    "runs": "toolex.runs",
+    MIGRATIONS: "toolex.store",
+    "stages": "toolex.pipeline",
+    "store": "toolex.store",
+}
 
 
 @dataclass(frozen=True)
@@ -235,4 +259,53 @@ def test_every_table_has_one_writing_package_and_one_sql_folder():
             shared[table] = sorted(writes[table])
     assert not shared, "tables written by more than one package or SQL folder:\n" + "\n".join(
         f"  {t}: {w}" for t, w in shared.items()
+    )
+
+
+def foreign_readers(names: list[str], modules: list[Module]) -> dict[str, list[str]]:
+    """SQL file -> the packages other than its folder's owner whose code names it."""
+    out = {}
+    for name in names:
+        owner = SQL_OWNERS.get(name.split("/", 1)[0])
+        others = sorted(runners(name, modules) - {owner})
+        if others:
+            out[name] = others
+    return out
+
+
+def _sql_names() -> list[str]:
+    return [p.relative_to(SQL_ROOT).as_posix() for p in sorted(SQL_ROOT.rglob("*.sql"))]
+
+
+def test_every_sql_folder_has_an_owner():
+    folders = {name.split("/", 1)[0] for name in _sql_names()}
+    assert folders <= set(SQL_OWNERS), (
+        f"give these sql/ folders an owner: {folders - set(SQL_OWNERS)}"
+    )
+
+
+def test_the_read_check_names_a_package_reading_another_packages_sql():
+    def module(package: str, strings=()) -> Module:
+        return Module(package, Path(package), set(strings), set(), set())
+
+    modules = [
+        module("toolex.pipeline", strings={"stages/0_run/02_select_queries.sql"}),
+        # a layer below the pipeline running the pipeline's file: the read the issue found
+        module("toolex.judges", strings={"stages/0_run/02_select_queries.sql"}),
+        module("toolex.cli", strings={"store/20_table_counts.sql"}),
+        module("toolex.store", strings={"store/20_table_counts.sql"}),
+    ]
+    names = ["stages/0_run/02_select_queries.sql", "store/20_table_counts.sql"]
+    assert foreign_readers(names, modules) == {
+        "stages/0_run/02_select_queries.sql": ["toolex.judges"],
+        "store/20_table_counts.sql": ["toolex.cli"],
+    }
+    assert foreign_readers(names, modules[::3]) == {}
+
+
+def test_only_the_owning_package_names_a_sql_file():
+    foreign = foreign_readers(_sql_names(), read_modules())
+    assert not foreign, (
+        "SQL files named outside their folder's package (call the owner's query function):\n"
+        + "\n".join(f"  {name}: {', '.join(p)}" for name, p in foreign.items())
     )
