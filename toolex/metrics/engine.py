@@ -12,13 +12,14 @@ checked, and the rows still shaped, here.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from toolex.errors import ToolexError
+from toolex.metrics.records import QueryScore, Score
 from toolex.metrics.registry import FAMILIES, Metric, parse, validate_ks
 from toolex.resources import sql_files
-from toolex.sqlrunner import SqlRunner
+from toolex.sqlrunner import Params, SqlRunner, SqlValue
 
 if TYPE_CHECKING:  # the tables come from DuckDB; a caller that reads rows never loads pyarrow
     import pyarrow as pa
@@ -37,12 +38,10 @@ class Engine(Protocol):
     from the store: ``rows``/``arrow`` take what ``Store.rows``/``Store.arrow`` take."""
 
     def rows(
-        self, store: SqlRunner, name: str, params: Mapping[str, Any], *, folder: str
+        self, store: SqlRunner, name: str, params: Params, *, folder: str
     ) -> list[dict[str, Any]]: ...
 
-    def arrow(
-        self, store: SqlRunner, name: str, params: Mapping[str, Any], *, folder: str
-    ) -> pa.Table: ...
+    def arrow(self, store: SqlRunner, name: str, params: Params, *, folder: str) -> pa.Table: ...
 
 
 # Stores whose connection holds the macros. A connection keeps its TEMP macros until it closes,
@@ -74,9 +73,7 @@ def check_runs(store: SqlRunner, run_ids: Sequence[str]) -> list[str]:
     return runs
 
 
-def _rows(
-    store: SqlRunner, on: Engine | None, name: str, params: dict[str, Any]
-) -> list[dict[str, Any]]:
+def _rows(store: SqlRunner, on: Engine | None, name: str, params: Params) -> list[dict[str, Any]]:
     if on is not None:
         return on.rows(store, name, params, folder=FOLDER)
     ensure_macros(store)
@@ -84,7 +81,7 @@ def _rows(
     return rows
 
 
-def _arrow(store: SqlRunner, on: Engine | None, name: str, params: dict[str, Any]) -> pa.Table:
+def _arrow(store: SqlRunner, on: Engine | None, name: str, params: Params) -> pa.Table:
     if on is not None:
         return on.arrow(store, name, params, folder=FOLDER)
     ensure_macros(store)
@@ -98,7 +95,7 @@ def _params(
     ks: Sequence[int],
     expansion: str | None,
     families: Sequence[str] = DEFAULT_FAMILIES,
-) -> dict[str, Any]:
+) -> dict[str, SqlValue]:
     unknown = sorted(set(families) - set(FAMILIES))
     if unknown:
         raise ToolexError(f"unknown metric families {unknown}; known: {', '.join(FAMILIES)}")
@@ -151,11 +148,11 @@ def query_scores(
     ks: Sequence[int] = (10,),
     expansion: str = "default",
     families: Sequence[str] = DEFAULT_FAMILIES,
-) -> list[dict[str, Any]]:
+) -> list[QueryScore]:
     """:func:`per_query` rows of one query (``run_id, query_id, metric, k, old, new``), computed
     for that query alone: what a page about one query needs, in milliseconds."""
     params = _params(store, run_ids, ks, expansion, families) | {"query_id": query_id}
-    return _rows(store, None, "metrics/select/one_query.sql", params)
+    return [QueryScore(**r) for r in _rows(store, None, "metrics/select/one_query.sql", params)]
 
 
 def summary(
@@ -184,13 +181,14 @@ def summary(
 
 def scores(
     store: SqlRunner, metric: str | Metric, run_ids: Sequence[str], *, expansion: str | None = None
-) -> list[dict[str, Any]]:
+) -> list[Score]:
     """Rows ``run_id, query_id, metric, k, value`` of one metric named like ``"ndcg@10"`` (or a
     :class:`Metric`); old when expansion is None."""
     metric = parse(metric)
     params = _params(store, run_ids, [metric.k], expansion, [metric.name])
-    params["metric"] = params.pop("metrics")[0]
-    return _rows(store, None, "metrics/select/scores.sql", params)
+    del params["metrics"]  # scores.sql takes the one family, as $metric
+    params["metric"] = metric.name
+    return [Score(**r) for r in _rows(store, None, "metrics/select/scores.sql", params)]
 
 
 def expansion_coverage(store: SqlRunner, run_ids: Sequence[str], expansion: str) -> dict[str, int]:

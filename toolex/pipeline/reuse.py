@@ -14,10 +14,11 @@ operation on the same kind of entity (``same-step``):
 Measured with ``benchmarks/bench_cost.py``: every verdict the rule carried over on the shared
 StableToolBench and ToolRet data, against the verdict the same task got fresh (the offline
 judge's P(yes) at 0.5 standing in for the verifier), disagreed on 0.3% and 0.07% of the tasks
-reuse answered (the README's figures, re-measured with the pre-screen off); the shipped labels hold no two labels of one pair under different sub-queries, so they cannot
-measure it directly. A reused verdict is stored as such: judge ``'reused'``, the call that made
-the original, and a reason naming the verdict it was taken from; only verdicts a judge made
-fresh are ever reused (never a reused, screened or reference one).
+reuse answered (the README's figures, re-measured with the pre-screen off); the shipped labels
+hold no two labels of one pair under different sub-queries, so they cannot measure it directly.
+A reused verdict is stored as such: judge ``'reused'``, the call that made the original, and a
+reason naming the verdict it was taken from; only verdicts a judge made fresh are ever reused
+(never a reused, screened or reference one).
 """
 
 from __future__ import annotations
