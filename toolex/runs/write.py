@@ -21,7 +21,7 @@ import datetime
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -63,7 +63,7 @@ def write_run(
     benchmark: str,
     level: str,
     results: pa.Table,
-    params: Mapping[str, Any],
+    params: Mapping[str, object],  # recorded as JSON: whatever json.dumps takes
     retriever: str | None = None,
     source: str | None = None,
     replace: bool = False,
