@@ -197,7 +197,7 @@ def eval_cmd(
             pairs = None
             if compare:
                 compared = compare_runs(store, run_ids, ks, expansion, families, on=on)
-                pairs = [p for p in compared if (p["metric"], p["k"]) in wanted]
+                pairs = [p for p in compared if (p.metric, p.k) in wanted]
         report_counts(store, rows, run_ids, expansion, by)
     emit(Scored(rows, table, provenance, queries, trust, pairs), by, expansion, layout, fmt)
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from toolex.metrics.engine import Engine
+    from toolex.reports.compare import RunComparison
     from toolex.reports.provenance import RunProvenance
     from toolex.reports.trust import ExpansionTrust
     from toolex.store import Store
@@ -37,7 +38,7 @@ class Scored:
     provenance: dict[str, RunProvenance]  # run id -> how the run was made
     queries: list[dict[str, Any]]  # --per-query rows (shaped by per_query_rows), else empty
     trust: dict[str, ExpansionTrust | None]  # run id -> what stands behind its new scores
-    pairs: list[dict[str, Any]] | None  # --compare rows; None when not asked
+    pairs: list[RunComparison] | None  # --compare rows; None when not asked
 
 
 def emit(scored: Scored, by: str, expansion: str, layout: str, fmt: str) -> None:
@@ -198,19 +199,19 @@ def emit_constant_free(rows: list[dict[str, Any]], title: str, keep: tuple[str, 
     )
 
 
-def emit_pairs(pairs: list[dict[str, Any]], fmt: str) -> None:
+def emit_pairs(pairs: Sequence[RunComparison], fmt: str) -> None:
     """The --compare table: every pair of runs per metric, under old and new."""
     rows = [
         {
-            "run_a": p["run_a"],
-            "run_b": p["run_b"],
-            "measure": p["measure"],
-            "metric": ir_name(p["metric"], p["k"]),
-            "mean_diff": p["mean_diff"],
-            "p_value": p["p_value"],
-            "p_holm": p["p_holm"],
-            "significant": p["significant"],
-            "n_queries": p["n_queries"],
+            "run_a": p.run_a,
+            "run_b": p.run_b,
+            "measure": p.measure,
+            "metric": ir_name(p.metric, p.k),
+            "mean_diff": p.mean_diff,
+            "p_value": p.p_value,
+            "p_holm": p.p_holm,
+            "significant": p.significant,
+            "n_queries": p.n_queries,
         }
         for p in pairs
     ]
