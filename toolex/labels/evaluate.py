@@ -26,7 +26,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from toolex.errors import ToolexError
 from toolex.judges import DEFAULT_JUDGE, make_judge, parse_spec
@@ -105,13 +105,19 @@ def _only(labels: list[Label], benchmark: str | None, source: str) -> list[Label
     return labels
 
 
+# What the judges are built from: a ToolexConfig (its [judges] specs and its llm part), an
+# LLMConfig, or None; read by attribute here and handed on to toolex.judges.make_judge, which
+# sits below the config's own package and so cannot name its type either.
+JudgeSettings: TypeAlias = object
+
+
 # -- judges ----------------------------------------------------------------------------------
 
 
 def build_judge(
     spec: str,
     store: Store,
-    config: Any = None,
+    config: JudgeSettings = None,
     benchmark: str | None = None,
     *,
     pricing: bool = False,
@@ -147,14 +153,18 @@ def _placeholder_key(provider: str) -> Iterator[None]:
         os.environ.pop(env, None)
 
 
-def decomposer_spec(config: Any = None) -> str:
+def decomposer_spec(config: JudgeSettings = None) -> str:
     """The decompose judge of the config file's [judges], else the default (offline) judge."""
     spec: str = (getattr(config, "judges", None) or {}).get("decompose", DEFAULT_JUDGE)
     return spec
 
 
 def _decomposers(
-    store: Store, spec: str, config: Any, pricing: bool = False, budget: Budget | None = None
+    store: Store,
+    spec: str,
+    config: JudgeSettings,
+    pricing: bool = False,
+    budget: Budget | None = None,
 ) -> Callable[[str], Judge]:
     built: dict[str | None, Judge] = {}
     offline = parse_spec(spec)[0] == "heuristic"
@@ -188,7 +198,7 @@ def evaluate_verify(
     *,
     expansion: str = "default",
     subqueries: str = "decomposer",
-    config: Any = None,
+    config: JudgeSettings = None,
     decompose_with: str | None = None,
     save: bool = True,
     budget: Budget | None = None,
@@ -274,7 +284,7 @@ def plan_verify(
     *,
     expansion: str = "default",
     subqueries: str = "decomposer",
-    config: Any = None,
+    config: JudgeSettings = None,
     decompose_with: str | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """A dry run: per judge (and the decomposer, when it would be asked) the calls the evaluation
@@ -316,7 +326,7 @@ def plan_row(stage: Stage, judge: Judge, tasks: Sequence[Any]) -> dict[str, Any]
 
 
 def _verify_judges(
-    store: Store, spec: str, config: Any, benchmarks: list[str]
+    store: Store, spec: str, config: JudgeSettings, benchmarks: list[str]
 ) -> list[tuple[str | None, Judge]]:
     """One offline judge per benchmark, or one LLM judge for all (None: every benchmark)."""
     if parse_spec(spec)[0] == "heuristic":
