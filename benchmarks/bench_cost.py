@@ -51,7 +51,7 @@ from typing import Any
 from toolex.cli.options import emit_rows
 from toolex.judges import make_judge
 from toolex.judges import operating_points as op
-from toolex.judges.base import Outcome, Verdict
+from toolex.judges.base import JudgeParts, Outcome, Verdict
 from toolex.loaders import load_stabletoolbench, load_toolret
 from toolex.pipeline import dryrun, record
 from toolex.pipeline.runner import Settings, run_expansion, select_queries
@@ -66,7 +66,7 @@ SCENARIOS = {  # expansion -> (prescreen, reuse)
 }
 
 
-class StandIn:
+class StandIn(JudgeParts):
     """The verifier the counts assume: the offline score (P(yes)) at 0.5, treated as a judge
     that makes calls (so the pre-screen and reuse apply to it as to an LLM verifier)."""
 

@@ -6,6 +6,10 @@ regex) and in every string of the Python sources, finds which package runs each 
 file's path named in a module's strings), and fails when two packages, or two SQL folders, write
 one table. Schema migrations (sql/schema/) may rebuild any table and belong to the store.
 
+Reads follow the same rule (STYLE 17): each folder of sql/ has one owning package
+(``SQL_OWNERS``), and only that package's code names the folder's files, so a package that needs
+another's rows calls the owner's typed query function instead of running its SQL.
+
 A write file that no module names cannot be given an owner, so it fails too: a file run through
 a computed name must be named by its folder prefix plus its stem or file name somewhere in the
 package that runs it (``f"reports/{name}"`` with ``"71_significance_run_diffs.sql"``), or be run
@@ -31,6 +35,26 @@ ROOT = Path(__file__).resolve().parents[1]
 SQL_ROOT = resource_root("sql")
 SOURCES = {"toolex": ROOT / "toolex", "toolex_tui": ROOT / "tui" / "toolex_tui"}
 MIGRATIONS = "schema"  # rebuilds tables as the schema changes: the store's own folder
+# sql/<folder> -> the one package whose code may name its files (read or write). A new folder
+# fails test_every_sql_folder_has_an_owner until it is given its owner here.
+SQL_OWNERS = {
+    "browse": "toolex_tui",
+    "checks": "toolex.checks",
+    "expansions": "toolex.expansions",
+    "exports": "toolex.exports",
+    "judges": "toolex.judges",
+    "labels": "toolex.labels",
+    "llm": "toolex.llm",
+    "load": "toolex.loaders",
+    "metrics": "toolex.metrics",
+    "reports": "toolex.reports",
+    "retrieval": "toolex.retrieval",
+    "review": "toolex.review",
+    "runs": "toolex.runs",
+    MIGRATIONS: "toolex.store",
+    "stages": "toolex.pipeline",
+    "store": "toolex.store",
+}
 
 
 @dataclass(frozen=True)
@@ -235,4 +259,147 @@ def test_every_table_has_one_writing_package_and_one_sql_folder():
             shared[table] = sorted(writes[table])
     assert not shared, "tables written by more than one package or SQL folder:\n" + "\n".join(
         f"  {t}: {w}" for t, w in shared.items()
+    )
+
+
+def foreign_readers(names: list[str], modules: list[Module]) -> dict[str, list[str]]:
+    """SQL file -> the packages other than its folder's owner whose code names it."""
+    out = {}
+    for name in names:
+        owner = SQL_OWNERS.get(name.split("/", 1)[0])
+        others = sorted(runners(name, modules) - {owner})
+        if others:
+            out[name] = others
+    return out
+
+
+def _sql_names() -> list[str]:
+    return [p.relative_to(SQL_ROOT).as_posix() for p in sorted(SQL_ROOT.rglob("*.sql"))]
+
+
+def test_every_sql_folder_has_an_owner():
+    folders = {name.split("/", 1)[0] for name in _sql_names()}
+    assert folders <= set(SQL_OWNERS), (
+        f"give these sql/ folders an owner: {folders - set(SQL_OWNERS)}"
+    )
+
+
+def test_the_read_check_names_a_package_reading_another_packages_sql():
+    def module(package: str, strings=()) -> Module:
+        return Module(package, Path(package), set(strings), set(), set())
+
+    modules = [
+        module("toolex.pipeline", strings={"stages/0_run/02_select_queries.sql"}),
+        # a layer below the pipeline running the pipeline's file: the read the issue found
+        module("toolex.judges", strings={"stages/0_run/02_select_queries.sql"}),
+        module("toolex.cli", strings={"store/20_table_counts.sql"}),
+        module("toolex.store", strings={"store/20_table_counts.sql"}),
+    ]
+    names = ["stages/0_run/02_select_queries.sql", "store/20_table_counts.sql"]
+    assert foreign_readers(names, modules) == {
+        "stages/0_run/02_select_queries.sql": ["toolex.judges"],
+        "store/20_table_counts.sql": ["toolex.cli"],
+    }
+    assert foreign_readers(names, modules[::3]) == {}
+
+
+def test_only_the_owning_package_names_a_sql_file():
+    foreign = foreign_readers(_sql_names(), read_modules())
+    assert not foreign, (
+        "SQL files named outside their folder's package (call the owner's query function):\n"
+        + "\n".join(f"  {name}: {', '.join(p)}" for name, p in foreign.items())
+    )
+
+
+# -- rows that cross a package as dicts ------------------------------------------------------
+# A function that returns rows as ``dict[str, Any]`` (or lists of them) and is imported by
+# another package hands that package string-keyed rows: a renamed column fails at run time, far
+# from the SQL (STYLE 15, 17). Each such import is counted; the count may only fall, and lower
+# DICT_ROWS_CEILING when it does. A typed row (NamedTuple, frozen dataclass) ends the crossing.
+DICT_ROWS_CEILING = 31  # 33 on 2026-12-07, before label_summary and compare_runs were typed
+
+
+def _returns_dict_rows(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    text = ast.unparse(fn.returns) if fn.returns is not None else ""
+    return "dict[str, Any]" in text or "dict[str, object]" in text
+
+
+def dict_row_functions(paths: dict[str, Path]) -> dict[tuple[str, str], str]:
+    """(module, function) -> package, for every top-level function returning dict rows."""
+    out = {}
+    for module, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _returns_dict_rows(
+                node
+            ):
+                out[(module, node.name)] = _package_of(module)
+    return out
+
+
+def _package_of(module: str) -> str:
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "toolex" and len(parts) > 1 else parts[0]
+
+
+def dict_row_crossings(paths: dict[str, Path]) -> list[str]:
+    """``importer: module.function`` for every import of a dict-row function from another
+    package (imports inside functions included: a lazy import is still an arrow)."""
+    functions = dict_row_functions(paths)
+    by_name: dict[str, set[str]] = defaultdict(set)
+    for module, name in functions:
+        by_name[name].add(module)
+    out = []
+    for module, path in paths.items():
+        own = _package_of(module)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or not node.module:
+                continue
+            for alias in node.names:
+                for home in by_name.get(alias.name, ()):
+                    # from the module itself, or from a package above it that re-exports it
+                    named = home == node.module or home.startswith(f"{node.module}.")
+                    if named and _package_of(home) != own:
+                        out.append(f"{module}: {home}.{alias.name}")
+    return sorted(set(out))
+
+
+def _module_paths() -> dict[str, Path]:
+    out = {}
+    for root in SOURCES.values():
+        base = root.parent
+        for path in sorted(root.rglob("*.py")):
+            parts = path.relative_to(base).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = path
+    return out
+
+
+def test_the_crossing_check_sees_dict_rows_imported_by_another_package(tmp_path):
+    files = {
+        "toolex.runs.write": "from typing import Any\n"
+        "def list_runs(store) -> list[dict[str, Any]]: ...\n"
+        "def typed(store) -> list[int]: ...\n",
+        "toolex.runs.other": "from toolex.runs.write import list_runs\n",  # same package: fine
+        "toolex.cli.info": "from toolex.runs.write import list_runs, typed\n",
+        "toolex.cli.lazy": "def f():\n    from toolex.runs.write import list_runs\n",
+        "toolex.cli.runs": "from toolex.runs import list_runs\n",  # re-exported by the package
+    }
+    paths = {}
+    for module, text in files.items():
+        paths[module] = tmp_path / f"{module}.py"
+        paths[module].write_text(text)
+    assert dict_row_crossings(paths) == [
+        "toolex.cli.info: toolex.runs.write.list_runs",
+        "toolex.cli.lazy: toolex.runs.write.list_runs",
+        "toolex.cli.runs: toolex.runs.write.list_runs",
+    ]
+
+
+def test_dict_rows_cross_packages_only_less_often():
+    found = dict_row_crossings(_module_paths())
+    assert len(found) <= DICT_ROWS_CEILING, (
+        f"{len(found)} imports of functions returning dict rows from another package (ceiling "
+        f"{DICT_ROWS_CEILING}); return typed rows instead:\n  " + "\n  ".join(found)
     )

@@ -377,3 +377,19 @@ def test_an_out_of_memory_says_how_to_allow_more(tmp_path, monkeypatch):
     message = str(store_error(caught.value, str(tmp_path / "a.duckdb")))
     assert "ran out of memory" in message and "rolled back" in message
     assert "TOOLEX_MEMORY_LIMIT (now 8MB)" in message and "TOOLEX_MEMORY_LIMIT=8GB" in message
+
+
+def test_store_has_every_method_of_the_protocol_the_layers_below_it_use() -> None:
+    """toolex.metrics (beside the store) is typed against SqlRunner, not Store: each of its
+    methods must be Store's, with the same parameters, or mypy checks a store that is not there."""
+    import inspect
+
+    from toolex.sqlrunner import SqlRunner
+
+    methods = [n for n, v in vars(SqlRunner).items() if inspect.isfunction(v) and n[0] != "_"]
+    assert sorted(methods) == ["arrow", "copy_parquet", "execute_script", "require_runs", "rows"]
+    for name in methods:
+        wanted = inspect.signature(getattr(SqlRunner, name)).parameters
+        given = inspect.signature(getattr(Store, name)).parameters
+        assert list(given) == list(wanted), name
+        assert [p.default for p in given.values()] == [p.default for p in wanted.values()], name

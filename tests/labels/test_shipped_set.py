@@ -118,7 +118,7 @@ def test_every_item_resolves_in_the_shared_data(shared_data, tmp_path):
     store = Store.open(db, read_only=True)
     for bench in ("toolret", "stabletoolbench"):
         params = {"benchmark": bench}
-        items = {r["item_id"] for r in store.rows("stages/0_run/01_item_docs.sql", params)}
+        items = {r["item_id"] for r in store.rows("judges/01_item_docs.sql", params)}
         qrels = {
             (q["query_id"], q["item_id"])
             for q in store.rows("expansions/02_qrels_of_benchmark.sql", params)

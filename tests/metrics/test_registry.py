@@ -4,7 +4,7 @@ import pytest
 from metrics_fixtures import add_benchmark, add_combo, add_query, add_run
 
 from toolex.errors import ToolexError
-from toolex.metrics import Metric, parse, scores
+from toolex.metrics import Metric, Score, parse, scores
 from toolex.metrics.registry import NO_CUT
 
 
@@ -58,6 +58,6 @@ def test_a_name_dispatches_to_its_scores(store):
     add_run(store.con, "r", {"q": {"b2": 2.0, "a": 1.0, "b": 0.5}})
     old = scores(store, "recall@2", ["r"])
     new = scores(store, parse("recall@2"), ["r"], expansion="default")
-    assert old == [{"run_id": "r", "query_id": "q", "metric": "recall", "k": 2, "value": 0.5}]
-    assert new[0]["value"] == 1.0
-    assert scores(store, "comp@3", ["r"])[0]["value"] == 1.0
+    assert old == [Score(run_id="r", query_id="q", metric="recall", k=2, value=0.5)]
+    assert new[0].value == 1.0
+    assert scores(store, "comp@3", ["r"])[0].value == 1.0

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.assemble_reference import run_reference, stored_prefix, table
-from toolex.judges.base import Outcome, Verdict
+from toolex.judges.base import JudgeParts, Outcome, Verdict
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.loaders import load_stabletoolbench
 from toolex.pipeline import assemble
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.shared_data
 BENCHMARK = "stabletoolbench"
 
 
-class AcceptAll:
+class AcceptAll(JudgeParts):
     """A verifier that accepts every candidate: the largest products the candidates allow."""
 
     spec = "accept-all"

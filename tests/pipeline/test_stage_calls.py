@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolex.judges.base import Outcome, Verdict
+from toolex.judges.base import JudgeParts, Outcome, Verdict
 from toolex.llm.calls import Spend
 from toolex.pipeline.stage import StageContext, StageCounts, run_judged
 from toolex.progress import current
@@ -32,7 +32,7 @@ class Recorder:
         self.events.append(("finish",))
 
 
-class SlowJudge:
+class SlowJudge(JudgeParts):
     """Two tasks; three attempts each, the second task still waiting when the stage stops."""
 
     spec = "stand-in"

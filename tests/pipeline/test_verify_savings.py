@@ -17,14 +17,14 @@ import pytest
 from pipeline.fixtures import build
 from pipeline.helpers import add_query, overlap_search
 from toolex.judges import make_judge
-from toolex.judges.base import Outcome, Verdict
+from toolex.judges.base import JudgeParts, Outcome, Verdict
 from toolex.pipeline.runner import Settings, run_expansion
 from toolex.pipeline.stage import StageContext
 from toolex.pipeline.verify import pending_tasks
 from toolex.store import Store
 
 
-class Verifier:
+class Verifier(JudgeParts):
     """A verify judge that 'calls' a model: says yes to everything, one call id per task."""
 
     spec = "fake:verifier"

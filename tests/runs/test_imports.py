@@ -78,7 +78,7 @@ def test_csv_parquet_and_toolret_json_agree(mini, tmp_path):
     for run, f in (("c", csv), ("p", pqf), ("j", js)):
         import_run(mini, f, run=run, benchmark="toolret")
         assert _results(mini, run) == EXPECTED, run
-    assert [r["run"] for r in list_runs(mini)] == ["c", "p", "j"]
+    assert [r.run for r in list_runs(mini)] == ["c", "p", "j"]
 
 
 def test_unknown_query_names_the_line_or_is_skipped(mini, tmp_path):
@@ -139,7 +139,7 @@ def test_an_item_twice_is_found_however_it_is_spelled_or_slotted(mini, tmp_path)
     with pytest.raises(InputError, match="listed twice") as exc:
         import_run(mini, csv, run="t", benchmark="toolret", level="subquery")
     assert exc.value.line == 5
-    assert [r["run"] for r in list_runs(mini)] == ["s"]
+    assert [r.run for r in list_runs(mini)] == ["s"]
 
 
 def test_existing_run_needs_replace_and_delete(mini, tmp_path):

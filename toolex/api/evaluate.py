@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from toolex.metrics.engine import Engine
+    from toolex.reports.compare import RunComparison
     from toolex.reports.provenance import RunProvenance
     from toolex.reports.trust import ExpansionTrust
     from toolex.store import Store
@@ -61,7 +62,7 @@ class Scored:
     provenance: dict[str, RunProvenance]
     queries: list[dict[str, Any]]
     trust: dict[str, ExpansionTrust | None]
-    pairs: list[dict[str, Any]] | None
+    pairs: list[RunComparison] | None
     coverage: dict[str, int]
     by: str
 
@@ -143,7 +144,7 @@ def score(
     pairs = None
     if compare:
         compared = compare_runs(store, run_ids, cuts, expansion, families, on=engine)
-        pairs = [p for p in compared if (p["metric"], p["k"]) in wanted]
+        pairs = [p for p in compared if (p.metric, p.k) in wanted]
     from toolex.metrics.engine import expansion_coverage
 
     return Scored(

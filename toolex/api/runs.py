@@ -100,7 +100,7 @@ def list_runs(store: Store, benchmark: str | None = None) -> pd.DataFrame:
     pd = pandas()
     from toolex.runs import list_runs as stored_runs
 
-    return pd.DataFrame.from_records(stored_runs(store, benchmark))
+    return pd.DataFrame.from_records([r._asdict() for r in stored_runs(store, benchmark)])
 
 
 def delete_run(store: Store, run: str) -> int:

@@ -62,7 +62,7 @@ def run_demo(
     lap("index")
     run_expansion(store, BENCHMARK, HeuristicJudge(store, benchmark=BENCHMARK))
     lap("expand (heuristic judge)")
-    existing = {r["run"] for r in list_runs(store, BENCHMARK)}
+    existing = {r.run for r in list_runs(store, BENCHMARK)}
     run_ids = []
     levels = ("query", "subquery") if subquery_level else ("query",)
     for retriever in retrievers:

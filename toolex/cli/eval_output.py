@@ -18,7 +18,10 @@ from toolex.reports.main_table import group_mean_label
 from toolex.reports.provenance import ORACLE_NOTE, pool_bias_warnings, run_label
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from toolex.api.evaluate import Scored
+    from toolex.reports.compare import RunComparison
 
 
 def emit(scored: Scored, by: str, expansion: str, layout: str, fmt: str) -> None:
@@ -145,19 +148,19 @@ def emit_constant_free(rows: list[dict[str, Any]], title: str, keep: tuple[str, 
     )
 
 
-def emit_pairs(pairs: list[dict[str, Any]], fmt: str) -> None:
+def emit_pairs(pairs: Sequence[RunComparison], fmt: str) -> None:
     """The --compare table: every pair of runs per metric, under old and new."""
     rows = [
         {
-            "run_a": p["run_a"],
-            "run_b": p["run_b"],
-            "measure": p["measure"],
-            "metric": ir_name(p["metric"], p["k"]),
-            "mean_diff": p["mean_diff"],
-            "p_value": p["p_value"],
-            "p_holm": p["p_holm"],
-            "significant": p["significant"],
-            "n_queries": p["n_queries"],
+            "run_a": p.run_a,
+            "run_b": p.run_b,
+            "measure": p.measure,
+            "metric": ir_name(p.metric, p.k),
+            "mean_diff": p.mean_diff,
+            "p_value": p.p_value,
+            "p_holm": p.p_holm,
+            "significant": p.significant,
+            "n_queries": p.n_queries,
         }
         for p in pairs
     ]

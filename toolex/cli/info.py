@@ -10,37 +10,53 @@ import click
 from toolex.cli.options import db_option, emit_rows, format_option, open_store
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import NamedTuple
+
     from toolex.store import Store
 
-# section -> (shipped SQL, columns printed when the section is empty)
-SECTIONS: dict[str, tuple[str, list[str]]] = {
-    "tables": ("store/20_table_counts.sql", ["table", "rows"]),
-    "benchmarks": (
-        "store/21_info_benchmarks.sql",
-        ["benchmark", "format", "items", "queries", "labels", "source"],
-    ),
-    "expansions": (
-        "store/22_info_expansions.sql",
-        [
-            "benchmark",
-            "expansion",
-            "subqueries",
-            "valid",
-            "alternatives",
-            "queries_with_alternative",
-            "failed",
-        ],
-    ),
-    "runs": (
-        "runs/40_list_runs.sql",
-        ["run", "benchmark", "level", "retriever", "source", "queries", "results", "created_at"],
-    ),
+
+def _sections() -> dict[str, Callable[[Store], Sequence[NamedTuple]]]:
+    """section -> the owning package's typed query (imported when a section is read)."""
+    from toolex.runs import list_runs
+    from toolex.store import benchmark_info, expansion_info, table_counts
+
+    return {
+        "tables": table_counts,
+        "benchmarks": benchmark_info,
+        "expansions": expansion_info,
+        "runs": list_runs,
+    }
+
+
+# section -> columns printed when the section is empty (the fields of its rows)
+SECTIONS: dict[str, list[str]] = {
+    "tables": ["table", "rows"],
+    "benchmarks": ["benchmark", "format", "items", "queries", "labels", "source"],
+    "expansions": [
+        "benchmark",
+        "expansion",
+        "subqueries",
+        "valid",
+        "alternatives",
+        "queries_with_alternative",
+        "failed",
+    ],
+    "runs": [
+        "run",
+        "benchmark",
+        "level",
+        "retriever",
+        "source",
+        "queries",
+        "results",
+        "created_at",
+    ],
 }
 
 
 def section_rows(store: Store, section: str) -> list[dict[str, Any]]:
-    name, _ = SECTIONS[section]
-    return store.rows(name, {"benchmark": None} if section == "runs" else None)
+    return [row._asdict() for row in _sections()[section](store)]
 
 
 def table_counts(db: str) -> list[dict[str, Any]]:
@@ -80,4 +96,4 @@ def info(db: str, fmt: str, only: str | None) -> None:
         click.echo(json_text({s: json_value(rows) for s, rows in data.items()}, indent=2))
         return
     for section in sections:
-        emit_rows(data[section], fmt, title=section, columns=SECTIONS[section][1])
+        emit_rows(data[section], fmt, title=section, columns=SECTIONS[section])

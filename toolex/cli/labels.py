@@ -145,7 +145,7 @@ def list_cmd(fmt: str, db: str) -> None:
     from toolex.labels import label_summary
 
     with open_store(db, read_only=True) as store:
-        rows = label_summary(store)
+        rows = [s._asdict() for s in label_summary(store)]
     if not rows:
         click.echo("no labels in the store; `toolex labels import --shipped` adds a set", err=True)
         return

@@ -109,7 +109,7 @@ def list_cmd(benchmark: str | None, fmt: str, db: str) -> None:
       toolex runs list --format json
     """
     with open_store(db, read_only=True) as store:
-        rows = list_runs(store, benchmark)
+        rows = [run._asdict() for run in list_runs(store, benchmark)]
     emit_rows(rows, fmt, title="runs")
 
 

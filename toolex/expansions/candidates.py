@@ -32,9 +32,9 @@ from pathlib import Path
 import pyarrow as pa
 
 from toolex.errors import InputError, ToolexError
-from toolex.expansions.originals import item_ids
 from toolex.expansions.records import CandidateRow
 from toolex.expansions.stage_outputs import insert_candidates
+from toolex.loaders.docs import item_ids
 from toolex.loaders.fields import Where
 from toolex.runs.formats import read_run, resolve_format
 from toolex.store import Store

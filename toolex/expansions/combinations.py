@@ -33,12 +33,12 @@ import pyarrow as pa
 from toolex.errors import ToolexError
 from toolex.expansions.originals import (
     ensure_expansion,
-    item_ids,
     label_grades,
     original_combinations,
     record_query,
     tool_set,
 )
+from toolex.loaders.docs import item_ids
 from toolex.loaders.edges import DependencyEdge, add_dependency_edges
 from toolex.loaders.fields import Where, get_int, get_str
 from toolex.loaders.readers import iter_dicts, read_records

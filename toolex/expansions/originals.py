@@ -42,12 +42,6 @@ def tool_set(members: dict[int, str], grades: dict[int, int]) -> frozenset[tuple
     return frozenset(best.items())
 
 
-def item_ids(store: Store, benchmark: str) -> set[str]:
-    return {
-        r["item_id"] for r in store.rows("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
-    }
-
-
 def record_query(
     rec: dict[str, Any],
     path: Path,

@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 
 from toolex.exports.common import resolve
 from toolex.exports.files import output_file
+from toolex.sqlrunner import Params
 from toolex.store import Store
 
 
@@ -32,7 +33,7 @@ def expanded_qrels(
 ) -> pa.Table:
     """The per-combination rows as an Arrow table (columns as in sql/exports/10)."""
     benchmark, expansion = resolve(store, benchmark, expansion)
-    params = {
+    params: Params = {
         "benchmark": benchmark,
         "expansion": expansion,
         "valid_only": valid_only,

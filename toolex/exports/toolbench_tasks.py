@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 from toolex.errors import InputError
 from toolex.exports.common import resolve
+from toolex.loaders.write import StoredBenchmark, existing_benchmark
 from toolex.store import Store
 
 
@@ -47,6 +48,15 @@ class ToolBenchProblem(NamedTuple):
     def __str__(self) -> str:
         combo = "" if self.combo_id is None else f" (combination {self.combo_id})"
         return f"{self.group} task {self.task_id} of {self.query_id}{combo}: {self.problem}"
+
+
+def stored_benchmark(store: Store, benchmark: str) -> StoredBenchmark:
+    """The ``benchmarks`` row of a benchmark ``resolve`` has found stored."""
+    stored = existing_benchmark(store, benchmark)
+    if stored is None:  # resolve() names what the store holds; a caller that skips it hears so
+        store.require_benchmark(benchmark)
+        raise AssertionError(benchmark)
+    return stored
 
 
 def key(api: dict[str, Any]) -> tuple[str, str]:
@@ -112,8 +122,7 @@ def check_toolbench(
     from); an empty list when it holds exactly what it should."""
     benchmark, expansion = resolve(store, benchmark, expansion)
     folder = Path(folder)
-    stored = store.rows("load/01_find_benchmark.sql", {"benchmark": benchmark})[0]
-    root = Path(source or stored["source"])
+    root = Path(source or stored_benchmark(store, benchmark).source)
     rows = store.rows(
         "exports/50_toolbench_combinations.sql", {"benchmark": benchmark, "expansion": expansion}
     )

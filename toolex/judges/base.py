@@ -14,7 +14,14 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, wraps
-from typing import Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+
+if TYPE_CHECKING:  # types only: a judge that calls no model never loads the LLM client
+    from toolex.llm.budget import Budget
+    from toolex.llm.calls import Spend
+    from toolex.llm.clients import ChatClient
+    from toolex.llm.config import LLMConfig
+    from toolex.llm.retry import Policy
 
 Stage = Literal["decompose", "verify", "audit"]
 
@@ -131,14 +138,43 @@ class Estimate:
 
 
 class Judge(Protocol):
-    """What a stage needs from a judge.
-
-    Optional attributes, read with ``getattr`` by the pipeline:
-    ``makes_calls: bool`` (False: the judge never calls a model, so a dry run prices it at $0)
-    and ``spend`` (an object with ``.attempts`` and ``.cost_usd`` so far, for progress bars).
-    """
+    """What a stage needs from a judge: every attribute the pipeline reads, declared here so
+    that the type checker sees a renamed one (``JudgeParts`` gives a judge the defaults)."""
 
     spec: str  # e.g. "heuristic", "openai:gpt-4o-mini"
+    # The run's spending limit, set by the pipeline (toolex.pipeline.runner.spend_within); only
+    # a judge with a client honours it.
+    budget: Budget | None
+
+    @property
+    def makes_calls(self) -> bool:
+        """False: the judge never calls a model, so a dry run prices it at $0."""
+        ...
+
+    @property
+    def embedding(self) -> str | None:
+        """The embedding model the verifier reads with, recorded with the verify stage."""
+        ...
+
+    @property
+    def spend(self) -> Spend | None:
+        """Attempts and cost so far (progress bars, stage rows); None: the outcomes say."""
+        ...
+
+    @property
+    def client(self) -> ChatClient | None:
+        """The model it calls (its ``model`` is priced for a budget); None: calls none."""
+        ...
+
+    @property
+    def policy(self) -> Policy | None:
+        """Its call settings (the per-attempt timeout of a slow-server note)."""
+        ...
+
+    @property
+    def config(self) -> LLMConfig | None:
+        """Its LLM settings (``batch``: calls go through a provider's batch API)."""
+        ...
 
     def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]: ...
 
@@ -147,6 +183,30 @@ class Judge(Protocol):
     def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]: ...
 
     def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate: ...
+
+
+class JudgeParts:
+    """The defaults of the attributes of :class:`Judge` beyond its stage methods: a judge that
+    calls no model (and a stand-in in a test) inherits these and sets what it has."""
+
+    makes_calls: bool = True
+    embedding: str | None = None
+    budget: Budget | None = None
+    spend: Spend | None = None
+    client: ChatClient | None = None
+    policy: Policy | None = None
+    config: LLMConfig | None = None
+
+
+def answers(judge: Judge, stage: str, tasks: Sequence[Any]) -> Iterator[Outcome]:
+    """``judge.<stage>(tasks)``: the stage method by its name, a clear error for another."""
+    if stage == "decompose":
+        return judge.decompose(tasks)
+    if stage == "verify":
+        return judge.verify(tasks)
+    if stage == "audit":
+        return judge.audit(tasks)
+    raise ValueError(f"no judged stage {stage!r}; the stages are decompose, verify and audit")
 
 
 def tool_doc(

@@ -37,6 +37,7 @@ from toolex.judges.base import (
     AuditTask,
     DecomposeTask,
     Estimate,
+    JudgeParts,
     Outcome,
     Stage,
     ToolDoc,
@@ -51,7 +52,7 @@ from toolex.store import Store
 MODES = ("strict", "prescreen")
 
 
-class HeuristicJudge:
+class HeuristicJudge(JudgeParts):
     """Offline judge for every stage; see the module docstring for its rules and thresholds."""
 
     makes_calls = False  # never calls a model: every dry-run estimate is zero calls, $0

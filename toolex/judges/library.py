@@ -20,7 +20,7 @@ from toolex.store import Store
 
 def store_tools(store: Store, benchmark: str | None) -> list[ToolDoc]:
     """Every item of ``benchmark`` (None: of every benchmark) as a judge reads it."""
-    rows = store.rows("stages/0_run/01_item_docs.sql", {"benchmark": benchmark})
+    rows = store.rows("judges/01_item_docs.sql", {"benchmark": benchmark})
     return [tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r.get("text")) for r in rows]
 
 

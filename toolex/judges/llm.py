@@ -28,6 +28,7 @@ from toolex.judges.base import (
     AuditTask,
     DecomposeTask,
     Estimate,
+    JudgeParts,
     Outcome,
     Stage,
     ToolDoc,
@@ -160,8 +161,14 @@ RENDERERS: dict[str, Callable[[Any], tuple[str, str]]] = {
 }
 
 
-class LLMJudge:
+class LLMJudge(JudgeParts):
     """A judge backed by one chat model (see toolex/judges/base.py for the contract)."""
+
+    # what JudgeParts leaves None, this judge always has
+    client: ChatClient
+    config: LLMConfig
+    spend: Spend
+    policy: Policy
 
     def __init__(
         self,

@@ -21,6 +21,7 @@ from toolex.labels.records import (
 )
 from toolex.labels.table import (
     LabelImport,
+    LabelSet,
     export_labels,
     import_labels,
     label_summary,
@@ -36,6 +37,7 @@ __all__ = [
     "LabelErrors",
     "LabelImport",
     "LabelKey",
+    "LabelSet",
     "export_labels",
     "import_labels",
     "label_summary",

@@ -26,7 +26,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from toolex.errors import ToolexError
 from toolex.judges import DEFAULT_JUDGE, make_judge, parse_spec
@@ -105,13 +105,19 @@ def _only(labels: list[Label], benchmark: str | None, source: str) -> list[Label
     return labels
 
 
+# What the judges are built from: a ToolexConfig (its [judges] specs and its llm part), an
+# LLMConfig, or None; read by attribute here and handed on to toolex.judges.make_judge, which
+# sits below the config's own package and so cannot name its type either.
+JudgeSettings: TypeAlias = object
+
+
 # -- judges ----------------------------------------------------------------------------------
 
 
 def build_judge(
     spec: str,
     store: Store,
-    config: Any = None,
+    config: JudgeSettings = None,
     benchmark: str | None = None,
     *,
     pricing: bool = False,
@@ -147,14 +153,18 @@ def _placeholder_key(provider: str) -> Iterator[None]:
         os.environ.pop(env, None)
 
 
-def decomposer_spec(config: Any = None) -> str:
+def decomposer_spec(config: JudgeSettings = None) -> str:
     """The decompose judge of the config file's [judges], else the default (offline) judge."""
     spec: str = (getattr(config, "judges", None) or {}).get("decompose", DEFAULT_JUDGE)
     return spec
 
 
 def _decomposers(
-    store: Store, spec: str, config: Any, pricing: bool = False, budget: Budget | None = None
+    store: Store,
+    spec: str,
+    config: JudgeSettings,
+    pricing: bool = False,
+    budget: Budget | None = None,
 ) -> Callable[[str], Judge]:
     built: dict[str | None, Judge] = {}
     offline = parse_spec(spec)[0] == "heuristic"
@@ -172,7 +182,7 @@ def _decomposers(
 
 def _budgeted(judge: Judge, budget: Budget | None) -> Judge:
     """``judge``, counting its calls against ``budget`` when it makes calls."""
-    if budget is not None and hasattr(judge, "budget"):
+    if budget is not None and judge.client is not None:  # only a judge with a client calls
         judge.budget = budget
     return judge
 
@@ -188,7 +198,7 @@ def evaluate_verify(
     *,
     expansion: str = "default",
     subqueries: str = "decomposer",
-    config: Any = None,
+    config: JudgeSettings = None,
     decompose_with: str | None = None,
     save: bool = True,
     budget: Budget | None = None,
@@ -246,13 +256,13 @@ def evaluate_verify(
                         failed.append((outcome.key, outcome.error or "no verdict"))
                         continue
                     scored.append(_scored_verdict(item, outcome.value))
-                spend = getattr(judge, "spend", None)
+                spend = judge.spend
                 if spend is not None:
                     calls["made"] += spend.attempts
                     calls["cost_usd"] += spend.cost_usd
-        screen = any(getattr(j, "mode", None) == "prescreen" for _, j in judges)
+        screen = any(j.spec == "heuristic:prescreen" for _, j in judges)
         report = judge_report(spec, "verify", scored, failed, screen=screen)
-        if any(getattr(j, "makes_calls", True) for _, j in judges):
+        if any(j.makes_calls for _, j in judges):
             report.calls = calls
         evaluation.reports.append(report)
     if budget is not None and budget.exhausted:
@@ -274,7 +284,7 @@ def plan_verify(
     *,
     expansion: str = "default",
     subqueries: str = "decomposer",
-    config: Any = None,
+    config: JudgeSettings = None,
     decompose_with: str | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """A dry run: per judge (and the decomposer, when it would be asked) the calls the evaluation
@@ -282,7 +292,7 @@ def plan_verify(
     written, and no API key is needed."""
     decompose_with = decompose_with or decomposer_spec(config)
     decomposers = _decomposers(store, decompose_with, config, pricing=True)
-    offline = not getattr(decomposers(labels[0].benchmark), "makes_calls", True)
+    offline = not decomposers(labels[0].benchmark).makes_calls
     lt = label_tasks(
         store,
         labels,
@@ -316,7 +326,7 @@ def plan_row(stage: Stage, judge: Judge, tasks: Sequence[Any]) -> dict[str, Any]
 
 
 def _verify_judges(
-    store: Store, spec: str, config: Any, benchmarks: list[str]
+    store: Store, spec: str, config: JudgeSettings, benchmarks: list[str]
 ) -> list[tuple[str | None, Judge]]:
     """One offline judge per benchmark, or one LLM judge for all (None: every benchmark)."""
     if parse_spec(spec)[0] == "heuristic":

@@ -18,7 +18,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pyarrow as pa
 
@@ -158,7 +158,7 @@ def stored_labels(
 
 def sources(store: Store) -> list[str]:
     """The label sources in the store, sorted."""
-    return sorted({r["source"] for r in label_summary(store)})
+    return sorted({r.source for r in label_summary(store)})
 
 
 def require_source(store: Store, source: str | None) -> str | None:
@@ -180,9 +180,22 @@ def require_source(store: Store, source: str | None) -> str | None:
     return source
 
 
-def label_summary(store: Store) -> list[dict[str, Any]]:
+class LabelSet(NamedTuple):
+    """The labels of one source and benchmark, counted (`toolex labels list`)."""
+
+    source: str
+    benchmark: str
+    labels: int
+    yes: int
+    no: int
+    queries: int
+    labellers: str  # comma-separated, sorted
+    labelled_at: str  # the last label's time, 'YYYY-MM-DD HH:MM'
+
+
+def label_summary(store: Store) -> list[LabelSet]:
     """Per source and benchmark: labels, yes, no, queries, labellers, last labelled."""
-    return store.rows("labels/31_label_summary.sql")
+    return [LabelSet(**r) for r in store.rows("labels/31_label_summary.sql")]
 
 
 def export_labels(

@@ -38,6 +38,13 @@ class DocsResult:
         return f"{self.benchmark}/{self.rendering}: {verb} ({self.items} documents)"
 
 
+def item_ids(store: Store, benchmark: str) -> set[str]:
+    """The id of every item of ``benchmark``."""
+    return {
+        r["item_id"] for r in store.rows("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
+    }
+
+
 def load_docs(
     store: Store, path: str | Path, *, benchmark: str, rendering: str, replace: bool = False
 ) -> DocsResult:

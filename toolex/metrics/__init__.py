@@ -2,6 +2,17 @@
 valid combinations of an expansion), computed by the SQL macros of ``sql/metrics/``."""
 
 from toolex.metrics.engine import ensure_macros, per_query, scores, summary
+from toolex.metrics.records import QueryScore, Score
 from toolex.metrics.registry import METRICS, Metric, parse
 
-__all__ = ["METRICS", "Metric", "ensure_macros", "parse", "per_query", "scores", "summary"]
+__all__ = [
+    "METRICS",
+    "Metric",
+    "QueryScore",
+    "Score",
+    "ensure_macros",
+    "parse",
+    "per_query",
+    "scores",
+    "summary",
+]

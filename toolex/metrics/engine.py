@@ -12,12 +12,14 @@ checked, and the rows still shaped, here.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from toolex.errors import ToolexError
+from toolex.metrics.records import QueryScore, Score
 from toolex.metrics.registry import FAMILIES, Metric, parse, validate_ks
 from toolex.resources import sql_files
+from toolex.sqlrunner import Params, SqlRunner, SqlValue
 
 if TYPE_CHECKING:  # the tables come from DuckDB; a caller that reads rows never loads pyarrow
     import pyarrow as pa
@@ -36,22 +38,20 @@ class Engine(Protocol):
     from the store: ``rows``/``arrow`` take what ``Store.rows``/``Store.arrow`` take."""
 
     def rows(
-        self, store: Any, name: str, params: Mapping[str, Any], *, folder: str
+        self, store: SqlRunner, name: str, params: Params, *, folder: str
     ) -> list[dict[str, Any]]: ...
 
-    def arrow(
-        self, store: Any, name: str, params: Mapping[str, Any], *, folder: str
-    ) -> pa.Table: ...
+    def arrow(self, store: SqlRunner, name: str, params: Params, *, folder: str) -> pa.Table: ...
 
 
 # Stores whose connection holds the macros. A connection keeps its TEMP macros until it closes,
 # and creating all of them again took 13 ms of CPU (30-80 ms on a busy machine) on every call:
 # half of the TUI query page's slowest read. Store.cursor() is another connection, hence another
 # store here. Callers create them outside any transaction (a rollback would drop them).
-_MACROS_READY: weakref.WeakSet[Any] = weakref.WeakSet()
+_MACROS_READY: weakref.WeakSet[SqlRunner] = weakref.WeakSet()
 
 
-def ensure_macros(store: Any) -> None:
+def ensure_macros(store: SqlRunner) -> None:
     """Create every macro of sql/metrics/NNN_*.sql on the store's connection, in file order;
     once per connection."""
     if store in _MACROS_READY:
@@ -61,7 +61,7 @@ def ensure_macros(store: Any) -> None:
     _MACROS_READY.add(store)
 
 
-def check_runs(store: Any, run_ids: Sequence[str]) -> list[str]:
+def check_runs(store: SqlRunner, run_ids: Sequence[str]) -> list[str]:
     """The run ids, de-duplicated in order; a clear error naming any that the store lacks."""
     ids = list(dict.fromkeys(str(r) for r in run_ids))
     if not ids:
@@ -73,7 +73,7 @@ def check_runs(store: Any, run_ids: Sequence[str]) -> list[str]:
     return runs
 
 
-def _rows(store: Any, on: Engine | None, name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+def _rows(store: SqlRunner, on: Engine | None, name: str, params: Params) -> list[dict[str, Any]]:
     if on is not None:
         return on.rows(store, name, params, folder=FOLDER)
     ensure_macros(store)
@@ -81,7 +81,7 @@ def _rows(store: Any, on: Engine | None, name: str, params: dict[str, Any]) -> l
     return rows
 
 
-def _arrow(store: Any, on: Engine | None, name: str, params: dict[str, Any]) -> pa.Table:
+def _arrow(store: SqlRunner, on: Engine | None, name: str, params: Params) -> pa.Table:
     if on is not None:
         return on.arrow(store, name, params, folder=FOLDER)
     ensure_macros(store)
@@ -90,12 +90,12 @@ def _arrow(store: Any, on: Engine | None, name: str, params: dict[str, Any]) -> 
 
 
 def _params(
-    store: Any,
+    store: SqlRunner,
     run_ids: Sequence[str],
     ks: Sequence[int],
     expansion: str | None,
     families: Sequence[str] = DEFAULT_FAMILIES,
-) -> dict[str, Any]:
+) -> dict[str, SqlValue]:
     unknown = sorted(set(families) - set(FAMILIES))
     if unknown:
         raise ToolexError(f"unknown metric families {unknown}; known: {', '.join(FAMILIES)}")
@@ -108,7 +108,7 @@ def _params(
 
 
 def per_query(
-    store: Any,
+    store: SqlRunner,
     run_ids: Sequence[str],
     ks: Sequence[int] = (10,),
     expansion: str = "default",
@@ -128,7 +128,7 @@ def per_query(
 
 
 def per_query_rows(
-    store: Any,
+    store: SqlRunner,
     run_ids: Sequence[str],
     ks: Sequence[int] = (10,),
     expansion: str = "default",
@@ -142,21 +142,21 @@ def per_query_rows(
 
 
 def query_scores(
-    store: Any,
+    store: SqlRunner,
     run_ids: Sequence[str],
     query_id: str,
     ks: Sequence[int] = (10,),
     expansion: str = "default",
     families: Sequence[str] = DEFAULT_FAMILIES,
-) -> list[dict[str, Any]]:
+) -> list[QueryScore]:
     """:func:`per_query` rows of one query (``run_id, query_id, metric, k, old, new``), computed
     for that query alone: what a page about one query needs, in milliseconds."""
     params = _params(store, run_ids, ks, expansion, families) | {"query_id": query_id}
-    return _rows(store, None, "metrics/select/one_query.sql", params)
+    return [QueryScore(**r) for r in _rows(store, None, "metrics/select/one_query.sql", params)]
 
 
 def summary(
-    store: Any,
+    store: SqlRunner,
     run_ids: Sequence[str],
     ks: Sequence[int] = (10,),
     expansion: str = "default",
@@ -180,23 +180,24 @@ def summary(
 
 
 def scores(
-    store: Any, metric: str | Metric, run_ids: Sequence[str], *, expansion: str | None = None
-) -> list[dict[str, Any]]:
+    store: SqlRunner, metric: str | Metric, run_ids: Sequence[str], *, expansion: str | None = None
+) -> list[Score]:
     """Rows ``run_id, query_id, metric, k, value`` of one metric named like ``"ndcg@10"`` (or a
     :class:`Metric`); old when expansion is None."""
     metric = parse(metric)
     params = _params(store, run_ids, [metric.k], expansion, [metric.name])
-    params["metric"] = params.pop("metrics")[0]
-    return _rows(store, None, "metrics/select/scores.sql", params)
+    del params["metrics"]  # scores.sql takes the one family, as $metric
+    params["metric"] = metric.name
+    return [Score(**r) for r in _rows(store, None, "metrics/select/scores.sql", params)]
 
 
-def expansion_coverage(store: Any, run_ids: Sequence[str], expansion: str) -> dict[str, int]:
+def expansion_coverage(store: SqlRunner, run_ids: Sequence[str], expansion: str) -> dict[str, int]:
     """run_id -> number of its queries with at least one valid expanded combination."""
     params = {"run_ids": check_runs(store, run_ids), "expansion": expansion}
     rows = store.rows("metrics/select/expansion_coverage.sql", params)
     return {row["run_id"]: row["n_expanded"] for row in rows}
 
 
-def all_runs(store: Any) -> list[str]:
+def all_runs(store: SqlRunner) -> list[str]:
     """Every run id in the store, in name order."""
     return [row["run_id"] for row in store.rows("metrics/select/run_ids.sql")]

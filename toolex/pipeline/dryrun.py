@@ -146,7 +146,7 @@ def _row(
     if observed:
         share, basis = est.calls / observed, f"{observed} {stage} tasks now"
     per_call = (est.cost_usd / est.calls) if est.calls and est.cost_usd is not None else None
-    free = not getattr(judge, "makes_calls", True)
+    free = not judge.makes_calls
     if per_call is None and bound and not free and stand_ins is not None:
         typical = judge.estimate(stage, stand_ins())  # type: ignore[arg-type]
         if typical.calls and typical.cost_usd is not None:

@@ -12,13 +12,13 @@ operation on the same kind of entity (``same-step``):
   overlap by at least ``MIN_ENTITY_OVERLAP`` (Jaccard).
 
 Measured with ``benchmarks/bench_cost.py``: every verdict the rule carried over on the shared
-StableToolBench and ToolRet data, behind the pre-screen, against the verdict the same task got
-fresh (the offline judge's P(yes) at 0.5 standing in for the verifier), disagreed on 1.5% and
-1.2% (17 of 1,146 and 27 of 2,353; 0.6% and 0.2% at the offline judge's strict point); the
-shipped labels hold no two labels of one pair under different sub-queries, so they cannot
-measure it directly. A reused verdict is stored as such: judge ``'reused'``, the call that made
-the original, and a reason naming the verdict it was taken from; only verdicts a judge made
-fresh are ever reused (never a reused, screened or reference one).
+StableToolBench and ToolRet data, against the verdict the same task got fresh (the offline
+judge's P(yes) at 0.5 standing in for the verifier), disagreed on 0.3% and 0.07% of the tasks
+reuse answered (the README's figures, re-measured with the pre-screen off); the shipped labels
+hold no two labels of one pair under different sub-queries, so they cannot measure it directly.
+A reused verdict is stored as such: judge ``'reused'``, the call that made the original, and a
+reason naming the verdict it was taken from; only verdicts a judge made fresh are ever reused
+(never a reused, screened or reference one).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from toolex.judges import lexicon
 from toolex.tooldoc import fields as df
 
 REUSE_MODES = ("off", "same-step")
-# The default for verifiers that make calls: on, because the measured disagreement (1.5% of the
-# reused verdicts on StableToolBench, 1.2% on ToolRet, behind the pre-screen;
-# benchmarks/bench_cost.py) is within the 2% the rule was allowed.
+# The default for verifiers that make calls: on, because the measured disagreement (0.3% of the
+# reused verdicts on StableToolBench, 0.07% on ToolRet; benchmarks/bench_cost.py, as the README
+# gives them) is within the 2% the rule was allowed.
 DEFAULT_REUSE = "same-step"
 # Jaccard overlap of the entity words two sub-queries need for a verdict to carry over.
 MIN_ENTITY_OVERLAP = 0.5

@@ -74,7 +74,7 @@ class Settings:
         out: dict[str, dict[str, Any]] = {s: {"judge": judges[s].spec} for s in JUDGED_STAGES}
         # The offline verifier's scores are cosines of its embedding model's vectors: verdicts
         # read with another model would sit beside these under one record.
-        embedding = getattr(judges["verify"], "embedding", None)
+        embedding = judges["verify"].embedding
         if embedding is not None:
             out["verify"]["embedding"] = embedding
         for stage in ("candidates", "assemble"):
@@ -287,9 +287,10 @@ def spend_within(budget: Budget, judges: dict[str, Judge]) -> None:
     from toolex.llm.pricing import price
 
     for judge in dict.fromkeys(judges.values()):
-        if not getattr(judge, "makes_calls", True) or not hasattr(judge, "budget"):
+        # a judge with no client calls no model of its own: nothing to count against a budget
+        if not judge.makes_calls or judge.client is None:
             continue
-        model = getattr(getattr(judge, "client", None), "model", None)
+        model = judge.client.model
         if budget.max_cost_usd is not None and price(model) is None:
             raise InputError(
                 f"--max-cost needs the price of {model!r} ({judge.spec}): add "
@@ -297,7 +298,7 @@ def spend_within(budget: Budget, judges: dict[str, Judge]) -> None:
                 "toolex.toml, or cap the calls with --max-calls",
                 field="--max-cost",
             )
-        if getattr(getattr(judge, "config", None), "batch", False):
+        if judge.config is not None and judge.config.batch:
             raise InputError(
                 "a budget caps direct calls; batch runs (llm.batch = true) are priced per batch",
                 field="--max-cost",

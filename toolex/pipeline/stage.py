@@ -14,11 +14,11 @@ import contextlib
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, overload
+from typing import Any, Protocol, TypeVar, cast, overload
 
 import pyarrow as pa
 
-from toolex.judges.base import Outcome
+from toolex.judges.base import Judge, Outcome, answers
 from toolex.llm.keys import redact_secrets
 from toolex.llm.timeouts import setting_for, slow_server_note
 from toolex.progress import NullProgress, Progress, reporting
@@ -173,31 +173,31 @@ class Meter:
     judges count every HTTP attempt, retries included), else from the outcomes (a call_id that
     was not served from the ledger is a call; ``extra["cost_usd"]`` if given)."""
 
-    def __init__(self, judge: Any) -> None:
+    def __init__(self, judge: Judge) -> None:
         self.judge = judge
-        self.spend = getattr(judge, "spend", None)
+        self.spend = judge.spend
         self.base = self._read()
         self.calls = 0
         self.cost: float = 0.0
-        self.answered = len(getattr(self.spend, "answered_s", None) or [])
-        self.timeouts = int(getattr(self.spend, "timeouts", 0) or 0)
+        self.answered = len(self.spend.answered_s) if self.spend is not None else 0
+        self.timeouts = self.spend.timeouts if self.spend is not None else 0
 
     def hint(self, stage: str) -> str | None:
         """A line when this stage's calls timed out only because the server is slow
         (toolex.llm.timeouts), from the judge's spend since the stage began."""
-        policy, client = getattr(self.judge, "policy", None), getattr(self.judge, "client", None)
-        timeout_s = getattr(policy, "timeout_s", None)
-        if self.spend is None or not isinstance(timeout_s, int | float) or client is None:
+        policy, client = self.judge.policy, self.judge.client
+        timeout_s = policy.timeout_s if policy is not None else None
+        if self.spend is None or timeout_s is None or client is None:
             return None
-        answered = list(getattr(self.spend, "answered_s", []))[self.answered :]
-        timeouts = int(getattr(self.spend, "timeouts", 0)) - self.timeouts
-        setting = setting_for(str(getattr(client, "provider", "")))
+        answered = self.spend.answered_s[self.answered :]
+        timeouts = self.spend.timeouts - self.timeouts
+        setting = setting_for(client.provider)
         return slow_server_note(stage, answered, timeouts, float(timeout_s), setting)
 
     def _read(self) -> tuple[int, float]:
         if self.spend is None:
             return 0, 0.0
-        return int(getattr(self.spend, "attempts", 0)), float(getattr(self.spend, "cost_usd", 0.0))
+        return self.spend.attempts, self.spend.cost_usd
 
     def refresh(self) -> None:
         """Read the judge's spend counter again: attempts recorded since the last outcome (of
@@ -254,7 +254,7 @@ def run_judged(
     ctx: StageContext,
     counts: StageCounts,
     tasks: Tasks,
-    judge: Any,
+    judge: Judge,
     on_ok: Callable[[Writer, Outcome], str | None],
     stage: str,
 ) -> None:
@@ -268,7 +268,9 @@ def run_judged(
     progress = _Metered(ctx.progress, meter)
     # the label names the task: what is judged, of which benchmark, by whom
     progress.start(f"{stage} {ctx.benchmark} ({judge.spec})", len(tasks), unit="tasks")
-    outcomes = getattr(judge, stage)(tasks)
+    # audit's tasks are read as the judge iterates them (PendingAudits: a length and an
+    # iterator, not a list): every judge only iterates the tasks it is handed
+    outcomes = answers(judge, stage, cast("Sequence[Any]", tasks))
     try:
         with reporting(progress), Writer(ctx.store, ctx.base()) as writer:
             for outcome in outcomes:

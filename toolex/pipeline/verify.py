@@ -95,7 +95,7 @@ def run(
         plan.write_free(writer, where, counts.notes)
     tasks = plan.to_judge
     by_key = {t.key: t for t in tasks}
-    calls = bool(getattr(judge, "makes_calls", True))
+    calls = judge.makes_calls
 
     def store_one(writer: Writer, outcome: Outcome) -> str | None:
         if outcome.key not in where:

@@ -71,7 +71,7 @@ class VerifyOptions:
             raise InputError(f"--reuse must be one of {', '.join(reuse_rule.REUSE_MODES)}")
         if self.order not in ORDERS:
             raise InputError(f"--order must be one of {', '.join(ORDERS)}")
-        calls = bool(getattr(judge, "makes_calls", True))
+        calls = judge.makes_calls
         prescreen = self.prescreen
         if prescreen == "auto":
             prescreen = "on" if calls and screen_earns_default() else "off"

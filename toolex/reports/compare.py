@@ -7,16 +7,32 @@ pairs (sql/reports/75). One implementation of the test: the report and `eval` sh
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NamedTuple
 
 from toolex import metrics
 
 if TYPE_CHECKING:
+    from toolex.metrics.engine import Engine
     from toolex.store import Store
 
 N_PERM = 1000  # random sign vectors when a group is too large to enumerate (ranx: 1000)
 EXACT_MAX = 12  # groups of at most this many queries enumerate all 2^n sign vectors
 ALPHA = 0.05
+
+
+class RunComparison(NamedTuple):
+    """Two runs of one benchmark compared on one metric, under old or new."""
+
+    run_a: str
+    run_b: str
+    measure: str  # old | new
+    metric: str  # a family: ndcg | recall | comp ...
+    k: int
+    n_queries: int
+    mean_diff: float  # run_a - run_b, over the queries
+    p_value: float  # paired randomisation test
+    p_holm: float  # Holm-adjusted over the pairs of the (measure, metric, k) family
+    significant: bool  # p_holm <= alpha
 
 
 def compare_runs(
@@ -29,8 +45,8 @@ def compare_runs(
     seed: int = 0,
     n_perm: int = N_PERM,
     alpha: float = ALPHA,
-    on: Any = None,
-) -> list[dict[str, Any]]:
+    on: Engine | None = None,
+) -> list[RunComparison]:
     """Rows ``run_a, run_b, measure, metric, k, n_queries, mean_diff, p_value, p_holm,
     significant`` (p_holm <= alpha) for every pair of ``run_ids`` ranking the same benchmark.
     ``on``: the engine of the per-query scores (toolex.metrics.engine.Engine; DuckDB if None)."""
@@ -52,6 +68,4 @@ def compare_runs(
         params = {"seed": seed, "n_perm": n_perm, "exact_max": EXACT_MAX}
         store.execute("reports/72_significance_randomisation.sql", params).fetchall()
         rows = store.rows("reports/75_significance_holm.sql")
-    for row in rows:
-        row["significant"] = row["p_holm"] <= alpha
-    return rows
+    return [RunComparison(**row, significant=row["p_holm"] <= alpha) for row in rows]

@@ -12,6 +12,7 @@ import pyarrow as pa
 
 from toolex import metrics
 from toolex.errors import ToolexError
+from toolex.sqlrunner import SqlValue
 from toolex.store import Store
 
 
@@ -130,12 +131,12 @@ class ReportContext:
             ),
         }
 
-    def rows(self, sql_file: str, **params: Any) -> list[dict[str, Any]]:
+    def rows(self, sql_file: str, **params: SqlValue) -> list[dict[str, Any]]:
         """Rows of one shipped report SQL file (``reports/NN_name.sql``) with bound parameters."""
         with self.store.registered_tables(self._inputs or {}):
             return self.store.rows(f"reports/{sql_file}", params)
 
-    def run(self, sql_file: str, **params: Any) -> None:
+    def run(self, sql_file: str, **params: SqlValue) -> None:
         """Run a report SQL file that fills a TEMP table (connection-local, so a read-only store
         is fine)."""
         with self.store.registered_tables(self._inputs or {}):

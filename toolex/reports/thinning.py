@@ -19,6 +19,7 @@ import pyarrow as pa
 from toolex import metrics
 from toolex.reports.inputs import ReportContext, Table
 from toolex.reports.trust import UNVALIDATED, ExpansionTrust, trust_of_runs
+from toolex.sqlrunner import Params
 from toolex.store import Store
 
 REPLICATES = 200
@@ -62,7 +63,7 @@ def thinning_rows(
         ],
         schema=PRECISION_SCHEMA,
     )
-    params = {
+    params: Params = {
         "run_ids": list(run_ids),
         "k": k,
         "expansion": expansion,

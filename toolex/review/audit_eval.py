@@ -19,7 +19,7 @@ from typing import Any
 
 from toolex.errors import ToolexError
 from toolex.judges.base import AuditTask, Verdict, tool_doc
-from toolex.labels.evaluate import build_judge, plan_row
+from toolex.labels.evaluate import JudgeSettings, build_judge, plan_row
 from toolex.labels.report import Evaluation, Scored, judge_report, save_evaluation
 from toolex.progress import progress
 from toolex.review.finals import reviewed_items
@@ -35,7 +35,7 @@ def evaluate_audit(
     sample_id: str,
     specs: Sequence[str] = (),
     *,
-    config: Any = None,
+    config: JudgeSettings = None,
     save: bool = True,
 ) -> Evaluation:
     """Stored audit outcomes (no ``specs``) or each judge's audit, against the sample's labels."""
@@ -69,7 +69,7 @@ def evaluate_audit(
 
 
 def plan_audit(
-    store: Store, sample_id: str, specs: Sequence[str], *, config: Any = None
+    store: Store, sample_id: str, specs: Sequence[str], *, config: JudgeSettings = None
 ) -> list[dict[str, Any]]:
     """A dry run of the audit evaluation: per judge the calls, ledger answers and cost."""
     items = _labelled_items(store, sample_id)

@@ -16,7 +16,7 @@ the retrievers.
 from toolex.runs.formats import RUN_FORMATS, read_run
 from toolex.runs.imports import RunImport, import_results, import_run
 from toolex.runs.rrf import RRF_K, fuse
-from toolex.runs.write import LEVELS, RunCounts, delete_run, list_runs, write_run
+from toolex.runs.write import LEVELS, RunCounts, RunListing, delete_run, list_runs, write_run
 
 __all__ = [
     "LEVELS",
@@ -24,6 +24,7 @@ __all__ = [
     "RUN_FORMATS",
     "RunCounts",
     "RunImport",
+    "RunListing",
     "delete_run",
     "fuse",
     "import_results",

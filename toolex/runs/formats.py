@@ -25,8 +25,8 @@ Bad rows are an InputError naming the file, line (or record) and field.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -255,7 +255,7 @@ def _read_toolret_json(path: Path) -> pa.Table:
     return _unslotted(qids, dids, scores, records)
 
 
-def _keyed_by_task(value: dict[str, Any]) -> bool:
+def _keyed_by_task(value: Mapping[str, object]) -> bool:
     """True for ``{task: {query_id: {item_id: score}}}``: the first non-empty entry's values are
     objects, not scores."""
     for inner in value.values():

@@ -263,8 +263,8 @@ def _located(row: dict[str, Any], where: str) -> dict[str, Any]:
     return {"line": row["line"]}
 
 
-def _params(fmt: str, level: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"imported": True, "format": fmt}
+def _params(fmt: str, level: str) -> dict[str, object]:
+    out: dict[str, object] = {"imported": True, "format": fmt}
     if level == "subquery":
         out["fusion"] = {"method": "rrf", "k": RRF_K}
     return out

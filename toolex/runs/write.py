@@ -17,10 +17,11 @@ descending, 1-based), so a run ranks the same whichever way it came in: by Arrow
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -62,7 +63,7 @@ def write_run(
     benchmark: str,
     level: str,
     results: pa.Table,
-    params: Mapping[str, Any],
+    params: Mapping[str, object],  # recorded as JSON: whatever json.dumps takes
     retriever: str | None = None,
     source: str | None = None,
     replace: bool = False,
@@ -158,6 +159,20 @@ def _delete_rows(store: Store, run_id: str) -> None:
         store.execute(name, {"run_id": run_id})
 
 
-def list_runs(store: Store, benchmark: str | None = None) -> list[dict[str, Any]]:
-    """One row per stored run (of ``benchmark`` when given) with its query and result counts."""
-    return store.rows("runs/40_list_runs.sql", {"benchmark": benchmark})
+class RunListing(NamedTuple):
+    """A stored run with what it holds (`toolex runs list`, `toolex info`)."""
+
+    run: str
+    benchmark: str
+    level: str  # query | subquery
+    retriever: str | None  # None: imported
+    source: str | None  # the file it was imported from; None: produced here
+    queries: int
+    results: int
+    created_at: datetime.datetime
+
+
+def list_runs(store: Store, benchmark: str | None = None) -> list[RunListing]:
+    """One row per stored run (of ``benchmark`` when given) with its query and result counts,
+    oldest first."""
+    return [RunListing(**r) for r in store.rows("runs/40_list_runs.sql", {"benchmark": benchmark})]

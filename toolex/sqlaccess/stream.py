@@ -18,13 +18,14 @@ import math
 import queue
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pyarrow as pa
 
 from toolex.errors import ToolexError
 from toolex.sqlaccess import readonly
+from toolex.sqlrunner import Params, SqlValue
 from toolex.store import Store, store_error
 
 # Rows per Arrow batch of a streamed result: a few MB for typical rows, few enough batches.
@@ -61,7 +62,7 @@ def run_sql(
     *,
     write: bool = False,
     allow_files: bool = False,
-    params: Mapping[str, Any] | Sequence[Any] | None = None,
+    params: Params | Sequence[SqlValue] | None = None,
     timeout: float | None = None,
 ) -> pa.Table:
     """Run one statement against the store at ``db``; rows come back as one Arrow table (what
@@ -96,7 +97,7 @@ class SqlStream:
         self,
         store: Store,
         sql: str,
-        params: Mapping[str, Any] | Sequence[Any] | None,
+        params: Params | Sequence[SqlValue] | None,
         timeout: float | None,
         batch_rows: int,
     ) -> None:
@@ -113,7 +114,7 @@ class SqlStream:
         self.schema = pa.schema([])
 
     def _produce(
-        self, sql: str, params: Mapping[str, Any] | Sequence[Any] | None, batch_rows: int
+        self, sql: str, params: Params | Sequence[SqlValue] | None, batch_rows: int
     ) -> None:
         try:
             reader = self._store.user_reader(sql, params, batch_rows)
@@ -247,7 +248,7 @@ def stream_sql(
     *,
     write: bool = False,
     allow_files: bool = False,
-    params: Mapping[str, Any] | Sequence[Any] | None = None,
+    params: Params | Sequence[SqlValue] | None = None,
     timeout: float | None = None,
     batch_rows: int = BATCH_ROWS,
 ) -> Iterator[SqlStream]:

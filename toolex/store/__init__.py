@@ -12,6 +12,7 @@ inputs and transactions, never for its connection. By concept:
   error;
 - :mod:`~toolex.store.failures`: DuckDB's failures (damage, lock, full disk, memory) worded
   for a user;
+- :mod:`~toolex.store.info`: what it holds at a glance (tables, benchmarks, expansions);
 - :mod:`~toolex.store.config`: what a store opens with (default file, memory limit, the
   read-only lock-down).
 
@@ -37,23 +38,37 @@ if TYPE_CHECKING:
     )
     from toolex.store.existence import DEFAULT_EXPANSION
     from toolex.store.failures import LockedError, lock_holder, lock_message, store_error
+    from toolex.store.info import (
+        BenchmarkInfo,
+        ExpansionInfo,
+        TableCount,
+        benchmark_info,
+        expansion_info,
+        table_counts,
+    )
     from toolex.store.migrations import schema_migrations
     from toolex.store.store import Store, UnreadableTable
 
 __all__ = [
+    "BenchmarkInfo",
     "DEFAULT_DB",
     "DEFAULT_EXPANSION",
+    "ExpansionInfo",
     "LOCKED_DOWN",
     "LockedError",
     "MEMORY_LIMIT",
     "MEMORY_LIMIT_VAR",
     "Store",
+    "TableCount",
     "UnreadableTable",
+    "benchmark_info",
+    "expansion_info",
     "lock_holder",
     "lock_message",
     "memory_limit",
     "schema_migrations",
     "store_error",
+    "table_counts",
     "table_functions",
 ]
 
@@ -72,6 +87,17 @@ _HOME = {
     "DEFAULT_EXPANSION": "existence",
     **dict.fromkeys(("LockedError", "lock_holder", "lock_message", "store_error"), "failures"),
     "schema_migrations": "migrations",
+    **dict.fromkeys(
+        (
+            "BenchmarkInfo",
+            "ExpansionInfo",
+            "TableCount",
+            "benchmark_info",
+            "expansion_info",
+            "table_counts",
+        ),
+        "info",
+    ),
     **dict.fromkeys(("Store", "UnreadableTable"), "store"),
 }
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # imported where used: a command that reads rows never loads 
     import pyarrow as pa
 
 from toolex.resources import sql_text
+from toolex.sqlrunner import Params, SqlValue
 from toolex.store import commits
 from toolex.store.failures import is_failure_of_the_file, store_error
 
@@ -134,15 +135,13 @@ class Connection:
         if self.counting:
             self._counted(self.con)
 
-    def execute(
-        self, name: str, params: Mapping[str, Any] | None = None
-    ) -> duckdb.DuckDBPyConnection:
+    def execute(self, name: str, params: Params | None = None) -> duckdb.DuckDBPyConnection:
         """Run one shipped SQL file (one statement) with ``$name`` parameters bound."""
         with self._write_apart(name), self._translated():
             cur = self.con.execute(sql_text(name), dict(params or {}))
         return cur
 
-    def rows(self, name: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    def rows(self, name: str, params: Params | None = None) -> list[dict[str, Any]]:
         """Run one shipped SQL file and return its rows as dicts."""
         cur = self.execute(name, params)
         cols = [d[0] for d in cur.description or []]
@@ -154,7 +153,7 @@ class Connection:
         with self._write_apart(name), self._translated():
             self.con.execute(sql_text(name))
 
-    def arrow(self, name: str, params: Mapping[str, Any] | None = None) -> pa.Table:
+    def arrow(self, name: str, params: Params | None = None) -> pa.Table:
         """Run one shipped SQL query with bound parameters; rows come back as an Arrow table.
 
         DuckDB refuses a relation query while an earlier ``execute()`` result is unread (e.g. the
@@ -165,7 +164,7 @@ class Connection:
             return self.con.sql(sql_text(name), params=dict(params or {})).to_arrow_table()
 
     def batches(
-        self, name: str, params: Mapping[str, Any] | None = None, *, rows: int = 100_000
+        self, name: str, params: Params | None = None, *, rows: int = 100_000
     ) -> Iterator[pa.RecordBatch]:
         """Run one shipped SQL query; its rows come back as Arrow record batches of at most
         ``rows`` rows, fetched as they are read: memory holds one batch, not the result (an
@@ -175,7 +174,7 @@ class Connection:
             relation = self.con.sql(sql_text(name), params=dict(params or {}))
             yield from relation.to_arrow_reader(rows)
 
-    def copy_parquet(self, name: str, params: Mapping[str, Any] | None, path: str | Path) -> None:
+    def copy_parquet(self, name: str, params: Params | None, path: str | Path) -> None:
         """Write the rows of one shipped query to a Parquet file with DuckDB's COPY, streamed
         rather than held in memory: how an engine outside DuckDB gets its inputs
         (toolex.engines). A store opened read-only and locked down writes no file; open it
@@ -184,7 +183,7 @@ class Connection:
             self.con.complete()
             self.con.sql(sql_text(name), params=dict(params or {})).write_parquet(str(path))
 
-    def scalar(self, name: str, params: Mapping[str, Any] | None = None) -> Any:
+    def scalar(self, name: str, params: Params | None = None) -> Any:
         """The first column of the first row of one shipped SQL query (None when no row)."""
         # fetchall, not fetchone: fetchone leaves the result pending under DuckDB 2.x, and the
         # next relation query (``arrow``) on the connection then fails with "Resource In Use".
@@ -193,7 +192,7 @@ class Connection:
             rows = cur.fetchall()
         return rows[0][0] if rows else None
 
-    def _names(self, name: str, params: Mapping[str, Any]) -> list[str]:
+    def _names(self, name: str, params: Params) -> list[str]:
         """The first column of every row of one shipped query (names of tables, runs, ...)."""
         return [row[0] for row in self.execute(name, params).fetchall()]
 
@@ -227,9 +226,7 @@ class Connection:
         for name in done:
             self.con.unregister(name)
 
-    def user_sql(
-        self, sql: str, params: Mapping[str, Any] | Sequence[Any] | None = None
-    ) -> pa.Table:
+    def user_sql(self, sql: str, params: Params | Sequence[SqlValue] | None = None) -> pa.Table:
         """Run a user's own statement (``toolex sql``), not a shipped file; rows as Arrow.
 
         The only door for SQL that does not ship with toolex: the caller vets the statement
@@ -250,7 +247,7 @@ class Connection:
                 return cur.to_arrow_table()
 
     def user_reader(
-        self, sql: str, params: Mapping[str, Any] | Sequence[Any] | None, batch_rows: int
+        self, sql: str, params: Params | Sequence[SqlValue] | None, batch_rows: int
     ) -> pa.RecordBatchReader:
         """A user's own statement (``toolex sql``) as a stream of Arrow record batches of up to
         ``batch_rows`` rows, computed as they are read: the result is never whole in memory, and

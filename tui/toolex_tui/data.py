@@ -264,7 +264,7 @@ class Browser:
             return {}
         out: dict[str, dict[str, tuple[float, float] | tuple[None, None]]] = {}
         for row in query_scores(self.store, runs, query_id, ks=(k,), expansion=self.expansion):
-            out.setdefault(row["run_id"], {})[row["metric"]] = (row["old"], row["new"])
+            out.setdefault(row.run_id, {})[row.metric] = (row.old, row.new)
         return out
 
     def query_page(self, query_id: str) -> QueryPage:

@@ -1,6 +1,7 @@
 -- scores: one metric family in the one row shape (run_id, query_id, metric, k, value).
--- Reads: metric_old (070) or metric_new (080). Parameters: $run_ids VARCHAR[], $ks INTEGER[],
--- $expansion VARCHAR (NULL = old), $metric ('ndcg' | 'recall' | 'comp' | 'p' | 'rr' | 'ap').
+-- Reads: the macro metric_new (metrics/090_metric_new.sql), which scores the old qrels when
+-- $expansion is NULL. Parameters: $run_ids VARCHAR[], $ks INTEGER[], $expansion VARCHAR
+-- (NULL = old), $metric ('ndcg' | 'recall' | 'comp' | 'p' | 'rr' | 'ap').
 SELECT run_id, query_id, metric, k, value
 FROM metric_new($run_ids::VARCHAR[], $ks::INTEGER[], $expansion::VARCHAR)
 WHERE metric = $metric

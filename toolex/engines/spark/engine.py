@@ -16,7 +16,7 @@ import contextlib
 import json
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,7 +32,7 @@ from toolex.errors import ToolexError
 from toolex.resources import sql_files, sql_text
 
 if TYPE_CHECKING:
-    from toolex.store import Store
+    from toolex.sqlrunner import Params, SqlRunner
 
 
 class SparkEngine:
@@ -63,12 +63,12 @@ class SparkEngine:
         self.close()
 
     def rows(
-        self, store: Store, name: str, params: Mapping[str, Any], *, folder: str
+        self, store: SqlRunner, name: str, params: Params, *, folder: str
     ) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = self.arrow(store, name, params, folder=folder).to_pylist()
         return rows
 
-    def arrow(self, store: Store, name: str, params: Mapping[str, Any], *, folder: str) -> pa.Table:
+    def arrow(self, store: SqlRunner, name: str, params: Params, *, folder: str) -> pa.Table:
         expansion = expand(_parse(name), _macros(folder))
         with _spark_errors(f"sending the inputs of {name}"):
             if self._load_inputs(store, name, base_tables(expansion), params, folder):
@@ -91,15 +91,15 @@ class SparkEngine:
         with _spark_errors(name):
             return self._frame(expansion.statement, params).toArrow()
 
-    def _frame(self, tree: exp.Expr, params: Mapping[str, Any]) -> Any:
+    def _frame(self, tree: exp.Expr, params: Params) -> Any:
         return self.session.sql(spark_sql(tree), args=_used(tree, params) or None)
 
     def _load_inputs(
         self,
-        store: Store,
+        store: SqlRunner,
         name: str,
         tables: set[str],
-        params: Mapping[str, Any],
+        params: Params,
         folder: str,
     ) -> bool:
         """Send each table ``name`` reads, cut to ``params``; True when any was (re)sent."""
@@ -139,7 +139,7 @@ def spark_sql(tree: exp.Expr) -> str:
     return tree.transform(plain).sql(dialect="spark", unsupported_level=ErrorLevel.RAISE)
 
 
-def _used(tree: exp.Expr, params: Mapping[str, Any]) -> dict[str, Any]:
+def _used(tree: exp.Expr, params: Params) -> dict[str, Any]:
     """The parameters ``tree`` names, bound; one it names and ``params`` lacks is an error."""
     names = {p.name for p in tree.find_all(exp.Placeholder) if p.name}
     missing = sorted(names - set(params))
