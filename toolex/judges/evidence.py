@@ -96,6 +96,11 @@ def about_text(tool: ToolDoc) -> str:
     return f"{df.name(tool.doc) or tool.name or ''}. {df.description(tool.doc)}"[:1000]
 
 
+def name_text(tool: ToolDoc) -> str:
+    """The words of a tool's name, space-separated: what ``name_sim`` embeds."""
+    return " ".join(df.split_words(df.name(tool.doc) or tool.name or ""))
+
+
 def texts_to_embed(tasks: Sequence[VerifyTask]) -> list[str]:
     """Every text ``EvidenceReader.read`` embeds for ``tasks``, for one ``prefetch`` batch."""
     out: list[str] = []
@@ -137,6 +142,18 @@ class EvidenceReader:
                 self.prefetch([text])
         value = float(self._vec[a] @ self._vec[b])
         return value if math.isfinite(value) else 0.0
+
+    def read_many(
+        self,
+        tasks: Sequence[VerifyTask],
+        findings: Sequence[tuple[Finding, ...]] | None = None,
+    ) -> list[Evidence]:
+        """``read`` of every task, in order, each document's and step's parts read once
+        (toolex.judges.evidence_bulk); ``read`` stays the per-pair reference it must equal.
+        ``findings``: each task's, when the caller has them already."""
+        from toolex.judges.evidence_bulk import read_many
+
+        return read_many(self, tasks, findings)
 
     def read(
         self, subquery: str, cand: ToolDoc, ref: ToolDoc, request: str | None = None
