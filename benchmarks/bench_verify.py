@@ -149,7 +149,7 @@ def main() -> None:
                 )  # fmt: skip
                 pairs_total += n
                 cpu: dict[str, list[float]] = {m: [] for m in sources}
-                verdicts: dict[str, object] = {}
+                verdicts: dict[str, list[tuple[bool, str, float | None]]] = {}
                 for r in range(args.rounds):
                     for mode, source in sources.items():
                         out = tmp / f"{name}.{mode}.verdicts"

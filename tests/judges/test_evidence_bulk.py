@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from toolex.judges.base import Outcome, VerifyTask
+from toolex.judges.evidence_bulk import read_many
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.loaders import load_stabletoolbench, load_toolret
 from toolex.pipeline.runner import run_expansion
@@ -93,6 +94,6 @@ def test_bulk_evidence_equals_per_pair(sample_pairs, toolret_pairs) -> None:
     """Every measurement of every pair, not only the verdicts they give."""
     for (store, tasks), benchmark in ((sample_pairs, "sample"), (toolret_pairs, "toolret")):
         reader = HeuristicJudge(store, benchmark=benchmark).reader()
-        bulk = reader.read_many(tasks)
+        bulk = read_many(reader, tasks)
         one = [reader.read(t.subquery, t.candidate, t.reference, t.request) for t in tasks]
         assert [b == o for b, o in zip(bulk, one, strict=True)] == [True] * len(tasks)

@@ -143,18 +143,6 @@ class EvidenceReader:
         value = float(self._vec[a] @ self._vec[b])
         return value if math.isfinite(value) else 0.0
 
-    def read_many(
-        self,
-        tasks: Sequence[VerifyTask],
-        findings: Sequence[tuple[Finding, ...]] | None = None,
-    ) -> list[Evidence]:
-        """``read`` of every task, in order, each document's and step's parts read once
-        (toolex.judges.evidence_bulk); ``read`` stays the per-pair reference it must equal.
-        ``findings``: each task's, when the caller has them already."""
-        from toolex.judges.evidence_bulk import read_many
-
-        return read_many(self, tasks, findings)
-
     def read(
         self, subquery: str, cand: ToolDoc, ref: ToolDoc, request: str | None = None
     ) -> Evidence:

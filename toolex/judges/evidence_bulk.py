@@ -65,7 +65,8 @@ def read_many(
     tasks: Sequence[VerifyTask],
     findings: Sequence[tuple[checks.Finding, ...]] | None = None,
 ) -> list[ev.Evidence]:
-    """``reader.read`` of every task, in order, with the one-sided parts read once
+    """``reader.read`` of every task, in order (``read`` stays the per-pair reference this must
+    equal), with the one-sided parts read once
     (``findings``: each task's, when the caller has them already)."""
     reader.prefetch(_texts(tasks))
     vec = reader._vec

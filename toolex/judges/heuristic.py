@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from toolex.judges import checks, offline_audit
 from toolex.judges import evidence as ev
+from toolex.judges import evidence_bulk as bulk
 from toolex.judges import operating_points as op
 from toolex.judges.base import (
     AuditTask,
@@ -126,12 +127,12 @@ class HeuristicJudge:
         # pairs every point passes (about one in twenty) are measured and their texts embedded.
         tasks = list(tasks)
         if self.mode == "prescreen":
-            for task, evidence in zip(tasks, self.reader().read_many(tasks), strict=True):
+            for task, evidence in zip(tasks, bulk.read_many(self.reader(), tasks), strict=True):
                 yield Outcome(task.key, True, self.verdict(evidence))
             return
         failed = [checks.findings(t.subquery, t.candidate, t.reference, t.request) for t in tasks]
         clear = [t for t, f in zip(tasks, failed, strict=True) if not f]
-        measured = iter(self.reader().read_many(clear, findings=[()] * len(clear)) if clear else [])
+        measured = iter(bulk.read_many(self.reader(), clear, [()] * len(clear)) if clear else [])
         for task, found in zip(tasks, failed, strict=True):
             verdict = self._vetoed(found) if found else self.verdict(next(measured))
             yield Outcome(task.key, True, verdict)
