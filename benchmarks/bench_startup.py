@@ -1,7 +1,7 @@
 """Start-up: `toolex --help` and the whole `toolex eval` process on a top-10 cut, against
 pytrec_eval's whole process and a baseline revision, measured in the same run (issue 34).
 
-    python benchmarks/bench_startup.py                  # vs 979b28b, 7 rounds
+    python benchmarks/bench_startup.py                  # vs fc1f09e, 7 rounds
     python benchmarks/bench_startup.py --baseline REV --rounds 11
 
 Data: the four ToolRet tasks of ../shared/data (2,098 queries, 3,020 labels) and a BM25 run of
@@ -34,7 +34,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "toolret"
-BASELINE = "979b28b"  # main before issue 34
+# main before this round's start-up work; the baseline reads the store this tree builds, so it
+# must know its schema (979b28b, schema 70, refuses the schema-71 store)
+BASELINE = "fc1f09e"
 TOOLEX = "from toolex.cli import main; main()"
 PYTREC = """
 import sys, pytrec_eval

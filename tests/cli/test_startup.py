@@ -138,3 +138,15 @@ def test_eval_never_loads_pandas(tmp_path):
         )
         assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "LOADED"
+
+
+def test_the_trust_lines_never_load_the_verifiers_rules():
+    """`toolex eval` prints the trust lines (toolex.reports.trust): they read the operating
+    points' figures, not the rules or the evidence reader (which bring numpy)."""
+    probe = (
+        "import sys, toolex.reports.trust\n"
+        "print(','.join(m for m in ('toolex.judges.evidence', 'toolex.judges.checks', 'numpy')"
+        " if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

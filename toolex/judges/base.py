@@ -41,23 +41,25 @@ _PER_TOOL_LIMIT = 1 << 15  # entries per memoised function: a few libraries' wor
 
 
 def per_tool(fn: Callable[[ToolDoc], T]) -> Callable[[ToolDoc], T]:
-    """Memoise a pure function of one tool's documentation, keyed by (item id, rendered text):
+    """Memoise a pure function of one tool's documentation, keyed by item id and rendered text:
     the offline judge reads the same few thousand documents once per pair, tens of thousands
     of pairs per expansion. ``text`` is the rendering of ``doc``, so the key stands for the
     documentation (the evidence reader's word caches use the same key). Results are shared:
     the function must return something nobody changes (a frozenset, a tuple, a string)."""
-    memo: dict[tuple[str, str], T] = {}
+    # Keyed by item id, the text kept beside the value and compared on a hit (by identity
+    # first: one ToolDoc per item is shared by every task naming it). A key of (id, text) hashed
+    # a new tuple on each of the ~40 lookups a pair makes.
+    memo: dict[str, tuple[str, T]] = {}
 
     @wraps(fn)
     def cached(tool: ToolDoc) -> T:
-        key = (tool.item_id, tool.text)
-        try:
-            return memo[key]
-        except KeyError:
-            pass
+        hit = memo.get(tool.item_id)
+        if hit is not None and (hit[0] is tool.text or hit[0] == tool.text):
+            return hit[1]
         if len(memo) >= _PER_TOOL_LIMIT:
             memo.clear()
-        out = memo[key] = fn(tool)
+        out = fn(tool)
+        memo[tool.item_id] = (tool.text, out)
         return out
 
     return cached

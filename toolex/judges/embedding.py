@@ -15,9 +15,12 @@ reads with it, the verify stage's pre-screen included, unless built with an embe
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolex.errors import InputError
-from toolex.judges.evidence import Embed
+
+if TYPE_CHECKING:  # the type only: `toolex eval` reads DEFAULT_EMBEDDING, not the verifier's rules
+    from toolex.judges.evidence import Embed
 
 DEFAULT_EMBEDDING = "wordllama"  # the spec, and the model name its operating points are keyed by
 _LOADED: dict[str, Embed] = {}  # spec -> embed function, loaded once per process

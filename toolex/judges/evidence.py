@@ -96,6 +96,11 @@ def about_text(tool: ToolDoc) -> str:
     return f"{df.name(tool.doc) or tool.name or ''}. {df.description(tool.doc)}"[:1000]
 
 
+def name_text(tool: ToolDoc) -> str:
+    """The words of a tool's name, space-separated: what ``name_sim`` embeds."""
+    return " ".join(df.split_words(df.name(tool.doc) or tool.name or ""))
+
+
 def texts_to_embed(tasks: Sequence[VerifyTask]) -> list[str]:
     """Every text ``EvidenceReader.read`` embeds for ``tasks``, for one ``prefetch`` batch."""
     out: list[str] = []

@@ -28,10 +28,12 @@ seven more words, never an instruction.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
+from toolex.judges import checks, offline_audit
 from toolex.judges import evidence as ev
-from toolex.judges import offline_audit
+from toolex.judges import evidence_bulk as bulk
 from toolex.judges import operating_points as op
 from toolex.judges.base import (
     AuditTask,
@@ -44,6 +46,7 @@ from toolex.judges.base import (
     Verdict,
     VerifyTask,
 )
+from toolex.judges.checks import Finding
 from toolex.judges.decomposer import Decomposer
 from toolex.judges.embedding import checked, chosen, embed_for, model_of
 from toolex.judges.library import library_idf, store_tools
@@ -119,15 +122,21 @@ class HeuristicJudge(JudgeParts):
             yield Outcome(task.key, True, decomposer.decompose(task))
 
     def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+        # The verdicts judge_pair gives one pair at a time (tests/judges/test_evidence_bulk.py
+        # compares them), read in one pass: each document's and step's parts once. A strict
+        # verdict on a pair that fails a point is that point, whatever the score, so only the
+        # pairs every point passes (about one in twenty) are measured and their texts embedded.
         tasks = list(tasks)
-        reader = self.reader()
-        reader.prefetch(ev.texts_to_embed(tasks))
-        for task in tasks:
-            yield Outcome(
-                task.key,
-                True,
-                self.judge_pair(task.subquery, task.candidate, task.reference, task.request),
-            )
+        if self.mode == "prescreen":
+            for task, evidence in zip(tasks, bulk.read_many(self.reader(), tasks), strict=True):
+                yield Outcome(task.key, True, self.verdict(evidence))
+            return
+        failed = [checks.findings(t.subquery, t.candidate, t.reference, t.request) for t in tasks]
+        clear = [t for t, f in zip(tasks, failed, strict=True) if not f]
+        measured = iter(bulk.read_many(self.reader(), clear, [()] * len(clear)) if clear else [])
+        for task, found in zip(tasks, failed, strict=True):
+            verdict = self._vetoed(found) if found else self.verdict(next(measured))
+            yield Outcome(task.key, True, verdict)
 
     def judge_pair(
         self, subquery: str, cand: ToolDoc, ref: ToolDoc, request: str | None = None
@@ -135,7 +144,10 @@ class HeuristicJudge(JudgeParts):
         """The verdict at this judge's operating point, with its confidence P(yes): yes only when
         every point of toolex.judges.checks holds and the score reaches the cut, else no with
         the point that failed."""
-        evidence = self.reader().read(subquery, cand, ref, request)
+        return self.verdict(self.reader().read(subquery, cand, ref, request))
+
+    def verdict(self, evidence: ev.Evidence) -> Verdict:
+        """The verdict the evidence of one pair gives at this judge's operating point."""
         value = op.score(evidence)
         if self.mode == "prescreen":
             return _screened(evidence, value, self.point)
@@ -145,9 +157,9 @@ class HeuristicJudge(JudgeParts):
             f"object {evidence.object_match:.2f}, covers {evidence.cover:.2f} of the step's "
             "words)"
         )
-        sure = op.confidence(value, bool(evidence.findings), self.point)
         if evidence.findings:
-            return Verdict(False, f"no: {evidence.findings[0]}", sure)
+            return self._vetoed(evidence.findings)
+        sure = op.confidence(value, False, self.point)
         if value >= cut:
             return Verdict(True, f"yes: all six points hold; {shown} >= {cut:.2f}", sure)
         return Verdict(
@@ -156,6 +168,11 @@ class HeuristicJudge(JudgeParts):
             f"< {cut:.2f}",
             sure,
         )
+
+    def _vetoed(self, findings: Sequence[Finding]) -> Verdict:
+        """A strict verdict on a pair that fails a point: no, the first failed point as the
+        reason, and the confidence of a vetoed verdict (the score plays no part)."""
+        return Verdict(False, f"no: {findings[0]}", op.confidence(math.nan, True, self.point))
 
     def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]:
         for task in tasks:

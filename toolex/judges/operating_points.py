@@ -40,11 +40,13 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolex.judges.embedding import DEFAULT_EMBEDDING, chosen, model_of
-from toolex.judges.evidence import Evidence
 from toolex.resources import data_path
+
+if TYPE_CHECKING:  # the type only: the trust lines of `toolex eval` never load the rules
+    from toolex.judges.evidence import Evidence
 
 SCORE_WEIGHTS: Mapping[str, float] = {
     "about_sim": 1.0,

@@ -97,7 +97,13 @@ def keys_of(words: Iterable[str]) -> frozenset[str]:
 def said(word: str, have: frozenset[str]) -> bool:
     """Whether a document with keys ``have`` says ``word`` (an input synonym counting where
     ``have`` holds them: a request's or a parameter list's keys)."""
-    return bool(keys(word) & have) or bool(synonym_keys((word,)) & have)
+    return bool(keys(word) & have) or bool(_word_synonym_keys(word) & have)
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_synonym_keys(word: str) -> frozenset[str]:
+    # ``said`` asks it of the same few hundred step words once per pair it reads
+    return synonym_keys((word,))
 
 
 def synonym_keys(words: Iterable[str]) -> frozenset[str]:

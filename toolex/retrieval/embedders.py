@@ -87,6 +87,11 @@ def normalise(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.where(norms == 0, 1.0, norms)
 
 
+# The loaded model by dimension, one per process: the demo built it four times (the index, the
+# judge, each dense run), 0.1-0.25 CPU-s each. Its embed reads the model and changes nothing.
+_WORDLLAMA: dict[int, Any] = {}
+
+
 @dataclass
 class WordLlamaEmbedder:
     """WordLlama (Miller, 2024): token-embedding average of an LLM's codebook; no network.
@@ -106,9 +111,11 @@ class WordLlamaEmbedder:
         self.spec = "wordllama"
         self.model = f"wordllama:l2_supercat:{self.dim}"
         self.key = f"{self.model}@{_dist_version('wordllama')}"
-        self._wl = WordLlama.load(
-            dim=self.dim, disable_download=True, cache_dir=Path(wordllama.__file__).parent
-        )
+        if self.dim not in _WORDLLAMA:
+            _WORDLLAMA[self.dim] = WordLlama.load(
+                dim=self.dim, disable_download=True, cache_dir=Path(wordllama.__file__).parent
+            )
+        self._wl = _WORDLLAMA[self.dim]
 
     def bind(self, store: Store) -> None:
         """A local model: no call to record."""
