@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from bench_retrieval import MINILM_SPEC, RETRIEVERS, SHARED, store_of
+from figures import record
 
 
 def pool(specs: list[str], path: Path | None) -> None:
@@ -33,6 +34,7 @@ def pool(specs: list[str], path: Path | None) -> None:
 
     # --store keeps the embedding cache between runs (an interrupted run keeps what it embedded)
     path = path or Path(tempfile.mkdtemp(prefix="bench-pool-")) / "p.duckdb"
+    started = os.getloadavg()
     store = Store.open(path) if path.exists() else store_of(path)
     t0 = time.perf_counter()
     run_expansion(
@@ -92,6 +94,26 @@ def pool(specs: list[str], path: Path | None) -> None:
     print("\nendpoint models measured: " + (", ".join(endpoints) if endpoints else "none"))
     for name, why in skipped:
         print(f"not measured: {name}: {why}")
+    table = [
+        {
+            "candidate retriever": name,
+            **{f"pool {c}": round(share[c], 4) for c in cols},
+            "single-label pooled": round(q_pool, 4),
+            "single-label per task": round(q_task, 4),
+            "seconds": round(seconds),
+        }
+        for name, seconds, share, q_pool, q_task in measured
+    ]
+    record(
+        "bench_candidate_pool",
+        {
+            "ground-truth tools in the candidate pool (depth 20)": table,
+            "not measured": "; ".join(f"{n}: {why}" for n, why in skipped) or "none",
+        },
+        data=f"the four shared ToolRet tasks: {len(subs)} sub-queries of the offline "
+        f"decomposition, {len(single)} single-label queries, a pooled library of {n_items} tools",
+        load_at_start=[round(x, 2) for x in started],
+    )
 
 
 def _pairs(table) -> set[tuple[str, int, str]]:
