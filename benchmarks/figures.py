@@ -30,14 +30,18 @@ def _git(*args: str) -> str:
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
+# What a figure can depend on: a change elsewhere (a page of the docs, the README, a record)
+# does not make the code that measured it other than the commit's.
+CODE = ("toolex/", "tui/", "sql/", "prompts/", "benchmarks/", "pyproject.toml")
+
+
 def commit() -> str:
-    """The commit the figures were measured at; ``-dirty`` when the tree held other changes
-    (the record itself aside: re-running a script must not mark its own figure dirty)."""
+    """The commit the figures were measured at; ``-dirty`` when the code differed from it."""
     head = _git("rev-parse", "--short", "HEAD") or "unknown"
     changed = [
         line[3:]
         for line in _git("status", "--porcelain", "--untracked-files=no").splitlines()
-        if not line[3:].startswith("docs/figures/")
+        if line[3:].startswith(CODE)
     ]
     return f"{head}-dirty" if changed else head
 
