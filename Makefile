@@ -33,7 +33,7 @@ contracts:
 # The documentation site, strict: a broken link, a missing anchor or a figure with no record fails
 # it. Built into a temporary folder, removed after, so nothing is left in the tree.
 docs:
-	@site=$$(mktemp -d); mkdocs build --strict --site-dir $$site; built=$$?; \
+	@site=$$(mktemp -d); NO_MKDOCS_2_WARNING=1 mkdocs build --strict --site-dir $$site; built=$$?; \
 	rm -rf $$site; exit $$built
 
 # One package writes each table, from one SQL folder: what lint-imports is for imports.
