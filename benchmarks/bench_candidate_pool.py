@@ -1,5 +1,6 @@
 """The candidate pool of `toolex expand` on the four shared ToolRet tasks (2,098 queries, a pooled
-library of 6,417 tools), per candidate retriever: the README's BM25 vs dense comparison.
+library of 6,417 tools), per candidate retriever: the BM25 vs dense comparison of the docs
+(docs/how-to/import-candidates.md, from this script's record).
 
     python benchmarks/bench_candidate_pool.py [--retrievers bm25,wordllama,...] [--store S]
 
@@ -9,7 +10,7 @@ decomposition's sub-queries, scope benchmark, default rendering), overall and pe
 share of single-label queries whose tool is in the top 20 of the query itself, pooled and per
 task. Endpoint retrievers (openai-embed:, compat-embed:) are measured when given (--retrievers,
 or the environment variable TOOLEX_BENCH_ENDPOINT) and reachable; the script says plainly which
-were not (no endpoint was reachable where the README's figures were made).
+were not (no endpoint was reachable where the recorded figures were made).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ StableToolBench sample (the demo's data: 300 queries, 1,187 tools, 743 sub-queri
 
     python benchmarks/bench_candidates.py [--retrievers bm25,hybrid:bm25+wordllama] [--depth 20]
 
-What the README's choice of the default candidate retriever (toolex.pipeline.settings
+What the docs' choice of the default candidate retriever (toolex.pipeline.settings
 CANDIDATE_RETRIEVER) rests on: the verifier can only accept from a sub-query's candidate list,
 so a reference missing from its own list is a step whose equivalents the retriever hid. The
 sub-queries are the offline decomposer's (as in `toolex demo`), the library searched is the

@@ -24,7 +24,7 @@ per benchmark part:
   (the three rules: toolex/judges/step_faults.py, the same for every library)
 - agreement with the gold sub-queries the annotators wrote for the shipped labels
   (docs/labels/passes/subqueries.jsonl, 190 steps): mean token F1 of content words, and the share
-  of steps with F1 >= 0.5; the previous decomposer's figures are given beside in the README.
+  of steps with F1 >= 0.5 (recorded for docs/judges.md by benchmarks/figures.py).
 """
 
 from __future__ import annotations
