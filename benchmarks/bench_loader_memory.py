@@ -25,8 +25,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from figures import load, record
-
 # Generated inputs: ToolBench-shaped documentation, ~700 bytes per tool.
 FORMATS = (
     "toolret-json-1line",
@@ -222,6 +220,10 @@ def main() -> None:
     ap.add_argument("--mb", type=float, default=50.0, help="input size per format (MB)")
     ap.add_argument("--formats", default=",".join(FORMATS))
     opts = ap.parse_args()
+    # imported here: tests/attacks/test_memory.py loads this file as a module, without
+    # benchmarks/ on the path, and uses only its measuring half
+    from figures import load, record
+
     started, rows = load(), []
     print(
         f"{'format':>22} {'input MB':>9} {'load MB':>8} {'x input':>8} {'json.loads MB':>14} "
