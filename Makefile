@@ -1,14 +1,14 @@
 # One entry point for every check CI runs (.ci/run calls `make check`).
 # Each target is also usable alone: `make lint`, `make types`, `make contracts`, `make owners`,
-# `make test`.
-.PHONY: check lint format types contracts owners test
+# `make test`, `make docs`.
+.PHONY: check lint format types contracts owners docs test
 
 # lint and contracts take a second. mypy (~25 s with no cache, as in CI) then runs beside the
 # tests at the lowest CPU priority: it gets the cycles the test workers leave idle while they wait
 # on servers and subprocesses, and the real-time LLM tests keep their cores (at normal priority
 # beside them it made one of those time out). Its report is printed after the tests'; either
 # failing fails the check.
-check: lint contracts owners
+check: lint contracts owners docs
 	@report=$$(mktemp); \
 	nice -n 19 $(MAKE) --no-print-directory types > $$report 2>&1 & types=$$!; \
 	$(MAKE) --no-print-directory test; tests=$$?; \
@@ -29,6 +29,12 @@ types:
 
 contracts:
 	lint-imports
+
+# The documentation site, strict: a broken link, a missing anchor or a figure with no record fails
+# it. Built into a temporary folder, removed after, so nothing is left in the tree.
+docs:
+	@site=$$(mktemp -d); NO_MKDOCS_2_WARNING=1 mkdocs build --strict --site-dir $$site; built=$$?; \
+	rm -rf $$site; exit $$built
 
 # One package writes each table, from one SQL folder: what lint-imports is for imports.
 owners:

@@ -1,5 +1,6 @@
 """The candidate pool of `toolex expand` on the four shared ToolRet tasks (2,098 queries, a pooled
-library of 6,417 tools), per candidate retriever: the README's BM25 vs dense comparison.
+library of 6,417 tools), per candidate retriever: the BM25 vs dense comparison of the docs
+(docs/how-to/import-candidates.md, from this script's record).
 
     python benchmarks/bench_candidate_pool.py [--retrievers bm25,wordllama,...] [--store S]
 
@@ -9,7 +10,7 @@ decomposition's sub-queries, scope benchmark, default rendering), overall and pe
 share of single-label queries whose tool is in the top 20 of the query itself, pooled and per
 task. Endpoint retrievers (openai-embed:, compat-embed:) are measured when given (--retrievers,
 or the environment variable TOOLEX_BENCH_ENDPOINT) and reachable; the script says plainly which
-were not (no endpoint was reachable where the README's figures were made).
+were not (no endpoint was reachable where the recorded figures were made).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import time
 from pathlib import Path
 
 from bench_retrieval import MINILM_SPEC, RETRIEVERS, SHARED, store_of
+from figures import record
 
 
 def pool(specs: list[str], path: Path | None) -> None:
@@ -33,6 +35,7 @@ def pool(specs: list[str], path: Path | None) -> None:
 
     # --store keeps the embedding cache between runs (an interrupted run keeps what it embedded)
     path = path or Path(tempfile.mkdtemp(prefix="bench-pool-")) / "p.duckdb"
+    started = os.getloadavg()
     store = Store.open(path) if path.exists() else store_of(path)
     t0 = time.perf_counter()
     run_expansion(
@@ -92,6 +95,26 @@ def pool(specs: list[str], path: Path | None) -> None:
     print("\nendpoint models measured: " + (", ".join(endpoints) if endpoints else "none"))
     for name, why in skipped:
         print(f"not measured: {name}: {why}")
+    table = [
+        {
+            "candidate retriever": name,
+            **{f"pool {c}": round(share[c], 4) for c in cols},
+            "single-label pooled": round(q_pool, 4),
+            "single-label per task": round(q_task, 4),
+            "seconds": round(seconds),
+        }
+        for name, seconds, share, q_pool, q_task in measured
+    ]
+    record(
+        "bench_candidate_pool",
+        {
+            "ground-truth tools in the candidate pool (depth 20)": table,
+            "not measured": "; ".join(f"{n}: {why}" for n, why in skipped) or "none",
+        },
+        data=f"the four shared ToolRet tasks: {len(subs)} sub-queries of the offline "
+        f"decomposition, {len(single)} single-label queries, a pooled library of {n_items} tools",
+        load_at_start=[round(x, 2) for x in started],
+    )
 
 
 def _pairs(table) -> set[tuple[str, int, str]]:

@@ -3,7 +3,7 @@ StableToolBench sample (the demo's data: 300 queries, 1,187 tools, 743 sub-queri
 
     python benchmarks/bench_candidates.py [--retrievers bm25,hybrid:bm25+wordllama] [--depth 20]
 
-What the README's choice of the default candidate retriever (toolex.pipeline.settings
+What the docs' choice of the default candidate retriever (toolex.pipeline.settings
 CANDIDATE_RETRIEVER) rests on: the verifier can only accept from a sub-query's candidate list,
 so a reference missing from its own list is a step whose equivalents the retriever hid. The
 sub-queries are the offline decomposer's (as in `toolex demo`), the library searched is the
@@ -19,6 +19,8 @@ import argparse
 import tempfile
 import time
 from pathlib import Path
+
+from figures import load, record
 
 from toolex.cli.options import emit_rows
 from toolex.judges.heuristic import HeuristicJudge
@@ -37,6 +39,7 @@ def main() -> None:
     ap.add_argument("--retrievers", default="bm25,hybrid:bm25+wordllama")
     ap.add_argument("--depth", type=int, default=CANDIDATES_PER_SUBQUERY)
     args = ap.parse_args()
+    started = load()
     rows = []
     with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "c.duckdb") as store:
         load_stabletoolbench(store, data_path("sample"), name=BENCHMARK)
@@ -69,6 +72,13 @@ def main() -> None:
         rows,
         "table",
         title="references missing from their own candidate lists (bundled StableToolBench sample)",
+    )
+    record(
+        "bench_candidates",
+        {"references missing from their own candidate lists": rows},
+        data="the bundled StableToolBench sample (300 queries, 1,187 tools), the offline "
+        "decomposer's sub-queries, pooled library",
+        load_at_start=started,
     )
 
 

@@ -48,6 +48,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import figures
+
 from toolex.cli.options import emit_rows
 from toolex.judges import make_judge
 from toolex.judges import operating_points as op
@@ -317,6 +319,7 @@ def main() -> None:
     ap.add_argument("--judge", default="openai:gpt-4o-mini", help="the LLM judge planned for")
     ap.add_argument("--depth", type=int, default=20)
     args = ap.parse_args()
+    started = figures.load()
     os.environ.setdefault("OPENAI_API_KEY", "dry-run-no-key")  # plans make no call
     os.environ.setdefault("ANTHROPIC_API_KEY", "dry-run-no-key")
     store = build(args.db)
@@ -369,8 +372,22 @@ def main() -> None:
     emit_rows(table, "table", title=f"LLM calls per stage ({args.judge}, depth {args.depth})")
     emit_rows(tasks, "table", title="calls per task (ToolRet) and test group (StableToolBench)")
     emit_rows(reuse_rows, "table", title="reused verdicts vs fresh ones (stand-in verifier)")
-    emit_rows([label_loss(store)], "table", title="labelled equivalents lost (shipped set)")
-    emit_rows([prior_rates(pooled)], "table", title="rates a fresh dry run expects (both pooled)")
+    lost, rates = label_loss(store), prior_rates(pooled)
+    emit_rows([lost], "table", title="labelled equivalents lost (shipped set)")
+    emit_rows([rates], "table", title="rates a fresh dry run expects (both pooled)")
+    figures.record(
+        "bench_cost",
+        {
+            f"LLM calls per stage ({args.judge}, depth {args.depth})": table,
+            "calls per task (ToolRet) and test group (StableToolBench)": tasks,
+            "reused verdicts vs fresh ones (stand-in verifier)": reuse_rows,
+            "labelled equivalents lost (shipped set)": [lost],
+            "rates a fresh dry run expects (toolex.pipeline.dryrun.PRIOR_*)": [rates],
+        },
+        data="the shared StableToolBench data and the four ToolRet tasks; BM25 candidates, the "
+        "offline decomposer's sub-queries, a stand-in verifier (offline P(yes) >= 0.5)",
+        load_at_start=started,
+    )
 
 
 def prior_rates(pooled: dict[str, int]) -> dict[str, Any]:

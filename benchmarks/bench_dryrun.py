@@ -16,6 +16,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from figures import load, record
+
 from toolex.cli.options import emit_rows
 from toolex.judges import make_judge
 from toolex.loaders import load_stabletoolbench, load_toolret
@@ -33,6 +35,7 @@ def main() -> None:
     ap.add_argument("--benchmark", choices=["toolret", "stabletoolbench"], default="toolret")
     ap.add_argument("--judge", default="openai:gpt-4o-mini")
     args = ap.parse_args()
+    started = load()
     for env in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
         os.environ.setdefault(env, "dry-run-no-key")  # a plan makes no call
     with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "d.duckdb") as store:
@@ -44,12 +47,19 @@ def main() -> None:
         judges = dict.fromkeys(("decompose", "verify", "audit"), judge)
         ids = select_queries(store, args.benchmark)
         rows = dryrun.estimate(store, args.benchmark, "fresh", ids, judges, Settings(), STAGES)
+        table = [*rows, dryrun.total_row(rows)]
         emit_rows(
-            [*rows, dryrun.total_row(rows)],
+            table,
             "table",
             title=f"dry run of a fresh expansion of {args.benchmark} ({len(ids)} queries, "
             f"{args.judge})",
         )
+    record(
+        f"bench_dryrun_{args.benchmark}",
+        {f"dry run of a fresh expansion ({len(ids)} queries, {args.judge})": table},
+        data=f"the shared {args.benchmark} data (ToolRet: {', '.join(TOOLRET_TASKS)})",
+        load_at_start=started,
+    )
 
 
 if __name__ == "__main__":

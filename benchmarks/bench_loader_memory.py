@@ -220,6 +220,11 @@ def main() -> None:
     ap.add_argument("--mb", type=float, default=50.0, help="input size per format (MB)")
     ap.add_argument("--formats", default=",".join(FORMATS))
     opts = ap.parse_args()
+    # imported here: tests/attacks/test_memory.py loads this file as a module, without
+    # benchmarks/ on the path, and uses only its measuring half
+    from figures import load, record
+
+    started, rows = load(), []
     print(
         f"{'format':>22} {'input MB':>9} {'load MB':>8} {'x input':>8} {'json.loads MB':>14} "
         f"{'x input':>8} {'load/ref':>9}"
@@ -237,6 +242,22 @@ def main() -> None:
                 f"{fmt:>22} {size / 2**20:9.1f} {used:8.0f} {used * 2**20 / size:7.1f}x "
                 f"{ref_used:14.0f} {ref_used / big_mb:7.1f}x {used / ref_used:8.1f}x"
             )
+            rows.append(
+                {
+                    "format": fmt,
+                    "input MB": round(size / 2**20, 1),
+                    "load peak MB": round(used),
+                    "load x input": round(used * 2**20 / size, 1),
+                    "json.loads x input": round(ref_used / big_mb, 1),
+                    "load / json.loads": round(used / ref_used, 1),
+                }
+            )
+    record(
+        "bench_loader_memory",
+        {"peak memory of a load per byte of input": rows},
+        data=f"generated ToolBench-shaped inputs of {opts.mb:g} MB per format",
+        load_at_start=started,
+    )
 
 
 if __name__ == "__main__":

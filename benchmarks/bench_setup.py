@@ -30,6 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from figures import load, record
+
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_S = 120.0  # issue 25: the set-up reaches the demo's last line within 2 minutes
 KEPT_PIP_VARIABLES = ("PIP_CERT", "PIP_DEFAULT_TIMEOUT")
@@ -102,6 +104,7 @@ def main() -> None:
         if " --no-compile" not in first:
             raise SystemExit(f"the first command has no --no-compile to drop: {first!r}")
         first = first.replace(" --no-compile", "", 1)
+    started, steps = load(), [{"step": "python -m venv .venv", "seconds": None}]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.1f} at start")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="toolex-bench-setup-") as tmp_name:
@@ -114,12 +117,14 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         made = time.perf_counter() - start
         print(f"{made:7.1f} s  python -m venv .venv")
+        steps[0]["seconds"] = round(made, 1)
         env = environment(venv, cache, args.machine_config)
         total = 0.0
         for part in first.split(" && "):
             wall, last = timed(part, tree, env)
             total += wall
             print(f"{wall:7.1f} s  {part}")
+            steps.append({"step": part, "seconds": round(wall, 1)})
         print(f"         last line: {last}")
         print(f"first command: {total:.1f} s ({total + made:.1f} s with the venv; target "
               f"{TARGET_S:.0f} s); pip cache {folder_bytes(cache) / 1e6:.0f} MB, "
@@ -133,8 +138,21 @@ def main() -> None:
                 wall, _ = timed(part, tree, env)
                 dev_total += wall
                 print(f"{wall:7.1f} s  {part}")
+                steps.append({"step": f"{part} (after the first)", "seconds": round(wall, 1)})
             print(f"test install: {dev_total:.1f} s after the first command; pip cache "
                   f"{folder_bytes(cache) / 1e6:.0f} MB")  # fmt: skip
+        figures: dict[str, object] = {
+            "set-up steps on a fresh venv, cold pip cache": steps,
+            "first command, s": round(total, 1),
+            "pip cache MB": round(folder_bytes(cache) / 1e6),
+        }
+    record(
+        "bench_setup_compile" if args.compile else "bench_setup",
+        figures,
+        data="this tree's tracked files copied to a fresh folder; packages from PyPI"
+        + (" (this machine's pip configuration)" if args.machine_config else ""),
+        load_at_start=started,
+    )
     if total > TARGET_S:  # the commands on a fresh venv; making the venv is printed apart
         sys.exit(1)
 

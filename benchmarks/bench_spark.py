@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the generator
 
+import figures  # noqa: E402
 from engines import tooleq_input  # noqa: E402
 
 from toolex import metrics  # noqa: E402
@@ -63,6 +64,7 @@ def main() -> None:
     ap.add_argument("--dir", default=None, help="where the store files go (default: a temp dir)")
     args = ap.parse_args()
     folder = Path(args.dir or tempfile.mkdtemp(prefix="bench-spark-"))
+    started, rows = figures.load(), []
     print(f"# {os.cpu_count()} cores; load average at start {os.getloadavg()[0]:.1f}")
     session, session_s = timed(lambda: start(args.master)[0])
     print(f"Spark {session.version} session start ({args.master}): {session_s:.1f} s")
@@ -91,6 +93,26 @@ def main() -> None:
         print(f"  Spark, again:  summary {s_sum2:6.1f} s + per-query {s_rows2:6.1f} s")
         ratio = (s_sum2 + s_rows2) / (d_sum2 + d_rows2)
         print(f"  Spark / DuckDB (warm): {ratio:.1f}x; load average now {load:.1f}")
+        rows.append(
+            {
+                "input": f"x{scale} ToolEq ({7000 * scale:,} queries)",
+                "DuckDB s (warm)": round(d_sum2 + d_rows2, 1),
+                "Spark s (warm)": round(s_sum2 + s_rows2, 1),
+                "Spark s (first)": round(s_sum + s_rows, 1),
+                "Spark / DuckDB": round(ratio, 1),
+                "max difference": float(f"{worst:.1e}"),
+            }
+        )
+    figures.record(
+        "bench_spark",
+        {
+            f"toolex eval --per-query, K=10 ({args.master})": rows,
+            "Spark session start s": round(session_s, 1),
+        },
+        data="generated ToolEq-shaped stores (tests/engines/tooleq_input.py): 7,000 queries, "
+        "~35,000 combinations, 10 runs of 100 per unit of scale",
+        load_at_start=started,
+    )
     session.stop()
 
 

@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from figures import load, record
+
 STATEMENT = "SELECT i, repeat('x', 100) AS s FROM range({rows}) t(i)"
 FORMATS = ("table", "csv", "json", "parquet")
 
@@ -67,6 +69,7 @@ def main() -> None:
     parser.add_argument("--formats", default=",".join(FORMATS))
     args = parser.parse_args()
     statement = STATEMENT.format(rows=args.rows)
+    started, rows = load(), []
     with tempfile.TemporaryDirectory(prefix="toolex-bench-sql-") as tmp:
         db = str(Path(tmp) / "empty.duckdb")
         subprocess.run(
@@ -79,10 +82,20 @@ def main() -> None:
             out = ["--out", str(Path(tmp) / f"out.{fmt}")] if fmt != "table" else []
             seconds, peak, _ = _run(_MEASURE, [statement, "--db", db, "--format", fmt, *out])
             print(f"{'toolex sql ' + fmt:<22}{seconds:>9.1f}{peak:>9,}")
+            rows.append({"command": f"toolex sql --format {fmt}", "seconds": round(seconds, 1),
+                         "peak MB": peak})  # fmt: skip
             for leftover in Path(tmp).glob("out.*"):
                 leftover.unlink()
         seconds, peak, _ = _run(_REFERENCE, [statement, db])
         print(f"{'reference: whole':<22}{seconds:>9.1f}{peak:>9,}")
+        rows.append({"command": "reference: read whole", "seconds": round(seconds, 1),
+                     "peak MB": peak})  # fmt: skip
+    record(
+        "bench_sql_stream",
+        {f"{args.rows:,} rows, TOOLEX_MEMORY_LIMIT=500MB": rows},
+        data=f"a generated statement: {statement}",
+        load_at_start=started,
+    )
 
 
 if __name__ == "__main__":

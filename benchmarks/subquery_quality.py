@@ -24,7 +24,7 @@ per benchmark part:
   (the three rules: toolex/judges/step_faults.py, the same for every library)
 - agreement with the gold sub-queries the annotators wrote for the shipped labels
   (docs/labels/passes/subqueries.jsonl, 190 steps): mean token F1 of content words, and the share
-  of steps with F1 >= 0.5; the previous decomposer's figures are given beside in the README.
+  of steps with F1 >= 0.5 (recorded for docs/judges.md by benchmarks/figures.py).
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
+
+from figures import load, record
 
 from toolex.judges.base import DecomposeTask, SubQuery
 from toolex.judges.decomposer import Decomposer
@@ -113,6 +115,7 @@ def main() -> None:
         "--faults", type=int, default=0, help="print this many random sub-queries of each fault"
     )
     args = ap.parse_args()
+    started = load()
     store = Store.open(args.db, read_only=True)
     counts: Counter[tuple[str, str]] = Counter()
     made: dict[tuple[str, str, str], tuple[str, str]] = {}
@@ -147,6 +150,20 @@ def main() -> None:
             f"{sum(scores) / len(scores):.3f}, share with F1 >= 0.5 "
             f"{sum(s >= 0.5 for s in scores) / len(scores):.3f}"
         )
+    parts = sorted({p for p, _ in counts})
+    table = [{"part": p, **{k: counts[(p, k)] for k in COUNTS}} for p in [*parts, "all"]]
+    table[-1].update({k: sum(v for (_, kk), v in counts.items() if kk == k) for k in COUNTS})
+    figures: dict[str, object] = {"the offline decomposer's sub-queries, per part": table}
+    if scores:
+        figures["gold sub-queries compared"] = len(scores)
+        figures["mean token F1 with the gold sub-queries"] = round(sum(scores) / len(scores), 3)
+        figures["share with F1 >= 0.5"] = round(sum(s >= 0.5 for s in scores) / len(scores), 3)
+    record(
+        "subquery_quality",
+        figures,
+        data=f"every query of the store's benchmarks ({', '.join(map(str, store.benchmarks()))})",
+        load_at_start=started,
+    )
     for key in random.Random(7).sample(sorted(made), min(args.examples, len(made))):
         query, text = made[key]
         print(f"- {key[1]} [{key[2]}]\n    request: {query[:160]}\n    step:    {text}")

@@ -1,6 +1,7 @@
-"""Issue 26.3: the README's table of what follows the paper and what departs from it is complete
-and true. Each row's default is the value toolex runs with, read from where it lives (the
-pipeline's settings module, the judges' default, the commands' options), never restated here;
+"""Issue 26.3: the table of what follows the paper and what departs from it (docs/departures.md,
+once in the README) is complete and true. Each row's default is the value toolex runs with,
+read from where it lives (the pipeline's settings module, the judges' default, the commands'
+options), never restated here;
 a row that names the paper's choice as a toolex value departs exactly when the default differs
 from it, and a row whose paper choice toolex does not offer as a value (a dense model, an LLM
 judge, the audit checking hand-offs) must say it departs. Every default of
@@ -20,7 +21,9 @@ from toolex.loaders.skillret import SUBSTITUTABLE_DEFAULT
 from toolex.pipeline import settings
 from toolex.reports.inputs import ReportContext
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+DEPARTURES = ROOT / "docs" / "departures.md"  # the table moved from the README to the docs
 HEADING = "What follows the paper and what departs from it"
 UNSTATED = "not stated in the paper"
 # settings.py constants that are no user-facing default: the stages and what they record
@@ -76,8 +79,8 @@ def shown(value: Any) -> str:
 
 
 def table() -> dict[str, dict[str, str]]:
-    """option -> {setting, default, paper, departs, other}, from the README."""
-    text = README.read_text(encoding="utf-8")
+    """option -> {setting, default, paper, departs, other}, from docs/departures.md."""
+    text = DEPARTURES.read_text(encoding="utf-8")
     section = text[text.index(HEADING) :]
     lines = []
     for line in section.splitlines()[1:]:
@@ -118,8 +121,8 @@ def test_each_row_states_the_default_toolex_runs_with():
         # "auto" is how the table (and the options) name a default the judge decides
         expected = "auto" if option == "--reuse" and value is None else shown(value)
         assert first == expected, (
-            f"README departures table: {option} defaults to {first!r}, toolex runs with "
-            f"{expected!r}: update the row (and its departs cell)"
+            f"departures table (docs/departures.md): {option} defaults to {first!r}, toolex "
+            f"runs with {expected!r}: update the row (and its departs cell)"
         )
     limit = str(settings.AUDIT_SAFETY_LIMIT)
     assert limit in code(rows["--audit-cap"]["default"]), "the audit row's safety limit"
@@ -186,13 +189,13 @@ def test_the_cells_the_paper_contradicted_say_what_it_does():
 
 def test_no_doc_repeats_what_the_paper_does_not_say():
     """The table's old cells, repeated in docstrings and help texts."""
-    root = README.parent
+    root = ROOT
     claims = ("as the paper draws it", "as the paper uses them", "the paper's draw")
     texts = [
         README,
         *root.glob("toolex/**/*.py"),
         *root.glob("sql/**/*.sql"),
-        *root.glob("docs/*.md"),
+        *root.glob("docs/**/*.md"),
     ]
     found = [
         f"{path.relative_to(root)}: {claim}"

@@ -1,6 +1,6 @@
-"""The README's Tour: what it lists, that every file a command reads is made by an earlier one,
-and that its chains (tests/tour/, one test file each, so pytest-xdist spreads them) run every
-command of the Tour, each chain in the README's order. The chains themselves run the commands
+"""The Tour (docs/tour.md): what it lists, that every file a command reads is made by an earlier
+one, and that its chains (tests/tour/, one test file each, so pytest-xdist spreads them) run every
+command of the Tour, each chain in the Tour's order. The chains themselves run the commands
 exactly as written (tests/tour/commands.py)."""
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ def test_every_file_a_tour_command_reads_is_made_by_an_earlier_one():
     assert {"my_model.trec", "my_labels.csv", "toolex.toml", "elsewhere.parquet"} <= made
 
 
-def test_the_chains_run_every_tour_command_in_the_readme_order():
+def test_the_chains_run_every_tour_command_in_the_tour_order():
     """Issue 34: the Tour split in chains that need nothing from one another. None leaves a
-    command out, and inside a chain the commands keep the README's order."""
+    command out, and inside a chain the commands keep the Tour's order."""
     commands = tour()
     assert all(chains_of(c) <= set(CHAINS) and chains_of(c) for c in commands)
     assert set().union(*(set(chain(name)) for name in CHAINS)) == set(commands)

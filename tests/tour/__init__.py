@@ -1,1 +1,1 @@
-"""The README's Tour, run as independent chains that pytest-xdist spreads over its workers."""
+"""The Tour (docs/tour.md), run as independent chains that pytest-xdist spreads over its workers."""

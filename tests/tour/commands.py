@@ -1,19 +1,19 @@
-"""The README's Tour as commands, split into chains that need nothing from one another, and the
-runner that executes a chain in a fresh folder and store, exactly as written.
+"""The Tour (docs/tour.md) as commands, split into chains that need nothing from one another,
+and the runner that executes a chain in a fresh folder and store, exactly as written.
 
-A chain keeps the README's order, repeats the loads it needs (a load takes a second; the
+A chain keeps the Tour's order, repeats the loads it needs (a load takes a second; the
 expansions and retrievals are the minutes), and every Tour command belongs to at least one chain
 (tests/test_tour.py checks both). pytest-xdist hands out whole files (--dist loadfile), so each
 chain is its own test file: the Tour in one test took 169 s of one worker while the others
 idled at the end of the suite.
 
-Commands run from a folder beside a copy of ../shared/data (so the README's relative paths hold).
+Commands run from a folder beside a copy of ../shared/data (so the Tour's relative paths hold).
 Nothing is made for the user: the run file `my_model.trec`, the config `toolex.toml`, the labels
 file `my_labels.csv` and the candidate lists `elsewhere.parquet` come from the Tour's own commands
 (an `export trec-run`, two heredocs and a `toolex sql --out`), which run as a user pastes them.
 The one thing outside the Tour is the embedding server its `compat-embed:` URL names: the scripted
 server of tests/llm on 127.0.0.1, its URL put in the commands' place. The LLM-judged commands run
-with --dry-run, as the README writes them, and need no key."""
+with --dry-run, as the Tour writes them, and need no key."""
 
 from __future__ import annotations
 
@@ -26,9 +26,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+TOUR = ROOT / "docs" / "tour.md"  # the Tour page of the documentation site
 TOOLEX = str(Path(sys.executable).with_name("toolex"))
 HEREDOC = re.compile(r"<<\s*'?(\w+)'?")
-EMBED_URL = "http://127.0.0.1:8000"  # the embedding server the README's commands name
+EMBED_URL = "http://127.0.0.1:8000"  # the embedding server the Tour's commands name
 # One command's deadline: a bound on a hang, not a measurement (the slowest takes a minute).
 COMMAND_TIMEOUT = 900
 
@@ -36,11 +37,10 @@ CHAINS = ("toolret", "toolink", "stabletoolbench")
 
 
 def tour() -> list[str]:
-    """The Tour's shell commands in order: continuation lines joined, comments dropped, and a
-    heredoc (`cat > f <<'EOF'` ... `EOF`) kept whole as one command."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("## Tour")
-    section = readme[start : readme.index("\n## ", start)]  # up to the next section
+    """The Tour's shell commands in order (every ```bash block of docs/tour.md): continuation
+    lines joined, comments dropped, and a heredoc (`cat > f <<'EOF'` ... `EOF`) kept whole as
+    one command."""
+    section = TOUR.read_text(encoding="utf-8")
     commands = []
     for block in re.findall(r"```bash\n(.*?)```", section, re.S):
         lines = block.replace("\\\n", " ").splitlines()
@@ -74,7 +74,7 @@ def chains_of(command: str) -> set[str]:
 
 
 def chain(name: str) -> list[str]:
-    """The commands of one chain, in the README's order."""
+    """The commands of one chain, in the Tour's order."""
     return [c for c in tour() if name in chains_of(c)]
 
 
