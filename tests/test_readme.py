@@ -183,7 +183,7 @@ def test_the_readme_is_read_in_five_minutes():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(readme.splitlines()) <= 150
     headings = [ln for ln in readme.splitlines() if ln.startswith("## ")]
-    assert headings[:3] == ["## Set-up", "## Tour", "## Documentation"]
+    assert headings[:4] == ["## Set-up", "## Tour", "## From Python", "## Documentation"]
     # no measured figure: a share, a speed or a ratio lives in a benchmark record, shown with
     # its date and commit on docs/figures.md (a version, a licence, an address are none)
     prose = re.sub(r"```.*?```", "", readme, flags=re.S)
