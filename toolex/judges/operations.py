@@ -138,7 +138,7 @@ def direction_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
             if frozenset({a, b}) in _INVERSE and not ({a, b} <= vc and {a, b} <= vr):
                 return f"opposite operations: the reference does {a!r}, the candidate {b!r}"
     pc, pr = language_pair(cand), language_pair(ref)
-    if pc and pr and pc != pr and _conflicting(pc, pr):
+    if pc and pr and pc != pr:  # any other pair: ro->en is not en->fr
         return (
             f"another language pair: the reference goes {pr[0]}->{pr[1]}, "
             f"the candidate {pc[0]}->{pc[1]}"
