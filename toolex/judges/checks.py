@@ -24,7 +24,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolex.judges import constraints, coverage, inputs, operations, outputs, platform, scope
+from toolex.judges import (
+    constraints,
+    coverage,
+    inputs,
+    operations,
+    outputs,
+    platform,
+    scope,
+    specifics,
+)
 from toolex.judges.base import ToolDoc
 from toolex.judges.step import Step, step_of
 
@@ -45,12 +54,12 @@ class Finding:
 
 
 RULES: dict[str, tuple[Rule, ...]] = {
-    "operation": operations.RULES,
-    "outputs": outputs.RULES,
+    "operation": operations.RULES + specifics.OPERATION_RULES,
+    "outputs": outputs.RULES + specifics.OUTPUT_RULES,
     "inputs": inputs.RULES,
-    "scope": scope.RULES + coverage.RULES,
+    "scope": scope.RULES + coverage.RULES + specifics.SCOPE_RULES,
     "constraints": constraints.RULES,
-    "platform": platform.RULES,
+    "platform": platform.RULES + specifics.PLATFORM_RULES,
 }
 
 

@@ -138,7 +138,10 @@ def direction_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
             if frozenset({a, b}) in _INVERSE and not ({a, b} <= vc and {a, b} <= vr):
                 return f"opposite operations: the reference does {a!r}, the candidate {b!r}"
     pc, pr = language_pair(cand), language_pair(ref)
-    if pc and pr and pc != pr and _conflicting(pc, pr):
+    iso = {*pc, *pr} <= _LANGUAGES if pc and pr else False
+    # another pair of listed languages (ro->en, en->fr) is another model; a dialect's or a
+    # size's code ("en-hk", "fr-en-big") conflicts only the other way round
+    if pc and pr and pc != pr and (iso or _conflicting(pc, pr)):
         return (
             f"another language pair: the reference goes {pr[0]}->{pr[1]}, "
             f"the candidate {pc[0]}->{pc[1]}"
