@@ -41,10 +41,10 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from scripted_answers import FaultPlan, _k_of, decomposition, default_responder, small_model
-from scripted_bodies import anthropic_message, openai_completion
-from scripted_embeddings import EmbeddingScript
-from scripted_http import HOLD_GUARD_S, ScriptedHTTPServer, handler_for
+from llm.scripted_answers import FaultPlan, _k_of, decomposition, default_responder, small_model
+from llm.scripted_bodies import anthropic_message, openai_completion
+from llm.scripted_embeddings import EmbeddingScript
+from llm.scripted_http import HOLD_GUARD_S, ScriptedHTTPServer, handler_for
 
 
 class ScriptedServer:
