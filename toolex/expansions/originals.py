@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from toolex.loaders.fields import Where, get_str
+from toolex.loaders.queries import benchmark_items
 from toolex.store import Store
 
 
@@ -43,9 +44,7 @@ def tool_set(members: dict[int, str], grades: dict[int, int]) -> frozenset[tuple
 
 
 def item_ids(store: Store, benchmark: str) -> set[str]:
-    return {
-        r["item_id"] for r in store.rows("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
-    }
+    return {item.item_id for item in benchmark_items(store, benchmark)}
 
 
 def record_query(

@@ -43,6 +43,7 @@ from toolex.errors import InputError, ToolexError
 from toolex.exports.common import resolve
 from toolex.exports.files import check_folder, check_output, output_file
 from toolex.exports.toolbench_tasks import key, original_tasks, task_problems
+from toolex.loaders.queries import stored_benchmark
 from toolex.store import Store
 
 FORMAT = "stabletoolbench"
@@ -72,14 +73,14 @@ def export_toolbench(
     source: str | Path | None = None,
 ) -> ToolBenchExport:
     benchmark, expansion = resolve(store, benchmark, expansion)
-    stored = store.rows("load/01_find_benchmark.sql", {"benchmark": benchmark})[0]
-    if stored["format"] != FORMAT:
+    stored = stored_benchmark(store, benchmark)
+    if stored.format != FORMAT:
         raise ToolexError(
-            f"benchmark {benchmark!r} was loaded from {stored['format']!r}, not StableToolBench: "
+            f"benchmark {benchmark!r} was loaded from {stored.format!r}, not StableToolBench: "
             "ToolBench tasks need its RapidAPI tools (`toolex load stabletoolbench`), which "
             "StableToolBench's API server answers for"
         )
-    root = Path(source or stored["source"])
+    root = Path(source or stored.source)
     # Never into the store's own folders, nor into the folder the tasks are read from (it once
     # wrote 381 tasks into StableToolBench's own test_instruction/).
     guard = (store.path, [str(root)])

@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 from toolex.errors import InputError
 from toolex.exports.common import resolve
+from toolex.loaders.queries import stored_benchmark
 from toolex.store import Store
 
 
@@ -112,8 +113,7 @@ def check_toolbench(
     from); an empty list when it holds exactly what it should."""
     benchmark, expansion = resolve(store, benchmark, expansion)
     folder = Path(folder)
-    stored = store.rows("load/01_find_benchmark.sql", {"benchmark": benchmark})[0]
-    root = Path(source or stored["source"])
+    root = Path(source or stored_benchmark(store, benchmark).source)
     rows = store.rows(
         "exports/50_toolbench_combinations.sql", {"benchmark": benchmark, "expansion": expansion}
     )
