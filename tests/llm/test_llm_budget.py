@@ -101,8 +101,7 @@ def test_a_capped_run_spreads_its_calls_over_the_queries(llm_env, store):
 
 
 def test_spread_takes_the_groups_in_turn():
-    from toolex.llm.calls import Call
-    from toolex.llm.executor import spread
+    from toolex.llm.calls import Call, spread
 
     calls = [Call(k, k, "s", "u", str, group=k[0]) for k in ("a1", "a2", "a3", "b1", "c1", "c2")]
     assert [c.key for c in spread(calls)] == ["a1", "b1", "c1", "a2", "c2", "a3"]
