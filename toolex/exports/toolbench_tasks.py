@@ -26,7 +26,7 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -50,7 +50,7 @@ class ToolBenchProblem(NamedTuple):
         return f"{self.group} task {self.task_id} of {self.query_id}{combo}: {self.problem}"
 
 
-def key(api: dict[str, Any]) -> tuple[str, str]:
+def key(api: Mapping[str, object]) -> tuple[str, str]:
     """An API's identity in ToolBench's files: (tool_name, api_name)."""
     return (str(api.get("tool_name")), str(api.get("api_name")))
 

@@ -22,7 +22,7 @@ Spellings differing only in case are folded to the first one met (``fold``), so 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 TASK_PLATFORMS: dict[str, tuple[str, str]] = {
@@ -40,7 +40,7 @@ _GENERIC = frozenset(
 
 
 def toolret_platform(
-    item_id: str, task: str, category: str | None, doc: dict[str, Any], prefix: str
+    item_id: str, task: str, category: str | None, doc: Mapping[str, object], prefix: str
 ) -> tuple[str | None, str | None]:
     """(platform, platform_source) of one ToolRet item, or (None, None)."""
     tool_name = doc.get("tool_name")
