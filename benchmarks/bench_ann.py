@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import reads
 
 os.environ.setdefault("LANCEDB_LOG", "error")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
@@ -165,9 +166,7 @@ def real_vectors(cache: Path) -> tuple[np.ndarray, np.ndarray]:
     embedder = make_embedder("wordllama")
     out = {}
     for table in ("items", "queries"):
-        texts = [
-            t for (t,) in store.con.execute(f"SELECT text FROM {table} ORDER BY ALL").fetchall()
-        ]
+        texts = [t for (t,) in reads.rows(store, f"SELECT text FROM {table} ORDER BY ALL")]
         t0 = time.perf_counter()
         vecs = [
             embedder.embed([truncate(t, embedder.max_words) for t in texts[s : s + 128]])

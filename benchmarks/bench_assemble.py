@@ -32,6 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import reads
+
 ROOT = Path(__file__).resolve().parents[1]
 # mean accepted items per slot (the reference included) as the library grows
 LIBRARIES = {"5k": 2.5, "50k": 5.0, "200k": 9.0}
@@ -118,7 +120,7 @@ def measure_child(method: str, path: str) -> None:
     from toolex.store import Store
 
     store = Store.open(Path(path))
-    ids = [r[0] for r in store.con.execute("SELECT query_id FROM queries").fetchall()]
+    ids = [r[0] for r in reads.rows(store, "SELECT query_id FROM queries")]
     ctx = StageContext(store, "b", "default", ids)
     # the high-water mark restarts at the current RSS: the peak is the assembly's
     Path("/proc/self/clear_refs").write_text("5")
@@ -130,7 +132,7 @@ def measure_child(method: str, path: str) -> None:
         run_reference(ctx)
     wall = time.perf_counter() - started
     peak = rss_kb("VmHWM")
-    stored = store.con.execute("SELECT count(*) FROM combinations").fetchone()[0]
+    stored = reads.value(store, "SELECT count(*) FROM combinations")
     product = store.rows("stages/expansion/06_stats.sql", {"benchmark": "b", "expansion": "default",
                                                    "by": "all"})[0]["assembled"]  # fmt: skip
     store.close()

@@ -22,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import reads
 from bench_retrieval import MINILM_SPEC, RETRIEVERS, SHARED, store_of
 from figures import record
 
@@ -41,18 +42,20 @@ def pool(specs: list[str], path: Path | None) -> None:
     run_expansion(
         store, "toolret", HeuristicJudge(store, benchmark="toolret"), stages=["decompose"]
     )
-    subs = store.con.execute(
+    subs = reads.rows(
+        store,
         """SELECT s.query_id, s.slot, s.text, s.ref_item_id, q.task FROM subqueries s
            JOIN queries q ON q.benchmark = s.benchmark AND q.query_id = s.query_id
-           WHERE s.benchmark = 'toolret' ORDER BY s.query_id, s.slot"""
-    ).fetchall()
-    single = store.con.execute(
+           WHERE s.benchmark = 'toolret' ORDER BY s.query_id, s.slot""",
+    )
+    single = reads.rows(
+        store,
         """SELECT q.query_id, q.text, any_value(g.item_id), q.task FROM queries q
            JOIN qrels g ON g.benchmark = q.benchmark AND g.query_id = q.query_id
            WHERE q.benchmark = 'toolret' GROUP BY q.query_id, q.text, q.task
-           HAVING count(*) = 1 ORDER BY q.query_id"""
-    ).fetchall()
-    n_items = store.con.execute("SELECT count(*) FROM items").fetchone()[0]
+           HAVING count(*) = 1 ORDER BY q.query_id""",
+    )
+    n_items = reads.value(store, "SELECT count(*) FROM items")
     print(
         f"ToolRet, 4 tasks: {len(subs)} sub-queries of {len(set(s[0] for s in subs))} queries "
         f"(offline decomposition, {time.perf_counter() - t0:.0f} s), {len(single)} "

@@ -35,11 +35,12 @@ MAIN = "from toolex.cli import main; main()"
 BUILD = """
 import sys, time
 sys.path.insert(0, sys.argv[1])
+import reads
 from bench_metrics import build
 from toolex.store import Store
 store = Store.open(sys.argv[2])
 build(store, *map(int, sys.argv[3:7]))
-print(store.con.execute("SELECT count(*) FROM run_results").fetchone()[0])
+print(reads.value(store, "SELECT count(*) FROM run_results"))
 store.close()
 """
 

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import figures
+import reads
 
 from toolex.cli.options import emit_rows
 from toolex.judges import make_judge
@@ -107,7 +108,7 @@ def paper_rows(
         # every subqueries/combinations/candidates alias filters on $ids
         sql = sql.replace("$ONLY", "($ids IS NULL OR list_contains($ids, query_id))")
         used = {k: v for k, v in p.items() if f"${k}" in sql}
-        return int(store.con.execute(sql, used).fetchone()[0])
+        return int(reads.value(store, sql, used))
 
     queries = q(
         "SELECT count(*) FROM subqueries WHERE benchmark=$b AND expansion=$e AND slot=0 AND $ONLY"
@@ -195,10 +196,11 @@ def per_task(store: Store, bench: str, llm: dict[str, Any], depth: int) -> list[
     """Each task's (StableToolBench: each test group's) own calls: the paper's, toolex before
     issue 12 (cost-plain) and now (cost-reuse). Verify calls now are the distinct prompts the
     stand-in answered fresh; audits are the dry-run plans of the assembled expansions."""
-    tasks = store.con.execute(
+    tasks = reads.rows(
+        store,
         "SELECT DISTINCT task FROM queries WHERE benchmark = ? AND task IS NOT NULL ORDER BY 1",
         [bench],
-    ).fetchall()
+    )
     settings = Settings(depth=depth, scope="benchmark")
     out = []
     for (task,) in tasks:
@@ -208,13 +210,14 @@ def per_task(store: Store, bench: str, llm: dict[str, Any], depth: int) -> list[
             exp: dryrun.estimate(store, bench, exp, ids, llm, settings, ["audit"])[0]["calls_now"]
             for exp in ("cost-plain", "cost-reuse")
         }
-        fresh = store.con.execute(
+        fresh = reads.value(
+            store,
             """SELECT count(DISTINCT (s.text, s.ref_item_id, v.item_id)) FROM verdicts v
                JOIN subqueries s USING (benchmark, expansion, query_id, slot)
                WHERE v.benchmark = ? AND v.expansion = 'cost-reuse' AND v.judge = ?
                  AND list_contains(?, v.query_id)""",
             [bench, StandIn.spec, ids],
-        ).fetchone()[0]
+        )
         repeated = rows.pop("repeated")["audit"]
         paper = sum(rows["paper"].values())
         d = rows["+ identical prompts"]["decompose"]
@@ -236,13 +239,14 @@ def per_task(store: Store, bench: str, llm: dict[str, Any], depth: int) -> list[
 def disagreement(store: Store, bench: str) -> dict[str, Any]:
     """Reused verdicts (cost-reuse) against the fresh stand-in verdicts of the same tasks
     (cost-plain: the same screen, none), at 0.5 and at the strict threshold."""
-    rows = store.con.execute(
+    rows = reads.rows(
+        store,
         """SELECT r.accepted, f.accepted, r.confidence, f.confidence
            FROM verdicts r JOIN verdicts f USING (benchmark, query_id, slot, item_id)
            WHERE r.benchmark = ? AND r.expansion = 'cost-reuse' AND r.judge = 'reused'
              AND f.expansion = 'cost-plain'""",
         [bench],
-    ).fetchall()
+    )
     strict = op.STRICT_THRESHOLD
     p50 = sum(a != b for a, b, _, _ in rows)
     hi = sum((c >= strict) != (d >= strict) for _, _, c, d in rows if c == c and d == d)
@@ -289,14 +293,16 @@ def label_loss(store: Store) -> dict[str, Any]:
     reused_no = set()
     exposed = set()
     for t in yes:
-        row = store.con.execute(
+        found = reads.rows(
+            store,
             """SELECT r.accepted, f.accepted, r.reason FROM verdicts r
                JOIN verdicts f USING (benchmark, query_id, slot, item_id)
                WHERE r.benchmark = ? AND r.query_id = ? AND r.slot = ? AND r.item_id = ?
                  AND r.expansion = 'cost-reuse' AND r.judge = 'reused'
                  AND f.expansion = 'cost-plain'""",
             [t.benchmark, t.query_id, t.slot, t.task.candidate.item_id],
-        ).fetchone()
+        )
+        row = found[0] if found else None
         if row is not None:
             exposed.add(t.task.key)
             if row[1] and not row[0]:

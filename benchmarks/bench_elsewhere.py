@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import pytrec_eval
+import reads
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -73,14 +74,14 @@ def figures(store: Store, name: str, load) -> None:
         )
     )
     qrels: dict[str, dict[str, int]] = {}
-    for q, i, r in store.con.execute(
-        "SELECT query_id, item_id, relevance FROM qrels WHERE benchmark = ?", [name]
-    ).fetchall():
+    for q, i, r in reads.rows(
+        store, "SELECT query_id, item_id, relevance FROM qrels WHERE benchmark = ?", [name]
+    ):
         qrels.setdefault(q, {})[i] = r
     run: dict[str, dict[str, float]] = {}
-    for q, i, s in store.con.execute(
-        "SELECT query_id, item_id, score FROM run_results WHERE run_id = ?", [run_id]
-    ).fetchall():
+    for q, i, s in reads.rows(
+        store, "SELECT query_id, item_id, score FROM run_results WHERE run_id = ?", [run_id]
+    ):
         run.setdefault(q, {})[i] = s
     ref = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.10"}).evaluate(run)
     ours = per_query(store, [run_id], (10,), None).to_pylist()

@@ -26,6 +26,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import reads
+
 from toolex.judges import make_judge
 from toolex.judges.base import ToolDoc, VerifyTask
 from toolex.store import Store
@@ -130,7 +132,7 @@ def main() -> None:
             second = list(judge.verify(work))
             wall2 = time.perf_counter() - t1
             calls_second = stats(port).get("chat", 0) - base_calls
-            rows = store.con.execute("SELECT count(*) FROM llm_calls").fetchone()[0] - 1
+            rows = reads.value(store, "SELECT count(*) FROM llm_calls") - 1
         ok = sum(o.ok for o in first)
         ratio = wall / ideal
         print(

@@ -22,6 +22,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import reads
+
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.loaders import load_stabletoolbench, load_toolret
 from toolex.pipeline.runner import run_expansion
@@ -35,14 +37,15 @@ _LOST = re.compile(r"loses what the request names and the original covers: (.+)$
 
 def audited(store: Store, benchmark: str) -> list[tuple[str, str, str]]:
     """(task, status, reason) of every combination the audit judged (the original aside)."""
-    rows = store.con.execute(
+    found = reads.rows(
+        store,
         "SELECT coalesce(q.task, ''), c.status, coalesce(c.reason, '') FROM combinations c "
         "JOIN queries q ON q.benchmark = c.benchmark AND q.query_id = c.query_id "
         "WHERE c.benchmark = ? AND c.expansion = ? AND c.combo_id > 0 "
         "AND c.status IN ('valid', 'rejected_audit')",
         [benchmark, EXPANSION],
-    ).fetchall()
-    return [(str(t), str(s), str(r)) for t, s, r in rows]
+    )
+    return [(str(t), str(s), str(r)) for t, s, r in found]
 
 
 def line(name: str, rows: list[tuple[str, str, str]], rule: int | None) -> str:

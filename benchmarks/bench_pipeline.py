@@ -37,7 +37,7 @@ import sys
 import time
 from pathlib import Path
 
-import duckdb
+from toolex.sqlaccess.stream import run_sql
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "stabletoolbench"
 TOOLEX = str(Path(sys.executable).with_name("toolex"))
@@ -105,11 +105,8 @@ def write_benchmark(folder: Path, n_tools: int, n_queries: int, seed: int) -> in
 def rows(db: Path) -> dict[str, int]:
     if not db.exists():
         return dict.fromkeys(TABLES, 0)
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
-    finally:
-        con.close()
+    # `toolex sql`'s own path (toolex.sqlaccess): a read-only store, a vetted query
+    return {t: run_sql(str(db), f"SELECT count(*) FROM {t}").column(0)[0].as_py() for t in TABLES}
 
 
 def step(name: str, args: list[str], db: Path) -> dict:

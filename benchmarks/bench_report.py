@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import reads
+
 from toolex import metrics
 from toolex.reports import build_report
 from toolex.store import Store
@@ -47,9 +49,9 @@ def main() -> None:
     args = ap.parse_args()
 
     store = Store.open(args.db, read_only=True) if args.db else synthetic(args.queries, args.runs)
-    run_ids = [r for (r,) in store.con.execute("SELECT run_id FROM runs ORDER BY 1").fetchall()]
-    n_q = store.con.execute("SELECT count(*) FROM queries").fetchone()[0]
-    n_res = store.con.execute("SELECT count(*) FROM run_results").fetchone()[0]
+    run_ids = [r for (r,) in reads.rows(store, "SELECT run_id FROM runs ORDER BY 1")]
+    n_q = reads.value(store, "SELECT count(*) FROM queries")
+    n_res = reads.value(store, "SELECT count(*) FROM run_results")
     print(f"store: {n_q} queries, {len(run_ids)} runs ({', '.join(run_ids)}), {n_res} results")
     pairs = [tuple(p.split(":", 1)) for p in args.pair]
 

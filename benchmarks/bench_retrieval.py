@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import reads
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -87,7 +88,7 @@ def overhead(task: str, spec: str) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="bench-retrieval-"))
     store = store_of(tmp / "s.duckdb", [task])
     library = load_library(store, "toolret")
-    queries = store.con.execute("SELECT query_id, text FROM queries ORDER BY query_id").fetchall()
+    queries = reads.rows(store, "SELECT query_id, text FROM queries ORDER BY query_id")
     inner = make_embedder(spec)  # loaded once, outside both timings
     import lancedb  # noqa: F401 - a one-off import (~1-2 s) is not per-run overhead
 
@@ -126,9 +127,7 @@ def overhead(task: str, spec: str) -> None:
     finally:
         runs_mod.make_retriever = orig
     got_top1 = dict(
-        store.con.execute(
-            "SELECT query_id, item_id FROM run_results WHERE run_id='e2e' AND rank=1"
-        ).fetchall()
+        reads.rows(store, "SELECT query_id, item_id FROM run_results WHERE run_id='e2e' AND rank=1")
     )
     agree = np.mean(
         [got_top1[q[0]] == library.item_ids[i] for q, i in zip(queries, ref_top1, strict=True)]
@@ -285,7 +284,8 @@ def quality(specs: list[str]) -> None:
             (r.get("task", r.get("category")), r["metric"]): r["old"]
             for r in summary(store, [name], ks=(10,), by="task")
         }
-        pool = store.con.execute(
+        pool = reads.rows(
+            store,
             """WITH single AS (SELECT query_id, any_value(item_id) AS gt FROM qrels
                                WHERE benchmark = 'toolret' GROUP BY query_id HAVING count(*) = 1)
                SELECT q.task, avg(CASE WHEN r.item_id IS NULL THEN 0 ELSE 1 END), count(*)
@@ -294,7 +294,7 @@ def quality(specs: list[str]) -> None:
                                       AND r.item_id = s.gt AND r.rank <= 20
                GROUP BY ROLLUP (q.task) ORDER BY q.task NULLS LAST""",
             [name],
-        ).fetchall()
+        )
         rows.append((name, seconds, scores, {(t or "all"): (v, n) for t, v, n in pool}))
     tasks = ["apibank", "apigen", "gorilla-huggingface", "toolink", "all"]
     print("\nN@10 / R@10 / C@10 (x100), query level, k=100, scope task, no instruction")

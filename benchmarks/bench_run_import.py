@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import reads
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
@@ -47,13 +48,8 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "stabl
 
 
 def write_run_file(store: Store, path: Path, depth: int, seed: int = 0) -> int:
-    queries = [
-        q for (q,) in store.con.execute("SELECT query_id FROM queries ORDER BY 1").fetchall()
-    ]
-    items = [
-        trec_escape(i)
-        for (i,) in store.con.execute("SELECT item_id FROM items ORDER BY 1").fetchall()
-    ]
+    queries = [q for (q,) in reads.rows(store, "SELECT query_id FROM queries ORDER BY 1")]
+    items = [trec_escape(i) for (i,) in reads.rows(store, "SELECT item_id FROM items ORDER BY 1")]
     rng = np.random.default_rng(seed)
     depth = min(depth, len(items))
     with path.open("w", encoding="utf-8") as fh:

@@ -19,9 +19,11 @@ import argparse
 import os
 import time
 
+import reads
 from bench_metrics import build
 
 from toolex import metrics
+from toolex.runs.write import write_run
 from toolex.store import Store
 
 
@@ -31,17 +33,16 @@ def store_with_runs(n_queries: int, n_scored: int, n_stored: int, seed: int) -> 
     build(store, n_queries, n_scored, 100, seed)
     for extra in range(n_scored, n_stored):
         source = f"run{extra % n_scored:02d}"
-        names = {"new": f"extra{extra:02d}", "old": source}
-        # Benchmark set-up, straight into the tables as build() does.
-        store.con.execute(
-            "INSERT INTO runs (run_id, benchmark, level) SELECT $new, benchmark, level "
-            "FROM runs WHERE run_id = $old",
-            names,
+        # A copy under another name, written as every run is (toolex.runs.write): its ranks
+        # recomputed from the same scores, so it is as large as the run it copies.
+        benchmark, level = reads.rows(
+            store, "SELECT benchmark, level FROM runs WHERE run_id = ?", [source]
+        )[0]
+        results = store.user_sql(
+            "SELECT query_id, item_id, score FROM run_results WHERE run_id = ?", [source]
         )
-        store.con.execute(
-            "INSERT INTO run_results SELECT $new, query_id, item_id, score, rank "
-            "FROM run_results WHERE run_id = $old",
-            names,
+        write_run(
+            store, f"extra{extra:02d}", benchmark=benchmark, level=level, results=results, params={}
         )
     metrics.ensure_macros(store)
     return store
@@ -59,7 +60,7 @@ def main() -> None:
     alone = store_with_runs(args.queries, args.scored, args.scored, args.seed)
     crowded = store_with_runs(args.queries, args.scored, args.stored, args.seed)
     run_ids = [f"run{r:02d}" for r in range(args.scored)]
-    n_results = crowded.con.execute("SELECT count(*) FROM run_results").fetchone()[0]
+    n_results = reads.value(crowded, "SELECT count(*) FROM run_results")
     print(
         f"input: {args.queries} queries, {args.scored} runs scored of {args.stored} stored "
         f"({n_results} stored results); load average {os.getloadavg()[0]:.1f}"

@@ -28,6 +28,8 @@ import sys
 import time
 from collections import defaultdict
 
+import reads
+
 from toolex.judges.base import DecomposeTask, ToolDoc, tool_doc
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.loaders import load_stabletoolbench
@@ -39,11 +41,12 @@ from toolex.tooldoc import fields
 def main(path: str) -> None:
     store = Store.memory()
     load_stabletoolbench(store, path, name="stb")
-    rows = store.con.execute(
+    found = reads.rows(
+        store,
         "SELECT item_id, name, platform, category, doc, text FROM items WHERE benchmark = 'stb' "
-        "ORDER BY item_id"
-    ).fetchall()
-    tools = {r[0]: (tool_doc(r[0], r[1], r[2], r[4], r[5]), r[3]) for r in rows}
+        "ORDER BY item_id",
+    )
+    tools = {r[0]: (tool_doc(r[0], r[1], r[2], r[4], r[5]), r[3]) for r in found}
     judge = HeuristicJudge(store, benchmark="stb")
 
     by_name: dict[str, list[str]] = defaultdict(list)

@@ -27,7 +27,9 @@ import json
 import random
 from pathlib import Path
 
-import duckdb
+import reads
+
+from toolex.store import Store
 
 PARTS = {
     # part -> (benchmark, SQL filter on queries, groups to draw)
@@ -73,17 +75,18 @@ def main() -> None:
     if args.exclude:
         excluded = {json.loads(line)["reference"] for line in args.exclude.read_text().splitlines()}
     first_group = 0 if args.batch == 1 else 150
-    con = duckdb.connect(args.db, read_only=True)
+    store = Store.open(args.db, read_only=True)
     args.out.mkdir(parents=True, exist_ok=True)
     groups = []
     for part, (bench, where, n) in parts.items():
-        rows = con.execute(
+        rows = reads.rows(
+            store,
             f"""SELECT s.query_id, s.slot, s.ref_item_id, q.text, q.instruction
                 FROM subqueries s JOIN queries q USING (benchmark, query_id)
                 WHERE s.benchmark = ? AND s.expansion = 'default' AND {where}
                 ORDER BY s.query_id, s.slot""",
             [bench],
-        ).fetchall()
+        )
         rng.shuffle(rows)
         taken = 0
         seen_refs: set[str] = set(excluded)
@@ -92,7 +95,7 @@ def main() -> None:
                 break
             if ref in seen_refs:  # one group per reference: spread over the library
                 continue
-            cands = _draw(con, rng, bench, qid, slot, ref)
+            cands = _draw(store, rng, bench, qid, slot, ref)
             if len(cands) < len(BANDS) + NEAR:
                 continue
             seen_refs.add(ref)
@@ -109,22 +112,23 @@ def main() -> None:
                     "candidates": cands,
                 }
             )
-    _write(con, groups, args.out, rng, first_group)
+    _write(store, groups, args.out, rng, first_group)
 
 
-def _draw(con, rng, bench, qid, slot, ref):
-    ranked = con.execute(
+def _draw(store, rng, bench, qid, slot, ref):
+    ranked = reads.rows(
+        store,
         "SELECT item_id, rank FROM candidates WHERE benchmark = ? AND expansion = 'default' "
         "AND query_id = ? AND slot = ? AND item_id <> ? ORDER BY rank",
         [bench, qid, slot, ref],
-    ).fetchall()
+    )
     out: dict[str, dict] = {}
     for lo, hi in BANDS:
         band = [(i, r) for i, r in ranked if lo <= r <= hi and i not in out]
         if band:
             item, rank = rng.choice(band)
             out[item] = {"item_id": item, "source": f"rank {lo}-{hi}", "rank": rank}
-    for item in _near_duplicates(con, bench, ref):
+    for item in _near_duplicates(store, bench, ref):
         if len([c for c in out.values() if c["source"] == "near-duplicate"]) == NEAR:
             break
         if item not in out:
@@ -136,13 +140,13 @@ def _draw(con, rng, bench, qid, slot, ref):
 _BM25: dict[str, object] = {}
 
 
-def _near_duplicates(con, bench, ref):
+def _near_duplicates(store, bench, ref):
     import bm25s
 
     if bench not in _BM25:
-        rows = con.execute(
-            "SELECT item_id, text FROM items WHERE benchmark = ? ORDER BY item_id", [bench]
-        ).fetchall()
+        rows = reads.rows(
+            store, "SELECT item_id, text FROM items WHERE benchmark = ? ORDER BY item_id", [bench]
+        )
         ids = [r[0] for r in rows]
         retr = bm25s.BM25(k1=1.5, b=0.75)
         retr.index(
@@ -159,16 +163,17 @@ def _near_duplicates(con, bench, ref):
     return [ids[d] for d in docs[0] if ids[d] != ref]
 
 
-def _doc(con, bench, item):
-    name, platform, task, text = con.execute(
+def _doc(store, bench, item):
+    name, platform, task, text = reads.rows(
+        store,
         "SELECT name, platform, task, text FROM items WHERE benchmark = ? AND item_id = ?",
         [bench, item],
-    ).fetchone()
+    )[0]
     text = text if len(text) <= DOC_CHARS else text[:DOC_CHARS] + " …[cut]"
     return {"item_id": item, "task": task, "doc": text}
 
 
-def _write(con, groups, out: Path, rng, first_group: int) -> None:
+def _write(store, groups, out: Path, rng, first_group: int) -> None:
     pool, tasks = [], []
     for g_no, g in enumerate(groups, start=first_group):
         cands = list(g["candidates"])
@@ -180,8 +185,8 @@ def _write(con, groups, out: Path, rng, first_group: int) -> None:
             "slot": g["slot"],
             "query": g["query"],
             "instruction": g["instruction"],
-            "reference": _doc(con, g["benchmark"], g["reference"]),
-            "candidates": [_doc(con, g["benchmark"], c["item_id"]) for c in cands],
+            "reference": _doc(store, g["benchmark"], g["reference"]),
+            "candidates": [_doc(store, g["benchmark"], c["item_id"]) for c in cands],
         }
         tasks.append(task)
         for c in cands:

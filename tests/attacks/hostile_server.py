@@ -6,15 +6,11 @@ The rest are answered as the scripted server answers them. Loopback only."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-
-from llm_support import COMPAT_KEY, ScriptedServer  # noqa: E402
-from scripted_answers import _k_of  # noqa: E402
+from llm.llm_support import COMPAT_KEY, ScriptedServer
+from llm.scripted_answers import _k_of
 
 __all__ = ["COMPAT_KEY", "ScriptedServer", "hostile", "is_decompose", "BODIES"]
 

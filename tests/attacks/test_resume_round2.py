@@ -17,21 +17,17 @@ from __future__ import annotations
 import hashlib
 import json
 import signal
-import sys
 import threading
 from pathlib import Path
 
 import pytest
+from llm.scripted_answers import _k_of, default_responder
+from llm.scripted_server import ScriptedServer
 
 from attacks.tally import Tally
 from toolex.loaders import load_stabletoolbench
 from toolex.resources import data_path
 from toolex.store import Store
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-
-from scripted_answers import _k_of, default_responder  # noqa: E402
-from scripted_server import ScriptedServer  # noqa: E402
 
 STOP_AFTER = 40  # tasks done before the injected stop
 

@@ -5,17 +5,13 @@ compat servers share answers only when they serve one model name. Loopback serve
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
+from llm.llm_support import COMPAT_KEY, ScriptedServer
 
 from attacks.tally import Tally
 from toolex.store import Store
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-
-from llm_support import COMPAT_KEY, ScriptedServer  # noqa: E402
 
 PASSWORD = "hunter2-Pa55w0rd-7c1f"
 KEY = "sk-proj-attackkey0123456789abcdef"

@@ -156,9 +156,8 @@ def test_a_hanging_endpoint_does_not_outlast_a_stop(big_db, sig):
 def test_sigterm_stops_expand_on_a_server_that_never_answers(bench_db, tmp_path):
     """The README's "the first Ctrl-C (or SIGTERM) stops it within half a second", through the
     installed `toolex expand`: the call's own deadline (3,600 s) is far past this test's wait."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-    from scripted_answers import FaultPlan
-    from scripted_server import ScriptedServer
+    from llm.scripted_answers import FaultPlan
+    from llm.scripted_server import ScriptedServer
 
     tally = Tally("signals during a run")
     never = FaultPlan(rate=1.0, kinds=("hang",), repeats=1000)

@@ -4,21 +4,16 @@ the calls: an LLM verifier on the scripted server, the offline judge elsewhere."
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from llm.llm_support import ScriptedServer, chat_count
 from pipeline.fixtures import build
 from pipeline.helpers import add_query
 
 from toolex.cli.expand import BUDGET_EXIT, expand
 from toolex.cli.ledger import ledger
 from toolex.store import Store
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-
-from llm_support import ScriptedServer, chat_count  # noqa: E402
 
 
 @pytest.fixture

@@ -12,13 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from llm.llm_support import ScriptedServer, chat_count
 from pipeline.fixtures import build
 
 from toolex.store import Store
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-
-from llm_support import ScriptedServer, chat_count  # noqa: E402
 
 TOOLEX = str(Path(sys.executable).with_name("toolex"))
 

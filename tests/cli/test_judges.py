@@ -6,20 +6,16 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from llm.scripted_server import ScriptedServer
 from pipeline.fixtures import build
 
 from toolex.cli import cli
 from toolex.errors import ToolexError
 from toolex.store import Store
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-
-from scripted_server import ScriptedServer  # noqa: E402
 
 SMALL = Path(__file__).resolve().parents[1] / "labels" / "data" / "small.jsonl"
 # Under `heuristic`, small.jsonl's seven labels give (hand-checked, one by one):

@@ -107,7 +107,7 @@ def test_completion_of_a_command_option_loads_no_heavy_library(tmp_path):
 BUILD = """
 import sys
 sys.path.insert(0, {tests!r})
-from metrics_fixtures import build_random
+from metrics.metrics_fixtures import build_random
 from toolex.store import Store
 store = Store.open({db!r})
 build_random(store.con, seed=3, n_queries=30, n_runs=1)
@@ -131,7 +131,7 @@ def test_eval_never_loads_pandas(tmp_path):
     its one table instead (0.2 s of every eval)."""
     from pathlib import Path
 
-    tests, db = str(Path(__file__).resolve().parents[1] / "metrics"), str(tmp_path / "t.duckdb")
+    tests, db = str(Path(__file__).resolve().parents[1]), str(tmp_path / "t.duckdb")
     for code in (BUILD.format(tests=tests, db=db), EVAL_RUN.format(db=db, late=LATE)):
         out = subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path

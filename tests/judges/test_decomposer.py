@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from docs import required, tool
+from judges.docs import required, tool
 from toolex.judges.base import DecomposeTask
 from toolex.judges.clauses import cleaned
 from toolex.judges.decomposer import Decomposer

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from docs import required, tool
+from judges.docs import required, tool
 from toolex.errors import InputError
 from toolex.judges import embedding, judges_for, make_judge
 from toolex.judges import operating_points as op

@@ -8,7 +8,7 @@ import dataclasses
 import json
 import math
 
-from docs import required, tool
+from judges.docs import required, tool
 from toolex.judges import operating_points as op
 from toolex.judges.base import DecomposeTask, VerifyTask
 from toolex.judges.heuristic import HeuristicJudge

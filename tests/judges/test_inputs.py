@@ -3,7 +3,7 @@ the candidate takes them."""
 
 from __future__ import annotations
 
-from docs import required, tool
+from judges.docs import required, tool
 from toolex.judges.inputs import (
     handle_conflict,
     is_handle,

@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from llm_support import (
+from llm.llm_support import (
     ScriptedServer,
     audit_tasks,
     decompose_tasks,
     tool,
     verify_tasks,
 )
-from scripted_answers import _k_of, task_text
+from llm.scripted_answers import _k_of, task_text
 
 from toolex.errors import InputError
 from toolex.judges import judges_for, make_judge, parse, parse_spec

@@ -3,7 +3,7 @@ requirements and the loaded hand-offs; an unchanged slot is never the reason to 
 
 from __future__ import annotations
 
-from docs import required, tool
+from judges.docs import required, tool
 from toolex.judges.base import AuditTask, Handoff
 from toolex.judges.offline_audit import audit
 

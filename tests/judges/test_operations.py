@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docs import tool
+from judges.docs import tool
 from toolex.judges.operations import (
     conversion,
     direction_conflict,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docs import tool
+from judges.docs import tool
 from toolex.judges.coverage import platform_subject
 from toolex.judges.scope import (
     named_terms,

@@ -5,7 +5,7 @@ fact from two providers, kilometres and miles) fail none."""
 
 from __future__ import annotations
 
-from docs import required, tool
+from judges.docs import required, tool
 from toolex.judges.checks import POINTS, findings
 from toolex.judges.heuristic import HeuristicJudge
 

@@ -7,9 +7,9 @@ keeps its own step's values; the three counts are those benchmarks/subquery_qual
 from __future__ import annotations
 
 import pytest
-from library_shapes import decomposed, generated, plugins, rapidapi_beir
 
-from docs import required, tool
+from judges.docs import required, tool
+from judges.library_shapes import decomposed, generated, plugins, rapidapi_beir
 from toolex.judges.base import SubQuery
 from toolex.judges.step_faults import faults
 from toolex.judges.step_text import leak

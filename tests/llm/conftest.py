@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-
-from llm_support import ANTHROPIC_KEY, OPENAI_KEY, ScriptedServer  # noqa: E402
+from llm.llm_support import ANTHROPIC_KEY, OPENAI_KEY, ScriptedServer
 
 
 @pytest.fixture

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 
-from scripted_answers import FaultPlan
-from scripted_server import ScriptedServer
-
+from llm.scripted_answers import FaultPlan
+from llm.scripted_server import ScriptedServer
 from toolex.judges import make_judge
 from toolex.judges.base import AuditTask, DecomposeTask, ToolDoc, VerifyTask
 from toolex.tooldoc.render import render_doc

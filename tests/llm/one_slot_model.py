@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from simulated_clock import SimClock
-
+from llm.simulated_clock import SimClock
 from toolex.llm.clients import Reply, Request, TransientError
 
 ANSWER = '{"verdict": "no", "reason": "a different operation"}'

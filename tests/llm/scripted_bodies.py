@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from scripted_answers import budget
+from llm.scripted_answers import budget
 
 _TOKEN = re.compile(r"[A-Za-z]+|[^A-Za-z]")
 OTHER = {"yes": "no", "no": "yes"}

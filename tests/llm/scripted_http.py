@@ -21,7 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from scripted_server import ScriptedServer
+    from llm.scripted_server import ScriptedServer
 
 HOLD_GUARD_S = 60.0  # longest a held request waits (scripted_server.hold_after)
 

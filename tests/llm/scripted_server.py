@@ -34,17 +34,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 from typing import Any
 
-from scripted_answers import FaultPlan, _k_of, decomposition, default_responder, small_model
-from scripted_bodies import anthropic_message, openai_completion
-from scripted_embeddings import EmbeddingScript
-from scripted_http import HOLD_GUARD_S, ScriptedHTTPServer, handler_for
+if not __package__:  # run as a script (the benchmarks start it): its helpers are under tests/
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from llm.scripted_answers import FaultPlan, _k_of, decomposition, default_responder, small_model
+from llm.scripted_bodies import anthropic_message, openai_completion
+from llm.scripted_embeddings import EmbeddingScript
+from llm.scripted_http import HOLD_GUARD_S, ScriptedHTTPServer, handler_for
 
 
 class ScriptedServer:

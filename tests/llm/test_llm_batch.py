@@ -5,9 +5,9 @@ after submitting resumes by polling the same batch instead of submitting again."
 from __future__ import annotations
 
 import pytest
-from llm_support import FaultPlan, ScriptedServer, outcome_view, verify_tasks
-from scripted_answers import correction
 
+from llm.llm_support import FaultPlan, ScriptedServer, outcome_view, verify_tasks
+from llm.scripted_answers import correction
 from toolex.judges import make_judge
 from toolex.llm.batch import submit
 from toolex.llm.calls import Call

@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
-from llm_support import FaultPlan, ScriptedServer, verify_tasks
-from one_slot_model import OneSlotServer
 from pipeline.fixtures import build
 from processes import sigint_default
-from simulated_clock import SimClock
 
+from llm.llm_support import FaultPlan, ScriptedServer, verify_tasks
+from llm.one_slot_model import OneSlotServer
+from llm.simulated_clock import SimClock
 from toolex.errors import ModelUnavailableError
 from toolex.judges import make_judge
 from toolex.llm.calls import Call

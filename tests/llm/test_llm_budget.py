@@ -5,8 +5,8 @@ the scripted server with a price per token."""
 from __future__ import annotations
 
 import pytest
-from llm_support import ScriptedServer, chat_count, judge_for, outcome_view, verify_tasks
 
+from llm.llm_support import ScriptedServer, chat_count, judge_for, outcome_view, verify_tasks
 from toolex.llm.budget import Budget
 from toolex.llm.ledger import Ledger
 from toolex.llm.pricing import set_overrides
@@ -90,7 +90,7 @@ def test_a_capped_run_spreads_its_calls_over_the_queries(llm_env, store):
     (two combinations each, in each query's own order), not the first query alone."""
     from dataclasses import replace
 
-    from llm_support import audit_tasks
+    from llm.llm_support import audit_tasks
 
     by_query = [replace(t, key=f"q{i // 5}/{i % 5}") for i, t in enumerate(audit_tasks(20))]
     with ScriptedServer() as server:
@@ -101,8 +101,7 @@ def test_a_capped_run_spreads_its_calls_over_the_queries(llm_env, store):
 
 
 def test_spread_takes_the_groups_in_turn():
-    from toolex.llm.calls import Call
-    from toolex.llm.executor import spread
+    from toolex.llm.calls import Call, spread
 
     calls = [Call(k, k, "s", "u", str, group=k[0]) for k in ("a1", "a2", "a3", "b1", "c1", "c2")]
     assert [c.key for c in spread(calls)] == ["a1", "b1", "c1", "a2", "c2", "a3"]
@@ -120,7 +119,7 @@ def test_a_budget_goes_to_the_calls_in_spread_order_however_workers_are_schedule
     import time
     from dataclasses import replace
 
-    from llm_support import audit_tasks
+    from llm.llm_support import audit_tasks
 
     admit, seen, lock = Budget.admit, [0], threading.Lock()
 

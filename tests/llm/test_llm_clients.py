@@ -9,8 +9,8 @@ from email.utils import formatdate
 from types import SimpleNamespace
 
 import pytest
-from llm_support import ANTHROPIC_KEY, COMPAT_KEY, OPENAI_KEY, FaultPlan, ScriptedServer
 
+from llm.llm_support import ANTHROPIC_KEY, COMPAT_KEY, OPENAI_KEY, FaultPlan, ScriptedServer
 from toolex.errors import ModelUnavailableError
 from toolex.llm.clients import (
     PermanentError,

@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from one_slot_model import ANSWER, OneSlotServer
-from simulated_clock import SimClock
 
+from llm.one_slot_model import ANSWER, OneSlotServer
+from llm.simulated_clock import SimClock
 from toolex.judges import make_judge
 from toolex.llm.calls import Call
 from toolex.llm.clients import Reply, Request, TransientError

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from llm_support import ScriptedServer
 from pipeline.fixtures import build
-from scripted_answers import task_text
 
+from llm.llm_support import ScriptedServer
+from llm.scripted_answers import task_text
 from toolex.cli import cli
 from toolex.labels.evaluate import sample_labels
 from toolex.labels.table import checked_labels

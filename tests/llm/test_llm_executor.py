@@ -7,15 +7,15 @@ end with exactly one answer; a second identical run must not touch the network.
 from __future__ import annotations
 
 import pytest
-from llm_support import (
+
+from llm.llm_support import (
     FaultPlan,
     ScriptedServer,
     judge_for,
     outcome_view,
     verify_tasks,
 )
-from scripted_answers import default_responder, request_key
-
+from llm.scripted_answers import default_responder, request_key
 from toolex.judges import make_judge
 from toolex.llm.ledger import Ledger
 

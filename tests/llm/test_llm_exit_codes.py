@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from llm_support import ScriptedServer
 from pipeline.fixtures import build
 
+from llm.llm_support import ScriptedServer
 from toolex.cli.expand import BUDGET_EXIT
 from toolex.store import Store
 

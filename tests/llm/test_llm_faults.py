@@ -6,7 +6,8 @@ HTTP call."""
 from __future__ import annotations
 
 import pytest
-from llm_support import (
+
+from llm.llm_support import (
     ANTHROPIC_KEY,
     OPENAI_KEY,
     FaultPlan,
@@ -17,7 +18,6 @@ from llm_support import (
     outcome_view,
     verify_tasks,
 )
-
 from toolex.llm.ledger import Ledger
 
 # The client's timeout: what each hang costs, and the margin a loaded machine has before an

@@ -8,9 +8,9 @@ import hashlib
 import json
 
 import pytest
-from llm_support import ScriptedServer, chat_count, decompose_tasks, judge_for, verify_tasks
-from scripted_answers import _k_of, correction, decomposition, default_responder, task_text
 
+from llm.llm_support import ScriptedServer, chat_count, decompose_tasks, judge_for, verify_tasks
+from llm.scripted_answers import _k_of, correction, decomposition, default_responder, task_text
 from toolex.judges.parse import REASON_CAP
 from toolex.llm.corrections import ANSWER_CAP
 from toolex.llm.ledger import Ledger

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from llm_support import ScriptedServer
 from pipeline.fixtures import build
-from scripted_answers import task_text
 
+from llm.llm_support import ScriptedServer
+from llm.scripted_answers import task_text
 from toolex.cli import cli
 from toolex.cli.progress import LineProgress
 from toolex.labels.evaluate import evaluate_verify, sample_labels

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from simulated_clock import SimClock
-
+from llm.simulated_clock import SimClock
 from toolex.llm.limiter import QUEUE_RATIO, Limiter
 
 NEVER = threading.Event()

@@ -9,8 +9,8 @@ import json
 import math
 
 import pytest
-from llm_support import FAST, ScriptedServer, decompose_tasks, judge_for, verify_tasks
 
+from llm.llm_support import FAST, ScriptedServer, decompose_tasks, judge_for, verify_tasks
 from toolex.judges import make_judge
 from toolex.judges.confidence import second_judge
 from toolex.llm.clients import Request, make_client

@@ -9,7 +9,8 @@ import json
 import re
 
 import pytest
-from llm_support import (
+
+from llm.llm_support import (
     FaultPlan,
     ScriptedServer,
     audit_tasks,
@@ -17,8 +18,7 @@ from llm_support import (
     judge_for,
     verify_tasks,
 )
-from scripted_answers import _k_of, budget, correction, decomposition, task_text
-
+from llm.scripted_answers import _k_of, budget, correction, decomposition, task_text
 from toolex.judges import make_judge
 from toolex.llm.ledger import Ledger
 

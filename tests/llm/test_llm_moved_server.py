@@ -4,9 +4,9 @@ instead of refusing "other settings", and is served the answers the model gave b
 from __future__ import annotations
 
 from click.testing import CliRunner
-from llm_support import ScriptedServer
 from pipeline.fixtures import build
 
+from llm.llm_support import ScriptedServer
 from toolex.cli import cli
 from toolex.judges import judge_identity
 from toolex.pipeline.record import differences

@@ -14,9 +14,8 @@ from __future__ import annotations
 import json
 import re
 
-from llm_support import FAST, ScriptedServer
-from scripted_answers import _k_of, correction, default_responder, task_text
-
+from llm.llm_support import FAST, ScriptedServer
+from llm.scripted_answers import _k_of, correction, default_responder, task_text
 from toolex.judges import make_judge
 from toolex.judges.base import DecomposeTask, ToolDoc
 from toolex.llm.corrections import REBUILT

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from llm_support import ScriptedServer, decompose_tasks, judge_for, verify_tasks
-from scripted_answers import RepeatingModel, correction
 
+from llm.llm_support import ScriptedServer, decompose_tasks, judge_for, verify_tasks
+from llm.scripted_answers import RepeatingModel, correction
 from toolex.llm.corrections import REBUILT, VARY_TEMPERATURE, Correction, Rejections, Stop
 from toolex.llm.ledger import Ledger
 

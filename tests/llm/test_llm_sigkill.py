@@ -11,8 +11,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from llm_support import FaultPlan, ScriptedServer, outcome_view, verify_tasks
 
+from llm.llm_support import FaultPlan, ScriptedServer, outcome_view, verify_tasks
 from toolex.judges import make_judge
 from toolex.llm.ledger import Ledger
 from toolex.store import Store
@@ -25,7 +25,7 @@ LET_THROUGH = 40  # requests the killed run gets answered: >= 20 finished tasks,
 CHILD = textwrap.dedent("""
     import sys
     sys.path.insert(0, {here!r})
-    from llm_support import verify_tasks
+    from llm.llm_support import verify_tasks
     from toolex.judges import make_judge
     from toolex.store import Store
     store = Store.open({db!r})
@@ -49,7 +49,7 @@ def test_sigkill_mid_stage_then_rerun(llm_env, tmp_path):
         s.faults = FaultPlan(rate=0.2)  # fresh plans: the killed run and the re-run see faults
         s.hold_after(LET_THROUGH)  # the kill lands mid-stage however fast the child runs
         db = tmp_path / "killed.duckdb"
-        script = CHILD.format(here=str(HERE), db=str(db), url=url, opts=OPTS)
+        script = CHILD.format(here=str(HERE.parent), db=str(db), url=url, opts=OPTS)
         child = subprocess.Popen(
             [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=dict(os.environ)
         )

@@ -14,10 +14,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scripted_answers import FaultPlan
-from scripted_server import ScriptedServer
-from simulated_clock import SimClock
-
+from llm.scripted_answers import FaultPlan
+from llm.scripted_server import ScriptedServer
+from llm.simulated_clock import SimClock
 from toolex.llm.calls import Call, Spend
 from toolex.llm.clients import Reply, Request, TransientError
 from toolex.llm.executor import Executor

@@ -10,7 +10,7 @@ import pytest
 from loaders.conftest import store_state
 from toolex.errors import ToolexError
 from toolex.loaders import load_toolret
-from toolex.loaders.write import StoredBenchmark, existing_benchmark
+from toolex.loaders.queries import StoredBenchmark, existing_benchmark
 from toolex.store import Store
 
 

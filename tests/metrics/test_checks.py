@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from metrics_fixtures import build_random
-
+from metrics.metrics_fixtures import build_random
 from toolex.checks import header, run_checks, score_once, violations
 from toolex.metrics import ensure_macros
 from toolex.resources import sql_files, sql_text

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
-from metrics_fixtures import add_benchmark, add_combo, add_query, add_run
 
+from metrics.metrics_fixtures import add_benchmark, add_combo, add_query, add_run
 from toolex import metrics
 from toolex.reports.main_table import main_table_rows
 

@@ -8,8 +8,8 @@ import pytest
 import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from metrics_fixtures import NO_CUT, build_random, reference
 
+from metrics.metrics_fixtures import NO_CUT, build_random, reference
 from toolex import metrics
 from toolex.store import Store
 

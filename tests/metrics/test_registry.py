@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 import pytest
-from metrics_fixtures import add_benchmark, add_combo, add_query, add_run
 
+from metrics.metrics_fixtures import add_benchmark, add_combo, add_query, add_run
 from toolex.errors import ToolexError
 from toolex.metrics import Metric, Score, parse, scores
 from toolex.metrics.registry import NO_CUT

@@ -5,20 +5,15 @@ and a missing key stops the run before the decomposer spends anything."""
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
+from llm.scripted_server import ScriptedServer
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-
-from scripted_server import ScriptedServer  # noqa: E402
-
-from pipeline.helpers import add_benchmark, add_item, add_query  # noqa: E402
-from toolex.errors import ModelUnavailableError  # noqa: E402
-from toolex.judges.heuristic import HeuristicJudge  # noqa: E402
-from toolex.pipeline.record import stored  # noqa: E402
-from toolex.pipeline.runner import Settings, run_expansion  # noqa: E402
+from pipeline.helpers import add_benchmark, add_item, add_query
+from toolex.errors import ModelUnavailableError
+from toolex.judges.heuristic import HeuristicJudge
+from toolex.pipeline.record import stored
+from toolex.pipeline.runner import Settings, run_expansion
 
 TOOLS = {
     "a::forecast": "Get the weather forecast for a city.",

@@ -4,22 +4,16 @@ a fault-free run; an identical second run makes no call."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from llm.llm_support import FaultPlan, ScriptedServer
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-
-from llm_support import FaultPlan, ScriptedServer  # noqa: E402
-
-from pipeline.fixtures import build  # noqa: E402
-from pipeline.helpers import overlap_search  # noqa: E402
-from toolex.judges import make_judge  # noqa: E402
-from toolex.pipeline.runner import Settings, run_expansion, select_queries  # noqa: E402
-from toolex.pipeline.stage import StageContext  # noqa: E402
-from toolex.pipeline.verify import pending_tasks  # noqa: E402
-from toolex.store import Store  # noqa: E402
+from pipeline.fixtures import build
+from pipeline.helpers import overlap_search
+from toolex.judges import make_judge
+from toolex.pipeline.runner import Settings, run_expansion, select_queries
+from toolex.pipeline.stage import StageContext
+from toolex.pipeline.verify import pending_tasks
+from toolex.store import Store
 
 OPTS = {"max_in_flight": 4, "timeout_s": 0.3, "backoff_base_s": 0.01, "max_attempts": 6}
 

@@ -6,26 +6,21 @@ from __future__ import annotations
 
 import json
 import socket
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from llm.scripted_embeddings import vector
+from llm.scripted_server import ScriptedServer
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-
-from scripted_embeddings import vector  # noqa: E402
-from scripted_server import ScriptedServer  # noqa: E402
-
-from toolex.errors import InputError, ModelUnavailableError  # noqa: E402
-from toolex.llm.embeddings import EmbeddingCalls, EmbeddingClient  # noqa: E402
-from toolex.llm.ledger import Ledger  # noqa: E402
-from toolex.llm.retry import Policy  # noqa: E402
-from toolex.retrieval import make_retriever, public_retriever_spec, search  # noqa: E402
-from toolex.retrieval.dense import DenseRetriever  # noqa: E402
-from toolex.retrieval.endpoint import EndpointEmbedder, parse_endpoint_spec  # noqa: E402
-from toolex.retrieval.runs import retrieve_run  # noqa: E402
-from toolex.retrieval.texts import load_library  # noqa: E402
+from toolex.errors import InputError, ModelUnavailableError
+from toolex.llm.embeddings import EmbeddingCalls, EmbeddingClient
+from toolex.llm.ledger import Ledger
+from toolex.llm.retry import Policy
+from toolex.retrieval import make_retriever, public_retriever_spec, search
+from toolex.retrieval.dense import DenseRetriever
+from toolex.retrieval.endpoint import EndpointEmbedder, parse_endpoint_spec
+from toolex.retrieval.runs import retrieve_run
+from toolex.retrieval.texts import load_library
 
 MODEL = "Qwen/Qwen3-Embedding-4B"
 FAST = Policy(max_attempts=4, backoff_base_s=0.001, backoff_max_s=0.01)

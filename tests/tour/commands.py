@@ -145,8 +145,8 @@ def check_meaning(args: list[str], stdout: str, work: Path, env: dict[str, str])
 def scripted_server():
     """The scripted embedding server of tests/llm, with hashed bag-of-words vectors wide enough
     to rank about as a lexical model does."""
-    sys.path.insert(0, str(ROOT / "tests" / "llm"))
-    from scripted_server import ScriptedServer
+    sys.path.insert(0, str(ROOT / "tests"))
+    from llm.scripted_server import ScriptedServer
 
     server = ScriptedServer()
     server.embeddings.dim = 1024

@@ -17,6 +17,7 @@ pairs ranked by the equivalent endpoint pairs between them (sql/exports/43).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -160,12 +161,12 @@ def _write_graph(
     ET.ElementTree(root).write(target, encoding="utf-8", xml_declaration=True)
 
 
-def _flat(link: dict[str, Any]) -> dict[str, Any]:
+def _flat(link: Mapping[str, object]) -> dict[str, Any]:
     """A link with its lists joined: GraphML attributes are scalars."""
     return {k: " | ".join(map(str, v)) if isinstance(v, list) else v for k, v in link.items()}
 
 
-def _data(el: ET.Element, prefix: str, keys: dict[str, str], values: dict[str, Any]) -> None:
+def _data(el: ET.Element, prefix: str, keys: dict[str, str], values: Mapping[str, object]) -> None:
     for name in keys:
         value = values.get(name)
         if value is not None:

@@ -42,7 +42,8 @@ from typing import Any
 from toolex.errors import InputError, ToolexError
 from toolex.exports.common import resolve
 from toolex.exports.files import check_folder, check_output, output_file
-from toolex.exports.toolbench_tasks import key, original_tasks, stored_benchmark, task_problems
+from toolex.exports.toolbench_tasks import key, original_tasks, task_problems
+from toolex.loaders.queries import stored_benchmark
 from toolex.store import Store
 
 FORMAT = "stabletoolbench"

@@ -26,13 +26,13 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from toolex.errors import InputError
 from toolex.exports.common import resolve
-from toolex.loaders.write import StoredBenchmark, existing_benchmark
+from toolex.loaders.queries import stored_benchmark
 from toolex.store import Store
 
 
@@ -50,16 +50,7 @@ class ToolBenchProblem(NamedTuple):
         return f"{self.group} task {self.task_id} of {self.query_id}{combo}: {self.problem}"
 
 
-def stored_benchmark(store: Store, benchmark: str) -> StoredBenchmark:
-    """The ``benchmarks`` row of a benchmark ``resolve`` has found stored."""
-    stored = existing_benchmark(store, benchmark)
-    if stored is None:  # resolve() names what the store holds; a caller that skips it hears so
-        store.require_benchmark(benchmark)
-        raise AssertionError(benchmark)
-    return stored
-
-
-def key(api: dict[str, Any]) -> tuple[str, str]:
+def key(api: Mapping[str, object]) -> tuple[str, str]:
     """An API's identity in ToolBench's files: (tool_name, api_name)."""
     return (str(api.get("tool_name")), str(api.get("api_name")))
 

@@ -32,9 +32,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from toolex.errors import ModelUnavailableError
+from toolex.errors import ModelUnavailableError, ToolexError
 from toolex.llm.calls import Call, Result
-from toolex.llm.clients import Reply, Request, token_count
+from toolex.llm.clients import ChatClient, Reply, Request, token_count
 from toolex.llm.clients.chat import ProviderChat, without_secrets
 from toolex.llm.corrections import ANSWER_CAP, storable
 from toolex.llm.deadline import DEFAULT_MAX_BYTES, limits
@@ -56,7 +56,7 @@ T = TypeVar("T")
 MAX_REQUESTS = 10_000
 
 
-def submit(client: Any, ledger: Ledger, executor: Executor, calls: list[Call]) -> str:
+def submit(client: ProviderChat, ledger: Ledger, executor: Executor, calls: list[Call]) -> str:
     """Submit ``calls`` as one batch and record them as pending; returns the batch id."""
     ids = [new_call_id() for _ in calls]
     try:
@@ -158,7 +158,7 @@ def _request(call: Call) -> Request:
     return Request(call.system, call.user, schema=call.schema, logprobs=call.logprobs)
 
 
-def ended(client: Any, batch_id: str) -> bool:
+def ended(client: ProviderChat, batch_id: str) -> bool:
     sdk = client.sdk_client
     if client.provider == "anthropic":
         status = sdk_call(client, lambda: sdk.messages.batches.retrieve(batch_id))
@@ -167,7 +167,7 @@ def ended(client: Any, batch_id: str) -> bool:
     return batch.status in ("completed", "failed", "expired", "cancelled")
 
 
-def collect(client: Any, batch_id: str) -> dict[str, Reply | str]:
+def collect(client: ProviderChat, batch_id: str) -> dict[str, Reply | str]:
     """custom_id -> Reply, or an error message for requests the batch did not answer."""
     sdk = client.sdk_client
     out: dict[str, Reply | str] = {}
@@ -220,7 +220,7 @@ def _openai_line(item: dict[str, Any]) -> Reply | str:
 
 
 def run_batch(
-    client: Any,
+    client: ChatClient,
     ledger: Ledger,
     executor: Executor,
     calls: list[Call],
@@ -228,6 +228,8 @@ def run_batch(
     poll_s: float = 30.0,
     max_requests: int = MAX_REQUESTS,
 ) -> Iterator[Result]:
+    if not isinstance(client, ProviderChat):  # batches go through a provider's SDK
+        raise ToolexError(f"{client.provider}:{client.model} has no batch API; run without batch")
     done, todo = executor.cached(calls)
     yield from done
     if not todo:
@@ -269,7 +271,7 @@ def run_batch(
 _failed_polls: dict[str, int] = {}  # batch id -> polls in a row that failed
 
 
-def _ended_safely(client: Any, batch_id: str) -> bool:
+def _ended_safely(client: ProviderChat, batch_id: str) -> bool:
     """Whether the batch ended; a failed poll is retried at the next interval, up to
     ``POLL_FAILURES`` in a row."""
     try:
@@ -297,7 +299,7 @@ def _stopped(client: ProviderChat, batch_id: str, why: str) -> ModelUnavailableE
 def _settle(
     ledger: Ledger,
     executor: Executor,
-    client: Any,
+    client: ProviderChat,
     cid: str,
     call: Call,
     answer: Reply | str | None,

@@ -32,7 +32,7 @@ class Call:
     # probability), so the ledger serves it with the answer.
     annotate: Callable[[Any, Reply], Any] | None = None
     # The query the task belongs to: a run with a budget takes its calls round-robin over
-    # groups, so the budget covers many queries (toolex.llm.executor.spread).
+    # groups, so the budget covers many queries (toolex.llm.calls.spread).
     group: str | None = None
 
 
@@ -81,3 +81,13 @@ class Spend:
                 self.answered_s.append(row.latency_ms / 1000)
             elif (row.error or "").startswith("timeout"):
                 self.timeouts += 1
+
+
+def spread(calls: Sequence[Call]) -> list[Call]:
+    """``calls`` round-robin over their groups (in order of first appearance), each group's in
+    its own order: the first call of every group, then the second of every group, ..."""
+    groups: dict[str | None, list[Call]] = {}
+    for call in calls:
+        groups.setdefault(call.group, []).append(call)
+    columns = list(groups.values())
+    return [c[i] for i in range(max(map(len, columns), default=0)) for c in columns if i < len(c)]

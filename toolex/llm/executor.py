@@ -58,25 +58,21 @@ import queue
 import random
 import threading
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple
 
-from toolex.errors import AnswerError
+from toolex.llm.answers import parse_answer
 from toolex.llm.budget import STOPPED, Budget, Reservation
-from toolex.llm.calls import Call, Result, Spend, seed_of
+from toolex.llm.calls import Call, Result, Spend, spread
 from toolex.llm.clients import ChatClient, Reply, Request
 from toolex.llm.corrections import (
     ANSWER_CAP,
-    CUT_OFF,
     ERROR_CAP,
-    MAX_TOKENS_GROWTH,
-    REBUILT,
-    UNREADABLE,
     Correction,
     Rejections,
     Stop,
     storable,
 )
 from toolex.llm.failures import PermanentError, TransientError
+from toolex.llm.flight import Flight, Handover, Timed, Tried
 from toolex.llm.ledger import Attempt, Ledger
 from toolex.llm.limiter import Limiter, Ticket
 from toolex.llm.pricing import cost_usd
@@ -84,13 +80,6 @@ from toolex.llm.retry import Health, Policy
 from toolex.progress import current
 
 CONGESTION = ("timeout", "rate_limit", "overloaded")  # TransientError kinds that halve in-flight
-# What a worker hands the caller's thread: ("attempt", a Timed row) or ("result", a Result).
-Handover = tuple[str, Any]
-
-
-class Timed(NamedTuple):
-    row: Attempt
-    sent: float  # the clock's time the attempt went out: the breaker's episodes (Health)
 
 
 class Executor:
@@ -192,15 +181,20 @@ class Executor:
                 yield from ready
         finally:
             stop.set()
-            while True:  # record attempts that finished while we were being closed
-                try:
-                    kind, item = events.get_nowait()
-                except queue.Empty:
-                    break
-                if kind == "attempt":
-                    pending_rows.append(item.row)
-            self.ledger.record(pending_rows)
-            self.spend.add(pending_rows)
+            self._drain(events, pending_rows)
+
+    def _drain(self, events: queue.Queue[Handover], pending_rows: list[Attempt]) -> None:
+        """Record the attempts not yet recorded, with those that finished while the stage was
+        being closed."""
+        while True:
+            try:
+                kind, item = events.get_nowait()
+            except queue.Empty:
+                break
+            if kind == "attempt":
+                pending_rows.append(item.row)
+        self.ledger.record(pending_rows)
+        self.spend.add(pending_rows)
 
     def _worker(
         self, work: queue.Queue[Call], events: queue.Queue[Handover], stop: threading.Event
@@ -237,141 +231,121 @@ class Executor:
     ) -> Result | None:
         """Every attempt of ``call``; ``first``: the budget's reservation of the first, taken
         with the call (:meth:`_worker`)."""
-        last_error, last_call = "not attempted", None
-        correction, probe = call.correction, None  # probe: a lower structured mode to try
-        rejections = Rejections(call.correction)
+        flight = Flight(call, events, stop, Rejections(call.correction), call.correction)
         for n in range(1, self.policy.max_attempts + 1):
             if stop.is_set():
-                if n == 1 and first is not None and self.budget is not None:
-                    self.budget.settle(first, None)  # taken, never sent
+                self._unsent(first if n == 1 else None)  # taken, never sent
                 return None
-            request = Request(
-                call.system,
-                call.user,
-                correction.turns() if correction else None,
-                call.schema,
-                correction.max_tokens if correction else None,
-                self.policy.timeout_s,
-                probe,
-                call.logprobs,
-                correction.temperature if correction else None,
-                seed_of(call, correction),
-            )
+            request = flight.request(self.policy.timeout_s)
             reservation = None
             if self.budget is not None:
                 reservation = (
-                    first if n == 1 and first is not None else self._admit(call, correction)
+                    first if n == 1 and first is not None else self._admit(call, flight.correction)
                 )
                 if reservation is None:
                     return Result(call, False, error=STOPPED, attempts=n - 1)
             ticket = self.limiter.acquire(stop)
             if ticket is None:
-                if reservation is not None and self.budget is not None:
-                    self.budget.settle(reservation, None)
+                self._unsent(reservation)
                 return None
-            row = Attempt(
-                self.stage,
-                self.judge,
-                self.client.model,
-                self.prompt_version,
-                call.input_hash,
-                call.key,
-                status="error",
-                attempt=n,
-            )
-            started = self.clock.now()
-            retry_after, held, answered, refused = None, 0.0, None, False
-            step: Correction | Stop | None = None
-            try:  # the place under the limit is given back on every path
-                try:
-                    reply = self.client.complete(request)
-                except (TransientError, PermanentError) as exc:
-                    row.latency_ms = (self.clock.now() - started) * 1000
-                    row.error = storable(str(exc), ERROR_CAP)
-                    lower = self._lower_mode(request, exc)
-                    if lower is not None:
-                        row.error += f" (structured output refused; next attempt: {lower})"
-                        probe, refused = lower, True
-                    elif isinstance(exc, PermanentError):
-                        events.put(("attempt", Timed(row, started)))
-                        return Result(call, False, error=row.error, call_id=row.call_id, attempts=n)
-                    else:
-                        retry_after = exc.retry_after
-                        held = self._congested(ticket, exc, stop)
-                except Exception as exc:  # an SDK surprise is a failed attempt, not a crash
-                    row.error = storable(f"{type(exc).__name__}: {exc}", ERROR_CAP)
-                else:
-                    elapsed = self.clock.now() - started
-                    row.latency_ms = elapsed * 1000
-                    rejected = self.read(row, reply, call, request)
-                    if rejected is not None:
-                        step = rejections.next(rejected)
-                        correction = step if isinstance(step, Correction) else None
-                    # a long answer's latency says nothing about queueing
-                    answered = None if reply.truncated else elapsed
-                    if probe is not None:  # the server answered at the lower mode: keep it
-                        self.client.adopt(probe)
-                        probe = None
-            finally:
-                self.limiter.release(ticket, answered)
-                if reservation is not None and self.budget is not None:
-                    self.budget.settle(reservation, row.cost_usd)
-            if row.latency_ms is None:  # an SDK surprise; the others were timed at once
-                row.latency_ms = (self.clock.now() - started) * 1000
-            events.put(("attempt", Timed(row, started)))
+            tried = self._attempt(flight, n, request, ticket, reservation)
+            row = tried.row
+            if tried.ended is not None:
+                return tried.ended
             if row.status == "ok":
                 return Result(call, True, row.parsed, call_id=row.call_id, attempts=n)
-            last_error, last_call = row.error or row.status, row.call_id
-            if isinstance(step, Stop):
+            flight.last_error, flight.last_call = row.error or row.status, row.call_id
+            if isinstance(tried.step, Stop):
                 return Result(
                     call,
                     False,
-                    error=f"stopped after {n} attempts: {step.reason}; last: {last_error}",
-                    call_id=last_call,
+                    error=f"stopped after {n} attempts: {tried.step.reason}; "
+                    f"last: {flight.last_error}",
+                    call_id=flight.last_call,
                     attempts=n,
                 )
-            if row.status == "error" and not refused and n < self.policy.max_attempts:
-                delay = self.policy.delay(n, retry_after, self._rng)
-                stop.wait(max(0.0, delay - held))
+            if row.status == "error" and not tried.refused and n < self.policy.max_attempts:
+                delay = self.policy.delay(n, tried.retry_after, self._rng)
+                stop.wait(max(0.0, delay - tried.held))
         return Result(
             call,
             False,
-            error=f"failed after {self.policy.max_attempts} attempts; last: {last_error}",
-            call_id=last_call,
+            error=f"failed after {self.policy.max_attempts} attempts; last: {flight.last_error}",
+            call_id=flight.last_call,
             attempts=self.policy.max_attempts,
         )
 
+    def _unsent(self, reservation: Reservation | None) -> None:
+        """Give back a reservation taken for an attempt never sent."""
+        if reservation is not None and self.budget is not None:
+            self.budget.settle(reservation, None)
+
+    def _attempt(
+        self,
+        flight: Flight,
+        n: int,
+        request: Request,
+        ticket: Ticket,
+        reservation: Reservation | None,
+    ) -> Tried:
+        """Attempt ``n`` of the flight's call under ``ticket``, handed over as an event: the
+        limiter's place and the budget's reservation are given back on every path."""
+        call = flight.call
+        row = Attempt(self.stage, self.judge, self.client.model, self.prompt_version,
+                      call.input_hash, call.key, status="error", attempt=n)  # fmt: skip
+        started = self.clock.now()
+        retry_after, held, answered, refused = None, 0.0, None, False
+        step: Correction | Stop | None = None
+        try:
+            try:
+                reply = self.client.complete(request)
+            except (TransientError, PermanentError) as exc:
+                row.latency_ms = (self.clock.now() - started) * 1000
+                row.error = storable(str(exc), ERROR_CAP)
+                lower = self._lower_mode(request, exc)
+                if lower is not None:
+                    row.error += f" (structured output refused; next attempt: {lower})"
+                    flight.probe, refused = lower, True
+                elif isinstance(exc, PermanentError):
+                    flight.events.put(("attempt", Timed(row, started)))
+                    ended = Result(call, False, error=row.error, call_id=row.call_id, attempts=n)
+                    return Tried(row, None, None, 0.0, False, ended)
+                else:
+                    retry_after = exc.retry_after
+                    held = self._congested(ticket, exc, flight.stop)
+            except Exception as exc:  # an SDK surprise is a failed attempt, not a crash
+                row.error = storable(f"{type(exc).__name__}: {exc}", ERROR_CAP)
+            else:
+                elapsed = self.clock.now() - started
+                row.latency_ms = elapsed * 1000
+                rejected = self.read(row, reply, call, request)
+                if rejected is not None:
+                    step = flight.rejections.next(rejected)
+                    flight.correction = step if isinstance(step, Correction) else None
+                # a long answer's latency says nothing about queueing
+                answered = None if reply.truncated else elapsed
+                if flight.probe is not None:  # the server answered at the lower mode: keep it
+                    self.client.adopt(flight.probe)
+                    flight.probe = None
+        finally:
+            self.limiter.release(ticket, answered)
+            if reservation is not None and self.budget is not None:
+                self.budget.settle(reservation, row.cost_usd)
+        if row.latency_ms is None:  # an SDK surprise; the others were timed at once
+            row.latency_ms = (self.clock.now() - started) * 1000
+        flight.events.put(("attempt", Timed(row, started)))
+        return Tried(row, step, retry_after, held, refused, None)
+
     def read(self, row: Attempt, reply: Reply, call: Call, request: Request) -> Correction | None:
-        """Fill ``row`` from a paid answer; the correction for the next attempt when rejected.
-        An answer the parser rebuilt without the model is the row's answer, noted as rebuilt."""
+        """Fill ``row`` from a paid answer (its text, tokens and cost, then
+        :func:`~toolex.llm.answers.parse_answer`); the correction for the next attempt when
+        rejected."""
         row.response = storable(reply.text, ANSWER_CAP)
         row.prompt_tokens, row.completion_tokens = reply.prompt_tokens, reply.completion_tokens
         row.cost_usd = cost_usd(
             self.client.model, reply.prompt_tokens, reply.completion_tokens, batch=self.batch_price
         )
-        budget = request.max_tokens or self.client.max_tokens
-        row.status = "malformed"
-        if reply.truncated:
-            bigger = min(budget * 2, self.client.max_tokens * MAX_TOKENS_GROWTH)
-            row.error = f"cut off at max_tokens={budget}; next attempt: max_tokens={bigger}"
-            return Correction(reply.text, CUT_OFF, max(budget, bigger))
-        try:
-            row.parsed = call.parse(reply.text)
-        except AnswerError as exc:
-            row.error = storable(str(exc), ERROR_CAP)
-            fallback = getattr(exc, "fallback", None)
-            if fallback is None:
-                hint = getattr(exc, "hint", None) or str(exc)
-                return Correction(reply.text, storable(hint, ERROR_CAP), request.max_tokens)
-            row.parsed = fallback
-            row.error = storable(f"{REBUILT}; rejected: {row.error}", ERROR_CAP)
-        except Exception as exc:  # RecursionError from deep nesting, a parser bug: malformed
-            row.error = storable(f"unreadable answer: {type(exc).__name__}: {exc}", ERROR_CAP)
-            return Correction(reply.text, UNREADABLE, request.max_tokens)
-        if call.annotate is not None:
-            row.parsed = call.annotate(row.parsed, reply)
-        row.status = "ok"
-        return None
+        return parse_answer(row, reply, call, request.max_tokens, self.client.max_tokens)
 
     def _lower_mode(self, request: Request, exc: Exception) -> str | None:
         """The structured-output mode to probe when ``exc`` is the server refusing the current
@@ -394,13 +368,3 @@ class Executor:
         if hold:
             stop.wait(hold)
         return hold
-
-
-def spread(calls: Sequence[Call]) -> list[Call]:
-    """``calls`` round-robin over their groups (in order of first appearance), each group's in
-    its own order: the first call of every group, then the second of every group, ..."""
-    groups: dict[str | None, list[Call]] = {}
-    for call in calls:
-        groups.setdefault(call.group, []).append(call)
-    columns = list(groups.values())
-    return [c[i] for i in range(max(map(len, columns), default=0)) for c in columns if i < len(c)]

@@ -74,7 +74,7 @@ def classify(exc: Exception, sdk: Any) -> Exception:
     return PermanentError(f"{type(exc).__name__}: {exc}")
 
 
-def _short(exc: Any) -> str:
+def _short(exc: object) -> str:
     body = getattr(exc, "body", None)
     if isinstance(body, dict):
         err = body.get("error", body)

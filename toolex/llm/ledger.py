@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import pyarrow as pa
 
@@ -77,13 +77,20 @@ def input_hash(judge: str, model: str | None, prompt_version: str, system: str, 
 
 # The hosted providers' public endpoints: a judge calling one is named provider:model alone, as
 # before endpoints joined the identity, so ledgers written then keep serving their answers.
+class Named(Protocol):
+    """What names a judge's client: its provider and model (a ChatClient, or a test double)."""
+
+    provider: str
+    model: str
+
+
 PUBLIC_ENDPOINTS = {
     "openai": "https://api.openai.com/v1",
     "anthropic": "https://api.anthropic.com",
 }
 
 
-def endpoint_of(client: Any) -> str | None:
+def endpoint_of(client: Named) -> str | None:
     """The base URL ``client`` sends its requests to (its SDK's), credentials redacted and
     without a trailing slash; None for a provider's public endpoint or a client without an SDK
     (test doubles)."""
@@ -94,7 +101,7 @@ def endpoint_of(client: Any) -> str | None:
     return None if text == PUBLIC_ENDPOINTS.get(getattr(client, "provider", "")) else text
 
 
-def call_identity(client: Any) -> str:
+def call_identity(client: Named) -> str:
     """The judge part of an input hash: ``provider:model``, plus ``@endpoint`` when a hosted
     provider's client calls anything but its public endpoint (a proxy or another vendor behind
     the same API may serve another model under the name).

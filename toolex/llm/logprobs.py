@@ -33,18 +33,18 @@ class TokenProb:
     top: tuple[tuple[str, float], ...] = ()  # (alternative, logprob), most likely first
 
 
-def _get(obj: Any, name: str) -> Any:
+def _get(obj: object, name: str) -> Any:
     return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
 
 
-def _logprob(value: Any) -> float | None:
+def _logprob(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     value = float(value)
     return value if math.isfinite(value) and value <= 0.0 else None
 
 
-def read_openai(choice: Any) -> tuple[TokenProb, ...] | None:
+def read_openai(choice: object) -> tuple[TokenProb, ...] | None:
     """The content tokens of a chat completion choice (SDK object or dict), or None."""
     content = _get(_get(choice, "logprobs"), "content")
     if not isinstance(content, list) or not content:

@@ -175,7 +175,7 @@ def _literal(value: str) -> Any:
         return value
 
 
-def _opt_str(value: Any) -> str | None:
+def _opt_str(value: object) -> str | None:
     if isinstance(value, str) and value.strip():
         return value
     if isinstance(value, int) and not isinstance(value, bool):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,7 @@ KINDS = ("tool", "skill")
 
 def item_row(
     item_id: str,
-    doc: dict[str, Any],
+    doc: Mapping[str, object],
     where: Where,
     *,
     kind: str = "tool",
@@ -111,7 +112,7 @@ class Benchmark:
         )
         self._qrel_where.append(where)
 
-    def add_edges(self, query_id: str, given: Any, where: Where, field: str) -> None:
+    def add_edges(self, query_id: str, given: object, where: Where, field: str) -> None:
         """Explicit dependency edges of a query: a list of ``{"from": ..., "to": ..., "value":
         ...}`` where from/to name a slot (0-based) or an item id of the query's labels, the
         producer's response being passed into the consumer's parameters; ``value`` (optional)

@@ -18,7 +18,8 @@ import pyarrow as pa
 
 from toolex.errors import InputError, ToolexError
 from toolex.loaders.fields import Where, dump_doc, get_doc, get_str
-from toolex.loaders.platforms import rendered_platform
+from toolex.loaders.platforms import shown_platform
+from toolex.loaders.queries import benchmark_items, rendering_diff
 from toolex.loaders.readers import iter_dicts, iter_records
 from toolex.store import Store
 from toolex.tooldoc.render import render_doc
@@ -51,10 +52,7 @@ def load_docs(
     if rendering == "default":
         raise ToolexError("the rendering name 'default' is items.text itself; choose another name")
     store.require_benchmark(benchmark)
-    known = {
-        r["item_id"]: r
-        for r in store.rows("load/30_items_of_benchmark.sql", {"benchmark": benchmark})
-    }
+    known = {item.item_id: item for item in benchmark_items(store, benchmark)}
     rows, seen = [], set()
     for rec, line in iter_dicts(path, iter_records(path)):
         where = Where(str(path), line)
@@ -67,22 +65,22 @@ def load_docs(
         seen.add(item_id)
         doc = get_doc(rec, "augmented" if "augmented" in rec else "doc", where)
         item = known[item_id]
-        shown = doc if doc.get("name") or not item["name"] else {"name": item["name"], **doc}
-        text = render_doc(shown, platform=rendered_platform(item))
+        shown = doc if doc.get("name") or not item.name else {"name": item.name, **doc}
+        text = render_doc(shown, platform=shown_platform(item.platform, item.platform_source))
         rows.append({"item_id": item_id, "doc": dump_doc(doc), "text": text})
     if not rows:
         raise InputError("no documents in the file", path=str(path))
     params = {"benchmark": benchmark, "rendering": rendering}
     table = pa.Table.from_pylist(rows, schema=DOC_SCHEMA)
     with store.registered("new_item_docs", table):
-        diff = store.rows("load/31_rendering_diff.sql", params)[0]
+        diff = rendering_diff(store, benchmark, rendering)
         status = "loaded"
-        if diff["stored"]:
-            if diff["stored"] == len(rows) and not diff["changed"] and not replace:
+        if diff.stored:
+            if diff.stored == len(rows) and not diff.changed and not replace:
                 return DocsResult(benchmark, rendering, "unchanged", len(rows))
             if not replace:
                 raise ToolexError(
-                    f"rendering {rendering!r} of {benchmark!r} already holds {diff['stored']} "
+                    f"rendering {rendering!r} of {benchmark!r} already holds {diff.stored} "
                     "different documents; pass --replace to swap them"
                 )
             status = "replaced"

@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -190,7 +190,7 @@ class FileMap:
                 )
             yield rec, ancestors, at
 
-    def _view(self, rec: dict[str, Any], ancestors: tuple[object, ...]) -> dict[str, Any]:
+    def _view(self, rec: Mapping[str, object], ancestors: tuple[object, ...]) -> dict[str, Any]:
         view: dict[str, Any] = {}
         for name in FIELDS[self.name]:
             value = self._get(name, rec, ancestors)
@@ -215,7 +215,7 @@ class FileMap:
         return value
 
     def _doc(
-        self, base: object, rec: dict[str, Any], ancestors: tuple[object, ...]
+        self, base: object, rec: Mapping[str, object], ancestors: tuple[object, ...]
     ) -> dict[str, Any]:
         """items.doc.KEY mappings: keys set on the doc (``items.doc``'s object, or a new one)."""
         if isinstance(base, str):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
@@ -50,7 +51,9 @@ def get_str(
 ) -> str: ...
 @overload
 def get_str(rec: dict[str, Any], key: str, where: Where, *, required: bool) -> str | None: ...
-def get_str(rec: dict[str, Any], key: str, where: Where, *, required: bool = True) -> str | None:
+def get_str(
+    rec: Mapping[str, object], key: str, where: Where, *, required: bool = True
+) -> str | None:
     """A string field; ints are accepted as ids (ToolBench query ids are numbers)."""
     value = rec.get(key)
     if value is None:
@@ -131,12 +134,12 @@ def relevance_of(text: str, where: Where, field: str = "score") -> int:
     return int(value)
 
 
-def _brief(value: Any, limit: int = 60) -> str:
+def _brief(value: object, limit: int = 60) -> str:
     text = repr(value) if not isinstance(value, int) or value.bit_length() < 200 else "a huge int"
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def get_doc(rec: dict[str, Any], key: str, where: Where) -> dict[str, Any]:
+def get_doc(rec: Mapping[str, object], key: str, where: Where) -> dict[str, Any]:
     """Raw documentation: a JSON object (or a string holding one, as in the Hub Parquet)."""
     value = rec.get(key)
     if isinstance(value, str):
@@ -153,5 +156,5 @@ def get_doc(rec: dict[str, Any], key: str, where: Where) -> dict[str, Any]:
     return value
 
 
-def dump_doc(doc: dict[str, Any]) -> str:
+def dump_doc(doc: Mapping[str, object]) -> str:
     return json.dumps(doc, ensure_ascii=False)

@@ -22,7 +22,7 @@ Spellings differing only in case are folded to the first one met (``fold``), so 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 TASK_PLATFORMS: dict[str, tuple[str, str]] = {
@@ -40,7 +40,7 @@ _GENERIC = frozenset(
 
 
 def toolret_platform(
-    item_id: str, task: str, category: str | None, doc: dict[str, Any], prefix: str
+    item_id: str, task: str, category: str | None, doc: Mapping[str, object], prefix: str
 ) -> tuple[str | None, str | None]:
     """(platform, platform_source) of one ToolRet item, or (None, None)."""
     tool_name = doc.get("tool_name")
@@ -63,11 +63,15 @@ def toolret_platform(
 
 
 def rendered_platform(item: dict[str, Any]) -> str | None:
-    """The platform a rendering of ``item`` shows: one its format gave, never a derived one (the
-    text must stay what the benchmark's own retrievers index)."""
-    source = item.get("platform_source")
+    """The platform a rendering of ``item`` shows (:func:`shown_platform`)."""
+    return shown_platform(item.get("platform"), item.get("platform_source"))
+
+
+def shown_platform(platform: str | None, source: str | None) -> str | None:
+    """The platform a rendering shows: one its format gave, never a derived one (the text must
+    stay what the benchmark's own retrievers index); ``source``: where ``platform`` came from."""
     given = source is None or source in ("field platform", "doc.tool_name")
-    return item.get("platform") if given else None
+    return platform if given else None
 
 
 def fold(items: Iterable[dict[str, Any]]) -> None:

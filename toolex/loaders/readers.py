@@ -10,111 +10,25 @@ Memory: the ``iter_*`` readers stream, so a loader holds one parsed record at a 
 by batch; a JSON array needs its text whole (one copy, the file's bytes freed once decoded) but
 yields its elements one by one, counting lines as it goes rather than indexing every line.
 
-Hostile JSON is a located InputError like any other malformed input: nesting deeper than
-:data:`MAX_DEPTH`, ``NaN``/``Infinity`` (not JSON, though Python's parser takes them), numbers
-beyond a float's range and integers of thousands of digits.
+Hostile JSON is a located InputError like any other malformed input: what
+toolex/loaders/jsontext.py refuses (nesting deeper than ``MAX_DEPTH``, ``NaN``/``Infinity``,
+numbers beyond a float's range, integers of thousands of digits, lone surrogates).
 """
 
 from __future__ import annotations
 
 import json
-import math
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from toolex.errors import InputError
+from toolex.loaders.jsontext import WHITESPACE, raw_decode, skip_ws
+from toolex.loaders.jsontext import loads as loads  # the loaders' and labels' JSON decoder
 
-# Levels of nesting allowed in one JSON value: tool documentation runs to about ten; Python's
-# own parser gives up near a thousand with a RecursionError, and later recursive code (the
-# renderer, json.dumps) sooner.
-MAX_DEPTH = 100
-_WS = " \t\n\r"
 _BOM = "\ufeff"
 
 Record = tuple[Any, int]  # (parsed value, 1-based line or row)
-
-
-def _float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"number {text[:40]} is beyond the range of a float")
-    return value
-
-
-def _constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
-_DECODER = json.JSONDecoder(parse_float=_float, parse_constant=_constant)
-# A \\uD800-\\uDFFF escape: half of a UTF-16 pair, which JSON lets stand alone; Python then
-# holds a string no UTF-8 file, terminal or store can take (the load failed with a traceback).
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-
-
-def _too_deep(value: Any) -> bool:
-    """True when ``value`` nests deeper than MAX_DEPTH (iterative: no recursion to overflow)."""
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return True
-        children = node.values() if isinstance(node, dict) else node
-        for child in children:
-            if isinstance(child, dict | list) and child:
-                stack.append((child, depth + 1))
-    return False
-
-
-def _raw_decode(text: str, pos: int) -> tuple[Any, int]:
-    """One JSON value of ``text`` at ``pos`` and where it ends; every failure (syntax, depth,
-    NaN, numbers too large) is a JSONDecodeError, so callers handle one type."""
-    try:
-        value, end = _DECODER.raw_decode(text, pos)
-    except json.JSONDecodeError:
-        raise
-    except RecursionError:
-        raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels", text, pos) from None
-    except ValueError as exc:  # NaN/Infinity, 1e999, an integer of 5000 digits
-        raise json.JSONDecodeError(str(exc).split("; use sys.")[0], text, pos) from None
-    if isinstance(value, dict | list) and value and _too_deep(value):
-        raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels", text, pos)
-    escape = _SURROGATE_ESCAPE.search(text, pos, end)
-    if escape is not None:  # a pair is one character; only a lone half is refused
-        _no_lone_surrogate(text, pos, end, escape.start())
-    return value, end
-
-
-def _no_lone_surrogate(text: str, pos: int, end: int, first: int) -> None:
-    """JSONDecodeError at the first escape in ``text[pos:end]`` that decodes to a lone
-    surrogate (an escape followed by its pair is one character)."""
-    for match in _SURROGATE_ESCAPE.finditer(text, first, end):
-        slashes = match.start() - pos - len(text[pos : match.start()].rstrip("\\"))
-        if slashes % 2:
-            continue  # "\\\\ud800": an escaped backslash, then the letters ud800
-        code = int(match.group()[2:], 16)
-        after = text[match.end() : match.end() + 6]
-        if code < 0xDC00 and re.fullmatch(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}", after):
-            continue  # a high half and its low half: one character
-        before = text[max(pos, match.start() - 6) : match.start()]
-        if code >= 0xDC00 and re.fullmatch(r"\\u[dD][89abAB][0-9a-fA-F]{2}", before):
-            continue  # the low half of a pair
-        raise json.JSONDecodeError(
-            f"{match.group()} is a lone surrogate (half of a UTF-16 pair, no character on its "
-            "own): write the character itself, or both halves of its pair",
-            text,
-            match.start(),
-        )
-
-
-def loads(text: str) -> Any:
-    """``json.loads`` with the limits above; failures are ``json.JSONDecodeError``."""
-    start = _skip_ws(text, 0)
-    value, end = _raw_decode(text, start)
-    if _skip_ws(text, end) != len(text):
-        raise json.JSONDecodeError("Extra data", text, _skip_ws(text, end))
-    return value
 
 
 def _check_file(path: Path) -> None:
@@ -148,13 +62,6 @@ def read_text(path: str | Path) -> str:
         raise _not_utf8(path, data, exc, 0, data.count(b"\n", 0, exc.start) + 1) from None
     del data  # the text is the one copy kept
     return text.removeprefix(_BOM)
-
-
-def _skip_ws(text: str, i: int) -> int:
-    n = len(text)
-    while i < n and text[i] in _WS:
-        i += 1
-    return i
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
@@ -216,7 +123,7 @@ def _first_char(path: Path) -> str:
     """The first non-blank character of the file (after a BOM), '' for a blank file."""
     with path.open("rb") as fh:
         while chunk := fh.read(4096):
-            text = chunk.decode("utf-8", errors="replace").lstrip(_BOM + _WS)
+            text = chunk.decode("utf-8", errors="replace").lstrip(_BOM + WHITESPACE)
             if text:
                 return text[0]
     return ""
@@ -236,32 +143,37 @@ def iter_json_array(path: str | Path, *, lines_json: bool = True) -> Iterator[Re
             raise
         return
     text = read_text(path)
-    i = _skip_ws(text, 0)
+    i = skip_ws(text, 0)
     if i < len(text) and text[i] == "{" and _one_object(path):
         raise TopLevelObjectError(path)
     if i >= len(text) or text[i] != "[":
         raise _json_error(path, text, i, "expected a JSON array '[' at the top level")
-    i = _skip_ws(text, i + 1)
+    i = skip_ws(text, i + 1)
     if i < len(text) and text[i] == "]":
         return
+    yield from _elements(path, text, i)
+
+
+def _elements(path: Path, text: str, i: int) -> Iterator[Record]:
+    """The elements of the array whose first element starts at ``i``, each with its line."""
     line, counted = 1, 0  # lines are counted incrementally: no index of every line start
     while True:
         try:
-            value, end = _raw_decode(text, i)
+            value, end = raw_decode(text, i)
         except json.JSONDecodeError as exc:
             raise _json_error(path, text, exc.pos, exc.msg) from None
         line += text.count("\n", counted, i)
         counted = i
         yield value, line
         del value
-        i = _skip_ws(text, end)
+        i = skip_ws(text, end)
         if i < len(text) and text[i] == ",":
-            i = _skip_ws(text, i + 1)
+            i = skip_ws(text, i + 1)
             continue
         if i < len(text) and text[i] == "]":
             break
         raise _json_error(path, text, i, "expected ',' or ']' after an array element")
-    rest = _skip_ws(text, i + 1)
+    rest = skip_ws(text, i + 1)
     if rest < len(text):
         raise _json_error(path, text, rest, "extra data after the JSON array")
 

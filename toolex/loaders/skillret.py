@@ -29,7 +29,7 @@ SkillRet's test split had 4,997 queries in v1.0 and 4,392 in v1.1, after an equi
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -215,7 +215,7 @@ def _version(queries: int, split: str) -> str:
     return f"version unknown ({queries:,} {split} queries; v1.0 has 4,997 test, v1.1 4,392)"
 
 
-def _skill(rec: dict[str, Any], where: Where) -> tuple[dict[str, Any], Where]:
+def _skill(rec: Mapping[str, object], where: Where) -> tuple[dict[str, Any], Where]:
     doc = {k: rec[k] for k in ("name", "description", "skill_md") if rec.get(k)}
     if not doc.get("description") and not doc.get("skill_md"):
         raise where.error("a skill needs a description or a skill_md body", "description")
@@ -226,7 +226,7 @@ def _skill(rec: dict[str, Any], where: Where) -> tuple[dict[str, Any], Where]:
     return out, where
 
 
-def _query(rec: dict[str, Any], where: Where) -> tuple[dict[str, Any], Where]:
+def _query(rec: Mapping[str, object], where: Where) -> tuple[dict[str, Any], Where]:
     out = {"id": rec.get("id"), "text": rec.get("query", rec.get("text"))}
     if isinstance(rec.get("setting"), str):
         out["task"] = rec["setting"]
@@ -236,7 +236,7 @@ def _query(rec: dict[str, Any], where: Where) -> tuple[dict[str, Any], Where]:
 
 
 def _query_labels(
-    rec: dict[str, Any], where: Where
+    rec: Mapping[str, object], where: Where
 ) -> Iterator[tuple[dict[str, Any], Where, dict[str, Any]]]:
     labels = rec.get("labels")
     if labels is None:
@@ -253,5 +253,5 @@ def _query_labels(
         yield qrel, where, label
 
 
-def _grade(rec: dict[str, Any]) -> dict[str, Any]:
+def _grade(rec: Mapping[str, object]) -> dict[str, Any]:
     return {"relevance": rec["relevance"]} if rec.get("relevance") is not None else {}

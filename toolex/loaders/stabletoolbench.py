@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from toolex.errors import InputError
 from toolex.loaders.benchmark import Benchmark, item_row
@@ -125,7 +125,7 @@ def _solvable_ids(path: Path) -> set[str] | None:
     raise InputError("expected an object or a list of query ids", path=str(path))
 
 
-def _add_apis(bench: Benchmark, docs: _Library, rec: dict[str, Any], where: Where) -> int:
+def _add_apis(bench: Benchmark, docs: _Library, rec: Mapping[str, object], where: Where) -> int:
     apis = rec.get("api_list")
     if not isinstance(apis, list):
         raise where.error("missing or not a list", "api_list")
@@ -176,13 +176,13 @@ def _same_api(
         )
 
 
-def _digest(api: dict[str, Any]) -> str:
+def _digest(api: Mapping[str, object]) -> str:
     """An api_list entry's content, order of keys aside, as a short digest."""
     text = json.dumps(api, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
-def _relevant(rec: dict[str, Any], where: Where) -> list[tuple[str, str]]:
+def _relevant(rec: Mapping[str, object], where: Where) -> list[tuple[str, str]]:
     rel = rec.get("relevant APIs")
     if rel is None:
         raise where.error("missing required field", "relevant APIs")

@@ -29,6 +29,7 @@ the load. A derived platform is not rendered into the text, which stays what Too
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -223,7 +224,7 @@ def _add_query(
         bench.add_qrel(query_id, item_id, relevance, slot, where)
 
 
-def _labels(rec: dict[str, Any], where: Where) -> list[Any]:
+def _labels(rec: Mapping[str, object], where: Where) -> list[Any]:
     """The label list; the Hub Parquet stores it as a JSON string."""
     import json
 

@@ -9,12 +9,10 @@ under the same name needs ``replace``.
 
 from __future__ import annotations
 
-import datetime
-from typing import NamedTuple
-
 from toolex.errors import ToolexError
 from toolex.loaders.benchmark import Benchmark
 from toolex.loaders.platforms import coverage
+from toolex.loaders.queries import benchmark_refs, existing_benchmark
 from toolex.loaders.result import LoadResult, histogram
 from toolex.loaders.schemas import EDGE_SCHEMA, ITEM_SCHEMA, QREL_SCHEMA, QUERY_SCHEMA, arrow_rows
 from toolex.store import Store
@@ -27,24 +25,6 @@ _DELETE_ORDER = (
     "load/13_delete_items.sql",
     "load/14_delete_benchmark.sql",
 )
-
-
-class StoredBenchmark(NamedTuple):
-    """A ``benchmarks`` row: a benchmark as the store holds it (its fields are the table's
-    columns, which a test keeps equal)."""
-
-    benchmark: str
-    format: str
-    source: str
-    revision: str | None
-    loaded_at: datetime.datetime
-
-
-def existing_benchmark(store: Store, name: str) -> StoredBenchmark | None:
-    """The stored benchmark called ``name``, if any: whether a load is new, the same content
-    again (a no-op), or different content (refused unless replaced)."""
-    rows = store.rows("load/01_find_benchmark.sql", {"benchmark": name})
-    return StoredBenchmark(**rows[0]) if rows else None
 
 
 def write_benchmark(store: Store, bench: Benchmark, *, replace: bool = False) -> LoadResult:
@@ -78,11 +58,11 @@ def write_benchmark(store: Store, bench: Benchmark, *, replace: bool = False) ->
                 f"{str(old.revision)[:12]}) with different content (revision {revision[:12]}); "
                 "pass --replace to swap it, or load under another --name"
             )
-        refs = store.rows("load/02_benchmark_refs.sql", {"benchmark": bench.name})[0]
-        if refs["runs"] or refs["expansions"]:
+        refs = benchmark_refs(store, bench.name)
+        if refs.runs or refs.expansions:
             result.notes.append(
-                f"replaced benchmark {bench.name!r} is referenced by {refs['runs']} run(s) and "
-                f"{refs['expansions']} expansion(s); they were kept and may name ids that no "
+                f"replaced benchmark {bench.name!r} is referenced by {refs.runs} run(s) and "
+                f"{refs.expansions} expansion(s); they were kept and may name ids that no "
                 "longer exist (re-run or delete them)"
             )
         result.status = "replaced"

@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -179,7 +179,7 @@ class FastEmbedEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         return normalise(np.stack(list(self._te.embed(list(texts), batch_size=64))))
 
-    def _load(self, cls: Any, name: str, kwargs: dict[str, Any]) -> Any:
+    def _load(self, cls: Any, name: str, kwargs: Mapping[str, object]) -> Any:
         try:
             return cls(name, **kwargs)
         except Exception as exc:  # fastembed raises bare ValueError/OSError/RuntimeError

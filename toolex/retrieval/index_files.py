@@ -20,6 +20,7 @@ import os
 import tempfile
 import weakref
 import zlib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ def read_sidecar(path: Path) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def write_sidecar(path: Path, value: dict[str, Any]) -> None:
+def write_sidecar(path: Path, value: Mapping[str, object]) -> None:
     """Write the sidecar whole or not at all: a temporary file in the same folder, then
     os.replace (atomic on POSIX and Windows), so a crash never leaves half a file."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _WORD = re.compile(r"[a-z][a-z0-9]*|[0-9]+")
@@ -80,7 +79,7 @@ class Param:
     description: str = ""
 
 
-def description(doc: dict[str, Any]) -> str:
+def description(doc: Mapping[str, object]) -> str:
     for key in ("description", "api_description", "func_description", "functionality"):
         value = doc.get(key)
         if isinstance(value, str) and value.strip():
@@ -88,7 +87,7 @@ def description(doc: dict[str, Any]) -> str:
     return ""
 
 
-def name(doc: dict[str, Any]) -> str:
+def name(doc: Mapping[str, object]) -> str:
     for key in ("api_name", "name", "title"):
         value = doc.get(key)
         if isinstance(value, str) and value.strip():
@@ -96,7 +95,7 @@ def name(doc: dict[str, Any]) -> str:
     return ""
 
 
-def params(doc: dict[str, Any]) -> list[Param]:
+def params(doc: Mapping[str, object]) -> list[Param]:
     """Every documented input parameter, whatever shape the benchmark uses."""
     out: list[Param] = []
     for key, required_default in (
@@ -136,7 +135,7 @@ def params(doc: dict[str, Any]) -> list[Param]:
     return out
 
 
-def returns_tokens(doc: dict[str, Any]) -> set[str]:
+def returns_tokens(doc: Mapping[str, object]) -> set[str]:
     """Stemmed words naming what a tool returns (response keys, output parameter names)."""
     words: list[str] = []
     for key in ("template_response", "responses", "response", "output_parameters", "returns"):
@@ -170,7 +169,7 @@ def _described_returns(text: str) -> tuple[str, ...]:
     return tuple(words)
 
 
-def _keys(value: Any, depth: int = 0) -> list[str]:
+def _keys(value: object, depth: int = 0) -> list[str]:
     if depth > 3:
         return []
     if isinstance(value, dict):
@@ -190,7 +189,7 @@ def is_id_like(param_name: str) -> bool:
     return bool(words) and (words[-1] in ID_WORDS or param_name.lower() in ID_WORDS)
 
 
-def feeds(producer: dict[str, Any], consumer: dict[str, Any]) -> str | None:
+def feeds(producer: Mapping[str, object], consumer: Mapping[str, object]) -> str | None:
     """Why ``producer``'s output feeds ``consumer`` (an id/token it needs), or None.
 
     The consumer must have a REQUIRED id-like parameter (``user_id``, ``token``, ``sessionId``)
@@ -201,7 +200,7 @@ def feeds(producer: dict[str, Any], consumer: dict[str, Any]) -> str | None:
     return fed_by(returns_tokens(producer), required_ids(consumer))
 
 
-def required_ids(doc: dict[str, Any]) -> tuple[tuple[str, frozenset[str]], ...]:
+def required_ids(doc: Mapping[str, object]) -> tuple[tuple[str, frozenset[str]], ...]:
     """A tool's required id-like parameters and their stemmed words, in order: what another
     step must hand it (the consumer's half of :func:`feeds`)."""
     return tuple(

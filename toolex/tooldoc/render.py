@@ -21,7 +21,7 @@ and description survive.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
 
 RENDER_VERSION = "render-v1"
 
@@ -33,7 +33,7 @@ _SKIP = {"platform", "tool_name", "category", "category_name", "path", "url", "m
 
 
 def render_doc(
-    doc: dict[str, Any], *, platform: str | None = None, max_words: int | None = None
+    doc: Mapping[str, object], *, platform: str | None = None, max_words: int | None = None
 ) -> str:
     """Render raw documentation ``doc`` as retrieval text (see module docstring)."""
     lines: list[str] = []
@@ -78,7 +78,7 @@ def truncate(text: str, max_words: int | None) -> str:
     return " ".join(words[:max_words]) if len(words) > max_words else text
 
 
-def _first(doc: dict[str, Any], keys: tuple[str, ...], used: set[str]) -> str | None:
+def _first(doc: Mapping[str, object], keys: tuple[str, ...], used: set[str]) -> str | None:
     for key in keys:
         value = doc.get(key)
         if isinstance(value, str) and value.strip():
@@ -94,7 +94,7 @@ def _clean(text: str) -> str:
     return " ".join(text.split())
 
 
-def _params(value: Any, key: str) -> list[str]:
+def _params(value: object, key: str) -> list[str]:
     required = key == "required_parameters"
     if isinstance(value, list):
         out = []
@@ -119,7 +119,7 @@ def _params(value: Any, key: str) -> list[str]:
     return []
 
 
-def _compact(value: Any) -> str:
+def _compact(value: object) -> str:
     if isinstance(value, str):
         return _clean(value)
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str)

@@ -8,6 +8,7 @@ some models do. Anthropic's API gives no log-probabilities, so its replies carry
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from toolex.llm.clients.chat import (
@@ -77,14 +78,14 @@ class AnthropicChat(ProviderChat):
             body["tool_choice"] = {"type": "tool", "name": request.schema.name}
         return body
 
-    def send(self, body: dict[str, Any]) -> Any:
+    def send(self, body: Mapping[str, object]) -> Any:
         return self.sdk_client.messages.create(**body)
 
-    def read_reply(self, resp: Any) -> Reply:
+    def read_reply(self, resp: object) -> Reply:
         return reply_from_anthropic(resp)
 
 
-def reply_from_anthropic(resp: Any) -> Reply:
+def reply_from_anthropic(resp: object) -> Reply:
     blocks = list(getattr(resp, "content", None) or [])
     tool = next((b for b in blocks if getattr(b, "type", None) == "tool_use"), None)
     if tool is not None:  # the forced tool's input is the answer object

@@ -93,7 +93,7 @@ def api_key(provider: str, required: bool = True) -> str | None:
     return key
 
 
-def token_count(value: Any) -> int | None:
+def token_count(value: object) -> int | None:
     """A token count as the ledger can hold it: a server's nonsense (negative, huge, text) is
     unknown, not a crash."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _INT32:
@@ -101,7 +101,7 @@ def token_count(value: Any) -> int | None:
     return value
 
 
-def as_text(value: Any) -> str:
+def as_text(value: object) -> str:
     """A reply's text field as text, whatever the server put there (None: empty). Secrets are
     taken out of the whole reply once it is read (:func:`without_secrets`)."""
     return value if isinstance(value, str) else "" if value is None else str(value)
@@ -181,7 +181,7 @@ class ProviderChat(Modes, ABC):
         """Make the SDK call with ``body``; the SDK's response."""
 
     @abstractmethod
-    def read_reply(self, resp: Any) -> Reply:
+    def read_reply(self, resp: object) -> Reply:
         """The reply in an SDK response."""
 
     def retry_without(self, error: Exception, body: dict[str, Any]) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from toolex.llm.clients.chat import (
@@ -124,13 +125,13 @@ class OpenAIChat(ProviderChat):
         )
         return body
 
-    def send(self, body: dict[str, Any]) -> Any:
+    def send(self, body: Mapping[str, object]) -> Any:
         return self.sdk_client.chat.completions.create(**body)
 
-    def read_reply(self, resp: Any) -> Reply:
+    def read_reply(self, resp: object) -> Reply:
         return reply_from_openai(resp)
 
-    def retry_without(self, error: Exception, body: dict[str, Any]) -> bool:
+    def retry_without(self, error: Exception, body: Mapping[str, object]) -> bool:
         refused = isinstance(error, PermanentError) and error.status in (400, 422)
         said = str(error).lower()
         if refused and "seed" in body and "seed" in said:

@@ -8,8 +8,6 @@ escapes (toolex.printable), and never read as markup (ListTable turns a text cel
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.cells import cell_len
 from rich.text import Text
 
@@ -26,7 +24,7 @@ STATUS_STYLE = {
 }
 
 
-def escaped(value: Any) -> str:
+def escaped(value: object) -> str:
     """Text from data inside a markup string (``f"[b]{escaped(name)}[/b]"``): its ``[`` never
     read as a tag, its unshown characters written as escapes; its line breaks stay."""
     from rich.markup import escape
@@ -34,7 +32,7 @@ def escaped(value: Any) -> str:
     return escape(printable(str(value), newlines=True))
 
 
-def one_line(value: Any) -> str:
+def one_line(value: object) -> str:
     """``value`` as one line of text shown as itself: runs of whitespace as one space, every
     character the terminal would obey or hide escaped."""
     return printable(" ".join(str(value).split())) if value is not None else ""
@@ -56,7 +54,7 @@ def _tail(text: str, cells: int) -> str:
     return _head(text[::-1], cells)[::-1]
 
 
-def clip(value: Any, width: int) -> str:
+def clip(value: object, width: int) -> str:
     """One line of at most ``width`` cells (tables never wrap), ending in "…" when cut."""
     text = one_line(value)
     if cell_len(text) <= width:
@@ -64,7 +62,7 @@ def clip(value: Any, width: int) -> str:
     return _head(text, max(width - 1, 0)) + ELLIPSIS if width > 0 else ""
 
 
-def clip_id(value: Any, width: int) -> str:
+def clip_id(value: object, width: int) -> str:
     """An id in at most ``width`` cells, cut in the middle: ids of one benchmark share their
     start (``G1_instruction:1…``) and differ at the end, which must stay visible."""
     text = printable(shown(value))
@@ -100,12 +98,12 @@ def item_label(item_id: str, name: str | None, width: int | None = None) -> str:
     return clip_id(item_id, width)
 
 
-def shown(value: Any, empty: str = "–") -> str:
+def shown(value: object, empty: str = "–") -> str:
     """A value as the UI writes it: never Python's ``None``."""
     return empty if value is None else str(value)
 
 
-def num(value: Any, digits: int = 2) -> Text:
+def num(value: object, digits: int = 2) -> Text:
     if value is None:
         return Text("–", style="dim", justify="right")
     if isinstance(value, float):
