@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import toolex
-from tests.api.conftest import OTHER_RUN, RUN, cli_run
+from api.conftest import OTHER_RUN, RUN, cli_run
 
 L3, L4 = math.log2(3), math.log2(4)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import toolex
-from tests.api.conftest import RUN, cli_run
+from api.conftest import RUN, cli_run
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

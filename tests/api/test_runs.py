@@ -8,7 +8,7 @@ import pyarrow as pa
 import pytest
 
 import toolex
-from tests.api.conftest import RUN, cli_run
+from api.conftest import RUN, cli_run
 
 
 def _ranking(store: toolex.Store, run: str) -> list[tuple[str, str, int]]:
