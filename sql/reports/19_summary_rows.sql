@@ -2,8 +2,8 @@
 -- table in report_summary's shape, which 20_main_table and 21_group_mean read once registered.
 -- Reads: nothing. Creates: nothing. Parameters: $rows (a list of {run_id, category, metric, k,
 -- old, new, gain, n_queries, n_no_results}).
--- DuckDB builds the Arrow table: pyarrow building it from Python lists imports pandas first
--- (0.2 s of every `toolex eval`, which otherwise never needs it).
+-- toolex.reports.main_table registers this query itself (a DuckDB relation, read in place): no
+-- Arrow, so `toolex eval` loads neither pyarrow nor pandas for a few rows.
 SELECT unnest(
     $rows::STRUCT(
         run_id VARCHAR, category VARCHAR, metric VARCHAR, k BIGINT, old DOUBLE, new DOUBLE,

@@ -132,3 +132,30 @@ def test_stored_benchmark_is_a_benchmarks_row(store, mini):
         "toolret",
         loaded.revision,
     )
+
+
+def test_arrow_rows_equal_pyarrows_own_conversion():
+    """arrow_rows lays strings and int32s into Arrow's buffers itself (pyarrow's conversion
+    imports pandas): the table equals from_pylist's, across chunks, with nulls, missing keys
+    and non-ASCII text; a value of the wrong type still raises pyarrow's error."""
+    import pyarrow as pa
+    import pytest
+
+    from toolex.loaders.schemas import QREL_SCHEMA, QUERY_SCHEMA, arrow_rows
+
+    rows = [
+        {"query_id": f"q{i}", "task": None if i % 3 else "tâsk ✓", "text": "x" * (i % 5)}
+        for i in range(10)
+    ]
+    got = arrow_rows(rows, QUERY_SCHEMA, chunk=4)
+    want = pa.Table.from_batches(
+        [pa.RecordBatch.from_pylist(rows[i : i + 4], schema=QUERY_SCHEMA) for i in (0, 4, 8)]
+    )
+    got.validate(full=True)
+    assert got.equals(want) and got.num_rows == 10
+    qrels = [{"query_id": "q", "item_id": "i", "relevance": r, "slot": None} for r in (1, -2, 0)]
+    assert arrow_rows(qrels, QREL_SCHEMA).equals(pa.Table.from_pylist(qrels, schema=QREL_SCHEMA))
+    for bad in (True, "1", 2**40):
+        with pytest.raises((pa.ArrowInvalid, pa.ArrowTypeError)):
+            arrow_rows([{**qrels[0], "relevance": bad}], QREL_SCHEMA)
+    assert arrow_rows([], QREL_SCHEMA).schema == QREL_SCHEMA

@@ -57,8 +57,9 @@ def test_summary_rows_are_made_in_the_report_summary_schema(store):
     schema the report registers (SUMMARY_SCHEMA); None stays NULL."""
     from toolex.reports.inputs import SUMMARY_SCHEMA
     from toolex.reports.main_table import FIELDS, _summary_table
+    from toolex.sqlrunner import SqlValue
 
-    row = {"run_id": "r", "task": "t1", "metric": "ndcg", "k": 10, "old": 0.5, "new": 0.75,
+    row: dict[str, SqlValue] = {"run_id": "r", "task": "t1", "metric": "ndcg", "k": 10, "old": 0.5, "new": 0.75,
            "gain": 0.25, "n_queries": 3, "n_no_results": None}  # fmt: skip
     table = _summary_table(store, [row], "task")
     assert table.schema == SUMMARY_SCHEMA and tuple(SUMMARY_SCHEMA.names) == FIELDS

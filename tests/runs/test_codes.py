@@ -61,3 +61,21 @@ def test_repeated_finds_exactly_a_repeated_combination(width):
     assert codes.repeated(np.array([0, 1]), pair, pair) is False
     assert codes.repeated(np.array([1, 1]), pair, pair) is True
     assert codes.repeated(np.array([], np.int64)) is False
+
+
+def test_numpy_and_arrow_move_through_their_buffers_as_pyarrow_converts():
+    """as_numpy/as_arrow give what pyarrow's own conversions give (which import pandas), also
+    for a sliced array (an offset into the buffer), booleans and a chunked column."""
+    from toolex.runs.codes import as_arrow, as_numpy
+
+    ints = pa.array(list(range(-3, 20)), pa.int64()).slice(5, 11)
+    assert as_numpy(ints).tolist() == ints.to_pylist() and as_numpy(ints).dtype == np.int64
+    flags = pa.array([i % 3 == 0 for i in range(21)]).slice(3, 13)
+    assert as_numpy(flags).tolist() == flags.to_pylist()
+    chunked = pa.chunked_array([pa.array([1, 2], pa.int32()), pa.array([7], pa.int32())])
+    assert as_numpy(chunked).tolist() == [1, 2, 7] and as_numpy(chunked).dtype == np.int32
+    with_null = pa.array([1.5, None])
+    assert np.isnan(as_numpy(with_null)[1])  # nulls still go through to_numpy
+    made = as_arrow(np.array([4, -1, 9]), pa.int32())
+    assert made.type == pa.int32() and made.to_pylist() == [4, -1, 9]
+    assert as_arrow(np.arange(3, dtype=np.uint64)).equals(pa.array([0, 1, 2], pa.uint64()))

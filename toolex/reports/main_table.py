@@ -9,7 +9,8 @@ means (every category weighs the same; sql/reports/21_group_mean.sql), labelled 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolex.reports.provenance import (
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from toolex.reports.inputs import ReportContext, Table
+    from toolex.sqlrunner import SqlValue
     from toolex.store import Store
 
 COLUMNS = [
@@ -54,7 +56,7 @@ def with_group_mean(
     the row of the mean of its group means, named :func:`group_mean_label` ``(by)``."""
     label = group_mean_label(by)
     rows = [r for r in summary if r[by] != label]
-    with store.registered("report_summary", _summary_table(store, rows, by)):
+    with _registered_summary(store, rows, by):
         means = store.rows("reports/21_group_mean.sql", {"label": label})
     order = {m: i for i, m in enumerate(dict.fromkeys(r["metric"] for r in rows))}
     means.sort(key=lambda r: (r["run_id"], r["k"], order[r["metric"]]))  # metrics as given
@@ -98,19 +100,33 @@ def main_table_rows(
     The SQL names the group column ``category``; a ``task`` grouping is renamed on the way in and
     back on the way out.
     """
-    table = _summary_table(store, with_group_mean(store, summary, by), by)
-    with store.registered("report_summary", table):
+    with _registered_summary(store, with_group_mean(store, summary, by), by):
         rows = store.rows("reports/20_main_table.sql", {"mean_label": group_mean_label(by)})
     if by == "category":
         return rows
     return [{(by if key == "category" else key): value for key, value in r.items()} for r in rows]
 
 
-def _summary_table(store: Store, summary: Sequence[dict[str, Any]], by: str) -> pa.Table:
-    """The rows in report_summary's shape (toolex.reports.inputs.SUMMARY_SCHEMA, which
-    sql/reports/19_summary_rows.sql spells in DuckDB's types), made by DuckDB from the dicts."""
+def _summary_params(summary: Sequence[Mapping[str, SqlValue]], by: str) -> dict[str, SqlValue]:
     rows = [{key: row[by] if key == "category" else row[key] for key in FIELDS} for row in summary]
-    return store.arrow("reports/19_summary_rows.sql", {"rows": rows})
+    return {"rows": rows}
+
+
+def _registered_summary(
+    store: Store, summary: Sequence[Mapping[str, SqlValue]], by: str
+) -> contextlib.AbstractContextManager[None]:
+    """The rows as report_summary for the block, made by DuckDB from the dicts and read in
+    place (no Arrow: `toolex eval` prints a few rows and would load pyarrow only for this)."""
+    return store.registered_query(
+        "report_summary", "reports/19_summary_rows.sql", _summary_params(summary, by)
+    )
+
+
+def _summary_table(store: Store, summary: Sequence[Mapping[str, SqlValue]], by: str) -> pa.Table:
+    """The rows in report_summary's shape (toolex.reports.inputs.SUMMARY_SCHEMA, which
+    sql/reports/19_summary_rows.sql spells in DuckDB's types) as Arrow: what
+    :func:`_registered_summary` exposes, for a test to compare with the report's schema."""
+    return store.arrow("reports/19_summary_rows.sql", _summary_params(summary, by))
 
 
 # report_summary's columns (toolex.reports.inputs.SUMMARY_SCHEMA; a test keeps the two equal)

@@ -190,8 +190,10 @@ def _check(
         "run_queries": pa.table(
             {
                 "query_id": queries.dictionary,
-                "line": table.column("line").take(pa.array(first)),
-                "n_rows": np.bincount(codes.codes(queries), minlength=len(queries.dictionary)),
+                "line": table.column("line").take(codes.as_arrow(first)),
+                "n_rows": codes.as_arrow(
+                    np.bincount(codes.codes(queries), minlength=len(queries.dictionary))
+                ),
             }
         ),
         "run_items": pa.table({"item_id": items.dictionary}),

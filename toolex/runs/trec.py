@@ -33,7 +33,7 @@ import pyarrow.compute as pc
 from toolex.errors import InputError
 from toolex.loaders.readers import read_text
 from toolex.loaders.trec_ids import trec_unescape
-from toolex.runs.codes import RESULT_SCHEMA, deduplicated, encoded
+from toolex.runs.codes import RESULT_SCHEMA, as_arrow, as_numpy, deduplicated, encoded
 
 __all__ = ["UNICODE_SPACE", "read_trec"]
 
@@ -58,7 +58,7 @@ def read_trec(path: Path) -> pa.Table:
         ascii_kernels = not unicode_space and all(data.find(c, start) < 0 for c in _SEPARATORS)
         fields = _split(text, ascii_kernels)
     del data, raw, text
-    score_text = fields.values.take(pa.array(fields.first + 4))
+    score_text = fields.values.take(as_arrow(fields.first + 4))
     # Text of _SCORE_RE's grammar parses in Arrow exactly as float() parses it (to the bit; the
     # test compares). Arrow's cast takes that grammar plus "inf", "nan" and "infinity", which
     # is_finite refuses below, and fails on anything else; only then is the grammar asked which
@@ -68,8 +68,8 @@ def read_trec(path: Path) -> pa.Table:
     except pa.ArrowInvalid:
         valid = pc.match_substring_regex(score_text, _SCORE_RE)
         scores = pc.cast(pc.if_else(valid, score_text, None), pa.float64())
-    finite = pc.fill_null(pc.is_finite(scores), False)
-    bad_score = np.flatnonzero(~finite.to_numpy(zero_copy_only=False))
+    finite = pc.and_kleene(pc.is_finite(scores), pc.is_valid(scores))  # null: not finite
+    bad_score = np.flatnonzero(~as_numpy(finite))
     if len(bad_score):
         row = int(bad_score[0])
         _score_text(score_text[row].as_py(), path, int(fields.line[row]))  # raises
@@ -82,11 +82,11 @@ def read_trec(path: Path) -> pa.Table:
         )
     return pa.table(
         {
-            "query_id": _unescaped(fields.values.take(pa.array(fields.first))),
-            "item_id": _unescaped(fields.values.take(pa.array(fields.first + 2))),
+            "query_id": _unescaped(fields.values.take(as_arrow(fields.first))),
+            "item_id": _unescaped(fields.values.take(as_arrow(fields.first + 2))),
             "score": scores,
             "slot": pa.nulls(len(fields.first), pa.int32()),
-            "line": pa.array(fields.line, pa.int64()),
+            "line": as_arrow(fields.line),
         },
         schema=RESULT_SCHEMA,
     )
@@ -171,10 +171,10 @@ def _split(text: pa.LargeStringArray, ascii_kernels: bool) -> _Fields:
     # Arrow splits a leading or trailing run of whitespace into empty fields, str.split() does
     # not: trim first. A blank line (which TREC readers skip) then splits into one empty field.
     lines = trim(pc.split_pattern(text, "\n").flatten())
-    line_no = np.flatnonzero(pc.binary_length(lines).to_numpy() > 0) + 1
+    line_no = np.flatnonzero(as_numpy(pc.binary_length(lines)) > 0) + 1
     split_lines = split(lines)
     del lines
-    starts = split_lines.offsets.to_numpy()
+    starts = as_numpy(split_lines.offsets)
     width = np.diff(starts)[line_no - 1]
     bad_width = np.flatnonzero(width != 6)
     good = int(bad_width[0]) if len(bad_width) else len(width)
@@ -253,7 +253,7 @@ def _unescaped(ids: pa.Array) -> pa.DictionaryArray:
         return ids
     plain = pc.match_substring_regex(names, "^([^%]|%20)*$")
     spaced = pc.replace_substring(names, "%20", " ")
-    other = pc.invert(plain).to_numpy(zero_copy_only=False)
+    other = as_numpy(pc.invert(plain))
     if other.any():
         decoded = spaced.to_pylist()
         for i in np.flatnonzero(other):

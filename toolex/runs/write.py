@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from toolex.errors import InputError
-from toolex.runs.codes import encoded, ordinals
+from toolex.runs.codes import as_arrow, as_numpy, encoded, ordinals
 from toolex.runs.rrf import fuse_subquery_lists
 from toolex.store import Store
 
@@ -116,7 +116,7 @@ def ranked(results: pa.Table, groups: tuple[str, ...]) -> pa.Table:
     keys["score"] = results.column("score")
     keys["item_id"] = _sort_key(results.column("item_id"))
     order = pc.sort_indices(
-        pa.table(keys),
+        pa.table({k: as_arrow(v) if isinstance(v, np.ndarray) else v for k, v in keys.items()}),
         sort_keys=[(g, "ascending") for g in groups]
         + [("score", "descending"), ("item_id", "descending")],
     )
@@ -124,19 +124,18 @@ def ranked(results: pa.Table, groups: tuple[str, ...]) -> pa.Table:
     starts = np.zeros(n, dtype=bool)
     starts[:1] = True
     for g in groups:  # a row starts a group where any group key differs from the row before
-        key = np.asarray(keys[g])[order.to_numpy()]
+        key = np.asarray(keys[g])[as_numpy(order)]
         starts[1:] |= key[1:] != key[:-1]
     first = np.flatnonzero(starts)
     rank = np.arange(n) - first[np.cumsum(starts) - 1] + 1
-    return results.append_column("rank", pa.array(rank, pa.int32()))
+    return results.append_column("rank", as_arrow(rank, pa.int32()))
 
 
 def _sort_key(column: pa.ChunkedArray) -> np.ndarray:
     """A group or id column as numbers that sort as it does: ids as their ordinals, numbers
     (a sub-query's slot) as themselves."""
     if pa.types.is_integer(column.type):
-        values: np.ndarray = column.to_numpy()
-        return values
+        return as_numpy(column)
     return ordinals(encoded(column))
 
 

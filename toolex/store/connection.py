@@ -203,7 +203,21 @@ class Connection:
             yield
 
     @contextlib.contextmanager
-    def registered_tables(self, tables: Mapping[str, pa.Table]) -> Iterator[None]:
+    def registered_query(self, name: str, sql: str, params: Params) -> Iterator[None]:
+        """Expose the rows of one shipped query under ``name`` for the block's duration, as
+        DuckDB's own relation: small rows made from bound values (a report's summary) reach the
+        shipped SQL without pyarrow, which a command that prints a few rows would load only for
+        this (``toolex eval``)."""
+        with self._translated():
+            self.con.complete()
+            relation = self.con.sql(sql_text(sql), params=dict(params))
+        with self.registered_tables({name: relation}):
+            yield
+
+    @contextlib.contextmanager
+    def registered_tables(
+        self, tables: Mapping[str, pa.Table | duckdb.DuckDBPyRelation]
+    ) -> Iterator[None]:
         """Like :meth:`registered` for several tables at once (a load's items, queries, qrels).
 
         The views are connection-local and read the Arrow memory in place: nothing is copied
