@@ -59,8 +59,8 @@ def test_summary_rows_are_made_in_the_report_summary_schema(store):
     from toolex.reports.main_table import FIELDS, _summary_table
     from toolex.sqlrunner import SqlValue
 
-    row: dict[str, SqlValue] = {"run_id": "r", "task": "t1", "metric": "ndcg", "k": 10, "old": 0.5, "new": 0.75,
-           "gain": 0.25, "n_queries": 3, "n_no_results": None}  # fmt: skip
+    row: dict[str, SqlValue] = {"run_id": "r", "task": "t1", "metric": "ndcg", "k": 10,
+           "old": 0.5, "new": 0.75, "gain": 0.25, "n_queries": 3, "n_no_results": None}  # fmt: skip
     table = _summary_table(store, [row], "task")
     assert table.schema == SUMMARY_SCHEMA and tuple(SUMMARY_SCHEMA.names) == FIELDS
     assert table.to_pylist() == [
