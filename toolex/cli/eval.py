@@ -125,7 +125,7 @@ def eval_cmd(
     --engine spark runs the same metric SQL on Spark (local[*], or --spark-master URL): the
     store sends the runs, labels and valid combinations as Parquet, sqlglot writes the SQL for
     Spark, and the rows come back into the same output. On one machine DuckDB is faster; Spark
-    pays off on a cluster (README, "Eval engines").
+    pays off on a cluster (docs/how-to/spark.md).
 
     Metrics take ir_measures' names (--metric nDCG@10 -m RR -m AP@10; trec_eval semantics,
     checked against pytrec_eval); JSON and CSV rows name them so. --compare adds a table of

@@ -14,7 +14,7 @@ operation on the same kind of entity (``same-step``):
 Measured with ``benchmarks/bench_cost.py``: every verdict the rule carried over on the shared
 StableToolBench and ToolRet data, against the verdict the same task got fresh (the offline
 judge's P(yes) at 0.5 standing in for the verifier), disagreed on 0.3% and 0.07% of the tasks
-reuse answered (the README's figures, re-measured with the pre-screen off); the shipped labels
+reuse answered (benchmarks/bench_cost.py, re-measured with the pre-screen off); the shipped labels
 hold no two labels of one pair under different sub-queries, so they cannot measure it directly.
 A reused verdict is stored as such: judge ``'reused'``, the call that made the original, and a
 reason naming the verdict it was taken from; only verdicts a judge made fresh are ever reused
@@ -32,8 +32,8 @@ from toolex.tooldoc import fields as df
 
 REUSE_MODES = ("off", "same-step")
 # The default for verifiers that make calls: on, because the measured disagreement (0.3% of the
-# reused verdicts on StableToolBench, 0.07% on ToolRet; benchmarks/bench_cost.py, as the README
-# gives them) is within the 2% the rule was allowed.
+# reused verdicts on StableToolBench, 0.07% on ToolRet; benchmarks/bench_cost.py, whose record the
+# docs show) is within the 2% the rule was allowed.
 DEFAULT_REUSE = "same-step"
 # Jaccard overlap of the entity words two sub-queries need for a verdict to carry over.
 MIN_ENTITY_OVERLAP = 0.5

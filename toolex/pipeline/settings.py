@@ -35,7 +35,7 @@ SCOPE = "benchmark"
 # Documentation rendering stage 2 searches: 'default' = items.text; any rendering loaded with
 # `toolex load docs` (e.g. Tool-DE-style expanded documentation) may be named instead. The paper
 # searched Tool-DE's expanded documentation (its §3.2), which toolex does not write: a departure
-# (the README's departures table).
+# (docs/departures.md).
 RENDERING = "default"
 # Combinations audited per query, best RRF first (stage 3b). None = every one, as the paper does;
 # a number is an opt-in cost control, and the combinations beyond it are 'cut' (counted, never
