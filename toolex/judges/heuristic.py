@@ -3,7 +3,8 @@
 It answers the three annotation questions from the documents alone, with no network and no model
 beyond a bundled word embedding (or a local embedding model the user gives:
 toolex.judges.embedding), so the pipeline and the demo run anywhere. How well it does is
-measured, held out, the way the pipeline runs it (toolex/judges/operating_points.py, docs/judges.md).
+measured, held out, the way the pipeline runs it (toolex/judges/operating_points.py,
+docs/judges.md).
 
 - **Decompose** (toolex/judges/decomposer.py): one sub-query per ground-truth tool, in the
   request's own words, naming no tool or parameter, the request's constraint words kept.
