@@ -207,6 +207,13 @@ def fresh_check(judge: str, benchmark: str, embedding: str | None = None) -> Fre
     return FreshCheck(found["round"], found["accepted"], found["precision"], (lo, hi))
 
 
+def fresh_checks(judge: str, embedding: str | None = None) -> dict[str, FreshCheck]:
+    """Every benchmark's latest fresh check of ``judge`` under these rules (see fresh_check)."""
+    model = embedding or model_of(chosen())
+    found = {b: fresh_check(judge, b, embedding) for b in _fresh_figures().get(model, {})}
+    return {b: f for b, f in found.items() if f is not None}
+
+
 @cache
 def _fresh_figures() -> dict[str, Any]:
     path = data_path(FRESH_FILE)
