@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from toolex.judges import roles
 from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.inputs import (
     is_payload,
@@ -201,4 +202,12 @@ def _takes_kind(tool: ToolDoc, kind: str) -> bool:
     return any(kind in df.split_words(p.name) for p in params(tool))
 
 
-RULES = (setting, named_number, sibling_number, value_kind, free_text, unhomed_values)
+RULES = (
+    setting,
+    named_number,
+    sibling_number,
+    value_kind,
+    free_text,
+    unhomed_values,
+    roles.uncovered_role,
+)

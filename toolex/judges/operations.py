@@ -324,6 +324,10 @@ def operation_words(tool: ToolDoc) -> tuple[str, ...]:
 # them never stands in for another class, nor for a read ("download a song" / "song info",
 # "create a DNS record" / "check a DNS record").
 WRITE_CLASSES = frozenset({"create", "update", "delete", "send", "download"})
+# One act makes another thing of the object (a translation, a conversion), the other reads a fact
+# off it (its language, whether it is valid, its class): "detect the language" never translates.
+TRANSFORM_CLASSES = frozenset({"translate", "convert"})
+READ_OFF_CLASSES = frozenset({"check", "analyze"})
 
 
 def act(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
@@ -334,6 +338,8 @@ def act(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     differ = bool(a and b and a != b and frozenset({a, b}) not in COMPATIBLE)
     if differ and (a in WRITE_CLASSES or b in WRITE_CLASSES):
         return f"another act: the reference does {a}, the candidate {b}"
+    if differ and frozenset({a, b}) & TRANSFORM_CLASSES and frozenset({a, b}) & READ_OFF_CLASSES:
+        return f"another act on the same object: the reference does {a}, the candidate {b}"
     if model_card(ref) or model_card(cand):
         return None
     vr, vc = _name_verb(ref), _name_verb(cand)

@@ -48,6 +48,35 @@ def environment(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     return f"another environment: the reference is trained in {er!r}, the candidate in {ec!r}"
 
 
+# Words of a checkpoint's name that say its size or casing, not what it was trained for.
+_CHECKPOINT_VARIANTS = word_set("base large small tiny mini medium xl xxl uncased cased hf")
+
+
+def _checkpoint_words(tool: ToolDoc) -> frozenset[str]:
+    name = (df.name(tool.doc) or tool.name or "").rsplit("/", 1)[-1].lower()
+    words = re.split(r"[-_.]+", name)
+    return frozenset(w for w in words if w and w not in _CHECKPOINT_VARIANTS and not w.isdigit())
+
+
+def fine_tune(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
+    """The reference's checkpoint is the candidate's with a word more, the task it was fine-tuned
+    for ("...-chartqa-base" / "...-base"), and the step asks that task ("charts"): the pretrained
+    base is not the fine-tune the step needs."""
+    if not (model_card(cand) and model_card(ref)):
+        return None
+    wc, wr = _checkpoint_words(cand), _checkpoint_words(ref)
+    if not wc or not wc < wr:
+        return None
+    asked = {w for w in step.said if len(w) >= 4}
+    for extra in sorted(wr - wc):
+        if any(extra.startswith(w) for w in asked):
+            return (
+                f"the reference is fine-tuned for {extra!r}, which the step asks; the candidate is "
+                "the checkpoint it was fine-tuned from"
+            )
+    return None
+
+
 # Fields a tool can be limited to: a sport, a science, a trade. The candidate written for one of
 # them is narrower than a step that never names it ("tennis match" for any live match,
 # "bio-medical entities" for a news article's entities).
@@ -278,5 +307,5 @@ def requested_provider(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
 
 OPERATION_RULES = (checked_property, inverse_lookup)
 OUTPUT_RULES = (listed_targets, booleans_only, thin_elsewhere)
-SCOPE_RULES = (environment, field, enumerated_kinds, sibling_features)
+SCOPE_RULES = (environment, fine_tune, field, enumerated_kinds, sibling_features)
 PLATFORM_RULES = (requested_provider,)
