@@ -83,7 +83,7 @@ VETOED_YES_RATE = FITTED[DEFAULT_EMBEDDING].vetoed_yes_rate
 LABELS_FITTED_ON = ("toolex-pipeline-v2",)  # the label sets the thresholds were chosen on
 # The rules the figures were measured on (toolex.judges.checks): a figure measured on other
 # rules (the fresh rounds of the score-and-veto verifier before them) is not this judge's.
-RULES_VERSION = "six-points-3"
+RULES_VERSION = "six-points-4"
 MEASURED_ON = "toolex-pipeline-v2"  # the label set held-out figures are computed on
 
 

@@ -65,7 +65,7 @@ ROLES = (
     Role(
         "region",
         re.compile(
-            r"\b(?:region|province|county|prefecture|district)\s+of\s+[A-Z][\w-]+"
+            r"\b(?:region|province|county|prefecture|district)\s+of\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)*"
             r"|\b[A-Z][\w-]+\s+(?:region|province|county|prefecture|district)\b"
             r"|\b(?:region|province|county|prefecture|district)s?\b"
         ),
