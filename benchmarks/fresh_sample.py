@@ -252,6 +252,11 @@ def main() -> None:
         for found in checks.values():
             found["rules"] = rules
         out = ROOT / "toolex" / "data" / "labels" / "fresh_checks.json"
+        # A benchmark the last round could not draw (no accepted verdict left unlabelled) keeps
+        # its earlier check, with the rules it checked: the trust lines show it only while those
+        # rules are the verifier's.
+        earlier = json.loads(out.read_text())["wordllama"] if out.exists() else {}
+        checks = {**earlier, **checks}
         out.write_text(json.dumps({"wordllama": checks}, indent=1, sort_keys=True) + "\n")
         print(f"wrote {out} (rules {rules})")
 
