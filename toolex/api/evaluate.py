@@ -123,7 +123,6 @@ def score(
         ToolexError: An unknown run, expansion, metric name or grouping.
     """
     from toolex.metrics.engine import summary
-    from toolex.reports.compare import compare_runs
     from toolex.reports.main_table import main_table_rows, with_group_mean
     from toolex.reports.provenance import run_provenance
     from toolex.reports.trust import trust_of_runs
@@ -143,6 +142,8 @@ def score(
     )
     pairs = None
     if compare:
+        from toolex.reports.compare import compare_runs
+
         compared = compare_runs(store, run_ids, cuts, expansion, families, on=engine)
         pairs = [p for p in compared if (p.metric, p.k) in wanted]
     from toolex.metrics.engine import expansion_coverage
