@@ -126,6 +126,11 @@ print("LOADED", ",".join(m for m in {late!r} if m in sys.modules))
 """
 
 
+# What `toolex eval` on a store never needs: the paired comparison (--compare only), the run-file
+# readers and the loaders (--run-file only), the progress bars (a status line is all it draws).
+STORE_EVAL_LATE = ("toolex.reports.compare", "toolex.runs", "toolex.loaders", "rich.progress")
+
+
 def test_eval_never_loads_pandas(tmp_path):
     """pyarrow imports pandas to build a table from Python lists: `toolex eval` on a store has
     DuckDB build its one table and read it in place, so it loads neither pandas nor pyarrow
@@ -133,7 +138,7 @@ def test_eval_never_loads_pandas(tmp_path):
     from pathlib import Path
 
     tests, db = str(Path(__file__).resolve().parents[1]), str(tmp_path / "t.duckdb")
-    late = (*LATE, "pyarrow", "numpy")
+    late = (*LATE, "pyarrow", "numpy", *STORE_EVAL_LATE)
     argv = ["--db", db, "--all-runs"]
     for code in (BUILD.format(tests=tests, db=db), EVAL_RUN.format(argv=argv, late=late)):
         out = subprocess.run(
