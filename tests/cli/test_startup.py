@@ -159,8 +159,11 @@ def test_eval_of_run_files_never_loads_pandas(tmp_path):
     )
     (tmp_path / "qrels.trec").write_text("q1 0 a b 1\nq1 0 c 0\nq2 0 c 2\n".replace("a b", "a%20b"))
     argv = ["--run-file", "run.trec", "--qrels-file", "qrels.trec", "-m", "nDCG@10"]
+    # a qrels file holds no expansion: nothing to trust, so neither the trust lines' module nor
+    # the judges' (0.05 CPU-s) is loaded
+    late = (*LATE, "toolex.reports.trust", "toolex.judges", "toolex.review")
     out = subprocess.run(
-        [sys.executable, "-c", EVAL_RUN.format(argv=argv, late=LATE)],
+        [sys.executable, "-c", EVAL_RUN.format(argv=argv, late=late)],
         capture_output=True, text=True, timeout=300, cwd=tmp_path,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr[-2000:]
