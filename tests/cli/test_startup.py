@@ -54,13 +54,15 @@ def test_the_bm25_path_never_imports_the_vector_store():
     assert "lancedb" not in imported and "fastembed" not in imported
 
 
-def test_bm25_loads_neither_numba_nor_scipy_and_leaves_them_importable():
+def test_bm25_loads_neither_numba_scipy_nor_an_http_client():
     """bm25s probes numba and scipy on import for backends toolex never selects (0.36 CPU-s
     where they are installed, as ranx installs numba): the BM25 path hides them for that import
-    only, keeps bm25s on its numpy backends, and a later `import numba` still works."""
+    only, keeps bm25s on its numpy backends, and a later `import numba` still works. The
+    retrievers' module loads the HTTP client of the embedding endpoints only for one of them."""
+    loaded = ("numba", "scipy", "toolex.llm.embeddings", "httpx2")
     probe = (
-        "import sys, toolex.retrieval.bm25 as b\n"
-        "print(','.join(m for m in ('numba', 'scipy') if m in sys.modules))\n"
+        "import sys, toolex.retrieval.search, toolex.retrieval.bm25 as b\n"
+        f"print(','.join(m for m in {loaded!r} if m in sys.modules))\n"
         "index = b.bm25s.BM25(method=b.METHOD, k1=b.K1, b=b.B)\n"
         "print(index.backend, index.csc_backend)\n"
         "import numba, scipy.sparse\n"
