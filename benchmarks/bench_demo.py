@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import figures
+
 ROOT = Path(__file__).resolve().parents[1]
 LANDING_0_2 = "a1a455b"  # the commit CI landed as toolex 0.2
 ISSUE_34 = "979b28b"  # the head issue 34 measured the demo on
@@ -64,6 +66,7 @@ def main() -> None:
     parser.add_argument("--baseline", default=ISSUE_34, help="git revision to compare with")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    started = figures.load()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         base = tmp / "baseline"
@@ -94,6 +97,26 @@ def main() -> None:
     print(f"ratio this/baseline: wall {nw / bw:.2f}, cpu {nc / bc:.2f} (targets: <= 0.5 vs "
           f"{ISSUE_34}, <= 0.75 vs {LANDING_0_2}; <= 5 s wall quiet), "
           f"{os.cpu_count()} cores")  # fmt: skip
+    figures.record(
+        "bench_demo",
+        {
+            "median of the rounds": [
+                {
+                    "tree": tag if tag == "this tree" else f"baseline {args.baseline}",
+                    "wall_s": round(wall, 2),
+                    "cpu_s": round(cpu, 2),
+                }
+                for tag, (wall, cpu) in med.items()
+            ],
+            "cpu ratio this tree / baseline (target <= 0.5 vs 979b28b)": round(nc / bc, 2),
+            "wall ratio this tree / baseline": round(nw / bw, 2),
+        },
+        data="`toolex demo` (run_demo) on the bundled StableToolBench sample, a fresh store "
+        "and a fresh interpreter each time",
+        notes=f"{args.rounds} rounds, baseline and this tree alternated, medians; CPU is the "
+        "child's user+sys",
+        load_at_start=started,
+    )
 
 
 if __name__ == "__main__":

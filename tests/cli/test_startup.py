@@ -54,6 +54,26 @@ def test_the_bm25_path_never_imports_the_vector_store():
     assert "lancedb" not in imported and "fastembed" not in imported
 
 
+def test_bm25_loads_neither_numba_scipy_nor_an_http_client():
+    """bm25s probes numba and scipy on import for backends toolex never selects (0.36 CPU-s
+    where they are installed, as ranx installs numba): the BM25 path hides them for that import
+    only, keeps bm25s on its numpy backends, and a later `import numba` still works. The
+    retrievers' module loads the HTTP client of the embedding endpoints only for one of them."""
+    loaded = ("numba", "scipy", "toolex.llm.embeddings", "httpx2")
+    probe = (
+        "import sys, toolex.retrieval.search, toolex.retrieval.bm25 as b\n"
+        f"print(','.join(m for m in {loaded!r} if m in sys.modules))\n"
+        "index = b.bm25s.BM25(method=b.METHOD, k1=b.K1, b=b.B)\n"
+        "print(index.backend, index.csc_backend)\n"
+        "import numba, scipy.sparse\n"
+        "print('importable')\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.splitlines() == ["", "numpy numpy", "importable"]
+
+
 EACH_HELP = """
 import sys
 from click.testing import CliRunner
@@ -126,6 +146,11 @@ print("LOADED", ",".join(m for m in {late!r} if m in sys.modules))
 """
 
 
+# What `toolex eval` on a store never needs: the paired comparison (--compare only), the run-file
+# readers and the loaders (--run-file only), the progress bars (a status line is all it draws).
+STORE_EVAL_LATE = ("toolex.reports.compare", "toolex.runs", "toolex.loaders", "rich.progress")
+
+
 def test_eval_never_loads_pandas(tmp_path):
     """pyarrow imports pandas to build a table from Python lists: `toolex eval` on a store has
     DuckDB build its one table and read it in place, so it loads neither pandas nor pyarrow
@@ -133,7 +158,7 @@ def test_eval_never_loads_pandas(tmp_path):
     from pathlib import Path
 
     tests, db = str(Path(__file__).resolve().parents[1]), str(tmp_path / "t.duckdb")
-    late = (*LATE, "pyarrow", "numpy")
+    late = (*LATE, "pyarrow", "numpy", *STORE_EVAL_LATE)
     argv = ["--db", db, "--all-runs"]
     for code in (BUILD.format(tests=tests, db=db), EVAL_RUN.format(argv=argv, late=late)):
         out = subprocess.run(
@@ -154,8 +179,11 @@ def test_eval_of_run_files_never_loads_pandas(tmp_path):
     )
     (tmp_path / "qrels.trec").write_text("q1 0 a b 1\nq1 0 c 0\nq2 0 c 2\n".replace("a b", "a%20b"))
     argv = ["--run-file", "run.trec", "--qrels-file", "qrels.trec", "-m", "nDCG@10"]
+    # a qrels file holds no expansion: nothing to trust, so neither the trust lines' module nor
+    # the judges' (0.05 CPU-s) is loaded
+    late = (*LATE, "toolex.reports.trust", "toolex.judges", "toolex.review")
     out = subprocess.run(
-        [sys.executable, "-c", EVAL_RUN.format(argv=argv, late=LATE)],
+        [sys.executable, "-c", EVAL_RUN.format(argv=argv, late=late)],
         capture_output=True, text=True, timeout=300, cwd=tmp_path,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr[-2000:]

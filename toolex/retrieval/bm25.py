@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 from collections.abc import Iterator, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-import bm25s
 import numpy as np
 import pyarrow as pa
 
@@ -32,6 +34,31 @@ from toolex.retrieval.base import IndexInfo
 from toolex.retrieval.ranking import ranked_hits
 from toolex.retrieval.texts import BM25_INSTRUCTION, Library, ScopeGroups, TextRow
 from toolex.store import Store
+
+# bm25s probes numba and scipy on import, for backends toolex never selects (BM25() below keeps
+# its numpy defaults, backend="numpy", csc_backend="numpy"): where ranx or another package has
+# installed them, the probe cost 0.36 CPU-s of every BM25 command (numba 0.2, scipy.sparse
+# 0.15). Hidden for that one import, they stay importable for anyone else afterwards.
+_UNUSED_BACKENDS = ("numba", "scipy")
+
+
+def _import_bm25s() -> ModuleType:
+    hidden = [name for name in _UNUSED_BACKENDS if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # `import name` raises ImportError
+    try:
+        import bm25s  # noqa: F401  # the module itself is returned from sys.modules
+    finally:
+        for name in hidden:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+    return sys.modules["bm25s"]
+
+
+if TYPE_CHECKING:
+    import bm25s
+else:
+    bm25s = _import_bm25s()
 
 K1 = 1.5
 B = 0.75

@@ -28,15 +28,18 @@ llama.cpp by default at 512 tokens of a batch) rather than cutting them.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from toolex.errors import InputError
-from toolex.llm.embeddings import EmbeddingCalls, EmbeddingClient
 from toolex.llm.keys import check_base_url, redact_url, shown
 from toolex.llm.ledger import PUBLIC_ENDPOINTS
 from toolex.retrieval.embedders import normalise
 from toolex.store import Store
+
+if TYPE_CHECKING:
+    from toolex.llm.embeddings import EmbeddingCalls
 
 PREFIXES = {"openai-embed:": "openai", "compat-embed:": "compat"}
 MAX_WORDS = 512
@@ -88,6 +91,10 @@ class EndpointEmbedder:
         self.spec = public_endpoint_spec(spec)
         self.model = model
         if calls is None:  # builds the client: the API key is checked here, before any call
+            # here: the HTTP client (0.1 CPU-s) is loaded by an endpoint retriever alone, not by
+            # every command that checks a --retriever spec
+            from toolex.llm.embeddings import EmbeddingCalls, EmbeddingClient
+
             calls = EmbeddingCalls(EmbeddingClient(provider, model, base_url), self.spec)
         self.calls = calls
         # One round of requests per call of embed_parts(): the cache stores each request's
