@@ -148,18 +148,7 @@ def _sections(
             )
         )
     with step("gain illusion"):
-        illusion = gain_illusion_table(ctx)
-        report.tables.append(illusion)
-        for base, tuned in ctx.pairs:
-            name = f"gain_illusion_{figures.safe_name(base)}_vs_{figures.safe_name(tuned)}"
-            report.figures.append(
-                (
-                    f"Fine-tuning gain, {tuned} vs {base}",
-                    figures.gain_illusion(
-                        illusion.rows, base, tuned, k, _png(report, name), report.oracle
-                    ),
-                )
-            )
+        _gain_illusion(ctx, report, k)
     with step("equivalent ranks"):
         summary, best, cdf = equivalent_rank_tables(ctx)
         report.tables += [summary, best, cdf]
@@ -188,6 +177,18 @@ def _sections(
         for name, text in report.texts.items():
             _write_text(report.folder / name, text, report.store)
         _write_text(report.folder / "report.md", render_markdown(ctx, report), report.store)
+
+
+def _gain_illusion(ctx: ReportContext, report: Report, k: int) -> None:
+    """The gain-illusion table, and a figure for each (base, tuned) pair of runs."""
+    illusion = gain_illusion_table(ctx)
+    report.tables.append(illusion)
+    for base, tuned in ctx.pairs:
+        name = f"gain_illusion_{figures.safe_name(base)}_vs_{figures.safe_name(tuned)}"
+        path = figures.gain_illusion(
+            illusion.rows, base, tuned, k, _png(report, name), report.oracle
+        )
+        report.figures.append((f"Fine-tuning gain, {tuned} vs {base}", path))
 
 
 def _png(report: Report, name: str) -> Path:
