@@ -96,7 +96,7 @@ def test_query_and_tool_detail(ro_store):
     assert runs["swap"]["gt_ranks"].split()[0] == "11"
     assert runs["swap"]["equivalents"] is None  # its equivalent is slot 1's GT, not new
     tq = b.tool_queries("Keyword Analysis::QueryKeywords")
-    assert [(r["role"], r["query_id"], r["slot"]) for r in tq] == [
+    assert [(r.role, r.query_id, r.slot) for r in tq] == [
         ("gt", "G1_instruction:1073", 1),
         ("equivalent", "G1_instruction:1073", 0),
     ]

@@ -22,6 +22,7 @@ from toolex.errors import NotFoundError, StoreError
 from toolex.snapshot import snapshot_copy as store_snapshot_copy
 from toolex.store import DEFAULT_EXPANSION, LockedError, Store
 from toolex_tui.readers import Readers
+from toolex_tui.rows import Tool, ToolEquivalent, ToolQuery
 
 PAGE_SIZE = 100
 # stores (connections) holding the natural_key macro, which lives with its connection
@@ -303,19 +304,16 @@ class Browser:
         combinations, ranks = self.combinations(query_id), self.run_ranks(query_id)
         return QueryPage(head, slots, candidates, combinations, scores(), ranks)
 
-    def tool(self, item_id: str) -> dict[str, Any] | None:
+    def tool(self, item_id: str) -> Tool | None:
         rows = self.store.rows("browse/30_tool.sql", self._p(item_id=item_id))
-        return rows[0] if rows else None
+        return Tool(**rows[0]) if rows else None
 
-    def tool_queries(self, item_id: str, limit: int = 200) -> list[dict[str, Any]]:
-        return self.store.rows(
-            "browse/31_tool_queries.sql",
-            self._p(expansion=self.expansion, item_id=item_id, limit=limit),
-        )
+    def tool_queries(self, item_id: str, limit: int = 200) -> list[ToolQuery]:
+        params = self._p(expansion=self.expansion, item_id=item_id, limit=limit)
+        return [ToolQuery(**r) for r in self.store.rows("browse/31_tool_queries.sql", params)]
 
-    def tool_equivalents(self, item_id: str, limit: int = 200) -> list[dict[str, Any]]:
+    def tool_equivalents(self, item_id: str, limit: int = 200) -> list[ToolEquivalent]:
         """The items ``item_id`` replaces or is replaced by across all queries, by steps."""
-        return self.store.rows(
-            "browse/32_tool_equivalents.sql",
-            self._p(expansion=self.expansion, item_id=item_id, limit=limit),
-        )
+        params = self._p(expansion=self.expansion, item_id=item_id, limit=limit)
+        rows = self.store.rows("browse/32_tool_equivalents.sql", params)
+        return [ToolEquivalent(**r) for r in rows]
