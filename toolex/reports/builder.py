@@ -218,7 +218,7 @@ def write_json(table: Table, path: Path, store: str | None = None) -> None:
     _write_text(path, json.dumps(doc, indent=1, default=str) + "\n", store)
 
 
-def _csv_value(value: Any) -> Any:
+def _csv_value(value: object) -> object:
     if isinstance(value, list):
         return json.dumps(value, default=str)
     return value
@@ -291,7 +291,7 @@ def _varies(table: Table, col: str) -> bool:
     return len({str(r.get(col)) for r in table.rows}) > 1
 
 
-def _md_cell(value: Any) -> str:
+def _md_cell(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, float):

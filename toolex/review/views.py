@@ -53,7 +53,7 @@ class ItemView:
     rationale: str | None = None
 
 
-def pretty_doc(doc: Any) -> str:
+def pretty_doc(doc: object) -> str:
     """A raw documentation as indented JSON (as loaded: JSON text or an already parsed value)."""
     if doc is None:
         return "(no documentation in the store)"
