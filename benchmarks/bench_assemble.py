@@ -32,6 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import fixtures
 import reads
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,9 +74,10 @@ def build(store, data) -> None:
                 cands.append(
                     {"query_id": f"q{q}", "slot": s, "item_id": item, "rank": rank, "ok": accepted}
                 )
-    con = store.con
     with store.transaction():
-        con.execute("INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'x', 'x')")
+        fixtures.write(
+            store, "INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'x', 'x')"
+        )
         statements = {
             "items": "INSERT INTO items (benchmark, item_id, name, doc, text) "
             "SELECT 'b', item_id, item_id, '{}', item_id FROM rows",
@@ -93,7 +95,7 @@ def build(store, data) -> None:
         inputs |= {"candidates": cands, "verdicts": cands}
         for table, sql in statements.items():
             with store.registered("rows", pa.Table.from_pylist(inputs[table])):
-                con.execute(sql)
+                fixtures.write(store, sql)
 
 
 def rss_kb(field: str) -> int:

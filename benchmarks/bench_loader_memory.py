@@ -160,11 +160,12 @@ def _warm_up(store) -> None:
     """Pay the fixed costs before the 'before' figure: the first Arrow conversion and the first
     DuckDB insert map ~80 MB of code and pools whatever the input's size."""
     import pyarrow as pa
+    from fixtures import write
 
     table = pa.table({"x": pa.array(["warm"] * 1000)})
     with store.registered("warm_up", table):
-        store.con.execute("CREATE TEMP TABLE warm AS SELECT * FROM warm_up")
-        store.con.execute("DROP TABLE warm")
+        write(store, "CREATE TEMP TABLE warm AS SELECT * FROM warm_up")
+        write(store, "DROP TABLE warm")
 
 
 def child(mode: str, args: list[str], db: str) -> None:

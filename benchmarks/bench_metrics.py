@@ -27,9 +27,11 @@ import argparse
 import time
 from collections import defaultdict
 
+import fixtures
 import numpy as np
 import pyarrow as pa
 import pytrec_eval
+import reads
 
 from toolex import metrics
 from toolex.store import Store
@@ -63,29 +65,36 @@ def build(store: Store, n_queries: int, n_runs: int, depth: int, seed: int) -> N
                 c_rows["status"].append(status)
                 c_rows["slot"].append(slot)
                 c_rows["item"].append(item[pick])
-    con = store.con
-    con.execute(
-        "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'synth')", [BENCH]
+    fixtures.write(
+        store,
+        "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'synth')",
+        [BENCH],
     )
-    con.register("syn_queries", pa.table({"q": qids.tolist()}))
-    con.execute(
-        "INSERT INTO queries (benchmark, query_id, task, category, text) "
-        "SELECT $b, q, 'task_' || (hash(q) % 35), "
-        "['code', 'web', 'customized'][1 + (hash(q) % 3)::BIGINT], 'text' FROM syn_queries",
-        {"b": BENCH},
-    )
-    con.register("syn_qrels", pa.table(q_rows))
-    con.execute("INSERT INTO qrels SELECT $b, q, item, rel, slot FROM syn_qrels", {"b": BENCH})
-    con.register("syn_combos", pa.table(c_rows))
-    con.execute(
-        "INSERT INTO combinations (benchmark, expansion, query_id, combo_id, status) "
-        "SELECT DISTINCT $b, 'default', q, combo, status FROM syn_combos",
-        {"b": BENCH},
-    )
-    con.execute(
-        "INSERT INTO combination_items SELECT $b, 'default', q, combo, slot, item FROM syn_combos",
-        {"b": BENCH},
-    )
+    with store.registered("syn_queries", pa.table({"q": qids.tolist()})):
+        fixtures.write(
+            store,
+            "INSERT INTO queries (benchmark, query_id, task, category, text) "
+            "SELECT $b, q, 'task_' || (hash(q) % 35), "
+            "['code', 'web', 'customized'][1 + (hash(q) % 3)::BIGINT], 'text' FROM syn_queries",
+            {"b": BENCH},
+        )
+    with store.registered("syn_qrels", pa.table(q_rows)):
+        fixtures.write(
+            store, "INSERT INTO qrels SELECT $b, q, item, rel, slot FROM syn_qrels", {"b": BENCH}
+        )
+    with store.registered("syn_combos", pa.table(c_rows)):
+        fixtures.write(
+            store,
+            "INSERT INTO combinations (benchmark, expansion, query_id, combo_id, status) "
+            "SELECT DISTINCT $b, 'default', q, combo, status FROM syn_combos",
+            {"b": BENCH},
+        )
+        fixtures.write(
+            store,
+            "INSERT INTO combination_items "
+            "SELECT $b, 'default', q, combo, slot, item FROM syn_combos",
+            {"b": BENCH},
+        )
 
     # Runs: 100 results per query; the GT and its neighbours are planted at random depths so
     # that scores are spread over hits and misses, and 1 % of queries get no result at all.
@@ -100,57 +109,60 @@ def build(store: Store, n_queries: int, n_runs: int, depth: int, seed: int) -> N
         boost = np.zeros((n_queries, depth * 2))
         boost[:, :6] = 0.3
         scores = np.round(rng.random((n_queries, depth * 2)) + boost, 2)
-        con.register(
-            "syn_run",
-            pa.table(
-                {
-                    "q": np.repeat(qids, depth * 2).tolist(),
-                    "item": item[cand.ravel()].tolist(),
-                    "score": scores.ravel(),
-                }
-            ),
+        syn_run = pa.table(
+            {
+                "q": np.repeat(qids, depth * 2).tolist(),
+                "item": item[cand.ravel()].tolist(),
+                "score": scores.ravel(),
+            }
         )
         run_id = f"run{r:02d}"
-        con.execute(
-            "INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')", [run_id, BENCH]
+        fixtures.write(
+            store,
+            "INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')",
+            [run_id, BENCH],
         )
-        con.execute(
-            "INSERT INTO run_results SELECT $run, q, item, score, rank FROM ("
-            " SELECT q, item, score, row_number() OVER (PARTITION BY q"
-            "   ORDER BY score DESC, item DESC) AS rank"
-            " FROM (SELECT q, item, max(score) AS score FROM syn_run GROUP BY q, item)"
-            " WHERE hash(q || $run) % 100 <> 0) WHERE rank <= $depth",
-            {"run": run_id, "depth": depth},
-        )
+        with store.registered("syn_run", syn_run):
+            fixtures.write(
+                store,
+                "INSERT INTO run_results SELECT $run, q, item, score, rank FROM ("
+                " SELECT q, item, score, row_number() OVER (PARTITION BY q"
+                "   ORDER BY score DESC, item DESC) AS rank"
+                " FROM (SELECT q, item, max(score) AS score FROM syn_run GROUP BY q, item)"
+                " WHERE hash(q || $run) % 100 <> 0) WHERE rank <= $depth",
+                {"run": run_id, "depth": depth},
+            )
+
+
+# The reference's reads, vetted once (the time it spends is the store's answer and its dicts).
+QRELS = reads.query("SELECT query_id, item_id, relevance FROM qrels WHERE benchmark = ?")
+EXPANDED = reads.query(  # expanded combinations, renumbered 1..n per query (index j)
+    "SELECT ci.query_id, dense_rank() OVER (PARTITION BY ci.query_id ORDER BY ci.combo_id),"
+    " ci.item_id, coalesce(g.relevance, 1) FROM combination_items ci"
+    " JOIN combinations c USING (benchmark, expansion, query_id, combo_id)"
+    " LEFT JOIN qrels g ON g.benchmark = ci.benchmark AND g.query_id = ci.query_id"
+    "  AND g.slot = ci.slot"
+    " WHERE c.status = 'valid' AND c.combo_id <> 0 AND ci.benchmark = ?"
+)
+RESULTS = reads.query(
+    "SELECT run_id, query_id, item_id, score FROM run_results ORDER BY run_id, query_id, rank"
+)
 
 
 def reference(store: Store, run_ids: list[str], ks: list[int]):
     """pytrec_eval per combination index, Comp in Python, max per query. Returns (scores,
     seconds spent building dicts from the store, seconds spent evaluating)."""
     t0 = time.perf_counter()
-    con = store.con
     combos: dict[int, dict[str, dict[str, int]]] = defaultdict(dict)
-    for q, item, rel in con.execute(
-        "SELECT query_id, item_id, relevance FROM qrels WHERE benchmark = ?", [BENCH]
-    ).fetchall():
+    for q, item, rel in QRELS(store, [BENCH]):
         combos[0].setdefault(q, {})[item] = rel
     # Expanded combinations, renumbered 1..n per query (combination index j).
-    for q, j, item, rel in con.execute(
-        "SELECT ci.query_id, dense_rank() OVER (PARTITION BY ci.query_id ORDER BY ci.combo_id),"
-        " ci.item_id, coalesce(g.relevance, 1) FROM combination_items ci"
-        " JOIN combinations c USING (benchmark, expansion, query_id, combo_id)"
-        " LEFT JOIN qrels g ON g.benchmark = ci.benchmark AND g.query_id = ci.query_id"
-        "  AND g.slot = ci.slot"
-        " WHERE c.status = 'valid' AND c.combo_id <> 0 AND ci.benchmark = ?",
-        [BENCH],
-    ).fetchall():
+    for q, j, item, rel in EXPANDED(store, [BENCH]):
         labels = combos[j].setdefault(q, {})
         labels[item] = max(rel, labels.get(item, rel))
     runs: dict[str, dict[str, dict[str, float]]] = {r: defaultdict(dict) for r in run_ids}
     ranked: dict[str, dict[str, list[str]]] = {r: defaultdict(list) for r in run_ids}
-    for run_id, q, item, score in con.execute(
-        "SELECT run_id, query_id, item_id, score FROM run_results ORDER BY run_id, query_id, rank"
-    ).fetchall():
+    for run_id, q, item, score in RESULTS(store, None):
         runs[run_id][q][item] = score
         ranked[run_id][q].append(item)
     t1 = time.perf_counter()
@@ -199,12 +211,10 @@ def main() -> None:
     t = time.perf_counter()
     build(store, args.queries, args.runs, args.depth, args.seed)
     n = {
-        t_: store.con.execute(f"SELECT count(*) FROM {t_}").fetchone()[0]  # closed set
+        t_: reads.value(store, f"SELECT count(*) FROM {t_}")  # closed set
         for t_ in ("queries", "run_results", "combinations", "combination_items")
     }
-    n_valid = store.con.execute(
-        "SELECT count(*) FROM combinations WHERE status = 'valid'"
-    ).fetchone()[0]
+    n_valid = reads.value(store, "SELECT count(*) FROM combinations WHERE status = 'valid'")
     print(
         f"input: {n['queries']} queries, {n['combinations']} combinations ({n_valid} valid, "
         f"{n['combination_items']} items), {args.runs} runs, {n['run_results']} results; "
@@ -261,18 +271,23 @@ def floor(store: Store, run_id: str, ks: list[int], rounds: int) -> None:
 
     from toolex.metrics.engine import query_scores
 
-    con = store.con
-    one_q = con.execute(
-        "SELECT query_id FROM run_results WHERE run_id = ? ORDER BY query_id LIMIT 1", [run_id]
-    ).fetchone()[0]
-    con.execute("INSERT INTO runs (run_id, benchmark, level) VALUES ('one', ?, 'query')", [BENCH])
-    con.execute(
+    one_q = reads.value(
+        store,
+        "SELECT query_id FROM run_results WHERE run_id = ? ORDER BY query_id LIMIT 1",
+        [run_id],
+    )
+    fixtures.write(
+        store, "INSERT INTO runs (run_id, benchmark, level) VALUES ('one', ?, 'query')", [BENCH]
+    )
+    fixtures.write(
+        store,
         "INSERT INTO run_results SELECT 'one', query_id, item_id, score, rank FROM run_results"
         " WHERE run_id = ? AND query_id = ?",
         [run_id, one_q],
     )
-    n = con.execute("SELECT count(DISTINCT query_id) FROM run_results WHERE run_id = ?",
-                    [run_id]).fetchone()[0]  # fmt: skip
+    n = reads.value(
+        store, "SELECT count(DISTINCT query_id) FROM run_results WHERE run_id = ?", [run_id]
+    )
     rows = {
         f"per_query, {n} queries answered": lambda: metrics.per_query(store, [run_id], ks),
         "per_query, 1 query answered": lambda: metrics.per_query(store, ["one"], ks),

@@ -26,6 +26,7 @@ import sys
 import time
 from pathlib import Path
 
+import fixtures
 import pyarrow as pa
 
 from toolex.checks import run_checks
@@ -72,8 +73,9 @@ def synthetic_store(path: Path, n_tools: int, seed: int) -> Store:
     store = Store.open(path)
     table = pa.Table.from_pylist(rows)
     with store.transaction(), store.registered("scale_items", table):
-        store.con.execute("INSERT INTO items BY NAME SELECT * FROM scale_items")
-        store.con.execute(
+        fixtures.write(store, "INSERT INTO items BY NAME SELECT * FROM scale_items")
+        fixtures.write(
+            store,
             "INSERT INTO benchmarks (benchmark, format, source, revision) "
             "VALUES ('scale', 'plain', 'bench_scale', ?)",
             [f"seed{seed}-n{n_tools}"],

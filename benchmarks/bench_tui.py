@@ -18,8 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import fixtures
 import numpy as np
 import pyarrow as pa
+import reads
 from toolex_tui.app import ToolexApp
 from toolex_tui.data import Browser, QueryFilter, open_browse_store
 
@@ -33,11 +35,7 @@ WORDS = (  # noqa: SIM905 (a word list reads better as a sentence)
 
 
 def _insert(store: Store, table: str, data: dict) -> None:
-    tbl = pa.table(data)
-    store.con.register("_bench_rows", tbl)
-    cols = ", ".join(tbl.column_names)
-    store.con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _bench_rows")
-    store.con.unregister("_bench_rows")
+    fixtures.insert(store, table, pa.table(data))
 
 
 def build(path: Path, n_queries: int, n_items: int, seed: int = 0) -> None:
@@ -46,10 +44,12 @@ def build(path: Path, n_queries: int, n_items: int, seed: int = 0) -> None:
     rng = np.random.default_rng(seed)
     store = Store.open(path)
     b, e = "bench", "default"
-    store.con.execute(
-        "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'synthetic')", [b]
+    fixtures.write(
+        store,
+        "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'synthetic')",
+        [b],
     )
-    store.con.execute("INSERT INTO expansions (benchmark, expansion) VALUES (?, ?)", [b, e])
+    fixtures.write(store, "INSERT INTO expansions (benchmark, expansion) VALUES (?, ?)", [b, e])
     items = [f"tool_{i}" for i in range(n_items)]
     _insert(
         store,
@@ -126,8 +126,8 @@ def build(path: Path, n_queries: int, n_items: int, seed: int = 0) -> None:
         },
     )
     for run in ("runA", "runB"):
-        store.con.execute(
-            "INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')", [run, b]
+        fixtures.write(
+            store, "INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')", [run, b]
         )
         rq, ri, rr = [], [], []
         for q, ts in gt.items():
@@ -168,14 +168,18 @@ def timed(fn, repeat: int) -> float:
     return statistics.median(times)
 
 
+# every query row with its GT and valid-combination counts
+EVERY_QUERY = reads.query(
+    "SELECT q.query_id, q.task, q.category, q.text, "
+    "(SELECT count(*) FROM qrels g WHERE g.query_id = q.query_id) AS n_gt, "
+    "(SELECT count(*) FROM combinations c WHERE c.query_id = q.query_id "
+    " AND c.status = 'valid') AS n_valid FROM queries q"
+)
+
+
 def naive(store: Store, flt: QueryFilter) -> int:
     """The reference: every query row with its counts into Python, filtered there."""
-    rows = store.con.execute(
-        "SELECT q.query_id, q.task, q.category, q.text, "
-        "(SELECT count(*) FROM qrels g WHERE g.query_id = q.query_id) AS n_gt, "
-        "(SELECT count(*) FROM combinations c WHERE c.query_id = q.query_id "
-        " AND c.status = 'valid') AS n_valid FROM queries q"
-    ).fetchall()
+    rows = EVERY_QUERY(store, None)
     s = (flt.search or "").lower()
     keep = [
         r

@@ -80,23 +80,23 @@ def test_scores_and_sorting(ro_store):
 def test_query_and_tool_detail(ro_store):
     b = Browser(ro_store)
     slots = b.slots("G1_instruction:588")
-    assert [s["gt_item"] for s in slots] == [
+    assert [s.gt_item for s in slots] == [
         "TheClique::Transfermarkt search",
         "TheClique::Transfermarkt details",
     ]
     cands = b.candidates("G1_instruction:588")
-    refs = [c for c in cands if c["is_reference"]]
-    assert len(refs) == 2 and all(c["accepted"] for c in refs)
+    refs = [c for c in cands if c.is_reference]
+    assert len(refs) == 2 and all(c.accepted for c in refs)
     combos = b.combinations("G1_instruction:588")
-    assert [(c["combo_id"], c["status"]) for c in combos] == [
+    assert [(c.combo_id, c.status) for c in combos] == [
         (0, "valid"),
         (1, "rejected_platform"),
     ]
-    runs = {r["run_id"]: r for r in b.run_ranks("G1_instruction:1073")}
-    assert runs["swap"]["gt_ranks"].split()[0] == "11"
-    assert runs["swap"]["equivalents"] is None  # its equivalent is slot 1's GT, not new
+    runs = {r.run_id: r for r in b.run_ranks("G1_instruction:1073")}
+    assert (runs["swap"].gt_ranks or "").split()[0] == "11"
+    assert runs["swap"].equivalents is None  # its equivalent is slot 1's GT, not new
     tq = b.tool_queries("Keyword Analysis::QueryKeywords")
-    assert [(r["role"], r["query_id"], r["slot"]) for r in tq] == [
+    assert [(r.role, r.query_id, r.slot) for r in tq] == [
         ("gt", "G1_instruction:1073", 1),
         ("equivalent", "G1_instruction:1073", 0),
     ]

@@ -159,6 +159,6 @@ def test_equivalents_are_listed_best_rank_first(tmp_path):
         c.execute("INSERT INTO run_results VALUES ('r', 'q', ?, ?, ?)", [item, 1.0 / rank, rank])
     browser = Browser(store, "b", "default")
     for _ in range(3):
-        listed = browser.run_ranks("q")[0]["equivalents"]
-        assert [(e["item_id"], e["rank"]) for e in listed] == [("zz", 2), ("mm", 5), ("aa", 9)]
+        listed = browser.run_ranks("q")[0].equivalents or []
+        assert [(e.item_id, e.rank) for e in listed] == [("zz", 2), ("mm", 5), ("aa", 9)]
     store.close()

@@ -99,7 +99,7 @@ def test_ids_sort_naturally_in_every_list(tmp_path):
     assert [v for v, _ in facets["task"]] == ["G1", "G2", "G10"]
     assert [v for v, _ in facets["n_gt"]] == ["1", "10"]
     assert browser.runs() == ["run_2", "run_10"]
-    assert [r["query_id"] for r in browser.tool_queries("tool")] == natural
+    assert [r.query_id for r in browser.tool_queries("tool")] == natural
     store.close()
 
 

@@ -14,11 +14,11 @@ TOOL = "Keyword Analysis::QueryKeywords"  # accepted in place of G1_instruction:
 def test_equivalents_both_ways(ro_store):
     b = Browser(ro_store)
     rows = b.tool_equivalents(TOOL)
-    replaces = [r for r in rows if r["relation"] == "replaces"]
-    assert replaces and all(r["steps"] >= 1 and r["queries"] >= 1 for r in replaces)
-    other = replaces[0]["item_id"]
+    replaces = [r for r in rows if r.relation == "replaces"]
+    assert replaces and all(r.steps >= 1 and r.queries >= 1 for r in replaces)
+    other = replaces[0].item_id
     back = b.tool_equivalents(other)
-    assert any(r["relation"] == "replaced by" and r["item_id"] == TOOL for r in back)
+    assert any(r.relation == "replaced by" and r.item_id == TOOL for r in back)
     assert b.tool_equivalents("no such tool") == []
 
 

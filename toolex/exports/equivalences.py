@@ -17,9 +17,8 @@ pairs ranked by the equivalent endpoint pairs between them (sql/exports/43).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 from xml.etree import ElementTree as ET
 
 import pyarrow as pa
@@ -53,8 +52,9 @@ def equivalence_edges(
 
 def graph(
     store: Store, benchmark: str | None = None, expansion: str = "default"
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(nodes, edges) of the equivalence graph: one edge per (reference, candidate) pair."""
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """(nodes, edges) of the equivalence graph: one edge per (reference, candidate) pair, as
+    the node-link JSON holds them (columns as in sql/exports/41, 42)."""
     benchmark, expansion = resolve(store, benchmark, expansion)
     edges = equivalence_edges(store, benchmark, expansion)
     with store.registered("equivalence_edges", edges):
@@ -65,7 +65,7 @@ def graph(
 
 def redundant_platforms(
     store: Store, benchmark: str | None = None, expansion: str = "default", min_pairs: int = 1
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """Provider pairs with equivalent endpoints, most first (columns as in sql/exports/43)."""
     benchmark, expansion = resolve(store, benchmark, expansion)
     edges = equivalence_edges(store, benchmark, expansion)
@@ -107,8 +107,8 @@ def graph_format(path: str | Path) -> str | None:
 
 def write_graph(
     path: str | Path,
-    nodes: list[dict[str, Any]],
-    links: list[dict[str, Any]],
+    nodes: Sequence[Mapping[str, object]],
+    links: Sequence[Mapping[str, object]],
     *,
     directed_from: str,
     store: str | None = None,
@@ -122,8 +122,8 @@ def write_graph(
 def _write_graph(
     target: Path,
     kind: str | None,
-    nodes: list[dict[str, Any]],
-    links: list[dict[str, Any]],
+    nodes: Sequence[Mapping[str, object]],
+    links: Sequence[Mapping[str, object]],
     directed_from: str,
 ) -> None:
     description = f"toolex equivalence graph: an edge from the {directed_from} to its equivalent"
@@ -161,7 +161,7 @@ def _write_graph(
     ET.ElementTree(root).write(target, encoding="utf-8", xml_declaration=True)
 
 
-def _flat(link: Mapping[str, object]) -> dict[str, Any]:
+def _flat(link: Mapping[str, object]) -> dict[str, object]:
     """A link with its lists joined: GraphML attributes are scalars."""
     return {k: " | ".join(map(str, v)) if isinstance(v, list) else v for k, v in link.items()}
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,18 +73,8 @@ def export_toolbench(
     source: str | Path | None = None,
 ) -> ToolBenchExport:
     benchmark, expansion = resolve(store, benchmark, expansion)
-    stored = stored_benchmark(store, benchmark)
-    if stored.format != FORMAT:
-        raise ToolexError(
-            f"benchmark {benchmark!r} was loaded from {stored.format!r}, not StableToolBench: "
-            "ToolBench tasks need its RapidAPI tools (`toolex load stabletoolbench`), which "
-            "StableToolBench's API server answers for"
-        )
-    root = Path(source or stored.source)
-    # Never into the store's own folders, nor into the folder the tasks are read from (it once
-    # wrote 381 tasks into StableToolBench's own test_instruction/).
-    guard = (store.path, [str(root)])
-    check_folder(out, *guard)
+    root = _source_root(store, benchmark, source)
+    guard = _guard(store, out, root)
     rows = store.rows(
         "exports/50_toolbench_combinations.sql", {"benchmark": benchmark, "expansion": expansion}
     )
@@ -95,19 +85,12 @@ def export_toolbench(
     mapping: list[dict[str, Any]] = []
     # one numbering for every group: StableToolBench's ids are unique across its groups, and
     # tasks.csv maps a task id back to its query without its group
-    next_id = 1 + max(
-        (int(t["query_id"]) for g in groups for t in originals[g].values()), default=0
-    )
+    known = [int(t["query_id"]) for g in groups for t in originals[g].values()]
+    next_id = 1 + max(known, default=0)
     for r in rows:
         group, query_id = r["task"], r["query_id"]
         raw = query_id.split(":", 1)[1]
-        task = originals[group].get(raw)
-        if task is None:
-            raise InputError(
-                f"query {raw} of {group} is not in the source file (was the benchmark loaded "
-                "from another copy? pass --source)",
-                path=str(root / "test_instruction" / f"{group}.json"),
-            )
+        task = _original(originals, group, raw, root)
         docs = [json.loads(d) for d in r["docs"]]
         if r["combo_id"] == 0:
             task_id, out_task = task["query_id"], dict(task)
@@ -141,6 +124,42 @@ def export_toolbench(
     _write(result.folder, tasks, mapping, guard)
     result.groups = {g: len(t) for g, t in tasks.items()}
     return result
+
+
+def _source_root(store: Store, benchmark: str, source: str | Path | None) -> Path:
+    """The StableToolBench folder the tasks are read from (``source``, or where the benchmark
+    was loaded from); a benchmark of another format has no ToolBench tasks."""
+    stored = stored_benchmark(store, benchmark)
+    if stored.format != FORMAT:
+        raise ToolexError(
+            f"benchmark {benchmark!r} was loaded from {stored.format!r}, not StableToolBench: "
+            "ToolBench tasks need its RapidAPI tools (`toolex load stabletoolbench`), which "
+            "StableToolBench's API server answers for"
+        )
+    return Path(source or stored.source)
+
+
+def _guard(store: Store, out: str | Path, root: Path) -> tuple[str, list[str]]:
+    """What the export must never write into, checked on ``out``: the store's own folders and
+    the folder the tasks are read from (it once wrote 381 tasks into StableToolBench's own
+    test_instruction/)."""
+    guard = (store.path, [str(root)])
+    check_folder(out, *guard)
+    return guard
+
+
+def _original(
+    originals: Mapping[str, Mapping[str, dict[str, Any]]], group: str, raw: str, root: Path
+) -> dict[str, Any]:
+    """The source's task ``raw`` of ``group``."""
+    task = originals[group].get(raw)
+    if task is None:
+        raise InputError(
+            f"query {raw} of {group} is not in the source file (was the benchmark loaded "
+            "from another copy? pass --source)",
+            path=str(root / "test_instruction" / f"{group}.json"),
+        )
+    return task
 
 
 def swapped(task: dict[str, Any], docs: list[dict[str, Any]], task_id: int) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -63,18 +63,34 @@ def task_problems(
     if combo_id == 0:
         same = {k: v for k, v in task.items() if k != "toolex"} == original
         return [] if same else ["the original task is not the source's task as loaded"]
-    problems = []
     members = [key(d) for d in docs]
     relevant = [tuple(pair) for pair in task.get("relevant APIs", [])]
+    problems = []
     if relevant != list(dict.fromkeys(members)):
         problems.append(f"relevant APIs {relevant} are not the combination's members {members}")
-    entries = [a for a in task.get("api_list", []) if isinstance(a, dict)]
+    entries: list[Mapping[str, object]] = [
+        a for a in task.get("api_list", []) if isinstance(a, dict)
+    ]
+    theirs: list[Mapping[str, object]] = original["api_list"]
+    replaced = {tuple(pair) for pair in original["relevant APIs"]} - set(members)
+    problems += _listing_problems(theirs, replaced, entries, members)
+    return problems + _entry_problems(theirs, entries, docs)
+
+
+def _listing_problems(
+    original: list[Mapping[str, object]],
+    replaced: set[tuple[str, ...]],
+    entries: list[Mapping[str, object]],
+    members: list[tuple[str, str]],
+) -> list[str]:
+    """Which APIs the task's api_list holds against what it should: the original's list with
+    the ``replaced`` relevant APIs swapped for the combination's ``members``, none twice."""
+    problems = []
     listed = Counter(key(a) for a in entries)
     missing = [m for m in dict.fromkeys(members) if m not in listed]
     if missing:
         problems.append(f"relevant API(s) missing from api_list: {_names(missing)}")
-    before = [key(a) for a in original["api_list"]]
-    replaced = {tuple(pair) for pair in original["relevant APIs"]} - set(members)
+    before = [key(a) for a in original]
     expected = (set(before) - replaced) | set(members)
     if set(listed) != expected:
         extra, lost = set(listed) - expected, expected - set(listed)
@@ -86,18 +102,25 @@ def task_problems(
     twice = [k for k, n in listed.items() if n > max(own.get(k, 0), 1)]
     if twice:
         problems.append(f"api_list repeats {_names(twice)}")
-    stored = {key(d): d for d in docs}
-    theirs: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for a in original["api_list"]:
-        theirs.setdefault(key(a), []).append(a)
-    for entry in entries:
-        k = key(entry)
-        if entry != stored.get(k) and entry not in theirs.get(k, []):
-            problems.append(
-                f"api_list entry {_names([k])} is neither the store's documentation of it nor "
-                "the original's entry"
-            )
     return problems
+
+
+def _entry_problems(
+    original: list[Mapping[str, object]],
+    entries: list[Mapping[str, object]],
+    docs: Sequence[Mapping[str, object]],
+) -> list[str]:
+    """Each api_list entry is the store's documentation of its API or the original's entry."""
+    stored = {key(d): d for d in docs}
+    theirs: dict[tuple[str, str], list[Mapping[str, object]]] = {}
+    for a in original:
+        theirs.setdefault(key(a), []).append(a)
+    return [
+        f"api_list entry {_names([key(entry)])} is neither the store's documentation of it nor "
+        "the original's entry"
+        for entry in entries
+        if entry != stored.get(key(entry)) and entry not in theirs.get(key(entry), [])
+    ]
 
 
 def check_toolbench(

@@ -36,7 +36,7 @@ from toolex.labels.records import SHIPPED, Label
 from toolex.labels.report import Evaluation, Scored, judge_report, save_evaluation
 from toolex.labels.spread import label_stratum, spread
 from toolex.labels.table import checked_labels, require_source, stored_labels
-from toolex.labels.tasks import LabelTasks, label_tasks
+from toolex.labels.tasks import LabelledTask, LabelTasks, label_tasks
 from toolex.llm.budget import Budget
 from toolex.progress import progress
 from toolex.store import Store
@@ -220,46 +220,16 @@ def evaluate_verify(
     tasks = lt.tasks
     if budget is not None:
         tasks = spread(tasks, lambda t: (t.strata["benchmark"], t.strata["part"]), seed)
-    evaluation = Evaluation(source, "verify", len(labels), [], _task_notes(lt, decompose_with))
-    if source in LABELS_FITTED_ON and any(parse_spec(s)[0] == "heuristic" for s in specs):
-        evaluation.notes.append(
-            f"in sample: the offline judge's cut was chosen on {source!r}; its figures held "
-            "out by library are in toolex/data/labels/held_out.json "
-            "(python benchmarks/fit_offline_judge.py --db STORE)"
-        )
-    if any(label.stratum and label.stratum.get("population") for label in labels):
-        evaluation.notes.append(
-            "these labels were drawn by stratum (one third per part of a review sample): the "
-            "figures describe the labelled sample, not the candidate population; `toolex review "
-            "stats` of the sample weighs each stratum by its population"
-        )
-    by_key = {t.task.key: t for t in lt.tasks}
+    notes = _task_notes(lt, decompose_with) + _verify_notes(source, specs, labels)
+    evaluation = Evaluation(source, "verify", len(labels), [], notes)
     for spec in specs:
-        scored: list[Scored] = []
-        failed: list[tuple[str, str]] = []
-        calls = {"made": 0, "cached": 0, "cost_usd": 0.0}
         judges = [
             (bench, _budgeted(judge, budget))
             for bench, judge in _verify_judges(
                 store, spec, config, sorted({t.benchmark for t in lt.tasks})
             )
         ]
-        with progress(f"judges eval {spec}", len(tasks), unit="verdicts") as advance:
-            for bench, judge in judges:
-                group = [t.task for t in tasks if bench is None or t.benchmark == bench]
-                for outcome in judge.verify(group):
-                    advance(1)
-                    item = by_key[outcome.key]
-                    if outcome.extra.get("cached"):
-                        calls["cached"] += 1
-                    if not outcome.ok or not isinstance(outcome.value, Verdict):
-                        failed.append((outcome.key, outcome.error or "no verdict"))
-                        continue
-                    scored.append(_scored_verdict(item, outcome.value))
-                spend = judge.spend
-                if spend is not None:
-                    calls["made"] += spend.attempts
-                    calls["cost_usd"] += spend.cost_usd
+        scored, failed, calls = _judged(spec, judges, tasks, lt.tasks)
         screen = any(j.spec == "heuristic:prescreen" for _, j in judges)
         report = judge_report(spec, "verify", scored, failed, screen=screen)
         if any(j.makes_calls for _, j in judges):
@@ -275,6 +245,55 @@ def evaluate_verify(
     elif save:
         save_evaluation(store, evaluation)
     return evaluation
+
+
+def _verify_notes(source: str, specs: Sequence[str], labels: Sequence[Label]) -> list[str]:
+    """What the figures of ``specs`` on these labels cannot say by themselves."""
+    notes = []
+    if source in LABELS_FITTED_ON and any(parse_spec(s)[0] == "heuristic" for s in specs):
+        notes.append(
+            f"in sample: the offline judge's cut was chosen on {source!r}; its figures held "
+            "out by library are in toolex/data/labels/held_out.json "
+            "(python benchmarks/fit_offline_judge.py --db STORE)"
+        )
+    if any(label.stratum and label.stratum.get("population") for label in labels):
+        notes.append(
+            "these labels were drawn by stratum (one third per part of a review sample): the "
+            "figures describe the labelled sample, not the candidate population; `toolex review "
+            "stats` of the sample weighs each stratum by its population"
+        )
+    return notes
+
+
+def _judged(
+    spec: str,
+    judges: list[tuple[str | None, Judge]],
+    tasks: Sequence[LabelledTask],
+    every: Sequence[LabelledTask],
+) -> tuple[list[Scored], list[tuple[str, str]], dict[str, float]]:
+    """The verdicts of ``spec``'s judges (one per benchmark, or one for all) on ``tasks`` in
+    their order: (scored, failed, calls made / answered from the ledger / cost)."""
+    by_key = {t.task.key: t for t in every}
+    scored: list[Scored] = []
+    failed: list[tuple[str, str]] = []
+    calls = {"made": 0, "cached": 0, "cost_usd": 0.0}
+    with progress(f"judges eval {spec}", len(tasks), unit="verdicts") as advance:
+        for bench, judge in judges:
+            group = [t.task for t in tasks if bench is None or t.benchmark == bench]
+            for outcome in judge.verify(group):
+                advance(1)
+                item = by_key[outcome.key]
+                if outcome.extra.get("cached"):
+                    calls["cached"] += 1
+                if not outcome.ok or not isinstance(outcome.value, Verdict):
+                    failed.append((outcome.key, outcome.error or "no verdict"))
+                    continue
+                scored.append(_scored_verdict(item, outcome.value))
+            spend = judge.spend
+            if spend is not None:
+                calls["made"] += spend.attempts
+                calls["cost_usd"] += spend.cost_usd
+    return scored, failed, calls
 
 
 def plan_verify(

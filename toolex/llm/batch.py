@@ -234,30 +234,12 @@ def run_batch(
     yield from done
     if not todo:
         return
-    pending = ledger.pending(c.input_hash for c in todo)
-    members: dict[str, list[tuple[str, Call]]] = {}  # batch id -> (custom_id, call)
-    for call in todo:
-        if call.input_hash in pending:
-            request = pending[call.input_hash]
-            members.setdefault(request.batch_id, []).append((request.call_id, call))
-    fresh = [c for c in todo if c.input_hash not in pending]
-    for start in range(0, len(fresh), max_requests):  # all batches are submitted before polling
-        chunk = fresh[start : start + max_requests]
-        bid = submit(client, ledger, executor, chunk)
-        rows = ledger.pending(c.input_hash for c in chunk)
-        members[bid] = [(rows[c.input_hash].call_id, c) for c in chunk]
-
+    members = _submitted(client, ledger, executor, todo, max_requests)
     retry: list[Call] = []
     for bid, entries in members.items():
         while not _ended_safely(client, bid):
             time.sleep(poll_s)
-        try:
-            answers = {
-                cid: without_secrets(a) if isinstance(a, Reply) else a
-                for cid, a in collect(client, bid).items()
-            }
-        except (TransientError, PermanentError) as exc:
-            raise _stopped(client, bid, f"collecting its results failed: {exc}") from None
+        answers = _answers(client, bid)
         for cid, call in entries:
             result = _settle(ledger, executor, client, cid, call, answers.get(cid))
             if isinstance(result, Result):
@@ -266,6 +248,38 @@ def run_batch(
                 retry.append(result)
     if retry:  # what the batch could not answer goes through direct calls with backoff
         yield from executor.run(retry)
+
+
+def _submitted(
+    client: ProviderChat, ledger: Ledger, executor: Executor, todo: list[Call], max_requests: int
+) -> dict[str, list[tuple[str, Call]]]:
+    """Batch id -> its (custom_id, call): the batches a past run left pending, then the rest of
+    ``todo`` submitted in batches of up to ``max_requests`` (all before any polling)."""
+    pending = ledger.pending(c.input_hash for c in todo)
+    members: dict[str, list[tuple[str, Call]]] = {}
+    for call in todo:
+        if call.input_hash in pending:
+            request = pending[call.input_hash]
+            members.setdefault(request.batch_id, []).append((request.call_id, call))
+    fresh = [c for c in todo if c.input_hash not in pending]
+    for start in range(0, len(fresh), max_requests):
+        chunk = fresh[start : start + max_requests]
+        bid = submit(client, ledger, executor, chunk)
+        rows = ledger.pending(c.input_hash for c in chunk)
+        members[bid] = [(rows[c.input_hash].call_id, c) for c in chunk]
+    return members
+
+
+def _answers(client: ProviderChat, batch_id: str) -> dict[str, Reply | str]:
+    """The ended batch's answers by custom_id (a message for a request it did not answer),
+    replies without secrets."""
+    try:
+        return {
+            cid: without_secrets(a) if isinstance(a, Reply) else a
+            for cid, a in collect(client, batch_id).items()
+        }
+    except (TransientError, PermanentError) as exc:
+        raise _stopped(client, batch_id, f"collecting its results failed: {exc}") from None
 
 
 _failed_polls: dict[str, int] = {}  # batch id -> polls in a row that failed

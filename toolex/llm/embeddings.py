@@ -154,6 +154,23 @@ class MalformedAnswer(Exception):
 
 
 def _vectors(resp: object, n: int, width: int = 0) -> np.ndarray:
+    try:
+        out = np.asarray(_in_order(resp, n), dtype=np.float32)
+    except (TypeError, ValueError):
+        raise MalformedAnswer("vectors of different widths, or not numbers") from None
+    if out.ndim != 2 or out.shape[1] == 0:
+        raise MalformedAnswer(f"vectors of shape {out.shape}, not one row of numbers per text")
+    if not np.isfinite(out).all():
+        raise MalformedAnswer("a vector holds NaN or infinity")
+    _check_width(out.shape[1], width)
+    zero = int((~out.any(axis=1)).sum())
+    if zero:  # no direction: every similarity to it is 0, so it ranks nothing
+        raise MalformedAnswer(f"all-zero vectors for {zero} of {n} texts")
+    return out
+
+
+def _in_order(resp: object, n: int) -> list[object]:
+    """The answer's ``n`` embeddings in the order of the texts sent."""
     data = list(getattr(resp, "data", None) or [])
     if len(data) != n:
         raise MalformedAnswer(f"{len(data)} vectors for {n} texts")
@@ -163,31 +180,23 @@ def _vectors(resp: object, n: int, width: int = 0) -> np.ndarray:
         order.append(index if isinstance(index, int) and not isinstance(index, bool) else i)
     if sorted(order) != list(range(n)):
         raise MalformedAnswer(f"vector indexes {sorted(order)[:5]}... are not 0..{n - 1}")
-    rows: list[Any] = [None] * n
+    rows: list[object] = [None] * n
     for i, d in zip(order, data, strict=True):
         rows[i] = getattr(d, "embedding", None)
-    try:
-        out = np.asarray(rows, dtype=np.float32)
-    except (TypeError, ValueError):
-        raise MalformedAnswer("vectors of different widths, or not numbers") from None
-    if out.ndim != 2 or out.shape[1] == 0:
-        raise MalformedAnswer(f"vectors of shape {out.shape}, not one row of numbers per text")
-    if not np.isfinite(out).all():
-        raise MalformedAnswer("a vector holds NaN or infinity")
-    if width and out.shape[1] != width:
+    return rows
+
+
+def _check_width(got: int, width: int) -> None:
+    """``got`` is the ``width`` the model gave before (if any) and no wider than any model's."""
+    if width and got != width:
         raise MalformedAnswer(
-            f"vectors of width {out.shape[1]:,}, not the {width:,} it gave before (another "
+            f"vectors of width {got:,}, not the {width:,} it gave before (another "
             "model served under that name?)"
         )
-    if out.shape[1] > MAX_WIDTH:
+    if got > MAX_WIDTH:
         raise MalformedAnswer(
-            f"vectors of width {out.shape[1]:,}, wider than any embedding model's "
-            f"(at most {MAX_WIDTH:,})"
+            f"vectors of width {got:,}, wider than any embedding model's (at most {MAX_WIDTH:,})"
         )
-    zero = int((~out.any(axis=1)).sum())
-    if zero:  # no direction: every similarity to it is 0, so it ranks nothing
-        raise MalformedAnswer(f"all-zero vectors for {zero} of {n} texts")
-    return out
 
 
 def _tokens(resp: object) -> int | None:

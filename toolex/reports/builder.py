@@ -148,18 +148,7 @@ def _sections(
             )
         )
     with step("gain illusion"):
-        illusion = gain_illusion_table(ctx)
-        report.tables.append(illusion)
-        for base, tuned in ctx.pairs:
-            name = f"gain_illusion_{figures.safe_name(base)}_vs_{figures.safe_name(tuned)}"
-            report.figures.append(
-                (
-                    f"Fine-tuning gain, {tuned} vs {base}",
-                    figures.gain_illusion(
-                        illusion.rows, base, tuned, k, _png(report, name), report.oracle
-                    ),
-                )
-            )
+        _gain_illusion(ctx, report, k)
     with step("equivalent ranks"):
         summary, best, cdf = equivalent_rank_tables(ctx)
         report.tables += [summary, best, cdf]
@@ -190,6 +179,18 @@ def _sections(
         _write_text(report.folder / "report.md", render_markdown(ctx, report), report.store)
 
 
+def _gain_illusion(ctx: ReportContext, report: Report, k: int) -> None:
+    """The gain-illusion table, and a figure for each (base, tuned) pair of runs."""
+    illusion = gain_illusion_table(ctx)
+    report.tables.append(illusion)
+    for base, tuned in ctx.pairs:
+        name = f"gain_illusion_{figures.safe_name(base)}_vs_{figures.safe_name(tuned)}"
+        path = figures.gain_illusion(
+            illusion.rows, base, tuned, k, _png(report, name), report.oracle
+        )
+        report.figures.append((f"Fine-tuning gain, {tuned} vs {base}", path))
+
+
 def _png(report: Report, name: str) -> Path:
     """Where a figure goes, refused first if it is among the store's files (figures.py writes
     it whole)."""
@@ -217,7 +218,7 @@ def write_json(table: Table, path: Path, store: str | None = None) -> None:
     _write_text(path, json.dumps(doc, indent=1, default=str) + "\n", store)
 
 
-def _csv_value(value: Any) -> Any:
+def _csv_value(value: object) -> object:
     if isinstance(value, list):
         return json.dumps(value, default=str)
     return value
@@ -290,7 +291,7 @@ def _varies(table: Table, col: str) -> bool:
     return len({str(r.get(col)) for r in table.rows}) > 1
 
 
-def _md_cell(value: Any) -> str:
+def _md_cell(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, float):

@@ -13,9 +13,14 @@ import re
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolex.reports.provenance import ORACLE_MARK, ORACLE_SHORT, run_label
+
+if TYPE_CHECKING:  # matplotlib loads only when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.colors import Colormap
+    from matplotlib.figure import Figure
 
 METRIC_LABELS = {"ndcg": "NDCG", "recall": "Recall", "comp": "Comp", "mean": "Mean of three"}
 KIND_STYLE = {  # kind: (label, colour, line style)
@@ -32,7 +37,7 @@ def safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
 
 
-def _subplots(*args: Any, figsize: tuple[float, float], **kwargs: Any) -> tuple[Any, Any]:
+def _subplots(*args: Any, figsize: tuple[float, float], **kwargs: Any) -> tuple[Figure, Any]:
     """A figure of its own, outside pyplot: drawing a report selects no backend and touches no
     notebook's figures, and matplotlib loads only when a figure is drawn."""
     from matplotlib.figure import Figure
@@ -41,13 +46,13 @@ def _subplots(*args: Any, figsize: tuple[float, float], **kwargs: Any) -> tuple[
     return fig, fig.subplots(*args, **kwargs)
 
 
-def _cmap(name: str) -> Any:
+def _cmap(name: str) -> Colormap:
     import matplotlib
 
     return matplotlib.colormaps[name]
 
 
-def _save(fig: Any, path: Path) -> Path:
+def _save(fig: Figure, path: Path) -> Path:
     from toolex.exports.files import output_file
 
     # Whole or not at all, like every output (the temporary name's suffix is not .png, so the
@@ -57,7 +62,7 @@ def _save(fig: Any, path: Path) -> Path:
     return path
 
 
-def _oracle_footnote(fig: Any, labels: Sequence[str]) -> None:
+def _oracle_footnote(fig: Figure, labels: Sequence[str]) -> None:
     """Say what † means below the axes when a shown run carries it."""
     if any(label.endswith(ORACLE_MARK) for label in labels):
         fig.text(
@@ -70,7 +75,7 @@ def _oracle_footnote(fig: Any, labels: Sequence[str]) -> None:
         )
 
 
-def _bar_labels(ax: Any, labels: Sequence[str]) -> None:
+def _bar_labels(ax: Axes, labels: Sequence[str]) -> None:
     # per bar about nine characters fit at paper size; a longer name would run into its neighbour
     rotate = len(labels) > 4 or max((len(x) for x in labels), default=0) > 9
     ax.set_xticks(range(len(labels)))

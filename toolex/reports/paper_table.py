@@ -205,7 +205,7 @@ def _key(header: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", header.lower()).strip("_") or "group"
 
 
-def _md(value: Any) -> str:
+def _md(value: object) -> str:
     return str(value).replace("|", "\\|")
 
 

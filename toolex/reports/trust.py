@@ -46,6 +46,7 @@ from typing import Any
 from toolex.judges import JUDGE_STAGES
 from toolex.judges.embedding import DEFAULT_EMBEDDING
 from toolex.judges.operating_points import LABELS_FITTED_ON
+from toolex.reports.queries import trust_evaluations, trust_label_overlap
 from toolex.reports.trust_measure import (
     EXPECTED_BASIS,
     HELD_OUT_BASIS,
@@ -186,14 +187,10 @@ def expansion_trust(store: Store, benchmark: str, expansion: str) -> ExpansionTr
         stages[stage] = rows or [((config or {}).get(stage), 0, 0)]
     accepted = {r["judge"]: int(r["accepted"]) for r in written if r["stage"] == "verify"}
     specs = sorted({_norm(j) for rows in stages.values() for j, _, _ in rows if j})
-    evaluations = store.rows(
-        "reports/82_trust_evaluations.sql", {"benchmark": benchmark, "judges": specs}
-    )
+    evaluations = trust_evaluations(store, benchmark, specs)
     overlap = {
-        _norm(r["judge"]): r
-        for r in store.rows(
-            "reports/83_trust_label_overlap.sql", {**params, "fitted_on": list(LABELS_FITTED_ON)}
-        )
+        _norm(r.judge): r
+        for r in trust_label_overlap(store, benchmark, expansion, LABELS_FITTED_ON)
     }
     trust = ExpansionTrust(benchmark, expansion)
     for stage, rows in stages.items():

@@ -8,7 +8,6 @@ replaces the offline verifier's figure only when it says more (a narrower interv
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from toolex.judges.embedding import DEFAULT_EMBEDDING
 from toolex.judges.operating_points import (
@@ -18,6 +17,7 @@ from toolex.judges.operating_points import (
     fresh_checks,
     held_out,
 )
+from toolex.reports.queries import Evaluation, LabelOverlap
 from toolex.statistics import wilson_interval
 
 # An unmeasured verifier makes the expansion "unvalidated" (the word marks it everywhere);
@@ -140,45 +140,57 @@ def measure(
     benchmark: str,
     stage: str,
     judge: str | None,
-    evaluations: list[dict[str, Any]],
-    overlap: dict[str, dict[str, Any]],
+    evaluations: list[Evaluation],
+    overlap: dict[str, LabelOverlap],
     before_fit: bool = False,
     embedding: str = DEFAULT_EMBEDDING,
 ) -> JudgeTrust:
     unmeasured = UNVALIDATED if stage == "verify" else NOT_MEASURED
     if judge is None:
         return JudgeTrust(stage, None, unmeasured, note="no judge recorded for this stage")
-    measured: list[JudgeTrust] = []  # label sets that measure this judge, best first
-    for ev in evaluations:
-        if before_fit or ev["judge"] != judge or ev["stage"] != stage:
-            continue
-        if not _in_sample(judge, ev["source"]):
-            figures = {k: ev[k] for k in _EVALUATED}
-            measured.append(
-                JudgeTrust(stage, judge, "evaluation", ev["source"], ev["benchmark"], **figures)
-            )
-            break
-    if stage == "verify" and judge in overlap and overlap[judge]["n"]:
-        row = overlap[judge]
-        counts = {k: int(row[k]) for k in ("n", "tp", "fp", "fn", "tn")}
-        measured.append(_from_counts(stage, judge, "labels", row["sources"], benchmark, counts))
+    # label sets that measure this judge, best first
+    measured = [] if before_fit else _evaluated(stage, judge, evaluations)
+    measured += _labelled(benchmark, stage, judge, overlap)
     offline = None
     if stage == "verify" and judge in OFFLINE_VERIFIERS and not before_fit:
         offline = _offline(benchmark, judge, embedding)
-    if offline is None or offline.basis == UNVALIDATED:
-        if measured:
-            return measured[0]
-        if before_fit:
-            note = (
-                "its verdicts carry no confidence, so the offline verifier made them before "
-                f"its fit and the {HELD_OUT_BASIS} figures do not apply; label some of them, or "
-                "expand again into a new --expansion"
-            )
-            return JudgeTrust(stage, judge, UNVALIDATED, note=note)
-        return offline or JudgeTrust(
-            stage, judge, unmeasured, note="nothing has measured this judge"
+    if offline is not None and offline.basis != UNVALIDATED:
+        return _beside_offline(offline, measured)
+    if measured:
+        return measured[0]
+    if before_fit:
+        note = (
+            "its verdicts carry no confidence, so the offline verifier made them before "
+            f"its fit and the {HELD_OUT_BASIS} figures do not apply; label some of them, or "
+            "expand again into a new --expansion"
         )
-    for found in measured:  # another label set replaces the figure only when it says more
+        return JudgeTrust(stage, judge, UNVALIDATED, note=note)
+    return offline or JudgeTrust(stage, judge, unmeasured, note="nothing has measured this judge")
+
+
+def _evaluated(stage: str, judge: str, evaluations: list[Evaluation]) -> list[JudgeTrust]:
+    """The first stored evaluation of ``judge`` at ``stage`` on labels it was not fitted on."""
+    for ev in evaluations:
+        if ev.judge == judge and ev.stage == stage and not _in_sample(judge, ev.source):
+            figures = {k: v for k, v in ev._asdict().items() if k in _EVALUATED}
+            return [JudgeTrust(stage, judge, "evaluation", ev.source, ev.benchmark, **figures)]
+    return []
+
+
+def _labelled(
+    benchmark: str, stage: str, judge: str, overlap: dict[str, LabelOverlap]
+) -> list[JudgeTrust]:
+    """The verifier's figures on the labelled items its verdicts overlap, if any."""
+    if stage != "verify" or judge not in overlap or not overlap[judge].n:
+        return []
+    row = overlap[judge]
+    counts = {"n": row.n, "tp": row.tp, "fp": row.fp, "fn": row.fn, "tn": row.tn}
+    return [_from_counts(stage, judge, "labels", row.sources, benchmark, counts)]
+
+
+def _beside_offline(offline: JudgeTrust, measured: list[JudgeTrust]) -> JudgeTrust:
+    """The offline verifier's figure, unless a label set says more (a narrower interval)."""
+    for found in measured:
         if _width(found) < _width(offline):
             return found
     if measured:

@@ -13,14 +13,14 @@ per benchmark and per review stratum (category x number of tools).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import groupby
 from typing import Any
 
 from toolex.errors import ToolexError
 from toolex.judges.base import AuditTask, Verdict, tool_doc
 from toolex.labels.evaluate import JudgeSettings, build_judge, plan_row
-from toolex.labels.report import Evaluation, Scored, judge_report, save_evaluation
+from toolex.labels.report import Evaluation, JudgeReport, Scored, judge_report, save_evaluation
 from toolex.progress import progress
 from toolex.review.finals import reviewed_items
 from toolex.review.levels import COMBINATION
@@ -100,7 +100,7 @@ def _labelled_items(store: Store, sample_id: str) -> list[dict[str, Any]]:
     return items
 
 
-def _stored(items: list[dict[str, Any]]) -> Any:
+def _stored(items: list[dict[str, Any]]) -> JudgeReport:
     scored, failed = [], []
     for it in items:
         verdict = STORED_VERDICT.get(it["status"])
@@ -136,7 +136,7 @@ def _tasks(store: Store, sample_id: str, items: list[dict[str, Any]]) -> list[Au
     return tasks
 
 
-def _key(it: dict[str, Any]) -> str:
+def _key(it: Mapping[str, object]) -> str:
     return f"{it['query_id']}/{it['combo_id']}"
 
 

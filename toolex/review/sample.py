@@ -35,13 +35,17 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolex.errors import ToolexError
 from toolex.review import protocol
 from toolex.review.beyond import BEYOND, SearchFn, ranked_beyond
 from toolex.review.levels import VERDICT
+from toolex.sqlrunner import SqlValue
 from toolex.store import Store
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 ORDERS = ("random", "uncertainty")
 
@@ -149,6 +153,39 @@ def draw_sample(
     return {h: q for h, q in quotas.items() if q}
 
 
+def _verdict_population(
+    store: Store, benchmark: str, expansion: str, beyond_hits: pa.Table
+) -> pa.Table:
+    """The verdicts a verdict-level sample draws from (judged candidates, and the retrieved
+    ones ranked past the candidates, ``beyond_hits``), each with its stratum."""
+    params = {"benchmark": benchmark, "expansion": expansion}
+    with store.registered("review_beyond", beyond_hits):
+        pop = store.arrow("review/42_verdict_population.sql", params)
+    if pop.num_rows == 0:
+        raise ToolexError(
+            f"no verdict to review in {benchmark}/{expansion}; run `toolex expand` through the "
+            "verify stage first (the sample draws judged and retrieved candidates)"
+        )
+    return pop
+
+
+def _strata(pop: pa.Table, size: int) -> tuple[dict[str, int], list[dict[str, SqlValue]]]:
+    """The quota of each stratum of the population for a sample of ``size``, and one row per
+    stratum (stratum, part, category, rank_band, population, drawn), parts in their order."""
+    cols = pop.select(["stratum", "part", "category", "rank_band"]).to_pylist()
+    counts = Counter(tuple(c.values()) for c in cols)
+    quotas = allocate_strata({k[0]: (k[1], n) for k, n in counts.items()}, size, VERDICT.parts)
+    rows = [
+        dict(
+            zip(("stratum", "part", "category", "rank_band"), k, strict=True),
+            population=n,
+            drawn=quotas[k[0]],
+        )
+        for k, n in sorted(counts.items(), key=lambda kv: (VERDICT.parts.index(kv[0][1]), kv[0][0]))
+    ]
+    return quotas, rows
+
+
 def draw_verdict_sample(
     store: Store,
     sample_id: str,
@@ -176,24 +213,8 @@ def draw_verdict_sample(
     found = ranked_beyond(
         store, benchmark, expansion, beyond=beyond, retriever=retriever, search=search
     )
-    with store.registered("review_beyond", found.hits):
-        pop = store.arrow("review/42_verdict_population.sql", params)
-    if pop.num_rows == 0:
-        raise ToolexError(
-            f"no verdict to review in {benchmark}/{expansion}; run `toolex expand` through the "
-            "verify stage first (the sample draws judged and retrieved candidates)"
-        )
-    cols = pop.select(["stratum", "part", "category", "rank_band"]).to_pylist()
-    counts = Counter(tuple(c.values()) for c in cols)
-    quotas = allocate_strata({k[0]: (k[1], n) for k, n in counts.items()}, size, VERDICT.parts)
-    rows = [
-        dict(
-            zip(("stratum", "part", "category", "rank_band"), k, strict=True),
-            population=n,
-            drawn=quotas[k[0]],
-        )
-        for k, n in sorted(counts.items(), key=lambda kv: (VERDICT.parts.index(kv[0][1]), kv[0][0]))
-    ]
+    pop = _verdict_population(store, benchmark, expansion, found.hits)
+    quotas, rows = _strata(pop, size)
     with store.transaction(), store.registered("review_verdict_population", pop):
         store.execute(
             "review/43_verdict_sample_insert.sql",

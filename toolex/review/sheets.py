@@ -23,6 +23,7 @@ header is line 1), not the file's physical line: documentation cells span severa
 from __future__ import annotations
 
 import csv
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -111,28 +112,12 @@ def import_sheet(store: Store, path: str | Path) -> int:
             label = (row.get("label") or "").strip().lower()
             if not label:
                 continue
-            sample_id = row["sample_id"]
-            if sample_id not in levels:
-                try:
-                    levels[sample_id] = sample_level(store, sample_id)
-                except ToolexError as exc:
-                    raise InputError(str(exc), path=path, line=line, field="sample_id") from None
-            level = levels[sample_id]
-            lacking = [c for c in level.key if c not in have]
-            if lacking:
-                raise InputError(
-                    f"missing columns {', '.join(lacking)} of a {level.name}-level sheet",
-                    path=path,
-                    line=1,
-                )
+            level = _sheet_level(store, levels, row["sample_id"], have, (path, line))
             item = _key(level, row, path, line)
             lab = _label(level, label, row, path, line)
-            if not in_sample(store, level, sample_id, item):
-                what = " ".join(f"{k} {item[k]}" for k in level.key[2:])
-                raise InputError(
-                    f"{what} is not in sample {sample_id!r}", path=path, line=line, field="query_id"
-                )
-            todo.append((level, sample_id, item, row["role"].strip(), row["reviewer"].strip(), lab))
+            _check_in_sample(store, level, row["sample_id"], item, (path, line))
+            role, reviewer = row["role"].strip(), row["reviewer"].strip()
+            todo.append((level, row["sample_id"], item, role, reviewer, lab))
     for n, (level, sample_id, _, role, reviewer, _) in enumerate(todo):
         try:
             check_role(store, sample_id, role, reviewer, level)
@@ -142,6 +127,38 @@ def import_sheet(store: Store, path: str | Path) -> int:
         for level, sample_id, item, role, reviewer, lab in todo:
             write_label(store, level, sample_id, item, role, reviewer, lab)
     return len(todo)
+
+
+def _sheet_level(
+    store: Store, levels: dict[str, Level], sample_id: str, have: Sequence[str], at: tuple[str, int]
+) -> Level:
+    """The level of a row's sample (looked up once per sample, kept in ``levels``); the sheet
+    must have that level's key columns."""
+    path, line = at
+    if sample_id not in levels:
+        try:
+            levels[sample_id] = sample_level(store, sample_id)
+        except ToolexError as exc:
+            raise InputError(str(exc), path=path, line=line, field="sample_id") from None
+    level = levels[sample_id]
+    lacking = [c for c in level.key if c not in have]
+    if lacking:
+        raise InputError(
+            f"missing columns {', '.join(lacking)} of a {level.name}-level sheet",
+            path=path,
+            line=1,
+        )
+    return level
+
+
+def _check_in_sample(
+    store: Store, level: Level, sample_id: str, item: Mapping[str, object], at: tuple[str, int]
+) -> None:
+    if not in_sample(store, level, sample_id, item):
+        what = " ".join(f"{k} {item[k]}" for k in level.key[2:])
+        raise InputError(
+            f"{what} is not in sample {sample_id!r}", path=at[0], line=at[1], field="query_id"
+        )
 
 
 def _key(level: Level, row: dict[str, str], path: str, line: int) -> dict[str, Any]:

@@ -53,7 +53,7 @@ class ItemView:
     rationale: str | None = None
 
 
-def pretty_doc(doc: Any) -> str:
+def pretty_doc(doc: object) -> str:
     """A raw documentation as indented JSON (as loaded: JSON text or an already parsed value)."""
     if doc is None:
         return "(no documentation in the store)"
@@ -104,10 +104,28 @@ def item_view(
             others=others,
             rationale=why,
         )
+    return _combination_view(store, item, others, why)
+
+
+def _combination_view(
+    store: Store,
+    item: Mapping[str, Any],
+    others: tuple[tuple[str, str | None, str | None, str | None], ...],
+    why: str | None,
+) -> ItemView:
+    """A combination-level item: the ground truth beside the proposed tools, slot by slot."""
     slots = members(store, item)
     ids = [m["reference"] for m in slots if m["reference"]] + [m["candidate"] for m in slots]
     docs = item_docs(store, item["benchmark"], ids)
     missing = pretty_doc(None)
+    proposed = tuple(
+        (
+            _slot_heading(m, m["candidate"])
+            + (" (= ground truth)" if m["candidate"] == m["reference"] else ""),
+            docs.get(m["candidate"], missing),
+        )
+        for m in slots
+    )
     return ItemView(
         heading=f"{item['query_id']} · combination {item['combo_id']} · {item['stratum']}",
         request=item["query"],
@@ -120,17 +138,7 @@ def item_view(
                 for m in slots
             ),
         ),
-        right=Side(
-            "proposed",
-            tuple(
-                (
-                    _slot_heading(m, m["candidate"])
-                    + (" (= ground truth)" if m["candidate"] == m["reference"] else ""),
-                    docs.get(m["candidate"], missing),
-                )
-                for m in slots
-            ),
-        ),
+        right=Side("proposed", proposed),
         others=others,
         rationale=why,
     )

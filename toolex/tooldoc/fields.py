@@ -107,32 +107,46 @@ def params(doc: Mapping[str, object]) -> list[Param]:
     ):
         value = doc.get(key)
         if isinstance(value, list):
-            for p in value:
-                if isinstance(p, dict) and p.get("name"):
-                    req = required_default
-                    if req is None:
-                        req = p.get("required") is True
-                    out.append(Param(str(p["name"]), bool(req), str(p.get("description") or "")))
+            out += _listed_params(value, required_default)
         elif isinstance(value, dict):
-            for pname, spec in value.items():
-                spec = spec if isinstance(spec, dict) else {}
-                req = required_default
-                if req is None:
-                    # {name: {type, default}} (apigen): a parameter without a default is required,
-                    # unless its type says "optional".
-                    req = "default" not in spec and "optional" not in str(spec.get("type", ""))
-                out.append(Param(str(pname), bool(req), str(spec.get("description") or "")))
+            out += _named_params(value, required_default)
         elif isinstance(value, str):
-            for pname in _SIG_PARAM.findall(value):
-                out.append(Param(pname, True))
-    if not out:
-        # apibank keeps "input_parameters = {...}" inside the description text.
-        text = description(doc)
-        block = re.search(r"input_parameters\s*=\s*\{(.*?)\n\}", text, re.S)
-        if block:
-            for pname in re.findall(r"'([A-Za-z_][A-Za-z0-9_]*)'\s*:\s*\{", block.group(1)):
-                out.append(Param(pname, True))
+            out += [Param(pname, True) for pname in _SIG_PARAM.findall(value)]
+    return out or _described_params(doc)
+
+
+def _listed_params(value: list[object], required_default: bool | None) -> list[Param]:
+    """[{name, description, required}, ...] (ToolBench, ToolRet)."""
+    out = []
+    for p in value:
+        if isinstance(p, dict) and p.get("name"):
+            req = required_default
+            if req is None:
+                req = p.get("required") is True
+            out.append(Param(str(p["name"]), bool(req), str(p.get("description") or "")))
     return out
+
+
+def _named_params(value: dict[object, object], required_default: bool | None) -> list[Param]:
+    """{name: {type, default, description}} (apigen)."""
+    out = []
+    for pname, spec in value.items():
+        spec = spec if isinstance(spec, dict) else {}
+        req = required_default
+        if req is None:
+            # a parameter without a default is required, unless its type says "optional"
+            req = "default" not in spec and "optional" not in str(spec.get("type", ""))
+        out.append(Param(str(pname), bool(req), str(spec.get("description") or "")))
+    return out
+
+
+def _described_params(doc: Mapping[str, object]) -> list[Param]:
+    """apibank keeps "input_parameters = {...}" inside the description text."""
+    block = re.search(r"input_parameters\s*=\s*\{(.*?)\n\}", description(doc), re.S)
+    if not block:
+        return []
+    names = re.findall(r"'([A-Za-z_][A-Za-z0-9_]*)'\s*:\s*\{", block.group(1))
+    return [Param(pname, True) for pname in names]
 
 
 def returns_tokens(doc: Mapping[str, object]) -> set[str]:

@@ -16,12 +16,24 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from toolex.errors import NotFoundError, StoreError
 from toolex.snapshot import snapshot_copy as store_snapshot_copy
 from toolex.store import DEFAULT_EXPANSION, LockedError, Store
 from toolex_tui.readers import Readers
+from toolex_tui.rows import (
+    Candidate,
+    Combination,
+    Member,
+    QueryHeader,
+    RankedEquivalent,
+    RunRanks,
+    Slot,
+    Tool,
+    ToolEquivalent,
+    ToolQuery,
+)
 
 PAGE_SIZE = 100
 # stores (connections) holding the natural_key macro, which lives with its connection
@@ -114,14 +126,14 @@ class Page:
 class QueryPage:
     """Everything the query page shows; ``header`` None when there is no such query."""
 
-    header: dict[str, Any] | None
-    slots: list[dict[str, Any]]
-    candidates: list[dict[str, Any]]
-    combinations: list[dict[str, Any]]
+    header: QueryHeader | None
+    slots: list[Slot]
+    candidates: list[Candidate]
+    combinations: list[Combination]
     scores: dict[
         str, dict[str, tuple[float, float] | tuple[None, None]]
     ]  # Browser.run_scores: {run_id: {metric: (old, new)}}
-    ranks: list[dict[str, Any]]  # Browser.run_ranks
+    ranks: list[RunRanks]  # Browser.run_ranks
 
 
 class Browser:
@@ -227,30 +239,30 @@ class Browser:
 
     # -- details -----------------------------------------------------------------------------
 
-    def query(self, query_id: str) -> dict[str, Any] | None:
+    def query(self, query_id: str) -> QueryHeader | None:
         rows = self.store.rows("browse/20_query_header.sql", self._p(query_id=query_id))
-        return rows[0] if rows else None
+        return QueryHeader(**rows[0]) if rows else None
 
-    def slots(self, query_id: str) -> list[dict[str, Any]]:
-        return self.store.rows(
-            "browse/21_query_subqueries.sql", self._p(expansion=self.expansion, query_id=query_id)
-        )
+    def slots(self, query_id: str) -> list[Slot]:
+        params = self._p(expansion=self.expansion, query_id=query_id)
+        return [Slot(**r) for r in self.store.rows("browse/21_query_subqueries.sql", params)]
 
-    def candidates(self, query_id: str) -> list[dict[str, Any]]:
-        return self.store.rows(
-            "browse/22_query_candidates.sql", self._p(expansion=self.expansion, query_id=query_id)
-        )
+    def candidates(self, query_id: str) -> list[Candidate]:
+        params = self._p(expansion=self.expansion, query_id=query_id)
+        return [Candidate(**r) for r in self.store.rows("browse/22_query_candidates.sql", params)]
 
-    def combinations(self, query_id: str) -> list[dict[str, Any]]:
-        return self.store.rows(
-            "browse/23_query_combinations.sql",
-            self._p(expansion=self.expansion, query_id=query_id),
-        )
+    def combinations(self, query_id: str) -> list[Combination]:
+        params = self._p(expansion=self.expansion, query_id=query_id)
+        rows = self.store.rows("browse/23_query_combinations.sql", params)
+        return [Combination(**{**r, "members": _listed(Member, r["members"])}) for r in rows]
 
-    def run_ranks(self, query_id: str) -> list[dict[str, Any]]:
-        return self.store.rows(
-            "browse/24_query_runs.sql", self._p(expansion=self.expansion, query_id=query_id)
-        )
+    def run_ranks(self, query_id: str) -> list[RunRanks]:
+        params = self._p(expansion=self.expansion, query_id=query_id)
+        rows = self.store.rows("browse/24_query_runs.sql", params)
+        return [
+            RunRanks(**{**r, "equivalents": _listed(RankedEquivalent, r["equivalents"])})
+            for r in rows
+        ]
 
     def run_scores(
         self, query_id: str, k: int = 10
@@ -303,19 +315,24 @@ class Browser:
         combinations, ranks = self.combinations(query_id), self.run_ranks(query_id)
         return QueryPage(head, slots, candidates, combinations, scores(), ranks)
 
-    def tool(self, item_id: str) -> dict[str, Any] | None:
+    def tool(self, item_id: str) -> Tool | None:
         rows = self.store.rows("browse/30_tool.sql", self._p(item_id=item_id))
-        return rows[0] if rows else None
+        return Tool(**rows[0]) if rows else None
 
-    def tool_queries(self, item_id: str, limit: int = 200) -> list[dict[str, Any]]:
-        return self.store.rows(
-            "browse/31_tool_queries.sql",
-            self._p(expansion=self.expansion, item_id=item_id, limit=limit),
-        )
+    def tool_queries(self, item_id: str, limit: int = 200) -> list[ToolQuery]:
+        params = self._p(expansion=self.expansion, item_id=item_id, limit=limit)
+        return [ToolQuery(**r) for r in self.store.rows("browse/31_tool_queries.sql", params)]
 
-    def tool_equivalents(self, item_id: str, limit: int = 200) -> list[dict[str, Any]]:
+    def tool_equivalents(self, item_id: str, limit: int = 200) -> list[ToolEquivalent]:
         """The items ``item_id`` replaces or is replaced by across all queries, by steps."""
-        return self.store.rows(
-            "browse/32_tool_equivalents.sql",
-            self._p(expansion=self.expansion, item_id=item_id, limit=limit),
-        )
+        params = self._p(expansion=self.expansion, item_id=item_id, limit=limit)
+        rows = self.store.rows("browse/32_tool_equivalents.sql", params)
+        return [ToolEquivalent(**r) for r in rows]
+
+
+Nested = TypeVar("Nested", Member, RankedEquivalent)
+
+
+def _listed(kind: type[Nested], structs: list[dict[str, object]] | None) -> list[Nested] | None:
+    """A list of DuckDB structs as typed rows (None stays None: nothing to list)."""
+    return None if structs is None else [kind(**s) for s in structs]  # type: ignore[arg-type]

@@ -4,7 +4,6 @@ RRF with their audit fate, and per run where the GT and the equivalents ranked."
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -36,6 +35,7 @@ from toolex_tui.components.widths import (
 )
 from toolex_tui.data import Browser, QueryPage
 from toolex_tui.messages import OpenTool
+from toolex_tui.rows import Member, RankedEquivalent, RunRanks
 
 RUN_WIDTH = 24  # a run's name is shown whole up to this width, then on the line under the table
 EQUIVALENTS_WIDTH = 16  # the least room worth a column of the equivalents' ranks
@@ -90,12 +90,12 @@ class QueryDetailScreen(TableFocus):
             self.query_one("#q-header", Static).update(f"[red]no query {escaped(qid)}[/red]")
             return
         lines = [
-            f"[b]{escaped(qid)}[/b]  task {escaped(shown(head['task']))} · "
-            f"category {escaped(shown(head['category']))}",
-            escaped(head["text"]),
+            f"[b]{escaped(qid)}[/b]  task {escaped(shown(head.task))} · "
+            f"category {escaped(shown(head.category))}",
+            escaped(head.text),
         ]
-        if head["instruction"]:
-            lines.append(f"[i]instruction:[/i] {escaped(head['instruction'])}")
+        if head.instruction:
+            lines.append(f"[i]instruction:[/i] {escaped(head.instruction)}")
         self.query_one("#q-header", Static).update("\n".join(lines))
 
         room = self.app.size.width - DETAIL_MARGIN
@@ -109,14 +109,14 @@ class QueryDetailScreen(TableFocus):
     # hold, the line under the table shows whole for the highlighted row.
 
     def _slots(self, page: QueryPage, room: int) -> None:
-        labels = [item_label(r["gt_item"], r["gt_name"]) for r in page.slots]
-        subqueries = [r["subquery"] or "–" for r in page.slots]
+        labels = [item_label(r.gt_item, r.gt_name) for r in page.slots]
+        subqueries = [r.subquery or "–" for r in page.slots]
         table = self.query_one("#q-slots", RowTable)
         _, tool_w, sub_w = add_columns(
             table,
             room,
             [
-                Column.of("slot", [str(r["slot"]) for r in page.slots]),
+                Column.of("slot", [str(r.slot) for r in page.slots]),
                 Column.of("ground-truth tool", labels, minimum=16),
                 Column.of("sub-query", subqueries, minimum=20),
             ],
@@ -124,10 +124,10 @@ class QueryDetailScreen(TableFocus):
         )
         for r, sub in zip(page.slots, subqueries, strict=True):
             table.add_row(
-                r["slot"],
-                item_label(r["gt_item"], r["gt_name"], tool_w),
+                r.slot,
+                item_label(r.gt_item, r.gt_name, tool_w),
                 clip(sub, sub_w),
-                key=r["gt_item"],
+                key=r.gt_item,
             )
 
     def _candidates(self, page: QueryPage, room: int) -> None:
@@ -137,29 +137,29 @@ class QueryDetailScreen(TableFocus):
             table,
             room,
             [
-                Column.of("slot", [str(r["slot"]) for r in rows]),
-                Column.of("rank", [shown(r["rank"]) for r in rows]),
+                Column.of("slot", [str(r.slot) for r in rows]),
+                Column.of("rank", [shown(r.rank) for r in rows]),
                 Column.of("ok", ["REF"]),
                 # an opaque id needs its name beside it (ToolRet's apigen_tool_509): the tool
                 # is served first; the reason is whole on the line under the table
-                Column.of("candidate", [item_label(r["item_id"], r["name"]) for r in rows], 30),
-                Column.of("reason", [r["reason"] or "" for r in rows], minimum=20),
+                Column.of("candidate", [item_label(r.item_id, r.name) for r in rows], 30),
+                Column.of("reason", [r.reason or "" for r in rows], minimum=20),
             ],
             scrollbar=RowTable.scrolls(len(rows)),
         )
         for r in rows:
-            key = f"{r['slot']}|{r['item_id']}"
+            key = f"{r.slot}|{r.item_id}"
             self.reasons[key] = (
-                f"[b]{escaped(item_label(r['item_id'], r['name']))}[/b] "
-                f"({escaped(shown(r['platform']))}), judge "
-                f"{escaped(shown(r['judge']))}: {escaped(r['reason'] or '–')}"
+                f"[b]{escaped(item_label(r.item_id, r.name))}[/b] "
+                f"({escaped(shown(r.platform))}), judge "
+                f"{escaped(shown(r.judge))}: {escaped(r.reason or '–')}"
             )
             table.add_row(
-                r["slot"],
-                num(r["rank"]),
-                verdict(r["accepted"], r["is_reference"]),
-                accented(item_label(r["item_id"], r["name"], cand_w), bool(r["accepted"])),
-                clip(r["reason"], reason_w),
+                r.slot,
+                num(r.rank),
+                verdict(r.accepted, bool(r.is_reference)),
+                accented(item_label(r.item_id, r.name, cand_w), bool(r.accepted)),
+                clip(r.reason, reason_w),
                 key=key,
             )
         if self.reasons:  # the cursor starts on the first candidate
@@ -167,38 +167,38 @@ class QueryDetailScreen(TableFocus):
 
     def _combinations(self, page: QueryPage, room: int) -> None:
         rows = page.combinations
-        listed = [_members(r["members"] or [], every=r["is_original"]) for r in rows]
+        listed = [_members(r.members or [], every=r.is_original) for r in rows]
         table = self.query_one("#q-combos", RowTable)
         *_, members_w, reason_w = add_columns(
             table,
             room,
             [
-                Column.of("rrf#", [shown(r["rrf_rank"]) for r in rows]),
-                Column.of("id", [str(r["combo_id"]) for r in rows]),
-                Column.of("status", [r["status"] or "" for r in rows]),
+                Column.of("rrf#", [shown(r.rrf_rank) for r in rows]),
+                Column.of("id", [str(r.combo_id) for r in rows]),
+                Column.of("status", [r.status or "" for r in rows]),
                 Column.of("members (= the slot's GT)", listed, minimum=16),
-                Column.of("reason", [r["reason"] or "" for r in rows], minimum=12),
+                Column.of("reason", [r.reason or "" for r in rows], minimum=12),
             ],
             scrollbar=RowTable.scrolls(len(rows)),
         )
         for r, members in zip(rows, listed, strict=True):
             table.add_row(
-                num(r["rrf_rank"]),
-                r["combo_id"],
-                status(r["status"]),
-                accented(clip(members, members_w), r["status"] == "valid"),
-                clip(r["reason"], reason_w),
-                key=str(r["combo_id"]),
+                num(r.rrf_rank),
+                r.combo_id,
+                status(r.status),
+                accented(clip(members, members_w), r.status == "valid"),
+                clip(r.reason, reason_w),
+                key=str(r.combo_id),
             )
 
     def _runs(self, page: QueryPage, room: int) -> None:
         rows = page.ranks
-        equivalents = [_equivalents(r["equivalents"] or []) for r in rows]
+        equivalents = [_equivalents(r.equivalents or []) for r in rows]
         columns = [
             # run names whole up to RUN_WIDTH (issue 25.9), cut in the middle past it
-            Column("run", min(RUN_WIDTH, max([3, *(len(r["run_id"]) for r in rows)]))),
+            Column("run", min(RUN_WIDTH, max([3, *(len(r.run_id) for r in rows)]))),
             *(Column(name, 9) for name in ("nDCG", "Recall", "Comp")),
-            Column.of("GT ranks", [r["gt_ranks"] or "" for r in rows], minimum=8),
+            Column.of("GT ranks", [r.gt_ranks or "" for r in rows], minimum=8),
         ]
         scrollbar = RowTable.scrolls(len(rows))
         # the equivalents get a column where the terminal has room for one (they are always
@@ -209,23 +209,23 @@ class QueryDetailScreen(TableFocus):
         table = self.query_one("#q-runs", RowTable)
         widths = add_columns(table, room, columns, scrollbar=scrollbar)
         for r, equiv in zip(rows, equivalents, strict=True):
-            sc = page.scores.get(r["run_id"], {})
-            self.run_lines[r["run_id"]] = (
-                f"[b]{escaped(r['run_id'])}[/b]: GT ranks by slot {escaped(r['gt_ranks'] or '–')}"
+            sc = page.scores.get(r.run_id, {})
+            self.run_lines[r.run_id] = (
+                f"[b]{escaped(r.run_id)}[/b]: GT ranks by slot {escaped(r.gt_ranks or '–')}"
                 f"; accepted equivalents@rank {escaped(equiv or '–')}"
             )
             cells: list[object] = [
-                clip_id(r["run_id"], widths[0]),
+                clip_id(r.run_id, widths[0]),
                 gain(sc.get("ndcg")),
-                gain(sc.get("recall", (r["r10_old"], r["r10_new"]))),
+                gain(sc.get("recall", _recall_at_10(r))),
                 gain(sc.get("comp")),
-                r["gt_ranks"] or "",
+                r.gt_ranks or "",
             ]
             if len(widths) > len(cells):
                 cells.append(clip(equiv, widths[-1]))
-            table.add_row(*cells, key=r["run_id"])
+            table.add_row(*cells, key=r.run_id)
         if rows:
-            self.query_one("#q-run-line", Static).update(self.run_lines[rows[0]["run_id"]])
+            self.query_one("#q-run-line", Static).update(self.run_lines[rows[0].run_id])
 
     @on(DataTable.RowHighlighted, "#q-candidates")
     def _show_reason(self, event: DataTable.RowHighlighted) -> None:
@@ -255,14 +255,21 @@ class QueryDetailScreen(TableFocus):
         self.post_message(OpenTool(str(event.row_key.value).split("|", 1)[1]))
 
 
-def _members(members: list[dict[str, Any]], *, every: bool) -> str:
+def _recall_at_10(run: RunRanks) -> tuple[float, float] | tuple[None, None]:
+    """The run's (old, new) Recall@10 of this query from the store, where the metrics gave none."""
+    if run.r10_old is None or run.r10_new is None:
+        return (None, None)
+    return (run.r10_old, run.r10_new)
+
+
+def _members(members: list[Member], *, every: bool) -> str:
     """A combination's members in slot order, each with its name; "=" for a member that is its
     slot's ground-truth tool, unless ``every`` (the original combination) lists them all."""
     return " + ".join(
-        "=" if m["is_gt"] and not every else item_label(m["item_id"], m["name"]) for m in members
+        "=" if m.is_gt and not every else item_label(m.item_id, m.name) for m in members
     )
 
 
-def _equivalents(equivalents: list[dict[str, Any]]) -> str:
+def _equivalents(equivalents: list[RankedEquivalent]) -> str:
     """A run's ranks of the accepted equivalents, best first: ``id · name@rank, ...``."""
-    return ", ".join(f"{item_label(e['item_id'], e['name'])}@{e['rank']}" for e in equivalents)
+    return ", ".join(f"{item_label(e.item_id, e.name)}@{e.rank}" for e in equivalents)

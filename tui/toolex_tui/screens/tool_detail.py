@@ -50,13 +50,13 @@ class ToolDetailScreen(TableFocus):
             self.query_one("#t-header", Static).update(f"[red]no tool {escaped(self.item_id)}[/]")
             return
         self.query_one("#t-header", Static).update(
-            f"[b]{escaped(item_label(tool['item_id'], tool['name']))}[/b]\n"
-            f"platform [b]{escaped(shown(tool['platform']))}[/b]"
-            f" · category {escaped(shown(tool['category']))} · kind {escaped(shown(tool['kind']))}"
+            f"[b]{escaped(item_label(tool.item_id, tool.name))}[/b]\n"
+            f"platform [b]{escaped(shown(tool.platform))}[/b]"
+            f" · category {escaped(shown(tool.category))} · kind {escaped(shown(tool.kind))}"
         )
-        doc = tool["doc"]
+        doc = tool.doc
         try:
-            pretty = json.dumps(json.loads(doc), indent=2, ensure_ascii=False)
+            pretty = json.dumps(json.loads(doc or ""), indent=2, ensure_ascii=False)
         except (TypeError, ValueError):
             pretty = str(doc)
         self.query_one("#t-doc", Static).update(
@@ -71,29 +71,29 @@ class ToolDetailScreen(TableFocus):
 
     def _fill_queries(self) -> None:
         rows = self.browser.tool_queries(self.item_id)
-        instead = [item_label(r["reference"], r["reference_name"]) for r in rows if r["reference"]]
+        instead = [item_label(r.reference, r.reference_name) for r in rows if r.reference]
         table = self.query_one("#t-queries", RowTable)
         _, query_w, _, instead_w, text_w = add_columns(
             table,
             self.app.size.width - DETAIL_MARGIN,
             [
-                Column.of("as", [r["role"] for r in rows]),
-                Column.of("query", [r["query_id"] for r in rows], minimum=12),
-                Column.of("slot", [shown(r["slot"]) for r in rows]),
+                Column.of("as", [r.role for r in rows]),
+                Column.of("query", [r.query_id for r in rows], minimum=12),
+                Column.of("slot", [shown(r.slot) for r in rows]),
                 Column.of("instead of", instead, minimum=12),
-                Column.of("text", [r["text"] for r in rows], minimum=16),
+                Column.of("text", [r.text for r in rows], minimum=16),
             ],
             scrollbar=RowTable.scrolls(len(rows)),
         )
         for r in rows:
-            ref = r["reference"]
+            ref = r.reference
             table.add_row(
-                r["role"],
-                clip_id(r["query_id"], query_w),
-                num(r["slot"]),
-                item_label(ref, r["reference_name"], instead_w) if ref else "",
-                clip(r["text"], text_w),
-                key=f"{r['role']}|{r['query_id']}|{r['slot']}",
+                r.role,
+                clip_id(r.query_id, query_w),
+                num(r.slot),
+                item_label(ref, r.reference_name, instead_w) if ref else "",
+                clip(r.text, text_w),
+                key=f"{r.role}|{r.query_id}|{r.slot}",
             )
 
     def _fill_equivalents(self) -> None:
@@ -103,24 +103,24 @@ class ToolDetailScreen(TableFocus):
             table,
             self.app.size.width - DETAIL_MARGIN,
             [
-                Column.of("relation", [r["relation"] for r in rows]),
-                Column.of("tool", [item_label(r["item_id"], r["name"]) for r in rows], 16),
-                Column.of("platform", [shown(r["platform"]) for r in rows], minimum=8),
-                Column.of("steps", [str(r["steps"]) for r in rows]),
-                Column.of("queries", [str(r["queries"]) for r in rows]),
-                Column.of("e.g. sub-query", [r["subquery"] or "" for r in rows], minimum=12),
+                Column.of("relation", [r.relation for r in rows]),
+                Column.of("tool", [item_label(r.item_id, r.name) for r in rows], 16),
+                Column.of("platform", [shown(r.platform) for r in rows], minimum=8),
+                Column.of("steps", [str(r.steps) for r in rows]),
+                Column.of("queries", [str(r.queries) for r in rows]),
+                Column.of("e.g. sub-query", [r.subquery or "" for r in rows], minimum=12),
             ],
             scrollbar=RowTable.scrolls(len(rows)),
         )
         for r in rows:
             table.add_row(
-                r["relation"],
-                item_label(r["item_id"], r["name"], tool_w),
-                clip(shown(r["platform"]), platform_w),
-                num(r["steps"]),
-                num(r["queries"]),
-                clip(r["subquery"] or "", sub_w),
-                key=f"{r['relation']}|{r['item_id']}",
+                r.relation,
+                item_label(r.item_id, r.name, tool_w),
+                clip(shown(r.platform), platform_w),
+                num(r.steps),
+                num(r.queries),
+                clip(r.subquery or "", sub_w),
+                key=f"{r.relation}|{r.item_id}",
             )
 
     @on(DataTable.RowSelected, "#t-queries")
