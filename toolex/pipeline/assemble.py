@@ -47,7 +47,7 @@ from typing import Any
 import pyarrow as pa
 
 from toolex import expansions
-from toolex.pipeline import kbest, platform_rule
+from toolex.pipeline import kbest, platform_rule, queries
 from toolex.pipeline.settings import AUDIT_CAP, AUDIT_SAFETY_LIMIT, PLATFORM_RULE
 from toolex.pipeline.stage import StageContext, StageCounts, write_rows
 from toolex.runs.rrf import RRF_K
@@ -252,13 +252,11 @@ def assemble_chunk(
     with store.transaction():
         # the queries 04, 05 and 07 read
         store.execute("stages/4_assemble/01_cartesian.sql", ctx.params())
-        originals = store.rows("stages/4_assemble/04_assemble_originals.sql", ctx.base())
-        edges = store.rows("stages/4_assemble/05_assemble_edges.sql", {"benchmark": ctx.benchmark})
+        originals = queries.assembly_originals(store, ctx.benchmark, ctx.expansion)
+        edges = queries.assembly_edges(store, ctx.benchmark)
         deps = platform_rule.dependency_rows(originals, mode, edges)
         write_rows(store, "stages/4_assemble/06_insert_dependency.sql", deps, ctx.base())
-        fit = platform_rule.edge_fit(
-            store.rows("stages/4_assemble/07_edge_members.sql", ctx.base())
-        )
+        fit = platform_rule.edge_fit(queries.edge_members(store, ctx.benchmark, ctx.expansion))
         store.execute_script("stages/4_assemble/08_assembly_tables.sql")
         with store.registered("edge_fit", pa.Table.from_pylist(fit, schema=EDGE_FIT_SCHEMA)):
             enumerate_within(ctx, products, budget)

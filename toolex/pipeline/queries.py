@@ -1,0 +1,63 @@
+"""What the assembly reads back before it applies the dependency rule: typed rows of the
+``stages/4_assemble`` reads that leave SQL for Python (toolex.pipeline.platform_rule decides on
+them). The SQL files are the pipeline's own; this module is the only one that names these."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from toolex.store import Store
+
+
+class OriginalTool(NamedTuple):
+    """A slot of an assembled query's original combination: its ground-truth tool."""
+
+    query_id: str
+    slot: int
+    item_id: str
+    platform: str | None
+    doc: object  # the item's JSON documentation (text, or already parsed)
+
+
+class ExplicitEdge(NamedTuple):
+    """A producer -> consumer edge of an assembled query's call chain (``dependency_edges``)."""
+
+    query_id: str
+    producer_slot: int
+    consumer_slot: int
+    value: str  # what is handed over; '' when the edge does not name it
+    source: str  # 'loaded' | 'imported'
+
+
+class EdgeMember(NamedTuple):
+    """An accepted alternative of a slot on an edge that names its value, with the role it
+    plays there (the first seven fields are the ``edge_fit`` relation's, in its order)."""
+
+    query_id: str
+    slot: int
+    item_id: str
+    value: str
+    role: str  # 'produce' | 'accept'
+    other_slot: int
+    source: str
+    doc: object
+
+
+def assembly_originals(store: Store, benchmark: str, expansion: str) -> list[OriginalTool]:
+    """The original tools of the queries being assembled, by query and slot."""
+    params = {"benchmark": benchmark, "expansion": expansion}
+    rows = store.rows("stages/4_assemble/04_assemble_originals.sql", params)
+    return [OriginalTool(**r) for r in rows]
+
+
+def assembly_edges(store: Store, benchmark: str) -> list[ExplicitEdge]:
+    """The explicit edges of the queries being assembled."""
+    rows = store.rows("stages/4_assemble/05_assemble_edges.sql", {"benchmark": benchmark})
+    return [ExplicitEdge(**r) for r in rows]
+
+
+def edge_members(store: Store, benchmark: str, expansion: str) -> list[EdgeMember]:
+    """Every accepted alternative of a slot on a named-value edge, with its documentation."""
+    params = {"benchmark": benchmark, "expansion": expansion}
+    rows = store.rows("stages/4_assemble/07_edge_members.sql", params)
+    return [EdgeMember(**r) for r in rows]
