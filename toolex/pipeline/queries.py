@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from toolex.sqlrunner import Params
 from toolex.store import Store
 
 
@@ -61,3 +62,20 @@ def edge_members(store: Store, benchmark: str, expansion: str) -> list[EdgeMembe
     params = {"benchmark": benchmark, "expansion": expansion}
     rows = store.rows("stages/4_assemble/07_edge_members.sql", params)
     return [EdgeMember(**r) for r in rows]
+
+
+class PendingWork(NamedTuple):
+    """What the chosen queries of an expansion still lack, stage by stage (a dry run's counts;
+    ``undecomposed_slots``: ground-truth tools of queries not decomposed yet)."""
+
+    undecomposed_slots: int
+    subqueries_without_candidates: int
+    unassembled_queries: int
+    assembled_queries: int
+    audit_tasks: int  # combinations of the assembled queries, originals and imports aside
+
+
+def pending_work(store: Store, params: Params) -> PendingWork:
+    """The counts of ``stages/expansion/03_pending_work.sql`` (one row) as integers."""
+    row = store.rows("stages/expansion/03_pending_work.sql", params)[0]
+    return PendingWork(**{k: int(v) for k, v in row.items()})
