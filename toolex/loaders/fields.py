@@ -106,7 +106,7 @@ def get_int(rec: Mapping[str, object], key: str, where: Where, default: int | No
         return default
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    elif isinstance(value, str) and _INT_TEXT.fullmatch(value):
+    if isinstance(value, str) and _INT_TEXT.fullmatch(value):
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise where.error(f"expected an integer, found {_brief(value)}", key)
