@@ -65,13 +65,13 @@ class Settings:
     reuse: str | None = REUSE  # off | same-step; None: same-step for a judge that makes calls
     order: str = ORDER  # retrieval | uncertainty
 
-    def per_stage(self, judges: dict[str, Judge]) -> dict[str, dict[str, Any]]:
+    def per_stage(self, judges: dict[str, Judge]) -> dict[str, dict[str, object]]:
         """stage -> the settings it runs with (judged stages: {"judge": spec})."""
         # the retriever as runs record it: an endpoint URL's credentials redacted
         values = {**vars(self), "retriever": public_retriever_spec(self.retriever), "rrf_k": RRF_K}
         if self.audit_cap is not None:  # the safety limit only applies to an uncapped audit
             values["audit_safety_limit"] = None
-        out: dict[str, dict[str, Any]] = {s: {"judge": judges[s].spec} for s in JUDGED_STAGES}
+        out: dict[str, dict[str, object]] = {s: {"judge": judges[s].spec} for s in JUDGED_STAGES}
         # The offline verifier's scores are cosines of its embedding model's vectors: verdicts
         # read with another model would sit beside these under one record.
         embedding = judges["verify"].embedding
