@@ -32,9 +32,7 @@ class PendingAudits:
 
     def __init__(self, ctx: StageContext) -> None:
         self.ctx = ctx
-        self.total = int(
-            ctx.store.scalar("stages/5_audit/01_audit_pending_count.sql", self._params()) or 0
-        )
+        self.total = ctx.store.count("stages/5_audit/01_audit_pending_count.sql", self._params())
         self.checklists = _checklists(ctx) if self.total else {}
         self.issued: dict[str, tuple[str, int]] = {}  # task key -> (query_id, combo_id)
 

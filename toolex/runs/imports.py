@@ -200,7 +200,7 @@ def _check(
     }
     with store.registered_tables(distinct):
         unknown = store.rows("runs/20_unknown_queries.sql", {"benchmark": benchmark})
-        n_items = store.scalar("runs/22_unknown_items.sql", {"benchmark": benchmark})
+        n_items = store.count("runs/22_unknown_items.sql", {"benchmark": benchmark})
     if unknown and not skip_unknown:
         first_unknown = unknown[0]
         raise InputError(
