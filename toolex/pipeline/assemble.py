@@ -42,7 +42,6 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 import pyarrow as pa
 
@@ -51,6 +50,7 @@ from toolex.pipeline import kbest, platform_rule, queries
 from toolex.pipeline.settings import AUDIT_CAP, AUDIT_SAFETY_LIMIT, PLATFORM_RULE
 from toolex.pipeline.stage import StageContext, StageCounts, write_rows
 from toolex.runs.rrf import RRF_K
+from toolex.sqlrunner import Params
 from toolex.store import Store
 
 EDGE_FIT_SCHEMA = pa.schema(
@@ -147,9 +147,9 @@ class Batch:
     """Combinations on their way to their group, staged through Arrow and judged every
     WRITE_BATCH."""
 
-    def __init__(self, store: Store, params: dict[str, Any], budget: int) -> None:
+    def __init__(self, store: Store, params: Params, budget: int) -> None:
         self.store, self.params, self.budget = store, params, budget
-        self.columns: tuple[list[Any], ...] = tuple([] for _ in COMBINATION_SCHEMA.names)
+        self.columns: tuple[list[object], ...] = tuple([] for _ in COMBINATION_SCHEMA.names)
 
     def add(
         self, query_id: str, combo_id: int, rrf: float, rank: int | None, items: tuple[str, ...]

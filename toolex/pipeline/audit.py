@@ -13,11 +13,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from itertools import groupby
-from typing import Any
 
 from toolex import expansions
 from toolex.judges.base import AuditTask, Handoff, Judge, Outcome, ToolDoc, Verdict, tool_doc
+from toolex.pipeline import queries
 from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
+from toolex.sqlrunner import SqlValue
 
 # Pending combinations are read this many queries at a time (at most the audit budget each),
 # and each group's tools' documentation once: reading a whole expansion's combinations with a
@@ -36,7 +37,7 @@ class PendingAudits:
         self.checklists = _checklists(ctx) if self.total else {}
         self.issued: dict[str, tuple[str, int]] = {}  # task key -> (query_id, combo_id)
 
-    def _params(self, query_ids: list[str] | None = None) -> dict[str, Any]:
+    def _params(self, query_ids: list[str] | None = None) -> dict[str, SqlValue]:
         part = self.ctx if query_ids is None else dataclasses.replace(self.ctx, query_ids=query_ids)
         return part.params(retry_failed=self.ctx.retry_failed)
 
@@ -121,15 +122,12 @@ def _checklists(ctx: StageContext) -> dict[str, Checklist]:
     """query_id -> (query, instruction, checklist, reference combination, explicit hand-offs),
     slot order."""
     rows = ctx.store.rows("stages/5_audit/02_checklists.sql", ctx.params())
-    edges = ctx.store.rows(
-        "stages/5_audit/03_checklist_edges.sql",
-        {"benchmark": ctx.benchmark, "query_ids": ctx.query_ids},
-    )
+    edges = queries.checklist_edges(ctx.store, ctx.benchmark, ctx.query_ids)
     handoffs = _handoffs(edges)
     chains: dict[str, list[Handoff]] = {}
     for r in edges:
-        chains.setdefault(r["query_id"], []).append(
-            Handoff(r["producer_slot"], r["consumer_slot"], r["value"] or "")
+        chains.setdefault(r.query_id, []).append(
+            Handoff(r.producer_slot, r.consumer_slot, r.value or "")
         )
     out = {}
     for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
@@ -155,13 +153,13 @@ def _checklists(ctx: StageContext) -> dict[str, Checklist]:
     return out
 
 
-def _handoffs(rows: list[dict[str, Any]]) -> dict[tuple[str, int], str]:
+def _handoffs(rows: list[queries.ExplicitEdge]) -> dict[tuple[str, int], str]:
     """(query_id, consumer slot) -> what its checklist line adds: the values it takes from which
     steps, as the explicit edges record them (steps numbered from 1, as the checklist is)."""
     out: dict[tuple[str, int], list[str]] = {}
     for r in rows:
-        what = f"the {r['value']}" if r["value"] else "the result"
-        out.setdefault((r["query_id"], r["consumer_slot"]), []).append(
-            f"{what} that step {r['producer_slot'] + 1} returns"
+        what = f"the {r.value}" if r.value else "the result"
+        out.setdefault((r.query_id, r.consumer_slot), []).append(
+            f"{what} that step {r.producer_slot + 1} returns"
         )
     return {key: f" (using {' and '.join(parts)})" for key, parts in out.items()}

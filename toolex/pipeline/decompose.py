@@ -16,7 +16,6 @@ naming an item missing from the library is a failure the judge is never asked ab
 from __future__ import annotations
 
 from itertools import groupby
-from typing import Any
 
 from toolex import expansions
 from toolex.judges.base import DecomposeTask, Judge, Outcome, SubQuery, tool_doc
@@ -44,7 +43,7 @@ def pending_tasks(ctx: StageContext) -> tuple[list[DecomposeTask], list[tuple[st
     return tasks, broken
 
 
-def check(task: DecomposeTask, subs: Any) -> str | None:
+def check(task: DecomposeTask, subs: object) -> str | None:
     """Why a decomposition is unusable, or None when it is exactly k well-formed sub-queries."""
     if not isinstance(subs, list) or not all(isinstance(s, SubQuery) for s in subs):
         return "decomposition is not a list of sub-queries"

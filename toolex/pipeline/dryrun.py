@@ -60,7 +60,7 @@ def estimate(
     stages: Sequence[str],
 ) -> list[dict[str, Any]]:
     ctx = StageContext(store, benchmark, expansion, ids)
-    rows = []
+    rows: list[StageEstimate] = []
     work = queries.pending_work(store, ctx.params())
     if "decompose" in stages:
         tasks, _ = decompose.pending_tasks(ctx)
@@ -74,7 +74,45 @@ def estimate(
         rows.append(_free("assemble", "", work.unassembled_queries, 0))
     if "audit" in stages:
         rows.append(_audit_row(ctx, judges["audit"], settings, work))
-    return rows
+    return [r.as_row() for r in rows]
+
+
+@dataclass
+class StageEstimate:
+    """One row of the dry run: what a stage would do now and later, and what it would cost."""
+
+    stage: str
+    judge: str
+    tasks_now: int
+    calls_now: int
+    cached: int
+    tasks_later_at_most: int
+    calls_expected: int
+    basis: str
+    cost_usd_expected: float | None
+    cost_usd_at_most: float | None
+    screened: int = 0  # answered by the pre-screen (verify)
+    reused: int = 0  # answered by another sub-query's verdict (verify)
+
+    def as_row(self) -> dict[str, object]:
+        """The row as the dry run prints it (its columns in the printed order)."""
+        return {name: getattr(self, name) for name in COLUMNS}
+
+
+COLUMNS = (
+    "stage",
+    "judge",
+    "tasks_now",
+    "calls_now",
+    "cached",
+    "screened",
+    "reused",
+    "tasks_later_at_most",
+    "calls_expected",
+    "basis",
+    "cost_usd_expected",
+    "cost_usd_at_most",
+)
 
 
 @dataclass(frozen=True)
@@ -91,7 +129,7 @@ class _Later:
 
 def _verify_row(
     ctx: StageContext, judge: Judge, settings: Settings, work: queries.PendingWork
-) -> dict[str, Any]:
+) -> StageEstimate:
     """Verify: the candidates now through the run's plan (pre-screen, reuse), and K candidates
     per sub-query still to decompose or retrieve."""
     from toolex.pipeline import verify_plan
@@ -110,15 +148,15 @@ def _verify_row(
         _Later(later_subqueries * settings.depth, prior, PRIOR, len(pending)),
         lambda: standins.verify_tasks(standins.ground_truth(ctx)),
     )
-    row["tasks_now"] = len(pending)
-    row["screened"] = len(plan.screened)
-    row["reused"] = len(plan.reused) + plan.waiting
+    row.tasks_now = len(pending)
+    row.screened = len(plan.screened)
+    row.reused = len(plan.reused) + plan.waiting
     return row
 
 
 def _audit_row(
     ctx: StageContext, judge: Judge, settings: Settings, work: queries.PendingWork
-) -> dict[str, Any]:
+) -> StageEstimate:
     """Audit: the combinations now, and the cap's worth per query not yet assembled at the rate
     the assembled queries show (a prior before any is)."""
     assembled = work.assembled_queries
@@ -144,7 +182,7 @@ def _row(
     tasks: Sequence[object],
     later: _Later,
     stand_ins: Callable[[], Sequence[object]] | None = None,
-) -> dict[str, Any]:
+) -> StageEstimate:
     """A judged stage: its tasks now (``tasks`` go to the judge), their calls and cost, and the
     ``later`` tasks; ``stand_ins`` price a call when no task now does."""
     bound, share, basis, observed = later.bound, later.share, later.basis, later.observed
@@ -166,38 +204,23 @@ def _row(
             return round(est.cost_usd, 4)
         return None if per_call is None else round(est.cost_usd + per_call * later_calls, 4)
 
-    return {
-        "stage": stage,
-        "judge": judge.spec,
-        "tasks_now": len(tasks),
-        "calls_now": est.calls,
-        "cached": est.cached,
-        "screened": 0,  # answered by the pre-screen (verify)
-        "reused": 0,  # answered by another sub-query's verdict (verify)
-        "tasks_later_at_most": bound,
-        "calls_expected": est.calls + expected_later,
-        "basis": basis if expected_later else "the tasks now",
-        "cost_usd_expected": cost(expected_later),
-        "cost_usd_at_most": cost(0 if free else bound),
-    }
+    return StageEstimate(
+        stage=stage,
+        judge=judge.spec,
+        tasks_now=len(tasks),
+        calls_now=est.calls,
+        cached=est.cached,
+        tasks_later_at_most=bound,
+        calls_expected=est.calls + expected_later,
+        basis=basis if expected_later else "the tasks now",
+        cost_usd_expected=cost(expected_later),
+        cost_usd_at_most=cost(0 if free else bound),
+    )
 
 
-def _free(stage: str, spec: str, now: int, later: int) -> dict[str, Any]:
+def _free(stage: str, spec: str, now: int, later: int) -> StageEstimate:
     """A stage that makes no judge calls (retrieval, the assembly): its work, at no cost."""
-    return {
-        "stage": stage,
-        "judge": spec,
-        "tasks_now": now,
-        "calls_now": 0,
-        "cached": 0,
-        "screened": 0,
-        "reused": 0,
-        "tasks_later_at_most": later,
-        "calls_expected": 0,
-        "basis": "makes no judge calls",
-        "cost_usd_expected": 0.0,
-        "cost_usd_at_most": 0.0,
-    }
+    return StageEstimate(stage, spec, now, 0, 0, later, 0, "makes no judge calls", 0.0, 0.0)
 
 
 def total_row(rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -79,3 +79,9 @@ def pending_work(store: Store, params: Params) -> PendingWork:
     """The counts of ``stages/expansion/03_pending_work.sql`` (one row) as integers."""
     row = store.rows("stages/expansion/03_pending_work.sql", params)[0]
     return PendingWork(**{k: int(v) for k, v in row.items()})
+
+
+def checklist_edges(store: Store, benchmark: str, query_ids: list[str]) -> list[ExplicitEdge]:
+    """The explicit edges of the queries whose combinations the audit checks, by consumer."""
+    params = {"benchmark": benchmark, "query_ids": query_ids}
+    return [ExplicitEdge(**r) for r in store.rows("stages/5_audit/03_checklist_edges.sql", params)]

@@ -279,7 +279,7 @@ def run_judged(
             for outcome in outcomes:
                 meter.update(outcome)
                 with writer.outcome():
-                    _store(ctx, counts, writer, outcome, on_ok, stage)
+                    _store(ctx, counts, writer, outcome, on_ok)
                 # the stage's own calls: a line that reads "audit ... 7 calls" must not count
                 # the verifier's (the run's total is the ledger's and the stage rows' sum)
                 progress.advance(1)
@@ -304,9 +304,9 @@ def _store(
     writer: Writer,
     outcome: Outcome,
     on_ok: Callable[[Writer, Outcome], str | None],
-    stage: str,
 ) -> None:
-    """Write one outcome, or the failure it is, and count it."""
+    """Write one outcome, or the failure it is, and count it (under ``counts.stage``)."""
+    stage = counts.stage
     error = outcome.error or "judge returned no answer"
     problem: str | None = error
     if outcome.ok and outcome.value is not None:
