@@ -25,6 +25,7 @@ in the call ledger, and this stage counts them (calls, cost) like a judged stage
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toolex import expansions
@@ -110,15 +111,21 @@ def check_source(
     )
 
 
-def run(
-    ctx: StageContext,
-    retriever: str,
-    depth: int = CANDIDATES_PER_SUBQUERY,
-    scope: str = SCOPE,
-    search: SearchFn | None = None,
-    rendering: str = RENDERING,
-) -> StageCounts:
+@dataclass(frozen=True)
+class Retrieval:
+    """How the candidates stage retrieves: the run's settings it reads (runner.Settings)."""
+
+    retriever: str
+    depth: int = CANDIDATES_PER_SUBQUERY
+    scope: str = SCOPE
+    rendering: str = RENDERING
+
+
+def run(ctx: StageContext, retrieval: Retrieval, search: SearchFn | None = None) -> StageCounts:
     from toolex.retrieval import public_retriever_spec
+
+    retriever, depth, scope = retrieval.retriever, retrieval.depth, retrieval.scope
+    rendering = retrieval.rendering
 
     counts = StageCounts("candidates")
     pending = ctx.store.rows("stages/2_candidates/01_candidates_pending.sql", ctx.params())

@@ -299,9 +299,10 @@ def _run_stage(
     if stage == "decompose":
         return decompose.run(ctx, judges["decompose"])
     if stage == "candidates":
-        return candidates.run(
-            ctx, settings.retriever, settings.depth, settings.scope, search, settings.rendering
+        retrieval = candidates.Retrieval(
+            settings.retriever, settings.depth, settings.scope, settings.rendering
         )
+        return candidates.run(ctx, retrieval, search)
     if stage == "verify":
         options = VerifyOptions(settings.prescreen, settings.reuse, settings.order)
         return verify.run(ctx, judges["verify"], options)
