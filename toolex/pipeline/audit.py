@@ -111,7 +111,7 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
         )
         return None
 
-    run_judged(ctx, counts, tasks, judge, store_one, "audit")
+    run_judged(ctx, counts, tasks, judge, store_one)
     return counts
 
 

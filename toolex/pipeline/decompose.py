@@ -110,5 +110,5 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
             )
         return None
 
-    run_judged(ctx, counts, tasks, judge, store_one, "decompose")
+    run_judged(ctx, counts, tasks, judge, store_one)
     return counts

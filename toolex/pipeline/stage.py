@@ -259,13 +259,14 @@ def run_judged(
     tasks: Tasks,
     judge: Judge,
     on_ok: Callable[[Writer, Outcome], str | None],
-    stage: str,
 ) -> None:
-    """Feed ``tasks`` to ``judge.<stage>`` and store each outcome as it completes.
+    """Feed ``tasks`` to ``judge.<stage>`` (the stage ``counts`` are of) and store each outcome
+    as it completes.
 
     ``on_ok`` writes a successful outcome and returns an error message when the outcome is
     unusable (e.g. wrong k); errors and failed outcomes land in stage_failures.
     """
+    stage = counts.stage
     counts.tasks += len(tasks)
     meter = Meter(judge)
     progress = _Metered(ctx.progress, meter)

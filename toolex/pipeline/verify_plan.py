@@ -36,7 +36,7 @@ from typing import NamedTuple
 import pyarrow as pa
 
 from toolex.errors import InputError
-from toolex.judges.base import Judge, Verdict, VerifyTask
+from toolex.judges.base import Judge, Outcome, Verdict, VerifyTask
 from toolex.judges.operating_points import held_out
 from toolex.pipeline import reuse as reuse_rule
 from toolex.pipeline.settings import PRESCREEN
@@ -171,17 +171,17 @@ class VerifyPlan:
         self,
         writer: Writer,
         where: dict[str, tuple[str, int, str]],
-        leader: str,
+        leader: Outcome,
         verdict: Verdict,
-        call_id: str | None,
         notes: dict[str, int],
     ) -> None:
-        """Store the verdicts that wait for ``leader``'s, now that it has one."""
-        query_id, slot, _ = where[leader]
+        """Store the verdicts that wait for ``leader``'s (its ``verdict``), now that it has one."""
+        call_id = leader.call_id
+        query_id, slot, _ = where[leader.key]
         source = Source(
             query_id, slot, verdict.accepted, verdict.reason, verdict.confidence, call_id
         )
-        for task in self.followers.pop(leader, []):
+        for task in self.followers.pop(leader.key, []):
             _write(writer, where[task.key], _reused(source))
             notes["reused"] = notes.get("reused", 0) + 1
 
