@@ -121,7 +121,7 @@ Checklist = tuple[str, str | None, tuple[str, ...], tuple[ToolDoc, ...], tuple[H
 def _checklists(ctx: StageContext) -> dict[str, Checklist]:
     """query_id -> (query, instruction, checklist, reference combination, explicit hand-offs),
     slot order."""
-    rows = ctx.store.rows("stages/5_audit/02_checklists.sql", ctx.params())
+    rows = queries.checklist_steps(ctx.store, ctx.params())
     edges = queries.checklist_edges(ctx.store, ctx.benchmark, ctx.query_ids)
     handoffs = _handoffs(edges)
     chains: dict[str, list[Handoff]] = {}
@@ -130,23 +130,16 @@ def _checklists(ctx: StageContext) -> dict[str, Checklist]:
             Handoff(r.producer_slot, r.consumer_slot, r.value or "")
         )
     out = {}
-    for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
+    for query_id, group in groupby(rows, key=lambda r: r.query_id):
         members = list(group)
         reference = tuple(
-            tool_doc(
-                r["ref_item_id"],
-                r["ref_name"],
-                r["ref_platform"],
-                r["ref_doc"],
-                r["ref_text"],
-                r["ref_kind"],
-            )
+            tool_doc(r.ref_item_id, r.ref_name, r.ref_platform, r.ref_doc, r.ref_text, r.ref_kind)
             for r in members
         )
         out[query_id] = (
-            members[0]["query"],
-            members[0]["instruction"],
-            tuple(r["text"] + handoffs.get((query_id, r["slot"]), "") for r in members),
+            members[0].query,
+            members[0].instruction,
+            tuple(r.text + handoffs.get((query_id, r.slot), "") for r in members),
             reference,
             tuple(chains.get(query_id, ())),
         )

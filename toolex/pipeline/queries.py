@@ -85,3 +85,64 @@ def checklist_edges(store: Store, benchmark: str, query_ids: list[str]) -> list[
     """The explicit edges of the queries whose combinations the audit checks, by consumer."""
     params = {"benchmark": benchmark, "query_ids": query_ids}
     return [ExplicitEdge(**r) for r in store.rows("stages/5_audit/03_checklist_edges.sql", params)]
+
+
+class DecomposeMember(NamedTuple):
+    """A ground-truth tool of a query still to decompose (its item's fields None when the
+    library lacks it: ``item_found``)."""
+
+    query_id: str
+    query: str
+    instruction: str | None
+    slot: int
+    item_id: str
+    name: str | None
+    platform: str | None
+    doc: object
+    text: str | None
+    kind: str | None
+    item_found: bool
+
+
+def decompose_pending(store: Store, params: Params) -> list[DecomposeMember]:
+    """The queries to decompose, one row per ground-truth tool, by query and slot."""
+    rows = store.rows("stages/1_decompose/01_decompose_pending.sql", params)
+    return [DecomposeMember(**r) for r in rows]
+
+
+class ChecklistStep(NamedTuple):
+    """A sub-query of a query whose combinations the audit checks, with its reference tool (its
+    fields None when the library lacks it)."""
+
+    query_id: str
+    query: str
+    instruction: str | None
+    slot: int
+    text: str
+    ref_item_id: str
+    ref_name: str | None
+    ref_platform: str | None
+    ref_doc: object
+    ref_text: str | None
+    ref_kind: str | None
+
+
+def checklist_steps(store: Store, params: Params) -> list[ChecklistStep]:
+    """The sub-queries of the queries being audited, by query and slot."""
+    rows = store.rows("stages/5_audit/02_checklists.sql", params)
+    return [ChecklistStep(**r) for r in rows]
+
+
+class PendingSubquery(NamedTuple):
+    """A sub-query without candidates yet, with the reference tool its list must hold."""
+
+    query_id: str
+    slot: int
+    text: str
+    ref_item_id: str
+
+
+def candidates_pending(store: Store, params: Params) -> list[PendingSubquery]:
+    """The sub-queries of the chosen queries that have no candidate list, by query and slot."""
+    rows = store.rows("stages/2_candidates/01_candidates_pending.sql", params)
+    return [PendingSubquery(**r) for r in rows]
