@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from toolex.pipeline import platform_rule
+from toolex.pipeline import platform_rule, queries
 from toolex.pipeline.assemble import EDGE_FIT_SCHEMA
 from toolex.pipeline.stage import StageContext, write_rows
 from toolex.runs.rrf import RRF_K
@@ -34,13 +34,11 @@ def run_reference(
         con.execute(_sql("31_rrf_rank"), ctx.base(rrf_k=RRF_K))
         con.execute(_sql("32_insert_combinations"), ctx.base())
         con.execute(_sql("33_insert_combination_items"), ctx.base())
-        originals = store.rows("stages/4_assemble/04_assemble_originals.sql", ctx.base())
-        edges = store.rows("stages/4_assemble/05_assemble_edges.sql", {"benchmark": ctx.benchmark})
+        originals = queries.assembly_originals(store, ctx.benchmark, ctx.expansion)
+        edges = queries.assembly_edges(store, ctx.benchmark)
         deps = platform_rule.dependency_rows(originals, mode, edges)
         write_rows(store, "stages/4_assemble/06_insert_dependency.sql", deps, ctx.base())
-        fit = platform_rule.edge_fit(
-            store.rows("stages/4_assemble/07_edge_members.sql", ctx.base())
-        )
+        fit = platform_rule.edge_fit(queries.edge_members(store, ctx.benchmark, ctx.expansion))
         with store.registered("edge_fit", pa.Table.from_pylist(fit, schema=EDGE_FIT_SCHEMA)):
             # the rules as they ran on the stored tables (the shipped ones judge staging tables)
             con.execute(_sql("34_platform_rule"), ctx.params())

@@ -62,13 +62,13 @@ def test_the_calls_of_a_stopped_stage_include_those_recorded_as_it_stops(store):
         raise KeyboardInterrupt  # Ctrl-C at the first answer: the second task is unfinished
 
     with pytest.raises(KeyboardInterrupt):
-        run_judged(_ctx(store, Recorder()), counts, ["t1", "t2"], judge, stop, "verify")
+        run_judged(_ctx(store, Recorder()), counts, ["t1", "t2"], judge, stop)
     assert counts.calls == judge.spend.attempts == 4  # 3 before the answer, 1 on closing
 
 
 def test_the_calls_shown_move_with_the_executors_pulses(store):
     counts, judge, shown = StageCounts("verify"), SlowJudge(), Recorder()
-    run_judged(_ctx(store, shown), counts, ["t1", "t2"], judge, lambda w, o: None, "verify")
+    run_judged(_ctx(store, shown), counts, ["t1", "t2"], judge, lambda w, o: None)
     advances = [e for e in shown.events if e[0] == "advance"]
     assert advances == [("advance", 1, 3), ("advance", 0, 5), ("advance", 1, 5)]
     assert counts.calls == 6 and counts.ok == 2

@@ -15,9 +15,12 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from toolex.errors import ToolexError
+
+if TYPE_CHECKING:
+    from toolex.metrics.engine import Engine
 
 ENGINES = ("duckdb", "spark")
 DEFAULT_ENGINE = "duckdb"
@@ -30,7 +33,7 @@ def open_engine(
     master: str | None = None,
     inputs_dir: str | Path | None = None,
     conf: Mapping[str, str] | None = None,
-) -> Iterator[Any]:
+) -> Iterator[Engine | None]:
     """The engine ``name`` for the block: None for DuckDB (the store runs its own SQL), or a
     :class:`toolex.engines.spark.engine.SparkEngine` on a session of ``master`` (``local[*]``
     when None), its Parquet inputs in ``inputs_dir`` (a temporary folder when None; on a

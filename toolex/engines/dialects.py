@@ -14,7 +14,7 @@ does not itself resolve (:data:`RESOLVED_BY_SPARK_ENGINE`), so a difference is n
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -69,43 +69,59 @@ def _statement_hazards(stmt: exp.Expr, dialect: str) -> Iterator[Hazard]:
             "read, never stored, and OR REPLACE is dropped (a second run fails)",
         )
     for node in stmt.walk():
-        if isinstance(node, exp.Anonymous) and node.name.lower() in macros:
-            if not isinstance(stmt, exp.Create):
-                done = " (the Spark engine expands it)" if spark else ""
-                yield Hazard("table_macro", f"calls the DuckDB macro {node.name.lower()}(){done}")
-        elif isinstance(node, exp.Anonymous):
-            yield Hazard(
+        hazard = _node_hazard(node, stmt, dialect, macros)
+        if hazard is not None:
+            yield hazard
+
+
+def _node_hazard(
+    node: exp.Expr, stmt: exp.Expr, dialect: str, macros: Collection[str]
+) -> Hazard | None:
+    """What one node of ``stmt`` risks on ``dialect``: at most one hazard per node."""
+    spark = dialect in SPARK_LIKE
+    if isinstance(node, exp.Anonymous):
+        if node.name.lower() not in macros:
+            return Hazard(
                 "passthrough",
                 f"{node.name.lower()}() is DuckDB's and is passed through by name: {dialect} "
                 "may lack it, or compute something else",
             )
-        elif isinstance(node, exp.With) and node.args.get("recursive") and spark:
-            yield Hazard("recursive", "WITH RECURSIVE needs Spark 4.1 or newer")
-        elif isinstance(node, exp.CTE) and node.args.get("materialized") and dialect != "postgres":
-            done = "; toolex's Spark engine drops it" if spark else ""
-            yield Hazard(
-                "materialized", f"{dialect} refuses AS MATERIALIZED (a planner hint){done}"
-            )
-        elif spark and isinstance(node, exp.Join) and _unnest(node.this) and node.args.get("on"):
-            yield Hazard(
-                "join_unnest_on",
-                "JOIN unnest(..) ON: sqlglot writes a LATERAL VIEW and drops the ON condition, "
-                "so every row joins; write CROSS JOIN unnest(..) with the condition in WHERE",
-            )
-        elif spark and isinstance(node, exp.ArrayAgg) and isinstance(node.this, exp.Order):
-            yield Hazard(
-                "ordered_aggregate",
-                "list()/array_agg() ORDER BY becomes collect_list without it: Spark's list "
-                "comes back in no defined order",
-            )
-        elif spark and _decimal_operand(node):
-            yield Hazard(
-                "decimal_literal",
-                f"{node.this} is a DECIMAL on Spark, not a DOUBLE: a division by it keeps 6 "
-                "decimals and an average of it 4 more than it has; write CAST(.. AS DOUBLE)",
-            )
-        elif dialect == "postgres" and isinstance(node, exp.Struct):
-            yield Hazard("struct_literal", "Postgres has no STRUCT literal; it will not run")
+        if isinstance(stmt, exp.Create):
+            return None
+        done = " (the Spark engine expands it)" if spark else ""
+        return Hazard("table_macro", f"calls the DuckDB macro {node.name.lower()}(){done}")
+    if isinstance(node, exp.With) and node.args.get("recursive") and spark:
+        return Hazard("recursive", "WITH RECURSIVE needs Spark 4.1 or newer")
+    if isinstance(node, exp.CTE) and node.args.get("materialized") and dialect != "postgres":
+        done = "; toolex's Spark engine drops it" if spark else ""
+        return Hazard("materialized", f"{dialect} refuses AS MATERIALIZED (a planner hint){done}")
+    if spark:
+        return _spark_hazard(node)
+    if dialect == "postgres" and isinstance(node, exp.Struct):
+        return Hazard("struct_literal", "Postgres has no STRUCT literal; it will not run")
+    return None
+
+
+def _spark_hazard(node: exp.Expr) -> Hazard | None:
+    if isinstance(node, exp.Join) and _unnest(node.this) and node.args.get("on"):
+        return Hazard(
+            "join_unnest_on",
+            "JOIN unnest(..) ON: sqlglot writes a LATERAL VIEW and drops the ON condition, "
+            "so every row joins; write CROSS JOIN unnest(..) with the condition in WHERE",
+        )
+    if isinstance(node, exp.ArrayAgg) and isinstance(node.this, exp.Order):
+        return Hazard(
+            "ordered_aggregate",
+            "list()/array_agg() ORDER BY becomes collect_list without it: Spark's list "
+            "comes back in no defined order",
+        )
+    if _decimal_operand(node):
+        return Hazard(
+            "decimal_literal",
+            f"{node.this} is a DECIMAL on Spark, not a DOUBLE: a division by it keeps 6 "
+            "decimals and an average of it 4 more than it has; write CAST(.. AS DOUBLE)",
+        )
+    return None
 
 
 def _unnest(node: exp.Expr | None) -> bool:

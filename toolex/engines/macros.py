@@ -13,12 +13,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar
 
 import sqlglot
 from sqlglot import exp
 
 from toolex.errors import ToolexError
+
+E = TypeVar("E", bound=exp.Expr)
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,8 @@ def expand(statement: exp.Expr, macros: dict[str, Macro]) -> Expansion:
     return out
 
 
-def _replace_calls(tree: exp.Expr, macros: dict[str, Macro], views: dict[str, exp.Query]) -> Any:
+def _replace_calls(tree: E, macros: dict[str, Macro], views: dict[str, exp.Query]) -> E:
+    """``tree`` itself, each macro call in it replaced by a view of the call (in ``views``)."""
     for table in list(tree.find_all(exp.Table)):
         call = table.this
         if not (isinstance(call, exp.Anonymous) and call.name.lower() in macros):

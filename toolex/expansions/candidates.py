@@ -26,6 +26,7 @@ records where they came from under ``imported_candidates``.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,27 +79,10 @@ def import_candidates(
 ) -> CandidateImport:
     path = Path(path)
     store.require_benchmark(benchmark)
-    if fmt not in CANDIDATE_FORMATS or resolve_format(path, fmt) == "toolret-json":
-        raise InputError(
-            f"candidate lists are read as {', '.join(CANDIDATE_FORMATS[1:])} (a ToolRet JSON run "
-            "has no sub-queries)",
-            path=str(path),
-            field="format",
-        )
-    if depth is not None and depth < 1:
-        raise InputError(f"depth must be at least 1, got {depth}", field="depth")
+    _check_request(path, fmt, depth)
     params = {"benchmark": benchmark, "expansion": expansion}
-    refs = {
-        (r["query_id"], int(r["slot"])): r["ref_item_id"]
-        for r in store.rows("expansions/25_expansion_subqueries.sql", params)
-    }
-    if not refs:
-        raise ToolexError(
-            f"expansion {expansion!r} of {benchmark!r} has no sub-queries to import candidates "
-            "for: decompose first (`toolex expand --stage decompose`) or import sub-queries "
-            "(`toolex load subqueries`)"
-        )
-    lists = _read_lists(store, path, benchmark, expansion, refs, fmt)
+    refs = _subquery_refs(store, params)
+    lists = _read_lists(read_run(path, fmt), path, params, refs, item_ids(store, benchmark))
     _check_coverage(lists, refs, path)
     k = depth or max(len(hits) for hits, _ in lists.values())
     retriever = f"import:{name or path.stem}"
@@ -109,19 +93,7 @@ def import_candidates(
     )
     with store.registered("new_candidate_keys", keys):
         stored = store.rows("expansions/26_stored_candidates.sql", params)[0]
-        if stored["verdicts"]:
-            raise ToolexError(
-                f"expansion {expansion!r} already has {stored['verdicts']:,} verdicts on "
-                "candidates of these sub-queries; they judged the stored lists, so those are "
-                "not swapped. Import into a new --expansion, or recompute this one with "
-                "`toolex expand --replace`"
-            )
-        if stored["lists"] and not replace:
-            raise ToolexError(
-                f"expansion {expansion!r} already has candidates for {stored['lists']:,} of "
-                f"these sub-queries (e.g. of query {stored['first_query']!r}); pass --replace "
-                "to swap them"
-            )
+        _refuse_stored(stored, expansion, replace)
         patch = {"imported_candidates": {"source": str(path), "retriever": retriever, "depth": k}}
         with store.transaction():
             store.execute("expansions/27_delete_candidates.sql", params)
@@ -141,20 +113,68 @@ def import_candidates(
     )
 
 
+def _check_request(path: Path, fmt: str, depth: int | None) -> None:
+    if fmt not in CANDIDATE_FORMATS or resolve_format(path, fmt) == "toolret-json":
+        raise InputError(
+            f"candidate lists are read as {', '.join(CANDIDATE_FORMATS[1:])} (a ToolRet JSON run "
+            "has no sub-queries)",
+            path=str(path),
+            field="format",
+        )
+    if depth is not None and depth < 1:
+        raise InputError(f"depth must be at least 1, got {depth}", field="depth")
+
+
+def _subquery_refs(store: Store, params: dict[str, str]) -> dict[Key, str]:
+    """The reference item of each (query, slot) sub-query of the expansion."""
+    refs = {
+        (r["query_id"], int(r["slot"])): r["ref_item_id"]
+        for r in store.rows("expansions/25_expansion_subqueries.sql", params)
+    }
+    if not refs:
+        raise ToolexError(
+            f"expansion {params['expansion']!r} of {params['benchmark']!r} has no sub-queries to "
+            "import candidates for: decompose first (`toolex expand --stage decompose`) or "
+            "import sub-queries (`toolex load subqueries`)"
+        )
+    return refs
+
+
+def _refuse_stored(stored: Mapping[str, object], expansion: str, replace: bool) -> None:
+    """Stored lists of these sub-queries are swapped only on --replace, never once judged."""
+    verdicts, lists = _count(stored["verdicts"]), _count(stored["lists"])
+    if verdicts:
+        raise ToolexError(
+            f"expansion {expansion!r} already has {verdicts:,} verdicts on "
+            "candidates of these sub-queries; they judged the stored lists, so those are "
+            "not swapped. Import into a new --expansion, or recompute this one with "
+            "`toolex expand --replace`"
+        )
+    if lists and not replace:
+        raise ToolexError(
+            f"expansion {expansion!r} already has candidates for {lists:,} of "
+            f"these sub-queries (e.g. of query {stored['first_query']!r}); pass --replace "
+            "to swap them"
+        )
+
+
+def _count(value: object) -> int:
+    return int(value) if isinstance(value, int) else 0
+
+
 # (hits as (item_id, score) in file order, the line of the list's first row)
 Lists = dict[Key, tuple[list[tuple[str, float]], int]]
 
 
 def _read_lists(
-    store: Store, path: Path, benchmark: str, expansion: str, refs: dict[Key, str], fmt: str
+    table: pa.Table, path: Path, params: dict[str, str], refs: dict[Key, str], library: set[str]
 ) -> Lists:
-    table = read_run(path, fmt)
+    benchmark, expansion = params["benchmark"], params["expansion"]
     qids = table.column("query_id").to_pylist()
     items = table.column("item_id").to_pylist()
     scores = table.column("score").to_pylist()
     slots = table.column("slot").to_pylist()
     lines = table.column("line").to_pylist()
-    library = item_ids(store, benchmark)
     slots_of: dict[str, int] = {}
     for q, _ in refs:
         slots_of[q] = slots_of.get(q, 0) + 1

@@ -23,10 +23,9 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pyarrow as pa
 
@@ -91,9 +90,24 @@ def import_combinations(
     )
 
 
+# A combination's members by slot: (item id, where its row was read)
+Members = dict[int, tuple[str, Where]]
+Combos = dict[tuple[str, int], Members]  # (query_id, combo_id) -> members
+
+
+@dataclass(frozen=True)
+class GivenEdges:
+    """A row's ``dependencies`` as read, resolved to slots later (:func:`_edges`)."""
+
+    query_id: str
+    combo_id: int
+    dependencies: object
+    where: Where
+
+
 def import_combination_records(
     store: Store,
-    records: Iterable[tuple[dict[str, Any], int | None]],
+    records: Iterable[tuple[Mapping[str, object], int | None]],
     path: str | Path,
     *,
     benchmark: str,
@@ -104,20 +118,52 @@ def import_combination_records(
     substitutable labels), each with the line of ``path`` it came from; as a file's rows."""
     path = Path(path)
     originals = original_combinations(store, benchmark)
-    known_items = item_ids(store, benchmark)
-    combos: dict[tuple[str, int], dict[int, tuple[str, Where]]] = {}
-    given: list[tuple[str, int, Any, Where]] = []  # (query_id, combo_id, dependencies, where)
+    reader = _MemberReader(path, originals, item_ids(store, benchmark), benchmark)
     for rec, line in records:
-        query_id, where = record_query(rec, path, line, originals, benchmark)
+        reader.read(rec, line)
+    combos = reader.combos
+    if not combos:
+        raise ToolexError(f"{path}: no combinations in the file")
+    _check_complete(combos, originals)
+    keep, notes = _dedupe(combos, originals, label_grades(store, benchmark))
+    edges = _edges(reader.given, combos, originals, str(path))
+    result = CombinationImport(
+        benchmark, expansion, len({q for q, _ in combos}), len(keep), notes, len(edges)
+    )
+    params = {"benchmark": benchmark, "expansion": expansion}
+    with store.registered_tables(_tables(combos, keep)):
+        _refuse_clash(store, params, replace)
+        with store.transaction():
+            ensure_expansion(store, benchmark, expansion, path)
+            _write(store, params, replace)
+            add_dependency_edges(store, benchmark, edges)
+    return result
+
+
+@dataclass
+class _MemberReader:
+    """Member rows read one by one into combinations, each checked where it was read."""
+
+    path: Path
+    originals: dict[str, dict[int, str]]
+    known_items: set[str]
+    benchmark: str
+    combos: Combos = field(default_factory=dict)
+    given: list[GivenEdges] = field(default_factory=list)
+
+    def read(self, rec: Mapping[str, object], line: int | None) -> None:
+        query_id, where = record_query(rec, self.path, line, self.originals, self.benchmark)
         combo_id = get_int(rec, "combo_id", where, None)
         if combo_id is None or combo_id < 0:
             raise where.error("missing or negative combo_id", "combo_id")
         item_id = get_str(rec, "item_id", where)
-        if item_id not in known_items:
-            raise where.error(f"item id {item_id!r} is not in benchmark {benchmark!r}", "item_id")
-        members = combos.setdefault((query_id, combo_id), {})
+        if item_id not in self.known_items:
+            raise where.error(
+                f"item id {item_id!r} is not in benchmark {self.benchmark!r}", "item_id"
+            )
+        members = self.combos.setdefault((query_id, combo_id), {})
         slot = get_int(rec, "slot", where, len(members))
-        slots = originals[query_id]
+        slots = self.originals[query_id]
         if slot not in slots:
             raise where.error(
                 f"slot {slot} is no slot of query {query_id!r}: its {len(slots)} ground-truth "
@@ -128,9 +174,11 @@ def import_combination_records(
             raise where.error(f"slot {slot} is used twice in combination {combo_id}", "slot")
         members[slot] = (item_id, where)
         if rec.get("dependencies") is not None:
-            given.append((query_id, combo_id, rec["dependencies"], where))
-    if not combos:
-        raise ToolexError(f"{path}: no combinations in the file")
+            self.given.append(GivenEdges(query_id, combo_id, rec["dependencies"], where))
+
+
+def _check_complete(combos: Combos, originals: dict[str, dict[int, str]]) -> None:
+    """Every combination fills each of its query's slots."""
     for (query_id, combo_id), members in combos.items():
         missing = sorted(set(originals[query_id]) - set(members))
         if missing:
@@ -141,12 +189,11 @@ def import_combination_records(
                 "ground-truth tool(s), one per slot",
                 "slot",
             )
-    keep, notes = _dedupe(combos, originals, label_grades(store, benchmark))
-    edges = _edges(given, combos, originals, str(path))
-    result = CombinationImport(
-        benchmark, expansion, len({q for q, _ in combos}), len(keep), notes, len(edges)
-    )
-    tables = {
+
+
+def _tables(combos: Combos, keep: list[tuple[str, int]]) -> dict[str, pa.Table]:
+    """The inputs the insert SQL reads."""
+    return {
         # every imported query appears (with combo 0) so its original row is ensured
         "new_combinations": pa.Table.from_pylist(
             [{"query_id": q, "combo_id": 0} for q in sorted({q for q, _ in combos})]
@@ -162,30 +209,31 @@ def import_combination_records(
             schema=MEMBER_SCHEMA,
         ),
     }
-    params = {"benchmark": benchmark, "expansion": expansion}
-    with store.registered_tables(tables):
-        clash = store.rows("expansions/10_conflicting_combinations.sql", params)
-        if clash and not replace:
-            raise ToolexError(
-                f"expansion {expansion!r} already holds combination {clash[0]['combo_id']} of "
-                f"query {clash[0]['query_id']!r}; pass --replace to swap the imported queries' "
-                "combinations"
-            )
-        with store.transaction():
-            ensure_expansion(store, benchmark, expansion, path)
-            if replace:
-                store.execute("expansions/11_delete_combination_items.sql", params)
-                store.execute("expansions/12_delete_combinations.sql", params)
-                store.execute("expansions/18_delete_combination_products.sql", params)
-            for name in (
-                "expansions/13_insert_original_combinations.sql",
-                "expansions/14_insert_original_combination_items.sql",
-                "expansions/15_insert_combinations.sql",
-                "expansions/16_insert_combination_items.sql",
-            ):
-                store.execute(name, params)
-            add_dependency_edges(store, benchmark, edges)
-    return result
+
+
+def _refuse_clash(store: Store, params: dict[str, str], replace: bool) -> None:
+    clash = store.rows("expansions/10_conflicting_combinations.sql", params)
+    if clash and not replace:
+        raise ToolexError(
+            f"expansion {params['expansion']!r} already holds combination "
+            f"{clash[0]['combo_id']} of query {clash[0]['query_id']!r}; pass --replace to swap "
+            "the imported queries' combinations"
+        )
+
+
+def _write(store: Store, params: dict[str, str], replace: bool) -> None:
+    """Inside the caller's transaction: the imported queries' combinations (and originals)."""
+    if replace:
+        store.execute("expansions/11_delete_combination_items.sql", params)
+        store.execute("expansions/12_delete_combinations.sql", params)
+        store.execute("expansions/18_delete_combination_products.sql", params)
+    for name in (
+        "expansions/13_insert_original_combinations.sql",
+        "expansions/14_insert_original_combination_items.sql",
+        "expansions/15_insert_combinations.sql",
+        "expansions/16_insert_combination_items.sql",
+    ):
+        store.execute(name, params)
 
 
 def _span(slots: dict[int, str]) -> str:
@@ -197,8 +245,8 @@ def _span(slots: dict[int, str]) -> str:
 
 
 def _edges(
-    given: list[tuple[str, int, Any, Where]],
-    combos: dict[tuple[str, int], dict[int, tuple[str, Where]]],
+    given: list[GivenEdges],
+    combos: Combos,
     originals: dict[str, dict[int, str]],
     origin: str,
 ) -> list[DependencyEdge]:
@@ -206,7 +254,8 @@ def _edges(
     original combination (a slot number, or an item id of the row's combination, else of the
     original)."""
     out: dict[tuple[str, int, int, str], DependencyEdge] = {}
-    for query_id, combo_id, deps, where in given:
+    for g in given:
+        query_id, combo_id, deps, where = g.query_id, g.combo_id, g.dependencies, g.where
         if not isinstance(deps, list):
             raise where.error('expected a list of {"from", "to", "value"}', "dependencies")
         slots = originals[query_id]
@@ -240,7 +289,7 @@ def _edges(
 
 
 def _dedupe(
-    combos: dict[tuple[str, int], dict[int, tuple[str, Where]]],
+    combos: Combos,
     originals: dict[str, dict[int, str]],
     grades: dict[str, dict[int, int]],
 ) -> tuple[list[tuple[str, int]], list[str]]:
@@ -269,7 +318,7 @@ def _dedupe(
             continue
         known.add(tools)
         keep.append((query_id, combo_id))
-    notes: list[Any] = []
+    notes: list[str] = []
     if dropped:
         notes.append(
             f"dropped {dropped} combination(s) repeating the tool set of the original or of "

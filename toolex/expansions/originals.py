@@ -5,8 +5,8 @@ they write into."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from toolex.loaders.fields import Where, get_str
 from toolex.store import Store
@@ -43,7 +43,7 @@ def tool_set(members: dict[int, str], grades: dict[int, int]) -> frozenset[tuple
 
 
 def record_query(
-    rec: dict[str, Any],
+    rec: Mapping[str, object],
     path: Path,
     line: int | None,
     originals: dict[str, dict[int, str]],

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import pyarrow as pa
 
@@ -55,7 +54,9 @@ def set_audit_statuses(
     _write(store, "expansions/32_set_audit_status.sql", benchmark, expansion, rows)
 
 
-def record_config(store: Store, benchmark: str, expansion: str, config: Mapping[str, Any]) -> None:
+def record_config(
+    store: Store, benchmark: str, expansion: str, config: Mapping[str, object]
+) -> None:
     """Create the expansions row, or replace its config (toolex.pipeline.record decides it)."""
     store.execute(
         "expansions/03_upsert_expansion.sql",

@@ -190,22 +190,8 @@ class Benchmark:
             moves = self.slot_moves.get(edge["query_id"])
             given = []
             for end in ("producer_slot", "consumer_slot"):
-                named = edge[end]
-                given.append(named)
-                if isinstance(named, str) and named in of_query:
-                    edge[end] = of_query[named]
-                elif isinstance(named, int) and not isinstance(named, bool):
-                    known = moves if moves is not None else {s: s for s in of_query.values()}
-                    if named not in known:
-                        raise where.error(
-                            f"edge names slot {named}, not a slot of the query", field_name
-                        )
-                    edge[end] = known[named]
-                else:
-                    raise where.error(
-                        f"edge end {named!r} is neither a slot nor a labelled item of the query",
-                        field_name,
-                    )
+                given.append(edge[end])
+                edge[end] = _edge_slot(edge[end], of_query, moves, where, field_name)
             if edge["producer_slot"] == edge["consumer_slot"]:
                 if given[0] != given[1] and moves is not None:
                     merged += 1
@@ -307,3 +293,24 @@ def _path(after: dict[int, list[int]], start: int, goal: int) -> list[int] | Non
 
 def _at(where: Where) -> str:
     return f"line {where.line}" if where.line is not None else f"{where.what} {where.record}"
+
+
+def _edge_slot(
+    named: object,
+    of_query: dict[str, int],
+    moves: dict[int, int] | None,
+    where: Where,
+    field_name: str,
+) -> int:
+    """The slot an edge end names: a labelled item's slot, or a slot number where its label
+    moved to (``moves``, when the query's labels were renumbered)."""
+    if isinstance(named, str) and named in of_query:
+        return of_query[named]
+    if isinstance(named, int) and not isinstance(named, bool):
+        known = moves if moves is not None else {s: s for s in of_query.values()}
+        if named not in known:
+            raise where.error(f"edge names slot {named}, not a slot of the query", field_name)
+        return known[named]
+    raise where.error(
+        f"edge end {named!r} is neither a slot nor a labelled item of the query", field_name
+    )

@@ -47,10 +47,10 @@ class Where:
 
 @overload
 def get_str(
-    rec: dict[str, Any], key: str, where: Where, *, required: Literal[True] = True
+    rec: Mapping[str, object], key: str, where: Where, *, required: Literal[True] = True
 ) -> str: ...
 @overload
-def get_str(rec: dict[str, Any], key: str, where: Where, *, required: bool) -> str | None: ...
+def get_str(rec: Mapping[str, object], key: str, where: Where, *, required: bool) -> str | None: ...
 def get_str(
     rec: Mapping[str, object], key: str, where: Where, *, required: bool = True
 ) -> str | None:
@@ -89,23 +89,24 @@ def check_id(value: str, where: Where, field: str) -> str:
     return value
 
 
-def get_id(rec: dict[str, Any], key: str, where: Where) -> str:
+def get_id(rec: Mapping[str, object], key: str, where: Where) -> str:
     """A required id field (:func:`get_str`) checked by :func:`check_id`."""
     return check_id(get_str(rec, key, where), where, key)
 
 
 @overload
-def get_int(rec: dict[str, Any], key: str, where: Where, default: int) -> int: ...
+def get_int(rec: Mapping[str, object], key: str, where: Where, default: int) -> int: ...
 @overload
-def get_int(rec: dict[str, Any], key: str, where: Where, default: None) -> int | None: ...
-def get_int(rec: dict[str, Any], key: str, where: Where, default: int | None) -> int | None:
+def get_int(rec: Mapping[str, object], key: str, where: Where, default: None) -> int | None: ...
+def get_int(rec: Mapping[str, object], key: str, where: Where, default: int | None) -> int | None:
     """An integer field that fits the store's INTEGER (32 bits): an int, an integral float,
     or text of ASCII digits with an optional minus ("²", "--1", "1_000" are refused)."""
     value = rec.get(key, default)
     if value is None:
         return default
-    integral = isinstance(value, float) and value.is_integer()
-    if integral or (isinstance(value, str) and _INT_TEXT.fullmatch(value)):
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and _INT_TEXT.fullmatch(value):
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise where.error(f"expected an integer, found {_brief(value)}", key)

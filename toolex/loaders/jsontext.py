@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import Any, NoReturn
 
 # Levels of nesting allowed in one JSON value: tool documentation runs to about ten; Python's
 # own parser gives up near a thousand with a RecursionError, and later recursive code (the
@@ -31,7 +31,7 @@ def _float(text: str) -> float:
     return value
 
 
-def _constant(name: str) -> Any:
+def _constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not valid JSON")
 
 
@@ -41,9 +41,9 @@ _DECODER = json.JSONDecoder(parse_float=_float, parse_constant=_constant)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
-def _too_deep(value: Any) -> bool:
+def _too_deep(value: dict[str, object] | list[object]) -> bool:
     """True when ``value`` nests deeper than MAX_DEPTH (iterative: no recursion to overflow)."""
-    stack = [(value, 1)]
+    stack: list[tuple[dict[str, object] | list[object], int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DEPTH:

@@ -33,7 +33,7 @@ SkillRet (toolex.loaders.skillret) is the plain schema under a field mapping.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -269,10 +269,11 @@ def add_qrels(bench: Benchmark, records: Records) -> None:
         )
 
 
-def _doc_name(doc: dict[str, Any]) -> str | None:
+def _doc_name(doc: Mapping[str, object]) -> str | None:
     for key in ("name", "api_name", "title"):
-        if isinstance(doc.get(key), str) and doc[key].strip():
-            return str(doc[key])
+        value = doc.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
     return None
 
 

@@ -29,10 +29,9 @@ SkillRet's test split had 4,997 queries in v1.0 and 4,392 in v1.1, after an equi
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from toolex.errors import InputError
 from toolex.loaders.benchmark import Benchmark
@@ -101,31 +100,8 @@ def read_skillret(
     bench = Benchmark(name, "skillret", f"{root} (SkillRet {version})", label_field="skill_id")
     add_items(bench, (_skill(rec, where) for rec, where in _located(paths["skills"])), "skill")
     add_queries(bench, (_query(rec, where) for rec, where in queries))
-    if paths["qrels"].is_file():
-        labels_path = paths["qrels"]
-        # an error names skill_id, as the file spells it, not the plain schema's item_id
-        spelled = (("item_id", "skill_id"),)
-        qrels = [
-            (
-                {"query_id": r.get("query_id"), "item_id": r.get("skill_id"), **_grade(r)},
-                replace(w, fields=spelled),
-                r,
-            )
-            for r, w in _located(labels_path, "query id")
-        ]
-    else:
-        labels_path = paths["queries"]
-        qrels = [label for rec, where in queries for label in _query_labels(rec, where)]
-    top: dict[Any, Any] = {}
-    for rec, _, _ in qrels:
-        grade = rec.get("relevance", 1)
-        if isinstance(grade, int | float):
-            top[rec["query_id"]] = max(top.get(rec["query_id"], grade), grade)
-    graded = [
-        (r, w, raw, r.get("relevance", 1) == top.get(r["query_id"], 1)) for r, w, raw in qrels
-    ]
-    seeds = [(r, w) for r, w, _, seed in graded if seed]
-    lower = [(r, w, raw) for r, w, raw, seed in graded if not seed]
+    labels_path, qrels = _labels(paths, queries)
+    seeds, lower = _by_grade(qrels)
     add_qrels(bench, seeds)
     bench.notes.append(f"SkillRet {version}")
     out = SkillRet(bench, version, labels_path)
@@ -139,7 +115,48 @@ def read_skillret(
     return out
 
 
-def substitute_records(data: SkillRet) -> Iterator[tuple[dict[str, Any], int | None]]:
+# A label as read: its qrel fields, where it was read, and the record it came from
+Label = tuple[dict[str, object], Where, Mapping[str, object]]
+
+
+def _labels(
+    paths: dict[str, Path], queries: Sequence[tuple[Mapping[str, object], Where]]
+) -> tuple[Path, list[Label]]:
+    """The labels, from qrels/ when the split has a file there, else from the queries' own."""
+    if not paths["qrels"].is_file():
+        return paths["queries"], [
+            label for rec, where in queries for label in _query_labels(rec, where)
+        ]
+    # an error names skill_id, as the file spells it, not the plain schema's item_id
+    spelled = (("item_id", "skill_id"),)
+    return paths["qrels"], [
+        (
+            {"query_id": r.get("query_id"), "item_id": r.get("skill_id"), **_grade(r)},
+            replace(w, fields=spelled),
+            r,
+        )
+        for r, w in _located(paths["qrels"], "query id")
+    ]
+
+
+def _by_grade(
+    qrels: list[Label],
+) -> tuple[list[tuple[dict[str, object], Where]], list[Label]]:
+    """The labels at their query's top grade (the seeds), and those graded below it."""
+    top: dict[object, int | float] = {}
+    for rec, _, _ in qrels:
+        grade = rec.get("relevance", 1)
+        if isinstance(grade, int | float):
+            top[rec["query_id"]] = max(top.get(rec["query_id"], grade), grade)
+    graded = [
+        (r, w, raw, r.get("relevance", 1) == top.get(r["query_id"], 1)) for r, w, raw in qrels
+    ]
+    seeds = [(r, w) for r, w, _, seed in graded if seed]
+    lower = [(r, w, raw) for r, w, raw, seed in graded if not seed]
+    return seeds, lower
+
+
+def substitute_records(data: SkillRet) -> Iterator[tuple[dict[str, object], int | None]]:
     """The substitutes as combinations to import (toolex.expansions): per query, every choice
     of its seed or one of its substitutes in each slot, the original left out; rows ``query_id,
     combo_id, slot, item_id`` with the line of the first substitute they hold."""
@@ -165,9 +182,7 @@ def substitute_records(data: SkillRet) -> Iterator[tuple[dict[str, Any], int | N
                 )
 
 
-def _place(
-    bench: Benchmark, lower: list[tuple[dict[str, Any], Where, dict[str, Any]]]
-) -> list[Substitute]:
+def _place(bench: Benchmark, lower: list[Label]) -> list[Substitute]:
     """Each lower-graded label on the seed it stands in for; notes for what cannot be placed."""
     seeds: dict[str, dict[str, int]] = {}
     for q in bench.qrels:
@@ -215,7 +230,7 @@ def _version(queries: int, split: str) -> str:
     return f"version unknown ({queries:,} {split} queries; v1.0 has 4,997 test, v1.1 4,392)"
 
 
-def _skill(rec: Mapping[str, object], where: Where) -> tuple[dict[str, Any], Where]:
+def _skill(rec: Mapping[str, object], where: Where) -> tuple[dict[str, object], Where]:
     doc = {k: rec[k] for k in ("name", "description", "skill_md") if rec.get(k)}
     if not doc.get("description") and not doc.get("skill_md"):
         raise where.error("a skill needs a description or a skill_md body", "description")
@@ -226,7 +241,7 @@ def _skill(rec: Mapping[str, object], where: Where) -> tuple[dict[str, Any], Whe
     return out, where
 
 
-def _query(rec: Mapping[str, object], where: Where) -> tuple[dict[str, Any], Where]:
+def _query(rec: Mapping[str, object], where: Where) -> tuple[dict[str, object], Where]:
     out = {"id": rec.get("id"), "text": rec.get("query", rec.get("text"))}
     if isinstance(rec.get("setting"), str):
         out["task"] = rec["setting"]
@@ -235,9 +250,7 @@ def _query(rec: Mapping[str, object], where: Where) -> tuple[dict[str, Any], Whe
     return out, where
 
 
-def _query_labels(
-    rec: Mapping[str, object], where: Where
-) -> Iterator[tuple[dict[str, Any], Where, dict[str, Any]]]:
+def _query_labels(rec: Mapping[str, object], where: Where) -> Iterator[Label]:
     labels = rec.get("labels")
     if labels is None:
         ids = rec.get("skill_ids")
@@ -253,5 +266,5 @@ def _query_labels(
         yield qrel, where, label
 
 
-def _grade(rec: Mapping[str, object]) -> dict[str, Any]:
+def _grade(rec: Mapping[str, object]) -> dict[str, object]:
     return {"relevance": rec["relevance"]} if rec.get("relevance") is not None else {}

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolex.errors import InputError
@@ -41,6 +42,26 @@ def read_stabletoolbench(
     path: str | Path, *, groups: list[str] | None = None, name: str = "stabletoolbench"
 ) -> Benchmark:
     root = Path(path)
+    bench = Benchmark(name, "stabletoolbench", str(root), label_field="relevant APIs")
+    reading = _Reading(bench)
+    for group, path_g in _group_files(root, groups).items():
+        keep = _solvable_ids(root / "test_query_ids" / f"{group}.json")
+        reading.read_group(group, path_g, keep)
+    _add_qrels(bench, reading.docs, reading.pending)
+    if reading.conflicts:
+        n = reading.conflicts
+        bench.notes.append(
+            f"{n} api_list entr{'y' if n == 1 else 'ies'} repeat an API id with a "
+            "different doc; the first doc was kept"
+        )
+    if reading.repeats:
+        n = reading.repeats
+        bench.notes.append(f"{n} repeated 'relevant APIs' entr{'y' if n == 1 else 'ies'} dropped")
+    return bench
+
+
+def _group_files(root: Path, groups: list[str] | None) -> dict[str, Path]:
+    """The chosen groups' query files (every group's by default), in the order chosen."""
     folder = root / "test_instruction"
     if not folder.is_dir():
         raise InputError(
@@ -53,14 +74,21 @@ def read_stabletoolbench(
     missing = [g for g in chosen if g not in found]
     if missing:
         raise InputError(f"no group file for {missing}; found: {sorted(found)}", path=str(folder))
-    bench = Benchmark(name, "stabletoolbench", str(root), label_field="relevant APIs")
-    docs: _Library = {}
-    conflicts = repeats = 0
-    # qrels, checked once the whole library is read
-    pending: list[tuple[str, tuple[str, str], Where]] = []
-    for group in chosen:
-        keep = _solvable_ids(root / "test_query_ids" / f"{group}.json")
-        path_g = found[group]
+    return {g: found[g] for g in chosen}
+
+
+@dataclass
+class _Reading:
+    """The groups' queries read into ``bench``; their labels wait in ``pending`` until the whole
+    library is read (a label is checked against it)."""
+
+    bench: Benchmark
+    docs: _Library = field(default_factory=dict)
+    pending: list[tuple[str, tuple[str, str], Where]] = field(default_factory=list)
+    conflicts: int = 0  # api_list entries repeating an API id with another doc
+    repeats: int = 0  # 'relevant APIs' entries given twice in one query
+
+    def read_group(self, group: str, path_g: Path, keep: set[str] | None) -> None:
         for rec, line in iter_dicts(path_g, iter_json_array(path_g, lines_json=False)):
             where = Where(str(path_g), line)
             raw_id = get_str(rec, "query_id", where)
@@ -68,8 +96,8 @@ def read_stabletoolbench(
                 continue
             query_id = f"{group}:{raw_id}"
             where = Where(str(path_g), line, query_id)
-            conflicts += _add_apis(bench, docs, rec, where)
-            bench.add_query(
+            self.conflicts += _add_apis(self.bench, self.docs, rec, where)
+            self.bench.add_query(
                 {
                     "query_id": query_id,
                     "task": group,
@@ -82,21 +110,10 @@ def read_stabletoolbench(
             seen: set[tuple[str, str]] = set()
             for pair in _relevant(rec, where):
                 if pair in seen:
-                    repeats += 1
+                    self.repeats += 1
                     continue
                 seen.add(pair)
-                pending.append((query_id, pair, where))
-    _add_qrels(bench, docs, pending)
-    if conflicts:
-        bench.notes.append(
-            f"{conflicts} api_list entr{'y' if conflicts == 1 else 'ies'} repeat an API id with a "
-            "different doc; the first doc was kept"
-        )
-    if repeats:
-        bench.notes.append(
-            f"{repeats} repeated 'relevant APIs' entr{'y' if repeats == 1 else 'ies'} dropped"
-        )
-    return bench
+                self.pending.append((query_id, pair, where))
 
 
 def _add_qrels(

@@ -175,7 +175,7 @@ def _one_file(folder: Path, stem: str) -> Path:
     return files[0]
 
 
-def _add_tool(bench: Benchmark, rec: dict[str, Any], where: Where, task: str) -> None:
+def _add_tool(bench: Benchmark, rec: Mapping[str, object], where: Where, task: str) -> None:
     item_id = get_id(rec, "id", where)
     where = Where(where.path, where.line, item_id)
     doc = get_doc(rec, "documentation", where)
@@ -190,7 +190,11 @@ def _add_tool(bench: Benchmark, rec: dict[str, Any], where: Where, task: str) ->
 
 
 def _add_query(
-    bench: Benchmark, rec: dict[str, Any], where: Where, task: str, default: str | None = None
+    bench: Benchmark,
+    rec: Mapping[str, object],
+    where: Where,
+    task: str,
+    default: str | None = None,
 ) -> None:
     query_id = get_id(rec, "id", where)
     where = Where(where.path, where.line, query_id)

@@ -42,15 +42,15 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 import pyarrow as pa
 
 from toolex import expansions
-from toolex.pipeline import kbest, platform_rule
+from toolex.pipeline import kbest, platform_rule, queries
 from toolex.pipeline.settings import AUDIT_CAP, AUDIT_SAFETY_LIMIT, PLATFORM_RULE
 from toolex.pipeline.stage import StageContext, StageCounts, write_rows
 from toolex.runs.rrf import RRF_K
+from toolex.sqlrunner import Params
 from toolex.store import Store
 
 EDGE_FIT_SCHEMA = pa.schema(
@@ -147,9 +147,9 @@ class Batch:
     """Combinations on their way to their group, staged through Arrow and judged every
     WRITE_BATCH."""
 
-    def __init__(self, store: Store, params: dict[str, Any], budget: int) -> None:
+    def __init__(self, store: Store, params: Params, budget: int) -> None:
         self.store, self.params, self.budget = store, params, budget
-        self.columns: tuple[list[Any], ...] = tuple([] for _ in COMBINATION_SCHEMA.names)
+        self.columns: tuple[list[object], ...] = tuple([] for _ in COMBINATION_SCHEMA.names)
 
     def add(
         self, query_id: str, combo_id: int, rrf: float, rank: int | None, items: tuple[str, ...]
@@ -252,13 +252,11 @@ def assemble_chunk(
     with store.transaction():
         # the queries 04, 05 and 07 read
         store.execute("stages/4_assemble/01_cartesian.sql", ctx.params())
-        originals = store.rows("stages/4_assemble/04_assemble_originals.sql", ctx.base())
-        edges = store.rows("stages/4_assemble/05_assemble_edges.sql", {"benchmark": ctx.benchmark})
+        originals = queries.assembly_originals(store, ctx.benchmark, ctx.expansion)
+        edges = queries.assembly_edges(store, ctx.benchmark)
         deps = platform_rule.dependency_rows(originals, mode, edges)
         write_rows(store, "stages/4_assemble/06_insert_dependency.sql", deps, ctx.base())
-        fit = platform_rule.edge_fit(
-            store.rows("stages/4_assemble/07_edge_members.sql", ctx.base())
-        )
+        fit = platform_rule.edge_fit(queries.edge_members(store, ctx.benchmark, ctx.expansion))
         store.execute_script("stages/4_assemble/08_assembly_tables.sql")
         with store.registered("edge_fit", pa.Table.from_pylist(fit, schema=EDGE_FIT_SCHEMA)):
             enumerate_within(ctx, products, budget)

@@ -13,11 +13,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from itertools import groupby
-from typing import Any
 
 from toolex import expansions
 from toolex.judges.base import AuditTask, Handoff, Judge, Outcome, ToolDoc, Verdict, tool_doc
+from toolex.pipeline import queries
 from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
+from toolex.sqlrunner import SqlValue
 
 # Pending combinations are read this many queries at a time (at most the audit budget each),
 # and each group's tools' documentation once: reading a whole expansion's combinations with a
@@ -32,13 +33,11 @@ class PendingAudits:
 
     def __init__(self, ctx: StageContext) -> None:
         self.ctx = ctx
-        self.total = int(
-            ctx.store.scalar("stages/5_audit/01_audit_pending_count.sql", self._params()) or 0
-        )
+        self.total = ctx.store.count("stages/5_audit/01_audit_pending_count.sql", self._params())
         self.checklists = _checklists(ctx) if self.total else {}
         self.issued: dict[str, tuple[str, int]] = {}  # task key -> (query_id, combo_id)
 
-    def _params(self, query_ids: list[str] | None = None) -> dict[str, Any]:
+    def _params(self, query_ids: list[str] | None = None) -> dict[str, SqlValue]:
         part = self.ctx if query_ids is None else dataclasses.replace(self.ctx, query_ids=query_ids)
         return part.params(retry_failed=self.ctx.retry_failed)
 
@@ -112,7 +111,7 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
         )
         return None
 
-    run_judged(ctx, counts, tasks, judge, store_one, "audit")
+    run_judged(ctx, counts, tasks, judge, store_one)
     return counts
 
 
@@ -122,48 +121,38 @@ Checklist = tuple[str, str | None, tuple[str, ...], tuple[ToolDoc, ...], tuple[H
 def _checklists(ctx: StageContext) -> dict[str, Checklist]:
     """query_id -> (query, instruction, checklist, reference combination, explicit hand-offs),
     slot order."""
-    rows = ctx.store.rows("stages/5_audit/02_checklists.sql", ctx.params())
-    edges = ctx.store.rows(
-        "stages/5_audit/03_checklist_edges.sql",
-        {"benchmark": ctx.benchmark, "query_ids": ctx.query_ids},
-    )
+    rows = queries.checklist_steps(ctx.store, ctx.params())
+    edges = queries.checklist_edges(ctx.store, ctx.benchmark, ctx.query_ids)
     handoffs = _handoffs(edges)
     chains: dict[str, list[Handoff]] = {}
     for r in edges:
-        chains.setdefault(r["query_id"], []).append(
-            Handoff(r["producer_slot"], r["consumer_slot"], r["value"] or "")
+        chains.setdefault(r.query_id, []).append(
+            Handoff(r.producer_slot, r.consumer_slot, r.value or "")
         )
     out = {}
-    for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
+    for query_id, group in groupby(rows, key=lambda r: r.query_id):
         members = list(group)
         reference = tuple(
-            tool_doc(
-                r["ref_item_id"],
-                r["ref_name"],
-                r["ref_platform"],
-                r["ref_doc"],
-                r["ref_text"],
-                r["ref_kind"],
-            )
+            tool_doc(r.ref_item_id, r.ref_name, r.ref_platform, r.ref_doc, r.ref_text, r.ref_kind)
             for r in members
         )
         out[query_id] = (
-            members[0]["query"],
-            members[0]["instruction"],
-            tuple(r["text"] + handoffs.get((query_id, r["slot"]), "") for r in members),
+            members[0].query,
+            members[0].instruction,
+            tuple(r.text + handoffs.get((query_id, r.slot), "") for r in members),
             reference,
             tuple(chains.get(query_id, ())),
         )
     return out
 
 
-def _handoffs(rows: list[dict[str, Any]]) -> dict[tuple[str, int], str]:
+def _handoffs(rows: list[queries.ExplicitEdge]) -> dict[tuple[str, int], str]:
     """(query_id, consumer slot) -> what its checklist line adds: the values it takes from which
     steps, as the explicit edges record them (steps numbered from 1, as the checklist is)."""
     out: dict[tuple[str, int], list[str]] = {}
     for r in rows:
-        what = f"the {r['value']}" if r["value"] else "the result"
-        out.setdefault((r["query_id"], r["consumer_slot"]), []).append(
-            f"{what} that step {r['producer_slot'] + 1} returns"
+        what = f"the {r.value}" if r.value else "the result"
+        out.setdefault((r.query_id, r.consumer_slot), []).append(
+            f"{what} that step {r.producer_slot + 1} returns"
         )
     return {key: f" (using {' and '.join(parts)})" for key, parts in out.items()}

@@ -25,11 +25,13 @@ in the call ledger, and this stage counts them (calls, cost) like a judged stage
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toolex import expansions
 from toolex.errors import InputError
 from toolex.expansions import CandidateRow
+from toolex.pipeline import queries
 from toolex.pipeline.settings import CANDIDATES_PER_SUBQUERY, RENDERING, SCOPE
 from toolex.pipeline.stage import StageContext, StageCounts
 
@@ -110,25 +112,31 @@ def check_source(
     )
 
 
-def run(
-    ctx: StageContext,
-    retriever: str,
-    depth: int = CANDIDATES_PER_SUBQUERY,
-    scope: str = SCOPE,
-    search: SearchFn | None = None,
-    rendering: str = RENDERING,
-) -> StageCounts:
+@dataclass(frozen=True)
+class Retrieval:
+    """How the candidates stage retrieves: the run's settings it reads (runner.Settings)."""
+
+    retriever: str
+    depth: int = CANDIDATES_PER_SUBQUERY
+    scope: str = SCOPE
+    rendering: str = RENDERING
+
+
+def run(ctx: StageContext, retrieval: Retrieval, search: SearchFn | None = None) -> StageCounts:
     from toolex.retrieval import public_retriever_spec
 
+    retriever, depth, scope = retrieval.retriever, retrieval.depth, retrieval.scope
+    rendering = retrieval.rendering
+
     counts = StageCounts("candidates")
-    pending = ctx.store.rows("stages/2_candidates/01_candidates_pending.sql", ctx.params())
+    pending = queries.candidates_pending(ctx.store, ctx.params())
     counts.tasks = len(pending)
     if not pending:
         return counts
     if retriever == IMPORTED:  # check_source refused this before any stage; never search
         first = pending[0]
         raise InputError(
-            f"sub-query {first['query_id']}#{first['slot']} of expansion {ctx.expansion!r} has no "
+            f"sub-query {first.query_id}#{first.slot} of expansion {ctx.expansion!r} has no "
             f"imported candidate list, and --retriever {IMPORTED} retrieves none",
             field="--retriever",
         )
@@ -139,7 +147,7 @@ def run(
     try:
         for start in range(0, len(pending), BATCH):
             batch = pending[start : start + BATCH]
-            texts = [(r["query_id"], r["slot"], r["text"]) for r in batch]
+            texts = [(r.query_id, r.slot, r.text) for r in batch]
             table = search(
                 ctx.store,
                 ctx.benchmark,
@@ -166,7 +174,7 @@ def run(
 
 def _write(
     ctx: StageContext,
-    batch: Sequence[dict[str, Any]],
+    batch: Sequence[queries.PendingSubquery],
     hits: list[dict[str, Any]],
     retriever: str,
     depth: int,
@@ -176,7 +184,7 @@ def _write(
         by_slot.setdefault((h["query_id"], int(h["slot"])), []).append(h)
     rows = []
     for sub in batch:
-        key = (sub["query_id"], int(sub["slot"]))
+        key = (sub.query_id, int(sub.slot))
         got = sorted(by_slot.get(key, []), key=lambda h: h["rank"])[:depth]
         seen = {h["item_id"] for h in got}
         for h in got:
@@ -185,10 +193,8 @@ def _write(
                     key[0], key[1], h["item_id"], int(h["rank"]), float(h["score"]), retriever
                 )
             )
-        if sub["ref_item_id"] not in seen:
-            rows.append(
-                CandidateRow(key[0], key[1], sub["ref_item_id"], depth + 1, None, retriever)
-            )
+        if sub.ref_item_id not in seen:
+            rows.append(CandidateRow(key[0], key[1], sub.ref_item_id, depth + 1, None, retriever))
     with ctx.store.transaction():
         expansions.insert_candidates(ctx.store, ctx.benchmark, ctx.expansion, rows)
 

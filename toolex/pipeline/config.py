@@ -39,9 +39,10 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, get_type_hints
+from typing import TYPE_CHECKING, TypeVar, get_type_hints
 
 from toolex.errors import InputError
 from toolex.judges import DEFAULT_JUDGE, JUDGE_STAGES
@@ -52,6 +53,10 @@ from toolex.llm.keys import looks_like_key, redact_text
 from toolex.pipeline import settings
 from toolex.pipeline.runner import Settings
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+D = TypeVar("D", bound="DataclassInstance")  # a config section: LLMConfig, ExpandConfig
 _SECRET = re.compile(r"(^|_)(api_?key|key|secret|token|password)$")
 
 
@@ -105,7 +110,7 @@ def expand_settings(
     )
 
 
-def _no_key(value: Any, path: str, field: str) -> None:
+def _no_key(value: object, path: str, field: str) -> None:
     """A value shaped like an API key, pasted into the wrong field, is refused before anything
     runs or prints it (toolex.llm.keys; issue 10)."""
     if isinstance(value, str) and (looks_like_key(value) or redact_text(value) != value):
@@ -117,7 +122,7 @@ def _no_key(value: Any, path: str, field: str) -> None:
         )
 
 
-def _section(cls: type, raw: dict[str, Any], path: str, name: str) -> Any:
+def _section(cls: type[D], raw: Mapping[str, object], path: str, name: str) -> D:
     known = {f.name: f for f in fields(cls)}
     values = {}
     for key, value in raw.items():
@@ -151,7 +156,7 @@ def _section(cls: type, raw: dict[str, Any], path: str, name: str) -> Any:
     return cls(**values)
 
 
-def _optional_type(hint: Any) -> type:
+def _optional_type(hint: object) -> type:
     """``int | None`` -> int: what a setting whose default is None must be when given."""
     given = [t for t in getattr(hint, "__args__", (hint,)) if t is not type(None)]
     return given[0] if len(given) == 1 and isinstance(given[0], type) else str
@@ -210,7 +215,7 @@ def load_config(path: str | Path) -> ToolexConfig:
     return config
 
 
-def _prices(raw: Any, path: str) -> dict[str, tuple[float, float]]:
+def _prices(raw: Mapping[str, object], path: str) -> dict[str, tuple[float, float]]:
     """``[prices."model"] input = ..., output = ...`` (USD per million tokens) as model ->
     (input, output); zero is a price (a server of your own), a negative or missing one is not."""
     out: dict[str, tuple[float, float]] = {}

@@ -16,35 +16,32 @@ naming an item missing from the library is a failure the judge is never asked ab
 from __future__ import annotations
 
 from itertools import groupby
-from typing import Any
 
 from toolex import expansions
 from toolex.judges.base import DecomposeTask, Judge, Outcome, SubQuery, tool_doc
+from toolex.pipeline import queries
 from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
 from toolex.tooldoc import fields
 
 
 def pending_tasks(ctx: StageContext) -> tuple[list[DecomposeTask], list[tuple[str, str]]]:
     """Decompose tasks still to do, and (query_id, error) for queries that cannot be asked."""
-    rows = ctx.store.rows(
-        "stages/1_decompose/01_decompose_pending.sql", ctx.params(retry_failed=ctx.retry_failed)
-    )
+    rows = queries.decompose_pending(ctx.store, ctx.params(retry_failed=ctx.retry_failed))
     tasks, broken = [], []
-    for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
+    for query_id, group in groupby(rows, key=lambda r: r.query_id):
         members = list(group)
-        missing = [r["item_id"] for r in members if not r["item_found"]]
+        missing = [r.item_id for r in members if not r.item_found]
         if missing:
             broken.append((query_id, f"ground-truth items not in the library: {missing}"))
             continue
         tools = tuple(
-            tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"], r["kind"])
-            for r in members
+            tool_doc(r.item_id, r.name, r.platform, r.doc, r.text, r.kind) for r in members
         )
-        tasks.append(DecomposeTask(query_id, members[0]["query"], members[0]["instruction"], tools))
+        tasks.append(DecomposeTask(query_id, members[0].query, members[0].instruction, tools))
     return tasks, broken
 
 
-def check(task: DecomposeTask, subs: Any) -> str | None:
+def check(task: DecomposeTask, subs: object) -> str | None:
     """Why a decomposition is unusable, or None when it is exactly k well-formed sub-queries."""
     if not isinstance(subs, list) or not all(isinstance(s, SubQuery) for s in subs):
         return "decomposition is not a list of sub-queries"
@@ -111,5 +108,5 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
             )
         return None
 
-    run_judged(ctx, counts, tasks, judge, store_one, "decompose")
+    run_judged(ctx, counts, tasks, judge, store_one)
     return counts

@@ -27,15 +27,16 @@ not guessed) only when neither prices a call.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolex.judges.base import Judge
-from toolex.pipeline import audit, decompose, standins
-from toolex.pipeline.settings import PRESCREEN
+from toolex.judges.base import Judge, Stage
+from toolex.pipeline import audit, decompose, queries, standins
 from toolex.pipeline.stage import StageContext
 
 if TYPE_CHECKING:
+    from toolex.pipeline.runner import Settings
     from toolex.store import Store
 
 # Verify calls per retrieved candidate (the reference included) and audit calls per query of an
@@ -55,100 +56,143 @@ def estimate(
     expansion: str,
     ids: list[str],
     judges: dict[str, Judge],
-    settings: Any,
-    stages: Any,
+    settings: Settings,
+    stages: Sequence[str],
 ) -> list[dict[str, Any]]:
     ctx = StageContext(store, benchmark, expansion, ids)
-    rows = []
-    labels = store.rows("stages/expansion/03_pending_work.sql", ctx.params())[0]
+    rows: list[StageEstimate] = []
+    work = queries.pending_work(store, ctx.params())
     if "decompose" in stages:
         tasks, _ = decompose.pending_tasks(ctx)
-        rows.append(_row("decompose", judges["decompose"], tasks, 0, 0.0, ""))
-    later_subqueries = int(labels["undecomposed_slots"] + labels["subqueries_without_candidates"])
+        rows.append(_row("decompose", judges["decompose"], tasks, _Later()))
     if "candidates" in stages:
-        rows.append(
-            _free(
-                "candidates",
-                getattr(settings, "retriever", ""),
-                int(labels["subqueries_without_candidates"]),
-                int(labels["undecomposed_slots"]),
-            )
-        )
+        now, later = work.subqueries_without_candidates, work.undecomposed_slots
+        rows.append(_free("candidates", settings.retriever, now, later))
     if "verify" in stages:
-        from toolex.pipeline import verify_plan
-        from toolex.pipeline.verify import pending_tasks as verify_tasks
-
-        pending = verify_tasks(ctx)
-        options = verify_plan.VerifyOptions(
-            getattr(settings, "prescreen", PRESCREEN),
-            getattr(settings, "reuse", None),
-            getattr(settings, "order", "retrieval"),
-        )
-        plan = verify_plan.make(ctx, pending, judges["verify"], options)
-        later = later_subqueries * settings.depth
-        screen = options.resolved(judges["verify"]).prescreen == "on"
-        prior = PRIOR_VERIFY_SHARE["screen" if screen else "no screen"]
-        row = _row(
-            "verify",
-            judges["verify"],
-            plan.to_judge,
-            later,
-            prior,
-            PRIOR,
-            len(pending),
-            lambda: standins.verify_tasks(standins.ground_truth(ctx)),
-        )
-        row["tasks_now"] = len(pending)
-        row["screened"] = len(plan.screened)
-        row["reused"] = len(plan.reused) + plan.waiting
-        rows.append(row)
+        rows.append(_verify_row(ctx, judges["verify"], settings, work))
     if "assemble" in stages:
-        rows.append(_free("assemble", "", int(labels["unassembled_queries"]), 0))
+        rows.append(_free("assemble", "", work.unassembled_queries, 0))
     if "audit" in stages:
-        unassembled = int(labels["unassembled_queries"])
-        assembled = int(labels["assembled_queries"])
-        if assembled:
-            rate = int(labels["audit_tasks"]) / assembled
-            basis = f"{assembled} assembled queries"
-        else:
-            rate, basis = PRIOR_AUDITS_PER_QUERY, PRIOR
-        per_query = _audits_per_query(settings)
-        share = min(rate, per_query) / per_query if per_query else 0.0
-        rows.append(
-            _row(
-                "audit",
-                judges["audit"],
-                audit.pending_tasks(ctx),
-                unassembled * per_query,
-                share,
-                basis,
-                stand_ins=lambda: standins.audit_tasks(standins.ground_truth(ctx)),
-            )
-        )
-    return rows
+        rows.append(_audit_row(ctx, judges["audit"], settings, work))
+    return [r.as_row() for r in rows]
+
+
+@dataclass
+class StageEstimate:
+    """One row of the dry run: what a stage would do now and later, and what it would cost."""
+
+    stage: str
+    judge: str
+    tasks_now: int
+    calls_now: int
+    cached: int
+    tasks_later_at_most: int
+    calls_expected: int
+    basis: str
+    cost_usd_expected: float | None
+    cost_usd_at_most: float | None
+    screened: int = 0  # answered by the pre-screen (verify)
+    reused: int = 0  # answered by another sub-query's verdict (verify)
+
+    def as_row(self) -> dict[str, object]:
+        """The row as the dry run prints it (its columns in the printed order)."""
+        return {name: getattr(self, name) for name in COLUMNS}
+
+
+COLUMNS = (
+    "stage",
+    "judge",
+    "tasks_now",
+    "calls_now",
+    "cached",
+    "screened",
+    "reused",
+    "tasks_later_at_most",
+    "calls_expected",
+    "basis",
+    "cost_usd_expected",
+    "cost_usd_at_most",
+)
+
+
+@dataclass(frozen=True)
+class _Later:
+    """The tasks of a stage that appear once earlier stages ran: at most ``bound``, of which
+    ``share`` are expected to need a call (``basis`` says whence the share); with ``observed``
+    tasks now, the share those show instead."""
+
+    bound: int = 0
+    share: float = 0.0
+    basis: str = ""
+    observed: int = 0
+
+
+def _verify_row(
+    ctx: StageContext, judge: Judge, settings: Settings, work: queries.PendingWork
+) -> StageEstimate:
+    """Verify: the candidates now through the run's plan (pre-screen, reuse), and K candidates
+    per sub-query still to decompose or retrieve."""
+    from toolex.pipeline import verify_plan
+    from toolex.pipeline.verify import pending_tasks as verify_tasks
+
+    pending = verify_tasks(ctx)
+    options = verify_plan.VerifyOptions(settings.prescreen, settings.reuse, settings.order)
+    plan = verify_plan.make(ctx, pending, judge, options)
+    later_subqueries = work.undecomposed_slots + work.subqueries_without_candidates
+    screen = options.resolved(judge).prescreen == "on"
+    prior = PRIOR_VERIFY_SHARE["screen" if screen else "no screen"]
+    row = _row(
+        "verify",
+        judge,
+        plan.to_judge,
+        _Later(later_subqueries * settings.depth, prior, PRIOR, len(pending)),
+        lambda: standins.verify_tasks(standins.ground_truth(ctx)),
+    )
+    row.tasks_now = len(pending)
+    row.screened = len(plan.screened)
+    row.reused = len(plan.reused) + plan.waiting
+    return row
+
+
+def _audit_row(
+    ctx: StageContext, judge: Judge, settings: Settings, work: queries.PendingWork
+) -> StageEstimate:
+    """Audit: the combinations now, and the cap's worth per query not yet assembled at the rate
+    the assembled queries show (a prior before any is)."""
+    assembled = work.assembled_queries
+    if assembled:
+        rate = work.audit_tasks / assembled
+        basis = f"{assembled} assembled queries"
+    else:
+        rate, basis = PRIOR_AUDITS_PER_QUERY, PRIOR
+    per_query = _audits_per_query(settings)
+    share = min(rate, per_query) / per_query if per_query else 0.0
+    return _row(
+        "audit",
+        judge,
+        audit.pending_tasks(ctx),
+        _Later(work.unassembled_queries * per_query, share, basis),
+        stand_ins=lambda: standins.audit_tasks(standins.ground_truth(ctx)),
+    )
 
 
 def _row(
-    stage: str,
+    stage: Stage,
     judge: Judge,
-    tasks: list[Any],
-    bound: int,
-    share: float,
-    basis: str,
-    observed: int = 0,
-    stand_ins: Callable[[], list[Any]] | None = None,
-) -> dict[str, Any]:
-    """A judged stage: its tasks now, their calls and cost, and the later tasks (``bound``) of
-    which ``share`` are expected to need a call; with ``observed`` tasks now (of which
-    ``tasks`` go to the judge), the share they show instead; ``stand_ins`` price a call when no
-    task now does."""
-    est = judge.estimate(stage, tasks)  # type: ignore[arg-type]
+    tasks: Sequence[object],
+    later: _Later,
+    stand_ins: Callable[[], Sequence[object]] | None = None,
+) -> StageEstimate:
+    """A judged stage: its tasks now (``tasks`` go to the judge), their calls and cost, and the
+    ``later`` tasks; ``stand_ins`` price a call when no task now does."""
+    bound, share, basis, observed = later.bound, later.share, later.basis, later.observed
+    est = judge.estimate(stage, tasks)
     if observed:
         share, basis = est.calls / observed, f"{observed} {stage} tasks now"
     per_call = (est.cost_usd / est.calls) if est.calls and est.cost_usd is not None else None
     free = not judge.makes_calls
     if per_call is None and bound and not free and stand_ins is not None:
-        typical = judge.estimate(stage, stand_ins())  # type: ignore[arg-type]
+        typical = judge.estimate(stage, stand_ins())
         if typical.calls and typical.cost_usd is not None:
             per_call = typical.cost_usd / typical.calls
     expected_later = 0 if free else round(bound * share)
@@ -160,38 +204,23 @@ def _row(
             return round(est.cost_usd, 4)
         return None if per_call is None else round(est.cost_usd + per_call * later_calls, 4)
 
-    return {
-        "stage": stage,
-        "judge": judge.spec,
-        "tasks_now": len(tasks),
-        "calls_now": est.calls,
-        "cached": est.cached,
-        "screened": 0,  # answered by the pre-screen (verify)
-        "reused": 0,  # answered by another sub-query's verdict (verify)
-        "tasks_later_at_most": bound,
-        "calls_expected": est.calls + expected_later,
-        "basis": basis if expected_later else "the tasks now",
-        "cost_usd_expected": cost(expected_later),
-        "cost_usd_at_most": cost(0 if free else bound),
-    }
+    return StageEstimate(
+        stage=stage,
+        judge=judge.spec,
+        tasks_now=len(tasks),
+        calls_now=est.calls,
+        cached=est.cached,
+        tasks_later_at_most=bound,
+        calls_expected=est.calls + expected_later,
+        basis=basis if expected_later else "the tasks now",
+        cost_usd_expected=cost(expected_later),
+        cost_usd_at_most=cost(0 if free else bound),
+    )
 
 
-def _free(stage: str, spec: str, now: int, later: int) -> dict[str, Any]:
+def _free(stage: str, spec: str, now: int, later: int) -> StageEstimate:
     """A stage that makes no judge calls (retrieval, the assembly): its work, at no cost."""
-    return {
-        "stage": stage,
-        "judge": spec,
-        "tasks_now": now,
-        "calls_now": 0,
-        "cached": 0,
-        "screened": 0,
-        "reused": 0,
-        "tasks_later_at_most": later,
-        "calls_expected": 0,
-        "basis": "makes no judge calls",
-        "cost_usd_expected": 0.0,
-        "cost_usd_at_most": 0.0,
-    }
+    return StageEstimate(stage, spec, now, 0, 0, later, 0, "makes no judge calls", 0.0, 0.0)
 
 
 def total_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -218,6 +247,6 @@ def total_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _audits_per_query(settings: Any) -> int:
+def _audits_per_query(settings: Settings) -> int:
     cap = settings.audit_cap
     return int(cap if cap is not None else settings.audit_safety_limit)

@@ -57,7 +57,7 @@ class ExpansionOutcome:
     unnamed_references: int
     undescribed_references: int  # of the unnamed, those with no description either
 
-    def row(self) -> dict[str, Any]:
+    def row(self) -> dict[str, int | float]:
         """The outcome as one summary row: what a user asks of an expansion."""
         return {
             "queries": self.queries,
@@ -70,7 +70,7 @@ class ExpansionOutcome:
             "failed_queries": self.failed_queries,
         }
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return asdict(self)
 
 

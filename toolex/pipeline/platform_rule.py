@@ -29,26 +29,41 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
 from itertools import combinations, groupby
-from typing import Any
+from typing import cast
 
+from toolex.pipeline.queries import EdgeMember, ExplicitEdge, OriginalTool
 from toolex.tooldoc import fields
 
 MODES = ("strict", "feeds")
 EXPLICIT = ("loaded", "imported")
 _REQUIRES = re.compile(r"requires '([^']+)'")
-_FIT_KEYS = ("query_id", "slot", "item_id", "value", "role", "other_slot", "source")
+
+Doc = Mapping[str, object]  # a tool's parsed JSON documentation
+
+
+@dataclass(frozen=True)
+class Dependency:
+    """A dependent slot pair of one query (a ``dependencies`` row without its keys)."""
+
+    slot_a: int
+    slot_b: int
+    reason: str
+    source: str  # 'docs' | 'same_platform' | an explicit edge's source
+    producer_slot: int | None
+    value: str | None
 
 
 def dependent_pairs(
-    tools: Sequence[tuple[str | None, dict[str, Any]]], mode: str = "feeds"
+    tools: Sequence[tuple[str | None, Doc]], mode: str = "feeds"
 ) -> list[tuple[int, int, str]]:
     """(slot_a, slot_b, reason) with slot_a < slot_b, for tools as (platform, doc) in slot order."""
-    return [(d["slot_a"], d["slot_b"], d["reason"]) for d in _derived(tools, mode)]
+    return [(d.slot_a, d.slot_b, d.reason) for d in _derived(tools, mode)]
 
 
-def _derived(tools: Sequence[tuple[str | None, dict[str, Any]]], mode: str) -> list[dict[str, Any]]:
+def _derived(tools: Sequence[tuple[str | None, Doc]], mode: str) -> list[Dependency]:
     if mode not in MODES:
         raise ValueError(f"platform rule mode must be one of {MODES}, not {mode!r}")
     out = []
@@ -65,80 +80,72 @@ def _derived(tools: Sequence[tuple[str | None, dict[str, Any]]], mode: str) -> l
         else:
             continue
         value = m.group(1) if why and (m := _REQUIRES.search(why)) else None
-        out.append(
-            {
-                "slot_a": a,
-                "slot_b": b,
-                "reason": reason,
-                "source": "docs" if why else "same_platform",
-                "producer_slot": producer,
-                "value": value,
-            }
-        )
+        source = "docs" if why else "same_platform"
+        out.append(Dependency(a, b, reason, source, producer, value))
     return out
 
 
 def dependency_rows(
-    rows: Iterable[dict[str, Any]], mode: str, edges: Iterable[dict[str, Any]] = ()
-) -> list[dict[str, Any]]:
-    """Rows of 39_assemble_originals.sql (and of 62_assemble_edges.sql: the explicit edges of the
-    same queries) -> dependencies rows (without benchmark/expansion). One row per slot pair; an
-    explicit edge takes the place of what the docs suggest for the same pair."""
-    explicit: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
+    rows: Iterable[OriginalTool], mode: str, edges: Iterable[ExplicitEdge] = ()
+) -> list[dict[str, object]]:
+    """The original tools of the queries being assembled (and their explicit edges) ->
+    dependencies rows (without benchmark/expansion). One row per slot pair; an explicit edge
+    takes the place of what the docs suggest for the same pair."""
+    explicit: dict[tuple[str, int, int], list[ExplicitEdge]] = {}
     for e in edges:
-        p, c = int(e["producer_slot"]), int(e["consumer_slot"])
-        explicit.setdefault((e["query_id"], min(p, c), max(p, c)), []).append(e)
-    out = []
-    for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
-        members = sorted(group, key=lambda r: r["slot"])
-        tools = [(r["platform"], _doc(r["doc"])) for r in members]
-        pairs = {(d["slot_a"], d["slot_b"]): d for d in _derived(tools, mode)}
+        p, c = e.producer_slot, e.consumer_slot
+        explicit.setdefault((e.query_id, min(p, c), max(p, c)), []).append(e)
+    out: list[dict[str, object]] = []
+    for query_id, group in groupby(rows, key=lambda r: r.query_id):
+        members = sorted(group, key=lambda r: r.slot)
+        tools = [(r.platform, _doc(r.doc)) for r in members]
+        pairs = {(d.slot_a, d.slot_b): d for d in _derived(tools, mode)}
         for (q, a, b), given in explicit.items():
             if q == query_id:
                 pairs[(a, b)] = _explicit(a, b, given, (a, b) in pairs)
-        out += [{"query_id": query_id, **d} for _, d in sorted(pairs.items())]
+        out += [{"query_id": query_id, **asdict(d)} for _, d in sorted(pairs.items())]
     return out
 
 
-def _explicit(a: int, b: int, given: list[dict[str, Any]], docs_agree: bool) -> dict[str, Any]:
-    given = sorted(given, key=lambda e: (e["producer_slot"], e["value"]))
+def _explicit(a: int, b: int, given: list[ExplicitEdge], docs_agree: bool) -> Dependency:
+    given = sorted(given, key=lambda e: (e.producer_slot, e.value))
     first = given[0]
-    values = [e["value"] for e in given if e["value"]]
+    values = [e.value for e in given if e.value]
     reason = "; ".join(
-        f"slot {e['consumer_slot']} takes "
-        + (f"'{e['value']}'" if e["value"] else "the output")
-        + f" from slot {e['producer_slot']}"
+        f"slot {e.consumer_slot} takes "
+        + (f"'{e.value}'" if e.value else "the output")
+        + f" from slot {e.producer_slot}"
         for e in given
     )
-    return {
-        "slot_a": a,
-        "slot_b": b,
-        "reason": f"{reason} ({first['source']} edge{'; the docs agree' if docs_agree else ''})",
-        "source": first["source"],
-        "producer_slot": int(first["producer_slot"]),
-        "value": ", ".join(values) if values else None,
-    }
+    agree = "; the docs agree" if docs_agree else ""
+    return Dependency(
+        a,
+        b,
+        f"{reason} ({first.source} edge{agree})",
+        first.source,
+        int(first.producer_slot),
+        ", ".join(values) if values else None,
+    )
 
 
-def edge_fit(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows of 63_edge_members.sql (each accepted item of a slot on an explicit edge that names
-    its value, with the role it plays) -> rows (query_id, slot, item_id, value, role,
-    other_slot, source, fit).
+def edge_fit(rows: Iterable[EdgeMember]) -> list[dict[str, object]]:
+    """Each accepted item of a slot on an explicit edge that names its value, with the role it
+    plays -> rows (query_id, slot, item_id, value, role, other_slot, source, fit).
 
     fit: 'yes' when the docs show the item can play its role for the value (a producer returns a
     field with the value's words, or its head word; a consumer has a parameter holding the head
     word), 'no' when the docs list what it returns / takes and the value is not among them,
     'unknown' when they list nothing.
     """
-    out = []
+    out: list[dict[str, object]] = []
     for r in rows:
-        doc = _doc(r["doc"])
-        fit = produces(doc, r["value"]) if r["role"] == "produce" else accepts(doc, r["value"])
-        out.append({k: r[k] for k in _FIT_KEYS} | {"fit": fit})
+        doc = _doc(r.doc)
+        fit = produces(doc, r.value) if r.role == "produce" else accepts(doc, r.value)
+        out.append({k: v for k, v in r._asdict().items() if k != "doc"} | {"fit": fit})
     return out
 
 
-def produces(doc: dict[str, Any], value: str) -> str:
+def produces(doc: Doc, value: str) -> str:
     returned = fields.returns_tokens(doc)
     if not returned:
         return "unknown"
@@ -146,7 +153,7 @@ def produces(doc: dict[str, Any], value: str) -> str:
     return "yes" if words and (set(words) <= returned or words[-1] in returned) else "no"
 
 
-def accepts(doc: dict[str, Any], value: str) -> str:
+def accepts(doc: Doc, value: str) -> str:
     taken = fields.params(doc)
     if not taken:
         return "unknown"
@@ -165,7 +172,7 @@ def _words(value: str) -> list[str]:
     return [w for w in words if w not in fields.STOPWORDS or fields.is_id_like(w)]
 
 
-def _given_without_default(doc: dict[str, Any]) -> dict[str, Any]:
+def _given_without_default(doc: Doc) -> Doc:
     """``doc`` with OpenAPI-like parameters (``{"name", "in", "schema": {"default": null}}``, the
     shape of ToolRet's apibank) marked required when they say nothing of it and have no default.
 
@@ -188,5 +195,6 @@ def _given_without_default(doc: dict[str, Any]) -> dict[str, Any]:
     return {**doc, "parameters": marked} if marked != given else doc
 
 
-def _doc(doc: Any) -> dict[str, Any]:
-    return json.loads(doc) if isinstance(doc, str) else (doc or {})
+def _doc(doc: object) -> Doc:
+    # items.doc holds JSON objects only (toolex.loaders.fields.get_doc refuses anything else)
+    return cast(Doc, json.loads(doc) if isinstance(doc, str) else (doc or {}))

@@ -31,7 +31,7 @@ from toolex.judges.embedding import DEFAULT_EMBEDDING
 from toolex.pipeline.settings import JUDGED_STAGES, STAGE_SETTINGS, STAGES
 from toolex.store import Store
 
-Wanted = Mapping[str, Mapping[str, Any]]  # stage -> {setting: value}; judged stages: {"judge"}
+Wanted = Mapping[str, Mapping[str, object]]  # stage -> {setting: value}; judged stages: {"judge"}
 EMBEDDING_KEY = "judge_embedding"  # the verify stage's "embedding", as the config stores it
 
 
@@ -40,6 +40,7 @@ class SettingsConflict(InputError):
 
 
 def stored(store: Store, benchmark: str, expansion: str) -> dict[str, Any]:
+    # Any: the CLI's dry run reads its JSON ("judges") as it is; record() treats it as objects
     rows = store.rows(
         "stages/expansion/01_stored_config.sql", {"benchmark": benchmark, "expansion": expansion}
     )
@@ -57,7 +58,7 @@ def outputs(store: Store, benchmark: str, expansion: str) -> dict[str, int]:
     return {s: int(row[0][s]) for s in STAGES}
 
 
-def of_stage(config: Mapping[str, Any], stage: str) -> dict[str, Any]:
+def of_stage(config: Mapping[str, object], stage: str) -> dict[str, object]:
     """The settings ``config`` records for ``stage`` (only the keys it holds)."""
     if stage in JUDGED_STAGES:
         judges = config.get("judges")
@@ -72,7 +73,7 @@ def of_stage(config: Mapping[str, Any], stage: str) -> dict[str, Any]:
 
 
 def differences(
-    config: Mapping[str, Any], wanted: Wanted, made: Mapping[str, int], stages: Sequence[str]
+    config: Mapping[str, object], wanted: Wanted, made: Mapping[str, int], stages: Sequence[str]
 ) -> list[str]:
     """'stage.setting: stored -> asked' for each setting of a stage with outputs that differs."""
     out = []
@@ -117,12 +118,13 @@ def record(
     expansion: str,
     wanted: Wanted,
     ran: Sequence[str] = (),
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Store the settings of every stage in ``ran`` (about to run, or that just did work) and
     of every stage with outputs; drop those of stages with neither. Returns the new config."""
     config = stored(store, benchmark, expansion)
     made = outputs(store, benchmark, expansion)
-    judges = dict(config.get("judges") or {}) if isinstance(config.get("judges"), dict) else {}
+    given = config.get("judges")
+    judges: dict[str, object] = dict(given) if isinstance(given, dict) else {}
     for stage in STAGES:
         keep = stage in ran or made.get(stage, 0) > 0
         values = wanted[stage] if stage in ran else of_stage(config, stage)
@@ -161,5 +163,5 @@ def drop_outputs(store: Store, benchmark: str, expansion: str) -> None:
         expansions.drop_expansion(store, benchmark, expansion)
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     return "none" if value is None else str(value)

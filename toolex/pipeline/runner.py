@@ -65,13 +65,13 @@ class Settings:
     reuse: str | None = REUSE  # off | same-step; None: same-step for a judge that makes calls
     order: str = ORDER  # retrieval | uncertainty
 
-    def per_stage(self, judges: dict[str, Judge]) -> dict[str, dict[str, Any]]:
+    def per_stage(self, judges: dict[str, Judge]) -> dict[str, dict[str, object]]:
         """stage -> the settings it runs with (judged stages: {"judge": spec})."""
         # the retriever as runs record it: an endpoint URL's credentials redacted
         values = {**vars(self), "retriever": public_retriever_spec(self.retriever), "rrf_k": RRF_K}
         if self.audit_cap is not None:  # the safety limit only applies to an uncapped audit
             values["audit_safety_limit"] = None
-        out: dict[str, dict[str, Any]] = {s: {"judge": judges[s].spec} for s in JUDGED_STAGES}
+        out: dict[str, dict[str, object]] = {s: {"judge": judges[s].spec} for s in JUDGED_STAGES}
         # The offline verifier's scores are cosines of its embedding model's vectors: verdicts
         # read with another model would sit beside these under one record.
         embedding = judges["verify"].embedding
@@ -179,55 +179,86 @@ def run_expansion(
     Settings that differ from those the expansion's outputs were made with raise
     ``record.SettingsConflict`` before anything runs, unless ``replace`` drops those outputs.
     """
-    settings = settings or Settings()
-    unknown = [s for s in stages if s not in STAGES]
-    if unknown:
-        raise InputError(f"unknown stage(s) {unknown}; choose from {', '.join(STAGES)}")
-    if not isinstance(judges, dict):
-        judges = dict.fromkeys(JUDGED_STAGES, judges)
-    settings = Settings(**vars(settings))  # resolved below; the caller's object stays as given
-    store.require_benchmark(benchmark)
-    if settings.audit_cap is not None and settings.audit_cap < 0:
-        raise InputError("the audit cap must be >= 0 (or none: audit every combination)")
+    judges = judges if isinstance(judges, dict) else dict.fromkeys(JUDGED_STAGES, judges)
+    settings = _checked(store, benchmark, stages, settings or Settings())
     ids = select_queries(store, benchmark, query_ids, task, limit)
     settings.scope = resolve_scope(store, benchmark, settings.scope)
-    wanted = settings.per_stage(judges)
-    if "candidates" in stages and ids and search is None:
-        # a bad spec or a missing key: before any call, and before --replace drops anything
-        candidates.check_retriever(settings.retriever)
+    plan = _Plan(stages, judges, settings, settings.per_stage(judges), search)
+    ctx = StageContext(store, benchmark, expansion, ids, retry_failed, progress or current())
     if "candidates" in stages and ids:
-        if replace and settings.retriever == candidates.IMPORTED:
-            raise InputError(
-                f"--replace drops the candidate lists `toolex load candidates` imported, and "
-                f"--retriever {candidates.IMPORTED} retrieves none: import them into a new "
-                "--expansion",
-                field="--replace",
-            )
-        if not replace:  # after --replace nothing is imported: any retriever draws every list
-            candidates.check_source(store, benchmark, expansion, ids, settings.retriever)
+        _check_candidate_source(ctx, settings.retriever, replace, search)
     if replace:
         record.drop_outputs(store, benchmark, expansion)
     else:
         check_settings(store, benchmark, expansion, stages, settings, judges)
-    ctx = StageContext(store, benchmark, expansion, ids, retry_failed, progress or current())
     report = RunReport(benchmark, expansion, len(ids), budget=budget)
     if budget is not None:
         spend_within(budget, judges)
-    for stage in STAGES:
-        if stage not in stages or not ids or report.stopped:
-            continue
-        record.record(store, benchmark, expansion, wanted, ran=[stage])
-        counts = _run_stage(stage, ctx, judges, settings, search)
-        report.stages.append(counts)
-        record.record(store, benchmark, expansion, wanted, ran=[stage] if counts.tasks else [])
-        if budget is not None and budget.exhausted:
-            report.stopped = stage
-        if counts.failed and not counts.ok:
-            report.empty.append(_empty_stage(store, ctx, counts))
+    if ids:
+        _run_stages(ctx, plan, report)
     report.pending_failures = store.rows(
         "stages/0_run/09_failure_counts.sql", {"benchmark": benchmark, "expansion": expansion}
     )
     return report
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What a run resolved before any stage runs."""
+
+    stages: Sequence[str]
+    judges: dict[str, Judge]
+    settings: Settings
+    wanted: record.Wanted  # the settings recorded with each stage's outputs
+    search: candidates.SearchFn | None
+
+
+def _checked(store: Store, benchmark: str, stages: Sequence[str], given: Settings) -> Settings:
+    """A copy of the caller's settings (resolved later; the caller's object stays as given),
+    once the stages, the benchmark and the audit cap are known good."""
+    unknown = [s for s in stages if s not in STAGES]
+    if unknown:
+        raise InputError(f"unknown stage(s) {unknown}; choose from {', '.join(STAGES)}")
+    settings = Settings(**vars(given))
+    store.require_benchmark(benchmark)
+    if settings.audit_cap is not None and settings.audit_cap < 0:
+        raise InputError("the audit cap must be >= 0 (or none: audit every combination)")
+    return settings
+
+
+def _check_candidate_source(
+    ctx: StageContext, retriever: str, replace: bool, search: candidates.SearchFn | None
+) -> None:
+    """Before any call, and before --replace drops anything: a bad spec or a missing key, and
+    candidate lists an imported source would lose or lacks."""
+    if search is None:
+        candidates.check_retriever(retriever)
+    if replace and retriever == candidates.IMPORTED:
+        raise InputError(
+            f"--replace drops the candidate lists `toolex load candidates` imported, and "
+            f"--retriever {candidates.IMPORTED} retrieves none: import them into a new "
+            "--expansion",
+            field="--replace",
+        )
+    if not replace:  # after --replace nothing is imported: any retriever draws every list
+        candidates.check_source(ctx.store, ctx.benchmark, ctx.expansion, ctx.query_ids, retriever)
+
+
+def _run_stages(ctx: StageContext, plan: _Plan, report: RunReport) -> None:
+    """The plan's stages in pipeline order, each recorded with its settings, until the budget
+    stops the run."""
+    for stage in STAGES:
+        if stage not in plan.stages or report.stopped:
+            continue
+        record.record(ctx.store, ctx.benchmark, ctx.expansion, plan.wanted, ran=[stage])
+        counts = _run_stage(stage, ctx, plan.judges, plan.settings, plan.search)
+        report.stages.append(counts)
+        ran = [stage] if counts.tasks else []
+        record.record(ctx.store, ctx.benchmark, ctx.expansion, plan.wanted, ran=ran)
+        if report.budget is not None and report.budget.exhausted:
+            report.stopped = stage
+        if counts.failed and not counts.ok:
+            report.empty.append(_empty_stage(ctx.store, ctx, counts))
 
 
 # How many distinct errors the message of a stage without outcome names.
@@ -268,9 +299,10 @@ def _run_stage(
     if stage == "decompose":
         return decompose.run(ctx, judges["decompose"])
     if stage == "candidates":
-        return candidates.run(
-            ctx, settings.retriever, settings.depth, settings.scope, search, settings.rendering
+        retrieval = candidates.Retrieval(
+            settings.retriever, settings.depth, settings.scope, settings.rendering
         )
+        return candidates.run(ctx, retrieval, search)
     if stage == "verify":
         options = VerifyOptions(settings.prescreen, settings.reuse, settings.order)
         return verify.run(ctx, judges["verify"], options)

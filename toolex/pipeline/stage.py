@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast, overload
 
@@ -22,6 +22,7 @@ from toolex.judges.base import Judge, Outcome, answers
 from toolex.llm.keys import redact_secrets
 from toolex.llm.timeouts import setting_for, slow_server_note
 from toolex.progress import NullProgress, Progress, reporting
+from toolex.sqlrunner import Params, SqlValue
 from toolex.store import Store
 
 FLUSH_ROWS = 2000
@@ -44,7 +45,7 @@ class StageContext:
     calls: int = 0  # judge calls made so far in this run (all stages)
     cost: float = 0.0  # their cost in USD, where known
 
-    def params(self, **extra: Any) -> dict[str, Any]:
+    def params(self, **extra: SqlValue) -> dict[str, SqlValue]:
         return {
             "benchmark": self.benchmark,
             "expansion": self.expansion,
@@ -52,12 +53,12 @@ class StageContext:
             **extra,
         }
 
-    def base(self, **extra: Any) -> dict[str, Any]:
+    def base(self, **extra: SqlValue) -> dict[str, SqlValue]:
         return {"benchmark": self.benchmark, "expansion": self.expansion, **extra}
 
 
 def write_rows(
-    store: Store, name: str, rows: Sequence[dict[str, Any]], params: dict[str, Any]
+    store: Store, name: str, rows: Sequence[Mapping[str, object]], params: Params
 ) -> None:
     """Run a batch SQL file over ``rows`` registered as the relation ``stage_rows``.
 
@@ -77,21 +78,22 @@ class Writer:
     and handed to each sink.
     """
 
-    def __init__(self, store: Store, params: dict[str, Any]) -> None:
+    def __init__(self, store: Store, params: Params) -> None:
         self.store = store
         self.params = params
-        self.rows: list[tuple[str | Sink[Any], Any]] = []
+        # (SQL file, its batch row) or (sink, its record): the overloads of add() pair them
+        self.rows: list[tuple[str | Callable[..., None], object]] = []
         self.last = time.monotonic()
         self.written = 0
         self._whole = 0  # open outcome() blocks: rows wait until the outcome is whole
 
     @overload
-    def add(self, target: str, row: dict[str, Any]) -> None: ...
+    def add(self, target: str, row: Mapping[str, object]) -> None: ...
 
     @overload
     def add(self, target: Sink[R], row: R) -> None: ...
 
-    def add(self, target: str | Sink[Any], row: Any) -> None:
+    def add(self, target: str | Callable[..., None], row: object) -> None:
         self.rows.append((target, row))
         if self._whole:
             return
@@ -122,14 +124,15 @@ class Writer:
     def flush(self) -> None:
         if not self.rows:
             return
-        by_target: dict[str | Sink[Any], list[Any]] = {}
+        by_target: dict[str | Callable[..., None], list[object]] = {}
         for target, row in self.rows:
             by_target.setdefault(target, []).append(row)
-        benchmark, expansion = self.params["benchmark"], self.params["expansion"]
+        benchmark, expansion = str(self.params["benchmark"]), str(self.params["expansion"])
         with self.store.transaction():
             for target, many in by_target.items():
                 if isinstance(target, str):
-                    write_rows(self.store, target, many, self.params)
+                    rows = cast("list[Mapping[str, object]]", many)  # add()'s first overload
+                    write_rows(self.store, target, rows, self.params)
                 else:
                     target(self.store, benchmark, expansion, many)
         self.written += len(self.rows)
@@ -156,7 +159,7 @@ class StageCounts:
     notes: dict[str, int] = field(default_factory=dict)
     hint: str | None = None  # one line for the user about this stage (a timeout too short)
 
-    def as_row(self) -> dict[str, Any]:
+    def as_row(self) -> dict[str, str | int | float]:
         return {
             "stage": self.stage,
             "tasks": self.tasks,
@@ -247,7 +250,7 @@ class Tasks(Protocol):
 
     def __len__(self) -> int: ...
 
-    def __iter__(self) -> Iterator[Any]: ...
+    def __iter__(self) -> Iterator[object]: ...
 
 
 def run_judged(
@@ -256,13 +259,14 @@ def run_judged(
     tasks: Tasks,
     judge: Judge,
     on_ok: Callable[[Writer, Outcome], str | None],
-    stage: str,
 ) -> None:
-    """Feed ``tasks`` to ``judge.<stage>`` and store each outcome as it completes.
+    """Feed ``tasks`` to ``judge.<stage>`` (the stage ``counts`` are of) and store each outcome
+    as it completes.
 
     ``on_ok`` writes a successful outcome and returns an error message when the outcome is
     unusable (e.g. wrong k); errors and failed outcomes land in stage_failures.
     """
+    stage = counts.stage
     counts.tasks += len(tasks)
     meter = Meter(judge)
     progress = _Metered(ctx.progress, meter)
@@ -276,7 +280,7 @@ def run_judged(
             for outcome in outcomes:
                 meter.update(outcome)
                 with writer.outcome():
-                    _store(ctx, counts, writer, outcome, on_ok, stage)
+                    _store(ctx, counts, writer, outcome, on_ok)
                 # the stage's own calls: a line that reads "audit ... 7 calls" must not count
                 # the verifier's (the run's total is the ledger's and the stage rows' sum)
                 progress.advance(1)
@@ -301,9 +305,9 @@ def _store(
     writer: Writer,
     outcome: Outcome,
     on_ok: Callable[[Writer, Outcome], str | None],
-    stage: str,
 ) -> None:
-    """Write one outcome, or the failure it is, and count it."""
+    """Write one outcome, or the failure it is, and count it (under ``counts.stage``)."""
+    stage = counts.stage
     error = outcome.error or "judge returned no answer"
     problem: str | None = error
     if outcome.ok and outcome.value is not None:

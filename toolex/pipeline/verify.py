@@ -121,10 +121,10 @@ def run(
                 confidence=verdict.confidence,
             ),
         )
-        plan.write_followers(writer, where, outcome.key, verdict, outcome.call_id, counts.notes)
+        plan.write_followers(writer, where, outcome, verdict, counts.notes)
         return None
 
-    run_judged(ctx, counts, tasks, judge, store_one, "verify")
+    run_judged(ctx, counts, tasks, judge, store_one)
     counts.notes["accepted"] = _accepted(ctx)
     return counts
 

@@ -31,12 +31,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NamedTuple
 
 import pyarrow as pa
 
 from toolex.errors import InputError
-from toolex.judges.base import Judge, Verdict, VerifyTask
+from toolex.judges.base import Judge, Outcome, Verdict, VerifyTask
 from toolex.judges.operating_points import held_out
 from toolex.pipeline import reuse as reuse_rule
 from toolex.pipeline.settings import PRESCREEN
@@ -63,7 +63,7 @@ class VerifyOptions:
     reuse: str | None = None  # off | same-step (None: same-step when the judge makes calls)
     order: str = "retrieval"  # retrieval | uncertainty
 
-    def resolved(self, judge: Any) -> VerifyOptions:
+    def resolved(self, judge: Judge) -> VerifyOptions:
         """Explicit values, given the verify judge: an offline judge makes no calls to save."""
         if self.prescreen not in PRESCREEN_MODES:
             raise InputError(f"--prescreen must be one of {', '.join(PRESCREEN_MODES)}")
@@ -156,17 +156,12 @@ class VerifyPlan:
     ) -> None:
         """Store the verdicts no call makes: screened-out candidates and stored reuse."""
         for task, verdict in self.screened:
-            _write(
-                writer,
-                where[task.key],
-                verdict.accepted,
-                verdict.reason,
-                PRESCREEN_JUDGE,
-                None,
-                verdict.confidence,
+            stored = StoredVerdict(
+                verdict.accepted, verdict.reason, PRESCREEN_JUDGE, None, verdict.confidence
             )
+            _write(writer, where[task.key], stored)
         for task, source in self.reused:
-            _write(writer, where[task.key], *_reused(source))
+            _write(writer, where[task.key], _reused(source))
         if self.screened:
             notes["screened"] = notes.get("screened", 0) + len(self.screened)
         if self.reused:
@@ -176,25 +171,25 @@ class VerifyPlan:
         self,
         writer: Writer,
         where: dict[str, tuple[str, int, str]],
-        leader: str,
+        leader: Outcome,
         verdict: Verdict,
-        call_id: str | None,
         notes: dict[str, int],
     ) -> None:
-        """Store the verdicts that wait for ``leader``'s, now that it has one."""
-        query_id, slot, _ = where[leader]
+        """Store the verdicts that wait for ``leader``'s (its ``verdict``), now that it has one."""
+        call_id = leader.call_id
+        query_id, slot, _ = where[leader.key]
         source = Source(
             query_id, slot, verdict.accepted, verdict.reason, verdict.confidence, call_id
         )
-        for task in self.followers.pop(leader, []):
-            _write(writer, where[task.key], *_reused(source))
+        for task in self.followers.pop(leader.key, []):
+            _write(writer, where[task.key], _reused(source))
             notes["reused"] = notes.get("reused", 0) + 1
 
 
 def make(
     ctx: StageContext,
     tasks: Sequence[VerifyTask],
-    judge: Any,
+    judge: Judge,
     options: VerifyOptions | None = None,
     screen: ScreenFactory | None = None,
 ) -> VerifyPlan:
@@ -299,21 +294,24 @@ def _uncertainty(verdict: Verdict | None) -> float:
     return abs(score - BOUNDARY)
 
 
-def _reused(source: Source) -> tuple[bool, str, str, str | None, float | None]:
+class StoredVerdict(NamedTuple):
+    """A verdict as the verdicts table stores it, for a candidate no call of this run judges."""
+
+    accepted: bool
+    reason: str | None
+    judge: str  # who decided: the pre-screen, or reuse
+    call_id: str | None
+    confidence: float | None
+
+
+def _reused(source: Source) -> StoredVerdict:
     accepted, reason, confidence, call_id = source.reused()
-    return accepted, reason, reuse_rule.REUSED, call_id, confidence
+    return StoredVerdict(accepted, reason, reuse_rule.REUSED, call_id, confidence)
 
 
-def _write(
-    writer: Writer,
-    at: tuple[str, int, str],
-    accepted: bool,
-    reason: str | None,
-    judge: str,
-    call_id: str | None,
-    confidence: float | None,
-) -> None:
+def _write(writer: Writer, at: tuple[str, int, str], verdict: StoredVerdict) -> None:
     query_id, slot, item_id = at
+    accepted, reason, judge, call_id, confidence = verdict
     writer.add(
         "stages/3_verify/04_insert_verdict.sql",
         dict(

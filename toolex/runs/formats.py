@@ -87,37 +87,8 @@ def read_run(path: str | Path, fmt: str = "auto") -> pa.Table:
 def _read_table(path: Path, fmt: str) -> pa.Table:
     if not path.is_file():
         raise InputError("file not found", path=str(path))
-    first_line = 1
-    try:
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
-
-            raw = pq.read_table(path)
-        else:
-            import pyarrow.csv as pacsv
-
-            read_text(path)  # a non-UTF-8 file is reported with its byte offset, not a CSV error
-            delim = "\t" if path.suffix.lower() == ".tsv" else ","
-            raw = pacsv.read_csv(
-                path,
-                parse_options=pacsv.ParseOptions(delimiter=delim),
-                convert_options=pacsv.ConvertOptions(
-                    column_types={
-                        a: pa.string() for k in ("query_id", "item_id") for a in _ALIASES[k]
-                    }
-                ),
-            )
-            first_line = 2  # the header is line 1
-    except pa.ArrowInvalid as exc:
-        raise InputError(f"cannot read {fmt}: {exc}", path=str(path)) from None
-    cols = {}
-    for key, names in _ALIASES.items():
-        found = next((n for n in names if n in raw.column_names), None)
-        if found is None and key != "slot":
-            raise InputError(
-                f"missing column {key!r} (found {raw.column_names})", path=str(path), field=key
-            )
-        cols[key] = found
+    raw, first_line = _read_raw(path, fmt)
+    cols = _columns(raw, path)
     lines = pa.array(range(first_line, first_line + raw.num_rows), pa.int64())
     out = {}
     for key, typ in (
@@ -126,10 +97,11 @@ def _read_table(path: Path, fmt: str) -> pa.Table:
         ("score", pa.float64()),
         ("slot", pa.int32()),
     ):
-        if cols[key] is None:
+        found = cols[key]
+        if found is None:
             out[key] = pa.nulls(raw.num_rows, typ)
             continue
-        col = raw.column(cols[key])
+        col = raw.column(found)
         if fmt == "parquet":
             _check_parquet_type(col, key, lines, path)
         try:
@@ -143,6 +115,42 @@ def _read_table(path: Path, fmt: str) -> pa.Table:
         out[key] = encoded(out[key])
     out["line"] = lines
     return pa.table(out, schema=RESULT_SCHEMA)
+
+
+def _read_raw(path: Path, fmt: str) -> tuple[pa.Table, int]:
+    """The file's table as written, and the line its first row is on."""
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            return pq.read_table(path), 1
+        import pyarrow.csv as pacsv
+
+        read_text(path)  # a non-UTF-8 file is reported with its byte offset, not a CSV error
+        delim = "\t" if path.suffix.lower() == ".tsv" else ","
+        raw = pacsv.read_csv(
+            path,
+            parse_options=pacsv.ParseOptions(delimiter=delim),
+            convert_options=pacsv.ConvertOptions(
+                column_types={a: pa.string() for k in ("query_id", "item_id") for a in _ALIASES[k]}
+            ),
+        )
+        return raw, 2  # the header is line 1
+    except pa.ArrowInvalid as exc:
+        raise InputError(f"cannot read {fmt}: {exc}", path=str(path)) from None
+
+
+def _columns(raw: pa.Table, path: Path) -> dict[str, str | None]:
+    """Which of the file's columns holds each field (by its aliases); only slot may be absent."""
+    cols: dict[str, str | None] = {}
+    for key, names in _ALIASES.items():
+        found = next((n for n in names if n in raw.column_names), None)
+        if found is None and key != "slot":
+            raise InputError(
+                f"missing column {key!r} (found {raw.column_names})", path=str(path), field=key
+            )
+        cols[key] = found
+    return cols
 
 
 def _check_parquet_type(col: pa.ChunkedArray, key: str, lines: pa.Array, path: Path) -> None:

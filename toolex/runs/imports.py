@@ -101,10 +101,10 @@ def import_results(
     _check_ids(table, path, fmt)
     _check_slots(table, level, path)
     result = RunImport(run, benchmark, level, fmt, 0, 0)
-    where = "record" if fmt in BY_RECORD else "line"
-    result.notes += _check(store, benchmark, table, path, where, skip_unknown)
+    read = _ReadRun(table, path, "record" if fmt in BY_RECORD else "line")
+    result.notes += _check(store, benchmark, read, skip_unknown)
     if level == "subquery":
-        _check_slot_range(store, benchmark, table, path, where)
+        _check_slot_range(store, benchmark, read)
     counts = write_run(
         store,
         run,
@@ -117,6 +117,16 @@ def import_results(
     )
     result.queries, result.results = counts.queries, counts.results
     return result
+
+
+@dataclass(frozen=True)
+class _ReadRun:
+    """A run's rows as read, the file they came from, and how a bad row is located there
+    (``where``: its "line", or its query's "record")."""
+
+    table: pa.Table
+    path: Path
+    where: str
 
 
 # Formats whose rows have no line: a bad row is named by its query's record.
@@ -177,12 +187,11 @@ def _check_slots(table: pa.Table, level: str, path: Path) -> None:
         raise InputError("empty slot value", path=str(path), line=line, field="slot")
 
 
-def _check(
-    store: Store, benchmark: str, table: pa.Table, path: Path, where: str, skip_unknown: bool
-) -> list[str]:
+def _check(store: Store, benchmark: str, read: _ReadRun, skip_unknown: bool) -> list[str]:
     """Check a read run against the benchmark; returns the notes. Each distinct id is asked
     about once, through the dictionaries, and the rows through their codes
     (:mod:`toolex.runs.codes`)."""
+    table, path, where = read.table, read.path, read.where
     notes = []
     queries, items = codes.encoded(table.column("query_id")), codes.encoded(table.column("item_id"))
     first = codes.first_rows(queries)
@@ -200,7 +209,7 @@ def _check(
     }
     with store.registered_tables(distinct):
         unknown = store.rows("runs/20_unknown_queries.sql", {"benchmark": benchmark})
-        n_items = store.scalar("runs/22_unknown_items.sql", {"benchmark": benchmark})
+        n_items = store.count("runs/22_unknown_items.sql", {"benchmark": benchmark})
     if unknown and not skip_unknown:
         first_unknown = unknown[0]
         raise InputError(
@@ -228,10 +237,9 @@ def _check(
     return notes
 
 
-def _check_slot_range(
-    store: Store, benchmark: str, table: pa.Table, path: Path, where: str
-) -> None:
+def _check_slot_range(store: Store, benchmark: str, read: _ReadRun) -> None:
     """Every slot of a sub-query-level run is a sub-query of its query (0..k-1)."""
+    table, path, where = read.table, read.path, read.where
     with store.registered("new_results", table):
         bad = store.rows("runs/23_subquery_slots.sql", {"benchmark": benchmark})
     if bad:

@@ -19,7 +19,7 @@ import queue
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import cast
 
 import pyarrow as pa
 
@@ -102,7 +102,7 @@ class SqlStream:
         batch_rows: int,
     ) -> None:
         self._store, self._timeout = store, check_timeout(timeout)
-        self._queue: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=2)
+        self._queue: queue.Queue[tuple[str, object]] = queue.Queue(maxsize=2)
         self._stop = threading.Event()
         self._timed_out = threading.Event()
         self._worker = threading.Thread(
@@ -159,7 +159,7 @@ class SqlStream:
         """Whether the statement still runs on its thread (the store must then stay open)."""
         return self._worker.is_alive()
 
-    def _next(self) -> tuple[str, Any]:
+    def _next(self) -> tuple[str, object]:
         while True:
             if self._timed_out.is_set():
                 raise self.stopped("timeout")
@@ -171,8 +171,8 @@ class SqlStream:
                     if self._timed_out.is_set():
                         raise self.stopped("timeout") from None
                     raise ToolexError("the statement ended without a result") from None
-        if kind == "error":
-            raise self._failure(value)
+        if kind == "error":  # _produce hands the exception it met
+            raise self._failure(cast(BaseException, value))
         if self._timed_out.is_set() and kind != "end":
             raise self.stopped("timeout")
         return kind, value

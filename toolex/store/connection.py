@@ -183,7 +183,7 @@ class Connection:
             self.con.complete()
             self.con.sql(sql_text(name), params=dict(params or {})).write_parquet(str(path))
 
-    def scalar(self, name: str, params: Params | None = None) -> Any:
+    def scalar(self, name: str, params: Params | None = None) -> object:
         """The first column of the first row of one shipped SQL query (None when no row)."""
         # fetchall, not fetchone: fetchone leaves the result pending under DuckDB 2.x, and the
         # next relation query (``arrow``) on the connection then fails with "Resource In Use".
@@ -191,6 +191,16 @@ class Connection:
         with self._translated():
             rows = cur.fetchall()
         return rows[0][0] if rows else None
+
+    def count(self, name: str, params: Params | None = None) -> int:
+        """The number one shipped query counts (its first column of its first row): 0 when it
+        returns no row or NULL."""
+        value = self.scalar(name, params)
+        if value is None:
+            return 0
+        if not isinstance(value, int):
+            raise TypeError(f"{name} returned {value!r}, not a count")
+        return value
 
     def _names(self, name: str, params: Params) -> list[str]:
         """The first column of every row of one shipped query (names of tables, runs, ...)."""

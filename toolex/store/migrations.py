@@ -38,10 +38,9 @@ class Migrations(Connection):
     @property
     def schema_version(self) -> int:
         try:
-            version = self.scalar("store/01_schema_version.sql")
+            return self.count("store/01_schema_version.sql")
         except duckdb.CatalogException:
             return 0
-        return int(version or 0)
 
     def migrate(self) -> None:
         migrations = schema_migrations()
