@@ -161,6 +161,10 @@ async def test_a_toolret_tool_page_names_its_tool_and_fits_80_columns(toolret_st
     app = ToolexApp(toolret_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter", "enter")  # apibank_query_0's first ground-truth tool
+        # The tables are filled in on_mount; their widths are known only after the layout that
+        # follows. Under load (typed5's run at load 11) the assertions once ran before it:
+        # pause() lets the app process what is queued (no timing involved).
+        await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ToolDetailScreen)
         name = toolret_store.con.execute(
