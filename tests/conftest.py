@@ -62,12 +62,45 @@ def store(tmp_path: Path) -> Store:
     s.close()
 
 
+# The files that take longest, longest first (seconds of one worker in a 2-worker run at load
+# 9-12, 2026-12-07). Where a file starts decides only when the suite ends, never what it
+# checks: a file missing from here (renamed, or newly slow) runs among the other slow ones.
+LONGEST_FIRST = (
+    "tests/tour/test_toolret.py",  # 182
+    "tests/attacks/test_damaged_store.py",  # 140
+    "tests/cli/test_process.py",  # 127
+    "tests/engines/test_spark.py",  # 114
+    "tests/tour/test_stabletoolbench.py",  # 103
+    "tests/attacks/test_resume_round2.py",  # 97
+    "tests/tour/test_toolink.py",  # 83
+    "tests/attacks/test_memory.py",  # 78
+    "tests/attacks/test_no_outcome.py",  # 74
+    "tests/attacks/test_outputs_round2.py",  # 65
+    "tests/attacks/test_signals_round2.py",  # 56
+    "tests/tui/test_verdict_review_round.py",  # 55
+    "tests/llm/test_llm_exit_codes.py",  # 55
+    "tests/attacks/test_servers_round2.py",  # 54
+    "tests/attacks/test_inputs.py",  # 53
+    "tests/attacks/test_store_files_round2.py",  # 52
+    "tests/cli/test_judges.py",  # 51
+)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Files with a test marked slow run first. pytest-xdist hands out whole files
-    (--dist loadfile) in this order, so a long file starting last would leave the other cores
-    idle at the end (the README's Tour alone takes about a minute)."""
+    """The longest files first (LONGEST_FIRST, in its order), then the other files with a test
+    marked slow, then the rest in collection order. pytest-xdist hands out whole files
+    (--dist loadfile) in this order (pyproject's --no-loadscope-reorder: by default xdist
+    re-sorts the files by their number of tests, which put the one-test Tour chains last and
+    left the other workers idle while the 3-minute chain ran alone at the end)."""
     slow = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow)  # stable: the rest keeps its order
+    rank = {ROOT / name: at for at, name in enumerate(LONGEST_FIRST)}
+
+    def order(item: pytest.Item) -> int:
+        if item.path in rank:
+            return rank[item.path]
+        return len(rank) + (item.path not in slow)
+
+    items.sort(key=order)  # stable: the rest keeps its order
 
 
 @pytest.hookimpl(optionalhook=True)
