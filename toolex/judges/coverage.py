@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.base import ToolDoc, per_step_tool, per_tool
 from toolex.judges.lexicon import (
     GENERIC_ACRONYMS,
     GENERIC_NAME_WORDS,
@@ -142,16 +142,27 @@ def platform_subject(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     candidate's documentation never says (nor a parameter of it chooses)."""
     if scope_param(cand):
         return None
+    words = _platform_said(step, ref)
+    if not words:
+        return None
     have = documented_keys(cand)
-    for word in platform_terms(ref):
-        if word.isdigit() or len(word) < 4:
-            continue
-        if said(word, step.keys) and not said(word, have):
+    for word in words:
+        if not said(word, have):
             return (
                 f"the step is about {word!r}, which the reference's platform names and the "
                 "candidate never says"
             )
     return None
+
+
+@per_step_tool
+def _platform_said(step: Step, ref: ToolDoc) -> tuple[str, ...]:
+    """The words of the reference's platform the step or the request says, in order."""
+    return tuple(
+        word
+        for word in platform_terms(ref)
+        if not (word.isdigit() or len(word) < 4) and said(word, step.keys)
+    )
 
 
 @per_tool

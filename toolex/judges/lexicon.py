@@ -7,7 +7,15 @@ never a benchmark's vocabulary.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from toolex.tooldoc import fields as df
+
+# A pattern built from a document's or a step's word ("(?<![a-z0-9])twitter(?![a-z0-9])"),
+# compiled once: the rules build thousands of them, more than ``re``'s own cache of 512 holds,
+# so through ``re.search`` each was compiled again on nearly every pair.
+regex = lru_cache(maxsize=1 << 14)(re.compile)
 
 # Canonical operation classes, keyed by the stems that signal them.
 OPERATIONS: dict[str, tuple[str, ...]] = {

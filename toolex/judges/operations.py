@@ -35,6 +35,11 @@ _WEAK = frozenset({"return", "use", "take", "make", "provide", "get", "give", "a
 # in a name (the target first); "converts <a> to <b>" or "from <a> to <b>" in a description.
 _NAME_CONVERSION = re.compile(r"\b([a-z][a-z0-9]{1,20})\s+(?:to|2)\s+([a-z][a-z0-9]{1,20})\b")
 _NAME_LOOKUP = re.compile(r"\b([a-z][a-z0-9]{1,20})\s+(?:from|by)\s+([a-z][a-z0-9]{1,20})\b")
+# Compiled once (``re``'s own cache is shared with the patterns other rules build per word).
+_BRACKETED = re.compile(r"\([^)]*\)|\[[^]]*\]|\{[^}]*\}")
+_ROUND_OR_SQUARE = re.compile(r"\([^)]*\)|\[[^]]*\]")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_ID_PARTS = re.compile(r"[-_.]")
 _DESC_CONVERSION = re.compile(
     r"\bconverts?\s+(?:the\s+|a\s+|an\s+)?([a-z][a-z0-9]{1,20})\s+(?:to|into)\s+"
     r"(?:the\s+|a\s+|an\s+)?([a-z][a-z0-9]{1,20})\b"
@@ -68,7 +73,7 @@ def verb_of(word: str) -> str | None:
 
 
 def _first_sentence(tool: ToolDoc) -> str:
-    return re.split(r"(?<=[.!?])\s", df.description(tool.doc).strip(), maxsplit=1)[0]
+    return _SENTENCE_END.split(df.description(tool.doc).strip(), maxsplit=1)[0]
 
 
 @per_tool
@@ -110,7 +115,7 @@ def language_pair(tool: ToolDoc) -> tuple[str, str] | None:
     last two language codes side by side in the id. A code outside the ISO list (a dialect's
     "hk") counts when it is paired with one in it by a hyphen ("en-hk")."""
     name = (df.name(tool.doc) or tool.name or "").lower().rsplit("/", 1)[-1]
-    tokens = re.split(r"[-_.]", name)
+    tokens = _ID_PARTS.split(name)
     pairs = [
         (a, b)
         for a, b in zip(tokens, tokens[1:], strict=False)
@@ -210,7 +215,7 @@ def _output_kind(tool: ToolDoc) -> str | None:
 def _edge_verbs(tool: ToolDoc) -> frozenset[str]:
     """The verbs a name opens or closes with (``song_download``, ``GetUserToken``): where a name
     says its operation; a verb inside a name is usually a noun ("get_place_by_ip")."""
-    name = re.sub(r"\([^)]*\)|\[[^]]*\]|\{[^}]*\}", " ", df.name(tool.doc) or tool.name or "")
+    name = _BRACKETED.sub(" ", df.name(tool.doc) or tool.name or "")
     words = df.split_words(name)
     out = set()
     for word in words[:1] + words[-1:]:
@@ -302,7 +307,7 @@ def operation_words(tool: ToolDoc) -> tuple[str, ...]:
     """The words of a name that say what an endpoint does, in order, singular: reading verbs,
     version, copy and tier markers (``VARIANT_WORDS``: basic / pro / ultra), numbers and
     bracketed text left out."""
-    name = re.sub(r"\([^)]*\)|\[[^]]*\]", " ", df.name(tool.doc) or tool.name or "")
+    name = _ROUND_OR_SQUARE.sub(" ", df.name(tool.doc) or tool.name or "")
     out = []
     for word in df.split_words(name):
         if _VERSION.match(word):
@@ -354,7 +359,7 @@ def act(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
 def _name_verb(tool: ToolDoc) -> str | None:
     """The verb a name says its act with: its first word when that is a verb ("installUpdate"),
     else its last ("song_download"); brackets left out."""
-    name = re.sub(r"\([^)]*\)|\[[^]]*\]|\{[^}]*\}", " ", df.name(tool.doc) or tool.name or "")
+    name = _BRACKETED.sub(" ", df.name(tool.doc) or tool.name or "")
     words = df.split_words(name)
     if not words:
         return None

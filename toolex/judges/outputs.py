@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.base import ToolDoc, per_step_tool, per_tool
 from toolex.judges.inputs import param_name_keys, param_words
-from toolex.judges.lexicon import GENERIC_NAME_WORDS, base_verb, word_set
+from toolex.judges.lexicon import GENERIC_NAME_WORDS, base_verb, regex, word_set
 from toolex.judges.operations import output_conflict
 from toolex.judges.step import Step
 from toolex.judges.tool_facts import named_provider, returned
@@ -82,12 +82,21 @@ def _fields(value: object, found: set[str], depth: int) -> None:
 def asked_outputs(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """A word of the step the reference's name or response says (not one of its inputs: those
     are point 5's), that the candidate never says."""
-    inputs = param_name_keys(ref)
-    want = [w for w in step.asked if said(w, field_keys(ref)) and not said(w, inputs)]
-    missing = [w for w in want if not said(w, documented_keys(cand))]
+    want = _asked_of(step, ref)
+    if not want:
+        return None
+    have = documented_keys(cand)
+    missing = [w for w in want if not said(w, have)]
     if not missing:
         return None
     return f"the step asks for {_listed(missing)}; the candidate documents {_shown(cand)}"
+
+
+@per_step_tool
+def _asked_of(step: Step, ref: ToolDoc) -> tuple[str, ...]:
+    """The step's asked words the reference's name or response says, its inputs aside."""
+    inputs = param_name_keys(ref)
+    return tuple(w for w in step.asked if said(w, field_keys(ref)) and not said(w, inputs))
 
 
 def output_kind(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
@@ -183,13 +192,22 @@ def described_outputs(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     show the "geolocation" the step asks for."""
     if response_fields(cand) or not _thin(cand):
         return None  # its documented fields are what it gives: asked_outputs reads them
-    inputs = param_name_keys(ref)
-    gives = _gives(ref)
-    want = [w for w in step.asked if said(w, gives) and not said(w, inputs)]
-    missing = [w for w in want if not said(w, documented_keys(cand))]
+    want = _given_of(step, ref)
+    if not want:
+        return None
+    have = documented_keys(cand)
+    missing = [w for w in want if not said(w, have)]
     if not missing:
         return None
     return f"the step asks for {_listed(missing)}; the candidate only says {_shown(cand)}"
+
+
+@per_step_tool
+def _given_of(step: Step, ref: ToolDoc) -> tuple[str, ...]:
+    """The step's asked words the reference's description says it gives, its inputs aside."""
+    inputs = param_name_keys(ref)
+    gives = _gives(ref)
+    return tuple(w for w in step.asked if said(w, gives) and not said(w, inputs))
 
 
 # Words that say a description is about something without saying what it gives.
@@ -209,7 +227,7 @@ def _thin(tool: ToolDoc) -> bool:
     text = df.description(tool.doc)
     for provider_name in (named_provider(tool), tool.platform or ""):
         if provider_name:
-            text = re.sub(rf"(?i){re.escape(provider_name)}", " ", text)
+            text = regex(rf"(?i){re.escape(provider_name)}").sub(" ", text)
     for word in df.split_words(text):
         if word in df.STOPWORDS or word in GENERIC_NAME_WORDS or word in _VAGUE:
             continue

@@ -92,6 +92,7 @@ _COUNT = re.compile(
     rf"\b(?:top\s+)?(?:\d{{1,3}}|{_words(_NUMBER_WORDS)})\s+(?:[a-z]+\s+)?([a-z]{{3,}}s)\b",
     re.IGNORECASE,
 )
+_NUMBER_OF = re.compile(r"\bnumber of\b", re.IGNORECASE)
 _COUNTED = re.compile(r"^(?:limit|count|num|n|number|quantity|max|top|amount|results?)$")
 
 
@@ -184,7 +185,7 @@ def _count_param(tool: ToolDoc) -> str | None:
             w in ("page", "phone", "id") for w in words
         ):
             return p.name
-        if re.search(r"\bnumber of\b", p.description, re.IGNORECASE) and "page" not in words:
+        if _NUMBER_OF.search(p.description) and "page" not in words:
             return p.name
     return None
 
