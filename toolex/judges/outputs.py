@@ -46,7 +46,11 @@ def field_keys(tool: ToolDoc) -> frozenset[str]:
 @per_tool
 def documented_keys(tool: ToolDoc) -> frozenset[str]:
     """Keys of every word of a tool's documentation, its platform and parameters included."""
-    return output_keys(tool) | keys_of(df.split_words(f"{tool.platform or ''} {tool.text}"))
+    # the words of "platform text" are the platform's then the text's (no word crosses the
+    # space): the text's words are split once and shared with the evidence's word sets
+    return output_keys(tool) | keys_of(
+        [*df.split_words(tool.platform or ""), *df.split_words(tool.text)]
+    )
 
 
 @per_tool
