@@ -17,6 +17,19 @@ from toolex.tooldoc import fields as df
 # so through ``re.search`` each was compiled again on nearly every pair.
 regex = lru_cache(maxsize=1 << 14)(re.compile)
 
+
+def words_of(*texts: str) -> list[str]:
+    """``df.split_words(" ".join(texts))``, each text split on its own: no word crosses the
+    space between two texts, and a description is then split once (``split_words`` remembers a
+    string) for every rule that reads it beside a name, not once per new joined string."""
+    return [w for text in texts for w in df.split_words(text)]
+
+
+def content_of(*texts: str) -> list[str]:
+    """``df.content_tokens(" ".join(texts))``, each text split on its own (``words_of``)."""
+    return [df.stem(w) for w in words_of(*texts) if len(w) > 1 and w not in df.STOPWORDS]
+
+
 # Canonical operation classes, keyed by the stems that signal them.
 OPERATIONS: dict[str, tuple[str, ...]] = {
     "search": ("search", "find", "look", "lookup", "discover", "match"),

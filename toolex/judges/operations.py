@@ -20,6 +20,7 @@ from toolex.judges.lexicon import (
     READING_VERBS,
     VARIANT_WORDS,
     base_verb,
+    content_of,
     operation_of,
     word_set,
 )
@@ -243,7 +244,7 @@ def thin_documentation(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
 @per_tool
 def _says_what_it_does(tool: ToolDoc) -> bool:
     name = df.name(tool.doc) or tool.name or ""
-    return bool(df.content_tokens(f"{name}. {df.description(tool.doc)}"))
+    return bool(content_of(f"{name}.", df.description(tool.doc)))
 
 
 def direction(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:

@@ -16,7 +16,7 @@ import re
 
 from toolex.judges.base import ToolDoc, per_step_tool, per_tool
 from toolex.judges.inputs import param_name_keys, param_words
-from toolex.judges.lexicon import GENERIC_NAME_WORDS, base_verb, regex, word_set
+from toolex.judges.lexicon import GENERIC_NAME_WORDS, base_verb, regex, word_set, words_of
 from toolex.judges.operations import output_conflict
 from toolex.judges.step import Step
 from toolex.judges.tool_facts import named_provider, returned
@@ -32,7 +32,7 @@ def output_keys(tool: ToolDoc) -> frozenset[str]:
     """Keys of what a tool says it does and returns: its name, description, documented
     response (toolex.judges.vocabulary.keys)."""
     name = df.name(tool.doc) or tool.name or ""
-    words = df.split_words(f"{name} {df.description(tool.doc)}")
+    words = words_of(name, df.description(tool.doc))
     return keys_of([*words, *_response_words(tool)])
 
 
@@ -135,7 +135,7 @@ def yes_no(tool: ToolDoc) -> bool:
 @per_tool
 def checks_something(tool: ToolDoc) -> bool:
     name = df.name(tool.doc) or tool.name or ""
-    return yes_no(tool) or bool(set(df.split_words(f"{name} {df.description(tool.doc)}")) & _CHECKS)
+    return yes_no(tool) or bool(set(words_of(name, df.description(tool.doc))) & _CHECKS)
 
 
 def answer_kind(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from toolex.judges.base import ToolDoc, per_tool
-from toolex.judges.lexicon import word_set
+from toolex.judges.lexicon import word_set, words_of
 from toolex.judges.outputs import name_object_and_key, response_fields
 from toolex.judges.scope import stems
 from toolex.judges.step import Step
@@ -309,7 +309,7 @@ def sibling_features(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     if not _one_word_apart(rn, cn):
         return None
     rd = {df.stem(w) for w in df.split_words(df.description(ref.doc))}
-    cd = {df.stem(w) for w in df.split_words(f"{df.description(cand.doc)} {' '.join(cn)}")}
+    cd = {df.stem(w) for w in words_of(df.description(cand.doc), *cn)}
     missing = [w for w in step.asked if df.stem(w) in rd and df.stem(w) not in cd]
     if not missing:
         return None
