@@ -139,10 +139,11 @@ def _side(word: str) -> bool:
 def direction_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
     """Why the candidate does the reference's operation the other way round, or None."""
     vc, vr = verbs(cand), verbs(ref)
-    for a in sorted(vr):
-        for b in sorted(vc):
-            if frozenset({a, b}) in _INVERSE and not ({a, b} <= vc and {a, b} <= vr):
-                return f"opposite operations: the reference does {a!r}, the candidate {b!r}"
+    if vc & _inverses(ref):  # else no verb of the candidate is any inverse of the reference's
+        for a in sorted(vr):
+            for b in sorted(vc):
+                if frozenset({a, b}) in _INVERSE and not ({a, b} <= vc and {a, b} <= vr):
+                    return f"opposite operations: the reference does {a!r}, the candidate {b!r}"
     pc, pr = language_pair(cand), language_pair(ref)
     iso = {*pc, *pr} <= _LANGUAGES if pc and pr else False
     # another pair of listed languages (ro->en, en->fr) is another model; a dialect's or a
@@ -159,6 +160,13 @@ def direction_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
             f"the candidate {cc[0]} into {cc[1]}"
         )
     return None
+
+
+@per_tool
+def _inverses(tool: ToolDoc) -> frozenset[str]:
+    """Every verb of an inverse pair one of the tool's verbs is in."""
+    own = verbs(tool)
+    return frozenset(v for pair in _INVERSE if pair & own for v in pair)
 
 
 def _conflicting(a: tuple[str, str], b: tuple[str, str]) -> bool:

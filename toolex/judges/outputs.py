@@ -231,7 +231,7 @@ def _thin(tool: ToolDoc) -> bool:
     text = df.description(tool.doc)
     for provider_name in (named_provider(tool), tool.platform or ""):
         if provider_name:
-            text = regex(rf"(?i){re.escape(provider_name)}").sub(" ", text)
+            text = _blanked(text, provider_name)
     for word in df.split_words(text):
         if word in df.STOPWORDS or word in GENERIC_NAME_WORDS or word in _VAGUE:
             continue
@@ -239,6 +239,22 @@ def _thin(tool: ToolDoc) -> bool:
             continue
         return False
     return True
+
+
+def _blanked(text: str, name: str) -> str:
+    """``re.sub(f"(?i){re.escape(name)}", " ", text)``: every occurrence of ``name``, any case,
+    left to right, replaced by a space. In ASCII text by a search in the lower-cased copy (the
+    same length, so the same positions), without compiling a pattern per provider."""
+    if not (name and text.isascii() and name.isascii()):
+        return regex(rf"(?i){re.escape(name)}").sub(" ", text)
+    low, needle = text.lower(), name.lower()
+    parts, start = [], 0
+    at = low.find(needle)
+    while at >= 0:
+        parts += [text[start:at], " "]
+        start = at + len(needle)
+        at = low.find(needle, start)
+    return "".join(parts) + text[start:] if parts else text
 
 
 _GIVEN_AS = word_set("data information info details detail results records report")
