@@ -252,7 +252,8 @@ def thin_documentation(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
 @per_tool
 def _says_what_it_does(tool: ToolDoc) -> bool:
     name = df.name(tool.doc) or tool.name or ""
-    return bool(content_of(f"{name}.", df.description(tool.doc)))
+    # a name of content words says it: the description is not split for this
+    return bool(content_of(f"{name}.")) or bool(content_of(df.description(tool.doc)))
 
 
 def direction(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
