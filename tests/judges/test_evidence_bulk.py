@@ -63,6 +63,19 @@ def toolret_pairs(
     store.close()
 
 
+@pytest.fixture(scope="module")
+def toolret_more_pairs(
+    shared_data: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Store, list[VerifyTask]]:
+    """The two ToolRet tasks the fixture above leaves out (generated function libraries,
+    tool-making code), so every shared task's documents go through both paths."""
+    store = Store.open(tmp_path_factory.mktemp("bulk") / "toolret_more.duckdb")
+    load_toolret(store, shared_data / "toolret", tasks=["apigen", "toolink"], name="toolret")
+    _, tasks = _pairs(store, "toolret", 60)
+    yield store, tasks
+    store.close()
+
+
 def _compare(store: Store, benchmark: str, tasks: list[VerifyTask], mode: str) -> None:
     judge = HeuristicJudge(store, benchmark=benchmark, mode=mode)
     bulk = [o.value for o in judge.verify(tasks)]
@@ -88,6 +101,12 @@ def test_bulk_verdicts_equal_per_pair_on_toolret(toolret_pairs) -> None:
     measurements, which test_bulk_evidence_equals_per_pair compares)."""
     store, tasks = toolret_pairs
     assert len(tasks) > 500
+    _compare(store, "toolret", tasks, "strict")
+
+
+def test_bulk_verdicts_equal_per_pair_on_apigen_and_toolink(toolret_more_pairs) -> None:
+    store, tasks = toolret_more_pairs
+    assert len(tasks) > 1000
     _compare(store, "toolret", tasks, "strict")
 
 

@@ -11,7 +11,7 @@ Tool documentation inside tasks is untrusted text: judges must treat it as data 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, wraps
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
@@ -60,6 +60,31 @@ def per_tool(fn: Callable[[ToolDoc], T]) -> Callable[[ToolDoc], T]:
             memo.clear()
         out = fn(tool)
         memo[tool.item_id] = (tool.text, out)
+        return out
+
+    return cached
+
+
+S = TypeVar("S", bound=Hashable)
+
+
+def per_step_tool(fn: Callable[[S, ToolDoc], T]) -> Callable[[S, ToolDoc], T]:
+    """Memoise a pure function of one step and one tool's documentation (what the step asks of
+    the reference): a verify batch asks it of ~20 candidates per step, each against the same
+    reference. Keyed by the step (a frozen value, its fields' hashes cached) and item id, the
+    text compared on a hit as ``per_tool`` does; the result is shared, so nobody changes it."""
+    memo: dict[tuple[S, str], tuple[str, T]] = {}
+
+    @wraps(fn)
+    def cached(step: S, tool: ToolDoc) -> T:
+        key = (step, tool.item_id)
+        hit = memo.get(key)
+        if hit is not None and (hit[0] is tool.text or hit[0] == tool.text):
+            return hit[1]
+        if len(memo) >= _PER_TOOL_LIMIT:
+            memo.clear()
+        out = fn(step, tool)
+        memo[key] = (tool.text, out)
         return out
 
     return cached

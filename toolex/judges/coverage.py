@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import re
 
-from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.base import ToolDoc, per_step_tool, per_tool
 from toolex.judges.lexicon import (
     GENERIC_ACRONYMS,
     GENERIC_NAME_WORDS,
     VARIANT_WORDS,
     base_verb,
     word_set,
+    words_of,
 )
 from toolex.judges.outputs import documented_keys
 from toolex.judges.scope import named_terms, objects, scope_param
@@ -68,7 +69,7 @@ _UPLOAD = re.compile(r"(?:_v\d+|api\d*)$", re.IGNORECASE)
 def countries(tool: ToolDoc) -> frozenset[str]:
     """The countries a tool says it serves: named in its platform or name, or after "in", "of",
     "for" in its description."""
-    named = df.split_words(f"{tool.platform or ''} {df.name(tool.doc) or tool.name or ''}")
+    named = words_of(tool.platform or "", df.name(tool.doc) or tool.name or "")
     found = {w for w in named if w in COUNTRIES}
     found |= {w for w in _SERVES_IN.findall(df.description(tool.doc).lower()) if w in COUNTRIES}
     return frozenset(found)
@@ -80,7 +81,7 @@ def country(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     that may lie outside it. Neither may take the country as an input (then it is a setting)."""
     if scope_param(cand, within=False):
         return None
-    asked = {w for w in df.split_words(f"{step.subquery} {step.request}") if w in COUNTRIES}
+    asked = {w for w in words_of(step.subquery, step.request) if w in COUNTRIES}
     theirs, own = countries(cand), countries(ref)
     if not theirs or theirs & (own | asked):
         return None
@@ -142,11 +143,12 @@ def platform_subject(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     candidate's documentation never says (nor a parameter of it chooses)."""
     if scope_param(cand):
         return None
+    words = _platform_said(step, ref)
+    if not words:
+        return None
     have = documented_keys(cand)
-    for word in platform_terms(ref):
-        if word.isdigit() or len(word) < 4:
-            continue
-        if said(word, step.keys) and not said(word, have):
+    for word in words:
+        if not said(word, have):
             return (
                 f"the step is about {word!r}, which the reference's platform names and the "
                 "candidate never says"
@@ -154,13 +156,21 @@ def platform_subject(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     return None
 
 
+@per_step_tool
+def _platform_said(step: Step, ref: ToolDoc) -> tuple[str, ...]:
+    """The words of the reference's platform the step or the request says, in order."""
+    return tuple(
+        word
+        for word in platform_terms(ref)
+        if not (word.isdigit() or len(word) < 4) and said(word, step.keys)
+    )
+
+
 @per_tool
 def languages(tool: ToolDoc) -> frozenset[str]:
     """The natural languages a tool's name or description names."""
     name = df.name(tool.doc) or tool.name or ""
-    return frozenset(
-        w for w in df.split_words(f"{name} {df.description(tool.doc)}") if w in LANGUAGES
-    )
+    return frozenset(w for w in words_of(name, df.description(tool.doc)) if w in LANGUAGES)
 
 
 def language(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
@@ -170,7 +180,7 @@ def language(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     theirs = languages(cand)
     if not theirs or "english" in theirs or scope_param(cand, within=False):
         return None
-    asked = {w for w in df.split_words(f"{step.subquery} {step.request}") if w in LANGUAGES}
+    asked = {w for w in words_of(step.subquery, step.request) if w in LANGUAGES}
     if theirs & (languages(ref) | asked):
         return None
     return f"the candidate serves {sorted(theirs)[0].title()}, which the step never asks for"

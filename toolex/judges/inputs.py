@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.base import ToolDoc, per_step_tool, per_tool
 from toolex.judges.lexicon import PAYLOAD_WORDS, PUBLIC_IDS, SYNONYM_OF, word_set
 from toolex.judges.scope import stems
 from toolex.judges.step import Step
@@ -154,19 +154,39 @@ def step_param_missing(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str
     ``start``. A parameter counts as asked for when its whole name (one or two content words,
     not an id, a payload or interface plumbing) is words of the step; the candidate can take it
     when a parameter of its own shares a stem or a synonym group, or its documentation names it."""
+    asked = _settings_asked(tuple(texts), ref)
+    if not asked:
+        return None
+    have, have_syn = _settings_held(cand)
+    for name, words in asked:
+        if any(w in have or SYNONYM_OF.get(w, -1) in have_syn for w in words):
+            continue
+        return f"the step sets {name!r}, which the reference takes and the candidate cannot"
+    return None
+
+
+@per_step_tool
+def _settings_asked(
+    texts: tuple[str, ...], ref: ToolDoc
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The reference's parameters whose whole name the step says (with their stems), in order:
+    what ``step_param_missing`` asks the candidate to take."""
     step = {df.stem(w) for text in texts for w in df.split_words(text)}
-    have = param_words(cand) | stems(cand)
-    have_syn = _synonyms(have)
+    out = []
     for p in params(ref):
         words = [df.stem(w) for w in df.split_words(p.name) if w not in df.STOPWORDS]
         if not words or len(words) > 2 or is_payload(p.name) or df.is_id_like(p.name):
             continue
         if not all(w in step for w in words) or any(w in _SETTING_NOISE for w in words):
             continue
-        if any(w in have or SYNONYM_OF.get(w, -1) in have_syn for w in words):
-            continue
-        return f"the step sets {p.name!r}, which the reference takes and the candidate cannot"
-    return None
+        out.append((p.name, tuple(words)))
+    return tuple(out)
+
+
+@per_tool
+def _settings_held(tool: ToolDoc) -> tuple[frozenset[str], frozenset[int]]:
+    have = param_words(tool) | stems(tool)
+    return have, frozenset(_synonyms(have))
 
 
 # -- point 3 of the verifier (toolex.judges.checks): every required input can be filled ----------

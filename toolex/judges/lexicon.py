@@ -7,7 +7,28 @@ never a benchmark's vocabulary.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from toolex.tooldoc import fields as df
+
+# A pattern built from a document's or a step's word ("(?<![a-z0-9])twitter(?![a-z0-9])"),
+# compiled once: the rules build thousands of them, more than ``re``'s own cache of 512 holds,
+# so through ``re.search`` each was compiled again on nearly every pair.
+regex = lru_cache(maxsize=1 << 14)(re.compile)
+
+
+def words_of(*texts: str) -> list[str]:
+    """``df.split_words(" ".join(texts))``, each text split on its own: no word crosses the
+    space between two texts, and a description is then split once (``split_words`` remembers a
+    string) for every rule that reads it beside a name, not once per new joined string."""
+    return [w for text in texts for w in df.split_words(text)]
+
+
+def content_of(*texts: str) -> list[str]:
+    """``df.content_tokens(" ".join(texts))``, each text split on its own (``words_of``)."""
+    return [df.stem(w) for w in words_of(*texts) if len(w) > 1 and w not in df.STOPWORDS]
+
 
 # Canonical operation classes, keyed by the stems that signal them.
 OPERATIONS: dict[str, tuple[str, ...]] = {

@@ -20,6 +20,7 @@ from toolex.judges.lexicon import (
     READING_VERBS,
     VARIANT_WORDS,
     base_verb,
+    content_of,
     operation_of,
     word_set,
 )
@@ -35,6 +36,11 @@ _WEAK = frozenset({"return", "use", "take", "make", "provide", "get", "give", "a
 # in a name (the target first); "converts <a> to <b>" or "from <a> to <b>" in a description.
 _NAME_CONVERSION = re.compile(r"\b([a-z][a-z0-9]{1,20})\s+(?:to|2)\s+([a-z][a-z0-9]{1,20})\b")
 _NAME_LOOKUP = re.compile(r"\b([a-z][a-z0-9]{1,20})\s+(?:from|by)\s+([a-z][a-z0-9]{1,20})\b")
+# Compiled once (``re``'s own cache is shared with the patterns other rules build per word).
+_BRACKETED = re.compile(r"\([^)]*\)|\[[^]]*\]|\{[^}]*\}")
+_ROUND_OR_SQUARE = re.compile(r"\([^)]*\)|\[[^]]*\]")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+_ID_PARTS = re.compile(r"[-_.]")
 _DESC_CONVERSION = re.compile(
     r"\bconverts?\s+(?:the\s+|a\s+|an\s+)?([a-z][a-z0-9]{1,20})\s+(?:to|into)\s+"
     r"(?:the\s+|a\s+|an\s+)?([a-z][a-z0-9]{1,20})\b"
@@ -68,7 +74,7 @@ def verb_of(word: str) -> str | None:
 
 
 def _first_sentence(tool: ToolDoc) -> str:
-    return re.split(r"(?<=[.!?])\s", df.description(tool.doc).strip(), maxsplit=1)[0]
+    return _SENTENCE_END.split(df.description(tool.doc).strip(), maxsplit=1)[0]
 
 
 @per_tool
@@ -110,7 +116,7 @@ def language_pair(tool: ToolDoc) -> tuple[str, str] | None:
     last two language codes side by side in the id. A code outside the ISO list (a dialect's
     "hk") counts when it is paired with one in it by a hyphen ("en-hk")."""
     name = (df.name(tool.doc) or tool.name or "").lower().rsplit("/", 1)[-1]
-    tokens = re.split(r"[-_.]", name)
+    tokens = _ID_PARTS.split(name)
     pairs = [
         (a, b)
         for a, b in zip(tokens, tokens[1:], strict=False)
@@ -133,10 +139,11 @@ def _side(word: str) -> bool:
 def direction_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
     """Why the candidate does the reference's operation the other way round, or None."""
     vc, vr = verbs(cand), verbs(ref)
-    for a in sorted(vr):
-        for b in sorted(vc):
-            if frozenset({a, b}) in _INVERSE and not ({a, b} <= vc and {a, b} <= vr):
-                return f"opposite operations: the reference does {a!r}, the candidate {b!r}"
+    if vc & _inverses(ref):  # else no verb of the candidate is any inverse of the reference's
+        for a in sorted(vr):
+            for b in sorted(vc):
+                if frozenset({a, b}) in _INVERSE and not ({a, b} <= vc and {a, b} <= vr):
+                    return f"opposite operations: the reference does {a!r}, the candidate {b!r}"
     pc, pr = language_pair(cand), language_pair(ref)
     iso = {*pc, *pr} <= _LANGUAGES if pc and pr else False
     # another pair of listed languages (ro->en, en->fr) is another model; a dialect's or a
@@ -153,6 +160,13 @@ def direction_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
             f"the candidate {cc[0]} into {cc[1]}"
         )
     return None
+
+
+@per_tool
+def _inverses(tool: ToolDoc) -> frozenset[str]:
+    """Every verb of an inverse pair one of the tool's verbs is in."""
+    own = verbs(tool)
+    return frozenset(v for pair in _INVERSE if pair & own for v in pair)
 
 
 def _conflicting(a: tuple[str, str], b: tuple[str, str]) -> bool:
@@ -210,7 +224,7 @@ def _output_kind(tool: ToolDoc) -> str | None:
 def _edge_verbs(tool: ToolDoc) -> frozenset[str]:
     """The verbs a name opens or closes with (``song_download``, ``GetUserToken``): where a name
     says its operation; a verb inside a name is usually a noun ("get_place_by_ip")."""
-    name = re.sub(r"\([^)]*\)|\[[^]]*\]|\{[^}]*\}", " ", df.name(tool.doc) or tool.name or "")
+    name = _BRACKETED.sub(" ", df.name(tool.doc) or tool.name or "")
     words = df.split_words(name)
     out = set()
     for word in words[:1] + words[-1:]:
@@ -238,7 +252,8 @@ def thin_documentation(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
 @per_tool
 def _says_what_it_does(tool: ToolDoc) -> bool:
     name = df.name(tool.doc) or tool.name or ""
-    return bool(df.content_tokens(f"{name}. {df.description(tool.doc)}"))
+    # a name of content words says it: the description is not split for this
+    return bool(content_of(f"{name}.")) or bool(content_of(df.description(tool.doc)))
 
 
 def direction(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
@@ -302,7 +317,7 @@ def operation_words(tool: ToolDoc) -> tuple[str, ...]:
     """The words of a name that say what an endpoint does, in order, singular: reading verbs,
     version, copy and tier markers (``VARIANT_WORDS``: basic / pro / ultra), numbers and
     bracketed text left out."""
-    name = re.sub(r"\([^)]*\)|\[[^]]*\]", " ", df.name(tool.doc) or tool.name or "")
+    name = _ROUND_OR_SQUARE.sub(" ", df.name(tool.doc) or tool.name or "")
     out = []
     for word in df.split_words(name):
         if _VERSION.match(word):
@@ -354,7 +369,7 @@ def act(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
 def _name_verb(tool: ToolDoc) -> str | None:
     """The verb a name says its act with: its first word when that is a verb ("installUpdate"),
     else its last ("song_download"); brackets left out."""
-    name = re.sub(r"\([^)]*\)|\[[^]]*\]|\{[^}]*\}", " ", df.name(tool.doc) or tool.name or "")
+    name = _BRACKETED.sub(" ", df.name(tool.doc) or tool.name or "")
     words = df.split_words(name)
     if not words:
         return None

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.base import ToolDoc, per_step_tool, per_tool
 from toolex.judges.inputs import param_name_keys, param_words
-from toolex.judges.lexicon import GENERIC_NAME_WORDS, base_verb, word_set
+from toolex.judges.lexicon import GENERIC_NAME_WORDS, base_verb, regex, word_set, words_of
 from toolex.judges.operations import output_conflict
 from toolex.judges.step import Step
 from toolex.judges.tool_facts import named_provider, returned
@@ -32,7 +32,7 @@ def output_keys(tool: ToolDoc) -> frozenset[str]:
     """Keys of what a tool says it does and returns: its name, description, documented
     response (toolex.judges.vocabulary.keys)."""
     name = df.name(tool.doc) or tool.name or ""
-    words = df.split_words(f"{name} {df.description(tool.doc)}")
+    words = words_of(name, df.description(tool.doc))
     return keys_of([*words, *_response_words(tool)])
 
 
@@ -46,7 +46,11 @@ def field_keys(tool: ToolDoc) -> frozenset[str]:
 @per_tool
 def documented_keys(tool: ToolDoc) -> frozenset[str]:
     """Keys of every word of a tool's documentation, its platform and parameters included."""
-    return output_keys(tool) | keys_of(df.split_words(f"{tool.platform or ''} {tool.text}"))
+    # the words of "platform text" are the platform's then the text's (no word crosses the
+    # space): the text's words are split once and shared with the evidence's word sets
+    return output_keys(tool) | keys_of(
+        [*df.split_words(tool.platform or ""), *df.split_words(tool.text)]
+    )
 
 
 @per_tool
@@ -82,12 +86,21 @@ def _fields(value: object, found: set[str], depth: int) -> None:
 def asked_outputs(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """A word of the step the reference's name or response says (not one of its inputs: those
     are point 5's), that the candidate never says."""
-    inputs = param_name_keys(ref)
-    want = [w for w in step.asked if said(w, field_keys(ref)) and not said(w, inputs)]
-    missing = [w for w in want if not said(w, documented_keys(cand))]
+    want = _asked_of(step, ref)
+    if not want:
+        return None
+    have = documented_keys(cand)
+    missing = [w for w in want if not said(w, have)]
     if not missing:
         return None
     return f"the step asks for {_listed(missing)}; the candidate documents {_shown(cand)}"
+
+
+@per_step_tool
+def _asked_of(step: Step, ref: ToolDoc) -> tuple[str, ...]:
+    """The step's asked words the reference's name or response says, its inputs aside."""
+    inputs = param_name_keys(ref)
+    return tuple(w for w in step.asked if said(w, field_keys(ref)) and not said(w, inputs))
 
 
 def output_kind(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
@@ -122,7 +135,7 @@ def yes_no(tool: ToolDoc) -> bool:
 @per_tool
 def checks_something(tool: ToolDoc) -> bool:
     name = df.name(tool.doc) or tool.name or ""
-    return yes_no(tool) or bool(set(df.split_words(f"{name} {df.description(tool.doc)}")) & _CHECKS)
+    return yes_no(tool) or bool(set(words_of(name, df.description(tool.doc))) & _CHECKS)
 
 
 def answer_kind(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
@@ -183,13 +196,22 @@ def described_outputs(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     show the "geolocation" the step asks for."""
     if response_fields(cand) or not _thin(cand):
         return None  # its documented fields are what it gives: asked_outputs reads them
-    inputs = param_name_keys(ref)
-    gives = _gives(ref)
-    want = [w for w in step.asked if said(w, gives) and not said(w, inputs)]
-    missing = [w for w in want if not said(w, documented_keys(cand))]
+    want = _given_of(step, ref)
+    if not want:
+        return None
+    have = documented_keys(cand)
+    missing = [w for w in want if not said(w, have)]
     if not missing:
         return None
     return f"the step asks for {_listed(missing)}; the candidate only says {_shown(cand)}"
+
+
+@per_step_tool
+def _given_of(step: Step, ref: ToolDoc) -> tuple[str, ...]:
+    """The step's asked words the reference's description says it gives, its inputs aside."""
+    inputs = param_name_keys(ref)
+    gives = _gives(ref)
+    return tuple(w for w in step.asked if said(w, gives) and not said(w, inputs))
 
 
 # Words that say a description is about something without saying what it gives.
@@ -209,7 +231,7 @@ def _thin(tool: ToolDoc) -> bool:
     text = df.description(tool.doc)
     for provider_name in (named_provider(tool), tool.platform or ""):
         if provider_name:
-            text = re.sub(rf"(?i){re.escape(provider_name)}", " ", text)
+            text = _blanked(text, provider_name)
     for word in df.split_words(text):
         if word in df.STOPWORDS or word in GENERIC_NAME_WORDS or word in _VAGUE:
             continue
@@ -217,6 +239,22 @@ def _thin(tool: ToolDoc) -> bool:
             continue
         return False
     return True
+
+
+def _blanked(text: str, name: str) -> str:
+    """``re.sub(f"(?i){re.escape(name)}", " ", text)``: every occurrence of ``name``, any case,
+    left to right, replaced by a space. In ASCII text by a search in the lower-cased copy (the
+    same length, so the same positions), without compiling a pattern per provider."""
+    if not (name and text.isascii() and name.isascii()):
+        return regex(rf"(?i){re.escape(name)}").sub(" ", text)
+    low, needle = text.lower(), name.lower()
+    parts, start = [], 0
+    at = low.find(needle)
+    while at >= 0:
+        parts += [text[start:at], " "]
+        start = at + len(needle)
+        at = low.find(needle, start)
+    return "".join(parts) + text[start:] if parts else text
 
 
 _GIVEN_AS = word_set("data information info details detail results records report")

@@ -24,7 +24,7 @@ import re
 
 from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.inputs import handle_conflict, is_handle, required_params
-from toolex.judges.lexicon import word_set
+from toolex.judges.lexicon import regex, word_set
 from toolex.judges.scope import bare, other_platform
 from toolex.judges.step import Step
 from toolex.judges.tool_facts import model_card, named_provider, returned
@@ -108,7 +108,7 @@ def _described(tool: ToolDoc) -> str:
     """The description as words, the platform's own name left out (a copy names its owner)."""
     text = df.description(tool.doc)
     for word in df.split_words(tool.platform or ""):
-        text = re.sub(rf"(?i)\b{re.escape(word)}\b", " ", text)
+        text = regex(rf"(?i)\b{re.escape(word)}\b").sub(" ", text)
     return " ".join(df.split_words(text))
 
 
@@ -158,7 +158,7 @@ def _writes(text: str, name: str) -> bool:
     if not words or not any(w[:1].isupper() for w in words):
         return False
     tail = "" if len(words) > 1 else _KIND_AFTER
-    return bool(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-]){tail}", text))
+    return bool(regex(rf"(?<![\w-]){re.escape(name)}(?![\w-]){tail}").search(text))
 
 
 def written_platform(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:

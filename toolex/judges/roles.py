@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.lexicon import words_of
 from toolex.judges.step import Step
 from toolex.judges.tool_facts import model_card, params
 from toolex.tooldoc import fields as df
@@ -92,6 +93,7 @@ _COUNT = re.compile(
     rf"\b(?:top\s+)?(?:\d{{1,3}}|{_words(_NUMBER_WORDS)})\s+(?:[a-z]+\s+)?([a-z]{{3,}}s)\b",
     re.IGNORECASE,
 )
+_NUMBER_OF = re.compile(r"\bnumber of\b", re.IGNORECASE)
 _COUNTED = re.compile(r"^(?:limit|count|num|n|number|quantity|max|top|amount|results?)$")
 
 
@@ -164,9 +166,7 @@ def _uncounted(text: str, cand: ToolDoc, ref: ToolDoc) -> str | None:
     theirs = _count_param(ref)
     if not theirs or _count_param(cand) or _pages(cand):
         return None  # a paged feed reaches any count by paging on
-    about = {
-        df.stem(w) for w in df.split_words(f"{df.name(ref.doc) or ''} {df.description(ref.doc)}")
-    }
+    about = {df.stem(w) for w in words_of(df.name(ref.doc) or "", df.description(ref.doc))}
     for m in _COUNT.finditer(text):
         if df.stem(m.group(1).lower()) in about:
             return (
@@ -184,7 +184,7 @@ def _count_param(tool: ToolDoc) -> str | None:
             w in ("page", "phone", "id") for w in words
         ):
             return p.name
-        if re.search(r"\bnumber of\b", p.description, re.IGNORECASE) and "page" not in words:
+        if _NUMBER_OF.search(p.description) and "page" not in words:
             return p.name
     return None
 

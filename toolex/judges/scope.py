@@ -17,13 +17,14 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.base import ToolDoc, per_step_tool, per_tool
 from toolex.judges.lexicon import (
     GENERIC_ACRONYMS,
     GENERIC_NAME_WORDS,
     SCOPE_PARAMS,
     VARIANT_WORDS,
     base_verb,
+    regex,
     word_set,
 )
 from toolex.judges.step import Step
@@ -68,20 +69,29 @@ def scope_missing(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | No
     platform, name or description carries it (an ordinary word of the step that is a word of the
     reference's platform is toolex.judges.coverage's). ``texts`` are the sub-query and the
     request, read apart so each one's first word is known."""
-    texts = list(texts)
     if scope_param(cand):
         return None
-    own = " ".join([ref.platform or "", df.name(ref.doc) or ref.name or ""]).lower()
-    for term in dict.fromkeys(bare(t) for text in texts for t in named_terms(text)):
-        if not term or term.lower() in GENERIC_ACRONYMS:
-            continue
-        served = _mentions(own, term) or (_proper(term) and _mentions(_about_lower(ref), term))
-        if served and not _mentions(_text_lower(cand), term):
+    for term in _served_terms(tuple(texts), ref):
+        if not _mentions(_text_lower(cand), term):
             return (
                 f"the step is about {term!r}, which the reference serves and the candidate "
                 "never names"
             )
     return None
+
+
+@per_step_tool
+def _served_terms(texts: tuple[str, ...], ref: ToolDoc) -> tuple[str, ...]:
+    """The names the step writes that the reference serves, in order: what ``scope_missing``
+    asks the candidate to name."""
+    own = " ".join([ref.platform or "", df.name(ref.doc) or ref.name or ""]).lower()
+    out = []
+    for term in dict.fromkeys(bare(t) for text in texts for t in named_terms(text)):
+        if not term or term.lower() in GENERIC_ACRONYMS:
+            continue
+        if _mentions(own, term) or (_proper(term) and _mentions(_about_lower(ref), term)):
+            out.append(term)
+    return tuple(out)
 
 
 def other_platform(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | None:
@@ -129,8 +139,23 @@ def mentions(tool: ToolDoc, term: str) -> bool:
 
 
 def _mentions(haystack: str, term: str) -> bool:
-    pattern = r"(?<![a-z0-9])" + re.escape(term.lower()) + r"(?![a-z0-9])"
-    return bool(re.search(pattern, haystack))
+    """``term`` (lower case) occurs in ``haystack`` with no letter a-z or digit either side: the
+    search ``(?<![a-z0-9])term(?![a-z0-9])`` does, without compiling a pattern per term (a
+    thousand distinct terms cost more to compile than to look for)."""
+    needle = term.lower()
+    if not needle:
+        return bool(regex(r"(?<![a-z0-9])(?![a-z0-9])").search(haystack))
+    size = len(needle)
+    at = haystack.find(needle)
+    while at >= 0:
+        after = haystack[at + size : at + size + 1]  # "" at the end: no letter
+        if (not at or haystack[at - 1] not in _ALNUM) and after not in _ALNUM:
+            return True
+        at = haystack.find(needle, at + 1)
+    return False
+
+
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 @per_tool

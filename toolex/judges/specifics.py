@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from toolex.judges.base import ToolDoc, per_tool
-from toolex.judges.lexicon import word_set
+from toolex.judges.lexicon import word_set, words_of
 from toolex.judges.outputs import name_object_and_key, response_fields
 from toolex.judges.scope import stems
 from toolex.judges.step import Step
@@ -112,13 +112,41 @@ def _written(step: Step) -> frozenset[str]:
     return frozenset(re.findall(r"[a-z][a-z0-9]*", f"{step.subquery} {step.request}".lower()))
 
 
+@per_tool
+def _documented_fields(tool: ToolDoc) -> frozenset[str]:
+    """The fields a tool's documentation or description names."""
+    return _fields_of(frozenset(_LOWER_WORD.findall(tool.text.lower())) | _about(tool))
+
+
+@per_tool
+def _prefixes(tool: ToolDoc) -> frozenset[str]:
+    """The first five letters of every word of a tool's rendered documentation."""
+    return frozenset(_prefix(w) for w in _LETTERS.findall(tool.text.lower()))
+
+
+@per_tool
+def _alnum_prefixes(tool: ToolDoc) -> frozenset[str]:
+    """``_prefixes`` with digits counted as letters."""
+    return frozenset(_prefix(t) for t in _ALNUM.findall(tool.text.lower()))
+
+
+@per_tool
+def _letter_stems(tool: ToolDoc) -> frozenset[str]:
+    return frozenset(df.stem(w) for w in _LETTERS.findall(tool.text.lower()))
+
+
+_LOWER_WORD = re.compile(r"[a-z][a-z0-9]*")
+_LETTERS = re.compile(r"[a-z]+")
+_ALNUM = re.compile(r"[a-z0-9]+")
+
+
 def field(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """The candidate says it is for a field (a sport, a science) that neither the reference's
     documentation nor the step nor the request names."""
     mine = _fields_of(_about(cand))
     if not mine:
         return None
-    theirs = _fields_of(frozenset(re.findall(r"[a-z][a-z0-9]*", ref.text.lower())) | _about(ref))
+    theirs = _documented_fields(ref)
     if mine & theirs or mine & _written(step):
         return None
     word = sorted(_about(cand) & mine)[0]
@@ -141,16 +169,19 @@ def checked_property(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """The reference checks whether its object holds one property ("checks if a given domain is
     disposable"); a candidate whose documentation never says that property checks or fetches
     something else of the same object (its availability, its WHOIS record)."""
-    m = _CHECKS_IF.search(df.description(ref.doc))
+    checked = _checked(ref)
+    if checked is None or _prefix(checked) in _prefixes(cand):
+        return None
+    return f"the reference checks whether it is {checked}; the candidate never says {checked!r}"
+
+
+@per_tool
+def _checked(tool: ToolDoc) -> str | None:
+    """The property a tool's description says it checks ("disposable"), as written."""
+    m = _CHECKS_IF.search(df.description(tool.doc))
     if not m or m.group(1).lower() in ("valid", "available", "in", "on", "a"):
         return None
-    prop = _prefix(m.group(1))
-    said = {_prefix(w) for w in re.findall(r"[a-z]+", cand.text.lower())}
-    if prop in said:
-        return None
-    return (
-        f"the reference checks whether it is {m.group(1)}; the candidate never says {m.group(1)!r}"
-    )
+    return m.group(1)
 
 
 def inverse_lookup(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
@@ -186,7 +217,7 @@ def listed_targets(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
             continue
         missing = [
             w for w in words if df.stem(w.lower()) in stems(ref) and _prefix(w) not in
-            {_prefix(t) for t in re.findall(r"[a-z0-9]+", cand.text.lower())}
+            _alnum_prefixes(cand)
         ]  # fmt: skip
         if missing and len(missing) < len(words):
             asked = " and ".join(words)
@@ -256,7 +287,7 @@ def enumerated_kinds(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     if not kinds:
         return None
     ref_about = {df.stem(w) for w in _about(ref)}
-    have = {df.stem(w) for w in re.findall(r"[a-z]+", cand.text.lower())}
+    have = _letter_stems(cand)
     missing = [w for w in step.asked if df.stem(w) in ref_about and df.stem(w) not in have]
     if not missing:
         return None
@@ -278,7 +309,7 @@ def sibling_features(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     if not _one_word_apart(rn, cn):
         return None
     rd = {df.stem(w) for w in df.split_words(df.description(ref.doc))}
-    cd = {df.stem(w) for w in df.split_words(f"{df.description(cand.doc)} {' '.join(cn)}")}
+    cd = {df.stem(w) for w in words_of(df.description(cand.doc), *cn)}
     missing = [w for w in step.asked if df.stem(w) in rd and df.stem(w) not in cd]
     if not missing:
         return None

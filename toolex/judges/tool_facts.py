@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from toolex.judges.base import ToolDoc, per_tool
+from toolex.judges.lexicon import content_of
 from toolex.tooldoc import fields as df
 
 
@@ -20,14 +21,12 @@ def described_words(tool: ToolDoc) -> list[str]:
     doc = tool.doc
     parts = [df.name(doc) or (tool.name or ""), df.description(doc)]
     parts += [f"{p.name} {p.description}" for p in df.params(doc)]
-    return df.content_tokens(" ".join(parts))
+    return content_of(*parts)
 
 
 def about_words(tool: ToolDoc) -> frozenset[str]:
     """The content words of a tool's name and description: what it says it does."""
-    return frozenset(
-        df.content_tokens(f"{df.name(tool.doc) or tool.name or ''} {df.description(tool.doc)}")
-    )
+    return frozenset(content_of(df.name(tool.doc) or tool.name or "", df.description(tool.doc)))
 
 
 @per_tool

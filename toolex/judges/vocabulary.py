@@ -88,7 +88,8 @@ def keys(word: str) -> frozenset[str]:
 def keys_of(words: Iterable[str]) -> frozenset[str]:
     """Every key of ``words`` (one document's: computed once per document by its caller)."""
     out: set[str] = set()
-    for word in words:
+    # each word once, in the order of its first occurrence: the set is built in the same order
+    for word in dict.fromkeys(words):
         if not _NUMBER.match(word):
             out |= keys(word)
     return frozenset(out)

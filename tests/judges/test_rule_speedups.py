@@ -1,0 +1,106 @@
+"""The cheaper forms the rules use for speed (issue 34) say what the forms they replaced said:
+a name found by ``str.find`` with the pattern's boundaries, a provider blanked without a pattern,
+a name and a description split apart rather than joined. Each is compared with the expression
+it stands for, on hand-picked edge cases and on a seeded sweep of short strings of the
+characters that decide them."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from toolex.judges.lexicon import content_of, words_of
+from toolex.judges.outputs import _blanked
+from toolex.judges.scope import _mentions
+from toolex.judges.vocabulary import keys, keys_of
+from toolex.tooldoc import fields as df
+
+
+def _mentions_by_pattern(haystack: str, term: str) -> bool:
+    return bool(re.search(r"(?<![a-z0-9])" + re.escape(term.lower()) + r"(?![a-z0-9])", haystack))
+
+
+def _sweep(alphabet: str, seed: int, n: int = 20_000) -> list[tuple[str, str]]:
+    rng = random.Random(seed)
+    return [
+        (
+            "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))),
+            "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 3))),
+        )
+        for _ in range(n)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("haystack", "term", "expected"),
+    [
+        ("get weather in paris", "Paris", True),
+        ("parisian food", "paris", False),
+        ("x-twitter api", "twitter", True),
+        ("twitter2 feed", "twitter", False),
+        ("the c# client", "c#", True),
+        ("kick.com streams", "Kick.com", True),
+        ("abcabc", "abc", False),
+        ("abc abc", "abc", True),
+    ],
+)
+def test_mentions_by_find_is_the_boundary_pattern(haystack: str, term: str, expected: bool) -> None:
+    assert _mentions(haystack, term) is expected
+    assert _mentions_by_pattern(haystack, term) is expected
+
+
+def test_mentions_by_find_agrees_with_the_pattern_on_a_sweep() -> None:
+    differ = [
+        (h, t) for h, t in _sweep("ab1 .-_#Aé", 34) if _mentions(h, t) != _mentions_by_pattern(h, t)
+    ]
+    assert differ == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        ("Uses the Wayfair API to list WAYFAIR sofas", "wayfair", "Uses the   API to list   sofas"),
+        ("aaa", "aa", " a"),
+        ("nothing here", "zzz", "nothing here"),
+        ("Café API by café", "café", "  API by  "),
+    ],
+)
+def test_blanked_is_the_case_blind_substitution(text: str, name: str, expected: str) -> None:
+    assert _blanked(text, name) == expected
+    assert re.sub(rf"(?i){re.escape(name)}", " ", text) == expected
+
+
+def test_blanked_agrees_with_the_substitution_on_a_sweep() -> None:
+    differ = [
+        (h, t)
+        for h, t in _sweep("aAbB .-_(*é", 35)
+        if _blanked(h, t) != re.sub(rf"(?i){re.escape(t)}", " ", h)
+    ]
+    assert differ == []
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ("getUserID", "Returns the user's ID. Uses HTTPClient"),
+        ("song_download.", "Downloads a song"),
+        ("", "A"),
+        ("ABC", "Def ghi"),
+        ("a1", "2b", "XMLParser", ""),
+    ],
+)
+def test_texts_split_apart_are_the_joined_text_split(texts: tuple[str, ...]) -> None:
+    assert words_of(*texts) == df.split_words(" ".join(texts))
+    assert content_of(*texts) == df.content_tokens(" ".join(texts))
+
+
+def test_keys_of_reads_repeated_words_once_to_the_same_keys() -> None:
+    words = df.split_words("Movies movie MOVIE 2024 cities city temperatures in celsius movies")
+    expected: set[str] = set()
+    for word in words:
+        if not word.isdigit():
+            expected |= keys(word)
+    assert keys_of(words) == frozenset(expected)
+    assert {"movie", "city", "celsius"} <= keys_of(words)
