@@ -37,7 +37,7 @@ def test_import_parquet_takes_ref_item_from_qrels(mini, tmp_path):
     result = import_subqueries(mini, f, benchmark="toolret")
     assert (result.queries, result.subqueries) == (2, 3)
     got = mini.con.execute(
-        "SELECT expansion, query_id, slot, text, operation, ref_item_id, judge FROM subqueries"
+        "SELECT expansion, query_id, slot, text, operation, reference, judge FROM subqueries"
         " ORDER BY 2, 3"
     ).fetchall()
     assert got == [

@@ -2,7 +2,7 @@
 
 Input (JSONL, JSON array or Parquet): ``query_id, slot, text`` and optional ``operation``,
 ``entity``. A query's sub-queries must cover exactly the slots of its ground-truth combination
-(one sub-query per ground-truth tool); ``ref_item_id`` is the ground-truth tool of that slot, taken
+(one sub-query per ground-truth tool); ``reference`` is the ground-truth tool of that slot, taken
 from qrels. Rows are stored with judge 'import' in the named expansion.
 """
 
