@@ -35,8 +35,8 @@ def count(db: str, table: str) -> int:
 def test_load_toolret_twice_and_replace(db):
     r = run("load", "toolret", str(DATA / "toolret_mini"), "--task", "mini", "--db", db)
     assert r.exit_code == 0, r.output
-    assert "toolret: loaded (3 items, 2 queries, 3 labels)" in r.stderr
-    assert "labels per query (labels:queries): 1:1, 2:1" in r.stderr
+    assert "toolret: loaded (3 items, 2 queries, 3 qrels)" in r.stderr
+    assert "qrels per query (qrels:queries): 1:1, 2:1" in r.stderr
     r = run("load", "toolret", str(DATA / "toolret_mini"), "--db", db)
     assert "already loaded, unchanged" in r.stderr
     r = run("load", "toolret", str(DATA / "toolret_mini"), "--db", db, "--name", "other")
