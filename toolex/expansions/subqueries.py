@@ -1,14 +1,17 @@
 """Import sub-queries made elsewhere (stage 1 of the pipeline, done by another tool or by hand).
 
 Input (JSONL, JSON array or Parquet): ``query_id, slot, text`` and optional ``operation``,
-``entity``. A query's sub-queries must cover exactly the slots of its ground-truth combination
-(one sub-query per ground-truth tool); ``reference`` is the ground-truth tool of that slot, taken
-from qrels. Rows are stored with judge 'import' in the named expansion.
+``entity``, ``reference``. A query's sub-queries must cover exactly the slots of its ground-truth
+combination (one sub-query per ground-truth tool); the ground-truth tool of a slot, stored as the
+sub-query's ``reference``, is taken from qrels, and a ``reference`` the file gives must be that
+tool (a file of another benchmark's sub-queries is refused, not imported onto the wrong slots).
+``ref_item_id``, the column's name before schema 072 (a file dumped from an older store), is read
+as ``reference`` with a note. Rows are stored with judge 'import' in the named expansion.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
@@ -30,12 +33,17 @@ SUBQUERY_SCHEMA = pa.schema(
 )
 
 
+# The old name of the reference field, read from files written before schema 072 renamed it.
+OLD_REFERENCE = "ref_item_id"
+
+
 @dataclass
 class SubqueryImport:
     benchmark: str
     expansion: str
     queries: int
     subqueries: int
+    notes: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         return (
@@ -56,6 +64,7 @@ def import_subqueries(
     originals = original_combinations(store, benchmark)
     rows: list[dict[str, object]] = []
     slots: dict[str, dict[int, Where]] = {}
+    old_spelling = 0
     for rec, line in iter_dicts(path, read_records(path)):
         query_id, where = record_query(rec, path, line, originals, benchmark)
         slot = get_int(rec, "slot", where, None)
@@ -64,6 +73,16 @@ def import_subqueries(
         if slot in slots.setdefault(query_id, {}):
             raise where.error(f"slot {slot} is given twice for this query", "slot")
         slots[query_id][slot] = where
+        name = "reference" if "reference" in rec or OLD_REFERENCE not in rec else OLD_REFERENCE
+        old_spelling += name == OLD_REFERENCE
+        reference = get_str(rec, name, where, required=False)
+        expected = originals[query_id].get(slot)
+        if reference is not None and expected is not None and reference != expected:
+            raise where.error(
+                f"reference {reference!r} is not the ground-truth tool of slot {slot} "
+                f"({expected!r})",
+                name,
+            )
         rows.append(
             {
                 "query_id": query_id,
@@ -97,4 +116,10 @@ def import_subqueries(
             ensure_expansion(store, benchmark, expansion, path)
             store.execute("expansions/21_delete_subqueries.sql", params)
             store.execute("expansions/22_insert_subqueries.sql", params)
-    return SubqueryImport(benchmark, expansion, len(slots), len(rows))
+    notes = []
+    if old_spelling:
+        notes.append(
+            f"{old_spelling} row(s) give the reference as {OLD_REFERENCE!r}, its name before "
+            "schema 072; read as 'reference'"
+        )
+    return SubqueryImport(benchmark, expansion, len(slots), len(rows), notes)
