@@ -96,7 +96,7 @@ def test_a_repeated_label_keeps_dense_slots_and_its_highest_grade(toolex, tmp_pa
     ran = toolex(*WRITERS[loader](tmp_path / "in"), "--db", db)
     assert ran.code == 0, ran.err
     assert "qrel(s) repeat a (query id, item id) pair" in ran.err
-    assert "1 dependency edge(s) joined two labels merged into one" in ran.err
+    assert "1 dependency edge(s) joined two qrels merged into one" in ran.err
     import duckdb
 
     con = duckdb.connect(db, read_only=True)
