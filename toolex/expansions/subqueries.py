@@ -73,16 +73,7 @@ def import_subqueries(
         if slot in slots.setdefault(query_id, {}):
             raise where.error(f"slot {slot} is given twice for this query", "slot")
         slots[query_id][slot] = where
-        name = "reference" if "reference" in rec or OLD_REFERENCE not in rec else OLD_REFERENCE
-        old_spelling += name == OLD_REFERENCE
-        reference = get_str(rec, name, where, required=False)
-        expected = originals[query_id].get(slot)
-        if reference is not None and expected is not None and reference != expected:
-            raise where.error(
-                f"reference {reference!r} is not the ground-truth tool of slot {slot} "
-                f"({expected!r})",
-                name,
-            )
+        old_spelling += _check_reference(rec, where, slot, originals[query_id].get(slot))
         rows.append(
             {
                 "query_id": query_id,
@@ -116,10 +107,23 @@ def import_subqueries(
             ensure_expansion(store, benchmark, expansion, path)
             store.execute("expansions/21_delete_subqueries.sql", params)
             store.execute("expansions/22_insert_subqueries.sql", params)
-    notes = []
-    if old_spelling:
-        notes.append(
-            f"{old_spelling} row(s) give the reference as {OLD_REFERENCE!r}, its name before "
-            "schema 072; read as 'reference'"
+    note = (
+        f"{old_spelling} row(s) give the reference as {OLD_REFERENCE!r}, its name before "
+        "schema 072; read as 'reference'"
+    )
+    return SubqueryImport(
+        benchmark, expansion, len(slots), len(rows), [note] if old_spelling else []
+    )
+
+
+def _check_reference(rec: dict[str, object], where: Where, slot: int, tool: str | None) -> bool:
+    """A record's ``reference`` (or its old name), if given, must be ``tool``, the slot's
+    ground-truth tool from qrels; True when the record used the old name."""
+    old = "reference" not in rec and OLD_REFERENCE in rec
+    name = OLD_REFERENCE if old else "reference"
+    given = get_str(rec, name, where, required=False)
+    if given is not None and tool is not None and given != tool:
+        raise where.error(
+            f"reference {given!r} is not the ground-truth tool of slot {slot} ({tool!r})", name
         )
-    return SubqueryImport(benchmark, expansion, len(slots), len(rows), notes)
+    return old
