@@ -35,6 +35,9 @@ SUBQUERY_SCHEMA = pa.schema(
 
 # The old name of the reference field, read from files written before schema 072 renamed it.
 OLD_REFERENCE = "ref_item_id"
+OLD_NOTE = (
+    "{n} row(s) give the reference as {old!r}, its name before schema 072; read as 'reference'"
+)
 
 
 @dataclass
@@ -107,13 +110,8 @@ def import_subqueries(
             ensure_expansion(store, benchmark, expansion, path)
             store.execute("expansions/21_delete_subqueries.sql", params)
             store.execute("expansions/22_insert_subqueries.sql", params)
-    note = (
-        f"{old_spelling} row(s) give the reference as {OLD_REFERENCE!r}, its name before "
-        "schema 072; read as 'reference'"
-    )
-    return SubqueryImport(
-        benchmark, expansion, len(slots), len(rows), [note] if old_spelling else []
-    )
+    notes = [OLD_NOTE.format(n=old_spelling, old=OLD_REFERENCE)] if old_spelling else []
+    return SubqueryImport(benchmark, expansion, len(slots), len(rows), notes)
 
 
 def _check_reference(rec: dict[str, object], where: Where, slot: int, tool: str | None) -> bool:
