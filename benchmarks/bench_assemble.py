@@ -67,7 +67,7 @@ def build(store, data) -> None:
     items, qrels, subs, cands = [], [], [], []
     for q, slots in enumerate(data):
         for s, rows in enumerate(slots):
-            subs.append({"query_id": f"q{q}", "slot": s, "ref_item_id": rows[0][0]})
+            subs.append({"query_id": f"q{q}", "slot": s, "reference": rows[0][0]})
             qrels.append({"query_id": f"q{q}", "item_id": rows[0][0], "slot": s})
             for item, rank, accepted in rows:
                 items.append({"item_id": item})
@@ -85,7 +85,7 @@ def build(store, data) -> None:
             "FROM rows",
             "qrels": "INSERT INTO qrels SELECT 'b', query_id, item_id, 1, slot FROM rows",
             "subqueries": "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, "
-            "ref_item_id) SELECT 'b', 'default', query_id, slot, 's', ref_item_id FROM rows",
+            "reference) SELECT 'b', 'default', query_id, slot, 's', reference FROM rows",
             "candidates": "INSERT INTO candidates SELECT 'b', 'default', query_id, slot, item_id, "
             "rank, NULL, 'x' FROM rows",
             "verdicts": "INSERT INTO verdicts SELECT 'b', 'default', query_id, slot, item_id, ok, "

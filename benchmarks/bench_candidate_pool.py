@@ -44,7 +44,7 @@ def pool(specs: list[str], path: Path | None) -> None:
     )
     subs = reads.rows(
         store,
-        """SELECT s.query_id, s.slot, s.text, s.ref_item_id, q.task FROM subqueries s
+        """SELECT s.query_id, s.slot, s.text, s.reference, q.task FROM subqueries s
            JOIN queries q ON q.benchmark = s.benchmark AND q.query_id = s.query_id
            WHERE s.benchmark = 'toolret' ORDER BY s.query_id, s.slot""",
     )

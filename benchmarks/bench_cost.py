@@ -124,10 +124,10 @@ def paper_rows(
     cands = """FROM candidates c JOIN subqueries s USING (benchmark, expansion, query_id, slot)
                WHERE c.benchmark=$b AND c.expansion=$e AND c.rank <= $k
                  AND ($ids IS NULL OR list_contains($ids, c.query_id))"""
-    v_shared = q(f"SELECT count(DISTINCT (s.text, s.ref_item_id, c.item_id)) {cands}")
+    v_shared = q(f"SELECT count(DISTINCT (s.text, s.reference, c.item_id)) {cands}")
     v_noref = q(
-        f"SELECT count(DISTINCT (s.text, s.ref_item_id, c.item_id)) {cands} "
-        "AND c.item_id <> s.ref_item_id"
+        f"SELECT count(DISTINCT (s.text, s.reference, c.item_id)) {cands} "
+        "AND c.item_id <> s.reference"
     )
     combos = """WITH m AS (
         SELECT ci.query_id, ci.combo_id, list(ci.item_id ORDER BY ci.slot) AS members
@@ -212,7 +212,7 @@ def per_task(store: Store, bench: str, llm: dict[str, Any], depth: int) -> list[
         }
         fresh = reads.value(
             store,
-            """SELECT count(DISTINCT (s.text, s.ref_item_id, v.item_id)) FROM verdicts v
+            """SELECT count(DISTINCT (s.text, s.reference, v.item_id)) FROM verdicts v
                JOIN subqueries s USING (benchmark, expansion, query_id, slot)
                WHERE v.benchmark = ? AND v.expansion = 'cost-reuse' AND v.judge = ?
                  AND list_contains(?, v.query_id)""",

@@ -46,7 +46,7 @@ def timed(fn):
 def figures(store: Store, name: str, load) -> None:
     loaded, t_load = timed(load)
     print(f"\n{name}: load {t_load:.1f} s ({loaded.items} items, {loaded.queries} queries, "
-          f"{loaded.qrels} labels)")  # fmt: skip
+          f"{loaded.qrels} qrels)")  # fmt: skip
     for note in loaded.notes:
         print(f"  note: {note}")
     _, t_exp = timed(lambda: run_expansion(store, name, HeuristicJudge(store, benchmark=name)))

@@ -1,6 +1,6 @@
 """Benchmark: the SQL metric engine vs pytrec_eval looped over combinations, ToolEq-sized input.
 
-Input (synthetic, seeded): ≈7,000 queries with 1–4 ground-truth tools (graded labels), ≈5 expanded
+Input (synthetic, seeded): ≈7,000 queries with 1–4 ground-truth tools (graded qrels), ≈5 expanded
 combinations per query (1–9, 80 % valid), 10 runs of 100 results with 2-decimal scores (ties).
 
 - SQL: ``toolex.metrics.per_query`` over all runs at once (old and new, NDCG/Recall/Comp).

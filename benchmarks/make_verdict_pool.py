@@ -81,7 +81,7 @@ def main() -> None:
     for part, (bench, where, n) in parts.items():
         rows = reads.rows(
             store,
-            f"""SELECT s.query_id, s.slot, s.ref_item_id, q.text, q.instruction
+            f"""SELECT s.query_id, s.slot, s.reference, q.text, q.instruction
                 FROM subqueries s JOIN queries q USING (benchmark, query_id)
                 WHERE s.benchmark = ? AND s.expansion = 'default' AND {where}
                 ORDER BY s.query_id, s.slot""",

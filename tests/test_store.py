@@ -191,7 +191,7 @@ def named(store):
         "VALUES ('toolret', 'flat', 'q1', 1, 'valid')"
     )
     store.con.execute(
-        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id, judge) "
+        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference, judge) "
         "VALUES ('toolret', 'subq', 'q1', 0, 't', 'i', 'import')"
     )
     _run(store, "bm25", "toolret")
@@ -347,6 +347,46 @@ def test_schema_067_keeps_the_run_results_and_drops_their_keys(tmp_path):
         failed = {c.name: c.rows for c in violations(s)}
         assert failed["run_results_unique"] == [("r", "q1", "a", 2)]
         assert failed["subquery_results_unique"] == [("s", "q1", 0, "a", 2)]
+
+
+def test_schema_072_renames_ref_item_id_to_reference(tmp_path):
+    """A store at 071 (subqueries.ref_item_id) migrates to 072: the column is ``reference``, with
+    the same values, still NOT NULL and the key unchanged, and the SQL that reads it works."""
+    path = tmp_path / "old.duckdb"
+    rows = [
+        ("b", "default", "q1", s, f"find {s}", None, None, f"t{s}", "import", None) for s in (1, 0)
+    ]
+    create = (
+        "CREATE TABLE subqueries (benchmark VARCHAR NOT NULL, expansion VARCHAR NOT NULL,"
+        " query_id VARCHAR NOT NULL, slot INTEGER NOT NULL, text VARCHAR NOT NULL,"
+        " operation VARCHAR, entity VARCHAR, ref_item_id VARCHAR NOT NULL, judge VARCHAR,"
+        " call_id VARCHAR, PRIMARY KEY (benchmark, expansion, query_id, slot))"
+    )
+    _store_at(path, 72, {"subqueries": create}, {"subqueries": rows})
+    with Store.open(path) as s:
+        assert s.schema_version == schema_migrations()[-1][0] >= 72
+        columns = s.con.execute(
+            "SELECT column_name, is_nullable FROM information_schema.columns"
+            " WHERE table_name = 'subqueries' ORDER BY ordinal_position"
+        ).fetchall()
+        assert [c for c, _ in columns] == [
+            "benchmark", "expansion", "query_id", "slot", "text", "operation", "entity",
+            "reference", "judge", "call_id",
+        ]  # fmt: skip
+        assert dict(columns)["reference"] == "NO"
+        got = s.rows(
+            "expansions/25_expansion_subqueries.sql", {"benchmark": "b", "expansion": "default"}
+        )
+        assert got == [
+            {"query_id": "q1", "slot": 0, "reference": "t0"},
+            {"query_id": "q1", "slot": 1, "reference": "t1"},
+        ]
+        assert _primary_keys(s, "subqueries") == 1
+        with pytest.raises(duckdb.ConstraintException):
+            s.con.execute(
+                "INSERT INTO subqueries VALUES "
+                + "('b', 'default', 'q1', 0, 'x', NULL, NULL, 't', NULL, NULL)"
+            )
 
 
 def test_a_file_store_opens_with_the_memory_limit(tmp_path, monkeypatch):

@@ -89,7 +89,7 @@ async def main(db: str, out: Path) -> None:
     item = store.con.execute(
         "SELECT v.item_id FROM verdicts v JOIN subqueries s "
         "USING (benchmark, expansion, query_id, slot) WHERE v.accepted "
-        "AND v.item_id <> s.ref_item_id GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
+        "AND v.item_id <> s.reference GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
     ).fetchone()[0]
 
     async def tool(app, pilot):

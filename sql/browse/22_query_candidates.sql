@@ -4,7 +4,7 @@
 -- Parameters: $benchmark, $expansion, $query_id.
 SELECT c.slot, c.rank, c.item_id, i.name, i.platform, c.score,
        v.accepted, v.reason, v.judge,
-       c.item_id = s.ref_item_id AS is_reference
+       c.item_id = s.reference AS is_reference
 FROM candidates c
 LEFT JOIN verdicts v USING (benchmark, expansion, query_id, slot, item_id)
 LEFT JOIN subqueries s USING (benchmark, expansion, query_id, slot)

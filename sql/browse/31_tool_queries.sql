@@ -12,13 +12,13 @@ SELECT * FROM (
 )
 UNION ALL
 SELECT * FROM (
-    SELECT 'equivalent', v.query_id, v.slot, s.ref_item_id, r.name, v.reason, q.text
+    SELECT 'equivalent', v.query_id, v.slot, s.reference, r.name, v.reason, q.text
     FROM verdicts v
     JOIN subqueries s USING (benchmark, expansion, query_id, slot)
     JOIN queries q USING (benchmark, query_id)
-    LEFT JOIN items r ON r.benchmark = v.benchmark AND r.item_id = s.ref_item_id
+    LEFT JOIN items r ON r.benchmark = v.benchmark AND r.item_id = s.reference
     WHERE v.benchmark = $benchmark AND v.expansion = $expansion AND v.item_id = $item_id
-      AND v.accepted AND s.ref_item_id <> v.item_id
+      AND v.accepted AND s.reference <> v.item_id
     ORDER BY natural_key(v.query_id), v.query_id, v.slot LIMIT $limit
 )
 ORDER BY role DESC, natural_key(query_id), query_id, slot

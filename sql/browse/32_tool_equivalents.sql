@@ -5,13 +5,13 @@
 -- Reads: verdicts, subqueries, items. Creates: nothing.
 -- Parameters: $benchmark, $expansion, $item_id, $limit (rows at most).
 WITH edges AS (
-    SELECT s.ref_item_id AS reference, v.item_id AS candidate, v.query_id, s.text AS subquery
+    SELECT s.reference, v.item_id AS candidate, v.query_id, s.text AS subquery
     FROM verdicts v
     JOIN subqueries s ON s.benchmark = v.benchmark AND s.expansion = v.expansion
          AND s.query_id = v.query_id AND s.slot = v.slot
     WHERE v.benchmark = $benchmark AND v.expansion = $expansion AND v.accepted
-      AND v.item_id <> s.ref_item_id
-      AND (v.item_id = $item_id OR s.ref_item_id = $item_id)
+      AND v.item_id <> s.reference
+      AND (v.item_id = $item_id OR s.reference = $item_id)
 ),
 sided AS (
     SELECT CASE WHEN candidate = $item_id THEN 'replaces' ELSE 'replaced by' END AS relation,

@@ -1,7 +1,7 @@
 -- 25_expansion_subqueries: the sub-queries a candidates import may give lists for.
--- Reads: subqueries. Creates: nothing (rows query_id, slot, ref_item_id).
+-- Reads: subqueries. Creates: nothing (rows query_id, slot, reference).
 -- Parameters: $benchmark, $expansion.
-SELECT query_id, slot, ref_item_id
+SELECT query_id, slot, reference
 FROM subqueries
 WHERE benchmark = $benchmark AND expansion = $expansion
 ORDER BY query_id, slot;

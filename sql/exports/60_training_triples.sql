@@ -34,7 +34,7 @@ valid_member AS (
     WHERE ci.benchmark = $benchmark AND c.status = 'valid'
 ),
 equivalent_pair AS (  -- (reference, equivalent), verified anywhere in the benchmark
-    SELECT s.ref_item_id AS reference, v.item_id
+    SELECT s.reference, v.item_id
     FROM verdicts AS v
     JOIN subqueries AS s USING (benchmark, expansion, query_id, slot)
     WHERE v.benchmark = $benchmark AND v.accepted
@@ -59,7 +59,7 @@ anchors AS (
     FROM gt AS g JOIN queries AS q ON q.benchmark = $benchmark AND q.query_id = g.query_id
     WHERE $level = 'query'
     UNION ALL
-    SELECT s.query_id, s.slot, s.text, s.ref_item_id
+    SELECT s.query_id, s.slot, s.text, s.reference
     FROM subqueries AS s
     WHERE s.benchmark = $benchmark AND s.expansion = $expansion AND $level = 'subquery'
 ),

@@ -18,7 +18,7 @@ JOIN qrels AS g ON g.benchmark = l.benchmark AND g.query_id = l.query_id
 JOIN items AS ri ON ri.benchmark = l.benchmark AND ri.item_id = l.reference
 JOIN items AS ci ON ci.benchmark = l.benchmark AND ci.item_id = l.candidate
 LEFT JOIN subqueries AS s ON s.benchmark = l.benchmark AND s.expansion = $expansion
-     AND s.query_id = l.query_id AND s.ref_item_id = l.reference
+     AND s.query_id = l.query_id AND s.reference = l.reference
 LEFT JOIN candidates AS c ON c.benchmark = l.benchmark AND c.expansion = $expansion
      AND c.query_id = l.query_id AND c.slot = g.slot AND c.item_id = l.candidate
 ORDER BY l.key;

@@ -5,7 +5,7 @@
 -- thresholds were chosen on, a list: in-sample for the verdicts it made, which carry a confidence, so skipped for them;
 -- the earlier offline verifier's verdicts, without one, never saw those labels).
 -- Returns: judge, n, tp, fp, fn, tn, sources (the label sources used, comma-separated).
--- A verdict meets a label with the same query, the slot's reference (subqueries.ref_item_id)
+-- A verdict meets a label with the same query, the slot's reference (subqueries.reference)
 -- and the same candidate, and the label's slot when it names one. Labels are keyed by items,
 -- so they outlive re-expansion; where sources disagree on a triple the newest label counts.
 -- The reference's own verdict ('reference') is never scored.
@@ -17,10 +17,10 @@ WITH scored AS (
      AND s.query_id = v.query_id AND s.slot = v.slot
     JOIN labels AS l
       ON l.benchmark = v.benchmark AND l.query_id = v.query_id
-     AND l.reference = s.ref_item_id AND l.candidate = v.item_id
+     AND l.reference = s.reference AND l.candidate = v.item_id
      AND (l.slot IS NULL OR l.slot = v.slot)
     WHERE v.benchmark = $benchmark AND v.expansion = $expansion
-      AND v.judge <> 'reference' AND v.item_id <> s.ref_item_id
+      AND v.judge <> 'reference' AND v.item_id <> s.reference
       AND NOT (starts_with(v.judge, 'heuristic') AND v.confidence IS NOT NULL
                AND list_contains($fitted_on, l.source))
     QUALIFY row_number() OVER (

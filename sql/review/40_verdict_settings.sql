@@ -10,7 +10,7 @@ SELECT (SELECT config ->> 'retriever' FROM expansions
        (SELECT config ->> 'scope' FROM expansions
         WHERE benchmark = $benchmark AND expansion = $expansion) AS config_scope,
        mode(c.retriever) AS retriever,
-       max(c.rank) FILTER (WHERE c.item_id <> s.ref_item_id) AS depth,
+       max(c.rank) FILTER (WHERE c.item_id <> s.reference) AS depth,
        count(DISTINCT (c.query_id, c.slot)) AS subqueries
 FROM candidates c
 JOIN subqueries s USING (benchmark, expansion, query_id, slot)

@@ -12,7 +12,7 @@
 -- Reads: subqueries, queries, candidates, verdicts, review_beyond (query_id, slot, item_id,
 -- rank; registered). Creates: nothing. Parameters: $benchmark, $expansion.
 WITH subs AS (
-    SELECT s.query_id, s.slot, s.text AS subquery, s.ref_item_id AS reference,
+    SELECT s.query_id, s.slot, s.text AS subquery, s.reference,
            coalesce(q.category, '?') AS category
     FROM subqueries s
     JOIN queries q ON q.benchmark = s.benchmark AND q.query_id = s.query_id

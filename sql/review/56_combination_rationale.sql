@@ -6,7 +6,7 @@
 -- One row per member (slot order): the combination's status, reason and judge (repeated), and
 -- for a member other than its slot's reference the verdict that accepted it.
 SELECT c.status, c.reason AS audit_reason, c.judge AS audit_judge, ci.slot, ci.item_id,
-       ci.item_id = s.ref_item_id AS is_reference, v.reason AS verify_reason,
+       ci.item_id = s.reference AS is_reference, v.reason AS verify_reason,
        v.judge AS verify_judge, v.confidence
 FROM combinations c
 JOIN combination_items ci USING (benchmark, expansion, query_id, combo_id)

@@ -107,7 +107,7 @@ CREATE TABLE IF NOT EXISTS subqueries (
     text        VARCHAR NOT NULL,
     operation   VARCHAR,                      -- retrieve, calculate, convert, ...
     entity      VARCHAR,                      -- what the operation acts on
-    ref_item_id VARCHAR NOT NULL,             -- the ground-truth tool of this slot
+    reference   VARCHAR NOT NULL,             -- the ground-truth tool of this slot (before 072: ref_item_id)
     judge       VARCHAR,                      -- judge spec, or 'import'
     call_id     VARCHAR,                      -- llm_calls row that produced it, if any
     PRIMARY KEY (benchmark, expansion, query_id, slot)

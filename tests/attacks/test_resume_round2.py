@@ -80,7 +80,7 @@ class SamplingModel:
 def _subqueries(db: str) -> list[tuple]:
     with Store.open(db, read_only=True) as store:
         rows = store.user_sql(
-            "SELECT query_id, slot, text, operation, entity, ref_item_id FROM subqueries "
+            "SELECT query_id, slot, text, operation, entity, reference FROM subqueries "
             "ORDER BY query_id, slot"
         )
     return [tuple(r.values()) for r in rows.to_pylist()]

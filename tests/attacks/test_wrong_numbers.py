@@ -95,8 +95,8 @@ def test_a_repeated_label_keeps_dense_slots_and_its_highest_grade(toolex, tmp_pa
     db = str(tmp_path / "s.duckdb")
     ran = toolex(*WRITERS[loader](tmp_path / "in"), "--db", db)
     assert ran.code == 0, ran.err
-    assert "label(s) repeat a (query id, item id) pair" in ran.err
-    assert "1 dependency edge(s) joined two labels merged into one" in ran.err
+    assert "qrel(s) repeat a (query id, item id) pair" in ran.err
+    assert "1 dependency edge(s) joined two qrels merged into one" in ran.err
     import duckdb
 
     con = duckdb.connect(db, read_only=True)
@@ -133,7 +133,7 @@ def test_toolret_merges_a_repeated_label_as_plain_does(toolex, tmp_path):
     db = str(tmp_path / "s.duckdb")
     ran = toolex(*WRITERS["toolret"](tmp_path / "in"), "--db", db)
     assert ran.code == 0, ran.err
-    assert "7 label(s) repeat a tool within a query" in ran.err
+    assert "7 qrel(s) repeat a tool within a query" in ran.err
     import duckdb
 
     con = duckdb.connect(db, read_only=True)

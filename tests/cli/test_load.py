@@ -35,8 +35,8 @@ def count(db: str, table: str) -> int:
 def test_load_toolret_twice_and_replace(db):
     r = run("load", "toolret", str(DATA / "toolret_mini"), "--task", "mini", "--db", db)
     assert r.exit_code == 0, r.output
-    assert "toolret: loaded (3 items, 2 queries, 3 labels)" in r.stderr
-    assert "labels per query (labels:queries): 1:1, 2:1" in r.stderr
+    assert "toolret: loaded (3 items, 2 queries, 3 qrels)" in r.stderr
+    assert "qrels per query (qrels:queries): 1:1, 2:1" in r.stderr
     r = run("load", "toolret", str(DATA / "toolret_mini"), "--db", db)
     assert "already loaded, unchanged" in r.stderr
     r = run("load", "toolret", str(DATA / "toolret_mini"), "--db", db, "--name", "other")
@@ -80,6 +80,20 @@ def test_load_beir_plain_docs_combinations_subqueries(db, tmp_path):
         "load", "subqueries", str(subq), "--benchmark", "skills", "--expansion", "x", "--db", db
     )
     assert r.exit_code == 0 and count(db, "subqueries") == 1
+    # a sub-query file from before schema 072 names the reference ref_item_id: one note, read
+    with Store.open(db, read_only=True) as s:
+        tool = s.con.execute(
+            "SELECT item_id FROM qrels WHERE benchmark = 'skills' AND query_id = 's2' AND slot = 0"
+        ).fetchone()[0]
+    subq.write_text(json.dumps({"query_id": "s2", "slot": 0, "text": "x", "ref_item_id": tool}))
+    r = run(
+        "load", "subqueries", str(subq), "--benchmark", "skills", "--expansion", "y", "--db", db
+    )
+    assert r.exit_code == 0 and count(db, "subqueries") == 2
+    assert (
+        "note: 1 row(s) give the reference as 'ref_item_id', its name before schema 072; "
+        "read as 'reference'\n"
+    ) in r.stderr
 
 
 def test_load_error_is_an_input_error(db, tmp_path):

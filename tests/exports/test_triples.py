@@ -88,7 +88,7 @@ def equivalents_anywhere(store) -> set[tuple[str, str]]:
     accepted verdict (reference, candidate) of any query and expansion, a valid combination's
     member and the ground truth of its slot, a person's 'yes' label."""
     pairs = store.con.execute(
-        "SELECT s.ref_item_id, v.item_id FROM verdicts v "
+        "SELECT s.reference, v.item_id FROM verdicts v "
         "JOIN subqueries s USING (benchmark, expansion, query_id, slot) WHERE v.accepted "
         "UNION SELECT g.item_id, ci.item_id FROM combination_items ci "
         "JOIN combinations c USING (benchmark, expansion, query_id, combo_id) "
@@ -123,7 +123,7 @@ def test_an_equivalent_of_the_reference_in_another_query_is_never_a_negative(fix
     )
     con.execute("INSERT INTO qrels VALUES ('toolret', 'q7', 'w6', 1, 0)")
     con.execute(
-        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id) "
+        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference) "
         "VALUES ('toolret', 'default', 'q7', 0, 'convert euros', 'w6')"
     )
     con.execute(

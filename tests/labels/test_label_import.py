@@ -163,7 +163,7 @@ def test_resolution_without_a_subquery(bench):
     # once the expansion holds a sub-query for (q2, st::quote) it is used by --subqueries labels
     # where the label has none, and by --subqueries expansion wherever there is one
     bench.con.execute(
-        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id, judge) "
+        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference, judge) "
         "VALUES ('b', 'default', 'q2', 0, 'Look up a stock quote', 'st::quote', 'import'), "
         "('b', 'default', 'q1', 1, 'Turn celsius into fahrenheit', 'cv::c2f', 'import')"
     )

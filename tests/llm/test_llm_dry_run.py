@@ -42,7 +42,7 @@ def test_a_fresh_expansion_prices_every_stage(llm_env, tmp_path):
 def test_stand_ins_come_from_the_ground_truth_of_every_query(tmp_path):
     with Store.open(tmp_path / "b.duckdb") as store:
         build(store)
-        queries = standins.ground_truth(StageContext(store, "b", "default", ["q1", "q2"]))
+        queries = standins.reference_tasks(StageContext(store, "b", "default", ["q1", "q2"]))
     assert [(q.key, [t.item_id for t in q.tools]) for q in queries] == [
         ("q1", ["wx_a::forecast", "cv::c2f"]),
         ("q2", ["st::quote"]),

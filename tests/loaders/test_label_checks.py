@@ -30,7 +30,7 @@ def _plain(tmp_path: Path, qrels: list[dict], item_id: str = "t1") -> list[Path]
 @pytest.mark.parametrize(
     ("slots", "line", "message"),
     [
-        ([0, 2], 2, "slot 2 is out of range: query 'q1' has 2 label(s), so its slots are 0..1"),
+        ([0, 2], 2, "slot 2 is out of range: query 'q1' has 2 qrel(s), so its slots are 0..1"),
         ([-1, 0], 1, "slot -1 is negative"),
         ([1, 1], 2, "slot 1 is used twice in query 'q1' (first at line 1)"),
     ],

@@ -103,7 +103,7 @@ def toolret_dangling(d: Path):
         _line_of(text, '"id": "apibank_query_3"', -1),
         "apibank_query_3",
         "labels",
-        "label names no item: 'apibank_tool_999'",
+        "qrel names no item: 'apibank_tool_999'",
     )
 
 
@@ -221,7 +221,7 @@ def stb_dangling(f: Path):
         text[:line].count("\n") + 2,
         f"G3_instruction:{qid}",
         "relevant APIs",
-        "label names no item: 'NoTool::nope'",
+        "qrel names no item: 'NoTool::nope'",
     )
 
 
@@ -285,7 +285,7 @@ BEIR_CASES = [
         "id",
         "duplicate item id 't1'",
     ),
-    ("qrels/test.tsv", 3, "q1\tt9\t1", "q1", "corpus-id", "label names no item: 't9'"),
+    ("qrels/test.tsv", 3, "q1\tt9\t1", "q1", "corpus-id", "qrel names no item: 't9'"),
     ("queries.jsonl", 2, '{"_id": "q2", "text": " "}', "q2", "text", "empty text"),
 ]
 
@@ -324,7 +324,7 @@ PLAIN_CASES = [
         '{"query_id": "s2", "item_id": "nope"}',
         "s2",
         "item_id",
-        "label names no item: 'nope'",
+        "qrel names no item: 'nope'",
     ),
     ("items.jsonl", 3, '{"id": "img-resize", "text": ""}', "img-resize", "text", "empty text"),
 ]

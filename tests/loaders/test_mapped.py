@@ -66,7 +66,7 @@ def _rows(store: Store, sql: str) -> list[tuple]:
 
 def test_a_taskbench_shape_loads_with_options_alone(tmp_path):
     store, said = _load(tmp_path, "taskbench", TASKBENCH)
-    assert "5 items, 4 queries, 8 labels" in said and "1 label(s) repeat" in said
+    assert "5 items, 4 queries, 8 qrels" in said and "1 qrel(s) repeat" in said
     text = _rows(store, "SELECT text FROM items WHERE item_id = 'send_sms'")[0][0]
     assert text == (
         "name: send_sms\ndescription: Send a text message to a phone number\n"

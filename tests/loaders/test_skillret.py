@@ -54,7 +54,7 @@ def test_substitutable_labels_are_an_expansion_s_valid_combinations(tmp_path):
         ("sq4", 0): ["pre-commit-lint"],  # the original, combo 0
         ("sq4", 1): ["git-commit-review"],
     }
-    assert "1 'functionally substitutable' label(s)" in res.stderr
+    assert "1 'functionally substitutable' qrel(s)" in res.stderr
     assert "expansion 'substitutable': 1 valid combination(s) of 1 queries" in res.stderr
     with Store.open(db, read_only=True) as store:
         (source,) = store.con.execute("SELECT source FROM benchmarks").fetchone()
@@ -74,7 +74,7 @@ def test_skip_drops_them_counted(tmp_path):
     db = str(tmp_path / "s.duckdb")
     res = load(db, DATA, "--substitutable", "skip")
     assert res.exit_code == 0, res.output
-    assert "1 label(s) graded below their query's top grade" in res.stderr
+    assert "1 qrel(s) graded below their query's top grade" in res.stderr
     assert "skipped (--substitutable skip)" in res.stderr
     assert combinations(db) == {}
 
@@ -104,7 +104,7 @@ def test_a_multi_skill_query_places_a_substitute_on_the_seed_it_names(tmp_path):
     ]
     data = read_skillret(write(tmp_path / "sr", skills, queries, qrels))
     assert [(s.slot, s.item_id, s.line) for s in data.substitutes] == [(0, "a2", 3), (1, "b2", 4)]
-    assert any("1 substitutable label(s) of multi-skill queries name no seed" in n
+    assert any("1 substitutable qrel(s) of multi-skill queries name no seed" in n
                for n in data.benchmark.notes)  # fmt: skip
     combos: dict[int, list[str]] = {}
     for rec, _ in substitute_records(data):
@@ -139,7 +139,7 @@ def test_a_seed_labelled_twice_keeps_dense_slots_and_its_substitute_imports(tmp_
     db = str(tmp_path / "s.duckdb")
     res = load(db, root)
     assert res.exit_code == 0, res.output
-    assert "1 label(s) repeat a (query id, item id) pair" in res.stderr
+    assert "1 qrel(s) repeat a (query id, item id) pair" in res.stderr
     with Store.open(db, read_only=True) as store:
         slots = store.con.execute("SELECT item_id, slot FROM qrels ORDER BY slot").fetchall()
     assert slots == [("a", 0), ("b", 1)]

@@ -34,7 +34,7 @@ def add_products(
     sub, cand = [], []
     for query_id, slots in queries.items():
         for slot, (ref, cands) in enumerate(slots):
-            sub.append({"query_id": query_id, "slot": slot, "ref_item_id": ref})
+            sub.append({"query_id": query_id, "slot": slot, "reference": ref})
             rows = list(cands) + ([(ref, 21, True)] if ref not in [c[0] for c in cands] else [])
             for item, rank, accepted in rows:
                 cand.append(
@@ -49,8 +49,8 @@ def add_products(
     for expansion in expansions:
         with store.registered("sub", pa.Table.from_pylist(sub)):
             store.con.execute(
-                "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id) "
-                "SELECT 'b', ?, query_id, slot, 's', ref_item_id FROM sub",
+                "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference) "
+                "SELECT 'b', ?, query_id, slot, 's', reference FROM sub",
                 [expansion],
             )
         with store.registered("cand", pa.Table.from_pylist(cand)):

@@ -21,7 +21,7 @@ def setup_query(store, query_id, slots, platforms=None):
     for slot, (ref, cands) in enumerate(slots):
         store.con.execute(
             "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, "
-            "ref_item_id) VALUES ('b', 'default', ?, ?, 's', ?)",
+            "reference) VALUES ('b', 'default', ?, ?, 's', ?)",
             [query_id, slot, ref],
         )
         rows = list(cands)

@@ -40,7 +40,7 @@ def test_audit_tasks_carry_the_ground_truth_combination_and_the_kind(store):
     refs = {
         q: [i for _, i in sorted(rows)]
         for q, rows in _group(
-            store.con.execute("SELECT query_id, slot, ref_item_id FROM subqueries").fetchall()
+            store.con.execute("SELECT query_id, slot, reference FROM subqueries").fetchall()
         )
     }
     for task in audits:

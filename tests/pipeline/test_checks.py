@@ -35,7 +35,7 @@ def test_a_combination_missing_a_slot_is_caught(store):
 def test_a_rejected_reference_is_caught(store):
     _expanded(store)
     query_id, slot, ref = store.con.execute(
-        "SELECT query_id, slot, ref_item_id FROM subqueries ORDER BY ALL LIMIT 1"
+        "SELECT query_id, slot, reference FROM subqueries ORDER BY ALL LIMIT 1"
     ).fetchone()
     store.con.execute(
         "UPDATE verdicts SET accepted = false WHERE query_id = ? AND slot = ? AND item_id = ?",

@@ -62,7 +62,7 @@ def load(store, tmp_path, queries=QUERIES):
 def accept(store, query_id, slot, ref, items):
     """Stage 1-2 outcomes by hand: sub-query ``slot`` accepts ``items`` (its reference first)."""
     store.con.execute(
-        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id) "
+        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference) "
         "VALUES ('b', 'default', ?, ?, ?, ?)",
         [query_id, slot, f"step {slot}", ref],
     )
@@ -144,4 +144,4 @@ def test_a_bad_edge_names_its_file_line_and_field(store, tmp_path):
     with pytest.raises(InputError) as err:
         load(store, tmp_path, bad)
     assert err.value.field == "dependencies" and err.value.line == 1
-    assert "'nope' is neither a slot nor a labelled item" in str(err.value)
+    assert "'nope' is neither a slot nor a judged item" in str(err.value)

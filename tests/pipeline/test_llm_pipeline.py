@@ -26,7 +26,7 @@ def keys(monkeypatch):
 
 def results(store):
     q = {
-        "subqueries": "SELECT query_id, slot, text, ref_item_id FROM subqueries",
+        "subqueries": "SELECT query_id, slot, text, reference FROM subqueries",
         "verdicts": "SELECT query_id, slot, item_id, accepted, judge FROM verdicts",
         "combinations": "SELECT query_id, combo_id, rrf_rank, status FROM combinations",
         "items": "SELECT query_id, combo_id, slot, item_id FROM combination_items",

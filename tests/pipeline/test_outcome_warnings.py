@@ -40,7 +40,7 @@ def test_none_accepted_is_said_once_verify_has_judged_and_not_before(tmp_path):
     with Store.open(db, read_only=True) as store:
         judged = store.con.execute(
             "SELECT count(*) FROM verdicts AS v JOIN subqueries AS s USING (benchmark, "
-            "expansion, query_id, slot) WHERE v.item_id <> s.ref_item_id"
+            "expansion, query_id, slot) WHERE v.item_id <> s.reference"
         ).fetchone()[0]
     assert judged > 0
     assert f"none of {judged} judged candidates was accepted" in after_verify, after_verify

@@ -51,7 +51,7 @@ def test_a_cross_platform_token_hand_off_is_rejected(toolret):
     ]:
         toolret.con.execute(
             "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, "
-            "ref_item_id) VALUES ('toolret', 't', ?, ?, 's', ?)",
+            "reference) VALUES ('toolret', 't', ?, ?, 's', ?)",
             [QUERY, slot, ref],
         )
         for rank, item in enumerate([ref, *accepted], start=1):

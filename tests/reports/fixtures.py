@@ -154,7 +154,7 @@ def _expansion(store: Store) -> None:
     for qid, (_task, _cat, text, gt) in QUERIES.items():
         for slot, ref in enumerate(gt):
             con.execute(
-                "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id, "
+                "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference, "
                 "judge) VALUES (?, ?, ?, ?, ?, ?, 'heuristic')",
                 [BENCHMARK, EXPANSION, qid, slot, f"{text} (part {slot + 1})", ref],
             )

@@ -51,7 +51,7 @@ def test_instruction_is_recorded_and_used(lib_store):
 
 def test_subquery_level_fuses_lists_with_rrf(lib_store):
     lib_store.con.execute(
-        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id) VALUES "
+        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference) VALUES "
         "('b', 'default', 'qb', 0, 'translate text', 'c2'),"
         "('b', 'default', 'qb', 1, 'weather forecast', 'c1')"
     )

@@ -32,7 +32,7 @@ COMBOS = [
 def sampled(store):
     build(store)
     store.con.execute(
-        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id, judge) "
+        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference, judge) "
         "VALUES ('b', 'default', 'q1', 0, 'Get the weather forecast for a city', "
         "'wx_a::forecast', 'heuristic'), ('b', 'default', 'q1', 1, "
         "'Convert celsius to fahrenheit', 'cv::c2f', 'heuristic')"

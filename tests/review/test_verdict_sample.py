@@ -48,7 +48,7 @@ def fill(store):
             [qid, cat],
         )
         con.execute(
-            "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id) "
+            "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference) "
             "VALUES ('b', 'default', ?, 0, 'find the weather', 'r')",
             [qid],
         )

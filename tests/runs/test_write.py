@@ -28,7 +28,7 @@ def _rows(store, table, run_id):
 def sub_store(store):
     fill(store)
     store.con.execute(
-        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, ref_item_id) VALUES "
+        "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference) VALUES "
         "('b', 'default', 'qa', 0, 'weather', 'w1'), ('b', 'default', 'qa', 1, 'send email', 'w2'),"
         "('b', 'default', 'qa', 2, 'stock price forecast', 'w3'),"
         "('b', 'default', 'qb', 0, 'translate text', 'c2'), ('b', 'default', 'qb', 1, 'rain', 'c1')"

@@ -155,7 +155,7 @@ def _fill_pipeline(store: Store, qrows, qrels, items) -> None:
                     "text": text,
                     "operation": "retrieve",
                     "entity": ref["name"],
-                    "ref_item_id": ref["item_id"],
+                    "reference": ref["item_id"],
                     "judge": "fixture",
                 }
             )
@@ -167,8 +167,8 @@ def _fill_pipeline(store: Store, qrows, qrels, items) -> None:
             slot_ok = []
             first_other = next((iid for _, iid in top if iid != ref["item_id"]), None)
             for rank, (score, iid) in enumerate(top, start=1):
-                is_ref = iid == ref["item_id"]
-                ok = is_ref or (iid == first_other and r["slot"] == 0 and qpos % 2 == 0)
+                is_reference = iid == ref["item_id"]
+                ok = is_reference or (iid == first_other and r["slot"] == 0 and qpos % 2 == 0)
                 cands.append(
                     {
                         "benchmark": BENCH,
@@ -183,7 +183,7 @@ def _fill_pipeline(store: Store, qrows, qrels, items) -> None:
                 )
                 reason = (
                     "reference tool"
-                    if is_ref
+                    if is_reference
                     else "same operation on the same entity; parameters map one to one"
                     if ok
                     else "different operation: does not answer the sub-query"
@@ -197,7 +197,7 @@ def _fill_pipeline(store: Store, qrows, qrels, items) -> None:
                         "item_id": iid,
                         "accepted": ok,
                         "reason": reason,
-                        "judge": "reference" if is_ref else "fixture",
+                        "judge": "reference" if is_reference else "fixture",
                     }
                 )
                 if ok:
@@ -264,7 +264,7 @@ def _fill_run(store: Store, qrows, items) -> None:
         store.con.execute(
             "SELECT v.query_id, v.item_id FROM verdicts v JOIN subqueries s "
             "USING (benchmark, expansion, query_id, slot) "
-            "WHERE v.accepted AND v.slot = 0 AND v.item_id <> s.ref_item_id"
+            "WHERE v.accepted AND v.slot = 0 AND v.item_id <> s.reference"
         ).fetchall()
     )
     gt0 = dict(store.con.execute("SELECT query_id, item_id FROM qrels WHERE slot = 0").fetchall())

@@ -101,7 +101,7 @@ def score(
     paper: bool = False,
     engine: Engine | None = None,
 ) -> Scored:
-    """Score stored runs old (original labels) vs new (max over valid combinations).
+    """Score stored runs old (original qrels) vs new (max over valid combinations).
 
     Args:
         store: An open store (:func:`toolex.open`).

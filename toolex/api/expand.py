@@ -1,4 +1,4 @@
-"""Expanding a benchmark's labels: the settings `toolex expand` builds from its options and
+"""Expanding a benchmark's qrels: the settings `toolex expand` builds from its options and
 config file (:func:`expand_settings`), and the run itself (:func:`expand`), which the command
 calls with them."""
 
@@ -96,7 +96,7 @@ def expand(
     budget: Budget | None = None,
     progress: ProgressCallback | Progress | None = None,
 ) -> RunReport:
-    """Expand ``benchmark``'s labels: decompose, retrieve and verify candidates, assemble and
+    """Expand ``benchmark``'s qrels: decompose, retrieve and verify candidates, assemble and
     audit combinations; every outcome is stored as it completes, and a re-run resumes.
 
     Args:

@@ -197,7 +197,7 @@ def load_skillret(
         done = import_combination_records(
             store,
             substitute_records(data),
-            data.labels_path,
+            data.qrels_path,
             benchmark=data.benchmark.name,
             expansion=expansion,
             replace=True,

@@ -67,7 +67,7 @@ def plain_cmd(
              category
     queries  id, text (required); instruction, task, category;
              dependencies: the call chain, a list of {from, to, value}: from/to a
-               slot (0-based) or a labelled item id, the producer's output passed
+               slot (0-based) or a judged item id, the producer's output passed
                into the consumer's parameters, value what is handed over;
              labels (without --qrels): the gold tools in plan order, each an
                item id or {id, relevance, from, outputs, arguments}: from lists

@@ -295,15 +295,15 @@ def emit_rows(
 
 
 def echo_summary(result: Any) -> None:
-    """A load's or import's summary, labels-per-query histogram (if any) and notes, on stderr
+    """A load's or import's summary, qrels-per-query histogram (if any) and notes, on stderr
     (not under ``-q``)."""
     from toolex.cli.progress import say
 
     say(result.summary())
-    hist = getattr(result, "labels_per_query", None)
+    hist = getattr(result, "qrels_per_query", None)
     if hist:
         shown = ", ".join(f"{n}:{c}" for n, c in hist.items())
-        say(f"labels per query (labels:queries): {shown}")
+        say(f"qrels per query (qrels:queries): {shown}")
     for note in getattr(result, "notes", []):
         say(f"note: {note}")
 

@@ -128,7 +128,7 @@ def _check_request(path: Path, fmt: str, depth: int | None) -> None:
 def _subquery_refs(store: Store, params: dict[str, str]) -> dict[Key, str]:
     """The reference item of each (query, slot) sub-query of the expansion."""
     refs = {
-        (r["query_id"], int(r["slot"])): r["ref_item_id"]
+        (r["query_id"], int(r["slot"])): r["reference"]
         for r in store.rows("expansions/25_expansion_subqueries.sql", params)
     }
     if not refs:

@@ -4,7 +4,7 @@ Input (JSONL, JSON array or Parquet): one row per member, ``query_id, combo_id, 
 optional ``slot`` (default: file order within the combination). A combination names one tool per
 ground-truth tool: its slots are exactly the query's (0..k-1, as qrels holds them), so a slot
 outside them, or a combination with a slot left empty, is refused at its line (an expanded tool
-inherits the grade of the label in its slot: a missing or extra slot would score wrongly).
+inherits the grade of the qrel in its slot: a missing or extra slot would score wrongly).
 Every imported combination is
 stored with status 'valid' and judge 'import'. combo_id 0 is reserved for the original ground
 truth: rows with combo_id 0 must repeat it exactly, a combination of the original's tool set (or
@@ -32,8 +32,8 @@ import pyarrow as pa
 from toolex.errors import ToolexError
 from toolex.expansions.originals import (
     ensure_expansion,
-    label_grades,
     original_combinations,
+    qrel_grades,
     record_query,
     tool_set,
 )
@@ -115,7 +115,7 @@ def import_combination_records(
     replace: bool = False,
 ) -> CombinationImport:
     """Import member rows made elsewhere than a file (a loader's own equivalents: SkillRet's
-    substitutable labels), each with the line of ``path`` it came from; as a file's rows."""
+    substitutable qrels), each with the line of ``path`` it came from; as a file's rows."""
     path = Path(path)
     originals = original_combinations(store, benchmark)
     reader = _MemberReader(path, originals, item_ids(store, benchmark), benchmark)
@@ -125,7 +125,7 @@ def import_combination_records(
     if not combos:
         raise ToolexError(f"{path}: no combinations in the file")
     _check_complete(combos, originals)
-    keep, notes = _dedupe(combos, originals, label_grades(store, benchmark))
+    keep, notes = _dedupe(combos, originals, qrel_grades(store, benchmark))
     edges = _edges(reader.given, combos, originals, str(path))
     result = CombinationImport(
         benchmark, expansion, len({q for q, _ in combos}), len(keep), notes, len(edges)

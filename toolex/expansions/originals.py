@@ -21,8 +21,8 @@ def original_combinations(store: Store, benchmark: str) -> dict[str, dict[int, s
     return out
 
 
-def label_grades(store: Store, benchmark: str) -> dict[str, dict[int, int]]:
-    """{query_id: {slot: the grade of its label}} from qrels."""
+def qrel_grades(store: Store, benchmark: str) -> dict[str, dict[int, int]]:
+    """{query_id: {slot: the grade of its qrel}} from qrels."""
     out: dict[str, dict[int, int]] = {}
     for row in store.rows("expansions/02_qrels_of_benchmark.sql", {"benchmark": benchmark}):
         out.setdefault(row["query_id"], {})[row["slot"]] = int(row["relevance"])
@@ -31,8 +31,8 @@ def label_grades(store: Store, benchmark: str) -> dict[str, dict[int, int]]:
 
 def tool_set(members: dict[int, str], grades: dict[int, int]) -> frozenset[tuple[str, int]]:
     """What scoring reads of a combination (sql/metrics/020): its distinct items, each at the
-    grade of the label of the slot it fills (the highest, for an item in two slots; 1 for a slot
-    without a label). Two combinations of one tool set score the same on every metric: a query's
+    grade of the qrel of the slot it fills (the highest, for an item in two slots; 1 for a slot
+    without a qrel). Two combinations of one tool set score the same on every metric: a query's
     combinations are distinct tool sets (the assembly keeps one per set,
     sql/stages/4_assemble/22; `toolex check` holds them to it,
     sql/checks/pipeline_combinations_distinct)."""

@@ -18,7 +18,7 @@ class SubqueryRow(NamedTuple):
     text: str
     operation: str | None
     entity: str | None
-    ref_item_id: str  # the ground-truth item of the slot
+    reference: str  # the ground-truth item of the slot
     judge: str  # the decomposer's spec
     call_id: str | None
 

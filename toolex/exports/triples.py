@@ -1,11 +1,11 @@
 """Contrastive training triples whose hard negatives exclude the query's verified equivalents.
 
 What retriever authors ask benchmark projects for, and the paper's argument made concrete: with
-one-to-one labels, the hardest "negatives" a retriever is trained against are often tools that
+one-to-one qrels, the hardest "negatives" a retriever is trained against are often tools that
 do the job. Here the negatives of an anchor are the best-ranked items of a run (or of the
 expansion's candidate pool) that are neither ground truth nor equivalents (sql/exports/60):
 never an equivalent of the query in any expansion (an accepted verdict, a member of a valid
-combination: SkillRet's substitutable labels are those of the expansion ``substitutable``), nor
+combination: SkillRet's substitutable qrels are those of the expansion ``substitutable``), nor
 an item verified equivalent to one of its ground-truth items anywhere in the store (a verdict of
 another query or expansion, a valid combination's member in its slot, a person's 'yes' label),
 in either direction. Each row says how many of the one-to-one choice's negatives were
@@ -45,13 +45,13 @@ FORMATS = (".parquet", ".jsonl")
 class TriplesExport:
     rows: int
     anchors: int
-    excluded_equivalents: int  # negatives one-to-one labels would have taken that are equivalents
+    excluded_equivalents: int  # negatives one-to-one qrels would have taken that are equivalents
 
     def summary(self, path: str | Path) -> str:
         return (
             f"wrote {self.rows} triples for {self.anchors} anchors to {path}; "
             f"{self.excluded_equivalents} verified equivalent(s) kept out of the negatives "
-            "(one-to-one labels would have trained against them)"
+            "(one-to-one qrels would have trained against them)"
         )
 
 

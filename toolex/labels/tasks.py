@@ -7,7 +7,7 @@ Where the sub-query comes from (``subqueries``):
   it writes for the reference's slot: the judge end to end, as an expansion asks it. No pipeline
   table is written;
 - ``expansion``: the expansion's sub-query for (query, reference) (table ``subqueries``,
-  ``ref_item_id``), else a decomposition as above;
+  ``reference``), else a decomposition as above;
 - ``labels``: the label's own sub-query (a diagnostic: the judge fed the sub-query a person or
   an earlier decomposer wrote), else the expansion's, else a decomposition.
 

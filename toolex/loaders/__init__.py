@@ -114,7 +114,7 @@ def load_plain(
     fields: Sequence[str] = (),
     replace: bool = False,
 ) -> LoadResult:
-    """``qrels`` None: labels from each query's ``labels``; ``fields``: ``--map`` mappings
+    """``qrels`` None: qrels from each query's ``labels``; ``fields``: ``--map`` mappings
     (``"queries.text=user_request"``, :mod:`toolex.loaders.fieldmap`)."""
     from toolex.loaders.plain import read_plain
 
@@ -131,7 +131,7 @@ def load_skillret(
     replace: bool = False,
     substitutable: str = "equivalents",
 ) -> tuple[LoadResult, SkillRet]:
-    """Write the benchmark; the substitutable labels come back as records
+    """Write the benchmark; the substitutable qrels come back as records
     (``SkillRet.substitutes``, toolex.loaders.skillret) for the expansion import: `toolex load
     skillret` makes them an expansion's valid combinations."""
     from toolex.loaders.skillret import read_skillret

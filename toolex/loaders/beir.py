@@ -9,7 +9,7 @@ Only queries judged in the split are loaded (BEIR evaluates exactly those). Judg
 order per query as slot. A score is a whole number ('2.0' is 2): a fraction is refused at its
 line (trec_eval would truncate 1.5 to 1 and 0.4 to 0, changing a grade without a word). A
 (query, doc) pair judged on several lines (a query that uses one tool twice; trec_eval and
-pytrec_eval accept this) is one label with the highest score, and the load says how many lines
+pytrec_eval accept this) is one qrel with the highest score, and the load says how many lines
 were merged.
 
 An item's doc is the corpus record without ``_id`` (its ``metadata`` merged in). Its fields:
@@ -73,7 +73,7 @@ def read_beir(
     for f in (corpus, queries, qrels):
         if not f.is_file():
             raise InputError(f"missing {f.relative_to(root)} (BEIR layout)", path=str(root))
-    bench = Benchmark(name, "beir", str(root), label_field="corpus-id")
+    bench = Benchmark(name, "beir", str(root), qrel_field="corpus-id")
     packed = 0
     for rec, line in iter_dicts(corpus, iter_jsonl(corpus)):
         where = Where(str(corpus), line, what="item id")
@@ -252,7 +252,7 @@ def read_qrels(path: str | Path) -> QrelsFile:
 
 
 def _read_judgments(bench: Benchmark, path: Path) -> set[str]:
-    """Add the split's positive judgments to ``bench`` as labels; returns the judged query ids."""
+    """Add the split's positive judgments to ``bench`` as qrels; returns the judged query ids."""
     qrels = read_qrels(path)
     judged: set[str] = set()
     slots: dict[str, int] = {}

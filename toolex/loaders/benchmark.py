@@ -1,11 +1,11 @@
 """The normalised benchmark: items, queries, qrels and dependency edges as row dicts, read and
-validated in memory (every id free of control characters, every label names a loaded item and
+validated in memory (every id free of control characters, every qrel names a loaded item and
 query, a query's slots are 0..k-1 with no gap, every edge joins two slots of its query) before
 the one atomic write (:mod:`toolex.loaders.write`). Its ``revision`` is a SHA-256 of the
 normalised content, so loading the same content again is a no-op whatever the path.
 
 Dense slots are what every later stage relies on: decomposition writes sub-queries 0..k-1 in
-slot order, assembly fills slots 0..k-1, and an expanded tool inherits the grade of the label
+slot order, assembly fills slots 0..k-1, and an expanded tool inherits the grade of the qrel
 whose slot it fills (``sql/metrics/020_metric_combos.sql``). A gap (slots 0, 2) would give the
 second tool's replacement the grade of nothing.
 """
@@ -73,15 +73,15 @@ class Benchmark:
     # explicit producer->consumer edges of the queries' annotated plans (dependency_edges rows)
     edges: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the loader dropped or merged, and why
-    label_field: str = "labels"  # the input field qrels come from, for error messages
+    qrel_field: str = "labels"  # the input field qrels come from, for error messages
     _item_where: dict[str, Where] = field(default_factory=dict, repr=False)
     _query_where: dict[str, Where] = field(default_factory=dict, repr=False)
     _qrel_where: list[Where] = field(default_factory=list, repr=False)
     _edge_where: list[tuple[Where, str]] = field(default_factory=list, repr=False)
     # per query, slot as the input numbered it -> slot stored, when a loader renumbered the
-    # query's labels (a repeated label merged): edges given by slot number follow their label
+    # query's qrels (a repeated qrel merged): edges given by slot number follow their qrel
     slot_moves: dict[str, dict[int, int]] = field(default_factory=dict, repr=False)
-    repeated_labels: int = field(default=0, repr=False)  # merged repeats, for a loader's note
+    repeated_qrels: int = field(default=0, repr=False)  # merged repeats, for a loader's note
 
     def add_item(self, row: dict[str, Any], where: Where) -> None:
         check_id(row["item_id"], where, "id")
@@ -106,7 +106,7 @@ class Benchmark:
     def add_qrel(
         self, query_id: str, item_id: str, relevance: int, slot: int, where: Where
     ) -> None:
-        check_id(item_id, where, self.label_field)
+        check_id(item_id, where, self.qrel_field)
         self.qrels.append(
             {"query_id": query_id, "item_id": item_id, "relevance": relevance, "slot": slot}
         )
@@ -114,9 +114,9 @@ class Benchmark:
 
     def add_edges(self, query_id: str, given: object, where: Where, field: str) -> None:
         """Explicit dependency edges of a query: a list of ``{"from": ..., "to": ..., "value":
-        ...}`` where from/to name a slot (0-based) or an item id of the query's labels, the
+        ...}`` where from/to name a slot (0-based) or an item id of the query's qrels, the
         producer's response being passed into the consumer's parameters; ``value`` (optional)
-        names what is handed over. Resolved to slots in ``validate`` (labels may come later)."""
+        names what is handed over. Resolved to slots in ``validate`` (qrels may come later)."""
         if given is None:
             return
         if not isinstance(given, list):
@@ -143,21 +143,19 @@ class Benchmark:
         return item_id in self._item_where
 
     def validate(self) -> None:
-        """Every label names a loaded item and a loaded query, once per query, and a query's
-        labels fill slots 0..k-1 (see the module docstring)."""
-        label_field = self.label_field
+        """Every qrel names a loaded item and a loaded query, once per query, and a query's
+        qrels fill slots 0..k-1 (see the module docstring)."""
+        qrel_field = self.qrel_field
         seen: dict[tuple[str, str], Where] = {}
         per_query: dict[str, list[tuple[int, Where]]] = {}
         for qrel, where in zip(self.qrels, self._qrel_where, strict=True):
             if qrel["item_id"] not in self._item_where:
-                raise where.error(f"label names no item: {qrel['item_id']!r}", label_field)
+                raise where.error(f"qrel names no item: {qrel['item_id']!r}", qrel_field)
             if qrel["query_id"] not in self._query_where:
-                raise where.error(f"label names no query: {qrel['query_id']!r}", label_field)
+                raise where.error(f"qrel names no query: {qrel['query_id']!r}", qrel_field)
             key = (qrel["query_id"], qrel["item_id"])
             if key in seen:
-                raise where.error(
-                    f"duplicate label {qrel['item_id']!r} for this query", label_field
-                )
+                raise where.error(f"duplicate qrel {qrel['item_id']!r} for this query", qrel_field)
             seen[key] = where
             per_query.setdefault(qrel["query_id"], []).append((qrel["slot"], where))
         for query_id, slots in per_query.items():
@@ -170,14 +168,14 @@ class Benchmark:
             raise ToolexError(f"{self.source}: no queries found; nothing to load")
         if not self.qrels:  # a benchmark without ground truth scores nothing
             raise ToolexError(
-                f"{self.source}: no labels found ({self.label_field}); a benchmark needs at "
-                "least one labelled query"
+                f"{self.source}: no qrels found ({self.qrel_field}); a benchmark needs at "
+                "least one judged query"
             )
 
     def _resolve_edges(self) -> None:
         """Edge ends named by item id become slots, ends given as slot numbers follow their
-        label when it was renumbered; every end must be a slot of the query. An edge between
-        two labels that were merged into one (a repeated tool feeding itself) joins no two
+        qrel when it was renumbered; every end must be a slot of the query. An edge between
+        two qrels that were merged into one (a repeated tool feeding itself) joins no two
         slots any more: it is dropped and counted in a note."""
         slots: dict[str, dict[str, int]] = {}
         for qrel in self.qrels:
@@ -206,7 +204,7 @@ class Benchmark:
             self.edges = [e for e, _ in kept]
             self._edge_where = [w for _, w in kept]
             self.notes.append(
-                f"{merged} dependency edge(s) joined two labels merged into one (a repeated "
+                f"{merged} dependency edge(s) joined two qrels merged into one (a repeated "
                 "tool feeding itself); dropped"
             )
 
@@ -248,21 +246,21 @@ class Benchmark:
 
 
 def check_slots(query_id: str, slots: list[tuple[int, Where]]) -> None:
-    """A query's k labels fill slots 0..k-1, each once: no negative slot, none past k-1, no
-    slot twice (which together leave no gap). The error names the first label that breaks it."""
+    """A query's k qrels fill slots 0..k-1, each once: no negative slot, none past k-1, no
+    slot twice (which together leave no gap). The error names the first qrel that breaks it."""
     k = len(slots)
     first: dict[int, Where] = {}
     for slot, where in slots:
         if slot < 0:
             raise where.error(
-                f"slot {slot} is negative: a slot is the label's 0-based position in the "
+                f"slot {slot} is negative: a slot is the qrel's 0-based position in the "
                 "query's annotated combination",
                 "slot",
             )
         if slot >= k:
             raise where.error(
-                f"slot {slot} is out of range: query {query_id!r} has {k} label(s), so its "
-                f"slots are 0..{k - 1} (0-based, one per label, no gap)",
+                f"slot {slot} is out of range: query {query_id!r} has {k} qrel(s), so its "
+                f"slots are 0..{k - 1} (0-based, one per qrel, no gap)",
                 "slot",
             )
         if slot in first:
@@ -302,8 +300,8 @@ def _edge_slot(
     where: Where,
     field_name: str,
 ) -> int:
-    """The slot an edge end names: a labelled item's slot, or a slot number where its label
-    moved to (``moves``, when the query's labels were renumbered)."""
+    """The slot an edge end names: a judged item's slot, or a slot number where its qrel
+    moved to (``moves``, when the query's qrels were renumbered)."""
     if isinstance(named, str) and named in of_query:
         return of_query[named]
     if isinstance(named, int) and not isinstance(named, bool):
@@ -312,5 +310,5 @@ def _edge_slot(
             raise where.error(f"edge names slot {named}, not a slot of the query", field_name)
         return known[named]
     raise where.error(
-        f"edge end {named!r} is neither a slot nor a labelled item of the query", field_name
+        f"edge end {named!r} is neither a slot nor a judged item of the query", field_name
     )

@@ -60,11 +60,11 @@ FIELDS: dict[str, dict[str, str]] = {
         "task": "its task",
         "category": "its category",
         "dependencies": "the call chain of its annotated plan: a list of {from, to, value}, "
-        "from/to a slot (0-based) or a labelled item id, the producer's output passed into "
+        "from/to a slot (0-based) or a judged item id, the producer's output passed into "
         "the consumer's parameters, value what is handed over",
         "labels": "without --qrels: its gold tools in plan order, each an item id or "
         "{id, relevance, from, outputs, arguments}; from lists the steps whose output this one "
-        "takes (0-based positions in labels, or item ids; a negative step, as in dep: [-1], "
+        "takes (0-based positions in qrels, or item ids; a negative step, as in dep: [-1], "
         "means none); outputs names the placeholders a step's results are written as "
         '(Seal-Tools\' responses: ["API_call_0"]), arguments holds its parameter values, where '
         "an earlier step's placeholder is a call chain from that step, its value the "
@@ -75,7 +75,7 @@ FIELDS: dict[str, dict[str, str]] = {
         "item_id": "the gold item (required)",
         "relevance": "its grade (default 1)",
         "slot": "its 0-based position in the annotated combination (default: file order "
-        "within the query); a query's k labels fill slots 0..k-1",
+        "within the query); a query's k qrels fill slots 0..k-1",
     },
 }
 SUBFIELDS = {
@@ -234,8 +234,8 @@ class FileMap:
     def _element(
         self, name: str, element: object, subs: tuple[str, ...], ancestors: tuple[object, ...]
     ) -> Any:
-        """One label or edge as a dict of its sub-fields; a bare label is its item id. A
-        mapped sub-field the element lacks is an error if the element needs it (a label's id,
+        """One qrel or edge as a dict of its sub-fields; a bare qrel is its item id. A
+        mapped sub-field the element lacks is an error if the element needs it (a qrel's id,
         an edge's ends): the mapping, not the data, is then likely wrong."""
         if not isinstance(element, dict) and f"{name}.id" not in self.sources:
             return {"id": element} if name == "labels" else element

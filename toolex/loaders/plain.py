@@ -5,9 +5,9 @@ items    id (required); text or doc (one required: doc is the raw documentation 
          plain description); optional name, platform, kind (tool|skill), task, category
 queries  id, text (required); optional instruction, task, category, dependencies (the call
          chain of the annotated plan: ``[{"from": 0, "to": 1, "value": "token"}]``, from/to a
-         slot or a labelled item id, the producer's response passed into the consumer's
+         slot or a judged item id, the producer's response passed into the consumer's
          parameters, value naming what is handed over; stored in dependency_edges)
-         and, without a qrels file, labels (the gold tools in plan order, each an item id or
+         and, without a qrels file, qrels (the gold tools in plan order, each an item id or
          ``{id, relevance, from, outputs, arguments}``: ``from`` lists the steps whose output it
          takes; a placeholder of a step's ``outputs`` in another's ``arguments`` is a call
          chain too: :mod:`toolex.loaders.placeholders`)
@@ -67,35 +67,33 @@ def read_plain(
     kind: str = "tool",
     fields: Sequence[str] = (),
 ) -> Benchmark:
-    """The three files (``qrels`` None: labels from each query's ``labels``), read through the
+    """The three files (``qrels`` None: qrels from each query's ``labels``), read through the
     ``--map`` mappings ``fields``."""
     fmap = FieldMap.parse(fields)
     if qrels is not None and fmap.mapped("queries.labels"):
         raise InputError(
-            "labels come from --qrels or from --map queries.labels, not both", field="--map"
+            "qrels come from --qrels or from --map queries.labels, not both", field="--map"
         )
     if qrels is None and (fmap.files["qrels"].sources or fmap.files["qrels"].records):
         raise InputError("--map qrels... needs a --qrels file", field="--map")
     source = ", ".join(str(p) for p in (items, queries, qrels) if p is not None)
     if qrels is not None:
-        label_field = fmap.files["qrels"].sources.get("item_id")
+        qrel_field = fmap.files["qrels"].sources.get("item_id")
     else:
-        label_field = fmap.files["queries"].sources.get("labels")
+        qrel_field = fmap.files["queries"].sources.get("labels")
     default = "item_id" if qrels is not None else "labels"
-    bench = Benchmark(
-        name, "plain", source, label_field=label_field.text if label_field else default
-    )
+    bench = Benchmark(name, "plain", source, qrel_field=qrel_field.text if qrel_field else default)
     add_items(bench, fmap.files["items"].read(items, "item id"), kind)
     if qrels is None:
-        labels: list[tuple[dict[str, Any], Where]] = []
-        add_queries(bench, fmap.files["queries"].read(queries, "query id"), labels)
-        if not labels:
+        listed: list[tuple[dict[str, Any], Where]] = []
+        add_queries(bench, fmap.files["queries"].read(queries, "query id"), listed)
+        if not listed:
             raise InputError(
-                "no labels: give a --qrels file, or each query's gold tools in a labels field "
+                "no qrels: give a --qrels file, or each query's gold tools in a labels field "
                 "(--map queries.labels=<path> when your records call it something else)",
                 path=str(queries),
             )
-        add_qrels(bench, labels)
+        add_qrels(bench, listed)
     else:
         add_queries(bench, fmap.files["queries"].read(queries, "query id"))
         add_qrels(bench, fmap.files["qrels"].read(qrels, "query id"))
@@ -159,9 +157,9 @@ def _unnamed_note(shapes: Counter[str]) -> str:
 
 
 def add_queries(
-    bench: Benchmark, records: Records, labels: list[tuple[dict[str, Any], Where]] | None = None
+    bench: Benchmark, records: Records, qrels: list[tuple[dict[str, Any], Where]] | None = None
 ) -> None:
-    """Queries; with ``labels``, each query's ``labels`` are gathered there as label records
+    """Queries; with ``labels``, each query's ``labels`` are gathered there as qrel records
     (slot = position in the list) and their ``from`` steps become edges."""
     for rec, where in records:
         query_id = get_id(rec, "id", where)
@@ -177,14 +175,14 @@ def add_queries(
             where,
         )
         bench.add_edges(query_id, rec.get("dependencies"), where, "dependencies")
-        if labels is not None and rec.get("labels") is not None:
-            labels += _gold_steps(bench, query_id, rec["labels"], where)
+        if qrels is not None and rec.get("labels") is not None:
+            qrels += _listed_qrels(bench, query_id, rec["labels"], where)
 
 
-def _gold_steps(
+def _listed_qrels(
     bench: Benchmark, query_id: str, given: object, where: Where
 ) -> list[tuple[dict[str, Any], Where]]:
-    """A query's list of gold tools as label records; a step's ``from`` (a position in the
+    """A query's list of gold tools as qrel records; a step's ``from`` (a position in the
     list, or an item id; negative: no producer, as HuggingGPT's ``dep: [-1]``) adds the edge
     from that step to this one, and so does a placeholder of a step's ``outputs`` found in
     another's ``arguments`` (:mod:`toolex.loaders.placeholders`)."""
@@ -194,15 +192,15 @@ def _gold_steps(
     out = []
     edges = []
     calls: list[tuple[object, object]] = []  # each step's (outputs, arguments)
-    for position, label in enumerate(given if isinstance(given, list) else [given]):
-        if not isinstance(label, dict):
+    for position, qrel in enumerate(given if isinstance(given, list) else [given]):
+        if not isinstance(qrel, dict):
             raise at.error(
-                f"expected an item id or {{id, relevance, from}}, found {label!r}", "labels"
+                f"expected an item id or {{id, relevance, from}}, found {qrel!r}", "labels"
             )
-        calls.append((label.get("outputs"), label.get("arguments")))
-        out.append(({"query_id": query_id, "item_id": label.get("id"), "slot": position,
-                     "relevance": label.get("relevance")}, at))  # fmt: skip
-        steps = label.get("from")
+        calls.append((qrel.get("outputs"), qrel.get("arguments")))
+        out.append(({"query_id": query_id, "item_id": qrel.get("id"), "slot": position,
+                     "relevance": qrel.get("relevance")}, at))  # fmt: skip
+        steps = qrel.get("from")
         for step in steps if isinstance(steps, list) else [] if steps is None else [steps]:
             if isinstance(step, str) and step.strip().lstrip("-").isdigit():
                 step = int(step)
@@ -218,7 +216,7 @@ def _gold_steps(
 
 
 @dataclass
-class _Label:
+class _Qrel:
     item_id: str
     relevance: int
     slot: int
@@ -226,46 +224,46 @@ class _Label:
 
 
 def add_qrels(bench: Benchmark, records: Records) -> None:
-    """Labels. A query's label lines fill slots 0..k-1 (k = its lines; ``slot`` defaults to
+    """Qrels. A query's qrel lines fill slots 0..k-1 (k = its lines; ``slot`` defaults to
     the next one in file order): a negative slot, one past k-1 or one used twice is refused at
     its line. A (query, item) pair given twice (a plan that uses one tool in two steps) is one
-    label, as trec_eval reads a repeated qrels line: it keeps its first slot and the highest
-    relevance, and the query's later labels move up a slot so the slots stay 0..k-1; edges
-    given by slot number follow their label (counted in a note)."""
-    per_query: dict[str, list[_Label]] = {}
+    qrel, as trec_eval reads a repeated qrels line: it keeps its first slot and the highest
+    relevance, and the query's later qrels move up a slot so the slots stay 0..k-1; edges
+    given by slot number follow their qrel (counted in a note)."""
+    per_query: dict[str, list[_Qrel]] = {}
     for rec, where in records:
         query_id = get_id(rec, "query_id", where)
         where = replace(where, record=query_id, what="query id")
         item_id = get_id(rec, "item_id", where)
         relevance = get_int(rec, "relevance", where, 1)
-        labels = per_query.setdefault(query_id, [])
+        query_qrels = per_query.setdefault(query_id, [])
         slot = get_int(rec, "slot", where, None)
         if slot is None:
-            slot = max((label.slot for label in labels), default=-1) + 1
-        labels.append(_Label(item_id, relevance, slot, where))
+            slot = max((qrel.slot for qrel in query_qrels), default=-1) + 1
+        query_qrels.append(_Qrel(item_id, relevance, slot, where))
     merged = 0
-    for query_id, labels in per_query.items():
-        check_slots(query_id, [(label.slot, label.where) for label in labels])
-        kept: dict[str, _Label] = {}
-        for label in sorted(labels, key=lambda lab: lab.slot):
-            first = kept.get(label.item_id)
+    for query_id, query_qrels in per_query.items():
+        check_slots(query_id, [(qrel.slot, qrel.where) for qrel in query_qrels])
+        kept: dict[str, _Qrel] = {}
+        for qrel in sorted(query_qrels, key=lambda q: q.slot):
+            first = kept.get(qrel.item_id)
             if first is None:
-                kept[label.item_id] = replace(label, slot=len(kept))
+                kept[qrel.item_id] = replace(qrel, slot=len(kept))
             else:
-                best = max(first.relevance, label.relevance)
-                kept[label.item_id] = replace(first, relevance=best)
-        if len(kept) < len(labels):
-            merged += len(labels) - len(kept)
-            bench.slot_moves[query_id] = {lab.slot: kept[lab.item_id].slot for lab in labels}
-        for label in labels:  # file order, as the revision has always hashed them
-            row = kept.pop(label.item_id, None)
+                best = max(first.relevance, qrel.relevance)
+                kept[qrel.item_id] = replace(first, relevance=best)
+        if len(kept) < len(query_qrels):
+            merged += len(query_qrels) - len(kept)
+            bench.slot_moves[query_id] = {q.slot: kept[q.item_id].slot for q in query_qrels}
+        for qrel in query_qrels:  # file order, as the revision has always hashed them
+            row = kept.pop(qrel.item_id, None)
             if row is not None:
                 bench.add_qrel(query_id, row.item_id, row.relevance, row.slot, row.where)
     if merged:
         bench.notes.append(
-            f"{merged} label(s) repeat a (query id, item id) pair (one tool in two steps); "
+            f"{merged} qrel(s) repeat a (query id, item id) pair (one tool in two steps); "
             "merged into the first one's slot, keeping the highest relevance, and the later "
-            "labels of those queries moved up a slot so slots stay 0..k-1"
+            "qrels of those queries moved up a slot so slots stay 0..k-1"
         )
 
 

@@ -1,4 +1,4 @@
-"""What a load reports: counts, notes, the labels-per-query histogram and platform coverage."""
+"""What a load reports: counts, notes, the qrels-per-query histogram and platform coverage."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ class LoadResult:
     qrels: int
     revision: str
     notes: list[str] = field(default_factory=list)
-    labels_per_query: dict[int, int] = field(default_factory=dict)  # {n labels: n queries}
+    qrels_per_query: dict[int, int] = field(default_factory=dict)  # {n qrels: n queries}
     # per task: items, with_platform, sources {kind: n} (toolex.loaders.platforms.coverage)
     platforms: list[dict[str, Any]] = field(default_factory=list)
     edges: int = 0  # explicit dependency edges loaded
@@ -26,7 +26,7 @@ class LoadResult:
         verb = {"unchanged": "already loaded, unchanged"}.get(self.status, self.status)
         lines = [
             f"{self.benchmark}: {verb} ({self.items} items, {self.queries} queries, "
-            f"{self.qrels} labels)"
+            f"{self.qrels} qrels)"
         ]
         if self.platforms:
             lines.append(
@@ -49,7 +49,7 @@ def platform_line(coverage: Sequence[dict[str, Any]]) -> str:
 
 
 def histogram(counts: Iterable[int]) -> dict[int, int]:
-    """{n: how many} for labels-per-query style summaries."""
+    """{n: how many} for qrels-per-query style summaries."""
     out: dict[int, int] = {}
     for n in counts:
         out[n] = out.get(n, 0) + 1

@@ -1,17 +1,17 @@
 """SkillRet (ThakiCloud/SKILLRET): ``<root>/{skills,queries,qrels}/<split>.jsonl``, the plain
-schema under a field mapping (``SKILLRET_FIELDS``), its graded labels kept for what they are.
+schema under a field mapping (``SKILLRET_FIELDS``), its graded qrels kept for what they are.
 
 * a skill ``{id, name, description, skill_md?, ...}`` is an item of kind ``skill`` whose doc is
   ``{name, description, skill_md}`` (the text SkillRet embeds: name, description, body);
 * a query ``{id, query, setting?, category?, skill_ids?|labels?}`` is a query (``setting``,
   e.g. multi_skill_composition, is its task);
-* labels come from the qrels file (``{query_id, skill_id, relevance}``, graded) when present,
+* qrels come from the qrels file (``{query_id, skill_id, relevance}``, graded) when present,
   else from each query's ``labels`` (``[{id, relevance}]``) or ``skill_ids`` (relevance 1).
-  The labels of a query's top grade are its annotated combination (SkillRet's "seed" skills,
+  The qrels of a query's top grade are its annotated combination (SkillRet's "seed" skills,
   2); a lower grade (1, "functionally substitutable") is an alternative to a seed, not a
   further step.
 
-The substitutable labels are the benchmark's own equivalents. ``substitutable="equivalents"``
+The substitutable qrels are the benchmark's own equivalents. ``substitutable="equivalents"``
 (the default; the paper does not say how it uses them) returns them as :class:`Substitute`
 records, which
 `toolex load skillret` imports as valid combinations of an expansion (the seed swapped for its
@@ -57,8 +57,8 @@ MAX_COMBINATIONS = 1000
 
 @dataclass(frozen=True)
 class Substitute:
-    """A substitutable label placed on its seed: ``item_id`` may stand in for the skill of
-    ``slot`` in query ``query_id``; ``line`` is where the label was read."""
+    """A substitutable qrel placed on its seed: ``item_id`` may stand in for the skill of
+    ``slot`` in query ``query_id``; ``line`` is where the qrel was read."""
 
     query_id: str
     slot: int
@@ -70,7 +70,7 @@ class Substitute:
 class SkillRet:
     benchmark: Benchmark
     version: str  # "v1.1 (4,392 test queries)"
-    labels_path: Path  # the file the labels came from (qrels, or the queries)
+    qrels_path: Path  # the file the qrels came from (qrels, or the queries)
     substitutes: list[Substitute] = field(default_factory=list)
 
 
@@ -97,17 +97,17 @@ def read_skillret(
             )
     queries = list(_located(paths["queries"], "query id"))
     version = _version(len(queries), split)
-    bench = Benchmark(name, "skillret", f"{root} (SkillRet {version})", label_field="skill_id")
+    bench = Benchmark(name, "skillret", f"{root} (SkillRet {version})", qrel_field="skill_id")
     add_items(bench, (_skill(rec, where) for rec, where in _located(paths["skills"])), "skill")
     add_queries(bench, (_query(rec, where) for rec, where in queries))
-    labels_path, qrels = _labels(paths, queries)
+    qrels_path, qrels = _read_qrels(paths, queries)
     seeds, lower = _by_grade(qrels)
     add_qrels(bench, seeds)
     bench.notes.append(f"SkillRet {version}")
-    out = SkillRet(bench, version, labels_path)
+    out = SkillRet(bench, version, qrels_path)
     if lower and substitutable == "skip":
         bench.notes.append(
-            f"{len(lower)} label(s) graded below their query's top grade (SkillRet's "
+            f"{len(lower)} qrel(s) graded below their query's top grade (SkillRet's "
             "'functionally substitutable' skills) skipped (--substitutable skip)"
         )
     elif lower:
@@ -115,17 +115,17 @@ def read_skillret(
     return out
 
 
-# A label as read: its qrel fields, where it was read, and the record it came from
-Label = tuple[dict[str, object], Where, Mapping[str, object]]
+# A qrel as read: its qrel fields, where it was read, and the record it came from
+QrelRead = tuple[dict[str, object], Where, Mapping[str, object]]
 
 
-def _labels(
+def _read_qrels(
     paths: dict[str, Path], queries: Sequence[tuple[Mapping[str, object], Where]]
-) -> tuple[Path, list[Label]]:
-    """The labels, from qrels/ when the split has a file there, else from the queries' own."""
+) -> tuple[Path, list[QrelRead]]:
+    """The qrels, from qrels/ when the split has a file there, else from the queries' own."""
     if not paths["qrels"].is_file():
         return paths["queries"], [
-            label for rec, where in queries for label in _query_labels(rec, where)
+            qrel for rec, where in queries for qrel in _query_qrels(rec, where)
         ]
     # an error names skill_id, as the file spells it, not the plain schema's item_id
     spelled = (("item_id", "skill_id"),)
@@ -140,9 +140,9 @@ def _labels(
 
 
 def _by_grade(
-    qrels: list[Label],
-) -> tuple[list[tuple[dict[str, object], Where]], list[Label]]:
-    """The labels at their query's top grade (the seeds), and those graded below it."""
+    qrels: list[QrelRead],
+) -> tuple[list[tuple[dict[str, object], Where]], list[QrelRead]]:
+    """The qrels at their query's top grade (the seeds), and those graded below it."""
     top: dict[object, int | float] = {}
     for rec, _, _ in qrels:
         grade = rec.get("relevance", 1)
@@ -182,8 +182,8 @@ def substitute_records(data: SkillRet) -> Iterator[tuple[dict[str, object], int 
                 )
 
 
-def _place(bench: Benchmark, lower: list[Label]) -> list[Substitute]:
-    """Each lower-graded label on the seed it stands in for; notes for what cannot be placed."""
+def _place(bench: Benchmark, lower: list[QrelRead]) -> list[Substitute]:
+    """Each lower-graded qrel on the seed it stands in for; notes for what cannot be placed."""
     seeds: dict[str, dict[str, int]] = {}
     for q in bench.qrels:
         seeds.setdefault(q["query_id"], {})[q["item_id"]] = q["slot"]
@@ -191,9 +191,9 @@ def _place(bench: Benchmark, lower: list[Label]) -> list[Substitute]:
     for rec, where, raw in lower:
         query_id, item_id = rec.get("query_id"), rec.get("item_id")
         if not isinstance(query_id, str) or query_id not in seeds:
-            raise where.error(f"label names no query: {query_id!r}", "query_id")
+            raise where.error(f"qrel names no query: {query_id!r}", "query_id")
         if not isinstance(item_id, str) or not bench.has_item(item_id):
-            raise where.error(f"label names no item: {item_id!r}", "skill_id")
+            raise where.error(f"qrel names no item: {item_id!r}", "skill_id")
         of_query = seeds[query_id]
         named = next((raw[k] for k in SEED_FIELDS if raw.get(k) is not None), None)
         if named is not None:
@@ -213,12 +213,12 @@ def _place(bench: Benchmark, lower: list[Label]) -> list[Substitute]:
             continue  # a seed graded twice: already the original
         placed.append(Substitute(query_id, slot, item_id, where.line))
     bench.notes.append(
-        f"{len(placed)} 'functionally substitutable' label(s) (graded below their query's top "
+        f"{len(placed)} 'functionally substitutable' qrel(s) (graded below their query's top "
         "grade) are equivalents of their seed: imported as valid combinations"
     )
     if unplaced:
         bench.notes.append(
-            f"{unplaced} substitutable label(s) of multi-skill queries name no seed "
+            f"{unplaced} substitutable qrel(s) of multi-skill queries name no seed "
             f"({', '.join(SEED_FIELDS)}): which step they replace is unknown, skipped"
         )
     return placed
@@ -250,20 +250,20 @@ def _query(rec: Mapping[str, object], where: Where) -> tuple[dict[str, object], 
     return out, where
 
 
-def _query_labels(rec: Mapping[str, object], where: Where) -> Iterator[Label]:
-    labels = rec.get("labels")
-    if labels is None:
+def _query_qrels(rec: Mapping[str, object], where: Where) -> Iterator[QrelRead]:
+    given = rec.get("labels")  # SkillRet's field name for a query's own relevance judgements
+    if given is None:
         ids = rec.get("skill_ids")
         if not isinstance(ids, list):
             raise where.error("no qrels file, and the query has no labels or skill_ids", "labels")
-        labels = [{"id": i, "relevance": 1} for i in ids]
-    if not isinstance(labels, list):
+        given = [{"id": i, "relevance": 1} for i in ids]
+    if not isinstance(given, list):
         raise where.error("expected a list of {id, relevance}", "labels")
-    for label in labels:
-        if not isinstance(label, dict):
-            raise where.error(f"expected {{id, relevance}}, found {label!r}", "labels")
-        qrel = {"query_id": rec.get("id"), "item_id": label.get("id"), **_grade(label)}
-        yield qrel, where, label
+    for raw in given:
+        if not isinstance(raw, dict):
+            raise where.error(f"expected {{id, relevance}}, found {raw!r}", "labels")
+        qrel = {"query_id": rec.get("id"), "item_id": raw.get("id"), **_grade(raw)}
+        yield qrel, where, raw
 
 
 def _grade(rec: Mapping[str, object]) -> dict[str, object]:

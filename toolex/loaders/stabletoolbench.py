@@ -42,7 +42,7 @@ def read_stabletoolbench(
     path: str | Path, *, groups: list[str] | None = None, name: str = "stabletoolbench"
 ) -> Benchmark:
     root = Path(path)
-    bench = Benchmark(name, "stabletoolbench", str(root), label_field="relevant APIs")
+    bench = Benchmark(name, "stabletoolbench", str(root), qrel_field="relevant APIs")
     reading = _Reading(bench)
     for group, path_g in _group_files(root, groups).items():
         keep = _solvable_ids(root / "test_query_ids" / f"{group}.json")
@@ -79,8 +79,8 @@ def _group_files(root: Path, groups: list[str] | None) -> dict[str, Path]:
 
 @dataclass
 class _Reading:
-    """The groups' queries read into ``bench``; their labels wait in ``pending`` until the whole
-    library is read (a label is checked against it)."""
+    """The groups' queries read into ``bench``; their qrels wait in ``pending`` until the whole
+    library is read (a qrel is checked against it)."""
 
     bench: Benchmark
     docs: _Library = field(default_factory=dict)

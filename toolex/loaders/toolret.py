@@ -13,13 +13,15 @@ Two on-disk layouts, detected from the folder given:
   (config per category, ``documentation`` a JSON string). The two snapshots may also live
   apart: pass the queries snapshot as the path and the tools snapshot as ``tools``. A task's
   tools are those whose id starts with ``<task with '-' as '_'>_tool_`` plus every tool its
-  labels name, which reproduces the per-task export. JSON/JSONL files in place of Parquet are
+  qrels name, which reproduces the per-task export. JSON/JSONL files in place of Parquet are
   accepted.
 
 Category comes from ToolRet's own ``toolret/config.py`` (``_TASK_2_CATEGORY``, 35 tasks); for a
-task it does not list, from the query's ``category`` / the tool's ``type`` field. Labels keep
-their relevance and their order (``slot``); a tool listed twice in one query's labels is one
-label in its first slot with the higher relevance (counted in a note), as in ``load plain``.
+task it does not list, from the query's ``category`` / the tool's ``type`` field. A query's
+``labels`` field (ToolRet's word for its relevance judgements; toolex calls them qrels, and keeps
+"label" for a person's verdict) become qrels that keep their relevance and their order
+(``slot``); a tool listed twice in one query's qrels is one qrel in its first slot with the
+higher relevance (counted in a note), as in ``load plain``.
 
 ToolRet has no platform field; the platform is derived from the documentation where it says one
 (toolex.loaders.platforms: a ToolBench ``tool_name``, a single-provider task such as apibank, "the
@@ -128,10 +130,10 @@ def read_toolret(
             queries = _one_file(folder, "queries")
             for rec, line in iter_dicts(queries, iter_records(queries)):
                 _add_query(bench, rec, Where(str(queries), line), task)
-    if bench.repeated_labels:
+    if bench.repeated_qrels:
         bench.notes.append(
-            f"{bench.repeated_labels} label(s) repeat a tool within a query (one tool in two "
-            "steps); merged into its first slot, keeping the highest relevance, the later labels "
+            f"{bench.repeated_qrels} qrel(s) repeat a tool within a query (one tool in two "
+            "steps); merged into its first slot, keeping the highest relevance, the later qrels "
             "moving up a slot so slots stay 0..k-1"
         )
     fold(bench.items)
@@ -211,38 +213,39 @@ def _add_query(
         },
         where,
     )
-    # A tool listed twice (one tool in two steps) is one label, as in the plain loader: its
-    # first slot and highest relevance, the later labels moving up so slots stay 0..k-1.
+    # A tool listed twice (one tool in two steps) is one qrel, as in the plain loader: its
+    # first slot and highest relevance, the later qrels moving up so slots stay 0..k-1.
     kept: dict[str, list[int]] = {}
-    for n, label in enumerate(_labels(rec, where)):
-        if not isinstance(label, dict):
-            raise where.error(f"label {n} is not an object", "labels")
-        item_id = get_id(label, "id", where)
-        relevance = get_int(label, "relevance", where, 1)
+    for n, qrel in enumerate(_qrels(rec, where)):
+        if not isinstance(qrel, dict):
+            raise where.error(f"qrel {n} is not an object", "labels")
+        item_id = get_id(qrel, "id", where)
+        relevance = get_int(qrel, "relevance", where, 1)
         if item_id in kept:
             kept[item_id][0] = max(kept[item_id][0], relevance)
-            bench.repeated_labels += 1
+            bench.repeated_qrels += 1
         else:
             kept[item_id] = [relevance, len(kept)]
     for item_id, (relevance, slot) in kept.items():
         bench.add_qrel(query_id, item_id, relevance, slot, where)
 
 
-def _labels(rec: Mapping[str, object], where: Where) -> list[Any]:
-    """The label list; the Hub Parquet stores it as a JSON string."""
+def _qrels(rec: Mapping[str, object], where: Where) -> list[Any]:
+    """The query's qrels, read from ToolRet's field ``labels`` (the source's word, kept as the
+    field name errors cite); the Hub Parquet stores the list as a JSON string."""
     import json
 
-    labels = rec.get("labels")
-    if isinstance(labels, str):
+    qrels = rec.get("labels")
+    if isinstance(qrels, str):
         try:
-            labels = loads(labels)  # bounded: no NaN, no 100-level nesting
+            qrels = loads(qrels)  # bounded: no NaN, no 100-level nesting
         except json.JSONDecodeError as exc:
             raise where.error(f"labels string is not JSON: {exc.msg}", "labels") from None
-    if labels is None:
+    if qrels is None:
         raise where.error("missing required field", "labels")
-    if not isinstance(labels, list) or not labels:
-        raise where.error("expected a non-empty list of labels", "labels")
-    return labels
+    if not isinstance(qrels, list) or not qrels:
+        raise where.error("expected a non-empty list of qrels", "labels")
+    return qrels
 
 
 def _read_hub_layout(bench: Benchmark, qroot: Path, troot: Path, tasks: list[str] | None) -> None:
@@ -260,10 +263,10 @@ def _read_hub_layout(bench: Benchmark, qroot: Path, troot: Path, tasks: list[str
             (r, Where(str(qfile), line)) for r, line in iter_dicts(qfile, read_records(qfile))
         ]
         wanted = {
-            str(label.get("id"))
+            str(qrel.get("id"))
             for rec, where in query_recs
-            for label in _labels(rec, where)
-            if isinstance(label, dict)
+            for qrel in _qrels(rec, where)
+            if isinstance(qrel, dict)
         }
         category = TASK_CATEGORY.get(task)
         cats = [category] if category else [c for c in CATEGORIES if (troot / c).is_dir()]

@@ -23,5 +23,5 @@ class QueryScore(NamedTuple):
     query_id: str
     metric: str
     k: int
-    old: float  # against the original label
+    old: float  # against the original qrels
     new: float  # max over the valid combinations of the expansion

@@ -6,7 +6,7 @@ Every metric is computed by the same SQL macros (``sql/metrics/``, formulas in
 ``050_metric_combo_scores.sql``); a name selects the metric column and the cut-off K. Per query
 q, run ranking r and combination C, relevant = relevance > 0 (trec_eval's default level):
 
-- ``nDCG@K``  DCG@K / IDCG@K, DCG@K = sum_{i<=K} rel(r_i) / log2(i + 1), IDCG from the labels of
+- ``nDCG@K``  DCG@K / IDCG@K, DCG@K = sum_{i<=K} rel(r_i) / log2(i + 1), IDCG from the qrels of
   C sorted descending (Järvelin & Kekäläinen 2002; trec_eval ``ndcg_cut``).
 - ``R@K``     |relevant of C in top K| / |relevant of C| (trec_eval ``recall``).
 - ``Comp@K``  1 if every relevant item of C is in the top K, else 0 (ToolRet's completeness).

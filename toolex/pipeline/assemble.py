@@ -279,8 +279,8 @@ def assemble_chunk(
 
 
 def read_products(factors: pa.Table) -> list[Product]:
-    """Products from 02's rows (query_id, slot, item_id, is_ref, term), in 02's order: by query
-    and slot, best term first."""
+    """Products from 02's rows (query_id, slot, item_id, is_reference, term), in 02's order: by
+    query and slot, best term first."""
     products = []
     rows = zip(*(factors.column(c).to_pylist() for c in factors.column_names), strict=True)
     by_query = itertools.groupby(rows, key=lambda r: r[0])
@@ -289,7 +289,9 @@ def read_products(factors: pa.Table) -> list[Product]:
         for _, in_slot in itertools.groupby(in_query, key=lambda r: r[1]):
             members = list(in_slot)
             slots.append([(term, item) for _, _, item, _, term in members])
-            refs.append(next((item for _, _, item, is_ref, _ in members if is_ref), None))
+            refs.append(
+                next((item for _, _, item, is_reference, _ in members if is_reference), None)
+            )
         original = None if None in refs else tuple(str(r) for r in refs)
         products.append(Product(query_id, slots, original))
     return products

@@ -133,7 +133,7 @@ def _checklists(ctx: StageContext) -> dict[str, Checklist]:
     for query_id, group in groupby(rows, key=lambda r: r.query_id):
         members = list(group)
         reference = tuple(
-            tool_doc(r.ref_item_id, r.ref_name, r.ref_platform, r.ref_doc, r.ref_text, r.ref_kind)
+            tool_doc(r.reference, r.ref_name, r.ref_platform, r.ref_doc, r.ref_text, r.ref_kind)
             for r in members
         )
         out[query_id] = (

@@ -193,8 +193,8 @@ def _write(
                     key[0], key[1], h["item_id"], int(h["rank"]), float(h["score"]), retriever
                 )
             )
-        if sub.ref_item_id not in seen:
-            rows.append(CandidateRow(key[0], key[1], sub.ref_item_id, depth + 1, None, retriever))
+        if sub.reference not in seen:
+            rows.append(CandidateRow(key[0], key[1], sub.reference, depth + 1, None, retriever))
     with ctx.store.transaction():
         expansions.insert_candidates(ctx.store, ctx.benchmark, ctx.expansion, rows)
 

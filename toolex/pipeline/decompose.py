@@ -9,7 +9,7 @@ words). LLM answers are parsed stricter (``toolex.judges.plans``: names written 
 and a plan must be split into steps). That second rule is not applied here yet: the offline
 decomposer gives 5 of the bundled sample's 300 queries two slots with one text (one ask two
 tools serve, with no list to share: "Download the file"), and failing them would leave those
-queries unexpanded. A label
+queries unexpanded. A qrel
 naming an item missing from the library is a failure the judge is never asked about.
 """
 
@@ -101,7 +101,7 @@ def run(ctx: StageContext, judge: Judge) -> StageCounts:
                     text=s.text.strip(),
                     operation=s.operation,
                     entity=s.entity,
-                    ref_item_id=s.item_id,
+                    reference=s.item_id,
                     judge=judge.spec,
                     call_id=outcome.call_id,
                 ),

@@ -11,7 +11,7 @@ the verify tasks go through the run's plan first (toolex.pipeline.verify_plan): 
 Tasks that only appear once earlier stages ran are counted twice:
 
 * ``tasks_later_at_most``, an upper bound: every sub-query of an undecomposed query (one per
-  ground-truth label) times K candidates, and ``audit_cap`` combinations per query not yet
+  ground-truth tool) times K candidates, and ``audit_cap`` combinations per query not yet
   assembled (with no cap, the per-query safety limit: 1,000, so 2,098 ToolRet queries bound the
   audit at 2.1 million);
 * ``calls_expected``, the calls now plus the later tasks times the rate this expansion shows so
@@ -146,7 +146,7 @@ def _verify_row(
         judge,
         plan.to_judge,
         _Later(later_subqueries * settings.depth, prior, PRIOR, len(pending)),
-        lambda: standins.verify_tasks(standins.ground_truth(ctx)),
+        lambda: standins.verify_tasks(standins.reference_tasks(ctx)),
     )
     row.tasks_now = len(pending)
     row.screened = len(plan.screened)
@@ -172,7 +172,7 @@ def _audit_row(
         judge,
         audit.pending_tasks(ctx),
         _Later(work.unassembled_queries * per_query, share, basis),
-        stand_ins=lambda: standins.audit_tasks(standins.ground_truth(ctx)),
+        stand_ins=lambda: standins.audit_tasks(standins.reference_tasks(ctx)),
     )
 
 

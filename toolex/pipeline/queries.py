@@ -119,7 +119,7 @@ class ChecklistStep(NamedTuple):
     instruction: str | None
     slot: int
     text: str
-    ref_item_id: str
+    reference: str
     ref_name: str | None
     ref_platform: str | None
     ref_doc: object
@@ -139,7 +139,7 @@ class PendingSubquery(NamedTuple):
     query_id: str
     slot: int
     text: str
-    ref_item_id: str
+    reference: str
 
 
 def candidates_pending(store: Store, params: Params) -> list[PendingSubquery]:

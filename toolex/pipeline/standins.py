@@ -19,7 +19,7 @@ MAX_STAND_INS = 200  # queries whose ground truth prices a stage: enough for an 
 NO_EXPANSION = "\x00stand-ins"  # an expansion name no run can take: every query is pending
 
 
-def ground_truth(ctx: StageContext) -> list[DecomposeTask]:
+def reference_tasks(ctx: StageContext) -> list[DecomposeTask]:
     """Every query of ``ctx`` with its ground-truth tools, decomposed or not (at most
     ``MAX_STAND_INS``): the decompose stage's pending tasks of an expansion holding nothing."""
     empty = StageContext(ctx.store, ctx.benchmark, NO_EXPANSION, ctx.query_ids, retry_failed=True)

@@ -39,7 +39,7 @@ def pending_tasks(
     # One ToolDoc per item (3_verify/02), shared by every task naming it, and one copy of each
     # sub-query and request text: docs on every task row made memory grow with tasks x doc size.
     ids = sorted(
-        set(pending.column("item_id").to_pylist() + pending.column("ref_item_id").to_pylist())
+        set(pending.column("item_id").to_pylist() + pending.column("reference").to_pylist())
     )
     docs = {
         d["item_id"]: tool_doc(
@@ -51,7 +51,7 @@ def pending_tasks(
     }
     texts: dict[str, str] = {}
     tasks: list[VerifyTask] = []
-    for query_id, slot, item_id, is_reference, subquery, ref_item_id, request in rows:
+    for query_id, slot, item_id, is_reference, subquery, reference, request in rows:
         if is_reference:
             if writer is not None and counts is not None:
                 counts.notes["references"] = counts.notes.get("references", 0) + 1
@@ -77,7 +77,7 @@ def pending_tasks(
                 key,
                 texts.setdefault(subquery, subquery),
                 docs[item_id],
-                docs[ref_item_id],
+                docs[reference],
                 None if request is None else texts.setdefault(request, request),
             )
         )

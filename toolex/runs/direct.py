@@ -92,7 +92,7 @@ def qrels_benchmark(path: str | Path) -> tuple[Benchmark, str | None]:
     item; relevance <= 0 is kept as judged non-relevant, so a query with no relevant item is
     still scored (0), as trec_eval does."""
     qrels = read_qrels(path)
-    bench = Benchmark(QRELS_BENCHMARK, "qrels", str(path), label_field="corpus-id")
+    bench = Benchmark(QRELS_BENCHMARK, "qrels", str(path), qrel_field="corpus-id")
     slots: dict[str, int] = {}
     for j in qrels.judgments:
         where = Where(str(path), j.line, j.query_id, what="query id")

@@ -1,7 +1,7 @@
 -- 01_candidates_pending: sub-queries without a candidate list yet.
 -- Reads: subqueries, queries, candidates. Creates: nothing.
 -- Parameters: $benchmark, $expansion, $query_ids (VARCHAR[]).
-SELECT s.query_id, s.slot, s.text, s.ref_item_id
+SELECT s.query_id, s.slot, s.text, s.reference
 FROM subqueries s
 WHERE s.benchmark = $benchmark AND s.expansion = $expansion
   AND list_contains($query_ids, s.query_id)

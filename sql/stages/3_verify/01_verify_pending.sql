@@ -3,14 +3,14 @@
 -- Parameters: $benchmark, $expansion, $query_ids (VARCHAR[]), $retry_failed (BOOLEAN).
 -- The reference itself is included (is_reference): the stage passes it without a call. The docs
 -- of the candidate and the reference come once per item from 02, not on every task row.
-SELECT c.query_id, c.slot, c.item_id, c.item_id = s.ref_item_id AS is_reference, s.text AS subquery,
-       s.ref_item_id, q.text AS request
+SELECT c.query_id, c.slot, c.item_id, c.item_id = s.reference AS is_reference, s.text AS subquery,
+       s.reference, q.text AS request
 FROM candidates c
 JOIN subqueries s ON s.benchmark = c.benchmark AND s.expansion = c.expansion
      AND s.query_id = c.query_id AND s.slot = c.slot
 JOIN queries q ON q.benchmark = c.benchmark AND q.query_id = c.query_id
 JOIN items ci ON ci.benchmark = c.benchmark AND ci.item_id = c.item_id  -- both documented
-JOIN items ri ON ri.benchmark = s.benchmark AND ri.item_id = s.ref_item_id
+JOIN items ri ON ri.benchmark = s.benchmark AND ri.item_id = s.reference
 WHERE c.benchmark = $benchmark AND c.expansion = $expansion
   AND list_contains($query_ids, c.query_id)
   AND NOT EXISTS (SELECT 1 FROM verdicts v WHERE v.benchmark = c.benchmark

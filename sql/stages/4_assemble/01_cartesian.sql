@@ -1,6 +1,6 @@
 -- 01_cartesian: the factors of each ready query's Cartesian product: its accepted items per slot.
 -- Reads: subqueries, candidates, verdicts, combinations. Creates: TEMP TABLE assembled_products
--- (query_id, slot, item_id, rank = the item's retrieval rank for the slot's sub-query, is_ref =
+-- (query_id, slot, item_id, rank = the item's retrieval rank for the slot's sub-query, is_reference =
 -- the slot's reference). Parameters: $benchmark, $expansion, $query_ids (VARCHAR[]).
 -- The product itself is never built: toolex.pipeline.kbest enumerates it best first by RRF and
 -- the assembly stores only what the audit budget takes (a 2 KB row per combination made the
@@ -31,7 +31,7 @@ ready AS (
                                       AND v.slot = c.slot AND v.item_id = c.item_id))
 ),
 accepted AS (
-    SELECT c.query_id, c.slot, c.item_id, c.rank, c.item_id = s.ref_item_id AS is_ref, r.k
+    SELECT c.query_id, c.slot, c.item_id, c.rank, c.item_id = s.reference AS is_reference, r.k
     FROM candidates c
     JOIN ready r ON r.query_id = c.query_id
     JOIN verdicts v ON v.benchmark = c.benchmark AND v.expansion = c.expansion
@@ -40,6 +40,6 @@ accepted AS (
          AND s.query_id = c.query_id AND s.slot = c.slot
     WHERE c.benchmark = $benchmark AND c.expansion = $expansion AND v.accepted
 )
-SELECT query_id, slot, item_id, rank, is_ref
+SELECT query_id, slot, item_id, rank, is_reference
 FROM accepted a
 WHERE a.k = (SELECT count(DISTINCT b.slot) FROM accepted b WHERE b.query_id = a.query_id);

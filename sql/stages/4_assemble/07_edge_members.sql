@@ -21,6 +21,6 @@ JOIN subqueries s ON s.benchmark = $benchmark AND s.expansion = $expansion
      AND s.query_id = r.query_id AND s.slot = r.slot
 JOIN verdicts v ON v.benchmark = s.benchmark AND v.expansion = s.expansion
      AND v.query_id = s.query_id AND v.slot = s.slot AND v.accepted
-     AND v.item_id <> s.ref_item_id
+     AND v.item_id <> s.reference
 JOIN items i ON i.benchmark = v.benchmark AND i.item_id = v.item_id
 ORDER BY r.query_id, r.slot, v.item_id, r.role, r.value;

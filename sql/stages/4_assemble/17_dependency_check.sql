@@ -18,7 +18,7 @@ FROM (
     LEFT JOIN dependencies d ON d.benchmark = c.benchmark AND d.expansion = c.expansion
          AND d.query_id = c.query_id
     LEFT JOIN LATERAL (
-        SELECT (a.item_id <> sa.ref_item_id OR b.item_id <> sb.ref_item_id)
+        SELECT (a.item_id <> sa.reference OR b.item_id <> sb.reference)
                AND (ia.platform IS NULL OR ib.platform IS NULL
                     OR EXISTS (SELECT 1 FROM edge_fit f WHERE f.query_id = c.query_id
                                AND f.fit = 'unknown'

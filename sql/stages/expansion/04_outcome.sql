@@ -20,21 +20,21 @@ WITH q AS (
 ), s AS (
     SELECT * FROM subqueries WHERE benchmark = $benchmark AND expansion = $expansion
 ), c AS (
-    SELECT c.*, c.item_id = s.ref_item_id AS is_ref
+    SELECT c.*, c.item_id = s.reference AS is_reference
     FROM candidates AS c
     JOIN s ON s.query_id = c.query_id AND s.slot = c.slot
     WHERE c.benchmark = $benchmark AND c.expansion = $expansion
 ), v AS (
     SELECT v.* FROM verdicts AS v
     JOIN s ON s.query_id = v.query_id AND s.slot = v.slot
-    WHERE v.benchmark = $benchmark AND v.expansion = $expansion AND v.item_id <> s.ref_item_id
+    WHERE v.benchmark = $benchmark AND v.expansion = $expansion AND v.item_id <> s.reference
 ), valid AS (
     SELECT query_id, combo_id <> 0 AND NOT is_original AS alternative FROM combinations
     WHERE benchmark = $benchmark AND expansion = $expansion AND status = 'valid'
 ), refs AS (
     SELECT DISTINCT i.item_id, nullif(trim(coalesce(i.name, '')), '') IS NULL AS unnamed,
         NOT regexp_matches(i.text, '(^|\n)description: ') AS undescribed
-    FROM s JOIN items AS i ON i.benchmark = $benchmark AND i.item_id = s.ref_item_id
+    FROM s JOIN items AS i ON i.benchmark = $benchmark AND i.item_id = s.reference
 ), texts AS (
     SELECT lower(trim(text)) AS text, count(*) AS n FROM s GROUP BY ALL
     ORDER BY n DESC, text LIMIT 1
@@ -44,8 +44,8 @@ SELECT
     (SELECT count(DISTINCT query_id) FROM s) AS decomposed,
     (SELECT count(*) FROM s) AS subqueries,
     (SELECT count(DISTINCT (query_id, slot)) FROM c) AS with_candidates,
-    (SELECT count(*) FROM c WHERE is_ref AND score IS NULL) AS refs_missed,
-    (SELECT count(*) FROM c WHERE NOT is_ref) AS candidates,
+    (SELECT count(*) FROM c WHERE is_reference AND score IS NULL) AS refs_missed,
+    (SELECT count(*) FROM c WHERE NOT is_reference) AS candidates,
     (SELECT count(*) FROM v WHERE accepted) AS accepted,
     (SELECT count(*) FROM v) AS judged,
     (SELECT count(*) FROM v WHERE accepted) / greatest((SELECT count(*) FROM s), 1)

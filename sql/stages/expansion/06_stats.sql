@@ -31,7 +31,7 @@ WITH annotated AS (
 per_sub AS (
     SELECT s.query_id, s.slot,
            count(v.item_id) FILTER (WHERE v.accepted) AS verified,
-           count(v.item_id) FILTER (WHERE v.accepted AND v.item_id <> s.ref_item_id) AS beyond
+           count(v.item_id) FILTER (WHERE v.accepted AND v.item_id <> s.reference) AS beyond
     FROM subqueries s JOIN annotated a ON a.query_id = s.query_id
     LEFT JOIN verdicts v ON v.benchmark = s.benchmark AND v.expansion = s.expansion
          AND v.query_id = s.query_id AND v.slot = s.slot

@@ -9,7 +9,7 @@
 -- numbered 1.. in rank order.
 CREATE OR REPLACE TEMP TABLE ranked_products AS
 WITH originals AS (
-    SELECT query_id, list(ref_item_id ORDER BY slot) AS items
+    SELECT query_id, list(reference ORDER BY slot) AS items
     FROM subqueries WHERE benchmark = $benchmark AND expansion = $expansion
     GROUP BY query_id
 ),
