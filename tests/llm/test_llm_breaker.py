@@ -83,9 +83,11 @@ def test_a_server_that_never_answers_stops_the_stage_after_three_timeouts(llm_en
         with pytest.raises(ModelUnavailableError, match="3 calls in a row timed out"):
             list(judge.verify(verify_tasks(8)))
         sent = s.count("chat")
-    # one call in flight (a compat judge starts at one, and timeouts keep it there): three
-    # timeouts, and at most the one call sent while the third was being recorded
-    assert TIMEOUTS_IN_A_ROW <= sent <= TIMEOUTS_IN_A_ROW + 1
+    # The stage stops before it has sent one call per task (8 tasks x 5 attempts would be 40).
+    # Over real HTTP on a loaded machine a call can be sent before the last counted timeout's
+    # recorded end and count with it (5 calls were seen at load 11), so the exact count, three,
+    # is the simulated clock's to check (the next test), where no real time passes.
+    assert TIMEOUTS_IN_A_ROW <= sent < 8
 
 
 def test_the_breaker_counts_timeouts_on_the_executors_clock(store):
