@@ -10,13 +10,12 @@ Nothing is written to any store file:
   (``sql/runs/50_direct_tables.sql``), so the metric SQL sees only these runs while it reads the
   benchmark's labels and the expansion's combinations from the file.
 
-Plain TREC files scored against a qrels file (nearly every such call) are read by DuckDB
-straight into stand-ins of only the tables the metric SQL reads (:mod:`toolex.runs.plain`);
-every other file, and every file with something to say about it, goes the reference way:
-
 Either way the files go through the one reader and writer of runs (:mod:`toolex.runs.imports`),
 so they are ranked and checked exactly like ``toolex runs import``; results for query ids the
-labels do not judge are dropped and counted, as trec_eval ignores them.
+labels do not judge are dropped and counted, as trec_eval ignores them. One shortcut gives the
+same rows: plain TREC files scored against a qrels file (ASCII ids, nothing to merge, decode or
+refuse: nearly every such call) are read by DuckDB straight into stand-ins of only the tables
+the metric SQL reads (:mod:`toolex.runs.plain`), without the readers' Arrow and numpy.
 """
 
 from __future__ import annotations
