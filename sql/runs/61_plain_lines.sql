@@ -25,7 +25,8 @@ SELECT line,
        CASE WHEN single_spaced THEN string_split(body, ' ')
             ELSE regexp_split_to_array(trim(body, ' ' || chr(9) || chr(13)), '[ \t\r]+')
        END AS fields,
-       length(body) - length(replace(body, chr(9), '')) AS tabs,
+       CASE WHEN single_spaced THEN 0 ELSE length(body) - length(replace(body, chr(9), '')) END
+           AS tabs,
        plain
 FROM lines
-WHERE trim(body, ' ' || chr(9) || chr(13)) <> '';
+WHERE CASE WHEN single_spaced THEN body <> '' ELSE trim(body, ' ' || chr(9) || chr(13)) <> '' END;

@@ -12,7 +12,7 @@ import pytest
 
 from toolex.api.evaluate import score
 from toolex.errors import InputError, ToolexError
-from toolex.runs import direct
+from toolex.runs import direct, plain
 from toolex.runs.direct import QRELS_BENCHMARK, _reference_scoring, direct_scoring
 from toolex.runs.plain import plain_scoring
 from toolex.store import Store
@@ -200,3 +200,14 @@ def test_a_glob_in_a_path_is_read_as_a_name(tmp_path):
     with direct_scoring([run], qrels_file=qrels) as got:
         assert got.store.runs() == ["run"]
         assert scored(got.store, ["run"])[0][0]["old"] == 1.0
+
+
+def test_a_large_file_takes_the_reference_path(tmp_path, monkeypatch):
+    """Past MAX_BYTES the reference reader is the cheaper one (toolex.runs.plain)."""
+    qrels, runs = write_files(tmp_path, seed=3)
+    monkeypatch.setattr(plain, "MAX_BYTES", max(p.stat().st_size for p in runs) - 1)
+    assert plain_scoring(qrels, runs, ["a", "b"], QRELS_BENCHMARK) is None
+    monkeypatch.setattr(plain, "MAX_BYTES", max(p.stat().st_size for p in runs))
+    got = plain_scoring(qrels, runs, ["a", "b"], QRELS_BENCHMARK)
+    assert got is not None
+    got[0].close()
