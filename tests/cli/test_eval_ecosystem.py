@@ -14,6 +14,7 @@ import pytrec_eval
 from click.testing import CliRunner
 
 from toolex.cli import cli
+from toolex.runs.plain import plain_scoring
 from toolex.store import Store
 
 L3 = math.log2(3)
@@ -68,6 +69,28 @@ def test_run_file_against_a_qrels_file_matches_pytrec_eval(files):
         mean = sum(per[q][measure] for q in QRELS) / len(QRELS)
         assert got[name] == pytest.approx(mean, abs=1e-9), name
     assert "1 qrels line(s) repeat" in res.stderr
+
+
+def test_plain_files_with_tabs_and_crlf_match_pytrec_eval(files):
+    """Files with nothing to merge or decode are read by DuckDB (toolex.runs.plain): tabs, runs
+    of spaces and CRLF split as line.split() splits them."""
+    qrels, trec = files
+    qrels.write_text(
+        "".join(f"{q}\t0  {d} {r}\r\n" for q, docs in QRELS.items() for d, r in docs.items())
+    )
+    trec.write_text(trec.read_text().replace(" Q0 ", "\tQ0\t \t").replace("\n", " \r\n"))
+    res = run(["eval", "--run-file", str(trec), "--qrels-file", str(qrels), "--format", "json"]
+              + ["-m", "nDCG@2", "-m", "AP@3"])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    got = {r["metric"]: r["old"] for r in json.loads(res.stdout) if r["category"] == "all"}
+    per = pytrec_eval.RelevanceEvaluator(QRELS, {"ndcg_cut.2", "map_cut.3"}).evaluate(RUN)
+    for name, measure in (("nDCG@2", "ndcg_cut_2"), ("AP@3", "map_cut_3")):
+        mean = sum(per[q][measure] for q in QRELS) / len(QRELS)
+        assert got[name] == pytest.approx(mean, abs=1e-9), name
+    assert "repeat" not in res.stderr
+    plain = plain_scoring(qrels, [trec], ["bm25"], "qrels")  # the way it was scored
+    assert plain is not None
+    plain[0].close()
 
 
 def test_run_file_against_a_stored_expansion_writes_nothing(files, tmp_path):

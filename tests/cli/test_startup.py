@@ -190,6 +190,25 @@ def test_eval_of_run_files_never_loads_pandas(tmp_path):
     assert out.stdout.strip().splitlines()[-1] == "LOADED"
 
 
+def test_eval_of_plain_trec_files_never_loads_arrow_or_the_loaders(tmp_path):
+    """Plain TREC files (printable ASCII, no escaped id) scored against a qrels file are read by
+    DuckDB into stand-ins of the tables the metric SQL reads (toolex.runs.plain): no pyarrow,
+    no numpy (0.12 CPU-s to import), no loader, no run reader, no schema to create."""
+    (tmp_path / "run.trec").write_text("q1 Q0 a 1 2.5 r\nq1 Q0 c 2 1.5 r\nq2 Q0 c 1 0.5 r\n")
+    (tmp_path / "qrels.trec").write_text("q1 0 a 1\nq1 0 c 0\nq2 0 c 2\n")
+    argv = ["--run-file", "run.trec", "--qrels-file", "qrels.trec", "-m", "nDCG@10"]
+    late = (
+        *LATE, "pyarrow", "numpy", "toolex.loaders", "toolex.runs.formats",
+        "toolex.runs.imports", "toolex.runs.trec",
+    )  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", EVAL_RUN.format(argv=argv, late=late)],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "LOADED"
+
+
 def test_the_trust_lines_never_load_the_verifiers_rules():
     """`toolex eval` prints the trust lines (toolex.reports.trust): they read the operating
     points' figures, not the rules or the evidence reader (which bring numpy)."""

@@ -11,12 +11,21 @@
 Runs are produced by :func:`toolex.retrieval.runs.retrieve_run`, which ranks with
 :mod:`toolex.retrieval` and hands the ranking to :func:`write_run`; this package never imports
 the retrievers.
+
+The names load on first use (PEP 562): ``toolex eval --run-file --qrels-file`` on plain TREC
+files (:mod:`toolex.runs.plain`) imports this package without Arrow or numpy.
 """
 
-from toolex.runs.formats import RUN_FORMATS, read_run
-from toolex.runs.imports import RunImport, import_results, import_run
-from toolex.runs.rrf import RRF_K, fuse
-from toolex.runs.write import LEVELS, RunCounts, RunListing, delete_run, list_runs, write_run
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolex.runs.formats import RUN_FORMATS, read_run
+    from toolex.runs.imports import RunImport, import_results, import_run
+    from toolex.runs.rrf import RRF_K, fuse
+    from toolex.runs.write import LEVELS, RunCounts, RunListing, delete_run, list_runs, write_run
 
 __all__ = [
     "LEVELS",
@@ -33,3 +42,18 @@ __all__ = [
     "read_run",
     "write_run",
 ]
+
+_HOME = {
+    **dict.fromkeys(("RUN_FORMATS", "read_run"), "formats"),
+    **dict.fromkeys(("RunImport", "import_results", "import_run"), "imports"),
+    **dict.fromkeys(("RRF_K", "fuse"), "rrf"),
+    **dict.fromkeys(
+        ("LEVELS", "RunCounts", "RunListing", "delete_run", "list_runs", "write_run"), "write"
+    ),
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _HOME:
+        return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

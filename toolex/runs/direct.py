@@ -12,7 +12,10 @@ Nothing is written to any store file:
 
 Either way the files go through the one reader and writer of runs (:mod:`toolex.runs.imports`),
 so they are ranked and checked exactly like ``toolex runs import``; results for query ids the
-labels do not judge are dropped and counted, as trec_eval ignores them.
+labels do not judge are dropped and counted, as trec_eval ignores them. One shortcut gives the
+same rows: plain TREC files scored against a qrels file (ASCII ids, nothing to merge, decode or
+refuse: nearly every such call) are read by DuckDB straight into stand-ins of only the tables
+the metric SQL reads (:mod:`toolex.runs.plain`), without the readers' Arrow and numpy.
 """
 
 from __future__ import annotations
@@ -21,14 +24,14 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolex.errors import InputError
-from toolex.loaders.beir import read_qrels
-from toolex.loaders.benchmark import Benchmark
-from toolex.loaders.fields import Where
-from toolex.loaders.write import write_benchmark
-from toolex.runs.imports import import_run
-from toolex.store import Store
+from toolex.runs.format_names import resolve_format
+
+if TYPE_CHECKING:
+    from toolex.loaders.benchmark import Benchmark
+    from toolex.store import Store
 
 QRELS_BENCHMARK = "qrels"
 
@@ -55,6 +58,35 @@ def direct_scoring(
     """Open the store the run files are scored in (see the module docstring); closed after."""
     if not run_files:
         raise InputError("give at least one run file")
+    if qrels_file is not None and all(resolve_format(Path(p), fmt) == "trec" for p in run_files):
+        from toolex.runs.plain import plain_scoring
+
+        run_ids = _run_names(run_files)
+        plain = plain_scoring(qrels_file, run_files, run_ids, QRELS_BENCHMARK)
+        if plain is not None:
+            store, notes = plain
+            try:
+                yield DirectScoring(store, QRELS_BENCHMARK, run_ids, notes)
+            finally:
+                store.close()
+            return
+    with _reference_scoring(run_files, qrels_file, db, benchmark, fmt) as scoring:
+        yield scoring
+
+
+@contextlib.contextmanager
+def _reference_scoring(
+    run_files: Sequence[str | Path],
+    qrels_file: str | Path | None,
+    db: str | Path | None,
+    benchmark: str | None,
+    fmt: str,
+) -> Iterator[DirectScoring]:
+    """Every file through the one reader and writer of runs and labels (the module docstring)."""
+    from toolex.loaders.write import write_benchmark
+    from toolex.runs.imports import import_run
+    from toolex.store import Store
+
     notes: list[str] = []
     if qrels_file is not None:
         store = Store.memory()
@@ -70,13 +102,11 @@ def direct_scoring(
         benchmark = store.require_benchmark(benchmark)
         if qrels_file is None:
             store.execute_script("runs/50_direct_tables.sql")
-        run_ids: list[str] = []
-        for path in run_files:
-            run_id = _run_name(Path(path), run_ids)
+        run_ids = _run_names(run_files)
+        for path, run_id in zip(run_files, run_ids, strict=True):
             done = import_run(
                 store, path, run=run_id, benchmark=benchmark, fmt=fmt, skip_unknown=True
             )
-            run_ids.append(run_id)
             notes += [
                 f"{run_id}: {note}"
                 for note in done.notes
@@ -91,6 +121,10 @@ def qrels_benchmark(path: str | Path) -> tuple[Benchmark, str | None]:
     """The labels of a qrels file as a benchmark (ids only): every judged query, every judged
     item; relevance <= 0 is kept as judged non-relevant, so a query with no relevant item is
     still scored (0), as trec_eval does."""
+    from toolex.loaders.beir import read_qrels
+    from toolex.loaders.benchmark import Benchmark
+    from toolex.loaders.fields import Where
+
     qrels = read_qrels(path)
     bench = Benchmark(QRELS_BENCHMARK, "qrels", str(path), qrel_field="corpus-id")
     slots: dict[str, int] = {}
@@ -121,10 +155,13 @@ def _stub_item(item_id: str) -> dict[str, str | None]:
     }
 
 
-def _run_name(path: Path, taken: list[str]) -> str:
-    """The run's name: the file name without its suffix, made unique."""
-    base = path.name.split(".")[0] or "run"
-    name, n = base, 2
-    while name in taken:
-        name, n = f"{base}-{n}", n + 1
-    return name
+def _run_names(paths: Sequence[str | Path]) -> list[str]:
+    """The runs' names: each file's name without its suffix, made unique in order."""
+    taken: list[str] = []
+    for path in paths:
+        base = Path(path).name.split(".")[0] or "run"
+        name, n = base, 2
+        while name in taken:
+            name, n = f"{base}-{n}", n + 1
+        taken.append(name)
+    return taken

@@ -35,6 +35,7 @@ from toolex.errors import InputError
 from toolex.loaders.readers import read_json_value, read_text
 from toolex.loaders.trec_ids import trec_escape, trec_unescape
 from toolex.runs.codes import RESULT_SCHEMA, encoded
+from toolex.runs.format_names import RUN_FORMATS, resolve_format
 from toolex.runs.trec import read_trec
 
 __all__ = [
@@ -46,27 +47,12 @@ __all__ = [
     "trec_unescape",
 ]
 
-RUN_FORMATS = ("auto", "trec", "csv", "parquet", "toolret-json")
 _ALIASES = {
     "query_id": ("query_id", "qid", "query-id", "query"),
     "item_id": ("item_id", "docid", "doc_id", "corpus-id", "item", "tool_id"),
     "score": ("score",),
     "slot": ("slot",),
 }
-
-
-def resolve_format(path: Path, fmt: str = "auto") -> str:
-    """The concrete format of ``path``: ``fmt`` itself, or (``auto``) the one its suffix names."""
-    if fmt not in RUN_FORMATS:
-        raise InputError(
-            f"unknown run format {fmt!r}; choose one of {', '.join(RUN_FORMATS)}", field="format"
-        )
-    if fmt != "auto":
-        return fmt
-    suffix = path.suffix.lower()
-    return {".parquet": "parquet", ".csv": "csv", ".tsv": "csv", ".json": "toolret-json"}.get(
-        suffix, "trec"
-    )
 
 
 def read_run(path: str | Path, fmt: str = "auto") -> pa.Table:

@@ -25,7 +25,9 @@ from toolex.errors import InputError
 from toolex.loaders.fields import Where, check_id
 from toolex.printable import first_unshown, printable
 from toolex.runs import codes
-from toolex.runs.formats import read_run, resolve_format
+from toolex.runs.format_names import resolve_format
+from toolex.runs.formats import read_run
+from toolex.runs.notes import skipped_note
 from toolex.runs.rrf import RRF_K
 from toolex.runs.write import check_free, check_level, write_run
 from toolex.store import Store
@@ -221,7 +223,7 @@ def _check(store: Store, benchmark: str, read: _ReadRun, skip_unknown: bool) -> 
         )
     if unknown:
         rows = sum(u["n_rows"] for u in unknown)
-        notes.append(f"skipped {rows} result(s) of {len(unknown)} unknown query id(s)")
+        notes.append(skipped_note(rows, len(unknown)))
     if _repeats(queries, table.column("slot"), items):
         with store.registered("new_results", table):
             d = store.rows("runs/21_duplicate_results.sql")[0]

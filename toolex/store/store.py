@@ -127,6 +127,16 @@ class Store(Migrations, Existence):
     def memory(cls) -> Store:
         return cls.open(":memory:")
 
+    @classmethod
+    def scratch(cls) -> Store:
+        """A store in memory with no tables: no schema, no migrations, for a caller that
+        builds connection-local stand-ins of only the tables it reads (toolex.runs.plain, for
+        `toolex eval --run-file --qrels-file`). The whole schema costs 0.065 CPU-s to create,
+        a fifth of what scoring two files takes."""
+        con = duckdb.connect(":memory:")
+        con.execute("SET enable_progress_bar = false")  # as open() sets it, for the same reason
+        return cls(con, ":memory:", False)
+
     def close(self) -> None:
         if self._counter is not None:
             self._counter.close()
