@@ -15,8 +15,9 @@ from api.conftest import OTHER_RUN, RUN, cli_run
 L3, L4 = math.log2(3), math.log2(4)
 
 
-def printed(value: float) -> float:
+def printed(value: object) -> float:
     """A float as `toolex eval --format json` prints it (12 significant digits)."""
+    assert isinstance(value, float), value
     return float(f"{value:.12g}")
 
 

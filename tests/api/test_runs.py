@@ -23,7 +23,7 @@ def _ranking(store: toolex.Store, run: str) -> list[tuple[str, str, int]]:
         "SELECT query_id, item_id, rank FROM run_results WHERE run_id = ? ORDER BY ALL",
         [run],
     )
-    return [tuple(r.values()) for r in table.to_pylist()]  # type: ignore[misc]
+    return [tuple(r.values()) for r in table.to_pylist()]
 
 
 # A ranx Run is made and imported in a child with numba's JIT off (as references/ranx_nojit.py

@@ -241,6 +241,9 @@ def reference(
             for metric, values in by_metric.items():
                 for k, v in values.items():
                     key = (qid, metric, k)
-                    old, new = out.get(key, (None, 0.0))
-                    out[key] = (v if idx == 0 else old, max(new, v))
+                    if idx == 0:
+                        out[key] = (v, max(0.0, v))
+                    else:  # every combination scores the same queries and metrics
+                        old, new = out[key]
+                        out[key] = (old, max(new, v))
     return out

@@ -170,5 +170,5 @@ def test_read_only_store_computes_metrics(tmp_path):
     with Store.open(path) as s:  # nothing persistent was written by the read-only session
         n = s.con.execute(
             "SELECT count(*) FROM duckdb_functions() WHERE function_name = 'metric_per_query'"
-        ).fetchone()[0]
-    assert n == 0
+        ).fetchall()
+    assert n == [(0,)]
