@@ -136,6 +136,7 @@ def test_the_first_ctrl_c_stops_a_stage_whose_server_never_answers(tmp_path):
             [TOOLEX, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             preexec_fn=sigint_default,  # Ctrl-C must reach it even when pytest runs under nohup
         )  # fmt: skip
+        assert proc.stderr is not None  # PIPE
         try:
             deadline = time.monotonic() + HANG_GUARD_S
             while s.count("chat") == 0:  # the verify stage is waiting on its first call
