@@ -35,6 +35,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -164,7 +165,7 @@ def real_vectors(cache: Path) -> tuple[np.ndarray, np.ndarray]:
     load_toolret(store, SHARED / "data" / "toolret")
     load_stabletoolbench(store, SHARED / "data" / "stabletoolbench")
     embedder = make_embedder("wordllama")
-    out = {}
+    out: dict[str, np.ndarray] = {}
     for table in ("items", "queries"):
         texts = [t for (t,) in reads.rows(store, f"SELECT text FROM {table} ORDER BY ALL")]
         t0 = time.perf_counter()
@@ -174,7 +175,7 @@ def real_vectors(cache: Path) -> tuple[np.ndarray, np.ndarray]:
         ]
         out["docs" if table == "items" else "queries"] = _unit(np.concatenate(vecs))
         print(f"embedded {len(texts)} {table} in {time.perf_counter() - t0:.0f} s", flush=True)
-    np.savez(path, **out)
+    np.savez(path, docs=out["docs"], queries=out["queries"])
     return out["docs"], out["queries"]
 
 
@@ -309,7 +310,7 @@ def run_size(rows: int, args, reference: Callable[[], None]) -> None:
                     build_s = time.perf_counter() - t0
                     built = shape
                 ms, rec, fds = measure(
-                    lambda p=p: vector_search(table, queries, args.k, None, p),
+                    partial(vector_search, table, queries, args.k, None, p),
                     truth,
                     args.k,
                     args.repeats,
@@ -354,7 +355,7 @@ def scoped(table, rows: int, queries: np.ndarray, exact: Exact, args, built) -> 
     probes = [replace(DEFAULT_ANN, nprobes=n) for n in args.nprobes or [DEFAULT_ANN.nprobes]]
     for p in (None, *probes):
         ms, rec, fds = measure(
-            lambda p=p: vector_search(table, queries, args.k, where, p), truth, args.k, args.repeats
+            partial(vector_search, table, queries, args.k, where, p), truth, args.k, args.repeats
         )
         label, search = describe(p)
         row(rows, f"{label} (1/{args.scopes} scope)", search, None, ms, rec, fds)

@@ -30,6 +30,7 @@ import reads
 
 from toolex.judges import make_judge
 from toolex.judges.base import ToolDoc, VerifyTask
+from toolex.judges.llm import LLMJudge
 from toolex.store import Store
 
 SERVER = Path(__file__).resolve().parents[1] / "tests" / "llm" / "scripted_server.py"
@@ -60,7 +61,7 @@ def bare_sdk_run(port: int, prompts: list[tuple[str, str]], in_flight: int) -> f
     import openai
 
     client = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", max_retries=0, timeout=30)
-    todo = queue.Queue()
+    todo: queue.Queue[tuple[str, str]] = queue.Queue()
     for i, (system, user) in enumerate(prompts):
         todo.put((f"reference call {i}\n{system}", user))  # new text: the plan never repeats
 
@@ -104,6 +105,7 @@ def main() -> None:
         stdout=subprocess.PIPE,
         text=True,
     )
+    assert server.stdout is not None  # PIPE
     try:
         port = int(server.stdout.readline())
         work = tasks(args.calls)
@@ -115,6 +117,7 @@ def main() -> None:
                 max_in_flight=args.in_flight,
                 timeout_s=30.0,
             )
+            assert isinstance(judge, LLMJudge)
             ideal = args.calls * args.latency / args.in_flight
             # Warm-up, untimed, for both runs alike: the SDK imports its response types on first
             # use and the machine is shared, so the reference runs right before the judge.

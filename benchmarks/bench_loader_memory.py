@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 # Generated inputs: ToolBench-shaped documentation, ~700 bytes per tool.
 FORMATS = (
@@ -115,7 +116,7 @@ def generate(fmt: str, mb: float, root: Path) -> tuple[list[str], Path]:
         (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" + lines)
         return ["beir", str(root)], big
     if fmt.startswith("plain") or fmt == "one-huge-record":
-        items = [{"id": f"t{i}", "doc": _tool(i)} for i in range(n)]
+        items: list[dict[str, Any]] = [{"id": f"t{i}", "doc": _tool(i)} for i in range(n)]
         if fmt == "one-huge-record":  # one item whose documentation is the whole file
             items = [
                 {"id": "t0", "doc": {"name": "huge", "examples": [_tool(i) for i in range(n)]}}

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections import defaultdict
+from typing import Any
 
 import fixtures
 import numpy as np
@@ -47,8 +48,8 @@ def build(store: Store, n_queries: int, n_runs: int, depth: int, seed: int) -> N
     n_gt = rng.integers(1, 5, n_queries)
     qids = np.array([f"query_{q:06d}" for q in range(n_queries)], dtype=object)
 
-    q_rows = {"q": [], "item": [], "rel": [], "slot": []}
-    c_rows = {"q": [], "combo": [], "status": [], "slot": [], "item": []}
+    q_rows: dict[str, list[Any]] = {"q": [], "item": [], "rel": [], "slot": []}
+    c_rows: dict[str, list[Any]] = {"q": [], "combo": [], "status": [], "slot": [], "item": []}
     for q in range(n_queries):
         gt = rng.choice(n_items, n_gt[q], replace=False)
         q_rows["q"] += [qids[q]] * len(gt)

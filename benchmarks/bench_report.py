@@ -20,6 +20,7 @@ import importlib.util
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import reads
 
@@ -32,6 +33,7 @@ def synthetic(n_queries: int, n_runs: int) -> Store:
     spec = importlib.util.spec_from_file_location(
         "bench_metrics", Path(__file__).with_name("bench_metrics.py")
     )
+    assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     store = Store.memory()
@@ -62,10 +64,11 @@ def main() -> None:
     print(f"reference  metrics.summary: {reference:6.2f} s")
 
     quarter = {"n_perm": 250, "n_boot": 250}
-    for label, opts in (
+    variants: tuple[tuple[str, dict[str, Any]], ...] = (
         ("defaults (1000 perms, 1000 resamples)", {}),
         ("quarter (250 perms, 250 resamples)", quarter),
-    ):
+    )
+    for label, opts in variants:
         with tempfile.TemporaryDirectory() as out:
             start = time.perf_counter()
             rep = build_report(store, out, run_ids=run_ids, pairs=pairs, k=args.k, **opts)

@@ -28,6 +28,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Literal, get_args
+from unittest.mock import patch
 
 import numpy as np
 import reads
@@ -111,9 +113,8 @@ def overhead(task: str, spec: str) -> None:
     r = DenseRetriever(spec, counting)
     from toolex.retrieval import runs as runs_mod
 
-    orig = runs_mod.make_retriever
-    runs_mod.make_retriever = lambda s: r  # same model instance as the reference
-    try:
+    # the same model instance as the reference
+    with patch.object(runs_mod, "make_retriever", lambda _spec: r):
         t0 = time.perf_counter()
         retrieve_run(store, "toolret", spec, "e2e", depth=k, scope="task")
         t_store = time.perf_counter() - t0
@@ -124,8 +125,6 @@ def overhead(task: str, spec: str) -> None:
         t0 = time.perf_counter()
         retrieve_run(store, "toolret", spec, "warm", depth=k, scope="task")
         t_warm = time.perf_counter() - t0
-    finally:
-        runs_mod.make_retriever = orig
     got_top1 = dict(
         reads.rows(store, "SELECT query_id, item_id FROM run_results WHERE run_id='e2e' AND rank=1")
     )
@@ -161,8 +160,15 @@ def _embed_sorted(embedder, texts):
     return out
 
 
+IndexType = Literal["IVF_PQ", "IVF_HNSW_SQ"]  # the --index choices
+
+
 def ann(
-    sizes: list[int], index_type: str = "IVF_PQ", dim: int = 384, n_queries: int = 200, k: int = 20
+    sizes: list[int],
+    index_type: IndexType = "IVF_PQ",
+    dim: int = 384,
+    n_queries: int = 200,
+    k: int = 20,
 ) -> None:
     import lancedb
     import pyarrow as pa
@@ -205,17 +211,16 @@ def ann(
 
         exact, flat_ms = run(tbl, False)
         t0 = time.perf_counter()
-        extra = {"num_sub_vectors": dim // 16} if index_type == "IVF_PQ" else {}
         tbl.create_index(
             metric="cosine",
             index_type=index_type,
             num_partitions=int(np.sqrt(n)),
             vector_column_name="vector",
-            **extra,
+            num_sub_vectors=dim // 16 if index_type == "IVF_PQ" else None,  # None: Lance's default
         )
         build = time.perf_counter() - t0
         approx, ann_ms = run(tbl, True)
-        ex = {}
+        ex: dict[int, set[str]] = {}
         for qi, iid in zip(
             exact.column("query_index").to_pylist(),
             exact.column("item_id").to_pylist(),
@@ -307,10 +312,10 @@ def quality(specs: list[str]) -> None:
         print(f"{name[:24]:<24} {seconds:>7.1f} " + " ".join(f"{c:>20}" for c in cells))
     print("\ncandidate pool: share of single-label queries whose GT tool is in the top 20")
     print(f"{'retriever':<24} " + " ".join(f"{t[:12]:>14}" for t in tasks))
-    for name, _, _, pool in rows:
+    for name, _, _, found in rows:
         print(
             f"{name[:24]:<24} "
-            + " ".join(f"{pool[t][0]:>8.3f} (n={pool[t][1]})"[:14].rjust(14) for t in tasks)
+            + " ".join(f"{found[t][0]:>8.3f} (n={found[t][1]})"[:14].rjust(14) for t in tasks)
         )
 
 
@@ -324,7 +329,7 @@ def main() -> None:
     o.add_argument("--retriever", default=MINILM_SPEC)
     a = sub.add_parser("ann")
     a.add_argument("--sizes", default="10000,30000,100000")
-    a.add_argument("--index", default="IVF_PQ", choices=["IVF_PQ", "IVF_HNSW_SQ"])
+    a.add_argument("--index", default="IVF_PQ", choices=get_args(IndexType))
     sub.add_parser("scopes")
     q = sub.add_parser("quality")
     q.add_argument(

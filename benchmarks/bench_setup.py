@@ -104,7 +104,8 @@ def main() -> None:
         if " --no-compile" not in first:
             raise SystemExit(f"the first command has no --no-compile to drop: {first!r}")
         first = first.replace(" --no-compile", "", 1)
-    started, steps = load(), [{"step": "python -m venv .venv", "seconds": None}]
+    started = load()
+    steps: list[dict[str, str | float | None]] = [{"step": "python -m venv .venv", "seconds": None}]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.1f} at start")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="toolex-bench-setup-") as tmp_name:

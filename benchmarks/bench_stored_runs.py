@@ -78,9 +78,9 @@ def main() -> None:
         .sort_by([(c, "ascending") for c in key])
         .equals(tables["crowded"].sort_by([(c, "ascending") for c in key]))
     ), "the scores of the same runs differ between the two stores"
-    alone, crowded = f"{args.scored} runs alone:", f"{args.scored} of {args.stored} stored runs:"
-    print(f"{alone:24} {best['alone']:6.2f} s (best of {args.repeat})")
-    print(f"{crowded:24} {best['crowded']:6.2f} s")
+    shown = f"{args.scored} runs alone:", f"{args.scored} of {args.stored} stored runs:"
+    print(f"{shown[0]:24} {best['alone']:6.2f} s (best of {args.repeat})")
+    print(f"{shown[1]:24} {best['crowded']:6.2f} s")
     print(f"ratio: {best['crowded'] / best['alone']:.2f} (target ≈ 1; same scores on both)")
 
 

@@ -22,8 +22,10 @@ import fixtures
 import numpy as np
 import pyarrow as pa
 import reads
+from textual.widgets import Input
 from toolex_tui.app import ToolexApp
 from toolex_tui.data import Browser, QueryFilter, open_browse_store
+from toolex_tui.screens.queries import QueriesScreen
 
 from toolex.store import Store
 
@@ -199,8 +201,9 @@ async def app_open_and_search(store: Store, text: str) -> tuple[float, float]:
         await pilot.pause()
         opened = time.perf_counter() - t0
         screen = app.screen
+        assert isinstance(screen, QueriesScreen)
         t1 = time.perf_counter()
-        screen.query_one("#search").value = text  # one Input.Changed -> one SQL page
+        screen.query_one("#search", Input).value = text  # one Input.Changed -> one SQL page
         await pilot.pause()
         searched = time.perf_counter() - t1
         assert screen.page_data.total >= 0

@@ -116,8 +116,9 @@ def load(db: str, labels: list[dict], subqueries: str, embedding: str) -> list[R
                 for qid in sorted({lab["query_id"] for lab in mine})
             ]
             for outcome in judge.decompose(tasks):
-                for sub in outcome.value:
-                    made[(outcome.key, sub.item_id)] = sub.text
+                assert isinstance(outcome.value, list), outcome.error  # the heuristic never fails
+                for step in outcome.value:
+                    made[(outcome.key, step.item_id)] = step.text
         for lab in mine:
             sub = made.get((lab["query_id"], lab["reference"])) or lab.get("subquery") or ""
             request = queries[lab["query_id"]]["text"]
@@ -284,7 +285,7 @@ def main() -> None:
             f"the verifier accepts {c['accepted']:3d}"
         )
     judged = [r for r in measured if r.judged]
-    failed = defaultdict(lambda: [0, 0])
+    failed: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])
     for r in judged:
         for point in r.failed:
             failed[point][r.yes] += 1

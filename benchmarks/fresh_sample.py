@@ -162,11 +162,11 @@ def report(folder: Path, write: bool = False) -> dict[str, dict]:
         rows[(it["benchmark"], it["part"])].append((yes, key in seen, weight))
     checks = {}
     for (bench, part), got in sorted(rows.items()):
-        yes = sum(y for y, _, _ in got)
-        lo, hi = wilson(yes, len(got))
+        n_yes = sum(y for y, _, _ in got)
+        lo, hi = wilson(n_yes, len(got))
         line = (
-            f"  {bench:16} {part:9} labelled {len(got):3}  yes {yes:3}  share "
-            f"{yes / len(got):.3f} [{lo:.2f}, {hi:.2f}]"
+            f"  {bench:16} {part:9} labelled {len(got):3}  yes {n_yes:3}  share "
+            f"{n_yes / len(got):.3f} [{lo:.2f}, {hi:.2f}]"
         )
         if part == "accepted":
             w = [x for _, _, x in got]
@@ -176,7 +176,7 @@ def report(folder: Path, write: bool = False) -> dict[str, dict]:
             checks[bench] = {
                 "round": folder.name,
                 "accepted": len(got),
-                "precision": yes / len(got),
+                "precision": n_yes / len(got),
                 "precision_ci": [lo, hi],
                 "weighted_precision": p,
                 "weighted_precision_ci": [wlo, whi],

@@ -52,7 +52,8 @@ def main(path: str) -> None:
     by_name: dict[str, list[str]] = defaultdict(list)
     for item_id, (t, _) in tools.items():
         by_name[(t.name or "").strip().lower()].append(item_id)
-    clones, namesakes = [], []
+    clones: list[tuple[str, str]] = []
+    namesakes: list[tuple[str, str]] = []
     for ids in by_name.values():
         for i, a in enumerate(ids):
             for b in ids[i + 1 :]:
@@ -65,7 +66,9 @@ def main(path: str) -> None:
 
     def subquery(ref: ToolDoc) -> str:
         task = DecomposeTask("p", fields.description(ref.doc) or (ref.name or ""), None, (ref,))
-        return next(judge.decompose([task])).value[0].text
+        made = next(judge.decompose([task])).value
+        assert isinstance(made, list), made  # the heuristic always decomposes
+        return made[0].text
 
     def rate(pairs: list[tuple[str, str]]) -> tuple[int, int]:
         acc = 0

@@ -159,7 +159,11 @@ def held_out(
 
     out: dict = {"groups": {}, "pools": {}}
     for g in groups:
-        out["groups"][g] = pooled(lambda r, g=g: group(r) == g)
+
+        def in_group(r: Row, g: str = g) -> bool:
+            return group(r) == g
+
+        out["groups"][g] = pooled(in_group)
         out["groups"][g]["thresholds"] = {
             "heuristic": cuts[g][0],
             "heuristic:prescreen": cuts[g][1],

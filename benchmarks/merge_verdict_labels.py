@@ -115,7 +115,7 @@ def main() -> None:
         return
     if open_:
         raise SystemExit(f"{len(open_)} disagreements are not adjudicated yet, e.g. {open_[:3]}")
-    final = Counter()
+    final: Counter[str] = Counter()
     lines = []
     for p in pool:
         key = (p["group"], p["candidate"])

@@ -4,6 +4,7 @@ old ones: two categories, one query with two labels, equivalents imported as com
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -27,14 +28,14 @@ QUERIES = [
     {"id": "q2", "text": "is it raining in Paris", "category": "web", "task": "travel"},
     {"id": "q3", "text": "plan a trip: flight and hotel", "category": "web", "task": "travel"},
 ]
-QRELS = [
+QRELS: list[dict[str, object]] = [
     {"query_id": "q1", "item_id": "a"},
     {"query_id": "q2", "item_id": "b"},
     {"query_id": "q3", "item_id": "c", "slot": 0},
     {"query_id": "q3", "item_id": "d", "slot": 1},
 ]
 # Expansion "default": b2 for b (q2), and c2 in c's place beside d (q3).
-COMBINATIONS = [
+COMBINATIONS: list[dict[str, object]] = [
     {"query_id": "q2", "combo_id": 1, "item_id": "b2"},
     {"query_id": "q3", "combo_id": 1, "item_id": "c2", "slot": 0},
     {"query_id": "q3", "combo_id": 1, "item_id": "d", "slot": 1},
@@ -48,7 +49,7 @@ RUN = {
 OTHER_RUN = {"q1": {"a": 1.0}, "q2": {"b": 2.0, "b2": 1.0}, "q3": {"d": 1.0, "c": 0.5}}
 
 
-def _jsonl(path: Path, rows: list[dict[str, object]]) -> Path:
+def _jsonl(path: Path, rows: Sequence[Mapping[str, object]]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
 

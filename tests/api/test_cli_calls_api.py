@@ -64,14 +64,14 @@ def _imports(path: Path) -> set[tuple[str, str]]:
     }
 
 
-def test_commands_import_the_api():
+def test_commands_import_the_api() -> None:
     for name, wanted in CALLS.items():
         found = _imports(CLI / name)
         for module, names in wanted.items():
             assert {(module, n) for n in names} <= found, (name, module, names)
 
 
-def test_no_command_calls_what_the_api_wraps():
+def test_no_command_calls_what_the_api_wraps() -> None:
     for path in sorted(CLI.glob("*.py")):
         if path.name == "demo.py":  # the demo's own module, outside this change
             continue

@@ -15,8 +15,9 @@ from api.conftest import OTHER_RUN, RUN, cli_run
 L3, L4 = math.log2(3), math.log2(4)
 
 
-def printed(value: float) -> float:
+def printed(value: object) -> float:
     """A float as `toolex eval --format json` prints it (12 significant digits)."""
+    assert isinstance(value, float), value
     return float(f"{value:.12g}")
 
 
@@ -40,7 +41,7 @@ def api_scores(frame: pd.DataFrame) -> dict[tuple[object, ...], dict[str, object
 @pytest.mark.parametrize(
     "metrics", [(), ("nDCG@3", "R@1", "RR", "AP@3", "P@2", "Comp@3")], ids=["default", "named"]
 )
-def test_in_memory_runs_score_as_toolex_eval_prints(db, metrics):
+def test_in_memory_runs_score_as_toolex_eval_prints(db: str, metrics: tuple[str, ...]) -> None:
     with toolex.open(db) as store:
         toolex.import_run(store, as_frame(RUN), run="frame", benchmark="b")
         toolex.import_run(store, OTHER_RUN, run="dict", benchmark="b")
@@ -62,7 +63,7 @@ def test_in_memory_runs_score_as_toolex_eval_prints(db, metrics):
         assert row["oracle"] is shown["oracle"] is False
 
 
-def test_values_by_hand(db):
+def test_values_by_hand(db: str) -> None:
     with toolex.open(db) as store:
         toolex.import_run(store, as_frame(RUN), run="frame", benchmark="b")
         frame = toolex.evaluate(store, "frame", ["nDCG@3", "R@1"], by="category")
@@ -95,7 +96,7 @@ def test_values_by_hand(db):
     assert set(frame["group"]) == {"code", "web", "all", "avg (category mean)"}
 
 
-def test_by_task_and_all(db):
+def test_by_task_and_all(db: str) -> None:
     with toolex.open(db) as store:
         toolex.import_run(store, RUN, run="dict", benchmark="b")
         by_task = toolex.evaluate(store, "dict", ["R@1"], by="task")
@@ -104,7 +105,7 @@ def test_by_task_and_all(db):
     assert only_all[["group", "old", "new"]].values.tolist() == [["all", 0.0, 0.5]]
 
 
-def test_unknown_run_and_metric_raise_typed_errors(db):
+def test_unknown_run_and_metric_raise_typed_errors(db: str) -> None:
     with toolex.open(db, read_only=True) as store:
         with pytest.raises(toolex.NotFoundError, match="nope"):
             toolex.evaluate(store, "nope")
@@ -116,7 +117,7 @@ def test_unknown_run_and_metric_raise_typed_errors(db):
             toolex.evaluate(store, "dict", ["nDCG@x"])
 
 
-def test_subquery_level_run_from_a_frame(db):
+def test_subquery_level_run_from_a_frame(db: str) -> None:
     """A sub-query-level run (one list per ground-truth slot, fused with RRF) is scored as an
     oracle-assisted run, by the API as by `toolex eval`."""
     rows = [

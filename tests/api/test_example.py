@@ -14,7 +14,12 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "score_a_retriever.
 
 @pytest.mark.shared_data
 @pytest.mark.timeout(900)  # about 35 s at load 10; the deadline only stops a hang
-def test_example_scores_bm25s_old_vs_new(shared_data, tmp_path, monkeypatch, capsys):
+def test_example_scores_bm25s_old_vs_new(
+    shared_data: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     plot = tmp_path / "gains.png"
     monkeypatch.setenv("TOOLEX_DATA", str(shared_data / "toolret"))
     monkeypatch.setenv("TOOLEX_TASKS", "apibank,toolink")
@@ -37,7 +42,7 @@ def test_example_scores_bm25s_old_vs_new(shared_data, tmp_path, monkeypatch, cap
     assert "loaded 598 queries and 1905 tools of apibank, toolink" in out
 
 
-def test_notebook_is_made_from_the_script():
+def test_notebook_is_made_from_the_script() -> None:
     """examples/score_a_retriever.ipynb is what examples/to_notebook.py makes of the script."""
     made = runpy.run_path(str(EXAMPLE.parent / "to_notebook.py"))["notebook"](EXAMPLE)
     assert EXAMPLE.with_suffix(".ipynb").read_text(encoding="utf-8") == made

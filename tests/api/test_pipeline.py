@@ -14,7 +14,7 @@ from api.conftest import RUN, cli_run
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
-def test_load_every_format(tmp_path):
+def test_load_every_format(tmp_path: Path) -> None:
     with toolex.open(tmp_path / "l.duckdb") as store:
         toolret = toolex.load_toolret(store, DATA / "toolret_mini", tasks=["mini"])
         beir = toolex.load_beir(store, DATA / "beir", name="beir")
@@ -37,7 +37,7 @@ def test_load_every_format(tmp_path):
     assert [r["benchmark"] for r in names] == ["beir", "plain", "skills", "toolret"]
 
 
-def test_load_stabletoolbench_and_docs(shared_data, tmp_path):
+def test_load_stabletoolbench_and_docs(shared_data: Path, tmp_path: Path) -> None:
     with toolex.open(tmp_path / "s.duckdb") as store:
         stb = toolex.load_stabletoolbench(
             store, shared_data / "stabletoolbench", groups=["G1_tool"], name="stb"
@@ -54,7 +54,7 @@ def test_load_stabletoolbench_and_docs(shared_data, tmp_path):
     assert docs.summary().count("101") >= 1
 
 
-def test_retrieve_expand_stats_trust_export(db, tmp_path):
+def test_retrieve_expand_stats_trust_export(db: str, tmp_path: Path) -> None:
     seen: list[tuple[str, int, int]] = []
     settings = toolex.expand_settings(depth=5, audit_cap=10)
     with toolex.open(db) as store:
@@ -91,7 +91,7 @@ def test_retrieve_expand_stats_trust_export(db, tmp_path):
     assert (tmp_path / "bm25.trec").read_text().count("\n") == 9
 
 
-def test_expand_settings_are_the_clis(tmp_path):
+def test_expand_settings_are_the_clis(tmp_path: Path) -> None:
     from toolex.pipeline import settings as defaults
     from toolex.pipeline.settings import CANDIDATE_RETRIEVER, CANDIDATES_PER_SUBQUERY
 
@@ -124,7 +124,7 @@ def test_expand_settings_are_the_clis(tmp_path):
     assert cli.settings == from_file
 
 
-def test_expand_refuses_a_stage_without_its_input(db):
+def test_expand_refuses_a_stage_without_its_input(db: str) -> None:
     with toolex.open(db) as store:
         with pytest.raises(toolex.ToolexError, match="decompose"):
             toolex.expand(store, "b", expansion="fresh", stages="verify")
@@ -134,7 +134,7 @@ def test_expand_refuses_a_stage_without_its_input(db):
             toolex.expand(store, "nope")
 
 
-def test_sql_arrow_and_pandas(db):
+def test_sql_arrow_and_pandas(db: str) -> None:
     table = toolex.sql(db, "SELECT query_id, category FROM queries ORDER BY 1")
     frame = toolex.sql_df(db, "SELECT count(*) AS n FROM qrels WHERE query_id = $q", {"q": "q3"})
     assert table.to_pylist()[0] == {"query_id": "q1", "category": "code"}
@@ -152,7 +152,7 @@ def test_sql_arrow_and_pandas(db):
     assert json.loads(out) == [{"n": 9}]
 
 
-def test_open_errors(tmp_path):
+def test_open_errors(tmp_path: Path) -> None:
     with pytest.raises(toolex.StoreError, match="no store"):
         toolex.open(tmp_path / "missing.duckdb", read_only=True)
     with pytest.raises(toolex.StoreError, match="does not exist"):

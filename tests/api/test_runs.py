@@ -23,7 +23,7 @@ def _ranking(store: toolex.Store, run: str) -> list[tuple[str, str, int]]:
         "SELECT query_id, item_id, rank FROM run_results WHERE run_id = ? ORDER BY ALL",
         [run],
     )
-    return [tuple(r.values()) for r in table.to_pylist()]  # type: ignore[misc]
+    return [tuple(r.values()) for r in table.to_pylist()]
 
 
 # A ranx Run is made and imported in a child with numba's JIT off (as references/ranx_nojit.py
@@ -52,7 +52,7 @@ def _import_ranx_run(db: str) -> tuple[int, int, str]:
     return queries, results, fmt
 
 
-def test_every_source_stores_the_same_ranking(db, tmp_path):
+def test_every_source_stores_the_same_ranking(db: str, tmp_path: Path) -> None:
     trec = tmp_path / "run.trec"
     trec.write_text(
         "".join(f"{q} Q0 {d} 0 {s} t\n" for q, docs in RUN.items() for d, s in docs.items()),
@@ -85,7 +85,7 @@ def test_every_source_stores_the_same_ranking(db, tmp_path):
     assert out.count("\n") == 1 + len(got)
 
 
-def test_delete_run(db):
+def test_delete_run(db: str) -> None:
     with toolex.open(db) as store:
         toolex.import_run(store, RUN, run="dict", benchmark="b")
         assert toolex.delete_run(store, "dict") == 9
@@ -93,7 +93,7 @@ def test_delete_run(db):
             toolex.delete_run(store, "dict")
 
 
-def test_bad_runs_raise_input_errors_naming_where(db):
+def test_bad_runs_raise_input_errors_naming_where(db: str) -> None:
     with toolex.open(db) as store:
         with pytest.raises(toolex.InputError, match="query id 'q9' is not in benchmark 'b'"):
             toolex.import_run(store, {"q9": {"a": 1.0}}, run="r", benchmark="b")

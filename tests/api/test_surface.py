@@ -12,7 +12,7 @@ import toolex
 HEAVY = ("duckdb", "lancedb", "pyarrow", "pandas", "numpy", "click")
 
 
-def test_import_toolex_loads_no_heavy_package():
+def test_import_toolex_loads_no_heavy_package() -> None:
     code = f"import sys, toolex; toolex.__all__; print([m for m in {HEAVY!r} if m in sys.modules])"
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
@@ -20,7 +20,7 @@ def test_import_toolex_loads_no_heavy_package():
     assert out.stdout.strip() == "[]"
 
 
-def test_all_is_the_lazy_table_and_each_name_resolves_documented():
+def test_all_is_the_lazy_table_and_each_name_resolves_documented() -> None:
     assert toolex.__all__ == ["__version__", *toolex._EXPORTS]
     assert toolex.__all__[1:] == sorted(toolex.__all__[1:])
     for name in toolex.__all__[1:]:
@@ -35,7 +35,7 @@ def test_all_is_the_lazy_table_and_each_name_resolves_documented():
     assert set(dir(toolex)) >= set(toolex.__all__)
 
 
-def test_unknown_attribute_is_an_attribute_error():
+def test_unknown_attribute_is_an_attribute_error() -> None:
     try:
         toolex.nothing_here  # noqa: B018
     except AttributeError as exc:
@@ -44,7 +44,7 @@ def test_unknown_attribute_is_an_attribute_error():
         raise AssertionError("no AttributeError")
 
 
-def test_errors_are_the_ones_the_cli_prints():
+def test_errors_are_the_ones_the_cli_prints() -> None:
     from toolex import errors
 
     for name in ("ToolexError", "InputError", "StoreError", "NotFoundError", "NoOutcomeError"):

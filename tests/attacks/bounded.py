@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,7 +46,7 @@ class Bounded:
 
 
 def run_bounded(
-    *args: str, deadline_s: float = HANG_S, env: dict[str, str | None] | None = None
+    *args: str, deadline_s: float = HANG_S, env: Mapping[str, str | None] | None = None
 ) -> Bounded:
     with tempfile.TemporaryDirectory(prefix="toolex-bounded-") as tmp:
         out_path, err_path = Path(tmp, "out"), Path(tmp, "err")
@@ -89,10 +90,10 @@ def run_bounded(
                 hung = True
             else:
                 time.sleep(0.05)
-        out, err = out_path.read_text(errors="replace"), err_path.read_text(errors="replace")
+        printed = out_path.read_text(errors="replace"), err_path.read_text(errors="replace")
     if hung:
-        return Bounded(-9, out, err, hung=True)
+        return Bounded(-9, *printed, hung=True)
     if os.WIFSIGNALED(status):
-        return Bounded(-os.WTERMSIG(status), out, err, crashed=True)
+        return Bounded(-os.WTERMSIG(status), *printed, crashed=True)
     code = os.WEXITSTATUS(status)
-    return Bounded(code, out, err, crashed=code == 70)
+    return Bounded(code, *printed, crashed=code == 70)

@@ -117,12 +117,12 @@ def run_forked(*args: str, file_limit: int | None = None) -> Ran:
             finally:
                 os._exit(code)
         _, status = os.waitpid(pid, 0)
-        out, err = out_path.read_text(errors="replace"), err_path.read_text(errors="replace")
+        printed = out_path.read_text(errors="replace"), err_path.read_text(errors="replace")
     if os.WIFSIGNALED(status):
-        return Ran(1, out, err, RuntimeError(f"killed by signal {os.WTERMSIG(status)}"))
+        return Ran(1, *printed, RuntimeError(f"killed by signal {os.WTERMSIG(status)}"))
     code = os.WEXITSTATUS(status)
     escaped = RuntimeError("uncaught exception") if code == 70 else None
-    return Ran(code, out, err, escaped)
+    return Ran(code, *printed, escaped)
 
 
 from retrieval.conftest import hash_embedder, lib_store  # noqa: E402, F401  (fixtures)

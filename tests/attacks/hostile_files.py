@@ -116,7 +116,7 @@ def toolret_cases() -> Iterator[Case]:
         yield Case("toolret", f"labels {labels[:30]}", ok, load(tools, q))
 
 
-def _stb(tmp: Path, records: str, ids: Callable[[Path], None] | None = None) -> Path:
+def _stb(tmp: Path, records: str, ids: Callable[[Path], object] | None = None) -> Path:
     root = tmp / "stb"
     (root / "test_instruction").mkdir(parents=True, exist_ok=True)
     (root / "test_instruction" / "G1_instruction.json").write_text(records, encoding="utf-8")
@@ -134,7 +134,7 @@ def stb_cases() -> Iterator[Case]:
             f'"api_name": {api_name}, "api_description": "daily"}}], "relevant APIs": {rel}}}]'
         )
 
-    def load(records: str, ids: Callable[[Path], None] | None = None):
+    def load(records: str, ids: Callable[[Path], object] | None = None):
         def run(store: Store, tmp: Path):
             return load_stabletoolbench(store, _stb(tmp, records, ids), name="plain", replace=True)
 

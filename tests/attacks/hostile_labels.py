@@ -119,16 +119,19 @@ def _beir(doc: str = "d1", query: str = "q1", scores: tuple[str, ...] = ("1",)) 
     return run
 
 
+SLOT_CASES: list[tuple[str, list[int | None], bool]] = [
+    ("negative slot", [-1, 0], False),
+    ("slot past the labels (5 on a 1-label query)", [5], False),
+    ("1-based slots", [1, 2], False),
+    ("a gap (0, 2)", [0, 2], False),
+    ("slot given twice", [0, 0], False),
+    ("slots in reverse file order", [1, 0], True),
+    ("one slot given, the next by file order", [0, None], True),
+]
+
+
 def slot_cases() -> Iterator[Case]:
-    for name, slots, ok in [
-        ("negative slot", [-1, 0], False),
-        ("slot past the labels (5 on a 1-label query)", [5], False),
-        ("1-based slots", [1, 2], False),
-        ("a gap (0, 2)", [0, 2], False),
-        ("slot given twice", [0, 0], False),
-        ("slots in reverse file order", [1, 0], True),
-        ("one slot given, the next by file order", [0, None], True),
-    ]:
+    for name, slots, ok in SLOT_CASES:
         qrels = [{"query_id": "q1", "item_id": ITEMS[i]["id"]} | ({} if s is None else {"slot": s})
                  for i, s in enumerate(slots)]  # fmt: skip
         yield Case("slots", name, ok, _plain(ITEMS, QUERIES, qrels))

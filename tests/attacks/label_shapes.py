@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 DOCS = {
     "weather::current": "Current weather conditions for a city: temperature, wind and rain.",
@@ -50,7 +51,9 @@ LABELS: dict[str, list[tuple[str, int, int | None]]] = {
 }
 # slot 1 (the repeated forecast) feeds slot 2 (the mail): after the merge, 0 -> 1. The edge
 # 0 -> 1 joins the two copies of one tool: it is dropped, with a note.
-EDGES = {"edges": [{"from": 1, "to": 2, "value": "forecast"}, {"from": 0, "to": 1}]}
+EDGES: dict[str, list[dict[str, Any]]] = {
+    "edges": [{"from": 1, "to": 2, "value": "forecast"}, {"from": 0, "to": 1}]
+}
 # What the store must hold afterwards: per query, (item, relevance, slot) in slot order.
 STORED = {
     "repro": [("weather::current", 1, 0), ("mail::send", 2, 1)],

@@ -60,7 +60,21 @@ def _cut(path: Path) -> None:
         fh.truncate(path.stat().st_size // 2)
 
 
-DAMAGE: dict[str, Callable[[DenseIndex], None]] = {
+def _replace_by_file(ix: DenseIndex) -> None:
+    shutil.rmtree(ix.table_dir)
+    ix.table_dir.write_text("x")
+
+
+def _data_flipped(n: int) -> Callable[[DenseIndex], None]:
+    return lambda ix: _flip(_data_files(ix)[0], n)
+
+
+def _manifest_flipped(n: int) -> Callable[[DenseIndex], None]:
+    return lambda ix: _flip(_manifest(ix), n)
+
+
+# what each damage returns (bytes written, say) is ignored
+DAMAGE: dict[str, Callable[[DenseIndex], object]] = {
     "sidecar cut in half": lambda ix: _cut(_sidecar(ix)),
     "sidecar emptied": lambda ix: _sidecar(ix).write_bytes(b""),
     "sidecar of random bytes": lambda ix: _sidecar(ix).write_bytes(random.randbytes(300)),
@@ -71,17 +85,12 @@ DAMAGE: dict[str, Callable[[DenseIndex], None]] = {
     "data file of random bytes": lambda ix: _data_files(ix)[0].write_bytes(random.randbytes(999)),
     "manifests deleted": lambda ix: shutil.rmtree(ix.table_dir / "_versions"),
     "table folder deleted": lambda ix: shutil.rmtree(ix.table_dir),
-    "table folder replaced by a file": lambda ix: (
-        shutil.rmtree(ix.table_dir),
-        ix.table_dir.write_text("x"),
-    ),
+    "table folder replaced by a file": _replace_by_file,
 }
 
 
-DAMAGE |= {f"data file byte flipped (seed {n})": (lambda ix, n=n: _flip(_data_files(ix)[0], n))
-           for n in range(12)}  # fmt: skip
-DAMAGE |= {f"manifest byte flipped (seed {n})": (lambda ix, n=n: _flip(_manifest(ix), n))
-           for n in range(3)}  # fmt: skip
+DAMAGE |= {f"data file byte flipped (seed {n})": _data_flipped(n) for n in range(12)}
+DAMAGE |= {f"manifest byte flipped (seed {n})": _manifest_flipped(n) for n in range(3)}
 
 
 @pytest.mark.parametrize("kind", list(DAMAGE))

@@ -58,8 +58,12 @@ def _cut(fraction: float) -> Callable[[Path], None]:
 
 def _scribble(offset: int | str, size: int = 4096) -> Callable[[Path], None]:
     def damage(path: Path) -> None:
-        at = {"middle": path.stat().st_size // 2, "last": path.stat().st_size - BLOCK + 100}.get(
-            offset, offset
+        at = (
+            offset
+            if isinstance(offset, int)
+            else {"middle": path.stat().st_size // 2, "last": path.stat().st_size - BLOCK + 100}[
+                offset
+            ]
         )
         with path.open("r+b") as fh:
             fh.seek(int(at))
@@ -276,9 +280,9 @@ def _flip(path: Path, offset: int) -> None:
 def _first_block(path: Path, table: str) -> int:
     """The file offset of a byte inside the first block holding ``table``'s data."""
     with Store.open(path, read_only=True) as store:
-        block = store.con.execute(
+        [(block,)] = store.con.execute(
             "SELECT min(block_id) FROM pragma_storage_info(?) WHERE block_id >= 0", [table]
-        ).fetchone()[0]
+        ).fetchall()
     return HEADER + int(block) * BLOCK + 64
 
 
@@ -301,7 +305,11 @@ def _browse(db: Path) -> tuple[int, str, str]:
     with Terminal("tui", "--db", str(db), size=(100, 30)) as term:
         # each mark is drawn only once the step's reads are done
         for mark, key in ((" of ", "enter"), ("· category ", "enter"), ("· kind ", "ctrl+q")):
-            term.wait_for(lambda t, m=mark: t.closed or m in t.text, repr(mark))
+
+            def shown(t: Terminal, m: str = mark) -> bool:
+                return t.closed or m in t.text
+
+            term.wait_for(shown, repr(mark))
             if term.closed:
                 break
             term.press(key)

@@ -21,6 +21,7 @@ MAX_RATIO = 18.0
 
 def _bench():
     spec = importlib.util.spec_from_file_location("bench_loader_memory", BENCH)
+    assert spec and spec.loader, BENCH
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

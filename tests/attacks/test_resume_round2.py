@@ -154,15 +154,18 @@ def test_a_stop_at_once_between_a_querys_slots_keeps_none_of_them(
     resumed = _copy(sample, tmp_path / "resumed.duckdb")
     monkeypatch.setattr(stage, "FLUSH_SECONDS", -1.0)  # every row due at once
     real, added = stage.Writer.add, [0]
+    last_query: list[str | None] = [None]
+    seen = {"queries": 0, "slots": 0}  # queries begun, sub-queries of the last one
 
     def add(self, target, row) -> None:
         if target is expansions.insert_subqueries:
             added[0] += 1
-            if row.query_id != getattr(add, "query", None):
-                add.query, add.slots = row.query_id, 0
-                add.queries = getattr(add, "queries", 0) + 1
-            add.slots += 1
-            if add.queries == 30 and add.slots == 2:
+            if row.query_id != last_query[0]:
+                last_query[0] = row.query_id
+                seen["slots"] = 0
+                seen["queries"] += 1
+            seen["slots"] += 1
+            if seen["queries"] == 30 and seen["slots"] == 2:
                 raise KeyboardInterrupt  # a second Ctrl-C: at once
         real(self, target, row)
 

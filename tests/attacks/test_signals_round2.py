@@ -63,7 +63,8 @@ def _until(check, what: str, proc: subprocess.Popen) -> None:
     end = time.monotonic() + WAIT_S
     while not check():
         if proc.poll() is not None:
-            pytest.fail(f"`toolex` ended ({proc.returncode}) before {what}: {proc.stderr.read()}")
+            said = proc.stderr.read() if proc.stderr else ""
+            pytest.fail(f"`toolex` ended ({proc.returncode}) before {what}: {said}")
         assert time.monotonic() < end, f"gave up waiting for {what}"
         time.sleep(0.05)
 

@@ -51,9 +51,10 @@ def test_snapshots_under_a_checkpointing_writer_are_consistent(bench_db, tmp_pat
     writer = subprocess.Popen(
         [sys.executable, "-c", WRITER, bench_db], stdout=subprocess.PIPE, text=True
     )
+    assert writer.stdout is not None  # PIPE
     try:
         assert writer.stdout.readline().strip() == "ready"
-        held = []  # max(i) of each copy
+        held: list[int] = []  # max(i) of each copy
         for n in range(int(os.environ.get("TOOLEX_SNAPSHOTS", "25"))):
             committed = 0
             while committed <= (held[-1] if held else 0):
@@ -144,6 +145,7 @@ def test_the_snapshot_is_removed_however_the_tui_ends(bench_db, tmp_path, how):
     tmp.mkdir()
     mode = {"return": "return", "raise": "raise"}.get(how, "wait")
     proc = _tui(bench_db, tmp, mode)
+    assert proc.stdin and proc.stdout and proc.stderr  # all three piped
     assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
     if how.startswith("SIG"):
         listed = sorted(p.name for p in tmp.iterdir())
@@ -175,6 +177,7 @@ def test_an_ignored_signal_removes_the_copy_and_stays_ignored(bench_db, tmp_path
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     proc = _tui(bench_db, tmp, "wait", before="ignored")
+    assert proc.stdin and proc.stdout and proc.stderr  # all three piped
     assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
     assert len(_copies(tmp)) == 1
     proc.send_signal(getattr(signal, how))

@@ -61,7 +61,11 @@ def test_ctrl_c_stops_the_statement_inside_duckdb(bench_db, toolex, monkeypatch)
     rescued: list[bool] = []
 
     def press_ctrl_c(self, *args, **kwargs):
-        watchdog = threading.Timer(WATCHDOG_S, lambda: (rescued.append(True), self.interrupt()))
+        def rescue() -> None:
+            rescued.append(True)
+            self.interrupt()
+
+        watchdog = threading.Timer(WATCHDOG_S, rescue)
         watchdog.daemon = True
         watchdog.start()
         _thread.interrupt_main()  # Ctrl-C, now that the statement is under way

@@ -98,7 +98,8 @@ def test_a_rerun_with_other_settings_is_refused_unless_replaced(tmp_path):
     )
     assert done.exit_code == 0, done.output
     store = Store.open(db, read_only=True)
-    config = json.loads(store.con.execute("SELECT config FROM expansions").fetchone()[0])
+    [(config_text,)] = store.con.execute("SELECT config FROM expansions").fetchall()
+    config = json.loads(config_text)
     store.close()
     assert (config["depth"], config["audit_cap"]) == (5, 1)
 

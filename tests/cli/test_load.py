@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.errors import InputError
@@ -22,14 +22,15 @@ def db(tmp_path):
     return str(tmp_path / "t.duckdb")
 
 
-def run(*args: str) -> object:
+def run(*args: str) -> Result:
     result = CliRunner().invoke(cli, list(args))
     return result
 
 
 def count(db: str, table: str) -> int:
     with Store.open(db, read_only=True) as s:
-        return s.con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        [(n,)] = s.con.execute(f"SELECT count(*) FROM {table}").fetchall()
+        return int(n)
 
 
 def test_load_toolret_twice_and_replace(db):

@@ -132,7 +132,9 @@ def toolex(args: list[str], monkeypatch, capsys) -> tuple[int, str]:
     monkeypatch.setattr(sys, "argv", ["toolex", *args])
     with pytest.raises(SystemExit) as stop:
         main()
-    return stop.value.code, capsys.readouterr().err
+    code = stop.value.code
+    assert isinstance(code, int), code  # main exits with a number, never a message
+    return code, capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -35,11 +35,12 @@ def sample_db(tmp_path_factory) -> Path:
 def counts(db: Path) -> tuple:
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return con.execute(
+        [row] = con.execute(
             "SELECT (SELECT count(*) FROM subqueries), (SELECT count(*) FROM candidates), "
             "(SELECT count(*) FROM verdicts), (SELECT count(*) FROM verdicts WHERE accepted), "
             "(SELECT count(*) FROM combinations WHERE status = 'valid')"
-        ).fetchone()
+        ).fetchall()
+        return row
     finally:
         con.close()
 

@@ -22,12 +22,13 @@ def test_the_counts_stay_readable_at_any_width(width):
     bars.advance(17, calls=12, cost_usd=0.031)
     bars.start("bm25 search", 47, unit="sub-queries")
     bars.advance(3)
-    shown = Console(file=io.StringIO(), width=width, color_system=None)
+    out = io.StringIO()
+    shown = Console(file=out, width=width, color_system=None)
     shown.print(bars.bar.make_tasks_table(bars.bar.tasks))
     with_rate = len(bars.bar.columns) == 8
     bars.finish()
     bars.finish()
-    stage, search = shown.file.getvalue().splitlines()
+    stage, search = out.getvalue().splitlines()
     assert len(stage) <= width and len(search) <= width
     for count in ("17/1234", "0:00:00", "ETA", "12 calls  $0.0310"):
         assert count in stage, (width, stage)

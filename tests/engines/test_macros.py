@@ -7,6 +7,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 import sqlglot
+from sqlglot import exp
 
 from engines import tooleq_input
 from toolex.engines.macros import base_tables, expand, read_macros
@@ -41,6 +42,7 @@ def as_one_statement(name: str) -> str:
     """The query with its macros expanded, the views written as CTEs (in DuckDB's SQL)."""
     expansion = expand(sqlglot.parse_one(sql_text(name), read="duckdb"), metric_macros())
     statement = expansion.statement
+    assert isinstance(statement, exp.Query)  # a SELECT, so its views can be CTEs
     for view, body in expansion.views.items():
         statement = statement.with_(view, as_=body)
     return statement.sql(dialect="duckdb")
@@ -121,6 +123,7 @@ def test_a_call_becomes_one_view_per_distinct_arguments():
     con = duckdb.connect()
     con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1), (2), (NULL)) AS v(x)")
     statement = expansion.statement
+    assert isinstance(statement, exp.Query)
     for view, body in expansion.views.items():
         statement = statement.with_(view, as_=body)
     assert con.execute(statement.sql(dialect="duckdb"), {"x": 1}).fetchall() == [(1,), (1,)]

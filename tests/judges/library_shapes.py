@@ -77,7 +77,7 @@ def _endpoint(
     )
 
 
-RAPIDAPI_TOOLS = {
+RAPIDAPI_TOOLS: dict[str, tuple[str, str, str, str, list[tuple[str, str]], dict[str, Any]]] = {
     "t1": (
         "Travel",
         "Booking",
@@ -387,7 +387,7 @@ GENERATED_TOOLS = [
     ),
 ]
 
-GENERATED_QUERIES = [
+GENERATED_QUERIES: list[dict[str, Any]] = [
     {
         "id": "g1",
         "text": "Please help me with the check-out process for Emily Johnson, who is departing "

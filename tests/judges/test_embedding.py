@@ -121,6 +121,7 @@ def test_the_config_files_embedding_reaches_the_evidence_reader_and_the_screen(
     assert config.embedding == spec
     judges = judges_for(store, config=config, benchmark="b")
     judge = judges["verify"]
+    assert isinstance(judge, HeuristicJudge)
     assert (judge.embedding_spec, judge.embedding) == (spec, MINILM)
     evidence = judge.reader().read(STEP, JOKE, REF, STEP)
     [embedder] = fake  # built once, for the spec the file gave
@@ -129,7 +130,7 @@ def test_the_config_files_embedding_reaches_the_evidence_reader_and_the_screen(
     assert evidence.doc_sim == pytest.approx(1.0)
     # the verify stage's pre-screen, built where no config is at hand, reads with it too
     screen = make_judge("heuristic:prescreen", store, benchmark="b")
-    assert screen.embedding == MINILM
+    assert isinstance(screen, HeuristicJudge) and screen.embedding == MINILM
     screen.reader().read(STEP, OTHER, REF, STEP)
     assert len(fake) == 1  # one load per process per spec
     wanted = Settings().per_stage(judges)
@@ -208,8 +209,10 @@ def test_held_out_figures_are_the_embeddings_own():
     assert set(shipped) == {"wordllama", MINILM}  # keyed by the model, never a folder
     for model in ("wordllama", MINILM):
         found = op.held_out("heuristic", "toolret", model)
+        assert found is not None, model
         assert found.precision == shipped[model]["benchmarks"]["toolret"]["heuristic"]["precision"]
     mine = op.held_out("heuristic", None, MINILM)
+    assert mine is not None
     assert mine.labels == shipped[MINILM]["all"]["heuristic"]["labels"]
     assert op.held_out("heuristic", "toolret", "BAAI/bge-small-en-v1.5") is None
 

@@ -31,7 +31,7 @@ def minilm(tmp_path) -> HeuristicJudge:
     (folder / "model.onnx").write_bytes(b"")
     return HeuristicJudge(
         embedding=f"fastembed:{MINILM}@{folder}",
-        embed=lambda texts: np.tile(np.float32([1.0, 0.0]), (len(texts), 1)),
+        embed=lambda texts: np.tile(np.array([1.0, 0.0], dtype=np.float32), (len(texts), 1)),
     )
 
 
@@ -77,15 +77,23 @@ def recorded(store, benchmark, judge_embedding=None):
         "INSERT INTO expansions VALUES (?, 'default', ?, now())", [benchmark, json.dumps(config)]
     )
     trust = expansion_trust(store, benchmark, "default")
+    assert trust is not None, benchmark  # the expansion was just recorded
     [verify] = [j for j in trust.judges if j.stage == "verify"]
     [line] = [line for line in trust.lines() if " verify " in line]
     return trust, verify, line
 
 
+def shipped(embedding: str) -> op.HeldOut:
+    """The held-out figures the wheel ships for the heuristic judge on toolret."""
+    found = op.held_out("heuristic", "toolret", embedding)
+    assert found is not None, embedding
+    return found
+
+
 def test_the_trust_line_prints_the_figures_of_the_embedding_used(store):
     trust, verify, line = recorded(store, "toolret", MINILM)
-    mine = op.held_out("heuristic", "toolret", MINILM)
-    theirs = op.held_out("heuristic", "toolret", "wordllama")
+    mine = shipped(MINILM)
+    theirs = shipped("wordllama")
     assert mine.precision != theirs.precision
     assert (verify.basis, verify.precision, verify.n) == (HELD_OUT_BASIS, mine.precision, 520)
     assert line.startswith(
@@ -97,7 +105,7 @@ def test_the_trust_line_prints_the_figures_of_the_embedding_used(store):
 
 def test_wordllama_expansions_keep_their_figures_and_their_line(store):
     _, verify, line = recorded(store, "toolret")
-    wordllama = op.held_out("heuristic", "toolret", "wordllama")
+    wordllama = shipped("wordllama")
     assert (verify.precision, verify.embedding) == (wordllama.precision, "wordllama")
     assert line.startswith(
         f"trust toolret/default verify heuristic: precision {wordllama.precision:.3f}"
@@ -113,7 +121,7 @@ def test_an_embedding_nobody_fitted_is_unmeasured_never_shown_wordllamas_figures
         "measured it on its scores; `python benchmarks/fit_offline_judge.py --db STORE "
         "--embedding SPEC` does"
     )
-    wordllama = op.held_out("heuristic", "toolret", "wordllama")
+    wordllama = shipped("wordllama")
     assert f"{wordllama.precision:.3f}" not in " ".join(trust.lines())
 
 

@@ -132,7 +132,7 @@ def test_verdicts_are_deterministic_and_words_are_weighed_by_the_library(store):
 def test_decompose_writes_one_step_per_tool_in_the_requests_words():
     task = DecomposeTask("q", REQUEST + ", and tell me a joke.", None, (REF, JOKE))
     out = next(HeuristicJudge().decompose([task]))
-    assert out.ok
+    assert out.ok and isinstance(out.value, list)
     assert [(s.slot, s.item_id) for s in out.value] == [
         (0, "QR Wizard::Generate QR Code"),
         (1, "Jokes::Random Joke"),

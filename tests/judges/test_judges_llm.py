@@ -9,6 +9,7 @@ import pytest
 from llm.llm_support import (
     ScriptedServer,
     audit_tasks,
+    client_of,
     decompose_tasks,
     tool,
     verify_tasks,
@@ -138,7 +139,7 @@ def test_injected_yes_changes_nothing(llm_env, store):
         [clean] = list(judge.verify([task]))
         [attacked] = list(judge.verify([evil]))
     assert clean.ok and clean.value == Verdict(False, "different operation", 0.2)
-    assert not attacked.ok and attacked.value is None and "not valid JSON" in attacked.error
+    assert not attacked.ok and attacked.value is None and "not valid JSON" in (attacked.error or "")
     statuses = [r["status"] for r in Ledger(store).rows()]
     assert statuses == ["ok", "malformed", "malformed"]
 
@@ -147,6 +148,7 @@ def test_estimate_counts_ledger_hits_tokens_and_cost(llm_env, store):
     tasks = verify_tasks(6)
     with ScriptedServer(responder) as s:
         judge = make_judge("openai:gpt-4o-mini", store, base_url=s.url + "/v1")
+        assert isinstance(judge, LLMJudge)
         calls, cached, prompt_toks, answer_toks = judge.plan("verify", tasks)
         assert (calls, cached) == (6, 0)
         sys_user = [judge._prepare("verify", t) for t in tasks]
@@ -181,8 +183,9 @@ def test_registry_specs(llm_env, store):
     judge = make_judge("openai:gpt-4o", store, config, max_attempts=2)
     assert isinstance(judge, LLMJudge) and judge.spec == "openai:gpt-4o"
     assert (judge.config.max_in_flight, judge.config.max_attempts) == (3, 2)
-    assert str(judge.client.sdk_client.base_url).startswith("http://127.0.0.1:9/v1")
-    assert judge.client.sdk_client.timeout == 9.0 and judge.client.sdk_client.max_retries == 0
+    sdk = client_of(judge).sdk_client
+    assert str(sdk.base_url).startswith("http://127.0.0.1:9/v1")
+    assert sdk.timeout == 9.0 and sdk.max_retries == 0
     with pytest.raises(TypeError, match="unknown LLM judge option"):
         make_judge("openai:gpt-4o", store, temperature=1)
 
@@ -204,7 +207,8 @@ def test_judges_per_stage_from_config(llm_env, store):
     )
     judges = judges_for(store, config=config)
     assert judges["decompose"] is judges["audit"] and judges["verify"].spec == "openai:gpt-4o-mini"
-    assert judges["verify"].config.openai_base_url == "http://127.0.0.1:9/v1"
+    verify_config = judges["verify"].config
+    assert verify_config and verify_config.openai_base_url == "http://127.0.0.1:9/v1"
 
 
 def test_one_judge_for_every_stage_wins_over_the_config(llm_env, store):
@@ -245,11 +249,11 @@ def test_compat_judge_end_to_end_and_a_server_on_another_port_is_the_same_judge(
 
 def test_structured_output_follows_the_config(llm_env, store):
     url = "http://127.0.0.1:9/v1"
-    default = {p: make_judge(s, store, base_url=url).client.mode for p, s in SPECS.items()}
+    default = {p: client_of(make_judge(s, store, base_url=url)).mode for p, s in SPECS.items()}
     assert default == {"openai": "json_schema", "anthropic": "tool"}
-    compat = make_judge(f"compat:{url}#m", store, structured="json_object")
-    assert compat.client.mode == "json_object" and compat.client.fallback("json_object") == "none"
+    compat = client_of(make_judge(f"compat:{url}#m", store, structured="json_object"))
+    assert compat.mode == "json_object" and compat.fallback("json_object") == "none"
     plain = make_judge(SPECS["anthropic"], store, base_url=url, structured="none")
-    assert plain.client.mode == "none"
+    assert client_of(plain).mode == "none"
     with pytest.raises(InputError, match="unknown structured output mode 'grammar'"):
         make_judge(SPECS["openai"], store, structured="grammar")

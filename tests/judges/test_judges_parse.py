@@ -9,6 +9,7 @@ import pytest
 from toolex.errors import AnswerError
 from toolex.judges.base import SubQuery, ToolDoc, Verdict
 from toolex.judges.parse import (
+    Rejected,
     leaked_names,
     parse_decomposition,
     parse_verdict,
@@ -168,7 +169,7 @@ def test_ordinary_words_that_are_also_names_do_not_count_as_leaks():
 def test_rejections_name_the_problem_for_the_model(text, hint):
     """The retry shows the model its answer and this hint (toolex/llm/executor.py)."""
     parser = parse_verdict if "verdict" in text or text.startswith("Sure") else None
-    with pytest.raises(AnswerError) as info:
+    with pytest.raises(Rejected) as info:
         (parser or (lambda t: parse_decomposition(t, TOOLS)))(text)
     assert info.value.hint.startswith(hint)
 
@@ -182,7 +183,7 @@ def test_rejections_name_the_problem_for_the_model(text, hint):
     ids=["nested", "long-number"],
 )
 def test_answers_that_crash_json_are_rejections(text):
-    with pytest.raises(AnswerError, match="not valid JSON") as info:
+    with pytest.raises(Rejected, match="not valid JSON") as info:
         parse_verdict(text)
     assert info.value.hint == "it is not the JSON object asked for"
 

@@ -136,7 +136,9 @@ def test_placeholders_must_match_exactly():
 
 def test_injected_instructions_stay_inside_the_fence():
     system, user = CASES["verify"]
-    boundary = re.search(r"<<(DATA-[0-9a-f]{16}) BEGIN", user).group(1)
+    fence = re.search(r"<<(DATA-[0-9a-f]{16}) BEGIN", user)
+    assert fence, user  # every prompt fences its data
+    boundary = fence.group(1)
     assert boundary not in INJECTION and boundary not in system
     assert user.startswith(f"Data marker: {boundary}\n")  # the model is told the token
     assert "<<MARKER BEGIN ...>>" in system  # ...and what it fences
@@ -214,7 +216,9 @@ def test_the_audit_sees_the_reference_combination_inside_data_blocks():
     assert "the same core operation as a reference tool counts as sufficient" in system
     assert "can produce the result the user wants" in system
     assert 'Answer "no" only for a functional gap' in system
-    boundary = re.search(r"<<(DATA-[0-9a-f]{16}) BEGIN", user).group(1)
+    fence = re.search(r"<<(DATA-[0-9a-f]{16}) BEGIN", user)
+    assert fence, user  # every prompt fences its data
+    boundary = fence.group(1)
     labels = re.findall(rf"<<{boundary} BEGIN ([A-Z0-9 -]+)>>", user)
     assert labels == [
         "REQUEST",

@@ -22,8 +22,8 @@ def test_verbs_come_from_the_name_and_the_description_gerunds_included():
 def test_inverse_operations_conflict_whichever_side_is_which():
     create = tool("c", "createUser", "Create a user account.")
     delete = tool("d", "deleteUser", "Delete a user account.")
-    assert "opposite operations" in direction_conflict(create, delete)
-    assert "opposite operations" in direction_conflict(delete, create)
+    assert "opposite operations" in (direction_conflict(create, delete) or "")
+    assert "opposite operations" in (direction_conflict(delete, create) or "")
     add = tool("e", "add_time", "Adds days to a date.")
     subtract = tool("f", "subtract_time", "Subtracts days from a date.")
     assert direction_conflict(add, subtract)
@@ -50,7 +50,7 @@ def test_a_translation_model_the_other_way_round_conflicts():
     fr_en = tool("a", "Helsinki-NLP/opus-mt-fr-en", "Translation model.")
     en_fr = tool("b", "Helsinki-NLP/opus-mt-en-fr", "Translation model.")
     assert language_pair(fr_en) == ("fr", "en")
-    assert "language pair" in direction_conflict(en_fr, fr_en)
+    assert "language pair" in (direction_conflict(en_fr, fr_en) or "")
     assert direction_conflict(fr_en, tool("c", "opus-mt-fr-en-big", "Translation.")) is None
 
 

@@ -9,7 +9,7 @@ candidate, or a behaviour its documentation states."""
 
 from __future__ import annotations
 
-from tests.judges.test_round4_classes import card, first, function, passes
+from judges.test_round4_classes import card, first, function, passes
 from toolex.judges import roles, specifics
 from toolex.judges.step import step_of
 

@@ -72,7 +72,7 @@ def test_a_distinctive_word_of_the_references_platform_counts_when_the_step_uses
 def test_siblings_differ_in_a_qualifier_the_other_never_documents():
     c = tool("a", "C Code Compiler Versions", "Versions of the C compiler.")
     csharp = tool("b", "C# Code Compiler Versions", "Versions of the C# compiler.")
-    assert "siblings" in qualifier_conflict(csharp, c)
+    assert "siblings" in (qualifier_conflict(csharp, c) or "")
     sale = tool("c", "Search for SALE", "Search properties for sale.")
     sold = tool("d", "Search for SOLD", "Search sold properties.")
     assert qualifier_conflict(sold, sale)

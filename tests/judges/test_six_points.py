@@ -346,4 +346,4 @@ def test_a_verdict_names_the_point_that_failed():
     )
     assert not v.accepted
     assert v.reason.startswith("no: outputs: the step asks for actors and plot")
-    assert 0.0 <= v.confidence <= 1.0
+    assert v.confidence is not None and 0.0 <= v.confidence <= 1.0

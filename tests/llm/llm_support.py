@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from typing import Any
 
 from llm.scripted_answers import FaultPlan
 from llm.scripted_server import ScriptedServer
 from toolex.judges import make_judge
-from toolex.judges.base import AuditTask, DecomposeTask, ToolDoc, VerifyTask
+from toolex.judges.base import AuditTask, DecomposeTask, Judge, Outcome, ToolDoc, VerifyTask
+from toolex.llm.clients.chat import ProviderChat
 from toolex.tooldoc.render import render_doc
 
 OPENAI_KEY = "sk-test-openai-5f3a9c"
@@ -30,7 +33,7 @@ TOPICS = [
 
 def tool(i: int, platform: str | None = None) -> ToolDoc:
     topic = TOPICS[i % len(TOPICS)]
-    doc = {
+    doc: dict[str, Any] = {
         "name": f"get_{topic.replace(' ', '_')}_{i}",
         "description": f"Returns the {topic} for the given place or item (variant {i}).",
         "required_parameters": [
@@ -80,16 +83,16 @@ def audit_tasks(n: int) -> list[AuditTask]:
     ]
 
 
-def outcome_view(outcomes) -> dict[str, object]:
+def outcome_view(outcomes: Iterable[Outcome]) -> dict[str, tuple[bool, object]]:
     """key -> comparable value (for comparing runs)."""
-    out = {}
+    out: dict[str, tuple[bool, object]] = {}
     for o in outcomes:
-        value = o.value
-        if isinstance(value, list):
-            value = json.dumps([[s.slot, s.text, s.item_id] for s in value])
-        elif value is not None:
-            value = (value.accepted, value.reason)
-        out[o.key] = (o.ok, value)
+        view: object = None
+        if isinstance(o.value, list):
+            view = json.dumps([[s.slot, s.text, s.item_id] for s in o.value])
+        elif o.value is not None:
+            view = (o.value.accepted, o.value.reason)
+        out[o.key] = (o.ok, view)
     return out
 
 
@@ -113,3 +116,9 @@ def judge_for(provider, server, store, **opts):
 
 def chat_count(server):
     return server.count("chat") + server.count("messages")
+
+
+def client_of(judge: Judge) -> ProviderChat:
+    """The provider client an LLM judge calls: its structured-output mode and SDK client."""
+    assert isinstance(judge.client, ProviderChat), judge.spec
+    return judge.client

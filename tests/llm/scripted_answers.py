@@ -83,6 +83,13 @@ def correction(body: dict[str, Any]) -> str | None:
     return _content(users[-1]) if len(users) > 1 else None
 
 
+def corrected(body: dict[str, Any]) -> str:
+    """The correction a retry carries; fails the test if ``body`` is a first attempt."""
+    fix = correction(body)
+    assert fix is not None, body
+    return fix
+
+
 def budget(body: dict[str, Any]) -> int | None:
     """The answer's token budget the request asked for."""
     return body.get("max_completion_tokens") or body.get("max_tokens")

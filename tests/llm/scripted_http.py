@@ -273,10 +273,11 @@ def handler_for(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             msg = BytesParser(policy=HTTP).parsebytes(
                 f"Content-Type: {ctype}\r\n\r\n".encode() + raw
             )
-            parts = {
-                p.get_param("name", header="content-disposition"): p.get_payload(decode=True)
-                for p in msg.iter_parts()
-            }
+            parts: dict[object, bytes] = {}
+            for p in msg.iter_parts():
+                payload = p.get_payload(decode=True)
+                assert isinstance(payload, bytes), payload  # a form field, not a nested part
+                parts[p.get_param("name", header="content-disposition")] = payload
             file_id = f"file-{uuid.uuid4().hex[:10]}"
             server.files[file_id] = parts.get("file", b"")
             self._record("files", {"purpose": (parts.get("purpose") or b"").decode()})

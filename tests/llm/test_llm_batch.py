@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from llm.llm_support import FaultPlan, ScriptedServer, outcome_view, verify_tasks
-from llm.scripted_answers import correction
+from llm.scripted_answers import corrected
 from toolex.judges import make_judge
 from toolex.llm.batch import submit
 from toolex.llm.calls import Call
@@ -48,7 +48,7 @@ def test_batch_run_with_malformed_answers(llm_env, store, provider):
         got = list(judge.verify(tasks))
         direct = s.count("chat") + s.count("messages")
         assert s.count("batches") == 1 and direct == 4  # the 4 malformed ones, called directly
-        fixes = [correction(r["body"]) for r in s.requests if r["kind"] in ("chat", "messages")]
+        fixes = [corrected(r["body"]) for r in s.requests if r["kind"] in ("chat", "messages")]
         # ...each told what was wrong with its batch answer
         assert all(f.startswith("Your answer was rejected: it is not valid JSON") for f in fixes)
         polls = s.count("get")
@@ -62,7 +62,9 @@ def test_batch_run_with_malformed_answers(llm_env, store, provider):
     assert all(r["status"] == "ok" and r["batch_id"] is None for r in rows if not r["batch_id"])
     assert outcome_view(again) == outcome_view(got)
     # batch answers are billed at half price; the fallbacks at the full price
-    rate_in, rate_out = price(SPECS[provider].split(":")[1])
+    rates = price(SPECS[provider].split(":")[1])
+    assert rates, provider  # both models are priced
+    rate_in, rate_out = rates
     for row in rows:
         full = (row["prompt_tokens"] * rate_in + row["completion_tokens"] * rate_out) / 1e6
         if row["status"] == "ok":

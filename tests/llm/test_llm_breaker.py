@@ -20,6 +20,7 @@ from llm.simulated_clock import SimClock
 from toolex.errors import ModelUnavailableError
 from toolex.judges import make_judge
 from toolex.llm.calls import Call
+from toolex.llm.clients import ChatClient, make_client
 from toolex.llm.executor import Executor
 from toolex.llm.ledger import Attempt, Ledger
 from toolex.llm.limiter import Limiter
@@ -38,15 +39,13 @@ def row(status: str, error: str | None, sent_s: float, took_s: float) -> tuple[A
     return r, sent_s
 
 
-class Endpoint:  # what Health reads off a client
-    provider = "compat"
-
-    class sdk_client:  # noqa: N801 - the SDK's attribute name
-        base_url = "http://127.0.0.1:8080/v1"
+def endpoint() -> ChatClient:
+    """A local server's client, never called: Health reads only its provider and base URL."""
+    return make_client("compat", "m", base_url="http://127.0.0.1:8080/v1")
 
 
 def test_three_timeouts_in_a_row_stop_the_stage():
-    health = Health(Endpoint(), n_threads=16)
+    health = Health(endpoint(), n_threads=16)
     health.see(*row("ok", None, 0, 1))
     for i in range(TIMEOUTS_IN_A_ROW - 1):
         health.see(*row("error", TIMEOUT, 10 + 400 * i, 300))
@@ -61,7 +60,7 @@ def test_three_timeouts_in_a_row_stop_the_stage():
 
 
 def test_timeouts_of_calls_in_flight_together_count_once():
-    health = Health(Endpoint(), n_threads=16)
+    health = Health(endpoint(), n_threads=16)
     for i in range(16):  # sixteen calls sent within a second, all timing out: one episode
         health.see(*row("error", TIMEOUT, i / 16, 60))
     health.check()
@@ -138,6 +137,7 @@ def test_the_first_ctrl_c_stops_a_stage_whose_server_never_answers(tmp_path):
             [TOOLEX, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             preexec_fn=sigint_default,  # Ctrl-C must reach it even when pytest runs under nohup
         )  # fmt: skip
+        assert proc.stderr is not None  # PIPE
         try:
             deadline = time.monotonic() + HANG_GUARD_S
             while s.count("chat") == 0:  # the verify stage is waiting on its first call

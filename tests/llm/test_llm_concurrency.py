@@ -17,6 +17,7 @@ import pytest
 from llm.one_slot_model import ANSWER, OneSlotServer
 from llm.simulated_clock import SimClock
 from toolex.judges import make_judge
+from toolex.judges.llm import LLMJudge
 from toolex.llm.calls import Call
 from toolex.llm.clients import Reply, Request, TransientError
 from toolex.llm.executor import Executor
@@ -41,6 +42,7 @@ def one_slot_run(store, spec=COMPAT, n=N, service_s=SERVICE_S, model=None, **opt
     limiter's cap, start, floor, latency watch and timeout), against the one-slot model (or
     the server model ``model`` makes from the clock and ``service_s``)."""
     judge = make_judge(spec, store, base_url="http://127.0.0.1:9/v1", **{**FAST, **opts})
+    assert isinstance(judge, LLMJudge) and judge.policy is not None
     settings = judge.limiter("verify")
     clock = SimClock()
     limiter = Limiter(
@@ -187,6 +189,7 @@ def test_after_a_timeout_on_a_server_that_keeps_working_nothing_is_sent_meanwhil
     clock = SimClock()
     limiter = Limiter(cap=2, start=2, watch_latency=True, clock=clock)
     warm = limiter.acquire(clock.event())
+    assert warm is not None  # a free slot is granted at once
     limiter.release(warm, latency=1.0)  # the server's fastest answer so far took 1 s
     limiter.keeps_abandoned = True
     got, times, rows = timeout_once_run(store, limiter, clock)
@@ -207,6 +210,7 @@ def test_after_a_timeout_the_place_is_given_back_at_once(store):
     clock = SimClock()
     limiter = Limiter(cap=1, start=1, watch_latency=True, clock=clock)
     warm = limiter.acquire(clock.event())
+    assert warm is not None  # a free slot is granted at once
     limiter.release(warm, latency=1000.0)
     got, times, rows = timeout_once_run(store, limiter, clock)
     assert all(r.ok for r in got) and len(rows) == 4 and limiter.keeps_abandoned is not True
@@ -247,6 +251,7 @@ def test_a_timeout_on_a_two_slot_server_that_drops_it_keeps_both_slots_in_use(ll
 def test_per_judge_timeouts(llm_env, store, provider):
     spec = "openai:gpt-4o" if provider == "openai" else "compat:http://127.0.0.1:9/v1#m"
     judge = make_judge(spec, store, base_url="http://127.0.0.1:9/v1")
+    assert isinstance(judge, LLMJudge) and judge.policy is not None
     expected = 60.0 if provider == "openai" else 300.0  # hosted vs local default
     assert judge.policy.timeout_s == expected
     assert judge.limiter("verify").allowed == (16 if provider == "openai" else 1)

@@ -17,6 +17,7 @@ from llm.llm_support import (
 )
 from llm.scripted_answers import default_responder, request_key
 from toolex.judges import make_judge
+from toolex.judges.llm import LLMJudge
 from toolex.llm.ledger import Ledger
 
 
@@ -155,22 +156,28 @@ def test_a_crashing_parser_is_a_recorded_malformed_answer(llm_env, store):
         [result] = list(executor.run([Call("k", "h", "s", "u", broken)]))
         sent = s.count("chat")
     rows = Ledger(store).rows()
-    assert not result.ok and "unreadable answer: RuntimeError: parser bug" in result.error
+    assert not result.ok and "unreadable answer: RuntimeError: parser bug" in (result.error or "")
     assert sent == len(rows) == 3 and {r["status"] for r in rows} == {"malformed"}
     assert all(r["response"] for r in rows)  # the answer paid for is kept
 
 
-def test_long_stages_run_in_chunks_and_later_chunks_reuse_earlier_answers(llm_env, store):
+def test_long_stages_run_in_chunks_and_later_chunks_reuse_earlier_answers(
+    llm_env, store, monkeypatch
+):
     tasks = verify_tasks(10)
     twins = [type(t)(t.key + "#twin", t.subquery, t.candidate, t.reference) for t in tasks[:3]]
     with ScriptedServer(default_responder) as s:
         judge = judge_for("openai", s, store)
+        assert isinstance(judge, LLMJudge)
         judge.chunk_size = 4
-        sizes = []
+        sizes: list[int] = []
         original = judge._run_chunk
-        judge._run_chunk = lambda stage, chunk: (sizes.append(len(chunk)), original(stage, chunk))[
-            1
-        ]
+
+        def counted(stage, chunk):
+            sizes.append(len(chunk))
+            return original(stage, chunk)
+
+        monkeypatch.setattr(judge, "_run_chunk", counted)
         got = list(judge.verify(tasks + twins))
         assert s.count("chat") == 10  # the twins, in the last chunk, came from the ledger
     assert sizes == [4, 4, 4, 1]

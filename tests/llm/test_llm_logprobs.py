@@ -12,6 +12,7 @@ import pytest
 
 from llm.llm_support import FAST, ScriptedServer, decompose_tasks, judge_for, verify_tasks
 from toolex.judges import make_judge
+from toolex.judges.base import Verdict
 from toolex.judges.confidence import second_judge
 from toolex.llm.clients import Request, make_client
 from toolex.llm.ledger import Ledger
@@ -81,7 +82,13 @@ def test_a_batch_answer_carries_its_probability_too(llm_env, store):
         )
         got = list(judge.verify(verify_tasks(4)))
     assert s.count("batches") == 1
-    assert all(o.value.confidence == pytest.approx(0.8 if o.value.accepted else 0.2) for o in got)
+    verdicts = [o.value for o in got]
+    assert all(isinstance(v, Verdict) for v in verdicts), verdicts
+    assert all(
+        v.confidence == pytest.approx(0.8 if v.accepted else 0.2)
+        for v in verdicts
+        if isinstance(v, Verdict)
+    )
 
 
 def test_no_logprobs_where_the_api_has_none(llm_env, store):
@@ -90,7 +97,7 @@ def test_no_logprobs_where_the_api_has_none(llm_env, store):
         got = list(anthropic.verify(verify_tasks(2)))
         reasoning = make_client("openai", "o3-mini", base_url=s.url + "/v1")
         reasoning.complete(Request("S", "U", logprobs=5))
-    assert all(o.ok and o.value.confidence is None for o in got)
+    assert all(o.ok and isinstance(o.value, Verdict) and o.value.confidence is None for o in got)
     assert all("logprobs" not in r["body"] for r in s.requests)
 
 
@@ -100,7 +107,7 @@ def test_a_server_that_refuses_logprobs_is_asked_without_them(llm_env, store, mo
         judge = make_judge(f"compat:{s.url}/v1#qwen", store, **FAST)
         got = list(judge.verify(verify_tasks(3)))
         asked = ["logprobs" in r["body"] for r in s.requests if r["kind"] == "chat"]
-    assert all(o.ok and o.value.confidence is None for o in got)
+    assert all(o.ok and isinstance(o.value, Verdict) and o.value.confidence is None for o in got)
     assert asked[0] and asked[1] is False and not any(asked[2:])  # refused once, then not asked
     assert [r["status"] for r in Ledger(store).rows()] == ["ok"] * 3
 

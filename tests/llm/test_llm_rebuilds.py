@@ -15,7 +15,7 @@ import json
 import re
 
 from llm.llm_support import FAST, ScriptedServer
-from llm.scripted_answers import _k_of, correction, default_responder, task_text
+from llm.scripted_answers import _k_of, corrected, correction, default_responder, task_text
 from toolex.judges import make_judge
 from toolex.judges.base import DecomposeTask, ToolDoc
 from toolex.llm.corrections import REBUILT
@@ -113,7 +113,7 @@ def test_a_name_s_words_the_request_says_are_the_plain_words_it_asks_for(llm_env
     # the request says ("delete my account"): accepted (it was rejected again, the name's
     # words counting as the name, and the task failed)
     assert [r["status"] for r in rows] == ["malformed", "ok"]
-    assert "the operation for number 1 names `DeleteAccount`" in correction(bodies[1])
+    assert "the operation for number 1 names `DeleteAccount`" in corrected(bodies[1])
     assert outcome.ok and outcome.value[1].operation == "delete account"
 
 
@@ -123,5 +123,5 @@ def test_a_hint_can_be_followed_where_the_request_lacks_the_name_s_words(llm_env
     request = "List the products in the 'Electronics' category and close my profile."
     outcome, bodies, rows = decompose(follows_the_hint, request, store)
     assert [r["status"] for r in rows] == ["malformed", "malformed", "ok"]
-    assert "write the operation as one plain verb" in correction(bodies[2])
+    assert "write the operation as one plain verb" in corrected(bodies[2])
     assert outcome.ok and outcome.value[1].operation == "delete"

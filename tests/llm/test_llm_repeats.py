@@ -11,7 +11,7 @@ import json
 import pytest
 
 from llm.llm_support import ScriptedServer, decompose_tasks, judge_for, verify_tasks
-from llm.scripted_answers import RepeatingModel, correction
+from llm.scripted_answers import RepeatingModel, corrected
 from toolex.llm.corrections import REBUILT, VARY_TEMPERATURE, Correction, Rejections, Stop
 from toolex.llm.ledger import Ledger
 
@@ -51,8 +51,8 @@ def test_a_repeat_gets_one_varied_retry_then_the_call_stops(llm_env, store):
     assert "stopped after 3 attempts: the model repeated a rejected answer" in outcome.error
     assert [r["status"] for r in rows] == ["malformed"] * 3
     assert [b.get("temperature") for b in bodies] == [0, 0, VARY_TEMPERATURE]
-    assert "the entity for number 0 names `get_weather_forecast_0`" in correction(bodies[1])
-    assert correction(bodies[2]).startswith(
+    assert "the entity for number 0 names `get_weather_forecast_0`" in corrected(bodies[1])
+    assert corrected(bodies[2]).startswith(
         "Your answer was rejected: it is, word for word, an answer you already gave"
     )
     assert len(set(prompts(bodies))) == len(bodies) == 3  # never the same prompt twice

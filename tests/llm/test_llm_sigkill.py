@@ -53,6 +53,7 @@ def test_sigkill_mid_stage_then_rerun(llm_env, tmp_path):
         child = subprocess.Popen(
             [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, env=dict(os.environ)
         )
+        assert child.stdout is not None  # PIPE
         assert child.stdout.readline().strip() == "ready"
         finished = [child.stdout.readline().strip() for _ in range(20)]
         child.send_signal(signal.SIGKILL)

@@ -41,7 +41,8 @@ class LoadedServer:
     provider, model, max_tokens = "compat", "qwen2.5-coder-1.5b", 512
 
     def __init__(self, clock: SimClock, service) -> None:
-        self.clock, self.service, self.sent = clock, service, {}
+        self.clock, self.service = clock, service
+        self.sent: dict[int, int] = {}
 
     def complete(self, request: Request) -> Reply:
         i = int(request.user.split()[-1])

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 import pytrec_eval
+from duckdb import DuckDBPyConnection
 
 BENCH = "b"
 
@@ -33,14 +34,19 @@ class Synthetic:
     meta: dict[str, tuple[str, str]] = field(default_factory=dict)  # query -> (task, category)
 
 
-def add_benchmark(con, name: str = BENCH) -> None:
+def add_benchmark(con: DuckDBPyConnection, name: str = BENCH) -> None:
     con.execute(
         "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'synth')", [name]
     )
 
 
 def add_query(
-    con, qid: str, labels: Sequence[tuple[str, int]], task="t1", category="c1", bench: str = BENCH
+    con: DuckDBPyConnection,
+    qid: str,
+    labels: Sequence[tuple[str, int]],
+    task: str = "t1",
+    category: str = "c1",
+    bench: str = BENCH,
 ) -> None:
     """A query and its ground truth; labels = [(item_id, relevance)], slot = position."""
     con.execute(
@@ -51,7 +57,9 @@ def add_query(
         con.execute("INSERT INTO qrels VALUES (?, ?, ?, ?, ?)", [bench, qid, item, rel, slot])
 
 
-def add_run(con, run_id: str, results: dict[str, dict[str, float]], bench: str = BENCH) -> None:
+def add_run(
+    con: DuckDBPyConnection, run_id: str, results: dict[str, dict[str, float]], bench: str = BENCH
+) -> None:
     """A run with trec_eval ranks computed here (score DESC, item_id DESC)."""
     con.execute(
         "INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')", [run_id, bench]
@@ -64,7 +72,7 @@ def add_run(con, run_id: str, results: dict[str, dict[str, float]], bench: str =
 
 
 def add_combo(
-    con,
+    con: DuckDBPyConnection,
     qid: str,
     combo_id: int,
     items: Sequence[str],
@@ -83,7 +91,7 @@ def add_combo(
     )
 
 
-def tool_set(combo, labels) -> frozenset:
+def tool_set(combo: Sequence[str], labels: Sequence[tuple[str, int]]) -> frozenset[tuple[str, int]]:
     """What scoring reads of a combination: its items, each at the grade of its slot's label."""
     best: dict[str, int] = {}
     for it, (_, grade) in zip(combo, labels, strict=True):
@@ -92,7 +100,7 @@ def tool_set(combo, labels) -> frozenset:
 
 
 def build_random(
-    con,
+    con: DuckDBPyConnection,
     *,
     seed: int,
     n_queries: int,
@@ -107,7 +115,7 @@ def build_random(
     rng = random.Random(seed)
     items = [f"i{n}" for n in range(n_items)]
     syn = Synthetic()
-    rows: dict[str, list[tuple]] = {
+    rows: dict[str, list[tuple[object, ...]]] = {
         t: []
         for t in ("queries", "qrels", "combinations", "combination_items", "runs", "run_results")
     }
@@ -217,7 +225,7 @@ def comp(labels: dict[str, int], results: dict[str, float], k: int) -> float:
 
 def reference(
     syn: Synthetic, run_id: str, ks: Sequence[int], *, extra: bool = False
-) -> dict[tuple, tuple[float, float]]:
+) -> dict[tuple[str, str, int], tuple[float, float]]:
     """{(query, metric, k): (old, new)}: pytrec_eval per combination, then max per query; the
     paper's three metrics, or (``extra``) P, RR and AP."""
     run = syn.runs[run_id]
@@ -232,7 +240,7 @@ def reference(
                     labels[item] = max(rel, labels.get(item, rel))
                 combo_qrels[qid] = labels
         per_combo.append(combo_qrels)
-    out: dict[tuple, tuple[float, float]] = {}
+    out: dict[tuple[str, str, int], tuple[float, float]] = {}
     for idx, qrels in enumerate(per_combo):
         scores = trec_extra(qrels, run, ks) if extra else trec_scores(qrels, run, ks)
         for qid, by_metric in scores.items():
@@ -241,6 +249,9 @@ def reference(
             for metric, values in by_metric.items():
                 for k, v in values.items():
                     key = (qid, metric, k)
-                    old, new = out.get(key, (None, 0.0))
-                    out[key] = (v if idx == 0 else old, max(new, v))
+                    if idx == 0:
+                        out[key] = (v, max(0.0, v))
+                    else:  # every combination scores the same queries and metrics
+                        old, new = out[key]
+                        out[key] = (old, max(new, v))
     return out

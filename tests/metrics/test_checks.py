@@ -6,9 +6,10 @@ from metrics.metrics_fixtures import build_random
 from toolex.checks import header, run_checks, score_once, violations
 from toolex.metrics import ensure_macros
 from toolex.resources import sql_files, sql_text
+from toolex.store import Store
 
 
-def test_every_check_file_documents_its_invariant():
+def test_every_check_file_documents_its_invariant() -> None:
     files = sql_files("checks")
     assert {"metrics_new_ge_old", "metrics_unit_range", "run_results_rank_order"} <= {
         p.stem for p in files
@@ -17,14 +18,14 @@ def test_every_check_file_documents_its_invariant():
         assert header(path.read_text()).startswith(f"{path.stem}:"), path.name
 
 
-def test_healthy_random_store_has_no_violation(store):
+def test_healthy_random_store_has_no_violation(store: Store) -> None:
     build_random(store.con, seed=3, n_queries=120, n_runs=2)
     results = run_checks(store)
     assert results and all(r.ok for r in results), [(r.name, r.rows[:3]) for r in results]
     assert violations(store) == []
 
 
-def test_rank_order_check_catches_a_rank_that_contradicts_the_scores(store):
+def test_rank_order_check_catches_a_rank_that_contradicts_the_scores(store: Store) -> None:
     build_random(store.con, seed=4, n_queries=20, n_runs=1, p_empty=0.0)
     store.con.execute("UPDATE run_results SET rank = rank + 1 WHERE query_id = 'q0'")
     (bad,) = violations(store)
@@ -33,7 +34,7 @@ def test_rank_order_check_catches_a_rank_that_contradicts_the_scores(store):
     assert "score DESC, then item_id DESC" in bad.invariant
 
 
-def test_new_ge_old_check_returns_violating_rows(store):
+def test_new_ge_old_check_returns_violating_rows(store: Store) -> None:
     build_random(store.con, seed=5, n_queries=10, n_runs=1)
     ensure_macros(store)
     # Simulate a broken engine (new below old) by shadowing the per-query macro.

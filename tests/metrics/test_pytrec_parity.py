@@ -4,19 +4,27 @@ computed combination by combination in plain Python (metrics_fixtures.reference)
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 import pytest
 import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics.metrics_fixtures import NO_CUT, build_random, reference
+from metrics.metrics_fixtures import NO_CUT, Synthetic, build_random, reference
 from toolex import metrics
 from toolex.store import Store
 
 KS = (1, 3, 5, 10, 20)
 
 
-def assert_matches(store, syn, run_ids, ks, families=("ndcg", "recall", "comp")):
+def assert_matches(
+    store: Store,
+    syn: Synthetic,
+    run_ids: Sequence[str],
+    ks: Sequence[int],
+    families: Sequence[str] = ("ndcg", "recall", "comp"),
+) -> int:
     extra = families != ("ndcg", "recall", "comp")
     table = metrics.per_query(store, run_ids, ks, families=families)
     got = {
@@ -36,14 +44,16 @@ def assert_matches(store, syn, run_ids, ks, families=("ndcg", "recall", "comp"))
 
 
 @pytest.fixture(scope="module")
-def random_store():
+def random_store() -> Iterator[tuple[Store, Synthetic]]:
     store = Store.memory()
     syn = build_random(store.con, seed=20240611, n_queries=400, n_runs=2)
     yield store, syn
     store.close()
 
 
-def test_old_and_new_match_pytrec_eval_on_hundreds_of_queries(random_store):
+def test_old_and_new_match_pytrec_eval_on_hundreds_of_queries(
+    random_store: tuple[Store, Synthetic],
+) -> None:
     store, syn = random_store
     n = assert_matches(store, syn, ["run0", "run1"], KS)
     assert n == 2 * 400 * 3 * len(KS)
@@ -55,7 +65,7 @@ def test_old_and_new_match_pytrec_eval_on_hundreds_of_queries(random_store):
     assert any(len(set(labels.values()) - {0}) > 1 for labels in syn.qrels.values())
 
 
-def test_p_rr_ap_match_pytrec_eval(random_store):
+def test_p_rr_ap_match_pytrec_eval(random_store: tuple[Store, Synthetic]) -> None:
     """P@K (trec_eval P), RR and RR@K (recip_rank), AP@K (map_cut) and AP (map), old and new."""
     store, syn = random_store
     ks = (1, 3, 10, NO_CUT)
@@ -63,14 +73,14 @@ def test_p_rr_ap_match_pytrec_eval(random_store):
     assert n == 2 * 400 * (3 * len(ks) - 1)  # P has no uncut form
 
 
-def test_new_is_never_below_old_and_sometimes_above(random_store):
+def test_new_is_never_below_old_and_sometimes_above(random_store: tuple[Store, Synthetic]) -> None:
     store, _ = random_store
     rows = metrics.per_query(store, ["run0"], (10,)).to_pylist()
     assert all(r["new"] >= r["old"] for r in rows)
     assert sum(r["new"] > r["old"] for r in rows) > 20
 
 
-def test_pytrec_eval_breaks_ties_by_docid_descending():
+def test_pytrec_eval_breaks_ties_by_docid_descending() -> None:
     # verified rather than assumed: "b" > "a", so b takes rank 1
     ev = pytrec_eval.RelevanceEvaluator({"q": {"a": 1}}, {"ndcg_cut.1,2"})
     got = ev.evaluate({"q": {"a": 0.5, "b": 0.5}})["q"]
@@ -79,7 +89,7 @@ def test_pytrec_eval_breaks_ties_by_docid_descending():
     assert ev.evaluate({"q": {"a": 0.5, "b": 0.5}})["q"]["ndcg_cut_1"] == 1.0
 
 
-def test_pytrec_eval_compares_scores_in_single_precision():
+def test_pytrec_eval_compares_scores_in_single_precision() -> None:
     # trec_eval keeps scores as C float: 0.63 + 0.3 (= 0.9299999999999999) ties with 0.93 there,
     # so "a" > ... wins on docid; a rank computed in double precision puts it second. The stored
     # rank (and so this engine) follows double precision; inputs rounded to a few decimals agree.
@@ -96,7 +106,9 @@ def test_pytrec_eval_compares_scores_in_single_precision():
     max_combos=st.integers(0, 5),
     ks=st.lists(st.integers(1, 15), min_size=1, max_size=3, unique=True),
 )
-def test_random_small_stores_match_the_reference(seed, n_queries, max_depth, max_combos, ks):
+def test_random_small_stores_match_the_reference(
+    seed: int, n_queries: int, max_depth: int, max_combos: int, ks: list[int]
+) -> None:
     with Store.memory() as store:
         syn = build_random(
             store.con,

@@ -6,6 +6,7 @@ from metrics.metrics_fixtures import add_benchmark, add_combo, add_query, add_ru
 from toolex.errors import ToolexError
 from toolex.metrics import Metric, Score, parse, scores
 from toolex.metrics.registry import NO_CUT
+from toolex.store import Store
 
 
 @pytest.mark.parametrize(
@@ -28,11 +29,11 @@ from toolex.metrics.registry import NO_CUT
         ("nDCG", Metric("ndcg", NO_CUT)),
     ],
 )
-def test_names_parse(name, metric):
+def test_names_parse(name: str, metric: Metric) -> None:
     assert parse(name) == metric
 
 
-def test_round_trip_and_labels():
+def test_round_trip_and_labels() -> None:
     assert str(parse("recall@5")) == "recall@5"
     assert parse("comp@20").label == "C@20"
     assert parse(parse("ndcg@1")) == Metric("ndcg", 1)
@@ -46,12 +47,12 @@ def test_round_trip_and_labels():
 
 
 @pytest.mark.parametrize("bad", ["P", "bpref@10", "ndcg@0", "ndcg@x", "@10"])
-def test_bad_names_are_clear(bad):
+def test_bad_names_are_clear(bad: str) -> None:
     with pytest.raises(ToolexError, match="metric|K must"):
         parse(bad)
 
 
-def test_a_name_dispatches_to_its_scores(store):
+def test_a_name_dispatches_to_its_scores(store: Store) -> None:
     add_benchmark(store.con)
     add_query(store.con, "q", [("a", 1), ("b", 1)])
     add_combo(store.con, "q", 1, ["a", "b2"])

@@ -40,11 +40,14 @@ def test_an_index_is_built_once_per_library_content(lib_store, monkeypatch):
 
     from toolex.retrieval.bm25 import BM25Retriever
 
-    builds = []
+    builds: list[int] = []
     original = bm25s.BM25.index
-    monkeypatch.setattr(
-        bm25s.BM25, "index", lambda self, *a, **k: (builds.append(1), original(self, *a, **k))[1]
-    )
+
+    def counted(self, *a, **k):
+        builds.append(1)
+        return original(self, *a, **k)
+
+    monkeypatch.setattr(bm25s.BM25, "index", counted)
     r = BM25Retriever()
     first = search(lib_store, "b", r, [("qa", 0, "weather")], depth=1, scope="benchmark")
     second = search(lib_store, "b", r, [("qb", 0, "translate")], depth=1, scope="benchmark")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from toolex.errors import InputError, ModelUnavailableError
-from toolex.retrieval.embedders import make_embedder
+from toolex.retrieval.embedders import WordLlamaEmbedder, make_embedder
 
 
 def test_unknown_specs_are_input_errors():
@@ -24,7 +24,12 @@ def test_fastembed_without_network_fails_fast_naming_offline_options(monkeypatch
     monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path))
     made: list[object] = []  # every connection tried: "fast" is counted, not timed (issue 25)
     real = socket.socket.connect
-    monkeypatch.setattr(socket.socket, "connect", lambda s, a: (made.append(a), real(s, a))[1])
+
+    def counted(s, a):
+        made.append(a)
+        return real(s, a)
+
+    monkeypatch.setattr(socket.socket, "connect", counted)
     with pytest.raises(ModelUnavailableError) as err:
         make_embedder("fastembed:BAAI/bge-small-en-v1.5")
     assert made == []  # offline: no download tried, so no hang and no retry loop
@@ -103,6 +108,7 @@ def test_wordllama_in_length_order_gives_wordllamas_own_vectors():
     """Embedding sorted by length (less padding per batch) must not move a vector: each text
     gets exactly what WordLlama gives it in the caller's order, and the rows come back in it."""
     emb = make_embedder("wordllama")
+    assert isinstance(emb, WordLlamaEmbedder)
     words = ["search", "weather", "flights", "hotel", "currency", "convert", "stock", "price"]
     texts = [" ".join(words[: 1 + (i * 7) % 9] * (1 + (i * 13) % 40)) for i in range(150)]
     own = emb._wl.embed(texts, norm=True)

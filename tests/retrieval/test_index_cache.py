@@ -3,6 +3,8 @@ is re-embedded alone, and the LanceDB table is rewritten only when the library c
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 import numpy as np
 
 from toolex.retrieval.dense import DenseRetriever
@@ -76,7 +78,8 @@ def test_ann_index_above_threshold_finds_the_exact_neighbours(store, hash_embedd
     hash_embedder.key = "hash-v1-ann"  # a fresh Lance table, built with the ANN index
     r = DenseRetriever("hash", hash_embedder)
     approx = search(store, "a", r, texts, depth=5, scope="benchmark")
+    assert r.index is not None and r.index.info is not None  # the search built and opened it
     assert r.index.info.ann and r.describe()["index"] == ann_mod.ANN_INDEX.lower()
-    assert r.describe()["ann"]["nprobes"] == ann_mod.ANN_NPROBES
+    assert r.describe()["ann"] == {**asdict(ann_mod.DEFAULT_ANN), "nprobes": ann_mod.ANN_NPROBES}
     top1 = lambda t: {(x["query_id"], x["item_id"]) for x in t.to_pylist() if x["rank"] == 1}  # noqa: E731
     assert len(top1(exact) & top1(approx)) >= 19  # exact distances in the probed partitions

@@ -17,6 +17,7 @@ import toolex.retrieval.index as index_mod
 from toolex.retrieval import search
 from toolex.retrieval.base import IndexInfo
 from toolex.retrieval.dense import DenseRetriever
+from toolex.retrieval.index_files import read_sidecar, write_sidecar
 
 pytestmark = pytest.mark.skipif(
     not os.path.isdir("/proc/self/fd"), reason="counts open files in /proc/self/fd"
@@ -53,7 +54,7 @@ def test_many_queries_in_one_search_stay_within_a_small_file_budget(ann_store, h
     words = [f"w{i}" for i in range(300)]
     texts = [(f"q{i}", 0, " ".join(rng.choice(words, 5))) for i in range(1000)]
     search(ann_store, "a", r, texts[:10], depth=5, scope="benchmark")  # build, open, warm
-    assert r.index.info.ann
+    assert r.index is not None and r.index.info is not None and r.index.info.ann
     # Lance's own threads and files are open by now; allow a bounded few per query of a chunk,
     # far below the 2,000 one 1,000-query call held with Lance's re-ranking (IVF_HNSW_SQ).
     budget = _open_files() + 4 * ann_mod.SEARCH_BATCH + 32
@@ -80,6 +81,7 @@ def test_the_index_is_built_once_per_library_not_per_batch(ann_store, hash_embed
     r = DenseRetriever("hash", hash_embedder)
     texts = [("q", 0, "w1 w2 w3")]
     search(ann_store, "a", r, texts, depth=5, scope="benchmark")
+    assert r.index is not None  # the first search built it
     calls, table = hash_embedder.calls, r.index.table
     search(ann_store, "a", r, texts, depth=5, scope="benchmark")
     # no second pass over the library's texts (the query text itself is cached too)
@@ -98,7 +100,7 @@ def test_a_table_built_with_another_index_is_rebuilt(ann_store, hash_embedder, m
     monkeypatch.setattr(index_mod, "DEFAULT_ANN", other)
     again = index_mod.DenseIndex(ann_store, hash_embedder, lib)
     assert again.build().rebuilt
-    meta = index_mod.read_sidecar(again.folder / f"{again.name}.toolex.json")
+    meta = read_sidecar(again.folder / f"{again.name}.toolex.json")
     assert meta["index"] == other.built_as()
 
 
@@ -113,9 +115,9 @@ def test_sidecars_from_before_issue_11_keep_flat_tables_and_rebuild_indexed_ones
         index = index_mod.DenseIndex(ann_store, hash_embedder, lib)
         index.build()
         sidecar = index.folder / f"{index.name}.toolex.json"
-        meta = index_mod.read_sidecar(sidecar)
+        meta = read_sidecar(sidecar)
         del meta["index"]  # as toolex wrote it before: an IVF_HNSW_SQ table said only "ann"
-        index_mod.write_sidecar(sidecar, meta)
+        write_sidecar(sidecar, meta)
         again = index_mod.DenseIndex(ann_store, hash_embedder, lib).build()
         assert (again.ann, again.rebuilt) == (ann, rebuilt)
 

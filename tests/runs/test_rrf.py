@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -58,10 +59,12 @@ SEEDS = {"subquery": [0, 1, 2], "hybrid": [3, 4]}
 @pytest.fixture(scope="module")
 def ranx_fused():
     """ranx's RRF of every seed's lists ({seed: {query: {item: score}}}), one child for all."""
-    asked, out = [], {}
+    asked: list[tuple[int, str]] = []
+    requests: list[dict[str, Any]] = []  # ranx's answers, in the order asked
+    out: dict[int, dict[str, dict[str, float]]] = {}
     for seed in (s for seeds in SEEDS.values() for s in seeds):
         out[seed] = {}
-        per_query = {}
+        per_query: dict[str, dict[int, dict[str, float]]] = {}
         for (qid, slot), ranked in _random_lists(seed).items():
             per_query.setdefault(qid, {})[slot] = {
                 it: -float(r) for r, (it, _s) in enumerate(ranked, 1)
@@ -73,8 +76,8 @@ def ranx_fused():
             else:  # ranx's fuse needs the same query ids in every run: one query at a time
                 asked.append((seed, qid))
                 runs = [{qid: slots[s]} for s in sorted(slots)]
-                out[seed][qid] = ranx_nojit.fuse_request(runs)
-    answers = ranx_nojit.call([out[seed][qid] for seed, qid in asked])
+                requests.append(ranx_nojit.fuse_request(runs))
+    answers = ranx_nojit.call(requests)
     for (seed, qid), fused in zip(asked, answers, strict=True):
         out[seed][qid] = fused[qid]
     return out
@@ -95,7 +98,7 @@ def test_subquery_rrf_equals_ranx(store, ranx_fused, seed):
     lists = _random_lists(seed)
     _insert_subquery_results(store, "r", lists)
     rows = _fused(store, "r")
-    ours = {}
+    ours: dict[str, dict[str, float]] = {}
     for qid, item, score, _ in rows:
         ours.setdefault(qid, {})[item] = score
     expected = ranx_fused[seed]
@@ -170,7 +173,7 @@ def test_hybrid_rrf_equals_ranx(store, ranx_fused, seed):
     names = ["list_id", "query_id", "slot", "item_id", "rank"]
     table = pa.table(dict(zip(names, zip(*rows, strict=True), strict=True)))
     out = fuse(store, table, depth=1000)
-    ours = {}
+    ours: dict[str, dict[str, float]] = {}
     for r in out.to_pylist():
         ours.setdefault(r["query_id"], {})[r["item_id"]] = r["score"]
     expected = ranx_fused[seed]

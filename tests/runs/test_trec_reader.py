@@ -260,9 +260,14 @@ NEAR_MISSES = {  # single-spaced but for one thing: each must be split, and read
 
 @pytest.mark.parametrize("miss", list(NEAR_MISSES))
 def test_a_file_not_single_spaced_is_split(tmp_path, monkeypatch, miss):
-    calls = []
+    calls: list[int] = []
     split = trec._split
-    monkeypatch.setattr(trec, "_split", lambda *a: calls.append(1) or split(*a))
+
+    def counted(*a):
+        calls.append(1)
+        return split(*a)
+
+    monkeypatch.setattr(trec, "_split", counted)
     path = tmp_path / "r.trec"
     path.write_text("a Q0 b 1 0.25 t\n" + NEAR_MISSES[miss] + "c Q0 d 3 0.125 t\n")
     same_as_reference(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -51,14 +52,14 @@ def db_copy(fixture_db: Path, tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def ro_store(fixture_db: Path) -> Store:
+def ro_store(fixture_db: Path) -> Iterator[Store]:
     store = Store.open(fixture_db, read_only=True)
     yield store
     store.close()
 
 
 @pytest.fixture
-def rw_store(db_copy: Path) -> Store:
+def rw_store(db_copy: Path) -> Iterator[Store]:
     store = Store.open(db_copy)
     yield store
     store.close()
@@ -93,7 +94,7 @@ def toolret_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> P
 
 
 @pytest.fixture
-def toolret_store(toolret_db: Path) -> Store:
+def toolret_store(toolret_db: Path) -> Iterator[Store]:
     store = Store.open(toolret_db, read_only=True)
     yield store
     store.close()

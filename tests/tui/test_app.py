@@ -90,6 +90,7 @@ async def test_sort_by_key_and_by_mouse(ro_store):
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
+        assert isinstance(screen, QueriesScreen)
         table = screen.query_one("#queries", DataTable)
         await pilot.press("S")  # reverse query_id
         assert keys(table)[0] == "G3_instruction:455"

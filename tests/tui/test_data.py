@@ -134,6 +134,7 @@ def test_locked_store_says_what_to_do_and_snapshot_opens(db_copy):
         stdout=subprocess.PIPE,
         text=True,
     )
+    assert writer.stdout is not None  # PIPE
     try:
         assert writer.stdout.readline().strip() == "locked"
         with pytest.raises(StoreLockedError, match="--snapshot"):

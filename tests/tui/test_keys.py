@@ -31,18 +31,18 @@ async def test_tab_reaches_every_table_of_a_query_and_shows_it(ro_store):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
         assert isinstance(app.screen, QueryDetailScreen)
-        seen = []
+        seen: list[str] = []
         for _ in range(len(DETAIL_TABLES)):
             await pilot.press("tab")
             focused = app.screen.focused
-            assert isinstance(focused, DataTable)
+            assert isinstance(focused, DataTable) and focused.id
             assert visible(app, focused), (focused.id, focused.region)
             seen.append(focused.id)
         assert sorted(seen) == sorted(DETAIL_TABLES)  # each table once, wherever focus began
         await pilot.press("tab")  # and round again
-        assert app.screen.focused.id == seen[0]
+        assert app.screen.focused and app.screen.focused.id == seen[0]
         await pilot.press("shift+tab")
-        assert app.screen.focused.id == seen[-1]
+        assert app.screen.focused and app.screen.focused.id == seen[-1]
 
 
 async def test_tab_reaches_the_tables_of_a_tool(ro_store):
@@ -58,8 +58,9 @@ async def test_tab_reaches_the_tables_of_a_tool(ro_store):
         seen = set()
         for _ in tables:
             await pilot.press("tab")
-            assert visible(app, app.screen.focused)
-            seen.add(app.screen.focused.id)
+            focused = app.screen.focused
+            assert focused and visible(app, focused)
+            seen.add(focused.id)
         assert seen == set(tables)
 
 

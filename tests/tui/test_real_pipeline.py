@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 from toolex_tui.app import ToolexApp
 from toolex_tui.data import Browser, QueryFilter
 from toolex_tui.screens.query_detail import QueryDetailScreen
@@ -63,7 +63,7 @@ async def test_detail_shows_what_the_pipeline_stored(real_store):
     ).fetchone()
     app = ToolexApp(real_store)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.screen.query_one("#search").value = qid  # as if typed: one Input.Changed
+        app.screen.query_one("#search", Input).value = qid  # as if typed: one Input.Changed
         await pilot.pause()
         assert [str(k.value) for k in app.screen.query_one("#queries", DataTable).rows] == [qid]
         await pilot.press("enter")  # the table has the focus: open the query

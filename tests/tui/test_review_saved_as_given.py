@@ -158,7 +158,8 @@ def _stored_rows(db: Path, into: Path) -> int:
     copy = snapshot_copy(db, into)
     try:
         with Store.open(copy, read_only=True) as store:
-            return int(store.con.execute("SELECT count(*) FROM review_labels").fetchone()[0])
+            [(n,)] = store.con.execute("SELECT count(*) FROM review_labels").fetchall()
+            return int(n)
     finally:
         for leftover in into.iterdir():
             leftover.unlink()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from textual.content import Content
 from textual.widgets import Static
 from toolex_tui.app import ToolexApp
 from toolex_tui.components.docpair import DocPane
@@ -76,6 +77,7 @@ async def label_all(store, sample, role, reviewer, plan, size, others=None):
         assert {(it["query_id"], it["slot"], it["item_id"]) for it in screen.items} == set(plan)
         for _ in range(len(screen.items)):
             item = screen.item
+            assert item is not None  # one per remaining label
             key = (item["query_id"], item["slot"], item["item_id"])
             reference = sample[key][0]
             # both documentations, side by side, both on screen
@@ -94,7 +96,9 @@ async def label_all(store, sample, role, reviewer, plan, size, others=None):
                 assert region.height >= 6 and region.width >= size[0] // 2 - 2
                 assert region.right <= size[0] and region.bottom <= size[1]
             assert left.region.right <= right.region.x  # side by side
-            assert item["subquery"] in screen.query_one("#r-members", Static).render().plain
+            members = screen.query_one("#r-members", Static).render()
+            assert isinstance(members, Content)
+            assert item["subquery"] in members.plain
             text = screen_text(screen)
             for word in JUDGE_WORDS:  # blind to the judge and the retriever
                 assert word not in text.replace(left.text, "").replace(right.text, "")
@@ -154,7 +158,7 @@ async def test_adjudicator_sees_no_score_and_no_judge(rw_store):
         texts = [screen_text(app.screen)]
         await pilot.press("right_square_bracket")
         texts.append(screen_text(app.screen))
-        assert app.screen.index == 1
+        assert isinstance(app.screen, ReviewScreen) and app.screen.index == 1
         for text in texts:
             assert "reviewer1: " in text and "reviewer2: " in text
             for word in ("0.83", "0.17", "RRF", "rank", "confidence", "accepted", "rejected"):
