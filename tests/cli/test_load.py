@@ -83,9 +83,9 @@ def test_load_beir_plain_docs_combinations_subqueries(db, tmp_path):
     assert r.exit_code == 0 and count(db, "subqueries") == 1
     # a sub-query file from before schema 072 names the reference ref_item_id: one note, read
     with Store.open(db, read_only=True) as s:
-        tool = s.con.execute(
+        [(tool,)] = s.con.execute(
             "SELECT item_id FROM qrels WHERE benchmark = 'skills' AND query_id = 's2' AND slot = 0"
-        ).fetchone()[0]
+        ).fetchall()
     subq.write_text(json.dumps({"query_id": "s2", "slot": 0, "text": "x", "ref_item_id": tool}))
     r = run(
         "load", "subqueries", str(subq), "--benchmark", "skills", "--expansion", "y", "--db", db

@@ -28,7 +28,8 @@ def write_files(tmp_path, seed: int, sep: str = " ", end: str = "\n"):
     skip and run queries the qrels lack; ``sep`` between fields, ``end`` after each line."""
     rng = random.Random(seed)
     items = [f"tool_{i}" for i in range(40)]
-    qrels, runs = [], [[], []]
+    qrels: list[str] = []
+    runs: list[list[str]] = [[], []]
     for q in range(60):
         judged = rng.sample(items, rng.randint(1, 4))
         qrels += [sep.join([f"q{q}", "0", d, str(rng.choice([-1, 0, 1, 1, 2]))]) for d in judged]
@@ -130,7 +131,7 @@ def test_scores_parse_as_python_float_does(tmp_path):
         assert got[f"d{i}"].hex() == float(text).hex(), text
 
 
-NOT_PLAIN = {
+NOT_PLAIN: dict[str, tuple[str, str | bytes, str | None]] = {
     # file, its text, what the reference path says (None: it scores; notes compared)
     "a duplicated doc": (
         "run", "q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\nq1 Q0 a 3 0.5 r\n",
@@ -161,7 +162,10 @@ NOT_PLAIN = {
 @pytest.mark.parametrize("case", list(NOT_PLAIN))
 def test_files_not_plain_take_the_reference_path(tmp_path, case):
     which, text, error = NOT_PLAIN[case]
-    files = {"qrels": "q1 0 a 1\nq1 0 b 0\nq2 0 c 2\n", "run": "q1 Q0 a 1 2 r\nq2 Q0 c 1 1 r\n"}
+    files: dict[str, str | bytes] = {
+        "qrels": "q1 0 a 1\nq1 0 b 0\nq2 0 c 2\n",
+        "run": "q1 Q0 a 1 2 r\nq2 Q0 c 1 1 r\n",
+    }
     files[which] = text
     qrels, run = tmp_path / "qrels.trec", tmp_path / "run.trec"
     for path, content in ((qrels, files["qrels"]), (run, files["run"])):
@@ -182,9 +186,9 @@ def test_files_not_plain_take_the_reference_path(tmp_path, case):
         with _reference_scoring([run], qrels, None, None, "auto") as ref:
             want = table_rows(ref.store), scored(ref.store, ref.run_ids), ref.notes
     except ToolexError as exc:  # an empty qrels file: nothing to load
-        with pytest.raises(ToolexError) as caught, direct_scoring([run], qrels_file=qrels):
+        with pytest.raises(ToolexError) as failed, direct_scoring([run], qrels_file=qrels):
             pass
-        assert str(caught.value) == str(exc)
+        assert str(failed.value) == str(exc)
         return
     with direct_scoring([run], qrels_file=qrels) as got:
         assert (table_rows(got.store), scored(got.store, got.run_ids), got.notes) == want
