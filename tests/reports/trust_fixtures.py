@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 
 from reports.fixtures import BENCHMARK, EXPANSION
+from toolex.judges import operating_points
+from toolex.judges.embedding import DEFAULT_EMBEDDING
 from toolex.store import Store
 
 LLM = "openai:x"
@@ -68,3 +70,12 @@ def review(store: Store, sample_id: str, labels: dict[str, str | None]) -> Store
                 [sample_id, BENCHMARK, EXPANSION, query, role, role, label],
             )
     return store
+
+
+def figures(where):
+    """The fit script's figures (toolex/data/labels/held_out.json) of one benchmark or "all"."""
+    from toolex.resources import data_path
+
+    found = json.loads(data_path(operating_points.HELD_OUT_FILE).read_text(encoding="utf-8"))
+    found = found[DEFAULT_EMBEDDING]  # the default embedding's figures
+    return found["all"] if where == "all" else found["benchmarks"][where]
