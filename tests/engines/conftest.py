@@ -8,6 +8,7 @@ Skipped only when Java is absent, and a failure under CI=true, where Java must b
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 
@@ -26,7 +27,12 @@ def spark():
         if IN_CI:
             pytest.fail(f"CI must have Java for the Spark engine tests: {exc}")
         pytest.skip(str(exc))
+    # SparkContext installs its own SIGINT handler (cancel the jobs, then raise); this session
+    # outlives test_spark.py on its worker, so the worker's later tests would find that handler
+    # where they expect Python's (tests/attacks/test_sql_stops_round2.py saw it in CI).
+    handler = signal.getsignal(signal.SIGINT)
     session, started = start("local[2]", {"spark.sql.shuffle.partitions": "4"})
+    signal.signal(signal.SIGINT, handler)
     yield session
     if started:
         session.stop()
