@@ -31,9 +31,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
 import fixtures
 import reads
+
+if TYPE_CHECKING:
+    from toolex.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 # mean accepted items per slot (the reference included) as the library grows
@@ -42,7 +46,21 @@ STEPS = {1: 0.2, 2: 0.4, 3: 0.25, 4: 0.1, 5: 0.05}  # share of queries with that
 DEPTH = 20
 
 
-def queries(library: str, n: int, seed: int) -> list[list[list[tuple[str, int, bool]]]]:
+# per query, per slot, (item, rank, accepted)
+Drawn = list[list[list[tuple[str, int, bool]]]]
+
+
+class Measured(TypedDict):
+    """What one assembly cost in its child process (the JSON line measure_child prints)."""
+
+    before_mb: float
+    peak_mb: float
+    wall_s: float
+    stored: int
+    product: int
+
+
+def queries(library: str, n: int, seed: int) -> Drawn:
     """Per query, per slot, (item, rank, accepted); the reference is the slot's first item."""
     rng = random.Random(seed)
     share = (LIBRARIES[library] - 1) / DEPTH
@@ -60,7 +78,7 @@ def queries(library: str, n: int, seed: int) -> list[list[list[tuple[str, int, b
     return out
 
 
-def build(store, data) -> None:
+def build(store: Store, data: Drawn) -> None:
     """Items, queries, sub-queries, candidates and verdicts of ``data`` (benchmark 'b')."""
     import pyarrow as pa
 
@@ -142,7 +160,7 @@ def measure_child(method: str, path: str) -> None:
                       "stored": stored, "product": int(product)}))  # fmt: skip
 
 
-def child(*args: str) -> subprocess.CompletedProcess:
+def child(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, __file__, *args],
         capture_output=True,
@@ -152,14 +170,16 @@ def child(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-def measure(method: str, built: Path, tmp: Path) -> dict:
+def measure(method: str, built: Path, tmp: Path) -> Measured | str:
+    """The child's figures, or the last line of its error."""
     path = tmp / f"{method}.duckdb"
     shutil.copy(built, path)
     done = child("--measure", method, str(path))
     path.unlink()
     if done.returncode != 0:
-        return {"error": (done.stderr.strip().splitlines() or ["?"])[-1]}
-    return json.loads(done.stdout.strip().splitlines()[-1])
+        return (done.stderr.strip().splitlines() or ["?"])[-1]
+    measured: Measured = json.loads(done.stdout.strip().splitlines()[-1])
+    return measured
 
 
 def main() -> None:
@@ -181,7 +201,7 @@ def main() -> None:
     print(f"{args.queries} queries per library, budget: audit all (safety limit 1,000 per query)")
     print(f"{'library':>8} {'assembly':>13} {'peak-before':>12} {'peak':>9} {'wall':>8} "
           f"{'product':>13} {'stored':>10}")  # fmt: skip
-    lazy_peaks = {}
+    lazy_peaks: dict[str, float] = {}
     for library in args.libraries.split(","):
         methods = ["lazy"] + (["materialising"] if library in args.reference.split(",") else [])
         tmp = Path(tempfile.mkdtemp(prefix="bench_assemble_"))
@@ -191,8 +211,8 @@ def main() -> None:
             raise SystemExit(done.stderr)
         for method in methods:
             r = measure(method, built, tmp)
-            if "error" in r:
-                print(f"{library:>8} {method:>13}  failed: {r['error']}")
+            if isinstance(r, str):
+                print(f"{library:>8} {method:>13}  failed: {r}")
                 continue
             if method == "lazy":
                 lazy_peaks[library] = r["peak_mb"] - r["before_mb"]

@@ -21,10 +21,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import reads
 from bench_retrieval import MINILM_SPEC, RETRIEVERS, SHARED, store_of
 from figures import record
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def pool(specs: list[str], path: Path | None) -> None:
@@ -120,7 +124,7 @@ def pool(specs: list[str], path: Path | None) -> None:
     )
 
 
-def _pairs(table) -> set[tuple[str, int, str]]:
+def _pairs(table: pa.Table) -> set[tuple[str, int, str]]:
     cols = table.select(["query_id", "slot", "item_id"]).to_pydict()
     return set(zip(cols["query_id"], cols["slot"], cols["item_id"], strict=True))
 

@@ -25,6 +25,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,7 +118,7 @@ def main() -> None:
         else:
             print(f"# store: {db}", flush=True)
         sources = {"baseline": unpack(args.baseline, tmp / "baseline"), "this tree": ROOT}
-        commands = {
+        commands: dict[str, Callable[[str], list[str]]] = {
             "check": lambda tag: ["check", "--db", str(db), "-q"],
             "export trec-run": lambda tag: [
                 "export",

@@ -19,6 +19,7 @@ import os
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -35,7 +36,7 @@ def _sha256_all(table_dir: Path) -> None:
                 hashlib.file_digest(fh, "sha256")
 
 
-def _median_s(fn, repeats: int) -> float:
+def _median_s(fn: Callable[[], object], repeats: int) -> float:
     fn()  # warm-up: the files in the page cache
     times = []
     for _ in range(repeats):

@@ -89,7 +89,8 @@ def bare_sdk_run(port: int, prompts: list[tuple[str, str]], in_flight: int) -> f
 
 def stats(port: int) -> dict[str, int]:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stats") as resp:
-        return json.load(resp)
+        counts = json.load(resp)  # the scripted server's calls per kind
+    return {str(kind): int(n) for kind, n in counts.items()}
 
 
 def main() -> None:

@@ -24,7 +24,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolex.store import Store
 
 # Generated inputs: ToolBench-shaped documentation, ~700 bytes per tool.
 FORMATS = (
@@ -38,7 +41,7 @@ FORMATS = (
 )
 
 
-def _tool(i: int) -> dict:
+def _tool(i: int) -> dict[str, object]:
     return {
         "name": f"get_weather_forecast_{i}",
         "description": f"Returns the weather forecast for a place and a day (variant {i}). " * 3,
@@ -157,7 +160,7 @@ def _peak_mb() -> float:
     return _status_mb("VmHWM")
 
 
-def _warm_up(store) -> None:
+def _warm_up(store: Store) -> None:
     """Pay the fixed costs before the 'before' figure: the first Arrow conversion and the first
     DuckDB insert map ~80 MB of code and pools whatever the input's size."""
     import pyarrow as pa
@@ -202,7 +205,8 @@ def child(mode: str, args: list[str], db: str) -> None:
     print(json.dumps({"before": before, "peak": peak}))
 
 
-def measure(mode: str, args: list[str], db: str) -> dict:
+def measure(mode: str, args: list[str], db: str) -> dict[str, float]:
+    """The child's RSS before the load and its peak (MB), from the JSON line it prints last."""
     out = subprocess.run(
         [sys.executable, __file__, "--child", mode, db, *args],
         capture_output=True,
@@ -211,7 +215,8 @@ def measure(mode: str, args: list[str], db: str) -> dict:
     )
     if out.returncode != 0:
         raise SystemExit(f"{mode} {args} failed:\n{out.stderr}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    return {"before": float(got["before"]), "peak": float(got["peak"])}
 
 
 def main() -> None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import fixtures
@@ -150,7 +151,11 @@ RESULTS = reads.query(
 )
 
 
-def reference(store: Store, run_ids: list[str], ks: list[int]):
+# (run, query, metric, k) -> [the original qrels' value, the best over every combination]
+Scores = dict[tuple[str, str, str, int], list[float]]
+
+
+def reference(store: Store, run_ids: list[str], ks: list[int]) -> tuple[Scores, float, float]:
     """pytrec_eval per combination index, Comp in Python, max per query. Returns (scores,
     seconds spent building dicts from the store, seconds spent evaluating)."""
     t0 = time.perf_counter()
@@ -170,7 +175,7 @@ def reference(store: Store, run_ids: list[str], ks: list[int]):
 
     cut = ",".join(map(str, ks))
     measures = {f"ndcg_cut.{cut}", f"recall.{cut}"}
-    out: dict[tuple, list[float]] = {}
+    out: Scores = {}
     for run_id in run_ids:
         run = runs[run_id]
         for j in sorted(combos):
@@ -254,7 +259,7 @@ def main() -> None:
     floor(store, run_ids[0], ks, args.floor_rounds)
 
 
-def cpu_ms(fn, rounds: int) -> float:
+def cpu_ms(fn: Callable[[], object], rounds: int) -> float:
     """Median CPU milliseconds of ``fn()`` (this process, every thread: DuckDB's too)."""
     import statistics
 

@@ -36,6 +36,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any, TypedDict
 
 from toolex.sqlaccess.stream import run_sql
 
@@ -46,10 +47,31 @@ TABLES = ("subqueries", "candidates", "verdicts", "combinations", "combination_i
 STAGES = ("decompose", "candidates", "verify", "assemble", "audit")
 
 
-def real_queries() -> tuple[list[dict], list[dict]]:
-    """The real APIs (first seen order) and queries (with their relevant API keys)."""
-    apis: dict[tuple[str, str], dict] = {}
-    queries = []
+class RealQuery(TypedDict):
+    """A StableToolBench test query and the keys (tool, API) of its relevant APIs."""
+
+    id: str
+    text: str
+    category: str
+    relevant: list[tuple[str, ...]]
+
+
+class StageLine(TypedDict):
+    """What one stage cost, printed as a JSON line."""
+
+    stage: str
+    wall_s: float
+    cpu_s: float
+    peak_rss_mb: int
+    load: float
+    rows: dict[str, int]  # rows the stage added, per table it changed
+
+
+def real_queries() -> tuple[list[dict[str, Any]], list[RealQuery]]:
+    """The real APIs (StableToolBench's JSON, first seen order) and queries (with their
+    relevant API keys)."""
+    apis: dict[tuple[str, str], dict[str, Any]] = {}
+    queries: list[RealQuery] = []
     for path in sorted((SHARED / "test_instruction").glob("*.json")):
         group = path.stem.split("_")[0]
         for q in json.loads(path.read_text()):
@@ -67,7 +89,9 @@ def write_benchmark(folder: Path, n_tools: int, n_queries: int, seed: int) -> in
     rng = random.Random(seed)
     apis, queries = real_queries()
     replicas = max(1, n_tools // len(apis))
-    index = {(a["tool_name"], a["api_name"]): i for i, a in enumerate(apis)}
+    index: dict[tuple[str, ...], int] = {
+        (a["tool_name"], a["api_name"]): i for i, a in enumerate(apis)
+    }
     folder.mkdir(parents=True, exist_ok=True)
 
     def item_id(i: int, rep: int) -> str:
@@ -109,7 +133,7 @@ def rows(db: Path) -> dict[str, int]:
     return {t: run_sql(str(db), f"SELECT count(*) FROM {t}").column(0)[0].as_py() for t in TABLES}
 
 
-def step(name: str, args: list[str], db: Path) -> dict:
+def step(name: str, args: list[str], db: Path) -> StageLine:
     before = rows(db)
     started = time.perf_counter()
     proc = subprocess.Popen([TOOLEX, *args, "--db", str(db), "-q"], stdout=subprocess.DEVNULL,
@@ -122,14 +146,14 @@ def step(name: str, args: list[str], db: Path) -> dict:
     after = rows(db)
     added = {t: after[t] - before[t] for t in TABLES if after[t] != before[t]}
     cpu = usage.ru_utime + usage.ru_stime
-    line = {"stage": name, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+    line: StageLine = {"stage": name, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
             "peak_rss_mb": round(usage.ru_maxrss / 1024), "load": round(os.getloadavg()[0], 2),
             "rows": added}  # fmt: skip
     print(json.dumps(line), flush=True)
     return line
 
 
-def run_size(n_tools: int, n_queries: int, seed: int, work: Path) -> list[dict]:
+def run_size(n_tools: int, n_queries: int, seed: int, work: Path) -> list[StageLine]:
     folder = work / f"t{n_tools}-q{n_queries}"
     shutil.rmtree(folder, ignore_errors=True)
     t = time.perf_counter()

@@ -27,12 +27,20 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 from unittest.mock import patch
 
 import numpy as np
 import reads
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from lancedb.table import LanceTable
+
+    from toolex.retrieval.embedders import Embedder
+    from toolex.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -51,7 +59,7 @@ RETRIEVERS = [
 class Counting:
     """Wraps an embedder and counts texts sent to the model and seconds spent in it."""
 
-    def __init__(self, inner):
+    def __init__(self, inner: Embedder) -> None:
         self.inner = inner
         self.spec, self.key, self.model = inner.spec, inner.key, inner.model
         self.dim, self.max_words = inner.dim, inner.max_words
@@ -59,10 +67,10 @@ class Counting:
         self.calls = self.texts = 0
         self.seconds = 0.0
 
-    def bind(self, store):
+    def bind(self, store: Store) -> None:
         self.inner.bind(store)
 
-    def embed(self, texts):
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.calls += 1
         self.texts += len(texts)
         t = time.perf_counter()
@@ -71,7 +79,7 @@ class Counting:
         return out
 
 
-def store_of(path: Path, tasks: list[str] | None = None):
+def store_of(path: Path, tasks: list[str] | None = None) -> Store:
     from toolex.loaders import load_toolret
     from toolex.store import Store
 
@@ -150,7 +158,7 @@ def overhead(task: str, spec: str) -> None:
     assert second_calls == 0, "re-indexing an unchanged library called the model"
 
 
-def _embed_sorted(embedder, texts):
+def _embed_sorted(embedder: Embedder, texts: list[str]) -> np.ndarray:
     """The reference gets the same length-sorted batching the store uses, to be fair."""
     order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
     out = np.empty((len(texts), embedder.dim), dtype=np.float32)
@@ -158,6 +166,15 @@ def _embed_sorted(embedder, texts):
         rows = order[start : start + 128]
         out[rows] = embedder.embed([texts[i] for i in rows])
     return out
+
+
+def _local(table: object) -> LanceTable:
+    """A table of a local LanceDB folder, as such: its ``search`` of a vector is typed as the
+    vector search it is (a remote table's is not)."""
+    from lancedb.table import LanceTable
+
+    assert isinstance(table, LanceTable), type(table)
+    return table
 
 
 IndexType = Literal["IVF_PQ", "IVF_HNSW_SQ"]  # the --index choices
@@ -191,17 +208,19 @@ def ann(
         ).astype(np.float32)
         q /= np.linalg.norm(q, axis=1, keepdims=True)
         db = lancedb.connect(tempfile.mkdtemp(prefix="bench-ann-"))
-        tbl = db.create_table(
-            "t",
-            pa.table(
-                {
-                    "item_id": [str(i) for i in range(n)],
-                    "vector": pa.FixedSizeListArray.from_arrays(pa.array(vecs.ravel()), dim),
-                }
-            ),
+        tbl = _local(
+            db.create_table(
+                "t",
+                pa.table(
+                    {
+                        "item_id": [str(i) for i in range(n)],
+                        "vector": pa.FixedSizeListArray.from_arrays(pa.array(vecs.ravel()), dim),
+                    }
+                ),
+            )
         )
 
-        def run(t, refine: bool, q=q):
+        def run(t: LanceTable, refine: bool, q: np.ndarray = q) -> tuple[pa.Table, float]:
             s = t.search(q).distance_type("cosine").select(["item_id", "_distance"]).limit(k)
             if refine:
                 s = s.nprobes(ANN_NPROBES).refine_factor(REFINE_FACTOR)
@@ -250,10 +269,12 @@ def scopes(n: int = 30000, n_scopes: int = 10, dim: int = 384, n_queries: int = 
     q = vecs[rng.integers(0, n, n_queries)]
     db = lancedb.connect(tempfile.mkdtemp(prefix="bench-scope-"))
 
-    def table(name, rows):
+    def table(name: str, rows: np.ndarray) -> LanceTable:
         column = pa.FixedSizeListArray.from_arrays(pa.array(vecs[rows].ravel()), dim)
         ids = [str(i) for i in rows]
-        return db.create_table(name, pa.table({"item_id": ids, "c": code[rows], "vector": column}))
+        return _local(
+            db.create_table(name, pa.table({"item_id": ids, "c": code[rows], "vector": column}))
+        )
 
     whole = table("all", np.arange(n))
     parts = [table(f"s{c}", np.flatnonzero(code == c)) for c in range(n_scopes)]

@@ -28,7 +28,10 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -93,7 +96,10 @@ def per_line_reader(path: Path) -> pa.Table:
     )
 
 
-def cpu(fn):
+T = TypeVar("T")
+
+
+def cpu(fn: Callable[[], T]) -> tuple[T, float, float]:
     """(result, CPU seconds, wall seconds) of ``fn()``."""
     c, w = time.process_time(), time.perf_counter()
     out = fn()
@@ -132,7 +138,7 @@ def main() -> None:
 
     times: dict[str, list[tuple[float, float]]] = {}
 
-    def timed(step: str, fn):
+    def timed(step: str, fn: Callable[[], T]) -> T:
         out, c, w = cpu(fn)
         times.setdefault(step, []).append((c, w))
         return out
@@ -152,14 +158,21 @@ def main() -> None:
         cmd = f"cli{r}"
         timed(
             "toolex runs import",
-            lambda cmd=cmd: command(
-                "runs", "import", str(run_file), "--run", cmd, "--benchmark", "stabletoolbench"
+            partial(
+                command,
+                "runs",
+                "import",
+                str(run_file),
+                "--run",
+                cmd,
+                "--benchmark",
+                "stabletoolbench",
             ),
         )
-        timed("toolex eval", lambda cmd=cmd: command("eval", "--run", cmd))
+        timed("toolex eval", partial(command, "eval", "--run", cmd))
         timed(  # uncut RR and AP read every row of the run, as the import writes every row
             "toolex eval -m RR -m AP",
-            lambda cmd=cmd: command("eval", "--run", cmd, "-m", "RR", "-m", "AP"),
+            partial(command, "eval", "--run", cmd, "-m", "RR", "-m", "AP"),
         )
         print(f"  repetition {r + 1}: {load()}", flush=True)
     shutil.rmtree(tmp, ignore_errors=True)

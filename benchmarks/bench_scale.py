@@ -25,8 +25,10 @@ import resource
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import fixtures
+import numpy as np
 import pyarrow as pa
 
 from toolex.checks import run_checks
@@ -34,14 +36,17 @@ from toolex.pipeline.candidates import BATCH
 from toolex.retrieval import search
 from toolex.retrieval import texts as library_texts
 from toolex.retrieval.bm25 import BM25Retriever
+from toolex.retrieval.texts import TextRow
 from toolex.store import Store
 from toolex.tooldoc.render import render_doc
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "stabletoolbench"
 
 
-def real_apis() -> list[dict]:
-    seen, out = set(), []
+def real_apis() -> list[dict[str, Any]]:
+    """StableToolBench's APIs as its JSON gives them, first seen first."""
+    seen: set[tuple[str, str]] = set()
+    out: list[dict[str, Any]] = []
     for path in sorted((SHARED / "test_instruction").glob("*.json")):
         for query in json.loads(path.read_text()):
             for api in query["api_list"]:
@@ -83,25 +88,26 @@ def synthetic_store(path: Path, n_tools: int, seed: int) -> Store:
     return store
 
 
-def _top_k_before(scores, tie, k):  # toolex 0.1's selection, the reference
-    import numpy as np
-
-    if k < len(scores):
-        kth = np.partition(scores, len(scores) - k)[len(scores) - k]
+def _top_k_before(scores: np.ndarray, tie: np.ndarray, depth: int) -> np.ndarray:
+    """toolex 0.1's selection, the reference."""
+    if depth < len(scores):
+        kth = np.partition(scores, len(scores) - depth)[len(scores) - depth]
         cand = np.flatnonzero(scores >= kth)
     else:
         cand = np.arange(len(scores))
     order = np.lexsort((tie[cand], -scores[cand]))
-    return cand[order[:k]]
+    return cand[order[:depth]]
 
 
-def run(store: Store, texts: list, cached: bool) -> tuple[float, float, list]:
+def run(
+    store: Store, texts: list[TextRow], cached: bool
+) -> tuple[float, float, list[dict[str, Any]]]:
     from toolex.retrieval import bm25
 
     fast = bm25._top_k
     bm25._top_k = fast if cached else _top_k_before
     retriever = BM25Retriever()
-    out = []
+    out: list[dict[str, Any]] = []
     wall, cpu = time.perf_counter(), time.process_time()
     for start in range(0, len(texts), BATCH):
         if not cached:

@@ -19,7 +19,9 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the generator
 
@@ -29,32 +31,35 @@ from engines import tooleq_input  # noqa: E402
 from toolex import metrics  # noqa: E402
 from toolex.engines.spark.engine import SparkEngine  # noqa: E402
 from toolex.engines.spark.session import LOCAL, start  # noqa: E402
+from toolex.metrics.engine import Engine  # noqa: E402
 from toolex.store import Store  # noqa: E402
 
 RUNS = [f"run{r:02d}" for r in range(10)]
+T = TypeVar("T")
 
 
-def timed(fn):
+def timed(fn: Callable[[], T]) -> tuple[T, float]:
+    """``fn()`` and the seconds it took."""
     t = time.perf_counter()
     out = fn()
     return out, time.perf_counter() - t
 
 
-def score(store: Store, on=None) -> tuple[list[dict], float, float]:
+def score(store: Store, on: Engine | None = None) -> tuple[list[dict[str, Any]], float, float]:
     """(per-query rows, seconds for the summary, seconds for the per-query rows)."""
     _, t_summary = timed(lambda: metrics.summary(store, RUNS, (10,), on=on))
     rows, t_rows = timed(lambda: metrics.engine.per_query_rows(store, RUNS, (10,), on=on))
     return rows, t_summary, t_rows
 
 
-def worst_difference(a: list[dict], b: list[dict]) -> float:
-    def key(r):
+def worst_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> float:
+    def key(r: dict[str, Any]) -> tuple[str, str, str, int]:
         return (r["run_id"], r["query_id"], r["metric"], r["k"])
 
     left = {key(r): r for r in a}
     right = {key(r): r for r in b}
     assert left.keys() == right.keys(), "the engines scored different rows"
-    return max(abs(left[k][c] - right[k][c]) for k in left for c in ("old", "new"))
+    return max(float(abs(left[k][c] - right[k][c])) for k in left for c in ("old", "new"))
 
 
 def main() -> None:

@@ -54,7 +54,7 @@ def page_data(browser: Browser, query_id: str) -> None:
     browser.query_page(query_id)
 
 
-class EmptyPage(Screen):
+class EmptyPage(Screen[None]):
     """The reference: what every page has (header, footer) and one line."""
 
     def compose(self) -> ComposeResult:
@@ -102,9 +102,12 @@ async def list_open(store: Store, benchmark: str, row: int) -> float:
         return took
 
 
-def screen_opens(store: Store, benchmark: str, ids: list[str], n: int) -> tuple[list, list]:
+def screen_opens(
+    store: Store, benchmark: str, ids: list[str], n: int
+) -> tuple[list[float], list[float]]:
     """n first opens of the query page (cycling through ``ids``), each beside an empty page."""
-    pages, empty = [], []
+    pages: list[float] = []
+    empty: list[float] = []
     for i in range(n):
         pages.append(asyncio.run(screen_open(store, benchmark, ids[i % len(ids)])))
         empty.append(asyncio.run(screen_open(store, benchmark, None)))

@@ -39,11 +39,20 @@ import os
 import re
 import subprocess
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any, TypedDict
 
 import numpy as np
-from judge_figures import CutRule, Row, best_recall, calibration, held_out, weight_of
+from judge_figures import (
+    CutRule,
+    Figures,
+    Row,
+    best_recall,
+    calibration,
+    held_out,
+    weight_of,
+)
 from judge_figures import screen_threshold as screen_cut
 
 from toolex.judges import checks
@@ -69,19 +78,20 @@ _UNITS = re.compile(
 )
 
 
-def library_of(label: dict) -> str:
+def library_of(label: dict[str, Any]) -> str:
     """The library a label is held out with: a ToolRet task, or StableToolBench whole."""
     if label["benchmark"] == "stabletoolbench":
         return "stabletoolbench"
     return op.part_of(label["benchmark"], label["query_id"])
 
 
-def read_labels() -> tuple[list[dict], list[dict]]:
-    """The shipped pipeline labels, and the fresh rounds' labels (for the classes kept)."""
+def read_labels() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The shipped pipeline labels, and the fresh rounds' labels (for the classes kept): JSON
+    lines as docs/labels/README.md describes them."""
     shipped = [
         json.loads(line) for line in (LABELS / "pipeline-v2.jsonl").read_text().splitlines() if line
     ]
-    fresh = []
+    fresh: list[dict[str, Any]] = []
     for folder in sorted(FRESH.glob("round*")):
         path = folder / "labels.jsonl"
         if path.exists():
@@ -89,7 +99,7 @@ def read_labels() -> tuple[list[dict], list[dict]]:
     return shipped, fresh
 
 
-def load(db: str, labels: list[dict], subqueries: str, embedding: str) -> list[Row]:
+def load(db: str, labels: list[dict[str, Any]], subqueries: str, embedding: str) -> list[Row]:
     store = Store.open(db, read_only=True)
     rows: list[Row] = []
     for bench in sorted({lab["benchmark"] for lab in labels}):
@@ -142,14 +152,33 @@ def load(db: str, labels: list[dict], subqueries: str, embedding: str) -> list[R
     return rows
 
 
-def lolo(rows: Sequence[Row]) -> dict:
+class LibrariesOut(TypedDict):
+    """Each library held out, each benchmark and all labels pooled (held_out.json)."""
+
+    libraries: dict[str, Figures]
+    all: Figures
+    benchmarks: dict[str, Figures]
+
+
+class PartsOut(TypedDict):
+    """Each benchmark part held out, and all labels pooled (held_out.json's by_part)."""
+
+    parts: dict[str, Figures]
+    all: Figures
+
+
+def lolo(rows: Sequence[Row]) -> LibrariesOut:
     """Every library judged by cuts chosen on the other four; per library, per benchmark (each
     of its libraries judged so) and pooled."""
     benchmarks = sorted({r.label["benchmark"] for r in rows})
-    pools = {"all": lambda r: True}
+    pools: dict[str, Callable[[Row], bool]] = {"all": lambda r: True}
     pools.update({b: (lambda r, b=b: r.label["benchmark"] == b) for b in benchmarks})
     found = held_out(rows, lambda r: r.library, RULE, SCREEN_TARGET, pools)
-    out = {"libraries": found["groups"], "all": found["pools"]["all"], "benchmarks": {}}
+    out: LibrariesOut = {
+        "libraries": found["groups"],
+        "all": found["pools"]["all"],
+        "benchmarks": {},
+    }
     for b in benchmarks:
         out["benchmarks"][b] = found["pools"][b]
         out["benchmarks"][b]["libraries"] = sorted(
@@ -158,7 +187,7 @@ def lolo(rows: Sequence[Row]) -> dict:
     return out
 
 
-def by_part(rows: Sequence[Row]) -> dict:
+def by_part(rows: Sequence[Row]) -> PartsOut:
     """The diagnostic of the last round: every benchmark part held out, cut the same way."""
     found = held_out(rows, lambda r: r.part, RULE, SCREEN_TARGET, {"all": lambda r: True})
     return {"parts": found["groups"], "all": found["pools"]["all"]}
@@ -209,7 +238,7 @@ def frontier(rows: Sequence[Row]) -> None:
     )
 
 
-def show(kind: str, figs: dict) -> None:
+def show(kind: str, figs: Mapping[str, Figures]) -> None:
     def num(v: float | None) -> str:
         return "-" if v is None else f"{v:.3f}"
 

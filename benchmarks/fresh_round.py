@@ -17,8 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 
@@ -40,7 +41,9 @@ def _key(seed: int, *parts: object) -> str:
     return hashlib.md5(":".join(str(p) for p in (seed, *parts)).encode()).hexdigest()
 
 
-def population(store: Store, benchmark: str, seen: set[tuple[str, str, str]]) -> list[dict]:
+def population(
+    store: Store, benchmark: str, seen: set[tuple[str, str, str]]
+) -> list[dict[str, Any]]:
     """The accepted and rejected verdicts of ``benchmark``'s default expansion, each with its
     stratum and whether an earlier label set holds its (query, reference, candidate)."""
     empty = pa.Table.from_pylist([], schema=BEYOND_SCHEMA)
@@ -58,9 +61,9 @@ def population(store: Store, benchmark: str, seen: set[tuple[str, str, str]]) ->
     return out
 
 
-def draw(rows: list[dict], part: str, n: int, seed: int) -> list[dict]:
+def draw(rows: list[dict[str, Any]], part: str, n: int, seed: int) -> list[dict[str, Any]]:
     """``n`` unseen items of ``part``, allocated over its strata in proportion to their sizes."""
-    strata: dict[str, list[dict]] = defaultdict(list)
+    strata: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         if r["part"] == part and not r["seen"]:
             strata[r["stratum"]].append(r)
@@ -76,10 +79,10 @@ def draw(rows: list[dict], part: str, n: int, seed: int) -> list[dict]:
 def packet(
     store: Store,
     benchmark: str,
-    drawn: list[dict],
+    drawn: list[dict[str, Any]],
     seed: int,
     tag: str = "r3",
-) -> tuple[list[dict], list[dict]]:
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """The labellers' items (the request, the step, both documentations: nothing a judge said)
     and the draw record (each item's part, stratum, population, drawn), in one shuffled order."""
     ids = sorted({r["item_id"] for r in drawn} | {r["reference"] for r in drawn})
@@ -92,7 +95,8 @@ def packet(
         for q in store.rows("retrieval/071_query_texts.sql", {"benchmark": benchmark})
     }
     order = sorted(drawn, key=lambda r: _key(seed, "order", r["query_id"], r["slot"], r["item_id"]))
-    items, record = [], []
+    items: list[dict[str, object]] = []
+    record: list[dict[str, object]] = []
     for i, r in enumerate(order, 1):
         item = f"{tag}-{SHORT.get(benchmark, benchmark)}#{i}"  # the round's tag: ids stay unique
         q = queries[r["query_id"]]
@@ -128,7 +132,7 @@ def packet(
     return items, record
 
 
-def _doc(row: dict) -> dict:
+def _doc(row: dict[str, Any]) -> dict[str, object]:
     """A tool's full documentation as loaded (its id, name and platform beside it)."""
     doc = row["doc"]
     return {
@@ -139,7 +143,7 @@ def _doc(row: dict) -> dict:
     }
 
 
-def write_jsonl(path: Path, rows: Iterable[dict]) -> None:
+def write_jsonl(path: Path, rows: Iterable[Mapping[str, object]]) -> None:
     path.write_text(
         "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows),
         encoding="utf-8",

@@ -39,6 +39,7 @@ import json
 import math
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 FRESH = ROOT / "docs" / "labels" / "fresh"
@@ -47,7 +48,8 @@ SHIPPED = sorted((ROOT / "toolex" / "data" / "labels").glob("*.jsonl"))
 EARLIER_RULES = "score-and-vetoes"
 
 
-def read(path: Path) -> list[dict]:
+def read(path: Path) -> list[dict[str, Any]]:
+    """A .jsonl file's objects: items, draws, passes and labels (docs/labels/README.md)."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
@@ -106,13 +108,15 @@ def seen_before(folder: Path) -> set[tuple[str, str, str]]:
     return seen
 
 
-def drawn_items(folder: Path) -> list[dict]:
+def drawn_items(folder: Path) -> list[dict[str, Any]]:
     """Every item with its part (and stratum weights when the draw recorded them)."""
     record = folder / "draw.jsonl"
     return read(record) if record.exists() else read(folder / "items.jsonl")
 
 
-def check_or_write(folder: Path, items: list[dict], labels: dict[str, str], write: bool) -> None:
+def check_or_write(
+    folder: Path, items: list[dict[str, Any]], labels: dict[str, str], write: bool
+) -> None:
     """Check labels.jsonl against the passes; write it from them when absent and asked to."""
     path = folder / "labels.jsonl"
     if not path.exists():
@@ -149,7 +153,7 @@ def check_or_write(folder: Path, items: list[dict], labels: dict[str, str], writ
             raise SystemExit(f"{folder}: labels.jsonl disagrees with the passes on {it['item']}")
 
 
-def report(folder: Path, write: bool = False) -> dict[str, dict]:
+def report(folder: Path, write: bool = False) -> dict[str, dict[str, object]]:
     labels = final_labels(folder)
     items = drawn_items(folder)
     check_or_write(folder, items, labels, write)
@@ -160,7 +164,7 @@ def report(folder: Path, write: bool = False) -> dict[str, dict]:
         weight = it["population"] / it["drawn"] if it.get("drawn") else 1.0
         yes = labels[it["item"]] == "yes"
         rows[(it["benchmark"], it["part"])].append((yes, key in seen, weight))
-    checks = {}
+    checks: dict[str, dict[str, object]] = {}
     for (bench, part), got in sorted(rows.items()):
         n_yes = sum(y for y, _, _ in got)
         lo, hi = wilson(n_yes, len(got))
@@ -241,7 +245,7 @@ def main() -> None:
     folders = args.folders or sorted(
         f for f in FRESH.glob("round*") if (f / "passA.jsonl").exists()
     )
-    checks: dict[str, dict] = {}
+    checks: dict[str, dict[str, object]] = {}
     for folder in folders:
         checks = report(folder, args.write)  # the last round's stand
     if args.write and checks:

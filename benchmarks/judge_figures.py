@@ -14,13 +14,57 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, NotRequired, TypedDict
 
 import numpy as np
 
 
+class StrictFigures(TypedDict):
+    """The strict judge's figures on some labels, as held_out.json keeps them."""
+
+    labels: int
+    yes: int
+    accepted_labels: int
+    precision: float | None
+    precision_ci: tuple[float, float] | None
+    effective_n: float
+    recall: float | None
+    recall_ci: tuple[float, float] | None
+
+
+class ScreenFigures(TypedDict):
+    """The pre-screen's figures on the same labels."""
+
+    labels: int
+    yes: int
+    accepted_labels: int
+    recall: float | None
+    recall_ci: tuple[float, float] | None
+    discarded: float | None
+
+
+# A group's or a pool's figures; the key names are those of the judges (one has a colon).
+Figures = TypedDict(
+    "Figures",
+    {
+        "heuristic": StrictFigures,
+        "heuristic:prescreen": ScreenFigures,
+        "thresholds": NotRequired[dict[str, float]],  # a held-out group's cuts
+        "libraries": NotRequired[list[str]],  # a benchmark's pool: the libraries it spans
+    },
+)
+
+
+class HeldOut(TypedDict):
+    """Figures of every held-out group, and of every pool of rows."""
+
+    groups: dict[str, Figures]
+    pools: dict[str, Figures]
+
+
 @dataclass
 class Row:
-    label: dict
+    label: dict[str, Any]  # the label's JSON line, with its two tool documents (fit_offline_judge)
     library: str  # the library it is held out with (a ToolRet task, or stabletoolbench)
     part: str  # the benchmark part (G1, G2, G3 of StableToolBench; a ToolRet task)
     weight: float
@@ -35,7 +79,7 @@ class Row:
         return bool(self.failed)
 
 
-def weight_of(stratum: dict) -> float:
+def weight_of(stratum: dict[str, Any]) -> float:
     """How many candidates of the pipeline's population a label stands for."""
     if stratum.get("population") and stratum.get("drawn"):
         return float(stratum["population"]) / float(stratum["drawn"])
@@ -102,7 +146,7 @@ def screen_threshold(rows: Sequence[Row], target: float) -> float:
     return float(s[y][order][min(k, len(order) - 1)])
 
 
-def figures(rows: Sequence[Row], accept: np.ndarray, keep: np.ndarray) -> dict[str, dict]:
+def figures(rows: Sequence[Row], accept: np.ndarray, keep: np.ndarray) -> Figures:
     """The strict judge's and the screen's figures on ``rows`` (judged candidates only)."""
     judged = np.array([r.judged for r in rows], bool)
     _, y, w, _ = _arrays(rows)
@@ -110,7 +154,7 @@ def figures(rows: Sequence[Row], accept: np.ndarray, keep: np.ndarray) -> dict[s
     p, n_p = _share(accept, w, y)
     r, n_r = _share(y, w, accept)
     kept, n_k = _share(y, w, keep)
-    strict = {
+    strict: StrictFigures = {
         "labels": int(len(y)),
         "yes": int(y.sum()),
         "accepted_labels": int(accept.sum()),
@@ -120,7 +164,7 @@ def figures(rows: Sequence[Row], accept: np.ndarray, keep: np.ndarray) -> dict[s
         "recall": r,
         "recall_ci": wilson(r, n_r) if r is not None else None,
     }
-    screen = {
+    screen: ScreenFigures = {
         "labels": int(len(y)),
         "yes": int(y.sum()),
         "accepted_labels": int(keep.sum()),
@@ -137,14 +181,14 @@ def held_out(
     rule: CutRule,
     screen_target: float,
     pools: dict[str, Callable[[Row], bool]],
-) -> dict:
+) -> HeldOut:
     """Every group (a library, or a benchmark part) judged by cuts chosen on the other groups'
     labels only; its figures, and those of ``pools`` (name -> which rows), each row judged by
     the cut of its own group."""
     groups = sorted({group(r) for r in rows})
     accept = np.zeros(len(rows), bool)
     keep = np.zeros(len(rows), bool)
-    cuts = {}
+    cuts: dict[str, tuple[float, float]] = {}
     for g in groups:
         train = [r for r in rows if group(r) != g]
         cuts[g] = (rule.choose(train), screen_threshold(train, screen_target))
@@ -153,11 +197,11 @@ def held_out(
                 accept[i] = (not r.veto) and r.score >= cuts[g][0]
                 keep[i] = r.score >= cuts[g][1]
 
-    def pooled(where: Callable[[Row], bool]) -> dict[str, dict]:
+    def pooled(where: Callable[[Row], bool]) -> Figures:
         mask = np.array([where(r) for r in rows], bool)
         return figures([r for r, m in zip(rows, mask, strict=True) if m], accept[mask], keep[mask])
 
-    out: dict = {"groups": {}, "pools": {}}
+    out: HeldOut = {"groups": {}, "pools": {}}
     for g in groups:
 
         def in_group(r: Row, g: str = g) -> bool:

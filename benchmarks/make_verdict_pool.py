@@ -26,10 +26,14 @@ import argparse
 import json
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
 import reads
 
 from toolex.store import Store
+
+if TYPE_CHECKING:
+    import bm25s
 
 PARTS = {
     # part -> (benchmark, SQL filter on queries, groups to draw)
@@ -40,7 +44,7 @@ PARTS = {
     "gorilla": ("toolret", "q.task = 'gorilla-huggingface'", 20),
     "apibank": ("toolret", "q.task = 'apibank'", 15),
 }
-BANDS = ((1, 3), (4, 10), (11, 20))
+BANDS: tuple[tuple[int, int], ...] = ((1, 3), (4, 10), (11, 20))
 NEAR = 2
 # Batch 2 tops the set up to 100+ true equivalents without leaning on one benchmark: fewer
 # gorilla groups (model cards are the easiest twins), more cross-provider API near-duplicates.
@@ -54,6 +58,35 @@ PARTS_2 = {
 BANDS_2 = ((1, 3),)
 NEAR_2 = 3
 DOC_CHARS = 1800
+
+
+class Candidate(TypedDict):
+    """One candidate drawn for a group, and how."""
+
+    item_id: str
+    source: str  # "rank 1-3", ..., or "near-duplicate"
+    rank: int | None  # its rank in the sub-query's candidates (None: a near-duplicate not there)
+
+
+class Group(TypedDict):
+    """A (query, slot) drawn, with its candidates."""
+
+    part: str
+    benchmark: str
+    query_id: str
+    slot: int
+    query: str
+    instruction: str | None
+    reference: str
+    candidates: list[Candidate]
+
+
+class ItemDoc(TypedDict):
+    """What an annotator reads of a tool: its documentation text, cut to DOC_CHARS."""
+
+    item_id: str
+    task: str | None
+    doc: str
 
 
 def main() -> None:
@@ -71,13 +104,13 @@ def main() -> None:
     parts = PARTS if args.batch == 1 else PARTS_2
     if args.batch == 2:
         BANDS, NEAR = BANDS_2, NEAR_2
-    excluded = set()
+    excluded: set[str] = set()
     if args.exclude:
         excluded = {json.loads(line)["reference"] for line in args.exclude.read_text().splitlines()}
     first_group = 0 if args.batch == 1 else 150
     store = Store.open(args.db, read_only=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    groups = []
+    groups: list[Group] = []
     for part, (bench, where, n) in parts.items():
         rows = reads.rows(
             store,
@@ -115,14 +148,16 @@ def main() -> None:
     _write(store, groups, args.out, rng, first_group)
 
 
-def _draw(store, rng, bench, qid, slot, ref):
+def _draw(
+    store: Store, rng: random.Random, bench: str, qid: str, slot: int, ref: str
+) -> list[Candidate]:
     ranked = reads.rows(
         store,
         "SELECT item_id, rank FROM candidates WHERE benchmark = ? AND expansion = 'default' "
         "AND query_id = ? AND slot = ? AND item_id <> ? ORDER BY rank",
         [bench, qid, slot, ref],
     )
-    out: dict[str, dict] = {}
+    out: dict[str, Candidate] = {}
     for lo, hi in BANDS:
         band = [(i, r) for i, r in ranked if lo <= r <= hi and i not in out]
         if band:
@@ -137,10 +172,11 @@ def _draw(store, rng, bench, qid, slot, ref):
     return list(out.values())
 
 
-_BM25: dict[str, object] = {}
+# benchmark -> its item ids, their BM25 index and their texts, built once
+_BM25: dict[str, tuple[list[str], bm25s.BM25, dict[str, str]]] = {}
 
 
-def _near_duplicates(store, bench, ref):
+def _near_duplicates(store: Store, bench: str, ref: str) -> list[str]:
     import bm25s
 
     if bench not in _BM25:
@@ -163,7 +199,7 @@ def _near_duplicates(store, bench, ref):
     return [ids[d] for d in docs[0] if ids[d] != ref]
 
 
-def _doc(store, bench, item):
+def _doc(store: Store, bench: str, item: str) -> ItemDoc:
     name, platform, task, text = reads.rows(
         store,
         "SELECT name, platform, task, text FROM items WHERE benchmark = ? AND item_id = ?",
@@ -173,8 +209,11 @@ def _doc(store, bench, item):
     return {"item_id": item, "task": task, "doc": text}
 
 
-def _write(store, groups, out: Path, rng, first_group: int) -> None:
-    pool, tasks = [], []
+def _write(
+    store: Store, groups: list[Group], out: Path, rng: random.Random, first_group: int
+) -> None:
+    pool: list[dict[str, object]] = []
+    tasks: list[dict[str, object]] = []
     for g_no, g in enumerate(groups, start=first_group):
         cands = list(g["candidates"])
         rng.shuffle(cands)

@@ -20,16 +20,18 @@ import argparse
 import json
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
 
 SOURCE = "toolex-dev-v1"
 
 
-def _read(path: Path) -> list[dict]:
+def _read(path: Path) -> list[dict[str, Any]]:
+    """The JSON objects of a .jsonl file; their fields are read where used, as written by hand."""
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def _pass(labels: Path, n: int) -> dict[tuple[int, str], dict]:
-    out: dict[tuple[int, str], dict] = {}
+def _pass(labels: Path, n: int) -> dict[tuple[int, str], dict[str, Any]]:
+    out: dict[tuple[int, str], dict[str, Any]] = {}
     for path in sorted(labels.glob(f"pass{n}_*.jsonl")):
         for row in _read(path):
             out[(int(row["group"]), row["candidate"])] = row  # a later line corrects an earlier
