@@ -34,21 +34,40 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow as pa
-import reads
+from ann_vectors import Blobs, Exact, RealManifold, VectorData, build_table, unit
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from lancedb.table import Table
 
 os.environ.setdefault("LANCEDB_LOG", "error")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere
 
 from toolex.retrieval.ann import DEFAULT_ANN, SEARCH_BATCH, AnnParams, vector_search  # noqa: E402
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 REFERENCE_ROWS = 50_000
+
+
+@dataclass(frozen=True)
+class Options:
+    """The command line, parsed: what every size is measured with."""
+
+    data: VectorData
+    queries: int
+    k: int
+    repeats: int
+    scopes: int
+    only: list[str]  # index types, or ["default"]
+    long: int
+    nprobes: list[int]
+    partitions: list[str]
+    tmp: str | None
 
 
 def sweep(dim: int) -> dict[str, list[AnnParams]]:
@@ -80,159 +99,6 @@ def load() -> str:
     return "load " + " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-class Blobs:
-    """Isotropic clusters: the worst case (see the module docstring)."""
-
-    name = "blobs"
-    dim = 384  # the shared MiniLM's width
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-
-    def _centres(self, rows: int) -> tuple[np.ndarray, np.ndarray]:
-        rng = np.random.default_rng(self.seed)
-        n = max(8, rows // 400)
-        weights = 1.0 / np.arange(1, n + 1) ** 0.8  # Zipf-like family sizes
-        return rng.standard_normal((n, self.dim)).astype(np.float32), weights / weights.sum()
-
-    def chunks(self, rows: int, chunk: int = 50_000):
-        centres, weights = self._centres(rows)
-        for start in range(0, rows, chunk):
-            part = np.random.default_rng([self.seed, start])
-            which = part.choice(len(centres), min(chunk, rows - start), p=weights)
-            yield _unit(centres[which] + 0.6 * part.standard_normal((len(which), self.dim)))
-
-    def queries(self, rows: int, n: int) -> np.ndarray:
-        centres, weights = self._centres(rows)
-        rng = np.random.default_rng([self.seed, 1 << 40])
-        return _unit(
-            centres[rng.choice(len(centres), n, p=weights)]
-            + 0.6 * rng.standard_normal((n, self.dim))
-        )
-
-
-class RealManifold:
-    """Rows near real tool embeddings, queries real (see the module docstring)."""
-
-    name = "real"
-
-    def __init__(self, cache: Path, seed: int = 0) -> None:
-        self.seed = seed
-        self.docs, self.real_queries = real_vectors(cache)
-        self.dim = self.docs.shape[1]
-        self.noise = 0.15 / np.sqrt(self.dim)  # per dimension: a vector of norm ~0.15
-        # Each real tool's 10 nearest real tools: a new row lies between a tool and one of them.
-        near = np.zeros((len(self.docs), 10), np.int64)
-        for s in range(0, len(self.docs), 2048):
-            sims = self.docs[s : s + 2048] @ self.docs.T
-            for r in range(len(sims)):
-                sims[r, s + r] = -np.inf
-            near[s : s + 2048] = np.argpartition(-sims, 10, axis=1)[:, :10]
-        self.near = near
-
-    def chunks(self, rows: int, chunk: int = 50_000):
-        m = len(self.docs)
-        for start in range(0, rows, chunk):
-            rng = np.random.default_rng([self.seed, start])
-            idx = np.arange(start, min(rows, start + chunk))
-            i = idx % m
-            j = self.near[i, rng.integers(0, 10, len(i))]
-            alpha = rng.uniform(0, 0.5, (len(i), 1)).astype(np.float32)
-            alpha[idx < m] = 0  # the first rows are the real tools themselves
-            noise = self.noise * rng.standard_normal((len(i), self.dim)).astype(np.float32)
-            noise[idx < m] = 0
-            yield _unit((1 - alpha) * self.docs[i] + alpha * self.docs[j] + noise)
-
-    def queries(self, rows: int, n: int) -> np.ndarray:
-        rng = np.random.default_rng([self.seed, 1 << 40])
-        return self.real_queries[rng.choice(len(self.real_queries), n, replace=False)]
-
-
-def real_vectors(cache: Path) -> tuple[np.ndarray, np.ndarray]:
-    """WordLlama vectors of every tool and query of the shared ToolRet tasks and StableToolBench,
-    embedded once and kept in ``cache``."""
-    cache.mkdir(parents=True, exist_ok=True)
-    path = cache / "wordllama_toolret_stb.npz"
-    if path.exists():
-        got = np.load(path)
-        return got["docs"], got["queries"]
-    from toolex.loaders import load_stabletoolbench, load_toolret
-    from toolex.retrieval.embedders import make_embedder
-    from toolex.store import Store
-    from toolex.tooldoc.render import truncate
-
-    store = Store.memory()
-    load_toolret(store, SHARED / "data" / "toolret")
-    load_stabletoolbench(store, SHARED / "data" / "stabletoolbench")
-    embedder = make_embedder("wordllama")
-    out: dict[str, np.ndarray] = {}
-    for table in ("items", "queries"):
-        texts = [t for (t,) in reads.rows(store, f"SELECT text FROM {table} ORDER BY ALL")]
-        t0 = time.perf_counter()
-        vecs = [
-            embedder.embed([truncate(t, embedder.max_words) for t in texts[s : s + 128]])
-            for s in range(0, len(texts), 128)
-        ]
-        out["docs" if table == "items" else "queries"] = _unit(np.concatenate(vecs))
-        print(f"embedded {len(texts)} {table} in {time.perf_counter() - t0:.0f} s", flush=True)
-    np.savez(path, docs=out["docs"], queries=out["queries"])
-    return out["docs"], out["queries"]
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
-
-
-class Exact:
-    """Exact top-k per query, accumulated chunk by chunk (a 1M x 384 library never sits whole)."""
-
-    def __init__(self, queries: np.ndarray, k: int) -> None:
-        self.q, self.k = queries.astype(np.float64), k
-        self.best_s = np.full((len(queries), 0), -np.inf)
-        self.best_i = np.zeros((len(queries), 0), np.int64)
-
-    def add(self, vectors: np.ndarray, ids: np.ndarray) -> None:
-        s = np.concatenate([self.best_s, self.q @ vectors.astype(np.float64).T], axis=1)
-        i = np.concatenate([self.best_i, np.broadcast_to(ids, (len(self.q), len(ids)))], axis=1)
-        top = np.argpartition(-s, min(self.k, s.shape[1]) - 1, axis=1)[:, : self.k]
-        self.best_s = np.take_along_axis(s, top, 1)
-        self.best_i = np.take_along_axis(i, top, 1)
-
-    def sets(self) -> list[set[str]]:
-        return [{str(i) for i in row} for row in self.best_i]
-
-
-def build_table(folder: Path, data, rows: int, n_queries: int, k: int, scopes: int):
-    """Write ``rows`` of ``data`` to a Lance table; return it, the queries and their exact top-k
-    (over every row, and over scope 0 when ``scopes``)."""
-    import lancedb
-
-    queries = data.queries(rows, n_queries)
-    exact = Exact(queries, k)
-    exact_scoped = Exact(queries, k) if scopes else None
-    batches = []
-    offset = 0
-    for v in data.chunks(rows):
-        ids = np.arange(offset, offset + len(v))
-        scope = (ids % scopes if scopes else ids * 0).astype(np.int32)
-        exact.add(v, ids)
-        if exact_scoped is not None:
-            exact_scoped.add(v[scope == 0], ids[scope == 0])
-        batches.append(
-            pa.record_batch(
-                {
-                    "item_id": pa.array(ids.astype(str)),
-                    "scope_code": pa.array(scope),
-                    "vector": pa.FixedSizeListArray.from_arrays(pa.array(v.ravel()), data.dim),
-                }
-            )
-        )
-        offset += len(v)
-    db = lancedb.connect(str(folder))
-    table = db.create_table("t", pa.Table.from_batches(batches), mode="overwrite")
-    return table, queries, exact, exact_scoped
-
-
 class PeakFds:
     """Highest count of this process's open file descriptors while the block runs."""
 
@@ -247,7 +113,7 @@ class PeakFds:
             self.peak = max(self.peak, len(os.listdir("/proc/self/fd")))
             time.sleep(0.002)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._stop = True
         self._thread.join()
 
@@ -280,12 +146,14 @@ def describe(p: AnnParams | None) -> tuple[str, str]:
     return f"{p.index_type} {build}", f"nprobes {p.nprobes} refine {p.refine_factor}"
 
 
-def row(rows: int, label: str, search: str, build_s: float | None, ms: float, rec: float, fds: int):
+def row(
+    rows: int, label: str, search: str, build_s: float | None, ms: float, rec: float, fds: int
+) -> None:
     b = f"{build_s:8.1f}" if build_s is not None else f"{'':>8}"
     print(f"{rows:>8} {label:<28} {search:<24} {b} {ms:9.2f} {rec:9.3f} {fds:>6}", flush=True)
 
 
-def run_size(rows: int, args, reference: Callable[[], None]) -> None:
+def run_size(rows: int, args: Options, reference: Callable[[], None]) -> None:
     folder = Path(tempfile.mkdtemp(prefix="bench-ann-", dir=args.tmp))
     try:
         t0 = time.perf_counter()
@@ -327,11 +195,11 @@ def run_size(rows: int, args, reference: Callable[[], None]) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def plan(args) -> dict[str, list[AnnParams]]:
+def plan(args: Options) -> dict[str, list[AnnParams]]:
     """The sweep narrowed by --only (index types, or 'default'), --partitions and --nprobes."""
     if args.only == ["default"]:
         return {"default": [DEFAULT_ANN]}
-    out = {}
+    out: dict[str, list[AnnParams]] = {}
     for kind, params in sweep(args.data.dim).items():
         if args.only and kind not in args.only:
             continue
@@ -344,7 +212,14 @@ def plan(args) -> dict[str, list[AnnParams]]:
     return out
 
 
-def scoped(table, rows: int, queries: np.ndarray, exact: Exact, args, built) -> None:
+def scoped(
+    table: Table,
+    rows: int,
+    queries: np.ndarray,
+    exact: Exact,
+    args: Options,
+    built: AnnParams | None,
+) -> None:
     """One scope (1/S of the rows) searched with the prefilter toolex uses: flat, and toolex's
     index with its probes (or each of --nprobes)."""
     shape = replace(DEFAULT_ANN, nprobes=0, refine_factor=None)
@@ -361,7 +236,7 @@ def scoped(table, rows: int, queries: np.ndarray, exact: Exact, args, built) -> 
         row(rows, f"{label} (1/{args.scopes} scope)", search, None, ms, rec, fds)
 
 
-def long_run(table, rows: int, args, built) -> None:
+def long_run(table: Table, rows: int, args: Options, built: AnnParams | None) -> None:
     """--long N queries (the query set, resampled with noise) in one vector_search call on
     toolex's index, as a 20k-query run sends them: ms/query and the peak of open files."""
     if built != replace(DEFAULT_ANN, nprobes=0, refine_factor=None):
@@ -369,7 +244,7 @@ def long_run(table, rows: int, args, built) -> None:
     rng = np.random.default_rng(7)
     base = args.data.queries(rows, args.queries)
     noise = 0.05 / np.sqrt(base.shape[1])
-    q = _unit(
+    q = unit(
         base[rng.integers(0, len(base), args.long)]
         + noise * rng.standard_normal((args.long, base.shape[1]))
     )
@@ -406,12 +281,21 @@ def main() -> None:
         default=Path(tempfile.gettempdir()) / "toolex-bench-ann",
         help="where the real embeddings are kept between runs",
     )
-    args = ap.parse_args()
-    args.data = RealManifold(args.cache) if args.data == "real" else Blobs()
-    args.only = [s for s in args.only.split(",") if s]
-    args.nprobes = [int(s) for s in args.nprobes.split(",") if s]
-    args.partitions = [s for s in args.partitions.split(",") if s]
-    sizes = [int(s) for s in args.sizes.split(",")] + ([1_000_000] if args.million else [])
+    parsed = ap.parse_args()
+    data: VectorData = RealManifold(parsed.cache) if parsed.data == "real" else Blobs()
+    args = Options(
+        data=data,
+        queries=parsed.queries,
+        k=parsed.k,
+        repeats=parsed.repeats,
+        scopes=parsed.scopes,
+        only=[s for s in parsed.only.split(",") if s],
+        long=parsed.long,
+        nprobes=[int(s) for s in parsed.nprobes.split(",") if s],
+        partitions=[s for s in parsed.partitions.split(",") if s],
+        tmp=parsed.tmp,
+    )
+    sizes = [int(s) for s in parsed.sizes.split(",")] + ([1_000_000] if parsed.million else [])
     print(
         f"dim {args.data.dim}, {args.queries} queries, k {args.k}, chunks of {SEARCH_BATCH} "
         f"queries per Lance call, median of {args.repeats}; data {args.data.name}; "
