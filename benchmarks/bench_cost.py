@@ -45,16 +45,26 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 import figures
 import reads
+from cost_losses import disagreement, label_loss
 
 from toolex.cli.options import emit_rows
 from toolex.judges import make_judge
-from toolex.judges import operating_points as op
-from toolex.judges.base import JudgeParts, Outcome, Verdict
+from toolex.judges.base import (
+    AuditTask,
+    DecomposeTask,
+    Estimate,
+    Judge,
+    JudgeParts,
+    Outcome,
+    Stage,
+    Verdict,
+    VerifyTask,
+)
 from toolex.loaders import load_stabletoolbench, load_toolret
 from toolex.pipeline import dryrun, record
 from toolex.pipeline.runner import Settings, run_expansion, select_queries
@@ -79,11 +89,21 @@ class StandIn(JudgeParts):
     def __init__(self, store: Store, benchmark: str) -> None:
         self.inner = make_judge("heuristic", store, benchmark=benchmark)
 
-    def verify(self, tasks: Any) -> Any:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
         for o in self.inner.verify(tasks):
             p = o.value.confidence if isinstance(o.value, Verdict) else None
             yes = p is not None and p >= 0.5
             yield Outcome(o.key, True, Verdict(yes, f"p {p}", p), call_id=f"stand-in:{o.key}")
+
+    # It stands in for the verifier only: the other stages have their own judges here.
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
+        raise NotImplementedError("the stand-in only verifies")
+
+    def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]:
+        raise NotImplementedError("the stand-in only verifies")
+
+    def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate:
+        raise NotImplementedError("the stand-in's calls are counted from the dry-run plans")
 
 
 def build(db: str) -> Store:
@@ -161,14 +181,18 @@ def paper_rows(
 
 
 def scenario(
-    store: Store, bench: str, exp: str, llm: dict[str, Any], depth: int
+    store: Store, bench: str, exp: str, llm: dict[str, Judge], depth: int
 ) -> tuple[dict[str, int], float]:
     """Run one expansion (offline decompose, BM25 candidates, stand-in verify, assemble) and
     return the dry-run plan's calls per stage, measured before each stage ran."""
     prescreen, reuse = SCENARIOS[exp]
     settings = Settings(depth=depth, scope="benchmark", prescreen=prescreen, reuse=reuse)
     offline = make_judge("heuristic", store, benchmark=bench)
-    judges = {"decompose": offline, "verify": StandIn(store, bench), "audit": offline}
+    judges: dict[str, Judge] = {
+        "decompose": offline,
+        "verify": StandIn(store, bench),
+        "audit": offline,
+    }
     ids = select_queries(store, bench)
     record.drop_outputs(store, bench, exp)  # counted from scratch, every time
     t = time.perf_counter()
@@ -192,7 +216,9 @@ def scenario(
     return calls, time.perf_counter() - t
 
 
-def per_task(store: Store, bench: str, llm: dict[str, Any], depth: int) -> list[dict[str, Any]]:
+def per_task(
+    store: Store, bench: str, llm: dict[str, Judge], depth: int
+) -> list[dict[str, object]]:
     """Each task's (StableToolBench: each test group's) own calls: the paper's, toolex before
     issue 12 (cost-plain) and now (cost-reuse). Verify calls now are the distinct prompts the
     stand-in answered fresh; audits are the dry-run plans of the assembled expansions."""
@@ -202,7 +228,7 @@ def per_task(store: Store, bench: str, llm: dict[str, Any], depth: int) -> list[
         [bench],
     )
     settings = Settings(depth=depth, scope="benchmark")
-    out = []
+    out: list[dict[str, object]] = []
     for (task,) in tasks:
         ids = select_queries(store, bench, task=task)
         rows = paper_rows(store, bench, "cost-plain", depth, ids)
@@ -236,89 +262,6 @@ def per_task(store: Store, bench: str, llm: dict[str, Any], depth: int) -> list[
     return out
 
 
-def disagreement(store: Store, bench: str) -> dict[str, Any]:
-    """Reused verdicts (cost-reuse) against the fresh stand-in verdicts of the same tasks
-    (cost-plain: the same screen, none), at 0.5 and at the strict threshold."""
-    rows = reads.rows(
-        store,
-        """SELECT r.accepted, f.accepted, r.confidence, f.confidence
-           FROM verdicts r JOIN verdicts f USING (benchmark, query_id, slot, item_id)
-           WHERE r.benchmark = ? AND r.expansion = 'cost-reuse' AND r.judge = 'reused'
-             AND f.expansion = 'cost-plain'""",
-        [bench],
-    )
-    strict = op.STRICT_THRESHOLD
-    p50 = sum(a != b for a, b, _, _ in rows)
-    hi = sum((c >= strict) != (d >= strict) for _, _, c, d in rows if c == c and d == d)
-    yes_lost = sum(b and not a for a, b, _, _ in rows)
-    return {
-        "benchmark": bench,
-        "reused": len(rows),
-        "disagree_p50": p50,
-        "rate_p50": round(p50 / len(rows), 4) if rows else None,
-        "fresh_yes_reused_no": yes_lost,
-        "disagree_strict": hi,
-        "rate_strict": round(hi / len(rows), 4) if rows else None,
-    }
-
-
-def label_loss(store: Store) -> dict[str, Any]:
-    """Labelled equivalents (the shipped set drawn from expansions) lost to the pre-screen or to
-    reuse, on the expansion's sub-queries: the screen's in-sample loss (its held-out one is
-    benchmarks/fit_offline_judge.py's), and the yes a reused verdict turned into a no."""
-    from toolex.labels.records import SHIPPED
-    from toolex.labels.table import checked_labels
-    from toolex.labels.tasks import label_tasks
-
-    labels, _ = checked_labels(store, SHIPPED)
-    pairs = {}
-    for label in labels:
-        pairs.setdefault((label.benchmark, label.reference, label.candidate), []).append(label)
-    label_pairs = sum(1 for v in pairs.values() if len({x.subquery for x in v}) > 1)
-    lt = label_tasks(
-        store,
-        labels,
-        expansion="cost-reuse",
-        subqueries="expansion",
-        decomposer=lambda b: make_judge("heuristic", store, benchmark=b),
-    )
-    yes = [t for t in lt.tasks if t.label == "yes"]
-    screened = set()
-    for bench in sorted({t.benchmark for t in yes}):
-        screen = make_judge("heuristic:prescreen", store, benchmark=bench)
-        mine = [t for t in yes if t.benchmark == bench]
-        for t, o in zip(mine, screen.verify([t.task for t in mine]), strict=True):
-            if not o.value.accepted and o.value.confidence == o.value.confidence:
-                screened.add(t.task.key)
-    reused_no = set()
-    exposed = set()
-    for t in yes:
-        found = reads.rows(
-            store,
-            """SELECT r.accepted, f.accepted, r.reason FROM verdicts r
-               JOIN verdicts f USING (benchmark, query_id, slot, item_id)
-               WHERE r.benchmark = ? AND r.query_id = ? AND r.slot = ? AND r.item_id = ?
-                 AND r.expansion = 'cost-reuse' AND r.judge = 'reused'
-                 AND f.expansion = 'cost-plain'""",
-            [t.benchmark, t.query_id, t.slot, t.task.candidate.item_id],
-        )
-        row = found[0] if found else None
-        if row is not None:
-            exposed.add(t.task.key)
-            if row[1] and not row[0]:
-                reused_no.add(t.task.key)
-    lost = screened | reused_no
-    return {
-        "labelled_equivalents": len(yes),
-        "label_pairs_same_reference_and_candidate": label_pairs,
-        "screened_out": len(screened),
-        "reached_by_reuse": len(exposed),
-        "reuse_gave_no": len(reused_no),
-        "lost": len(lost),
-        "lost_share": round(len(lost) / len(yes), 4) if yes else None,
-    }
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", default="/tmp/toolex-cost.duckdb")
@@ -330,10 +273,12 @@ def main() -> None:
     os.environ.setdefault("ANTHROPIC_API_KEY", "dry-run-no-key")
     store = build(args.db)
     llm = dict.fromkeys(("decompose", "verify", "audit"), make_judge(args.judge, store))
-    table, reuse_rows, tasks = [], [], []
+    table: list[dict[str, object]] = []
+    reuse_rows: list[dict[str, object]] = []
+    tasks: list[dict[str, object]] = []
     pooled = dict.fromkeys(("candidates", "queries", "screen", "no_screen", "audit"), 0)
     for bench in ("stabletoolbench", "toolret"):
-        counted = {}
+        counted: dict[str, dict[str, int]] = {}
         for exp in SCENARIOS:
             counted[exp], secs = scenario(store, bench, exp, llm, args.depth)
             print(f"{bench} {exp}: {counted[exp]} ({secs:.0f} s)", flush=True)
@@ -396,7 +341,7 @@ def main() -> None:
     )
 
 
-def prior_rates(pooled: dict[str, int]) -> dict[str, Any]:
+def prior_rates(pooled: dict[str, int]) -> dict[str, object]:
     """toolex.pipeline.dryrun.PRIOR_*: verify calls per retrieved candidate with reuse, with and
     without the pre-screen; audit calls per query (the defaults: reuse, no screen)."""
     return {
