@@ -41,12 +41,14 @@ import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
+from unittest.mock import patch
 
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.errors import NoOutcomeError
+from toolex.llm.clock import SYSTEM_CLOCK, Clock
 from toolex.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,7 +56,29 @@ SERVER = ROOT / "tests" / "llm" / "scripted_server.py"
 SHARED = ROOT.parent / "shared" / "data"
 
 
-def toolex(*args: str) -> Any:
+class Call(TypedDict):
+    """The columns of an llm_calls row (sql/schema/001_base.sql) the figures read."""
+
+    stage: str
+    input_hash: str
+    status: str  # ok | error | malformed | pending
+    error: str | None
+    response: str | None
+    created_at: datetime
+    latency_ms: float | None
+
+
+class Measured(TypedDict):
+    """One run: the expansion's calls, judges eval's calls and its JSON report."""
+
+    rows: list[Call]
+    eval_rows: list[Call]
+    expand_s: float
+    eval: dict[str, Any]  # `toolex judges eval --format json`, as printed
+    slots: int
+
+
+def toolex(*args: str) -> Result:
     res = CliRunner().invoke(cli, list(args))
     # 3: a budget stopped the run; a stage with no outcome at all (NoOutcomeError, exit 4 from
     # the installed command) is the "before issue 28" run, whose every decomposition fails on the
@@ -71,8 +95,9 @@ def stand_in(args: argparse.Namespace) -> Iterator[str]:
     cmd = [sys.executable, str(SERVER), "--model", "small", "--latency", str(args.latency)]
     cmd += ["--slots", str(args.slots), "--drop-abandoned", "--hang-every", str(args.hang_every)]
     server = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None  # stdout=PIPE
     try:
-        yield f"http://127.0.0.1:{int(server.stdout.readline())}/v1"  # type: ignore[union-attr]
+        yield f"http://127.0.0.1:{int(server.stdout.readline())}/v1"
     finally:
         server.kill()
         server.wait()
@@ -86,35 +111,44 @@ def as_before_issue_28() -> Iterator[None]:
     from toolex.judges import plans
     from toolex.llm import corrections, limiter
 
-    saved = (corrections.Rejections.next, limiter.Limiter.timed_out, limiter.Limiter.__init__)
-    rebuilt = plans.rebuilt
+    init_now = limiter.Limiter.__init__
 
-    def next_(self: Any, correction: Any) -> Any:
+    def next_(
+        self: corrections.Rejections, correction: corrections.Correction
+    ) -> corrections.Correction:
         return correction
 
-    def no_rebuild(*args: Any, **kwargs: Any) -> None:
+    def no_rebuild(*args: object, **kwargs: object) -> None:
         return None
 
-    def timed_out(self: Any, ticket: Any) -> float:
+    def timed_out(self: limiter.Limiter, ticket: limiter.Ticket) -> float:
         with self._cond:
             self._cut(ticket)
             return min(self._latencies) if self._latencies else 0.0
 
-    def init(self: Any, *a: Any, floor: int = 1, **kw: Any) -> None:
-        saved[2](self, *a, floor=1, **kw)
+    def init(
+        self: limiter.Limiter,
+        cap: int,
+        start: int | None = None,
+        *,
+        watch_latency: bool = False,
+        timeout_s: float | None = None,
+        floor: int = 1,
+        clock: Clock = SYSTEM_CLOCK,
+    ) -> None:
+        init_now(
+            self, cap, start, watch_latency=watch_latency, timeout_s=timeout_s, floor=1, clock=clock
+        )
 
-    corrections.Rejections.next = next_  # type: ignore[method-assign]
-    limiter.Limiter.timed_out = timed_out  # type: ignore[method-assign]
-    limiter.Limiter.__init__ = init  # type: ignore[method-assign]
-    plans.rebuilt = no_rebuild
-    try:
+    with contextlib.ExitStack() as patched:
+        patched.enter_context(patch.object(corrections.Rejections, "next", next_))
+        patched.enter_context(patch.object(limiter.Limiter, "timed_out", timed_out))
+        patched.enter_context(patch.object(limiter.Limiter, "__init__", init))
+        patched.enter_context(patch.object(plans, "rebuilt", no_rebuild))
         yield
-    finally:
-        corrections.Rejections.next, limiter.Limiter.timed_out, limiter.Limiter.__init__ = saved  # type: ignore[method-assign]
-        plans.rebuilt = rebuilt
 
 
-def run(url: str, args: argparse.Namespace, tmp: Path, name: str) -> dict[str, Any]:
+def run(url: str, args: argparse.Namespace, tmp: Path, name: str) -> Measured:
     db = str(tmp / f"{name}.duckdb")
     toolex("load", "toolret", str(args.data / "toolret"), "--db", db, "-q")
     toolex("load", "stabletoolbench", str(args.data / "stabletoolbench"), "--db", db, "-q")
@@ -145,7 +179,7 @@ def run(url: str, args: argparse.Namespace, tmp: Path, name: str) -> dict[str, A
         "--limit", str(args.labels), "--seed", str(args.seed), "--format", "json", "-q",
     )  # fmt: skip
     with Store.open(db, read_only=True) as store:
-        rows = store.user_sql(
+        rows: list[Call] = store.user_sql(
             "SELECT stage, input_hash, status, error, response, created_at, latency_ms "
             "FROM llm_calls ORDER BY created_at"
         ).to_pylist()
@@ -158,9 +192,9 @@ def run(url: str, args: argparse.Namespace, tmp: Path, name: str) -> dict[str, A
     }
 
 
-def figures(result: dict[str, Any]) -> dict[str, Any]:
+def figures(result: Measured) -> dict[str, int | float | str]:
     rows = result["rows"]
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str | None]] = set()
     repeats = 0
     for r in rows:
         if r["status"] == "malformed":
@@ -191,7 +225,7 @@ def figures(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def stage_seconds(rows: list[dict[str, Any]]) -> float:
+def stage_seconds(rows: list[Call]) -> float:
     """From a stage's first call to its last answer."""
     if not rows:
         return 0.0
@@ -200,7 +234,7 @@ def stage_seconds(rows: list[dict[str, Any]]) -> float:
     return max(ends) - min(starts)
 
 
-def idle_slot_seconds(rows: list[dict[str, Any]], slots: int) -> float:
+def idle_slot_seconds(rows: list[Call], slots: int) -> float:
     """Slot-seconds without a call of this stage, from its first call to its last answer."""
     if not rows:
         return 0.0
@@ -235,7 +269,7 @@ def main() -> None:
     if not (args.data / "toolret").exists() or not (args.data / "stabletoolbench").exists():
         raise SystemExit(f"needs ToolRet and StableToolBench under {args.data} (--data)")
     os.environ.setdefault("TOOLEX_COMPAT_API_KEY", "not-needed")
-    results = {}
+    results: dict[str, dict[str, int | float | str]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         if args.url:
             results["this server"] = figures(run(args.url, args, Path(tmp), "run"))
