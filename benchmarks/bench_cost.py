@@ -68,6 +68,7 @@ from toolex.judges.base import (
 from toolex.loaders import load_stabletoolbench, load_toolret
 from toolex.pipeline import dryrun, record
 from toolex.pipeline.runner import Settings, run_expansion, select_queries
+from toolex.sqlrunner import SqlValue
 from toolex.store import Store
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -122,7 +123,7 @@ def paper_rows(
     (decompose: query, instruction, ground truth; verify: sub-query, reference, candidate;
     audit: query, checklist, members; documentation is a function of the item); ``ids``: of
     these queries only."""
-    p = {"b": bench, "e": exp, "k": depth, "ids": ids}
+    p: dict[str, SqlValue] = {"b": bench, "e": exp, "k": depth, "ids": ids}
 
     def q(sql: str) -> int:
         # every subqueries/combinations/candidates alias filters on $ids

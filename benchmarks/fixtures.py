@@ -10,15 +10,18 @@ DuckDB connection, and only into stores the benchmark itself made; reads go thro
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from toolex.sqlrunner import SqlValue
     from toolex.store import Store
 
 
-def write(store: Store, sql: str, params: Mapping[str, Any] | Sequence[Any] | None = None) -> None:
+def write(
+    store: Store, sql: str, params: Mapping[str, SqlValue] | Sequence[SqlValue] | None = None
+) -> None:
     """Run one statement of a synthetic store's setup (an INSERT, a temporary table)."""
     store.user_sql(sql, params)
 

@@ -9,9 +9,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from toolex.sqlaccess.readonly import check_read_only
+from toolex.sqlrunner import SqlValue
 from toolex.store import Store
 
-Params = Mapping[str, Any] | Sequence[Any] | None
+Params = Mapping[str, SqlValue] | Sequence[SqlValue] | None
 
 
 def rows(store: Store, sql: str, params: Params = None) -> list[tuple[Any, ...]]:
