@@ -137,6 +137,7 @@ def measure_child(method: str, path: str) -> None:
 
     from toolex.pipeline import assemble
     from toolex.pipeline.stage import StageContext
+    from toolex.pipeline.stats import annotation_table
     from toolex.store import Store
 
     store = Store.open(Path(path))
@@ -153,8 +154,8 @@ def measure_child(method: str, path: str) -> None:
     wall = time.perf_counter() - started
     peak = rss_kb("VmHWM")
     stored = reads.value(store, "SELECT count(*) FROM combinations")
-    product = store.rows("stages/expansion/06_stats.sql", {"benchmark": "b", "expansion": "default",
-                                                   "by": "all"})[0]["assembled"]  # fmt: skip
+    # the combinations assembled, as `toolex stats` reports them
+    product = annotation_table(store, "b", "default", "all")[0]["assembled"]
     store.close()
     print(json.dumps({"before_mb": before / 1024, "peak_mb": peak / 1024, "wall_s": wall,
                       "stored": stored, "product": int(product)}))  # fmt: skip

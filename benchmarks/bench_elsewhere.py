@@ -33,7 +33,7 @@ from loaders.elsewhere_data import packed_beir, skill_library  # noqa: E402
 from toolex.judges.heuristic import HeuristicJudge  # noqa: E402
 from toolex.loaders import load_beir, load_skillret, load_stabletoolbench  # noqa: E402
 from toolex.loaders.result import LoadResult  # noqa: E402
-from toolex.metrics import per_query, summary  # noqa: E402
+from toolex.metrics import scores, summary  # noqa: E402
 from toolex.pipeline.outcome import degenerate_warnings, expansion_outcome  # noqa: E402
 from toolex.pipeline.runner import run_expansion  # noqa: E402
 from toolex.retrieval.runs import retrieve_run  # noqa: E402
@@ -90,12 +90,12 @@ def figures(store: Store, name: str, load: Callable[[], LoadResult]) -> None:
     ):
         run.setdefault(q, {})[i] = s
     ref = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.10"}).evaluate(run)
-    ours = per_query(store, [run_id], (10,), "default").to_pylist()  # old: the original qrels
+    # toolex's old scores (no expansion: the original qrels), typed rows of the metric engine
+    ours = [*scores(store, "ndcg@10", [run_id]), *scores(store, "recall@10", [run_id])]
     diff = max(
-        abs(r["old"] - ref.get(r["query_id"], {}).get(
-            "ndcg_cut_10" if r["metric"] == "ndcg" else "recall_10", 0.0))
-        for r in ours
-        if r["metric"] in ("ndcg", "recall")
+        abs(s.value - ref.get(s.query_id, {}).get(
+            "ndcg_cut_10" if s.metric == "ndcg" else "recall_10", 0.0))
+        for s in ours
     )  # fmt: skip
     print(f"  largest |toolex old - pytrec_eval| per query (nDCG@10, R@10): {diff:.2e}")
 
