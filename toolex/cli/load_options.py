@@ -4,16 +4,19 @@ with a module of their own, toolex.cli.load_plain and toolex.cli.load_skillret).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 import click
 
+from toolex.cli.decorating import FC, Decorator
 from toolex.cli.options import NAME
+
+R = TypeVar("R")
 
 KINDS = click.Choice(["tool", "skill"])
 
 
-def replace_option(f: Callable[..., Any]) -> Callable[..., Any]:
+def replace_option(f: FC) -> FC:
     return click.option(
         "--replace",
         is_flag=True,
@@ -22,13 +25,13 @@ def replace_option(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
-def name_option(default: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def name_option(default: str) -> Decorator:
     return click.option(
         "--name", default=default, show_default=True, help="Benchmark name in the store.", type=NAME
     )
 
 
-def run_load(label: str, fn: Callable[[], Any]) -> Any:
+def run_load(label: str, fn: Callable[[], R]) -> R:
     """Run a load under a spinner on stderr, or a line when it starts and one when it ends when
     stderr is not a terminal (reading a large benchmark takes seconds)."""
     from toolex.cli.progress import status
