@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolex.exports.files import check_folder, check_output, output_file
 from toolex.progress import Progress, current
@@ -25,7 +25,7 @@ from toolex.reports.equivalent_ranks import equivalent_rank_tables
 from toolex.reports.failures import failed_queries_table
 from toolex.reports.gain_illusion import gain_illusion_table
 from toolex.reports.heterogeneity import heterogeneity_table
-from toolex.reports.inputs import ReportContext, Table
+from toolex.reports.inputs import ReportContext, StatOptions, Table
 from toolex.reports.main_table import main_table
 from toolex.reports.paper_table import paper_section
 from toolex.reports.provenance import (
@@ -39,6 +39,9 @@ from toolex.reports.thinning import thinning_table
 from toolex.reports.trust import ExpansionTrust
 from toolex.reports.trust_table import report_trust, trust_table
 from toolex.store import Store
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 # The steps of a report, in order (the progress task counts them).
 STEPS = (
@@ -84,7 +87,7 @@ def build_report(
     pairs: Sequence[tuple[str, str]] = (),
     seed: int = 0,
     progress: Progress | None = None,
-    **options: Any,
+    **options: Unpack[StatOptions],
 ) -> Report:
     """Compute every section and write the folder ``out``. ``progress`` gets one task of
     ``len(STEPS)`` steps, with ``step=<name>`` as each starts (default: the reporter installed with
