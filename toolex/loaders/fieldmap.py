@@ -170,7 +170,7 @@ class FileMap:
 
     def _records(
         self, value: object, path: str, line: int | None
-    ) -> Iterator[tuple[dict[str, Any], tuple[object, ...], str | None]]:
+    ) -> Iterator[tuple[dict[str, object], tuple[object, ...], str | None]]:
         if self.records is None:
             if isinstance(value, dict):  # always: _values read it through iter_dicts
                 yield value, (), None
@@ -204,7 +204,7 @@ class FileMap:
                 view[name] = [self._element(name, e, subs, inner) for e in _as_list(view[name])]
         return view
 
-    def _get(self, target: str, rec: object, ancestors: tuple[object, ...]) -> Any:
+    def _get(self, target: str, rec: object, ancestors: tuple[object, ...]) -> object:
         source = self.sources.get(target)
         if source is None:
             return rec.get(target.rpartition(".")[2], MISSING) if isinstance(rec, dict) else MISSING
@@ -216,7 +216,7 @@ class FileMap:
 
     def _doc(
         self, base: object, rec: Mapping[str, object], ancestors: tuple[object, ...]
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """items.doc.KEY mappings: keys set on the doc (``items.doc``'s object, or a new one)."""
         if isinstance(base, str):
             with contextlib.suppress(ValueError):  # not JSON: get_doc refuses it, located
@@ -233,13 +233,13 @@ class FileMap:
 
     def _element(
         self, name: str, element: object, subs: tuple[str, ...], ancestors: tuple[object, ...]
-    ) -> Any:
+    ) -> object:
         """One qrel or edge as a dict of its sub-fields; a bare qrel is its item id. A
         mapped sub-field the element lacks is an error if the element needs it (a qrel's id,
         an edge's ends): the mapping, not the data, is then likely wrong."""
         if not isinstance(element, dict) and f"{name}.id" not in self.sources:
             return {"id": element} if name == "labels" else element
-        out = {}
+        out: dict[str, object] = {}
         for sub in subs:
             target = f"{name}.{sub}"
             value = self._get(target, element, ancestors)
