@@ -285,7 +285,7 @@ def markdown_table(table: Table, oracle: set[str] | None = None) -> list[str]:
     return out
 
 
-def _mark_runs(row: dict[str, Any], oracle: set[str]) -> dict[str, Any]:
+def _mark_runs(row: dict[str, Any], oracle: set[str]) -> dict[str, object]:
     marked = {c: f"{row[c]} {ORACLE_MARK}" for c in RUN_COLUMNS if row.get(c) in oracle}
     return {**row, **marked} if marked else row
 

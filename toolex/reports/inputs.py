@@ -104,7 +104,7 @@ class ReportContext:
     # -- metric rows, computed once and registered for the report SQL ------------------------
 
     @cached_property
-    def summary(self) -> list[dict[str, Any]]:
+    def summary(self) -> list[dict[str, object]]:
         if not self.run_ids:
             return []
         return metrics.summary(self.store, self.run_ids, ks=(self.k,), expansion=self.expansion)
@@ -153,7 +153,7 @@ class ReportContext:
             ),
         }
 
-    def rows(self, sql_file: str, **params: SqlValue) -> list[dict[str, Any]]:
+    def rows(self, sql_file: str, **params: SqlValue) -> list[dict[str, object]]:
         """Rows of one shipped report SQL file (``reports/NN_name.sql``) with bound parameters."""
         with self.store.registered_tables(self._inputs or {}):
             return self.store.rows(f"reports/{sql_file}", params)

@@ -157,7 +157,7 @@ class ExpansionTrust:
             )
         return out
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         """The JSON shape (the `trust` field of `toolex eval`/`stats` JSON rows)."""
         return {
             "benchmark": self.benchmark,
