@@ -10,7 +10,7 @@ import csv
 import json
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -285,7 +285,7 @@ def markdown_table(table: Table, oracle: set[str] | None = None) -> list[str]:
     return out
 
 
-def _mark_runs(row: dict[str, Any], oracle: set[str]) -> dict[str, object]:
+def _mark_runs(row: Mapping[str, object], oracle: set[str]) -> dict[str, object]:
     marked = {c: f"{row[c]} {ORACLE_MARK}" for c in RUN_COLUMNS if row.get(c) in oracle}
     return {**row, **marked} if marked else row
 
