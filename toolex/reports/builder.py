@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toolex.exports.files import check_folder, check_output, output_file
 from toolex.progress import Progress, current
@@ -272,7 +272,9 @@ def markdown_table(table: Table, oracle: set[str] | None = None) -> list[str]:
     """``table`` in Markdown; run names in ``oracle`` get the oracle mark (†)."""
     if not table.rows:
         return ["(no rows)"]
-    rows = table.md_rows if table.md_rows is not None else table.rows
+    rows: Sequence[Mapping[str, object]] = (
+        table.md_rows if table.md_rows is not None else table.rows
+    )
     if oracle:
         rows = [_mark_runs(row, oracle) for row in rows]
     cols = [c for c in table.cols() if c not in ("k", "benchmark") or _varies(table, c)]
@@ -285,7 +287,7 @@ def markdown_table(table: Table, oracle: set[str] | None = None) -> list[str]:
     return out
 
 
-def _mark_runs(row: Mapping[str, object], oracle: set[str]) -> dict[str, object]:
+def _mark_runs(row: Mapping[str, object], oracle: set[str]) -> Mapping[str, object]:
     marked = {c: f"{row[c]} {ORACLE_MARK}" for c in RUN_COLUMNS if row.get(c) in oracle}
     return {**row, **marked} if marked else row
 
