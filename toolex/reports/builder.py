@@ -189,7 +189,7 @@ def _gain_illusion(ctx: ReportContext, report: Report, k: int) -> None:
     for base, tuned in ctx.pairs:
         name = f"gain_illusion_{figures.safe_name(base)}_vs_{figures.safe_name(tuned)}"
         path = figures.gain_illusion(
-            illusion.rows, base, tuned, k, _png(report, name), report.oracle
+            illusion.rows, (base, tuned), k, _png(report, name), report.oracle
         )
         report.figures.append((f"Fine-tuning gain, {tuned} vs {base}", path))
 

@@ -136,14 +136,15 @@ def main_scores(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
 
 def gain_illusion(
     rows: list[dict[str, Any]],
-    base: str,
-    tuned: str,
+    pair: tuple[str, str],
     k: int,
     path: Path,
     oracle: Collection[str] = (),
 ) -> Path:
     """Gap (fine-tuned - base) under old and new metrics, per category, one panel per metric;
-    ``oracle``: the oracle-assisted runs among them (marked †)."""
+    ``pair``: (base, fine-tuned) runs; ``oracle``: the oracle-assisted runs among them
+    (marked †)."""
+    base, tuned = pair
     rows = [r for r in rows if r["base"] == base and r["finetuned"] == tuned]
     cats = list(dict.fromkeys(r["category"] for r in rows))
     fig, axes = _subplots(2, 2, figsize=(max(8, 1.1 * len(cats) * 2), 6.4), sharey=True)
