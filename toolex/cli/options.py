@@ -8,6 +8,7 @@ import functools
 import inspect
 import io
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict, TypeVar
 
 import click
@@ -233,6 +234,23 @@ def scope_option(help: str) -> Decorator:
         show_default=True,
         help=help,
     )
+
+
+@dataclass(frozen=True)
+class ExpansionRef:
+    """A stored benchmark and one of its expansions (--benchmark and --expansion)."""
+
+    benchmark: str
+    expansion: str
+
+
+def expansion_ref(
+    benchmark: Decorator, expansion: Decorator
+) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """``benchmark`` and ``expansion`` (a :func:`benchmark_option` and an
+    :func:`expansion_option`, each with the command's own help) as one :class:`ExpansionRef`
+    parameter ``ref``."""
+    return option_group("ref", [benchmark, expansion], ExpansionRef)
 
 
 def open_store(db: str, read_only: bool = False, allow_files: bool = False) -> Store:
