@@ -96,7 +96,8 @@ def read_beir(
         if query_id not in judged:
             continue
         where = Where(str(queries), line, query_id, what="query id")
-        meta = rec["metadata"] if isinstance(rec.get("metadata"), dict) else {}
+        given = rec.get("metadata")
+        meta: dict[str, object] = given if isinstance(given, dict) else {}
         bench.add_query(
             {
                 "query_id": query_id,

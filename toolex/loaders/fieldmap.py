@@ -26,7 +26,6 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from toolex.errors import InputError
 from toolex.loaders.fields import Where
@@ -100,7 +99,7 @@ class FileMap:
     hits: Counter[str] = field(default_factory=Counter)  # records each mapping found something in
     reading: str = field(default="--map", repr=False)  # the source being read, for errors
 
-    def read(self, path: str | Path, what: str) -> Iterator[tuple[dict[str, Any], Where]]:
+    def read(self, path: str | Path, what: str) -> Iterator[tuple[dict[str, object], Where]]:
         """The file's records as plain-schema dicts (only :data:`FIELDS` keys), each with where
         it is (``what``: what names a record, e.g. "item id"); after the last record, a
         mapping that found nothing is refused."""
@@ -190,8 +189,8 @@ class FileMap:
                 )
             yield rec, ancestors, at
 
-    def _view(self, rec: Mapping[str, object], ancestors: tuple[object, ...]) -> dict[str, Any]:
-        view: dict[str, Any] = {}
+    def _view(self, rec: Mapping[str, object], ancestors: tuple[object, ...]) -> dict[str, object]:
+        view: dict[str, object] = {}
         for name in FIELDS[self.name]:
             value = self._get(name, rec, ancestors)
             if value is not MISSING and value is not None:

@@ -312,7 +312,9 @@ def read_records(path: str | Path) -> list[Record]:
     return list(iter_records(path))
 
 
-def iter_dicts(path: str | Path, records: Iterable[Record]) -> Iterator[tuple[dict[str, Any], int]]:
+def iter_dicts(
+    path: str | Path, records: Iterable[Record]
+) -> Iterator[tuple[dict[str, object], int]]:
     """The records, each checked to be a JSON object."""
     for value, line in records:
         if not isinstance(value, dict):
