@@ -62,8 +62,7 @@ run_options = option_group(
             callback=lambda ctx, param, value: _seconds(value),
             metavar="SECONDS",
             help="Stop the statement if it runs longer (exit 124); inf: no limit. Ctrl-C stops it "
-            "at "
-            "once (exit 130). DuckDB stops within 2 s more, or toolex leaves it and exits.",
+            "at once (exit 130). DuckDB stops within 2 s more, or toolex leaves it and exits.",
         ),
         click.option(
             "--max-rows",
@@ -105,16 +104,14 @@ shipped_options = option_group(
             "--show",
             metavar="FILE",
             help="Print a shipped SQL file as shipped: stages/4_assemble/01_cartesian.sql, or a "
-            "unique "
-            "basename such as 01_cartesian.sql or 01_cartesian.",
+            "unique basename such as 01_cartesian.sql or 01_cartesian.",
         ),
         click.option(
             "--dialect",
             type=click.Choice(DIALECTS),
             default=None,
             help="With --show: transpile the file to this engine's SQL (sqlglot), with a warning "
-            "on "
-            "stderr for each construct the engine may refuse or read otherwise.",
+            "on stderr for each construct the engine may refuse or read otherwise.",
         ),
         click.option("--list", "list_files", is_flag=True, help="List the shipped SQL files."),
         click.option(

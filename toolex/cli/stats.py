@@ -77,8 +77,7 @@ view_options = option_group(
             default="category",
             show_default=True,
             help="Group queries by category or by task, as `eval --by` does; the 'all' row is "
-            "always "
-            "first (--by all: only that row).",
+            "always first (--by all: only that row).",
         ),
         click.option(
             "--edges",
