@@ -14,7 +14,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from typing import Protocol, TypeAlias
+
+# A value shown beside a task's bar: a count (``calls=12``), a cost (``cost_usd=0.03``), the
+# current step (``step="metrics"``), or None for one not known yet (left out).
+Field: TypeAlias = int | float | str | None
 
 
 class Progress(Protocol):
@@ -24,7 +28,7 @@ class Progress(Protocol):
     def start(self, label: str, total: int, *, unit: str = "items") -> None:
         """Open a task of ``total`` units (``unit`` names them in a rate, e.g. ``queries/s``)."""
 
-    def advance(self, n: int = 1, **fields: Any) -> None:
+    def advance(self, n: int = 1, **fields: Field) -> None:
         """``n`` more units of the innermost open task are done."""
 
     def finish(self) -> None:
@@ -37,7 +41,7 @@ class NullProgress:
     def start(self, label: str, total: int, *, unit: str = "items") -> None:
         pass
 
-    def advance(self, n: int = 1, **fields: Any) -> None:
+    def advance(self, n: int = 1, **fields: Field) -> None:
         pass
 
     def finish(self) -> None:

@@ -24,6 +24,7 @@ def test_the_counts_stay_readable_at_any_width(width):
     bars.advance(3)
     out = io.StringIO()
     shown = Console(file=out, width=width, color_system=None)
+    assert bars.bar is not None  # open while a task is
     shown.print(bars.bar.make_tasks_table(bars.bar.tasks))
     with_rate = len(bars.bar.columns) == 8
     bars.finish()

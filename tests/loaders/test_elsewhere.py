@@ -57,7 +57,8 @@ def test_packed_toolbench_text_becomes_fields():
     assert api is not None
     assert api["api_name"] == "Live Scores" and api["tool_name"] == "Soccer Data"
     assert api["api_description"] == "Live scores of today's matches, with goals and cards"
-    assert api["required_parameters"][0]["name"] == "league"
+    required = api["required_parameters"]
+    assert isinstance(required, list) and required[0]["name"] == "league"
     assert api["optional_parameters"] == [] and api["method"] == "GET"
     assert parse_packed("Current weather for a city, with tool_name: x") is None
     assert parse_packed("tool_name: x, description without an api name") is None

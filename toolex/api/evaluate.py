@@ -252,7 +252,7 @@ def _per_query(
     families: Sequence[str],
     wanted: set[tuple[str, int]],
     on: Engine | None,
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """Every query's scores of the (metric, K) pairs ``wanted``, one query per row."""
     from toolex.metrics.engine import per_query_rows
     from toolex.metrics.registry import NO_CUT, ir_name

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from toolex.llm.budget import Budget
     from toolex.pipeline.config import ToolexConfig
     from toolex.pipeline.runner import RunReport, Settings
-    from toolex.progress import Progress
+    from toolex.progress import Field, Progress
     from toolex.store import Store
 
 # A progress callback: (task label, units done, units in all), called as work advances.
@@ -180,7 +180,7 @@ class _Callback:
         self.open.append([label, 0, total])
         self.fn(label, 0, total)
 
-    def advance(self, n: int = 1, **fields: Any) -> None:
+    def advance(self, n: int = 1, **fields: Field) -> None:
         if self.open:
             task = self.open[-1]
             task[1] += n

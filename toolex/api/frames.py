@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toolex.errors import InputError
 
@@ -59,7 +59,7 @@ def results_table(run: object, source: str) -> tuple[pa.Table, str]:
     )
 
 
-def _from_dict(run: Mapping[Any, Any], source: str) -> pa.Table:
+def _from_dict(run: Mapping[object, object], source: str) -> pa.Table:
     qids: list[str] = []
     dids: list[str] = []
     scores: list[float] = []

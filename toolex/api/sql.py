@@ -3,21 +3,22 @@ checks (anything but a query is refused, and so is reading files unless allowed)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
+    from toolex.sqlrunner import Params, SqlValue
     from toolex.store import Store
 
 
 def sql(
     db: str | Path | Store,
     statement: str,
-    params: Mapping[str, Any] | Sequence[Any] | None = None,
+    params: Params | Sequence[SqlValue] | None = None,
     *,
     allow_files: bool = False,
     timeout: float | None = None,
@@ -64,7 +65,7 @@ def sql(
 def sql_df(
     db: str | Path | Store,
     statement: str,
-    params: Mapping[str, Any] | Sequence[Any] | None = None,
+    params: Params | Sequence[SqlValue] | None = None,
     *,
     allow_files: bool = False,
     timeout: float | None = None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -74,7 +74,7 @@ def _count(r: CheckResult, limit: int) -> str:
     return f"{n} violating row{'s' if n != 1 else ''}"
 
 
-def _row(r: CheckResult, limit: int, fmt: str) -> dict[str, Any]:
+def _row(r: CheckResult, limit: int, fmt: str) -> dict[str, object]:
     """One check as a JSON or CSV row: its violating rows as objects (in CSV, as JSON text)."""
     shown = [
         {c: json_value(v) for c, v in zip(r.columns, row, strict=True)} for row in r.rows[:limit]

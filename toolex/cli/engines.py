@@ -4,15 +4,19 @@ than on the store's DuckDB (`toolex eval`), and the engine they open (toolex.eng
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import click
 
+from toolex.cli.decorating import FC
 from toolex.engines import DEFAULT_ENGINE, ENGINES, engine_label, open_engine
 
+if TYPE_CHECKING:
+    from toolex.metrics.engine import Engine
 
-def engine_options(f: Callable[..., Any]) -> Callable[..., Any]:
+
+def engine_options(f: FC) -> FC:
     """--engine, --spark-master, --spark-inputs, --spark-conf (KEY=VALUE, repeatable)."""
     options = [
         click.option(
@@ -51,7 +55,7 @@ def engine_options(f: Callable[..., Any]) -> Callable[..., Any]:
 @contextlib.contextmanager
 def opened_engine(
     engine: str, spark_master: str | None, spark_inputs: str | None, spark_conf: tuple[str, ...]
-) -> Iterator[Any]:
+) -> Iterator[Engine | None]:
     """The engine of the options (None for DuckDB), under a progress line while Spark starts
     (a JVM: seconds); stopped after the block."""
     from toolex.cli.progress import status

@@ -18,7 +18,7 @@ from toolex.reports.main_table import group_mean_label
 from toolex.reports.provenance import ORACLE_NOTE, pool_bias_warnings, run_label
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from toolex.api.evaluate import Scored
     from toolex.reports.compare import RunComparison
@@ -129,7 +129,9 @@ def emit_paper(table: list[dict[str, Any]], by: str, fmt: str) -> None:
         emit_rows(paper_table.flat_rows(tables), fmt)
 
 
-def emit_constant_free(rows: list[dict[str, Any]], title: str, keep: tuple[str, ...] = ()) -> None:
+def emit_constant_free(
+    rows: Sequence[Mapping[str, object]], title: str, keep: tuple[str, ...] = ()
+) -> None:
     """A table without the columns whose value is the same on every row (named in the title
     instead), except ``keep``: a per-query table does not repeat its run, K and counts."""
     cols = list(rows[0]) if rows else []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -24,6 +24,10 @@ from toolex.cli.options import (
 )
 
 if TYPE_CHECKING:
+    import contextlib
+    from collections.abc import Iterator, Mapping, Sequence
+
+    from toolex.pipeline.runner import RunReport
     from toolex.store import Store
 
 
@@ -184,9 +188,10 @@ def _refuse_missing_stage(
 BUDGET_EXIT = 3
 
 
-def _say_stopped(report: Any) -> None:
+def _say_stopped(report: RunReport) -> None:
     """Why the run stopped early, what it spent, and how to go on."""
     budget = report.budget
+    assert budget is not None, "a run stops early only at its budget"
     stage = next(s for s in report.stages if s.stage == report.stopped)
     left = stage.tasks - stage.ok - stage.failed
     click.echo(
@@ -198,7 +203,7 @@ def _say_stopped(report: Any) -> None:
     )
 
 
-def keys_not_needed() -> Any:
+def keys_not_needed() -> contextlib.AbstractContextManager[None]:
     """For a dry run: an LLM judge's client insists on an API key when it is built, but a dry
     run never calls it; a placeholder stands in for a missing key while the judges are built,
     and the environment is restored right after."""
@@ -208,7 +213,7 @@ def keys_not_needed() -> Any:
     from toolex.llm.clients import KEY_ENV
 
     @contextlib.contextmanager
-    def block() -> Any:
+    def block() -> Iterator[None]:
         missing = [env for env in KEY_ENV.values() if not os.environ.get(env)]
         for env in missing:
             os.environ[env] = "dry-run-no-key"
@@ -222,7 +227,7 @@ def keys_not_needed() -> Any:
 
 
 def _say_if_complete(
-    store: Store, benchmark: str, expansion: str, rows: list[dict[str, Any]]
+    store: Store, benchmark: str, expansion: str, rows: Sequence[Mapping[str, object]]
 ) -> None:
     """A dry run over an expansion with nothing left to do says so, and who did the work."""
     from toolex.pipeline import record

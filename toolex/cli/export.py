@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import click
 
+from toolex.cli.decorating import Decorator
 from toolex.cli.export_downstream import toolbench_cmd, triples_cmd
 from toolex.cli.options import (
-    Decorator,
     benchmark_option,
     db_option,
     emit_rows,

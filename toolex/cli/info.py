@@ -3,7 +3,7 @@ their counts (the `\\d` of psql, the `.tables` of the duckdb shell)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -55,11 +55,11 @@ SECTIONS: dict[str, list[str]] = {
 }
 
 
-def section_rows(store: Store, section: str) -> list[dict[str, Any]]:
+def section_rows(store: Store, section: str) -> list[dict[str, object]]:
     return [row._asdict() for row in _sections()[section](store)]
 
 
-def table_counts(db: str) -> list[dict[str, Any]]:
+def table_counts(db: str) -> list[dict[str, object]]:
     """Every table of the store at ``db`` with its row count (`toolex sql --tables`)."""
     with open_store(db, read_only=True) as store:
         return section_rows(store, "tables")

@@ -18,7 +18,10 @@ from toolex.cli.options import (
 )
 
 if TYPE_CHECKING:  # imported when a command runs: `toolex --help` stays light
-    from toolex.labels.report import Evaluation
+    from collections.abc import Callable
+
+    from toolex.labels.quality import Figures, Interval
+    from toolex.labels.report import Evaluation, Scored
 
 
 @click.group("judges")
@@ -285,12 +288,12 @@ def _tables(evaluation: Evaluation, n_errors: int) -> None:
                     click.echo(_mistake(i, m))
 
 
-def _cells(f: Any) -> str:
+def _cells(f: Figures) -> str:
     c = f.confusion
     return f"{c.tp} / {c.fp} / {c.fn} / {c.tn}"
 
 
-_JUDGE_FIGURES: list[tuple[str, Any]] = [
+_JUDGE_FIGURES: list[tuple[str, Callable[[Figures], object]]] = [
     ("n", lambda f: f.confusion.n),
     ("labelled yes", lambda f: f.confusion.tp + f.confusion.fn),
     ("precision", lambda f: f.precision.show()),
@@ -301,7 +304,7 @@ _JUDGE_FIGURES: list[tuple[str, Any]] = [
     ("kappa", lambda f: f.kappa.show()),
     ("tp / fp / fn / tn", _cells),
 ]
-_SCREEN_FIGURES: list[tuple[str, Any]] = [
+_SCREEN_FIGURES: list[tuple[str, Callable[[Figures], object]]] = [
     ("n", lambda f: f.confusion.n),
     ("labelled equivalents", lambda f: f.confusion.tp + f.confusion.fn),
     ("equivalents kept (recall)", lambda f: f.recall.show()),
@@ -310,7 +313,7 @@ _SCREEN_FIGURES: list[tuple[str, Any]] = [
     ("precision of the kept", lambda f: f.precision.show()),
     ("tp / fp / fn / tn", _cells),
 ]
-_JUDGE_STRATA: list[tuple[str, Any]] = [
+_JUDGE_STRATA: list[tuple[str, Callable[[Figures], object]]] = [
     ("n", lambda f: f.confusion.n),
     ("yes", lambda f: f.confusion.tp + f.confusion.fn),
     ("precision", lambda f: f.precision.show(2)),
@@ -320,7 +323,7 @@ _JUDGE_STRATA: list[tuple[str, Any]] = [
     ("always no", lambda f: _point(f.baseline)),
     ("kappa", lambda f: _point(f.kappa)),
 ]
-_SCREEN_STRATA: list[tuple[str, Any]] = [
+_SCREEN_STRATA: list[tuple[str, Callable[[Figures], object]]] = [
     ("n", lambda f: f.confusion.n),
     ("equivalents", lambda f: f.confusion.tp + f.confusion.fn),
     ("kept (recall)", lambda f: f.recall.show(2)),
@@ -329,11 +332,11 @@ _SCREEN_STRATA: list[tuple[str, Any]] = [
 ]
 
 
-def _point(iv: Any) -> str:
+def _point(iv: Interval) -> str:
     return "" if iv.value is None else f"{iv.value:.3f}"
 
 
-def _mistake(i: int, s: Any) -> str:
+def _mistake(i: int, s: Scored) -> str:
     d = s.detail
     if "combo_id" in d:
         what = f"{d['benchmark']} {d['query_id']} combination {d['combo_id']}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import click
 
 from toolex.cli.options import (
@@ -12,6 +14,7 @@ from toolex.cli.options import (
     emit_rows,
     format_option,
     open_store,
+    option_group,
 )
 
 _FILE_FORMATS = ("jsonl", "csv")  # toolex.labels.records.FILE_FORMATS, kept import-free for --help
@@ -31,13 +34,30 @@ def labels() -> None:
     """
 
 
-@labels.command("import", short_help="Import verdict labels from JSONL or CSV.")
-@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.option(
-    "--shipped",
-    is_flag=True,
-    help="Import the verdict sets shipped with toolex (toolex-pipeline-v2, toolex-dev-v1).",
+@dataclass(frozen=True)
+class LabelFiles:
+    """What `labels import` reads: a FILE, or the sets shipped with toolex (--shipped)."""
+
+    file: str | None
+    shipped: bool
+
+
+what_options = option_group(
+    "what",
+    [
+        click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False)),
+        click.option(
+            "--shipped",
+            is_flag=True,
+            help="Import the verdict sets shipped with toolex (toolex-pipeline-v2, toolex-dev-v1).",
+        ),
+    ],
+    LabelFiles,
 )
+
+
+@labels.command("import", short_help="Import verdict labels from JSONL or CSV.")
+@what_options
 @click.option(
     "--source",
     default=None,
@@ -58,12 +78,7 @@ def labels() -> None:
 )
 @db_option
 def import_cmd(
-    file: str | None,
-    shipped: bool,
-    source: str | None,
-    benchmark: str | None,
-    fmt: str | None,
-    db: str,
+    what: LabelFiles, source: str | None, benchmark: str | None, fmt: str | None, db: str
 ) -> None:
     """Import verdict labels from JSONL or CSV: benchmark, query_id, reference, candidate, label
     (yes/no) and optionally slot, subquery, labeller, note, source, stratum (JSON).
@@ -80,9 +95,10 @@ def import_cmd(
     """
     from toolex.labels import SHIPPED_SETS, import_labels
 
-    if shipped == (file is not None):
+    file = what.file
+    if what.shipped == (file is not None):
         raise click.UsageError("give a FILE or --shipped (one of the two)")
-    if shipped and source is not None:
+    if what.shipped and source is not None:
         raise click.UsageError(
             "--shipped keeps each set's own source name; --source renames a FILE"
         )

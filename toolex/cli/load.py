@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from toolex.cli.load_candidates import candidates_cmd
-from toolex.cli.load_options import KINDS, name_option, replace_option, run_load
+from toolex.cli.load_options import KINDS, LoadTarget, replace_option, run_load, target_options
 from toolex.cli.load_plain import plain_cmd
 from toolex.cli.load_skillret import skillret_cmd
 from toolex.cli.options import (
@@ -38,12 +38,8 @@ def load() -> None:
     help="A separate ToolRet-Tools snapshot (<category>/tools-*.parquet); PATH is then the "
     "ToolRet-Queries snapshot (<task>/queries-*.parquet).",
 )
-@name_option("toolret")
-@replace_option
-@db_option
-def toolret_cmd(
-    path: str, tasks: tuple[str, ...], tools: str | None, name: str, replace: bool, db: str
-) -> None:
+@target_options("toolret")
+def toolret_cmd(path: str, tasks: tuple[str, ...], tools: str | None, target: LoadTarget) -> None:
     """Load ToolRet tasks from PATH.
 
     PATH holds task folders `<task>/queries.json` + `<task>/tools.json` (or is one task folder),
@@ -57,10 +53,12 @@ def toolret_cmd(
     """
     from toolex.api.load import load_toolret
 
-    with open_store(db) as store:
+    with target.open() as store:
         result = run_load(
             f"loading ToolRet from {path}",
-            lambda: load_toolret(store, path, tasks=tasks, name=name, tools=tools, replace=replace),
+            lambda: load_toolret(
+                store, path, tasks=tasks, name=target.name, tools=tools, replace=target.replace
+            ),
         )
     echo_summary(result)
 
@@ -74,16 +72,9 @@ def toolret_cmd(
     help="Folder for the downloaded Parquet files [default: ~/.cache/toolex/toolret].",
 )
 @click.option("--revision", default=None, help="Pin the Hub datasets to this commit (both repos).")
-@name_option("toolret")
-@replace_option
-@db_option
+@target_options("toolret")
 def hub_cmd(
-    tasks: tuple[str, ...],
-    cache: str | None,
-    revision: str | None,
-    name: str,
-    replace: bool,
-    db: str,
+    tasks: tuple[str, ...], cache: str | None, revision: str | None, target: LoadTarget
 ) -> None:
     """Download ToolRet tasks from the Hugging Face Hub and load them.
 
@@ -97,11 +88,16 @@ def hub_cmd(
     """
     from toolex.api.load import load_hub
 
-    with open_store(db) as store:
+    with target.open() as store:
         result = run_load(
             "downloading ToolRet from the Hugging Face Hub",
             lambda: load_hub(
-                store, tasks, name=name, cache_dir=cache, revision=revision, replace=replace
+                store,
+                tasks,
+                name=target.name,
+                cache_dir=cache,
+                revision=revision,
+                replace=target.replace,
             ),
         )
     echo_summary(result)
@@ -112,12 +108,8 @@ def hub_cmd(
 @click.option(
     "--group", "groups", multiple=True, help="Load only this group, e.g. G1_tool (repeatable)."
 )
-@name_option("stabletoolbench")
-@replace_option
-@db_option
-def stabletoolbench_cmd(
-    path: str, groups: tuple[str, ...], name: str, replace: bool, db: str
-) -> None:
+@target_options("stabletoolbench")
+def stabletoolbench_cmd(path: str, groups: tuple[str, ...], target: LoadTarget) -> None:
     """Load ToolBench/StableToolBench test groups from PATH.
 
     PATH holds `test_instruction/<group>.json` and optionally `test_query_ids/<group>.json`
@@ -132,10 +124,12 @@ def stabletoolbench_cmd(
     """
     from toolex.api.load import load_stabletoolbench
 
-    with open_store(db) as store:
+    with target.open() as store:
         result = run_load(
             f"loading StableToolBench from {path}",
-            lambda: load_stabletoolbench(store, path, groups=groups, name=name, replace=replace),
+            lambda: load_stabletoolbench(
+                store, path, groups=groups, name=target.name, replace=target.replace
+            ),
         )
     echo_summary(result)
 
@@ -144,10 +138,8 @@ def stabletoolbench_cmd(
 @click.argument("path", type=click.Path(exists=True, file_okay=False))
 @click.option("--split", default="test", show_default=True, help="qrels/<split>.tsv to read.")
 @click.option("--kind", type=KINDS, default="tool", show_default=True, help="Item kind.")
-@name_option("beir")
-@replace_option
-@db_option
-def beir_cmd(path: str, split: str, kind: str, name: str, replace: bool, db: str) -> None:
+@target_options("beir")
+def beir_cmd(path: str, split: str, kind: str, target: LoadTarget) -> None:
     """Load a benchmark in the BEIR layout from PATH.
 
     PATH holds corpus.jsonl (`_id`, `title`, `text`, optional `metadata`), queries.jsonl
@@ -162,10 +154,12 @@ def beir_cmd(path: str, split: str, kind: str, name: str, replace: bool, db: str
     """
     from toolex.api.load import load_beir
 
-    with open_store(db) as store:
+    with target.open() as store:
         result = run_load(
             f"loading BEIR from {path}",
-            lambda: load_beir(store, path, split=split, name=name, kind=kind, replace=replace),
+            lambda: load_beir(
+                store, path, split=split, name=target.name, kind=kind, replace=target.replace
+            ),
         )
     echo_summary(result)
 

@@ -3,40 +3,62 @@ field names (toolex.loaders.fieldmap). Its help lists every field the loader rea
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import click
 
 from toolex.cli.load_options import KINDS, replace_option, run_load
-from toolex.cli.options import NAME, db_option, echo_summary, open_store
+from toolex.cli.options import NAME, db_option, echo_summary, open_store, option_group
+
+
+@dataclass(frozen=True)
+class PlainFiles:
+    """The files of a plain benchmark and where their fields are (--map)."""
+
+    items: str
+    queries: str
+    qrels: str | None
+    fields: tuple[str, ...]
+
+
+files_options = option_group(
+    "files",
+    [
+        click.option(
+            "--items",
+            type=click.Path(exists=True, dir_okay=False),
+            required=True,
+            help="Items file: id; text or doc; name, platform, kind, task, category.",
+        ),
+        click.option(
+            "--queries",
+            type=click.Path(exists=True, dir_okay=False),
+            required=True,
+            help="Queries file: id, text; instruction, task, category, dependencies; labels "
+            "(without --qrels).",
+        ),
+        click.option(
+            "--qrels",
+            type=click.Path(exists=True, dir_okay=False),
+            default=None,
+            help="Labels file: query_id, item_id; relevance, slot. Without it, each query's "
+            "labels field holds its gold tools.",
+        ),
+        click.option(
+            "--map",
+            "fields",
+            multiple=True,
+            metavar="TARGET=SOURCE",
+            help="Read a field from elsewhere in your records (repeatable): see FIELD MAPPING "
+            "below.",
+        ),
+    ],
+    PlainFiles,
+)
 
 
 @click.command("plain", short_help="Load a benchmark from the plain toolex schema.")
-@click.option(
-    "--items",
-    type=click.Path(exists=True, dir_okay=False),
-    required=True,
-    help="Items file: id; text or doc; name, platform, kind, task, category.",
-)
-@click.option(
-    "--queries",
-    type=click.Path(exists=True, dir_okay=False),
-    required=True,
-    help="Queries file: id, text; instruction, task, category, dependencies; labels (without "
-    "--qrels).",
-)
-@click.option(
-    "--qrels",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
-    help="Labels file: query_id, item_id; relevance, slot. Without it, each query's labels "
-    "field holds its gold tools.",
-)
-@click.option(
-    "--map",
-    "fields",
-    multiple=True,
-    metavar="TARGET=SOURCE",
-    help="Read a field from elsewhere in your records (repeatable): see FIELD MAPPING below.",
-)
+@files_options
 @click.option("--name", required=True, help="Benchmark name in the store.", type=NAME)
 @click.option(
     "--kind",
@@ -47,16 +69,7 @@ from toolex.cli.options import NAME, db_option, echo_summary, open_store
 )
 @replace_option
 @db_option
-def plain_cmd(
-    items: str,
-    queries: str,
-    qrels: str | None,
-    fields: tuple[str, ...],
-    name: str,
-    kind: str,
-    replace: bool,
-    db: str,
-) -> None:
+def plain_cmd(files: PlainFiles, name: str, kind: str, replace: bool, db: str) -> None:
     """Load a benchmark from the plain toolex schema (JSONL, JSON array or Parquet, by suffix).
 
     \b
@@ -158,12 +171,12 @@ def plain_cmd(
             "loading plain benchmark",
             lambda: load_plain(
                 store,
-                items,
-                queries,
-                qrels,
+                files.items,
+                files.queries,
+                files.qrels,
                 name=name,
                 kind=kind,
-                fields=fields,
+                fields=files.fields,
                 replace=replace,
             ),
         )

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import click
 
-from toolex.cli.load_options import name_option, replace_option, run_load
-from toolex.cli.options import db_option, echo_summary, open_store
+from toolex.cli.load_options import LoadTarget, run_load, target_options
+from toolex.cli.options import echo_summary
 
 
 @click.command("skillret", short_help="Load a SkillRet-style skill library.")
@@ -26,11 +26,9 @@ from toolex.cli.options import db_option, echo_summary, open_store
     show_default=True,
     help="Expansion the substitutable labels are imported into.",
 )
-@name_option("skillret")
-@replace_option
-@db_option
+@target_options("skillret")
 def skillret_cmd(
-    path: str, split: str, substitutable: str, expansion: str, name: str, replace: bool, db: str
+    path: str, split: str, substitutable: str, expansion: str, target: LoadTarget
 ) -> None:
     """Load a SkillRet-style skill library (skills are items of kind `skill`).
 
@@ -61,17 +59,17 @@ def skillret_cmd(
     """
     from toolex.api.load import load_skillret
 
-    with open_store(db) as store:
+    with target.open() as store:
         result = run_load(
             f"loading SkillRet from {path}",
             lambda: load_skillret(
                 store,
                 path,
                 split=split,
-                name=name,
+                name=target.name,
                 substitutable=substitutable,
                 expansion=expansion,
-                replace=replace,
+                replace=target.replace,
             ),
         )
     echo_summary(result)

@@ -7,26 +7,32 @@ from __future__ import annotations
 import functools
 import inspect
 import io
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict, TypeVar
 
 import click
 
+from toolex.cli.decorating import FC, Decorator
 from toolex.cli.output import CsvWriter, json_text, json_value, stable_float
 from toolex.cli.tables import fits, has_wide, print_table
 from toolex.printable import described, first_unshown, printable
 from toolex.store.config import DEFAULT_DB
 
 if TYPE_CHECKING:  # DuckDB loads when a command opens a store, not for its --help
+    from click.shell_completion import CompletionItem
+    from typing_extensions import Unpack
+
     from toolex.store import Store
 
 __all__ = ["emit_rows", "json_value", "stable_float"]  # the last two: toolex.cli.output's
 
 FORMATS = ("table", "json", "csv")
-Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+R = TypeVar("R")
+T = TypeVar("T")
 
 
-def db_option(f: Callable[..., Any]) -> Callable[..., Any]:
+def db_option(f: FC) -> FC:
     return click.option(
         "--db",
         default=DEFAULT_DB,
@@ -37,7 +43,7 @@ def db_option(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
-def wide_option(f: Callable[..., Any]) -> Callable[..., Any]:
+def wide_option(f: FC) -> FC:
     return click.option(
         "--wide",
         is_flag=True,
@@ -45,7 +51,7 @@ def wide_option(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
-def format_option(f: Callable[..., Any]) -> Callable[..., Any]:
+def format_option(f: FC) -> FC:
     return click.option(
         "--format",
         "fmt",
@@ -56,7 +62,9 @@ def format_option(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
-def option_group(name: str, options: Sequence[Decorator], make: Callable[..., Any]) -> Decorator:
+def option_group(
+    name: str, options: Sequence[Decorator], make: Callable[..., T]
+) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """A decorator that adds ``options`` to a command and passes it ``make(**their values)`` as
     the one parameter ``name``; ``make``'s parameters are the options' names. A command with many
     options then takes a few objects that say what the values are for (sqlite-utils' shared
@@ -65,13 +73,13 @@ def option_group(name: str, options: Sequence[Decorator], make: Callable[..., An
 
     taken = list(inspect.signature(make).parameters)
 
-    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+    def decorate(f: Callable[..., R]) -> Callable[..., R]:
         @functools.wraps(f)
-        def command(*args: Any, **kwargs: Any) -> Any:
+        def command(*args: object, **kwargs: object) -> R:
             values = {key: kwargs.pop(key) for key in taken}
             return f(*args, **kwargs, **{name: make(**values)})
 
-        decorated: Callable[..., Any] = command
+        decorated: Callable[..., R] = command
         for option in reversed(options):  # click lists the last decorator applied first
             decorated = option(decorated)
         return decorated
@@ -108,22 +116,33 @@ NAME = NewName()
 
 
 class StoredName(click.Option):
-    """An option that names something the store must hold: a benchmark, an expansion or a run.
+    """An option that names something the store must hold: a benchmark, an expansion or a run
+    (one subclass per ``kind``, given as the option's ``cls``).
 
     :func:`open_store` checks every such option of the running command against the store
     (:func:`require_names`), so a misspelled name fails with the Store's one wording ("no
     benchmark named 'x' in the store; did you mean 'y'?", exit 2) before the command reads or
     writes anything, instead of printing nothing or exporting an empty file."""
 
-    def __init__(self, *args: Any, kind: str, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.kind = kind  # benchmark | expansion | run
+    kind: ClassVar[str]  # benchmark | expansion | run
 
-    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[Any]:
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
         """Tab completion: the names of this kind in the store the command line names."""
         from click.shell_completion import CompletionItem
 
         return [CompletionItem(n) for n in stored_names(ctx, self.kind) if n.startswith(incomplete)]
+
+
+class StoredBenchmark(StoredName):
+    kind = "benchmark"
+
+
+class StoredExpansion(StoredName):
+    kind = "expansion"
+
+
+class StoredRun(StoredName):
+    kind = "run"
 
 
 def stored_names(ctx: click.Context, kind: str) -> list[str]:
@@ -146,17 +165,25 @@ def stored_names(ctx: click.Context, kind: str) -> list[str]:
         return []
 
 
+class _BenchmarkExtra(TypedDict, total=False):
+    """What a command may add to ``--benchmark``, passed to click only when given."""
+
+    default: str | None
+    show_default: bool
+    multiple: bool
+
+
 def benchmark_option(
     help: str = "Benchmark name in the store.",
     *,
     required: bool = True,
     dest: str = "benchmark",
-    **extra: Any,
+    **extra: Unpack[_BenchmarkExtra],
 ) -> Decorator:
     """``--benchmark NAME`` of a stored benchmark; ``help`` says what the command does with it,
     ``extra`` (a default, show_default, multiple) goes to click as given."""
     return click.option(
-        "--benchmark", dest, required=required, help=help, cls=StoredName, kind="benchmark", **extra
+        "--benchmark", dest, required=required, help=help, cls=StoredBenchmark, **extra
     )
 
 
@@ -174,8 +201,7 @@ def expansion_option(help: str = "Name of the expansion.", *, new: bool = False)
         default="default",
         show_default=True,
         help=help,
-        cls=StoredName,
-        kind="expansion",
+        cls=StoredExpansion,
     )
 
 
@@ -191,8 +217,7 @@ def run_option(
         required=required,
         metavar="NAME",
         help=help,
-        cls=StoredName,
-        kind="run",
+        cls=StoredRun,
     )
 
 
@@ -209,6 +234,23 @@ def scope_option(help: str) -> Decorator:
         show_default=True,
         help=help,
     )
+
+
+@dataclass(frozen=True)
+class ExpansionRef:
+    """A stored benchmark and one of its expansions (--benchmark and --expansion)."""
+
+    benchmark: str
+    expansion: str
+
+
+def expansion_ref(
+    benchmark: Decorator, expansion: Decorator
+) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """``benchmark`` and ``expansion`` (a :func:`benchmark_option` and an
+    :func:`expansion_option`, each with the command's own help) as one :class:`ExpansionRef`
+    parameter ``ref``."""
+    return option_group("ref", [benchmark, expansion], ExpansionRef)
 
 
 def open_store(db: str, read_only: bool = False, allow_files: bool = False) -> Store:
@@ -244,7 +286,7 @@ def require_names(store: Store, ctx: click.Context | None = None) -> None:
 
 
 def emit_rows(
-    rows: Sequence[dict[str, Any]],
+    rows: Sequence[Mapping[str, object]],
     fmt: str,
     title: str | None = None,
     *,
@@ -294,9 +336,15 @@ def emit_rows(
     print_table(cols, records, title, footer, fit=not wide)
 
 
-def echo_summary(result: Any) -> None:
+class Summarized(Protocol):
+    """A load's or import's result: every one says what it stored in a line."""
+
+    def summary(self) -> str: ...
+
+
+def echo_summary(result: Summarized) -> None:
     """A load's or import's summary, qrels-per-query histogram (if any) and notes, on stderr
-    (not under ``-q``)."""
+    (not under ``-q``): only some results carry the last two."""
     from toolex.cli.progress import say
 
     say(result.summary())

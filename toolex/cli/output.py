@@ -31,12 +31,17 @@ import re
 import secrets
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO, TypeAlias
 
 from toolex.printable import printable
 
 if TYPE_CHECKING:
     from rich.text import Text
+
+# A value as :func:`json_value` hands it to :func:`json_text` (a Decimal is written as a number).
+JsonValue: TypeAlias = (
+    None | bool | int | float | str | Decimal | dict[str, "JsonValue"] | list["JsonValue"]
+)
 
 
 def reader_gone() -> None:
@@ -86,7 +91,7 @@ def stable_float(value: float) -> float:
     return float(f"{value:.12g}")
 
 
-def json_value(value: Any) -> Any:
+def json_value(value: object) -> JsonValue:
     """``value`` as JSON holds it: floats stable, integers and Decimals exact (a Decimal stays
     one: :func:`json_text` writes it as a number, every digit), non-finite floats and anything
     JSON lacks (dates, blobs) as text."""
@@ -128,7 +133,7 @@ def json_text(value: object, *, indent: int | None = None) -> str:
     return mark.sub(lambda m: marks[int(m.group(1))], text)
 
 
-def csv_value(value: Any) -> Any:
+def csv_value(value: object) -> object:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -142,7 +147,7 @@ def csv_value(value: Any) -> Any:
     return value
 
 
-def cell(value: Any) -> str:
+def cell(value: object) -> str:
     """``value`` in a table cell."""
     if value is None:
         return ""
@@ -173,7 +178,7 @@ def width(value: object) -> int:
     return cell_len(printable(value if isinstance(value, str) else cell(value)))
 
 
-def numeric(values: Iterable[Any]) -> bool:
+def numeric(values: Iterable[object]) -> bool:
     """True when every value is a number or NULL, and one is a number (right-aligned)."""
     seen = False
     for v in values:
@@ -194,7 +199,7 @@ class CsvWriter:
         if columns:
             self._writer.writerow(columns)
 
-    def write(self, rows: Iterable[Sequence[Any]]) -> None:
+    def write(self, rows: Iterable[Sequence[object]]) -> None:
         if self._width:
             self._writer.writerows([csv_value(v) for v in row] for row in rows)
 
@@ -212,7 +217,7 @@ class JsonWriter:
         self._keys = [f"    {json.dumps(k, ensure_ascii=False)}: " for k in unique_names(columns)]
         self._first = True
 
-    def write(self, rows: Iterable[Sequence[Any]]) -> None:
+    def write(self, rows: Iterable[Sequence[object]]) -> None:
         # Each member is dumped alone (a scalar on its own is 3-4x faster than the indented
         # object whole), then set at the object's depth.
         for row in rows:

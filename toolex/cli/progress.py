@@ -12,16 +12,21 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING
 
 import click
 
-from toolex.progress import NullProgress, Progress, reporting
+from toolex.cli.decorating import FC
+from toolex.progress import Field, NullProgress, Progress, reporting
 
 if TYPE_CHECKING:
+    from types import FrameType
+
     from rich.console import Console
+    from rich.progress import Progress as RichProgress
+    from rich.progress import TaskID
 
 LINE_EVERY_S = 10.0
 
@@ -59,7 +64,7 @@ def is_quiet() -> bool:
     return bool(ctx is not None and ctx.meta.get(_QUIET))
 
 
-def quiet_option(f: Any) -> Any:
+def quiet_option(f: FC) -> FC:
     """``-q/--quiet``: no progress (bars, lines, spinners) and no summaries on stderr; warnings
     and errors still print. Every command has it (see toolex.cli.LazyGroup)."""
     return click.option(
@@ -122,7 +127,7 @@ def interruptible(message: str) -> Iterator[None]:
         return
     asked: list[int] = []
 
-    def stop(signum: int, frame: Any) -> None:
+    def stop(signum: int, frame: FrameType | None) -> None:
         if asked:
             raise KeyboardInterrupt
         asked.append(signum)
@@ -173,7 +178,7 @@ class _StopAtSafePoint:
         self._check()
         self.inner.start(label, total, unit=unit)
 
-    def advance(self, n: int = 1, **fields: Any) -> None:
+    def advance(self, n: int = 1, **fields: Field) -> None:
         self.inner.advance(n, **fields)
         self._check()
 
@@ -206,7 +211,7 @@ def status(label: str) -> Iterator[None]:
     click.echo(f"{label}: done in {time.monotonic() - started:.1f} s", err=True)
 
 
-def describe(fields: dict[str, Any]) -> str:
+def describe(fields: Mapping[str, Field]) -> str:
     """``calls=12, cost_usd=0.031, step="metrics"`` -> ``12 calls  $0.0310  metrics``."""
     parts = []
     for key, value in fields.items():
@@ -235,9 +240,9 @@ class BarProgress:
 
     def __init__(self, console: Console | None = None) -> None:
         self.console = console  # a rich Console (None: stderr's)
-        self.bar: Any = None  # a rich Progress while a task is open (rich loads on first use)
-        self.open: list[Any] = []  # task ids, innermost last; None for an empty task
-        self.fields: dict[Any, dict[str, Any]] = {}
+        self.bar: RichProgress | None = None  # while a task is open (rich loads on first use)
+        self.open: list[TaskID | None] = []  # task ids, innermost last; None for an empty task
+        self.fields: dict[TaskID, dict[str, Field]] = {}
 
     def start(self, label: str, total: int, *, unit: str = "items") -> None:
         if total <= 0:
@@ -250,9 +255,9 @@ class BarProgress:
         self.open.append(task)
         self.fields[task] = {}
 
-    def advance(self, n: int = 1, **fields: Any) -> None:
+    def advance(self, n: int = 1, **fields: Field) -> None:
         task = self.open[-1] if self.open else None
-        if task is None:
+        if task is None or self.bar is None:  # the bar is open while a task is
             return
         self.fields[task].update(fields)
         self.bar.advance(task, n)
@@ -264,7 +269,8 @@ class BarProgress:
         if not self.open:
             return
         task = self.open.pop()
-        self.fields.pop(task, None)
+        if task is not None:
+            self.fields.pop(task, None)
         if self.bar is None:
             return
         if any(t is not None for t in self.open):
@@ -274,7 +280,7 @@ class BarProgress:
         self.bar.stop()
         self.bar = None
 
-    def _new_bar(self) -> Any:
+    def _new_bar(self) -> RichProgress:
         from rich.console import Console
         from rich.progress import (
             BarColumn,
@@ -316,7 +322,7 @@ class _Task:
     unit: str
     started: float = field(default_factory=time.monotonic)
     done: int = 0
-    fields: dict[str, Any] = field(default_factory=dict)
+    fields: dict[str, Field] = field(default_factory=dict)
     said: float = field(default_factory=time.monotonic)
 
 
@@ -331,7 +337,7 @@ class LineProgress:
     def start(self, label: str, total: int, *, unit: str = "items") -> None:
         self.open.append(_Task(label, total, unit))
 
-    def advance(self, n: int = 1, **fields: Any) -> None:
+    def advance(self, n: int = 1, **fields: Field) -> None:
         if not self.open:
             return
         task = self.open[-1]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import click
 
 from toolex.api.runs import delete_run, import_run
@@ -13,6 +15,7 @@ from toolex.cli.options import (
     emit_rows,
     format_option,
     open_store,
+    option_group,
     run_option,
 )
 from toolex.runs import LEVELS, RRF_K, RUN_FORMATS, list_runs
@@ -30,31 +33,53 @@ def runs() -> None:
     """
 
 
+@dataclass(frozen=True)
+class RunImport:
+    """How `runs import` reads the file (format, level, unknown query ids) and whether it
+    replaces a stored run of the same name."""
+
+    fmt: str
+    level: str
+    skip_unknown: bool
+    replace: bool
+
+
+import_options = option_group(
+    "settings",
+    [
+        click.option(
+            "--input-format",
+            "fmt",
+            type=click.Choice(RUN_FORMATS),
+            default="auto",
+            show_default=True,
+            help="auto: .parquet, .csv/.tsv, .json (ToolRet {query: {item: score}}, or keyed by "
+            "task first), else TREC (ids with spaces escaped as %20).",
+        ),
+        click.option(
+            "--level",
+            type=click.Choice(LEVELS),
+            default="query",
+            show_default=True,
+            help=f"subquery: rows carry a slot column; each query's lists are fused with RRF "
+            f"(k={RRF_K}), keeping every item.",
+        ),
+        click.option(
+            "--skip-unknown",
+            is_flag=True,
+            help="Drop rows of query ids the benchmark lacks (counted).",
+        ),
+        click.option("--replace", is_flag=True, help="Replace a run of the same name."),
+    ],
+    RunImport,
+)
+
+
 @runs.command("import", short_help="Import a run file: TREC, CSV, Parquet or ToolRet JSON.")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--run", "run_id", required=True, type=NAME, help="Name of the run in the store.")
 @benchmark_option("Benchmark the run's query ids belong to.")
-@click.option(
-    "--input-format",
-    "fmt",
-    type=click.Choice(RUN_FORMATS),
-    default="auto",
-    show_default=True,
-    help="auto: .parquet, .csv/.tsv, .json (ToolRet {query: {item: score}}, or keyed by task "
-    "first), else TREC (ids with spaces escaped as %20).",
-)
-@click.option(
-    "--level",
-    type=click.Choice(LEVELS),
-    default="query",
-    show_default=True,
-    help=f"subquery: rows carry a slot column; each query's lists are fused with RRF "
-    f"(k={RRF_K}), keeping every item.",
-)
-@click.option(
-    "--skip-unknown", is_flag=True, help="Drop rows of query ids the benchmark lacks (counted)."
-)
-@click.option("--replace", is_flag=True, help="Replace a run of the same name.")
+@import_options
 @click.option(
     "--format",
     "old_format",
@@ -63,16 +88,7 @@ def runs() -> None:
     expose_value=False,
 )
 @db_option
-def import_cmd(
-    file: str,
-    run_id: str,
-    benchmark: str,
-    fmt: str,
-    level: str,
-    skip_unknown: bool,
-    replace: bool,
-    db: str,
-) -> None:
+def import_cmd(file: str, run_id: str, benchmark: str, settings: RunImport, db: str) -> None:
     """Import a run file: TREC (`qid Q0 docid rank score tag`), CSV/Parquet (query_id, item_id,
     score[, slot]) or ToolRet JSON ({query: {item: score}}, or {task: {query: {item: score}}}).
     Ranks are recomputed: score desc, then item id desc. --input-format names the file's
@@ -89,10 +105,10 @@ def import_cmd(
             file,
             run=run_id,
             benchmark=benchmark,
-            fmt=fmt,
-            level=level,
-            skip_unknown=skip_unknown,
-            replace=replace,
+            fmt=settings.fmt,
+            level=settings.level,
+            skip_unknown=settings.skip_unknown,
+            replace=settings.replace,
         )
     echo_summary(result)
 

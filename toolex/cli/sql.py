@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from toolex.cli.options import db_option, emit_rows
+from toolex.cli.options import db_option, emit_rows, option_group
 from toolex.engines.dialects import hazards
 from toolex.errors import ToolexError
 from toolex.resources import sql_text
@@ -26,79 +27,111 @@ SQL_FORMATS = ("table", "csv", "json", "parquet")
 EXIT_TIMEOUT, EXIT_INTERRUPTED = 124, 130
 
 
+@dataclass(frozen=True)
+class SqlRun:
+    """How a statement runs and where its rows go."""
+
+    fmt: str
+    out: str | None
+    timeout: float | None
+    max_rows: int
+    write: bool
+    allow_files: bool
+
+
+run_options = option_group(
+    "run",
+    [
+        click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(SQL_FORMATS),
+            default="table",
+            show_default=True,
+            help="Rows as an aligned table, CSV, JSON, or Parquet (Parquet needs --out).",
+        ),
+        click.option(
+            "--out",
+            type=click.Path(dir_okay=False),
+            help="Write the rows to this file (whole or not at all; never the store or its own "
+            "files).",
+        ),
+        click.option(
+            "--timeout",
+            type=float,
+            callback=lambda ctx, param, value: _seconds(value),
+            metavar="SECONDS",
+            help="Stop the statement if it runs longer (exit 124); inf: no limit. Ctrl-C stops it "
+            "at once (exit 130). DuckDB stops within 2 s more, or toolex leaves it and exits.",
+        ),
+        click.option(
+            "--max-rows",
+            type=click.IntRange(0),
+            default=40,
+            show_default=True,
+            help="Rows a table shows (0: all); the rest are counted, as duckdb's table does. CSV, "
+            "JSON "
+            "and Parquet carry every row.",
+        ),
+        click.option("--write", is_flag=True, help="Allow statements that change the store."),
+        click.option(
+            "--allow-files",
+            is_flag=True,
+            help="Let a read-only query read files and URLs (read_csv, read_parquet, glob); "
+            "without it "
+            "DuckDB reaches nothing but the store.",
+        ),
+    ],
+    SqlRun,
+)
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """--show, --dialect, --list, --tables: the shipped SQL or the store's tables, printed
+    instead of running a statement."""
+
+    show: str | None
+    dialect: str | None
+    list_files: bool
+    list_tables: bool
+
+
+shipped_options = option_group(
+    "shipped",
+    [
+        click.option(
+            "--show",
+            metavar="FILE",
+            help="Print a shipped SQL file as shipped: stages/4_assemble/01_cartesian.sql, or a "
+            "unique basename such as 01_cartesian.sql or 01_cartesian.",
+        ),
+        click.option(
+            "--dialect",
+            type=click.Choice(DIALECTS),
+            default=None,
+            help="With --show: transpile the file to this engine's SQL (sqlglot), with a warning "
+            "on stderr for each construct the engine may refuse or read otherwise.",
+        ),
+        click.option("--list", "list_files", is_flag=True, help="List the shipped SQL files."),
+        click.option(
+            "--tables",
+            "list_tables",
+            is_flag=True,
+            help="List the store's tables with row counts (`toolex info` adds benchmarks and "
+            "runs).",
+        ),
+    ],
+    Shipped,
+)
+
+
 @click.command("sql", short_help="Run one SQL statement against the store (read-only).")
 @click.argument("statement", required=False)
 @db_option
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(SQL_FORMATS),
-    default="table",
-    show_default=True,
-    help="Rows as an aligned table, CSV, JSON, or Parquet (Parquet needs --out).",
-)
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False),
-    help="Write the rows to this file (whole or not at all; never the store or its own files).",
-)
-@click.option(
-    "--timeout",
-    type=float,
-    callback=lambda ctx, param, value: _seconds(value),
-    metavar="SECONDS",
-    help="Stop the statement if it runs longer (exit 124); inf: no limit. Ctrl-C stops it at "
-    "once (exit 130). DuckDB stops within 2 s more, or toolex leaves it and exits.",
-)
-@click.option(
-    "--max-rows",
-    type=click.IntRange(0),
-    default=40,
-    show_default=True,
-    help="Rows a table shows (0: all); the rest are counted, as duckdb's table does. CSV, JSON "
-    "and Parquet carry every row.",
-)
-@click.option("--write", is_flag=True, help="Allow statements that change the store.")
-@click.option(
-    "--allow-files",
-    is_flag=True,
-    help="Let a read-only query read files and URLs (read_csv, read_parquet, glob); without it "
-    "DuckDB reaches nothing but the store.",
-)
-@click.option(
-    "--show",
-    metavar="FILE",
-    help="Print a shipped SQL file as shipped: stages/4_assemble/01_cartesian.sql, or a unique "
-    "basename such as 01_cartesian.sql or 01_cartesian.",
-)
-@click.option(
-    "--dialect",
-    type=click.Choice(DIALECTS),
-    default=None,
-    help="With --show: transpile the file to this engine's SQL (sqlglot), with a warning on "
-    "stderr for each construct the engine may refuse or read otherwise.",
-)
-@click.option("--list", "list_files", is_flag=True, help="List the shipped SQL files.")
-@click.option(
-    "--tables",
-    "list_tables",
-    is_flag=True,
-    help="List the store's tables with row counts (`toolex info` adds benchmarks and runs).",
-)
-def sql(
-    statement: str | None,
-    db: str,
-    fmt: str,
-    out: str | None,
-    timeout: float | None,
-    max_rows: int,
-    write: bool,
-    allow_files: bool,
-    show: str | None,
-    dialect: str | None,
-    list_files: bool,
-    list_tables: bool,
-) -> None:
+@run_options
+@shipped_options
+def sql(statement: str | None, db: str, run: SqlRun, shipped: Shipped) -> None:
     """Run one SQL statement against the store (read-only unless --write).
 
     The statement is parsed first and anything but a query (SELECT, WITH, VALUES, DESCRIBE,
@@ -125,29 +158,8 @@ def sql(
       toolex sql --show 01_cartesian.sql
       toolex sql --show stages/4_assemble/01_cartesian.sql --dialect spark
     """
-    if list_files:
-        for name in shipped_sql_names():
-            click.echo(name)
+    if _print_shipped(shipped, statement, db, run.fmt):
         return
-    if list_tables:
-        from toolex.cli.info import table_counts
-
-        emit_rows(table_counts(db), fmt, title=f"tables of {db}", columns=["table", "rows"])
-        return
-    if show:
-        if statement:
-            raise click.UsageError("give either a STATEMENT or --show FILE, not both")
-        name = resolve_shipped(show)
-        if dialect is None:
-            click.echo(sql_text(name), nl=False)
-        else:
-            click.echo(transpile_shipped(name, dialect), nl=False)
-            # What sqlglot's output may not run, or may mean otherwise, on the target.
-            for hazard in hazards(sql_text(name), dialect):
-                click.echo(f"warning: {name}: {hazard.message}", err=True)
-        return
-    if dialect is not None:
-        raise click.UsageError("--dialect goes with --show FILE")
     if statement == "-" or (statement is None and not _stdin_is_terminal()):
         statement = sys.stdin.read()
     if not statement or not statement.strip():
@@ -155,10 +167,10 @@ def sql(
             'give a SQL statement, e.g. toolex sql "SELECT * FROM runs", or pipe one into '
             "`toolex sql -`"
         )
-    if fmt == "parquet" and not out:
+    if run.fmt == "parquet" and not run.out:
         raise click.UsageError("--format parquet writes a file; add --out FILE.parquet")
     try:
-        _run(db, statement, fmt, out, timeout, max_rows, write, allow_files)
+        _run(db, statement, run)
     except SqlStopped as exc:
         click.echo(f"error: {exc}", err=True)
         code = EXIT_TIMEOUT if exc.reason == "timeout" else EXIT_INTERRUPTED
@@ -169,30 +181,53 @@ def sql(
         sys.exit(code)
 
 
-def _run(
-    db: str,
-    statement: str,
-    fmt: str,
-    out: str | None,
-    timeout: float | None,
-    max_rows: int,
-    write: bool,
-    allow_files: bool,
-) -> None:
+def _print_shipped(shipped: Shipped, statement: str | None, db: str, fmt: str) -> bool:
+    """--list, --tables or --show FILE printed (True), or none given (False, a statement runs);
+    --dialect without --show is refused."""
+    if shipped.list_files:
+        for name in shipped_sql_names():
+            click.echo(name)
+        return True
+    if shipped.list_tables:
+        from toolex.cli.info import table_counts
+
+        emit_rows(table_counts(db), fmt, title=f"tables of {db}", columns=["table", "rows"])
+        return True
+    if shipped.show:
+        if statement:
+            raise click.UsageError("give either a STATEMENT or --show FILE, not both")
+        name = resolve_shipped(shipped.show)
+        if shipped.dialect is None:
+            click.echo(sql_text(name), nl=False)
+        else:
+            click.echo(transpile_shipped(name, shipped.dialect), nl=False)
+            # What sqlglot's output may not run, or may mean otherwise, on the target.
+            for hazard in hazards(sql_text(name), shipped.dialect):
+                click.echo(f"warning: {name}: {hazard.message}", err=True)
+        return True
+    if shipped.dialect is not None:
+        raise click.UsageError("--dialect goes with --show FILE")
+    return False
+
+
+def _run(db: str, statement: str, run: SqlRun) -> None:
     from toolex.cli.sql_output import print_stream, write_stream
     from toolex.exports.files import check_output, output_file
     from toolex.sqlaccess import files_read, stream_sql
 
-    reads = files_read(statement) if out and (allow_files or write) else []
+    fmt, out = run.fmt, run.out
+    reads = files_read(statement) if out and (run.allow_files or run.write) else []
     if out:
         if fmt == "table":
             raise ToolexError(
                 "--out needs --format csv, json or parquet (a table is for the screen)"
             )
         check_output(out, db, reads)  # before the statement runs
-    with stream_sql(db, statement, write=write, allow_files=allow_files, timeout=timeout) as rows:
+    with stream_sql(
+        db, statement, write=run.write, allow_files=run.allow_files, timeout=run.timeout
+    ) as rows:
         if not out:
-            print_stream(rows, fmt, max_rows)
+            print_stream(rows, fmt, run.max_rows)
             return
         with output_file(out, db, reads) as temp:
             n = write_stream(rows, fmt, temp)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from toolex.sqlaccess import SqlStream
 
 
-def rows_of(batch: pa.RecordBatch) -> Iterator[Sequence[Any]]:
+def rows_of(batch: pa.RecordBatch) -> Iterator[Sequence[object]]:
     """The rows of an Arrow batch as tuples, by position (names may repeat); a HUGEINT or
     UHUGEINT column (handed over as text: toolex.store's user_reader) as Python's exact ints."""
     columns = [

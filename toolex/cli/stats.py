@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import click
 
 from toolex.cli.options import (
+    ExpansionRef,
     benchmark_option,
     db_option,
     emit_rows,
     expansion_option,
+    expansion_ref,
     format_option,
     open_store,
+    option_group,
     wide_option,
 )
 
@@ -53,48 +57,58 @@ if TYPE_CHECKING:
     from toolex.store import Store
 
 
+@dataclass(frozen=True)
+class StatsView:
+    """Which table `toolex stats` prints: the annotation table by a grouping, or instead the
+    dependencies, the failed queries or the rule's rejections."""
+
+    by: str
+    edges: bool
+    failures: bool
+    rejections: bool
+
+
+view_options = option_group(
+    "view",
+    [
+        click.option(
+            "--by",
+            type=click.Choice(["all", "category", "task"]),
+            default="category",
+            show_default=True,
+            help="Group queries by category or by task, as `eval --by` does; the 'all' row is "
+            "always first (--by all: only that row).",
+        ),
+        click.option(
+            "--edges",
+            is_flag=True,
+            help="Instead: one row per query with dependencies, counting its explicit edges "
+            "(loaded, "
+            "imported) and the pairs derived from the docs.",
+        ),
+        click.option(
+            "--failures",
+            is_flag=True,
+            help="Instead: every query with a failed task (stage, reason, effect).",
+        ),
+        click.option(
+            "--rejections",
+            is_flag=True,
+            help="Instead: the combinations the dependency rule rejected, with its reason: every "
+            "query's count, and its first (best-ranked) rejections with their members.",
+        ),
+    ],
+    StatsView,
+)
+
+
 @click.command(short_help="The annotation table of an expansion, and its trust.")
 @db_option
 @format_option
 @wide_option
-@benchmark_option()
-@expansion_option()
-@click.option(
-    "--by",
-    type=click.Choice(["all", "category", "task"]),
-    default="category",
-    show_default=True,
-    help="Group queries by category or by task, as `eval --by` does; the 'all' row is always "
-    "first (--by all: only that row).",
-)
-@click.option(
-    "--edges",
-    is_flag=True,
-    help="Instead: one row per query with dependencies, counting its explicit edges (loaded, "
-    "imported) and the pairs derived from the docs.",
-)
-@click.option(
-    "--failures",
-    is_flag=True,
-    help="Instead: every query with a failed task (stage, reason, effect).",
-)
-@click.option(
-    "--rejections",
-    is_flag=True,
-    help="Instead: the combinations the dependency rule rejected, with its reason: every "
-    "query's count, and its first (best-ranked) rejections with their members.",
-)
-def stats(
-    db: str,
-    fmt: str,
-    wide: bool,
-    benchmark: str,
-    expansion: str,
-    by: str,
-    edges: bool,
-    failures: bool,
-    rejections: bool,
-) -> None:
+@expansion_ref(benchmark_option(), expansion_option())
+@view_options
+def stats(db: str, fmt: str, wide: bool, ref: ExpansionRef, view: StatsView) -> None:
     """The annotation table of an expansion (queries annotated, sub-queries, verified items,
     valid combinations, shares with equivalents/alternatives; a table shows the main columns
     within 80 characters, --wide every column, --format csv|json carries them all), then on stderr
@@ -121,44 +135,66 @@ def stats(
       toolex stats --benchmark stabletoolbench --failures --format csv
       toolex stats --benchmark stabletoolbench --rejections
     """
-    from toolex.api.reports import trust as expansion_trust
-    from toolex.cli.trust import echo_trust
     from toolex.pipeline.outcome import FAILED_COLUMNS, failed_queries
-    from toolex.pipeline.stats import (
-        annotation_table,
-        combination_counts,
-        edges_per_query,
-        notes,
-    )
 
+    benchmark, expansion = ref.benchmark, ref.expansion
     store = open_store(db, read_only=True)
     failed = failed_queries(store, benchmark, expansion)
-    if failures:
+    if view.failures:
         title = f"failed queries of {benchmark} / {expansion}"
         emit_rows(failed, fmt, title=title, columns=FAILED_COLUMNS)
         return
-    if rejections:
+    if view.rejections:
         _rejections(store, benchmark, expansion, fmt)
         return
-    if edges:
-        rows = edges_per_query(store, benchmark, expansion)
-        title = f"dependencies per query of {benchmark} / {expansion}"
-        emit_rows(rows, fmt, title=title, columns=EDGE_COLUMNS, shown=EDGES_SHOWN, wide=wide)
-        if not combination_counts(store, benchmark, expansion):
-            click.echo(
-                f"note: expansion {expansion!r} of {benchmark} is not assembled yet (`toolex "
-                "expand`), so only the explicit edges (loaded, imported) are known: "
-                "derived_from_docs, same_platform, dependent_pairs and dependency_unchecked "
-                "are counted by the assembly, and read 0 until it has run",
-                err=True,
-            )
-        elif not rows:
-            click.echo(
-                f"note: no query of {benchmark} has a dependency: no edge was loaded or "
-                "imported, and the assembly derived none from the docs",
-                err=True,
-            )
+    if view.edges:
+        _edges(store, ref, fmt, wide)
         return
+    _annotation(store, ref, view.by, fmt, wide)
+    n_failed = len({f["query_id"] for f in failed})
+    if failed and fmt == "table":
+        title = f"{n_failed} queries with a failed task (`expand --retry-failed` retries them)"
+        emit_rows(failed, fmt, title=title, columns=FAILED_COLUMNS)
+    elif failed:
+        click.echo(
+            f"note: {n_failed} queries have a failed task; `toolex stats --failures` lists them "
+            "with their reasons",
+            err=True,
+        )
+
+
+def _edges(store: Store, ref: ExpansionRef, fmt: str, wide: bool) -> None:
+    """--edges: one row per query with dependencies, and why there may be none."""
+    from toolex.pipeline.stats import combination_counts, edges_per_query
+
+    benchmark, expansion = ref.benchmark, ref.expansion
+    rows = edges_per_query(store, benchmark, expansion)
+    title = f"dependencies per query of {benchmark} / {expansion}"
+    emit_rows(rows, fmt, title=title, columns=EDGE_COLUMNS, shown=EDGES_SHOWN, wide=wide)
+    if not combination_counts(store, benchmark, expansion):
+        click.echo(
+            f"note: expansion {expansion!r} of {benchmark} is not assembled yet (`toolex "
+            "expand`), so only the explicit edges (loaded, imported) are known: "
+            "derived_from_docs, same_platform, dependent_pairs and dependency_unchecked "
+            "are counted by the assembly, and read 0 until it has run",
+            err=True,
+        )
+    elif not rows:
+        click.echo(
+            f"note: no query of {benchmark} has a dependency: no edge was loaded or "
+            "imported, and the assembly derived none from the docs",
+            err=True,
+        )
+
+
+def _annotation(store: Store, ref: ExpansionRef, by: str, fmt: str, wide: bool) -> None:
+    """The annotation table, then on stderr the combinations by status, the notes and the
+    trust behind it."""
+    from toolex.api.reports import trust as expansion_trust
+    from toolex.cli.trust import echo_trust
+    from toolex.pipeline.stats import annotation_table, combination_counts, notes
+
+    benchmark, expansion = ref.benchmark, ref.expansion
     rows = annotation_table(store, benchmark, expansion, by)
     trust = expansion_trust(store, benchmark, expansion)
     if fmt == "json":  # csv stays one plain table; every format gets the lines on stderr
@@ -178,16 +214,6 @@ def stats(
     for line in notes(store, benchmark, expansion):
         click.echo(line, err=True)
     echo_trust([trust])
-    n_failed = len({f["query_id"] for f in failed})
-    if failed and fmt == "table":
-        title = f"{n_failed} queries with a failed task (`expand --retry-failed` retries them)"
-        emit_rows(failed, fmt, title=title, columns=FAILED_COLUMNS)
-    elif failed:
-        click.echo(
-            f"note: {n_failed} queries have a failed task; `toolex stats --failures` lists them "
-            "with their reasons",
-            err=True,
-        )
 
 
 def _rejections(store: Store, benchmark: str, expansion: str, fmt: str) -> None:

@@ -23,7 +23,7 @@ Numbers, ids and short names are never cut.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toolex.cli.output import cell, numeric, shown, width
 
@@ -73,7 +73,7 @@ def _fold(text: str, room: int) -> list[str]:
 class _Column:
     """One column's needs: its values' widest cell, whether it is numeric or may wrap."""
 
-    def __init__(self, name: str, values: Sequence[Any]) -> None:
+    def __init__(self, name: str, values: Sequence[object]) -> None:
         self.name = name
         self.numeric = numeric(values)
         # With no rows the header is all there is to read: it is never broken.
@@ -95,7 +95,7 @@ class _Column:
 
 
 def _table(
-    columns: Sequence[_Column], rows: Sequence[Sequence[Any]], keep: Sequence[int], split: bool
+    columns: Sequence[_Column], rows: Sequence[Sequence[object]], keep: Sequence[int], split: bool
 ) -> Table:
     from rich import box
     from rich.table import Table
@@ -123,7 +123,7 @@ def _least(columns: Sequence[_Column], keep: Sequence[int], split: bool) -> int:
     return sum(columns[i].least(split) for i in keep) + GAP * max(len(keep) - 1, 0)
 
 
-def fits(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> bool:
+def fits(columns: Sequence[str], rows: Sequence[Sequence[object]]) -> bool:
     """Whether :func:`print_table` shows every column of this table on the terminal (headers
     broken and long text wrapped as it would)."""
     rows = [[cell_value(v) for v in row] for row in rows]
@@ -131,7 +131,7 @@ def fits(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> bool:
     return _least(cols, range(len(cols)), True) <= terminal_width()
 
 
-def table_width(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> int:
+def table_width(columns: Sequence[str], rows: Sequence[Sequence[object]]) -> int:
     """Cells the table takes with no cell shortened."""
     from rich.console import Console
 
@@ -169,7 +169,7 @@ def has_wide() -> bool:
 
 def print_table(
     columns: Sequence[str],
-    rows: Sequence[Sequence[Any]],
+    rows: Sequence[Sequence[object]],
     title: str | None = None,
     footer: str | None = None,
     *,

@@ -10,18 +10,62 @@ import signal
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
 
-from toolex.cli.options import benchmark_option, db_option, expansion_option, require_names
+from toolex.cli.options import (
+    benchmark_option,
+    db_option,
+    expansion_option,
+    option_group,
+    require_names,
+)
 from toolex.errors import ToolexError
 from toolex.snapshot import SNAPSHOT_PREFIX
 from toolex.snapshot import snapshot_copy as take_snapshot
 
+if TYPE_CHECKING:
+    from toolex.store import Store
+
 # Textual is the optional [tui] extra: the core and every other command work without it.
 TEXTUAL_MISSING = "the TUI needs Textual, which is not installed: pip install 'toolex[tui]'"
+
+
+@dataclass(frozen=True)
+class ReviewChoice:
+    """--review, --role and --reviewer: the sample to label (None: browse), as whom."""
+
+    sample_id: str | None
+    role: str
+    reviewer: str | None
+
+
+review_options = option_group(
+    "review",
+    [
+        click.option(
+            "--review",
+            "sample_id",
+            default=None,
+            metavar="SAMPLE",
+            help="Label the items of this review sample (opens the store for writing; each label "
+            "is stored the moment it is given).",
+        ),
+        click.option(
+            "--role",
+            type=click.Choice(["reviewer1", "reviewer2", "adjudicator"]),
+            default="reviewer1",
+            show_default=True,
+            help="Review role (with --review).",
+        ),
+        click.option("--reviewer", default=None, help="Your name (with --review)."),
+    ],
+    ReviewChoice,
+)
 
 
 @click.command("tui", short_help="Browse queries, equivalents and tools, or label a sample.")
@@ -33,30 +77,13 @@ TEXTUAL_MISSING = "the TUI needs Textual, which is not installed: pip install 't
     is_flag=True,
     help="Browse a copy of the store taken now (use while a pipeline holds the lock).",
 )
-@click.option(
-    "--review",
-    "sample_id",
-    default=None,
-    metavar="SAMPLE",
-    help="Label the items of this review sample (opens the store for writing; each label is "
-    "stored the moment it is given).",
-)
-@click.option(
-    "--role",
-    type=click.Choice(["reviewer1", "reviewer2", "adjudicator"]),
-    default="reviewer1",
-    show_default=True,
-    help="Review role (with --review).",
-)
-@click.option("--reviewer", default=None, help="Your name (with --review).")
+@review_options
 def tui(
     db: str,
     benchmark: str | None,
     expansion: str | None,
     snapshot: bool,
-    sample_id: str | None,
-    role: str,
-    reviewer: str | None,
+    review: ReviewChoice,
 ) -> None:
     """Browse queries, their equivalents and tools, or label a review sample.
 
@@ -72,24 +99,53 @@ def tui(
     """
     try:
         from toolex_tui.app import ToolexApp
-        from toolex_tui.data import StoreLockedError, open_browse_store
     except ModuleNotFoundError as exc:
         if (exc.name or "").partition(".")[0] != "textual":
             raise
         raise ToolexError(TEXTUAL_MISSING) from None
-
+    sample_id, reviewer = review.sample_id, review.reviewer
     if sample_id is not None and not reviewer:
         raise click.UsageError("--review needs --reviewer NAME")
     if sample_id is not None and snapshot:
         raise click.UsageError("--review writes labels; it cannot work on a --snapshot copy")
+    store, copied_from, remove_copy = _browse_store(db, snapshot, writable=sample_id is not None)
+    session = None
+    if sample_id is not None and reviewer:  # (checked above: a review has a reviewer)
+        session = {"sample_id": sample_id, "role": review.role, "reviewer": reviewer}
+    if click.get_current_context().get_parameter_source("expansion") is ParameterSource.DEFAULT:
+        expansion = None  # not named: the chosen benchmark's own (see toolex_tui.data.Browser)
+    try:
+        require_names(store)
+        app = ToolexApp(
+            store, benchmark=benchmark, expansion=expansion, review=session, snapshot_of=copied_from
+        )
+        app.run()
+        if app.failure is not None:  # the store failed mid-session: one line, exit 2 (main)
+            raise app.failure
+        if app.return_code:  # Textual printed what went wrong
+            raise click.exceptions.Exit(app.return_code)
+    finally:
+        store.close()
+        if remove_copy:  # the copy lives in its own temporary folder
+            remove_copy()
+
+
+def _browse_store(
+    db: str, snapshot: bool, *, writable: bool
+) -> tuple[Store, str | None, Callable[[], None] | None]:
+    """The store the TUI works on, the path it is a copy of (when a snapshot) and the function
+    that removes that copy. A store another process holds: on a terminal, the offer of a
+    snapshot copy taken now; elsewhere (or to review) the lock's error."""
+    from toolex_tui.data import StoreLockedError, open_browse_store
+
     path, copied_from, remove_copy = db, None, None
     if snapshot:
         path, remove_copy = snapshot_for_browsing(db)
         copied_from = db
     try:
-        store = open_browse_store(path, writable=sample_id is not None)
+        store = open_browse_store(path, writable=writable)
     except StoreLockedError as exc:
-        if sample_id is not None or not sys.stdin.isatty():
+        if writable or not sys.stdin.isatty():
             raise
         click.echo(f"error: {exc}", err=True)
         if not click.confirm("Browse a snapshot copy taken now?", default=True, err=True):
@@ -101,25 +157,7 @@ def tui(
         if remove_copy:
             remove_copy()
         raise
-    review = None
-    if sample_id is not None:
-        review = {"sample_id": sample_id, "role": role, "reviewer": reviewer}
-    if click.get_current_context().get_parameter_source("expansion") is ParameterSource.DEFAULT:
-        expansion = None  # not named: the chosen benchmark's own (see toolex_tui.data.Browser)
-    try:
-        require_names(store)
-        app = ToolexApp(
-            store, benchmark=benchmark, expansion=expansion, review=review, snapshot_of=copied_from
-        )
-        app.run()
-        if app.failure is not None:  # the store failed mid-session: one line, exit 2 (main)
-            raise app.failure
-        if app.return_code:  # Textual printed what went wrong
-            raise click.exceptions.Exit(app.return_code)
-    finally:
-        store.close()
-        if remove_copy:  # the copy lives in its own temporary folder
-            remove_copy()
+    return store, copied_from, remove_copy
 
 
 def snapshot_for_browsing(db: str) -> tuple[str, Callable[[], None]]:

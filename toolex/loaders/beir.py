@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from toolex.errors import InputError
 from toolex.loaders.benchmark import Benchmark, item_row
@@ -96,7 +96,8 @@ def read_beir(
         if query_id not in judged:
             continue
         where = Where(str(queries), line, query_id, what="query id")
-        meta = rec["metadata"] if isinstance(rec.get("metadata"), dict) else {}
+        given = rec.get("metadata")
+        meta: dict[str, object] = given if isinstance(given, dict) else {}
         bench.add_query(
             {
                 "query_id": query_id,
@@ -112,15 +113,16 @@ def read_beir(
     return bench
 
 
-def corpus_doc(rec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str | None]]:
+def corpus_doc(rec: Mapping[str, object]) -> tuple[dict[str, object], dict[str, str | None]]:
     """A corpus record's doc and item fields (name, platform, category, task); see the module
     docstring for where each comes from."""
-    meta: dict[str, Any] = rec["metadata"] if isinstance(rec.get("metadata"), dict) else {}
-    text: str = rec["text"] if isinstance(rec.get("text"), str) else ""
+    raw_meta, raw_text = rec.get("metadata"), rec.get("text")
+    meta: dict[str, object] = raw_meta if isinstance(raw_meta, dict) else {}
+    text = raw_text if isinstance(raw_text, str) else ""
     title = _opt_str(rec.get("title"))
     api = parse_packed(text)
     if api is not None:
-        doc: dict[str, Any] = api | {k: v for k, v in meta.items() if k not in api}
+        doc: dict[str, object] = api | {k: v for k, v in meta.items() if k not in api}
         if title and title != api.get("api_name"):
             doc["title"] = title
         return doc, {
@@ -141,7 +143,7 @@ def corpus_doc(rec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str | Non
     }
 
 
-def parse_packed(text: str) -> dict[str, Any] | None:
+def parse_packed(text: str) -> dict[str, object] | None:
     """The ToolBench record packed in ``text`` (``key: value, key: value, ...``), or None when the
     text does not have that shape: it must start with a known key and name both ``tool_name``
     and ``api_name``. Parameter lists written as JSON or Python literals become lists."""
@@ -151,7 +153,7 @@ def parse_packed(text: str) -> dict[str, Any] | None:
     keys = {m.group(1) for m in marks}
     if not {"tool_name", "api_name"} <= keys:
         return None
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for mark, nxt in zip(marks, [*marks[1:], None], strict=True):
         value = text[mark.end() : nxt.start() if nxt else len(text)].strip()
         field = PACKED_KEYS[mark.group(1)]
@@ -161,7 +163,7 @@ def parse_packed(text: str) -> dict[str, Any] | None:
     return out
 
 
-def _literal(value: str) -> Any:
+def _literal(value: str) -> object:
     """A list or object written as JSON or as a Python literal; else the text itself."""
     if not value or value[0] not in "[{":
         return value

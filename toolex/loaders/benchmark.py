@@ -36,7 +36,7 @@ def item_row(
     task: str | None = None,
     category: str | None = None,
     platform_source: str | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """An items row; text is THE rendering (toolex.tooldoc.render.render_doc).
 
     ``platform_source`` says where the platform came from (``"field platform"``,

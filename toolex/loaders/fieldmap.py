@@ -26,7 +26,6 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from toolex.errors import InputError
 from toolex.loaders.fields import Where
@@ -100,7 +99,7 @@ class FileMap:
     hits: Counter[str] = field(default_factory=Counter)  # records each mapping found something in
     reading: str = field(default="--map", repr=False)  # the source being read, for errors
 
-    def read(self, path: str | Path, what: str) -> Iterator[tuple[dict[str, Any], Where]]:
+    def read(self, path: str | Path, what: str) -> Iterator[tuple[dict[str, object], Where]]:
         """The file's records as plain-schema dicts (only :data:`FIELDS` keys), each with where
         it is (``what``: what names a record, e.g. "item id"); after the last record, a
         mapping that found nothing is refused."""
@@ -170,7 +169,7 @@ class FileMap:
 
     def _records(
         self, value: object, path: str, line: int | None
-    ) -> Iterator[tuple[dict[str, Any], tuple[object, ...], str | None]]:
+    ) -> Iterator[tuple[dict[str, object], tuple[object, ...], str | None]]:
         if self.records is None:
             if isinstance(value, dict):  # always: _values read it through iter_dicts
                 yield value, (), None
@@ -190,8 +189,8 @@ class FileMap:
                 )
             yield rec, ancestors, at
 
-    def _view(self, rec: Mapping[str, object], ancestors: tuple[object, ...]) -> dict[str, Any]:
-        view: dict[str, Any] = {}
+    def _view(self, rec: Mapping[str, object], ancestors: tuple[object, ...]) -> dict[str, object]:
+        view: dict[str, object] = {}
         for name in FIELDS[self.name]:
             value = self._get(name, rec, ancestors)
             if value is not MISSING and value is not None:
@@ -204,7 +203,7 @@ class FileMap:
                 view[name] = [self._element(name, e, subs, inner) for e in _as_list(view[name])]
         return view
 
-    def _get(self, target: str, rec: object, ancestors: tuple[object, ...]) -> Any:
+    def _get(self, target: str, rec: object, ancestors: tuple[object, ...]) -> object:
         source = self.sources.get(target)
         if source is None:
             return rec.get(target.rpartition(".")[2], MISSING) if isinstance(rec, dict) else MISSING
@@ -216,7 +215,7 @@ class FileMap:
 
     def _doc(
         self, base: object, rec: Mapping[str, object], ancestors: tuple[object, ...]
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """items.doc.KEY mappings: keys set on the doc (``items.doc``'s object, or a new one)."""
         if isinstance(base, str):
             with contextlib.suppress(ValueError):  # not JSON: get_doc refuses it, located
@@ -233,13 +232,13 @@ class FileMap:
 
     def _element(
         self, name: str, element: object, subs: tuple[str, ...], ancestors: tuple[object, ...]
-    ) -> Any:
+    ) -> object:
         """One qrel or edge as a dict of its sub-fields; a bare qrel is its item id. A
         mapped sub-field the element lacks is an error if the element needs it (a qrel's id,
         an edge's ends): the mapping, not the data, is then likely wrong."""
         if not isinstance(element, dict) and f"{name}.id" not in self.sources:
             return {"id": element} if name == "labels" else element
-        out = {}
+        out: dict[str, object] = {}
         for sub in subs:
             target = f"{name}.{sub}"
             value = self._get(target, element, ancestors)

@@ -9,7 +9,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, overload
+from typing import Literal, overload
 
 from toolex.errors import InputError
 from toolex.loaders.readers import loads
@@ -140,7 +140,7 @@ def _brief(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def get_doc(rec: Mapping[str, object], key: str, where: Where) -> dict[str, Any]:
+def get_doc(rec: Mapping[str, object], key: str, where: Where) -> dict[str, object]:
     """Raw documentation: a JSON object (or a string holding one, as in the Hub Parquet)."""
     value = rec.get(key)
     if isinstance(value, str):

@@ -24,9 +24,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Final
 
-MISSING: Any = object()  # what a path finds when the record does not have it
+MISSING: Final = object()  # what a path finds when the record does not have it
 _STEP = re.compile(r"\.?([^.\[\]]+)|\[(\*|-?\d+|\"(?:[^\"\\]|\\.)*\")\]")
 _PIECE = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 
@@ -118,7 +118,7 @@ def parse_path(text: str) -> Path:
     return Path(text, up, tuple(steps))
 
 
-def resolve(source: Source, record: object, ancestors: tuple[object, ...] = ()) -> Any:
+def resolve(source: Source, record: object, ancestors: tuple[object, ...] = ()) -> object:
     """What ``source`` finds in ``record`` (``ancestors``: the enclosing records, outermost
     first): a value, a list (paths with ``[*]``), or MISSING."""
     if isinstance(source, Template):
@@ -130,7 +130,7 @@ def resolve(source: Source, record: object, ancestors: tuple[object, ...] = ()) 
                 f"{len(ancestors)}"
             )
         record = ancestors[-source.up]
-    found: list[tuple[Any, str]] = [(record, "^" * source.up)]
+    found: list[tuple[object, str]] = [(record, "^" * source.up)]
     for step in source.steps:
         found = [hit for value, at in found for hit in _step(value, at, step, source.many)]
         if not found and not source.many:
@@ -141,11 +141,11 @@ def resolve(source: Source, record: object, ancestors: tuple[object, ...] = ()) 
     return MISSING if value is None else value
 
 
-def locate(source: Path, record: object) -> list[tuple[Any, str, tuple[object, ...]]]:
+def locate(source: Path, record: object) -> list[tuple[object, str, tuple[object, ...]]]:
     """The records a records path names in ``record``: the elements of the list it reaches
     (of every list, with ``[*]``), or the object it reaches; each with its position
     (``nodes[3]``) and its enclosing records, outermost first (what ``^`` climbs)."""
-    found: list[tuple[Any, str, tuple[object, ...]]] = [(record, "", (record,))]
+    found: list[tuple[object, str, tuple[object, ...]]] = [(record, "", (record,))]
     for step in source.steps:
         found = [
             (hit, at, chain + (hit,) if step is None else chain)
@@ -163,7 +163,7 @@ def locate(source: Path, record: object) -> list[tuple[Any, str, tuple[object, .
     return out
 
 
-def _step(value: object, at: str, step: str | int | None, strict: bool) -> list[tuple[Any, str]]:
+def _step(value: object, at: str, step: str | int | None, strict: bool) -> list[tuple[object, str]]:
     """One step from ``value`` (found at ``at``, '' for the record itself)."""
     here = at or "the record"
     if value is None and not strict:
@@ -188,7 +188,7 @@ def _step(value: object, at: str, step: str | int | None, strict: bool) -> list[
     return []
 
 
-def _fill(template: Template, record: object, ancestors: tuple[object, ...]) -> Any:
+def _fill(template: Template, record: object, ancestors: tuple[object, ...]) -> object:
     out = []
     for piece in template.pieces:
         if isinstance(piece, str):

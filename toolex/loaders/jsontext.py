@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, NoReturn
+from typing import NoReturn
 
 # Levels of nesting allowed in one JSON value: tool documentation runs to about ten; Python's
 # own parser gives up near a thousand with a RecursionError, and later recursive code (the
@@ -55,7 +55,7 @@ def _too_deep(value: dict[str, object] | list[object]) -> bool:
     return False
 
 
-def raw_decode(text: str, pos: int) -> tuple[Any, int]:
+def raw_decode(text: str, pos: int) -> tuple[object, int]:
     """One JSON value of ``text`` at ``pos`` and where it ends; every failure (syntax, depth,
     NaN, numbers too large) is a JSONDecodeError, so callers handle one type."""
     try:
@@ -96,7 +96,7 @@ def _no_lone_surrogate(text: str, pos: int, end: int, first: int) -> None:
         )
 
 
-def loads(text: str) -> Any:
+def loads(text: str) -> object:
     """``json.loads`` with the limits above; failures are ``json.JSONDecodeError``."""
     start = skip_ws(text, 0)
     value, end = raw_decode(text, start)

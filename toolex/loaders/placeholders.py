@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from toolex.loaders.fields import Where
 
 OUTPUTS, ARGUMENTS = "labels.outputs", "labels.arguments"  # the fields, as errors name them
 
 
-def placeholder_edges(steps: Sequence[tuple[object, object]], where: Where) -> list[dict[str, Any]]:
+def placeholder_edges(
+    steps: Sequence[tuple[object, object]], where: Where
+) -> list[dict[str, object]]:
     """The edges of one query's steps, each given as ``(outputs, arguments)`` in plan order
     (None where a step has none): ``{"from", "to", "value"}`` by position, each edge once."""
     producer: dict[str, int] = {}

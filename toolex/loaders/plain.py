@@ -85,7 +85,7 @@ def read_plain(
     bench = Benchmark(name, "plain", source, qrel_field=qrel_field.text if qrel_field else default)
     add_items(bench, fmap.files["items"].read(items, "item id"), kind)
     if qrels is None:
-        listed: list[tuple[dict[str, Any], Where]] = []
+        listed: list[tuple[dict[str, object], Where]] = []
         add_queries(bench, fmap.files["queries"].read(queries, "query id"), listed)
         if not listed:
             raise InputError(
@@ -157,7 +157,7 @@ def _unnamed_note(shapes: Counter[str]) -> str:
 
 
 def add_queries(
-    bench: Benchmark, records: Records, qrels: list[tuple[dict[str, Any], Where]] | None = None
+    bench: Benchmark, records: Records, qrels: list[tuple[dict[str, object], Where]] | None = None
 ) -> None:
     """Queries; with ``labels``, each query's ``labels`` are gathered there as qrel records
     (slot = position in the list) and their ``from`` steps become edges."""
@@ -181,7 +181,7 @@ def add_queries(
 
 def _listed_qrels(
     bench: Benchmark, query_id: str, given: object, where: Where
-) -> list[tuple[dict[str, Any], Where]]:
+) -> list[tuple[dict[str, object], Where]]:
     """A query's list of gold tools as qrel records; a step's ``from`` (a position in the
     list, or an item id; negative: no producer, as HuggingGPT's ``dep: [-1]``) adds the edge
     from that step to this one, and so does a placeholder of a step's ``outputs`` found in
@@ -275,6 +275,6 @@ def _doc_name(doc: Mapping[str, object]) -> str | None:
     return None
 
 
-def _located(path: str | Path, what: str = "record") -> Iterator[tuple[dict[str, Any], Where]]:
+def _located(path: str | Path, what: str = "record") -> Iterator[tuple[dict[str, object], Where]]:
     for rec, line in iter_dicts(path, iter_records(path)):
         yield rec, Where(str(path), line, what=what)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 TASK_PLATFORMS: dict[str, tuple[str, str]] = {
     "apibank": ("API-Bank", "task apibank: every tool is an API of the API-Bank sandbox"),
@@ -62,6 +62,15 @@ def toolret_platform(
     return None, None
 
 
+class PlatformCoverage(TypedDict):
+    """One task's line of :func:`coverage`."""
+
+    task: str
+    items: int
+    with_platform: int
+    sources: dict[str, int]  # the first word of platform_source -> items
+
+
 def rendered_platform(item: dict[str, Any]) -> str | None:
     """The platform a rendering of ``item`` shows (:func:`shown_platform`)."""
     return shown_platform(item.get("platform"), item.get("platform_source"))
@@ -83,14 +92,15 @@ def fold(items: Iterable[dict[str, Any]]) -> None:
             row["platform"] = first.setdefault(platform.lower(), platform)
 
 
-def coverage(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def coverage(items: Iterable[dict[str, Any]]) -> list[PlatformCoverage]:
     """Per task ('(none)' when the items have none): items, items with a platform, and how many
     came from each kind of source (the first word of platform_source: doc.tool_name, field,
     task, description)."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, PlatformCoverage] = {}
     for row in items:
         task = row.get("task") or "(none)"
-        entry = out.setdefault(task, {"task": task, "items": 0, "with_platform": 0, "sources": {}})
+        blank: PlatformCoverage = {"task": task, "items": 0, "with_platform": 0, "sources": {}}
+        entry = out.setdefault(task, blank)
         entry["items"] += 1
         if row.get("platform"):
             entry["with_platform"] += 1

@@ -111,7 +111,7 @@ def _one_object_or_array(path: Path) -> bool:
     return isinstance(_whole(path), dict | list)
 
 
-def _whole(path: Path) -> Any:
+def _whole(path: Path) -> object:
     """The file as one JSON value, or None when it is not one (read only to word an error)."""
     try:
         return loads(read_text(path))
@@ -211,7 +211,7 @@ def read_json_array(path: str | Path, *, lines_json: bool = True) -> list[Record
     return list(iter_json_array(path, lines_json=lines_json))
 
 
-def read_json_value(path: str | Path) -> Any:
+def read_json_value(path: str | Path) -> object:
     """A whole JSON document (e.g. an object), errors with line and column."""
     path = Path(path)
     text = read_text(path)
@@ -312,7 +312,9 @@ def read_records(path: str | Path) -> list[Record]:
     return list(iter_records(path))
 
 
-def iter_dicts(path: str | Path, records: Iterable[Record]) -> Iterator[tuple[dict[str, Any], int]]:
+def iter_dicts(
+    path: str | Path, records: Iterable[Record]
+) -> Iterator[tuple[dict[str, object], int]]:
     """The records, each checked to be a JSON object."""
     for value, line in records:
         if not isinstance(value, dict):

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolex.loaders.platforms import PlatformCoverage
 
 
 @dataclass
@@ -18,7 +21,7 @@ class LoadResult:
     notes: list[str] = field(default_factory=list)
     qrels_per_query: dict[int, int] = field(default_factory=dict)  # {n qrels: n queries}
     # per task: items, with_platform, sources {kind: n} (toolex.loaders.platforms.coverage)
-    platforms: list[dict[str, Any]] = field(default_factory=list)
+    platforms: list[PlatformCoverage] = field(default_factory=list)
     edges: int = 0  # explicit dependency edges loaded
     edge_queries: int = 0  # queries that have any
 
@@ -38,7 +41,7 @@ class LoadResult:
         return "\n".join(lines)
 
 
-def platform_line(coverage: Sequence[dict[str, Any]]) -> str:
+def platform_line(coverage: Sequence[PlatformCoverage]) -> str:
     """'apibank 101/101 (task), toolink 0/1804 (none: hand-offs cannot be checked)'."""
     parts = []
     for c in coverage:

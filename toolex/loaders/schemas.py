@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import array
 import contextlib
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 import pyarrow as pa
 
@@ -51,7 +51,9 @@ EDGE_SCHEMA = pa.schema(
 )
 
 
-def arrow_rows(rows: list[dict[str, Any]], schema: pa.Schema, chunk: int = 4096) -> pa.Table:
+def arrow_rows(
+    rows: Sequence[Mapping[str, object]], schema: pa.Schema, chunk: int = 4096
+) -> pa.Table:
     """Row dicts as an Arrow table, converted a chunk of rows at a time: one builder per
     column for all rows grows by doubling and can hold twice the data, where chunks are sized
     to what they hold (benchmarks/bench_loader_memory.py)."""

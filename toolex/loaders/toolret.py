@@ -182,7 +182,8 @@ def _add_tool(bench: Benchmark, rec: Mapping[str, object], where: Where, task: s
     where = Where(where.path, where.line, item_id)
     doc = get_doc(rec, "documentation", where)
     category = TASK_CATEGORY.get(task) or get_str(rec, "type", where, required=False)
-    name = doc.get("name") if isinstance(doc.get("name"), str) else None
+    given = doc.get("name")
+    name = given if isinstance(given, str) else None
     row = item_row(item_id, doc, where, name=name, task=task, category=category)
     # set after rendering: the text stays the one ToolRet's retrievers index
     row["platform"], row["platform_source"] = toolret_platform(
@@ -230,7 +231,7 @@ def _add_query(
         bench.add_qrel(query_id, item_id, relevance, slot, where)
 
 
-def _qrels(rec: Mapping[str, object], where: Where) -> list[Any]:
+def _qrels(rec: Mapping[str, object], where: Where) -> list[object]:
     """The query's qrels, read from ToolRet's field ``labels`` (the source's word, kept as the
     field name errors cite); the Hub Parquet stores the list as a JSON string."""
     import json
@@ -287,7 +288,7 @@ def _read_hub_layout(bench: Benchmark, qroot: Path, troot: Path, tasks: list[str
             _add_query(bench, rec, where, task, default)
 
 
-def _read_pool(troot: Path, category: str) -> list[tuple[dict[str, Any], Where]]:
+def _read_pool(troot: Path, category: str) -> list[tuple[dict[str, object], Where]]:
     folder = troot / category
     if not folder.is_dir():
         raise InputError(f"missing the {category!r} tools config folder", path=str(folder))

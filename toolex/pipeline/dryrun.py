@@ -223,7 +223,7 @@ def _free(stage: str, spec: str, now: int, later: int) -> StageEstimate:
     return StageEstimate(stage, spec, now, 0, 0, later, 0, "makes no judge calls", 0.0, 0.0)
 
 
-def total_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
+def total_row(rows: list[dict[str, Any]]) -> dict[str, object]:
     """The dry run's last row: calls (now, expected) and cost (expected, at most) over every
     stage; a cost is unknown when any stage's is."""
 

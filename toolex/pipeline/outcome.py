@@ -24,7 +24,6 @@ counted the originals too: three numbers for one word.)
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from toolex.pipeline.settings import STAGES
 from toolex.store import Store
@@ -133,7 +132,7 @@ def _unnamed_cause(o: ExpansionOutcome) -> str:
     )
 
 
-def failed_queries(store: Store, benchmark: str, expansion: str) -> list[dict[str, Any]]:
+def failed_queries(store: Store, benchmark: str, expansion: str) -> list[dict[str, object]]:
     """Every query with a failed task: query_id, stage, failed, reason, effect."""
     return store.rows(
         "stages/expansion/05_failed_queries.sql", {"benchmark": benchmark, "expansion": expansion}

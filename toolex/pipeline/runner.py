@@ -93,7 +93,7 @@ class RunReport:
     stopped: str | None = None  # the stage the budget stopped the run in (later ones not run)
     empty: list[EmptyStage] = field(default_factory=list)  # stages that produced no outcome
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[dict[str, str | int | float]]:
         return [s.as_row() for s in self.stages]
 
     def require_outcome(self) -> None:

@@ -21,7 +21,7 @@ import pyarrow as pa
 from toolex.judges.base import Judge, Outcome, answers
 from toolex.llm.keys import redact_secrets
 from toolex.llm.timeouts import setting_for, slow_server_note
-from toolex.progress import NullProgress, Progress, reporting
+from toolex.progress import Field, NullProgress, Progress, reporting
 from toolex.sqlrunner import Params, SqlValue
 from toolex.store import Store
 
@@ -233,7 +233,7 @@ class _Metered:
         self.depth += 1
         self.inner.start(label, total, unit=unit)
 
-    def advance(self, n: int = 1, **fields: Any) -> None:
+    def advance(self, n: int = 1, **fields: Field) -> None:
         if self.depth == 1:
             self.meter.refresh()
             fields = {"calls": self.meter.calls, "cost_usd": self.meter.cost, **fields}

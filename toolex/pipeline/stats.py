@@ -28,7 +28,7 @@ BY = ("all", "category", "task")
 
 def annotation_table(
     store: Store, benchmark: str, expansion: str = "default", by: str = "all"
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     if by not in BY:
         raise InputError(f"--by must be one of {', '.join(BY)}, not {by!r}", field="--by")
     rows = store.rows(

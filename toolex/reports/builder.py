@@ -10,11 +10,11 @@ import csv
 import json
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from toolex.exports.files import check_folder, check_output, output_file
 from toolex.progress import Progress, current
@@ -25,7 +25,7 @@ from toolex.reports.equivalent_ranks import equivalent_rank_tables
 from toolex.reports.failures import failed_queries_table
 from toolex.reports.gain_illusion import gain_illusion_table
 from toolex.reports.heterogeneity import heterogeneity_table
-from toolex.reports.inputs import ReportContext, Table
+from toolex.reports.inputs import ReportContext, StatOptions, Table
 from toolex.reports.main_table import main_table
 from toolex.reports.paper_table import paper_section
 from toolex.reports.provenance import (
@@ -39,6 +39,9 @@ from toolex.reports.thinning import thinning_table
 from toolex.reports.trust import ExpansionTrust
 from toolex.reports.trust_table import report_trust, trust_table
 from toolex.store import Store
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 # The steps of a report, in order (the progress task counts them).
 STEPS = (
@@ -84,7 +87,7 @@ def build_report(
     pairs: Sequence[tuple[str, str]] = (),
     seed: int = 0,
     progress: Progress | None = None,
-    **options: Any,
+    **options: Unpack[StatOptions],
 ) -> Report:
     """Compute every section and write the folder ``out``. ``progress`` gets one task of
     ``len(STEPS)`` steps, with ``step=<name>`` as each starts (default: the reporter installed with
@@ -186,7 +189,7 @@ def _gain_illusion(ctx: ReportContext, report: Report, k: int) -> None:
     for base, tuned in ctx.pairs:
         name = f"gain_illusion_{figures.safe_name(base)}_vs_{figures.safe_name(tuned)}"
         path = figures.gain_illusion(
-            illusion.rows, base, tuned, k, _png(report, name), report.oracle
+            illusion.rows, (base, tuned), k, _png(report, name), report.oracle
         )
         report.figures.append((f"Fine-tuning gain, {tuned} vs {base}", path))
 
@@ -269,7 +272,9 @@ def markdown_table(table: Table, oracle: set[str] | None = None) -> list[str]:
     """``table`` in Markdown; run names in ``oracle`` get the oracle mark (†)."""
     if not table.rows:
         return ["(no rows)"]
-    rows = table.md_rows if table.md_rows is not None else table.rows
+    rows: Sequence[Mapping[str, object]] = (
+        table.md_rows if table.md_rows is not None else table.rows
+    )
     if oracle:
         rows = [_mark_runs(row, oracle) for row in rows]
     cols = [c for c in table.cols() if c not in ("k", "benchmark") or _varies(table, c)]
@@ -282,7 +287,7 @@ def markdown_table(table: Table, oracle: set[str] | None = None) -> list[str]:
     return out
 
 
-def _mark_runs(row: dict[str, Any], oracle: set[str]) -> dict[str, Any]:
+def _mark_runs(row: Mapping[str, object], oracle: set[str]) -> Mapping[str, object]:
     marked = {c: f"{row[c]} {ORACLE_MARK}" for c in RUN_COLUMNS if row.get(c) in oracle}
     return {**row, **marked} if marked else row
 

@@ -37,13 +37,28 @@ def safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
 
 
-def _subplots(*args: Any, figsize: tuple[float, float], **kwargs: Any) -> tuple[Figure, Any]:
+def _subplots(
+    nrows: int,
+    ncols: int,
+    *,
+    figsize: tuple[float, float],
+    sharey: bool = False,
+    width_ratios: Sequence[float] | None = None,
+) -> tuple[Figure, list[list[Axes]]]:
     """A figure of its own, outside pyplot: drawing a report selects no backend and touches no
-    notebook's figures, and matplotlib loads only when a figure is drawn."""
+    notebook's figures, and matplotlib loads only when a figure is drawn. Its axes always come
+    as a grid (rows x columns), one panel included."""
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=figsize)
-    return fig, fig.subplots(*args, **kwargs)
+    grid = fig.subplots(nrows, ncols, squeeze=False, sharey=sharey, width_ratios=width_ratios)
+    axes: list[list[Axes]] = grid.tolist()
+    return fig, axes
+
+
+def _panels(axes: list[list[Axes]]) -> list[Axes]:
+    """The panels of a grid, row by row."""
+    return [ax for row in axes for ax in row]
 
 
 def _cmap(name: str) -> Colormap:
@@ -90,7 +105,7 @@ def main_scores(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
     runs = [run_label(r["run_id"], bool(r.get("oracle"))) for r in rows]
     width = min(16, max(8, 1.2 * len(runs) * 3))
     fig, axes = _subplots(1, 3, figsize=(width, 3.6), sharey=True)
-    for ax, metric in zip(axes, ("ndcg", "recall", "comp"), strict=True):
+    for ax, metric in zip(axes[0], ("ndcg", "recall", "comp"), strict=True):
         xs = range(len(runs))
         ax.bar(
             [x - 0.2 for x in xs],
@@ -110,8 +125,8 @@ def main_scores(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
         _bar_labels(ax, runs)
         ax.set_ylim(0, 1.05)
         ax.grid(axis="y", alpha=0.3)
-    axes[0].set_ylabel("score (macro over queries)")
-    handles, labels = axes[0].get_legend_handles_labels()
+    axes[0][0].set_ylabel("score (macro over queries)")
+    handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(
         handles, labels, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.08), frameon=False
     )
@@ -121,18 +136,19 @@ def main_scores(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
 
 def gain_illusion(
     rows: list[dict[str, Any]],
-    base: str,
-    tuned: str,
+    pair: tuple[str, str],
     k: int,
     path: Path,
     oracle: Collection[str] = (),
 ) -> Path:
     """Gap (fine-tuned - base) under old and new metrics, per category, one panel per metric;
-    ``oracle``: the oracle-assisted runs among them (marked †)."""
+    ``pair``: (base, fine-tuned) runs; ``oracle``: the oracle-assisted runs among them
+    (marked †)."""
+    base, tuned = pair
     rows = [r for r in rows if r["base"] == base and r["finetuned"] == tuned]
     cats = list(dict.fromkeys(r["category"] for r in rows))
     fig, axes = _subplots(2, 2, figsize=(max(8, 1.1 * len(cats) * 2), 6.4), sharey=True)
-    for ax, metric in zip(axes.flat, ("ndcg", "recall", "comp", "mean"), strict=True):
+    for ax, metric in zip(_panels(axes), ("ndcg", "recall", "comp", "mean"), strict=True):
         by_cat = {r["category"]: r for r in rows if r["metric"] == metric}
         xs = range(len(cats))
         ax.bar(
@@ -156,7 +172,7 @@ def gain_illusion(
     # One figure-level label: per-row labels built from run names are long enough to run into
     # each other across the two rows; the names are in the title.
     fig.supylabel("gap (fine-tuned − base)")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
+    handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(
         handles, labels, loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.04), frameon=False
     )
@@ -181,10 +197,8 @@ def rank_cdf(
     runs = list(series)
     ncols = min(3, len(runs))
     nrows = -(-len(runs) // ncols)
-    fig, axes = _subplots(
-        nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows), squeeze=False, sharey=True
-    )
-    for ax, run in zip(axes.flat, runs, strict=False):
+    fig, axes = _subplots(nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows), sharey=True)
+    for ax, run in zip(_panels(axes), runs, strict=False):
         for kind, (label, colour, style) in KIND_STYLE.items():
             if kind in series[run]:
                 xs, ys = series[run][kind]
@@ -196,11 +210,11 @@ def rank_cdf(
         ax.set_title(run_label(run, run in oracle), fontsize=10)
         ax.set_xlabel("best rank (log scale)")
         ax.grid(alpha=0.3)
-    for ax in axes[:, 0]:
+    for ax in (row[0] for row in axes):
         ax.set_ylabel("share of queries ≤ rank")
-    for ax in list(axes.flat)[len(runs) :]:
+    for ax in _panels(axes)[len(runs) :]:
         ax.set_visible(False)
-    handles, labels = axes[0, 0].get_legend_handles_labels()
+    handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(
         handles, labels, loc="upper center", ncol=4, bbox_to_anchor=(0.5, 1.06), frameon=False
     )
@@ -221,7 +235,6 @@ def heterogeneity(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None
         1,
         len(benches),
         figsize=(max(6, 2.2 * sum(sizes) + 2), 3.8),
-        squeeze=False,
         width_ratios=[max(1, n) for n in sizes],
         sharey=True,
     )
@@ -256,7 +269,7 @@ def heterogeneity(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None
             title=f"run ({ORACLE_MARK} = oracle-assisted, sub-query level)" if oracle else "run",
             title_fontsize=8,
         )
-    axes[0, 0].set_ylabel(f"Δ = mean gain of N/R/C@{k}")
+    axes[0][0].set_ylabel(f"Δ = mean gain of N/R/C@{k}")
     fig.tight_layout()
     return _save(fig, path)
 
@@ -271,12 +284,12 @@ def doc_lengths(rows: list[dict[str, Any]], path: Path) -> Path | None:
     for r in rows:
         by_bench[r["benchmark"]][r["category"]].append(max(1, int(r["n_words"])))
     benches = list(by_bench)
-    fig, axes = _subplots(1, len(benches), figsize=(5 * len(benches), 3.6), squeeze=False)
+    fig, axes = _subplots(1, len(benches), figsize=(5 * len(benches), 3.6))
     cmap = _cmap("tab10")
     for ax, bench in zip(axes[0], benches, strict=True):
         cats = by_bench[bench]
         top = max(max(v) for v in cats.values())
-        bins = np.logspace(0, np.log10(max(top, 10)) + 0.05, 30)
+        bins: list[float] = np.logspace(0, np.log10(max(top, 10)) + 0.05, 30).tolist()
         many = len(cats) > 8  # a pooled library with dozens of categories: draw the pool only
         groups = {"all tools": [n for v in cats.values() for n in v]} if many else cats
         for i, (cat, values) in enumerate(sorted(groups.items())):
@@ -293,6 +306,6 @@ def doc_lengths(rows: list[dict[str, Any]], path: Path) -> Path | None:
         ax.set_title(bench)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8, frameon=False)
-    axes[0, 0].set_ylabel("tools")
+    axes[0][0].set_ylabel("tools")
     fig.tight_layout()
     return _save(fig, path)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import pyarrow as pa
 
@@ -14,6 +14,9 @@ from toolex import metrics
 from toolex.errors import ToolexError
 from toolex.sqlrunner import SqlValue
 from toolex.store import Store
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 @dataclass
@@ -31,6 +34,25 @@ class Table:
         if self.columns:
             return self.columns
         return list(self.rows[0]) if self.rows else []
+
+
+class StatOptions(TypedDict, total=False):
+    """How the report's statistics are drawn, each passed on only when given (the defaults
+    are :class:`ReportContext`'s)."""
+
+    random_from: str  # where the equivalent-rank section draws its random tool
+    n_perm: int
+    n_boot: int
+    exact_max: int
+    alpha: float
+
+
+class ContextOptions(StatOptions, total=False):
+    """:meth:`ReportContext.create`'s further choices (defaults: :class:`ReportContext`'s)."""
+
+    expansion: str
+    k: int
+    seed: int
 
 
 @dataclass
@@ -58,7 +80,7 @@ class ReportContext:
         benchmarks: Sequence[str] = (),
         run_ids: Sequence[str] = (),
         pairs: Sequence[tuple[str, str]] = (),
-        **options: Any,
+        **options: Unpack[ContextOptions],
     ) -> ReportContext:
         """Fill in defaults from the store (every benchmark, every run of those benchmarks) and
         check that what was named exists, with a message listing what does."""
@@ -82,7 +104,7 @@ class ReportContext:
     # -- metric rows, computed once and registered for the report SQL ------------------------
 
     @cached_property
-    def summary(self) -> list[dict[str, Any]]:
+    def summary(self) -> list[dict[str, object]]:
         if not self.run_ids:
             return []
         return metrics.summary(self.store, self.run_ids, ks=(self.k,), expansion=self.expansion)
@@ -131,7 +153,7 @@ class ReportContext:
             ),
         }
 
-    def rows(self, sql_file: str, **params: SqlValue) -> list[dict[str, Any]]:
+    def rows(self, sql_file: str, **params: SqlValue) -> list[dict[str, object]]:
         """Rows of one shipped report SQL file (``reports/NN_name.sql``) with bound parameters."""
         with self.store.registered_tables(self._inputs or {}):
             return self.store.rows(f"reports/{sql_file}", params)

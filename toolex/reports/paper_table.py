@@ -78,7 +78,7 @@ def paper_section(main_rows: Sequence[dict[str, Any]]) -> tuple[Table, dict[str,
 # -- flat rows (json / csv / the terminal) ---------------------------------------------------
 
 
-def flat_rows(tables: Sequence[PaperTable]) -> list[dict[str, Any]]:
+def flat_rows(tables: Sequence[PaperTable]) -> list[dict[str, object]]:
     """One row per run with ``<group>_<metric>_old/new`` and ``<group>_delta`` (0..1)."""
     out = []
     for t in tables:
@@ -95,7 +95,7 @@ def flat_rows(tables: Sequence[PaperTable]) -> list[dict[str, Any]]:
     return out
 
 
-def display_rows(tables: Sequence[PaperTable], digits: int = 2) -> list[dict[str, Any]]:
+def display_rows(tables: Sequence[PaperTable], digits: int = 2) -> list[dict[str, object]]:
     """Display strings: ``run``, then ``<Group> N@K`` = ``old→new`` (×100) and ``<Group> Δ``."""
     out = []
     for t in tables:

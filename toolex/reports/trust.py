@@ -39,7 +39,7 @@ effective number, since each label stands for its stratum).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -157,7 +157,7 @@ class ExpansionTrust:
             )
         return out
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         """The JSON shape (the `trust` field of `toolex eval`/`stats` JSON rows)."""
         return {
             "benchmark": self.benchmark,
@@ -283,7 +283,7 @@ def _config(rows: list[dict[str, Any]]) -> dict[str, str] | None:
     return {}
 
 
-def _embedding(rows: list[dict[str, Any]]) -> str:
+def _embedding(rows: Sequence[Mapping[str, object]]) -> str:
     """The embedding model the expansion's offline verifier read with (toolex.pipeline.record):
     WordLlama when none is recorded, the only one before a user could choose."""
     raw = rows[0]["config"] if rows else None

@@ -85,7 +85,7 @@ def _measured_on(j: JudgeTrust) -> str:
     return f"{j.basis}: {j.note}" if j.note else j.basis
 
 
-def _review_row(benchmark: str, review: ReviewTrust | None) -> dict[str, Any]:
+def _review_row(benchmark: str, review: ReviewTrust | None) -> dict[str, object]:
     row: dict[str, Any] = {"benchmark": benchmark, "stage": "combinations"}
     row |= {"judge": "human review", "measured_on": "no review yet", "n": None}
     row |= dict.fromkeys(("precision", "precision_lo", "precision_hi"))

@@ -133,7 +133,7 @@ def _params(
     instruction: bool,
     rendering: str,
     expansion: str,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     bench = store.rows("retrieval/072_benchmark_revision.sql", {"benchmark": benchmark})
     return {
         "retriever": r.spec,

@@ -11,7 +11,7 @@ toolex.store's to say (``store_error``), the one translation every command uses.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from textual import on
 from textual.app import App
@@ -38,7 +38,7 @@ class ToolexApp(App[None]):
         *,
         benchmark: str | None = None,
         expansion: str | None = None,
-        review: dict[str, Any] | None = None,
+        review: Mapping[str, str] | None = None,
         initial_filter: QueryFilter | None = None,
         snapshot_of: str | None = None,
     ) -> None:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from toolex.errors import NotFoundError, StoreError
 from toolex.snapshot import snapshot_copy as store_snapshot_copy
+from toolex.sqlrunner import SqlValue
 from toolex.store import DEFAULT_EXPANSION, LockedError, Store
 from toolex_tui.readers import Readers
 from toolex_tui.rows import (
@@ -191,7 +192,7 @@ class Browser:
         first = next((c for c in choices if c["benchmark"] in holding), choices[0])
         return first["benchmark"], expansion
 
-    def _p(self, **extra: Any) -> dict[str, Any]:
+    def _p(self, **extra: SqlValue) -> dict[str, SqlValue]:
         return {"benchmark": self.benchmark, **extra}
 
     # -- the list ----------------------------------------------------------------------------

@@ -3,9 +3,7 @@ its rows for the detail screens."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from rich.text import Text
+from rich.text import Text, TextType
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowKey
@@ -31,12 +29,21 @@ class ListTable(DataTable[object]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
 
-    def add_row(self, *cells: Any, **kwargs: Any) -> RowKey:
+    def add_row(
+        self,
+        *cells: object,
+        height: int | None = 1,
+        key: str | None = None,
+        label: TextType | None = None,
+    ) -> RowKey:
         """A row whose text cells are shown as themselves: DataTable reads a ``str`` cell as
         Rich markup (``[/INST]`` in a tool's text raised MarkupError, ``tool[v2]`` lost its
         ``[v2]``), so each becomes ``rich.text.Text``, its unshown characters escaped."""
         return super().add_row(
-            *(Text(printable(c)) if isinstance(c, str) else c for c in cells), **kwargs
+            *(Text(printable(c)) if isinstance(c, str) else c for c in cells),
+            height=height,
+            key=key,
+            label=label,
         )
 
 
