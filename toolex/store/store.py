@@ -33,6 +33,14 @@ class UnreadableTable(NamedTuple):
     error: str
 
 
+class DatabaseSize(NamedTuple):
+    """DuckDB's account of the store file's blocks (``pragma_database_size``)."""
+
+    block_size: int
+    total_blocks: int
+    used_blocks: int
+
+
 # Tables a store fills when it is created, before it holds anything of a user's.
 BOOKKEEPING = frozenset({"schema_version", "store_identity", "store_commits"})
 
@@ -177,13 +185,13 @@ class Store(Migrations, Existence):
         tables that can still be read, each failing one raising StoreError when queried)."""
         if self.path == ":memory:" or self.read_only:
             return
-        size = self.rows("store/40_database_size.sql")
+        size = self.typed("store/40_database_size.sql", DatabaseSize)
         if not size:
             return
         # Blocks that hold data must all be in the file; free ones at its end need not be: a
         # healthy store whose last blocks were freed is one block (less its header) shorter
         # than block_size * total_blocks.
-        claimed = int(size[0]["block_size"]) * int(size[0]["used_blocks"])
+        claimed = int(size[0].block_size) * int(size[0].used_blocks)
         actual = Path(self.path).stat().st_size
         if actual < claimed:
             raise StoreError(
@@ -206,11 +214,13 @@ class Store(Migrations, Existence):
         behind. True when it was deleted (and closed)."""
         if not self.created or self.read_only:
             return False
+        from toolex.store.info import table_counts
+
         try:
-            counts = self.rows("store/20_table_counts.sql")
+            counts = table_counts(self)
         except Exception:  # noqa: BLE001 - unsure what it holds: keep it
             return False
-        if any(r["rows"] for r in counts if r["table"] not in BOOKKEEPING):
+        if any(r.rows for r in counts if r.table not in BOOKKEEPING):
             return False
         self.close()
         _remove_store_files(self.path)
