@@ -26,7 +26,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 from toolex.errors import ToolexError
 from toolex.judges import DEFAULT_JUDGE, make_judge, parse_spec
@@ -305,7 +305,7 @@ def plan_verify(
     subqueries: str = "decomposer",
     config: JudgeSettings = None,
     decompose_with: str | None = None,
-) -> tuple[list[dict[str, Any]], list[str]]:
+) -> tuple[list[PlanRow], list[str]]:
     """A dry run: per judge (and the decomposer, when it would be asked) the calls the evaluation
     would make, the answers the ledger holds and the estimated cost. Nothing is called or
     written, and no API key is needed."""
@@ -331,17 +331,23 @@ def plan_verify(
     return rows, _task_notes(lt, decompose_with)
 
 
-def plan_row(stage: Stage, judge: Judge, tasks: Sequence[Any]) -> dict[str, Any]:
+class PlanRow(NamedTuple):
+    """One judge's part of a dry run: its tasks, the calls it would make, the answers the
+    ledger already holds, and the estimated cost (None: no known price)."""
+
+    judge: str
+    stage: Stage
+    tasks: int
+    calls: int
+    cached: int
+    cost_usd: float | None
+
+
+def plan_row(stage: Stage, judge: Judge, tasks: Sequence[Any]) -> PlanRow:
     """One dry-run row: the judge's estimate of ``tasks`` (calls, ledger answers, cost)."""
     est = judge.estimate(stage, tasks)
-    return {
-        "judge": judge.spec,
-        "stage": stage,
-        "tasks": len(tasks),
-        "calls": est.calls,
-        "cached": est.cached,
-        "cost_usd": None if est.cost_usd is None else round(est.cost_usd, 6),
-    }
+    cost = None if est.cost_usd is None else round(est.cost_usd, 6)
+    return PlanRow(judge.spec, stage, len(tasks), est.calls, est.cached, cost)
 
 
 def _verify_judges(

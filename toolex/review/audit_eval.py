@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import groupby
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from toolex.errors import ToolexError
 from toolex.judges.base import AuditTask, Verdict, tool_doc
-from toolex.labels.evaluate import JudgeSettings, build_judge, plan_row
+from toolex.labels.evaluate import JudgeSettings, PlanRow, build_judge, plan_row
 from toolex.labels.report import Evaluation, JudgeReport, Scored, judge_report, save_evaluation
 from toolex.progress import progress
 from toolex.review.finals import reviewed_items
@@ -79,7 +79,7 @@ def evaluate_audit(
 
 def plan_audit(
     store: Store, sample_id: str, specs: Sequence[str], *, config: JudgeSettings = None
-) -> list[dict[str, Any]]:
+) -> list[PlanRow]:
     """A dry run of the audit evaluation: per judge the calls, ledger answers and cost."""
     items = _labelled_items(store, sample_id)
     tasks = _tasks(store, sample_id, items)
