@@ -332,8 +332,7 @@ def plan_verify(
 
 
 class PlanRow(NamedTuple):
-    """One judge's part of a dry run: its tasks, the calls it would make, the answers the
-    ledger already holds, and the estimated cost (None: no known price)."""
+    """A judge's part of a dry run: tasks, calls to make, ledger answers, estimated cost."""
 
     judge: str
     stage: Stage
