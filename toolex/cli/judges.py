@@ -18,8 +18,7 @@ from toolex.cli.options import (
 )
 
 if TYPE_CHECKING:  # imported when a command runs: `toolex --help` stays light
-    from toolex.labels.evaluate import PlanRow
-    from toolex.labels.report import Evaluation
+    from toolex.labels.report import Evaluation, PlanRow
 
 
 @click.group("judges")

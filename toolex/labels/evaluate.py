@@ -26,14 +26,14 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, TypeAlias
+from typing import Any, TypeAlias
 
 from toolex.errors import ToolexError
 from toolex.judges import DEFAULT_JUDGE, make_judge, parse_spec
 from toolex.judges.base import Judge, Stage, Verdict
 from toolex.judges.operating_points import LABELS_FITTED_ON
 from toolex.labels.records import SHIPPED, Label
-from toolex.labels.report import Evaluation, Scored, judge_report, save_evaluation
+from toolex.labels.report import Evaluation, PlanRow, Scored, judge_report, save_evaluation
 from toolex.labels.spread import label_stratum, spread
 from toolex.labels.table import checked_labels, require_source, stored_labels
 from toolex.labels.tasks import LabelledTask, LabelTasks, label_tasks
@@ -329,17 +329,6 @@ def plan_verify(
         judge = build_judge(spec, store, config, None, pricing=True)
         rows.append(plan_row("verify", judge, verify_tasks))
     return rows, _task_notes(lt, decompose_with)
-
-
-class PlanRow(NamedTuple):
-    """A judge's part of a dry run: tasks, calls to make, ledger answers, estimated cost."""
-
-    judge: str
-    stage: Stage
-    tasks: int
-    calls: int
-    cached: int
-    cost_usd: float | None
 
 
 def plan_row(stage: Stage, judge: Judge, tasks: Sequence[Any]) -> PlanRow:

@@ -19,8 +19,15 @@ from typing import NamedTuple
 
 from toolex.errors import ToolexError
 from toolex.judges.base import AuditTask, Verdict, tool_doc
-from toolex.labels.evaluate import JudgeSettings, PlanRow, build_judge, plan_row
-from toolex.labels.report import Evaluation, JudgeReport, Scored, judge_report, save_evaluation
+from toolex.labels.evaluate import JudgeSettings, build_judge, plan_row
+from toolex.labels.report import (
+    Evaluation,
+    JudgeReport,
+    PlanRow,
+    Scored,
+    judge_report,
+    save_evaluation,
+)
 from toolex.progress import progress
 from toolex.review.finals import reviewed_items
 from toolex.review.levels import COMBINATION

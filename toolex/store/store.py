@@ -214,13 +214,11 @@ class Store(Migrations, Existence):
         behind. True when it was deleted (and closed)."""
         if not self.created or self.read_only:
             return False
-        from toolex.store.info import table_counts
-
         try:
-            counts = table_counts(self)
+            counts = self.rows("store/20_table_counts.sql")
         except Exception:  # noqa: BLE001 - unsure what it holds: keep it
             return False
-        if any(r.rows for r in counts if r.table not in BOOKKEEPING):
+        if any(r["rows"] for r in counts if r["table"] not in BOOKKEEPING):
             return False
         self.close()
         _remove_store_files(self.path)
