@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import Any, TypeVar
+from typing import TypeVar
 
 R = TypeVar("R")
 
@@ -45,7 +45,9 @@ def _listed(names: Sequence[str]) -> str:
     return ", ".join(repr(n) for n in names)
 
 
-def row_builder(name: str, row: type[R], columns: Sequence[str]) -> Callable[[tuple[Any, ...]], R]:
+def row_builder(
+    name: str, row: type[R], columns: Sequence[str]
+) -> Callable[[tuple[object, ...]], R]:
     """A function making one ``row`` from one result tuple of the query ``name`` (its columns
     ``columns``); RowShapeError when the columns are not the record's fields."""
     fields = record_fields(row)
