@@ -117,5 +117,5 @@ def test_stats_adds_up_and_says_what_it_could_not_check(tmp_path):
     assert edges.exit_code == 0 and json.loads(edges.stdout) == []
     # cut combinations are never stored: the ledger's "no call made" count still has them
     with Store.open(db, read_only=True) as store:
-        decided = {(r["stage"], r["decided_by"]): r["tasks"] for r in uncalled(store)}
+        decided = {(r.stage, r.decided_by): r.tasks for r in uncalled(store)}
     assert decided[("audit", "audit_cap")] == row["cut"]

@@ -111,13 +111,13 @@ def test_redundant_providers(db):
         rows = redundant_platforms(store)
         nodes, links = graph(store)
     assert len(nodes) == 5 and len(links) == 4
-    pairs = {(r["platform_a"], r["platform_b"]): r for r in rows}
+    pairs = {(r.platform_a, r.platform_b): r for r in rows}
     assert set(pairs) == {("WxA", "WxB"), ("WxA", "WxC"), ("Conv", "Conv2")}
     wx = pairs[("WxA", "WxB")]
     # one endpoint pair, equivalent both ways (two steps); WxA has 2 endpoints, one covered
-    assert (wx["equivalent_pairs"], wx["steps"], wx["covered_a"], wx["endpoints_a"]) == (1, 2, 1, 2)
-    assert (wx["share_a"], wx["share_b"]) == (0.5, 1.0)
-    assert rows[0]["platform_a"] == "WxA" and rows[0]["platform_b"] == "WxB"  # most steps first
+    assert (wx.equivalent_pairs, wx.steps, wx.covered_a, wx.endpoints_a) == (1, 2, 1, 2)
+    assert (wx.share_a, wx.share_b) == (0.5, 1.0)
+    assert rows[0].platform_a == "WxA" and rows[0].platform_b == "WxB"  # most steps first
 
     res = CliRunner().invoke(
         export, ["equivalences", "--db", db, "--by", "platform", "--format", "csv"]

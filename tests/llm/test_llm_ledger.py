@@ -63,7 +63,7 @@ def test_settle_turns_a_pending_row_into_an_answer(store):
     assert ledger.hits(["h"]) == {"h": (row.call_id, {"verdict": "yes", "reason": "r"})}
     assert ledger.pending(["h"]) == {}
     [summary] = ledger.summary()
-    assert (summary["stage"], summary["status"], summary["attempts"], summary["cost_usd"]) == (
+    assert (summary.stage, summary.status, summary.attempts, summary.cost_usd) == (
         "verify",
         "ok",
         1,

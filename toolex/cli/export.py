@@ -243,7 +243,9 @@ def equivalences_cmd(
         if graph_path is not None:
             raise click.UsageError("--graph draws the item graph; drop it with --by platform")
         with open_store(db, read_only=True) as store:
-            rows = redundant_platforms(store, benchmark, expansion, min_pairs)
+            rows = [
+                r._asdict() for r in redundant_platforms(store, benchmark, expansion, min_pairs)
+            ]
         if out is None:
             emit_rows(rows, fmt, title="provider pairs with equivalent endpoints", columns=PAIRS)
             return

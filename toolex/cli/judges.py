@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # imported when a command runs: `toolex --help` stays light
     from collections.abc import Callable
 
     from toolex.labels.quality import Figures, Interval
-    from toolex.labels.report import Evaluation, Scored
+    from toolex.labels.report import Evaluation, PlanRow, Scored
 
 
 @click.group("judges")
@@ -167,7 +167,8 @@ def eval_cmd(
         with open_store(db, read_only=dry_run) as store:
             if dry_run:
                 rows = plan_audit(store, sample_id, specs, config=config)
-                emit_rows(rows, fmt, title=f"dry run: judges eval --stage audit on {sample_id}")
+                title = f"dry run: judges eval --stage audit on {sample_id}"
+                emit_rows([r._asdict() for r in rows], fmt, title=title)
                 click.echo(_cost_line(rows), err=True)
                 return
             evaluation = evaluate_audit(store, sample_id, specs, config=config)
@@ -188,7 +189,8 @@ def eval_cmd(
         options: dict[str, Any] = dict(expansion=expansion, subqueries=subqueries, config=config)
         if dry_run:
             rows, notes = plan_verify(store, specs, labels, **options)
-            emit_rows(rows, fmt, title=f"dry run: judges eval on {len(labels)} labels of {name}")
+            title = f"dry run: judges eval on {len(labels)} labels of {name}"
+            emit_rows([r._asdict() for r in rows], fmt, title=title)
             for note in notes:
                 click.echo(f"note: {note}", err=True)
             click.echo(_cost_line(rows), err=True)
@@ -206,11 +208,11 @@ def eval_cmd(
         raise click.exceptions.Exit(BUDGET_EXIT)
 
 
-def _cost_line(rows: list[dict[str, Any]]) -> str:
-    calls = sum(r["calls"] for r in rows)
-    cached = sum(r["cached"] for r in rows)
-    known = sum(r["cost_usd"] for r in rows if r["cost_usd"] is not None)
-    unpriced = [r["judge"] for r in rows if r["cost_usd"] is None]
+def _cost_line(rows: list[PlanRow]) -> str:
+    calls = sum(r.calls for r in rows)
+    cached = sum(r.cached for r in rows)
+    known = sum(r.cost_usd for r in rows if r.cost_usd is not None)
+    unpriced = [r.judge for r in rows if r.cost_usd is None]
     cost = f"estimated cost ${known:.4f}"
     if unpriced:
         cost += f" plus the calls of {', '.join(unpriced)} (no known price)"

@@ -62,7 +62,7 @@ def ledger(db: str, fmt: str, by: tuple[str, ...], uncalled: bool) -> None:
     with open_store(db, read_only=True) as store:
         if uncalled:
             emit_rows(
-                usage.uncalled(store),
+                [r._asdict() for r in usage.uncalled(store)],
                 fmt,
                 title="outputs no call made",
                 columns=["stage", "decided_by", "tasks"],
@@ -78,7 +78,7 @@ def ledger(db: str, fmt: str, by: tuple[str, ...], uncalled: bool) -> None:
     if free:
         click.echo(
             "answered without a call: "
-            + "; ".join(f"{r['stage']} {r['decided_by']} {r['tasks']}" for r in free)
+            + "; ".join(f"{r.stage} {r.decided_by} {r.tasks}" for r in free)
             + " (--uncalled lists them)",
             err=True,
         )

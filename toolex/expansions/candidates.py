@@ -26,13 +26,13 @@ records where they came from under ``imported_candidates``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
 
 from toolex.errors import InputError, ToolexError
+from toolex.expansions.queries import StoredCandidates, stored_candidates, subquery_references
 from toolex.expansions.records import CandidateRow
 from toolex.expansions.stage_outputs import insert_candidates
 from toolex.loaders.docs import item_ids
@@ -92,7 +92,7 @@ def import_candidates(
         schema=pa.schema([("query_id", pa.string()), ("slot", pa.int32())]),
     )
     with store.registered("new_candidate_keys", keys):
-        stored = store.rows("expansions/26_stored_candidates.sql", params)[0]
+        stored = stored_candidates(store, params)
         _refuse_stored(stored, expansion, replace)
         patch = {"imported_candidates": {"source": str(path), "retriever": retriever, "depth": k}}
         with store.transaction():
@@ -127,10 +127,7 @@ def _check_request(path: Path, fmt: str, depth: int | None) -> None:
 
 def _subquery_refs(store: Store, params: dict[str, str]) -> dict[Key, str]:
     """The reference item of each (query, slot) sub-query of the expansion."""
-    refs = {
-        (r["query_id"], int(r["slot"])): r["reference"]
-        for r in store.rows("expansions/25_expansion_subqueries.sql", params)
-    }
+    refs = {(r.query_id, int(r.slot)): r.reference for r in subquery_references(store, params)}
     if not refs:
         raise ToolexError(
             f"expansion {params['expansion']!r} of {params['benchmark']!r} has no sub-queries to "
@@ -140,9 +137,9 @@ def _subquery_refs(store: Store, params: dict[str, str]) -> dict[Key, str]:
     return refs
 
 
-def _refuse_stored(stored: Mapping[str, object], expansion: str, replace: bool) -> None:
+def _refuse_stored(stored: StoredCandidates, expansion: str, replace: bool) -> None:
     """Stored lists of these sub-queries are swapped only on --replace, never once judged."""
-    verdicts, lists = _count(stored["verdicts"]), _count(stored["lists"])
+    verdicts, lists = _count(stored.verdicts), _count(stored.lists)
     if verdicts:
         raise ToolexError(
             f"expansion {expansion!r} already has {verdicts:,} verdicts on "
@@ -153,7 +150,7 @@ def _refuse_stored(stored: Mapping[str, object], expansion: str, replace: bool) 
     if lists and not replace:
         raise ToolexError(
             f"expansion {expansion!r} already has candidates for {lists:,} of "
-            f"these sub-queries (e.g. of query {stored['first_query']!r}); pass --replace "
+            f"these sub-queries (e.g. of query {stored.first_query!r}); pass --replace "
             "to swap them"
         )
 

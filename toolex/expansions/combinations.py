@@ -37,6 +37,7 @@ from toolex.expansions.originals import (
     record_query,
     tool_set,
 )
+from toolex.expansions.queries import conflicting_combination
 from toolex.loaders.docs import item_ids
 from toolex.loaders.edges import DependencyEdge, add_dependency_edges
 from toolex.loaders.fields import Where, get_int, get_str
@@ -212,11 +213,11 @@ def _tables(combos: Combos, keep: list[tuple[str, int]]) -> dict[str, pa.Table]:
 
 
 def _refuse_clash(store: Store, params: dict[str, str], replace: bool) -> None:
-    clash = store.rows("expansions/10_conflicting_combinations.sql", params)
+    clash = conflicting_combination(store, params)
     if clash and not replace:
         raise ToolexError(
             f"expansion {params['expansion']!r} already holds combination "
-            f"{clash[0]['combo_id']} of query {clash[0]['query_id']!r}; pass --replace to swap "
+            f"{clash.combo_id} of query {clash.query_id!r}; pass --replace to swap "
             "the imported queries' combinations"
         )
 

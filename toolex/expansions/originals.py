@@ -8,6 +8,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
+from toolex.expansions.queries import qrels_of_benchmark
 from toolex.loaders.fields import Where, get_str
 from toolex.store import Store
 
@@ -16,16 +17,16 @@ def original_combinations(store: Store, benchmark: str) -> dict[str, dict[int, s
     """{query_id: {slot: item_id}} from qrels; raises if the benchmark is not loaded."""
     store.require_benchmark(benchmark)
     out: dict[str, dict[int, str]] = {}
-    for row in store.rows("expansions/02_qrels_of_benchmark.sql", {"benchmark": benchmark}):
-        out.setdefault(row["query_id"], {})[row["slot"]] = row["item_id"]
+    for qrel in qrels_of_benchmark(store, benchmark):
+        out.setdefault(qrel.query_id, {})[qrel.slot] = qrel.item_id
     return out
 
 
 def qrel_grades(store: Store, benchmark: str) -> dict[str, dict[int, int]]:
     """{query_id: {slot: the grade of its qrel}} from qrels."""
     out: dict[str, dict[int, int]] = {}
-    for row in store.rows("expansions/02_qrels_of_benchmark.sql", {"benchmark": benchmark}):
-        out.setdefault(row["query_id"], {})[row["slot"]] = int(row["relevance"])
+    for qrel in qrels_of_benchmark(store, benchmark):
+        out.setdefault(qrel.query_id, {})[qrel.slot] = int(qrel.relevance)
     return out
 
 

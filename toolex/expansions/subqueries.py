@@ -18,6 +18,7 @@ import pyarrow as pa
 
 from toolex.errors import ToolexError
 from toolex.expansions.originals import ensure_expansion, original_combinations, record_query
+from toolex.expansions.queries import stored_subqueries
 from toolex.loaders.fields import Where, get_int, get_str
 from toolex.loaders.readers import iter_dicts, read_records
 from toolex.store import Store
@@ -100,11 +101,11 @@ def import_subqueries(
             )
     params = {"benchmark": benchmark, "expansion": expansion}
     with store.registered("new_subqueries", pa.Table.from_pylist(rows, schema=SUBQUERY_SCHEMA)):
-        stored = store.rows("expansions/20_stored_subqueries.sql", params)[0]
-        if stored["queries"] and not replace:
+        stored = stored_subqueries(store, params)
+        if stored.queries and not replace:
             raise ToolexError(
-                f"expansion {expansion!r} already has sub-queries for {stored['queries']} of these "
-                f"queries (e.g. {stored['first_query']!r}); pass --replace to swap them"
+                f"expansion {expansion!r} already has sub-queries for {stored.queries} of these "
+                f"queries (e.g. {stored.first_query!r}); pass --replace to swap them"
             )
         with store.transaction():
             ensure_expansion(store, benchmark, expansion, path)

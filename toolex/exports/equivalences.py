@@ -26,6 +26,15 @@ import pyarrow.parquet as pq
 
 from toolex.exports.common import resolve
 from toolex.exports.files import OutputRefused, check_output, output_file
+from toolex.exports.queries import (
+    GraphLink,
+    GraphNode,
+    PlatformPair,
+    equivalence_edges_table,
+    graph_links,
+    graph_nodes,
+    platform_pairs,
+)
 from toolex.store import Store
 
 GRAPH_FORMATS = {".graphml": "graphml", ".json": "json"}
@@ -45,34 +54,30 @@ def equivalence_edges(
 ) -> pa.Table:
     """One row per accepted verdict, with its context (columns as in sql/exports/40)."""
     benchmark, expansion = resolve(store, benchmark, expansion)
-    return store.arrow(
-        "exports/40_equivalence_edges.sql", {"benchmark": benchmark, "expansion": expansion}
-    )
+    return equivalence_edges_table(store, benchmark, expansion)
 
 
 def graph(
     store: Store, benchmark: str | None = None, expansion: str = "default"
-) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+) -> tuple[list[GraphNode], list[GraphLink]]:
     """(nodes, edges) of the equivalence graph: one edge per (reference, candidate) pair, as
     the node-link JSON holds them (columns as in sql/exports/41, 42)."""
     benchmark, expansion = resolve(store, benchmark, expansion)
     edges = equivalence_edges(store, benchmark, expansion)
     with store.registered("equivalence_edges", edges):
-        nodes = store.rows("exports/42_equivalence_graph_nodes.sql", {"benchmark": benchmark})
-        links = store.rows("exports/41_equivalence_graph_edges.sql")
+        nodes = graph_nodes(store, benchmark)
+        links = graph_links(store)
     return nodes, links
 
 
 def redundant_platforms(
     store: Store, benchmark: str | None = None, expansion: str = "default", min_pairs: int = 1
-) -> list[dict[str, object]]:
+) -> list[PlatformPair]:
     """Provider pairs with equivalent endpoints, most first (columns as in sql/exports/43)."""
     benchmark, expansion = resolve(store, benchmark, expansion)
     edges = equivalence_edges(store, benchmark, expansion)
     with store.registered("equivalence_edges", edges):
-        return store.rows(
-            "exports/43_redundant_platforms.sql", {"benchmark": benchmark, "min_pairs": min_pairs}
-        )
+        return platform_pairs(store, benchmark, min_pairs)
 
 
 def export_equivalences(
@@ -97,7 +102,13 @@ def export_equivalences(
         pq.write_table(edges, temp)
     if graph_path is None:
         return edges.num_rows, 0
-    write_graph(graph_path, nodes, links, directed_from="reference", store=store.path)
+    write_graph(
+        graph_path,
+        [n._asdict() for n in nodes],
+        [link._asdict() for link in links],
+        directed_from="reference",
+        store=store.path,
+    )
     return edges.num_rows, len(links)
 
 

@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 
 from toolex.exports.common import resolve
 from toolex.exports.files import output_file
+from toolex.exports.queries import expanded_qrels_table, flat_qrels_table
 from toolex.sqlrunner import Params
 from toolex.store import Store
 
@@ -39,7 +40,7 @@ def expanded_qrels(
         "valid_only": valid_only,
         "include_unaudited": include_unaudited,
     }
-    return store.arrow("exports/10_expanded_qrels.sql", params)
+    return expanded_qrels_table(store, params)
 
 
 def flat_qrels(
@@ -55,7 +56,7 @@ def flat_qrels(
         store, benchmark, expansion, valid_only=True, include_unaudited=include_unaudited
     )
     with store.registered("export_members", members):
-        return store.arrow("exports/11_flat_qrels.sql")
+        return flat_qrels_table(store)
 
 
 def export_qrels(

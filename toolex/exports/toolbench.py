@@ -42,6 +42,7 @@ from typing import Any
 from toolex.errors import InputError, ToolexError
 from toolex.exports.common import resolve
 from toolex.exports.files import check_folder, check_output, output_file
+from toolex.exports.queries import toolbench_combinations
 from toolex.exports.toolbench_tasks import key, original_tasks, task_problems
 from toolex.loaders.queries import stored_benchmark
 from toolex.store import Store
@@ -75,10 +76,8 @@ def export_toolbench(
     benchmark, expansion = resolve(store, benchmark, expansion)
     root = _source_root(store, benchmark, source)
     guard = _guard(store, out, root)
-    rows = store.rows(
-        "exports/50_toolbench_combinations.sql", {"benchmark": benchmark, "expansion": expansion}
-    )
-    groups = sorted({r["task"] for r in rows})
+    rows = toolbench_combinations(store, benchmark, expansion)
+    groups = sorted({r.task for r in rows})
     originals = {g: original_tasks(root, g) for g in groups}
     result = ToolBenchExport(Path(out))
     tasks: dict[str, list[dict[str, Any]]] = {g: [] for g in groups}
@@ -88,11 +87,11 @@ def export_toolbench(
     known = [int(t["query_id"]) for g in groups for t in originals[g].values()]
     next_id = 1 + max(known, default=0)
     for r in rows:
-        group, query_id = r["task"], r["query_id"]
+        group, query_id = r.task, r.query_id
         raw = query_id.split(":", 1)[1]
         task = _original(originals, group, raw, root)
-        docs = [json.loads(d) for d in r["docs"]]
-        if r["combo_id"] == 0:
+        docs = [json.loads(d) for d in r.docs]
+        if r.combo_id == 0:
             task_id, out_task = task["query_id"], dict(task)
             result.originals += 1
         else:
@@ -101,13 +100,13 @@ def export_toolbench(
             result.alternatives += 1
         out_task["toolex"] = {
             "query_id": query_id,
-            "combo_id": r["combo_id"],
-            "members": list(r["members"]),
+            "combo_id": r.combo_id,
+            "members": list(r.members),
         }
-        wrong = task_problems(task, out_task, docs, r["combo_id"])
+        wrong = task_problems(task, out_task, docs, r.combo_id)
         if wrong:  # a task an agent could not solve as the combination means: write nothing
             raise ToolexError(
-                f"internal error: task {task_id} of {query_id} (combination {r['combo_id']}) "
+                f"internal error: task {task_id} of {query_id} (combination {r.combo_id}) "
                 f"would be exported wrong: {wrong[0]}"
             )
         tasks[group].append(out_task)
@@ -116,9 +115,9 @@ def export_toolbench(
                 "task_id": task_id,
                 "group": group,
                 "query_id": query_id,
-                "combo_id": r["combo_id"],
-                "original": r["combo_id"] == 0,
-                "members": " + ".join(r["members"]),
+                "combo_id": r.combo_id,
+                "original": r.combo_id == 0,
+                "members": " + ".join(r.members),
             }
         )
     _write(result.folder, tasks, mapping, guard)

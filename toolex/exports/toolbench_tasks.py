@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 from toolex.errors import InputError
 from toolex.exports.common import resolve
+from toolex.exports.queries import toolbench_combinations
 from toolex.loaders.queries import stored_benchmark
 from toolex.store import Store
 
@@ -137,15 +138,13 @@ def check_toolbench(
     benchmark, expansion = resolve(store, benchmark, expansion)
     folder = Path(folder)
     root = Path(source or stored_benchmark(store, benchmark).source)
-    rows = store.rows(
-        "exports/50_toolbench_combinations.sql", {"benchmark": benchmark, "expansion": expansion}
-    )
-    wanted = {(r["query_id"], int(r["combo_id"])): r for r in rows}
+    rows = toolbench_combinations(store, benchmark, expansion)
+    wanted = {(r.query_id, r.combo_id): r for r in rows}
     mapping = _mapping(folder / "tasks.csv")
     problems: list[ToolBenchProblem] = []
     seen: set[tuple[str, int]] = set()
     done: dict[str, str] = {}  # task id -> the group it was first met in
-    for group in sorted({r["task"] for r in rows} | {g for g, _ in mapping}):
+    for group in sorted({r.task for r in rows} | {g for g, _ in mapping}):
         originals = original_tasks(root, group)
         tasks = _json(folder / "test_instruction" / f"{group}.json")
         ids = _json(folder / "test_query_ids" / f"{group}.json")
@@ -169,7 +168,7 @@ def check_toolbench(
                 problems.append(ToolBenchProblem(*where, "no valid combination of the store"))
                 continue
             seen.add((query_id, combo_id))
-            docs = [json.loads(d) for d in combo["docs"]]
+            docs = [json.loads(d) for d in combo.docs]
             original = originals.get(query_id.split(":", 1)[1])
             if original is None:
                 problems.append(ToolBenchProblem(*where, "not in the source's tasks"))
@@ -177,7 +176,7 @@ def check_toolbench(
             for problem in task_problems(original, task, docs, combo_id):
                 problems.append(ToolBenchProblem(*where, problem))
     for query_id, combo_id in sorted(set(wanted) - seen):
-        group = wanted[(query_id, combo_id)]["task"]
+        group = wanted[(query_id, combo_id)].task
         problems.append(
             ToolBenchProblem(group, "-", query_id, combo_id, "valid combination not exported")
         )

@@ -22,6 +22,7 @@ from toolex.errors import InputError
 from toolex.exports.common import resolve
 from toolex.exports.files import output_file
 from toolex.exports.qrels import expanded_qrels
+from toolex.exports.queries import toolret_queries
 from toolex.loaders.readers import iter_jsonl
 from toolex.store import Store
 
@@ -44,11 +45,12 @@ def export_toolret_jsonl(
             },
         )
         combo["labels"].append({"id": r["item_id"], "relevance": r["relevance"], "slot": r["slot"]})
-    queries = store.rows("exports/30_toolret_queries.sql", {"benchmark": benchmark})
+    queries = toolret_queries(store, benchmark)
     with output_file(path, store.path) as temp, temp.open("w", encoding="utf-8") as out:
         for q in queries:
-            q["combinations"] = [combos[q["id"]][c] for c in sorted(combos[q["id"]])]
-            out.write(json.dumps(q, ensure_ascii=False) + "\n")
+            found = combos[q.id]
+            record = {**q._asdict(), "combinations": [found[c] for c in sorted(found)]}
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
     return len(queries)
 
 

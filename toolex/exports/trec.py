@@ -20,6 +20,7 @@ from toolex.errors import InputError, ToolexError
 from toolex.exports.common import resolve
 from toolex.exports.files import output_file
 from toolex.exports.qrels import expanded_qrels, flat_qrels
+from toolex.exports.queries import run_result_batches
 from toolex.runs.formats import trec_escape, trec_unescape
 from toolex.store import Store
 
@@ -77,7 +78,7 @@ def export_trec_run(store: Store, path: str | Path, run_id: str) -> int:
     tag = _check_id(run_id, "run id")
     n = 0
     with output_file(path, store.path) as temp, temp.open("w", encoding="utf-8") as out:
-        for batch in store.batches("exports/20_run_results.sql", {"run_id": run_id}):
+        for batch in run_result_batches(store, run_id):
             columns = batch.to_pydict()
             out.writelines(
                 f"{_check_id(qid, 'query id')} Q0 {_check_id(item, 'item id')} "

@@ -35,6 +35,7 @@ import pyarrow.parquet as pq
 from toolex.errors import InputError, ToolexError
 from toolex.exports.common import resolve
 from toolex.exports.files import output_file
+from toolex.exports.queries import training_triples_table
 from toolex.store import Store
 
 LEVELS = ("query", "subquery")
@@ -79,7 +80,7 @@ def training_triples(
         "negatives": negatives,
         "level": level,
     }
-    return store.arrow("exports/60_training_triples.sql", params)
+    return training_triples_table(store, params)
 
 
 def export_triples(

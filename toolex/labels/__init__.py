@@ -10,6 +10,7 @@
 - :mod:`toolex.labels.report`: its results as data, and the one writer of ``judge_evaluations``.
 """
 
+from toolex.labels.queries import LabelSet
 from toolex.labels.records import (
     SHIPPED,
     SHIPPED_SETS,
@@ -21,7 +22,6 @@ from toolex.labels.records import (
 )
 from toolex.labels.table import (
     LabelImport,
-    LabelSet,
     export_labels,
     import_labels,
     label_summary,

@@ -33,7 +33,7 @@ from toolex.judges import DEFAULT_JUDGE, make_judge, parse_spec
 from toolex.judges.base import Judge, Stage, Verdict
 from toolex.judges.operating_points import LABELS_FITTED_ON
 from toolex.labels.records import SHIPPED, Label
-from toolex.labels.report import Evaluation, Scored, judge_report, save_evaluation
+from toolex.labels.report import Evaluation, PlanRow, Scored, judge_report, save_evaluation
 from toolex.labels.spread import label_stratum, spread
 from toolex.labels.table import checked_labels, require_source, stored_labels
 from toolex.labels.tasks import LabelledTask, LabelTasks, label_tasks
@@ -305,7 +305,7 @@ def plan_verify(
     subqueries: str = "decomposer",
     config: JudgeSettings = None,
     decompose_with: str | None = None,
-) -> tuple[list[dict[str, Any]], list[str]]:
+) -> tuple[list[PlanRow], list[str]]:
     """A dry run: per judge (and the decomposer, when it would be asked) the calls the evaluation
     would make, the answers the ledger holds and the estimated cost. Nothing is called or
     written, and no API key is needed."""
@@ -331,17 +331,11 @@ def plan_verify(
     return rows, _task_notes(lt, decompose_with)
 
 
-def plan_row(stage: Stage, judge: Judge, tasks: Sequence[Any]) -> dict[str, Any]:
+def plan_row(stage: Stage, judge: Judge, tasks: Sequence[Any]) -> PlanRow:
     """One dry-run row: the judge's estimate of ``tasks`` (calls, ledger answers, cost)."""
     est = judge.estimate(stage, tasks)
-    return {
-        "judge": judge.spec,
-        "stage": stage,
-        "tasks": len(tasks),
-        "calls": est.calls,
-        "cached": est.cached,
-        "cost_usd": None if est.cost_usd is None else round(est.cost_usd, 6),
-    }
+    cost = None if est.cost_usd is None else round(est.cost_usd, 6)
+    return PlanRow(judge.spec, stage, len(tasks), est.calls, est.cached, cost)
 
 
 def _verify_judges(

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+from toolex.judges.base import Stage
 from toolex.labels.quality import INTERVALS, Confusion, Figures, figures
 from toolex.labels.tasks import STRATA, stratum_order
 from toolex.store import Store
@@ -54,6 +55,18 @@ class Evaluation:
     reports: list[JudgeReport]
     notes: list[str] = field(default_factory=list)
     intervals: str = INTERVALS
+
+
+class PlanRow(NamedTuple):
+    """A judge's part of a dry run (toolex.labels.evaluate.plan_row): its tasks, the calls it
+    would make, the answers the ledger already holds, the estimated cost (None: no price)."""
+
+    judge: str
+    stage: Stage
+    tasks: int
+    calls: int
+    cached: int
+    cost_usd: float | None
 
 
 def judge_report(

@@ -18,11 +18,12 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
 
 import pyarrow as pa
 
 from toolex.errors import InputError, NotFoundError, ToolexError
+from toolex.labels import queries
+from toolex.labels.queries import LabelProblem, LabelSet
 from toolex.labels.records import (
     FIELDS,
     SHIPPED_LOADS,
@@ -116,9 +117,7 @@ def import_labels(
     """Check the whole file, then replace its sources' labels in one transaction."""
     labels, notes = checked_labels(store, path, source=source, benchmark=benchmark, fmt=fmt)
     with store.registered("new_labels", _arrow([(label, None) for label in labels])):
-        replaced = {
-            r["source"]: int(r["stored"]) for r in store.rows("labels/20_source_counts.sql")
-        }
+        replaced = {r.source: int(r.stored) for r in queries.source_counts(store)}
         with store.transaction():
             store.execute("labels/21_delete_sources.sql")
             store.execute("labels/22_insert_labels.sql")
@@ -150,9 +149,10 @@ def stored_labels(
     store: Store, source: str | None = None, benchmark: str | None = None
 ) -> list[Label]:
     """The labels in the store (of ``source`` and ``benchmark`` when given)."""
-    rows = store.rows("labels/30_labels.sql", {"source": source, "benchmark": benchmark})
+    rows = queries.stored_label_rows(store, source, benchmark)
     return [
-        Label(**{**r, "stratum": json.loads(r["stratum"]) if r["stratum"] else None}) for r in rows
+        Label(**{**r._asdict(), "stratum": json.loads(r.stratum) if r.stratum else None})
+        for r in rows
     ]
 
 
@@ -180,22 +180,9 @@ def require_source(store: Store, source: str | None) -> str | None:
     return source
 
 
-class LabelSet(NamedTuple):
-    """The labels of one source and benchmark, counted (`toolex labels list`)."""
-
-    source: str
-    benchmark: str
-    labels: int
-    yes: int
-    no: int
-    queries: int
-    labellers: str  # comma-separated, sorted
-    labelled_at: str  # the last label's time, 'YYYY-MM-DD HH:MM'
-
-
 def label_summary(store: Store) -> list[LabelSet]:
     """Per source and benchmark: labels, yes, no, queries, labellers, last labelled."""
-    return [LabelSet(**r) for r in store.rows("labels/31_label_summary.sql")]
+    return queries.label_summary(store)
 
 
 def export_labels(
@@ -240,21 +227,21 @@ def _store_problems(store: Store, read: Sequence[tuple[Label, Where]]) -> list[I
             sound.append((label, where))
     at = {where.line: (label, where) for label, where in sound}  # one record per line
     with store.registered("new_labels", _arrow(sound)):
-        for row in store.rows("labels/10_check_labels.sql"):
-            errors.append(_problem(row, *at[row["line"]]))
+        for found in queries.label_problems(store):
+            errors.append(_problem(found, *at[found.line]))
     return sorted(errors, key=lambda e: e.line or 0)
 
 
-def _problem(row: dict[str, Any], label: Label, where: Where) -> InputError:
+def _problem(found: LabelProblem, label: Label, where: Where) -> InputError:
     bench = label.benchmark
-    if not row["query_known"]:
+    if not found.query_known:
         return where.error(f"no query {label.query_id!r} in benchmark {bench!r}", "query_id")
-    if not row["reference_known"]:
+    if not found.reference_known:
         return where.error(f"no item {label.reference!r} in benchmark {bench!r}", "reference")
-    if not row["candidate_known"]:
+    if not found.candidate_known:
         return where.error(f"no item {label.candidate!r} in benchmark {bench!r}", "candidate")
-    gt = ", ".join(row["gt_items"] or [])
-    if row["gt_slot"] is None:
+    gt = ", ".join(found.gt_items or [])
+    if found.gt_slot is None:
         return where.error(
             f"{label.reference!r} is not a ground-truth item of query {label.query_id!r} "
             f"(its ground truth: {gt})",
@@ -262,7 +249,7 @@ def _problem(row: dict[str, Any], label: Label, where: Where) -> InputError:
         )
     return where.error(
         f"slot {label.slot} is not the reference's slot: {label.reference!r} is slot "
-        f"{row['gt_slot']} of query {label.query_id!r}",
+        f"{found.gt_slot} of query {label.query_id!r}",
         "slot",
     )
 

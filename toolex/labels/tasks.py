@@ -30,6 +30,7 @@ from typing import Any
 import pyarrow as pa
 
 from toolex.judges.base import DecomposeTask, Judge, SubQuery, ToolDoc, VerifyTask, tool_doc
+from toolex.labels.queries import LabelTaskRow, ground_truth, label_task_rows
 from toolex.labels.records import Label
 from toolex.labels.spread import spread
 from toolex.progress import progress
@@ -139,12 +140,12 @@ def label_tasks(
         schema=EVAL_LABELS,
     )
     with store.registered("eval_labels", table):
-        rows = store.rows("labels/40_label_tasks.sql", {"expansion": expansion})
+        rows = label_task_rows(store, expansion)
     out = LabelTasks([], dropped=len(labels) - len(rows))
     need: dict[str, set[str]] = {}  # benchmark -> queries to decompose
     for r in rows:
         if _subquery(r, subqueries)[0] is None:
-            need.setdefault(r["benchmark"], set()).add(r["query_id"])
+            need.setdefault(r.benchmark, set()).add(r.query_id)
     decomposed: dict[tuple[str, str, str], str] = {}  # (benchmark, query, reference) -> text
     failures: dict[tuple[str, str], str] = {}  # (benchmark, query) -> why
     for bench, query_ids in _rounds(need, spread_seed):
@@ -156,51 +157,37 @@ def label_tasks(
     for r in rows:
         text, origin = _subquery(r, subqueries)
         if text is None:
-            text = decomposed.get((r["benchmark"], r["query_id"], r["reference"]))
+            text = decomposed.get((r.benchmark, r.query_id, r.reference))
             origin = "decomposed"
-        key = task_key(r["benchmark"], r["query_id"], r["slot"], r["candidate"])
+        key = task_key(r.benchmark, r.query_id, r.slot, r.candidate)
         if key in used:  # the same verdict labelled in two sources of one file
-            key += f"@{r['source']}"
+            key += f"@{r.source}"
         used.add(key)
         if text is None:
-            why = failures.get((r["benchmark"], r["query_id"]), "no sub-query for the reference")
+            why = failures.get((r.benchmark, r.query_id), "no sub-query for the reference")
             out.unresolved.append((key, why))
             continue
-        stratum = json.loads(r["stratum"]) if r["stratum"] else None
+        stratum = json.loads(r.stratum) if r.stratum else None
         part = (stratum or {}).get("part") or (stratum or {}).get("category")
         out.tasks.append(
             LabelledTask(
                 VerifyTask(
                     key,
                     text,
-                    tool_doc(
-                        r["candidate"],
-                        r["c_name"],
-                        r["c_platform"],
-                        r["c_doc"],
-                        r["c_text"],
-                        r["c_kind"],
-                    ),
-                    tool_doc(
-                        r["reference"],
-                        r["r_name"],
-                        r["r_platform"],
-                        r["r_doc"],
-                        r["r_text"],
-                        r["r_kind"],
-                    ),
-                    r["request"],
+                    tool_doc(r.candidate, r.c_name, r.c_platform, r.c_doc, r.c_text, r.c_kind),
+                    tool_doc(r.reference, r.r_name, r.r_platform, r.r_doc, r.r_text, r.r_kind),
+                    r.request,
                 ),
-                label=r["label"],
-                note=r["note"],
-                benchmark=r["benchmark"],
-                query_id=r["query_id"],
-                slot=r["slot"],
+                label=r.label,
+                note=r.note,
+                benchmark=r.benchmark,
+                query_id=r.query_id,
+                slot=r.slot,
                 subquery_from=origin,
                 strata={
-                    "benchmark": r["benchmark"],
-                    "part": str(part or r["query_category"] or "?"),
-                    "rank band": rank_band(stratum, r["expansion_rank"]),
+                    "benchmark": r.benchmark,
+                    "part": str(part or r.query_category or "?"),
+                    "rank band": rank_band(stratum, r.expansion_rank),
                 },
             )
         )
@@ -226,11 +213,11 @@ def _rounds(need: dict[str, set[str]], seed: int | None) -> list[tuple[str, list
     ]
 
 
-def _subquery(row: dict[str, Any], subqueries: str) -> tuple[str | None, str]:
-    if subqueries == "labels" and row["label_subquery"]:
-        return row["label_subquery"], "label"
-    if subqueries != "decomposer" and row["expansion_subquery"]:
-        return row["expansion_subquery"], "expansion"
+def _subquery(row: LabelTaskRow, subqueries: str) -> tuple[str | None, str]:
+    if subqueries == "labels" and row.label_subquery:
+        return row.label_subquery, "label"
+    if subqueries != "decomposer" and row.expansion_subquery:
+        return row.expansion_subquery, "expansion"
     return None, "decomposed"
 
 
@@ -243,17 +230,14 @@ def _decompose(
 ) -> tuple[dict[tuple[str, str], str], dict[str, str], list[DecomposeTask]]:
     """Sub-query per (query, reference) from the decompose judge, nothing written; failures per
     query; and, when not ``call``, the tasks left unasked with stand-in sub-queries."""
-    rows = store.rows(
-        "labels/41_ground_truth.sql", {"benchmark": benchmark, "query_ids": query_ids}
-    )
+    rows = ground_truth(store, benchmark, query_ids)
     tasks = []
-    for query_id, group in groupby(rows, key=lambda r: r["query_id"]):
+    for query_id, group in groupby(rows, key=lambda r: r.query_id):
         members = list(group)
         tools = tuple(
-            tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"], r["kind"])
-            for r in members
+            tool_doc(r.item_id, r.name, r.platform, r.doc, r.text, r.kind) for r in members
         )
-        tasks.append(DecomposeTask(query_id, members[0]["query"], members[0]["instruction"], tools))
+        tasks.append(DecomposeTask(query_id, members[0].query, members[0].instruction, tools))
     found: dict[tuple[str, str], str] = {}
     failed: dict[str, str] = {}
     if not call:

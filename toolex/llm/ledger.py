@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, Protocol
 
 import pyarrow as pa
 
+from toolex.llm import queries
 from toolex.llm.keys import redact_secrets, redact_url
 from toolex.store import Store
 
@@ -186,15 +187,17 @@ class Ledger:
 
     def hits(self, hashes: Iterable[str]) -> dict[str, Hit]:
         """input_hash -> the answer served for it, for the hashes the ledger answers."""
-        rows = self._rows("llm/20_ledger_hits.sql", hashes)
-        return {h: Hit(cid, json.loads(p) if isinstance(p, str) else p) for h, cid, p in rows}
+        wanted = sorted(set(hashes))
+        rows = queries.ledger_hits(self._db, wanted) if wanted else []
+        # the answer as the judge's parser returned it (JSON text in the ledger)
+        parsed = (json.loads(r.parsed) if isinstance(r.parsed, str) else r.parsed for r in rows)
+        return {r.input_hash: Hit(r.call_id, p) for r, p in zip(rows, parsed, strict=True)}
 
     def pending(self, hashes: Iterable[str]) -> dict[str, Pending]:
         """input_hash -> its batch request not yet collected."""
-        return {
-            h: Pending(cid, bid, att)
-            for h, cid, bid, att in self._rows("llm/30_ledger_pending.sql", hashes)
-        }
+        wanted = sorted(set(hashes))
+        rows = queries.ledger_pending(self._db, wanted) if wanted else []
+        return {r.input_hash: Pending(r.call_id, r.batch_id, r.attempt) for r in rows}
 
     def settle(self, call_id: str, values: Mapping[str, Any]) -> None:
         params = dict(values, call_id=call_id)
@@ -209,11 +212,5 @@ class Ledger:
         """Every attempt, oldest first (tests, `toolex expand --calls`)."""
         return self._db.rows("llm/60_ledger_rows.sql")
 
-    def summary(self) -> list[dict[str, Any]]:
-        return self._db.rows("llm/50_ledger_summary.sql")
-
-    def _rows(self, name: str, hashes: Iterable[str]) -> list[tuple[Any, ...]]:
-        hashes = sorted(set(hashes))
-        if not hashes:
-            return []
-        return self._db.execute(name, {"hashes": hashes}).fetchall()
+    def summary(self) -> list[queries.SummaryRow]:
+        return queries.ledger_summary(self._db)

@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from toolex.llm import queries
+from toolex.llm.queries import Uncalled, UsageRow
+
 GROUPS = ("stage", "judge", "model")
 _SUMMED = (
     "attempts",
@@ -31,25 +34,28 @@ if TYPE_CHECKING:
 
 
 def usage(store: Store, by: Sequence[str] = GROUPS) -> list[dict[str, Any]]:
-    """Ledger rows grouped by the columns of ``by`` (a subset of GROUPS), then a total row."""
+    """Ledger rows grouped by the columns of ``by`` (a subset of GROUPS), then a total row;
+    each a dict of the columns shown (those of ``by`` and the counts), for the CLI's tables."""
     unknown = set(by) - set(GROUPS)
     if unknown:
         raise ValueError(f"cannot group by {sorted(unknown)}; choose from {', '.join(GROUPS)}")
-    rows = store.rows("llm/51_ledger_usage.sql", {f"by_{name}": name in by for name in GROUPS})
-    out = [{k: v for k, v in r.items() if k not in GROUPS or k in by} for r in rows]
-    if len(out) > 1:
-        total: dict[str, Any] = {name: "total" if i == 0 else "" for i, name in enumerate(by)}
-        total |= {k: sum(int(r[k]) for r in out) for k in _SUMMED}
-        costs = [r["cost_usd"] for r in out if r["cost_usd"] is not None]
+    rows = queries.ledger_usage(store, {f"by_{name}": name in by for name in GROUPS})
+    if len(rows) > 1:
+        costs = [r.cost_usd for r in rows if r.cost_usd is not None]
+        total: dict[str, Any] = {name: "total" if name == by[0] else "" for name in by}
+        total |= {k: sum(int(getattr(r, k)) for r in rows) for k in _SUMMED}
         total["cost_usd"] = sum(costs) if costs else None
-        out.append({k: total.get(k) for k in out[0]})
-    for row in out:
-        if row["cost_usd"] is not None:
-            row["cost_usd"] = round(float(row["cost_usd"]), 6)
+        rows.append(UsageRow(**{**dict.fromkeys(GROUPS), **total}))
+    shown = [k for k in UsageRow._fields if k not in GROUPS or k in by]
+    out = []
+    for r in rows:
+        cost = None if r.cost_usd is None else round(float(r.cost_usd), 6)
+        values = r._replace(cost_usd=cost)._asdict()
+        out.append({k: values[k] for k in shown})
     return out
 
 
-def uncalled(store: Store) -> list[dict[str, Any]]:
+def uncalled(store: Store) -> list[Uncalled]:
     """Outputs no call made, by stage and who decided them (reference, heuristic, pre-screen,
     platform rule, audit cap, import)."""
-    return store.rows("llm/52_ledger_uncalled.sql")
+    return queries.uncalled(store)

@@ -47,21 +47,20 @@ class EdgeMember(NamedTuple):
 def assembly_originals(store: Store, benchmark: str, expansion: str) -> list[OriginalTool]:
     """The original tools of the queries being assembled, by query and slot."""
     params = {"benchmark": benchmark, "expansion": expansion}
-    rows = store.rows("stages/4_assemble/04_assemble_originals.sql", params)
-    return [OriginalTool(**r) for r in rows]
+    return store.typed("stages/4_assemble/04_assemble_originals.sql", OriginalTool, params)
 
 
 def assembly_edges(store: Store, benchmark: str) -> list[ExplicitEdge]:
     """The explicit edges of the queries being assembled."""
-    rows = store.rows("stages/4_assemble/05_assemble_edges.sql", {"benchmark": benchmark})
-    return [ExplicitEdge(**r) for r in rows]
+    return store.typed(
+        "stages/4_assemble/05_assemble_edges.sql", ExplicitEdge, {"benchmark": benchmark}
+    )
 
 
 def edge_members(store: Store, benchmark: str, expansion: str) -> list[EdgeMember]:
     """Every accepted alternative of a slot on a named-value edge, with its documentation."""
     params = {"benchmark": benchmark, "expansion": expansion}
-    rows = store.rows("stages/4_assemble/07_edge_members.sql", params)
-    return [EdgeMember(**r) for r in rows]
+    return store.typed("stages/4_assemble/07_edge_members.sql", EdgeMember, params)
 
 
 class PendingWork(NamedTuple):
@@ -77,14 +76,14 @@ class PendingWork(NamedTuple):
 
 def pending_work(store: Store, params: Params) -> PendingWork:
     """The counts of ``stages/expansion/03_pending_work.sql`` (one row) as integers."""
-    row = store.rows("stages/expansion/03_pending_work.sql", params)[0]
-    return PendingWork(**{k: int(v) for k, v in row.items()})
+    row = store.typed("stages/expansion/03_pending_work.sql", PendingWork, params)[0]
+    return PendingWork._make(int(v) for v in row)
 
 
 def checklist_edges(store: Store, benchmark: str, query_ids: list[str]) -> list[ExplicitEdge]:
     """The explicit edges of the queries whose combinations the audit checks, by consumer."""
     params = {"benchmark": benchmark, "query_ids": query_ids}
-    return [ExplicitEdge(**r) for r in store.rows("stages/5_audit/03_checklist_edges.sql", params)]
+    return store.typed("stages/5_audit/03_checklist_edges.sql", ExplicitEdge, params)
 
 
 class DecomposeMember(NamedTuple):
@@ -106,8 +105,7 @@ class DecomposeMember(NamedTuple):
 
 def decompose_pending(store: Store, params: Params) -> list[DecomposeMember]:
     """The queries to decompose, one row per ground-truth tool, by query and slot."""
-    rows = store.rows("stages/1_decompose/01_decompose_pending.sql", params)
-    return [DecomposeMember(**r) for r in rows]
+    return store.typed("stages/1_decompose/01_decompose_pending.sql", DecomposeMember, params)
 
 
 class ChecklistStep(NamedTuple):
@@ -129,8 +127,7 @@ class ChecklistStep(NamedTuple):
 
 def checklist_steps(store: Store, params: Params) -> list[ChecklistStep]:
     """The sub-queries of the queries being audited, by query and slot."""
-    rows = store.rows("stages/5_audit/02_checklists.sql", params)
-    return [ChecklistStep(**r) for r in rows]
+    return store.typed("stages/5_audit/02_checklists.sql", ChecklistStep, params)
 
 
 class PendingSubquery(NamedTuple):
@@ -144,5 +141,4 @@ class PendingSubquery(NamedTuple):
 
 def candidates_pending(store: Store, params: Params) -> list[PendingSubquery]:
     """The sub-queries of the chosen queries that have no candidate list, by query and slot."""
-    rows = store.rows("stages/2_candidates/01_candidates_pending.sql", params)
-    return [PendingSubquery(**r) for r in rows]
+    return store.typed("stages/2_candidates/01_candidates_pending.sql", PendingSubquery, params)

@@ -49,7 +49,7 @@ def trust_evaluations(store: Store, benchmark: str, judges: Sequence[str]) -> li
     """Every evaluation of ``judges`` on ``benchmark``'s labels or a whole label source, best
     first (the benchmark's own before '*', then the newest)."""
     params = {"benchmark": benchmark, "judges": list(judges)}
-    return [Evaluation(**r) for r in store.rows("reports/82_trust_evaluations.sql", params)]
+    return store.typed("reports/82_trust_evaluations.sql", Evaluation, params)
 
 
 def trust_label_overlap(
@@ -58,4 +58,4 @@ def trust_label_overlap(
     """Per verify judge of the expansion, its confusion counts on the labels its verdicts meet
     (labels of ``fitted_on`` skipped for the offline verifier's scored verdicts)."""
     params = {"benchmark": benchmark, "expansion": expansion, "fitted_on": list(fitted_on)}
-    return [LabelOverlap(**r) for r in store.rows("reports/83_trust_label_overlap.sql", params)]
+    return store.typed("reports/83_trust_label_overlap.sql", LabelOverlap, params)

@@ -13,21 +13,37 @@ per benchmark and per review stratum (category x number of tools).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from itertools import groupby
-from typing import Any
+from typing import NamedTuple
 
 from toolex.errors import ToolexError
 from toolex.judges.base import AuditTask, Verdict, tool_doc
 from toolex.labels.evaluate import JudgeSettings, build_judge, plan_row
-from toolex.labels.report import Evaluation, JudgeReport, Scored, judge_report, save_evaluation
+from toolex.labels.report import (
+    Evaluation,
+    JudgeReport,
+    PlanRow,
+    Scored,
+    judge_report,
+    save_evaluation,
+)
 from toolex.progress import progress
 from toolex.review.finals import reviewed_items
 from toolex.review.levels import COMBINATION
+from toolex.review.queries import AuditSampleItem, audit_members, audit_sample
 from toolex.store import Store
 
 AUDIT_STRATA = ("benchmark", "stratum")
 STORED_VERDICT = {"valid": True, "rejected_audit": False, "rejected_platform": False}
+
+
+class LabelledItem(NamedTuple):
+    """A sampled combination with its final review label and failure bucket."""
+
+    item: AuditSampleItem
+    label: str
+    bucket: str | None
 
 
 def evaluate_audit(
@@ -47,7 +63,7 @@ def evaluate_audit(
     else:
         tasks = _tasks(store, sample_id, items)
         by_key = {_key(it): it for it in items}
-        bench = items[0]["benchmark"]
+        bench = items[0].item.benchmark
         for spec in specs:
             judge = build_judge(spec, store, config, bench)
             scored, failed = [], []
@@ -70,16 +86,17 @@ def evaluate_audit(
 
 def plan_audit(
     store: Store, sample_id: str, specs: Sequence[str], *, config: JudgeSettings = None
-) -> list[dict[str, Any]]:
+) -> list[PlanRow]:
     """A dry run of the audit evaluation: per judge the calls, ledger answers and cost."""
     items = _labelled_items(store, sample_id)
     tasks = _tasks(store, sample_id, items)
-    judges = [build_judge(s, store, config, items[0]["benchmark"], pricing=True) for s in specs]
+    bench = items[0].item.benchmark
+    judges = [build_judge(s, store, config, bench, pricing=True) for s in specs]
     return [plan_row("audit", judge, tasks) for judge in judges]
 
 
-def _labelled_items(store: Store, sample_id: str) -> list[dict[str, Any]]:
-    sample = store.rows("review/70_audit_sample.sql", {"sample_id": sample_id})
+def _labelled_items(store: Store, sample_id: str) -> list[LabelledItem]:
+    sample = audit_sample(store, sample_id)
     if not sample:
         raise ToolexError(
             f"no review sample named {sample_id!r}; draw one with `toolex review sample`"
@@ -89,9 +106,9 @@ def _labelled_items(store: Store, sample_id: str) -> list[dict[str, Any]]:
     }
     items = []
     for row in sample:
-        final = finals.get(COMBINATION.key_of(row))
+        final = finals.get(COMBINATION.key_of(row._asdict()))
         if final is not None and final.final_label in COMBINATION.labels:
-            items.append({**row, "label": final.final_label, "bucket": final.final_bucket})
+            items.append(LabelledItem(row, final.final_label, final.final_bucket))
     if not items:
         raise ToolexError(
             f"review sample {sample_id!r} has no final labels yet (both reviewers agreeing, or "
@@ -100,59 +117,57 @@ def _labelled_items(store: Store, sample_id: str) -> list[dict[str, Any]]:
     return items
 
 
-def _stored(items: list[dict[str, Any]]) -> JudgeReport:
+def _stored(items: list[LabelledItem]) -> JudgeReport:
     scored, failed = [], []
     for it in items:
-        verdict = STORED_VERDICT.get(it["status"])
+        verdict = STORED_VERDICT.get(it.item.status)
         if verdict is None:
-            failed.append((_key(it), f"never audited (status {it['status']})"))
+            failed.append((_key(it), f"never audited (status {it.item.status})"))
             continue
-        scored.append(_scored(it, verdict, it["reason"] or it["status"], None))
-    judges = sorted({it["judge"] for it in items if it["judge"]})
+        scored.append(_scored(it, verdict, it.item.reason or it.item.status, None))
+    judges = sorted({it.item.judge for it in items if it.item.judge})
     spec = "+".join(judges) or "stored"
     return judge_report(spec, "audit", scored, failed, dimensions=AUDIT_STRATA)
 
 
-def _tasks(store: Store, sample_id: str, items: list[dict[str, Any]]) -> list[AuditTask]:
-    members = store.rows("review/71_audit_members.sql", {"sample_id": sample_id})
-    by_combo = {
-        k: list(g) for k, g in groupby(members, key=lambda r: (r["query_id"], r["combo_id"]))
-    }
+def _tasks(store: Store, sample_id: str, items: list[LabelledItem]) -> list[AuditTask]:
+    members = audit_members(store, sample_id)
+    by_combo = {k: list(g) for k, g in groupby(members, key=lambda r: (r.query_id, r.combo_id))}
     tasks = []
     for it in items:
-        slots = by_combo.get((it["query_id"], it["combo_id"]), [])
+        slots = by_combo.get((it.item.query_id, it.item.combo_id), [])
         tasks.append(
             AuditTask(
                 _key(it),
-                it["query"],
-                it["instruction"],
-                tuple(r["subquery"] or "" for r in slots),
+                it.item.query,
+                it.item.instruction,
+                tuple(r.subquery or "" for r in slots),
                 tuple(
-                    tool_doc(r["item_id"], r["name"], r["platform"], r["doc"], r["text"], r["kind"])
-                    for r in slots
+                    tool_doc(r.item_id, r.name, r.platform, r.doc, r.text, r.kind) for r in slots
                 ),
             )
         )
     return tasks
 
 
-def _key(it: Mapping[str, object]) -> str:
-    return f"{it['query_id']}/{it['combo_id']}"
+def _key(it: LabelledItem) -> str:
+    return f"{it.item.query_id}/{it.item.combo_id}"
 
 
-def _scored(it: dict[str, Any], judged: bool, reason: str, confidence: float | None) -> Scored:
+def _scored(it: LabelledItem, judged: bool, reason: str, confidence: float | None) -> Scored:
+    row = it.item
     return Scored(
         key=_key(it),
-        label=it["label"] == "valid",
+        label=it.label == "valid",
         judged=judged,
-        strata={"benchmark": it["benchmark"], "stratum": it["stratum"]},
+        strata={"benchmark": row.benchmark, "stratum": row.stratum},
         reason=reason,
         confidence=confidence,
-        note=it["bucket"],
+        note=it.bucket,
         detail={
-            "benchmark": it["benchmark"],
-            "expansion": it["expansion"],
-            "query_id": it["query_id"],
-            "combo_id": it["combo_id"],
+            "benchmark": row.benchmark,
+            "expansion": row.expansion,
+            "query_id": row.query_id,
+            "combo_id": row.combo_id,
         },
     )

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from toolex.errors import InputError, ModelUnavailableError, ToolexError
+from toolex.review.queries import retrieved_subqueries, verdict_settings
 from toolex.store import Store
 
 BEYOND = 20  # ranks searched past the candidate depth for the unjudged part
@@ -58,10 +59,9 @@ def ranked_beyond(
     """Search each retrieved sub-query of the expansion to depth + ``beyond``; nothing when
     ``beyond`` is 0 or the expansion records no depth or retriever. ``search`` replaces
     toolex.retrieval.search."""
-    params = {"benchmark": benchmark, "expansion": expansion}
-    settings = store.rows("review/40_verdict_settings.sql", params)[0]
-    depth = settings["config_depth"] or settings["depth"]
-    spec = retriever or settings["config_retriever"] or settings["retriever"]
+    settings = verdict_settings(store, benchmark, expansion)
+    depth = settings.config_depth or settings.depth
+    spec = retriever or settings.config_retriever or settings.retriever
     if not (beyond and depth and spec):
         return Beyond(pa.Table.from_pylist([], schema=BEYOND_SCHEMA), None, depth, 0, None)
     scope, hits = _search(
@@ -70,7 +70,7 @@ def ranked_beyond(
         expansion,
         spec,
         depth + beyond,
-        settings["config_scope"] or "auto",
+        settings.config_scope or "auto",
         search or _default_search(),
     )
     return Beyond(hits, spec, depth, beyond, scope)
@@ -96,10 +96,8 @@ def _search(
     from toolex.retrieval.texts import resolve_scope
 
     scope = resolve_scope(store, benchmark, scope)
-    subs = store.rows(
-        "review/41_verdict_subqueries.sql", {"benchmark": benchmark, "expansion": expansion}
-    )
-    texts = [(r["query_id"], r["slot"], r["text"]) for r in subs]
+    subs = retrieved_subqueries(store, benchmark, expansion)
+    texts = [(r.query_id, r.slot, r.text) for r in subs]
     if not texts:
         return scope, pa.Table.from_pylist([], schema=BEYOND_SCHEMA)
     try:

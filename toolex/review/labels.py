@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolex.errors import ToolexError
+from toolex.review import queries
 from toolex.review.levels import COMBINATION, Level, sample_level
 from toolex.review.publish import publish_final_labels
+from toolex.review.queries import SlotMember
 from toolex.store import Store
 
 ROLES = ("reviewer1", "reviewer2", "adjudicator")
@@ -72,16 +74,15 @@ def check_role(
     if not reviewer.strip():
         raise ToolexError("a reviewer name is required")
     level = level or sample_level(store, sample_id)
-    params = {"labels": level.tables.labels, "sample_id": sample_id}
-    for row in store.rows("review/23_role_reviewers.sql", params):
-        if row["reviewer"] == reviewer and row["role"] != role:
+    for held in queries.role_reviewers(store, level.tables.labels, sample_id):
+        if held.reviewer == reviewer and held.role != role:
             raise ToolexError(
-                f"{reviewer} already labels sample {sample_id!r} as {row['role']}; one person "
+                f"{reviewer} already labels sample {sample_id!r} as {held.role}; one person "
                 f"holds one role (blind double labelling needs two different people)"
             )
-        if row["role"] == role and row["reviewer"] != reviewer:
+        if held.role == role and held.reviewer != reviewer:
             raise ToolexError(
-                f"the {role} of sample {sample_id!r} is {row['reviewer']}, not {reviewer}"
+                f"the {role} of sample {sample_id!r} is {held.reviewer}, not {reviewer}"
             )
 
 
@@ -109,12 +110,9 @@ def items_for(store: Store, sample_id: str, role: str) -> list[dict[str, Any]]:
     return out
 
 
-def members(store: Store, item: Mapping[str, Any]) -> list[dict[str, Any]]:
+def members(store: Store, item: Mapping[str, Any]) -> list[SlotMember]:
     """A sampled combination slot by slot: sub-query, candidate item, reference item."""
-    return store.rows(
-        "review/21_item_members.sql",
-        {k: item[k] for k in COMBINATION.key},
-    )
+    return queries.item_members(store, {k: item[k] for k in COMBINATION.key})
 
 
 def save_label(

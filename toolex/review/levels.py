@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from toolex.errors import NotFoundError
+from toolex.review import queries
 from toolex.store import Store
 
 
@@ -102,10 +103,10 @@ LEVELS = {COMBINATION.name: COMBINATION, VERDICT.name: VERDICT}
 
 def sample_level(store: Store, sample_id: str) -> Level:
     """The level of the stored sample ``sample_id``; NotFoundError (with close names) if none."""
-    row = store.rows("review/14_sample_level.sql", {"sample_id": sample_id})[0]
-    if row["combinations"]:
+    use = queries.sample_use(store, sample_id)
+    if use.combinations:
         return COMBINATION
-    if row["verdicts"]:
+    if use.verdicts:
         return VERDICT
-    known = [r["sample_id"] for r in store.rows("review/15_samples.sql")]
+    known = [r.sample_id for r in queries.samples(store)]
     raise NotFoundError("review sample", sample_id, known, "draw one with `toolex review sample`")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from toolex.review import queries
 from toolex.review.levels import Level
 from toolex.store import Store
 
@@ -28,8 +29,7 @@ def record(store: Store, sample_id: str, show_rationale: bool) -> None:
 
 
 def shows_rationale(store: Store, sample_id: str) -> bool:
-    rows = store.rows("review/17_protocol.sql", {"sample_id": sample_id})
-    return bool(rows and rows[0]["show_rationale"])
+    return queries.shows_rationale(store, sample_id)
 
 
 def describe(show_rationale: bool) -> str:
@@ -45,27 +45,21 @@ def rationale(store: Store, level: Level, item: Mapping[str, Any]) -> str:
     key = {"benchmark": item["benchmark"], "expansion": item["expansion"]}
     key["query_id"] = item["query_id"]
     if level.name == "verdict":
-        rows = store.rows(
-            "review/55_verdict_rationale.sql",
-            {**key, "slot": item["slot"], "item_id": item["item_id"]},
-        )
-        if not rows:
+        v = queries.verdict_rationale(store, key, item["slot"], item["item_id"])
+        if v is None:
             return "not judged: the pipeline never asked its verifier about this candidate"
-        v = rows[0]
-        return (
-            f"{v['judge']}: {'yes' if v['accepted'] else 'no'}{_p(v['confidence'])}: {v['reason']}"
-        )
-    rows = store.rows("review/56_combination_rationale.sql", {**key, "combo_id": item["combo_id"]})
+        return f"{v.judge}: {'yes' if v.accepted else 'no'}{_p(v.confidence)}: {v.reason}"
+    rows = queries.combination_rationale(store, key, item["combo_id"])
     if not rows:
         return "(the combination is no longer in the expansion)"
     head = rows[0]
-    lines = [f"audit ({head['audit_judge']}): {head['status']}: {head['audit_reason']}"]
+    lines = [f"audit ({head.audit_judge}): {head.status}: {head.audit_reason}"]
     for r in rows:
-        if r["is_reference"]:
+        if r.is_reference:
             continue
         lines.append(
-            f"slot {r['slot']} {r['item_id']}: accepted by {r['verify_judge']}"
-            f"{_p(r['confidence'])}: {r['verify_reason']}"
+            f"slot {r.slot} {r.item_id}: accepted by {r.verify_judge}"
+            f"{_p(r.confidence)}: {r.verify_reason}"
         )
     return "\n".join(lines)
 

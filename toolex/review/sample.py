@@ -38,10 +38,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolex.errors import ToolexError
-from toolex.review import protocol
+from toolex.review import protocol, queries
 from toolex.review.beyond import BEYOND, SearchFn, ranked_beyond
 from toolex.review.levels import VERDICT
-from toolex.sqlrunner import SqlValue
+from toolex.sqlrunner import Params, SqlValue
 from toolex.store import Store
 
 if TYPE_CHECKING:
@@ -99,15 +99,15 @@ def check_new_sample(
     if size <= 0:
         raise ToolexError(f"the sample size must be positive, not {size}")
     store.require_expansion(store.require_benchmark(benchmark), expansion)
-    used = store.rows("review/14_sample_level.sql", {"sample_id": sample_id})[0]
-    if used["combinations"] or used["verdicts"]:
-        n = used["combinations"] or used["verdicts"]
-        level = "combination" if used["combinations"] else "verdict"
+    used = queries.sample_use(store, sample_id)
+    if used.combinations or used.verdicts:
+        n = used.combinations or used.verdicts
+        level = "combination" if used.combinations else "verdict"
         raise ToolexError(
             f"a sample named {sample_id!r} already exists ({n} {level} items); choose another "
             "name (its labels would lose their meaning)"
         )
-    if used["labels"]:
+    if used.labels:
         raise ToolexError(
             f"the labels table already holds a label set named {sample_id!r}; choose another "
             "sample name"
@@ -135,9 +135,7 @@ def draw_sample(
     ``show_rationale``: its reviewers see the judges' rationale (toolex.review.protocol)."""
     check_new_sample(store, sample_id, benchmark, expansion, size)
     params = {"benchmark": benchmark, "expansion": expansion}
-    strata = {
-        r["stratum"]: int(r["n"]) for r in store.rows("review/10_population_strata.sql", params)
-    }
+    strata = {r.stratum: int(r.n) for r in queries.population_strata(store, benchmark, expansion)}
     if not strata:
         raise ToolexError(
             f"no accepted combination to audit in {benchmark}/{expansion}; run `toolex expand` "
@@ -158,9 +156,9 @@ def _verdict_population(
 ) -> pa.Table:
     """The verdicts a verdict-level sample draws from (judged candidates, and the retrieved
     ones ranked past the candidates, ``beyond_hits``), each with its stratum."""
-    params = {"benchmark": benchmark, "expansion": expansion}
+    params: Params = {"benchmark": benchmark, "expansion": expansion}
     with store.registered("review_beyond", beyond_hits):
-        pop = store.arrow("review/42_verdict_population.sql", params)
+        pop = queries.verdict_population(store, params)
     if pop.num_rows == 0:
         raise ToolexError(
             f"no verdict to review in {benchmark}/{expansion}; run `toolex expand` through the "

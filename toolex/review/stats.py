@@ -39,6 +39,7 @@ from typing import Any
 
 from toolex.review.finals import ReviewedItem, reviewed_items
 from toolex.review.levels import COMBINATION, VERDICT, Level
+from toolex.review.queries import verdict_strata
 from toolex.statistics import cohen_kappa, wilson_interval
 from toolex.store import Store
 
@@ -201,13 +202,13 @@ def recall_estimate(parts: dict[str, tuple[int, int, int]], missed: tuple[str, .
 
 def verdict_stats(store: Store, sample_id: str) -> VerdictReviewStats:
     reviewed = reviewed_items(store, VERDICT, sample_id)
-    strata = store.rows("review/63_verdict_strata.sql", {"sample_id": sample_id})
+    strata = verdict_strata(store, sample_id)
     final = [r for r in reviewed if r.labels.final_label in VERDICT.labels]
     counts: dict[str, tuple[int, int, int]] = {}
     for part in VERDICT.parts:
         labelled = [r for r in final if r.item["part"] == part]
         counts[part] = (
-            sum(int(s["population"]) for s in strata if s["part"] == part),
+            sum(int(s.population) for s in strata if s.part == part),
             len(labelled),
             sum(r.labels.final_label == VERDICT.positive for r in labelled),
         )

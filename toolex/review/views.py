@@ -21,9 +21,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolex.review import protocol
+from toolex.review import protocol, queries
 from toolex.review.labels import members
 from toolex.review.levels import Level
+from toolex.review.queries import SlotMember
 from toolex.store import Store
 
 
@@ -66,10 +67,7 @@ def pretty_doc(doc: object) -> str:
 
 def item_docs(store: Store, benchmark: str, item_ids: Sequence[str]) -> dict[str, str]:
     """item_id -> its pretty-printed raw documentation."""
-    rows = store.rows(
-        "review/54_item_docs.sql", {"benchmark": benchmark, "item_ids": sorted(set(item_ids))}
-    )
-    return {r["item_id"]: pretty_doc(r["doc"]) for r in rows}
+    return {r.item_id: pretty_doc(r.doc) for r in queries.item_docs(store, benchmark, item_ids)}
 
 
 def item_view(
@@ -115,14 +113,14 @@ def _combination_view(
 ) -> ItemView:
     """A combination-level item: the ground truth beside the proposed tools, slot by slot."""
     slots = members(store, item)
-    ids = [m["reference"] for m in slots if m["reference"]] + [m["candidate"] for m in slots]
+    ids = [m.reference for m in slots if m.reference] + [m.candidate for m in slots]
     docs = item_docs(store, item["benchmark"], ids)
     missing = pretty_doc(None)
     proposed = tuple(
         (
-            _slot_heading(m, m["candidate"])
-            + (" (= ground truth)" if m["candidate"] == m["reference"] else ""),
-            docs.get(m["candidate"], missing),
+            _slot_heading(m, m.candidate)
+            + (" (= ground truth)" if m.candidate == m.reference else ""),
+            docs.get(m.candidate, missing),
         )
         for m in slots
     )
@@ -130,11 +128,11 @@ def _combination_view(
         heading=f"{item['query_id']} · combination {item['combo_id']} · {item['stratum']}",
         request=item["query"],
         instruction=item["instruction"],
-        checklist=tuple(f"slot {m['slot']}: {m['subquery'] or '?'}" for m in slots),
+        checklist=tuple(f"slot {m.slot}: {m.subquery or '?'}" for m in slots),
         left=Side(
             "ground truth",
             tuple(
-                (_slot_heading(m, m["reference"] or "?"), docs.get(m["reference"], missing))
+                (_slot_heading(m, m.reference or "?"), docs.get(m.reference or "", missing))
                 for m in slots
             ),
         ),
@@ -144,6 +142,6 @@ def _combination_view(
     )
 
 
-def _slot_heading(member: Mapping[str, Any], item_id: str) -> str:
+def _slot_heading(member: SlotMember, item_id: str) -> str:
     # "slot N" points at the checklist line of the same number
-    return f"slot {member['slot']} · {item_id}"
+    return f"slot {member.slot} · {item_id}"

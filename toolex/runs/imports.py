@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -155,9 +155,9 @@ def _check_ids(table: pa.Table, path: Path, fmt: str) -> None:
             if not (encoded_control or first_unshown(value)):
                 continue
             row = int(np.flatnonzero(codes.codes(ids) == code)[0])
-            at = {name: table.column(name)[row].as_py() for name in ("query_id", "line")}
-            at["query_id"] = printable(at["query_id"])  # shown escaped: never obeyed
-            where = Where(str(path), **_located(at, where_kind))
+            query_id = printable(table.column("query_id")[row].as_py())  # escaped: never obeyed
+            line = table.column("line")[row].as_py()
+            where = Where(str(path), **_located(query_id, line, where_kind))
             if encoded_control:
                 raise where.error(
                     f"id {value!r} holds {encoded_control.group()}, an encoded control "
@@ -210,28 +210,28 @@ def _check(store: Store, benchmark: str, read: _ReadRun, skip_unknown: bool) -> 
         "run_items": pa.table({"item_id": items.dictionary}),
     }
     with store.registered_tables(distinct):
-        unknown = store.rows("runs/20_unknown_queries.sql", {"benchmark": benchmark})
+        unknown = store.typed("runs/20_unknown_queries.sql", UnknownQuery, {"benchmark": benchmark})
         n_items = store.count("runs/22_unknown_items.sql", {"benchmark": benchmark})
     if unknown and not skip_unknown:
         first_unknown = unknown[0]
         raise InputError(
-            f"query id {first_unknown['query_id']!r} is not in benchmark {benchmark!r} "
+            f"query id {first_unknown.query_id!r} is not in benchmark {benchmark!r} "
             f"({len(unknown)} unknown query id(s); --skip-unknown drops them)",
             path=str(path),
-            **_located(first_unknown, where),
+            **_located(first_unknown.query_id, first_unknown.line, where),
             field="query_id",
         )
     if unknown:
-        rows = sum(u["n_rows"] for u in unknown)
+        rows = sum(u.n_rows for u in unknown)
         notes.append(skipped_note(rows, len(unknown)))
     if _repeats(queries, table.column("slot"), items):
         with store.registered("new_results", table):
-            d = store.rows("runs/21_duplicate_results.sql")[0]
+            d = store.typed("runs/21_duplicate_results.sql", DuplicateResult)[0]
         raise InputError(
-            f"item {d['item_id']!r} is listed twice for query {d['query_id']!r} "
-            f"(first at {where} {d['first_line']})",
+            f"item {d.item_id!r} is listed twice for query {d.query_id!r} "
+            f"(first at {where} {d.first_line})",
             path=str(path),
-            **_located(d, where),
+            **_located(d.query_id, d.line, where),
             field="item_id",
         )
     if n_items:
@@ -243,16 +243,16 @@ def _check_slot_range(store: Store, benchmark: str, read: _ReadRun) -> None:
     """Every slot of a sub-query-level run is a sub-query of its query (0..k-1)."""
     table, path, where = read.table, read.path, read.where
     with store.registered("new_results", table):
-        bad = store.rows("runs/23_subquery_slots.sql", {"benchmark": benchmark})
+        bad = store.typed("runs/23_subquery_slots.sql", SlotOutOfRange, {"benchmark": benchmark})
     if bad:
         row = bad[0]
-        k = row["k"]
+        k = row.k
         slots = f"its sub-queries are slots 0..{k - 1}" if k else "it has no labels"
         raise InputError(
-            f"slot {row['slot']} is no sub-query of query {row['query_id']!r}: it has {k} "
+            f"slot {row.slot} is no sub-query of query {row.query_id!r}: it has {k} "
             f"ground-truth tool(s), so {slots}",
             path=str(path),
-            **_located(row, where),
+            **_located(row.query_id, row.line, where),
             field="slot",
         )
 
@@ -268,11 +268,38 @@ def _repeats(
     return codes.repeated(*keys)
 
 
-def _located(row: dict[str, Any], where: str) -> dict[str, Any]:
+def _located(query_id: str, line: int | None, where: str) -> dict[str, Any]:
     """An offending row's place for InputError: its line, or (ToolRet JSON) its query's record."""
     if where == "record":
-        return {"record": row["query_id"], "what": "query id"}
-    return {"line": row["line"]}
+        return {"record": query_id, "what": "query id"}
+    return {"line": line}
+
+
+class UnknownQuery(NamedTuple):
+    """A query id of the run that the benchmark lacks, at its first line (runs/20)."""
+
+    query_id: str
+    line: int | None
+    n_rows: int
+
+
+class DuplicateResult(NamedTuple):
+    """An item listed twice for one query (and slot): its first and second line (runs/21)."""
+
+    query_id: str
+    slot: int | None
+    item_id: str
+    first_line: int | None
+    line: int | None
+
+
+class SlotOutOfRange(NamedTuple):
+    """A sub-query result whose slot is no ground-truth slot of its query (runs/23)."""
+
+    query_id: str
+    slot: int
+    line: int | None
+    k: int  # the query's ground-truth tools
 
 
 def _params(fmt: str, level: str) -> dict[str, object]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import duckdb
 
@@ -33,6 +34,25 @@ _GLOB = frozenset("*?[]{}")
 MAX_BYTES = 8 << 20
 # The runs row of an imported query-level TREC run (toolex.runs.imports._params).
 _PARAMS = json.dumps({"format": "trec", "imported": True}, sort_keys=True)
+
+
+class LinesCheck(NamedTuple):
+    """Whether a qrels file's lines are plain enough for the SQL path (runs/65): its lines,
+    those the SQL would read otherwise than the reference reader, and repeated pairs."""
+
+    rows: int
+    odd: int
+    repeated: int
+
+
+class RunLinesCheck(NamedTuple):
+    """The same of a run file (runs/62), with its lines and queries the benchmark lacks."""
+
+    rows: int
+    odd: int
+    repeated: int
+    unknown_rows: int
+    unknown_queries: int
 
 
 def plain_scoring(
@@ -64,8 +84,8 @@ def _fill(
 ) -> list[str] | None:
     if not _lines(store, qrels_file):
         return None
-    check = store.rows("runs/65_plain_qrels_check.sql")[0]
-    if not check["rows"] or check["odd"] or check["repeated"]:
+    check = store.typed("runs/65_plain_qrels_check.sql", LinesCheck)[0]
+    if not check.rows or check.odd or check.repeated:
         return None
     ids = {"benchmark": benchmark}
     store.execute(
@@ -78,12 +98,12 @@ def _fill(
     for path, run_id in zip(run_files, run_ids, strict=True):
         if not _lines(store, path):
             return None
-        check = store.rows("runs/62_plain_run_check.sql", ids)[0]
-        if not check["rows"] or check["odd"] or check["repeated"]:
+        run_check = store.typed("runs/62_plain_run_check.sql", RunLinesCheck, ids)[0]
+        if not run_check.rows or run_check.odd or run_check.repeated:
             return None
-        if check["unknown_rows"]:
+        if run_check.unknown_rows:
             notes.append(
-                f"{run_id}: {skipped_note(check['unknown_rows'], check['unknown_queries'])}"
+                f"{run_id}: {skipped_note(run_check.unknown_rows, run_check.unknown_queries)}"
             )
         run = ids | {"run_id": run_id}
         store.execute(

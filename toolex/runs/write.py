@@ -96,8 +96,8 @@ def write_run(
             results = fuse_subquery_lists(store, run_id)
         with store.registered("new_results", ranked(results, ("query_id",))):
             store.execute("runs/31_insert_run_results.sql", ids)
-        counts = store.rows("runs/41_run_counts.sql", {"run_id": run_id})[0]
-    return RunCounts(int(counts["queries"]), int(counts["results"]))
+        counts = store.typed("runs/41_run_counts.sql", RunCounts, {"run_id": run_id})[0]
+    return RunCounts(int(counts.queries), int(counts.results))
 
 
 def ranked(results: pa.Table, groups: tuple[str, ...]) -> pa.Table:
@@ -142,7 +142,7 @@ def _sort_key(column: pa.ChunkedArray) -> np.ndarray:
 def delete_run(store: Store, run_id: str) -> int:
     """Remove a run and all its results; returns how many results were removed."""
     store.require_runs([run_id])
-    n = store.rows("runs/41_run_counts.sql", {"run_id": run_id})[0]["results"]
+    n = store.typed("runs/41_run_counts.sql", RunCounts, {"run_id": run_id})[0].results
     with store.transaction():
         _delete_rows(store, run_id)
     return int(n)
@@ -174,4 +174,4 @@ class RunListing(NamedTuple):
 def list_runs(store: Store, benchmark: str | None = None) -> list[RunListing]:
     """One row per stored run (of ``benchmark`` when given) with its query and result counts,
     oldest first."""
-    return [RunListing(**r) for r in store.rows("runs/40_list_runs.sql", {"benchmark": benchmark})]
+    return store.typed("runs/40_list_runs.sql", RunListing, {"benchmark": benchmark})

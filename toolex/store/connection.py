@@ -15,7 +15,7 @@ import contextlib
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import duckdb
 
@@ -26,6 +26,9 @@ from toolex.resources import sql_text
 from toolex.sqlrunner import Params, SqlValue
 from toolex.store import commits
 from toolex.store.failures import is_failure_of_the_file, store_error
+from toolex.store.typed_rows import row_builder
+
+R = TypeVar("R")
 
 # DuckDB types wider than any Arrow integer, and the field metadata that marks such a column
 # of a user's result, handed over as exact text (Connection.user_reader).
@@ -147,6 +150,17 @@ class Connection:
         cols = [d[0] for d in cur.description or []]
         with self._translated():
             return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
+
+    def typed(self, name: str, row: type[R], params: Params | None = None) -> list[R]:
+        """Run one shipped SQL file and return its rows as ``row`` records (a NamedTuple or a
+        dataclass whose fields are the query's columns, in any order).
+
+        The columns are checked against the fields before any row is built, so a renamed column
+        fails here, naming the SQL file (RowShapeError); rows are then built positionally."""
+        cur = self.execute(name, params)
+        make = row_builder(name, row, [d[0] for d in cur.description or []])
+        with self._translated():
+            return list(map(make, cur.fetchall()))
 
     def execute_script(self, name: str) -> None:
         """Run a shipped multi-statement SQL file that takes no parameters (DDL, views)."""

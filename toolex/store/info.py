@@ -36,14 +36,14 @@ class ExpansionInfo(NamedTuple):
 
 def table_counts(store: Store) -> list[TableCount]:
     """Every table of the store with its number of rows, in name order."""
-    return [TableCount(**r) for r in store.rows("store/20_table_counts.sql")]
+    return store.typed("store/20_table_counts.sql", TableCount)
 
 
 def benchmark_info(store: Store) -> list[BenchmarkInfo]:
     """One row per benchmark with its item, query and label counts."""
-    return [BenchmarkInfo(**r) for r in store.rows("store/21_info_benchmarks.sql")]
+    return store.typed("store/21_info_benchmarks.sql", BenchmarkInfo)
 
 
 def expansion_info(store: Store) -> list[ExpansionInfo]:
     """One row per expansion (run by `expand`, or imported) with what it holds."""
-    return [ExpansionInfo(**r) for r in store.rows("store/22_info_expansions.sql")]
+    return store.typed("store/22_info_expansions.sql", ExpansionInfo)

@@ -33,6 +33,14 @@ class UnreadableTable(NamedTuple):
     error: str
 
 
+class DatabaseSize(NamedTuple):
+    """DuckDB's account of the store file's blocks (``pragma_database_size``)."""
+
+    block_size: int
+    total_blocks: int
+    used_blocks: int
+
+
 # Tables a store fills when it is created, before it holds anything of a user's.
 BOOKKEEPING = frozenset({"schema_version", "store_identity", "store_commits"})
 
@@ -177,13 +185,13 @@ class Store(Migrations, Existence):
         tables that can still be read, each failing one raising StoreError when queried)."""
         if self.path == ":memory:" or self.read_only:
             return
-        size = self.rows("store/40_database_size.sql")
+        size = self.typed("store/40_database_size.sql", DatabaseSize)
         if not size:
             return
         # Blocks that hold data must all be in the file; free ones at its end need not be: a
         # healthy store whose last blocks were freed is one block (less its header) shorter
         # than block_size * total_blocks.
-        claimed = int(size[0]["block_size"]) * int(size[0]["used_blocks"])
+        claimed = int(size[0].block_size) * int(size[0].used_blocks)
         actual = Path(self.path).stat().st_size
         if actual < claimed:
             raise StoreError(
