@@ -130,8 +130,8 @@ def main() -> None:
             "--help, baseline": (["-c", TOOLEX, "--help"], base),
             "--help, this tree": (["-c", TOOLEX, "--help"], ROOT),
         }  # fmt: skip
-        for tree in (ROOT, base):
-            compile_tree(tree)
+        for source_tree in (ROOT, base):
+            compile_tree(source_tree)
         for argv, source in cases.values():  # a first run of each, untimed
             run(argv, source, tmp)
         got: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}

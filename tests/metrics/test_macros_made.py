@@ -15,7 +15,7 @@ def _made(store: Store) -> set[str]:
     return {name for (name,) in store.con.execute(MACROS).fetchall() if name.startswith("metric_")}
 
 
-def test_a_query_creates_the_macros_it_reaches_and_the_rows_are_the_same():
+def test_a_query_creates_the_macros_it_reaches_and_the_rows_are_the_same() -> None:
     lean, full = Store.memory(), Store.memory()
     try:
         for store in (lean, full):
