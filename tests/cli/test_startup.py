@@ -219,3 +219,21 @@ def test_the_trust_lines_never_load_the_verifiers_rules():
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_the_offline_pipeline_loads_no_http_client():
+    """`toolex demo` and `expand --judge heuristic` call no model: the verifier's confidence reads
+    the chat Reply record, which no longer brings the provider modules and httpx2/httpcore2
+    (0.1 CPU-s) with it; a client made later still finds them."""
+    probe = (
+        "import sys, toolex.pipeline.runner, toolex.judges.heuristic, toolex.cli.demo\n"
+        "print(','.join(m for m in ('httpx2', 'httpcore2', 'toolex.llm.deadline',"
+        " 'toolex.llm.clients.openai_chat', 'toolex.llm.clients.anthropic_chat')"
+        " if m in sys.modules))\n"
+        "from toolex.llm.clients import AnthropicChat, make_client\n"
+        "print(AnthropicChat.__name__, make_client.__name__)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.splitlines() == ["", "AnthropicChat make_client"]

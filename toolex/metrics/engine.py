@@ -11,14 +11,16 @@ checked, and the rows still shaped, here.
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from toolex.errors import ToolexError
 from toolex.metrics.records import QueryScore, Score
 from toolex.metrics.registry import FAMILIES, Metric, parse, validate_ks
-from toolex.resources import sql_files
+from toolex.resources import sql_files, sql_text
 from toolex.sqlrunner import Params, SqlRunner, SqlValue
 
 if TYPE_CHECKING:  # the tables come from DuckDB; a caller that reads rows never loads pyarrow
@@ -44,21 +46,66 @@ class Engine(Protocol):
     def arrow(self, store: SqlRunner, name: str, params: Params, *, folder: str) -> pa.Table: ...
 
 
-# Stores whose connection holds the macros. A connection keeps its TEMP macros until it closes,
-# and creating all of them again took 13 ms of CPU (30-80 ms on a busy machine) on every call:
-# half of the TUI query page's slowest read. Store.cursor() is another connection, hence another
-# store here. Callers create them outside any transaction (a rollback would drop them).
-_MACROS_READY: weakref.WeakSet[SqlRunner] = weakref.WeakSet()
+# The macro files each store's connection holds. A connection keeps its TEMP macros until it
+# closes, and creating all of them again took 13 ms of CPU (30-80 ms on a busy machine) on every
+# call: half of the TUI query page's slowest read. Store.cursor() is another connection, hence
+# another store here. Callers create them outside any transaction (a rollback would drop them).
+_MADE: weakref.WeakKeyDictionary[SqlRunner, set[str]] = weakref.WeakKeyDictionary()
+_MACRO = re.compile(r"CREATE OR REPLACE TEMP MACRO (\w+)", re.IGNORECASE)
+_CALL = re.compile(r"\b(metric_\w+)\s*\(")
 
 
 def ensure_macros(store: SqlRunner) -> None:
     """Create every macro of sql/metrics/NNN_*.sql on the store's connection, in file order;
     once per connection."""
-    if store in _MACROS_READY:
-        return
-    for path in sql_files("metrics"):
-        store.execute_script(f"metrics/{path.name}")
-    _MACROS_READY.add(store)
+    _create(store, list(_macro_files().values()))
+
+
+def _create(store: SqlRunner, files: Sequence[str]) -> None:
+    made = _MADE.setdefault(store, set())
+    for name in files:
+        if name not in made:
+            store.execute_script(f"metrics/{name}")
+            made.add(name)
+
+
+def _ensure_for(store: SqlRunner, query: str) -> None:
+    """Create the macros the shipped query ``query`` calls, directly or through other macros,
+    in file order: `toolex eval` reads the summary, which needs 7 of the 10 (each costs 1-3 ms
+    of CPU to create, a twentieth of the whole process)."""
+    _create(store, _needed(query))
+
+
+@cache
+def _macro_files() -> dict[str, str]:
+    """Macro name -> the file (sql/metrics/NNN_*.sql) that creates it, in file order."""
+    out = {}
+    for path in sql_files(FOLDER):
+        found = _MACRO.search(sql_text(f"{FOLDER}/{path.name}"))
+        if found is None:
+            raise ToolexError(f"sql/{FOLDER}/{path.name} creates no TEMP MACRO")
+        out[found.group(1).lower()] = path.name
+    return out
+
+
+def _calls(sql: str) -> set[str]:
+    """The metric macros ``sql`` calls (its comments, which name them too, left out)."""
+    code = "\n".join(line.split("--", 1)[0] for line in sql.splitlines())
+    return {m.lower() for m in _CALL.findall(code)} & set(_macro_files())
+
+
+@cache
+def _needed(query: str) -> list[str]:
+    """The macro files ``query`` reaches, in file order (a macro's file comes after those of
+    the macros it calls)."""
+    files = _macro_files()
+    wanted: set[str] = set()
+    todo = _calls(sql_text(query))
+    while todo:
+        name = todo.pop()
+        wanted.add(name)
+        todo |= _calls(sql_text(f"{FOLDER}/{files[name]}")) - wanted
+    return [file for name, file in files.items() if name in wanted]
 
 
 def check_runs(store: SqlRunner, run_ids: Sequence[str]) -> list[str]:
@@ -76,7 +123,7 @@ def check_runs(store: SqlRunner, run_ids: Sequence[str]) -> list[str]:
 def _rows(store: SqlRunner, on: Engine | None, name: str, params: Params) -> list[dict[str, Any]]:
     if on is not None:
         return on.rows(store, name, params, folder=FOLDER)
-    ensure_macros(store)
+    _ensure_for(store, name)
     rows: list[dict[str, Any]] = store.rows(name, params)
     return rows
 
@@ -84,7 +131,7 @@ def _rows(store: SqlRunner, on: Engine | None, name: str, params: Params) -> lis
 def _arrow(store: SqlRunner, on: Engine | None, name: str, params: Params) -> pa.Table:
     if on is not None:
         return on.arrow(store, name, params, folder=FOLDER)
-    ensure_macros(store)
+    _ensure_for(store, name)
     # Store.arrow streams straight into Arrow; a DB-API cursor would copy the rows once more.
     return store.arrow(name, params)
 

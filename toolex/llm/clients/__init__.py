@@ -22,24 +22,34 @@ schema shapes answers, it does not vouch for them.
 API keys are read from the environment only (OPENAI_API_KEY, ANTHROPIC_API_KEY,
 TOOLEX_COMPAT_API_KEY) at construction and handed to the SDK; they are never stored in the
 ledger, in configs or in error messages.
+
+The names load on first use (PEP 562): the records (``Reply``, ``Request``) that offline code
+reads (the heuristic judge's confidence, the executor's types) load ``chat`` alone, not the
+provider modules and their HTTP client (httpx2, httpcore2: 0.1 CPU-s of `toolex demo`, which
+calls no model).
 """
 
 from __future__ import annotations
 
-from toolex.llm.clients.anthropic_chat import AnthropicChat, reply_from_anthropic
-from toolex.llm.clients.chat import (
-    KEY_ENV,
-    ChatClient,
-    ProviderChat,
-    Reply,
-    Request,
-    Schema,
-    api_key,
-    token_count,
-)
-from toolex.llm.clients.openai_chat import OpenAIChat, reply_from_openai, strict_schema
-from toolex.llm.failures import PermanentError, TransientError, retry_after_seconds
+import importlib
+from typing import TYPE_CHECKING
+
 from toolex.llm.keys import remember_url
+
+if TYPE_CHECKING:
+    from toolex.llm.clients.anthropic_chat import AnthropicChat, reply_from_anthropic
+    from toolex.llm.clients.chat import (
+        KEY_ENV,
+        ChatClient,
+        ProviderChat,
+        Reply,
+        Request,
+        Schema,
+        api_key,
+        token_count,
+    )
+    from toolex.llm.clients.openai_chat import OpenAIChat, reply_from_openai, strict_schema
+    from toolex.llm.failures import PermanentError, TransientError, retry_after_seconds
 
 __all__ = [
     "KEY_ENV",
@@ -62,6 +72,29 @@ __all__ = [
 ]
 
 
+# public name -> the module it is read from
+_HOME: dict[str, str] = {
+    **dict.fromkeys(("AnthropicChat", "reply_from_anthropic"), "toolex.llm.clients.anthropic_chat"),
+    **dict.fromkeys(
+        ("KEY_ENV", "ChatClient", "ProviderChat", "Reply", "Request", "Schema", "api_key"),
+        "toolex.llm.clients.chat",
+    ),
+    "token_count": "toolex.llm.clients.chat",
+    **dict.fromkeys(
+        ("OpenAIChat", "reply_from_openai", "strict_schema"), "toolex.llm.clients.openai_chat"
+    ),
+    **dict.fromkeys(
+        ("PermanentError", "TransientError", "retry_after_seconds"), "toolex.llm.failures"
+    ),
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _HOME:
+        return getattr(importlib.import_module(_HOME[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def make_client(
     provider: str,
     model: str,
@@ -73,6 +106,8 @@ def make_client(
 ) -> ChatClient:
     remember_url(base_url)  # its credentials are hidden from all that toolex stores or prints
     if provider == "anthropic":
+        from toolex.llm.clients.anthropic_chat import AnthropicChat
+
         return AnthropicChat(
             model,
             base_url=base_url,
@@ -81,6 +116,8 @@ def make_client(
             structured=structured,
         )
     if provider in ("openai", "compat"):
+        from toolex.llm.clients.openai_chat import OpenAIChat
+
         return OpenAIChat(
             model,
             provider=provider,

@@ -18,7 +18,6 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from toolex.errors import ModelUnavailableError
-from toolex.llm.deadline import limits
 from toolex.llm.failures import classify
 from toolex.llm.keys import check_key, redact_secrets
 from toolex.llm.logprobs import TokenProb
@@ -193,6 +192,9 @@ class ProviderChat(Modes, ABC):
         body = self.request_body(request)
         if request.timeout_s is not None:
             body["timeout"] = request.timeout_s
+        # here, not at the top: the records above are read offline, with no HTTP client
+        from toolex.llm.deadline import limits
+
         with limits() as watch:  # the timeout bounds the whole call (toolex.llm.deadline)
             try:
                 resp = self.send(body)
