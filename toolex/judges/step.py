@@ -50,11 +50,18 @@ class Step:
 
 @lru_cache(maxsize=1 << 10)
 def step_of(subquery: str, request: str) -> Step:
-    words = frozenset(df.content_tokens(subquery))
-    said = words | frozenset(df.content_tokens(request))
-    written = df.split_words(f"{subquery} {request}")
-    every = keys_of(written) | synonym_keys(written)
-    return Step(subquery, request, words, said, asked_words(subquery), every)
+    words, keys = _read(subquery)
+    said, request_keys = _read(request)
+    # the words of "subquery request" are the sub-query's then the request's (no word crosses
+    # the space), so each text is read apart, and a request once for all its sub-queries
+    return Step(subquery, request, words, words | said, asked_words(subquery), keys | request_keys)
+
+
+@lru_cache(maxsize=1 << 10)
+def _read(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A text's content stems, and the keys of its words, input synonyms included."""
+    written = df.split_words(text)
+    return frozenset(df.content_tokens(text)), keys_of(written) | synonym_keys(written)
 
 
 def asked_words(subquery: str) -> tuple[str, ...]:

@@ -86,13 +86,15 @@ def keys(word: str) -> frozenset[str]:
 
 
 def keys_of(words: Iterable[str]) -> frozenset[str]:
-    """Every key of ``words`` (one document's: computed once per document by its caller)."""
-    out: set[str] = set()
-    # each word once, in the order of its first occurrence: the set is built in the same order
-    for word in dict.fromkeys(words):
-        if not _NUMBER.match(word):
-            out |= keys(word)
-    return frozenset(out)
+    """Every key of ``words`` (one document's: computed once per document by its caller). Keys
+    are only ever looked up (``said``), never iterated, so the set's order plays no part."""
+    return frozenset().union(*map(_number_or_keys, set(words)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _number_or_keys(word: str) -> frozenset[str]:
+    """``keys(word)``, none for a number."""
+    return frozenset() if _NUMBER.match(word) else keys(word)
 
 
 def said(word: str, have: frozenset[str]) -> bool:
