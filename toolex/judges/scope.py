@@ -24,6 +24,7 @@ from toolex.judges.lexicon import (
     SCOPE_PARAMS,
     VARIANT_WORDS,
     base_verb,
+    char_before,
     regex,
     word_set,
 )
@@ -51,8 +52,8 @@ def _named_terms(text: str) -> tuple[str, ...]:
     for m in _CAPITALISED.finditer(text):
         # a run of capitals never crosses a sentence's end ("... 0822202130837 API. Please")
         term = re.split(r"[.!?]\s", m.group(1))[0].rstrip(".-")
-        before = text[: m.start(1)].rstrip()
-        opens = not before or before[-1] in ".!?:;\"'("
+        before = char_before(text, m.start(1))
+        opens = not before or before in ".!?:;\"'("
         if term in ("I", "I'm", "I'd", "I've", "I'll") or (opens and " " not in term):
             continue
         if " " not in term and term.lower() in df.STOPWORDS:
@@ -99,14 +100,11 @@ def other_platform(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | N
     candidate's, whose platform shares no such word with the reference's ("Uganda API" /
     "Senegal API" for a step in Kampala, Uganda): a parameter choosing a region cannot carry the
     candidate to the reference's country or service."""
-    said = {
-        df.stem(w.lower())
-        for text in texts
-        for term in named_terms(text)
-        for w in _WORD.findall(term)
-    }  # as names ("Kampala, Uganda"), never ordinary words ("find similar movies")
     own, theirs = platform_words(ref), platform_words(cand)
-    if not own or not theirs or own & theirs or not own & said or theirs & said:
+    if not own or not theirs or own & theirs:
+        return None
+    said = _named_stems(tuple(texts))
+    if not own & said or theirs & said:
         return None
     if scope_param(cand, within=False):  # it takes the platform or country as an input
         return None
@@ -114,6 +112,18 @@ def other_platform(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | N
     return (
         f"the request is about {word!r} of the reference's platform {ref.platform!r}; the "
         f"candidate's platform is {cand.platform!r}"
+    )
+
+
+@lru_cache(maxsize=1 << 12)
+def _named_stems(texts: tuple[str, ...]) -> frozenset[str]:
+    """The stems of what ``texts`` name as names ("Kampala, Uganda"), never ordinary words
+    ("find similar movies"): once per step."""
+    return frozenset(
+        df.stem(w.lower())
+        for text in texts
+        for term in named_terms(text)
+        for w in _WORD.findall(term)
     )
 
 
@@ -227,8 +237,18 @@ def _name_tokens(tool: ToolDoc) -> tuple[str, ...]:
 def stems(tool: ToolDoc) -> frozenset[str]:
     """Every word of the tool's name, platform, description and rendered documentation, symbols
     kept and plain words stemmed: what "the documentation mentions it" is checked against."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", _text_lower(tool))
-    return frozenset(_stem_of(t.lower()) for t in _RAW_TOKEN.findall(spaced))
+    low = _text_lower(tool)
+    # lower case holds no capital to split at, unless a character lowers to one: look first
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", low) if _CAPITAL.search(low) else low
+    return frozenset(map(_lower_stem, set(_RAW_TOKEN.findall(spaced))))
+
+
+_CAPITAL = re.compile(r"[A-Z]")
+
+
+@lru_cache(maxsize=1 << 16)
+def _lower_stem(token: str) -> str:
+    return _stem_of(token.lower())
 
 
 def qualifier_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:

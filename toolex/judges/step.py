@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from toolex.judges.lexicon import base_verb, word_set
+from toolex.judges.lexicon import base_verb, char_before, word_set, words_of
 from toolex.judges.vocabulary import keys_of, synonym_keys
 from toolex.tooldoc import fields as df
 
@@ -64,6 +64,13 @@ def _read(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(df.content_tokens(text)), keys_of(written) | synonym_keys(written)
 
 
+@lru_cache(maxsize=1 << 10)
+def written(step: Step) -> frozenset[str]:
+    """The lower-case words of the sub-query and the request (``words_of`` of both): what rules
+    look the step's named countries, languages or currencies up in, once per step."""
+    return frozenset(words_of(step.subquery, step.request))
+
+
 def asked_words(subquery: str) -> tuple[str, ...]:
     """The words naming what the step asks about: the sub-query's content words, without the
     values it gives (quoted, capitalised as names are), the verb it opens with, words that ask
@@ -73,7 +80,7 @@ def asked_words(subquery: str) -> tuple[str, ...]:
     first = True
     for m in _TOKEN.finditer(text):
         raw = m.group()
-        opens = first or text[: m.start()].rstrip()[-1:] in ".!?;:"
+        opens = first or char_before(text, m.start()) in ".!?;:"
         first = False
         if raw[:1].isupper() and not opens:
             continue  # a name the step gives ("Paris", "Spotify"): a value, not an ask
