@@ -16,7 +16,7 @@ from toolex.judges.outputs import _blanked
 from toolex.judges.platform import _KIND_AFTER, _writes
 from toolex.judges.scope import _mentions
 from toolex.judges.step import step_of, written
-from toolex.judges.vocabulary import keys, keys_of, synonym_keys
+from toolex.judges.vocabulary import _GROUP_OF, _UNIT_OF, keys, keys_of, synonym_keys
 from toolex.tooldoc import fields as df
 
 
@@ -159,3 +159,24 @@ def test_a_platform_written_is_found_without_its_pattern_when_absent() -> None:
         != bool(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-]){_tail(name)}", text))
     ]
     assert differ == []
+
+
+def _keys_as_defined(word: str) -> frozenset[str]:
+    forms = {word, df.stem(word)}
+    if word.endswith("ies") and len(word) > 4:
+        forms |= {word[:-3] + "y", word[:-1]}
+    if word.endswith("es") and len(word) > 4:
+        forms.add(word[:-2])
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        forms.add(word[:-1])
+    out = set(forms)
+    for form in forms:
+        out |= {k for k in (_GROUP_OF.get(form), _UNIT_OF.get(form)) if k}
+    return frozenset(out)
+
+
+def test_keys_are_the_forms_groups_and_units_of_a_word() -> None:
+    rng = random.Random(38)
+    words = ["movies", "cities", "series", "class", "kms", "images", "ies", "yes", "bus", "ss"]
+    words += ["".join(rng.choice("iesmkab") for _ in range(rng.randint(1, 7))) for _ in range(5000)]
+    assert [w for w in words if keys(w) != _keys_as_defined(w)] == []

@@ -69,13 +69,14 @@ def keys(word: str) -> frozenset[str]:
     """The keys under which ``word`` (lower case) matches a word of a document: its forms (as
     written, stemmed, singular), the group naming the same thing, the quantity of a unit."""
     forms = {word, df.stem(word)}
-    if word.endswith("ies") and len(word) > 4:
-        forms.add(word[:-3] + "y")
-        forms.add(word[:-1])  # movies -> movie
-    if word.endswith("es") and len(word) > 4:
-        forms.add(word[:-2])
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        forms.add(word[:-1])
+    if len(word) > 3 and word.endswith("s"):  # each form below ends so (most words do not)
+        if word.endswith("ies") and len(word) > 4:
+            forms.add(word[:-3] + "y")
+            forms.add(word[:-1])  # movies -> movie
+        if word.endswith("es") and len(word) > 4:
+            forms.add(word[:-2])
+        if not word.endswith("ss"):
+            forms.add(word[:-1])
     out = set(forms)
     for form in forms:
         if form in _GROUP_OF:
