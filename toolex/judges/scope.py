@@ -115,10 +115,8 @@ def other_platform(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | N
     )
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=1 << 12)  # what texts name as names ("Kampala, Uganda"), once per step
 def _named_stems(texts: tuple[str, ...]) -> frozenset[str]:
-    """The stems of what ``texts`` name as names ("Kampala, Uganda"), never ordinary words
-    ("find similar movies"): once per step."""
     return frozenset(
         df.stem(w.lower())
         for text in texts
@@ -237,18 +235,12 @@ def _name_tokens(tool: ToolDoc) -> tuple[str, ...]:
 def stems(tool: ToolDoc) -> frozenset[str]:
     """Every word of the tool's name, platform, description and rendered documentation, symbols
     kept and plain words stemmed: what "the documentation mentions it" is checked against."""
-    low = _text_lower(tool)
-    # lower case holds no capital to split at, unless a character lowers to one: look first
+    low = _text_lower(tool)  # no capital to split at, unless a character lowers to one
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", low) if _CAPITAL.search(low) else low
-    return frozenset(map(_lower_stem, set(_RAW_TOKEN.findall(spaced))))
+    return frozenset(map(_stem_of, {t.lower() for t in set(_RAW_TOKEN.findall(spaced))}))
 
 
 _CAPITAL = re.compile(r"[A-Z]")
-
-
-@lru_cache(maxsize=1 << 16)
-def _lower_stem(token: str) -> str:
-    return _stem_of(token.lower())
 
 
 def qualifier_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
@@ -260,8 +252,7 @@ def qualifier_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
     cn_raw = df.name(cand.doc) or cand.name or ""
     if "/" in rn_raw or "/" in cn_raw or (_model_id(rn_raw) and _model_id(cn_raw)):
         return None
-    rn = [t for t in _name_tokens(ref) if _qualifies(t)]
-    cn = [t for t in _name_tokens(cand) if _qualifies(t)]
+    rn, cn = _qualifying(ref), _qualifying(cand)
     shared = set(rn) & set(cn)
     only_r = [t for t in rn if t not in shared]
     only_c = [t for t in cn if t not in shared]
@@ -280,6 +271,11 @@ def qualifier_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
         f"siblings: both names are about {', '.join(sorted(shared))}, but the reference is "
         f"{', '.join(only_r)} and the candidate {', '.join(only_c)}"
     )
+
+
+@per_tool
+def _qualifying(tool: ToolDoc) -> tuple[str, ...]:
+    return tuple(t for t in _name_tokens(tool) if _qualifies(t))
 
 
 def narrower_sibling(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | None:
@@ -315,6 +311,7 @@ def _one_word_apart(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return sum(x != y for x, y in zip(a, b, strict=True)) == 1
 
 
+@lru_cache(maxsize=1 << 14)  # asked of both names of every pair
 def _model_id(name: str) -> bool:
     """A checkpoint-like name (``ConvTasNet_Libri2Mix_sepclean_8k``, ``glpn-nyu-221121``):
     hyphens or underscores joining words, and a digit, no space."""
@@ -329,6 +326,7 @@ def _variant(token: str) -> bool:
     return token in VARIANT_WORDS or any(ch.isdigit() for ch in token)
 
 
+@lru_cache(maxsize=1 << 16)  # every distinct token of a document, and names' words per pair
 def _stem_of(token: str) -> str:
     return df.stem(token) if token.isalpha() else token
 
