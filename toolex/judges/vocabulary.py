@@ -101,7 +101,7 @@ def _number_or_keys(word: str) -> frozenset[str]:
 def said(word: str, have: frozenset[str]) -> bool:
     """Whether a document with keys ``have`` says ``word`` (an input synonym counting where
     ``have`` holds them: a request's or a parameter list's keys)."""
-    return bool(keys(word) & have) or bool(_word_synonym_keys(word) & have)
+    return not keys(word).isdisjoint(have) or not _word_synonym_keys(word).isdisjoint(have)
 
 
 @lru_cache(maxsize=1 << 16)
