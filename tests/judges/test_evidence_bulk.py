@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from toolex.judges.base import Outcome, VerifyTask
-from toolex.judges.evidence_bulk import read_many
+from toolex.judges.checks import findings
+from toolex.judges.evidence_bulk import read_many, score_many
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.loaders import load_stabletoolbench, load_toolret
 from toolex.pipeline.runner import run_expansion
@@ -117,3 +118,16 @@ def test_bulk_evidence_equals_per_pair(sample_pairs, toolret_pairs) -> None:
         bulk = read_many(reader, tasks)
         one = [reader.read(t.subquery, t.candidate, t.reference, t.request) for t in tasks]
         assert [b == o for b, o in zip(bulk, one, strict=True)] == [True] * len(tasks)
+
+
+def test_strict_measurements_equal_per_pair(sample_pairs, toolret_pairs) -> None:
+    """The four measurements a strict verdict reads (``score_many``, which embeds only the
+    texts they compare) equal ``read``'s, on every pair that passes every point."""
+    for (store, tasks), benchmark in ((sample_pairs, "sample"), (toolret_pairs, "toolret")):
+        reader = HeuristicJudge(store, benchmark=benchmark).reader()
+        clear = [t for t in tasks if not findings(t.subquery, t.candidate, t.reference, t.request)]
+        assert len(clear) > 20
+        scored = score_many(reader, clear)
+        one = [reader.read(t.subquery, t.candidate, t.reference, t.request) for t in clear]
+        got = [(s.about_sim, s.doc_sim, s.object_match, s.cover) for s in scored]
+        assert got == [(o.about_sim, o.doc_sim, o.object_match, o.cover) for o in one]

@@ -11,10 +11,12 @@ import re
 
 import pytest
 
-from toolex.judges.lexicon import content_of, words_of
+from toolex.judges.lexicon import char_before, content_of, words_of
 from toolex.judges.outputs import _blanked
+from toolex.judges.platform import _KIND_AFTER, _writes
 from toolex.judges.scope import _mentions
-from toolex.judges.vocabulary import keys, keys_of
+from toolex.judges.step import step_of, written
+from toolex.judges.vocabulary import _GROUP_OF, _UNIT_OF, keys, keys_of, synonym_keys
 from toolex.tooldoc import fields as df
 
 
@@ -104,3 +106,77 @@ def test_keys_of_reads_repeated_words_once_to_the_same_keys() -> None:
             expected |= keys(word)
     assert keys_of(words) == frozenset(expected)
     assert {"movie", "city", "celsius"} <= keys_of(words)
+
+
+def test_char_before_is_the_stripped_prefix_last_character() -> None:
+    rng = random.Random(36)
+    texts = [
+        "".join(rng.choice("ab. \t\n\u2003!") for _ in range(rng.randint(0, 10)))
+        for _ in range(5000)
+    ]
+    differ = [
+        (t, at)
+        for t in texts
+        for at in range(len(t) + 1)
+        if char_before(t, at) != t[:at].rstrip()[-1:]
+    ]
+    assert differ == []
+
+
+@pytest.mark.parametrize(
+    ("subquery", "text"),
+    [
+        ("Get the weather in Paris", "I'm going to Paris; what's the weather? Show 3 days."),
+        ("getUserID for 'bob'", ""),
+        ("", "Find movies with Tom Hanks"),
+        ("convert 5 km", "HTTPClient2Go and XMLParser, top 10 songs"),
+    ],
+)
+def test_a_step_read_text_by_text_is_the_step_read_joined(subquery: str, text: str) -> None:
+    step = step_of(subquery, text)
+    joined = df.split_words(f"{subquery} {text}")
+    assert step.keys == keys_of(joined) | synonym_keys(joined)
+    assert step.said == frozenset(df.content_tokens(subquery)) | frozenset(df.content_tokens(text))
+    assert written(step) == frozenset(joined)
+
+
+def _tail(name: str) -> str:
+    return "" if len(name.split()) > 1 else _KIND_AFTER
+
+
+def test_a_platform_written_is_found_without_its_pattern_when_absent() -> None:
+    cases = _sweep("aAB .-_Tt", 37, 5000) + [
+        ("the Ab api", "Ab"),
+        ("Ab API", "Ab"),
+        ("xAb API", "Ab"),
+    ]
+    differ = [
+        (text, name)
+        for text, name in cases
+        if name.split()
+        and any(w[:1].isupper() for w in name.split())
+        and _writes(text, name)
+        != bool(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-]){_tail(name)}", text))
+    ]
+    assert differ == []
+
+
+def _keys_as_defined(word: str) -> frozenset[str]:
+    forms = {word, df.stem(word)}
+    if word.endswith("ies") and len(word) > 4:
+        forms |= {word[:-3] + "y", word[:-1]}
+    if word.endswith("es") and len(word) > 4:
+        forms.add(word[:-2])
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        forms.add(word[:-1])
+    out = set(forms)
+    for form in forms:
+        out |= {k for k in (_GROUP_OF.get(form), _UNIT_OF.get(form)) if k}
+    return frozenset(out)
+
+
+def test_keys_are_the_forms_groups_and_units_of_a_word() -> None:
+    rng = random.Random(38)
+    words = ["movies", "cities", "series", "class", "kms", "images", "ies", "yes", "bus", "ss"]
+    words += ["".join(rng.choice("iesmkab") for _ in range(rng.randint(1, 7))) for _ in range(5000)]
+    assert [w for w in words if keys(w) != _keys_as_defined(w)] == []

@@ -62,6 +62,8 @@ RULES: dict[str, tuple[Rule, ...]] = {
     "platform": platform.RULES + specifics.PLATFORM_RULES,
 }
 
+_IN_ORDER = tuple((point, rule) for point in POINTS for rule in RULES[point])
+
 
 def findings(
     subquery: str,
@@ -74,6 +76,12 @@ def findings(
     """The points the candidate fails on this step, in the order above: the first only (what a
     verdict needs), or with ``every`` each failed point's first reason."""
     step = step_of(subquery, request or "")
+    if not every:  # the first failed rule, in the order of RULES (one flat loop: every pair)
+        for point, rule in _IN_ORDER:
+            why = rule(step, cand, ref)
+            if why:
+                return (Finding(point, why),)
+        return ()
     out = []
     for point in POINTS:
         for rule in RULES[point]:

@@ -14,6 +14,7 @@ alone: their arguments load the model.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from toolex.judges import roles
 from toolex.judges.base import ToolDoc, per_tool
@@ -27,7 +28,7 @@ from toolex.judges.inputs import (
     step_param_missing,
 )
 from toolex.judges.lexicon import word_set
-from toolex.judges.step import Step
+from toolex.judges.step import Step, written
 from toolex.judges.tool_facts import model_card, params
 from toolex.judges.vocabulary import said
 from toolex.tooldoc import fields as df
@@ -92,7 +93,7 @@ def named_number(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """A number the step writes that the reference's name carries ("under-54", "over 2.5
     goals") and the candidate's name and description never write: the candidate serves
     another value ("under-58", "over 1.5")."""
-    said_numbers = set(_NUMBER.findall(step.subquery))
+    said_numbers = _numbers(step.subquery)
     for number in sorted(said_numbers & _name_numbers(ref)):
         if number not in _name_numbers(cand) and number not in _described_numbers(cand):
             return (
@@ -100,6 +101,11 @@ def named_number(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
                 "never does"
             )
     return None
+
+
+@lru_cache(maxsize=1 << 12)  # a step's numbers, once per step rather than per pair
+def _numbers(text: str) -> frozenset[str]:
+    return frozenset(_NUMBER.findall(text))
 
 
 @per_tool
@@ -119,7 +125,7 @@ def sibling_number(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     rn, cn = df.name(ref.doc) or ref.name or "", df.name(cand.doc) or cand.name or ""
     if _NUMBER.sub("#", rn).lower() != _NUMBER.sub("#", cn).lower() or rn == cn:
         return None
-    said_numbers = {n for text in step.texts for n in _NUMBER.findall(text)}
+    said_numbers = _numbers(step.subquery) | _numbers(step.request)
     theirs = set(_NUMBER.findall(cn)) - set(_NUMBER.findall(rn))
     if not theirs & said_numbers:
         return None
@@ -185,7 +191,7 @@ _KINDS = {
 def value_kind(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """The step gives a value of a kind (a currency: "in Japanese Yen") that the reference
     takes as a parameter of that kind and the candidate has no parameter for."""
-    said_words = {w for text in step.texts for w in df.split_words(text)}
+    said_words = written(step)
     for kind, values in _KINDS.items():
         given = sorted(said_words & values - {kind})
         if not given:

@@ -26,7 +26,7 @@ from toolex.judges.lexicon import (
 )
 from toolex.judges.outputs import documented_keys
 from toolex.judges.scope import named_terms, objects, scope_param
-from toolex.judges.step import Step
+from toolex.judges.step import Step, written
 from toolex.judges.vocabulary import said
 from toolex.tooldoc import fields as df
 
@@ -81,7 +81,7 @@ def country(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     that may lie outside it. Neither may take the country as an input (then it is a setting)."""
     if scope_param(cand, within=False):
         return None
-    asked = {w for w in words_of(step.subquery, step.request) if w in COUNTRIES}
+    asked = written(step) & COUNTRIES
     theirs, own = countries(cand), countries(ref)
     if not theirs or theirs & (own | asked):
         return None
@@ -180,7 +180,7 @@ def language(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     theirs = languages(cand)
     if not theirs or "english" in theirs or scope_param(cand, within=False):
         return None
-    asked = {w for w in words_of(step.subquery, step.request) if w in LANGUAGES}
+    asked = written(step) & LANGUAGES
     if theirs & (languages(ref) | asked):
         return None
     return f"the candidate serves {sorted(theirs)[0].title()}, which the step never asks for"

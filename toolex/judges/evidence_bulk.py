@@ -54,6 +54,18 @@ class _Doc:
 
 
 @dataclass(frozen=True)
+class Scored:
+    """The measurements a strict verdict reads (operating_points.SCORE_WEIGHTS and its reason) of
+    a pair every point passes: ``read``'s values of them, by the same expressions."""
+
+    about_sim: float
+    doc_sim: float
+    object_match: float
+    cover: float
+    findings: tuple[checks.Finding, ...] = ()
+
+
+@dataclass(frozen=True)
 class _Step:
     vector: np.ndarray  # the sub-query's embedding
     words: set[str]
@@ -129,6 +141,69 @@ def read_many(
                 findings=checks.findings(task.subquery, cand, ref, task.request)
                 if findings is None
                 else findings[i],
+            )
+        )
+    return out
+
+
+def score_many(reader: EvidenceReader, tasks: Sequence[VerifyTask]) -> list[Scored]:
+    """What a strict verdict reads of each task that passes every point: ``about_sim``,
+    ``doc_sim``, ``object_match`` and ``cover`` as ``read`` gives them. Only the two texts of each
+    document they compare are embedded (in one batch, shortest first: WordLlama pools each text
+    over its own tokens, so a batch's padding never changes a vector), not the names nor the
+    sub-queries the other measurements read."""
+    texts: dict[str, None] = {}
+    for t in tasks:
+        for tool in (t.candidate, t.reference):
+            texts[ev.about_text(tool)] = None
+            texts[tool.text[:2000]] = None
+    reader.prefetch(sorted(texts, key=len))
+    vec = reader._vec
+    weight = reader._idf.get
+    default = reader._default_idf
+    docs: dict[tuple[str, str], tuple[np.ndarray, np.ndarray, frozenset[str], frozenset[str],
+                                       frozenset[int], frozenset[str]]] = {}  # fmt: skip
+    steps: dict[str, set[str]] = {}
+    out = []
+    for task in tasks:
+        pair = []
+        for tool in (task.candidate, task.reference):
+            key = (tool.item_id, tool.text)
+            got = docs.get(key)
+            if got is None:
+                doc_words, about_words = ev._doc_words(tool), ev._about_words(tool)
+                got = docs[key] = (
+                    vec[ev.about_text(tool)],
+                    vec[tool.text[:2000]],
+                    doc_words,
+                    doc_words | about_words,
+                    ev._doc_synonyms(tool),
+                    scope.objects(tool),
+                )
+            pair.append(got)
+        c, r = pair
+        words = steps.get(task.subquery)
+        if words is None:
+            words = steps[task.subquery] = set(df.content_tokens(task.subquery))
+        wanted = words & r[3]
+        if wanted:
+            have, have_syn = c[2], c[4]
+            found = [w for w in wanted if w in have or SYNONYM_OF.get(w, -1) in have_syn]
+            cover = sum(map(weight, found, repeat(default))) / sum(
+                map(weight, wanted, repeat(default))
+            )
+        else:
+            cover = 1.0
+        about_sim = _dot(c[0], r[0])
+        objects_c, objects_r = c[5], r[5]
+        out.append(
+            Scored(
+                about_sim=about_sim,
+                doc_sim=_dot(c[1], r[1]),
+                object_match=ev._jaccard(objects_c, objects_r)
+                if objects_c and objects_r
+                else about_sim,
+                cover=cover,
             )
         )
     return out

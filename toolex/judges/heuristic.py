@@ -134,7 +134,7 @@ class HeuristicJudge(JudgeParts):
             return
         failed = [checks.findings(t.subquery, t.candidate, t.reference, t.request) for t in tasks]
         clear = [t for t, f in zip(tasks, failed, strict=True) if not f]
-        measured = iter(bulk.read_many(self.reader(), clear, [()] * len(clear)) if clear else [])
+        measured = iter(bulk.score_many(self.reader(), clear) if clear else [])
         for task, found in zip(tasks, failed, strict=True):
             verdict = self._vetoed(found) if found else self.verdict(next(measured))
             yield Outcome(task.key, True, verdict)
@@ -147,10 +147,13 @@ class HeuristicJudge(JudgeParts):
         the point that failed."""
         return self.verdict(self.reader().read(subquery, cand, ref, request))
 
-    def verdict(self, evidence: ev.Evidence) -> Verdict:
-        """The verdict the evidence of one pair gives at this judge's operating point."""
+    def verdict(self, evidence: ev.Evidence | bulk.Scored) -> Verdict:
+        """The verdict the evidence of one pair gives at this judge's operating point (a strict
+        verdict reads only the measurements ``bulk.Scored`` holds)."""
         value = op.score(evidence)
         if self.mode == "prescreen":
+            # the pre-screen reads every pair's whole evidence (its vetoes become notes)
+            assert isinstance(evidence, ev.Evidence), "a pre-screen verdict reads the evidence"
             return _screened(evidence, value, self.point)
         cut = self.point.strict
         shown = (

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from toolex.judges.base import ToolDoc, per_step_tool, per_tool
 from toolex.judges.lexicon import PAYLOAD_WORDS, PUBLIC_IDS, SYNONYM_OF, word_set
@@ -44,6 +45,13 @@ _SETTING_NOISE = frozenset(
 )
 
 
+@lru_cache(maxsize=1 << 12)  # one request is read for each of its ~20 candidates
+def states_id(text: str) -> bool:
+    """Whether ``text`` writes an id out (``_STATED_ID``)."""
+    return _STATED_ID.search(text) is not None
+
+
+@lru_cache(maxsize=1 << 14)  # a pure function of a name the verifier asks about once per pair
 def is_payload(param_name: str) -> bool:
     """Content the user hands over, whatever it is called: the text, the query, a model's input
     tensors."""
@@ -55,10 +63,12 @@ def is_payload(param_name: str) -> bool:
     return df.stem(words[-1]) in PAYLOAD_WORDS or words[0] == "input"
 
 
+@lru_cache(maxsize=1 << 14)  # a pure function of a name the verifier asks about once per pair
 def is_public_id(param_name: str) -> bool:
     return any(df.stem(w) in PUBLIC_IDS for w in df.split_words(param_name))
 
 
+@lru_cache(maxsize=1 << 14)  # a pure function of a name the verifier asks about once per pair
 def is_handle(param_name: str) -> bool:
     """An input naming a record another system issued (``user_id``, ``station_code``, a token),
     not a public identifier."""
@@ -94,7 +104,7 @@ def missing_inputs(
     step saying "QR code" supplies no QR code's id."""
     have = set(step_words) | param_words(ref)
     have_syn = _synonyms(have)
-    stated = bool(request and _STATED_ID.search(request))
+    stated = bool(request and states_id(request))
     out = []
     for p in required_params(cand):
         if is_payload(p.name):
@@ -129,7 +139,7 @@ def handle_conflict(cand: ToolDoc, ref: ToolDoc, request: str | None) -> str | N
     candidate cannot see. An id a previous step hands over is the dependency rule's
     (toolex.pipeline.platform_rule), which keeps such steps on one platform."""
     rp, cp = named_provider(ref), named_provider(cand)
-    if not rp or not cp or rp == cp or not request or not _STATED_ID.search(request):
+    if not rp or not cp or rp == cp or not request or not states_id(request):
         return None
     issued, theirs = _id_inputs(ref), _id_inputs(cand)
     if issued and theirs:
@@ -210,11 +220,12 @@ def unheld_handles(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     if not unheld:
         return None
     taken = any(not plumbing(p.name) for p in required_params(ref))
-    if not taken and _STATED_ID.search(step.subquery):
+    if not taken and states_id(step.subquery):
         return None
     return f"required identifiers nobody supplies: {', '.join(unheld)}"
 
 
+@lru_cache(maxsize=1 << 14)
 def _words(param_name: str) -> frozenset[str]:
     return frozenset(df.stem(w) for w in df.split_words(param_name)) - df.STOPWORDS
 
@@ -267,6 +278,7 @@ def param_description_keys(tool: ToolDoc) -> frozenset[str]:
     return keys_of(w for p in params(tool) for w in df.split_words(p.description))
 
 
+@lru_cache(maxsize=1 << 14)  # a pure function of a name the verifier asks about once per pair
 def plumbing(param_name: str) -> bool:
     """An input of the interface (format, page, api key), with a value any caller has."""
     words = [df.stem(w) for w in df.split_words(param_name)]

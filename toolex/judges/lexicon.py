@@ -18,6 +18,16 @@ from toolex.tooldoc import fields as df
 regex = lru_cache(maxsize=1 << 14)(re.compile)
 
 
+def char_before(text: str, at: int) -> str:
+    """``text[:at].rstrip()[-1:]``: the last character before ``at`` that is not white space
+    ('' when none), without copying the prefix (a rule asks it at every capitalised word of a
+    long request: a copy each time is quadratic in the request's length)."""
+    i = at - 1
+    while i >= 0 and text[i].isspace():
+        i -= 1
+    return text[i] if i >= 0 else ""
+
+
 def words_of(*texts: str) -> list[str]:
     """``df.split_words(" ".join(texts))``, each text split on its own: no word crosses the
     space between two texts, and a description is then split once (``split_words`` remembers a

@@ -47,6 +47,7 @@ from toolex.resources import data_path
 
 if TYPE_CHECKING:  # the type only: the trust lines of `toolex eval` never load the rules
     from toolex.judges.evidence import Evidence
+    from toolex.judges.evidence_bulk import Scored
 
 SCORE_WEIGHTS: Mapping[str, float] = {
     "about_sim": 1.0,
@@ -221,7 +222,7 @@ def _fresh_figures() -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def score(evidence: Evidence) -> float:
+def score(evidence: Evidence | Scored) -> float:
     """The strict and screen score of one piece of evidence."""
     return sum(w * float(getattr(evidence, name)) for name, w in SCORE_WEIGHTS.items())
 

@@ -138,13 +138,16 @@ def _side(word: str) -> bool:
 
 def direction_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
     """Why the candidate does the reference's operation the other way round, or None."""
-    vc, vr = verbs(cand), verbs(ref)
+    # each side read only when the other has what a conflict needs (most tools have none)
+    vc = verbs(cand)
     if vc & _inverses(ref):  # else no verb of the candidate is any inverse of the reference's
+        vr = verbs(ref)
         for a in sorted(vr):
             for b in sorted(vc):
                 if frozenset({a, b}) in _INVERSE and not ({a, b} <= vc and {a, b} <= vr):
                     return f"opposite operations: the reference does {a!r}, the candidate {b!r}"
-    pc, pr = language_pair(cand), language_pair(ref)
+    pc = language_pair(cand)
+    pr = language_pair(ref) if pc else None
     iso = {*pc, *pr} <= _LANGUAGES if pc and pr else False
     # another pair of listed languages (ro->en, en->fr) is another model; a dialect's or a
     # size's code ("en-hk", "fr-en-big") conflicts only the other way round
@@ -153,7 +156,8 @@ def direction_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
             f"another language pair: the reference goes {pr[0]}->{pr[1]}, "
             f"the candidate {pc[0]}->{pc[1]}"
         )
-    cc, cr = conversion(cand), conversion(ref)
+    cc = conversion(cand)
+    cr = conversion(ref) if cc else None
     if cc and cr and cc != cr and _conflicting(cc, cr):
         return (
             f"another conversion: the reference turns {cr[0]} into {cr[1]}, "
@@ -243,9 +247,10 @@ def _one_operation(a: str, b: str) -> bool:
 
 def thin_documentation(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """The guideline's thin documentation: a document that says nothing of what it does."""
-    for tool, whose in ((cand, "candidate"), (ref, "reference")):
-        if not _says_what_it_does(tool):
-            return f"the {whose}'s documentation says nothing of what it does"
+    if not _says_what_it_does(cand):
+        return "the candidate's documentation says nothing of what it does"
+    if not _says_what_it_does(ref):
+        return "the reference's documentation says nothing of what it does"
     return None
 
 
@@ -357,7 +362,8 @@ def act(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
         return f"another act on the same object: the reference does {a}, the candidate {b}"
     if model_card(ref) or model_card(cand):
         return None
-    vr, vc = _name_verb(ref), _name_verb(cand)
+    vr = _name_verb(ref)
+    vc = _name_verb(cand) if vr else None
     if not vr or not vc or (vr in READING_VERBS and vc in READING_VERBS):
         return None
     if _one_operation(vr, vc):

@@ -280,6 +280,7 @@ def _listed(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+@per_tool  # a reason names it for each pair the candidate fails this point on
 def _shown(tool: ToolDoc) -> str:
     fields = [w for w in response_fields(tool) if len(w) > 2][:SHOWN]
     if fields:

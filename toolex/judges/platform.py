@@ -21,6 +21,7 @@ travels, copy or not.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.inputs import handle_conflict, is_handle, required_params
@@ -153,9 +154,12 @@ def _platform_name(tool: ToolDoc) -> str:
     return bare(_COPY_SUFFIX.sub("", (tool.platform or "").strip()).strip())
 
 
+@lru_cache(maxsize=1 << 14)  # one request is read against the platforms of its ~20 candidates
 def _writes(text: str, name: str) -> bool:
     words = name.split()
     if not words or not any(w[:1].isupper() for w in words):
+        return False
+    if name not in text:  # the pattern matches ``name`` as written: no pattern to compile
         return False
     tail = "" if len(words) > 1 else _KIND_AFTER
     return bool(regex(rf"(?<![\w-]){re.escape(name)}(?![\w-]){tail}").search(text))

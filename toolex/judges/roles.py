@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.lexicon import words_of
@@ -114,6 +115,18 @@ def _states(tool: ToolDoc, pattern: re.Pattern[str]) -> bool:
     )
 
 
+@lru_cache(maxsize=1 << 12)
+def _given(text: str) -> tuple[tuple[Role, re.Match[str]], ...]:
+    """The roles a step gives a value of, in order, with where: read once per step, not once
+    per pair."""
+    out = []
+    for role in ROLES:
+        found = role.given.search(text)
+        if found:
+            out.append((role, found))
+    return tuple(out)
+
+
 def uncovered_role(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """A value the step gives whose role the reference takes (a parameter of that role, or its
     documentation states it) and the candidate neither takes nor states: "a red QR code" for a
@@ -122,10 +135,7 @@ def uncovered_role(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     if model_card(ref) or model_card(cand):
         return None
     text = step.subquery
-    for role in ROLES:
-        found = role.given.search(text)
-        if not found:
-            continue
+    for role, found in _given(text):
         theirs = _role_param(ref, role)
         if not theirs and not (role.stated and _states(ref, role.carried)):
             continue

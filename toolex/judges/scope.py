@@ -24,6 +24,7 @@ from toolex.judges.lexicon import (
     SCOPE_PARAMS,
     VARIANT_WORDS,
     base_verb,
+    char_before,
     regex,
     word_set,
 )
@@ -51,8 +52,8 @@ def _named_terms(text: str) -> tuple[str, ...]:
     for m in _CAPITALISED.finditer(text):
         # a run of capitals never crosses a sentence's end ("... 0822202130837 API. Please")
         term = re.split(r"[.!?]\s", m.group(1))[0].rstrip(".-")
-        before = text[: m.start(1)].rstrip()
-        opens = not before or before[-1] in ".!?:;\"'("
+        before = char_before(text, m.start(1))
+        opens = not before or before in ".!?:;\"'("
         if term in ("I", "I'm", "I'd", "I've", "I'll") or (opens and " " not in term):
             continue
         if " " not in term and term.lower() in df.STOPWORDS:
@@ -99,14 +100,11 @@ def other_platform(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | N
     candidate's, whose platform shares no such word with the reference's ("Uganda API" /
     "Senegal API" for a step in Kampala, Uganda): a parameter choosing a region cannot carry the
     candidate to the reference's country or service."""
-    said = {
-        df.stem(w.lower())
-        for text in texts
-        for term in named_terms(text)
-        for w in _WORD.findall(term)
-    }  # as names ("Kampala, Uganda"), never ordinary words ("find similar movies")
     own, theirs = platform_words(ref), platform_words(cand)
-    if not own or not theirs or own & theirs or not own & said or theirs & said:
+    if not own or not theirs or own & theirs:
+        return None
+    said = _named_stems(tuple(texts))
+    if not own & said or theirs & said:
         return None
     if scope_param(cand, within=False):  # it takes the platform or country as an input
         return None
@@ -114,6 +112,16 @@ def other_platform(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | N
     return (
         f"the request is about {word!r} of the reference's platform {ref.platform!r}; the "
         f"candidate's platform is {cand.platform!r}"
+    )
+
+
+@lru_cache(maxsize=1 << 12)  # what texts name as names ("Kampala, Uganda"), once per step
+def _named_stems(texts: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(
+        df.stem(w.lower())
+        for text in texts
+        for term in named_terms(text)
+        for w in _WORD.findall(term)
     )
 
 
@@ -227,8 +235,12 @@ def _name_tokens(tool: ToolDoc) -> tuple[str, ...]:
 def stems(tool: ToolDoc) -> frozenset[str]:
     """Every word of the tool's name, platform, description and rendered documentation, symbols
     kept and plain words stemmed: what "the documentation mentions it" is checked against."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", _text_lower(tool))
-    return frozenset(_stem_of(t.lower()) for t in _RAW_TOKEN.findall(spaced))
+    low = _text_lower(tool)  # no capital to split at, unless a character lowers to one
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", low) if _CAPITAL.search(low) else low
+    return frozenset(map(_stem_of, {t.lower() for t in set(_RAW_TOKEN.findall(spaced))}))
+
+
+_CAPITAL = re.compile(r"[A-Z]")
 
 
 def qualifier_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
@@ -240,8 +252,7 @@ def qualifier_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
     cn_raw = df.name(cand.doc) or cand.name or ""
     if "/" in rn_raw or "/" in cn_raw or (_model_id(rn_raw) and _model_id(cn_raw)):
         return None
-    rn = [t for t in _name_tokens(ref) if _qualifies(t)]
-    cn = [t for t in _name_tokens(cand) if _qualifies(t)]
+    rn, cn = _qualifying(ref), _qualifying(cand)
     shared = set(rn) & set(cn)
     only_r = [t for t in rn if t not in shared]
     only_c = [t for t in cn if t not in shared]
@@ -260,6 +271,11 @@ def qualifier_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
         f"siblings: both names are about {', '.join(sorted(shared))}, but the reference is "
         f"{', '.join(only_r)} and the candidate {', '.join(only_c)}"
     )
+
+
+@per_tool
+def _qualifying(tool: ToolDoc) -> tuple[str, ...]:
+    return tuple(t for t in _name_tokens(tool) if _qualifies(t))
 
 
 def narrower_sibling(texts: Iterable[str], cand: ToolDoc, ref: ToolDoc) -> str | None:
@@ -295,6 +311,7 @@ def _one_word_apart(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return sum(x != y for x, y in zip(a, b, strict=True)) == 1
 
 
+@lru_cache(maxsize=1 << 14)  # asked of both names of every pair
 def _model_id(name: str) -> bool:
     """A checkpoint-like name (``ConvTasNet_Libri2Mix_sepclean_8k``, ``glpn-nyu-221121``):
     hyphens or underscores joining words, and a digit, no space."""
@@ -309,6 +326,7 @@ def _variant(token: str) -> bool:
     return token in VARIANT_WORDS or any(ch.isdigit() for ch in token)
 
 
+@lru_cache(maxsize=1 << 16)  # every distinct token of a document, and names' words per pair
 def _stem_of(token: str) -> str:
     return df.stem(token) if token.isalpha() else token
 

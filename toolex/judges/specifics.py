@@ -11,6 +11,7 @@ each fails only on positive evidence of the difference, written in the documents
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.lexicon import word_set, words_of
@@ -231,12 +232,17 @@ _INFO = word_set("information info details detail data")
 def booleans_only(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """The step asks for information ("check the domain information") and the candidate's
     documented response is true/false only: an answer to one question, not the information."""
-    if not _INFO & set(df.split_words(step.subquery.lower())):
+    if not _INFO & _lower_words(step.subquery):
         return None
     shown = _leaf_types(cand)
     if not shown or any(t not in ("bool", "boolean") for t in shown):
         return None
     return "the step asks for information; the candidate's documented response is only true/false"
+
+
+@lru_cache(maxsize=1 << 12)  # once per step rather than per pair
+def _lower_words(text: str) -> frozenset[str]:
+    return frozenset(df.split_words(text.lower()))
 
 
 @per_tool

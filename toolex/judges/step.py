@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from toolex.judges.lexicon import base_verb, word_set
+from toolex.judges.lexicon import base_verb, char_before, word_set, words_of
 from toolex.judges.vocabulary import keys_of, synonym_keys
 from toolex.tooldoc import fields as df
 
@@ -50,11 +50,25 @@ class Step:
 
 @lru_cache(maxsize=1 << 10)
 def step_of(subquery: str, request: str) -> Step:
-    words = frozenset(df.content_tokens(subquery))
-    said = words | frozenset(df.content_tokens(request))
-    written = df.split_words(f"{subquery} {request}")
-    every = keys_of(written) | synonym_keys(written)
-    return Step(subquery, request, words, said, asked_words(subquery), every)
+    words, keys = _read(subquery)
+    said, request_keys = _read(request)
+    # the words of "subquery request" are the sub-query's then the request's (no word crosses
+    # the space), so each text is read apart, and a request once for all its sub-queries
+    return Step(subquery, request, words, words | said, asked_words(subquery), keys | request_keys)
+
+
+@lru_cache(maxsize=1 << 10)
+def _read(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A text's content stems, and the keys of its words, input synonyms included."""
+    written = df.split_words(text)
+    return frozenset(df.content_tokens(text)), keys_of(written) | synonym_keys(written)
+
+
+@lru_cache(maxsize=1 << 10)
+def written(step: Step) -> frozenset[str]:
+    """The lower-case words of the sub-query and the request (``words_of`` of both): what rules
+    look the step's named countries, languages or currencies up in, once per step."""
+    return frozenset(words_of(step.subquery, step.request))
 
 
 def asked_words(subquery: str) -> tuple[str, ...]:
@@ -66,7 +80,7 @@ def asked_words(subquery: str) -> tuple[str, ...]:
     first = True
     for m in _TOKEN.finditer(text):
         raw = m.group()
-        opens = first or text[: m.start()].rstrip()[-1:] in ".!?;:"
+        opens = first or char_before(text, m.start()) in ".!?;:"
         first = False
         if raw[:1].isupper() and not opens:
             continue  # a name the step gives ("Paris", "Spotify"): a value, not an ask

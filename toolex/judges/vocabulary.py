@@ -69,13 +69,14 @@ def keys(word: str) -> frozenset[str]:
     """The keys under which ``word`` (lower case) matches a word of a document: its forms (as
     written, stemmed, singular), the group naming the same thing, the quantity of a unit."""
     forms = {word, df.stem(word)}
-    if word.endswith("ies") and len(word) > 4:
-        forms.add(word[:-3] + "y")
-        forms.add(word[:-1])  # movies -> movie
-    if word.endswith("es") and len(word) > 4:
-        forms.add(word[:-2])
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        forms.add(word[:-1])
+    if len(word) > 3 and word.endswith("s"):  # each form below ends so (most words do not)
+        if word.endswith("ies") and len(word) > 4:
+            forms.add(word[:-3] + "y")
+            forms.add(word[:-1])  # movies -> movie
+        if word.endswith("es") and len(word) > 4:
+            forms.add(word[:-2])
+        if not word.endswith("ss"):
+            forms.add(word[:-1])
     out = set(forms)
     for form in forms:
         if form in _GROUP_OF:
@@ -86,19 +87,21 @@ def keys(word: str) -> frozenset[str]:
 
 
 def keys_of(words: Iterable[str]) -> frozenset[str]:
-    """Every key of ``words`` (one document's: computed once per document by its caller)."""
-    out: set[str] = set()
-    # each word once, in the order of its first occurrence: the set is built in the same order
-    for word in dict.fromkeys(words):
-        if not _NUMBER.match(word):
-            out |= keys(word)
-    return frozenset(out)
+    """Every key of ``words`` (one document's: computed once per document by its caller). Keys
+    are only ever looked up (``said``), never iterated, so the set's order plays no part."""
+    return frozenset().union(*map(_number_or_keys, set(words)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _number_or_keys(word: str) -> frozenset[str]:
+    """``keys(word)``, none for a number."""
+    return frozenset() if _NUMBER.match(word) else keys(word)
 
 
 def said(word: str, have: frozenset[str]) -> bool:
     """Whether a document with keys ``have`` says ``word`` (an input synonym counting where
     ``have`` holds them: a request's or a parameter list's keys)."""
-    return bool(keys(word) & have) or bool(_word_synonym_keys(word) & have)
+    return not keys(word).isdisjoint(have) or not _word_synonym_keys(word).isdisjoint(have)
 
 
 @lru_cache(maxsize=1 << 16)
