@@ -13,18 +13,20 @@ import re
 
 import pytest
 
-from attacks.bounded import run_bounded
+from attacks.bounded import HANG_S, run_bounded
 from attacks.conftest import digest
 from attacks.pacing_server import PacingServer, embeddings_answer
 from attacks.tally import Tally
 from toolex.store import Store
 
 FAST = "[llm]\ncompat_timeout_s = 1\ntimeout_s = 1\nmax_attempts = 2\nbackoff_base_s = 0.01\n"
-ROOMY = "[llm]\ncompat_timeout_s = 60\ntimeout_s = 60\nmax_attempts = 2\nbackoff_base_s = 0.01\n"
+ROOMY = "[llm]\ncompat_timeout_s = 600\ntimeout_s = 600\nmax_attempts = 2\nbackoff_base_s = 0.01\n"
 TIMEOUT = (
     "timeout: no complete answer within 1 s (the whole call's deadline, however the server "
     "paces its bytes)"
 )
+# The endless cases' bound on the run: beyond a call's deadline, under pytest's own (1800 s).
+ENDLESS_BOUND_S = 1500.0
 KEYS = {"OPENAI_API_KEY": "sk-test-pacing-0123456789", "ANTHROPIC_API_KEY": "sk-ant-test-pacing"}
 # Tables a failed run may write: the attempts it paid for, the run's settings, its failures.
 BOOKKEEPING = {"llm_calls", "expansions", "stage_failures", "store_commits"}
@@ -61,12 +63,15 @@ def test_a_paced_chat_server_ends_at_each_calls_deadline(bench_db, tmp_path, pro
     with PacingServer(mode) as server:
         spec, where = _judge(provider, server)
         config = tmp_path / "fast.toml"
-        # an endless answer meets its size bound long before a minute, however loaded the
-        # machine; a paced one meets its deadline of a second
+        # an endless answer meets its size bound long before its deadline of ten minutes (a few
+        # seconds quiet; at load 20 a deadline of a minute came first: 64 MB read through a
+        # loaded loopback), and the run's bound is set beyond its calls'; a paced one meets its
+        # deadline of a second
         config.write_text((ROOMY if mode == "endless" else FAST) + where)
         ran = run_bounded(
             "expand", "--benchmark", "plain", "--judge", spec, "--config", str(config),
             "--prescreen", "off", "--db", bench_db, env=KEYS,
+            deadline_s=ENDLESS_BOUND_S if mode == "endless" else HANG_S,
         )  # fmt: skip
         asked = server.requests
     tally.record(f"{provider} {mode}", ran.outcome,
