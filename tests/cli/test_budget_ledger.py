@@ -4,6 +4,7 @@ the calls: an LLM verifier on the scripted server, the offline judge elsewhere."
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -17,7 +18,7 @@ from toolex.store import Store
 
 
 @pytest.fixture
-def setup(tmp_path, monkeypatch):
+def setup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-openai-5f3a9c")
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     db = str(tmp_path / "b.duckdb")
@@ -36,7 +37,7 @@ def setup(tmp_path, monkeypatch):
         yield db, str(config), server
 
 
-def test_a_budget_stops_the_run_and_a_later_run_resumes_it(setup):
+def test_a_budget_stops_the_run_and_a_later_run_resumes_it(setup) -> None:
     db, config, server = setup
     args = ["--db", db, "--benchmark", "b", "--config", config, "--format", "json"]
     args += ["--prescreen", "on"]  # off by default; on, the ledger accounts for it too

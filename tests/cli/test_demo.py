@@ -24,12 +24,12 @@ TABLES = (
 )
 
 
-def counts(store):
+def counts(store: Store):
     return {t: store.con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory):
+def demo_db(tmp_path_factory: pytest.TempPathFactory):
     """One demo run for the module (it is the slowest thing here): its output and its store."""
     db = tmp_path_factory.mktemp("demo") / "demo.duckdb"
     store = Store.open(db)
@@ -38,7 +38,7 @@ def demo_db(tmp_path_factory):
     store.close()
 
 
-def test_demo_expands_the_sample_and_scores_two_retrievers_idempotently(demo_db):
+def test_demo_expands_the_sample_and_scores_two_retrievers_idempotently(demo_db) -> None:
     store, out, _ = demo_db
     first = counts(store)
     ann = {r["category"]: r for r in out["annotation"]}
@@ -61,7 +61,7 @@ def test_demo_expands_the_sample_and_scores_two_retrievers_idempotently(demo_db)
     assert again["results"] == [pytest.approx(r, rel=1e-12) for r in out["results"]]
 
 
-def test_demo_command_prints_the_tables_and_its_time(demo_db):
+def test_demo_command_prints_the_tables_and_its_time(demo_db) -> None:
     store, _, db = demo_db
     store.close()  # the command opens the store itself; a rerun reuses every stage
     result = CliRunner().invoke(demo, ["--db", str(db), "--no-subqueries", "--format", "csv"])
@@ -74,7 +74,7 @@ def test_demo_command_prints_the_tables_and_its_time(demo_db):
     assert "oracle-assisted" not in result.output  # no † printed, none explained
 
 
-def test_demo_output_fits_an_80_column_terminal(demo_db, monkeypatch):
+def test_demo_output_fits_an_80_column_terminal(demo_db, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 25, point 7: the first screen wrapped (the annotation table was 229 characters
     wide, the scores 82). Every line the demo prints, stdout and stderr, fits 80 columns; the
     annotation table shows its main columns and says how to see the rest."""

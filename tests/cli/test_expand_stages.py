@@ -3,6 +3,8 @@ which stage to run first (it did 0 tasks and said nothing); once that stage ran,
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 from pipeline.fixtures import build
@@ -12,7 +14,7 @@ from toolex.store import Store
 
 
 @pytest.fixture
-def db(tmp_path) -> str:
+def db(tmp_path: Path) -> str:
     path = str(tmp_path / "s.duckdb")
     with Store.open(path) as store:
         build(store)
@@ -32,7 +34,9 @@ def expand(db: str, *args: str):
         ("audit", "combinations", "assemble"),
     ],
 )
-def test_a_stage_without_its_input_names_the_stage_to_run_first(db, stage, needs, first):
+def test_a_stage_without_its_input_names_the_stage_to_run_first(
+    db: str, stage: str, needs: str, first: str
+) -> None:
     refused = expand(db, "--stage", stage)
     assert refused.exit_code == 2
     assert f"has no {needs} yet for these 2 queries" in refused.output
@@ -41,7 +45,7 @@ def test_a_stage_without_its_input_names_the_stage_to_run_first(db, stage, needs
         assert store.con.execute("SELECT count(*) FROM expansions").fetchone() == (0,)
 
 
-def test_each_stage_runs_once_the_one_before_it_has(db):
+def test_each_stage_runs_once_the_one_before_it_has(db: str) -> None:
     for stage in ("decompose", "candidates", "verify", "assemble", "audit"):
         done = expand(db, "--stage", stage)
         assert done.exit_code == 0, (stage, done.output)

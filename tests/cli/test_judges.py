@@ -25,7 +25,7 @@ HAND = {"n": 7, "tp": 2, "fp": 1, "fn": 1, "tn": 3}
 
 
 @pytest.fixture
-def db(tmp_path):
+def db(tmp_path: Path):
     path = str(tmp_path / "j.duckdb")
     with Store.open(path) as store:
         build(store)
@@ -45,7 +45,7 @@ def evaluations(db):
     return rows
 
 
-def test_heuristic_on_the_small_label_file(db):
+def test_heuristic_on_the_small_label_file(db: str) -> None:
     res = run(
         ["judges", "eval", "--judge", "heuristic", "--labels", str(SMALL), "--db", db]
         + ["--format", "json"]
@@ -95,7 +95,7 @@ def test_heuristic_on_the_small_label_file(db):
         assert store.scalar("store/11_expansions.sql", {"benchmark": None}) is None
 
 
-def test_table_and_csv_show_the_same_figures(db):
+def test_table_and_csv_show_the_same_figures(db: str) -> None:
     res = run(
         ["judges", "eval", "--judge", "heuristic", "--judge", "heuristic:prescreen"]
         + ["--labels", str(SMALL), "--db", db, "--errors", "1"]
@@ -119,7 +119,7 @@ def test_table_and_csv_show_the_same_figures(db):
     assert lines[1].startswith("heuristic,verify,small.jsonl,all,all,7,2,1,1,3,0.666")
 
 
-def test_stored_labels_and_sources(db, tmp_path):
+def test_stored_labels_and_sources(db: str, tmp_path: Path) -> None:
     imp = run(["labels", "import", str(SMALL), "--source", "set1", "--db", db])
     assert imp.exit_code == 0, imp.output
     assert "imported 7 labels (3 yes, 4 no) of source set1" in imp.stderr
@@ -142,7 +142,7 @@ def test_stored_labels_and_sources(db, tmp_path):
     assert "replaced 7 earlier labels of set2" in again.stderr
 
 
-def test_without_labels_the_shipped_set_needs_both_benchmarks(db):
+def test_without_labels_the_shipped_set_needs_both_benchmarks(db: str) -> None:
     res = run(["judges", "eval", "--judge", "heuristic", "--db", db])
     assert isinstance(res.exception, ToolexError)
     msg = str(res.exception)
@@ -152,7 +152,7 @@ def test_without_labels_the_shipped_set_needs_both_benchmarks(db):
     assert isinstance(shipped.exception, ToolexError)
 
 
-def test_misspelled_names_are_refused(db):
+def test_misspelled_names_are_refused(db: str) -> None:
     for args in (
         ["judges", "eval", "--judge", "heuristic", "--benchmark", "bb"],
         ["judges", "eval", "--judge", "heuristic", "--expansion", "defualt"],
@@ -163,7 +163,7 @@ def test_misspelled_names_are_refused(db):
         assert "did you mean" in str(res.exception), args
 
 
-def test_heuristic_dry_run_costs_nothing(db):
+def test_heuristic_dry_run_costs_nothing(db: str) -> None:
     res = run(
         ["judges", "eval", "--judge", "heuristic", "--labels", str(SMALL), "--db", db]
         + ["--dry-run", "--format", "json"]
@@ -205,7 +205,9 @@ def responder(provider, body):
     return json.dumps({"verdict": "yes" if yes else "no", "reason": "scripted verify answer"})
 
 
-def test_an_llm_judge_through_the_ledger(db, tmp_path, monkeypatch):
+def test_an_llm_judge_through_the_ledger(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     with ScriptedServer(responder) as server:
@@ -255,7 +257,7 @@ def test_an_llm_judge_through_the_ledger(db, tmp_path, monkeypatch):
 
 @pytest.mark.shared_data
 @pytest.mark.slow
-def test_heuristic_on_the_shipped_set(shared_data, tmp_path):
+def test_heuristic_on_the_shipped_set(shared_data: Path, tmp_path: Path) -> None:
     db = str(tmp_path / "shipped.duckdb")
     for fmt in ("toolret", "stabletoolbench"):
         res = run(["load", fmt, str(shared_data / fmt), "--db", db])

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -91,7 +92,7 @@ NEW_NAMES = {
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory):
+def world(tmp_path_factory: pytest.TempPathFactory):
     """The fixture store and the input files of the load/import commands."""
     root = tmp_path_factory.mktemp("names")
     db = root / "names.duckdb"
@@ -127,7 +128,9 @@ def fingerprint(db: str) -> str:
     return digest.hexdigest()
 
 
-def toolex(args: list[str], monkeypatch, capsys) -> tuple[int, str]:
+def toolex(
+    args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
     """Run `toolex ARGS` through its real entry point; (exit code, stderr)."""
     monkeypatch.setattr(sys, "argv", ["toolex", *args])
     with pytest.raises(SystemExit) as stop:
@@ -140,7 +143,15 @@ def toolex(args: list[str], monkeypatch, capsys) -> tuple[int, str]:
 @pytest.mark.parametrize(
     ("path", "args", "names"), CASES, ids=[f"{p}:{n[0]}:{i}" for i, (p, _, n) in enumerate(CASES)]
 )
-def test_a_misspelled_name_is_refused(world, path, args, names, monkeypatch, capsys, tmp_path):
+def test_a_misspelled_name_is_refused(
+    world,
+    path,
+    args,
+    names,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
     wrong, meant = names
     out_dir = tmp_path / "out"
     filled = []
@@ -159,7 +170,7 @@ def test_a_misspelled_name_is_refused(world, path, args, names, monkeypatch, cap
     assert not out_dir.exists()  # no report folder, no export file
 
 
-def test_every_named_option_has_a_case():
+def test_every_named_option_has_a_case() -> None:
     """Each command's --benchmark/--expansion/--run is either checked (a StoredName option,
     with a case above) or names something the command writes (NEW_NAMES)."""
     covered = {

@@ -4,6 +4,8 @@ Parquet slices the Spark engine would send."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import duckdb
 import pytest
 import sqlglot
@@ -69,14 +71,14 @@ def used(sql: str) -> dict:
 
 
 @pytest.mark.parametrize("name", QUERIES)
-def test_expanded_macros_give_the_macros_rows(small_store, name):
+def test_expanded_macros_give_the_macros_rows(small_store, name) -> None:
     want = small_store.rows(name, used(sql_text(name)))
     sql = as_one_statement(name)
     assert_rows_close(small_store.user_sql(sql, used(sql)).to_pylist(), want)
 
 
 @pytest.mark.parametrize("name", QUERIES)
-def test_the_input_slices_hold_all_the_metric_sql_reads(small_store, tmp_path, name):
+def test_the_input_slices_hold_all_the_metric_sql_reads(small_store, tmp_path: Path, name) -> None:
     """A bare DuckDB that holds nothing but the slices gives the same rows as the store."""
     expansion = expand(sqlglot.parse_one(sql_text(name), read="duckdb"), metric_macros())
     tables = base_tables(expansion)
@@ -104,7 +106,7 @@ def test_the_input_slices_hold_all_the_metric_sql_reads(small_store, tmp_path, n
     assert runs == (3, 10)  # only the runs asked for, only down to the largest K
 
 
-def test_a_call_becomes_one_view_per_distinct_arguments():
+def test_a_call_becomes_one_view_per_distinct_arguments() -> None:
     macros = read_macros(
         [
             ("a", "CREATE TEMP MACRO pick(p_x) AS TABLE SELECT * FROM t WHERE x = p_x"),

@@ -34,7 +34,7 @@ QUERIES = int(os.environ.get("TOOLEX_SPARK_QUERIES", "1400"))
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory):
+def demo_db(tmp_path_factory: pytest.TempPathFactory):
     """The demo's store (toolex demo), with BM25 only: its expansion and both run levels,
     without the seconds WordLlama spends embedding the library."""
     from toolex.cli.demo import run_demo
@@ -46,7 +46,7 @@ def demo_db(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def tooleq_db(tmp_path_factory):
+def tooleq_db(tmp_path_factory: pytest.TempPathFactory):
     db = tmp_path_factory.mktemp("tooleq") / "tooleq.duckdb"
     with Store.open(db) as store:
         counts = tooleq_input.build(store, n_queries=QUERIES)
@@ -56,14 +56,16 @@ def tooleq_db(tmp_path_factory):
     return str(db)
 
 
-def eval_rows(monkeypatch, db: str, engine: str, metrics: list[str]) -> list[dict]:
+def eval_rows(
+    monkeypatch: pytest.MonkeyPatch, db: str, engine: str, metrics: list[str]
+) -> list[dict]:
     """The rows `toolex eval --per-query --format json` prints: the summary rows, then one per
     query. Caught on their way to the printer, which rounds floats to 12 significant digits (a
     last-digit difference would flip a rounding and hide what is compared), and not printed:
     the printer is the same for both engines, and JSON of 200,000 rows takes seconds."""
     caught: list[dict] = []
 
-    def spy(rows, fmt, *args, **kwargs):
+    def spy(rows, fmt, *args, **kwargs) -> None:
         assert fmt == "json"
         caught.extend(rows)
 
@@ -91,7 +93,9 @@ def assert_same_scores(spark_rows: list[dict], duck_rows: list[dict]) -> None:
     assert worst <= TOL, f"Spark and DuckDB differ by up to {worst:.1e}"
 
 
-def test_spark_scores_the_demo_store_as_duckdb_does(spark, demo_db, monkeypatch):
+def test_spark_scores_the_demo_store_as_duckdb_does(
+    spark, demo_db, monkeypatch: pytest.MonkeyPatch
+) -> None:
     duck = eval_rows(monkeypatch, demo_db, "duckdb", DEMO_METRICS)
     got = eval_rows(monkeypatch, demo_db, "spark", DEMO_METRICS)
     assert_same_scores(got, duck)
@@ -100,7 +104,9 @@ def test_spark_scores_the_demo_store_as_duckdb_does(spark, demo_db, monkeypatch)
     assert any(r["new"] > r["old"] for r in per_query)  # the expansion changes scores
 
 
-def test_spark_scores_a_tooleq_shaped_store_as_duckdb_does(spark, tooleq_db, monkeypatch):
+def test_spark_scores_a_tooleq_shaped_store_as_duckdb_does(
+    spark, tooleq_db, monkeypatch: pytest.MonkeyPatch
+) -> None:
     duck = eval_rows(monkeypatch, tooleq_db, "duckdb", TOOLEQ_METRICS)
     got = eval_rows(monkeypatch, tooleq_db, "spark", TOOLEQ_METRICS)
     assert_same_scores(got, duck)

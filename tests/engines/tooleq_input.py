@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from toolex.store import Store
+
 BENCH = "tooleq"
 CATEGORIES = ("code", "web", "customized")
 # Ground-truth items of one query lie this far apart in the library, so a neighbour (+1..+5)
@@ -21,7 +23,7 @@ SPREAD = 577
 
 
 def build(
-    store, n_queries: int = 7000, n_runs: int = 10, depth: int = 100, seed: int = 13
+    store: Store, n_queries: int = 7000, n_runs: int = 10, depth: int = 100, seed: int = 13
 ) -> dict[str, int]:
     """Fill ``store`` (empty, migrated) with the benchmark; returns its row counts."""
     rng = np.random.default_rng(seed)

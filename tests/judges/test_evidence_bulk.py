@@ -90,13 +90,17 @@ def _compare(store: Store, benchmark: str, tasks: list[VerifyTask], mode: str) -
 
 
 @pytest.mark.parametrize("mode", ["strict", "prescreen"])
-def test_bulk_verdicts_equal_per_pair_on_the_sample(sample_pairs, mode: str) -> None:
+def test_bulk_verdicts_equal_per_pair_on_the_sample(
+    sample_pairs: tuple[Store, list[VerifyTask]], mode: str
+) -> None:
     store, tasks = sample_pairs
     assert len(tasks) > 1000
     _compare(store, "sample", tasks, mode)
 
 
-def test_bulk_verdicts_equal_per_pair_on_toolret(toolret_pairs) -> None:
+def test_bulk_verdicts_equal_per_pair_on_toolret(
+    toolret_pairs: tuple[Store, list[VerifyTask]],
+) -> None:
     """Strict: the path that skips measuring vetoed pairs (the pre-screen reads every pair's
     measurements, which test_bulk_evidence_equals_per_pair compares)."""
     store, tasks = toolret_pairs
@@ -104,13 +108,17 @@ def test_bulk_verdicts_equal_per_pair_on_toolret(toolret_pairs) -> None:
     _compare(store, "toolret", tasks, "strict")
 
 
-def test_bulk_verdicts_equal_per_pair_on_apigen_and_toolink(toolret_more_pairs) -> None:
+def test_bulk_verdicts_equal_per_pair_on_apigen_and_toolink(
+    toolret_more_pairs: tuple[Store, list[VerifyTask]],
+) -> None:
     store, tasks = toolret_more_pairs
     assert len(tasks) > 1000
     _compare(store, "toolret", tasks, "strict")
 
 
-def test_bulk_evidence_equals_per_pair(sample_pairs, toolret_pairs) -> None:
+def test_bulk_evidence_equals_per_pair(
+    sample_pairs: tuple[Store, list[VerifyTask]], toolret_pairs: tuple[Store, list[VerifyTask]]
+) -> None:
     """Every measurement of every pair, not only the verdicts they give."""
     for (store, tasks), benchmark in ((sample_pairs, "sample"), (toolret_pairs, "toolret")):
         reader = HeuristicJudge(store, benchmark=benchmark).reader()

@@ -17,7 +17,7 @@ from toolex.store import Store
 
 
 @pytest.fixture(scope="module")
-def libraries(tmp_path_factory):
+def libraries(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("shapes")
     with Store.open(str(root / "shapes.duckdb")) as store:
         out = {}
@@ -28,7 +28,7 @@ def libraries(tmp_path_factory):
 
 
 @pytest.mark.parametrize("library", ["rapidapi", "generated", "plugins"])
-def test_no_whole_request_no_response_keys_no_other_steps_values(libraries, library):
+def test_no_whole_request_no_response_keys_no_other_steps_values(libraries, library: str) -> None:
     decomposed = libraries[library]
     assert decomposed  # every query of the library was decomposed
     for task, subs in decomposed.values():
@@ -47,7 +47,7 @@ def texts(libraries, library, key):
     return [s.text for s in libraries[library][key][1]]
 
 
-def test_each_step_keeps_its_own_values_and_only_those(libraries):
+def test_each_step_keeps_its_own_values_and_only_those(libraries) -> None:
     speech, sms, parcel, vitals = texts(libraries, "generated", "g3")
     assert "'Good morning, team'" in speech and "5550001234" not in speech
     assert "'5550001234'" in sms and "'Running late'" in sms and "XY789" not in sms
@@ -58,28 +58,28 @@ def test_each_step_keeps_its_own_values_and_only_those(libraries):
     assert "Titanic" in film and "Emily" not in film and "Emily" not in image
 
 
-def test_a_lower_case_request_is_cut_into_its_sentences(libraries):
+def test_a_lower_case_request_is_cut_into_its_sentences(libraries) -> None:
     team, schedule, box = texts(libraries, "rapidapi", "q3")
     assert team == "Give the team info for the team with the id 18"
     assert schedule == "Get the schedule for may 5, 2022"
     assert box == "Get the box score of the game 401244185"
 
 
-def test_an_ask_that_points_back_is_split_by_the_list_it_points_to(libraries):
+def test_an_ask_that_points_back_is_split_by_the_list_it_points_to(libraries) -> None:
     assert texts(libraries, "rapidapi", "q5") == [
         "Get the historical performance of the AUD/NZD pair",
         "Get options for the QQQ ETF",
     ]
 
 
-def test_a_list_s_shared_tail_stays_with_every_item(libraries):
+def test_a_list_s_shared_tail_stays_with_every_item(libraries) -> None:
     assert texts(libraries, "rapidapi", "q6") == [
         "What is the ZIP code of the IP address 8.8.8.8",
         "What is the latitude and longitude coordinates of the IP address 8.8.8.8",
     ]
 
 
-def test_a_step_the_request_never_names_is_the_tools_own_step(libraries):
+def test_a_step_the_request_never_names_is_the_tools_own_step(libraries) -> None:
     locations, hotels, weather = texts(libraries, "rapidapi", "q1")
     assert locations.startswith("Search") and "dest" not in locations  # no response keys
     assert "Paris" in locations and "Eiffel Tower" not in locations  # context, not a step's
@@ -88,7 +88,7 @@ def test_a_step_the_request_never_names_is_the_tools_own_step(libraries):
     assert "download link" in link and "design.vsdx" not in link
 
 
-def test_a_plugin_request_is_its_one_step_with_its_values(libraries):
+def test_a_plugin_request_is_its_one_step_with_its_values(libraries) -> None:
     (rain,) = texts(libraries, "plugins", "m1")
     assert rain == "Will it rain in Tokyo this weekend"
     (flight,) = texts(libraries, "plugins", "m3")
@@ -114,7 +114,7 @@ def subs(*texts: str) -> list[SubQuery]:
     return [SubQuery(i, t, None, t, f"t{i}") for i, t in enumerate(texts)]
 
 
-def test_the_counts_fire_on_a_doc_phrase_before_the_whole_request():
+def test_the_counts_fire_on_a_doc_phrase_before_the_whole_request() -> None:
     request = "Can you give me the team info for the team 18? Also the box score of game 401244185."
     (team, box) = faults(
         request,
@@ -125,7 +125,7 @@ def test_the_counts_fire_on_a_doc_phrase_before_the_whole_request():
     assert box.whole_request and box.response_keys == ("success", "messsage")
 
 
-def test_the_counts_fire_on_another_step_s_values_but_not_on_context():
+def test_the_counts_fire_on_another_step_s_values_but_not_on_context() -> None:
     request = (
         "I'm a flight enthusiast from Paris. I want to know the live position of the aircraft "
         "with the ICAO code 'ABCD'. Can you fetch this information? Also, give me the total "

@@ -19,6 +19,7 @@ from llm.llm_support import (
     verify_tasks,
 )
 from toolex.llm.ledger import Ledger
+from toolex.store import Store
 
 # The client's timeout: what each hang costs, and the margin a loaded machine has before an
 # answered request would time out as well (every timeout must be a hang: issue 25).
@@ -27,7 +28,9 @@ HANG_TIMEOUT_S = 5.0
 
 @pytest.mark.slow
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_twenty_percent_faults_complete_and_every_fault_is_a_ledger_row(llm_env, store, provider):
+def test_twenty_percent_faults_complete_and_every_fault_is_a_ledger_row(
+    llm_env: dict[str, str], store: Store, provider: str
+) -> None:
     plan = FaultPlan(rate=0.2)
     verify, decompose = verify_tasks(100), decompose_tasks(30)
     with ScriptedServer(faults=plan) as s:  # a hang is held until the client gives up

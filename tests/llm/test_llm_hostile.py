@@ -14,6 +14,7 @@ from llm.scripted_answers import _k_of, correction, decomposition, default_respo
 from toolex.judges.parse import REASON_CAP
 from toolex.llm.corrections import ANSWER_CAP
 from toolex.llm.ledger import Ledger
+from toolex.store import Store
 
 DEPTH = 100_000  # far past the interpreter's recursion limit
 NESTED = '{"verdict": ' + "[" * DEPTH + "]" * DEPTH + ', "reason": "deep"}'
@@ -33,7 +34,9 @@ def first_then(bad: str):
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_deeply_nested_json_is_a_malformed_answer_recorded_and_retried(llm_env, store, provider):
+def test_deeply_nested_json_is_a_malformed_answer_recorded_and_retried(
+    llm_env: dict[str, str], store: Store, provider: str
+) -> None:
     with ScriptedServer(first_then(NESTED)) as s:
         judge = judge_for(provider, s, store, max_tokens=200_000)
         [outcome] = list(judge.verify(verify_tasks(1)))
@@ -47,7 +50,7 @@ def test_deeply_nested_json_is_a_malformed_answer_recorded_and_retried(llm_env, 
     assert second["status"] == "ok"
 
 
-def test_a_200_kb_reason_is_kept_cut_with_a_marker(llm_env, store):
+def test_a_200_kb_reason_is_kept_cut_with_a_marker(llm_env: dict[str, str], store: Store) -> None:
     with ScriptedServer(lambda p, b: HUGE_REASON) as s:
         judge = judge_for("openai", s, store, max_tokens=100_000)
         [outcome] = list(judge.verify(verify_tasks(1)))
@@ -62,7 +65,9 @@ def test_a_200_kb_reason_is_kept_cut_with_a_marker(llm_env, store):
 
 
 @pytest.mark.parametrize("answer", [SURROGATE, NOT_UTF8_SAFE], ids=["surrogate", "nul"])
-def test_text_the_store_cannot_encode_is_replaced_not_a_crash(llm_env, store, answer):
+def test_text_the_store_cannot_encode_is_replaced_not_a_crash(
+    llm_env: dict[str, str], store: Store, answer
+) -> None:
     with ScriptedServer(lambda p, b: answer) as s:
         [outcome] = list(judge_for("openai", s, store).verify(verify_tasks(1)))
     assert outcome.ok
@@ -70,7 +75,7 @@ def test_text_the_store_cannot_encode_is_replaced_not_a_crash(llm_env, store, an
     assert row["status"] == "ok" and row["response"].encode("utf-8")  # stored, and valid
 
 
-def test_a_5000_digit_number_is_a_malformed_answer(llm_env, store):
+def test_a_5000_digit_number_is_a_malformed_answer(llm_env: dict[str, str], store: Store) -> None:
     with ScriptedServer(first_then(LONG_NUMBER)) as s:
         judge = judge_for("openai", s, store, max_tokens=100_000)
         [outcome] = list(judge.decompose(decompose_tasks(1)))
@@ -78,7 +83,7 @@ def test_a_5000_digit_number_is_a_malformed_answer(llm_env, store):
     assert outcome.ok and first["status"] == "malformed" and "ValueError" in first["error"]
 
 
-def test_a_lying_token_count_is_unknown_not_a_crash(llm_env, store):
+def test_a_lying_token_count_is_unknown_not_a_crash(llm_env: dict[str, str], store: Store) -> None:
     usage = {"prompt_tokens": 10**12, "completion_tokens": -5, "total_tokens": "many"}
     with ScriptedServer(usage=usage) as s:
         [outcome] = list(judge_for("openai", s, store).verify(verify_tasks(1)))
@@ -90,7 +95,9 @@ def test_a_lying_token_count_is_unknown_not_a_crash(llm_env, store):
 HOSTILE = [NESTED, HUGE_REASON, SURROGATE, LONG_NUMBER, "", "null", "[1, 2]", '{"a": 1}' * 3]
 
 
-def test_every_paid_call_is_one_ledger_row_whatever_the_answer(llm_env, store):
+def test_every_paid_call_is_one_ledger_row_whatever_the_answer(
+    llm_env: dict[str, str], store: Store
+) -> None:
     """60 tasks, each answered with one of eight hostile answers first: all end answered, and
     the ledger holds exactly one row per request the server answered."""
 

@@ -3,6 +3,8 @@ instead of refusing "other settings", and is served the answers the model gave b
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from click.testing import CliRunner
 from pipeline.fixtures import build
 
@@ -13,7 +15,7 @@ from toolex.pipeline.record import differences
 from toolex.store import Store
 
 
-def test_judges_are_compared_by_identity():
+def test_judges_are_compared_by_identity() -> None:
     a = "compat:http://127.0.0.1:8080/v1#qwen"
     assert (
         judge_identity(a)
@@ -30,7 +32,9 @@ def test_judges_are_compared_by_identity():
     assert differences(config, other, made, ["verify"]) == [f"verify.judge: {a} -> {b}"]
 
 
-def test_expand_resumes_on_a_server_moved_to_another_port(llm_env, tmp_path):
+def test_expand_resumes_on_a_server_moved_to_another_port(
+    llm_env: dict[str, str], tmp_path: Path
+) -> None:
     db = str(tmp_path / "b.duckdb")
     with Store.open(db) as store:
         build(store)

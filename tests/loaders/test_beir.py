@@ -1,12 +1,15 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from toolex.errors import InputError
 from toolex.loaders import load_beir
+from toolex.store import Store
 
 
-def test_beir_fixture(store, data_dir):
+def test_beir_fixture(store: Store, data_dir: Path) -> None:
     result = load_beir(store, data_dir / "beir", name="mini")
     # q3 is unjudged, and the score-0 judgment (q1, t3) is not ground truth
     assert (result.items, result.queries, result.qrels) == (3, 2, 3)
@@ -26,6 +29,6 @@ def test_beir_fixture(store, data_dir):
     ).fetchone() == ("weather_now", "OpenMeteo")
 
 
-def test_beir_other_split_missing(store, data_dir):
+def test_beir_other_split_missing(store: Store, data_dir: Path) -> None:
     with pytest.raises(InputError, match="missing qrels/dev.tsv"):
         load_beir(store, data_dir / "beir", split="dev")

@@ -15,6 +15,7 @@ from toolex.errors import InputError
 from toolex.loaders import load_beir, load_skillret
 from toolex.loaders.beir import parse_packed
 from toolex.loaders.trec_ids import trec_escape, trec_unescape
+from toolex.store import Store
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 PACKED = (
@@ -31,7 +32,7 @@ def _beir(tmp_path: Path) -> Path:
     return root
 
 
-def test_repeated_qrels_lines_are_merged_keeping_the_max(store, tmp_path):
+def test_repeated_qrels_lines_are_merged_keeping_the_max(store: Store, tmp_path: Path) -> None:
     root = _beir(tmp_path)
     qrels = root / "qrels" / "test.tsv"
     qrels.write_text(qrels.read_text() + "q1\tt1\t3\nq2\tt3\t1\n", encoding="utf-8")
@@ -43,7 +44,7 @@ def test_repeated_qrels_lines_are_merged_keeping_the_max(store, tmp_path):
     assert any("2 qrels line(s) repeat a (query id, corpus id) pair" in n for n in result.notes)
 
 
-def test_errors_name_the_query_id_not_a_record(store, tmp_path):
+def test_errors_name_the_query_id_not_a_record(store: Store, tmp_path: Path) -> None:
     root = _beir(tmp_path)
     qrels = root / "qrels" / "test.tsv"
     qrels.write_text(qrels.read_text() + "10666\tt1\tmany\n", encoding="utf-8")
@@ -52,7 +53,7 @@ def test_errors_name_the_query_id_not_a_record(store, tmp_path):
     assert "query id 10666" in str(info.value) and "record" not in str(info.value)
 
 
-def test_packed_toolbench_text_becomes_fields():
+def test_packed_toolbench_text_becomes_fields() -> None:
     api = parse_packed(PACKED)
     assert api is not None
     assert api["api_name"] == "Live Scores" and api["tool_name"] == "Soccer Data"
@@ -63,7 +64,9 @@ def test_packed_toolbench_text_becomes_fields():
     assert parse_packed("tool_name: x, description without an api name") is None
 
 
-def test_a_packed_corpus_loads_name_platform_category_and_parameters(store, tmp_path):
+def test_a_packed_corpus_loads_name_platform_category_and_parameters(
+    store: Store, tmp_path: Path
+) -> None:
     root = _beir(tmp_path)
     rows = [
         {"_id": "s1", "title": "", "text": PACKED},
@@ -85,7 +88,7 @@ def test_a_packed_corpus_loads_name_platform_category_and_parameters(store, tmp_
     )
 
 
-def test_skillret_sample_loads_skills_as_items(store):
+def test_skillret_sample_loads_skills_as_items(store: Store) -> None:
     result, data = load_skillret(store, DATA / "skillret")
     assert (result.items, result.queries, result.qrels) == (6, 4, 6)
     # sq4's second label has relevance 1 (a substitute), not a second step
@@ -101,7 +104,9 @@ def test_skillret_sample_loads_skills_as_items(store):
     assert tasks["sq2"] == "multi_skill_composition"
 
 
-def test_skillret_labels_from_the_queries_when_there_is_no_qrels_file(store, tmp_path):
+def test_skillret_labels_from_the_queries_when_there_is_no_qrels_file(
+    store: Store, tmp_path: Path
+) -> None:
     root = tmp_path / "skillret"
     shutil.copytree(DATA / "skillret", root)
     (root / "qrels" / "test.jsonl").unlink()
@@ -110,7 +115,7 @@ def test_skillret_labels_from_the_queries_when_there_is_no_qrels_file(store, tmp
     assert store.con.execute("SELECT DISTINCT relevance FROM qrels").fetchall() == [(1,)]
 
 
-def test_load_plain_help_shows_the_schema_with_an_example():
+def test_load_plain_help_shows_the_schema_with_an_example() -> None:
     from toolex.cli import cli
 
     out = CliRunner().invoke(cli, ["load", "plain", "--help"]).output
@@ -121,11 +126,11 @@ def test_load_plain_help_shows_the_schema_with_an_example():
 @pytest.mark.parametrize(
     "item", ["Pack & Send::/api/Tracking/", "a%b c", "tab\there", "no\u00a0break", "a%41"]
 )
-def test_trec_id_mapping_round_trips(item):
+def test_trec_id_mapping_round_trips(item: str) -> None:
     escaped = trec_escape(item)
     assert len(escaped.split()) == 1 and trec_unescape(escaped) == item
 
 
-def test_a_third_party_percent_is_left_alone():
+def test_a_third_party_percent_is_left_alone() -> None:
     assert trec_unescape("a%41b") == "a%41b"
     assert trec_unescape("Pack%20&%20Send") == "Pack & Send"

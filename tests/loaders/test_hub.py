@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -12,6 +13,7 @@ import pytest
 
 from toolex.errors import ModelUnavailableError, ToolexError
 from toolex.loaders.hub import load_toolret_hub
+from toolex.store import Store
 
 
 def connections(monkeypatch: pytest.MonkeyPatch) -> list[object]:
@@ -28,7 +30,9 @@ def connections(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     return made
 
 
-def test_offline_env_fails_fast_naming_the_alternative(store, tmp_path, monkeypatch):
+def test_offline_env_fails_fast_naming_the_alternative(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     made = connections(monkeypatch)
     with pytest.raises(ModelUnavailableError, match="toolex load toolret <folder>"):
@@ -36,7 +40,9 @@ def test_offline_env_fails_fast_naming_the_alternative(store, tmp_path, monkeypa
     assert made == []  # offline: not one connection tried
 
 
-def test_unreachable_hub_fails_fast(store, tmp_path, monkeypatch):
+def test_unreachable_hub_fails_fast(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
@@ -50,12 +56,14 @@ def test_unreachable_hub_fails_fast(store, tmp_path, monkeypatch):
     assert store.con.execute("SELECT count(*) FROM benchmarks").fetchone()[0] == 0
 
 
-def test_unknown_task(store, tmp_path):
+def test_unknown_task(store: Store, tmp_path: Path) -> None:
     with pytest.raises(ToolexError, match="unknown ToolRet task"):
         load_toolret_hub(store, ["nope"], cache_dir=tmp_path)
 
 
-def test_cached_files_load_offline(store, tmp_path, monkeypatch):
+def test_cached_files_load_offline(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     q = tmp_path / "ToolRet-Queries/apibank"
     t = tmp_path / "ToolRet-Tools/web"
@@ -139,7 +147,9 @@ def _parquet(table: pa.Table) -> bytes:
     return buf.getvalue()
 
 
-def test_download_through_huggingface_hub(store, tmp_path, monkeypatch):
+def test_download_through_huggingface_hub(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     labels = json.dumps([{"id": "apibank_tool_1", "relevance": 1}])
     queries = pa.table(

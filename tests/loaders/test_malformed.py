@@ -32,7 +32,7 @@ def _dump(path: Path, value) -> str:
 
 
 @pytest.fixture(scope="module")
-def world(shared_data, tmp_path_factory):
+def world(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
     """A store holding real apibank, real G3_instruction, the BEIR and plain fixtures."""
     root = tmp_path_factory.mktemp("world")
     store = Store.open(root / "w.duckdb")
@@ -149,7 +149,7 @@ def toolret_encoding(d: Path):
         toolret_encoding,
     ],
 )
-def test_toolret_malformed_copy(world, shared_data, tmp_path, mutate):
+def test_toolret_malformed_copy(world, shared_data: Path, tmp_path: Path, mutate) -> None:
     store, before = world
     folder = _toolret_copy(shared_data, tmp_path)
     path, line, record, field, message = mutate(folder)
@@ -241,7 +241,7 @@ def stb_encoding(f: Path):
 @pytest.mark.parametrize(
     "mutate", [stb_malformed, stb_missing, stb_duplicate, stb_dangling, stb_empty, stb_encoding]
 )
-def test_stabletoolbench_malformed_copy(world, shared_data, tmp_path, mutate):
+def test_stabletoolbench_malformed_copy(world, shared_data: Path, tmp_path: Path, mutate) -> None:
     store, before = world
     f = _stb_copy(shared_data, tmp_path)
     path, line, record, field, message = mutate(f)
@@ -254,7 +254,7 @@ def test_stabletoolbench_malformed_copy(world, shared_data, tmp_path, mutate):
 # -- BEIR and plain (copies of the committed fixtures) ----------------------------------------
 
 
-def _lines_edit(f: Path, lineno: int, new: str | None):
+def _lines_edit(f: Path, lineno: int, new: str | None) -> None:
     lines = f.read_text(encoding="utf-8").split("\n")
     lines[lineno - 1] = new if new is not None else lines[lineno - 1]
     f.write_text("\n".join(lines), encoding="utf-8")
@@ -291,7 +291,7 @@ BEIR_CASES = [
 
 
 @pytest.mark.parametrize("case", BEIR_CASES, ids=[c[-1] for c in BEIR_CASES])
-def test_beir_malformed_copy(world, tmp_path, case):
+def test_beir_malformed_copy(world, tmp_path: Path, case) -> None:
     store, before = world
     name, line, new, record, field, message = case
     root = tmp_path / "beir"
@@ -303,7 +303,7 @@ def test_beir_malformed_copy(world, tmp_path, case):
     assert store_state(store) == before
 
 
-def test_beir_encoding(world, tmp_path):
+def test_beir_encoding(world, tmp_path: Path) -> None:
     store, before = world
     root = tmp_path / "beir"
     shutil.copytree(DATA / "beir", root)
@@ -331,7 +331,7 @@ PLAIN_CASES = [
 
 
 @pytest.mark.parametrize("case", PLAIN_CASES, ids=[c[-1] for c in PLAIN_CASES])
-def test_plain_malformed_copy(world, tmp_path, case):
+def test_plain_malformed_copy(world, tmp_path: Path, case) -> None:
     store, before = world
     name, line, new, record, field, message = case
     root = tmp_path / "plain"
@@ -350,7 +350,7 @@ def test_plain_malformed_copy(world, tmp_path, case):
     assert store_state(store) == before
 
 
-def test_plain_encoding(world, tmp_path):
+def test_plain_encoding(world, tmp_path: Path) -> None:
     store, before = world
     root = tmp_path / "plain"
     shutil.copytree(DATA / "plain", root)

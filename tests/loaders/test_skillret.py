@@ -45,7 +45,7 @@ def combinations(db: str, expansion: str = "substitutable") -> dict:
     return {(q, c): items for q, c, items in rows}
 
 
-def test_substitutable_labels_are_an_expansion_s_valid_combinations(tmp_path):
+def test_substitutable_labels_are_an_expansion_s_valid_combinations(tmp_path: Path) -> None:
     db = str(tmp_path / "s.duckdb")
     res = load(db, DATA)
     assert res.exit_code == 0, res.output
@@ -70,7 +70,7 @@ def test_substitutable_labels_are_an_expansion_s_valid_combinations(tmp_path):
     assert (row["expansion"], row["valid"], row["alternatives"]) == ("substitutable", 2, 1)
 
 
-def test_skip_drops_them_counted(tmp_path):
+def test_skip_drops_them_counted(tmp_path: Path) -> None:
     db = str(tmp_path / "s.duckdb")
     res = load(db, DATA, "--substitutable", "skip")
     assert res.exit_code == 0, res.output
@@ -80,7 +80,7 @@ def test_skip_drops_them_counted(tmp_path):
 
 
 @pytest.mark.parametrize(("n", "version"), [(4997, "v1.0"), (4392, "v1.1"), (10, "unknown")])
-def test_the_version_is_read_from_the_test_queries(tmp_path, n, version):
+def test_the_version_is_read_from_the_test_queries(tmp_path: Path, n: int, version: str) -> None:
     queries = [{"id": f"q{i}", "query": f"do thing {i}", "skill_ids": ["a"]} for i in range(n)]
     root = write(tmp_path / "sr", [skill("a")], queries, [])
     (root / "qrels" / "test.jsonl").unlink()
@@ -92,7 +92,7 @@ def test_the_version_is_read_from_the_test_queries(tmp_path, n, version):
         assert "version unknown (10 test queries" in data.version
 
 
-def test_a_multi_skill_query_places_a_substitute_on_the_seed_it_names(tmp_path):
+def test_a_multi_skill_query_places_a_substitute_on_the_seed_it_names(tmp_path: Path) -> None:
     skills = [skill(i) for i in ("a", "b", "a2", "b2", "x")]
     queries = [{"id": "q", "query": "a then b"}]
     qrels = [
@@ -113,7 +113,7 @@ def test_a_multi_skill_query_places_a_substitute_on_the_seed_it_names(tmp_path):
     assert sorted(combos.values()) == [["a", "b2"], ["a2", "b"], ["a2", "b2"]]
 
 
-def test_a_substitute_naming_no_seed_of_its_query_is_a_located_error(tmp_path):
+def test_a_substitute_naming_no_seed_of_its_query_is_a_located_error(tmp_path: Path) -> None:
     qrels = [
         {"query_id": "q", "skill_id": "a", "relevance": 2},
         {"query_id": "q", "skill_id": "b", "relevance": 1, "seed_id": "zz"},
@@ -124,7 +124,7 @@ def test_a_substitute_naming_no_seed_of_its_query_is_a_located_error(tmp_path):
     assert "test.jsonl:2, field 'seed_id': names 'zz' as the seed" in str(err.value)
 
 
-def test_a_seed_labelled_twice_keeps_dense_slots_and_its_substitute_imports(tmp_path):
+def test_a_seed_labelled_twice_keeps_dense_slots_and_its_substitute_imports(tmp_path: Path) -> None:
     """The merge of issue 26.5 with 27.1: a seed listed twice is one label in its first slot, the
     later seeds move up (slots 0..k-1), and a substitute lands on its seed's merged slot, so the
     combinations import (which refuses a slot outside the query's) takes it."""
@@ -146,7 +146,7 @@ def test_a_seed_labelled_twice_keeps_dense_slots_and_its_substitute_imports(tmp_
     assert combinations(db) == {("q", 0): ["a", "b"], ("q", 1): ["a", "b2"]}
 
 
-def test_a_skill_id_with_a_newline_is_refused_at_its_line(tmp_path):
+def test_a_skill_id_with_a_newline_is_refused_at_its_line(tmp_path: Path) -> None:
     """Issue 27.2 holds for SkillRet's labels too: an id with a control character is refused
     with file, line and the field as the file spells it (skill_id), before anything is stored."""
     qrels = [

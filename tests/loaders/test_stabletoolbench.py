@@ -4,6 +4,7 @@ labels-per-query histograms read off the files (distinct relevant APIs per query
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +23,7 @@ GROUPS = {  # queries (README), labels-per-query histogram (counted independentl
 
 
 @pytest.fixture(scope="module")
-def loaded(shared_data, tmp_path_factory):
+def loaded(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
     store = Store.open(tmp_path_factory.mktemp("stb") / "t.duckdb")
     result = load_stabletoolbench(store, shared_data / "stabletoolbench")
     yield store, result
@@ -30,7 +31,7 @@ def loaded(shared_data, tmp_path_factory):
 
 
 @pytest.mark.parametrize("group", sorted(GROUPS))
-def test_every_group_has_its_counts(loaded, group):
+def test_every_group_has_its_counts(loaded, group) -> None:
     store, _ = loaded
     n_queries, hist = GROUPS[group]
     assert (
@@ -47,7 +48,7 @@ def test_every_group_has_its_counts(loaded, group):
     assert dict(rows) == hist
 
 
-def test_library_is_the_union_of_api_lists(loaded):
+def test_library_is_the_union_of_api_lists(loaded) -> None:
     store, result = loaded
     assert result.items == 2479
     assert (result.queries, result.qrels) == (765, 1795)
@@ -63,7 +64,7 @@ def test_library_is_the_union_of_api_lists(loaded):
     assert result.notes[1].startswith("4 repeated 'relevant APIs'")
 
 
-def test_ids_and_label_order(loaded, shared_data):
+def test_ids_and_label_order(loaded, shared_data: Path) -> None:
     store, _ = loaded
     rec = json.loads((shared_data / "stabletoolbench/test_instruction/G1_tool.json").read_text())[0]
     qid = f"G1_tool:{rec['query_id']}"
@@ -80,7 +81,7 @@ def test_ids_and_label_order(loaded, shared_data):
     )
 
 
-def test_solvable_ids_filter_and_repeated_labels(tmp_path):
+def test_solvable_ids_filter_and_repeated_labels(tmp_path: Path) -> None:
     api = {"category_name": "Data", "tool_name": "T", "api_name": "a", "api_description": "d"}
     api_b = api | {"api_name": "b"}
     recs = [

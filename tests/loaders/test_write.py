@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -15,13 +16,13 @@ from toolex.store import Store
 
 
 @pytest.fixture
-def mini(tmp_path, data_dir):
+def mini(tmp_path: Path, data_dir: Path):
     dst = tmp_path / "toolret"
     shutil.copytree(data_dir / "toolret_mini", dst)
     return dst
 
 
-def test_same_content_twice_is_a_no_op(store, mini):
+def test_same_content_twice_is_a_no_op(store: Store, mini) -> None:
     first = load_toolret(store, mini)
     before = store_state(store)
     again = load_toolret(store, mini)
@@ -30,7 +31,7 @@ def test_same_content_twice_is_a_no_op(store, mini):
     assert store_state(store) == before  # loaded_at untouched too
 
 
-def test_different_content_needs_replace(store, mini):
+def test_different_content_needs_replace(store: Store, mini) -> None:
     load_toolret(store, mini)
     tools = mini / "mini" / "tools.json"
     data = json.loads(tools.read_text())
@@ -46,7 +47,7 @@ def test_different_content_needs_replace(store, mini):
     assert text == "name: Translate\ndescription: Translate text, now better."
 
 
-def test_replace_deletes_dependent_rows_and_warns_about_runs(store, mini):
+def test_replace_deletes_dependent_rows_and_warns_about_runs(store: Store, mini) -> None:
     load_toolret(store, mini)
     store.con.execute("INSERT INTO item_docs VALUES ('toolret', 'mini_tool_0', 'x', '{}', 't')")
     store.con.execute(
@@ -62,7 +63,9 @@ def test_replace_deletes_dependent_rows_and_warns_about_runs(store, mini):
     assert any("1 run(s)" in n for n in result.notes)
 
 
-def test_failure_inside_the_transaction_rolls_back(store, mini, monkeypatch):
+def test_failure_inside_the_transaction_rolls_back(
+    store: Store, mini, monkeypatch: pytest.MonkeyPatch
+) -> None:
     load_toolret(store, mini)
     before = store_state(store)
     (mini / "mini" / "queries.json").write_text(
@@ -81,7 +84,7 @@ def test_failure_inside_the_transaction_rolls_back(store, mini, monkeypatch):
     assert store_state(store) == before
 
 
-def test_loaded_rows(store, mini):
+def test_loaded_rows(store: Store, mini) -> None:
     load_toolret(store, mini)
     q = store.con.execute(
         "SELECT query_id, task, category, text, instruction FROM queries ORDER BY 1"
@@ -119,7 +122,7 @@ def test_loaded_rows(store, mini):
     assert bench == ("toolret", 64)
 
 
-def test_stored_benchmark_is_a_benchmarks_row(store, mini):
+def test_stored_benchmark_is_a_benchmarks_row(store: Store, mini) -> None:
     """The record the writer reads back has the table's columns, in order (STYLE 6)."""
     columns = [row[0] for row in store.con.execute("DESCRIBE benchmarks").fetchall()]
     assert list(StoredBenchmark._fields) == columns
@@ -134,7 +137,7 @@ def test_stored_benchmark_is_a_benchmarks_row(store, mini):
     )
 
 
-def test_arrow_rows_equal_pyarrows_own_conversion():
+def test_arrow_rows_equal_pyarrows_own_conversion() -> None:
     """arrow_rows lays strings and int32s into Arrow's buffers itself (pyarrow's conversion
     imports pandas): the table equals from_pylist's, across chunks, with nulls, missing keys
     and non-ASCII text; a value of the wrong type still raises pyarrow's error."""

@@ -14,15 +14,16 @@ from pipeline.products import PLATFORMS, add_products, random_queries
 from toolex.pipeline import assemble, kbest
 from toolex.pipeline.stage import StageContext
 from toolex.pipeline.stats import annotation_table, combination_counts, safety_limit_hits
+from toolex.store import Store
 
 
 @pytest.fixture
-def bstore(store):
+def bstore(store: Store):
     add_benchmark(store)
     return store
 
 
-def ctx(store, ids, expansion="default"):
+def ctx(store: Store, ids, expansion="default"):
     return StageContext(store, "b", expansion, ids)
 
 
@@ -45,7 +46,7 @@ def random_slots(rng):
     return slots
 
 
-def test_best_first_and_count_before_match_the_whole_product_ranked():
+def test_best_first_and_count_before_match_the_whole_product_ranked() -> None:
     rng = random.Random(11)
     for _ in range(100):
         slots = random_slots(rng)
@@ -55,7 +56,7 @@ def test_best_first_and_count_before_match_the_whole_product_ranked():
             assert kbest.count_before(slots, items) == position
 
 
-def test_a_tie_at_the_budget_keeps_the_greater_item_list(bstore):
+def test_a_tie_at_the_budget_keeps_the_greater_item_list(bstore) -> None:
     # (x, y) and (y, x) tie at 1/61 + 1/62 (a + b == b + a exactly); items DESC puts (y, x) first
     slots = [("r0", [("x", 1, True), ("y", 2, True)]), ("r1", [("x", 1, True), ("y", 2, True)])]
     add_products(bstore, {"q": slots})
@@ -75,8 +76,13 @@ def test_a_tie_at_the_budget_keeps_the_greater_item_list(bstore):
      (4, "strict", 3, 1000)],
 )  # fmt: skip
 def test_the_same_rows_as_the_materialising_assembly_up_to_the_budget(
-    bstore, monkeypatch, seed, mode, audit_cap, safety_limit
-):
+    bstore,
+    monkeypatch: pytest.MonkeyPatch,
+    seed: int,
+    mode: str,
+    audit_cap: int | None,
+    safety_limit: int,
+) -> None:
     monkeypatch.setattr(assemble, "CHUNK", 20)  # several transactions, as a big run has
     queries = random_queries(seed, n=25)
     add_products(bstore, queries, expansions=("new", "ref"), platforms=PLATFORMS)
@@ -108,7 +114,9 @@ def test_the_same_rows_as_the_materialising_assembly_up_to_the_budget(
             assert kept.equals(combos if name == "combinations" else items)
 
 
-def test_a_hundred_million_combinations_store_only_the_budget(bstore, monkeypatch):
+def test_a_hundred_million_combinations_store_only_the_budget(
+    bstore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # 8 slots of 10 accepted items: 10^8 combinations, the references unretrieved (rank 21),
     # so the original ranks last of all. The work is bounded by the budget, not the product:
     # the enumeration is asked for the budget's combinations and no more (the time this takes,
@@ -139,7 +147,7 @@ def test_a_hundred_million_combinations_store_only_the_budget(bstore, monkeypatc
     assert (row["assembled"], row["cut"], row["pending"]) == (10**8, 10**8 - 1001, 1000)
 
 
-def test_the_original_is_kept_with_its_rank_when_the_budget_stops_above_it(bstore):
+def test_the_original_is_kept_with_its_rank_when_the_budget_stops_above_it(bstore) -> None:
     slots = [("r0", [("a", 1, True), ("b", 2, True)]), ("r1", [("c", 1, True), ("d", 2, True)])]
     add_products(bstore, {"q": slots}, expansions=("new", "ref"))
     assemble.run(ctx(bstore, ["q"], "new"), audit_cap=0)
@@ -154,7 +162,9 @@ def test_the_original_is_kept_with_its_rank_when_the_budget_stops_above_it(bstor
     assert combination_counts(bstore, "b", "new") == {"valid": 1, "cut": 8}
 
 
-def test_an_original_too_deep_to_count_keeps_an_unknown_rank(bstore, monkeypatch):
+def test_an_original_too_deep_to_count_keeps_an_unknown_rank(
+    bstore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # the original ranks in the middle of its product: counting what beats it needs the
     # partial sums near its own, a band that a product of 10^10 and more can make too wide
     slots = [
@@ -170,7 +180,7 @@ def test_an_original_too_deep_to_count_keeps_an_unknown_rank(bstore, monkeypatch
     assert bstore.con.execute(stored, ["band"]).fetchall() == [(0, None), (1, 1)]
 
 
-def test_rule_rejections_do_not_use_the_audit_budget(bstore):
+def test_rule_rejections_do_not_use_the_audit_budget(bstore) -> None:
     # strict rule: r0 and r1 share platform P, so an alternative must keep its two tools on one
     # platform; the best-ranked ones pair Q with R (or with P) and are all rejected
     platforms = {"r0": "P", "r1": "P", "s": "P", "u": "P"}
@@ -205,7 +215,9 @@ def test_rule_rejections_do_not_use_the_audit_budget(bstore):
     )  # fmt: skip
 
 
-def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(bstore, monkeypatch):
+def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(
+    bstore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # strict rule, three slots whose references share platform P: an alternative passes only
     # with its three tools on one platform, and each platform Ai has one tool per slot, so 30
     # of the 31^3 = 29,791 combinations pass (and the original). The budget's 10 pending ones
@@ -221,7 +233,7 @@ def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(bstore, monke
     held = []
     flush = assemble.Batch.flush
 
-    def measured(batch):
+    def measured(batch) -> None:
         staged = len(batch.columns[0])
         flush(batch)
         group = bstore.con.execute("SELECT count(*) FROM assembled_combinations").fetchall()[0][0]
@@ -252,7 +264,7 @@ def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(bstore, monke
     assert len(held) > rejected // 64  # the rule saw every rejected one, batch by batch
 
 
-def members(store, query_id):
+def members(store: Store, query_id):
     return store.con.execute(
         "SELECT list(item_id ORDER BY slot) FROM combination_items WHERE query_id = ? "
         "GROUP BY combo_id ORDER BY combo_id",
@@ -260,7 +272,7 @@ def members(store, query_id):
     ).fetchall()
 
 
-def test_a_tool_set_is_kept_once_the_original_first_then_the_best_ranked(bstore):
+def test_a_tool_set_is_kept_once_the_original_first_then_the_best_ranked(bstore) -> None:
     """Issue 35.3: (r1, r0) ranks above the original (r0, r1), whose references were not
     retrieved, but holds its tool set: the original stays, (r1, r0) is counted as repeated; of
     (y, x) and (x, y), which tie, the first enumerated stays."""
@@ -283,7 +295,7 @@ def test_a_tool_set_is_kept_once_the_original_first_then_the_best_ranked(bstore)
     assert bstore.rows("checks/pipeline_combinations_distinct.sql") == []
 
 
-def test_the_grade_of_a_slot_tells_two_arrangements_apart(bstore):
+def test_the_grade_of_a_slot_tells_two_arrangements_apart(bstore) -> None:
     """Scoring gives an item the grade of the label of its slot: with slot 0 graded 2, (y, x)
     scores y at 2 and (x, y) scores x at 2, so both are kept; they are one tool set only at one
     grade."""

@@ -6,6 +6,8 @@ counts per query (schema 066), as it counts what it leaves out."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pipeline.assemble_reference import run_reference, stored_prefix, table
@@ -34,7 +36,7 @@ class AcceptAll(JudgeParts):
 
 
 @pytest.fixture(scope="module")
-def verified(shared_data, tmp_path_factory):
+def verified(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
     store = Store.open(tmp_path_factory.mktemp("stb") / "s.duckdb")
     load_stabletoolbench(store, shared_data / "stabletoolbench", name=BENCHMARK)
     judge = HeuristicJudge(store, benchmark=BENCHMARK)
@@ -45,7 +47,7 @@ def verified(shared_data, tmp_path_factory):
     store.close()
 
 
-def copy_inputs(store, expansion):
+def copy_inputs(store: Store, expansion) -> None:
     for name in ("subqueries", "candidates", "verdicts"):
         store.con.execute(
             f"INSERT INTO {name} SELECT * REPLACE (? AS expansion) FROM {name} "
@@ -55,7 +57,9 @@ def copy_inputs(store, expansion):
 
 
 @pytest.mark.parametrize(("mode", "audit_cap"), [("feeds", None), ("strict", 5)])
-def test_the_lazy_assembly_stores_what_the_materialising_one_did(verified, mode, audit_cap):
+def test_the_lazy_assembly_stores_what_the_materialising_one_did(
+    verified, mode: str, audit_cap: int | None
+) -> None:
     new, ref = f"new-{mode}", f"ref-{mode}"
     copy_inputs(verified, new)
     copy_inputs(verified, ref)

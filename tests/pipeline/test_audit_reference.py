@@ -8,12 +8,13 @@ from pipeline.helpers import overlap_search
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.judges.llm import render_audit
 from toolex.pipeline.runner import run_expansion
+from toolex.store import Store
 
 
 class Recording(HeuristicJudge):
     """The offline judge, keeping every task it is given."""
 
-    def __init__(self, store):
+    def __init__(self, store: Store) -> None:
         super().__init__(store, benchmark="b")
         self.seen = {"decompose": [], "verify": [], "audit": []}
 
@@ -30,7 +31,7 @@ class Recording(HeuristicJudge):
         return super().audit(tasks)
 
 
-def test_audit_tasks_carry_the_ground_truth_combination_and_the_kind(store):
+def test_audit_tasks_carry_the_ground_truth_combination_and_the_kind(store: Store) -> None:
     build(store)
     store.con.execute("UPDATE items SET kind = 'skill'")
     judge = Recording(store)

@@ -15,24 +15,25 @@ from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline import dryrun
 from toolex.pipeline.runner import Settings, run_expansion, select_queries
 from toolex.pipeline.settings import STAGES
+from toolex.store import Store
 
 
 @pytest.fixture
-def llm(store, monkeypatch):
+def llm(store: Store, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-never-called")
     build(store)
     judge = make_judge("openai:gpt-4o-mini", store)
     return dict.fromkeys(("decompose", "verify", "audit"), judge)
 
 
-def plan(store, judges, **settings):
+def plan(store: Store, judges, **settings):
     rows = dryrun.estimate(
         store, "b", "default", select_queries(store, "b"), judges, Settings(**settings), STAGES
     )
     return {r["stage"]: r for r in [*rows, dryrun.total_row(rows)]}
 
 
-def test_a_fresh_expansion_expects_calls_at_the_measured_rates(store, llm):
+def test_a_fresh_expansion_expects_calls_at_the_measured_rates(store: Store, llm) -> None:
     rows = plan(store, llm)
     assert list(rows) == [*STAGES, "total"]
     assert rows["candidates"]["calls_expected"] == rows["assemble"]["calls_expected"] == 0
@@ -52,7 +53,7 @@ def test_a_fresh_expansion_expects_calls_at_the_measured_rates(store, llm):
     assert on["calls_expected"] == round(60 * dryrun.PRIOR_VERIFY_SHARE["screen"]) == 41
 
 
-def test_the_expansion_s_own_rates_replace_the_prior(store, llm):
+def test_the_expansion_s_own_rates_replace_the_prior(store: Store, llm) -> None:
     offline = HeuristicJudge(store)
     # q1 (two slots) all the way: 5 alternatives reach the audit; q2 only to its candidates
     run_expansion(store, "b", offline, search=overlap_search, query_ids=["q1"])

@@ -3,6 +3,8 @@ from its docs, and a replacement from another provider is rejected before any au
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from toolex.loaders import load_toolret
@@ -19,14 +21,14 @@ OAUTH_ECHO = (
 
 
 @pytest.fixture(scope="module")
-def toolret(shared_data, tmp_path_factory):
+def toolret(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
     store = Store.open(tmp_path_factory.mktemp("toolret") / "t.duckdb")
     load_toolret(store, shared_data / "toolret", tasks=["apibank", "apigen"])
     yield store
     store.close()
 
 
-def test_platforms_are_derived_from_the_docs(toolret):
+def test_platforms_are_derived_from_the_docs(toolret) -> None:
     rows = toolret.con.execute(
         "SELECT item_id, platform, platform_source FROM items WHERE item_id IN (?, ?, ?, ?) "
         "ORDER BY item_id",
@@ -44,7 +46,7 @@ def test_platforms_are_derived_from_the_docs(toolret):
     assert "platform:" not in text[0]
 
 
-def test_a_cross_platform_token_hand_off_is_rejected(toolret):
+def test_a_cross_platform_token_hand_off_is_rejected(toolret) -> None:
     for slot, ref, accepted in [
         (0, GET_USER_TOKEN, [TOKEN2GO, OAUTH_ECHO]),
         (1, ADD_ALARM, []),

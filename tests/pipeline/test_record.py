@@ -10,23 +10,24 @@ from pipeline.helpers import overlap_search
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.record import SettingsConflict, stored
 from toolex.pipeline.runner import Settings, run_expansion
+from toolex.store import Store
 
 TABLES = ("subqueries", "candidates", "verdicts", "combinations", "dependencies", "expansions")
 
 
-def expand(store, judge=None, **kw):
+def expand(store: Store, judge=None, **kw):
     return run_expansion(store, "b", judge or HeuristicJudge(store), search=overlap_search, **kw)
 
 
-def config(store, expansion="default"):
+def config(store: Store, expansion="default"):
     return stored(store, "b", expansion)
 
 
-def snapshot(store):
+def snapshot(store: Store):
     return {t: sorted(store.con.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in TABLES}
 
 
-def test_the_record_holds_only_the_stages_that_ran(store):
+def test_the_record_holds_only_the_stages_that_ran(store: Store) -> None:
     build(store)
     expand(store, stages=["decompose"])
     assert config(store) == {"judges": {"decompose": "heuristic"}}
@@ -52,7 +53,7 @@ def test_the_record_holds_only_the_stages_that_ran(store):
     }
 
 
-def test_other_settings_are_refused_before_anything_runs(store):
+def test_other_settings_are_refused_before_anything_runs(store: Store) -> None:
     build(store)
     expand(store)
     before = snapshot(store)
@@ -66,7 +67,7 @@ def test_other_settings_are_refused_before_anything_runs(store):
     assert snapshot(store) == before  # nothing ran, nothing was recorded
 
 
-def test_another_judge_for_a_stage_with_outputs_is_refused(store):
+def test_another_judge_for_a_stage_with_outputs_is_refused(store: Store) -> None:
     build(store)
     expand(store)
     other = HeuristicJudge(store)
@@ -75,7 +76,7 @@ def test_another_judge_for_a_stage_with_outputs_is_refused(store):
         expand(store, {"decompose": HeuristicJudge(store), "verify": other, "audit": other})
 
 
-def test_a_stage_without_outputs_takes_new_settings(store):
+def test_a_stage_without_outputs_takes_new_settings(store: Store) -> None:
     build(store)
     expand(store, stages=["decompose"])
     expand(store, stages=["candidates"], settings=Settings(depth=2))
@@ -85,7 +86,7 @@ def test_a_stage_without_outputs_takes_new_settings(store):
     assert config(store)["depth"] == 2 and "audit_cap" not in config(store)
 
 
-def test_replace_drops_the_outputs_and_records_the_settings_used(store):
+def test_replace_drops_the_outputs_and_records_the_settings_used(store: Store) -> None:
     build(store)
     expand(store)
     expand(store, settings=Settings(depth=1, audit_cap=0), replace=True)
@@ -105,7 +106,7 @@ def test_replace_drops_the_outputs_and_records_the_settings_used(store):
     assert cut == [("audit_cap",)]
 
 
-def test_an_interrupted_stage_keeps_its_settings_recorded(store):
+def test_an_interrupted_stage_keeps_its_settings_recorded(store: Store) -> None:
     build(store)
 
     class Crash(HeuristicJudge):

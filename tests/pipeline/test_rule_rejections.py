@@ -6,6 +6,7 @@ the first REASONS_KEPT of each query, best ranked, with their members and the ru
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -32,19 +33,21 @@ REJECTED_RANKS = [*range(1, 16), *range(17, 23)]  # 21
 
 
 @pytest.fixture
-def bstore(store):
+def bstore(store: Store):
     add_benchmark(store)
     add_products(store, {"q": SLOTS}, platforms=PLATFORMS)
     return store
 
 
-def kept(store):
+def kept(store: Store):
     return store.con.execute(
         "SELECT rrf_rank, items, reason FROM rule_rejections ORDER BY rrf_rank"
     ).fetchall()
 
 
-def test_the_first_rejections_are_kept_with_members_and_reason(bstore, monkeypatch):
+def test_the_first_rejections_are_kept_with_members_and_reason(
+    bstore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(assemble, "WRITE_BATCH", 4)  # the keep spans several judged batches
     monkeypatch.setattr(assemble, "REASONS_KEPT", 17)
     assemble.run(StageContext(bstore, "b", "default", ["q"]), audit_cap=2, mode="strict")
@@ -61,7 +64,9 @@ def test_the_first_rejections_are_kept_with_members_and_reason(bstore, monkeypat
     assert listed[0]["members"] == "q0 + w0"
 
 
-def test_a_rule_rejecting_thousands_keeps_only_the_first_few(bstore, monkeypatch):
+def test_a_rule_rejecting_thousands_keeps_only_the_first_few(
+    bstore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # three slots on one platform, each tool of its own platform: of 31^3 combinations only
     # the original and the 30 same-platform triples pass, so the rule rejects thousands on the
     # way to the budget; the reasons kept stay REASONS_KEPT, batch after batch
@@ -74,7 +79,7 @@ def test_a_rule_rejecting_thousands_keeps_only_the_first_few(bstore, monkeypatch
     held = []
     flush = assemble.Batch.flush
 
-    def measured(batch):
+    def measured(batch) -> None:
         flush(batch)
         held.append(bstore.con.execute("SELECT count(*) FROM assembled_reasons").fetchall()[0][0])
 
@@ -99,7 +104,7 @@ def test_a_rule_rejecting_thousands_keeps_only_the_first_few(bstore, monkeypatch
     assert ranks == fails[: assemble.REASONS_KEPT]  # the best-ranked rejections
 
 
-def test_stats_lists_them_and_replace_drops_them(tmp_path):
+def test_stats_lists_them_and_replace_drops_them(tmp_path: Path) -> None:
     db = str(tmp_path / "r.duckdb")
     with Store.open(db) as store:
         add_benchmark(store)

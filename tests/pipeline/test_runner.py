@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pipeline.fixtures import build
@@ -11,6 +13,7 @@ from toolex.judges.base import Outcome, SubQuery
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.runner import run_expansion
 from toolex.pipeline.stats import annotation_table
+from toolex.store import Store
 
 TABLES = (
     "subqueries",
@@ -23,7 +26,7 @@ TABLES = (
 )
 
 
-def snapshot(store):
+def snapshot(store: Store):
     out = {}
     for t in TABLES:
         cols = "* EXCLUDE (failed_at)" if t == "stage_failures" else "*"
@@ -31,11 +34,11 @@ def snapshot(store):
     return out
 
 
-def expand(store, judge=None, **kw):
+def expand(store: Store, judge=None, **kw):
     return run_expansion(store, "b", judge or HeuristicJudge(store), search=overlap_search, **kw)
 
 
-def test_full_run_expands_q1_and_keeps_q2_original(store):
+def test_full_run_expands_q1_and_keeps_q2_original(store: Store) -> None:
     build(store)
     report = expand(store)
     assert report.queries == 2
@@ -72,7 +75,7 @@ def test_full_run_expands_q1_and_keeps_q2_original(store):
     ]
 
 
-def test_second_run_changes_nothing(store):
+def test_second_run_changes_nothing(store: Store) -> None:
     build(store)
     expand(store)
     before = snapshot(store)
@@ -84,7 +87,7 @@ def test_second_run_changes_nothing(store):
 class Interrupting(HeuristicJudge):
     """Raises after ``n`` verify outcomes, like a crash mid-stage."""
 
-    def __init__(self, store, n):
+    def __init__(self, store: Store, n) -> None:
         super().__init__(store)
         self.n = n
 
@@ -95,7 +98,7 @@ class Interrupting(HeuristicJudge):
             yield outcome
 
 
-def test_interrupted_verify_resumes_to_the_same_tables(store, tmp_path):
+def test_interrupted_verify_resumes_to_the_same_tables(store: Store, tmp_path: Path) -> None:
     from toolex.store import Store
 
     build(store)
@@ -113,7 +116,7 @@ def test_interrupted_verify_resumes_to_the_same_tables(store, tmp_path):
 
 
 class WrongK(HeuristicJudge):
-    def __init__(self, store, bad=True):
+    def __init__(self, store: Store, bad=True) -> None:
         super().__init__(store)
         self.bad = bad
 
@@ -125,7 +128,7 @@ class WrongK(HeuristicJudge):
                 yield outcome
 
 
-def test_wrong_k_is_a_recorded_failure_retried_only_when_asked(store):
+def test_wrong_k_is_a_recorded_failure_retried_only_when_asked(store: Store) -> None:
     build(store)
     report = expand(store, WrongK(store), stages=["decompose"])
     assert (report.stages[0].ok, report.stages[0].failed) == (1, 1)
@@ -152,14 +155,14 @@ class Leaky(HeuristicJudge):
             )
 
 
-def test_a_sub_query_naming_its_tool_is_a_failure(store):
+def test_a_sub_query_naming_its_tool_is_a_failure(store: Store) -> None:
     build(store)
     report = expand(store, Leaky(store), stages=["decompose"], query_ids=["q2"])
     assert report.stages[0].failed == 1
     assert "names the tool" in store.con.execute("SELECT error FROM stage_failures").fetchone()[0]
 
 
-def test_a_stage_whose_every_task_failed_is_reported_empty(store):
+def test_a_stage_whose_every_task_failed_is_reported_empty(store: Store) -> None:
     """Issue 27, point 4: no outcome is no success; a partial failure is not "empty"."""
     build(store)
     report = expand(store, Leaky(store), stages=["decompose"])
@@ -174,13 +177,13 @@ def test_a_stage_whose_every_task_failed_is_reported_empty(store):
     report.require_outcome()  # nothing raised
 
 
-def test_a_partly_failed_stage_is_not_empty(store):
+def test_a_partly_failed_stage_is_not_empty(store: Store) -> None:
     build(store)
     report = expand(store, WrongK(store), stages=["decompose"])
     assert (report.stages[0].ok, report.stages[0].failed, report.empty) == (1, 1, [])
 
 
-def test_subsets_and_unknown_queries(store):
+def test_subsets_and_unknown_queries(store: Store) -> None:
     build(store)
     report = expand(store, query_ids=["q2"])
     assert report.queries == 1

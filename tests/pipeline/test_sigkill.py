@@ -41,7 +41,7 @@ CHILD = textwrap.dedent("""
 
 
 @pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
-def test_sigkill_mid_verify_then_rerun(tmp_path):
+def test_sigkill_mid_verify_then_rerun(tmp_path: Path) -> None:
     ref = Store.open(tmp_path / "ref.duckdb")
     build(ref)
     expand(ref)

@@ -13,6 +13,7 @@ for it.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -43,7 +44,7 @@ class Verifier(JudgeParts):
 
 
 @pytest.fixture
-def store(tmp_path):
+def store(tmp_path: Path):
     s = Store.open(tmp_path / "v.duckdb")
     build(s)
     add_query(s, "q3", "Get me the weather forecast for Paris for the weekend", ["wx_a::forecast"])
@@ -51,7 +52,7 @@ def store(tmp_path):
     s.close()
 
 
-def expand(store, verifier, **settings):
+def expand(store: Store, verifier, **settings):
     offline = make_judge("heuristic", store, benchmark="b")
     judges = {"decompose": offline, "verify": verifier, "audit": offline}
     return run_expansion(
@@ -69,7 +70,7 @@ def p_yes(score: float) -> float:
     return 1 / (1 + math.exp(-(a * score + b)))
 
 
-def verdicts(store):
+def verdicts(store: Store):
     return {
         (q, slot, item): (accepted, judge, reason, confidence, call_id)
         for q, slot, item, accepted, judge, reason, confidence, call_id in store.con.execute(
@@ -79,7 +80,7 @@ def verdicts(store):
     }
 
 
-def test_the_screen_answers_what_it_discards_and_the_verifier_never_sees_it(store):
+def test_the_screen_answers_what_it_discards_and_the_verifier_never_sees_it(store: Store) -> None:
     verifier = Verifier()
     report = expand(store, verifier, prescreen="on", reuse="off")
     got = verdicts(store)
@@ -100,7 +101,7 @@ def test_the_screen_answers_what_it_discards_and_the_verifier_never_sees_it(stor
     assert verify.notes["screened"] == 3
 
 
-def test_by_default_every_candidate_is_sent_as_the_paper_does(store):
+def test_by_default_every_candidate_is_sent_as_the_paper_does(store: Store) -> None:
     verifier = Verifier()
     expand(store, verifier, reuse="off")
     judges = {v[1] for v in verdicts(store).values()}
@@ -108,7 +109,7 @@ def test_by_default_every_candidate_is_sent_as_the_paper_does(store):
     assert len(verifier.seen) == 13  # every candidate but the four references
 
 
-def test_a_verdict_carries_over_to_a_sub_query_asking_for_the_same_step(store):
+def test_a_verdict_carries_over_to_a_sub_query_asking_for_the_same_step(store: Store) -> None:
     verifier = Verifier()
     report = expand(store, verifier)  # defaults for a verifier that makes calls: same-step reuse
     got = verdicts(store)
@@ -129,7 +130,7 @@ def test_a_verdict_carries_over_to_a_sub_query_asking_for_the_same_step(store):
     assert verify.notes["reused"] == 4
 
 
-def test_stored_verdicts_are_reused_by_a_later_run(store):
+def test_stored_verdicts_are_reused_by_a_later_run(store: Store) -> None:
     verifier = Verifier()
     offline = make_judge("heuristic", store, benchmark="b")
     judges = {"decompose": offline, "verify": verifier, "audit": offline}
@@ -162,13 +163,13 @@ def test_stored_verdicts_are_reused_by_a_later_run(store):
     }
 
 
-def test_the_offline_verifier_is_its_own_screen(store):
+def test_the_offline_verifier_is_its_own_screen(store: Store) -> None:
     offline = make_judge("heuristic", store, benchmark="b")
     expand(store, offline)
     assert {v[1] for v in verdicts(store).values()} == {"reference", "heuristic"}
 
 
-def test_uncertainty_order_sends_the_scores_nearest_one_half_first(store):
+def test_uncertainty_order_sends_the_scores_nearest_one_half_first(store: Store) -> None:
     offline = make_judge("heuristic", store, benchmark="b")
     run_expansion(store, "b", offline, stages=["decompose", "candidates"], search=overlap_search)
     ctx = StageContext(store, "b", "default", ["q1", "q2", "q3"])
@@ -181,7 +182,7 @@ def test_uncertainty_order_sends_the_scores_nearest_one_half_first(store):
     assert len(distances) > 2 and distances == sorted(distances)
 
 
-def test_a_score_the_screen_cannot_compute_keeps_the_candidate():
+def test_a_score_the_screen_cannot_compute_keeps_the_candidate() -> None:
     from toolex.judges.base import ToolDoc, VerifyTask
     from toolex.pipeline.verify_plan import VerifyOptions, make
 

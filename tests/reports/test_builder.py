@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -41,20 +42,20 @@ FIGURES = [
 class Steps:
     """A Progress that records what the builder reports."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.events = []
 
-    def start(self, label, total, *, unit="items"):
+    def start(self, label, total, *, unit="items") -> None:
         self.events.append(("start", label, total))
 
-    def advance(self, n=1, **fields):
+    def advance(self, n=1, **fields) -> None:
         self.events.append(("advance", n, fields.get("step")))
 
-    def finish(self):
+    def finish(self) -> None:
         self.events.append(("finish",))
 
 
-def test_folder_holds_every_table_and_figure(fixture_store, tmp_path):
+def test_folder_holds_every_table_and_figure(fixture_store: Store, tmp_path: Path) -> None:
     progress = Steps()
     rep = build_report(
         fixture_store,
@@ -89,7 +90,7 @@ def test_folder_holds_every_table_and_figure(fixture_store, tmp_path):
     assert {r["run_id"] for r in main} == {"bm25", "bm25-ft", "sub-bm25"}
 
 
-def test_cli_on_a_read_only_store(tmp_path):
+def test_cli_on_a_read_only_store(tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
     store = build(Store.open(db))
     store.close()
@@ -121,7 +122,7 @@ def test_cli_on_a_read_only_store(tmp_path):
     assert db.stat().st_mtime_ns == before  # opened read-only: the file is untouched
 
 
-def test_cli_rejects_bad_pairs(tmp_path):
+def test_cli_rejects_bad_pairs(tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
     build(Store.open(db)).close()
     res = CliRunner().invoke(
@@ -134,7 +135,9 @@ def test_cli_rejects_bad_pairs(tmp_path):
     assert "no run named 'nope'" in str(res.exception)
 
 
-def test_store_without_runs_or_expansion_still_reports(fixture_store, tmp_path):
+def test_store_without_runs_or_expansion_still_reports(
+    fixture_store: Store, tmp_path: Path
+) -> None:
     for table in (
         "run_results",
         "subquery_results",

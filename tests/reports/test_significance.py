@@ -9,10 +9,12 @@ import itertools
 import pytest
 
 from toolex import metrics
+from toolex.reports.inputs import ReportContext
 from toolex.reports.significance import significance_table
+from toolex.store import Store
 
 
-def _diffs(store, values):
+def _diffs(store: Store, values) -> None:
     store.con.execute(
         "CREATE OR REPLACE TEMP TABLE report_diffs (test VARCHAR, run_a VARCHAR, run_b VARCHAR, "
         "measure VARCHAR, category VARCHAR, metric VARCHAR, k INTEGER, query_id VARCHAR, "
@@ -25,7 +27,7 @@ def _diffs(store, values):
     )
 
 
-def _pvalue(store, *, n_perm=1000, exact_max=12, seed=0):
+def _pvalue(store: Store, *, n_perm=1000, exact_max=12, seed=0):
     store.execute(
         "reports/72_significance_randomisation.sql",
         {"seed": seed, "n_perm": n_perm, "exact_max": exact_max},
@@ -44,19 +46,19 @@ def exact_p(values):
     return hits / 2 ** len(values)
 
 
-def test_exact_randomisation_by_hand(store):
+def test_exact_randomisation_by_hand(store: Store) -> None:
     """Diffs 0.5, 0.2, 0.1 (mean 0.2667). Of the 8 sign vectors only all-plus and all-minus reach
     |mean| >= 0.2667, so p = 2/8."""
     _diffs(store, [0.5, 0.2, 0.1])
     assert _pvalue(store) == (pytest.approx(0.25), True, 8)
 
 
-def test_no_difference_gives_p_one(store):
+def test_no_difference_gives_p_one(store: Store) -> None:
     _diffs(store, [0.0, 0.0, 0.0, 0.0])
     assert _pvalue(store)[0] == pytest.approx(1.0)
 
 
-def test_monte_carlo_is_close_to_exact(store):
+def test_monte_carlo_is_close_to_exact(store: Store) -> None:
     values = [0.3, -0.1, 0.25, 0.0, 0.4, -0.2, 0.15, 0.1, 0.05, 0.3]
     _diffs(store, values)
     p, exact, n = _pvalue(store, n_perm=4000, exact_max=4, seed=7)
@@ -65,7 +67,7 @@ def test_monte_carlo_is_close_to_exact(store):
     assert _pvalue(store, n_perm=4000, exact_max=4, seed=7)[0] == p  # seeded: reproducible
 
 
-def test_bootstrap_ci_degenerate_cases(store):
+def test_bootstrap_ci_degenerate_cases(store: Store) -> None:
     params = {"seed": 0, "n_boot": 2000, "alpha": 0.05}
     _diffs(store, [0.3, 0.3, 0.3])
     store.execute("reports/73_significance_bootstrap.sql", params).fetchall()
@@ -92,7 +94,7 @@ def test_bootstrap_ci_degenerate_cases(store):
     assert mean == pytest.approx(1.0, abs=0.03) and var == pytest.approx(1.0, abs=0.06)
 
 
-def test_report_table_matches_python_exact_test(ctx):
+def test_report_table_matches_python_exact_test(ctx: ReportContext) -> None:
     rows = significance_table(ctx).rows
     pq = metrics.per_query(ctx.store, ["bm25", "bm25-ft"], ks=(3,)).to_pylist()
     by = {(r["run_id"], r["query_id"], r["metric"]): r for r in pq}

@@ -6,14 +6,19 @@ from __future__ import annotations
 from dataclasses import asdict
 
 import numpy as np
+import pytest
 
+from retrieval.conftest import HashEmbedder
 from toolex.retrieval.dense import DenseRetriever
 from toolex.retrieval.embedding_cache import embed_cached
 from toolex.retrieval.index_files import lance_dir
 from toolex.retrieval.texts import load_library
+from toolex.store import Store
 
 
-def test_reindex_unchanged_library_makes_zero_model_calls(lib_store, hash_embedder):
+def test_reindex_unchanged_library_makes_zero_model_calls(
+    lib_store: Store, hash_embedder: HashEmbedder
+) -> None:
     (first,) = DenseRetriever("hash", hash_embedder).build(lib_store, load_library(lib_store, "b"))
     assert (first.stats.embedded, first.stats.cached, first.rebuilt) == (6, 0, True)
     calls = hash_embedder.calls
@@ -22,7 +27,7 @@ def test_reindex_unchanged_library_makes_zero_model_calls(lib_store, hash_embedd
     assert (again.stats.embedded, again.stats.cached, again.rebuilt) == (0, 6, False)
 
 
-def test_changed_item_is_reembedded_alone(lib_store, hash_embedder):
+def test_changed_item_is_reembedded_alone(lib_store: Store, hash_embedder: HashEmbedder) -> None:
     DenseRetriever("hash", hash_embedder).build(lib_store, load_library(lib_store, "b"))
     lib_store.con.execute(
         "UPDATE items SET text = 'name: email\ndescription: send a letter' WHERE item_id = 'w2'"
@@ -34,7 +39,9 @@ def test_changed_item_is_reembedded_alone(lib_store, hash_embedder):
     assert lib_store.con.execute("SELECT count(*) FROM embeddings").fetchone()[0] == 7
 
 
-def test_cached_vectors_equal_fresh_ones_and_keep_order(lib_store, hash_embedder):
+def test_cached_vectors_equal_fresh_ones_and_keep_order(
+    lib_store: Store, hash_embedder: HashEmbedder
+) -> None:
     texts = ["b c", "a", "b c", "d"]
     first, s1 = embed_cached(lib_store, hash_embedder, texts)
     second, s2 = embed_cached(lib_store, hash_embedder, list(reversed(texts)))
@@ -43,19 +50,23 @@ def test_cached_vectors_equal_fresh_ones_and_keep_order(lib_store, hash_embedder
     np.testing.assert_allclose(first, hash_embedder.embed(texts), rtol=0, atol=1e-7)
 
 
-def test_truncation_to_max_words_before_hashing(lib_store, hash_embedder):
+def test_truncation_to_max_words_before_hashing(
+    lib_store: Store, hash_embedder: HashEmbedder
+) -> None:
     hash_embedder.max_words = 2
     _, s = embed_cached(lib_store, hash_embedder, ["one two three", "one two four"])
     assert hash_embedder.texts == ["one two"]  # both cut to the same text, embedded once
     assert (s.embedded, s.cached) == (1, 0)
 
 
-def test_lance_folder_beside_the_store(lib_store):
+def test_lance_folder_beside_the_store(lib_store: Store) -> None:
     assert lance_dir(lib_store).name == "t.duckdb.lance"
     assert lance_dir(lib_store).parent == __import__("pathlib").Path(lib_store.path).parent
 
 
-def test_ann_index_above_threshold_finds_the_exact_neighbours(store, hash_embedder, monkeypatch):
+def test_ann_index_above_threshold_finds_the_exact_neighbours(
+    store: Store, hash_embedder: HashEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import json as _json
 
     import toolex.retrieval.ann as ann_mod

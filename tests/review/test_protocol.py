@@ -7,6 +7,7 @@ shown in the views, the sheets, the prompt and `review stats`. On the report fix
 from __future__ import annotations
 
 import csv
+from pathlib import Path
 
 from click.testing import CliRunner
 from reports.fixtures import build
@@ -19,13 +20,13 @@ from toolex.review.sheets import export_sheet
 from toolex.store import Store
 
 
-def views(store, sample_id, level):
+def views(store: Store, sample_id, level):
     return [
         item_view(store, level, it, "reviewer1") for it in items_for(store, sample_id, "reviewer1")
     ]
 
 
-def test_combinations_show_the_audit_and_the_verdicts_only_when_asked(store):
+def test_combinations_show_the_audit_and_the_verdicts_only_when_asked(store: Store) -> None:
     build(store)
     draw_sample(store, "blind", benchmark="toolret", size=3, seed=1)
     draw_sample(store, "open", benchmark="toolret", size=3, seed=1, show_rationale=True)
@@ -40,7 +41,7 @@ def test_combinations_show_the_audit_and_the_verdicts_only_when_asked(store):
     }
 
 
-def test_verdicts_show_the_judge_s_answer_or_that_there_was_none(store):
+def test_verdicts_show_the_judge_s_answer_or_that_there_was_none(store: Store) -> None:
     build(store)
     draw_verdict_sample(store, "v", benchmark="toolret", size=20, seed=3, beyond=0,
                         show_rationale=True)  # fmt: skip
@@ -50,7 +51,7 @@ def test_verdicts_show_the_judge_s_answer_or_that_there_was_none(store):
     assert "heuristic: yes: fixture" in shown and "heuristic: no: fixture" in shown
 
 
-def test_sheets_and_stats_say_it(tmp_path):
+def test_sheets_and_stats_say_it(tmp_path: Path) -> None:
     db = str(tmp_path / "r.duckdb")
     with Store.open(db) as store:
         build(store)

@@ -6,12 +6,13 @@ import pytest
 
 from toolex.errors import NotFoundError, ToolexError
 from toolex.review.sample import allocate, draw_sample
+from toolex.store import Store
 
 # strata: category x number of tools -> population size
 POP = {("G1", 2): 7, ("G2", 2): 2, ("G3", 3): 1}
 
 
-def _fill(store):
+def _fill(store: Store) -> None:
     """Accepted (valid, non-original) combinations per POP, plus one original and one rejected
     combination per query that must never be sampled."""
     con = store.con
@@ -42,13 +43,13 @@ def _fill(store):
             q += 1
 
 
-def _benchmark(store):
+def _benchmark(store: Store) -> None:
     store.con.execute(
         "INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'plain', 'x')"
     )
 
 
-def test_allocate_largest_remainder():
+def test_allocate_largest_remainder() -> None:
     # n=5 over 7/2/1: exact 3.5, 1.0, 0.5 -> floors 3,1,0, one left: remainders .5 and .5 tie,
     # broken by stratum name -> G1 gets it: 4,1,0
     assert allocate({"G1 x 2": 7, "G2 x 2": 2, "G3 x 3": 1}, 5) == {
@@ -65,7 +66,7 @@ def test_allocate_largest_remainder():
     assert allocate({"a": 2, "b": 1}, 10) == {"a": 2, "b": 1}
 
 
-def _sample(store, name):
+def _sample(store: Store, name):
     return store.con.execute(
         "SELECT query_id, combo_id, stratum, position FROM review_samples "
         "WHERE sample_id = ? ORDER BY position",
@@ -73,7 +74,7 @@ def _sample(store, name):
     ).fetchall()
 
 
-def test_draw_is_stratified_reproducible_and_only_accepted(store):
+def test_draw_is_stratified_reproducible_and_only_accepted(store: Store) -> None:
     _fill(store)
     assert draw_sample(store, "a", benchmark="b", size=6, seed=13) == {
         "G1 x 2": 4,
@@ -96,13 +97,13 @@ def test_draw_is_stratified_reproducible_and_only_accepted(store):
         draw_sample(store, "a", benchmark="b", size=6, seed=13)
 
 
-def test_nothing_to_audit_is_a_clear_error(store):
+def test_nothing_to_audit_is_a_clear_error(store: Store) -> None:
     _benchmark(store)
     with pytest.raises(ToolexError, match="no accepted combination"):
         draw_sample(store, "x", benchmark="b", size=3, seed=1)
 
 
-def test_benchmark_and_expansion_must_exist(store):
+def test_benchmark_and_expansion_must_exist(store: Store) -> None:
     _fill(store)
     with pytest.raises(NotFoundError, match="no benchmark named 'bb'.*did you mean 'b'"):
         draw_sample(store, "x", benchmark="bb", size=3, seed=1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -18,14 +19,14 @@ from toolex.store import Store
 
 
 @pytest.fixture(scope="module")
-def base_db(shared_data, tmp_path_factory):
+def base_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
     path = tmp_path_factory.mktemp("review") / "stb.duckdb"
     build_store(path, shared_data).close()
     return path
 
 
 @pytest.fixture
-def db(base_db, tmp_path):
+def db(base_db, tmp_path: Path):
     dst = tmp_path / "stb.duckdb"
     shutil.copyfile(base_db, dst)
     return str(dst)
@@ -69,7 +70,7 @@ def fill(path, role, reviewer, labels):
     return rows
 
 
-def test_round_through_sheets_and_cli(db, tmp_path):
+def test_round_through_sheets_and_cli(db: str, tmp_path: Path) -> None:
     out = draw_audit(db, "--format", "json")
     assert {r["stratum"]: r["items"] for r in json.loads(out)} == {
         "G1 x 2": 1,
@@ -133,7 +134,7 @@ def test_round_through_sheets_and_cli(db, tmp_path):
     assert stats["bucket:near_synonym"] == 1 and stats["bucket:incomplete_coverage"] == 1
 
 
-def test_import_names_the_bad_line_and_writes_nothing(db, tmp_path):
+def test_import_names_the_bad_line_and_writes_nothing(db: str, tmp_path: Path) -> None:
     draw_audit(db)
     sheet = tmp_path / "r1.csv"
     with Store.open(db) as store:
@@ -156,7 +157,7 @@ def test_import_names_the_bad_line_and_writes_nothing(db, tmp_path):
         assert store.con.execute("SELECT count(*) FROM review_labels").fetchone()[0] == 0
 
 
-def test_label_at_the_prompt(db):
+def test_label_at_the_prompt(db: str) -> None:
     draw_audit(db)
     # first item valid, second invalid/near-synonym with a note, then quit
     result = CliRunner().invoke(
@@ -173,7 +174,7 @@ def test_label_at_the_prompt(db):
     assert rows == [("valid", None, None), ("invalid", "near_synonym", "same words, other job")]
 
 
-def test_import_refuses_an_item_outside_the_sample(db, tmp_path):
+def test_import_refuses_an_item_outside_the_sample(db: str, tmp_path: Path) -> None:
     draw_audit(db)
     sheet = tmp_path / "r1.csv"
     with Store.open(db) as store:

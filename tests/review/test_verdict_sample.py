@@ -9,6 +9,7 @@ import pytest
 
 from toolex.errors import NotFoundError, ToolexError
 from toolex.review.sample import allocate_strata, draw_verdict_sample, split_evenly
+from toolex.store import Store
 
 # per query (slot 0, reference r): candidate -> (rank, verdict, confidence); None = no verdict
 CANDIDATES = {
@@ -39,7 +40,7 @@ STRATA = {
 }
 
 
-def fill(store):
+def fill(store: Store) -> None:
     con = store.con
     con.execute("INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'plain', 'x')")
     for qid, cat in CATEGORY.items():
@@ -68,10 +69,10 @@ def fill(store):
 class FakeSearch:
     """toolex.retrieval.search's signature; records its calls."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.calls = []
 
-    def __call__(self, store, benchmark, retriever, texts, depth, scope):
+    def __call__(self, store: Store, benchmark, retriever, texts, depth, scope):
         self.calls.append((retriever, depth, scope, len(texts)))
         rows = [
             {"query_id": q, "slot": s, "item_id": i, "score": 1.0 / r, "rank": r}
@@ -81,7 +82,7 @@ class FakeSearch:
         return pa.Table.from_pylist(rows)
 
 
-def sample(store, name):
+def sample(store: Store, name):
     return store.con.execute(
         "SELECT query_id, slot, item_id, part, stratum, rank, position FROM "
         "review_verdict_samples WHERE sample_id = ? ORDER BY position",
@@ -89,7 +90,7 @@ def sample(store, name):
     ).fetchall()
 
 
-def test_split_evenly_fills_what_a_part_cannot():
+def test_split_evenly_fills_what_a_part_cannot() -> None:
     assert split_evenly({"a": 6, "r": 6, "u": 9}, 7) == {"a": 3, "r": 2, "u": 2}
     # accepted holds only 1: its share goes to the others, evenly (odd unit to the first)
     assert split_evenly({"a": 1, "r": 6, "u": 9}, 8) == {"a": 1, "r": 4, "u": 3}
@@ -97,7 +98,7 @@ def test_split_evenly_fills_what_a_part_cannot():
     assert split_evenly({"a": 1, "r": 2}, 10) == {"a": 1, "r": 2}
 
 
-def test_allocation_even_over_parts_proportional_within():
+def test_allocation_even_over_parts_proportional_within() -> None:
     strata = {h: (h.split("/")[0], n) for h, n in STRATA.items()}
     quotas = allocate_strata(strata, 7)
     # parts 6/6/9, n=7 -> 3/2/2.
@@ -116,7 +117,7 @@ def test_allocation_even_over_parts_proportional_within():
     }
 
 
-def test_draw_strata_reproducible_and_recorded(store):
+def test_draw_strata_reproducible_and_recorded(store: Store) -> None:
     fill(store)
     search = FakeSearch()
     rows = draw_verdict_sample(store, "v", benchmark="b", size=7, seed=13, search=search)
@@ -149,7 +150,7 @@ def test_draw_strata_reproducible_and_recorded(store):
         draw_verdict_sample(store, "v", benchmark="b", size=7, seed=13, search=FakeSearch())
 
 
-def test_uncertainty_order_puts_the_judges_decision_boundary_first(store):
+def test_uncertainty_order_puts_the_judges_decision_boundary_first(store: Store) -> None:
     fill(store)
     draw_verdict_sample(
         store, "u", benchmark="b", size=100, seed=1, order_by="uncertainty", search=FakeSearch()
@@ -167,7 +168,7 @@ def test_uncertainty_order_puts_the_judges_decision_boundary_first(store):
     assert conf[12:] == [None] * 9
 
 
-def test_beyond_zero_samples_stored_rows_only(store):
+def test_beyond_zero_samples_stored_rows_only(store: Store) -> None:
     fill(store)
     search = FakeSearch()
     rows = draw_verdict_sample(store, "s", benchmark="b", size=100, seed=1, beyond=0, search=search)
@@ -178,14 +179,14 @@ def test_beyond_zero_samples_stored_rows_only(store):
     }
 
 
-def test_retriever_that_cannot_run_names_the_way_out(store):
+def test_retriever_that_cannot_run_names_the_way_out(store: Store) -> None:
     fill(store)
     store.con.execute("UPDATE candidates SET retriever = 'fixture-jaccard'")
     with pytest.raises(ToolexError, match="pass --retriever SPEC.*--beyond 0"):
         draw_verdict_sample(store, "x", benchmark="b", size=5, seed=1)
 
 
-def test_nothing_to_review_and_unknown_names(store):
+def test_nothing_to_review_and_unknown_names(store: Store) -> None:
     store.con.execute(
         "INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'plain', 'x')"
     )

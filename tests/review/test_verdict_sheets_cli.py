@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -22,14 +23,14 @@ HIDDEN = {"part", "stratum", "rank", "rank_band", "confidence", "reason", "accep
 
 
 @pytest.fixture(scope="module")
-def base_db(shared_data, tmp_path_factory):
+def base_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
     path = tmp_path_factory.mktemp("vreview") / "stb.duckdb"
     build_store(path, shared_data).close()
     return path
 
 
 @pytest.fixture
-def db(base_db, tmp_path):
+def db(base_db, tmp_path: Path):
     dst = tmp_path / "stb.duckdb"
     shutil.copyfile(base_db, dst)
     return str(dst)
@@ -59,7 +60,7 @@ def drawn(db, name):
         ).fetchall()
 
 
-def test_sample_level_verdict_is_reproducible_and_stratified(db):
+def test_sample_level_verdict_is_reproducible_and_stratified(db: str) -> None:
     a = json.loads(draw(db, "va", "--format", "json"))
     b = json.loads(draw(db, "vb", "--format", "json"))
     assert a == b  # same store, size and seed: same strata, same draw
@@ -112,7 +113,7 @@ def plans(items):
     return r1, r2, adj
 
 
-def test_verdict_round_through_sheets(db, tmp_path):
+def test_verdict_round_through_sheets(db: str, tmp_path: Path) -> None:
     draw(db, "v")
     items = [((q, s, i), p) for q, s, i, p, _, _ in drawn(db, "v")]
     r1plan, r2plan, adjplan = plans(items)
@@ -164,7 +165,7 @@ def test_verdict_round_through_sheets(db, tmp_path):
     assert labels == [("agreed", 7), ("cat", 2)]
 
 
-def test_verdict_import_names_the_bad_row_and_writes_nothing(db, tmp_path):
+def test_verdict_import_names_the_bad_row_and_writes_nothing(db: str, tmp_path: Path) -> None:
     draw(db, "v", size="3")
     sheet = tmp_path / "r1.csv"
     with Store.open(db) as store:
@@ -183,7 +184,7 @@ def test_verdict_import_names_the_bad_row_and_writes_nothing(db, tmp_path):
         assert store.con.execute("SELECT count(*) FROM review_verdict_labels").fetchone() == (0,)
 
 
-def test_verdict_label_at_the_prompt(db):
+def test_verdict_label_at_the_prompt(db: str) -> None:
     draw(db, "v", size="3")
     result = CliRunner().invoke(
         cli,

@@ -8,6 +8,7 @@ import pytest
 from toolex.review import Label, save_label, verdict_stats
 from toolex.review.stats import recall_estimate
 from toolex.statistics import wilson_interval
+from toolex.store import Store
 
 POPULATION = {"accepted": 40, "rejected": 100, "unjudged": 200}
 Y = "yes"
@@ -35,7 +36,7 @@ def _key(part, i):
 
 
 @pytest.fixture
-def labelled(store):
+def labelled(store: Store):
     con = store.con
     pos = 0
     for part, items in LABELS.items():
@@ -67,7 +68,7 @@ def labelled(store):
     return store
 
 
-def test_precision_recall_kappa_by_hand(labelled):
+def test_precision_recall_kappa_by_hand(labelled) -> None:
     st = verdict_stats(labelled, "s")
     assert (st.n_items, st.n_double, st.n_disagree, st.n_adjudicated, st.n_final) == (
         30,
@@ -93,7 +94,7 @@ def test_precision_recall_kappa_by_hand(labelled):
     assert rows["unjudged:population"] == 200 and rows["rejected:yes_rate"] == pytest.approx(0.2)
 
 
-def test_recall_bounds_combine_bonferroni_wilson_intervals():
+def test_recall_bounds_combine_bonferroni_wilson_intervals() -> None:
     parts = {"accepted": (40, 10, 8), "rejected": (100, 10, 2), "unjudged": (0, 0, 0)}
     est = recall_estimate(parts, ("rejected", "unjudged"))  # unjudged has no population
     z = 2.241402727604947  # two parts: each at 1 - 0.05/2, two-sided
@@ -117,7 +118,7 @@ def test_recall_bounds_combine_bonferroni_wilson_intervals():
     )
 
 
-def test_final_labels_go_to_the_labels_table(labelled):
+def test_final_labels_go_to_the_labels_table(labelled) -> None:
     con = labelled.con
 
     def published():
@@ -144,7 +145,7 @@ def test_final_labels_go_to_the_labels_table(labelled):
     assert ("accepted1", "no", "cat", "named_source", "accepted") in published()
 
 
-def test_verdict_labels_are_yes_or_no_with_a_verdict_bucket(labelled):
+def test_verdict_labels_are_yes_or_no_with_a_verdict_bucket(labelled) -> None:
     from toolex.errors import ToolexError
 
     item = _key("accepted", 0)

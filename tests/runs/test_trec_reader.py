@@ -8,6 +8,7 @@ import math
 import random
 import re
 import sys
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -78,7 +79,7 @@ def same_as_reference(path):
     return got
 
 
-def test_arrow_splits_on_exactly_the_whitespace_python_splits_on():
+def test_arrow_splits_on_exactly_the_whitespace_python_splits_on() -> None:
     chars = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF]
     # every string is built and compared in Arrow: 1.1 M lists as Python objects cost seconds
     c = pa.array(chars)
@@ -125,7 +126,7 @@ def _random_file(rng: random.Random, unusual: bool) -> str:
 
 
 @pytest.mark.parametrize("unusual", [False, True], ids=["ascii", "unicode-whitespace"])
-def test_random_files_read_as_the_per_line_reader_read_them(tmp_path, unusual):
+def test_random_files_read_as_the_per_line_reader_read_them(tmp_path: Path, unusual: bool) -> None:
     rng = random.Random(11)
     path = tmp_path / "r.trec"
     rows = 0
@@ -153,7 +154,7 @@ BAD = {
 
 
 @pytest.mark.parametrize("bad", list(BAD))
-def test_the_first_bad_line_is_the_error_in_file_order(tmp_path, bad):
+def test_the_first_bad_line_is_the_error_in_file_order(tmp_path: Path, bad) -> None:
     path = tmp_path / "r.trec"
     good = "q Q0 d0 1 0.5 t\n\n"
     other = "q Q0 d9 1 0.5 t x y\n" if "score" in bad else "q Q0 d9 1 bad t\n"
@@ -163,7 +164,7 @@ def test_the_first_bad_line_is_the_error_in_file_order(tmp_path, bad):
     assert same_as_reference(path)[1] == 3
 
 
-def test_scores_parse_to_the_bit_as_float_does(tmp_path):
+def test_scores_parse_to_the_bit_as_float_does(tmp_path: Path) -> None:
     rng = np.random.default_rng(0)
     x = rng.standard_normal(3000) * 10.0 ** rng.integers(-300, 300, 3000)
     texts = [repr(float(v)) for v in x] + [f"{v:.17e}" for v in x[:500]] + [f"{v:.3f}" for v in x]
@@ -174,7 +175,7 @@ def test_scores_parse_to_the_bit_as_float_does(tmp_path):
 
 
 @pytest.mark.parametrize("space", [chr(c) for c in UNICODE_SPACE], ids=lambda c: hex(ord(c)))
-def test_a_non_ascii_space_anywhere_is_a_separator(tmp_path, space):
+def test_a_non_ascii_space_anywhere_is_a_separator(tmp_path: Path, space) -> None:
     """A file of non-ASCII ids goes through Arrow's ASCII kernels unless it holds a space
     they do not know; one such character, last in the file or mid-line, must be seen."""
     path = tmp_path / "r.trec"
@@ -185,7 +186,7 @@ def test_a_non_ascii_space_anywhere_is_a_separator(tmp_path, space):
     assert same_as_reference(path).num_rows == 3  # a trailing space ends the line
 
 
-def test_ids_decode_once_per_distinct_id_as_trec_unescape_does(tmp_path):
+def test_ids_decode_once_per_distinct_id_as_trec_unescape_does(tmp_path: Path) -> None:
     ids = ["a b", "a%b", "x%2520y", "nb\u00a0sp", "t\tab", "%41", "100%", "%2", "%C2%A0%20"]
     lines = [f"{trec_escape(i)} Q0 {trec_escape(i)} 1 1 t" for i in ids for _ in range(3)]
     lines += ["a%41 Q0 %ZZ 1 1 t", "%20%20 Q0 %e2%80%83 1 1 t"]  # ours never, others may write
@@ -196,7 +197,7 @@ def test_ids_decode_once_per_distinct_id_as_trec_unescape_does(tmp_path):
     assert got["query_id"].to_pylist()[: 3 * len(ids) : 3] == ids
 
 
-def test_not_utf8_and_missing_files_keep_their_located_errors(tmp_path):
+def test_not_utf8_and_missing_files_keep_their_located_errors(tmp_path: Path) -> None:
     path = tmp_path / "r.trec"
     path.write_bytes(b"q Q0 d 1 1 t\nq Q0 \xff 1 1 t\n")
     with pytest.raises(InputError, match="not UTF-8: byte 0xff at byte offset 18") as exc:
@@ -225,8 +226,10 @@ def _single_spaced_file(rng: random.Random, ending: str) -> str:
 
 
 @pytest.mark.parametrize("ending", ["\n", ""], ids=["newline-at-end", "no-newline-at-end"])
-def test_single_spaced_files_are_read_without_a_split(tmp_path, monkeypatch, ending):
-    def no_split(*args):
+def test_single_spaced_files_are_read_without_a_split(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ending: str
+) -> None:
+    def no_split(*args) -> None:
         raise AssertionError("a single-spaced file went to Arrow's split")
 
     monkeypatch.setattr(trec, "_split", no_split)
@@ -259,7 +262,9 @@ NEAR_MISSES = {  # single-spaced but for one thing: each must be split, and read
 
 
 @pytest.mark.parametrize("miss", list(NEAR_MISSES))
-def test_a_file_not_single_spaced_is_split(tmp_path, monkeypatch, miss):
+def test_a_file_not_single_spaced_is_split(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, miss
+) -> None:
     calls: list[int] = []
     split = trec._split
 

@@ -4,6 +4,8 @@ apart at 80 columns; nothing prints Python's None; equivalents come in a stable 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from textual.widgets import DataTable, Input, Static
 from toolex_tui.app import ToolexApp
@@ -26,7 +28,7 @@ def visible(app: ToolexApp, widget) -> bool:
     return region.height > 0 and region.y >= 0 and region.y + min(region.height, 3) <= SIZE[1]
 
 
-async def test_tab_reaches_every_table_of_a_query_and_shows_it(ro_store):
+async def test_tab_reaches_every_table_of_a_query_and_shows_it(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
@@ -45,7 +47,7 @@ async def test_tab_reaches_every_table_of_a_query_and_shows_it(ro_store):
         assert app.screen.focused and app.screen.focused.id == seen[-1]
 
 
-async def test_tab_reaches_the_tables_of_a_tool(ro_store):
+async def test_tab_reaches_the_tables_of_a_tool(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
@@ -64,7 +66,7 @@ async def test_tab_reaches_the_tables_of_a_tool(ro_store):
         assert seen == set(tables)
 
 
-async def test_less_keys_move_the_cursor(ro_store):
+async def test_less_keys_move_the_cursor(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         table = app.screen.query_one("#queries", DataTable)
@@ -83,7 +85,7 @@ async def test_less_keys_move_the_cursor(ro_store):
         assert slots.cursor_row == slots.row_count - 2
 
 
-async def test_slash_help_escape_and_q_from_a_detail_screen(ro_store):
+async def test_slash_help_escape_and_q_from_a_detail_screen(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter", "question_mark")
@@ -122,7 +124,7 @@ def _long_id_store(path) -> Store:
     return store
 
 
-async def test_long_ids_stay_distinct_and_none_never_shows(tmp_path):
+async def test_long_ids_stay_distinct_and_none_never_shows(tmp_path: Path) -> None:
     store = _long_id_store(tmp_path / "ids.duckdb")
     app = ToolexApp(store)
     async with app.run_test(size=SIZE) as pilot:
@@ -139,7 +141,7 @@ async def test_long_ids_stay_distinct_and_none_never_shows(tmp_path):
     store.close()
 
 
-def test_equivalents_are_listed_best_rank_first(tmp_path):
+def test_equivalents_are_listed_best_rank_first(tmp_path: Path) -> None:
     """A run ranks three accepted equivalents of one slot; the query page lists them by rank,
     the same way every time (it used to follow DuckDB's hash order)."""
     store = Store.open(tmp_path / "eq.duckdb")

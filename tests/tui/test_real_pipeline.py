@@ -3,6 +3,8 @@ retrieval, not by the hand-made fixture: what the screens show must be what the 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 from textual.widgets import DataTable, Input
@@ -20,7 +22,7 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture(scope="module")
-def real_db(shared_data, tmp_path_factory):
+def real_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
     path = tmp_path_factory.mktemp("real") / "g3.duckdb"
     with Store.open(path) as store:
         load_stabletoolbench(store, shared_data / "stabletoolbench", groups=["G3_instruction"])
@@ -52,7 +54,7 @@ def real_store(real_db):
     store.close()
 
 
-async def test_detail_shows_what_the_pipeline_stored(real_store):
+async def test_detail_shows_what_the_pipeline_stored(real_store) -> None:
     b = Browser(real_store)
     page = b.page(sort="n_valid", descending=True, limit=1)
     qid = page.rows[0]["query_id"]
@@ -75,7 +77,7 @@ async def test_detail_shows_what_the_pipeline_stored(real_store):
         assert [str(k.value) for k in runs.rows] == ["bm25"]
 
 
-def test_list_counts_match_the_store(real_store):
+def test_list_counts_match_the_store(real_store) -> None:
     b = Browser(real_store)
     assert b.total() == 61  # G3_instruction's solvable queries (shared data README)
     n_valid = dict(

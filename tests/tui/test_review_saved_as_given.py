@@ -74,7 +74,9 @@ async def _session(db: Path, role: str, reviewer: str, keys: list[str], sample: 
 
 
 @pytest.mark.parametrize("quit_key", ["ctrl+q", "q", None], ids=["ctrl+q", "q", "closed"])
-async def test_the_issues_keys_store_both_labels_however_the_tui_ends(db_copy, quit_key):
+async def test_the_issues_keys_store_both_labels_however_the_tui_ends(
+    db_copy: Path, quit_key: str | None
+) -> None:
     """`i`, `2`, `n`, `v`, then ctrl+q (the issue's session, which stored nothing), q, or no
     key at all: both labels are in the file."""
     items = _draw(db_copy)
@@ -87,7 +89,7 @@ async def test_the_issues_keys_store_both_labels_however_the_tui_ends(db_copy, q
     }
 
 
-async def test_a_changed_label_and_a_typed_note_are_stored_as_given(db_copy):
+async def test_a_changed_label_and_a_typed_note_are_stored_as_given(db_copy: Path) -> None:
     """The last label given wins; a note is stored as it is typed (no enter, no ctrl+s)."""
     items = _draw(db_copy)
     keys = ["v", "i", "3", "e", *"too narrow", "ctrl+q"]
@@ -98,7 +100,7 @@ async def test_a_changed_label_and_a_typed_note_are_stored_as_given(db_copy):
     }
 
 
-async def test_what_cannot_be_stored_yet_is_never_dropped_silently(db_copy):
+async def test_what_cannot_be_stored_yet_is_never_dropped_silently(db_copy: Path) -> None:
     """`i` without a bucket is not a label yet: moving on or quitting warns and stays; the
     same key again leaves it (nothing stored). A note typed before a label is stored with the
     label given next."""
@@ -117,7 +119,7 @@ async def test_what_cannot_be_stored_yet_is_never_dropped_silently(db_copy):
     assert _labels(db_copy) == {(items[0], "reviewer1"): ("valid", None, "odd")}
 
 
-async def test_ctrl_s_still_moves_on_and_stores_nothing_twice(db_copy):
+async def test_ctrl_s_still_moves_on_and_stores_nothing_twice(db_copy: Path) -> None:
     items = _draw(db_copy)
     running, said = await _session(db_copy, "reviewer1", "ann", ["ctrl+s", "v", "ctrl+s", "v"])
     assert running and said == ["choose a label first: v valid, i invalid"]
@@ -128,7 +130,7 @@ async def test_ctrl_s_still_moves_on_and_stores_nothing_twice(db_copy):
 
 
 @pytest.mark.slow
-async def test_verdict_labels_are_stored_and_published_as_given(db_copy):
+async def test_verdict_labels_are_stored_and_published_as_given(db_copy: Path) -> None:
     """At the verdict level the final label (both reviewers agree) reaches ``labels`` in the
     same transaction as the second reviewer's label: no ctrl+s, quit by ctrl+q."""
     with Store.open(db_copy) as store:
@@ -166,7 +168,7 @@ def _stored_rows(db: Path, into: Path) -> int:
 
 
 @pytest.mark.slow
-def test_labels_survive_a_kill_9_of_the_tui(db_copy, tmp_path):
+def test_labels_survive_a_kill_9_of_the_tui(db_copy: Path, tmp_path: Path) -> None:
     """The installed `toolex tui --review` on a terminal: i 2 n v, then SIGKILL (no quit, no
     save, no chance to flush anything) once the store holds the second label."""
     items = _draw(db_copy)

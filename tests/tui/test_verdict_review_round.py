@@ -14,6 +14,7 @@ from toolex_tui.components.docpair import DocPane
 from toolex_tui.screens.review import ReviewScreen
 
 from toolex.review import draw_verdict_sample, verdict_stats
+from toolex.store import Store
 
 pytestmark = pytest.mark.anyio
 SIZES = [(120, 40), (80, 24)]
@@ -32,7 +33,7 @@ JUDGE_WORDS = (
 )
 
 
-def draw(store):
+def draw(store: Store):
     # give the judge confidences, so that an uncertainty order (and a leak of them) is possible
     store.con.execute("UPDATE verdicts SET confidence = CASE WHEN accepted THEN 0.83 ELSE 0.17 END")
     draw_verdict_sample(
@@ -62,14 +63,14 @@ def screen_text(screen) -> str:
     return "\n".join(str(w.render()) for w in screen.query(Static))
 
 
-def _docs(store, item_id):
+def _docs(store: Store, item_id):
     doc = store.con.execute(
         "SELECT doc FROM items WHERE item_id = ? AND benchmark = 'stabletoolbench'", [item_id]
     ).fetchone()[0]
     return json.loads(doc)
 
 
-async def label_all(store, sample, role, reviewer, plan, size, others=None):
+async def label_all(store: Store, sample, role, reviewer, plan, size, others=None) -> None:
     app = ToolexApp(store, review={"sample_id": "vaudit", "role": role, "reviewer": reviewer})
     async with app.run_test(size=size) as pilot:
         screen = app.screen
@@ -117,7 +118,7 @@ async def label_all(store, sample, role, reviewer, plan, size, others=None):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=["120x40", "80x24"])
-async def test_verdict_round(rw_store, size):
+async def test_verdict_round(rw_store: Store, size) -> None:
     sample = draw(rw_store)
     assert (
         sorted(p for _, p in sample.values())
@@ -145,7 +146,7 @@ async def test_verdict_round(rw_store, size):
     assert (first_acc[2], "yes", "cat", "same entity") in labels
 
 
-async def test_adjudicator_sees_no_score_and_no_judge(rw_store):
+async def test_adjudicator_sees_no_score_and_no_judge(rw_store: Store) -> None:
     sample = draw(rw_store)
     r1, r2, _ = plan_keys(sample)
     await label_all(rw_store, sample, "reviewer1", "ann", r1, (80, 24))
