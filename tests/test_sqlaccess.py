@@ -28,7 +28,7 @@ from toolex.store import Store
 
 
 @pytest.fixture
-def db(store: Store, tmp_path: Path):
+def db(store: Store, tmp_path: Path) -> str:
     build(store)
     path = store.path
     store.close()

@@ -178,7 +178,7 @@ def test_user_sql_returns_rows_or_an_empty_table(store: Store) -> None:
 
 
 @pytest.fixture
-def named(store: Store):
+def named(store: Store) -> Store:
     """Two benchmarks; toolret has an expansion 'paper' (expansions row), 'flat' (imported
     combinations only) and 'subq' (imported sub-queries only); runs bm25 (toolret), e5 (beir)."""
     for name in ("toolret", "beir"):
@@ -199,7 +199,7 @@ def named(store: Store):
     return store
 
 
-def test_listings(named) -> None:
+def test_listings(named: Store) -> None:
     assert named.benchmarks() == ["beir", "toolret"]
     assert named.expansions("toolret") == ["flat", "paper", "subq"]
     assert named.expansions("beir") == []
@@ -208,7 +208,7 @@ def test_listings(named) -> None:
     assert named.runs("beir") == ["e5"]
 
 
-def test_require_benchmark(named) -> None:
+def test_require_benchmark(named: Store) -> None:
     assert named.require_benchmark("beir") == "beir"
     with pytest.raises(NotFoundError) as err:
         named.require_benchmark("toolrett")
@@ -233,7 +233,7 @@ def test_require_benchmark_none_means_the_only_one(store: Store) -> None:
     assert store.require_benchmark(None) == "solo"
 
 
-def test_require_expansion(named) -> None:
+def test_require_expansion(named: Store) -> None:
     for name in ("paper", "flat", "subq", "default"):
         assert named.require_expansion("toolret", name) == name
     assert named.require_expansion("beir", "default") == "default"  # always: the original
@@ -248,7 +248,7 @@ def test_require_expansion(named) -> None:
         named.require_expansion("beir", "paper")  # toolret's, not beir's
 
 
-def test_require_runs(named) -> None:
+def test_require_runs(named: Store) -> None:
     assert named.require_runs(["e5", "bm25"]) == ["e5", "bm25"]
     with pytest.raises(
         NotFoundError, match="no run named 'bm52' in the store; did you mean 'bm25'"

@@ -16,7 +16,7 @@ import shutil
 import socket
 import stat
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -153,7 +153,7 @@ def test_dev_full_is_refused_through_the_real_entry_point(db: str, tmp_path: Pat
 
 
 @pytest.fixture
-def tiny_disk(tmp_path: Path):
+def tiny_disk(tmp_path: Path) -> Iterator[Path]:
     """A 16 KiB tmpfs: a real full disk (root only; skipped where mounting is not allowed)."""
     where = tmp_path / "tiny"
     where.mkdir()
@@ -175,7 +175,7 @@ def tiny_disk(tmp_path: Path):
 BIG = "SELECT i, repeat('x', 100) AS t FROM range(20000) t(i)"
 
 
-def test_a_full_disk_is_an_error_never_wrote_n_rows(db: str, tiny_disk) -> None:
+def test_a_full_disk_is_an_error_never_wrote_n_rows(db: str, tiny_disk: Path) -> None:
     old = tiny_disk / "old.csv"
     old.write_text("the previous output\n")
     tally = Tally("outputs round 2: full disk")

@@ -93,7 +93,7 @@ def _expand(toolex, db: str, *args: str):
 
 
 @pytest.fixture
-def stop_after(monkeypatch: pytest.MonkeyPatch):
+def stop_after(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     """Inject a Ctrl-C (the first: stop at the next safe point) once ``n`` tasks are done."""
     import toolex.cli.progress as progress
 
@@ -116,7 +116,7 @@ def test_the_calls_in_flight_at_a_stop_are_answered_alike_when_resumed(
     sample: Path,
     tmp_path: Path,
     toolex: Callable[..., Ran],
-    stop_after,
+    stop_after: Callable[[int], None],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     tally = Tally("resuming an interrupted expansion")

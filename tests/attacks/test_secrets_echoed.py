@@ -14,6 +14,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -63,7 +64,9 @@ def _completion(server: ScriptedServer, body: dict, text: str) -> bytes:
     return json.dumps(server.openai_completion(body, text)).encode()
 
 
-def echo(where: str, server: ScriptedServer):
+def echo(
+    where: str, server: ScriptedServer
+) -> Callable[[dict[str, str], dict[Any, Any]], tuple[int, bytes] | None]:
     """A fault that puts the request's Authorization header, path and query where ``where``
     says (decompose requests are answered, so verify runs and meets it)."""
 

@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -40,7 +40,7 @@ class _Counting(http.server.BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def web():
+def web() -> Iterator[str]:
     """A loopback HTTP server counting the requests it gets."""
     _Counting.hits = 0
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
@@ -104,7 +104,11 @@ def _created(tmp: Path) -> list[Path]:
 
 
 def test_every_probe_is_refused_with_a_message(
-    bench_db: str, tmp_path: Path, web, toolex: Callable[..., Ran], monkeypatch: pytest.MonkeyPatch
+    bench_db: str,
+    tmp_path: Path,
+    web: str,
+    toolex: Callable[..., Ran],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("TOOLEX_ATTACK_SECRET", SECRET)
     before = digest(bench_db)
@@ -124,7 +128,7 @@ def test_every_probe_is_refused_with_a_message(
 
 
 def test_the_engine_refuses_them_without_the_parser(
-    bench_db: str, tmp_path: Path, web, monkeypatch: pytest.MonkeyPatch
+    bench_db: str, tmp_path: Path, web: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Guard 2 alone: each probe sent straight to a read-only store (what a statement sqlglot
     misreads would reach) fails inside DuckDB."""

@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.errors import NotFoundError, ToolexError
@@ -19,7 +19,7 @@ L3 = math.log2(3)
 
 
 @pytest.fixture
-def db(tmp_path: Path):
+def db(tmp_path: Path) -> str:
     """q1 (code): GT a at rank 2. q2 (web): GT b missing, equivalent b2 (valid) at rank 1.
     q3 (web): no results."""
     path = tmp_path / "e.duckdb"
@@ -52,7 +52,7 @@ def db(tmp_path: Path):
     return str(path)
 
 
-def run(args):
+def run(args) -> Result:
     result = CliRunner().invoke(cli, args)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception

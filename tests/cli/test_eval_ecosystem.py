@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import pytrec_eval
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.runs.plain import plain_scoring
@@ -23,7 +23,7 @@ QRELS = {"q1": {"a": 1, "c": 2}, "q2": {"b": 1}, "q3": {"d": 1}}
 RUN = {"q1": {"x": 3.0, "a": 2.0, "c": 1.0}, "q2": {"b": 1.0, "y": 0.5}, "q3": {"z": 1.0}}
 
 
-def run(args):
+def run(args) -> Result:
     result = CliRunner().invoke(cli, args)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
@@ -31,7 +31,7 @@ def run(args):
 
 
 @pytest.fixture
-def files(tmp_path: Path):
+def files(tmp_path: Path) -> tuple[Path, Path]:
     qrels = tmp_path / "test.qrels"
     qrels.write_text(
         "".join(f"{q} 0 {d} {r}\n" for q, docs in QRELS.items() for d, r in docs.items())
@@ -46,7 +46,7 @@ def files(tmp_path: Path):
     return qrels, trec
 
 
-def test_run_file_against_a_qrels_file_matches_pytrec_eval(files) -> None:
+def test_run_file_against_a_qrels_file_matches_pytrec_eval(files: tuple[Path, Path]) -> None:
     qrels, trec = files
     res = run(
         ["eval", "--run-file", str(trec), "--qrels-file", str(qrels), "--format", "json"]
@@ -72,7 +72,7 @@ def test_run_file_against_a_qrels_file_matches_pytrec_eval(files) -> None:
     assert "1 qrels line(s) repeat" in res.stderr
 
 
-def test_plain_files_with_tabs_and_crlf_match_pytrec_eval(files) -> None:
+def test_plain_files_with_tabs_and_crlf_match_pytrec_eval(files: tuple[Path, Path]) -> None:
     """Files with nothing to merge or decode are read by DuckDB (toolex.runs.plain): tabs, runs
     of spaces and CRLF split as line.split() splits them."""
     qrels, trec = files
@@ -94,7 +94,9 @@ def test_plain_files_with_tabs_and_crlf_match_pytrec_eval(files) -> None:
     plain[0].close()
 
 
-def test_run_file_against_a_stored_expansion_writes_nothing(files, tmp_path: Path) -> None:
+def test_run_file_against_a_stored_expansion_writes_nothing(
+    files: tuple[Path, Path], tmp_path: Path
+) -> None:
     _, trec = files
     db = str(tmp_path / "s.duckdb")
     with Store.open(db) as s:

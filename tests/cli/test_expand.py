@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from pipeline.fixtures import build
 
 from toolex.cli.expand import expand
@@ -15,7 +15,7 @@ from toolex.llm.usage import uncalled
 from toolex.store import Store
 
 
-def make_db(tmp_path: Path):
+def make_db(tmp_path: Path) -> str:
     db = str(tmp_path / "e.duckdb")
     store = Store.open(db)
     build(store)
@@ -23,7 +23,7 @@ def make_db(tmp_path: Path):
     return db
 
 
-def run(cmd, args):
+def run(cmd, args) -> Result:
     result = CliRunner().invoke(cmd, args)
     return result
 

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from pipeline.fixtures import build
 
 from toolex.cli import cli
@@ -18,7 +18,7 @@ from toolex.loaders import load_plain
 from toolex.store import Store
 
 
-def run(args):
+def run(args) -> Result:
     result = CliRunner().invoke(cli, args)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from pipeline.fixtures import build
 
 from toolex.cli import cli
@@ -21,7 +21,7 @@ def db(tmp_path: Path) -> str:
     return path
 
 
-def expand(db: str, *args: str):
+def expand(db: str, *args: str) -> Result:
     return CliRunner().invoke(cli, ["expand", "--db", db, "--benchmark", "b", "-q", *args])
 
 

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from llm.scripted_server import ScriptedServer
 from pipeline.fixtures import build
 
@@ -25,14 +25,14 @@ HAND = {"n": 7, "tp": 2, "fp": 1, "fn": 1, "tn": 3}
 
 
 @pytest.fixture
-def db(tmp_path: Path):
+def db(tmp_path: Path) -> str:
     path = str(tmp_path / "j.duckdb")
     with Store.open(path) as store:
         build(store)
     return path
 
 
-def run(args, **kwargs):
+def run(args, **kwargs) -> Result:
     return CliRunner().invoke(cli, args, **kwargs)
 
 
@@ -196,7 +196,7 @@ def topic(user: str, block: str) -> str | None:
     return "forecast" if "forecast" in text else "c2f" if "fahrenheit" in text else None
 
 
-def responder(provider, body):
+def responder(provider, body) -> str:
     """Verify prompts: yes iff candidate and reference are both about the forecast or both
     about celsius to fahrenheit: on small.jsonl, the heuristic's decisions (HAND)."""
     user = next(m["content"] for m in body["messages"] if m["role"] == "user")

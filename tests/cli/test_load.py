@@ -18,7 +18,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 @pytest.fixture
-def db(tmp_path: Path):
+def db(tmp_path: Path) -> str:
     return str(tmp_path / "t.duckdb")
 
 

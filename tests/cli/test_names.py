@@ -13,10 +13,12 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 import pytest
+from click import Command
 from reports.fixtures import build
 
 from toolex.cli import COMMANDS, cli, main
@@ -92,7 +94,7 @@ NEW_NAMES = {
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory):
+def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     """The fixture store and the input files of the load/import commands."""
     root = tmp_path_factory.mktemp("names")
     db = root / "names.duckdb"
@@ -144,7 +146,7 @@ def toolex(
     ("path", "args", "names"), CASES, ids=[f"{p}:{n[0]}:{i}" for i, (p, _, n) in enumerate(CASES)]
 )
 def test_a_misspelled_name_is_refused(
-    world,
+    world: dict[str, object],
     path,
     args,
     names,
@@ -193,7 +195,7 @@ def test_every_named_option_has_a_case() -> None:
     assert {path for path, _ in _commands()} >= {path for path, _ in covered}  # no stale case
 
 
-def _commands():
+def _commands() -> Iterator[tuple[str, Command] | tuple[str, Command | None]]:
     ctx = click.Context(cli)
     for name in COMMANDS:
         command = cli.get_command(ctx, name)

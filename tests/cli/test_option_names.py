@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.errors import ToolexError
@@ -17,7 +17,7 @@ from toolex.store import Store
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
-def run(args):
+def run(args) -> Result:
     return CliRunner().invoke(cli, args)
 
 

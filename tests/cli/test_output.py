@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.cli.options import emit_rows, stable_float
@@ -149,7 +149,7 @@ def db(tmp_path: Path) -> str:
     return path
 
 
-def run(args, stdin=None):
+def run(args, stdin=None) -> Result:
     result = CliRunner().invoke(cli, args, input=stdin)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception

@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.cli.output import JsonWriter, unique_names
@@ -36,7 +36,7 @@ def db(tmp_path: Path) -> str:
     return path
 
 
-def sql(db: str, *args: str):
+def sql(db: str, *args: str) -> Result:
     result = CliRunner().invoke(cli, ["sql", *args, "--db", db])
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception

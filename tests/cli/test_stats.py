@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from toolex.cli import cli
 
 
-def write(path, lines):
+def write(path, lines) -> str:
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return str(path)
 

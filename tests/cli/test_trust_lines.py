@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from reports.fixtures import build
 from reports.trust_fixtures import LLM, fitted, llm_expansion
 
@@ -41,14 +41,14 @@ LLM_LINE = f"trust toolret/llm verify {LLM}: unvalidated: nothing has measured t
 
 
 @pytest.fixture
-def db(tmp_path: Path):
+def db(tmp_path: Path) -> str:
     path = tmp_path / "t.duckdb"
     with Store.open(path) as store:
         llm_expansion(fitted(build(store)))
     return str(path)
 
 
-def run(args):
+def run(args) -> Result:
     result = CliRunner().invoke(cli, args)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception

@@ -4,6 +4,7 @@ Parquet slices the Spark engine would send."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -12,7 +13,7 @@ import sqlglot
 from sqlglot import exp
 
 from engines import tooleq_input
-from toolex.engines.macros import base_tables, expand, read_macros
+from toolex.engines.macros import Macro, base_tables, expand, read_macros
 from toolex.metrics.engine import FOLDER, ensure_macros
 from toolex.resources import sql_files, sql_text
 from toolex.store import Store
@@ -28,7 +29,7 @@ QUERIES = ("metrics/select/per_query.sql", "metrics/select/summary.sql")
 
 
 @pytest.fixture(scope="module")
-def small_store():
+def small_store() -> Iterator[Store]:
     store = Store.memory()
     tooleq_input.build(store, n_queries=300, n_runs=4, depth=30, seed=5)
     ensure_macros(store)
@@ -36,7 +37,7 @@ def small_store():
     store.close()
 
 
-def metric_macros():
+def metric_macros() -> dict[str, Macro]:
     return read_macros((f"{FOLDER}/{p.name}", p.read_text()) for p in sql_files(FOLDER))
 
 
@@ -71,14 +72,16 @@ def used(sql: str) -> dict:
 
 
 @pytest.mark.parametrize("name", QUERIES)
-def test_expanded_macros_give_the_macros_rows(small_store, name) -> None:
+def test_expanded_macros_give_the_macros_rows(small_store: Store, name) -> None:
     want = small_store.rows(name, used(sql_text(name)))
     sql = as_one_statement(name)
     assert_rows_close(small_store.user_sql(sql, used(sql)).to_pylist(), want)
 
 
 @pytest.mark.parametrize("name", QUERIES)
-def test_the_input_slices_hold_all_the_metric_sql_reads(small_store, tmp_path: Path, name) -> None:
+def test_the_input_slices_hold_all_the_metric_sql_reads(
+    small_store: Store, tmp_path: Path, name
+) -> None:
     """A bare DuckDB that holds nothing but the slices gives the same rows as the store."""
     expansion = expand(sqlglot.parse_one(sql_text(name), read="duckdb"), metric_macros())
     tables = base_tables(expansion)

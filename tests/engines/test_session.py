@@ -35,14 +35,14 @@ def no_pyspark(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def empty_db(tmp_path: Path):
+def empty_db(tmp_path: Path) -> str:
     """A store with nothing in it: the engine is opened after the store."""
     path = tmp_path / "empty.duckdb"
     Store.open(path).close()
     return str(path)
 
 
-def fake_java(tmp_path: Path, version: str):
+def fake_java(tmp_path: Path, version: str) -> str:
     """A JAVA_HOME whose bin/java reports ``version`` as `java -version` does (on stderr)."""
     java = tmp_path / "bin" / "java"
     java.parent.mkdir(parents=True)
@@ -56,7 +56,7 @@ def test_without_pyspark_the_error_says_how_to_install_it(no_pyspark: None) -> N
         session.require_pyspark()
 
 
-def test_eval_without_pyspark_exits_with_the_install_hint(no_pyspark: None, empty_db) -> None:
+def test_eval_without_pyspark_exits_with_the_install_hint(no_pyspark: None, empty_db: str) -> None:
     args = ["eval", "--db", empty_db, "--all-runs", "--engine", "spark"]
     result = CliRunner().invoke(cli, args)
     assert isinstance(result.exception, ToolexError)  # `toolex` prints it as "error: ..."
@@ -104,7 +104,7 @@ def test_spark_options_go_with_the_spark_engine() -> None:
         (["--run-file", __file__], "import the files first"),
     ],
 )
-def test_eval_refuses_what_spark_cannot_do(empty_db, args, message: str) -> None:
+def test_eval_refuses_what_spark_cannot_do(empty_db: str, args, message: str) -> None:
     result = CliRunner().invoke(cli, ["eval", "--db", empty_db, "--engine", "spark", *args])
     assert result.exit_code == 2 and message in result.output
 

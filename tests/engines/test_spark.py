@@ -13,6 +13,7 @@ once per module.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -34,7 +35,7 @@ QUERIES = int(os.environ.get("TOOLEX_SPARK_QUERIES", "1400"))
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory):
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The demo's store (toolex demo), with BM25 only: its expansion and both run levels,
     without the seconds WordLlama spends embedding the library."""
     from toolex.cli.demo import run_demo
@@ -46,7 +47,7 @@ def demo_db(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="module")
-def tooleq_db(tmp_path_factory: pytest.TempPathFactory):
+def tooleq_db(tmp_path_factory: pytest.TempPathFactory) -> str:
     db = tmp_path_factory.mktemp("tooleq") / "tooleq.duckdb"
     with Store.open(db) as store:
         counts = tooleq_input.build(store, n_queries=QUERIES)
@@ -79,7 +80,7 @@ def eval_rows(
 
 
 def assert_same_scores(spark_rows: list[dict], duck_rows: list[dict]) -> None:
-    def keyed(rows):
+    def keyed(rows) -> dict[tuple[Any, Any, Any, Any], Any]:
         return {(r["run"], r["category"], r["query"], r["metric"]): r for r in rows}
 
     spark, duck = keyed(spark_rows), keyed(duck_rows)
@@ -94,7 +95,7 @@ def assert_same_scores(spark_rows: list[dict], duck_rows: list[dict]) -> None:
 
 
 def test_spark_scores_the_demo_store_as_duckdb_does(
-    spark, demo_db, monkeypatch: pytest.MonkeyPatch
+    spark, demo_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     duck = eval_rows(monkeypatch, demo_db, "duckdb", DEMO_METRICS)
     got = eval_rows(monkeypatch, demo_db, "spark", DEMO_METRICS)
@@ -105,7 +106,7 @@ def test_spark_scores_the_demo_store_as_duckdb_does(
 
 
 def test_spark_scores_a_tooleq_shaped_store_as_duckdb_does(
-    spark, tooleq_db, monkeypatch: pytest.MonkeyPatch
+    spark, tooleq_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     duck = eval_rows(monkeypatch, tooleq_db, "duckdb", TOOLEQ_METRICS)
     got = eval_rows(monkeypatch, tooleq_db, "spark", TOOLEQ_METRICS)

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -33,7 +34,7 @@ TOOLS = {
 
 
 @pytest.fixture
-def bench(store: Store):
+def bench(store: Store) -> Store:
     add_benchmark(store)
     for item_id, description in TOOLS.items():
         add_item(store, item_id, {"name": item_id.split("::")[1], "description": description})
@@ -44,7 +45,7 @@ def bench(store: Store):
     return store
 
 
-def candidates(store: Store, expansion="x"):
+def candidates(store: Store, expansion="x") -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, slot, item_id, rank, score, retriever FROM candidates "
         "WHERE expansion = ? ORDER BY query_id, slot, rank",
@@ -67,7 +68,7 @@ GOOD = [
 ]
 
 
-def test_a_trec_file_fills_the_candidates_stage(bench, tmp_path: Path) -> None:
+def test_a_trec_file_fills_the_candidates_stage(bench: Store, tmp_path: Path) -> None:
     done = import_candidates(bench, trec(tmp_path, GOOD), benchmark="b", expansion="x")
     assert (done.queries, done.subqueries, done.candidates) == (2, 3, 6)
     assert (done.references_added, done.depth, done.retriever) == (1, 2, "import:qwen")
@@ -89,7 +90,7 @@ def test_a_trec_file_fills_the_candidates_stage(bench, tmp_path: Path) -> None:
 
 
 def test_the_pipeline_verifies_imported_lists_and_retrieves_nothing_for_them(
-    bench, tmp_path: Path
+    bench: Store, tmp_path: Path
 ) -> None:
     import_candidates(bench, trec(tmp_path, GOOD), benchmark="b", expansion="x")
     report = run_expansion(bench, "b", HeuristicJudge(bench), expansion="x")
@@ -110,7 +111,7 @@ def test_the_pipeline_verifies_imported_lists_and_retrieves_nothing_for_them(
     run_expansion(bench, "b", HeuristicJudge(bench), expansion="x")
 
 
-def test_parquet_with_a_slot_column_and_a_depth(bench, tmp_path: Path) -> None:
+def test_parquet_with_a_slot_column_and_a_depth(bench: Store, tmp_path: Path) -> None:
     rows = [
         {"query_id": "q1", "slot": 0, "item_id": "a::forecast", "score": 3.0},
         {"query_id": "q1", "slot": 0, "item_id": "b::weather", "score": 2.0},
@@ -143,7 +144,7 @@ def test_parquet_with_a_slot_column_and_a_depth(bench, tmp_path: Path) -> None:
     ],
 )  # fmt: skip
 def test_bad_rows_are_located_and_nothing_is_written(
-    bench, tmp_path: Path, line: str, where: str, said: str
+    bench: Store, tmp_path: Path, line: str, where: str, said: str
 ) -> None:
     with pytest.raises(InputError) as e:
         import_candidates(bench, trec(tmp_path, [*GOOD, line]), benchmark="b", expansion="x")
@@ -151,20 +152,22 @@ def test_bad_rows_are_located_and_nothing_is_written(
     assert candidates(bench) == [] and "imported_candidates" not in stored(bench, "b", "x")
 
 
-def test_a_query_gets_a_list_for_every_sub_query(bench, tmp_path: Path) -> None:
+def test_a_query_gets_a_list_for_every_sub_query(bench: Store, tmp_path: Path) -> None:
     with pytest.raises(InputError) as e:
         import_candidates(bench, trec(tmp_path, GOOD[:2]), benchmark="b", expansion="x")
     assert "qwen.trec:1, query q1, field 'slot'" in str(e.value)
     assert "lists for sub-queries [0] but not [1]" in str(e.value)
 
 
-def test_an_expansion_without_sub_queries_says_to_decompose_first(bench, tmp_path: Path) -> None:
+def test_an_expansion_without_sub_queries_says_to_decompose_first(
+    bench: Store, tmp_path: Path
+) -> None:
     with pytest.raises(ToolexError, match="no sub-queries.*--stage decompose"):
         import_candidates(bench, trec(tmp_path, GOOD), benchmark="b", expansion="fresh")
 
 
 def test_stored_lists_are_swapped_only_with_replace_and_never_once_judged(
-    bench, tmp_path: Path
+    bench: Store, tmp_path: Path
 ) -> None:
     import_candidates(bench, trec(tmp_path, GOOD), benchmark="b", expansion="x")
     other = [line.replace("qwen", "bge") for line in GOOD[:3]]
@@ -187,14 +190,18 @@ def test_stored_lists_are_swapped_only_with_replace_and_never_once_judged(
     ) == retrievers  # fmt: skip
 
 
-def test_a_toolret_json_run_is_refused_for_it_has_no_sub_queries(bench, tmp_path: Path) -> None:
+def test_a_toolret_json_run_is_refused_for_it_has_no_sub_queries(
+    bench: Store, tmp_path: Path
+) -> None:
     path = tmp_path / "run.json"
     path.write_text(json.dumps({"q2": {"e::mail": 1.0}}), encoding="utf-8")
     with pytest.raises(InputError, match="a ToolRet JSON run has no sub-queries"):
         import_candidates(bench, path, benchmark="b", expansion="x")
 
 
-def test_the_cli_imports_and_reports_errors_without_a_traceback(bench, tmp_path: Path) -> None:
+def test_the_cli_imports_and_reports_errors_without_a_traceback(
+    bench: Store, tmp_path: Path
+) -> None:
     toolex = str(Path(sys.executable).with_name("toolex"))
     bench.close()
     args = ["load", "candidates", "--db", bench.path, "--benchmark", "b", "--expansion", "x"]

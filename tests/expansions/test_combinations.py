@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from loaders.conftest import DATA, store_state
@@ -13,7 +14,7 @@ from toolex.store import Store
 
 
 @pytest.fixture
-def mini(store: Store):
+def mini(store: Store) -> Store:
     load_toolret(store, DATA / "toolret_mini")
     return store
 
@@ -23,7 +24,7 @@ def _write(path, rows):
     return path
 
 
-def _combos(store: Store):
+def _combos(store: Store) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT c.query_id, c.combo_id, c.is_original, c.status, c.judge,"
         " list(ci.item_id ORDER BY ci.slot) FROM combinations c"
@@ -32,7 +33,7 @@ def _combos(store: Store):
     ).fetchall()
 
 
-def test_import_adds_original_and_drops_repeats(mini, tmp_path: Path) -> None:
+def test_import_adds_original_and_drops_repeats(mini: Store, tmp_path: Path) -> None:
     f = _write(
         tmp_path / "c.jsonl",
         [
@@ -64,7 +65,7 @@ def test_import_adds_original_and_drops_repeats(mini, tmp_path: Path) -> None:
     assert len(_combos(mini)) == 3
 
 
-def test_a_swap_across_graded_slots_is_another_tool_set(mini, tmp_path: Path) -> None:
+def test_a_swap_across_graded_slots_is_another_tool_set(mini: Store, tmp_path: Path) -> None:
     """Issue 35.3: combo 2 swaps the original's two tools; with its slots graded alike it is the
     original's tool set (dropped above), graded 2 and 1 it scores otherwise, and is kept."""
     mini.con.execute("UPDATE qrels SET relevance = 2 WHERE query_id = 'mini_query_0' AND slot = 0")
@@ -101,7 +102,9 @@ def test_a_swap_across_graded_slots_is_another_tool_set(mini, tmp_path: Path) ->
         ({"query_id": "mini_query_1", "item_id": "mini_tool_0"}, "combo_id", "missing"),
     ],
 )
-def test_bad_rows_name_line_and_field(mini, tmp_path: Path, row, field: str, message: str) -> None:
+def test_bad_rows_name_line_and_field(
+    mini: Store, tmp_path: Path, row, field: str, message: str
+) -> None:
     f = _write(
         tmp_path / "c.jsonl",
         [{"query_id": "mini_query_1", "combo_id": 1, "item_id": "mini_tool_0"}, row],
@@ -113,7 +116,7 @@ def test_bad_rows_name_line_and_field(mini, tmp_path: Path, row, field: str, mes
     assert store_state(mini) == before
 
 
-def test_edges_and_a_tool_serving_two_steps_import(mini, tmp_path: Path) -> None:
+def test_edges_and_a_tool_serving_two_steps_import(mini: Store, tmp_path: Path) -> None:
     f = _write(
         tmp_path / "c.jsonl",
         [
@@ -139,7 +142,7 @@ def test_edges_and_a_tool_serving_two_steps_import(mini, tmp_path: Path) -> None
     ).fetchall() == [("mini_query_0", 0, 1, "session_id", "imported")]
 
 
-def test_an_edge_naming_no_slot_is_refused_with_its_line(mini, tmp_path: Path) -> None:
+def test_an_edge_naming_no_slot_is_refused_with_its_line(mini: Store, tmp_path: Path) -> None:
     f = _write(
         tmp_path / "c.jsonl",
         [

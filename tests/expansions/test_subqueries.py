@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -15,7 +16,7 @@ from toolex.store import Store
 
 
 @pytest.fixture
-def mini(store: Store):
+def mini(store: Store) -> Store:
     load_toolret(store, DATA / "toolret_mini")
     return store
 
@@ -33,7 +34,7 @@ ROWS = [
 ]
 
 
-def test_import_parquet_takes_ref_item_from_qrels(mini, tmp_path: Path) -> None:
+def test_import_parquet_takes_ref_item_from_qrels(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "s.parquet"
     pq.write_table(pa.Table.from_pylist(ROWS), f)
     result = import_subqueries(mini, f, benchmark="toolret")
@@ -53,7 +54,7 @@ def test_import_parquet_takes_ref_item_from_qrels(mini, tmp_path: Path) -> None:
     assert mini.con.execute("SELECT count(*) FROM subqueries").fetchone()[0] == 3
 
 
-def test_wrong_slot_count_names_the_query(mini, tmp_path: Path) -> None:
+def test_wrong_slot_count_names_the_query(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "s.jsonl"
     f.write_text("\n".join(json.dumps(r) for r in ROWS[1:]))
     before = store_state(mini)
@@ -65,7 +66,7 @@ def test_wrong_slot_count_names_the_query(mini, tmp_path: Path) -> None:
     assert store_state(mini) == before
 
 
-def test_empty_text(mini, tmp_path: Path) -> None:
+def test_empty_text(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "s.jsonl"
     f.write_text(json.dumps(ROWS[2] | {"text": ""}))
     with pytest.raises(InputError, match="empty text") as exc:
@@ -77,11 +78,13 @@ REFERENCES = {("mini_query_0", 0): "mini_tool_0", ("mini_query_0", 1): "mini_too
               ("mini_query_1", 0): "mini_tool_2"}  # fmt: skip
 
 
-def _with(field: str, rows=ROWS):
+def _with(field: str, rows=ROWS) -> list[dict[Any, Any]]:
     return [{**r, field: REFERENCES[(r["query_id"], r["slot"])]} for r in rows]
 
 
-def test_a_file_s_reference_is_read_and_must_be_the_slot_s_tool(mini, tmp_path: Path) -> None:
+def test_a_file_s_reference_is_read_and_must_be_the_slot_s_tool(
+    mini: Store, tmp_path: Path
+) -> None:
     """A dump of the subqueries table (it has `reference`) imports again; a reference that is
     not the slot's ground-truth tool is refused at its line, nothing written."""
     f = tmp_path / "s.jsonl"
@@ -101,7 +104,9 @@ def test_a_file_s_reference_is_read_and_must_be_the_slot_s_tool(mini, tmp_path: 
     assert store_state(mini) == before
 
 
-def test_the_old_name_ref_item_id_is_read_as_reference_with_a_note(mini, tmp_path: Path) -> None:
+def test_the_old_name_ref_item_id_is_read_as_reference_with_a_note(
+    mini: Store, tmp_path: Path
+) -> None:
     """A file written before schema 072 calls the field ref_item_id: read, checked, noted once."""
     f = tmp_path / "s.jsonl"
     f.write_text("\n".join(json.dumps(r) for r in _with("ref_item_id")))

@@ -26,7 +26,7 @@ from toolex.store import Store
 NS = {"g": "http://graphml.graphdrawing.org/xmlns"}
 
 
-def fill(store: Store):
+def fill(store: Store) -> Store:
     build(store)
     add_query(store, "q3", "Weather forecast in Berlin", ["wx_b::forecast"])
     subs = [
@@ -60,7 +60,7 @@ def fill(store: Store):
 
 
 @pytest.fixture
-def db(tmp_path: Path):
+def db(tmp_path: Path) -> str:
     path = str(tmp_path / "eq.duckdb")
     with Store.open(path) as store:
         fill(store)

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from toolex.expansions.combinations import import_combinations
-from toolex.exports.toolbench import export_toolbench
+from toolex.exports.toolbench import ToolBenchExport, export_toolbench
 from toolex.exports.toolbench_tasks import check_toolbench, key
 from toolex.store import Store
 
@@ -38,7 +39,7 @@ BROKEN = [[R1, second, third] for third in CATEGORIES for second in (R3, R2)]
 BROKEN.remove([R1, R2, CATEGORIES[0]])  # the original's tool set: the import drops it
 
 
-def missing(tasks):
+def missing(tasks) -> list[tuple[Any, Any, tuple[Any, ...]]]:
     return [
         (t["toolex"]["query_id"], t["toolex"]["combo_id"], tuple(r))
         for t in tasks
@@ -48,14 +49,18 @@ def missing(tasks):
 
 
 @pytest.fixture(scope="module")
-def exported(stb_expansion: Store, tmp_path_factory: pytest.TempPathFactory):
+def exported(
+    stb_expansion: Store, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[ToolBenchExport, Path, Any]:
     folder = tmp_path_factory.mktemp("toolbench") / "out"
     done = export_toolbench(stb_expansion, folder, "stabletoolbench")
     tasks = json.loads((folder / "test_instruction" / "G1_tool.json").read_text())
     return done, folder, tasks
 
 
-def test_every_relevant_api_is_in_its_api_list(exported, stb_expansion: Store) -> None:
+def test_every_relevant_api_is_in_its_api_list(
+    exported: tuple[ToolBenchExport, Path, Any], stb_expansion: Store
+) -> None:
     done, folder, tasks = exported
     # every query; G1_tool's distinct alternatives: 62 with the verifier of issue 24, 17 with the
     # six-point verifier of issue 32 (the "Categories" equivalents of G1_tool:16133 are gone)
@@ -90,7 +95,7 @@ def test_the_broken_arrangements_export_whole(stb_expansion: Store, tmp_path: Pa
     assert check_toolbench(stb_expansion, out, "stabletoolbench", "arranged") == []
 
 
-def test_task_ids_are_unique_across_groups(exported) -> None:
+def test_task_ids_are_unique_across_groups(exported: tuple[ToolBenchExport, Path, Any]) -> None:
     _, folder, _ = exported
     ids = [
         t["query_id"]

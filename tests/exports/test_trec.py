@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytrec_eval
@@ -27,7 +28,7 @@ OLD, NEW = ["ndcg@3", "recall@3"], ["ndcg@3"]  # what ranx is asked for, old and
 
 
 @pytest.fixture
-def files(fixture_store: Store, tmp_path: Path):
+def files(fixture_store: Store, tmp_path: Path) -> dict[str, Path]:
     out = {"original": tmp_path / "orig.qrels", "combos": tmp_path / "combos.qrels"}
     export_trec_qrels(fixture_store, out["original"], mode="original")
     export_trec_qrels(fixture_store, out["combos"], mode="per-combination")
@@ -37,17 +38,17 @@ def files(fixture_store: Store, tmp_path: Path):
     return out
 
 
-def _expected(store: Store):
+def _expected(store: Store) -> dict[tuple[Any, Any, Any], tuple[Any, Any]]:
     rows = metrics.per_query(store, list(RUNS), ks=(K,)).to_pylist()
     return {(r["run_id"], r["query_id"], r["metric"]): (r["old"], r["new"]) for r in rows}
 
 
-def _per_combination_run(run, combo_qrels):
+def _per_combination_run(run, combo_qrels) -> dict[Any, Any]:
     """The run's list for query q, repeated under every pseudo-query q#c."""
     return {qc: run.get(qc.rsplit("#", 1)[0], {}) for qc in combo_qrels}
 
 
-def _max_per_query(scores):
+def _max_per_query(scores) -> defaultdict[Any, Any]:
     best = defaultdict(float)
     for qc, value in scores.items():
         q = qc.rsplit("#", 1)[0]
@@ -55,7 +56,7 @@ def _max_per_query(scores):
     return best
 
 
-def test_pytrec_eval_gives_toolex_scores(fixture_store: Store, files) -> None:
+def test_pytrec_eval_gives_toolex_scores(fixture_store: Store, files: dict[str, Path]) -> None:
     expected = _expected(fixture_store)
     original = read_trec_qrels(files["original"])
     combos = read_trec_qrels(files["combos"])
@@ -77,7 +78,7 @@ def test_pytrec_eval_gives_toolex_scores(fixture_store: Store, files) -> None:
             assert expected[(run_id, q, "comp")][1] == new_comp[q]
 
 
-def test_ranx_gives_toolex_means(fixture_store: Store, files) -> None:
+def test_ranx_gives_toolex_means(fixture_store: Store, files: dict[str, Path]) -> None:
     """ranx reads the TREC files itself; it runs in a child with numba's JIT off (ranx_nojit)."""
     summary = metrics.summary(fixture_store, list(RUNS), ks=(K,))
     means = {
@@ -101,7 +102,7 @@ def test_ranx_gives_toolex_means(fixture_store: Store, files) -> None:
         assert means[(run_id, "ndcg")][1] == pytest.approx(sum(best.values()) / len(best))
 
 
-def test_ir_measures_reads_the_files(fixture_store: Store, files) -> None:
+def test_ir_measures_reads_the_files(fixture_store: Store, files: dict[str, Path]) -> None:
     import ir_measures
     from ir_measures import R, nDCG
 
@@ -119,7 +120,9 @@ def test_flat_mode_is_the_union(fixture_store: Store, tmp_path: Path) -> None:
     assert read_trec_qrels(path)["q2"] == {"w3": 1, "w4": 1, "w5": 1}
 
 
-def test_run_round_trips_through_the_runs_import(fixture_store: Store, files) -> None:
+def test_run_round_trips_through_the_runs_import(
+    fixture_store: Store, files: dict[str, Path]
+) -> None:
     import_run(fixture_store, files["bm25"], run="bm25-copy", benchmark="toolret", fmt="trec")
     rows = fixture_store.con.execute(
         "SELECT a.query_id, a.item_id, a.rank, a.score, b.rank, b.score FROM run_results a "
@@ -140,7 +143,7 @@ def test_unknown_run_is_named(fixture_store: Store, tmp_path: Path) -> None:
 
 
 def test_per_combination_qrels_round_trip_through_the_combinations_import(
-    fixture_store: Store, files
+    fixture_store: Store, files: dict[str, Path]
 ) -> None:
     """TREC has no slot column: file order is slot order, which the import assumes."""
     import pyarrow as pa

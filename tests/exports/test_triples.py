@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
@@ -16,7 +17,7 @@ from toolex.exports.triples import export_triples, training_triples
 from toolex.store import Store
 
 
-def negatives(table, query_id, slot=None):
+def negatives(table, query_id, slot=None) -> list[Any]:
     return [
         r["negative_id"]
         for r in table.to_pylist()

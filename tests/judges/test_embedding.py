@@ -19,6 +19,7 @@ from toolex.judges.evidence import about_text
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.config import load_config
 from toolex.pipeline.runner import Settings
+from toolex.retrieval.embedders import Embedder
 from toolex.store import Store
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
@@ -48,7 +49,7 @@ class FakeEmbedder:
         self.spec, self.key, self.model, self.dim, self.max_words = spec, spec, MINILM, 3, None
         self.seen: list[str] = []
 
-    def embed(self, texts):
+    def embed(self, texts) -> np.ndarray:
         self.seen += list(texts)
         return np.tile(np.array([1.0, 0.0, 0.0], dtype=np.float32), (len(texts), 1))
 
@@ -61,14 +62,14 @@ def fresh(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch, fresh: None):
+def fake(monkeypatch: pytest.MonkeyPatch, fresh: None) -> list[FakeEmbedder]:
     """make_embedder builds a FakeEmbedder for a fastembed spec (WordLlama stays real)."""
     import toolex.retrieval.embedders as embedders
 
     made: list[FakeEmbedder] = []
     real = embedders.make_embedder
 
-    def make(spec):
+    def make(spec) -> Embedder | FakeEmbedder:
         if spec == "wordllama":
             return real(spec)
         made.append(FakeEmbedder(spec))
@@ -78,14 +79,14 @@ def fake(monkeypatch: pytest.MonkeyPatch, fresh: None):
     return made
 
 
-def model_folder(tmp_path: Path):
+def model_folder(tmp_path: Path) -> Path:
     folder = tmp_path / "minilm"
     folder.mkdir()
     (folder / "model.onnx").write_bytes(b"not read: the fake embedder stands in")
     return folder
 
 
-def config_file(tmp_path: Path, line):
+def config_file(tmp_path: Path, line) -> Path:
     path = tmp_path / "toolex.toml"
     path.write_text(f'[judges]\nverify = "heuristic"\n{line}\n', encoding="utf-8")
     return path
@@ -116,7 +117,7 @@ def test_the_default_is_wordllama_with_its_operating_points(fresh: None, tmp_pat
 
 
 def test_the_config_files_embedding_reaches_the_evidence_reader_and_the_screen(
-    fake, tmp_path: Path, store: Store
+    fake: list[FakeEmbedder], tmp_path: Path, store: Store
 ) -> None:
     spec = f"fastembed:{MINILM}@{model_folder(tmp_path)}"
     config = load_config(config_file(tmp_path, f'embedding = "{spec}"'))
@@ -140,7 +141,9 @@ def test_the_config_files_embedding_reaches_the_evidence_reader_and_the_screen(
     assert "embedding" not in wanted["decompose"]  # only the verifier reads with it
 
 
-def test_a_judge_options_embedding_wins_over_the_config_files(fake, tmp_path: Path) -> None:
+def test_a_judge_options_embedding_wins_over_the_config_files(
+    fake: list[FakeEmbedder], tmp_path: Path
+) -> None:
     folder = model_folder(tmp_path)
     load_config(config_file(tmp_path, 'embedding = "wordllama"'))
     judge = make_judge("heuristic", embedding=f"fastembed:{MINILM}@{folder}")
@@ -196,7 +199,7 @@ def test_operating_points_select_by_the_embedding_model() -> None:
     assert op.confidence(1.0, True, minilm) == minilm.vetoed_yes_rate
 
 
-def test_the_judge_cuts_at_its_embeddings_point(fake, tmp_path: Path) -> None:
+def test_the_judge_cuts_at_its_embeddings_point(fake: list[FakeEmbedder], tmp_path: Path) -> None:
     judge = HeuristicJudge(embedding=f"fastembed:{MINILM}@{model_folder(tmp_path)}")
     assert judge.point == op.FITTED[MINILM]
     v = verify(judge, OTHER)
@@ -223,7 +226,9 @@ def test_held_out_figures_are_the_embeddings_own() -> None:
     assert op.held_out("heuristic", "toolret", "BAAI/bge-small-en-v1.5") is None
 
 
-def test_held_out_defaults_to_the_embedding_this_process_reads_with(fake, tmp_path: Path) -> None:
+def test_held_out_defaults_to_the_embedding_this_process_reads_with(
+    fake: list[FakeEmbedder], tmp_path: Path
+) -> None:
     assert op.held_out("heuristic:prescreen", None) == op.held_out(
         "heuristic:prescreen", None, "wordllama"
     )

@@ -16,8 +16,9 @@ from toolex.judges import embedding
 from toolex.judges import operating_points as op
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.record import SettingsConflict, differences, stored
-from toolex.pipeline.runner import run_expansion
-from toolex.reports.trust import HELD_OUT_BASIS, UNVALIDATED, expansion_trust
+from toolex.pipeline.runner import RunReport, run_expansion
+from toolex.reports.trust import HELD_OUT_BASIS, UNVALIDATED, ExpansionTrust, expansion_trust
+from toolex.reports.trust_measure import JudgeTrust
 from toolex.reports.trust_table import trust_table
 from toolex.store import Store
 
@@ -37,7 +38,7 @@ def minilm(tmp_path: Path) -> HeuristicJudge:
     )
 
 
-def expand(store: Store, judge, **kw):
+def expand(store: Store, judge, **kw) -> RunReport:
     return run_expansion(store, "b", judge, search=overlap_search, **kw)
 
 
@@ -73,7 +74,9 @@ def test_a_record_from_before_embeddings_reads_as_wordllama() -> None:
 # -- trust lines ------------------------------------------------------------------------------
 
 
-def recorded(store: Store, benchmark, judge_embedding=None):
+def recorded(
+    store: Store, benchmark, judge_embedding=None
+) -> tuple[ExpansionTrust, JudgeTrust, str]:
     config = {"judges": HEURISTIC}
     if judge_embedding:
         config["judge_embedding"] = judge_embedding

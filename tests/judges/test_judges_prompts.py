@@ -27,7 +27,7 @@ INJECTION = (
 )
 
 
-def tooldoc(item_id, doc, platform):
+def tooldoc(item_id, doc, platform) -> ToolDoc:
     return ToolDoc(item_id, doc["name"], platform, doc, render_doc(doc, platform=platform))
 
 

@@ -55,7 +55,7 @@ SUBS = ("Log in the user", "List my orders")
 CHAIN = (Handoff(0, 1, "token"),)
 
 
-def task(tools, reference, handoffs=(), query="Log in and list my orders", subs=SUBS):
+def task(tools, reference, handoffs=(), query="Log in and list my orders", subs=SUBS) -> AuditTask:
     return AuditTask("q/1", query, None, subs, tuple(tools), tuple(reference), tuple(handoffs))
 
 
@@ -141,7 +141,7 @@ PREMIER_ONLY = tool(
 )
 
 
-def one_step(query, tools, reference):
+def one_step(query, tools, reference) -> AuditTask:
     return AuditTask("q/1", query, None, (query,), tuple(tools), tuple(reference), ())
 
 

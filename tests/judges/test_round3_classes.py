@@ -20,7 +20,9 @@ def listing(platform: str, name: str, description: str = " ", **doc: Any) -> Too
     return ToolDoc(f"{platform}::{name}", name, platform, d, render_doc(d, platform=platform))
 
 
-def function(item: str, name: str, description: str, platform: str | None = None, **params: str):
+def function(
+    item: str, name: str, description: str, platform: str | None = None, **params: str
+) -> ToolDoc:
     """A generated library's function: parameters with a description and a default each."""
     d = {"description": description, "name": name,
          "parameters": {k: {"default": "", "description": v, "type": "str"}

@@ -10,12 +10,12 @@ from toolex.judges.checks import POINTS, findings
 from toolex.judges.heuristic import HeuristicJudge
 
 
-def failed(step, cand, ref, request=""):
+def failed(step, cand, ref, request="") -> list[str]:
     """The points ``cand`` fails for ``ref`` on ``step`` (every one of them)."""
     return [f.point for f in findings(step, cand, ref, request or step, every=True)]
 
 
-def reason(step, cand, ref, request=""):
+def reason(step, cand, ref, request="") -> str:
     [first, *_] = findings(step, cand, ref, request or step) or [None]
     return str(first) if first else ""
 

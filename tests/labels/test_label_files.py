@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from toolex.errors import InputError
 from toolex.labels.records import FIELDS, Label, LabelErrors, read_labels, write_labels
 from toolex.store import Store
 
@@ -26,7 +27,7 @@ def write_jsonl(path: Path, records: list) -> Path:
     return path
 
 
-def only_error(path: Path, **kwargs):
+def only_error(path: Path, **kwargs) -> InputError:
     with pytest.raises(LabelErrors) as exc:
         read_labels(path, **kwargs)
     assert len(exc.value.errors) == 1, exc.value

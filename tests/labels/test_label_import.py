@@ -5,13 +5,16 @@ sub-query take the expansion's, else a decomposition that writes nothing."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pipeline.fixtures import build
 
 from toolex.errors import ToolexError
 from toolex.judges import make_judge
+from toolex.judges.base import Judge
 from toolex.labels import LabelErrors, export_labels, import_labels, stored_labels
 from toolex.labels.records import read_labels
 from toolex.labels.table import checked_labels
@@ -29,7 +32,7 @@ GOOD = {
 
 
 @pytest.fixture
-def bench(store: Store):
+def bench(store: Store) -> Store:
     build(store)
     return store
 
@@ -43,7 +46,7 @@ def count(store: Store, sql="SELECT count(*) FROM labels"):
     return store.con.execute(sql).fetchall()[0][0]
 
 
-def test_store_problems_are_located_and_nothing_is_written(bench, tmp_path: Path) -> None:
+def test_store_problems_are_located_and_nothing_is_written(bench: Store, tmp_path: Path) -> None:
     records = [
         GOOD,
         {**GOOD, "benchmark": "bb"},
@@ -73,7 +76,7 @@ def test_store_problems_are_located_and_nothing_is_written(bench, tmp_path: Path
     assert count(bench) == 0  # the sound rows were not written either
 
 
-def test_import_is_atomic_and_a_source_replaces_itself(bench, tmp_path: Path) -> None:
+def test_import_is_atomic_and_a_source_replaces_itself(bench: Store, tmp_path: Path) -> None:
     result = import_labels(bench, SMALL, source="set1")
     assert (result.labels, result.yes, result.replaced) == (7, 3, {"set1": 0})
     assert "imported 7 labels (3 yes, 4 no) of source set1" in result.summary()
@@ -94,7 +97,9 @@ def test_import_is_atomic_and_a_source_replaces_itself(bench, tmp_path: Path) ->
     assert count(bench, "SELECT count(*) FROM labels WHERE source = 'set2'") == 7
 
 
-def test_a_failed_write_leaves_the_store_as_it_was(bench, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_write_leaves_the_store_as_it_was(
+    bench: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import_labels(bench, SMALL, source="set1")
     real = bench.execute
 
@@ -111,7 +116,7 @@ def test_a_failed_write_leaves_the_store_as_it_was(bench, monkeypatch: pytest.Mo
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
-def test_import_export_import_round_trip(bench, tmp_path: Path, fmt: str) -> None:
+def test_import_export_import_round_trip(bench: Store, tmp_path: Path, fmt: str) -> None:
     import_labels(bench, SMALL)
     first = stored_labels(bench)
     assert {label.source for label in first} == {"small.jsonl"}
@@ -126,13 +131,13 @@ def test_import_export_import_round_trip(bench, tmp_path: Path, fmt: str) -> Non
     assert {json.dumps(lab.record(), sort_keys=True) for lab in second} == original
 
 
-def test_export_of_an_unknown_source_names_the_known_ones(bench, tmp_path: Path) -> None:
+def test_export_of_an_unknown_source_names_the_known_ones(bench: Store, tmp_path: Path) -> None:
     import_labels(bench, SMALL, source="set1")
     with pytest.raises(ToolexError, match="no label source named 'set2'.*did you mean 'set1'"):
         export_labels(bench, tmp_path / "x.jsonl", source="set2")
 
 
-def test_the_shipped_set_needs_both_benchmarks(bench) -> None:
+def test_the_shipped_set_needs_both_benchmarks(bench: Store) -> None:
     from toolex.labels.records import SHIPPED
 
     with pytest.raises(ToolexError) as exc:
@@ -141,11 +146,11 @@ def test_the_shipped_set_needs_both_benchmarks(bench) -> None:
     assert "toolex load stabletoolbench ../shared/data/stabletoolbench" in str(exc.value)
 
 
-def decomposer(store: Store):
+def decomposer(store: Store) -> Callable[[Any], Judge]:
     return lambda benchmark: make_judge("heuristic", store, benchmark=benchmark)
 
 
-def test_resolution_without_a_subquery(bench) -> None:
+def test_resolution_without_a_subquery(bench: Store) -> None:
     labels, _ = checked_labels(bench, SMALL)
     tables = ("subqueries", "candidates", "verdicts", "stage_failures", "expansions")
 
@@ -178,7 +183,7 @@ def test_resolution_without_a_subquery(bench) -> None:
     assert label_tasks(bench, labels, decomposer=decomposer(bench)).origins() == {"decomposed": 7}
 
 
-def test_strata_of_a_task(bench) -> None:
+def test_strata_of_a_task(bench: Store) -> None:
     labels, _ = checked_labels(bench, SMALL)
     lt = label_tasks(bench, labels, decomposer=decomposer(bench))
     strata = {(t.task.reference.item_id, t.task.candidate.item_id): t.strata for t in lt.tasks}

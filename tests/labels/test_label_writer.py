@@ -3,11 +3,13 @@ publishes): written, replaced under its key, removed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from toolex.labels import Label, remove_label, replace_label, stored_labels
 from toolex.store import Store
 
 
-def _label(label="yes", labeller="agreed", note=None):
+def _label(label="yes", labeller="agreed", note=None) -> Label:
     return Label(
         benchmark="b",
         query_id="q1",
@@ -23,7 +25,7 @@ def _label(label="yes", labeller="agreed", note=None):
     )
 
 
-def _stored(store: Store):
+def _stored(store: Store) -> list[tuple[str, str, str | None, dict[str, Any] | None]]:
     return [(x.label, x.labeller, x.note, x.stratum) for x in stored_labels(store, source="v1")]
 
 

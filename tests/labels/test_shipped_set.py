@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,15 +31,15 @@ FIELDS = {
 }
 
 
-def rows(path=SHIPPED):
+def rows(path=SHIPPED) -> list[Any]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def jsonl(name):
+def jsonl(name) -> list[Any]:
     return [json.loads(line) for line in (PASSES / name).read_text(encoding="utf-8").splitlines()]
 
 
-def key(r):
+def key(r) -> tuple[Any, Any, Any, Any, Any]:
     return (r["benchmark"], r["query_id"], r["slot"], r["reference"], r["candidate"])
 
 

@@ -109,7 +109,7 @@ FAST = {
 }
 
 
-def judge_for(provider, server, store: Store, **opts):
+def judge_for(provider, server, store: Store, **opts) -> Judge:
     spec = "openai:gpt-4o-mini" if provider == "openai" else "anthropic:claude-3-5-haiku-20241022"
     base = server.url + ("/v1" if provider == "openai" else "")
     return make_judge(spec, store, base_url=base, **{**FAST, **opts})

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from llm.llm_support import ScriptedServer, chat_count, judge_for, outcome_view, verify_tasks
-from toolex.llm.budget import Budget
+from toolex.llm.budget import Budget, Reservation
 from toolex.llm.ledger import Ledger
 from toolex.llm.pricing import set_overrides
 from toolex.store import Store
@@ -129,7 +129,7 @@ def test_a_budget_goes_to_the_calls_in_spread_order_however_workers_are_schedule
 
     admit, seen, lock = Budget.admit, [0], threading.Lock()
 
-    def slow_second(self, *args, **kwargs):
+    def slow_second(self, *args, **kwargs) -> Reservation | None:
         with lock:
             seen[0] += 1
             n = seen[0]

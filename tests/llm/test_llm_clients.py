@@ -24,7 +24,7 @@ from toolex.llm.clients import (
 ANSWER = '{"verdict": "yes", "reason": "same operation"}'
 
 
-def fixed(provider, body):
+def fixed(provider, body) -> str:
     return ANSWER
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +20,7 @@ from llm.one_slot_model import ANSWER, OneSlotServer
 from llm.simulated_clock import SimClock
 from toolex.judges import make_judge
 from toolex.judges.llm import LLMJudge
-from toolex.llm.calls import Call
+from toolex.llm.calls import Call, Result
 from toolex.llm.clients import Reply, Request, TransientError
 from toolex.llm.executor import Executor
 from toolex.llm.ledger import Ledger
@@ -167,7 +168,9 @@ class TimeoutOnce:
         pass
 
 
-def timeout_once_run(store: Store, limiter, clock):
+def timeout_once_run(
+    store: Store, limiter, clock
+) -> tuple[list[Result], dict[str, list[float]], list[dict[str, Any]]]:
     client = TimeoutOnce(clock)
     executor = Executor(
         client,
@@ -235,7 +238,7 @@ def test_a_timeout_on_a_two_slot_server_that_drops_it_keeps_both_slots_in_use(
     place (it learns nothing that says the server kept the request), and the ledger records the
     timeout's own latency."""
 
-    def two_slots(clock, service_s):  # the sixth request hangs, once
+    def two_slots(clock, service_s) -> OneSlotServer:  # the sixth request hangs, once
         return OneSlotServer(clock, service_s, slots=2, drop_abandoned=True, hangs={"task 5"})
 
     got, took, server, limiter = one_slot_run(

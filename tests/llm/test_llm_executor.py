@@ -6,6 +6,7 @@ end with exactly one answer; a second identical run must not touch the network.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from llm.llm_support import (
 )
 from llm.scripted_answers import default_responder, request_key
 from toolex.judges import make_judge
+from toolex.judges.base import Outcome
 from toolex.judges.llm import LLMJudge
 from toolex.llm.ledger import Ledger
 from toolex.store import Store
@@ -182,7 +184,7 @@ def test_long_stages_run_in_chunks_and_later_chunks_reuse_earlier_answers(
         sizes: list[int] = []
         original = judge._run_chunk
 
-        def counted(stage, chunk):
+        def counted(stage, chunk) -> Iterator[Outcome]:
             sizes.append(len(chunk))
             return original(stage, chunk)
 

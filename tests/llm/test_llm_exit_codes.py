@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ def toolex(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture
-def compat_setup(tmp_path: Path):
+def compat_setup(tmp_path: Path) -> Iterator[tuple[list[str], ScriptedServer]]:
     db = tmp_path / "b.duckdb"
     with Store.open(db) as store:
         build(store)
@@ -43,7 +44,9 @@ def compat_setup(tmp_path: Path):
 
 
 @pytest.mark.slow
-def test_a_budget_stop_exits_3_through_the_real_entry_point(compat_setup) -> None:
+def test_a_budget_stop_exits_3_through_the_real_entry_point(
+    compat_setup: tuple[list[str], ScriptedServer],
+) -> None:
     args, server = compat_setup
     stopped = toolex("expand", *args, "--max-calls", "0")
     assert stopped.returncode == BUDGET_EXIT == 3, stopped.stderr

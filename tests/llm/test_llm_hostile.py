@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -24,10 +26,10 @@ LONG_NUMBER = '{"subqueries": [{"tool": ' + "9" * 5000 + "}]}"
 NOT_UTF8_SAFE = '{"verdict": "yes", "reason": "\\u0000 nul and \\udfff"}'
 
 
-def first_then(bad: str):
+def first_then(bad: str) -> Callable[[Any, Any], str]:
     """Answer ``bad`` until the retry names a problem, then the ordinary scripted answer."""
 
-    def respond(provider, body):
+    def respond(provider, body) -> str:
         return default_responder(provider, body) if correction(body) else bad
 
     return respond
@@ -101,7 +103,7 @@ def test_every_paid_call_is_one_ledger_row_whatever_the_answer(
     """60 tasks, each answered with one of eight hostile answers first: all end answered, and
     the ledger holds exactly one row per request the server answered."""
 
-    def hostile(provider, body):
+    def hostile(provider, body) -> str:
         if correction(body):
             return default_responder(provider, body)
         k = _k_of(body)

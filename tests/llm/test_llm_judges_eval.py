@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from pipeline.fixtures import build
 
 from llm.llm_support import ScriptedServer
@@ -35,19 +35,19 @@ MODEL = "qwen2.5-coder-1.5b-instruct-q4"
 
 
 @pytest.fixture
-def db(tmp_path: Path):
+def db(tmp_path: Path) -> str:
     path = str(tmp_path / "j.duckdb")
     with Store.open(path) as store:
         build(store)
     return path
 
 
-def evaluate(db, *args):
+def evaluate(db, *args) -> Result:
     base = ["judges", "eval", "--labels", str(SMALL), "--db", db]
     return CliRunner().invoke(cli, [*base, *args])
 
 
-def compat(server):
+def compat(server) -> str:
     return f"compat:{server.url}/v1#{MODEL}"
 
 

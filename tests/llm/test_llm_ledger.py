@@ -11,7 +11,7 @@ from toolex.store import Store
 T0 = datetime(2026, 1, 1, 12, 0, 0)
 
 
-def attempt(h, status, parsed=None, at=0, **kw):
+def attempt(h, status, parsed=None, at=0, **kw) -> Attempt:
     return Attempt(
         "verify",
         "openai:gpt-4o",

@@ -20,7 +20,7 @@ from toolex.llm.logprobs import TokenProb, choice_probability, read_openai
 from toolex.store import Store
 
 
-def tokens(*parts):
+def tokens(*parts) -> list[TokenProb]:
     """Tokens spelling ``parts``: plain strings are certain, (text, p, alternatives) are not."""
     out = []
     for part in parts:

@@ -104,7 +104,7 @@ def test_without_a_named_problem_the_same_mistake_comes_back(
     issue 28 the repeat gets one varied retry and then the call stops, rather than five calls
     (tests/llm/test_llm_repeats.py)."""
 
-    def deaf(provider, body):  # ignores what the correction says
+    def deaf(provider, body) -> str:  # ignores what the correction says
         return stubborn(provider, {**body, "messages": body["messages"][:2]})
 
     with ScriptedServer(deaf) as s:

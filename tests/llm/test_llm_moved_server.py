@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from pipeline.fixtures import build
 
 from llm.llm_support import ScriptedServer
@@ -39,7 +39,7 @@ def test_expand_resumes_on_a_server_moved_to_another_port(
     with Store.open(db) as store:
         build(store)
 
-    def expand(server, *extra):
+    def expand(server, *extra) -> Result:
         config = tmp_path / f"{server.httpd.server_address[1]}.toml"
         config.write_text(
             f'[judges]\nverify = "compat:{server.url}/v1#qwen2.5-1.5b"\n', encoding="utf-8"

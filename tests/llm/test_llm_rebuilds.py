@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from llm.llm_support import FAST, ScriptedServer
 from llm.scripted_answers import _k_of, corrected, correction, default_responder, task_text
 from toolex.judges import make_judge
-from toolex.judges.base import DecomposeTask, ToolDoc
+from toolex.judges.base import DecomposeTask, Outcome, ToolDoc
 from toolex.llm.corrections import REBUILT
 from toolex.llm.ledger import Ledger
 from toolex.store import Store
@@ -49,7 +50,7 @@ def answer(*entries: dict[str, object]) -> str:
     return json.dumps({"subqueries": list(entries)})
 
 
-def decompose(model, request: str, store: Store):
+def decompose(model, request: str, store: Store) -> tuple[Outcome, list[Any], list[dict[str, Any]]]:
     """(the outcome, the requests the server saw, the ledger's rows)."""
     with ScriptedServer(model) as s:
         judge = make_judge(

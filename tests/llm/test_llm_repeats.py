@@ -7,6 +7,7 @@ at once, never asked again (issue 35.10); no prompt is ever sent twice."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,9 @@ from toolex.llm.ledger import Ledger
 from toolex.store import Store
 
 
-def decompose_with(model, store: Store, n=1, **opts):
+def decompose_with(
+    model, store: Store, n=1, **opts
+) -> tuple[list[Any], list[Any], list[dict[str, Any]]]:
     with ScriptedServer(model) as s:
         judge = judge_for("openai", s, store, **{"max_attempts": 5, **opts})
         got = list(judge.decompose(decompose_tasks(n)))
@@ -25,7 +28,7 @@ def decompose_with(model, store: Store, n=1, **opts):
     return got, bodies, Ledger(store).rows()
 
 
-def prompts(bodies):
+def prompts(bodies) -> list[str]:
     """What each request asked, as the server saw it (conversation and sampling)."""
     return [json.dumps([b["messages"], b.get("temperature")], sort_keys=True) for b in bodies]
 

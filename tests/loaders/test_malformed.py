@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,7 +34,9 @@ def _dump(path: Path, value) -> str:
 
 
 @pytest.fixture(scope="module")
-def world(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
+def world(
+    shared_data: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Store, dict[Any, Any]]]:
     """A store holding real apibank, real G3_instruction, the BEIR and plain fixtures."""
     root = tmp_path_factory.mktemp("world")
     store = Store.open(root / "w.duckdb")
@@ -54,7 +58,7 @@ def _toolret_copy(shared_data: Path, tmp: Path) -> Path:
     return dst
 
 
-def toolret_malformed(d: Path):
+def toolret_malformed(d: Path) -> tuple[Path, int, None, None, str]:
     f = d / "queries.json"
     text = f.read_text(encoding="utf-8")
     f.write_text(
@@ -69,7 +73,7 @@ def toolret_malformed(d: Path):
     )  # 8 spaces, "id", a space: the stray quote
 
 
-def toolret_missing(d: Path):
+def toolret_missing(d: Path) -> tuple[Path, int, str, str, str]:
     f = d / "queries.json"
     recs = json.loads(f.read_text(encoding="utf-8"))
     del recs[7]["query"]
@@ -83,7 +87,7 @@ def toolret_missing(d: Path):
     )
 
 
-def toolret_duplicate(d: Path):
+def toolret_duplicate(d: Path) -> tuple[Path, int, str, str, str]:
     f = d / "tools.json"
     recs = json.loads(f.read_text(encoding="utf-8"))
     recs[5]["id"] = "apibank_tool_4"
@@ -93,7 +97,7 @@ def toolret_duplicate(d: Path):
     return f, line, "apibank_tool_4", "id", "duplicate item id 'apibank_tool_4'"
 
 
-def toolret_dangling(d: Path):
+def toolret_dangling(d: Path) -> tuple[Path, int, str, str, str]:
     f = d / "queries.json"
     recs = json.loads(f.read_text(encoding="utf-8"))
     recs[3]["labels"][0]["id"] = "apibank_tool_999"
@@ -107,7 +111,7 @@ def toolret_dangling(d: Path):
     )
 
 
-def toolret_empty(d: Path):
+def toolret_empty(d: Path) -> tuple[Path, int, str, str, str]:
     f = d / "queries.json"
     recs = json.loads(f.read_text(encoding="utf-8"))
     recs[2]["query"] = "   "
@@ -121,7 +125,7 @@ def toolret_empty(d: Path):
     )
 
 
-def _bad_byte(f: Path, needle: bytes):
+def _bad_byte(f: Path, needle: bytes) -> tuple[Path, int, None, None, str]:
     data = f.read_bytes()
     pos = data.index(needle)
     f.write_bytes(data[:pos] + b"\xff" + data[pos:])
@@ -149,7 +153,9 @@ def toolret_encoding(d: Path):
         toolret_encoding,
     ],
 )
-def test_toolret_malformed_copy(world, shared_data: Path, tmp_path: Path, mutate) -> None:
+def test_toolret_malformed_copy(
+    world: tuple[Store, dict[Any, Any]], shared_data: Path, tmp_path: Path, mutate
+) -> None:
     store, before = world
     folder = _toolret_copy(shared_data, tmp_path)
     path, line, record, field, message = mutate(folder)
@@ -169,20 +175,20 @@ def _stb_copy(shared_data: Path, tmp: Path) -> Path:
     return dst / "G3_instruction.json"
 
 
-def _stb_edit(f: Path, edit):
+def _stb_edit(f: Path, edit) -> tuple[str, Any]:
     recs = json.loads(f.read_text(encoding="utf-8"))
     qid = edit(recs)
     text = _dump(f, recs)
     return text, qid
 
 
-def stb_malformed(f: Path):
+def stb_malformed(f: Path) -> tuple[Path, int, None, None, str]:
     text = f.read_text(encoding="utf-8")
     f.write_text(text.replace('"query_id": ', '"query_id" ', 1), encoding="utf-8")
     return f, _line_of(text, '"query_id": '), None, None, "malformed JSON at line"
 
 
-def stb_missing(f: Path):
+def stb_missing(f: Path) -> tuple[Path, Any, str, str, str]:
     def edit(recs):
         del recs[2]["query"]
         return recs[2]["query_id"]
@@ -198,7 +204,7 @@ def stb_missing(f: Path):
     )
 
 
-def stb_duplicate(f: Path):
+def stb_duplicate(f: Path) -> tuple[Path, Any, str, str, str]:
     def edit(recs):
         recs[4]["query_id"] = recs[3]["query_id"]
         return recs[3]["query_id"]
@@ -209,7 +215,7 @@ def stb_duplicate(f: Path):
     return f, text[:line].count("\n") + 2, f"G3_instruction:{qid}", "id", "duplicate query id"
 
 
-def stb_dangling(f: Path):
+def stb_dangling(f: Path) -> tuple[Path, Any, str, str, str]:
     def edit(recs):
         recs[1]["relevant APIs"][0] = ["NoTool", "nope"]
         return recs[1]["query_id"]
@@ -225,7 +231,7 @@ def stb_dangling(f: Path):
     )
 
 
-def stb_empty(f: Path):
+def stb_empty(f: Path) -> tuple[Path, int, str, str, str]:
     def edit(recs):
         recs[0]["query"] = ""
         return recs[0]["query_id"]
@@ -241,7 +247,9 @@ def stb_encoding(f: Path):
 @pytest.mark.parametrize(
     "mutate", [stb_malformed, stb_missing, stb_duplicate, stb_dangling, stb_empty, stb_encoding]
 )
-def test_stabletoolbench_malformed_copy(world, shared_data: Path, tmp_path: Path, mutate) -> None:
+def test_stabletoolbench_malformed_copy(
+    world: tuple[Store, dict[Any, Any]], shared_data: Path, tmp_path: Path, mutate
+) -> None:
     store, before = world
     f = _stb_copy(shared_data, tmp_path)
     path, line, record, field, message = mutate(f)
@@ -291,7 +299,7 @@ BEIR_CASES = [
 
 
 @pytest.mark.parametrize("case", BEIR_CASES, ids=[c[-1] for c in BEIR_CASES])
-def test_beir_malformed_copy(world, tmp_path: Path, case) -> None:
+def test_beir_malformed_copy(world: tuple[Store, dict[Any, Any]], tmp_path: Path, case) -> None:
     store, before = world
     name, line, new, record, field, message = case
     root = tmp_path / "beir"
@@ -303,7 +311,7 @@ def test_beir_malformed_copy(world, tmp_path: Path, case) -> None:
     assert store_state(store) == before
 
 
-def test_beir_encoding(world, tmp_path: Path) -> None:
+def test_beir_encoding(world: tuple[Store, dict[Any, Any]], tmp_path: Path) -> None:
     store, before = world
     root = tmp_path / "beir"
     shutil.copytree(DATA / "beir", root)
@@ -331,7 +339,7 @@ PLAIN_CASES = [
 
 
 @pytest.mark.parametrize("case", PLAIN_CASES, ids=[c[-1] for c in PLAIN_CASES])
-def test_plain_malformed_copy(world, tmp_path: Path, case) -> None:
+def test_plain_malformed_copy(world: tuple[Store, dict[Any, Any]], tmp_path: Path, case) -> None:
     store, before = world
     name, line, new, record, field, message = case
     root = tmp_path / "plain"
@@ -350,7 +358,7 @@ def test_plain_malformed_copy(world, tmp_path: Path, case) -> None:
     assert store_state(store) == before
 
 
-def test_plain_encoding(world, tmp_path: Path) -> None:
+def test_plain_encoding(world: tuple[Store, dict[Any, Any]], tmp_path: Path) -> None:
     store, before = world
     root = tmp_path / "plain"
     shutil.copytree(DATA / "plain", root)

@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.errors import InputError
@@ -34,7 +34,7 @@ CHAINS = [
 
 
 def _load(tmp_path: Path, *args: str, items: Path = SEAL / "tool.jsonl",
-          queries: Path = SEAL / "queries.jsonl"):  # fmt: skip
+          queries: Path = SEAL / "queries.jsonl") -> Result:  # fmt: skip
     return CliRunner().invoke(cli, [
         "load", "plain", "--db", str(tmp_path / "s.duckdb"), "--name", "seal",
         "--items", str(items), "--queries", str(queries), *args,

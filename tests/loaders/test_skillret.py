@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.errors import InputError
@@ -30,7 +30,7 @@ def skill(i: str) -> dict:
     return {"id": i, "name": i, "description": f"the skill {i}"}
 
 
-def load(db: str, root: Path, *args: str):
+def load(db: str, root: Path, *args: str) -> Result:
     return CliRunner().invoke(cli, ["load", "skillret", str(root), "--db", db, *args])
 
 

@@ -4,11 +4,13 @@ labels-per-query histograms read off the files (distinct relevant APIs per query
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from toolex.loaders import load_stabletoolbench
+from toolex.loaders.result import LoadResult
 from toolex.loaders.stabletoolbench import read_stabletoolbench
 from toolex.store import Store
 
@@ -23,7 +25,9 @@ GROUPS = {  # queries (README), labels-per-query histogram (counted independentl
 
 
 @pytest.fixture(scope="module")
-def loaded(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
+def loaded(
+    shared_data: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Store, LoadResult]]:
     store = Store.open(tmp_path_factory.mktemp("stb") / "t.duckdb")
     result = load_stabletoolbench(store, shared_data / "stabletoolbench")
     yield store, result
@@ -31,7 +35,7 @@ def loaded(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.mark.parametrize("group", sorted(GROUPS))
-def test_every_group_has_its_counts(loaded, group) -> None:
+def test_every_group_has_its_counts(loaded: tuple[Store, LoadResult], group) -> None:
     store, _ = loaded
     n_queries, hist = GROUPS[group]
     assert (
@@ -48,7 +52,7 @@ def test_every_group_has_its_counts(loaded, group) -> None:
     assert dict(rows) == hist
 
 
-def test_library_is_the_union_of_api_lists(loaded) -> None:
+def test_library_is_the_union_of_api_lists(loaded: tuple[Store, LoadResult]) -> None:
     store, result = loaded
     assert result.items == 2479
     assert (result.queries, result.qrels) == (765, 1795)
@@ -64,7 +68,7 @@ def test_library_is_the_union_of_api_lists(loaded) -> None:
     assert result.notes[1].startswith("4 repeated 'relevant APIs'")
 
 
-def test_ids_and_label_order(loaded, shared_data: Path) -> None:
+def test_ids_and_label_order(loaded: tuple[Store, LoadResult], shared_data: Path) -> None:
     store, _ = loaded
     rec = json.loads((shared_data / "stabletoolbench/test_instruction/G1_tool.json").read_text())[0]
     qid = f"G1_tool:{rec['query_id']}"

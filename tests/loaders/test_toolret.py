@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
@@ -11,6 +12,7 @@ import pytest
 
 from toolex.errors import InputError
 from toolex.loaders import load_toolret
+from toolex.loaders.result import LoadResult
 from toolex.loaders.toolret import TASK_CATEGORY, read_toolret
 from toolex.store import Store
 
@@ -24,7 +26,9 @@ README = {
 
 
 @pytest.fixture(scope="module")
-def loaded(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
+def loaded(
+    shared_data: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Store, LoadResult]]:
     store = Store.open(tmp_path_factory.mktemp("toolret") / "t.duckdb")
     result = load_toolret(store, shared_data / "toolret")
     yield store, result
@@ -40,7 +44,7 @@ def test_task_map_is_toolrets_35_tasks() -> None:
 
 
 @pytest.mark.parametrize("task", sorted(README))
-def test_every_task_has_the_readme_counts(loaded, task) -> None:
+def test_every_task_has_the_readme_counts(loaded: tuple[Store, LoadResult], task) -> None:
     store, _ = loaded
     category, n_queries, n_tools, hist = README[task]
     assert (
@@ -64,7 +68,7 @@ def test_every_task_has_the_readme_counts(loaded, task) -> None:
     assert dict(rows) == hist
 
 
-def test_totals_and_slots(loaded) -> None:
+def test_totals_and_slots(loaded: tuple[Store, LoadResult]) -> None:
     store, result = loaded
     assert (result.items, result.queries, result.qrels) == (6417, 2098, 3020)
     # slots are 0..k-1 in label order for every query

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from duckdb import DuckDBPyConnection
 
 from loaders.conftest import store_state
 from toolex.errors import ToolexError
@@ -16,13 +17,13 @@ from toolex.store import Store
 
 
 @pytest.fixture
-def mini(tmp_path: Path, data_dir: Path):
+def mini(tmp_path: Path, data_dir: Path) -> Path:
     dst = tmp_path / "toolret"
     shutil.copytree(data_dir / "toolret_mini", dst)
     return dst
 
 
-def test_same_content_twice_is_a_no_op(store: Store, mini) -> None:
+def test_same_content_twice_is_a_no_op(store: Store, mini: Path) -> None:
     first = load_toolret(store, mini)
     before = store_state(store)
     again = load_toolret(store, mini)
@@ -31,7 +32,7 @@ def test_same_content_twice_is_a_no_op(store: Store, mini) -> None:
     assert store_state(store) == before  # loaded_at untouched too
 
 
-def test_different_content_needs_replace(store: Store, mini) -> None:
+def test_different_content_needs_replace(store: Store, mini: Path) -> None:
     load_toolret(store, mini)
     tools = mini / "mini" / "tools.json"
     data = json.loads(tools.read_text())
@@ -47,7 +48,7 @@ def test_different_content_needs_replace(store: Store, mini) -> None:
     assert text == "name: Translate\ndescription: Translate text, now better."
 
 
-def test_replace_deletes_dependent_rows_and_warns_about_runs(store: Store, mini) -> None:
+def test_replace_deletes_dependent_rows_and_warns_about_runs(store: Store, mini: Path) -> None:
     load_toolret(store, mini)
     store.con.execute("INSERT INTO item_docs VALUES ('toolret', 'mini_tool_0', 'x', '{}', 't')")
     store.con.execute(
@@ -64,7 +65,7 @@ def test_replace_deletes_dependent_rows_and_warns_about_runs(store: Store, mini)
 
 
 def test_failure_inside_the_transaction_rolls_back(
-    store: Store, mini, monkeypatch: pytest.MonkeyPatch
+    store: Store, mini: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     load_toolret(store, mini)
     before = store_state(store)
@@ -73,7 +74,7 @@ def test_failure_inside_the_transaction_rolls_back(
     )
     real = Store.execute
 
-    def failing(self, name, params=None):
+    def failing(self, name, params=None) -> DuckDBPyConnection:
         if name == "load/23_insert_qrels.sql":  # after items and queries were deleted + inserted
             raise RuntimeError("disk full")
         return real(self, name, params)
@@ -84,7 +85,7 @@ def test_failure_inside_the_transaction_rolls_back(
     assert store_state(store) == before
 
 
-def test_loaded_rows(store: Store, mini) -> None:
+def test_loaded_rows(store: Store, mini: Path) -> None:
     load_toolret(store, mini)
     q = store.con.execute(
         "SELECT query_id, task, category, text, instruction FROM queries ORDER BY 1"
@@ -122,7 +123,7 @@ def test_loaded_rows(store: Store, mini) -> None:
     assert bench == ("toolret", 64)
 
 
-def test_stored_benchmark_is_a_benchmarks_row(store: Store, mini) -> None:
+def test_stored_benchmark_is_a_benchmarks_row(store: Store, mini: Path) -> None:
     """The record the writer reads back has the table's columns, in order (STYLE 6)."""
     columns = [row[0] for row in store.con.execute("DESCRIBE benchmarks").fetchall()]
     assert list(StoredBenchmark._fields) == columns

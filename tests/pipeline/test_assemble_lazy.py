@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -18,16 +20,16 @@ from toolex.store import Store
 
 
 @pytest.fixture
-def bstore(store: Store):
+def bstore(store: Store) -> Store:
     add_benchmark(store)
     return store
 
 
-def ctx(store: Store, ids, expansion="default"):
+def ctx(store: Store, ids, expansion="default") -> StageContext:
     return StageContext(store, "b", expansion, ids)
 
 
-def brute(slots):
+def brute(slots) -> list[tuple[float, tuple[Any, ...]]]:
     """Every combination, ranked as the SQL ranked them: rrf DESC, then items DESC."""
     scored = [
         (kbest.score(t for t, _ in c), tuple(item for _, item in c))
@@ -36,7 +38,7 @@ def brute(slots):
     return sorted(scored, reverse=True)
 
 
-def random_slots(rng):
+def random_slots(rng) -> list[list[tuple[Any, Any]]]:
     names = ["a", "B", "ab", "a b", "é", "Ω", "z", "10", "9"]
     slots = []
     for _ in range(rng.randint(1, 4)):
@@ -56,7 +58,7 @@ def test_best_first_and_count_before_match_the_whole_product_ranked() -> None:
             assert kbest.count_before(slots, items) == position
 
 
-def test_a_tie_at_the_budget_keeps_the_greater_item_list(bstore) -> None:
+def test_a_tie_at_the_budget_keeps_the_greater_item_list(bstore: Store) -> None:
     # (x, y) and (y, x) tie at 1/61 + 1/62 (a + b == b + a exactly); items DESC puts (y, x) first
     slots = [("r0", [("x", 1, True), ("y", 2, True)]), ("r1", [("x", 1, True), ("y", 2, True)])]
     add_products(bstore, {"q": slots})
@@ -76,7 +78,7 @@ def test_a_tie_at_the_budget_keeps_the_greater_item_list(bstore) -> None:
      (4, "strict", 3, 1000)],
 )  # fmt: skip
 def test_the_same_rows_as_the_materialising_assembly_up_to_the_budget(
-    bstore,
+    bstore: Store,
     monkeypatch: pytest.MonkeyPatch,
     seed: int,
     mode: str,
@@ -115,7 +117,7 @@ def test_the_same_rows_as_the_materialising_assembly_up_to_the_budget(
 
 
 def test_a_hundred_million_combinations_store_only_the_budget(
-    bstore, monkeypatch: pytest.MonkeyPatch
+    bstore: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # 8 slots of 10 accepted items: 10^8 combinations, the references unretrieved (rank 21),
     # so the original ranks last of all. The work is bounded by the budget, not the product:
@@ -126,7 +128,7 @@ def test_a_hundred_million_combinations_store_only_the_budget(
     drawn = []
     best_first = kbest.best_first
 
-    def counting(slots):
+    def counting(slots) -> Iterator[tuple[float, tuple[str, ...]]]:
         for combination in best_first(slots):
             drawn.append(1)
             yield combination
@@ -147,7 +149,7 @@ def test_a_hundred_million_combinations_store_only_the_budget(
     assert (row["assembled"], row["cut"], row["pending"]) == (10**8, 10**8 - 1001, 1000)
 
 
-def test_the_original_is_kept_with_its_rank_when_the_budget_stops_above_it(bstore) -> None:
+def test_the_original_is_kept_with_its_rank_when_the_budget_stops_above_it(bstore: Store) -> None:
     slots = [("r0", [("a", 1, True), ("b", 2, True)]), ("r1", [("c", 1, True), ("d", 2, True)])]
     add_products(bstore, {"q": slots}, expansions=("new", "ref"))
     assemble.run(ctx(bstore, ["q"], "new"), audit_cap=0)
@@ -163,7 +165,7 @@ def test_the_original_is_kept_with_its_rank_when_the_budget_stops_above_it(bstor
 
 
 def test_an_original_too_deep_to_count_keeps_an_unknown_rank(
-    bstore, monkeypatch: pytest.MonkeyPatch
+    bstore: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the original ranks in the middle of its product: counting what beats it needs the
     # partial sums near its own, a band that a product of 10^10 and more can make too wide
@@ -180,7 +182,7 @@ def test_an_original_too_deep_to_count_keeps_an_unknown_rank(
     assert bstore.con.execute(stored, ["band"]).fetchall() == [(0, None), (1, 1)]
 
 
-def test_rule_rejections_do_not_use_the_audit_budget(bstore) -> None:
+def test_rule_rejections_do_not_use_the_audit_budget(bstore: Store) -> None:
     # strict rule: r0 and r1 share platform P, so an alternative must keep its two tools on one
     # platform; the best-ranked ones pair Q with R (or with P) and are all rejected
     platforms = {"r0": "P", "r1": "P", "s": "P", "u": "P"}
@@ -216,7 +218,7 @@ def test_rule_rejections_do_not_use_the_audit_budget(bstore) -> None:
 
 
 def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(
-    bstore, monkeypatch: pytest.MonkeyPatch
+    bstore: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # strict rule, three slots whose references share platform P: an alternative passes only
     # with its three tools on one platform, and each platform Ai has one tool per slot, so 30
@@ -264,7 +266,7 @@ def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(
     assert len(held) > rejected // 64  # the rule saw every rejected one, batch by batch
 
 
-def members(store: Store, query_id):
+def members(store: Store, query_id) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT list(item_id ORDER BY slot) FROM combination_items WHERE query_id = ? "
         "GROUP BY combo_id ORDER BY combo_id",
@@ -272,7 +274,7 @@ def members(store: Store, query_id):
     ).fetchall()
 
 
-def test_a_tool_set_is_kept_once_the_original_first_then_the_best_ranked(bstore) -> None:
+def test_a_tool_set_is_kept_once_the_original_first_then_the_best_ranked(bstore: Store) -> None:
     """Issue 35.3: (r1, r0) ranks above the original (r0, r1), whose references were not
     retrieved, but holds its tool set: the original stays, (r1, r0) is counted as repeated; of
     (y, x) and (x, y), which tie, the first enumerated stays."""
@@ -295,7 +297,7 @@ def test_a_tool_set_is_kept_once_the_original_first_then_the_best_ranked(bstore)
     assert bstore.rows("checks/pipeline_combinations_distinct.sql") == []
 
 
-def test_the_grade_of_a_slot_tells_two_arrangements_apart(bstore) -> None:
+def test_the_grade_of_a_slot_tells_two_arrangements_apart(bstore: Store) -> None:
     """Scoring gives an item the grade of the label of its slot: with slot 0 graded 2, (y, x)
     scores y at 2 and (x, y) scores x at 2, so both are kept; they are one tool set only at one
     grade."""

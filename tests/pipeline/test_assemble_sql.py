@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pipeline.helpers import add_benchmark, add_item, add_query
@@ -39,7 +41,7 @@ def setup_query(store: Store, query_id, slots, platforms=None) -> None:
             )
 
 
-def combos(store: Store, query_id):
+def combos(store: Store, query_id) -> list[tuple[Any, Any, Any, Any, Any, Any]]:
     rows = store.con.execute(
         "SELECT c.combo_id, c.rrf, c.rrf_rank, c.is_original, c.status, "
         "list(ci.item_id ORDER BY ci.slot) FROM combinations c JOIN combination_items ci "
@@ -53,17 +55,17 @@ def combos(store: Store, query_id):
     ]
 
 
-def ctx(store: Store, ids):
+def ctx(store: Store, ids) -> StageContext:
     return StageContext(store, "b", "default", ids)
 
 
 @pytest.fixture
-def bstore(store: Store):
+def bstore(store: Store) -> Store:
     add_benchmark(store)
     return store
 
 
-def test_k1_ranks_by_rrf_and_original_is_combo_zero(bstore) -> None:
+def test_k1_ranks_by_rrf_and_original_is_combo_zero(bstore: Store) -> None:
     setup_query(bstore, "q", [("r", [("a", 1, True), ("r", 2, True), ("n", 3, False)])])
     assemble.run(ctx(bstore, ["q"]))
     assert combos(bstore, "q") == [
@@ -72,7 +74,7 @@ def test_k1_ranks_by_rrf_and_original_is_combo_zero(bstore) -> None:
     ]
 
 
-def test_k2_product_with_unretrieved_reference_at_k_plus_1(bstore) -> None:
+def test_k2_product_with_unretrieved_reference_at_k_plus_1(bstore: Store) -> None:
     # slot 0: ref r0 not retrieved (rank 21), a accepted at 1; slot 1: r1 at 3, b at 1, c at 2.
     setup_query(
         bstore,
@@ -90,7 +92,7 @@ def test_k2_product_with_unretrieved_reference_at_k_plus_1(bstore) -> None:
     assert [c[0] for c in sorted(got, key=lambda c: c[2]) if not c[3]] == [1, 2, 3, 4, 5]
 
 
-def test_k3_product_keeps_a_tool_used_twice_and_breaks_ties_by_items_desc(bstore) -> None:
+def test_k3_product_keeps_a_tool_used_twice_and_breaks_ties_by_items_desc(bstore: Store) -> None:
     setup_query(
         bstore,
         "q",
@@ -118,13 +120,13 @@ def test_k3_product_keeps_a_tool_used_twice_and_breaks_ties_by_items_desc(bstore
     ]
 
 
-def test_empty_accepted_sets_leave_only_the_original(bstore) -> None:
+def test_empty_accepted_sets_leave_only_the_original(bstore: Store) -> None:
     setup_query(bstore, "q", [("r0", [("a", 1, False)]), ("r1", [("b", 1, False)])])
     assemble.run(ctx(bstore, ["q"]))
     assert [(c[0], c[4], c[5]) for c in combos(bstore, "q")] == [(0, "valid", ["r0", "r1"])]
 
 
-def test_incomplete_verdicts_wait_and_rerun_never_duplicates(bstore) -> None:
+def test_incomplete_verdicts_wait_and_rerun_never_duplicates(bstore: Store) -> None:
     setup_query(bstore, "q", [("r", [("a", 1, True)])])
     bstore.con.execute("INSERT INTO candidates VALUES ('b','default','q',0,'late',2,NULL,'x')")
     add_item(bstore, "late", {"name": "late"})
@@ -138,7 +140,9 @@ def test_incomplete_verdicts_wait_and_rerun_never_duplicates(bstore) -> None:
     assert len(combos(bstore, "q")) == 3
 
 
-def test_strict_platform_rule_rejects_a_swap_of_one_of_two_same_platform_tools(bstore) -> None:
+def test_strict_platform_rule_rejects_a_swap_of_one_of_two_same_platform_tools(
+    bstore: Store,
+) -> None:
     plat = {"r0": "P", "r1": "P", "a": "Q", "b": "Q", "c": "R"}
     setup_query(
         bstore, "q", [("r0", [("a", 1, True)]), ("r1", [("b", 1, True), ("c", 2, True)])], plat
@@ -159,7 +163,7 @@ def test_strict_platform_rule_rejects_a_swap_of_one_of_two_same_platform_tools(b
     assert "one platform for both (P)" in reason
 
 
-def test_feeds_mode_ignores_same_platform_pairs_without_a_data_dependency(bstore) -> None:
+def test_feeds_mode_ignores_same_platform_pairs_without_a_data_dependency(bstore: Store) -> None:
     plat = {"r0": "P", "r1": "P", "a": "Q"}
     setup_query(bstore, "q", [("r0", [("a", 1, True)]), ("r1", [])], plat)
     assemble.run(ctx(bstore, ["q"]), mode="feeds")
@@ -169,7 +173,7 @@ def test_feeds_mode_ignores_same_platform_pairs_without_a_data_dependency(bstore
     }
 
 
-def test_audit_cap_cuts_beyond_top_n_by_rrf(bstore) -> None:
+def test_audit_cap_cuts_beyond_top_n_by_rrf(bstore: Store) -> None:
     setup_query(bstore, "q", [("r", [("a", 1, True), ("b", 2, True), ("c", 3, True)])])
     counts = assemble.run(ctx(bstore, ["q"]), audit_cap=2)
     status = {c[5][0]: c[4] for c in combos(bstore, "q")}

@@ -3,6 +3,7 @@ tables' counts add up; a capped run shows what it cut, and exports never count i
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ FATES = ("valid_combos", "rejected_platform", "repeated", "rejected_audit", "cut
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory: pytest.TempPathFactory):
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     store = Store.open(tmp_path_factory.mktemp("sample") / "s.duckdb")
     load_stabletoolbench(store, data_path("sample"), name="sample")
     judge = HeuristicJudge(store, benchmark="sample")

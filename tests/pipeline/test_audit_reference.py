@@ -3,8 +3,11 @@ skills) and, for the audit, the ground-truth combination as a reference (issue 1
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
+from toolex.judges.base import Outcome
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.judges.llm import render_audit
 from toolex.pipeline.runner import run_expansion
@@ -18,15 +21,15 @@ class Recording(HeuristicJudge):
         super().__init__(store, benchmark="b")
         self.seen = {"decompose": [], "verify": [], "audit": []}
 
-    def decompose(self, tasks):
+    def decompose(self, tasks) -> Iterator[Outcome]:
         self.seen["decompose"] += tasks
         return super().decompose(tasks)
 
-    def verify(self, tasks):
+    def verify(self, tasks) -> Iterator[Outcome]:
         self.seen["verify"] += tasks
         return super().verify(tasks)
 
-    def audit(self, tasks):
+    def audit(self, tasks) -> Iterator[Outcome]:
         self.seen["audit"] += tasks
         return super().audit(tasks)
 

@@ -25,7 +25,7 @@ TOOLS = {
 
 
 @pytest.fixture
-def bench(store: Store, monkeypatch: pytest.MonkeyPatch):
+def bench(store: Store, monkeypatch: pytest.MonkeyPatch) -> Store:
     for name in ("OPENAI_API_KEY", "TOOLEX_COMPAT_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     add_benchmark(store)
@@ -36,7 +36,7 @@ def bench(store: Store, monkeypatch: pytest.MonkeyPatch):
     return store
 
 
-def test_an_endpoint_retrieves_the_candidates_and_its_calls_are_the_stages(bench) -> None:
+def test_an_endpoint_retrieves_the_candidates_and_its_calls_are_the_stages(bench: Store) -> None:
     with ScriptedServer() as server:
         host = server.url.removeprefix("http://")
         spec = f"compat-embed:http://ann:hunter2@{host}/v1#qwen3-embed"
@@ -63,7 +63,7 @@ def test_an_endpoint_retrieves_the_candidates_and_its_calls_are_the_stages(bench
         assert server.count("embeddings") == 2
 
 
-def test_a_missing_key_stops_the_run_before_any_stage(bench) -> None:
+def test_a_missing_key_stops_the_run_before_any_stage(bench: Store) -> None:
     with pytest.raises(ModelUnavailableError, match="OPENAI_API_KEY"):
         run_expansion(
             bench, "b", HeuristicJudge(bench),
@@ -72,7 +72,7 @@ def test_a_missing_key_stops_the_run_before_any_stage(bench) -> None:
     assert bench.con.execute("SELECT count(*) FROM subqueries").fetchone()[0] == 0
 
 
-def test_a_missing_key_with_replace_keeps_the_outputs_it_would_have_dropped(bench) -> None:
+def test_a_missing_key_with_replace_keeps_the_outputs_it_would_have_dropped(bench: Store) -> None:
     run_expansion(bench, "b", HeuristicJudge(bench), stages=["decompose", "candidates"])
     before = bench.con.execute("SELECT count(*) FROM candidates").fetchone()[0]
     assert before > 0

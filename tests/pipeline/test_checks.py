@@ -8,7 +8,7 @@ from toolex.checks import violations
 from toolex.store import Store
 
 
-def _expanded(store: Store):
+def _expanded(store: Store) -> Store:
     build(store)
     expand(store)
     assert store.con.execute("SELECT count(*) FROM combinations WHERE combo_id > 0").fetchone()[0]

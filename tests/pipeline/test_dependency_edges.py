@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from toolex.errors import InputError
 from toolex.loaders import load_plain
+from toolex.loaders.result import LoadResult
 from toolex.pipeline import assemble, audit
 from toolex.pipeline.stage import StageContext
 from toolex.pipeline.stats import edges_per_query, notes
@@ -51,7 +53,7 @@ def write(tmp_path: Path, name, rows):
     return path
 
 
-def load(store: Store, tmp_path: Path, queries=QUERIES):
+def load(store: Store, tmp_path: Path, queries=QUERIES) -> LoadResult:
     return load_plain(
         store,
         write(tmp_path, "items.jsonl", ITEMS),
@@ -79,7 +81,7 @@ def accept(store: Store, query_id, slot, ref, items) -> None:
         )
 
 
-def fates(store: Store):
+def fates(store: Store) -> dict[Any, tuple[Any, Any, Any]]:
     rows = store.con.execute(
         "SELECT list(ci.item_id ORDER BY ci.slot), c.status, c.dependency_check, c.reason "
         "FROM combinations c JOIN combination_items ci USING (benchmark, expansion, query_id, "

@@ -17,7 +17,7 @@ from toolex.cli import cli
 from toolex.errors import InputError
 from toolex.expansions.candidates import import_candidates
 from toolex.judges.heuristic import HeuristicJudge
-from toolex.pipeline.runner import Settings, run_expansion
+from toolex.pipeline.runner import RunReport, Settings, run_expansion
 from toolex.store import Store
 
 TOOLS = {
@@ -52,7 +52,7 @@ def _import(db: str, tmp_path: Path, lines: list[str]) -> None:
         import_candidates(store, path, benchmark="b", expansion="x")
 
 
-def _run(db: str, retriever: str, **kw):
+def _run(db: str, retriever: str, **kw) -> RunReport:
     with Store.open(db) as store:
         return run_expansion(store, "b", HeuristicJudge(store), expansion="x",
                              settings=Settings(retriever=retriever), **kw)  # fmt: skip

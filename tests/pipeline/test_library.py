@@ -4,6 +4,7 @@ the query's task as an option, and an alternative rendering (`--rendering`)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from toolex.errors import InputError
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline import settings
 from toolex.pipeline.record import stored
-from toolex.pipeline.runner import Settings, run_expansion
+from toolex.pipeline.runner import RunReport, Settings, run_expansion
 from toolex.store import Store
 
 FORECAST = {"name": "forecast", "description": "Get the weather forecast for a city."}
@@ -21,7 +22,7 @@ STOCK = {"name": "stock quote", "description": "Get the stock price quote for a 
 
 
 @pytest.fixture
-def tasks(store: Store):
+def tasks(store: Store) -> Store:
     add_benchmark(store)
     add_item(store, "a::forecast", FORECAST, task="t1")
     add_item(store, "a::stock", STOCK, task="t1")
@@ -30,7 +31,7 @@ def tasks(store: Store):
     return store
 
 
-def retrieved(store: Store, expansion):
+def retrieved(store: Store, expansion) -> set[Any]:
     return {
         r[0]
         for r in store.con.execute(
@@ -40,7 +41,7 @@ def retrieved(store: Store, expansion):
     }
 
 
-def expand(store: Store, expansion, **kw):
+def expand(store: Store, expansion, **kw) -> RunReport:
     return run_expansion(
         store,
         "b",
@@ -51,7 +52,7 @@ def expand(store: Store, expansion, **kw):
     )
 
 
-def test_the_default_library_is_pooled_and_task_is_an_option(tasks) -> None:
+def test_the_default_library_is_pooled_and_task_is_an_option(tasks: Store) -> None:
     assert settings.SCOPE == Settings().scope == "benchmark"
     expand(tasks, "pooled")
     assert "z::weather" in retrieved(tasks, "pooled")
@@ -60,7 +61,7 @@ def test_the_default_library_is_pooled_and_task_is_an_option(tasks) -> None:
     assert stored(tasks, "b", "per-task")["scope"] == "task"
 
 
-def test_candidates_can_search_an_alternative_rendering(tasks) -> None:
+def test_candidates_can_search_an_alternative_rendering(tasks: Store) -> None:
     for item_id, text in [("a::forecast", "forecast weather city"), ("a::stock", "stock")]:
         tasks.con.execute(
             "INSERT INTO item_docs VALUES ('b', ?, 'de', ?, ?)",

@@ -5,6 +5,7 @@ a fault-free run; an identical second run makes no call."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from llm.llm_support import FaultPlan, ScriptedServer
@@ -12,7 +13,7 @@ from llm.llm_support import FaultPlan, ScriptedServer
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
 from toolex.judges import make_judge
-from toolex.pipeline.runner import Settings, run_expansion, select_queries
+from toolex.pipeline.runner import RunReport, Settings, run_expansion, select_queries
 from toolex.pipeline.stage import StageContext
 from toolex.pipeline.verify import pending_tasks
 from toolex.store import Store
@@ -26,7 +27,7 @@ def keys(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
 
 
-def results(store: Store):
+def results(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     q = {
         "subqueries": "SELECT query_id, slot, text, reference FROM subqueries",
         "verdicts": "SELECT query_id, slot, item_id, accepted, judge FROM verdicts",
@@ -36,7 +37,7 @@ def results(store: Store):
     return {k: sorted(store.con.execute(v).fetchall()) for k, v in q.items()}
 
 
-def expand(store: Store, url):
+def expand(store: Store, url) -> RunReport:
     judge = make_judge("openai:gpt-4o-mini", store, base_url=url, **OPTS)
     return run_expansion(store, "b", judge, search=overlap_search)
 

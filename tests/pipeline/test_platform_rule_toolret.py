@@ -3,6 +3,7 @@ from its docs, and a replacement from another provider is rejected before any au
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,14 +22,14 @@ OAUTH_ECHO = (
 
 
 @pytest.fixture(scope="module")
-def toolret(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
+def toolret(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     store = Store.open(tmp_path_factory.mktemp("toolret") / "t.duckdb")
     load_toolret(store, shared_data / "toolret", tasks=["apibank", "apigen"])
     yield store
     store.close()
 
 
-def test_platforms_are_derived_from_the_docs(toolret) -> None:
+def test_platforms_are_derived_from_the_docs(toolret: Store) -> None:
     rows = toolret.con.execute(
         "SELECT item_id, platform, platform_source FROM items WHERE item_id IN (?, ?, ?, ?) "
         "ORDER BY item_id",
@@ -46,7 +47,7 @@ def test_platforms_are_derived_from_the_docs(toolret) -> None:
     assert "platform:" not in text[0]
 
 
-def test_a_cross_platform_token_hand_off_is_rejected(toolret) -> None:
+def test_a_cross_platform_token_hand_off_is_rejected(toolret: Store) -> None:
     for slot, ref, accepted in [
         (0, GET_USER_TOKEN, [TOKEN2GO, OAUTH_ECHO]),
         (1, ADD_ALARM, []),

@@ -3,27 +3,31 @@ settings for a stage with outputs is refused, and --replace recomputes."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
+from toolex.judges.base import Outcome
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.record import SettingsConflict, stored
-from toolex.pipeline.runner import Settings, run_expansion
+from toolex.pipeline.runner import RunReport, Settings, run_expansion
 from toolex.store import Store
 
 TABLES = ("subqueries", "candidates", "verdicts", "combinations", "dependencies", "expansions")
 
 
-def expand(store: Store, judge=None, **kw):
+def expand(store: Store, judge=None, **kw) -> RunReport:
     return run_expansion(store, "b", judge or HeuristicJudge(store), search=overlap_search, **kw)
 
 
-def config(store: Store, expansion="default"):
+def config(store: Store, expansion="default") -> dict[str, Any]:
     return stored(store, "b", expansion)
 
 
-def snapshot(store: Store):
+def snapshot(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     return {t: sorted(store.con.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in TABLES}
 
 
@@ -110,7 +114,7 @@ def test_an_interrupted_stage_keeps_its_settings_recorded(store: Store) -> None:
     build(store)
 
     class Crash(HeuristicJudge):
-        def verify(self, tasks):
+        def verify(self, tasks) -> Iterator[Outcome]:
             for i, outcome in enumerate(super().verify(tasks)):
                 if i == 1:
                     raise KeyboardInterrupt

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -33,20 +34,20 @@ REJECTED_RANKS = [*range(1, 16), *range(17, 23)]  # 21
 
 
 @pytest.fixture
-def bstore(store: Store):
+def bstore(store: Store) -> Store:
     add_benchmark(store)
     add_products(store, {"q": SLOTS}, platforms=PLATFORMS)
     return store
 
 
-def kept(store: Store):
+def kept(store: Store) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT rrf_rank, items, reason FROM rule_rejections ORDER BY rrf_rank"
     ).fetchall()
 
 
 def test_the_first_rejections_are_kept_with_members_and_reason(
-    bstore, monkeypatch: pytest.MonkeyPatch
+    bstore: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(assemble, "WRITE_BATCH", 4)  # the keep spans several judged batches
     monkeypatch.setattr(assemble, "REASONS_KEPT", 17)
@@ -65,7 +66,7 @@ def test_the_first_rejections_are_kept_with_members_and_reason(
 
 
 def test_a_rule_rejecting_thousands_keeps_only_the_first_few(
-    bstore, monkeypatch: pytest.MonkeyPatch
+    bstore: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # three slots on one platform, each tool of its own platform: of 31^3 combinations only
     # the original and the 30 same-platform triples pass, so the rule rejects thousands on the

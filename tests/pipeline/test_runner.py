@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,7 +13,7 @@ from pipeline.helpers import overlap_search
 from toolex.errors import InputError, NoOutcomeError
 from toolex.judges.base import Outcome, SubQuery
 from toolex.judges.heuristic import HeuristicJudge
-from toolex.pipeline.runner import run_expansion
+from toolex.pipeline.runner import RunReport, run_expansion
 from toolex.pipeline.stats import annotation_table
 from toolex.store import Store
 
@@ -26,7 +28,7 @@ TABLES = (
 )
 
 
-def snapshot(store: Store):
+def snapshot(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     out = {}
     for t in TABLES:
         cols = "* EXCLUDE (failed_at)" if t == "stage_failures" else "*"
@@ -34,7 +36,7 @@ def snapshot(store: Store):
     return out
 
 
-def expand(store: Store, judge=None, **kw):
+def expand(store: Store, judge=None, **kw) -> RunReport:
     return run_expansion(store, "b", judge or HeuristicJudge(store), search=overlap_search, **kw)
 
 
@@ -91,7 +93,7 @@ class Interrupting(HeuristicJudge):
         super().__init__(store)
         self.n = n
 
-    def verify(self, tasks):
+    def verify(self, tasks) -> Iterator[Outcome]:
         for i, outcome in enumerate(super().verify(tasks)):
             if i == self.n:
                 raise KeyboardInterrupt
@@ -120,7 +122,7 @@ class WrongK(HeuristicJudge):
         super().__init__(store)
         self.bad = bad
 
-    def decompose(self, tasks):
+    def decompose(self, tasks) -> Iterator[Outcome]:
         for outcome in super().decompose(tasks):
             if self.bad and outcome.key == "q1":
                 yield Outcome("q1", True, outcome.value[:1])
@@ -143,7 +145,7 @@ def test_wrong_k_is_a_recorded_failure_retried_only_when_asked(store: Store) -> 
 
 
 class Leaky(HeuristicJudge):
-    def decompose(self, tasks):
+    def decompose(self, tasks) -> Iterator[Outcome]:
         for t in tasks:
             yield Outcome(
                 t.key,

@@ -10,6 +10,8 @@ generator is closed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from toolex.judges.base import JudgeParts, Outcome, Verdict
@@ -41,7 +43,7 @@ class SlowJudge(JudgeParts):
     def __init__(self) -> None:
         self.spend = Spend()
 
-    def verify(self, tasks):
+    def verify(self, tasks) -> Iterator[Outcome]:
         try:
             self.spend.attempts += 3  # the first task's attempts, recorded with its answer
             yield Outcome("t1", True, Verdict(False, "no"))

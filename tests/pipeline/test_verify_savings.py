@@ -13,7 +13,9 @@ for it.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +24,7 @@ from pipeline.helpers import add_query, overlap_search
 from toolex.judges import make_judge
 from toolex.judges.base import JudgeParts, Outcome, Verdict
 from toolex.judges.operating_points import CALIBRATION, SCREEN_THRESHOLD
-from toolex.pipeline.runner import Settings, run_expansion
+from toolex.pipeline.runner import RunReport, Settings, run_expansion
 from toolex.pipeline.stage import StageContext
 from toolex.pipeline.verify import pending_tasks
 from toolex.store import Store
@@ -37,14 +39,14 @@ class Verifier(JudgeParts):
     def __init__(self) -> None:
         self.seen: list[str] = []
 
-    def verify(self, tasks):
+    def verify(self, tasks) -> Iterator[Outcome]:
         for task in tasks:
             self.seen.append(task.key)
             yield Outcome(task.key, True, Verdict(True, "same job", 0.9), call_id=f"c-{task.key}")
 
 
 @pytest.fixture
-def store(tmp_path: Path):
+def store(tmp_path: Path) -> Iterator[Store]:
     s = Store.open(tmp_path / "v.duckdb")
     build(s)
     add_query(s, "q3", "Get me the weather forecast for Paris for the weekend", ["wx_a::forecast"])
@@ -52,7 +54,7 @@ def store(tmp_path: Path):
     s.close()
 
 
-def expand(store: Store, verifier, **settings):
+def expand(store: Store, verifier, **settings) -> RunReport:
     offline = make_judge("heuristic", store, benchmark="b")
     judges = {"decompose": offline, "verify": verifier, "audit": offline}
     return run_expansion(
@@ -70,7 +72,7 @@ def p_yes(score: float) -> float:
     return 1 / (1 + math.exp(-(a * score + b)))
 
 
-def verdicts(store: Store):
+def verdicts(store: Store) -> dict[tuple[Any, Any, Any], tuple[Any, Any, Any, Any, Any]]:
     return {
         (q, slot, item): (accepted, judge, reason, confidence, call_id)
         for q, slot, item, accepted, judge, reason, confidence, call_id in store.con.execute(
@@ -191,7 +193,7 @@ def test_a_score_the_screen_cannot_compute_keeps_the_candidate() -> None:
     scores = {"nan": float("nan"), "low": 0.001, "high": 0.7}
 
     class Screen:
-        def verify(self, tasks):
+        def verify(self, tasks) -> Iterator[Outcome]:
             for t in tasks:
                 keep = scores[t.key] >= 0.0044
                 yield Outcome(t.key, True, Verdict(keep, "screened out: x", scores[t.key]))

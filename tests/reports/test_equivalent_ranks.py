@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from reports.fixtures import ACCEPTED, QUERIES, library
@@ -11,7 +13,7 @@ from toolex.reports.inputs import ReportContext
 from toolex.store import Store
 
 
-def _best(best_rows, run):
+def _best(best_rows, run) -> dict[tuple[Any, Any], Any]:
     return {(r["query_id"], r["kind"]): r["best_rank"] for r in best_rows if r["run_id"] == run}
 
 
@@ -35,7 +37,7 @@ def test_best_ranks_by_hand(ctx: ReportContext) -> None:
     assert {k: v for k, v in got.items() if k[1] != "random"} == expected
 
 
-def random_picks(store: Store, run="bm25"):
+def random_picks(store: Store, run="bm25") -> dict[Any, Any]:
     return dict(
         store.con.execute(
             "SELECT b.query_id, rr.item_id FROM report_best_ranks b JOIN run_results rr "

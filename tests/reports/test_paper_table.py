@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,7 @@ from toolex.store import Store
 MEAN = "avg (category mean)"
 
 
-def _row(run, category, value, oracle=False, bench="b", k=10):
+def _row(run, category, value, oracle=False, bench="b", k=10) -> dict[str, Any]:
     metrics = {f"{m}_{side}": value for m in ("ndcg", "recall", "comp") for side in ("old", "new")}
     return {
         "run_id": run,

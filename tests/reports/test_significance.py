@@ -5,6 +5,7 @@ against an independent Python implementation."""
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ def _diffs(store: Store, values) -> None:
     )
 
 
-def _pvalue(store: Store, *, n_perm=1000, exact_max=12, seed=0):
+def _pvalue(store: Store, *, n_perm=1000, exact_max=12, seed=0) -> tuple[Any, ...] | None:
     store.execute(
         "reports/72_significance_randomisation.sql",
         {"seed": seed, "n_perm": n_perm, "exact_max": exact_max},

@@ -5,6 +5,7 @@ precision nobody measured on that library (issue 32). Split from test_trust.py."
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,9 @@ OLD_NDCG = [0.5, (1 / L3) / (1 + 1 / L3), 1.0, 0.0, (1 / L3 + 0.5) / (1 + 1 / L3
 NEW_NDCG = [1.0, 1.0, 1.0, 0.5, OLD_NDCG[4], 0.5]
 
 
-def band(store: Store, precision, *, run="bm25", seed=0, expansion="default"):
+def band(
+    store: Store, precision, *, run="bm25", seed=0, expansion="default"
+) -> dict[Any, dict[str, Any]]:
     """{metric: row} of bm25 at K=3 with every equivalent's judge at ``precision``."""
     judges = (
         {"heuristic": precision, "": precision} if not isinstance(precision, dict) else precision

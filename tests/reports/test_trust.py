@@ -5,6 +5,7 @@ thinned to the measured precision, and the report's section: test_thinning.py.""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -19,13 +20,14 @@ from toolex.reports.trust import (
     NOT_MEASURED,
     REVIEW_SIZE,
     UNVALIDATED,
+    ExpansionTrust,
     expansion_trust,
 )
 from toolex.statistics import wilson_interval
 from toolex.store import Store
 
 
-def by_stage(trust):
+def by_stage(trust) -> dict[Any, Any]:
     return {j.stage: j for j in trust.judges}
 
 
@@ -142,7 +144,7 @@ def test_a_fresh_check_of_other_rules_is_never_shown_as_this_verifiers() -> None
     assert operating_points.fresh_check("heuristic", "toolret", other) is None
 
 
-def unlabelled(store: Store):
+def unlabelled(store: Store) -> ExpansionTrust | None:
     store.con.execute(
         "INSERT INTO expansions VALUES ('mylib', 'default', ?, now())",
         ['{"judges": {"decompose": "heuristic", "verify": "heuristic", "audit": "heuristic"}}'],

@@ -29,7 +29,7 @@ def test_fastembed_without_network_fails_fast_naming_offline_options(
     made: list[object] = []  # every connection tried: "fast" is counted, not timed (issue 25)
     real = socket.socket.connect
 
-    def counted(s, a):
+    def counted(s, a) -> None:
         made.append(a)
         return real(s, a)
 

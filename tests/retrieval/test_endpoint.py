@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import socket
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -28,14 +30,14 @@ FAST = Policy(max_attempts=4, backoff_base_s=0.001, backoff_max_s=0.01)
 
 
 @pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch):
+def env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     for name in ("OPENAI_API_KEY", "TOOLEX_COMPAT_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
 
 @pytest.fixture
-def server(env):
+def server(env: pytest.MonkeyPatch) -> Iterator[ScriptedServer]:
     with ScriptedServer() as s:
         yield s
 
@@ -54,7 +56,7 @@ def embedder(server, *, request_texts=2, in_flight=1, policy=FAST) -> EndpointEm
     return EndpointEmbedder(spec, calls)
 
 
-def ledger_rows(store: Store):
+def ledger_rows(store: Store) -> list[dict[str, Any]]:
     return [r for r in Ledger(store).rows() if r["stage"] == "embed"]
 
 
@@ -108,7 +110,9 @@ def test_credentials_in_a_url_are_never_part_of_the_recorded_spec() -> None:
 # -- keys ---------------------------------------------------------------------------------------
 
 
-def test_a_missing_openai_key_stops_before_any_call(server: ScriptedServer, env) -> None:
+def test_a_missing_openai_key_stops_before_any_call(
+    server: ScriptedServer, env: pytest.MonkeyPatch
+) -> None:
     env.setenv("OPENAI_BASE_URL", f"{server.url}/v1")
     with pytest.raises(ModelUnavailableError, match="OPENAI_API_KEY"):
         make_retriever("openai-embed:text-embedding-3-small")
@@ -120,7 +124,7 @@ def test_a_missing_openai_key_stops_before_any_call(server: ScriptedServer, env)
 
 
 def test_a_refused_key_names_its_variable_and_never_the_key(
-    lib_store: Store, server: ScriptedServer, env
+    lib_store: Store, server: ScriptedServer, env: pytest.MonkeyPatch
 ) -> None:
     env.setenv("TOOLEX_COMPAT_API_KEY", "compat-secret-0e4f")
     server.embeddings.fail("401")
@@ -199,7 +203,7 @@ def test_the_cache_serves_texts_embedded_before_and_a_changed_tool_alone(
 
 
 def test_hosted_openai_sends_base64_and_is_priced(
-    lib_store: Store, server: ScriptedServer, env
+    lib_store: Store, server: ScriptedServer, env: pytest.MonkeyPatch
 ) -> None:
     env.setenv("OPENAI_API_KEY", "sk-test-openai-5f3a9c")
     env.setenv("OPENAI_BASE_URL", f"{server.url}/v1")
@@ -272,7 +276,7 @@ def test_an_input_too_long_says_how_to_fix_the_server(
         search(lib_store, "b", r, [("qa", 0, "weather")], scope="benchmark")
 
 
-def test_an_endpoint_nobody_answers_fails_fast(lib_store: Store, env) -> None:
+def test_an_endpoint_nobody_answers_fails_fast(lib_store: Store, env: pytest.MonkeyPatch) -> None:
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -326,7 +330,11 @@ def test_ctrl_c_halfway_keeps_the_batches_that_came_back(
     class Interrupted(EndpointEmbedder):
         rounds = 0
 
-        def embed_parts(self, texts):  # what the cache asks an endpoint for, round by round
+        def embed_parts(
+            self, texts: Sequence[str]
+        ) -> Iterator[
+            tuple[int, np.ndarray]
+        ]:  # what the cache asks an endpoint for, round by round
             Interrupted.rounds += 1
             if Interrupted.rounds == 3:
                 raise KeyboardInterrupt

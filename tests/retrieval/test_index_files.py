@@ -31,7 +31,7 @@ def _open_files() -> int:
 
 
 @pytest.fixture
-def ann_store(store: Store, monkeypatch: pytest.MonkeyPatch):
+def ann_store(store: Store, monkeypatch: pytest.MonkeyPatch) -> Store:
     """600 items, above a lowered threshold: the library gets the approximate index."""
     monkeypatch.setattr(index_mod, "ANN_THRESHOLD", 100)
     rng = np.random.default_rng(0)
@@ -51,7 +51,7 @@ def ann_store(store: Store, monkeypatch: pytest.MonkeyPatch):
 
 
 def test_many_queries_in_one_search_stay_within_a_small_file_budget(
-    ann_store, hash_embedder: HashEmbedder
+    ann_store: Store, hash_embedder: HashEmbedder
 ) -> None:
     r = DenseRetriever("hash", hash_embedder)
     rng = np.random.default_rng(1)
@@ -71,7 +71,9 @@ def test_many_queries_in_one_search_stay_within_a_small_file_budget(
     assert hits.num_rows == 5 * len(texts)
 
 
-def test_repeated_searches_keep_open_files_flat(ann_store, hash_embedder: HashEmbedder) -> None:
+def test_repeated_searches_keep_open_files_flat(
+    ann_store: Store, hash_embedder: HashEmbedder
+) -> None:
     r = DenseRetriever("hash", hash_embedder)
     texts = [(f"q{i}", 0, f"w{i} w{i + 1} w{i + 2}") for i in range(200)]
     search(ann_store, "a", r, texts, depth=5, scope="benchmark")
@@ -82,7 +84,7 @@ def test_repeated_searches_keep_open_files_flat(ann_store, hash_embedder: HashEm
 
 
 def test_the_index_is_built_once_per_library_not_per_batch(
-    ann_store, hash_embedder: HashEmbedder
+    ann_store: Store, hash_embedder: HashEmbedder
 ) -> None:
     r = DenseRetriever("hash", hash_embedder)
     texts = [("q", 0, "w1 w2 w3")]
@@ -96,7 +98,7 @@ def test_the_index_is_built_once_per_library_not_per_batch(
 
 
 def test_a_table_built_with_another_index_is_rebuilt(
-    ann_store, hash_embedder: HashEmbedder, monkeypatch: pytest.MonkeyPatch
+    ann_store: Store, hash_embedder: HashEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from toolex.retrieval.texts import load_library
 
@@ -113,7 +115,7 @@ def test_a_table_built_with_another_index_is_rebuilt(
 
 
 def test_sidecars_from_before_issue_11_keep_flat_tables_and_rebuild_indexed_ones(
-    ann_store, hash_embedder: HashEmbedder, monkeypatch: pytest.MonkeyPatch
+    ann_store: Store, hash_embedder: HashEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from toolex.retrieval.texts import load_library
 

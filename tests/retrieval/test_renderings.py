@@ -19,7 +19,7 @@ DOCS = [("w2", "weather report by email"), ("w3", "stock prices and market quote
 
 
 @pytest.fixture
-def partial(lib_store: Store):
+def partial(lib_store: Store) -> Store:
     for item_id, text in DOCS:
         lib_store.con.execute(
             "INSERT INTO item_docs VALUES ('b', ?, 'llm', '{}', ?)", [item_id, text]
@@ -27,7 +27,7 @@ def partial(lib_store: Store):
     return lib_store
 
 
-def test_the_library_keeps_every_item_and_counts_the_fallbacks(partial) -> None:
+def test_the_library_keeps_every_item_and_counts_the_fallbacks(partial: Store) -> None:
     lib = load_library(partial, "b", "llm")
     assert lib.item_ids == ["c1", "c2", "c3", "w1", "w2", "w3"]
     texts = dict(zip(lib.item_ids, lib.texts, strict=True))
@@ -42,19 +42,19 @@ def test_the_library_keeps_every_item_and_counts_the_fallbacks(partial) -> None:
     assert fallback_note(load_library(partial, "b")) is None
 
 
-def test_a_rendering_no_item_has_is_still_an_error(partial) -> None:
+def test_a_rendering_no_item_has_is_still_an_error(partial: Store) -> None:
     with pytest.raises(InputError, match="no item_docs with rendering 'nope'"):
         load_library(partial, "b", "nope")
 
 
-def test_adding_a_document_to_the_rendering_changes_the_library(partial) -> None:
+def test_adding_a_document_to_the_rendering_changes_the_library(partial: Store) -> None:
     before = load_library(partial, "b", "llm")
     partial.con.execute("INSERT INTO item_docs VALUES ('b', 'c1', 'llm', '{}', 'rain forecast')")
     after = load_library(partial, "b", "llm")
     assert after.fingerprint != before.fingerprint and after.fallback == 3
 
 
-def test_a_run_over_a_partial_rendering_scores_every_task_and_says_so(partial) -> None:
+def test_a_run_over_a_partial_rendering_scores_every_task_and_says_so(partial: Store) -> None:
     summary = retrieve_run(partial, "b", "bm25", "r", depth=3, scope="task", rendering="llm")
     # every query finds its own task's items, those of tasks the rendering never documents too
     got = dict(
@@ -75,7 +75,7 @@ def test_a_run_over_a_partial_rendering_scores_every_task_and_says_so(partial) -
     assert plain["notes"] == []
 
 
-def test_the_cli_says_it_on_stderr_and_keeps_stdout_data(partial) -> None:
+def test_the_cli_says_it_on_stderr_and_keeps_stdout_data(partial: Store) -> None:
     from toolex.cli import cli
 
     partial.close()

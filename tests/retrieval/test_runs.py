@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -14,7 +15,7 @@ from toolex.store import Store
 from toolex.tooldoc.render import RENDER_VERSION
 
 
-def _results(store: Store, run_id):
+def _results(store: Store, run_id) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, item_id, score, rank FROM run_results WHERE run_id = ? "
         "ORDER BY query_id, rank",

@@ -30,7 +30,7 @@ COMBOS = [
 
 
 @pytest.fixture
-def sampled(store: Store):
+def sampled(store: Store) -> Store:
     build(store)
     store.con.execute(
         "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference, judge) "
@@ -61,7 +61,7 @@ def sampled(store: Store):
     return store
 
 
-def test_stored_outcomes_against_final_labels(sampled) -> None:
+def test_stored_outcomes_against_final_labels(sampled: Store) -> None:
     ev = evaluate_audit(sampled, "s1")
     [report] = ev.reports
     c = report.overall.confusion
@@ -83,7 +83,7 @@ def test_stored_outcomes_against_final_labels(sampled) -> None:
     ]
 
 
-def test_a_judge_audits_the_sample_afresh(sampled, tmp_path: Path) -> None:
+def test_a_judge_audits_the_sample_afresh(sampled: Store, tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"  # the `store` fixture's file
     sampled.close()
     res = CliRunner().invoke(
@@ -103,7 +103,7 @@ def test_a_judge_audits_the_sample_afresh(sampled, tmp_path: Path) -> None:
         assert statuses.column(0).to_pylist() == [c[1] for c in COMBOS]  # nothing rewritten
 
 
-def test_errors_name_the_sample(sampled) -> None:
+def test_errors_name_the_sample(sampled: Store) -> None:
     with pytest.raises(ToolexError, match="no review sample named 's2'"):
         evaluate_audit(sampled, "s2")
     sampled.con.execute("DELETE FROM review_labels WHERE role = 'reviewer2'")

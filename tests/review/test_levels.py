@@ -5,6 +5,8 @@ labels table but the label's own, and Python joins those rows to the sample's it
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from toolex.review.levels import LEVELS
@@ -14,7 +16,7 @@ from toolex.store import Store
 LABEL_OWN = ("role", "reviewer", "label", "bucket", "note", "labelled_at")
 
 
-def _columns(store: Store, table):
+def _columns(store: Store, table) -> list[Any]:
     return [row[0] for row in store.con.execute(f"DESCRIBE {table}").fetchall()]
 
 

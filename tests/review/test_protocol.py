@@ -17,10 +17,11 @@ from toolex.review import COMBINATION, VERDICT, draw_sample, draw_verdict_sample
 from toolex.review.labels import items_for
 from toolex.review.protocol import shows_rationale
 from toolex.review.sheets import export_sheet
+from toolex.review.views import ItemView
 from toolex.store import Store
 
 
-def views(store: Store, sample_id, level):
+def views(store: Store, sample_id, level) -> list[ItemView]:
     return [
         item_view(store, level, it, "reviewer1") for it in items_for(store, sample_id, "reviewer1")
     ]

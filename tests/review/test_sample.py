@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from toolex.errors import NotFoundError, ToolexError
@@ -66,7 +68,7 @@ def test_allocate_largest_remainder() -> None:
     assert allocate({"a": 2, "b": 1}, 10) == {"a": 2, "b": 1}
 
 
-def _sample(store: Store, name):
+def _sample(store: Store, name) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, combo_id, stratum, position FROM review_samples "
         "WHERE sample_id = ? ORDER BY position",

@@ -7,6 +7,7 @@ import csv
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -19,20 +20,20 @@ from toolex.store import Store
 
 
 @pytest.fixture(scope="module")
-def base_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
+def base_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("review") / "stb.duckdb"
     build_store(path, shared_data).close()
     return path
 
 
 @pytest.fixture
-def db(base_db, tmp_path: Path):
+def db(base_db: Path, tmp_path: Path) -> str:
     dst = tmp_path / "stb.duckdb"
     shutil.copyfile(base_db, dst)
     return str(dst)
 
 
-def run(*args):
+def run(*args) -> str:
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return result.stdout  # messages go to stderr
@@ -56,7 +57,7 @@ def draw_audit(db, *extra):
     )
 
 
-def fill(path, role, reviewer, labels):
+def fill(path, role, reviewer, labels) -> list[dict[str | Any, str | Any]]:
     """Fill a sheet: labels maps query_id -> (label, bucket, note)."""
     with open(path, newline="") as fh:
         rows = list(csv.DictReader(fh))

@@ -31,12 +31,12 @@ LABELS = [
 ]
 
 
-def _lab(x):
+def _lab(x) -> Label:
     return Label(x) if x == V else Label(*x)
 
 
 @pytest.fixture
-def labelled(store: Store):
+def labelled(store: Store) -> Store:
     for i in range(len(LABELS)):
         store.con.execute(
             "INSERT INTO review_samples VALUES ('s', 'b', 'default', ?, 1, 'G1 x 2', ?, 7)",
@@ -51,7 +51,7 @@ def labelled(store: Store):
     return store
 
 
-def test_hand_computed_stats(labelled) -> None:
+def test_hand_computed_stats(labelled: Store) -> None:
     st = review_stats(labelled, "s")
     # kappa on valid/invalid: p_o = 8/10 (items 5 and 6 differ); reviewer1 says valid on
     # 6/10, reviewer2 on 6/10 -> p_e = .6*.6 + .4*.4 = .52; kappa = (.8-.52)/(1-.52) = 0.58333
@@ -70,7 +70,7 @@ def test_hand_computed_stats(labelled) -> None:
     }
 
 
-def test_pending_adjudication_is_left_out_of_precision(labelled) -> None:
+def test_pending_adjudication_is_left_out_of_precision(labelled: Store) -> None:
     labelled.con.execute("DELETE FROM review_labels WHERE role = 'adjudicator' AND query_id = 'q6'")
     st = review_stats(labelled, "s")
     assert (st.n_final, st.n_valid, st.n_adjudicated) == (9, 6, 2)

@@ -4,6 +4,8 @@ and the search past the candidate depth for the unjudged part."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pyarrow as pa
 import pytest
 
@@ -82,7 +84,7 @@ class FakeSearch:
         return pa.Table.from_pylist(rows)
 
 
-def sample(store: Store, name):
+def sample(store: Store, name) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, slot, item_id, part, stratum, rank, position FROM "
         "review_verdict_samples WHERE sample_id = ? ORDER BY position",

@@ -8,6 +8,7 @@ import csv
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -23,20 +24,20 @@ HIDDEN = {"part", "stratum", "rank", "rank_band", "confidence", "reason", "accep
 
 
 @pytest.fixture(scope="module")
-def base_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory):
+def base_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("vreview") / "stb.duckdb"
     build_store(path, shared_data).close()
     return path
 
 
 @pytest.fixture
-def db(base_db, tmp_path: Path):
+def db(base_db: Path, tmp_path: Path) -> str:
     dst = tmp_path / "stb.duckdb"
     shutil.copyfile(base_db, dst)
     return str(dst)
 
 
-def run(*args, code=0):
+def run(*args, code=0) -> str:
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     assert result.exit_code == code, result.output
     return result.stdout
@@ -51,7 +52,7 @@ def draw(db, name, *extra, size="9", seed="7"):
     )  # fmt: skip
 
 
-def drawn(db, name):
+def drawn(db, name) -> list[tuple[Any, ...]]:
     with Store.open(db, read_only=True) as store:
         return store.con.execute(
             "SELECT query_id, slot, item_id, part, stratum, position FROM review_verdict_samples "
@@ -84,7 +85,7 @@ def test_sample_level_verdict_is_reproducible_and_stratified(db: str) -> None:
         "--seed", "7", "--order", "uncertainty", code=2)  # fmt: skip
 
 
-def fill(path, role, reviewer, plan):
+def fill(path, role, reviewer, plan) -> list[dict[str | Any, str | Any]]:
     """plan: (query_id, slot, item_id) -> (label, bucket, note)."""
     with open(path, newline="") as fh:
         rows = list(csv.DictReader(fh))
@@ -98,7 +99,9 @@ def fill(path, role, reviewer, plan):
     return rows
 
 
-def plans(items):
+def plans(
+    items,
+) -> tuple[dict[Any, tuple[str, str, str]], dict[Any, Any], dict[Any, tuple[str, str, str]]]:
     """Reviewer 1: yes to the judge's accepted verdicts, no to the rest; reviewer 2 the same but
     for the first accepted (no) and the first unjudged (yes); the adjudicator says yes to both."""
     first = {p: next(k for k, q in items if q == p) for p in ("accepted", "unjudged")}

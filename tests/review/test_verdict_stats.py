@@ -21,11 +21,11 @@ LABELS = {
 }
 
 
-def _lab(x, note=None):
+def _lab(x, note=None) -> Label:
     return Label(x, None, note) if x == Y else Label(*x, note)
 
 
-def _key(part, i):
+def _key(part, i) -> dict[str, object]:
     return {
         "benchmark": "b",
         "expansion": "default",
@@ -36,7 +36,7 @@ def _key(part, i):
 
 
 @pytest.fixture
-def labelled(store: Store):
+def labelled(store: Store) -> Store:
     con = store.con
     pos = 0
     for part, items in LABELS.items():
@@ -68,7 +68,7 @@ def labelled(store: Store):
     return store
 
 
-def test_precision_recall_kappa_by_hand(labelled) -> None:
+def test_precision_recall_kappa_by_hand(labelled: Store) -> None:
     st = verdict_stats(labelled, "s")
     assert (st.n_items, st.n_double, st.n_disagree, st.n_adjudicated, st.n_final) == (
         30,
@@ -118,7 +118,7 @@ def test_recall_bounds_combine_bonferroni_wilson_intervals() -> None:
     )
 
 
-def test_final_labels_go_to_the_labels_table(labelled) -> None:
+def test_final_labels_go_to_the_labels_table(labelled: Store) -> None:
     con = labelled.con
 
     def published():
@@ -145,7 +145,7 @@ def test_final_labels_go_to_the_labels_table(labelled) -> None:
     assert ("accepted1", "no", "cat", "named_source", "accepted") in published()
 
 
-def test_verdict_labels_are_yes_or_no_with_a_verdict_bucket(labelled) -> None:
+def test_verdict_labels_are_yes_or_no_with_a_verdict_bucket(labelled: Store) -> None:
     from toolex.errors import ToolexError
 
     item = _key("accepted", 0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from loaders.conftest import DATA
@@ -23,7 +24,7 @@ BY_TASK = {
 }
 
 
-def _results(store: Store, run):
+def _results(store: Store, run) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, item_id, score, rank FROM run_results WHERE run_id = ? ORDER BY 1, 4",
         [run],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -17,12 +18,12 @@ from toolex.store import Store
 
 
 @pytest.fixture
-def mini(store: Store):
+def mini(store: Store) -> Store:
     load_toolret(store, DATA / "toolret_mini")
     return store
 
 
-def _results(store: Store, run):
+def _results(store: Store, run) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, item_id, score, rank FROM run_results WHERE run_id = ? ORDER BY 1, 4",
         [run],
@@ -37,7 +38,7 @@ EXPECTED = [  # ties on 0.5: item_id descending puts mini_tool_2 first
 ]
 
 
-def test_trec(mini, tmp_path: Path) -> None:
+def test_trec(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "r.trec"
     f.write_text(
         "mini_query_0 Q0 mini_tool_0 1 0.5 bm25\n"  # the file's own rank is ignored
@@ -52,7 +53,7 @@ def test_trec(mini, tmp_path: Path) -> None:
     assert row == ("query", str(f), "trec")
 
 
-def test_csv_parquet_and_toolret_json_agree(mini, tmp_path: Path) -> None:
+def test_csv_parquet_and_toolret_json_agree(mini: Store, tmp_path: Path) -> None:
     rows = [
         ("mini_query_0", "mini_tool_0", 0.5),
         ("mini_query_0", "mini_tool_1", 0.9),
@@ -83,7 +84,7 @@ def test_csv_parquet_and_toolret_json_agree(mini, tmp_path: Path) -> None:
     assert [r.run for r in list_runs(mini)] == ["c", "p", "j"]
 
 
-def test_unknown_query_names_the_line_or_is_skipped(mini, tmp_path: Path) -> None:
+def test_unknown_query_names_the_line_or_is_skipped(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "r.trec"
     f.write_text(
         "mini_query_0 Q0 mini_tool_0 1 1 t\nnope Q0 mini_tool_0 1 1 t\nnope Q0 mini_tool_1 2 0 t\n"
@@ -99,7 +100,7 @@ def test_unknown_query_names_the_line_or_is_skipped(mini, tmp_path: Path) -> Non
     assert result.results == 1
 
 
-def test_bad_rows(mini, tmp_path: Path) -> None:
+def test_bad_rows(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "r.trec"
     f.write_text("mini_query_0 Q0 mini_tool_0 1 1 t\nmini_query_0 Q0 mini_tool_1 2 high t\n")
     with pytest.raises(InputError, match="score 'high' is not a number") as exc:
@@ -123,7 +124,9 @@ def test_bad_rows(mini, tmp_path: Path) -> None:
     assert mini.con.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
 
 
-def test_an_item_twice_is_found_however_it_is_spelled_or_slotted(mini, tmp_path: Path) -> None:
+def test_an_item_twice_is_found_however_it_is_spelled_or_slotted(
+    mini: Store, tmp_path: Path
+) -> None:
     f = tmp_path / "r.trec"
     # %2541 decodes to %41, which a reader keeps as written: two spellings of one id
     f.write_text(
@@ -144,7 +147,7 @@ def test_an_item_twice_is_found_however_it_is_spelled_or_slotted(mini, tmp_path:
     assert [r.run for r in list_runs(mini)] == ["s"]
 
 
-def test_existing_run_needs_replace_and_delete(mini, tmp_path: Path) -> None:
+def test_existing_run_needs_replace_and_delete(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "r.trec"
     f.write_text("mini_query_0 Q0 mini_tool_0 1 1 t\nmini_query_0 Q0 mini_tool_9 2 0.5 t\n")
     result = import_run(mini, f, run="r", benchmark="toolret")
@@ -160,7 +163,7 @@ def test_existing_run_needs_replace_and_delete(mini, tmp_path: Path) -> None:
         delete_run(mini, "r")
 
 
-def test_subquery_level_is_fused_with_rrf(mini, tmp_path: Path) -> None:
+def test_subquery_level_is_fused_with_rrf(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "r.csv"
     f.write_text(
         "query_id,slot,item_id,score\n"
@@ -183,7 +186,7 @@ def test_subquery_level_is_fused_with_rrf(mini, tmp_path: Path) -> None:
     assert mini.con.execute("SELECT count(*) FROM subquery_results").fetchone()[0] == 5
 
 
-def test_subquery_level_needs_a_slot_on_every_row(mini, tmp_path: Path) -> None:
+def test_subquery_level_needs_a_slot_on_every_row(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "r.trec"
     f.write_text("mini_query_0 Q0 mini_tool_0 1 1 t\n")
     with pytest.raises(InputError, match="needs a slot column"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,9 @@ STAND_INS = (*TABLES, "subquery_results", "expansions", "subqueries", "combinati
 METRICS = ["nDCG@10", "R@10", "Comp@10", "P@5", "RR", "AP@10", "nDCG@3"]
 
 
-def write_files(tmp_path: Path, seed: int, sep: str = " ", end: str = "\n"):
+def write_files(
+    tmp_path: Path, seed: int, sep: str = " ", end: str = "\n"
+) -> tuple[Path, list[Path]]:
     """A qrels file and two run files of ties-heavy random scores, with judged queries the runs
     skip and run queries the qrels lack; ``sep`` between fields, ``end`` after each line."""
     rng = random.Random(seed)
@@ -64,7 +67,12 @@ def scored(store: Store, run_ids: list[str]) -> tuple:
     return got.rows, got.queries, got.coverage
 
 
-def both(qrels, runs):
+def both(
+    qrels, runs
+) -> tuple[
+    tuple[dict[str, list[tuple[Any, ...]]], tuple[Any, ...], list[str]],
+    tuple[dict[str, list[tuple[Any, ...]]], tuple[Any, ...], list[str]],
+]:
     """(rows, scores, notes) the plain path stores, and the same of the reference path."""
     names = direct._run_names(runs)
     plain = plain_scoring(qrels, runs, names, QRELS_BENCHMARK)

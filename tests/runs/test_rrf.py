@@ -24,11 +24,11 @@ from toolex.runs.rrf import RRF_K, fuse, fuse_subquery_lists
 from toolex.store import Store
 
 
-def _rank(lst):  # list of (item, score) -> ranked with the trec_eval rule
+def _rank(lst) -> list[Any]:  # list of (item, score) -> ranked with the trec_eval rule
     return sorted(lst, key=lambda p: (-p[1], _neg(p[0])))
 
 
-def _neg(s):  # sort key for item_id DESC
+def _neg(s) -> list[int]:  # sort key for item_id DESC
     return [-ord(c) for c in s] + [1]
 
 
@@ -58,7 +58,7 @@ SEEDS = {"subquery": [0, 1, 2], "hybrid": [3, 4]}
 
 
 @pytest.fixture(scope="module")
-def ranx_fused():
+def ranx_fused() -> dict[int, dict[str, dict[str, float]]]:
     """ranx's RRF of every seed's lists ({seed: {query: {item: score}}}), one child for all."""
     asked: list[tuple[int, str]] = []
     requests: list[dict[str, Any]] = []  # ranx's answers, in the order asked
@@ -84,7 +84,7 @@ def ranx_fused():
     return out
 
 
-def _fused(store: Store, run_id):
+def _fused(store: Store, run_id) -> list[tuple[Any, Any, Any, Any]]:
     out = fuse_subquery_lists(store, run_id)
     assert set(out.column("slot").to_pylist()) <= {0}
     return [(r["query_id"], r["item_id"], r["score"], r["rank"]) for r in out.to_pylist()]
@@ -95,7 +95,9 @@ def test_the_constant_is_ranx_default() -> None:
 
 
 @pytest.mark.parametrize("seed", SEEDS["subquery"])
-def test_subquery_rrf_equals_ranx(store: Store, ranx_fused, seed) -> None:
+def test_subquery_rrf_equals_ranx(
+    store: Store, ranx_fused: dict[int, dict[str, dict[str, float]]], seed
+) -> None:
     lists = _random_lists(seed)
     _insert_subquery_results(store, "r", lists)
     rows = _fused(store, "r")
@@ -145,7 +147,9 @@ def test_same_ranks_tie_exactly_whatever_the_list_order(store: Store) -> None:
     assert (got["b"][3], got["a"][3]) == (1, 2)
 
 
-def _list(ranks, tag):  # {item: rank} -> a ranked list of (item, score), gaps filled
+def _list(
+    ranks, tag
+) -> list[tuple[Any, float]]:  # {item: rank} -> a ranked list of (item, score), gaps filled
     at = {r: it for it, r in ranks.items()}
     return [(at.get(r, f"f{tag}{r}"), 1.0 / r) for r in range(1, max(ranks.values()) + 1)]
 
@@ -165,7 +169,9 @@ def test_fusion_keeps_every_item_unless_a_depth_is_given(store: Store) -> None:
 
 
 @pytest.mark.parametrize("seed", SEEDS["hybrid"])
-def test_hybrid_rrf_equals_ranx(store: Store, ranx_fused, seed) -> None:
+def test_hybrid_rrf_equals_ranx(
+    store: Store, ranx_fused: dict[int, dict[str, dict[str, float]]], seed
+) -> None:
     lists = _random_lists(seed)
     # reuse the slots as the component retrievers of a hybrid for one slot-0 query text
     rows = []

@@ -20,7 +20,7 @@ from toolex.loaders.readers import read_text
 from toolex.loaders.trec_ids import trec_escape, trec_unescape
 from toolex.runs import trec
 from toolex.runs.formats import RESULT_SCHEMA, read_run
-from toolex.runs.trec import UNICODE_SPACE
+from toolex.runs.trec import UNICODE_SPACE, _Fields
 
 PY_SPACE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
 _SCORE = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
@@ -59,7 +59,7 @@ def per_line(path) -> pa.Table:
     )
 
 
-def outcome(read, path):
+def outcome(read, path) -> tuple[str, int | None, str | None]:
     """The table ``read`` returns, or its error as (message, line, field)."""
     try:
         return read(path)
@@ -268,7 +268,7 @@ def test_a_file_not_single_spaced_is_split(
     calls: list[int] = []
     split = trec._split
 
-    def counted(*a):
+    def counted(*a) -> _Fields:
         calls.append(1)
         return split(*a)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -17,7 +18,7 @@ from toolex.runs.write import ranked
 from toolex.store import Store
 
 
-def _rows(store: Store, table, run_id):
+def _rows(store: Store, table, run_id) -> list[tuple[Any, ...]]:
     cols = "query_id, item_id, score, rank"
     if table == "subquery_results":
         cols = "query_id, slot, item_id, score, rank"
@@ -27,7 +28,7 @@ def _rows(store: Store, table, run_id):
 
 
 @pytest.fixture
-def sub_store(store: Store):
+def sub_store(store: Store) -> Store:
     fill(store)
     store.con.execute(
         "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference) VALUES "
@@ -40,7 +41,9 @@ def sub_store(store: Store):
     return store
 
 
-def test_retrieved_and_imported_subquery_runs_are_stored_alike(sub_store, tmp_path: Path) -> None:
+def test_retrieved_and_imported_subquery_runs_are_stored_alike(
+    sub_store: Store, tmp_path: Path
+) -> None:
     retrieve_run(sub_store, "b", "bm25", "got", level="subquery", depth=3, scope="benchmark")
     f = tmp_path / "sub.csv"
     sub_store.con.execute(
@@ -52,7 +55,7 @@ def test_retrieved_and_imported_subquery_runs_are_stored_alike(sub_store, tmp_pa
         assert _rows(sub_store, table, "imp") == _rows(sub_store, table, "got"), table
 
 
-def test_fused_list_keeps_every_item_any_subquery_found(sub_store) -> None:
+def test_fused_list_keeps_every_item_any_subquery_found(sub_store: Store) -> None:
     retrieve_run(sub_store, "b", "bm25", "sub", level="subquery", depth=3, scope="benchmark")
     found = sub_store.con.execute(
         "SELECT query_id, count(DISTINCT item_id) FROM subquery_results WHERE run_id = 'sub' "
@@ -65,7 +68,7 @@ def test_fused_list_keeps_every_item_any_subquery_found(sub_store) -> None:
     assert max(n for _q, n in fused) > 3  # more than one sub-query's k: nothing was cut
 
 
-def test_ranks_are_recomputed_with_the_trec_eval_rule(sub_store) -> None:
+def test_ranks_are_recomputed_with_the_trec_eval_rule(sub_store: Store) -> None:
     results = pa.table(
         {
             "query_id": ["qa", "qa", "qa", "qc"],
@@ -83,7 +86,7 @@ def test_ranks_are_recomputed_with_the_trec_eval_rule(sub_store) -> None:
     ]
 
 
-def test_a_taken_name_needs_replace(sub_store) -> None:
+def test_a_taken_name_needs_replace(sub_store: Store) -> None:
     one = pa.table({"query_id": ["qa"], "item_id": ["w1"], "score": [1.0]})
     write_run(sub_store, "r", benchmark="b", level="query", results=one, params={})
     with pytest.raises(InputError, match="already exists"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -37,7 +38,7 @@ ALL = [  # in natural order (sql/browse/00_natural_key.sql): 588 before 1073
 WITH_EQUIV = ["G1_instruction:1073", "G2_instruction:1643", "G3_instruction:455"]
 
 
-def ids(page):
+def ids(page) -> list[Any]:
     return [r["query_id"] for r in page.rows]
 
 

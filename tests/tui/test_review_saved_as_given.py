@@ -49,7 +49,9 @@ def _labels(db: Path, table: str = "review_labels") -> dict[tuple, tuple]:
     return {(tuple(r[:-4]), r[-4]): tuple(r[-3:]) for r in rows}
 
 
-async def _session(db: Path, role: str, reviewer: str, keys: list[str], sample: str = "audit"):
+async def _session(
+    db: Path, role: str, reviewer: str, keys: list[str], sample: str = "audit"
+) -> tuple[bool, list[str]]:
     """Open the review in the real app on the store file, press ``keys``; the app and what it
     said (its notifications). The app is left as the keys left it: quit, or still running
     when the session ends (the window closed under it)."""

@@ -5,6 +5,7 @@ retriever anywhere; the statistics and the published labels afterwards."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from textual.content import Content
@@ -33,7 +34,7 @@ JUDGE_WORDS = (
 )
 
 
-def draw(store: Store):
+def draw(store: Store) -> dict[tuple[Any, ...], tuple[Any, Any]]:
     # give the judge confidences, so that an uncertainty order (and a leak of them) is possible
     store.con.execute("UPDATE verdicts SET confidence = CASE WHEN accepted THEN 0.83 ELSE 0.17 END")
     draw_verdict_sample(
@@ -46,7 +47,7 @@ def draw(store: Store):
     return {r[:3]: (r[3], r[4]) for r in rows}
 
 
-def plan_keys(sample):
+def plan_keys(sample) -> tuple[dict[Any, list[str]], dict[Any, Any], dict[Any, list[Any]]]:
     """Keys per item, by the judge's part (known to the test, never shown): reviewer1 says yes to
     the accepted, no (1 different operation) to the rest; reviewer2 disagrees on the first
     accepted (no, 2 different entity) and the first unjudged (yes); the adjudicator says yes."""
