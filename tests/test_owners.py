@@ -225,7 +225,9 @@ def test_the_reader_sees_every_kind_of_write() -> None:
 
 
 def test_a_file_is_run_by_the_packages_that_name_it() -> None:
-    def module(package: str, strings=(), prefixes=(), folders=()) -> Module:
+    def module(
+        package: str, strings: set[str] = (), prefixes: set[str] = (), folders: set[str] = ()
+    ) -> Module:
         return Module(package, Path(package), set(strings), set(prefixes), set(folders))
 
     modules = [
@@ -285,7 +287,7 @@ def test_every_sql_folder_has_an_owner() -> None:
 
 
 def test_the_read_check_names_a_package_reading_another_packages_sql() -> None:
-    def module(package: str, strings=()) -> Module:
+    def module(package: str, strings: set[str] = ()) -> Module:
         return Module(package, Path(package), set(strings), set(), set())
 
     modules = [

@@ -109,13 +109,13 @@ def test_store_sql_lives_in_files(tmp_path: Path) -> None:
 # -- reading: rows, Arrow, scalars, registered inputs, the two documented doors ----------------
 
 
-def _benchmark(store: Store, name) -> None:
+def _benchmark(store: Store, name: str) -> None:
     store.con.execute(
         "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'x')", [name]
     )
 
 
-def _run(store: Store, run_id, benchmark) -> None:
+def _run(store: Store, run_id: str, benchmark: str) -> None:
     store.con.execute(
         "INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')", [run_id, benchmark]
     )

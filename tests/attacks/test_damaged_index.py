@@ -24,11 +24,11 @@ from toolex.retrieval.texts import load_library
 from toolex.store import Store
 
 
-def _index(store: Store, embedder) -> DenseIndex:
+def _index(store: Store, embedder: HashEmbedder) -> DenseIndex:
     return DenseIndex(store, embedder, load_library(store, "b"))
 
 
-def _search(index: DenseIndex, embedder) -> list[list[str]]:
+def _search(index: DenseIndex, embedder: HashEmbedder) -> list[list[str]]:
     queries = embedder.embed(["weather in Paris", "translate text", "rain tomorrow"])
     hits = index.search(np.asarray(queries), "benchmark", None, 6, 3).to_pylist()
     return [[h["item_id"] for h in hits if h["query_index"] == q] for q in range(3)]

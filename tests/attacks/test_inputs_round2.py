@@ -29,7 +29,7 @@ import pytest
 from attacks.conftest import PLAIN, Ran, digest
 
 
-def _refused(ran, *, path: Path, located: str, field: str, says: str) -> None:
+def _refused(ran: Ran, *, path: Path, located: str, field: str, says: str) -> None:
     """One line on stderr, naming the file, its line or row, the field and the problem."""
     assert ran.exception is None, ran.exception
     assert ran.code == 2, (ran.code, ran.err)
@@ -77,7 +77,7 @@ def test_load_candidates_refuses_a_parquet_slot_written_as_text(
     assert ran.code == 0, ran.err
 
 
-def _run_import(toolex, db: str, path: Path, *extra: str):
+def _run_import(toolex: Callable[..., Ran], db: str, path: Path, *extra: str):
     return toolex("runs", "import", str(path), "--db", db, "--benchmark", "plain", "--run", "r",
                   *extra)  # fmt: skip
 

@@ -88,7 +88,7 @@ def _subqueries(db: str) -> list[tuple]:
     return [tuple(r.values()) for r in rows.to_pylist()]
 
 
-def _expand(toolex, db: str, *args: str):
+def _expand(toolex: Callable[..., Ran], db: str, *args: str):
     return toolex("expand", "--benchmark", "s", "--stage", "decompose", "--db", db, "-q", *args)
 
 

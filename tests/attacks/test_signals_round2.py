@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,7 @@ def big_db(tmp_path: Path) -> str:
     return str(db)
 
 
-def _until(check, what: str, proc: subprocess.Popen) -> None:
+def _until(check: Callable[[], bool], what: str, proc: subprocess.Popen) -> None:
     end = time.monotonic() + WAIT_S
     while not check():
         if proc.poll() is not None:

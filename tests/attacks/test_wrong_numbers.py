@@ -22,7 +22,7 @@ from toolex.store import Store
 MEASURES = {"ndcg": "ndcg_cut_10", "recall": "recall_10"}
 
 
-def _build(toolex, tmp_path: Path, loader: str) -> tuple[str, dict[str, Path]]:
+def _build(toolex: Callable[..., Ran], tmp_path: Path, loader: str) -> tuple[str, dict[str, Path]]:
     """load, expand with the offline judge, import the runs: the commands a user runs."""
     db = str(tmp_path / "s.duckdb")
     ran = toolex(*WRITERS[loader](tmp_path / "in"), "--db", db)

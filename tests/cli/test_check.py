@@ -11,7 +11,7 @@ from toolex.cli import cli
 from toolex.store import Store
 
 
-def make(path, rank_of_a: int) -> str:
+def make(path: Path, rank_of_a: int) -> str:
     with Store.open(path) as s:
         s.con.execute("INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'p', 'x')")
         s.con.execute("INSERT INTO queries (benchmark, query_id, text) VALUES ('b', 'q', 't')")

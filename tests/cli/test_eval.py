@@ -52,7 +52,7 @@ def db(tmp_path: Path) -> str:
     return str(path)
 
 
-def run(args) -> Result:
+def run(args: list[str]) -> Result:
     result = CliRunner().invoke(cli, args)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
@@ -196,7 +196,7 @@ def test_table_shows_the_category_mean_beside_all(db: str) -> None:
     assert mean.split()[5:7] == ["0.5", "0.75"]  # recall: (1 + 0) / 2 -> (1 + 0.5) / 2
 
 
-def _add_subquery_run(db) -> None:
+def _add_subquery_run(db: str) -> None:
     with Store.open(db) as s:
         s.con.execute(
             "INSERT INTO runs (run_id, benchmark, level, retriever) "

@@ -23,7 +23,7 @@ QRELS = {"q1": {"a": 1, "c": 2}, "q2": {"b": 1}, "q3": {"d": 1}}
 RUN = {"q1": {"x": 3.0, "a": 2.0, "c": 1.0}, "q2": {"b": 1.0, "y": 0.5}, "q3": {"z": 1.0}}
 
 
-def run(args) -> Result:
+def run(args: list[str]) -> Result:
     result = CliRunner().invoke(cli, args)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception

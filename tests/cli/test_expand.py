@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from click import Command
 from click.testing import CliRunner, Result
 from pipeline.fixtures import build
 
@@ -23,7 +24,7 @@ def make_db(tmp_path: Path) -> str:
     return db
 
 
-def run(cmd, args) -> Result:
+def run(cmd: Command, args: list[str]) -> Result:
     result = CliRunner().invoke(cmd, args)
     return result
 

@@ -18,7 +18,7 @@ from toolex.loaders import load_plain
 from toolex.store import Store
 
 
-def run(args) -> Result:
+def run(args: list[str]) -> Result:
     result = CliRunner().invoke(cli, args)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception

@@ -32,11 +32,11 @@ def db(tmp_path: Path) -> str:
     return path
 
 
-def run(args, **kwargs) -> Result:
+def run(args: list[str], **kwargs) -> Result:
     return CliRunner().invoke(cli, args, **kwargs)
 
 
-def evaluations(db):
+def evaluations(db: str):
     with Store.open(db, read_only=True) as store:
         rows = store.user_sql(
             "SELECT judge, stage, source, benchmark, n, tp, fp, fn, tn, precision, recall, kappa "

@@ -17,7 +17,7 @@ from toolex.store import Store
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
-def run(args) -> Result:
+def run(args: list[str]) -> Result:
     return CliRunner().invoke(cli, args)
 
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -18,8 +20,17 @@ from toolex.loaders import load_plain
 from toolex.store import Store
 
 
-def printed(capsys: pytest.CaptureFixture[str], rows, fmt, **kw) -> str:
-    emit_rows(rows, fmt, **kw)
+def printed(
+    capsys: pytest.CaptureFixture[str],
+    rows: Sequence[dict[str, Any]],
+    fmt: str,
+    title: str | None = None,
+    *,
+    columns: Sequence[str] | None = None,
+    shown: Sequence[str] | None = None,
+    wide: bool = False,
+) -> str:
+    emit_rows(rows, fmt, title, columns=columns, shown=shown, wide=wide)
     return capsys.readouterr().out
 
 
@@ -149,7 +160,7 @@ def db(tmp_path: Path) -> str:
     return path
 
 
-def run(args, stdin=None) -> Result:
+def run(args: list[str], stdin: str = None) -> Result:
     result = CliRunner().invoke(cli, args, input=stdin)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception

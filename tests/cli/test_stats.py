@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -10,7 +11,9 @@ from click.testing import CliRunner
 from toolex.cli import cli
 
 
-def write(path, lines) -> str:
+def write(
+    path: Path, lines: list[dict[str, str]] | list[dict[str, Sequence[Collection[str]]]]
+) -> str:
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return str(path)
 

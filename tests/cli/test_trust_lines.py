@@ -48,7 +48,7 @@ def db(tmp_path: Path) -> str:
     return str(path)
 
 
-def run(args) -> Result:
+def run(args: list[str]) -> Result:
     result = CliRunner().invoke(cli, args)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception

@@ -80,7 +80,7 @@ def eval_rows(
 
 
 def assert_same_scores(spark_rows: list[dict], duck_rows: list[dict]) -> None:
-    def keyed(rows) -> dict[tuple[Any, Any, Any, Any], Any]:
+    def keyed(rows: list[dict[Any, Any]]) -> dict[tuple[Any, Any, Any, Any], Any]:
         return {(r["run"], r["category"], r["query"], r["metric"]): r for r in rows}
 
     spark, duck = keyed(spark_rows), keyed(duck_rows)

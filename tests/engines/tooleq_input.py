@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+from duckdb import DuckDBPyConnection
 
 from toolex.store import Store
 
@@ -150,7 +151,7 @@ def build(
     return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
 
 
-def _insert(con, target: str, columns: str, rows: pa.Table) -> None:
+def _insert(con: DuckDBPyConnection, target: str, columns: str, rows: pa.Table) -> None:
     con.register("gen_rows", rows)
     con.execute(f"INSERT INTO {target} SELECT $bench, {columns} FROM gen_rows", {"bench": BENCH})
     con.unregister("gen_rows")

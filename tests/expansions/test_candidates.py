@@ -53,7 +53,7 @@ def candidates(store: Store, expansion="x") -> list[tuple[Any, ...]]:
     ).fetchall()
 
 
-def trec(tmp_path: Path, lines, name="qwen.trec"):
+def trec(tmp_path: Path, lines: list[str], name: str = "qwen.trec"):
     path = tmp_path / name
     path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     return path

@@ -19,7 +19,7 @@ def mini(store: Store) -> Store:
     return store
 
 
-def _write(path, rows):
+def _write(path: Path, rows: list[dict[str, object]] | list[object]):
     path.write_text("\n".join(json.dumps(r) for r in rows))
     return path
 

@@ -39,7 +39,7 @@ BROKEN = [[R1, second, third] for third in CATEGORIES for second in (R3, R2)]
 BROKEN.remove([R1, R2, CATEGORIES[0]])  # the original's tool set: the import drops it
 
 
-def missing(tasks) -> list[tuple[Any, Any, tuple[Any, ...]]]:
+def missing(tasks: list[Any]) -> list[tuple[Any, Any, tuple[Any, ...]]]:
     return [
         (t["toolex"]["query_id"], t["toolex"]["combo_id"], tuple(r))
         for t in tasks

@@ -43,12 +43,14 @@ def _expected(store: Store) -> dict[tuple[Any, Any, Any], tuple[Any, Any]]:
     return {(r["run_id"], r["query_id"], r["metric"]): (r["old"], r["new"]) for r in rows}
 
 
-def _per_combination_run(run, combo_qrels) -> dict[Any, Any]:
+def _per_combination_run(
+    run: dict[str, dict[str, float]], combo_qrels: dict[str, dict[str, int]]
+) -> dict[Any, Any]:
     """The run's list for query q, repeated under every pseudo-query q#c."""
     return {qc: run.get(qc.rsplit("#", 1)[0], {}) for qc in combo_qrels}
 
 
-def _max_per_query(scores) -> defaultdict[Any, Any]:
+def _max_per_query(scores: dict[str, float] | dict[Any, Any]) -> defaultdict[Any, Any]:
     best = defaultdict(float)
     for qc, value in scores.items():
         q = qc.rsplit("#", 1)[0]

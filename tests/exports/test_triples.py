@@ -17,7 +17,7 @@ from toolex.exports.triples import export_triples, training_triples
 from toolex.store import Store
 
 
-def negatives(table, query_id, slot=None) -> list[Any]:
+def negatives(table, query_id: str, slot: int = None) -> list[Any]:
     return [
         r["negative_id"]
         for r in table.to_pylist()

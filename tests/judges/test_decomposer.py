@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from judges.docs import required, tool
-from toolex.judges.base import DecomposeTask, SubQuery
+from toolex.judges.base import DecomposeTask, SubQuery, ToolDoc
 from toolex.judges.clauses import cleaned
 from toolex.judges.decomposer import Decomposer
 from toolex.judges.step_text import leak
@@ -46,7 +46,7 @@ DELETE = tool(
 )
 
 
-def decompose(query, *tools) -> list[SubQuery]:
+def decompose(query: str, *tools: ToolDoc) -> list[SubQuery]:
     return Decomposer(lambda w: 1.0).decompose(DecomposeTask("q", query, None, tools))
 
 

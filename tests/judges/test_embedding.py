@@ -14,7 +14,7 @@ from judges.docs import required, tool
 from toolex.errors import InputError
 from toolex.judges import embedding, judges_for, make_judge
 from toolex.judges import operating_points as op
-from toolex.judges.base import VerifyTask
+from toolex.judges.base import ToolDoc, VerifyTask
 from toolex.judges.evidence import about_text
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.config import load_config
@@ -86,13 +86,13 @@ def model_folder(tmp_path: Path) -> Path:
     return folder
 
 
-def config_file(tmp_path: Path, line) -> Path:
+def config_file(tmp_path: Path, line: str) -> Path:
     path = tmp_path / "toolex.toml"
     path.write_text(f'[judges]\nverify = "heuristic"\n{line}\n', encoding="utf-8")
     return path
 
 
-def verify(judge, cand, ref=REF):
+def verify(judge: HeuristicJudge, cand: ToolDoc, ref=REF):
     return next(judge.verify([VerifyTask("k", STEP, cand, ref, STEP)])).value
 
 

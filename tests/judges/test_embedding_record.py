@@ -38,7 +38,7 @@ def minilm(tmp_path: Path) -> HeuristicJudge:
     )
 
 
-def expand(store: Store, judge, **kw) -> RunReport:
+def expand(store: Store, judge: HeuristicJudge, **kw: str | bool) -> RunReport:
     return run_expansion(store, "b", judge, search=overlap_search, **kw)
 
 
@@ -75,7 +75,7 @@ def test_a_record_from_before_embeddings_reads_as_wordllama() -> None:
 
 
 def recorded(
-    store: Store, benchmark, judge_embedding=None
+    store: Store, benchmark: str, judge_embedding: str = None
 ) -> tuple[ExpansionTrust, JudgeTrust, str]:
     config = {"judges": HEURISTIC}
     if judge_embedding:

@@ -35,7 +35,7 @@ TOOLS = (
 )
 
 
-def answer(*entries) -> str:
+def answer(*entries: tuple[int, str] | tuple[bool, str]) -> str:
     return json.dumps(
         {
             "subqueries": [
@@ -222,13 +222,13 @@ def test_the_schemas_describe_what_the_parser_accepts() -> None:
 REQUEST = "Get the forecast for Lyon and convert 200 US dollars to euros for my trip"
 
 
-def plan(*entries) -> str:
+def plan(*entries: tuple[int, str, str, str]) -> str:
     """A decomposition answer from (tool, operation, entity, text) entries."""
     keys = ("tool", "operation", "entity", "text")
     return json.dumps({"subqueries": [dict(zip(keys, e, strict=True)) for e in entries]})
 
 
-def rejection(text, request=REQUEST) -> AnswerError:
+def rejection(text: str, request=REQUEST) -> AnswerError:
     with pytest.raises(AnswerError) as info:
         parse_decomposition(text, TOOLS, request)
     return info.value

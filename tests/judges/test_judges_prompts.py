@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ INJECTION = (
 )
 
 
-def tooldoc(item_id, doc, platform) -> ToolDoc:
+def tooldoc(item_id: str, doc: dict[str, Sequence[Collection[str]]], platform: str) -> ToolDoc:
     return ToolDoc(item_id, doc["name"], platform, doc, render_doc(doc, platform=platform))
 
 

@@ -4,7 +4,7 @@ requirements and the loaded hand-offs; an unchanged slot is never the reason to 
 from __future__ import annotations
 
 from judges.docs import required, tool
-from toolex.judges.base import AuditTask, Handoff
+from toolex.judges.base import AuditTask, Handoff, ToolDoc
 from toolex.judges.offline_audit import audit
 
 LOGIN = tool(
@@ -55,7 +55,13 @@ SUBS = ("Log in the user", "List my orders")
 CHAIN = (Handoff(0, 1, "token"),)
 
 
-def task(tools, reference, handoffs=(), query="Log in and list my orders", subs=SUBS) -> AuditTask:
+def task(
+    tools: tuple[ToolDoc, ToolDoc] | tuple[ToolDoc],
+    reference: tuple[ToolDoc, ToolDoc] | tuple[ToolDoc],
+    handoffs: tuple[Handoff] = (),
+    query: str = "Log in and list my orders",
+    subs: tuple[str] | tuple[str, str] = SUBS,
+) -> AuditTask:
     return AuditTask("q/1", query, None, subs, tuple(tools), tuple(reference), tuple(handoffs))
 
 
@@ -141,7 +147,7 @@ PREMIER_ONLY = tool(
 )
 
 
-def one_step(query, tools, reference) -> AuditTask:
+def one_step(query: str, tools: tuple[ToolDoc], reference: tuple[ToolDoc]) -> AuditTask:
     return AuditTask("q/1", query, None, (query,), tuple(tools), tuple(reference), ())
 
 

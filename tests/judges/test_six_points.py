@@ -6,16 +6,17 @@ fact from two providers, kilometres and miles) fail none."""
 from __future__ import annotations
 
 from judges.docs import required, tool
+from toolex.judges.base import ToolDoc
 from toolex.judges.checks import POINTS, findings
 from toolex.judges.heuristic import HeuristicJudge
 
 
-def failed(step, cand, ref, request="") -> list[str]:
+def failed(step: str, cand: ToolDoc, ref: ToolDoc, request: str = "") -> list[str]:
     """The points ``cand`` fails for ``ref`` on ``step`` (every one of them)."""
     return [f.point for f in findings(step, cand, ref, request or step, every=True)]
 
 
-def reason(step, cand, ref, request="") -> str:
+def reason(step: str, cand: ToolDoc, ref: ToolDoc, request: str = "") -> str:
     [first, *_] = findings(step, cand, ref, request or step) or [None]
     return str(first) if first else ""
 

@@ -50,7 +50,9 @@ def test_no_whole_request_no_response_keys_no_other_steps_values(
         assert len({s.text for s in subs}) == len(subs), task.key  # one step each
 
 
-def texts(libraries, library, key) -> list[Any]:
+def texts(
+    libraries: dict[str, dict[str, tuple[DecomposeTask, list[SubQuery]]]], library: str, key: str
+) -> list[Any]:
     return [s.text for s in libraries[library][key][1]]
 
 

@@ -27,7 +27,7 @@ def write_jsonl(path: Path, records: list) -> Path:
     return path
 
 
-def only_error(path: Path, **kwargs) -> InputError:
+def only_error(path: Path, **kwargs: str) -> InputError:
     with pytest.raises(LabelErrors) as exc:
         read_labels(path, **kwargs)
     assert len(exc.value.errors) == 1, exc.value

@@ -42,7 +42,10 @@ def write_jsonl(path: Path, records: list) -> Path:
     return path
 
 
-def count(store: Store, sql="SELECT count(*) FROM labels"):
+def count(
+    store: Store,
+    sql: str = "SELECT count(*) FROM labels",
+):
     return store.con.execute(sql).fetchall()[0][0]
 
 

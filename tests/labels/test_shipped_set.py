@@ -31,11 +31,11 @@ FIELDS = {
 }
 
 
-def rows(path=SHIPPED) -> list[Any]:
+def rows(path: int | Path = SHIPPED) -> list[Any]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def jsonl(name) -> list[Any]:
+def jsonl(name: str) -> list[Any]:
     return [json.loads(line) for line in (PASSES / name).read_text(encoding="utf-8").splitlines()]
 
 

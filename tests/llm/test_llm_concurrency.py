@@ -11,6 +11,7 @@ load)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,14 @@ def calls(n: int) -> list[Call]:
     return [Call(f"t{i}", f"h{i}", "system", f"task {i}", json.loads) for i in range(n)]
 
 
-def one_slot_run(store: Store, spec=COMPAT, n=N, service_s=SERVICE_S, model=None, **opts):
+def one_slot_run(
+    store: Store,
+    spec: str = COMPAT,
+    n: int = N,
+    service_s: float = SERVICE_S,
+    model: Callable[[int, int], OneSlotServer] = None,
+    **opts: float,
+):
     """``n`` verify calls with the settings a judge of ``spec`` runs with (its policy and its
     limiter's cap, start, floor, latency watch and timeout), against the one-slot model (or
     the server model ``model`` makes from the clock and ``service_s``)."""
@@ -169,7 +177,7 @@ class TimeoutOnce:
 
 
 def timeout_once_run(
-    store: Store, limiter, clock
+    store: Store, limiter: Limiter, clock: SimClock
 ) -> tuple[list[Result], dict[str, list[float]], list[dict[str, Any]]]:
     client = TimeoutOnce(clock)
     executor = Executor(

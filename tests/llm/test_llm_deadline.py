@@ -6,6 +6,7 @@ servers: tests/attacks/test_servers_round2.py."""
 from __future__ import annotations
 
 import threading
+from threading import Event
 
 import httpcore2
 import httpx2
@@ -43,7 +44,7 @@ def no_call():
     deadline._active.call = None
 
 
-def _call(seconds: float | None = None, max_bytes: int = 1000, stop=None) -> _Call:
+def _call(seconds: float | None = None, max_bytes: int = 1000, stop: Event | None = None) -> _Call:
     request = httpx2.Request("POST", "http://127.0.0.1/v1/x", extensions={"timeout": {"read": 60}})
     with limits(seconds, max_bytes, stop):
         return _Call(request)

@@ -42,16 +42,16 @@ def db(tmp_path: Path) -> str:
     return path
 
 
-def evaluate(db, *args) -> Result:
+def evaluate(db: str, *args: str) -> Result:
     base = ["judges", "eval", "--labels", str(SMALL), "--db", db]
     return CliRunner().invoke(cli, [*base, *args])
 
 
-def compat(server) -> str:
+def compat(server: ScriptedServer) -> str:
     return f"compat:{server.url}/v1#{MODEL}"
 
 
-def saved(db):
+def saved(db: str):
     with Store.open(db, read_only=True) as store:
         return store.user_sql("SELECT DISTINCT source FROM judge_evaluations").to_pylist()
 

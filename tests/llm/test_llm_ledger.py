@@ -11,7 +11,7 @@ from toolex.store import Store
 T0 = datetime(2026, 1, 1, 12, 0, 0)
 
 
-def attempt(h, status, parsed=None, at=0, **kw) -> Attempt:
+def attempt(h: str, status: str, parsed: dict[str, str] = None, at: int = 0, **kw: str) -> Attempt:
     return Attempt(
         "verify",
         "openai:gpt-4o",

@@ -20,7 +20,9 @@ from toolex.llm.logprobs import TokenProb, choice_probability, read_openai
 from toolex.store import Store
 
 
-def tokens(*parts) -> list[TokenProb]:
+def tokens(
+    *parts: str | tuple[str, float, list[tuple[str, float]]],
+) -> list[TokenProb]:
     """Tokens spelling ``parts``: plain strings are certain, (text, p, alternatives) are not."""
     out = []
     for part in parts:

@@ -39,7 +39,7 @@ def test_expand_resumes_on_a_server_moved_to_another_port(
     with Store.open(db) as store:
         build(store)
 
-    def expand(server, *extra) -> Result:
+    def expand(server: ScriptedServer, *extra: str) -> Result:
         config = tmp_path / f"{server.httpd.server_address[1]}.toml"
         config.write_text(
             f'[judges]\nverify = "compat:{server.url}/v1#qwen2.5-1.5b"\n', encoding="utf-8"

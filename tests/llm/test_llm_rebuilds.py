@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from llm.llm_support import FAST, ScriptedServer
@@ -50,7 +51,9 @@ def answer(*entries: dict[str, object]) -> str:
     return json.dumps({"subqueries": list(entries)})
 
 
-def decompose(model, request: str, store: Store) -> tuple[Outcome, list[Any], list[dict[str, Any]]]:
+def decompose(
+    model: Callable[[str, dict[Any, Any]], str], request: str, store: Store
+) -> tuple[Outcome, list[Any], list[dict[str, Any]]]:
     """(the outcome, the requests the server saw, the ledger's rows)."""
     with ScriptedServer(model) as s:
         judge = make_judge(

@@ -19,7 +19,7 @@ from toolex.store import Store
 
 
 def decompose_with(
-    model, store: Store, n=1, **opts
+    model: RepeatingModel, store: Store, n: int = 1, **opts
 ) -> tuple[list[Any], list[Any], list[dict[str, Any]]]:
     with ScriptedServer(model) as s:
         judge = judge_for("openai", s, store, **{"max_attempts": 5, **opts})
@@ -28,7 +28,7 @@ def decompose_with(
     return got, bodies, Ledger(store).rows()
 
 
-def prompts(bodies) -> list[str]:
+def prompts(bodies: list[Any]) -> list[str]:
     """What each request asked, as the server saw it (conversation and sampling)."""
     return [json.dumps([b["messages"], b.get("temperature")], sort_keys=True) for b in bodies]
 

@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from llm.scripted_answers import FaultPlan
@@ -40,7 +41,7 @@ class LoadedServer:
 
     provider, model, max_tokens = "compat", "qwen2.5-coder-1.5b", 512
 
-    def __init__(self, clock: SimClock, service) -> None:
+    def __init__(self, clock: SimClock, service: int) -> None:
         self.clock, self.service = clock, service
         self.sent: dict[int, int] = {}
 
@@ -67,7 +68,7 @@ class LoadedServer:
         pass
 
 
-def _run(store: Store, service, n: int = 41) -> Spend:
+def _run(store: Store, service: Callable[[int, int], float], n: int = 41) -> Spend:
     clock = SimClock()
     limiter = Limiter(cap=1, start=1, watch_latency=True, timeout_s=TIMEOUT_S, clock=clock)
     spend = Spend()

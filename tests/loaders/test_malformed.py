@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -175,7 +175,7 @@ def _stb_copy(shared_data: Path, tmp: Path) -> Path:
     return dst / "G3_instruction.json"
 
 
-def _stb_edit(f: Path, edit) -> tuple[str, Any]:
+def _stb_edit(f: Path, edit: Callable[[int], Any]) -> tuple[str, Any]:
     recs = json.loads(f.read_text(encoding="utf-8"))
     qid = edit(recs)
     text = _dump(f, recs)
@@ -376,7 +376,7 @@ def test_plain_encoding(world: tuple[Store, dict[Any, Any]], tmp_path: Path) -> 
     assert store_state(store) == before
 
 
-def _check(err: InputError, path, line, record, field, message) -> None:
+def _check(err: InputError, path: Path, line: int, record: None, field: None, message: str) -> None:
     import re
 
     assert err.path == str(path)

@@ -58,7 +58,7 @@ def test_a_text_without_such_a_shape_gives_no_name(text: str) -> None:
     assert name_from_text(text) is None
 
 
-def _write(tmp_path: Path, items) -> None:
+def _write(tmp_path: Path, items: list[dict[str, str]]) -> None:
     (tmp_path / "items.jsonl").write_text("\n".join(json.dumps(i) for i in items) + "\n")
     queries = [
         {"id": f"q{i}", "text": f"please do task number {i} for me", "labels": [item["id"]]}

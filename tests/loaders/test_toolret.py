@@ -94,7 +94,7 @@ def test_one_task_and_unknown_task(shared_data: Path, store: Store) -> None:
         read_toolret(shared_data / "toolret", tasks=["nope"])
 
 
-def _write_hub_layout(root, data_dir) -> None:
+def _write_hub_layout(root: Path, data_dir: Path) -> None:
     """The mini task as Hugging Face Parquet configs: labels and documentation as JSON strings."""
     queries = json.loads((data_dir / "toolret_mini/mini/queries.json").read_text())
     tools = json.loads((data_dir / "toolret_mini/mini/tools.json").read_text())

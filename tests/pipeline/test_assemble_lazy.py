@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
+from random import Random
 from typing import Any
 
 import pytest
@@ -25,11 +26,13 @@ def bstore(store: Store) -> Store:
     return store
 
 
-def ctx(store: Store, ids, expansion="default") -> StageContext:
+def ctx(store: Store, ids: list[str], expansion: str = "default") -> StageContext:
     return StageContext(store, "b", expansion, ids)
 
 
-def brute(slots) -> list[tuple[float, tuple[Any, ...]]]:
+def brute(
+    slots: list[list[tuple[Any, Any]]] | list[list[tuple[float, str]]],
+) -> list[tuple[float, tuple[Any, ...]]]:
     """Every combination, ranked as the SQL ranked them: rrf DESC, then items DESC."""
     scored = [
         (kbest.score(t for t, _ in c), tuple(item for _, item in c))
@@ -38,7 +41,7 @@ def brute(slots) -> list[tuple[float, tuple[Any, ...]]]:
     return sorted(scored, reverse=True)
 
 
-def random_slots(rng) -> list[list[tuple[Any, Any]]]:
+def random_slots(rng: Random) -> list[list[tuple[Any, Any]]]:
     names = ["a", "B", "ab", "a b", "é", "Ω", "z", "10", "9"]
     slots = []
     for _ in range(rng.randint(1, 4)):
@@ -266,7 +269,7 @@ def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(
     assert len(held) > rejected // 64  # the rule saw every rejected one, batch by batch
 
 
-def members(store: Store, query_id) -> list[tuple[Any, ...]]:
+def members(store: Store, query_id: str) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT list(item_id ORDER BY slot) FROM combination_items WHERE query_id = ? "
         "GROUP BY combo_id ORDER BY combo_id",

@@ -48,7 +48,7 @@ def verified(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
     store.close()
 
 
-def copy_inputs(store: Store, expansion) -> None:
+def copy_inputs(store: Store, expansion: str) -> None:
     for name in ("subqueries", "candidates", "verdicts"):
         store.con.execute(
             f"INSERT INTO {name} SELECT * REPLACE (? AS expansion) FROM {name} "

@@ -12,7 +12,12 @@ from toolex.pipeline.stage import StageContext
 from toolex.store import Store
 
 
-def setup_query(store: Store, query_id, slots, platforms=None) -> None:
+def setup_query(
+    store: Store,
+    query_id: str,
+    slots: list[tuple[str, list[tuple[str, int, bool]]]],
+    platforms: dict[str, str] = None,
+) -> None:
     """slots: list of (ref, [(item, rank, accepted), ...]); references get rank K+1=21 if absent."""
     platforms = platforms or {}
     refs = [ref for ref, _ in slots]
@@ -41,7 +46,7 @@ def setup_query(store: Store, query_id, slots, platforms=None) -> None:
             )
 
 
-def combos(store: Store, query_id) -> list[tuple[Any, Any, Any, Any, Any, Any]]:
+def combos(store: Store, query_id: str) -> list[tuple[Any, Any, Any, Any, Any, Any]]:
     rows = store.con.execute(
         "SELECT c.combo_id, c.rrf, c.rrf_rank, c.is_original, c.status, "
         "list(ci.item_id ORDER BY ci.slot) FROM combinations c JOIN combination_items ci "
@@ -55,7 +60,7 @@ def combos(store: Store, query_id) -> list[tuple[Any, Any, Any, Any, Any, Any]]:
     ]
 
 
-def ctx(store: Store, ids) -> StageContext:
+def ctx(store: Store, ids: list[str]) -> StageContext:
     return StageContext(store, "b", "default", ids)
 
 

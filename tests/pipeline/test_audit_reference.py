@@ -4,6 +4,7 @@ skills) and, for the audit, the ground-truth combination as a reference (issue 1
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
@@ -62,7 +63,7 @@ def test_audit_tasks_carry_the_ground_truth_combination_and_the_kind(store: Stor
     assert "Reference skill 1:" in user and "Skill 1:" in user
 
 
-def _group(rows):
+def _group(rows: list[tuple[Any, ...]]):
     out = {}
     for query_id, slot, item_id in rows:
         out.setdefault(query_id, []).append((slot, item_id))

@@ -12,7 +12,7 @@ from toolex.pipeline.config import ExpandConfig, ToolexConfig, expand_settings, 
 from toolex.pipeline.runner import Settings
 
 
-def write(tmp_path: Path, text) -> Path:
+def write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "toolex.toml"
     path.write_text(text, encoding="utf-8")
     return path

@@ -5,6 +5,7 @@ reported per query; what cannot be checked is said, never passed silently."""
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,13 +48,17 @@ QUERIES = [
 QRELS = [{"query_id": "q", "item_id": "a::login"}, {"query_id": "q", "item_id": "a::balance"}]
 
 
-def write(tmp_path: Path, name, rows):
+def write(
+    tmp_path: Path, name: str, rows: list[dict[str, Collection[str]]] | int | list[dict[str, str]]
+):
     path = tmp_path / name
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     return path
 
 
-def load(store: Store, tmp_path: Path, queries=QUERIES) -> LoadResult:
+def load(
+    store: Store, tmp_path: Path, queries: list[dict[str, Sequence[Collection[str]]]] = QUERIES
+) -> LoadResult:
     return load_plain(
         store,
         write(tmp_path, "items.jsonl", ITEMS),
@@ -63,7 +68,7 @@ def load(store: Store, tmp_path: Path, queries=QUERIES) -> LoadResult:
     )
 
 
-def accept(store: Store, query_id, slot, ref, items) -> None:
+def accept(store: Store, query_id: str, slot: int, ref: str, items: list[str]) -> None:
     """Stage 1-2 outcomes by hand: sub-query ``slot`` accepts ``items`` (its reference first)."""
     store.con.execute(
         "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference) "

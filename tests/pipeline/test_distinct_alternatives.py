@@ -29,7 +29,7 @@ BENCHMARK = "stabletoolbench"
 REPEATED = {"G1_tool:14198": 1, "G1_tool:77908": 1}
 
 
-def tool_sets(store: Store, expansion) -> dict[tuple[Any, Any], tuple[Any, ...]]:
+def tool_sets(store: Store, expansion: str) -> dict[tuple[Any, Any], tuple[Any, ...]]:
     rows = store.con.execute(
         "SELECT c.query_id, c.combo_id, list_sort(list_distinct(list(ci.item_id))) "
         "FROM combinations c JOIN combination_items ci "

@@ -52,7 +52,7 @@ def _import(db: str, tmp_path: Path, lines: list[str]) -> None:
         import_candidates(store, path, benchmark="b", expansion="x")
 
 
-def _run(db: str, retriever: str, **kw) -> RunReport:
+def _run(db: str, retriever: str, **kw: list[str] | bool) -> RunReport:
     with Store.open(db) as store:
         return run_expansion(store, "b", HeuristicJudge(store), expansion="x",
                              settings=Settings(retriever=retriever), **kw)  # fmt: skip

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from click import Command
 
 from pipeline.helpers import add_benchmark, add_item, add_query
 from toolex.errors import InputError
@@ -31,7 +32,7 @@ def tasks(store: Store) -> Store:
     return store
 
 
-def retrieved(store: Store, expansion) -> set[Any]:
+def retrieved(store: Store, expansion: str) -> set[Any]:
     return {
         r[0]
         for r in store.con.execute(
@@ -41,7 +42,7 @@ def retrieved(store: Store, expansion) -> set[Any]:
     }
 
 
-def expand(store: Store, expansion, **kw) -> RunReport:
+def expand(store: Store, expansion: str, **kw: str) -> RunReport:
     return run_expansion(
         store,
         "b",
@@ -82,7 +83,7 @@ def test_the_cli_defaults_follow_the_settings() -> None:
     from toolex.cli.expand import expand as expand_cmd
     from toolex.cli.retrieve import retrieve
 
-    def default(cmd, name):
+    def default(cmd: Command, name: str):
         return next(p.default for p in cmd.params if p.name == name)
 
     assert default(retrieve, "scope") == default(expand_cmd, "scope") == settings.SCOPE

@@ -37,7 +37,7 @@ def results(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     return {k: sorted(store.con.execute(v).fetchall()) for k, v in q.items()}
 
 
-def expand(store: Store, url) -> RunReport:
+def expand(store: Store, url: str) -> RunReport:
     judge = make_judge("openai:gpt-4o-mini", store, base_url=url, **OPTS)
     return run_expansion(store, "b", judge, search=overlap_search)
 

@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
-from toolex.judges.base import Outcome
+from toolex.judges.base import Judge, Outcome
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.record import SettingsConflict, stored
 from toolex.pipeline.runner import RunReport, Settings, run_expansion
@@ -19,7 +19,9 @@ from toolex.store import Store
 TABLES = ("subqueries", "candidates", "verdicts", "combinations", "dependencies", "expansions")
 
 
-def expand(store: Store, judge=None, **kw) -> RunReport:
+def expand(
+    store: Store, judge: Judge | None = None, **kw: list[str] | Settings | bool
+) -> RunReport:
     return run_expansion(store, "b", judge or HeuristicJudge(store), search=overlap_search, **kw)
 
 

@@ -36,7 +36,9 @@ def snapshot(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     return out
 
 
-def expand(store: Store, judge=None, **kw) -> RunReport:
+def expand(
+    store: Store, judge: Interrupting | WrongK | Leaky = None, **kw: list[str] | bool | int
+) -> RunReport:
     return run_expansion(store, "b", judge or HeuristicJudge(store), search=overlap_search, **kw)
 
 
@@ -89,7 +91,7 @@ def test_second_run_changes_nothing(store: Store) -> None:
 class Interrupting(HeuristicJudge):
     """Raises after ``n`` verify outcomes, like a crash mid-stage."""
 
-    def __init__(self, store: Store, n) -> None:
+    def __init__(self, store: Store, n: int) -> None:
         super().__init__(store)
         self.n = n
 
@@ -118,7 +120,7 @@ def test_interrupted_verify_resumes_to_the_same_tables(store: Store, tmp_path: P
 
 
 class WrongK(HeuristicJudge):
-    def __init__(self, store: Store, bad=True) -> None:
+    def __init__(self, store: Store, bad: bool = True) -> None:
         super().__init__(store)
         self.bad = bad
 

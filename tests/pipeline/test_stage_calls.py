@@ -54,7 +54,7 @@ class SlowJudge(JudgeParts):
             self.spend.attempts += 1  # in flight when closed: recorded as the executor closes
 
 
-def _ctx(store: Store, progress) -> StageContext:
+def _ctx(store: Store, progress: Recorder) -> StageContext:
     return StageContext(store, "b", "x", ["q"], progress=progress)
 
 

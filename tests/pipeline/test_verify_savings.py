@@ -22,7 +22,7 @@ import pytest
 from pipeline.fixtures import build
 from pipeline.helpers import add_query, overlap_search
 from toolex.judges import make_judge
-from toolex.judges.base import JudgeParts, Outcome, Verdict
+from toolex.judges.base import Judge, JudgeParts, Outcome, Verdict
 from toolex.judges.operating_points import CALIBRATION, SCREEN_THRESHOLD
 from toolex.pipeline.runner import RunReport, Settings, run_expansion
 from toolex.pipeline.stage import StageContext
@@ -54,7 +54,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
     s.close()
 
 
-def expand(store: Store, verifier, **settings) -> RunReport:
+def expand(store: Store, verifier: Verifier | Judge, **settings: str) -> RunReport:
     offline = make_judge("heuristic", store, benchmark="b")
     judges = {"decompose": offline, "verify": verifier, "audit": offline}
     return run_expansion(

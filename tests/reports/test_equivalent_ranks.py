@@ -13,7 +13,7 @@ from toolex.reports.inputs import ReportContext
 from toolex.store import Store
 
 
-def _best(best_rows, run) -> dict[tuple[Any, Any], Any]:
+def _best(best_rows: list[dict[str, Any]], run: str) -> dict[tuple[Any, Any], Any]:
     return {(r["query_id"], r["kind"]): r["best_rank"] for r in best_rows if r["run_id"] == run}
 
 

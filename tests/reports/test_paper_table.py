@@ -19,7 +19,9 @@ from toolex.store import Store
 MEAN = "avg (category mean)"
 
 
-def _row(run, category, value, oracle=False, bench="b", k=10) -> dict[str, Any]:
+def _row(
+    run: str, category: str, value: float, oracle: bool = False, bench: str = "b", k=10
+) -> dict[str, Any]:
     metrics = {f"{m}_{side}": value for m in ("ndcg", "recall", "comp") for side in ("old", "new")}
     return {
         "run_id": run,

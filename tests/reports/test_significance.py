@@ -15,7 +15,7 @@ from toolex.reports.significance import significance_table
 from toolex.store import Store
 
 
-def _diffs(store: Store, values) -> None:
+def _diffs(store: Store, values: list[float]) -> None:
     store.con.execute(
         "CREATE OR REPLACE TEMP TABLE report_diffs (test VARCHAR, run_a VARCHAR, run_b VARCHAR, "
         "measure VARCHAR, category VARCHAR, metric VARCHAR, k INTEGER, query_id VARCHAR, "
@@ -28,7 +28,9 @@ def _diffs(store: Store, values) -> None:
     )
 
 
-def _pvalue(store: Store, *, n_perm=1000, exact_max=12, seed=0) -> tuple[Any, ...] | None:
+def _pvalue(
+    store: Store, *, n_perm: int = 1000, exact_max: int = 12, seed: int = 0
+) -> tuple[Any, ...] | None:
     store.execute(
         "reports/72_significance_randomisation.sql",
         {"seed": seed, "n_perm": n_perm, "exact_max": exact_max},
@@ -38,7 +40,7 @@ def _pvalue(store: Store, *, n_perm=1000, exact_max=12, seed=0) -> tuple[Any, ..
     ).fetchone()
 
 
-def exact_p(values):
+def exact_p(values: list[float] | list[Any]):
     obs = abs(sum(values) / len(values))
     hits = sum(
         abs(sum(s * v for s, v in zip(signs, values, strict=True)) / len(values)) >= obs - 1e-12

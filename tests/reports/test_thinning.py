@@ -24,7 +24,12 @@ NEW_NDCG = [1.0, 1.0, 1.0, 0.5, OLD_NDCG[4], 0.5]
 
 
 def band(
-    store: Store, precision, *, run="bm25", seed=0, expansion="default"
+    store: Store,
+    precision: float | dict[str, float | None],
+    *,
+    run="bm25",
+    seed=0,
+    expansion="default",
 ) -> dict[Any, dict[str, Any]]:
     """{metric: row} of bm25 at K=3 with every equivalent's judge at ``precision``."""
     judges = (

@@ -27,11 +27,21 @@ from toolex.statistics import wilson_interval
 from toolex.store import Store
 
 
-def by_stage(trust) -> dict[Any, Any]:
+def by_stage(trust: ExpansionTrust | None) -> dict[Any, Any]:
     return {j.stage: j for j in trust.judges}
 
 
-def save_evaluation(store: Store, judge, stage, source, benchmark, tp, fp, fn, tn) -> None:
+def save_evaluation(
+    store: Store,
+    judge: str,
+    stage: str,
+    source: str,
+    benchmark: str,
+    tp: int,
+    fp: int,
+    fn: int,
+    tn: int,
+) -> None:
     lo, hi = wilson_interval(tp, tp + fp)
     store.con.execute(
         "INSERT INTO judge_evaluations (judge, stage, source, benchmark, n, tp, fp, fn, tn, "
@@ -41,7 +51,15 @@ def save_evaluation(store: Store, judge, stage, source, benchmark, tp, fp, fn, t
     )
 
 
-def add_label(store: Store, query, reference, candidate, label, source="mine", slot=None) -> None:
+def add_label(
+    store: Store,
+    query: str,
+    reference: str,
+    candidate: str,
+    label: str,
+    source: str = "mine",
+    slot: int = None,
+) -> None:
     store.con.execute(
         "INSERT INTO labels (benchmark, query_id, slot, reference, candidate, label, labeller, "
         "source) VALUES (?, ?, ?, ?, ?, ?, 'me', ?)",

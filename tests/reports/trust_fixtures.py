@@ -72,7 +72,7 @@ def review(store: Store, sample_id: str, labels: dict[str, str | None]) -> Store
     return store
 
 
-def figures(where):
+def figures(where: str):
     """The fit script's figures (toolex/data/labels/held_out.json) of one benchmark or "all"."""
     from toolex.resources import data_path
 

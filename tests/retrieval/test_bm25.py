@@ -10,7 +10,7 @@ from toolex.retrieval import search
 from toolex.store import Store
 
 
-def _lucene(tf, df, n, dl, avgdl, k1=1.5, b=0.75):
+def _lucene(tf: int, df: int, n: int, dl: int, avgdl: int, k1=1.5, b=0.75):
     idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
     return idf * tf / (tf + k1 * (1 - b + b * dl / avgdl))
 

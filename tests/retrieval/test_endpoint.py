@@ -46,7 +46,9 @@ def spec_of(server: ScriptedServer, model: str = MODEL) -> str:
     return f"compat-embed:{server.url}/v1#{model}"
 
 
-def embedder(server, *, request_texts=2, in_flight=1, policy=FAST) -> EndpointEmbedder:
+def embedder(
+    server: ScriptedServer, *, request_texts=2, in_flight=1, policy=FAST
+) -> EndpointEmbedder:
     spec = spec_of(server)
     _, model, base_url = parse_endpoint_spec(spec)
     client = EmbeddingClient("compat", model, base_url)

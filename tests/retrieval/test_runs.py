@@ -15,7 +15,7 @@ from toolex.store import Store
 from toolex.tooldoc.render import RENDER_VERSION
 
 
-def _results(store: Store, run_id) -> list[tuple[Any, ...]]:
+def _results(store: Store, run_id: str) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, item_id, score, rank FROM run_results WHERE run_id = ? "
         "ORDER BY query_id, rank",
@@ -23,7 +23,7 @@ def _results(store: Store, run_id) -> list[tuple[Any, ...]]:
     ).fetchall()
 
 
-def _params(store: Store, run_id):
+def _params(store: Store, run_id: str):
     return json.loads(
         store.con.execute("SELECT params FROM runs WHERE run_id = ?", [run_id]).fetchone()[0]
     )
@@ -137,6 +137,6 @@ def test_auto_scope_is_the_whole_library_when_it_is_pooled(lib_store: Store) -> 
     assert _params(lib_store, "auto")["scope"] == "benchmark"
 
 
-def _results_of_scope(store: Store, scope):
+def _results_of_scope(store: Store, scope: str):
     retrieve_run(store, "b", "bm25", f"explicit-{scope}", depth=2, scope=scope)
     return _results(store, f"explicit-{scope}")

@@ -16,7 +16,7 @@ from toolex.store import Store
 TEXTS = [("qa", 0, "weather in Paris"), ("qb", 0, "translate"), ("qb", 1, "weather forecast")]
 
 
-def _items_of(table, qid, slot=0) -> list[Any]:
+def _items_of(table, qid: str, slot: int = 0) -> list[Any]:
     return [r["item_id"] for r in table.to_pylist() if r["query_id"] == qid and r["slot"] == slot]
 
 

@@ -16,7 +16,7 @@ from toolex.store import Store
 LABEL_OWN = ("role", "reviewer", "label", "bucket", "note", "labelled_at")
 
 
-def _columns(store: Store, table) -> list[Any]:
+def _columns(store: Store, table: str) -> list[Any]:
     return [row[0] for row in store.con.execute(f"DESCRIBE {table}").fetchall()]
 
 

@@ -15,13 +15,14 @@ from reports.fixtures import build
 from toolex.cli import cli
 from toolex.review import COMBINATION, VERDICT, draw_sample, draw_verdict_sample, item_view
 from toolex.review.labels import items_for
+from toolex.review.levels import Level
 from toolex.review.protocol import shows_rationale
 from toolex.review.sheets import export_sheet
 from toolex.review.views import ItemView
 from toolex.store import Store
 
 
-def views(store: Store, sample_id, level) -> list[ItemView]:
+def views(store: Store, sample_id: str, level: Level) -> list[ItemView]:
     return [
         item_view(store, level, it, "reviewer1") for it in items_for(store, sample_id, "reviewer1")
     ]

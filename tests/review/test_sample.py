@@ -68,7 +68,7 @@ def test_allocate_largest_remainder() -> None:
     assert allocate({"a": 2, "b": 1}, 10) == {"a": 2, "b": 1}
 
 
-def _sample(store: Store, name) -> list[tuple[Any, ...]]:
+def _sample(store: Store, name: str) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, combo_id, stratum, position FROM review_samples "
         "WHERE sample_id = ? ORDER BY position",

@@ -7,7 +7,6 @@ import csv
 import json
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -33,13 +32,13 @@ def db(base_db: Path, tmp_path: Path) -> str:
     return str(dst)
 
 
-def run(*args) -> str:
+def run(*args: str) -> str:
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return result.stdout  # messages go to stderr
 
 
-def draw_audit(db, *extra):
+def draw_audit(db: str, *extra: str):
     """`toolex review sample audit`: 3 combinations of the fixture store, seed 7."""
     return run(
         "review",
@@ -57,7 +56,9 @@ def draw_audit(db, *extra):
     )
 
 
-def fill(path, role, reviewer, labels) -> list[dict[str | Any, str | Any]]:
+def fill(
+    path: Path, role: str, reviewer: str, labels: dict[str, tuple[str, str, str]]
+) -> list[dict[str, str]]:
     """Fill a sheet: labels maps query_id -> (label, bucket, note)."""
     with open(path, newline="") as fh:
         rows = list(csv.DictReader(fh))

@@ -3,6 +3,8 @@ values are computed by hand in the comments."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from toolex.errors import ToolexError
@@ -31,7 +33,7 @@ LABELS = [
 ]
 
 
-def _lab(x) -> Label:
+def _lab(x: Sequence[str] | tuple[str, str] | str) -> Label:
     return Label(x) if x == V else Label(*x)
 
 

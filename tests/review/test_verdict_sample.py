@@ -84,7 +84,7 @@ class FakeSearch:
         return pa.Table.from_pylist(rows)
 
 
-def sample(store: Store, name) -> list[tuple[Any, ...]]:
+def sample(store: Store, name: str) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, slot, item_id, part, stratum, rank, position FROM "
         "review_verdict_samples WHERE sample_id = ? ORDER BY position",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,13 +38,13 @@ def db(base_db: Path, tmp_path: Path) -> str:
     return str(dst)
 
 
-def run(*args, code=0) -> str:
+def run(*args: str, code: int = 0) -> str:
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     assert result.exit_code == code, result.output
     return result.stdout
 
 
-def draw(db, name, *extra, size="9", seed="7"):
+def draw(db: str, name: str, *extra: str, size: str = "9", seed: str = "7"):
     """A verdict sample of the fixture store; bm25 searches past the candidates (the fixture's
     own candidate retriever is not a retriever spec)."""
     return run(
@@ -52,7 +53,7 @@ def draw(db, name, *extra, size="9", seed="7"):
     )  # fmt: skip
 
 
-def drawn(db, name) -> list[tuple[Any, ...]]:
+def drawn(db: str, name: str) -> list[tuple[Any, ...]]:
     with Store.open(db, read_only=True) as store:
         return store.con.execute(
             "SELECT query_id, slot, item_id, part, stratum, position FROM review_verdict_samples "
@@ -85,7 +86,9 @@ def test_sample_level_verdict_is_reproducible_and_stratified(db: str) -> None:
         "--seed", "7", "--order", "uncertainty", code=2)  # fmt: skip
 
 
-def fill(path, role, reviewer, plan) -> list[dict[str | Any, str | Any]]:
+def fill(
+    path: Path, role: str, reviewer: str, plan: Mapping[tuple[str, int, str], tuple[str, str, str]]
+) -> list[dict[str, str]]:
     """plan: (query_id, slot, item_id) -> (label, bucket, note)."""
     with open(path, newline="") as fh:
         rows = list(csv.DictReader(fh))
@@ -100,7 +103,7 @@ def fill(path, role, reviewer, plan) -> list[dict[str | Any, str | Any]]:
 
 
 def plans(
-    items,
+    items: list[tuple[tuple[Any, Any, Any], Any]],
 ) -> tuple[dict[Any, tuple[str, str, str]], dict[Any, Any], dict[Any, tuple[str, str, str]]]:
     """Reviewer 1: yes to the judge's accepted verdicts, no to the rest; reviewer 2 the same but
     for the first accepted (no) and the first unjudged (yes); the adjudicator says yes to both."""

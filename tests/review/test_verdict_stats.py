@@ -21,11 +21,11 @@ LABELS = {
 }
 
 
-def _lab(x, note=None) -> Label:
+def _lab(x, note: str = None) -> Label:
     return Label(x, None, note) if x == Y else Label(*x, note)
 
 
-def _key(part, i) -> dict[str, object]:
+def _key(part: str, i: int) -> dict[str, object]:
     return {
         "benchmark": "b",
         "expansion": "default",

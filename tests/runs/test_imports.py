@@ -23,7 +23,7 @@ def mini(store: Store) -> Store:
     return store
 
 
-def _results(store: Store, run) -> list[tuple[Any, ...]]:
+def _results(store: Store, run: str) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, item_id, score, rank FROM run_results WHERE run_id = ? ORDER BY 1, 4",
         [run],

@@ -68,7 +68,7 @@ def scored(store: Store, run_ids: list[str]) -> tuple:
 
 
 def both(
-    qrels, runs
+    qrels: Path, runs: list[Path]
 ) -> tuple[
     tuple[dict[str, list[tuple[Any, ...]]], tuple[Any, ...], list[str]],
     tuple[dict[str, list[tuple[Any, ...]]], tuple[Any, ...], list[str]],

@@ -24,7 +24,9 @@ from toolex.runs.rrf import RRF_K, fuse, fuse_subquery_lists
 from toolex.store import Store
 
 
-def _rank(lst) -> list[Any]:  # list of (item, score) -> ranked with the trec_eval rule
+def _rank(
+    lst: list[tuple[str, float]],
+) -> list[Any]:  # list of (item, score) -> ranked with the trec_eval rule
     return sorted(lst, key=lambda p: (-p[1], _neg(p[0])))
 
 
@@ -32,7 +34,7 @@ def _neg(s) -> list[int]:  # sort key for item_id DESC
     return [-ord(c) for c in s] + [1]
 
 
-def _random_lists(seed):
+def _random_lists(seed: int):
     rnd = random.Random(seed)
     lists = {}
     for q in range(12):
@@ -45,7 +47,12 @@ def _random_lists(seed):
     return lists
 
 
-def _insert_subquery_results(store: Store, run_id, lists) -> None:
+def _insert_subquery_results(
+    store: Store,
+    run_id: str,
+    lists: dict[tuple[str, int], list[tuple[str, float]]]
+    | dict[tuple[str, int], list[tuple[Any, float]]],
+) -> None:
     for (qid, slot), ranked in lists.items():
         for rank, (item, score) in enumerate(ranked, 1):
             store.con.execute(
@@ -84,7 +91,7 @@ def ranx_fused() -> dict[int, dict[str, dict[str, float]]]:
     return out
 
 
-def _fused(store: Store, run_id) -> list[tuple[Any, Any, Any, Any]]:
+def _fused(store: Store, run_id: str) -> list[tuple[Any, Any, Any, Any]]:
     out = fuse_subquery_lists(store, run_id)
     assert set(out.column("slot").to_pylist()) <= {0}
     return [(r["query_id"], r["item_id"], r["score"], r["rank"]) for r in out.to_pylist()]
@@ -148,7 +155,7 @@ def test_same_ranks_tie_exactly_whatever_the_list_order(store: Store) -> None:
 
 
 def _list(
-    ranks, tag
+    ranks: dict[str, int], tag: int
 ) -> list[tuple[Any, float]]:  # {item: rank} -> a ranked list of (item, score), gaps filled
     at = {r: it for it, r in ranks.items()}
     return [(at.get(r, f"f{tag}{r}"), 1.0 / r) for r in range(1, max(ranks.values()) + 1)]

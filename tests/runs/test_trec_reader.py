@@ -8,7 +8,9 @@ import math
 import random
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -59,7 +61,9 @@ def per_line(path) -> pa.Table:
     )
 
 
-def outcome(read, path) -> tuple[str, int | None, str | None]:
+def outcome(
+    read: Callable[[int], Any] | Callable[[Any], Any], path: int
+) -> tuple[str, int | None, str | None]:
     """The table ``read`` returns, or its error as (message, line, field)."""
     try:
         return read(path)
@@ -67,7 +71,7 @@ def outcome(read, path) -> tuple[str, int | None, str | None]:
         return (str(exc), exc.line, exc.field)
 
 
-def same_as_reference(path):
+def same_as_reference(path: Path):
     want = outcome(per_line, path)
     got = outcome(lambda p: read_run(p, "trec"), path)
     if isinstance(want, pa.Table) and isinstance(got, pa.Table):

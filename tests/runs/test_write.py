@@ -18,7 +18,7 @@ from toolex.runs.write import ranked
 from toolex.store import Store
 
 
-def _rows(store: Store, table, run_id) -> list[tuple[Any, ...]]:
+def _rows(store: Store, table: str, run_id: str) -> list[tuple[Any, ...]]:
     cols = "query_id, item_id, score, rank"
     if table == "subquery_results":
         cols = "query_id, slot, item_id, score, rank"

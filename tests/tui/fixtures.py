@@ -25,6 +25,7 @@ import itertools
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 
@@ -137,7 +138,12 @@ def _first_sentence(doc: dict) -> str:
     return re.split(r"(?<=[.!?])\s", desc, maxsplit=1)[0][:160] or doc["api_name"]
 
 
-def _fill_pipeline(store: Store, qrows, qrels, items) -> None:
+def _fill_pipeline(
+    store: Store,
+    qrows: list[dict[str, Any]],
+    qrels: list[dict[str, object]],
+    items: dict[str, dict[Any, Any]],
+) -> None:
     subs, cands, verdicts, combos, combo_items = [], [], [], [], []
     for qpos, q in enumerate(qrows):
         qid = q["query_id"]
@@ -254,7 +260,7 @@ def _fill_pipeline(store: Store, qrows, qrels, items) -> None:
     _insert(store, "combination_items", combo_items)
 
 
-def _fill_run(store: Store, qrows, items) -> None:
+def _fill_run(store: Store, qrows: list[dict[str, Any]], items: dict[str, dict[Any, Any]]) -> None:
     for run in ("kw", "swap"):
         store.con.execute(
             "INSERT INTO runs (run_id, benchmark, level, retriever) VALUES (?, ?, 'query', ?)",

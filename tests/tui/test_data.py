@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 from toolex_tui.data import (
     Browser,
+    Page,
     QueryFilter,
     QueryPage,
     StoreLockedError,
@@ -38,7 +39,7 @@ ALL = [  # in natural order (sql/browse/00_natural_key.sql): 588 before 1073
 WITH_EQUIV = ["G1_instruction:1073", "G2_instruction:1643", "G3_instruction:455"]
 
 
-def ids(page) -> list[Any]:
+def ids(page: Page) -> list[Any]:
     return [r["query_id"] for r in page.rows]
 
 

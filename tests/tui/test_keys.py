@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 from toolex_tui.app import ToolexApp
 from toolex_tui.data import Browser
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.anyio
 DETAIL_TABLES = ["q-slots", "q-candidates", "q-combos", "q-runs"]
 
 
-def visible(app: ToolexApp, widget) -> bool:
+def visible(app: ToolexApp, widget: Widget) -> bool:
     """The widget's first rows are on the screen (not scrolled away, not below the footer)."""
     region = widget.region
     return region.height > 0 and region.y >= 0 and region.y + min(region.height, 3) <= SIZE[1]
@@ -105,7 +106,7 @@ async def test_slash_help_escape_and_q_from_a_detail_screen(ro_store: Store) -> 
     assert app.return_code == 0  # q quit from the detail screen
 
 
-def _long_id_store(path) -> Store:
+def _long_id_store(path: Path) -> Store:
     """Ten queries whose ids share a 24-character prefix (as ToolRet's task-prefixed ids do),
     with no task, category or platform: the fields that used to print as None."""
     store = Store.open(path)

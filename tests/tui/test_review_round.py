@@ -3,6 +3,8 @@ expected statistics (hand-computed below)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from textual.widgets import Static
 from toolex_tui.app import ToolexApp
@@ -29,7 +31,13 @@ REVIEWER2 = {
 ADJUDICATOR = {"G2_instruction:1643": ["i", "3", "e", *"bob is right", "enter"]}
 
 
-async def label_all(store: Store, role, reviewer, plan, seen_others=None) -> None:
+async def label_all(
+    store: Store,
+    role: str,
+    reviewer: str,
+    plan: dict[str, list[Any]] | dict[str, list[str]],
+    seen_others: dict[str, str] = None,
+) -> None:
     app = ToolexApp(store, review={"sample_id": "audit", "role": role, "reviewer": reviewer})
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from textual.content import Content
+from textual.screen import Screen
 from textual.widgets import Static
 from toolex_tui.app import ToolexApp
 from toolex_tui.components.docpair import DocPane
@@ -47,7 +48,9 @@ def draw(store: Store) -> dict[tuple[Any, ...], tuple[Any, Any]]:
     return {r[:3]: (r[3], r[4]) for r in rows}
 
 
-def plan_keys(sample) -> tuple[dict[Any, list[str]], dict[Any, Any], dict[Any, list[Any]]]:
+def plan_keys(
+    sample: dict[tuple[Any, ...], tuple[Any, Any]],
+) -> tuple[dict[Any, list[str]], dict[Any, Any], dict[Any, list[Any]]]:
     """Keys per item, by the judge's part (known to the test, never shown): reviewer1 says yes to
     the accepted, no (1 different operation) to the rest; reviewer2 disagrees on the first
     accepted (no, 2 different entity) and the first unjudged (yes); the adjudicator says yes."""
@@ -60,7 +63,7 @@ def plan_keys(sample) -> tuple[dict[Any, list[str]], dict[Any, Any], dict[Any, l
     return r1, r2, adj
 
 
-def screen_text(screen) -> str:
+def screen_text(screen: Screen[object]) -> str:
     return "\n".join(str(w.render()) for w in screen.query(Static))
 
 
@@ -71,7 +74,15 @@ def _docs(store: Store, item_id):
     return json.loads(doc)
 
 
-async def label_all(store: Store, sample, role, reviewer, plan, size, others=None) -> None:
+async def label_all(
+    store: Store,
+    sample: dict[tuple[Any, ...], tuple[Any, Any]],
+    role: str,
+    reviewer: str,
+    plan: dict[Any, list[str]] | dict[Any, Any] | dict[Any, list[Any]],
+    size: int | tuple[int, int],
+    others: dict[Any, str] = None,
+) -> None:
     app = ToolexApp(store, review={"sample_id": "vaudit", "role": role, "reviewer": reviewer})
     async with app.run_test(size=size) as pilot:
         screen = app.screen
