@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -79,7 +80,7 @@ def write_targets(sql: str) -> tuple[set[str], set[str]]:
     return written, temporary - {""}
 
 
-def _target(node: exp.Expression) -> str | None:
+def _target(node: exp.Expr) -> str | None:
     if isinstance(node, exp.Copy):
         # COPY t FROM 'file' fills t; COPY t TO / COPY (SELECT ..) TO only read.
         table = node.this if node.args.get("kind") else None
@@ -94,7 +95,11 @@ def _target(node: exp.Expression) -> str | None:
 
 def _temporary(node: exp.Create) -> bool:
     props = node.args.get("properties")
-    return bool(props) and any(isinstance(p, exp.TemporaryProperty) for p in props.expressions)
+    return (
+        props is not None
+        and bool(props)
+        and any(isinstance(p, exp.TemporaryProperty) for p in props.expressions)
+    )
 
 
 @dataclass
@@ -226,7 +231,10 @@ def test_the_reader_sees_every_kind_of_write() -> None:
 
 def test_a_file_is_run_by_the_packages_that_name_it() -> None:
     def module(
-        package: str, strings: set[str] = (), prefixes: set[str] = (), folders: set[str] = ()
+        package: str,
+        strings: Iterable[str] = (),
+        prefixes: Iterable[str] = (),
+        folders: Iterable[str] = (),
     ) -> Module:
         return Module(package, Path(package), set(strings), set(prefixes), set(folders))
 
@@ -287,7 +295,7 @@ def test_every_sql_folder_has_an_owner() -> None:
 
 
 def test_the_read_check_names_a_package_reading_another_packages_sql() -> None:
-    def module(package: str, strings: set[str] = ()) -> Module:
+    def module(package: str, strings: Iterable[str] = ()) -> Module:
         return Module(package, Path(package), set(strings), set(), set())
 
     modules = [

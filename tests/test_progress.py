@@ -7,12 +7,12 @@ from toolex.progress import NullProgress, current, progress, reporting
 
 class Record:
     def __init__(self) -> None:
-        self.events = []
+        self.events: list[tuple[object, ...]] = []
 
-    def start(self, label, total, *, unit="items") -> None:
+    def start(self, label: str, total: int | None, *, unit: str = "items") -> None:
         self.events.append(("start", label, total, unit))
 
-    def advance(self, n=1, **fields) -> None:
+    def advance(self, n: int = 1, **fields: object) -> None:
         self.events.append(("advance", n, fields))
 
     def finish(self) -> None:

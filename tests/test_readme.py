@@ -27,7 +27,8 @@ def _setup_commands() -> list[str]:
 
 def _extras() -> dict[str, list[str]]:
     with (ROOT / "pyproject.toml").open("rb") as f:
-        return tomllib.load(f)["project"]["optional-dependencies"]
+        extras: dict[str, list[str]] = tomllib.load(f)["project"]["optional-dependencies"]
+    return extras
 
 
 def _requirements(extra: str) -> set[str]:

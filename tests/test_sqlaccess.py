@@ -144,7 +144,7 @@ def test_transpile_rewrites_duckdb_only_syntax() -> None:
 
 
 @pytest.mark.parametrize("dialect", [d for d in DIALECTS if d != "duckdb"])
-def test_every_shipped_file_transpiles_and_parses_back(dialect) -> None:
+def test_every_shipped_file_transpiles_and_parses_back(dialect: str) -> None:
     """Each file either comes out as SQL that parses in the target dialect, or (outside the
     strict dialects) is refused with a message naming the file and the construct."""
     failures, refused = [], []

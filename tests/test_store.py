@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import duckdb
@@ -34,7 +35,7 @@ def test_reopen_does_not_reapply(tmp_path: Path) -> None:
     path = tmp_path / "a.duckdb"
     Store.open(path).close()
     with Store.open(path) as s:
-        n = s.con.execute("SELECT count(*) FROM schema_version").fetchone()[0]
+        n = s.con.execute("SELECT count(*) FROM schema_version").fetchall()[0][0]
     assert n == len(schema_migrations())
 
 
@@ -278,7 +279,12 @@ def test_no_module_outside_the_store_reaches_its_connection() -> None:
     assert not offenders, "use a Store method instead:\n" + "\n".join(offenders)
 
 
-def _store_at(path: Path, version: int, keyed: dict[str, str], rows: dict[str, list]) -> None:
+def _store_at(
+    path: Path,
+    version: int,
+    keyed: dict[str, str],
+    rows: Mapping[str, Sequence[tuple[object, ...]]],
+) -> None:
     """A store file as an older schema left it: each table of ``keyed`` recreated from its
     CREATE statement and filled with its ``rows``, and the migrations from ``version`` on
     forgotten, so the next open runs them."""
@@ -294,11 +300,12 @@ def _store_at(path: Path, version: int, keyed: dict[str, str], rows: dict[str, l
 
 
 def _primary_keys(store: Store, *tables: str) -> int:
-    return store.con.execute(
+    count: int = store.con.execute(
         "SELECT count(*) FROM duckdb_constraints() WHERE list_contains(?, table_name)"
         " AND constraint_type = 'PRIMARY KEY'",
         [list(tables)],
-    ).fetchone()[0]
+    ).fetchall()[0][0]
+    return count
 
 
 def test_schema_065_keeps_the_members_and_drops_their_key(tmp_path: Path) -> None:
@@ -394,7 +401,10 @@ def test_a_file_store_opens_with_the_memory_limit(
 ) -> None:
     def limit(path: Path) -> str:
         with Store.open(path) as s:
-            return s.user_sql("SELECT current_setting('memory_limit') AS m").to_pylist()[0]["m"]
+            limit: str = s.user_sql("SELECT current_setting('memory_limit') AS m").to_pylist()[0][
+                "m"
+            ]
+            return limit
 
     monkeypatch.delenv("TOOLEX_MEMORY_LIMIT", raising=False)
     assert limit(tmp_path / "a.duckdb") == "1.8 GiB"  # MEMORY_LIMIT, 2GB (DuckDB prints GiB)

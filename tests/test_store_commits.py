@@ -91,13 +91,15 @@ def test_a_commit_under_way_is_marked_in_the_record_until_it_is_recorded(
     """Issue 37.11: the record says a commit is under way from just before COMMIT until its
     count is recorded, so a writer stopped in between leaves the mark."""
     db = tmp_path / "s.duckdb"
-    seen = []
+    seen: list[commits.Record] = []
     with Store.open(db) as store:
         real = commits.begin
 
-        def begin(path) -> None:
+        def begin(path: str) -> None:
             real(path)
-            seen.append(commits.read_state(path))
+            state = commits.read_state(path)
+            assert state is not None
+            seen.append(state)
 
         monkeypatch.setattr(commits, "begin", begin)
         before = store.commit_count().commits
@@ -105,7 +107,8 @@ def test_a_commit_under_way_is_marked_in_the_record_until_it_is_recorded(
             store.execute("store/50_count_commit.sql")
         store.execute("store/50_count_commit.sql")  # a write outside a transaction
     assert [(r.commits, r.writing) for r in seen] == [(before, 1), (before + 2, 1)]
-    assert commits.read_state(str(db)).writing == 0  # recorded: the mark is gone
+    state = commits.read_state(str(db))
+    assert state is not None and state.writing == 0  # recorded: the mark is gone
     assert "writing" not in json.loads(commits.record_path(str(db)).read_text())
 
 

@@ -111,7 +111,7 @@ def python_blocks() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("where, code", python_blocks() or [("none", "")])
-def test_every_python_block_of_the_docs_runs(where, code, tmp_path: Path) -> None:
+def test_every_python_block_of_the_docs_runs(where: str, code: str, tmp_path: Path) -> None:
     """A Python example on a page (the API pages above all) runs as a reader pastes it."""
     if not code:
         pytest.skip("the docs hold no Python block")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -16,9 +17,10 @@ from engines import tooleq_input
 from toolex.engines.macros import Macro, base_tables, expand, read_macros
 from toolex.metrics.engine import FOLDER, ensure_macros
 from toolex.resources import sql_files, sql_text
+from toolex.sqlrunner import SqlValue
 from toolex.store import Store
 
-PARAMS = {
+PARAMS: dict[str, SqlValue] = {
     "run_ids": ["run00", "run01", "run02"],
     "ks": [1, 5, 10],
     "expansion": "default",
@@ -51,7 +53,7 @@ def as_one_statement(name: str) -> str:
     return statement.sql(dialect="duckdb")
 
 
-def assert_rows_close(got: list[dict], want: list[dict]) -> None:
+def assert_rows_close(got: list[dict[str, Any]], want: list[dict[str, Any]]) -> None:
     """Same rows in the same order; floats to 1e-12, since DuckDB itself sums a DCG or a mean
     in whatever order its threads finish (two runs of one query can differ in the last bit)."""
     assert len(got) == len(want) > 100
@@ -64,7 +66,7 @@ def assert_rows_close(got: list[dict], want: list[dict]) -> None:
                 assert g[key] == value, (key, g, w)
 
 
-def used(sql: str) -> dict:
+def used(sql: str) -> dict[str, SqlValue]:
     names = {
         p.name for p in sqlglot.parse_one(sql, read="duckdb").find_all(sqlglot.exp.Placeholder)
     }
@@ -72,7 +74,7 @@ def used(sql: str) -> dict:
 
 
 @pytest.mark.parametrize("name", QUERIES)
-def test_expanded_macros_give_the_macros_rows(small_store: Store, name) -> None:
+def test_expanded_macros_give_the_macros_rows(small_store: Store, name: str) -> None:
     want = small_store.rows(name, used(sql_text(name)))
     sql = as_one_statement(name)
     assert_rows_close(small_store.user_sql(sql, used(sql)).to_pylist(), want)
@@ -80,7 +82,7 @@ def test_expanded_macros_give_the_macros_rows(small_store: Store, name) -> None:
 
 @pytest.mark.parametrize("name", QUERIES)
 def test_the_input_slices_hold_all_the_metric_sql_reads(
-    small_store: Store, tmp_path: Path, name
+    small_store: Store, tmp_path: Path, name: str
 ) -> None:
     """A bare DuckDB that holds nothing but the slices gives the same rows as the store."""
     expansion = expand(sqlglot.parse_one(sql_text(name), read="duckdb"), metric_macros())
@@ -105,7 +107,7 @@ def test_the_input_slices_hold_all_the_metric_sql_reads(
     columns = [d[0] for d in cursor.description]
     got = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
     assert_rows_close(got, small_store.rows(name, used(sql_text(name))))
-    runs = bare.execute("SELECT count(DISTINCT run_id), max(rank) FROM run_results").fetchone()
+    runs = bare.execute("SELECT count(DISTINCT run_id), max(rank) FROM run_results").fetchall()[0]
     assert runs == (3, 10)  # only the runs asked for, only down to the largest K
 
 

@@ -8,6 +8,8 @@ import os
 import stat
 import sys
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -24,7 +26,7 @@ def no_pyspark(monkeypatch: pytest.MonkeyPatch) -> None:
     """Imports of pyspark fail, as without the [spark] extra."""
     real = builtins.__import__
 
-    def refuse(name, *args, **kwargs):
+    def refuse(name: str, *args: Any, **kwargs: Any) -> ModuleType:
         if name == "pyspark" or name.startswith("pyspark."):
             raise ImportError(f"No module named {name!r}")
         return real(name, *args, **kwargs)
@@ -104,7 +106,7 @@ def test_spark_options_go_with_the_spark_engine() -> None:
         (["--run-file", __file__], "import the files first"),
     ],
 )
-def test_eval_refuses_what_spark_cannot_do(empty_db: str, args, message: str) -> None:
+def test_eval_refuses_what_spark_cannot_do(empty_db: str, args: list[str], message: str) -> None:
     result = CliRunner().invoke(cli, ["eval", "--db", empty_db, "--engine", "spark", *args])
     assert result.exit_code == 2 and message in result.output
 

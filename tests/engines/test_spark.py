@@ -13,7 +13,8 @@ once per module.
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from click.testing import CliRunner
@@ -22,6 +23,9 @@ from engines import tooleq_input
 from toolex.cli import cli
 from toolex.cli import eval_output as eval_module
 from toolex.store import Store
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 pytestmark = pytest.mark.slow
 
@@ -59,14 +63,14 @@ def tooleq_db(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 def eval_rows(
     monkeypatch: pytest.MonkeyPatch, db: str, engine: str, metrics: list[str]
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The rows `toolex eval --per-query --format json` prints: the summary rows, then one per
     query. Caught on their way to the printer, which rounds floats to 12 significant digits (a
     last-digit difference would flip a rounding and hide what is compared), and not printed:
     the printer is the same for both engines, and JSON of 200,000 rows takes seconds."""
-    caught: list[dict] = []
+    caught: list[dict[str, Any]] = []
 
-    def spy(rows, fmt, *args, **kwargs) -> None:
+    def spy(rows: Sequence[dict[str, Any]], fmt: str, *args: object, **kwargs: object) -> None:
         assert fmt == "json"
         caught.extend(rows)
 
@@ -79,8 +83,8 @@ def eval_rows(
     return caught
 
 
-def assert_same_scores(spark_rows: list[dict], duck_rows: list[dict]) -> None:
-    def keyed(rows: list[dict[Any, Any]]) -> dict[tuple[Any, Any, Any, Any], Any]:
+def assert_same_scores(spark_rows: list[dict[str, Any]], duck_rows: list[dict[str, Any]]) -> None:
+    def keyed(rows: list[dict[str, Any]]) -> dict[tuple[str, str, str, str], dict[str, Any]]:
         return {(r["run"], r["category"], r["query"], r["metric"]): r for r in rows}
 
     spark, duck = keyed(spark_rows), keyed(duck_rows)
@@ -95,7 +99,7 @@ def assert_same_scores(spark_rows: list[dict], duck_rows: list[dict]) -> None:
 
 
 def test_spark_scores_the_demo_store_as_duckdb_does(
-    spark, demo_db: str, monkeypatch: pytest.MonkeyPatch
+    spark: SparkSession, demo_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     duck = eval_rows(monkeypatch, demo_db, "duckdb", DEMO_METRICS)
     got = eval_rows(monkeypatch, demo_db, "spark", DEMO_METRICS)
@@ -106,7 +110,7 @@ def test_spark_scores_the_demo_store_as_duckdb_does(
 
 
 def test_spark_scores_a_tooleq_shaped_store_as_duckdb_does(
-    spark, tooleq_db: str, monkeypatch: pytest.MonkeyPatch
+    spark: SparkSession, tooleq_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     duck = eval_rows(monkeypatch, tooleq_db, "duckdb", TOOLEQ_METRICS)
     got = eval_rows(monkeypatch, tooleq_db, "spark", TOOLEQ_METRICS)

@@ -148,7 +148,7 @@ def build(
         con.execute("INSERT INTO run_results SELECT * FROM gen_results")
         con.unregister("gen_results")
     tables = ("queries", "qrels", "combinations", "combination_items", "runs", "run_results")
-    return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
+    return {t: con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in tables}
 
 
 def _insert(con: DuckDBPyConnection, target: str, columns: str, rows: pa.Table) -> None:

@@ -45,7 +45,7 @@ def bench(store: Store) -> Store:
     return store
 
 
-def candidates(store: Store, expansion="x") -> list[tuple[Any, ...]]:
+def candidates(store: Store, expansion: str = "x") -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, slot, item_id, rank, score, retriever FROM candidates "
         "WHERE expansion = ? ORDER BY query_id, slot, rank",
@@ -53,7 +53,7 @@ def candidates(store: Store, expansion="x") -> list[tuple[Any, ...]]:
     ).fetchall()
 
 
-def trec(tmp_path: Path, lines: list[str], name: str = "qwen.trec"):
+def trec(tmp_path: Path, lines: list[str], name: str = "qwen.trec") -> Path:
     path = tmp_path / name
     path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     return path

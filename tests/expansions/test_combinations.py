@@ -19,7 +19,7 @@ def mini(store: Store) -> Store:
     return store
 
 
-def _write(path: Path, rows: list[dict[str, object]] | list[object]):
+def _write(path: Path, rows: list[dict[str, object]]) -> Path:
     path.write_text("\n".join(json.dumps(r) for r in rows))
     return path
 
@@ -103,7 +103,7 @@ def test_a_swap_across_graded_slots_is_another_tool_set(mini: Store, tmp_path: P
     ],
 )
 def test_bad_rows_name_line_and_field(
-    mini: Store, tmp_path: Path, row, field: str, message: str
+    mini: Store, tmp_path: Path, row: dict[str, object], field: str, message: str
 ) -> None:
     f = _write(
         tmp_path / "c.jsonl",

@@ -51,7 +51,7 @@ def test_import_parquet_takes_ref_item_from_qrels(mini: Store, tmp_path: Path) -
     with pytest.raises(ToolexError, match="--replace"):
         import_subqueries(mini, f, benchmark="toolret")
     import_subqueries(mini, f, benchmark="toolret", replace=True)
-    assert mini.con.execute("SELECT count(*) FROM subqueries").fetchone()[0] == 3
+    assert mini.con.execute("SELECT count(*) FROM subqueries").fetchall()[0][0] == 3
 
 
 def test_wrong_slot_count_names_the_query(mini: Store, tmp_path: Path) -> None:
@@ -78,7 +78,7 @@ REFERENCES = {("mini_query_0", 0): "mini_tool_0", ("mini_query_0", 1): "mini_too
               ("mini_query_1", 0): "mini_tool_2"}  # fmt: skip
 
 
-def _with(field: str, rows=ROWS) -> list[dict[Any, Any]]:
+def _with(field: str, rows: list[dict[str, Any]] = ROWS) -> list[dict[str, Any]]:
     return [{**r, field: REFERENCES[(r["query_id"], r["slot"])]} for r in rows]
 
 

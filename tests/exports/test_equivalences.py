@@ -88,7 +88,7 @@ def test_edges_graph_and_files(db: str, tmp_path: Path) -> None:
     nodes = root.findall("g:graph/g:node", NS)
     edges = root.findall("g:graph/g:edge", NS)
     assert len(nodes) == 5 and len(edges) == 4
-    degree = {n.get("id"): n.find("g:data[@key='n_degree']", NS).text for n in nodes}
+    degree = {n.get("id"): n.findtext("g:data[@key='n_degree']", None, NS) for n in nodes}
     assert degree["wx_a::forecast"] == "2" and degree["cv2::c2f"] == "1"
 
     res = runner.invoke(export, ["equivalences", "--db", db, "--out", str(out), "--graph", str(js)])

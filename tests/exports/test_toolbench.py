@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,7 @@ from toolex.loaders import load_stabletoolbench
 from toolex.store import Store
 
 
-def api(tool: str, name: str) -> dict:
+def api(tool: str, name: str) -> dict[str, Any]:
     return {
         "category_name": "Data",
         "tool_name": tool,
@@ -30,7 +31,7 @@ def api(tool: str, name: str) -> dict:
     }
 
 
-TASKS = [
+TASKS: list[dict[str, Any]] = [
     {
         "query_id": 10,
         "query": "x then z",
@@ -53,7 +54,7 @@ COMBOS = [
 ]
 
 
-def keys(task: dict) -> list[tuple[str, str]]:
+def keys(task: dict[str, Any]) -> list[tuple[str, str]]:
     return [(a["tool_name"], a["api_name"]) for a in task["api_list"]]
 
 

@@ -50,8 +50,8 @@ def _per_combination_run(
     return {qc: run.get(qc.rsplit("#", 1)[0], {}) for qc in combo_qrels}
 
 
-def _max_per_query(scores: dict[str, float] | dict[Any, Any]) -> defaultdict[Any, Any]:
-    best = defaultdict(float)
+def _max_per_query(scores: dict[str, float]) -> defaultdict[str, float]:
+    best: defaultdict[str, float] = defaultdict(float)
     for qc, value in scores.items():
         q = qc.rsplit("#", 1)[0]
         best[q] = max(best[q], value)

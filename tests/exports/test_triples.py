@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from reports.fixtures import ACCEPTED
@@ -17,7 +17,7 @@ from toolex.exports.triples import export_triples, training_triples
 from toolex.store import Store
 
 
-def negatives(table, query_id: str, slot: int = None) -> list[Any]:
+def negatives(table: pa.Table, query_id: str, slot: int | None = None) -> list[object]:
     return [
         r["negative_id"]
         for r in table.to_pylist()
@@ -103,7 +103,7 @@ def equivalents_anywhere(store: Store) -> set[tuple[str, str]]:
     return {(a, b) for a, b in pairs} | {(b, a) for a, b in pairs}
 
 
-def assert_no_equivalent_negative(store: Store, table) -> None:
+def assert_no_equivalent_negative(store: Store, table: pa.Table) -> None:
     truth: dict[str, set[str]] = {}
     for q, i in store.con.execute("SELECT query_id, item_id FROM qrels").fetchall():
         truth.setdefault(q, set()).add(i)
