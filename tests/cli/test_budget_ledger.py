@@ -15,6 +15,7 @@ from pipeline.helpers import add_query
 
 from toolex.cli.expand import BUDGET_EXIT, expand
 from toolex.cli.ledger import ledger
+from toolex.sqlrunner import SqlValue
 from toolex.store import Store
 
 
@@ -86,7 +87,7 @@ def test_a_budget_stops_the_run_and_a_later_run_resumes_it(
     assert decided[("decompose", "heuristic")] == 3
 
 
-def _params() -> dict[str, object]:
+def _params() -> dict[str, SqlValue]:
     return {
         "benchmark": "b",
         "expansion": "default",

@@ -29,7 +29,7 @@ TABLES = (
 
 
 def counts(store: Store) -> dict[str, Any]:
-    return {t: store.con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
+    return {t: store.con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in TABLES}
 
 
 @pytest.fixture(scope="module")

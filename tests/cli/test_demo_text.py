@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from click import Command
 from click.testing import CliRunner
 
 from toolex.cli.demo import compact, demo, run_name
@@ -29,7 +30,7 @@ def test_the_printed_run_names_are_the_stored_ones() -> None:
 
 
 @pytest.mark.parametrize("command", [demo, stats])
-def test_the_help_states_no_column_count(command) -> None:
+def test_the_help_states_no_column_count(command: Command) -> None:
     """The demo's help said --wide printed "all 16" columns of a table that had 17; the table
     itself counts them when it prints ("(18 columns, 6 shown: ...")."""
     text = CliRunner().invoke(command, ["--help"], terminal_width=100).output

@@ -118,6 +118,6 @@ def test_stats_and_the_report_list_failed_queries_with_their_reasons(
     from toolex.reports.inputs import ReportContext
 
     with Store.open(db, read_only=True) as store:
-        table = failed_queries_table(ReportContext.create(store, expansion="default"))
-    assert [r["query_id"] for r in table.rows] == ["q2", "q1"]
-    assert table.note.startswith("2 queries with a failed pipeline task")
+        failed = failed_queries_table(ReportContext.create(store, expansion="default"))
+    assert [r["query_id"] for r in failed.rows] == ["q2", "q1"]
+    assert failed.note.startswith("2 queries with a failed pipeline task")

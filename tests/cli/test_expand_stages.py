@@ -42,7 +42,7 @@ def test_a_stage_without_its_input_names_the_stage_to_run_first(
     assert f"has no {needs} yet for these 2 queries" in refused.output
     assert f"run `toolex expand --stage {first}` first" in refused.output
     with Store.open(db, read_only=True) as store:  # nothing was recorded or written
-        assert store.con.execute("SELECT count(*) FROM expansions").fetchone() == (0,)
+        assert store.con.execute("SELECT count(*) FROM expansions").fetchall()[0] == (0,)
 
 
 def test_each_stage_runs_once_the_one_before_it_has(db: str) -> None:

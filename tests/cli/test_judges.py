@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -32,13 +33,13 @@ def db(tmp_path: Path) -> str:
     return path
 
 
-def run(args: list[str], **kwargs) -> Result:
-    return CliRunner().invoke(cli, args, **kwargs)
+def run(args: list[str]) -> Result:
+    return CliRunner().invoke(cli, args)
 
 
-def evaluations(db: str):
+def evaluations(db: str) -> list[dict[str, Any]]:
     with Store.open(db, read_only=True) as store:
-        rows = store.user_sql(
+        rows: list[dict[str, Any]] = store.user_sql(
             "SELECT judge, stage, source, benchmark, n, tp, fp, fn, tn, precision, recall, kappa "
             "FROM judge_evaluations ORDER BY ALL"
         ).to_pylist()
@@ -196,7 +197,7 @@ def topic(user: str, block: str) -> str | None:
     return "forecast" if "forecast" in text else "c2f" if "fahrenheit" in text else None
 
 
-def responder(provider, body) -> str:
+def responder(provider: str, body: dict[str, Any]) -> str:
     """Verify prompts: yes iff candidate and reference are both about the forecast or both
     about celsius to fahrenheit: on small.jsonl, the heuristic's decisions (HAND)."""
     user = next(m["content"] for m in body["messages"] if m["role"] == "user")

@@ -15,6 +15,7 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypedDict
 
 import click
 import pytest
@@ -93,8 +94,14 @@ NEW_NAMES = {
 }
 
 
+class World(TypedDict):
+    db: str
+    root: Path
+    files: dict[str, Path]
+
+
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     """The fixture store and the input files of the load/import commands."""
     root = tmp_path_factory.mktemp("names")
     db = root / "names.duckdb"
@@ -107,7 +114,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         "run": ("q1 Q0 w1 1 1.0 t", "run.trec"),
         "cands": ("q1#0 Q0 w1 1 1.0 t", "cands.trec"),
     }
-    paths = {}
+    paths: dict[str, Path] = {}
     for key, (text, name) in files.items():
         paths[key] = root / name
         paths[key].write_text(text + "\n")
@@ -146,10 +153,10 @@ def toolex(
     ("path", "args", "names"), CASES, ids=[f"{p}:{n[0]}:{i}" for i, (p, _, n) in enumerate(CASES)]
 )
 def test_a_misspelled_name_is_refused(
-    world: dict[str, object],
-    path,
-    args,
-    names,
+    world: World,
+    path: str,
+    args: list[str],
+    names: tuple[str, str],
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
@@ -195,7 +202,7 @@ def test_every_named_option_has_a_case() -> None:
     assert {path for path, _ in _commands()} >= {path for path, _ in covered}  # no stale case
 
 
-def _commands() -> Iterator[tuple[str, Command] | tuple[str, Command | None]]:
+def _commands() -> Iterator[tuple[str, Command]]:
     ctx = click.Context(cli)
     for name in COMMANDS:
         command = cli.get_command(ctx, name)
@@ -203,4 +210,5 @@ def _commands() -> Iterator[tuple[str, Command] | tuple[str, Command | None]]:
             for sub in command.commands.values():
                 yield f"{name} {sub.name}", sub
         else:
+            assert command is not None, name
             yield name, command

@@ -120,7 +120,7 @@ def test_a_piped_table_wider_than_80_columns_crops_no_cell(
     so the table keeps to 80 columns (issue 35.18)."""
     monkeypatch.delenv("COLUMNS", raising=False)  # capsys: not a terminal, 80 columns
     spec = "compat:http://127.0.0.1:45678/v1#some-long-model-name-Q4_K_M"
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"figure": "tp / fp / fn / tn", spec: "12 / 3 / 4 / 25", "heuristic": "10 / 5 / 6 / 24"},
         {"figure": "precision", spec: 0.8, "heuristic": 0.66},
     ]
@@ -160,7 +160,7 @@ def db(tmp_path: Path) -> str:
     return path
 
 
-def run(args: list[str], stdin: str = None) -> Result:
+def run(args: list[str], stdin: str | None = None) -> Result:
     result = CliRunner().invoke(cli, args, input=stdin)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception

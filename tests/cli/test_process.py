@@ -20,8 +20,8 @@ TOOLEX = [str(Path(sys.executable).with_name("toolex"))]  # the installed entry 
 SAMPLE = str(data_path("sample"))
 
 
-def toolex(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([*TOOLEX, *args], capture_output=True, text=True, timeout=300, **kw)
+def toolex(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*TOOLEX, *args], capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def sample_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def counts(db: Path) -> tuple:
+def counts(db: Path) -> tuple[int, ...]:
     con = duckdb.connect(str(db), read_only=True)
     try:
         [row] = con.execute(

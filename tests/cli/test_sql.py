@@ -90,7 +90,7 @@ def test_two_text_columns_of_two_tables_stay_apart(db: str) -> None:
     "names",
     [["a", "a"], ["a", "a", "a_1", "A"], ["x", "X", "x_1", "x"], ["id", "text", "id", "id_1"]],
 )
-def test_unique_names_are_the_names_duckdb_gives_a_sub_query(names) -> None:
+def test_unique_names_are_the_names_duckdb_gives_a_sub_query(names: list[str]) -> None:
     select = ", ".join(f'{n} AS "{c}"' for n, c in enumerate(names))
     duck = duckdb.connect().sql(f"SELECT * FROM (SELECT {select})").columns
     assert unique_names(names) == duck

@@ -85,7 +85,9 @@ def _too_wide(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("args", TABLES, ids=lambda a: " ".join(a)[:40])
-def test_every_table_keeps_to_80_columns(db: str, args, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_table_keeps_to_80_columns(
+    db: str, args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("COLUMNS", str(ROOM))
     ran = CliRunner().invoke(cli, [*args, "--db", db])
     assert ran.exit_code == 0, ran.output

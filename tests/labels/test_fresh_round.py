@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from reports.fixtures import build
 
@@ -30,7 +31,7 @@ def run(*args: str) -> str:
     return done.stdout
 
 
-def lines(path: Path) -> list[dict]:
+def lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 

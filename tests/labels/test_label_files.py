@@ -4,6 +4,7 @@ are normalised; JSONL and CSV write and read back the same labels; the record mi
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ GOOD = {
 }
 
 
-def write_jsonl(path: Path, records: list) -> Path:
+def write_jsonl(path: Path, records: Sequence[object]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
 
@@ -55,7 +56,7 @@ def only_error(path: Path, **kwargs: str) -> InputError:
     ],
 )
 def test_each_malformed_field_is_a_located_error(
-    tmp_path: Path, change, field: str, message: str
+    tmp_path: Path, change: dict[str, object], field: str, message: str
 ) -> None:
     path = write_jsonl(tmp_path / "l.jsonl", [GOOD, {**GOOD, "candidate": "cv2::c2f", **change}])
     err = only_error(path)
@@ -96,7 +97,7 @@ def test_malformed_json_and_empty_files(tmp_path: Path) -> None:
     [("yes", "yes"), ("YES", "yes"), ("true", "yes"), ("1", "yes"), (True, "yes"), (1, "yes")]
     + [("no", "no"), ("False", "no"), ("0", "no"), (False, "no"), (0, "no"), (0.0, "no")],
 )
-def test_label_spellings_are_normalised(tmp_path: Path, given, normalised) -> None:
+def test_label_spellings_are_normalised(tmp_path: Path, given: object, normalised: str) -> None:
     path = write_jsonl(tmp_path / "l.jsonl", [{**GOOD, "label": given}])
     [(label, _)], _ = read_labels(path)
     assert label.label == normalised

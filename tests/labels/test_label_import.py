@@ -5,11 +5,12 @@ sub-query take the expansion's, else a decomposition that writes nothing."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from duckdb import DuckDBPyConnection
 from pipeline.fixtures import build
 
 from toolex.errors import ToolexError
@@ -19,6 +20,7 @@ from toolex.labels import LabelErrors, export_labels, import_labels, stored_labe
 from toolex.labels.records import read_labels
 from toolex.labels.table import checked_labels
 from toolex.labels.tasks import label_tasks, rank_band
+from toolex.sqlrunner import Params
 from toolex.store import Store
 
 SMALL = Path(__file__).parent / "data" / "small.jsonl"
@@ -37,7 +39,7 @@ def bench(store: Store) -> Store:
     return store
 
 
-def write_jsonl(path: Path, records: list) -> Path:
+def write_jsonl(path: Path, records: Sequence[object]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
 
@@ -45,8 +47,9 @@ def write_jsonl(path: Path, records: list) -> Path:
 def count(
     store: Store,
     sql: str = "SELECT count(*) FROM labels",
-):
-    return store.con.execute(sql).fetchall()[0][0]
+) -> int:
+    n: int = store.con.execute(sql).fetchall()[0][0]
+    return n
 
 
 def test_store_problems_are_located_and_nothing_is_written(bench: Store, tmp_path: Path) -> None:
@@ -106,7 +109,7 @@ def test_a_failed_write_leaves_the_store_as_it_was(
     import_labels(bench, SMALL, source="set1")
     real = bench.execute
 
-    def failing(name, params=None):
+    def failing(name: str, params: Params | None = None) -> DuckDBPyConnection:
         if name == "labels/22_insert_labels.sql":
             raise RuntimeError("disk full")
         return real(name, params)

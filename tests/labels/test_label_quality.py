@@ -34,9 +34,11 @@ def test_bootstrap_intervals_are_seeded_and_bracket_the_value() -> None:
     assert (a.kappa.lo, a.kappa.hi, a.f1.lo, a.f1.hi) == (b.kappa.lo, b.kappa.hi, b.f1.lo, b.f1.hi)
     for iv in (a.kappa, a.f1):
         assert iv.lo is not None and iv.hi is not None
-        assert iv.lo <= iv.value <= iv.hi
+        assert iv.value is not None and iv.lo <= iv.value <= iv.hi
     big = figures(Confusion(tp=200, fp=100, fn=100, tn=300))
     assert big.kappa.value == pytest.approx(5 / 12)  # same proportions, tighter interval
+    assert big.kappa.hi is not None and big.kappa.lo is not None
+    assert a.kappa.hi is not None and a.kappa.lo is not None
     assert big.kappa.hi - big.kappa.lo < a.kappa.hi - a.kappa.lo
 
 

@@ -9,7 +9,7 @@ from toolex.labels import Label, remove_label, replace_label, stored_labels
 from toolex.store import Store
 
 
-def _label(label: str = "yes", labeller: str = "agreed", note: str = None) -> Label:
+def _label(label: str = "yes", labeller: str = "agreed", note: str | None = None) -> Label:
     return Label(
         benchmark="b",
         query_id="q1",

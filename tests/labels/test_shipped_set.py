@@ -31,20 +31,20 @@ FIELDS = {
 }
 
 
-def rows(path: int | Path = SHIPPED) -> list[Any]:
+def rows(path: Path = SHIPPED) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def jsonl(name: str) -> list[Any]:
+def jsonl(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (PASSES / name).read_text(encoding="utf-8").splitlines()]
 
 
-def key(r) -> tuple[Any, Any, Any, Any, Any]:
+def key(r: dict[str, Any]) -> tuple[str, str, int, str, str]:
     return (r["benchmark"], r["query_id"], r["slot"], r["reference"], r["candidate"])
 
 
 @pytest.mark.parametrize("path", SHIPPED_SETS, ids=lambda p: p.name)
-def test_every_set_has_the_label_shape_and_no_repeated_or_trivial_pair(path) -> None:
+def test_every_set_has_the_label_shape_and_no_repeated_or_trivial_pair(path: Path) -> None:
     data = rows(path)
     assert all(set(r) == FIELDS for r in data)
     assert len({(r["benchmark"], r["query_id"], r["reference"], r["candidate"]) for r in data}) == (

@@ -49,7 +49,7 @@ def test_trec(mini: Store, tmp_path: Path) -> None:
     result = import_run(mini, f, run="bm25", benchmark="toolret")
     assert (result.format, result.queries, result.results) == ("trec", 2, 4)
     assert _results(mini, "bm25") == EXPECTED
-    row = mini.con.execute("SELECT level, source, params->>'$.format' FROM runs").fetchone()
+    row = mini.con.execute("SELECT level, source, params->>'$.format' FROM runs").fetchall()[0]
     assert row == ("query", str(f), "trec")
 
 
@@ -74,7 +74,7 @@ def test_csv_parquet_and_toolret_json_agree(mini: Store, tmp_path: Path) -> None
         pqf,
     )
     js = tmp_path / "r.json"
-    out: dict = {}
+    out: dict[str, Any] = {}
     for q, i, s in rows:
         out.setdefault(q, {})[i] = s
     js.write_text(json.dumps(out))
@@ -121,7 +121,7 @@ def test_bad_rows(mini: Store, tmp_path: Path) -> None:
     csv.write_text("query_id,score\nmini_query_0,1\n")
     with pytest.raises(InputError, match="missing column 'item_id'"):
         import_run(mini, csv, run="r", benchmark="toolret")
-    assert mini.con.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
+    assert mini.con.execute("SELECT count(*) FROM runs").fetchall()[0][0] == 0
 
 
 def test_an_item_twice_is_found_however_it_is_spelled_or_slotted(
@@ -158,7 +158,7 @@ def test_existing_run_needs_replace_and_delete(mini: Store, tmp_path: Path) -> N
     import_run(mini, f, run="r", benchmark="toolret", replace=True)
     assert _results(mini, "r") == [("mini_query_1", "mini_tool_2", 1.0, 1)]
     assert delete_run(mini, "r") == 1
-    assert mini.con.execute("SELECT count(*) FROM run_results").fetchone()[0] == 0
+    assert mini.con.execute("SELECT count(*) FROM run_results").fetchall()[0][0] == 0
     with pytest.raises(ToolexError, match="no run named 'r'"):
         delete_run(mini, "r")
 
@@ -183,7 +183,7 @@ def test_subquery_level_is_fused_with_rrf(mini: Store, tmp_path: Path) -> None:
     assert [(g[1], g[3]) for g in got] == [(e[0], i) for i, e in enumerate(expected, start=1)]
     for g, e in zip(got, expected, strict=True):
         assert g[2] == pytest.approx(e[1], abs=1e-12)
-    assert mini.con.execute("SELECT count(*) FROM subquery_results").fetchone()[0] == 5
+    assert mini.con.execute("SELECT count(*) FROM subquery_results").fetchall()[0][0] == 5
 
 
 def test_subquery_level_needs_a_slot_on_every_row(mini: Store, tmp_path: Path) -> None:
@@ -198,4 +198,4 @@ def test_subquery_level_needs_a_slot_on_every_row(mini: Store, tmp_path: Path) -
     with pytest.raises(InputError, match="empty slot") as exc:
         import_run(mini, csv, run="s", benchmark="toolret", level="subquery")
     assert exc.value.line == 3
-    assert mini.con.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
+    assert mini.con.execute("SELECT count(*) FROM runs").fetchall()[0][0] == 0

@@ -53,7 +53,7 @@ def write_files(
 SCORES = ["1", "0.5", "0.25", "2", "1e-3", "+3.5", ".75", "7.", "0", "10E2", "0.1", "3.25"]
 
 
-def table_rows(store: Store) -> dict[str, list[tuple]]:
+def table_rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     out = {}
     for table in TABLES:
         cols = [r[0] for r in store.con.execute(f"DESCRIBE {table}").fetchall()]
@@ -62,7 +62,7 @@ def table_rows(store: Store) -> dict[str, list[tuple]]:
     return out
 
 
-def scored(store: Store, run_ids: list[str]) -> tuple:
+def scored(store: Store, run_ids: list[str]) -> tuple[Any, ...]:
     got = score(store, run_ids, metrics=METRICS, per_query=True)
     return got.rows, got.queries, got.coverage
 
@@ -171,7 +171,7 @@ NOT_PLAIN: dict[str, tuple[str, str | bytes, str | None]] = {
 
 
 @pytest.mark.parametrize("case", list(NOT_PLAIN))
-def test_files_not_plain_take_the_reference_path(tmp_path: Path, case) -> None:
+def test_files_not_plain_take_the_reference_path(tmp_path: Path, case: str) -> None:
     which, text, error = NOT_PLAIN[case]
     files: dict[str, str | bytes] = {
         "qrels": "q1 0 a 1\nq1 0 b 0\nq2 0 c 2\n",
@@ -180,7 +180,10 @@ def test_files_not_plain_take_the_reference_path(tmp_path: Path, case) -> None:
     files[which] = text
     qrels, run = tmp_path / "qrels.trec", tmp_path / "run.trec"
     for path, content in ((qrels, files["qrels"]), (run, files["run"])):
-        (path.write_bytes if isinstance(content, bytes) else path.write_text)(content)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content)
     assert plain_scoring(qrels, [run], ["run"], QRELS_BENCHMARK) is None
     if error is not None:
         with pytest.raises(InputError) as caught, direct_scoring([run], qrels_file=qrels):

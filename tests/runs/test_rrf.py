@@ -30,11 +30,11 @@ def _rank(
     return sorted(lst, key=lambda p: (-p[1], _neg(p[0])))
 
 
-def _neg(s) -> list[int]:  # sort key for item_id DESC
+def _neg(s: str) -> list[int]:  # sort key for item_id DESC
     return [-ord(c) for c in s] + [1]
 
 
-def _random_lists(seed: int):
+def _random_lists(seed: int) -> dict[tuple[str, int], list[tuple[str, float]]]:
     rnd = random.Random(seed)
     lists = {}
     for q in range(12):
@@ -103,7 +103,7 @@ def test_the_constant_is_ranx_default() -> None:
 
 @pytest.mark.parametrize("seed", SEEDS["subquery"])
 def test_subquery_rrf_equals_ranx(
-    store: Store, ranx_fused: dict[int, dict[str, dict[str, float]]], seed
+    store: Store, ranx_fused: dict[int, dict[str, dict[str, float]]], seed: int
 ) -> None:
     lists = _random_lists(seed)
     _insert_subquery_results(store, "r", lists)
@@ -177,7 +177,7 @@ def test_fusion_keeps_every_item_unless_a_depth_is_given(store: Store) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS["hybrid"])
 def test_hybrid_rrf_equals_ranx(
-    store: Store, ranx_fused: dict[int, dict[str, dict[str, float]]], seed
+    store: Store, ranx_fused: dict[int, dict[str, dict[str, float]]], seed: int
 ) -> None:
     lists = _random_lists(seed)
     # reuse the slots as the component retrievers of a hybrid for one slot-0 query text

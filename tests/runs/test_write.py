@@ -101,7 +101,7 @@ def test_a_taken_name_needs_replace(sub_store: Store) -> None:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_ranked_orders_as_duckdb_orders_the_trec_eval_rule(store: Store, seed) -> None:
+def test_ranked_orders_as_duckdb_orders_the_trec_eval_rule(store: Store, seed: int) -> None:
     """toolex.runs.write.ranked (Arrow's sort) against the rule written as DuckDB's window: the
     same rank for every row, on tie-heavy scores with -0.0 and 0.0, ids that share prefixes,
     differ in case or are not ASCII, and groups of one or two columns."""
