@@ -5,6 +5,7 @@ cut at the operating points fitted with that model, and recorded with the expans
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,7 @@ from judges.docs import required, tool
 from toolex.errors import InputError
 from toolex.judges import embedding, judges_for, make_judge
 from toolex.judges import operating_points as op
-from toolex.judges.base import ToolDoc, VerifyTask
+from toolex.judges.base import ToolDoc, Verdict, VerifyTask
 from toolex.judges.evidence import about_text
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.config import load_config
@@ -49,7 +50,7 @@ class FakeEmbedder:
         self.spec, self.key, self.model, self.dim, self.max_words = spec, spec, MINILM, 3, None
         self.seen: list[str] = []
 
-    def embed(self, texts) -> np.ndarray:
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.seen += list(texts)
         return np.tile(np.array([1.0, 0.0, 0.0], dtype=np.float32), (len(texts), 1))
 
@@ -69,7 +70,7 @@ def fake(monkeypatch: pytest.MonkeyPatch, fresh: None) -> list[FakeEmbedder]:
     made: list[FakeEmbedder] = []
     real = embedders.make_embedder
 
-    def make(spec) -> Embedder | FakeEmbedder:
+    def make(spec: str) -> Embedder | FakeEmbedder:
         if spec == "wordllama":
             return real(spec)
         made.append(FakeEmbedder(spec))
@@ -92,8 +93,10 @@ def config_file(tmp_path: Path, line: str) -> Path:
     return path
 
 
-def verify(judge: HeuristicJudge, cand: ToolDoc, ref=REF):
-    return next(judge.verify([VerifyTask("k", STEP, cand, ref, STEP)])).value
+def verify(judge: HeuristicJudge, cand: ToolDoc, ref: ToolDoc = REF) -> Verdict:
+    verdict = next(judge.verify([VerifyTask("k", STEP, cand, ref, STEP)])).value
+    assert isinstance(verdict, Verdict), verdict
+    return verdict
 
 
 # -- the default ----------------------------------------------------------------------------

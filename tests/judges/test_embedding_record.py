@@ -38,8 +38,12 @@ def minilm(tmp_path: Path) -> HeuristicJudge:
     )
 
 
-def expand(store: Store, judge: HeuristicJudge, **kw: str | bool) -> RunReport:
-    return run_expansion(store, "b", judge, search=overlap_search, **kw)
+def expand(
+    store: Store, judge: HeuristicJudge, expansion: str = "default", replace: bool = False
+) -> RunReport:
+    return run_expansion(
+        store, "b", judge, search=overlap_search, expansion=expansion, replace=replace
+    )
 
 
 def test_an_expansion_records_its_embedding_and_refuses_another(
@@ -75,9 +79,9 @@ def test_a_record_from_before_embeddings_reads_as_wordllama() -> None:
 
 
 def recorded(
-    store: Store, benchmark: str, judge_embedding: str = None
+    store: Store, benchmark: str, judge_embedding: str | None = None
 ) -> tuple[ExpansionTrust, JudgeTrust, str]:
-    config = {"judges": HEURISTIC}
+    config: dict[str, object] = {"judges": HEURISTIC}
     if judge_embedding:
         config["judge_embedding"] = judge_embedding
     store.con.execute(

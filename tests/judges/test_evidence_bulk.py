@@ -42,7 +42,9 @@ def _pairs(store: Store, benchmark: str, limit: int) -> tuple[HeuristicJudge, li
 
 
 @pytest.fixture(scope="module")
-def sample_pairs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[VerifyTask]]:
+def sample_pairs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Store, list[VerifyTask]]]:
     store = Store.open(tmp_path_factory.mktemp("bulk") / "sample.duckdb")
     load_stabletoolbench(store, data_path("sample"), name="sample")
     _, tasks = _pairs(store, "sample", 40)
@@ -53,7 +55,7 @@ def sample_pairs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[
 @pytest.fixture(scope="module")
 def toolret_pairs(
     shared_data: Path, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[Store, list[VerifyTask]]:
+) -> Iterator[tuple[Store, list[VerifyTask]]]:
     store = Store.open(tmp_path_factory.mktemp("bulk") / "toolret.duckdb")
     load_toolret(
         store, shared_data / "toolret", tasks=["gorilla-huggingface", "apibank"], name="toolret"
@@ -66,7 +68,7 @@ def toolret_pairs(
 @pytest.fixture(scope="module")
 def toolret_more_pairs(
     shared_data: Path, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[Store, list[VerifyTask]]:
+) -> Iterator[tuple[Store, list[VerifyTask]]]:
     """The two ToolRet tasks the fixture above leaves out (generated function libraries,
     tool-making code), so every shared task's documents go through both paths."""
     store = Store.open(tmp_path_factory.mktemp("bulk") / "toolret_more.duckdb")

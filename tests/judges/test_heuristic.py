@@ -10,7 +10,7 @@ import math
 
 from judges.docs import required, tool
 from toolex.judges import operating_points as op
-from toolex.judges.base import DecomposeTask, ToolDoc, VerifyTask
+from toolex.judges.base import DecomposeTask, ToolDoc, Verdict, VerifyTask
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.store import Store
 
@@ -56,8 +56,10 @@ def verify(
     ref: ToolDoc = REF,
     step: str = STEP,
     request: str = REQUEST,
-):
-    return next(judge.verify([VerifyTask("k", step, cand, ref, request)])).value
+) -> Verdict:
+    verdict = next(judge.verify([VerifyTask("k", step, cand, ref, request)])).value
+    assert isinstance(verdict, Verdict), verdict
+    return verdict
 
 
 def test_an_equivalent_of_another_provider_is_accepted_with_its_score_and_confidence() -> None:
@@ -65,7 +67,9 @@ def test_an_equivalent_of_another_provider_is_accepted_with_its_score_and_confid
     assert v.accepted
     assert v.reason.startswith("yes: all six points hold; score 3.0")
     assert f">= {op.STRICT_THRESHOLD:.2f}" in v.reason
-    assert 0.8 < v.confidence < 0.99  # the calibrated P(yes) at that score, not a certainty
+    assert (
+        v.confidence is not None and 0.8 < v.confidence < 0.99
+    )  # the calibrated P(yes) at that score, not a certainty
 
 
 def test_the_inverse_operation_is_vetoed_however_much_vocabulary_it_shares() -> None:
@@ -85,7 +89,7 @@ def test_an_id_of_the_step_nobody_holds_is_vetoed_even_when_its_words_are_the_st
 
 def test_an_unrelated_tool_is_rejected_with_the_point_it_fails() -> None:
     v = verify(HeuristicJudge(), JOKE)
-    assert not v.accepted and v.confidence < 0.05
+    assert not v.accepted and v.confidence is not None and v.confidence < 0.05
     assert v.reason.startswith("no: outputs: the step asks for code; the candidate documents")
 
 
@@ -119,6 +123,7 @@ def test_injected_instructions_never_buy_a_yes() -> None:
         doc = {**cand.doc, "description": cand.doc["description"] + INJECTION}
         poisoned = type(cand)(cand.item_id + "!", cand.name, cand.platform, doc, json.dumps(doc))
         bad = verify(judge, poisoned)
+        assert bad.confidence is not None and plain.confidence is not None
         assert bad.confidence < plain.confidence + 0.01, cand.item_id
         assert plain.accepted or not bad.accepted, cand.item_id
 
@@ -166,6 +171,6 @@ def test_an_empty_documentation_gets_a_number_never_nan() -> None:
     assert not verify(HeuristicJudge(), empty).accepted  # thin documentation is a no
     for judge in (HeuristicJudge(), HeuristicJudge(mode="prescreen")):
         v = verify(judge, empty)
-        assert math.isfinite(v.confidence)
+        assert v.confidence is not None and math.isfinite(v.confidence)
         v = verify(judge, OTHER_PROVIDER, ref=empty, step="", request="")
-        assert math.isfinite(v.confidence)
+        assert v.confidence is not None and math.isfinite(v.confidence)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from llm.llm_support import (
@@ -19,7 +20,7 @@ from llm.scripted_answers import _k_of, task_text
 
 from toolex.errors import InputError
 from toolex.judges import judges_for, make_judge, parse, parse_spec
-from toolex.judges.base import Estimate, Judge, SubQuery, Verdict, VerifyTask
+from toolex.judges.base import Estimate, SubQuery, Verdict, VerifyTask
 from toolex.judges.llm import LLMJudge
 from toolex.llm.config import LLMConfig
 from toolex.llm.ledger import Ledger
@@ -28,7 +29,7 @@ from toolex.pipeline.config import ToolexConfig
 from toolex.store import Store
 
 
-def responder(provider, body) -> str:
+def responder(provider: str, body: dict[str, Any]) -> str:
     """Decompose: name the step after the tool's topic; verify: yes iff the candidate's topic
     equals the sub-query's; audit: yes iff two tools."""
     text = task_text(body)
@@ -61,13 +62,15 @@ SPECS = {"openai": "openai:gpt-4o-mini", "anthropic": "anthropic:claude-3-5-haik
 @pytest.fixture(params=["openai", "anthropic"])
 def judge_and_server(
     request: pytest.FixtureRequest, llm_env: dict[str, str], store: Store
-) -> Iterator[tuple[Judge, ScriptedServer]]:
+) -> Iterator[tuple[LLMJudge, ScriptedServer]]:
     with ScriptedServer(responder) as s:
         base = s.url + ("/v1" if request.param == "openai" else "")
-        yield make_judge(SPECS[request.param], store, base_url=base, max_in_flight=4), s
+        judge = make_judge(SPECS[request.param], store, base_url=base, max_in_flight=4)
+        assert isinstance(judge, LLMJudge)
+        yield judge, s
 
 
-def test_decompose_outcomes(judge_and_server: tuple[Judge, ScriptedServer]) -> None:
+def test_decompose_outcomes(judge_and_server: tuple[LLMJudge, ScriptedServer]) -> None:
     judge, _ = judge_and_server
     tasks = decompose_tasks(3)
     got = {o.key: o for o in judge.decompose(tasks)}
@@ -88,7 +91,7 @@ def test_decompose_outcomes(judge_and_server: tuple[Judge, ScriptedServer]) -> N
     assert row["prompt_version"].startswith("decompose-") and row["latency_ms"] > 0
 
 
-def test_verify_outcomes(judge_and_server: tuple[Judge, ScriptedServer]) -> None:
+def test_verify_outcomes(judge_and_server: tuple[LLMJudge, ScriptedServer]) -> None:
     judge, server = judge_and_server
     tasks = verify_tasks(8)  # candidate i has topic i % 8, sub-query i has topic i % 8
     swapped = [
@@ -105,18 +108,23 @@ def test_verify_outcomes(judge_and_server: tuple[Judge, ScriptedServer]) -> None
     assert server.count("chat") + server.count("messages") == 10
 
 
-def test_audit_outcomes(judge_and_server: tuple[Judge, ScriptedServer]) -> None:
+def test_audit_outcomes(judge_and_server: tuple[LLMJudge, ScriptedServer]) -> None:
     judge, _ = judge_and_server
     got = list(judge.audit(audit_tasks(3)))
     assert sorted(o.key for o in got) == ["q0/0", "q1/1", "q2/2"]
-    assert all(o.ok and (o.value.accepted, o.value.reason) == (True, "all covered") for o in got)
+    assert all(
+        o.ok
+        and isinstance(o.value, Verdict)
+        and (o.value.accepted, o.value.reason) == (True, "all covered")
+        for o in got
+    )
 
 
 def test_injected_yes_changes_nothing(llm_env: dict[str, str], store: Store) -> None:
     """A model that obeys the injection replies with prose around the JSON: that is malformed,
     recorded and retried, never read as a yes."""
 
-    def gullible(provider, body) -> str:
+    def gullible(provider: str, body: dict[str, Any]) -> str:
         text = task_text(body)
         if "ignore the rules" in text:
             return 'Sure. As instructed: {"verdict": "yes", "reason": "approved"}'

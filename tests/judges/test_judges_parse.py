@@ -122,7 +122,7 @@ def test_decomposition_sorted_by_tool_and_mapped_to_items() -> None:
         ([(0, "retrieve the forecast"), (1, "ask the currency converter")], "'Currency Converter'"),
     ],
 )
-def test_bad_decompositions_are_errors(entries, why: str) -> None:
+def test_bad_decompositions_are_errors(entries: list[tuple[int, str]], why: str) -> None:
     with pytest.raises(AnswerError) as info:
         parse_decomposition(answer(*entries), TOOLS)
     assert why in str(info.value)
@@ -166,7 +166,7 @@ def test_ordinary_words_that_are_also_names_do_not_count_as_leaks() -> None:
         ("Sure! {", "it is not valid JSON (Expecting value at character 0); write the JSON"),
     ],
 )
-def test_rejections_name_the_problem_for_the_model(text, hint: str) -> None:
+def test_rejections_name_the_problem_for_the_model(text: str, hint: str) -> None:
     """The retry shows the model its answer and this hint (toolex/llm/executor.py)."""
     parser = parse_verdict if "verdict" in text or text.startswith("Sure") else None
     with pytest.raises(Rejected) as info:
@@ -182,7 +182,7 @@ def test_rejections_name_the_problem_for_the_model(text, hint: str) -> None:
     ],
     ids=["nested", "long-number"],
 )
-def test_answers_that_crash_json_are_rejections(text) -> None:
+def test_answers_that_crash_json_are_rejections(text: str) -> None:
     with pytest.raises(Rejected, match="not valid JSON") as info:
         parse_verdict(text)
     assert info.value.hint == "it is not the JSON object asked for"
@@ -228,9 +228,10 @@ def plan(*entries: tuple[int, str, str, str]) -> str:
     return json.dumps({"subqueries": [dict(zip(keys, e, strict=True)) for e in entries]})
 
 
-def rejection(text: str, request=REQUEST) -> AnswerError:
+def rejection(text: str, request: str = REQUEST) -> Rejected:
     with pytest.raises(AnswerError) as info:
         parse_decomposition(text, TOOLS, request)
+    assert isinstance(info.value, Rejected)  # the parser's rejections carry hint and fallback
     return info.value
 
 
@@ -269,7 +270,7 @@ def rejection(text: str, request=REQUEST) -> AnswerError:
     ],
 )
 def test_plans_that_are_not_split_or_name_tools_in_operation_or_entity_are_refused(
-    entries, message: str, hint: str
+    entries: list[tuple[int, str, str, str]], message: str, hint: str
 ) -> None:
     refused = rejection(plan(*entries))
     assert message in str(refused)
@@ -321,6 +322,7 @@ def test_texts_at_fault_are_rebuilt_from_operation_and_entity_as_a_fallback() ->
     duplicated = rejection(
         plan((0, "retrieve", "forecast", "do it"), (1, "convert", "dollars", "do it"))
     )
+    assert duplicated.fallback is not None
     assert [e["text"] for e in duplicated.fallback["subqueries"]] == [
         "retrieve forecast",
         "convert dollars",
@@ -336,7 +338,9 @@ def test_texts_at_fault_are_rebuilt_from_operation_and_entity_as_a_fallback() ->
         [(0, "retrieve", "data", "call get_forecast"), (1, "retrieve", "data", "retrieve data")],
     ],
 )
-def test_no_fallback_where_the_rebuild_would_not_be_a_plan(entries) -> None:
+def test_no_fallback_where_the_rebuild_would_not_be_a_plan(
+    entries: list[tuple[int, str, str, str]],
+) -> None:
     assert rejection(plan(*entries)).fallback is None
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Collection, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +28,7 @@ INJECTION = (
 )
 
 
-def tooldoc(item_id: str, doc: dict[str, Sequence[Collection[str]]], platform: str) -> ToolDoc:
+def tooldoc(item_id: str, doc: dict[str, Any], platform: str) -> ToolDoc:
     return ToolDoc(item_id, doc["name"], platform, doc, render_doc(doc, platform=platform))
 
 
@@ -95,7 +95,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("stage", sorted(CASES))
-def test_rendered_prompt_matches_golden_file(stage) -> None:
+def test_rendered_prompt_matches_golden_file(stage: str) -> None:
     system, user = CASES[stage]
     text = f"{system}\n\n===== user =====\n\n{user}"
     path = GOLDEN / f"{stage}.txt"

@@ -58,7 +58,7 @@ CHAIN = (Handoff(0, 1, "token"),)
 def task(
     tools: tuple[ToolDoc, ToolDoc] | tuple[ToolDoc],
     reference: tuple[ToolDoc, ToolDoc] | tuple[ToolDoc],
-    handoffs: tuple[Handoff] = (),
+    handoffs: tuple[Handoff, ...] = (),
     query: str = "Log in and list my orders",
     subs: tuple[str] | tuple[str, str] = SUBS,
 ) -> AuditTask:

@@ -9,6 +9,8 @@ candidate, or a behaviour its documentation states."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from judges.test_round4_classes import card, first, function, passes
 from toolex.judges import roles, specifics
 from toolex.judges.step import step_of
@@ -144,7 +146,7 @@ def test_the_bulk_reader_agrees_with_the_per_pair_reader_on_every_class() -> Non
     from toolex.judges.evidence import EvidenceReader
     from toolex.judges.evidence_bulk import read_many
 
-    def embed(texts) -> np.ndarray:  # a deterministic unit vector per text
+    def embed(texts: Sequence[str]) -> np.ndarray:  # a deterministic unit vector per text
         rows = [np.random.default_rng(sum(map(ord, t))).normal(size=8) for t in texts]
         return np.array([r / np.linalg.norm(r) for r in rows])
 

@@ -20,13 +20,13 @@ def test_beir_fixture(store: Store, data_dir: Path) -> None:
         ("q1", "t1", 1, 1),
         ("q2", "t3", 1, 0),
     ]
-    text = store.con.execute("SELECT text FROM items WHERE item_id = 't1'").fetchone()[0]
+    text = store.con.execute("SELECT text FROM items WHERE item_id = 't1'").fetchall()[0][0]
     assert text == (
         "name: weather_now\nplatform: OpenMeteo\ndescription: Current weather for a city."
     )
-    assert store.con.execute(
-        "SELECT name, platform FROM items WHERE item_id = 't1'"
-    ).fetchone() == ("weather_now", "OpenMeteo")
+    assert store.con.execute("SELECT name, platform FROM items WHERE item_id = 't1'").fetchall()[
+        0
+    ] == ("weather_now", "OpenMeteo")
 
 
 def test_beir_other_split_missing(store: Store, data_dir: Path) -> None:

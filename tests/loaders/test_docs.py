@@ -18,7 +18,7 @@ def test_real_augmented_apibank_docs(store: Store, shared_data: Path) -> None:
     assert load_docs(store, f, benchmark="toolret", rendering="gpt-4o-mini").status == "unchanged"
     text = store.con.execute(
         "SELECT text FROM item_docs WHERE item_id = 'apibank_tool_0' AND rendering = 'gpt-4o-mini'"
-    ).fetchone()[0]
+    ).fetchall()[0][0]
     assert text.startswith(
         "name: GetUserToken\ndescription: Authenticate a user by verifying their username"
         " and password"

@@ -40,7 +40,7 @@ def test_repeated_qrels_lines_are_merged_keeping_the_max(store: Store, tmp_path:
     assert result.qrels == 3
     assert store.con.execute(
         "SELECT relevance FROM qrels WHERE query_id = 'q1' AND item_id = 't1'"
-    ).fetchone() == (3,)
+    ).fetchall()[0] == (3,)
     assert any("2 qrels line(s) repeat a (query id, corpus id) pair" in n for n in result.notes)
 
 
@@ -79,11 +79,11 @@ def test_a_packed_corpus_loads_name_platform_category_and_parameters(
     assert any("packed ToolBench fields" in n for n in result.notes)
     row = store.con.execute(
         "SELECT name, platform, category, text FROM items WHERE item_id = 's1'"
-    ).fetchone()
+    ).fetchall()[0]
     assert row[:3] == ("Live Scores", "Soccer Data", "Sports")
     assert "parameters: league (string, required)" in row[3]
     assert "description: Live scores" in row[3]
-    assert store.con.execute("SELECT category FROM items WHERE item_id = 't3'").fetchone() == (
+    assert store.con.execute("SELECT category FROM items WHERE item_id = 't3'").fetchall()[0] == (
         "finance",
     )
 
@@ -98,7 +98,7 @@ def test_skillret_sample_loads_skills_as_items(store: Store) -> None:
     ]
     kinds = store.con.execute("SELECT DISTINCT kind FROM items").fetchall()
     assert kinds == [("skill",)]
-    text = store.con.execute("SELECT text FROM items WHERE item_id = 'pdf-merge'").fetchone()[0]
+    text = store.con.execute("SELECT text FROM items WHERE item_id = 'pdf-merge'").fetchall()[0][0]
     assert text.startswith("name: pdf-merge\ndescription: Merge several PDF") and "pypdf" in text
     tasks = dict(store.con.execute("SELECT query_id, task FROM queries").fetchall())
     assert tasks["sq2"] == "multi_skill_composition"

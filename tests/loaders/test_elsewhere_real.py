@@ -31,11 +31,11 @@ def test_packed_beir_stabletoolbench_loads_as_stabletoolbench(
         "SELECT count(*) FROM items b JOIN items s USING (item_id) WHERE b.benchmark = 'beir' "
         "AND s.benchmark = 'stabletoolbench' AND (b.name IS DISTINCT FROM s.name "
         "OR b.platform IS DISTINCT FROM s.platform OR b.category IS DISTINCT FROM s.category)"
-    ).fetchone()[0]
+    ).fetchall()[0][0]
     assert differ == 0
     assert store.con.execute(
         "SELECT count(*) FROM items WHERE benchmark = 'beir' AND name IS NULL"
-    ).fetchone() == (0,)
+    ).fetchall()[0] == (0,)
 
 
 def test_packed_beir_expands_without_degenerating(shared_data: Path, tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import socket
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -22,7 +23,7 @@ def connections(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     made: list[object] = []
     real = socket.socket.connect
 
-    def connect(self: socket.socket, address: object) -> None:
+    def connect(self: socket.socket, address: Any) -> None:  # socket's own address type
         made.append(address)
         real(self, address)
 
@@ -53,7 +54,7 @@ def test_unreachable_hub_fails_fast(
             store, ["apibank"], cache_dir=tmp_path, endpoint=f"http://127.0.0.1:{port}"
         )
     assert made == [("127.0.0.1", port)]  # one probe, refused: no retries with backoff
-    assert store.con.execute("SELECT count(*) FROM benchmarks").fetchone()[0] == 0
+    assert store.con.execute("SELECT count(*) FROM benchmarks").fetchall()[0][0] == 0
 
 
 def test_unknown_task(store: Store, tmp_path: Path) -> None:
@@ -88,9 +89,9 @@ def test_cached_files_load_offline(
     )
     result = load_toolret_hub(store, ["apibank"], cache_dir=tmp_path)
     assert (result.items, result.queries, result.qrels) == (1, 1, 1)
-    row = store.con.execute("SELECT format, source FROM benchmarks").fetchone()
+    row = store.con.execute("SELECT format, source FROM benchmarks").fetchall()[0]
     assert row[0] == "hub" and row[1].startswith("hf://datasets/mangopy/ToolRet-Queries+")
-    assert store.con.execute("SELECT category FROM items").fetchone()[0] == "web"
+    assert store.con.execute("SELECT category FROM items").fetchall()[0][0] == "web"
 
 
 class _ScriptedHub:
@@ -188,6 +189,6 @@ def test_download_through_huggingface_hub(
         in hub.paths
     )
     assert (tmp_path / "ToolRet-Queries/apibank/queries-00000-of-00001.parquet").is_file()
-    assert store.con.execute("SELECT source FROM benchmarks").fetchone()[0] == (
+    assert store.con.execute("SELECT source FROM benchmarks").fetchall()[0][0] == (
         "hf://datasets/mangopy/ToolRet-Queries+mangopy/ToolRet-Tools@main+main"
     )

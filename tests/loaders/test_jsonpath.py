@@ -39,7 +39,7 @@ TOOL = {
         ("{tool_name}::{missing}", MISSING),
     ],
 )
-def test_a_path_finds_what_it_names(path: str, found) -> None:
+def test_a_path_finds_what_it_names(path: str, found: object) -> None:
     assert resolve(parse(path), TOOL) == found
 
 
@@ -80,7 +80,8 @@ def test_locate_gives_each_nested_record_its_position_and_enclosing_records() ->
     top = {"tools": [{"tool_name": "A", "apis": [{"n": 1}, {"n": 2}]},
                      {"tool_name": "B", "apis": [{"n": 3}]}]}  # fmt: skip
     found = locate(parse_path("tools[*].apis"), top)
-    assert [(rec["n"], at, [a.get("tool_name") for a in chain]) for rec, at, chain in found] == [
+    names = [[a.get("tool_name") for a in chain if isinstance(a, dict)] for _, _, chain in found]
+    assert [(rec["n"], at, n) for (rec, at, _), n in zip(found, names, strict=True)] == [
         (1, "tools[0].apis[0]", [None, "A"]),
         (2, "tools[0].apis[1]", [None, "A"]),
         (3, "tools[1].apis[0]", [None, "B"]),

@@ -15,8 +15,8 @@ from toolex.runs import import_run
 from toolex.store import Store
 
 
-def _plain(tmp_path: Path, qrels: list[dict], item_id: str = "t1") -> list[Path]:
-    rows = {
+def _plain(tmp_path: Path, qrels: list[dict[str, object]], item_id: str = "t1") -> list[Path]:
+    rows: dict[str, list[dict[str, object]]] = {
         "items": [{"id": item_id, "text": "merge PDFs"}, {"id": "t2", "text": "split PDFs"}],
         "queries": [{"id": "q1", "text": "merge then split"}],
         "qrels": qrels,
@@ -37,7 +37,7 @@ def _plain(tmp_path: Path, qrels: list[dict], item_id: str = "t1") -> list[Path]
     ],
 )
 def test_a_slot_that_leaves_a_gap_is_refused_at_its_line(
-    store: Store, tmp_path: Path, slots, line: int, message: str
+    store: Store, tmp_path: Path, slots: list[int], line: int, message: str
 ) -> None:
     pairs = zip(("t1", "t2"), slots, strict=True)
     qrels = [{"query_id": "q1", "item_id": i, "slot": s} for i, s in pairs]
@@ -54,6 +54,7 @@ def test_an_id_with_a_control_character_is_refused_where_it_is_read(
     with pytest.raises(InputError) as info:
         load_plain(store, *_plain(tmp_path, [{"query_id": "q1", "item_id": "t1"}], "t\u00001"),
                    name="b")  # fmt: skip
+    assert info.value.path is not None
     assert (info.value.path.endswith("items.jsonl"), info.value.line, info.value.field) == (
         True,
         1,

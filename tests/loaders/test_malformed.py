@@ -23,11 +23,18 @@ from toolex.store import Store
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
+# what a mutation returns: (file, line, record, field, the message's start)
+Case = tuple[Path, int, str | None, str | None, str]
+Mutate = Callable[[Path], Case]
+# a BEIR or plain case: (file name, line, the new line, record, field, the message's start)
+CopyCase = tuple[str, int, str, str | None, str | None, str]
+
+
 def _line_of(text: str, needle: str, delta: int = 0) -> int:
     return text[: text.index(needle)].count("\n") + 1 + delta
 
 
-def _dump(path: Path, value) -> str:
+def _dump(path: Path, value: object) -> str:
     text = json.dumps(value, indent=1, ensure_ascii=False)
     path.write_text(text, encoding="utf-8")
     return text
@@ -36,7 +43,7 @@ def _dump(path: Path, value) -> str:
 @pytest.fixture(scope="module")
 def world(
     shared_data: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[Store, dict[Any, Any]]]:
+) -> Iterator[tuple[Store, dict[str, object]]]:
     """A store holding real apibank, real G3_instruction, the BEIR and plain fixtures."""
     root = tmp_path_factory.mktemp("world")
     store = Store.open(root / "w.duckdb")
@@ -138,7 +145,7 @@ def _bad_byte(f: Path, needle: bytes) -> tuple[Path, int, None, None, str]:
     )
 
 
-def toolret_encoding(d: Path):
+def toolret_encoding(d: Path) -> Case:
     return _bad_byte(d / "tools.json", b"GetUserToken")
 
 
@@ -154,7 +161,7 @@ def toolret_encoding(d: Path):
     ],
 )
 def test_toolret_malformed_copy(
-    world: tuple[Store, dict[Any, Any]], shared_data: Path, tmp_path: Path, mutate
+    world: tuple[Store, dict[str, object]], shared_data: Path, tmp_path: Path, mutate: Mutate
 ) -> None:
     store, before = world
     folder = _toolret_copy(shared_data, tmp_path)
@@ -175,7 +182,7 @@ def _stb_copy(shared_data: Path, tmp: Path) -> Path:
     return dst / "G3_instruction.json"
 
 
-def _stb_edit(f: Path, edit: Callable[[int], Any]) -> tuple[str, Any]:
+def _stb_edit(f: Path, edit: Callable[[list[dict[str, Any]]], object]) -> tuple[str, object]:
     recs = json.loads(f.read_text(encoding="utf-8"))
     qid = edit(recs)
     text = _dump(f, recs)
@@ -189,7 +196,7 @@ def stb_malformed(f: Path) -> tuple[Path, int, None, None, str]:
 
 
 def stb_missing(f: Path) -> tuple[Path, Any, str, str, str]:
-    def edit(recs):
+    def edit(recs: list[dict[str, Any]]) -> object:
         del recs[2]["query"]
         return recs[2]["query_id"]
 
@@ -205,7 +212,7 @@ def stb_missing(f: Path) -> tuple[Path, Any, str, str, str]:
 
 
 def stb_duplicate(f: Path) -> tuple[Path, Any, str, str, str]:
-    def edit(recs):
+    def edit(recs: list[dict[str, Any]]) -> object:
         recs[4]["query_id"] = recs[3]["query_id"]
         return recs[3]["query_id"]
 
@@ -216,7 +223,7 @@ def stb_duplicate(f: Path) -> tuple[Path, Any, str, str, str]:
 
 
 def stb_dangling(f: Path) -> tuple[Path, Any, str, str, str]:
-    def edit(recs):
+    def edit(recs: list[dict[str, Any]]) -> object:
         recs[1]["relevant APIs"][0] = ["NoTool", "nope"]
         return recs[1]["query_id"]
 
@@ -232,7 +239,7 @@ def stb_dangling(f: Path) -> tuple[Path, Any, str, str, str]:
 
 
 def stb_empty(f: Path) -> tuple[Path, int, str, str, str]:
-    def edit(recs):
+    def edit(recs: list[dict[str, Any]]) -> object:
         recs[0]["query"] = ""
         return recs[0]["query_id"]
 
@@ -240,7 +247,7 @@ def stb_empty(f: Path) -> tuple[Path, int, str, str, str]:
     return f, 2, f"G3_instruction:{qid}", "query", "empty text"
 
 
-def stb_encoding(f: Path):
+def stb_encoding(f: Path) -> Case:
     return _bad_byte(f, b'"query":')
 
 
@@ -248,7 +255,7 @@ def stb_encoding(f: Path):
     "mutate", [stb_malformed, stb_missing, stb_duplicate, stb_dangling, stb_empty, stb_encoding]
 )
 def test_stabletoolbench_malformed_copy(
-    world: tuple[Store, dict[Any, Any]], shared_data: Path, tmp_path: Path, mutate
+    world: tuple[Store, dict[str, object]], shared_data: Path, tmp_path: Path, mutate: Mutate
 ) -> None:
     store, before = world
     f = _stb_copy(shared_data, tmp_path)
@@ -299,7 +306,9 @@ BEIR_CASES = [
 
 
 @pytest.mark.parametrize("case", BEIR_CASES, ids=[c[-1] for c in BEIR_CASES])
-def test_beir_malformed_copy(world: tuple[Store, dict[Any, Any]], tmp_path: Path, case) -> None:
+def test_beir_malformed_copy(
+    world: tuple[Store, dict[str, object]], tmp_path: Path, case: CopyCase
+) -> None:
     store, before = world
     name, line, new, record, field, message = case
     root = tmp_path / "beir"
@@ -311,7 +320,7 @@ def test_beir_malformed_copy(world: tuple[Store, dict[Any, Any]], tmp_path: Path
     assert store_state(store) == before
 
 
-def test_beir_encoding(world: tuple[Store, dict[Any, Any]], tmp_path: Path) -> None:
+def test_beir_encoding(world: tuple[Store, dict[str, object]], tmp_path: Path) -> None:
     store, before = world
     root = tmp_path / "beir"
     shutil.copytree(DATA / "beir", root)
@@ -339,7 +348,9 @@ PLAIN_CASES = [
 
 
 @pytest.mark.parametrize("case", PLAIN_CASES, ids=[c[-1] for c in PLAIN_CASES])
-def test_plain_malformed_copy(world: tuple[Store, dict[Any, Any]], tmp_path: Path, case) -> None:
+def test_plain_malformed_copy(
+    world: tuple[Store, dict[str, object]], tmp_path: Path, case: CopyCase
+) -> None:
     store, before = world
     name, line, new, record, field, message = case
     root = tmp_path / "plain"
@@ -358,7 +369,7 @@ def test_plain_malformed_copy(world: tuple[Store, dict[Any, Any]], tmp_path: Pat
     assert store_state(store) == before
 
 
-def test_plain_encoding(world: tuple[Store, dict[Any, Any]], tmp_path: Path) -> None:
+def test_plain_encoding(world: tuple[Store, dict[str, object]], tmp_path: Path) -> None:
     store, before = world
     root = tmp_path / "plain"
     shutil.copytree(DATA / "plain", root)
@@ -376,7 +387,9 @@ def test_plain_encoding(world: tuple[Store, dict[Any, Any]], tmp_path: Path) -> 
     assert store_state(store) == before
 
 
-def _check(err: InputError, path: Path, line: int, record: None, field: None, message: str) -> None:
+def _check(
+    err: InputError, path: Path, line: int, record: str | None, field: str | None, message: str
+) -> None:
     import re
 
     assert err.path == str(path)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -60,7 +61,7 @@ def _load(tmp_path: Path, name: str, args: list[str]) -> tuple[Store, str]:
     return Store.open(db), res.stderr
 
 
-def _rows(store: Store, sql: str) -> list[tuple]:
+def _rows(store: Store, sql: str) -> list[tuple[Any, ...]]:
     return store.con.execute(sql).fetchall()
 
 

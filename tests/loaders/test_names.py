@@ -11,7 +11,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.loaders.names import name_from_text
@@ -67,7 +67,7 @@ def _write(tmp_path: Path, items: list[dict[str, str]]) -> None:
     (tmp_path / "queries.jsonl").write_text("\n".join(json.dumps(q) for q in queries) + "\n")
 
 
-def _load(tmp_path: Path) -> CliRunner:
+def _load(tmp_path: Path) -> Result:
     res = CliRunner().invoke(cli, [
         "load", "plain", "--db", str(tmp_path / "s.duckdb"), "--name", "t",
         "--items", str(tmp_path / "items.jsonl"), "--queries", str(tmp_path / "queries.jsonl"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -41,7 +42,7 @@ def _load(tmp_path: Path, *args: str, items: Path = SEAL / "tool.jsonl",
     ])  # fmt: skip
 
 
-def _edges(tmp_path: Path) -> list[tuple]:
+def _edges(tmp_path: Path) -> list[tuple[Any, ...]]:
     with Store.open(tmp_path / "s.duckdb", read_only=True) as store:
         return store.con.execute(
             "SELECT query_id, producer_slot, consumer_slot, value FROM dependency_edges "
@@ -92,7 +93,9 @@ def test_the_plain_schema_reads_outputs_and_arguments_under_their_own_names(tmp_
          "a step's outputs are placeholder names (strings), found 7", "responses"),
     ],
 )  # fmt: skip
-def test_a_broken_placeholder_is_located(tmp_path: Path, calling, message: str, field: str) -> None:
+def test_a_broken_placeholder_is_located(
+    tmp_path: Path, calling: list[dict[str, object]], message: str, field: str
+) -> None:
     queries = tmp_path / "q.jsonl"
     queries.write_text(json.dumps({"id": "q", "query": "x", "calling": calling}) + "\n")
     res = _load(tmp_path, *MAPS, *CHAINS, queries=queries)

@@ -60,7 +60,7 @@ def test_plain_skill_benchmark(store: Store, data_dir: Path) -> None:
     ]
     q = store.con.execute(
         "SELECT instruction, category FROM queries WHERE query_id = 's1'"
-    ).fetchone()
+    ).fetchall()[0]
     assert q == ("Find skills for the request.", "documents")
 
 
@@ -83,7 +83,9 @@ def test_plain_parquet(store: Store, data_dir: Path, tmp_path: Path) -> None:
         paths.append(tmp_path / f"{name}.parquet")
     result = load_plain(store, *paths, name="skills")
     assert (result.items, result.queries, result.qrels) == (3, 2, 3)
-    assert store.con.execute("SELECT count(*) FROM items WHERE kind = 'skill'").fetchone()[0] == 1
+    assert (
+        store.con.execute("SELECT count(*) FROM items WHERE kind = 'skill'").fetchall()[0][0] == 1
+    )
 
 
 def test_a_top_level_object_is_named_as_such_by_the_command(tmp_path: Path) -> None:

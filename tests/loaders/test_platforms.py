@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,13 +34,23 @@ from toolex.store import Store
          {"description": "Use the Hugging Face Inference API."}, (None, None)),
     ],
 )  # fmt: skip
-def test_derivation_rules(item_id: str, task: str, category: str, doc, expected) -> None:
+def test_derivation_rules(
+    item_id: str,
+    task: str,
+    category: str,
+    doc: dict[str, str],
+    expected: tuple[str | None, str | None],
+) -> None:
     prefix = task.replace("-", "_") + "_tool_"
     assert toolret_platform(item_id, task, category, doc, prefix) == expected
 
 
 def test_spellings_differing_in_case_are_one_provider() -> None:
-    rows = [{"platform": "TikTok"}, {"platform": "Tiktok"}, {"platform": None}]
+    rows: list[dict[str, Any]] = [
+        {"platform": "TikTok"},
+        {"platform": "Tiktok"},
+        {"platform": None},
+    ]
     fold(rows)
     assert [r["platform"] for r in rows] == ["TikTok", "TikTok", None]
 
@@ -60,6 +71,6 @@ def test_shared_toolret_tasks_per_task_coverage_in_the_load_summary(
     )
     stored = store.con.execute(
         "SELECT count(*) FROM items WHERE platform IS NOT NULL AND platform_source IS NULL"
-    ).fetchone()
+    ).fetchall()[0]
     assert stored == (0,)  # every platform says where it came from
     assert coverage([]) == []

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -84,7 +85,9 @@ OBJECT = '{\n  "items": [\n    {"id": "a", "text": "x"}\n  ]\n}\n'
 @pytest.mark.parametrize(
     "read", [read_records, read_json_array, lambda p: read_json_array(p, lines_json=False)]
 )
-def test_a_json_file_holding_one_object_says_so(tmp_path: Path, read) -> None:
+def test_a_json_file_holding_one_object_says_so(
+    tmp_path: Path, read: Callable[[Path], object]
+) -> None:
     """Issue 25, point 11: it was "malformed JSON line (column 1)"."""
     f = tmp_path / "tools.json"
     f.write_text(OBJECT, encoding="utf-8")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -18,7 +19,12 @@ from toolex.store import Store
 DATA = Path(__file__).resolve().parents[1] / "data" / "skillret"
 
 
-def write(root: Path, skills: list[dict], queries: list[dict], qrels: list[dict]) -> Path:
+def write(
+    root: Path,
+    skills: list[dict[str, Any]],
+    queries: list[dict[str, Any]],
+    qrels: list[dict[str, Any]],
+) -> Path:
     for part, rows in (("skills", skills), ("queries", queries), ("qrels", qrels)):
         (root / part).mkdir(parents=True, exist_ok=True)
         text = "\n".join(json.dumps(r) for r in rows)
@@ -26,7 +32,7 @@ def write(root: Path, skills: list[dict], queries: list[dict], qrels: list[dict]
     return root
 
 
-def skill(i: str) -> dict:
+def skill(i: str) -> dict[str, Any]:
     return {"id": i, "name": i, "description": f"the skill {i}"}
 
 
@@ -34,7 +40,7 @@ def load(db: str, root: Path, *args: str) -> Result:
     return CliRunner().invoke(cli, ["load", "skillret", str(root), "--db", db, *args])
 
 
-def combinations(db: str, expansion: str = "substitutable") -> dict:
+def combinations(db: str, expansion: str = "substitutable") -> dict[tuple[str, int], list[str]]:
     with Store.open(db, read_only=True) as store:
         rows = store.con.execute(
             "SELECT c.query_id, c.combo_id, list(i.item_id ORDER BY i.slot) FROM combinations c "
@@ -57,8 +63,8 @@ def test_substitutable_labels_are_an_expansion_s_valid_combinations(tmp_path: Pa
     assert "1 'functionally substitutable' qrel(s)" in res.stderr
     assert "expansion 'substitutable': 1 valid combination(s) of 1 queries" in res.stderr
     with Store.open(db, read_only=True) as store:
-        (source,) = store.con.execute("SELECT source FROM benchmarks").fetchone()
-        (qrels,) = store.con.execute("SELECT count(*) FROM qrels").fetchone()
+        (source,) = store.con.execute("SELECT source FROM benchmarks").fetchall()[0]
+        (qrels,) = store.con.execute("SELECT count(*) FROM qrels").fetchall()[0]
     assert "(SkillRet version unknown (4 test queries; v1.0 has 4,997 test" in source
     assert qrels == 6  # the old labels stay the seeds: old scores do not move
     again = load(db, DATA)  # the same content: unchanged, the expansion as it was
@@ -108,7 +114,7 @@ def test_a_multi_skill_query_places_a_substitute_on_the_seed_it_names(tmp_path: 
                for n in data.benchmark.notes)  # fmt: skip
     combos: dict[int, list[str]] = {}
     for rec, _ in substitute_records(data):
-        combos.setdefault(rec["combo_id"], []).append(rec["item_id"])
+        combos.setdefault(int(str(rec["combo_id"])), []).append(str(rec["item_id"]))
     # each slot its seed or its substitute, the original left out
     assert sorted(combos.values()) == [["a", "b2"], ["a2", "b"], ["a2", "b2"]]
 

@@ -35,13 +35,13 @@ def loaded(
 
 
 @pytest.mark.parametrize("group", sorted(GROUPS))
-def test_every_group_has_its_counts(loaded: tuple[Store, LoadResult], group) -> None:
+def test_every_group_has_its_counts(loaded: tuple[Store, LoadResult], group: str) -> None:
     store, _ = loaded
     n_queries, hist = GROUPS[group]
     assert (
         store.con.execute(
             "SELECT count(*) FROM queries WHERE task = ? AND category = ?", [group, group[:2]]
-        ).fetchone()[0]
+        ).fetchall()[0][0]
         == n_queries
     )
     rows = store.con.execute(
@@ -60,7 +60,7 @@ def test_library_is_the_union_of_api_lists(loaded: tuple[Store, LoadResult]) -> 
         store.con.execute(
             "SELECT count(*) FROM items"
             " WHERE item_id <> platform || '::' || name OR category IS NULL"
-        ).fetchone()[0]
+        ).fetchall()[0][0]
         == 0
     )
     # notes report what was merged: 12 conflicting api_list docs, 4 repeated relevant APIs
@@ -78,7 +78,7 @@ def test_ids_and_label_order(loaded: tuple[Store, LoadResult], shared_data: Path
     assert [g[0] for g in got] == [f"{t}::{a}" for t, a in rec["relevant APIs"]]
     item = store.con.execute(
         "SELECT platform, category, text FROM items WHERE item_id = 'Simple YouTube Search::Search'"
-    ).fetchone()
+    ).fetchall()[0]
     assert item[:2] == ("Simple YouTube Search", "Data")
     assert item[2].startswith(
         "name: Search\nplatform: Simple YouTube Search\ndescription: Make youtube search\n"

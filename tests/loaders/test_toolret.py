@@ -44,20 +44,20 @@ def test_task_map_is_toolrets_35_tasks() -> None:
 
 
 @pytest.mark.parametrize("task", sorted(README))
-def test_every_task_has_the_readme_counts(loaded: tuple[Store, LoadResult], task) -> None:
+def test_every_task_has_the_readme_counts(loaded: tuple[Store, LoadResult], task: str) -> None:
     store, _ = loaded
     category, n_queries, n_tools, hist = README[task]
     assert (
         store.con.execute(
             "SELECT count(*) FROM queries WHERE task = ? AND category = ?", [task, category]
-        ).fetchone()[0]
+        ).fetchall()[0][0]
         == n_queries
     )
     assert (
         store.con.execute(
             "SELECT count(*) FROM items WHERE task = ? AND category = ? AND kind = 'tool'",
             [task, category],
-        ).fetchone()[0]
+        ).fetchall()[0][0]
         == n_tools
     )
     rows = store.con.execute(
@@ -81,9 +81,9 @@ def test_totals_and_slots(loaded: tuple[Store, LoadResult]) -> None:
         "SELECT item_id FROM qrels WHERE query_id = 'apibank_query_0' ORDER BY slot"
     ).fetchall()
     assert first == [("apibank_tool_33",), ("apibank_tool_53",)]
-    instr = store.con.execute("SELECT count(*) FROM queries WHERE instruction IS NULL").fetchone()[
+    instr = store.con.execute("SELECT count(*) FROM queries WHERE instruction IS NULL").fetchall()[
         0
-    ]
+    ][0]
     assert instr == 0
 
 

@@ -13,6 +13,7 @@ from loaders.conftest import store_state
 from toolex.errors import ToolexError
 from toolex.loaders import load_toolret
 from toolex.loaders.queries import StoredBenchmark, existing_benchmark
+from toolex.sqlrunner import Params
 from toolex.store import Store
 
 
@@ -44,7 +45,9 @@ def test_different_content_needs_replace(store: Store, mini: Path) -> None:
     assert store_state(store) == before
     result = load_toolret(store, mini, replace=True)
     assert result.status == "replaced"
-    text = store.con.execute("SELECT text FROM items WHERE item_id = 'mini_tool_2'").fetchone()[0]
+    text = store.con.execute("SELECT text FROM items WHERE item_id = 'mini_tool_2'").fetchall()[0][
+        0
+    ]
     assert text == "name: Translate\ndescription: Translate text, now better."
 
 
@@ -58,9 +61,9 @@ def test_replace_deletes_dependent_rows_and_warns_about_runs(store: Store, mini:
     data = json.loads(queries.read_text())[:1]
     queries.write_text(json.dumps(data))
     result = load_toolret(store, mini, replace=True)
-    assert store.con.execute("SELECT count(*) FROM item_docs").fetchone()[0] == 0
-    assert store.con.execute("SELECT count(*) FROM queries").fetchone()[0] == 1
-    assert store.con.execute("SELECT count(*) FROM qrels").fetchone()[0] == 2
+    assert store.con.execute("SELECT count(*) FROM item_docs").fetchall()[0][0] == 0
+    assert store.con.execute("SELECT count(*) FROM queries").fetchall()[0][0] == 1
+    assert store.con.execute("SELECT count(*) FROM qrels").fetchall()[0][0] == 2
     assert any("1 run(s)" in n for n in result.notes)
 
 
@@ -74,7 +77,7 @@ def test_failure_inside_the_transaction_rolls_back(
     )
     real = Store.execute
 
-    def failing(self, name, params=None) -> DuckDBPyConnection:
+    def failing(self: Store, name: str, params: Params | None = None) -> DuckDBPyConnection:
         if name == "load/23_insert_qrels.sql":  # after items and queries were deleted + inserted
             raise RuntimeError("disk full")
         return real(self, name, params)
@@ -108,7 +111,7 @@ def test_loaded_rows(store: Store, mini: Path) -> None:
     row = store.con.execute(
         "SELECT kind, name, platform, task, category, doc->>'$.name', text FROM items"
         " WHERE item_id = 'mini_tool_0'"
-    ).fetchone()
+    ).fetchall()[0]
     assert row == (
         "tool",
         "GetWeather",
@@ -119,7 +122,7 @@ def test_loaded_rows(store: Store, mini: Path) -> None:
         "name: GetWeather\ndescription: Current weather for a city.\n"
         "parameters: city (str): City name.",
     )
-    bench = store.con.execute("SELECT format, length(revision) FROM benchmarks").fetchone()
+    bench = store.con.execute("SELECT format, length(revision) FROM benchmarks").fetchall()[0]
     assert bench == ("toolret", 64)
 
 

@@ -55,9 +55,9 @@ def sampled(store: Store) -> Store:
             "stratum, position, seed) VALUES ('s1', 'b', 'default', 'q1', ?, 'G1 x 2', ?, 7)",
             [combo, position],
         )
-        item = {"benchmark": "b", "expansion": "default", "query_id": "q1", "combo_id": combo}
+        key = {"benchmark": "b", "expansion": "default", "query_id": "q1", "combo_id": combo}
         for role, reviewer, label in zip(ROLES, ("ann", "bob"), labels, strict=True):
-            save_label(store, "s1", item, role=role, reviewer=reviewer, label=label)
+            save_label(store, "s1", key, role=role, reviewer=reviewer, label=label)
     return store
 
 

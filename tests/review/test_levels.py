@@ -21,7 +21,7 @@ def _columns(store: Store, table: str) -> list[Any]:
 
 
 @pytest.mark.parametrize("name", sorted(LEVELS))
-def test_a_labels_key_is_its_levels_key(store: Store, name) -> None:
+def test_a_labels_key_is_its_levels_key(store: Store, name: str) -> None:
     level = LEVELS[name]
     cols = _columns(store, level.tables.labels)
     assert tuple(c for c in cols if c not in LABEL_OWN) == ("sample_id", *level.key)
@@ -29,6 +29,6 @@ def test_a_labels_key_is_its_levels_key(store: Store, name) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(LEVELS))
-def test_a_samples_table_holds_the_key_and_the_position(store: Store, name) -> None:
+def test_a_samples_table_holds_the_key_and_the_position(store: Store, name: str) -> None:
     level = LEVELS[name]
     assert {"sample_id", "position", *level.key} <= set(_columns(store, level.tables.samples))

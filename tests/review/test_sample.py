@@ -93,7 +93,10 @@ def test_draw_is_stratified_reproducible_and_only_accepted(store: Store) -> None
     assert {r[1] for r in a} == {1}  # never the original (0) nor a rejected one (2)
     assert [r[3] for r in a] == list(range(1, 7))
     draw_sample(store, "c", benchmark="b", size=6, seed=14)
-    g1 = lambda rows: sorted(r[0] for r in rows if r[2] == "G1 x 2")  # noqa: E731
+
+    def g1(rows: list[tuple[Any, ...]]) -> list[str]:
+        return sorted(r[0] for r in rows if r[2] == "G1 x 2")
+
     assert g1(_sample(store, "c")) != g1(a)  # another seed draws other G1 items
     with pytest.raises(ToolexError, match="already exists"):
         draw_sample(store, "a", benchmark="b", size=6, seed=13)

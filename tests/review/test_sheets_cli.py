@@ -38,7 +38,7 @@ def run(*args: str) -> str:
     return result.stdout  # messages go to stderr
 
 
-def draw_audit(db: str, *extra: str):
+def draw_audit(db: str, *extra: str) -> str:
     """`toolex review sample audit`: 3 combinations of the fixture store, seed 7."""
     return run(
         "review",
@@ -156,7 +156,7 @@ def test_import_names_the_bad_line_and_writes_nothing(db: str, tmp_path: Path) -
         with pytest.raises(InputError) as err:
             import_sheet(store, sheet)
         assert err.value.line == bad_line and err.value.field == "bucket"
-        assert store.con.execute("SELECT count(*) FROM review_labels").fetchone()[0] == 0
+        assert store.con.execute("SELECT count(*) FROM review_labels").fetchall()[0][0] == 0
 
 
 def test_label_at_the_prompt(db: str) -> None:

@@ -4,12 +4,15 @@ and the search past the candidate depth for the unjudged part."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
 import pytest
 
 from toolex.errors import NotFoundError, ToolexError
+from toolex.retrieval.base import Retriever
+from toolex.retrieval.texts import TextRow
 from toolex.review.sample import allocate_strata, draw_verdict_sample, split_evenly
 from toolex.store import Store
 
@@ -72,9 +75,17 @@ class FakeSearch:
     """toolex.retrieval.search's signature; records its calls."""
 
     def __init__(self) -> None:
-        self.calls = []
+        self.calls: list[tuple[str | Retriever, int, str, int]] = []
 
-    def __call__(self, store: Store, benchmark, retriever, texts, depth, scope):
+    def __call__(
+        self,
+        store: Store,
+        benchmark: str,
+        retriever: str | Retriever,
+        texts: Sequence[TextRow],
+        depth: int = 20,
+        scope: str = "task",
+    ) -> pa.Table:
         self.calls.append((retriever, depth, scope, len(texts)))
         rows = [
             {"query_id": q, "slot": s, "item_id": i, "score": 1.0 / r, "rank": r}
@@ -133,7 +144,7 @@ def test_draw_strata_reproducible_and_recorded(store: Store) -> None:
     v = sample(store, "v")
     assert [r[-1] for r in v] == list(range(1, 8))
     assert "r" not in {r[2] for r in v}  # the reference is never reviewed
-    drawn = {}
+    drawn: dict[str, int] = {}
     for _, _, item, part, stratum, rank, _ in v:
         drawn[stratum] = drawn.get(stratum, 0) + 1
         assert part == stratum.split("/")[0]
@@ -146,7 +157,7 @@ def test_draw_strata_reproducible_and_recorded(store: Store) -> None:
     draw = store.con.execute(
         "SELECT seed, size, order_by, retriever, depth, beyond, scope FROM review_verdict_draws "
         "WHERE sample_id = 'v'"
-    ).fetchone()
+    ).fetchall()[0]
     assert draw == (13, 7, "random", "bm25", 12, 20, "benchmark")
     with pytest.raises(ToolexError, match="already exists"):
         draw_verdict_sample(store, "v", benchmark="b", size=7, seed=13, search=FakeSearch())
@@ -162,12 +173,12 @@ def test_uncertainty_order_puts_the_judges_decision_boundary_first(store: Store)
         "USING (benchmark, expansion, query_id, slot, item_id) WHERE s.sample_id = 'u' "
         "ORDER BY s.position"
     ).fetchall()
-    conf = [c for (c,) in conf]
-    assert len(conf) == sum(STRATA.values())  # everything drawn
+    confidences = [c for (c,) in conf]
+    assert len(confidences) == sum(STRATA.values())  # everything drawn
     # the judge's boundary is its lowest accepted confidence, 0.55 (x4), not 0.5: distances
     # x4 0, x2 0.10, x1 0.35, x3 0.45, then the unjudged (no confidence)
-    assert conf[:12] == [0.55] * 3 + [0.45] * 3 + [0.9] * 3 + [0.1] * 3
-    assert conf[12:] == [None] * 9
+    assert confidences[:12] == [0.55] * 3 + [0.45] * 3 + [0.9] * 3 + [0.1] * 3
+    assert confidences[12:] == [None] * 9
 
 
 def test_beyond_zero_samples_stored_rows_only(store: Store) -> None:

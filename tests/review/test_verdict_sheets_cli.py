@@ -44,7 +44,7 @@ def run(*args: str, code: int = 0) -> str:
     return result.stdout
 
 
-def draw(db: str, name: str, *extra: str, size: str = "9", seed: str = "7"):
+def draw(db: str, name: str, *extra: str, size: str = "9", seed: str = "7") -> str:
     """A verdict sample of the fixture store; bm25 searches past the candidates (the fixture's
     own candidate retriever is not a retriever spec)."""
     return run(
@@ -67,7 +67,7 @@ def test_sample_level_verdict_is_reproducible_and_stratified(db: str) -> None:
     b = json.loads(draw(db, "vb", "--format", "json"))
     assert a == b  # same store, size and seed: same strata, same draw
     assert [r[:5] for r in drawn(db, "va")] == [r[:5] for r in drawn(db, "vb")]
-    by_part = {}
+    by_part: dict[str, int] = {}
     for row in a:
         assert row["stratum"] == f"{row['part']}/{row['category']}/{row['rank_band']}"
         by_part[row["part"]] = by_part.get(row["part"], 0) + row["drawn"]
@@ -187,7 +187,7 @@ def test_verdict_import_names_the_bad_row_and_writes_nothing(db: str, tmp_path: 
         # the row as a spreadsheet numbers it (header = 1), though cells span lines
         assert (err.value.line, err.value.field) == (3, "bucket")
         assert "different_operation" in str(err.value)
-        assert store.con.execute("SELECT count(*) FROM review_verdict_labels").fetchone() == (0,)
+        assert store.con.execute("SELECT count(*) FROM review_verdict_labels").fetchall()[0] == (0,)
 
 
 def test_verdict_label_at_the_prompt(db: str) -> None:

@@ -3,6 +3,8 @@ labels published to the `labels` table for `toolex judges eval`."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from toolex.review import Label, save_label, verdict_stats
@@ -13,16 +15,17 @@ from toolex.store import Store
 POPULATION = {"accepted": 40, "rejected": 100, "unjudged": 200}
 Y = "yes"
 OP, EN = ("no", "different_operation"), ("no", "different_entity")
+Mark = str | tuple[str, str]  # a label: "yes", or ("no", its bucket)
 # per part, 10 items: (reviewer1, reviewer2, adjudicator)
-LABELS = {
+LABELS: dict[str, list[tuple[Mark, Mark, Mark | None]]] = {
     "accepted": [(Y, EN, Y)] + [(Y, Y, None)] * 7 + [(OP, OP, None)] * 2,
     "rejected": [(Y, Y, None)] * 2 + [(OP, OP, None)] * 8,
     "unjudged": [(OP, Y, Y)] + [(EN, EN, None)] * 9,
 }
 
 
-def _lab(x, note: str = None) -> Label:
-    return Label(x, None, note) if x == Y else Label(*x, note)
+def _lab(x: Mark, note: str | None = None) -> Label:
+    return Label(x, None, note) if isinstance(x, str) else Label(*x, note)
 
 
 def _key(part: str, i: int) -> dict[str, object]:
@@ -103,6 +106,7 @@ def test_recall_bounds_combine_bonferroni_wilson_intervals() -> None:
     assert est.value == pytest.approx(32 / 52)
     assert est.low == pytest.approx(40 * a_lo / (40 * a_lo + 100 * r_hi))
     assert est.high == pytest.approx(40 * a_hi / (40 * a_hi + 100 * r_lo))
+    assert est.low is not None and est.high is not None
     assert est.low < 32 / 52 < est.high
     # a part with a population but no label yet: no point estimate, [0, 1] in the bounds
     # (three parts now: each at 1 - 0.05/3)
@@ -121,7 +125,7 @@ def test_recall_bounds_combine_bonferroni_wilson_intervals() -> None:
 def test_final_labels_go_to_the_labels_table(labelled: Store) -> None:
     con = labelled.con
 
-    def published():
+    def published() -> list[tuple[Any, ...]]:
         return con.execute(
             "SELECT query_id, label, labeller, note, stratum->>'part' FROM labels "
             "WHERE source = 's' ORDER BY query_id"
