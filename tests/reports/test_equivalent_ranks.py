@@ -37,7 +37,7 @@ def test_best_ranks_by_hand(ctx: ReportContext) -> None:
     assert {k: v for k, v in got.items() if k[1] != "random"} == expected
 
 
-def random_picks(store: Store, run="bm25") -> dict[Any, Any]:
+def random_picks(store: Store, run: str = "bm25") -> dict[str, str]:
     return dict(
         store.con.execute(
             "SELECT b.query_id, rr.item_id FROM report_best_ranks b JOIN run_results rr "
@@ -49,7 +49,7 @@ def random_picks(store: Store, run="bm25") -> dict[Any, Any]:
 
 
 def test_random_tool_is_a_seeded_non_equivalent_of_the_library(fixture_store: Store) -> None:
-    picks = {}
+    picks: dict[int, list[dict[str, str]]] = {}
     for seed in (0, 0, 1):
         ctx = ReportContext.create(fixture_store, k=3, seed=seed, random_from="library")
         equivalent_rank_tables(ctx)

@@ -7,7 +7,8 @@ from pathlib import Path
 from toolex.reports import figures
 
 
-def _png(path: Path | None):
+def _png(path: Path | None) -> bool:
+    assert path is not None
     return path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from matplotlib.figure import Figure
 
 from toolex.reports import figures, paper_table
 from toolex.reports.builder import build_report
@@ -20,7 +21,7 @@ MEAN = "avg (category mean)"
 
 
 def _row(
-    run: str, category: str, value: float, oracle: bool = False, bench: str = "b", k=10
+    run: str, category: str, value: float, oracle: bool = False, bench: str = "b", k: int = 10
 ) -> dict[str, Any]:
     metrics = {f"{m}_{side}": value for m in ("ndcg", "recall", "comp") for side in ("old", "new")}
     return {
@@ -48,6 +49,7 @@ def test_report_main_table_has_the_category_mean_of_its_category_rows(ctx: Repor
 
 def test_report_marks_the_oracle_run_and_notes_pool_bias(ctx: ReportContext) -> None:
     table = main_table(ctx)
+    assert table.md_rows is not None
     labels = {r["run_id"] for r in table.md_rows}
     assert labels == {"bm25", "bm25-ft", "sub-bm25 †"}
     assert "oracle-assisted" in table.note
@@ -120,8 +122,13 @@ def test_report_writes_the_paper_table_files(fixture_store: Store, tmp_path: Pat
 
 
 def test_figures_mark_oracle_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    drawn = []
-    monkeypatch.setattr(figures, "_save", lambda fig, path: drawn.append(fig) or path)
+    drawn: list[Figure] = []
+
+    def save(fig: Figure, path: Path) -> Path:
+        drawn.append(fig)
+        return path
+
+    monkeypatch.setattr(figures, "_save", save)
     rows = [_row("bm25", "all", 0.5), _row("sub", "all", 0.7, oracle=True)]
     figures.main_scores(rows, 10, tmp_path / "m.png")
     fig = drawn[-1]

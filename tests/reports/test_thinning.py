@@ -27,9 +27,9 @@ def band(
     store: Store,
     precision: float | dict[str, float | None],
     *,
-    run="bm25",
-    seed=0,
-    expansion="default",
+    run: str = "bm25",
+    seed: int = 0,
+    expansion: str = "default",
 ) -> dict[Any, dict[str, Any]]:
     """{metric: row} of bm25 at K=3 with every equivalent's judge at ``precision``."""
     judges = (

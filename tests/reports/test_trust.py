@@ -5,7 +5,6 @@ thinned to the measured precision, and the report's section: test_thinning.py.""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 
@@ -23,11 +22,13 @@ from toolex.reports.trust import (
     ExpansionTrust,
     expansion_trust,
 )
+from toolex.reports.trust_measure import JudgeTrust
 from toolex.statistics import wilson_interval
 from toolex.store import Store
 
 
-def by_stage(trust: ExpansionTrust | None) -> dict[Any, Any]:
+def by_stage(trust: ExpansionTrust | None) -> dict[str, JudgeTrust]:
+    assert trust is not None
     return {j.stage: j for j in trust.judges}
 
 
@@ -58,7 +59,7 @@ def add_label(
     candidate: str,
     label: str,
     source: str = "mine",
-    slot: int = None,
+    slot: int | None = None,
 ) -> None:
     store.con.execute(
         "INSERT INTO labels (benchmark, query_id, slot, reference, candidate, label, labeller, "
@@ -95,6 +96,7 @@ def test_held_out_figures_are_those_the_fit_script_wrote() -> None:
     for bench in ("toolret", "stabletoolbench"):
         for judge in ("heuristic", "heuristic:prescreen"):
             found, f = operating_points.held_out(judge, bench), figures(bench)[judge]
+            assert found is not None
             assert (found.labels, found.yes, found.accepted_labels) == (
                 f["labels"],
                 f["yes"],
@@ -102,11 +104,13 @@ def test_held_out_figures_are_those_the_fit_script_wrote() -> None:
             )
             assert found.recall == f["recall"] and found.recall_ci == tuple(f["recall_ci"])
     toolret = operating_points.held_out("heuristic", "toolret")
+    assert toolret is not None
     assert toolret.where == "toolret (apibank, apigen, gorilla-huggingface, toolink)"
     assert toolret.libraries == ("apibank", "apigen", "gorilla-huggingface", "toolink")
     assert toolret.precision == figures("toolret")["heuristic"]["precision"]
     assert (
-        operating_points.held_out("heuristic", None).labels == figures("all")["heuristic"]["labels"]
+        getattr(operating_points.held_out("heuristic", None), "labels", None)
+        == figures("all")["heuristic"]["labels"]
     )
     assert operating_points.held_out("heuristic", "mylib") is None  # no labels of its own
     assert operating_points.held_out(LLM, "toolret") is None  # not the offline verifier
@@ -114,6 +118,7 @@ def test_held_out_figures_are_those_the_fit_script_wrote() -> None:
 
 def test_the_fitted_heuristic_stands_on_its_held_out_figures(fixture_store: Store) -> None:
     trust = expansion_trust(fitted(fixture_store), BENCHMARK, "default")
+    assert trust is not None
     verify = by_stage(trust)["verify"]
     f = figures(BENCHMARK)["heuristic"]
     assert (verify.judge, verify.basis, verify.source, verify.scope) == (
@@ -149,6 +154,7 @@ def test_a_fresh_check_of_other_rules_is_never_shown_as_this_verifiers() -> None
         f = written["wordllama"][bench]
         found = operating_points.fresh_check("heuristic", bench)
         if f.get("rules") == operating_points.RULES_VERSION:
+            assert found is not None
             assert (found.round, found.accepted, found.precision) == (
                 f["round"],
                 f["accepted"],
@@ -172,6 +178,7 @@ def unlabelled(store: Store) -> ExpansionTrust | None:
 
 def test_a_library_without_labels_says_what_one_nobody_tuned_on_can_expect(store: Store) -> None:
     trust = unlabelled(store)
+    assert trust is not None
     verify = by_stage(trust)["verify"]
     f = figures("all")["heuristic"]
     assert (verify.basis, verify.precision) == (EXPECTED_BASIS, f["precision"])
@@ -200,6 +207,7 @@ def test_report_never_thins_at_an_expectation_and_says_why(
     store: Store, ctx: ReportContext
 ) -> None:
     trust = unlabelled(store)
+    assert trust is not None
     assert trust.verify_precision() == {"heuristic": None, "": None}
     [why] = trust.unthinned().values()
     f = figures("all")["heuristic"]
@@ -211,8 +219,9 @@ def test_report_never_thins_at_an_expectation_and_says_why(
 
 def test_heuristic_verdicts_without_confidence_predate_the_fit(fixture_store: Store) -> None:
     trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert trust is not None
     verify = by_stage(trust)["verify"]
-    assert verify.basis == UNVALIDATED and "before its fit" in verify.note
+    assert verify.basis == UNVALIDATED and "before its fit" in (verify.note or "")
     assert trust.unvalidated
     assert any(re.match(r"trust toolret/default: unvalidated — ", line) for line in trust.lines())
 
@@ -222,6 +231,7 @@ def test_heuristic_verdicts_without_confidence_predate_the_fit(fixture_store: St
 
 def test_an_llm_judge_nothing_measures_is_unvalidated(fixture_store: Store) -> None:
     trust = expansion_trust(llm_expansion(fixture_store), BENCHMARK, "llm")
+    assert trust is not None
     assert {j.stage: (j.judge, j.basis) for j in trust.judges} == {
         "decompose": (LLM, NOT_MEASURED),
         "verify": (LLM, UNVALIDATED),
@@ -241,6 +251,7 @@ def test_an_evaluation_of_the_benchmark_wins_over_one_of_all(fixture_store: Stor
     assert (verify.basis, verify.scope, verify.precision) == ("evaluation", "*", 0.9)
     save_evaluation(fixture_store, LLM, "verify", "mine", BENCHMARK, 3, 1, 0, 6)
     trust = expansion_trust(fixture_store, BENCHMARK, "llm")
+    assert trust is not None
     verify = by_stage(trust)["verify"]
     assert (verify.basis, verify.scope, verify.precision, verify.n) == (
         "evaluation",
@@ -270,9 +281,11 @@ def test_a_few_labels_never_replace_the_held_out_figure(fixture_store: Store) ->
     add_label(fixture_store, "q1", "w1", "w2", "yes", source="ann-2024")
     add_label(fixture_store, "q4", "c1", "c2", "yes", source="ann-2024")
     trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert trust is not None
     verify = by_stage(trust)["verify"]
     f = figures(BENCHMARK)["heuristic"]
     assert (verify.basis, verify.precision, verify.n) == (HELD_OUT_BASIS, f["precision"], 520)
+    assert verify.left_aside is not None
     assert verify.left_aside.startswith("precision 1.000 [0.34, 1.00]")
     assert verify.left_aside.endswith("too: too few to replace it (a narrower interval would)")
     assert trust.verify_precision()["heuristic"] == f["precision"]  # thinned at the held out
@@ -302,7 +315,7 @@ def test_labels_covering_the_verdicts_measure_the_verifier(fixture_store: Store)
     fitted(fixture_store)
     add_label(fixture_store, "q2", "w3", "w5", "yes", source="toolex-pipeline-v2")  # in-sample
     verify = by_stage(expansion_trust(fixture_store, BENCHMARK, "default"))["verify"]
-    assert verify.basis == HELD_OUT_BASIS and "(mine), n=4" in verify.left_aside
+    assert verify.basis == HELD_OUT_BASIS and "(mine), n=4" in (verify.left_aside or "")
 
 
 def test_verdicts_made_before_the_fit_are_measured_by_the_shipped_labels_too(
@@ -311,6 +324,7 @@ def test_verdicts_made_before_the_fit_are_measured_by_the_shipped_labels_too(
     add_label(fixture_store, "q2", "w3", "w5", "yes", source="toolex-dev-v1")
     add_label(fixture_store, "q4", "c1", "c2", "no", source="toolex-dev-v1")
     trust = expansion_trust(fixture_store, BENCHMARK, "default")  # no confidence: before the fit
+    assert trust is not None
     verify = by_stage(trust)["verify"]
     assert (verify.basis, verify.tp, verify.fp, verify.precision) == ("labels", 1, 1, 0.5)
     assert not trust.unvalidated
@@ -333,6 +347,7 @@ def test_an_expansion_without_rows_reads_its_judges_from_the_settings(
 ) -> None:
     store.con.execute("INSERT INTO expansions VALUES ('b', 'planned', ?, now())", [config])
     trust = expansion_trust(store, "b", "planned")
+    assert trust is not None
     assert by_stage(trust)["verify"].judge == verify
     assert trust.unvalidated == (verify != "heuristic")
 
@@ -344,6 +359,7 @@ def test_an_expansion_that_holds_nothing_has_no_trust(fixture_store: Store) -> N
 def test_combination_precision_comes_from_the_latest_finished_review(fixture_store: Store) -> None:
     review(fixture_store, "s1", {"q1": "valid", "q2": "invalid"})
     trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert trust is not None and trust.review is not None
     assert (trust.review.sample_id, trust.review.precision) == ("s1", 0.5)
     assert (trust.review.ci_low, trust.review.ci_high) == wilson_interval(1, 2)
     assert "trust toolret/default combinations: precision 0.500 [0.09, 0.91] (1 of 2 valid" in (
@@ -351,12 +367,14 @@ def test_combination_precision_comes_from_the_latest_finished_review(fixture_sto
     )
     review(fixture_store, "s2", {"q1": "valid"})  # newer, but not finished
     trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert trust is not None and trust.review is not None
     assert trust.review.sample_id == "s1"
 
 
 def test_a_review_under_way_is_not_a_precision(fixture_store: Store) -> None:
     review(fixture_store, "s2", {"q1": "valid"})
     trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert trust is not None and trust.review is not None
     assert not trust.review.finished and trust.review.precision is None
     assert "no finished review yet (sample s2: 1 of 2" in "\n".join(trust.lines())
 

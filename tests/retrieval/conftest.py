@@ -64,7 +64,7 @@ class HashEmbedder:
         self.spec = self.model = "hash"
         self.key = "hash-v1"
         self.dim = 64
-        self.max_words = 50
+        self.max_words: int | None = 50
         self.texts_per_call = 128
         self.calls = 0
         self.texts: list[str] = []

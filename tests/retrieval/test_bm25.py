@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -10,7 +11,9 @@ from toolex.retrieval import search
 from toolex.store import Store
 
 
-def _lucene(tf: int, df: int, n: int, dl: int, avgdl: int, k1=1.5, b=0.75):
+def _lucene(
+    tf: int, df: int, n: int, dl: int, avgdl: int, k1: float = 1.5, b: float = 0.75
+) -> float:
     idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
     return idf * tf / (tf + k1 * (1 - b + b * dl / avgdl))
 
@@ -46,7 +49,7 @@ def test_an_index_is_built_once_per_library_content(
     builds: list[int] = []
     original = bm25s.BM25.index
 
-    def counted(self, *a, **k):
+    def counted(self: bm25s.BM25, *a: Any, **k: Any) -> object:  # bm25s's own signature
         builds.append(1)
         return original(self, *a, **k)
 

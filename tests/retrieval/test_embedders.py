@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -29,7 +30,7 @@ def test_fastembed_without_network_fails_fast_naming_offline_options(
     made: list[object] = []  # every connection tried: "fast" is counted, not timed (issue 25)
     real = socket.socket.connect
 
-    def counted(s, a) -> None:
+    def counted(s: socket.socket, a: Any) -> None:  # socket's own address type
         made.append(a)
         return real(s, a)
 

@@ -47,7 +47,7 @@ def spec_of(server: ScriptedServer, model: str = MODEL) -> str:
 
 
 def embedder(
-    server: ScriptedServer, *, request_texts=2, in_flight=1, policy=FAST
+    server: ScriptedServer, *, request_texts: int = 2, in_flight: int = 1, policy: Policy = FAST
 ) -> EndpointEmbedder:
     spec = spec_of(server)
     _, model, base_url = parse_endpoint_spec(spec)
@@ -160,7 +160,7 @@ def test_a_run_over_real_http_ranks_by_the_endpoints_vectors(
     ]
     assert got == expected_ranking(lib_store, "what is the weather in Paris")
     params = json.loads(
-        lib_store.con.execute("SELECT params FROM runs WHERE run_id = 'dense'").fetchone()[0]
+        lib_store.con.execute("SELECT params FROM runs WHERE run_id = 'dense'").fetchall()[0][0]
     )
     assert (params["model"], params["dim"]) == (MODEL, 64)
     assert params["embedder_key"] == f"compat-embed:{MODEL}@{server.url}/v1"
@@ -302,7 +302,7 @@ def test_an_interrupted_embedding_keeps_what_it_paid_for(
     key = first.embedder.key
     cached = lib_store.con.execute(
         "SELECT count(*) FROM embeddings WHERE embedder = ?", [key]
-    ).fetchone()[0]
+    ).fetchall()[0][0]
     assert cached == 4
     server.embeddings.texts.clear()
     again = DenseRetriever(spec_of(server), embedder(server))
@@ -348,7 +348,7 @@ def test_ctrl_c_halfway_keeps_the_batches_that_came_back(
         search(lib_store, "b", stopped, [("qa", 0, "weather")], scope="benchmark")
     cached = lib_store.con.execute(
         "SELECT count(*) FROM embeddings WHERE embedder = ?", [first.key]
-    ).fetchone()[0]
+    ).fetchall()[0][0]
     assert cached == 4 and len(ledger_rows(lib_store)) == 2
     server.embeddings.texts.clear()
     again = DenseRetriever(spec_of(server), embedder(server))

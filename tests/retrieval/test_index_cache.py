@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from retrieval.conftest import HashEmbedder
@@ -36,7 +37,7 @@ def test_changed_item_is_reembedded_alone(lib_store: Store, hash_embedder: HashE
     (info,) = DenseRetriever("hash", hash_embedder).build(lib_store, load_library(lib_store, "b"))
     assert hash_embedder.texts == ["name: email\ndescription: send a letter"]
     assert (info.stats.embedded, info.stats.cached, info.rebuilt) == (1, 5, True)
-    assert lib_store.con.execute("SELECT count(*) FROM embeddings").fetchone()[0] == 7
+    assert lib_store.con.execute("SELECT count(*) FROM embeddings").fetchall()[0][0] == 7
 
 
 def test_cached_vectors_equal_fresh_ones_and_keep_order(
@@ -92,5 +93,8 @@ def test_ann_index_above_threshold_finds_the_exact_neighbours(
     assert r.index is not None and r.index.info is not None  # the search built and opened it
     assert r.index.info.ann and r.describe()["index"] == ann_mod.ANN_INDEX.lower()
     assert r.describe()["ann"] == {**asdict(ann_mod.DEFAULT_ANN), "nprobes": ann_mod.ANN_NPROBES}
-    top1 = lambda t: {(x["query_id"], x["item_id"]) for x in t.to_pylist() if x["rank"] == 1}  # noqa: E731
+
+    def top1(t: pa.Table) -> set[tuple[str, str]]:
+        return {(x["query_id"], x["item_id"]) for x in t.to_pylist() if x["rank"] == 1}
+
     assert len(top1(exact) & top1(approx)) >= 19  # exact distances in the probed partitions

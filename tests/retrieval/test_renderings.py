@@ -68,7 +68,7 @@ def test_a_run_over_a_partial_rendering_scores_every_task_and_says_so(partial: S
         "default text"
     ]
     params = json.loads(
-        partial.con.execute("SELECT params FROM runs WHERE run_id = 'r'").fetchone()[0]
+        partial.con.execute("SELECT params FROM runs WHERE run_id = 'r'").fetchall()[0][0]
     )
     assert (params["rendering"], params["rendering_fallback"]) == ("llm", 4)
     plain = retrieve_run(partial, "b", "bm25", "d", depth=3, scope="task")

@@ -23,10 +23,11 @@ def _results(store: Store, run_id: str) -> list[tuple[Any, ...]]:
     ).fetchall()
 
 
-def _params(store: Store, run_id: str):
-    return json.loads(
-        store.con.execute("SELECT params FROM runs WHERE run_id = ?", [run_id]).fetchone()[0]
+def _params(store: Store, run_id: str) -> dict[str, Any]:
+    params: dict[str, Any] = json.loads(
+        store.con.execute("SELECT params FROM runs WHERE run_id = ?", [run_id]).fetchall()[0][0]
     )
+    return params
 
 
 @pytest.mark.parametrize("spec", ["bm25", "wordllama", "hybrid:bm25+wordllama"])
@@ -41,7 +42,9 @@ def test_query_level_run(lib_store: Store, spec: str) -> None:
     assert p["render_version"] == RENDER_VERSION and p["rendering"] == "default"
     assert p["benchmark"]["revision"] == "r1" and p["instruction"] is False
     assert p["versions"]["duckdb"] and p["versions"]["bm25s"]
-    run = lib_store.con.execute("SELECT level, retriever FROM runs WHERE run_id = 'r'").fetchone()
+    run = lib_store.con.execute("SELECT level, retriever FROM runs WHERE run_id = 'r'").fetchall()[
+        0
+    ]
     assert run == ("query", spec)
 
 
@@ -137,6 +140,6 @@ def test_auto_scope_is_the_whole_library_when_it_is_pooled(lib_store: Store) -> 
     assert _params(lib_store, "auto")["scope"] == "benchmark"
 
 
-def _results_of_scope(store: Store, scope: str):
+def _results_of_scope(store: Store, scope: str) -> list[tuple[Any, ...]]:
     retrieve_run(store, "b", "bm25", f"explicit-{scope}", depth=2, scope=scope)
     return _results(store, f"explicit-{scope}")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+import pyarrow as pa
 import pytest
 
 from retrieval.conftest import HashEmbedder
@@ -16,7 +16,7 @@ from toolex.store import Store
 TEXTS = [("qa", 0, "weather in Paris"), ("qb", 0, "translate"), ("qb", 1, "weather forecast")]
 
 
-def _items_of(table, qid: str, slot: int = 0) -> list[Any]:
+def _items_of(table: pa.Table, qid: str, slot: int = 0) -> list[str]:
     return [r["item_id"] for r in table.to_pylist() if r["query_id"] == qid and r["slot"] == slot]
 
 

@@ -3,6 +3,8 @@ sorting, details, help. Widget state is asserted first; test_snapshots.py compar
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from textual.widgets import Checkbox, DataTable, Select, Static
 from toolex_tui.app import ToolexApp
@@ -18,7 +20,7 @@ SIZE = (80, 24)
 pytestmark = pytest.mark.anyio
 
 
-def keys(table: DataTable) -> list[str]:
+def keys(table: DataTable[Any]) -> list[str]:
     return [str(k.value) for k in table.rows]
 
 

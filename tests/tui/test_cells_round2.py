@@ -6,9 +6,10 @@ control and bidi characters as escapes."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.cells import cell_len
@@ -25,7 +26,7 @@ NAMES = ["🛒 Get Products", "🛒 Get Product", "商品を取得する", "商�
 
 
 @pytest.mark.parametrize("width", range(3, 17))
-def test_a_clipped_cell_fits_its_cells_and_says_it_was_cut(width) -> None:
+def test_a_clipped_cell_fits_its_cells_and_says_it_was_cut(width: int) -> None:
     for name in NAMES:
         shown = clip(name, width)
         assert cell_len(shown) <= width, (name, width, shown)
@@ -51,7 +52,7 @@ def test_unshown_characters_are_escaped_in_cells_and_markup() -> None:
     assert escaped("[/INST] a\u202eb\nline") == "\\[/INST] a\\u202eb\nline"
 
 
-def _jsonl(path: Path, rows: list[dict]) -> Path:
+def _jsonl(path: Path, rows: Sequence[Mapping[str, object]]) -> Path:
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     return path
 
@@ -85,7 +86,7 @@ def hostile_store(tmp_path: Path) -> Iterator[Store]:
     store.close()
 
 
-def _rows(table: DataTable) -> list[list[str]]:
+def _rows(table: DataTable[Any]) -> list[list[str]]:
     return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
 
 

@@ -6,6 +6,7 @@ toolex loads and expands it (tests/tui/conftest.py), driven with Pilot."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Static
@@ -25,11 +26,11 @@ SIZE = (80, 24)
 pytestmark = pytest.mark.anyio
 
 
-def cells(table: DataTable, column: int) -> list[str]:
+def cells(table: DataTable[Any], column: int) -> list[str]:
     return [str(table.get_row_at(i)[column]) for i in range(table.row_count)]
 
 
-def fits(table: DataTable) -> bool:
+def fits(table: DataTable[Any]) -> bool:
     """No column past the table's right edge (the table would scroll sideways)."""
     return table.virtual_size.width <= table.scrollable_content_region.width
 
@@ -175,7 +176,7 @@ async def test_a_toolret_tool_page_names_its_tool_and_fits_80_columns(toolret_st
         assert isinstance(screen, ToolDetailScreen)
         name = toolret_store.con.execute(
             "SELECT name FROM items WHERE item_id = ?", [screen.item_id]
-        ).fetchone()[0]
+        ).fetchall()[0][0]
         header = str(screen.query_one("#t-header", Static).render())
         assert header.startswith(f"{screen.item_id} · {name}\n")
         for table in screen.query(DataTable):

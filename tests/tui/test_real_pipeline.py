@@ -63,7 +63,7 @@ async def test_detail_shows_what_the_pipeline_stored(real_store: Store) -> None:
         "SELECT (SELECT count(*) FROM combinations WHERE query_id = $q),"
         " (SELECT count(*) FROM candidates WHERE query_id = $q)",
         {"q": qid},
-    ).fetchone()
+    ).fetchall()[0]
     app = ToolexApp(real_store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.screen.query_one("#search", Input).value = qid  # as if typed: one Input.Changed

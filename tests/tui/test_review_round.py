@@ -3,8 +3,6 @@ expected statistics (hand-computed below)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from textual.widgets import Static
 from toolex_tui.app import ToolexApp
@@ -35,8 +33,8 @@ async def label_all(
     store: Store,
     role: str,
     reviewer: str,
-    plan: dict[str, list[Any]] | dict[str, list[str]],
-    seen_others: dict[str, str] = None,
+    plan: dict[str, list[str]],
+    seen_others: dict[str, str] | None = None,
 ) -> None:
     app = ToolexApp(store, review={"sample_id": "audit", "role": role, "reviewer": reviewer})
     async with app.run_test(size=SIZE) as pilot:
@@ -113,4 +111,4 @@ async def test_save_without_label_warns_and_writes_nothing(rw_store: Store) -> N
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, ReviewScreen) and app.screen.index == 0
-    assert rw_store.con.execute("SELECT count(*) FROM review_labels").fetchone()[0] == 0
+    assert rw_store.con.execute("SELECT count(*) FROM review_labels").fetchall()[0][0] == 0

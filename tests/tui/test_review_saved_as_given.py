@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from toolex_tui.app import ToolexApp
@@ -24,7 +25,7 @@ COMBINATION = ("benchmark", "expansion", "query_id", "combo_id")
 POLLS = 120  # reads of the store at most, each after the TUI drew something or a silent second
 
 
-def _draw(db: Path) -> list[tuple]:
+def _draw(db: Path) -> list[tuple[Any, ...]]:
     """A 3-item combination sample ``audit``; its items' keys in the order reviewers see."""
     with Store.open(db) as store:
         draw_sample(store, "audit", benchmark="stabletoolbench", size=3, seed=7)
@@ -32,7 +33,7 @@ def _draw(db: Path) -> list[tuple]:
     return [tuple(r[k] for k in COMBINATION) for r in rows]
 
 
-def _labels(db: Path, table: str = "review_labels") -> dict[tuple, tuple]:
+def _labels(db: Path, table: str = "review_labels") -> dict[tuple[Any, ...], tuple[Any, ...]]:
     """(item key, role) -> (label, bucket, note), read from the file by a new connection."""
     with Store.open(db, read_only=True) as store:
         if table == "review_labels":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+
 import pytest
 from textual.widgets import DataTable
 from toolex_tui.app import ToolexApp

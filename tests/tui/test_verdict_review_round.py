@@ -67,11 +67,12 @@ def screen_text(screen: Screen[object]) -> str:
     return "\n".join(str(w.render()) for w in screen.query(Static))
 
 
-def _docs(store: Store, item_id):
+def _docs(store: Store, item_id: str) -> dict[str, Any]:
     doc = store.con.execute(
         "SELECT doc FROM items WHERE item_id = ? AND benchmark = 'stabletoolbench'", [item_id]
-    ).fetchone()[0]
-    return json.loads(doc)
+    ).fetchall()[0][0]
+    parsed: dict[str, Any] = json.loads(doc)
+    return parsed
 
 
 async def label_all(
@@ -79,9 +80,9 @@ async def label_all(
     sample: dict[tuple[Any, ...], tuple[Any, Any]],
     role: str,
     reviewer: str,
-    plan: dict[Any, list[str]] | dict[Any, Any] | dict[Any, list[Any]],
-    size: int | tuple[int, int],
-    others: dict[Any, str] = None,
+    plan: dict[tuple[str, int, str], list[str]],
+    size: tuple[int, int],
+    others: dict[tuple[str, int, str], str] | None = None,
 ) -> None:
     app = ToolexApp(store, review={"sample_id": "vaudit", "role": role, "reviewer": reviewer})
     async with app.run_test(size=size) as pilot:
@@ -130,7 +131,7 @@ async def label_all(
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=["120x40", "80x24"])
-async def test_verdict_round(rw_store: Store, size) -> None:
+async def test_verdict_round(rw_store: Store, size: tuple[int, int]) -> None:
     sample = draw(rw_store)
     assert (
         sorted(p for _, p in sample.values())
