@@ -37,7 +37,7 @@ LOAD = ["--items", str(PLAIN / "items.jsonl"), "--queries", str(PLAIN / "queries
     ],
 )
 def test_a_store_in_a_missing_folder_is_named_as_such(
-    tmp_path: Path, toolex: Callable[..., Ran], args
+    tmp_path: Path, toolex: Callable[..., Ran], args: tuple[str, ...]
 ) -> None:
     db = tmp_path / "nowhere" / "dir" / "x.duckdb"
     ran = toolex(*args, "--db", str(db))

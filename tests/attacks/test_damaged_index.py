@@ -97,7 +97,7 @@ DAMAGE |= {f"manifest byte flipped (seed {n})": _manifest_flipped(n) for n in ra
 
 @pytest.mark.parametrize("kind", list(DAMAGE))
 def test_a_damaged_index_is_rebuilt_from_the_cache(
-    lib_store: Store, hash_embedder: HashEmbedder, kind
+    lib_store: Store, hash_embedder: HashEmbedder, kind: str
 ) -> None:
     tally = Tally("damaged vector indexes")
     first = _index(lib_store, hash_embedder)
@@ -180,7 +180,7 @@ def ann_index(
 
 @pytest.mark.parametrize("seed", range(5))
 def test_a_flipped_byte_in_the_approximate_index_is_noticed(
-    ann_index: DenseIndex, hash_embedder: HashEmbedder, seed
+    ann_index: DenseIndex, hash_embedder: HashEmbedder, seed: int
 ) -> None:
     tally = Tally("damaged vector indexes")
     assert ann_index.build().ann

@@ -156,7 +156,7 @@ def commands(db: str, out: Path) -> dict[str, list[str]]:
 
 @pytest.mark.parametrize("kind", list(DAMAGE))
 def test_every_command_on_a_damaged_store_ends_in_a_message(
-    healthy: Path, tmp_path: Path, kind
+    healthy: Path, tmp_path: Path, kind: str
 ) -> None:
     db = tmp_path / "d.duckdb"
     shutil.copyfile(healthy, db)

@@ -88,7 +88,7 @@ def _copy(crashed: Path, to: Path) -> Path:
 
 @pytest.mark.parametrize("kind", list(DAMAGE))
 def test_no_command_prints_a_number_from_a_store_that_lost_commits(
-    crashed: Path, tmp_path: Path, kind
+    crashed: Path, tmp_path: Path, kind: str
 ) -> None:
     tally = Tally("damaged write-ahead logs")
     db = _copy(crashed, tmp_path)

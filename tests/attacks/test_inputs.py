@@ -29,7 +29,7 @@ FAMILIES = {**FILE_FAMILIES, **LABEL_FAMILIES}
 @pytest.mark.slow
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_hostile_inputs_end_in_a_located_error_and_change_nothing(
-    bench_db: str, tmp_path: Path, family
+    bench_db: str, tmp_path: Path, family: str
 ) -> None:
     tally = Tally(f"inputs: {family}")
     base = digest(bench_db)

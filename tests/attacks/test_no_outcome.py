@@ -48,7 +48,7 @@ def outcome(done: subprocess.CompletedProcess[str]) -> str:
 
 @pytest.mark.parametrize("kind", list(BODIES))
 def test_a_server_failing_every_call_makes_expand_exit_non_zero(
-    bench_db: str, tmp_path: Path, kind
+    bench_db: str, tmp_path: Path, kind: str
 ) -> None:
     tally = Tally("no outcome is no success")
     status, body = BODIES[kind]

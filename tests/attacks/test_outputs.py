@@ -161,7 +161,9 @@ def test_a_statement_failing_mid_stream_leaves_no_half_file(
         ("sql", "SELECT i, 'row ' || i AS t FROM range(100000) t(i)", "--format", "csv"),
     ],
 )
-def test_a_full_disk_leaves_the_old_file_as_it_was(db: str, tmp_path: Path, args) -> None:
+def test_a_full_disk_leaves_the_old_file_as_it_was(
+    db: str, tmp_path: Path, args: tuple[str, ...]
+) -> None:
     """The disk fills while the output is written (RLIMIT_FSIZE in a forked run): the command
     fails with a message, the file it would have replaced is whole, no temporary file stays."""
     out = tmp_path / "out" / "file.out"

@@ -267,15 +267,15 @@ def test_export_toolbench_never_writes_into_its_source_or_the_store(
         assert not changed, what
     tally.check()
     # a planted link inside the output folder is not followed onto the store
-    out = tmp_path / "tasks"
-    (out / "test_instruction").mkdir(parents=True)
-    (out / "test_instruction" / "G1_instruction.json").symlink_to(db)
-    ran = toolex("export", "toolbench", "--out", str(out), "--db", db)
+    planted = tmp_path / "tasks"
+    (planted / "test_instruction").mkdir(parents=True)
+    (planted / "test_instruction" / "G1_instruction.json").symlink_to(db)
+    ran = toolex("export", "toolbench", "--out", str(planted), "--db", db)
     assert ran.code == 2 and "is the store" in ran.err and digest(db) == before
-    (out / "test_instruction" / "G1_instruction.json").unlink()
-    ran = toolex("export", "toolbench", "--out", str(out), "--db", db)
+    (planted / "test_instruction" / "G1_instruction.json").unlink()
+    ran = toolex("export", "toolbench", "--out", str(planted), "--db", db)
     assert ran.code == 0, ran.err
-    written = json.loads((out / "test_instruction" / "G1_instruction.json").read_text())
+    written = json.loads((planted / "test_instruction" / "G1_instruction.json").read_text())
     assert [t["query_id"] for t in written] == [10] and tree(root) == source
 
 

@@ -237,7 +237,9 @@ LONE = [  # (the file, the line of the lone half, where it starts on that line)
 
 
 @pytest.mark.parametrize(("content", "line", "half"), LONE)
-def test_a_lone_surrogate_is_a_located_error(tmp_path: Path, content, line, half) -> None:
+def test_a_lone_surrogate_is_a_located_error(
+    tmp_path: Path, content: str, line: int, half: str
+) -> None:
     """Through the real entry point: a traceback would show on stderr."""
     items = tmp_path / "items.jsonl"
     items.write_text(content)

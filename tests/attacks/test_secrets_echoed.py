@@ -116,7 +116,7 @@ def test_an_echoed_secret_is_never_stored_nor_printed(
     tmp_path: Path,
     toolex: Callable[..., Ran],
     monkeypatch: pytest.MonkeyPatch,
-    judge,
+    judge: str,
 ) -> None:
     tally = Tally("secrets: echoed by the server")
     config = tmp_path / "fast.toml"

@@ -191,7 +191,7 @@ JUDGES = {
 
 @pytest.mark.parametrize("case", list(JUDGES))
 def test_a_key_echoed_in_an_answer_never_reaches_a_table(
-    bench_db: str, tmp_path: Path, case
+    bench_db: str, tmp_path: Path, case: str
 ) -> None:
     tally = Tally("secrets, round two")
     provider, secrets = JUDGES[case]

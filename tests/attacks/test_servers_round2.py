@@ -57,7 +57,7 @@ CHAT_CASES += [("compat", "drip headers"), ("compat", "stall")]
 
 @pytest.mark.parametrize(("provider", "mode"), CHAT_CASES)
 def test_a_paced_chat_server_ends_at_each_calls_deadline(
-    bench_db: str, tmp_path: Path, provider, mode
+    bench_db: str, tmp_path: Path, provider: str, mode: str
 ) -> None:
     tally = Tally("servers that stall a run")
     before = digest(bench_db)
@@ -169,7 +169,7 @@ WIDE = 200_000
     ],
 )  # fmt: skip
 def test_vectors_too_wide_are_refused_unread(
-    bench_db: str, tmp_path: Path, width, said: str
+    bench_db: str, tmp_path: Path, width: int, said: str
 ) -> None:
     """Through `toolex retrieve`: a 200,000-wide vector per text is refused once the answer
     passes what vectors of the widest model could take, before it is read or parsed."""

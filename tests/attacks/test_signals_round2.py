@@ -139,7 +139,7 @@ def test_sigterm_keeps_every_served_batch_and_every_request(big_db: str) -> None
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_a_hanging_endpoint_does_not_outlast_a_stop(big_db: str, sig) -> None:
+def test_a_hanging_endpoint_does_not_outlast_a_stop(big_db: str, sig: signal.Signals) -> None:
     """Nothing is ever answered: the signal ends the requests in flight (the endpoint's own
     deadline is 300 s, far past this test's wait)."""
     tally = Tally("signals during a run")

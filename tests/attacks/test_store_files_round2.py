@@ -76,7 +76,7 @@ def _remove(path: Path) -> None:
 @pytest.mark.parametrize("side", [".commits", ".wal"])
 @pytest.mark.parametrize("kind", list(HOSTILE))
 def test_a_side_file_that_is_not_a_file_is_refused_not_waited_on(
-    bench_db: str, side: str, kind
+    bench_db: str, side: str, kind: str
 ) -> None:
     tally = Tally("store side files that are not files")
     make, named = HOSTILE[kind]

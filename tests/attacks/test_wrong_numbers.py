@@ -62,7 +62,7 @@ def _pytrec(qrels: dict, run: dict, measure: str) -> dict[str, float]:
 @pytest.mark.slow
 @pytest.mark.parametrize("loader", list(WRITERS))
 def test_stores_built_from_repeated_labels_check_and_score_as_pytrec_eval(
-    toolex: Callable[..., Ran], tmp_path: Path, loader
+    toolex: Callable[..., Ran], tmp_path: Path, loader: str
 ) -> None:
     tally = Tally(f"wrong numbers: {loader}")
     db, runs = _build(toolex, tmp_path, loader)

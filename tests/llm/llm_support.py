@@ -109,13 +109,13 @@ FAST = {
 }
 
 
-def judge_for(provider: str, server: ScriptedServer, store: Store, **opts: float) -> Judge:
+def judge_for(provider: str, server: ScriptedServer, store: Store, **opts: float):
     spec = "openai:gpt-4o-mini" if provider == "openai" else "anthropic:claude-3-5-haiku-20241022"
     base = server.url + ("/v1" if provider == "openai" else "")
     return make_judge(spec, store, base_url=base, **{**FAST, **opts})
 
 
-def chat_count(server: ScriptedServer):
+def chat_count(server: ScriptedServer) -> int:
     return server.count("chat") + server.count("messages")
 
 

@@ -9,7 +9,7 @@ import pytest
 from llm.llm_support import FaultPlan, ScriptedServer, outcome_view, verify_tasks
 from llm.scripted_answers import corrected
 from toolex.judges import make_judge
-from toolex.judges.base import Judge, VerifyTask
+from toolex.judges.base import VerifyTask
 from toolex.llm.batch import submit
 from toolex.llm.calls import Call
 from toolex.llm.executor import Executor
@@ -21,12 +21,12 @@ SPECS = {"openai": "openai:gpt-4o-mini", "anthropic": "anthropic:claude-3-5-haik
 OPTS = {"batch": True, "batch_poll_s": 0.01, "backoff_base_s": 0.01, "timeout_s": 2.0}
 
 
-def judge_for(provider: str, server: ScriptedServer, store: Store) -> Judge:
+def judge_for(provider: str, server: ScriptedServer, store: Store):
     base = server.url + ("/v1" if provider == "openai" else "")
     return make_judge(SPECS[provider], store, base_url=base, **OPTS)
 
 
-def verify_calls(judge: Judge, tasks: list[VerifyTask]) -> tuple[list[Call], Executor]:
+def verify_calls(judge, tasks: list[VerifyTask]) -> tuple[list[Call], Executor]:
     """The verify calls of ``tasks`` and an executor for them: the batch functions' inputs."""
     prepared = [judge._prepare("verify", t) for t in tasks]
     calls = [Call(p.task.key, p.input_hash, p.system, p.user, p.parse) for p in prepared]

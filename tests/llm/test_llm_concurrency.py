@@ -46,7 +46,7 @@ def one_slot_run(
     spec: str = COMPAT,
     n: int = N,
     service_s: float = SERVICE_S,
-    model: Callable[[int, int], OneSlotServer] = None,
+    model: Callable[[SimClock, float], OneSlotServer] | None = None,
     **opts: float,
 ):
     """``n`` verify calls with the settings a judge of ``spec`` runs with (its policy and its

@@ -63,6 +63,7 @@ def test_twenty_percent_faults_complete_and_every_fault_is_a_ledger_row(
     assert len(retried) == len({r["input_hash"] for r in bad})
     assert outcome_view(again) == outcome_view(got)
     assert all(o.extra["cached"] for o in again)
+    assert judge.spend is not None
     assert judge.spend.attempts == sent and judge.spend.served == len(keys)
     assert judge.spend.cost_usd == pytest.approx(sum(r["cost_usd"] or 0 for r in rows))
     assert judge.spend.unpriced == 0

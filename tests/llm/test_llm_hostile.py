@@ -68,7 +68,7 @@ def test_a_200_kb_reason_is_kept_cut_with_a_marker(llm_env: dict[str, str], stor
 
 @pytest.mark.parametrize("answer", [SURROGATE, NOT_UTF8_SAFE], ids=["surrogate", "nul"])
 def test_text_the_store_cannot_encode_is_replaced_not_a_crash(
-    llm_env: dict[str, str], store: Store, answer
+    llm_env: dict[str, str], store: Store, answer: str
 ) -> None:
     with ScriptedServer(lambda p, b: answer) as s:
         [outcome] = list(judge_for("openai", s, store).verify(verify_tasks(1)))

@@ -96,7 +96,7 @@ ECHOES = {
 
 
 @pytest.mark.parametrize("echo", list(ECHOES))
-def test_a_secret_is_hidden_in_any_encoding(monkeypatch: pytest.MonkeyPatch, echo) -> None:
+def test_a_secret_is_hidden_in_any_encoding(monkeypatch: pytest.MonkeyPatch, echo: str) -> None:
     key = "sk-proj-Zz9/key?with+odd=chars-0123"
     monkeypatch.setenv("OPENAI_API_KEY", key)
     form = ECHOES[echo](key)

@@ -11,7 +11,9 @@ from toolex.store import Store
 T0 = datetime(2026, 1, 1, 12, 0, 0)
 
 
-def attempt(h: str, status: str, parsed: dict[str, str] = None, at: int = 0, **kw: str) -> Attempt:
+def attempt(
+    h: str, status: str, parsed: dict[str, str] | None = None, at: int = 0, **kw
+) -> Attempt:
     return Attempt(
         "verify",
         "openai:gpt-4o",

@@ -115,7 +115,7 @@ def test_without_a_named_problem_the_same_mistake_comes_back(
     assert len({r["response"] for r in rows}) == 1  # the same mistake came back each time
     assert [r["status"] for r in rows] == ["malformed"] * 3
     assert "names a ground-truth tool/API" in rows[0]["error"]
-    assert not outcome.ok and "repeated a rejected answer" in outcome.error
+    assert not outcome.ok and "repeated a rejected answer" in (outcome.error or "")
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
@@ -146,7 +146,7 @@ def test_the_budget_grows_to_four_times_and_no_further(
         [outcome] = list(judge.verify(verify_tasks(1)))
         budgets = [budget(r["body"]) for r in s.requests]
     assert budgets == [100, 200, 400, 400, 400]
-    assert not outcome.ok and "cut off at max_tokens=400" in outcome.error
+    assert not outcome.ok and "cut off at max_tokens=400" in (outcome.error or "")
     assert [r["status"] for r in Ledger(store).rows()] == ["malformed"] * 5
 
 
@@ -155,7 +155,7 @@ def test_the_budget_grows_to_four_times_and_no_further(
     [(("json_schema",), "json_object"), (("json_schema", "json_object"), None)],
 )
 def test_a_server_refusing_response_format_is_asked_without_it(
-    llm_env: dict[str, str], store: Store, refused, kept: str | None
+    llm_env: dict[str, str], store: Store, refused: tuple[str, ...], kept: str | None
 ) -> None:
     """llama.cpp builds without json_schema, servers without any JSON mode: a 400, then the
     next mode down, remembered for the run (one refusal per mode, not one per call)."""

@@ -92,6 +92,7 @@ def test_a_rebuilt_sub_query_keeps_the_request_s_details_for_its_step(
     llm_env: dict[str, str], store: Store
 ) -> None:
     outcome, _, _ = decompose(names_the_tool_in_its_text, SHOP, store)
+    assert isinstance(outcome.value, list)
     products, account = (s.text for s in outcome.value)
     assert products == "list products in the 'Electronics' category"  # was "list products"
     assert account == "delete my account"
@@ -125,7 +126,8 @@ def test_a_name_s_words_the_request_says_are_the_plain_words_it_asks_for(
     # words counting as the name, and the task failed)
     assert [r["status"] for r in rows] == ["malformed", "ok"]
     assert "the operation for number 1 names `DeleteAccount`" in corrected(bodies[1])
-    assert outcome.ok and outcome.value[1].operation == "delete account"
+    assert outcome.ok and isinstance(outcome.value, list)
+    assert outcome.value[1].operation == "delete account"
 
 
 def test_a_hint_can_be_followed_where_the_request_lacks_the_name_s_words(
@@ -137,4 +139,5 @@ def test_a_hint_can_be_followed_where_the_request_lacks_the_name_s_words(
     outcome, bodies, rows = decompose(follows_the_hint, request, store)
     assert [r["status"] for r in rows] == ["malformed", "malformed", "ok"]
     assert "write the operation as one plain verb" in corrected(bodies[2])
-    assert outcome.ok and outcome.value[1].operation == "delete"
+    assert outcome.ok and isinstance(outcome.value, list)
+    assert outcome.value[1].operation == "delete"

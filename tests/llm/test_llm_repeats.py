@@ -56,7 +56,7 @@ def test_a_repeat_gets_one_varied_retry_then_the_call_stops(
     with two of the five attempts never made."""
     [outcome], bodies, rows = decompose_with(RepeatingModel(entity_leaks=True), store)
     assert not outcome.ok and outcome.extra["attempts"] == 3
-    assert "stopped after 3 attempts: the model repeated a rejected answer" in outcome.error
+    assert "stopped after 3 attempts: the model repeated a rejected answer" in (outcome.error or "")
     assert [r["status"] for r in rows] == ["malformed"] * 3
     assert [b.get("temperature") for b in bodies] == [0, 0, VARY_TEMPERATURE]
     assert "the entity for number 0 names `get_weather_forecast_0`" in corrected(bodies[1])
@@ -81,8 +81,8 @@ def test_a_repeated_verdict_stops_after_the_varied_retry(
     with ScriptedServer(lambda p, b: '{"verdict": "Yes", "reason": "same"}') as s:
         [outcome] = list(judge_for("openai", s, store, max_attempts=5).verify(verify_tasks(1)))
         assert s.count("chat") == 3
-    assert not outcome.ok and "stopped after 3 attempts" in outcome.error
-    assert "'verdict' must be \"yes\" or \"no\", got 'Yes'" in outcome.error
+    assert not outcome.ok and "stopped after 3 attempts" in (outcome.error or "")
+    assert "'verdict' must be \"yes\" or \"no\", got 'Yes'" in (outcome.error or "")
 
 
 def test_rejections_step_by_step() -> None:

@@ -41,7 +41,7 @@ class LoadedServer:
 
     provider, model, max_tokens = "compat", "qwen2.5-coder-1.5b", 512
 
-    def __init__(self, clock: SimClock, service: int) -> None:
+    def __init__(self, clock: SimClock, service: Callable[[int, int], float]) -> None:
         self.clock, self.service = clock, service
         self.sent: dict[int, int] = {}
 

@@ -144,7 +144,7 @@ def test_a_hundred_million_combinations_store_only_the_budget(
         "ORDER BY ALL"
     ).fetchall()
     assert stored == [("pending", 1000, 1, 1000), ("valid", 1, 10**8, 10**8)]
-    assert bstore.con.execute("SELECT count(*) FROM combination_items").fetchone()[0] == 8 * 1001
+    assert bstore.con.execute("SELECT count(*) FROM combination_items").fetchall()[0][0] == 8 * 1001
     assert counts.notes["combinations"] == 10**8
     assert counts.notes["cut"] == 10**8 - 1001 and counts.notes["queries_at_safety_limit"] == 1
     assert safety_limit_hits(bstore, "b") == {"big": 10**8 - 1001}
@@ -259,7 +259,7 @@ def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(
     ).fetchall()
     assert original > last  # the references, unretrieved (rank 21), pass only together
     assert stored == [("pending", budget, last + 1), ("valid", 1, original + 1)]
-    assert bstore.con.execute("SELECT count(*) FROM combination_items").fetchone()[0] == 3 * 11
+    assert bstore.con.execute("SELECT count(*) FROM combination_items").fetchall()[0][0] == 3 * 11
     assert bstore.con.execute(
         "SELECT stored, rejected_platform, unstored FROM combination_products"
     ).fetchall() == [(budget + 1, rejected, 29_791 - budget - 1 - rejected)]

@@ -16,7 +16,7 @@ def setup_query(
     store: Store,
     query_id: str,
     slots: list[tuple[str, list[tuple[str, int, bool]]]],
-    platforms: dict[str, str] = None,
+    platforms: dict[str, str] | None = None,
 ) -> None:
     """slots: list of (ref, [(item, rank, accepted), ...]); references get rank K+1=21 if absent."""
     platforms = platforms or {}
@@ -164,7 +164,7 @@ def test_strict_platform_rule_rejects_a_swap_of_one_of_two_same_platform_tools(
     assert bstore.con.execute(
         "SELECT product, stored, rejected_platform, unstored FROM combination_products"
     ).fetchall() == [(6, 2, 4, 0)]
-    reason = bstore.con.execute("SELECT reason FROM dependencies").fetchone()[0]
+    reason = bstore.con.execute("SELECT reason FROM dependencies").fetchall()[0][0]
     assert "one platform for both (P)" in reason
 
 

@@ -69,17 +69,17 @@ def test_a_missing_key_stops_the_run_before_any_stage(bench: Store) -> None:
             bench, "b", HeuristicJudge(bench),
             settings=Settings(retriever="openai-embed:text-embedding-3-small"),
         )  # fmt: skip
-    assert bench.con.execute("SELECT count(*) FROM subqueries").fetchone()[0] == 0
+    assert bench.con.execute("SELECT count(*) FROM subqueries").fetchall()[0][0] == 0
 
 
 def test_a_missing_key_with_replace_keeps_the_outputs_it_would_have_dropped(bench: Store) -> None:
     run_expansion(bench, "b", HeuristicJudge(bench), stages=["decompose", "candidates"])
-    before = bench.con.execute("SELECT count(*) FROM candidates").fetchone()[0]
+    before = bench.con.execute("SELECT count(*) FROM candidates").fetchall()[0][0]
     assert before > 0
     with pytest.raises(ModelUnavailableError, match="OPENAI_API_KEY"):
         run_expansion(
             bench, "b", HeuristicJudge(bench), replace=True,
             settings=Settings(retriever="openai-embed:text-embedding-3-small"),
         )  # fmt: skip
-    assert bench.con.execute("SELECT count(*) FROM candidates").fetchone()[0] == before
-    assert bench.con.execute("SELECT count(*) FROM subqueries").fetchone()[0] > 0
+    assert bench.con.execute("SELECT count(*) FROM candidates").fetchall()[0][0] == before
+    assert bench.con.execute("SELECT count(*) FROM subqueries").fetchall()[0][0] > 0

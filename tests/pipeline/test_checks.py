@@ -11,7 +11,9 @@ from toolex.store import Store
 def _expanded(store: Store) -> Store:
     build(store)
     expand(store)
-    assert store.con.execute("SELECT count(*) FROM combinations WHERE combo_id > 0").fetchone()[0]
+    assert store.con.execute("SELECT count(*) FROM combinations WHERE combo_id > 0").fetchall()[0][
+        0
+    ]
     return store
 
 
@@ -23,7 +25,7 @@ def test_a_combination_missing_a_slot_is_caught(store: Store) -> None:
     _expanded(store)
     query_id, combo_id = store.con.execute(
         "SELECT query_id, combo_id FROM combinations WHERE combo_id > 0 ORDER BY ALL LIMIT 1"
-    ).fetchone()
+    ).fetchall()[0]
     store.con.execute(
         "DELETE FROM combination_items WHERE query_id = ? AND combo_id = ? AND slot = 0",
         [query_id, combo_id],
@@ -37,7 +39,7 @@ def test_a_rejected_reference_is_caught(store: Store) -> None:
     _expanded(store)
     query_id, slot, ref = store.con.execute(
         "SELECT query_id, slot, reference FROM subqueries ORDER BY ALL LIMIT 1"
-    ).fetchone()
+    ).fetchall()[0]
     store.con.execute(
         "UPDATE verdicts SET accepted = false WHERE query_id = ? AND slot = ? AND item_id = ?",
         [query_id, slot, ref],

@@ -5,7 +5,7 @@ reported per query; what cannot be checked is said, never passed silently."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,9 +48,7 @@ QUERIES = [
 QRELS = [{"query_id": "q", "item_id": "a::login"}, {"query_id": "q", "item_id": "a::balance"}]
 
 
-def write(
-    tmp_path: Path, name: str, rows: list[dict[str, Collection[str]]] | int | list[dict[str, str]]
-):
+def write(tmp_path: Path, name: str, rows: Sequence[Mapping[str, object]]) -> Path:
     path = tmp_path / name
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     return path

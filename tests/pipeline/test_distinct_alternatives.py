@@ -112,7 +112,7 @@ def test_new_is_the_same_with_the_repeats_put_back(stb_expansion: Store) -> None
                 "SELECT max(combo_id) FROM combinations "
                 "WHERE expansion = 'default' AND query_id = ?",
                 [query],
-            ).fetchone()[0]
+            ).fetchall()[0][0]
         )
         for members in itertools.product(*(slots[s] for s in sorted(slots))):
             if members in stored or tuple(sorted(set(members))) not in by_query[query]:

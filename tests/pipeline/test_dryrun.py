@@ -29,7 +29,7 @@ def llm(store: Store, monkeypatch: pytest.MonkeyPatch) -> dict[str, Judge]:
     return dict.fromkeys(("decompose", "verify", "audit"), judge)
 
 
-def plan(store: Store, judges: dict[str, Judge], **settings: str) -> dict[Any, dict[str, Any]]:
+def plan(store: Store, judges: dict[str, Judge], **settings) -> dict[Any, dict[str, Any]]:
     rows = dryrun.estimate(
         store, "b", "default", select_queries(store, "b"), judges, Settings(**settings), STAGES
     )
@@ -68,7 +68,7 @@ def test_the_expansion_s_own_rates_replace_the_prior(store: Store, llm: dict[str
     )  # fmt: skip
     (pending,) = store.con.execute(  # the reference passes without a task
         "SELECT count(*) FROM candidates WHERE query_id = 'q2' AND item_id <> 'st::quote'"
-    ).fetchone()
+    ).fetchall()[0]
     rows = plan(store, llm, prescreen="off")  # the screen would answer q2's three itself
     verify, audit = rows["verify"], rows["audit"]
     assert verify["tasks_now"] == pending and verify["tasks_later_at_most"] == 0

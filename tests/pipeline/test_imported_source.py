@@ -62,7 +62,7 @@ def _counts(db: str) -> tuple[int, int]:
     with Store.open(db, read_only=True) as store:
         return store.con.execute(
             "SELECT (SELECT count(*) FROM candidates), (SELECT count(*) FROM verdicts)"
-        ).fetchone()
+        ).fetchall()[0]
 
 
 def test_imported_with_nothing_imported_stops_before_any_stage_naming_the_import(db: str) -> None:

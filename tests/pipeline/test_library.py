@@ -42,7 +42,7 @@ def retrieved(store: Store, expansion: str) -> set[Any]:
     }
 
 
-def expand(store: Store, expansion: str, **kw: str) -> RunReport:
+def expand(store: Store, expansion: str, **kw) -> RunReport:
     return run_expansion(
         store,
         "b",

@@ -42,6 +42,6 @@ def test_none_accepted_is_said_once_verify_has_judged_and_not_before(tmp_path: P
         judged = store.con.execute(
             "SELECT count(*) FROM verdicts AS v JOIN subqueries AS s USING (benchmark, "
             "expansion, query_id, slot) WHERE v.item_id <> s.reference"
-        ).fetchone()[0]
+        ).fetchall()[0][0]
     assert judged > 0
     assert f"none of {judged} judged candidates was accepted" in after_verify, after_verify

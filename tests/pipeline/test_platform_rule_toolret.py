@@ -43,7 +43,7 @@ def test_platforms_are_derived_from_the_docs(toolret: Store) -> None:
         (TOKEN2GO, "Token2Go", "description: 'the Token2Go API'"),
     ]
     # a derived platform is not rendered: the text stays what ToolRet's retrievers index
-    text = toolret.con.execute("SELECT text FROM items WHERE item_id = ?", [TOKEN2GO]).fetchone()
+    text = toolret.con.execute("SELECT text FROM items WHERE item_id = ?", [TOKEN2GO]).fetchall()[0]
     assert "platform:" not in text[0]
 
 

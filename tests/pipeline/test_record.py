@@ -19,9 +19,7 @@ from toolex.store import Store
 TABLES = ("subqueries", "candidates", "verdicts", "combinations", "dependencies", "expansions")
 
 
-def expand(
-    store: Store, judge: Judge | None = None, **kw: list[str] | Settings | bool
-) -> RunReport:
+def expand(store: Store, judge: Judge | dict[str, Judge] | None = None, **kw) -> RunReport:
     return run_expansion(store, "b", judge or HeuristicJudge(store), search=overlap_search, **kw)
 
 
@@ -99,11 +97,15 @@ def test_replace_drops_the_outputs_and_records_the_settings_used(store: Store) -
     recorded = config(store)
     assert (recorded["depth"], recorded["audit_cap"]) == (1, 0)
     # the candidates really are the new depth's: one retrieved per sub-query (+ a missed reference)
-    worst = store.con.execute("SELECT max(rank) FROM candidates WHERE score IS NOT NULL").fetchone()
+    worst = store.con.execute(
+        "SELECT max(rank) FROM candidates WHERE score IS NOT NULL"
+    ).fetchall()[0]
     assert worst == (1,)
     # a cap of 0 audits nothing: only the originals are stored, the rest is counted as cut
     assert (
-        store.con.execute("SELECT count(*) FROM combinations WHERE NOT is_original").fetchone()[0]
+        store.con.execute("SELECT count(*) FROM combinations WHERE NOT is_original").fetchall()[0][
+            0
+        ]
         == 0
     )
     cut = store.con.execute(

@@ -88,15 +88,15 @@ def test_a_rule_rejecting_thousands_keeps_only_the_first_few(
     assemble.run(StageContext(bstore, "b", "default", ["big"]), audit_cap=10, mode="strict")
     (rejected,) = bstore.con.execute(
         "SELECT rejected_platform FROM combination_products WHERE query_id = 'big'"
-    ).fetchone()
+    ).fetchall()[0]
     assert rejected > 1000
     (stored,) = bstore.con.execute(
         "SELECT count(*) FROM rule_rejections WHERE query_id = 'big'"
-    ).fetchone()
+    ).fetchall()[0]
     assert stored == assemble.REASONS_KEPT == max(held)
     ranks = bstore.con.execute(
         "SELECT list(rrf_rank ORDER BY rrf_rank) FROM rule_rejections WHERE query_id = 'big'"
-    ).fetchone()[0]
+    ).fetchall()[0][0]
     # the oracle: the whole product ranked (test_assemble_lazy.brute), the rule applied by hand
     ranked = brute([[(1.0 / (60 + r), item) for item, r, _ in cands] + [(1.0 / 81, ref)]
                     for ref, cands in slots])  # fmt: skip

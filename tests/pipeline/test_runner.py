@@ -113,7 +113,9 @@ def test_interrupted_verify_resumes_to_the_same_tables(store: Store, tmp_path: P
     build(other)
     with pytest.raises(KeyboardInterrupt):
         expand(other, Interrupting(other, 2))
-    done = other.con.execute("SELECT count(*) FROM verdicts WHERE judge = 'heuristic'").fetchone()
+    done = other.con.execute("SELECT count(*) FROM verdicts WHERE judge = 'heuristic'").fetchall()[
+        0
+    ]
     assert done == (2,)  # finished outcomes were kept
     expand(other)
     assert snapshot(other) == reference
@@ -142,8 +144,8 @@ def test_wrong_k_is_a_recorded_failure_retried_only_when_asked(store: Store) -> 
     assert expand(store, WrongK(store, bad=False), stages=["decompose"]).stages[0].tasks == 0
     report = expand(store, WrongK(store, bad=False), stages=["decompose"], retry_failed=True)
     assert report.stages[0].ok == 1
-    assert store.con.execute("SELECT count(*) FROM stage_failures").fetchone() == (0,)
-    assert store.con.execute("SELECT count(*) FROM subqueries").fetchone() == (3,)
+    assert store.con.execute("SELECT count(*) FROM stage_failures").fetchall()[0] == (0,)
+    assert store.con.execute("SELECT count(*) FROM subqueries").fetchall()[0] == (3,)
 
 
 class Leaky(HeuristicJudge):
@@ -163,7 +165,9 @@ def test_a_sub_query_naming_its_tool_is_a_failure(store: Store) -> None:
     build(store)
     report = expand(store, Leaky(store), stages=["decompose"], query_ids=["q2"])
     assert report.stages[0].failed == 1
-    assert "names the tool" in store.con.execute("SELECT error FROM stage_failures").fetchone()[0]
+    assert (
+        "names the tool" in store.con.execute("SELECT error FROM stage_failures").fetchall()[0][0]
+    )
 
 
 def test_a_stage_whose_every_task_failed_is_reported_empty(store: Store) -> None:
