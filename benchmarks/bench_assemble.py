@@ -156,6 +156,7 @@ def measure_child(method: str, path: str) -> None:
     stored = reads.value(store, "SELECT count(*) FROM combinations")
     # the combinations assembled, as `toolex stats` reports them
     product = annotation_table(store, "b", "default", "all")[0]["assembled"]
+    assert isinstance(product, int | float), product  # a count (DuckDB's sum may be a double)
     store.close()
     print(json.dumps({"before_mb": before / 1024, "peak_mb": peak / 1024, "wall_s": wall,
                       "stored": stored, "product": int(product)}))  # fmt: skip

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,7 @@ def shared_model() -> Path:
 
 
 @pytest.fixture(scope="session")
-def stb_expansion(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Store:
+def stb_expansion(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     """The shared StableToolBench expansion: the whole benchmark loaded (its pooled library) and
     the group G1_tool expanded as `toolex expand --judge heuristic` does (about 5 s). On the
     whole benchmark, that group holds every export task that lost a relevant API (16 of 287)
@@ -56,7 +57,7 @@ def stb_expansion(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
+def store(tmp_path: Path) -> Iterator[Store]:
     s = Store.open(tmp_path / "t.duckdb")
     yield s
     s.close()

@@ -108,13 +108,13 @@ def code(cell: str) -> list[str]:
     return re.findall(r"`([^`]+)`", cell)
 
 
-def test_every_default_of_the_settings_module_has_its_row():
+def test_every_default_of_the_settings_module_has_its_row() -> None:
     names = {n for n in vars(settings) if n.isupper() and not n.startswith("_")} - STRUCTURE
     assert names == set(ROW_OF_SETTING), "a setting without a row in the departures table"
     assert set(defaults()) <= set(table())
 
 
-def test_each_row_states_the_default_toolex_runs_with():
+def test_each_row_states_the_default_toolex_runs_with() -> None:
     rows = table()
     for option, value in defaults().items():
         (first, *_) = code(rows[option]["default"]) or [""]
@@ -128,7 +128,7 @@ def test_each_row_states_the_default_toolex_runs_with():
     assert limit in code(rows["--audit-cap"]["default"]), "the audit row's safety limit"
 
 
-def test_departs_is_true_of_every_row():
+def test_departs_is_true_of_every_row() -> None:
     for option, row in table().items():
         departs = row["departs"].split(":")[0].strip()
         assert departs in ("yes", "no", "unknown"), f"{option}: departs must be yes, no or unknown"
@@ -161,12 +161,12 @@ CITATION = re.compile(
 )
 
 
-def test_every_paper_cell_cites_the_paper():
+def test_every_paper_cell_cites_the_paper() -> None:
     uncited = [option for option, row in table().items() if not CITATION.search(row["paper"])]
     assert uncited == [], f"departures table: 'paper' cells with no citation: {uncited}"
 
 
-def test_the_cells_the_paper_contradicted_say_what_it_does():
+def test_the_cells_the_paper_contradicted_say_what_it_does() -> None:
     """Issue 35.5: the paper retrieved over Tool-DE's expanded documentation (§3.2), not the
     tools' own; it does not say how it draws its random tool, nor how it uses SkillRet's
     substitutable labels; and two departures were missing: sub-queries that keep platform names
@@ -187,7 +187,7 @@ def test_the_cells_the_paper_contradicted_say_what_it_does():
     assert scope[0]["departs"].startswith("yes:")
 
 
-def test_no_doc_repeats_what_the_paper_does_not_say():
+def test_no_doc_repeats_what_the_paper_does_not_say() -> None:
     """The table's old cells, repeated in docstrings and help texts."""
     root = ROOT
     claims = ("as the paper draws it", "as the paper uses them", "the paper's draw")

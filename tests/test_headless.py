@@ -15,7 +15,7 @@ print(",".join(bad))
 """
 
 
-def test_core_never_imports_textual():
+def test_core_never_imports_textual() -> None:
     out = subprocess.run(
         [sys.executable, "-c", CHECK], capture_output=True, text=True, check=True, timeout=120
     )

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -79,7 +80,7 @@ def write_targets(sql: str) -> tuple[set[str], set[str]]:
     return written, temporary - {""}
 
 
-def _target(node: exp.Expression) -> str | None:
+def _target(node: exp.Expr) -> str | None:
     if isinstance(node, exp.Copy):
         # COPY t FROM 'file' fills t; COPY t TO / COPY (SELECT ..) TO only read.
         table = node.this if node.args.get("kind") else None
@@ -94,7 +95,11 @@ def _target(node: exp.Expression) -> str | None:
 
 def _temporary(node: exp.Create) -> bool:
     props = node.args.get("properties")
-    return bool(props) and any(isinstance(p, exp.TemporaryProperty) for p in props.expressions)
+    return (
+        props is not None
+        and bool(props)
+        and any(isinstance(p, exp.TemporaryProperty) for p in props.expressions)
+    )
 
 
 @dataclass
@@ -213,7 +218,7 @@ def _looks_like_sql(text: str) -> bool:
     return True
 
 
-def test_the_reader_sees_every_kind_of_write():
+def test_the_reader_sees_every_kind_of_write() -> None:
     sql = """
         INSERT OR REPLACE INTO a SELECT 1; UPDATE b SET x = 1; DELETE FROM c USING d;
         COPY e FROM 'f.parquet'; COPY g TO 'g.csv'; COPY (SELECT 1) TO 'h.csv';
@@ -224,8 +229,13 @@ def test_the_reader_sees_every_kind_of_write():
     assert write_targets(sql) == ({"a", "b", "c", "e", "i", "j", "k"}, {"t"})
 
 
-def test_a_file_is_run_by_the_packages_that_name_it():
-    def module(package: str, strings=(), prefixes=(), folders=()) -> Module:
+def test_a_file_is_run_by_the_packages_that_name_it() -> None:
+    def module(
+        package: str,
+        strings: Iterable[str] = (),
+        prefixes: Iterable[str] = (),
+        folders: Iterable[str] = (),
+    ) -> Module:
         return Module(package, Path(package), set(strings), set(prefixes), set(folders))
 
     modules = [
@@ -240,12 +250,12 @@ def test_a_file_is_run_by_the_packages_that_name_it():
     assert runners("stages/2_candidates/12_more.sql", modules) == set()
 
 
-def test_every_write_file_is_run_by_some_package():
+def test_every_write_file_is_run_by_some_package() -> None:
     _, _, orphans = collect()
     assert not orphans, f"SQL files that write but that no module names: {orphans}"
 
 
-def test_every_table_has_one_writing_package_and_one_sql_folder():
+def test_every_table_has_one_writing_package_and_one_sql_folder() -> None:
     writes, temporary, _ = collect()
     tables = schema_tables()
     unknown = sorted(set(writes) - tables - temporary)
@@ -277,15 +287,15 @@ def _sql_names() -> list[str]:
     return [p.relative_to(SQL_ROOT).as_posix() for p in sorted(SQL_ROOT.rglob("*.sql"))]
 
 
-def test_every_sql_folder_has_an_owner():
+def test_every_sql_folder_has_an_owner() -> None:
     folders = {name.split("/", 1)[0] for name in _sql_names()}
     assert folders <= set(SQL_OWNERS), (
         f"give these sql/ folders an owner: {folders - set(SQL_OWNERS)}"
     )
 
 
-def test_the_read_check_names_a_package_reading_another_packages_sql():
-    def module(package: str, strings=()) -> Module:
+def test_the_read_check_names_a_package_reading_another_packages_sql() -> None:
+    def module(package: str, strings: Iterable[str] = ()) -> Module:
         return Module(package, Path(package), set(strings), set(), set())
 
     modules = [
@@ -303,7 +313,7 @@ def test_the_read_check_names_a_package_reading_another_packages_sql():
     assert foreign_readers(names, modules[::3]) == {}
 
 
-def test_only_the_owning_package_names_a_sql_file():
+def test_only_the_owning_package_names_a_sql_file() -> None:
     foreign = foreign_readers(_sql_names(), read_modules())
     assert not foreign, (
         "SQL files named outside their folder's package (call the owner's query function):\n"
@@ -376,7 +386,7 @@ def _module_paths() -> dict[str, Path]:
     return out
 
 
-def test_the_crossing_check_sees_dict_rows_imported_by_another_package(tmp_path):
+def test_the_crossing_check_sees_dict_rows_imported_by_another_package(tmp_path: Path) -> None:
     files = {
         "toolex.runs.write": "from typing import Any\n"
         "def list_runs(store) -> list[dict[str, Any]]: ...\n"
@@ -397,7 +407,7 @@ def test_the_crossing_check_sees_dict_rows_imported_by_another_package(tmp_path)
     ]
 
 
-def test_dict_rows_cross_packages_only_less_often():
+def test_dict_rows_cross_packages_only_less_often() -> None:
     found = dict_row_crossings(_module_paths())
     assert len(found) <= DICT_ROWS_CEILING, (
         f"{len(found)} imports of functions returning dict rows from another package (ceiling "

@@ -9,7 +9,7 @@ import unicodedata
 from toolex.printable import UNSHOWN, described, printable
 
 
-def test_the_ranges_hold_every_character_of_the_classes_this_python_knows():
+def test_the_ranges_hold_every_character_of_the_classes_this_python_knows() -> None:
     classes = {"Cc", "Cf", "Cs", "Zl", "Zp"}
     missing = [
         hex(cp)
@@ -22,7 +22,7 @@ def test_the_ranges_hold_every_character_of_the_classes_this_python_knows():
         assert not UNSHOWN.search(shown), hex(ord(shown))
 
 
-def test_printable_escapes_as_python_writes_them():
+def test_printable_escapes_as_python_writes_them() -> None:
     assert printable("a\x1b[31mb") == "a\\x1b[31mb"
     assert printable("evil\u202etxt") == "evil\\u202etxt"
     assert printable("\U000e0041") == "\\U000e0041"
@@ -32,7 +32,7 @@ def test_printable_escapes_as_python_writes_them():
     assert printable("plain [/INST] 漢字 😀") == "plain [/INST] 漢字 😀"
 
 
-def test_described_names_the_character():
+def test_described_names_the_character() -> None:
     assert described("\u202e") == "'\\u202e' (RIGHT-TO-LEFT OVERRIDE)"
     assert described("\ufeff") == "'\\ufeff' (ZERO WIDTH NO-BREAK SPACE)"
     assert described("\x1b") == "'\\x1b'"

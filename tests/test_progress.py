@@ -6,26 +6,26 @@ from toolex.progress import NullProgress, current, progress, reporting
 
 
 class Record:
-    def __init__(self):
-        self.events = []
+    def __init__(self) -> None:
+        self.events: list[tuple[object, ...]] = []
 
-    def start(self, label, total, *, unit="items"):
+    def start(self, label: str, total: int | None, *, unit: str = "items") -> None:
         self.events.append(("start", label, total, unit))
 
-    def advance(self, n=1, **fields):
+    def advance(self, n: int = 1, **fields: object) -> None:
         self.events.append(("advance", n, fields))
 
-    def finish(self):
+    def finish(self) -> None:
         self.events.append(("finish",))
 
 
-def test_nothing_is_installed_by_default():
+def test_nothing_is_installed_by_default() -> None:
     assert isinstance(current(), NullProgress)
     with progress("search", 3) as advance:
         advance(3)  # goes nowhere, raises nothing
 
 
-def test_a_loop_reports_to_the_installed_reporter_and_it_is_removed_after():
+def test_a_loop_reports_to_the_installed_reporter_and_it_is_removed_after() -> None:
     record = Record()
     with reporting(record):
         with progress("bm25 search", 2, unit="queries") as advance:

@@ -27,7 +27,8 @@ def _setup_commands() -> list[str]:
 
 def _extras() -> dict[str, list[str]]:
     with (ROOT / "pyproject.toml").open("rb") as f:
-        return tomllib.load(f)["project"]["optional-dependencies"]
+        extras: dict[str, list[str]] = tomllib.load(f)["project"]["optional-dependencies"]
+    return extras
 
 
 def _requirements(extra: str) -> set[str]:
@@ -54,7 +55,7 @@ def _pip_targets(command: str) -> list[str]:
     return targets
 
 
-def test_readme_opens_with_install_and_test_commands():
+def test_readme_opens_with_install_and_test_commands() -> None:
     install, test = _setup_commands()
     assert "pip install" in install and install.endswith("&& toolex demo")
     assert test.endswith("&& make check")
@@ -74,7 +75,7 @@ def test_readme_opens_with_install_and_test_commands():
     assert "mkdocs build --strict" in recipe
 
 
-def test_the_first_command_installs_light_and_the_second_what_the_tests_need():
+def test_the_first_command_installs_light_and_the_second_what_the_tests_need() -> None:
     """Issue 25: the first command installed [dev], pyspark's 456 MB source archive included,
     before the demo could run. It installs toolex alone now; the test command installs [dev],
     which keeps pyspark so that CI runs the Spark engine's tests."""
@@ -89,7 +90,7 @@ def test_the_first_command_installs_light_and_the_second_what_the_tests_need():
     assert "-e" in shlex.split(test.split("&&")[0])  # for working on toolex: editable
 
 
-def test_the_readme_states_the_python_version_the_venv_and_the_shared_folder():
+def test_the_readme_states_the_python_version_the_venv_and_the_shared_folder() -> None:
     with (ROOT / "pyproject.toml").open("rb") as f:
         requires = tomllib.load(f)["project"]["requires-python"]
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -110,7 +111,7 @@ def test_the_readme_states_the_python_version_the_venv_and_the_shared_folder():
     assert not re.search(r"\d+ s\b", setup), "a pasted set-up time: link the figures page"
 
 
-def test_ci_runs_the_readme_commands_verbatim():
+def test_ci_runs_the_readme_commands_verbatim() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     for command in _setup_commands():
         assert command in (ln.strip() for ln in ci), f"{command!r} is not in .ci/run"
@@ -126,7 +127,7 @@ fi
 
 
 @pytest.mark.parametrize("make_exit", [0, 2])
-def test_ci_makes_a_venv_of_its_own_and_removes_it(tmp_path, make_exit):
+def test_ci_makes_a_venv_of_its_own_and_removes_it(tmp_path: Path, make_exit: int) -> None:
     """Two runs on one host used /tmp/toolex-ci-venv both. Each run now makes its own venv
     (mktemp) and removes it however it ends. Run here with python3, pip, toolex and make
     replaced by scripts that log what they were asked and in which venv."""
@@ -163,7 +164,7 @@ def test_ci_makes_a_venv_of_its_own_and_removes_it(tmp_path, make_exit):
     assert venvs[0] != venvs[1]
 
 
-def test_every_cli_command_has_help_with_an_example():
+def test_every_cli_command_has_help_with_an_example() -> None:
     from click.testing import CliRunner
 
     from toolex.cli import COMMANDS, cli
@@ -177,7 +178,7 @@ def test_every_cli_command_has_help_with_an_example():
         )
 
 
-def test_the_readme_is_read_in_five_minutes():
+def test_the_readme_is_read_in_five_minutes() -> None:
     """Issue 33: 629 lines, three quarters a lab notebook. What toolex answers, the set-up, a
     short tour and where the documentation is; the rest lives in docs/."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -195,7 +196,7 @@ def test_the_readme_is_read_in_five_minutes():
         assert (ROOT / target).is_file(), target
 
 
-def test_the_readme_tour_is_part_of_the_tour_the_tests_run():
+def test_the_readme_tour_is_part_of_the_tour_the_tests_run() -> None:
     """The README's short tour is a few commands of docs/tour.md, in its order, so the tests
     that run the Tour (tests/tour/) run them too."""
     import sys

@@ -15,11 +15,11 @@ SQL_ROOT = resource_root("sql")
 FILES = sorted(SQL_ROOT.rglob("*.sql"))
 
 
-def test_there_are_sql_files():
+def test_there_are_sql_files() -> None:
     assert FILES
 
 
-def test_numbers_are_unique_per_folder():
+def test_numbers_are_unique_per_folder() -> None:
     for folder in {f.parent for f in FILES}:
         numbers = Counter(
             m.group(1) for f in folder.glob("*.sql") if (m := re.match(r"^(\d+)_", f.name))
@@ -28,7 +28,7 @@ def test_numbers_are_unique_per_folder():
         assert not dupes, f"{folder.relative_to(SQL_ROOT)} reuses numbers {dupes}"
 
 
-def test_each_file_is_numbered_and_opens_with_a_comment():
+def test_each_file_is_numbered_and_opens_with_a_comment() -> None:
     for f in FILES:
         # Checks are audits named for the invariant they guard, and select/ holds named read
         # queries; every other folder is an ordered sequence of transforms, so it is numbered.
@@ -42,12 +42,12 @@ def test_each_file_is_numbered_and_opens_with_a_comment():
         assert first.startswith("--"), f"{f} does not open with a header comment"
 
 
-def test_each_file_parses():
+def test_each_file_parses() -> None:
     for f in FILES:
         sqlglot.parse(f.read_text(encoding="utf-8"), read="duckdb")
 
 
-def test_stage_folders_are_numbered_in_run_order():
+def test_stage_folders_are_numbered_in_run_order() -> None:
     stages = SQL_ROOT / "stages"
     loose = sorted(f.name for f in stages.glob("*.sql"))
     assert not loose, f"sql/stages holds files outside a stage folder: {loose}"
@@ -65,7 +65,7 @@ def test_stage_folders_are_numbered_in_run_order():
         assert f"`{name}/`" in readme, f"sql/stages/README.md does not list {name}/"
 
 
-def test_stage_and_expansion_headers_name_their_file():
+def test_stage_and_expansion_headers_name_their_file() -> None:
     for f in FILES:
         if f.relative_to(SQL_ROOT).parts[0] not in ("stages", "expansions"):
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
@@ -23,10 +24,11 @@ from toolex.sqlaccess import (
     transpile,
     transpile_shipped,
 )
+from toolex.store import Store
 
 
 @pytest.fixture
-def db(store, tmp_path):
+def db(store: Store, tmp_path: Path) -> str:
     build(store)
     path = store.path
     store.close()
@@ -48,7 +50,7 @@ def db(store, tmp_path):
         "PRAGMA table_info('items')",
     ],
 )
-def test_queries_pass(statement):
+def test_queries_pass(statement: str) -> None:
     check_read_only(statement)
 
 
@@ -68,12 +70,12 @@ def test_queries_pass(statement):
         ("SELECT 1; DELETE FROM items", "one statement"),
     ],
 )
-def test_writes_are_refused_with_a_message_naming_them(statement, named):
+def test_writes_are_refused_with_a_message_naming_them(statement: str, named: str) -> None:
     with pytest.raises(SqlRefused, match=named):
         check_read_only(statement)
 
 
-def test_delete_via_cli_is_refused_and_the_store_is_unchanged(db):
+def test_delete_via_cli_is_refused_and_the_store_is_unchanged(db: str) -> None:
     before = run_sql(db, "SELECT count(*) AS n FROM items").to_pylist()
     result = CliRunner().invoke(sql_cmd, ["DELETE FROM items", "--db", db])
     assert result.exit_code != 0
@@ -83,19 +85,21 @@ def test_delete_via_cli_is_refused_and_the_store_is_unchanged(db):
     assert run_sql(db, "SELECT count(*) AS n FROM items").to_pylist() == before == [{"n": 28}]
 
 
-def test_connection_is_read_only_even_if_the_parser_were_fooled(db, monkeypatch):
+def test_connection_is_read_only_even_if_the_parser_were_fooled(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("toolex.sqlaccess.readonly.check_read_only", lambda sql, **_: None)
     with pytest.raises(ToolexError, match="read-only"):
         run_sql(db, "DELETE FROM items")
     assert run_sql(db, "SELECT count(*) AS n FROM items").to_pylist() == [{"n": 28}]
 
 
-def test_write_flag_allows_changes(db):
+def test_write_flag_allows_changes(db: str) -> None:
     run_sql(db, "DELETE FROM items WHERE item_id = 'w14'", write=True)
     assert run_sql(db, "SELECT count(*) AS n FROM items").to_pylist() == [{"n": 27}]
 
 
-def test_output_formats(db, tmp_path):
+def test_output_formats(db: str, tmp_path: Path) -> None:
     runner = CliRunner()
     q = "SELECT run_id, level FROM runs ORDER BY run_id"
     res = runner.invoke(sql_cmd, [q, "--db", db, "--format", "json"])
@@ -120,12 +124,12 @@ def test_output_formats(db, tmp_path):
     assert res.exit_code != 0 and "--out" in res.output
 
 
-def test_bad_sql_is_a_clear_error(db):
+def test_bad_sql_is_a_clear_error(db: str) -> None:
     with pytest.raises(ToolexError, match="no_such_table"):
         run_sql(db, "SELECT * FROM no_such_table")
 
 
-def test_show_prints_transpiled_sql():
+def test_show_prints_transpiled_sql() -> None:
     name = shipped_sql_names()[0]
     res = CliRunner().invoke(sql_cmd, ["--show", name, "--dialect", "spark"])
     assert res.exit_code == 0, res.output
@@ -134,13 +138,13 @@ def test_show_prints_transpiled_sql():
         transpile_shipped("stages/99_nothing.sql", "spark")
 
 
-def test_transpile_rewrites_duckdb_only_syntax():
+def test_transpile_rewrites_duckdb_only_syntax() -> None:
     out = transpile("SELECT list_value(1, 2) AS x FROM t WHERE a = $name", "spark", pretty=False)
     assert out == "SELECT ARRAY(1, 2) AS x FROM t WHERE a = :name;\n"
 
 
 @pytest.mark.parametrize("dialect", [d for d in DIALECTS if d != "duckdb"])
-def test_every_shipped_file_transpiles_and_parses_back(dialect):
+def test_every_shipped_file_transpiles_and_parses_back(dialect: str) -> None:
     """Each file either comes out as SQL that parses in the target dialect, or (outside the
     strict dialects) is refused with a message naming the file and the construct."""
     failures, refused = [], []
@@ -162,7 +166,7 @@ def test_every_shipped_file_transpiles_and_parses_back(dialect):
         assert not portable, f"{dialect} must express the pipeline's SQL; refused: {portable}"
 
 
-def test_list_names_the_shipped_files():
+def test_list_names_the_shipped_files() -> None:
     res = CliRunner().invoke(sql_cmd, ["--list"])
     assert res.exit_code == 0
     names = res.output.splitlines()

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import duckdb
@@ -12,7 +13,7 @@ from toolex.errors import InputError, NotFoundError, StoreError
 from toolex.store import Store, schema_migrations
 
 
-def test_fresh_store_is_at_latest_version(tmp_path):
+def test_fresh_store_is_at_latest_version(tmp_path: Path) -> None:
     with Store.open(tmp_path / "a.duckdb") as s:
         assert s.schema_version == schema_migrations()[-1][0]
         tables = {
@@ -30,15 +31,15 @@ def test_fresh_store_is_at_latest_version(tmp_path):
     } <= tables
 
 
-def test_reopen_does_not_reapply(tmp_path):
+def test_reopen_does_not_reapply(tmp_path: Path) -> None:
     path = tmp_path / "a.duckdb"
     Store.open(path).close()
     with Store.open(path) as s:
-        n = s.con.execute("SELECT count(*) FROM schema_version").fetchone()[0]
+        n = s.con.execute("SELECT count(*) FROM schema_version").fetchall()[0][0]
     assert n == len(schema_migrations())
 
 
-def test_newer_store_is_refused(tmp_path):
+def test_newer_store_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "a.duckdb"
     Store.open(path).close()
     con = duckdb.connect(str(path))
@@ -64,7 +65,7 @@ if how == "read-only":  # and the lock-down still holds
 
 
 @pytest.mark.parametrize("how", ["file", "read-only", "memory"])
-def test_a_store_never_draws_duckdbs_progress_bar(tmp_path, how):
+def test_a_store_never_draws_duckdbs_progress_bar(tmp_path: Path, how: str) -> None:
     """DuckDB prints its progress bar to stdout, even into a pipe, for a statement running
     past 2 s: under load it cut into a command's data (issue 25). Checked in a process whose
     stdout is a pipe, as a command's is (pytest's capture turns the bar off by itself)."""
@@ -81,7 +82,7 @@ def test_a_store_never_draws_duckdbs_progress_bar(tmp_path, how):
         assert lines[1] == "InvalidInputException locked"
 
 
-def test_transaction_rolls_back(store):
+def test_transaction_rolls_back(store: Store) -> None:
     with pytest.raises(RuntimeError), store.transaction() as tx:
         assert tx is store  # the block gets the store, never the raw connection
         _benchmark(store, "b")
@@ -89,18 +90,18 @@ def test_transaction_rolls_back(store):
     assert store.benchmarks() == []
 
 
-def test_read_only_missing_store_is_clear(tmp_path):
+def test_read_only_missing_store_is_clear(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no store at"):
         Store.open(tmp_path / "missing.duckdb", read_only=True)
 
 
-def test_fresh_store_accepts_relational_queries(tmp_path):
+def test_fresh_store_accepts_relational_queries(tmp_path: Path) -> None:
     # Regression: reading the schema version must not leave a pending result behind.
     with Store.open(tmp_path / "a.duckdb") as s:
         assert s.con.sql("SELECT 42").fetchall() == [(42,)]
 
 
-def test_store_sql_lives_in_files(tmp_path):
+def test_store_sql_lives_in_files(tmp_path: Path) -> None:
     # The schema bookkeeping runs shipped files too (sql/store/0N_*.sql), not inline strings.
     with Store.open(tmp_path / "a.duckdb") as s:
         assert s.scalar("store/01_schema_version.sql") == schema_migrations()[-1][0]
@@ -109,19 +110,19 @@ def test_store_sql_lives_in_files(tmp_path):
 # -- reading: rows, Arrow, scalars, registered inputs, the two documented doors ----------------
 
 
-def _benchmark(store, name):
+def _benchmark(store: Store, name: str) -> None:
     store.con.execute(
         "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'plain', 'x')", [name]
     )
 
 
-def _run(store, run_id, benchmark):
+def _run(store: Store, run_id: str, benchmark: str) -> None:
     store.con.execute(
         "INSERT INTO runs (run_id, benchmark, level) VALUES (?, ?, 'query')", [run_id, benchmark]
     )
 
 
-def test_arrow_scalar_and_query_agree(store):
+def test_arrow_scalar_and_query_agree(store: Store) -> None:
     for name in ("toolret", "beir"):
         _benchmark(store, name)
     assert store.arrow("store/10_benchmarks.sql").column(0).to_pylist() == ["beir", "toolret"]
@@ -132,7 +133,7 @@ def test_arrow_scalar_and_query_agree(store):
     ]
 
 
-def test_registered_tables_are_gone_after_the_block_even_on_error(store):
+def test_registered_tables_are_gone_after_the_block_even_on_error(store: Store) -> None:
     rows = pa.table({"benchmark": ["x"], "format": ["plain"], "source": ["s"]})
     with store.registered("new_rows", rows):
         assert store.user_sql("SELECT count(*) AS n FROM new_rows").to_pylist() == [{"n": 1}]
@@ -143,7 +144,7 @@ def test_registered_tables_are_gone_after_the_block_even_on_error(store):
             store.user_sql(f"SELECT * FROM {name}")
 
 
-def test_a_failure_inside_a_registered_block_is_the_error_reported(store):
+def test_a_failure_inside_a_registered_block_is_the_error_reported(store: Store) -> None:
     """A statement that fails aborts the transaction; leaving the registered block must raise
     that failure, not DuckDB's refusal to unregister in an aborted transaction."""
     rows = pa.table({"n": [1, 2]})
@@ -156,7 +157,7 @@ def test_a_failure_inside_a_registered_block_is_the_error_reported(store):
     assert store.user_sql("SELECT 42 AS n").to_pylist() == [{"n": 42}]  # usable afterwards
 
 
-def test_cursor_commits_outside_the_open_transaction(store):
+def test_cursor_commits_outside_the_open_transaction(store: Store) -> None:
     side = store.cursor()
     with pytest.raises(RuntimeError), store.transaction():
         _benchmark(store, "rolled-back")
@@ -167,7 +168,7 @@ def test_cursor_commits_outside_the_open_transaction(store):
     assert store.benchmarks() == ["kept"]  # closing the cursor leaves the store open
 
 
-def test_user_sql_returns_rows_or_an_empty_table(store):
+def test_user_sql_returns_rows_or_an_empty_table(store: Store) -> None:
     assert store.user_sql("SELECT ? AS a", [7]).to_pylist() == [{"a": 7}]
     _benchmark(store, "b")
     assert store.user_sql("DELETE FROM benchmarks").to_pylist() == [{"Count": 1}]  # DuckDB's
@@ -178,7 +179,7 @@ def test_user_sql_returns_rows_or_an_empty_table(store):
 
 
 @pytest.fixture
-def named(store):
+def named(store: Store) -> Store:
     """Two benchmarks; toolret has an expansion 'paper' (expansions row), 'flat' (imported
     combinations only) and 'subq' (imported sub-queries only); runs bm25 (toolret), e5 (beir)."""
     for name in ("toolret", "beir"):
@@ -199,7 +200,7 @@ def named(store):
     return store
 
 
-def test_listings(named):
+def test_listings(named: Store) -> None:
     assert named.benchmarks() == ["beir", "toolret"]
     assert named.expansions("toolret") == ["flat", "paper", "subq"]
     assert named.expansions("beir") == []
@@ -208,7 +209,7 @@ def test_listings(named):
     assert named.runs("beir") == ["e5"]
 
 
-def test_require_benchmark(named):
+def test_require_benchmark(named: Store) -> None:
     assert named.require_benchmark("beir") == "beir"
     with pytest.raises(NotFoundError) as err:
         named.require_benchmark("toolrett")
@@ -226,14 +227,14 @@ def test_require_benchmark(named):
         named.require_benchmark(None)
 
 
-def test_require_benchmark_none_means_the_only_one(store):
+def test_require_benchmark_none_means_the_only_one(store: Store) -> None:
     with pytest.raises(NotFoundError, match="the store holds no benchmark; load one"):
         store.require_benchmark(None)
     _benchmark(store, "solo")
     assert store.require_benchmark(None) == "solo"
 
 
-def test_require_expansion(named):
+def test_require_expansion(named: Store) -> None:
     for name in ("paper", "flat", "subq", "default"):
         assert named.require_expansion("toolret", name) == name
     assert named.require_expansion("beir", "default") == "default"  # always: the original
@@ -248,7 +249,7 @@ def test_require_expansion(named):
         named.require_expansion("beir", "paper")  # toolret's, not beir's
 
 
-def test_require_runs(named):
+def test_require_runs(named: Store) -> None:
     assert named.require_runs(["e5", "bm25"]) == ["e5", "bm25"]
     with pytest.raises(
         NotFoundError, match="no run named 'bm52' in the store; did you mean 'bm25'"
@@ -265,7 +266,7 @@ ROOT = Path(__file__).resolve().parents[1]
 _RAW = re.compile(r"\.con\b|\bduckdb\.connect\(|\.cursor\(\)\.")
 
 
-def test_no_module_outside_the_store_reaches_its_connection():
+def test_no_module_outside_the_store_reaches_its_connection() -> None:
     """Rows, Arrow tables, registered inputs, transactions: all through ``Store`` methods. A
     ``store.con`` elsewhere is a second way into DuckDB, and the next one copies it."""
     offenders = []
@@ -278,7 +279,12 @@ def test_no_module_outside_the_store_reaches_its_connection():
     assert not offenders, "use a Store method instead:\n" + "\n".join(offenders)
 
 
-def _store_at(path: Path, version: int, keyed: dict[str, str], rows: dict[str, list]) -> None:
+def _store_at(
+    path: Path,
+    version: int,
+    keyed: dict[str, str],
+    rows: Mapping[str, Sequence[tuple[object, ...]]],
+) -> None:
     """A store file as an older schema left it: each table of ``keyed`` recreated from its
     CREATE statement and filled with its ``rows``, and the migrations from ``version`` on
     forgotten, so the next open runs them."""
@@ -294,14 +300,15 @@ def _store_at(path: Path, version: int, keyed: dict[str, str], rows: dict[str, l
 
 
 def _primary_keys(store: Store, *tables: str) -> int:
-    return store.con.execute(
+    count: int = store.con.execute(
         "SELECT count(*) FROM duckdb_constraints() WHERE list_contains(?, table_name)"
         " AND constraint_type = 'PRIMARY KEY'",
         [list(tables)],
-    ).fetchone()[0]
+    ).fetchall()[0][0]
+    return count
 
 
-def test_schema_065_keeps_the_members_and_drops_their_key(tmp_path):
+def test_schema_065_keeps_the_members_and_drops_their_key(tmp_path: Path) -> None:
     """A store at 064 (combination_items keyed) migrates to 065 with the same rows and no key,
     whose index DuckDB could not evict at library scale."""
     path = tmp_path / "old.duckdb"
@@ -319,7 +326,7 @@ def test_schema_065_keeps_the_members_and_drops_their_key(tmp_path):
         assert _primary_keys(s, "combination_items") == 0
 
 
-def test_schema_067_keeps_the_run_results_and_drops_their_keys(tmp_path):
+def test_schema_067_keeps_the_run_results_and_drops_their_keys(tmp_path: Path) -> None:
     """A store at 066 (run_results and subquery_results keyed) migrates to 067 with the same rows
     and no keys (their indexes cost most of a run's import); `toolex check` then holds the line
     the keys held."""
@@ -349,7 +356,7 @@ def test_schema_067_keeps_the_run_results_and_drops_their_keys(tmp_path):
         assert failed["subquery_results_unique"] == [("s", "q1", 0, "a", 2)]
 
 
-def test_schema_072_renames_ref_item_id_to_reference(tmp_path):
+def test_schema_072_renames_ref_item_id_to_reference(tmp_path: Path) -> None:
     """A store at 071 (subqueries.ref_item_id) migrates to 072: the column is ``reference``, with
     the same values, still NOT NULL and the key unchanged, and the SQL that reads it works."""
     path = tmp_path / "old.duckdb"
@@ -389,10 +396,15 @@ def test_schema_072_renames_ref_item_id_to_reference(tmp_path):
             )
 
 
-def test_a_file_store_opens_with_the_memory_limit(tmp_path, monkeypatch):
+def test_a_file_store_opens_with_the_memory_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def limit(path: Path) -> str:
         with Store.open(path) as s:
-            return s.user_sql("SELECT current_setting('memory_limit') AS m").to_pylist()[0]["m"]
+            limit: str = s.user_sql("SELECT current_setting('memory_limit') AS m").to_pylist()[0][
+                "m"
+            ]
+            return limit
 
     monkeypatch.delenv("TOOLEX_MEMORY_LIMIT", raising=False)
     assert limit(tmp_path / "a.duckdb") == "1.8 GiB"  # MEMORY_LIMIT, 2GB (DuckDB prints GiB)
@@ -405,7 +417,9 @@ def test_a_file_store_opens_with_the_memory_limit(tmp_path, monkeypatch):
     assert not (tmp_path / "new.duckdb").exists()  # refused before a file was made
 
 
-def test_an_out_of_memory_says_how_to_allow_more(tmp_path, monkeypatch):
+def test_an_out_of_memory_says_how_to_allow_more(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from toolex.store import store_error
 
     monkeypatch.setenv("TOOLEX_MEMORY_LIMIT", "8MB")

@@ -6,6 +6,7 @@ logs themselves: tests/attacks/test_damaged_wal.py)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +14,7 @@ from toolex.errors import StoreError
 from toolex.store import Store, commits
 
 
-def test_each_commit_of_a_write_is_counted_and_recorded(tmp_path):
+def test_each_commit_of_a_write_is_counted_and_recorded(tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
     with Store.open(db) as store:
         start = store.commit_count().commits
@@ -32,7 +33,7 @@ def test_each_commit_of_a_write_is_counted_and_recorded(tmp_path):
         ledger.close()
 
 
-def test_a_read_only_or_in_memory_store_counts_nothing(tmp_path):
+def test_a_read_only_or_in_memory_store_counts_nothing(tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
     Store.open(db).close()
     before = commits.read_record(str(db))
@@ -43,7 +44,9 @@ def test_a_read_only_or_in_memory_store_counts_nothing(tmp_path):
         assert not store.counting
 
 
-def test_a_long_count_folds_into_one_row_on_open(tmp_path, monkeypatch):
+def test_a_long_count_folds_into_one_row_on_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(commits, "COMPACT_ROWS", 5)
     db = tmp_path / "s.duckdb"
     with Store.open(db) as store:
@@ -55,7 +58,9 @@ def test_a_long_count_folds_into_one_row_on_open(tmp_path, monkeypatch):
         assert store.commit_count() == (total.store_id, total.commits, 1)
 
 
-def test_a_store_behind_its_record_is_refused_and_a_deleted_record_accepts_it(tmp_path):
+def test_a_store_behind_its_record_is_refused_and_a_deleted_record_accepts_it(
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "s.duckdb"
     with Store.open(db) as store:
         count = store.commit_count()
@@ -73,24 +78,28 @@ def test_a_store_behind_its_record_is_refused_and_a_deleted_record_accepts_it(tm
         assert commits.read_record(str(db)) == (count.store_id, store.commit_count().commits)
 
 
-def test_which_shipped_files_write():
+def test_which_shipped_files_write() -> None:
     assert commits.writes("store/50_count_commit.sql")
     assert commits.writes("store/52_compact_commits.sql")
     assert not commits.writes("store/51_commit_count.sql")
     assert not commits.writes("store/10_benchmarks.sql")
 
 
-def test_a_commit_under_way_is_marked_in_the_record_until_it_is_recorded(tmp_path, monkeypatch):
+def test_a_commit_under_way_is_marked_in_the_record_until_it_is_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 37.11: the record says a commit is under way from just before COMMIT until its
     count is recorded, so a writer stopped in between leaves the mark."""
     db = tmp_path / "s.duckdb"
-    seen = []
+    seen: list[commits.Record] = []
     with Store.open(db) as store:
         real = commits.begin
 
-        def begin(path):
+        def begin(path: str) -> None:
             real(path)
-            seen.append(commits.read_state(path))
+            state = commits.read_state(path)
+            assert state is not None
+            seen.append(state)
 
         monkeypatch.setattr(commits, "begin", begin)
         before = store.commit_count().commits
@@ -98,11 +107,12 @@ def test_a_commit_under_way_is_marked_in_the_record_until_it_is_recorded(tmp_pat
             store.execute("store/50_count_commit.sql")
         store.execute("store/50_count_commit.sql")  # a write outside a transaction
     assert [(r.commits, r.writing) for r in seen] == [(before, 1), (before + 2, 1)]
-    assert commits.read_state(str(db)).writing == 0  # recorded: the mark is gone
+    state = commits.read_state(str(db))
+    assert state is not None and state.writing == 0  # recorded: the mark is gone
     assert "writing" not in json.loads(commits.record_path(str(db)).read_text())
 
 
-def test_a_stopped_commit_refuses_the_store_only_when_its_log_is_gone(tmp_path):
+def test_a_stopped_commit_refuses_the_store_only_when_its_log_is_gone(tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
     with Store.open(db) as store:
         count = store.commit_count()

@@ -216,7 +216,7 @@ def _sql_files() -> list[Path]:
     return list((ROOT / "sql").rglob("*.sql"))
 
 
-def test_the_table_is_read_and_names_what_it_forbids():
+def test_the_table_is_read_and_names_what_it_forbids() -> None:
     rows = _rows()
     words = {r.word for r in rows}
     assert {"reference", "label", "item", "depth"} <= words
@@ -228,13 +228,13 @@ def test_the_table_is_read_and_names_what_it_forbids():
     assert "`qrels`" in label.means and "`relevance`" in label.means
 
 
-def test_no_forbidden_name_is_a_column_of_the_schema(tmp_path):
+def test_no_forbidden_name_is_a_column_of_the_schema(tmp_path: Path) -> None:
     bad = forbidden(_rows()).names
     hits = [f"{t}.{c}" for t, c in schema_columns(tmp_path) for n in bad if has(c, n)]
     assert not hits
 
 
-def test_no_forbidden_name_is_a_cli_command_or_option():
+def test_no_forbidden_name_is_a_cli_command_or_option() -> None:
     bad = forbidden(_rows())
     hits = []
     for path, name, kind in cli_names(cli):
@@ -251,12 +251,12 @@ def test_no_forbidden_name_is_a_cli_command_or_option():
     assert not hits
 
 
-def test_no_forbidden_name_is_a_python_or_sql_identifier():
+def test_no_forbidden_name_is_a_python_or_sql_identifier() -> None:
     found = code_violations(forbidden(_rows()).names, _python_files(), _sql_files(), ROOT)
     assert not found, "\n".join(found)
 
 
-def test_every_word_of_the_table_is_used(tmp_path):
+def test_every_word_of_the_table_is_used(tmp_path: Path) -> None:
     idents = {i.lower() for p in _python_files() for i, _ in python_names(p)}
     idents |= {i.lower() for p in _sql_files() for i, _ in sql_names(p)}
     idents |= {c.lower() for _, c in schema_columns(tmp_path)}
@@ -266,7 +266,7 @@ def test_every_word_of_the_table_is_used(tmp_path):
     assert {"reference", "is_reference", "qrels", "relevance"} <= set(required(_rows()))
 
 
-def test_the_checker_finds_a_planted_name(tmp_path):
+def test_the_checker_finds_a_planted_name(tmp_path: Path) -> None:
     """The check can fail: a planted old name in a Python and a SQL file is reported, by line."""
     (tmp_path / "pkg").mkdir()
     py = tmp_path / "pkg" / "bad.py"
@@ -295,5 +295,5 @@ def test_the_checker_finds_a_planted_name(tmp_path):
         ("REPEATED_LABELS", "repeated_labels", True),
     ],
 )
-def test_names_match_by_whole_segments(identifier, name, found):
+def test_names_match_by_whole_segments(identifier: str, name: str, found: bool) -> None:
     assert has(identifier, name) is found

@@ -22,7 +22,7 @@ print(r.resource_root("sql"), r.resource_root("prompts"), s.schema_version)
 
 
 @pytest.mark.slow
-def test_wheel_carries_resources_and_works_installed(tmp_path):
+def test_wheel_carries_resources_and_works_installed(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
     subprocess.run(
         [

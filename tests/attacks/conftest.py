@@ -57,7 +57,9 @@ class Ran:
 
 
 @pytest.fixture
-def toolex(capsys, monkeypatch) -> Callable[..., Ran]:
+def toolex(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Callable[..., Ran]:
     """Run ``toolex ARGS...`` through toolex.cli.main in this process."""
     from toolex.cli import main
 

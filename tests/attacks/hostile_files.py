@@ -11,10 +11,15 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from attacks.conftest import PLAIN
+from toolex.expansions.combinations import CombinationImport
+from toolex.expansions.subqueries import SubqueryImport
 from toolex.loaders import load_beir, load_docs, load_plain, load_stabletoolbench, load_toolret
-from toolex.runs.imports import import_run
+from toolex.loaders.docs import DocsResult
+from toolex.loaders.result import LoadResult
+from toolex.runs.imports import RunImport, import_run
 from toolex.store import Store
 
 
@@ -86,8 +91,10 @@ def _toolret(tmp: Path, tools: str, queries: str | None = None, suffix: str = ".
 
 
 def toolret_cases() -> Iterator[Case]:
-    def load(tools: str, queries: str | None = None, suffix: str = ".json"):
-        def run(store: Store, tmp: Path):
+    def load(
+        tools: str, queries: str | None = None, suffix: str = ".json"
+    ) -> Callable[[Store, Path], LoadResult]:
+        def run(store: Store, tmp: Path) -> LoadResult:
             root = _toolret(tmp, tools, queries, suffix)
             return load_toolret(store, root, name="plain", replace=True)
 
@@ -134,8 +141,10 @@ def stb_cases() -> Iterator[Case]:
             f'"api_name": {api_name}, "api_description": "daily"}}], "relevant APIs": {rel}}}]'
         )
 
-    def load(records: str, ids: Callable[[Path], object] | None = None):
-        def run(store: Store, tmp: Path):
+    def load(
+        records: str, ids: Callable[[Path], object] | None = None
+    ) -> Callable[[Store, Path], LoadResult]:
+        def run(store: Store, tmp: Path) -> LoadResult:
             return load_stabletoolbench(store, _stb(tmp, records, ids), name="plain", replace=True)
 
         return run
@@ -188,8 +197,10 @@ def beir_cases() -> Iterator[Case]:
     corpus = '{"_id": "d1", "title": "weather", "text": "daily forecast"}\n'
     queries = '{"_id": "q1", "text": "forecast please"}\n'
 
-    def load(c: str = corpus, q: str = queries, score: str = "1"):
-        def run(store: Store, tmp: Path):
+    def load(
+        c: str = corpus, q: str = queries, score: str = "1"
+    ) -> Callable[[Store, Path], LoadResult]:
+        def run(store: Store, tmp: Path) -> LoadResult:
             qrels = f"query-id\tcorpus-id\tscore\nq1\td1\t{score}\n"
             return load_beir(store, _beir(tmp, c, q, qrels), name="plain", replace=True)
 
@@ -232,8 +243,10 @@ def beir_cases() -> Iterator[Case]:
 
 
 def plain_cases() -> Iterator[Case]:
-    def load(items: str, queries: str, qrels: str, suffix: str = ".jsonl"):
-        def run(store: Store, tmp: Path):
+    def load(
+        items: str, queries: str, qrels: str, suffix: str = ".jsonl"
+    ) -> Callable[[Store, Path], LoadResult]:
+        def run(store: Store, tmp: Path) -> LoadResult:
             paths = []
             for name, text in (("items", items), ("queries", queries), ("qrels", qrels)):
                 path = tmp / f"{name}{suffix}"
@@ -275,8 +288,8 @@ def plain_cases() -> Iterator[Case]:
 
 
 def runs_cases() -> Iterator[Case]:
-    def trec(score: str):
-        def run(store: Store, tmp: Path):
+    def trec(score: str) -> Callable[[Store, Path], RunImport]:
+        def run(store: Store, tmp: Path) -> RunImport:
             first_q = json.loads((PLAIN / "queries.jsonl").read_text().splitlines()[0])["id"]
             first_i = json.loads((PLAIN / "items.jsonl").read_text().splitlines()[0])["id"]
             path = tmp / "r.trec"
@@ -285,8 +298,8 @@ def runs_cases() -> Iterator[Case]:
 
         return run
 
-    def toolret_json(text: str):
-        def run(store: Store, tmp: Path):
+    def toolret_json(text: str) -> Callable[[Store, Path], RunImport]:
+        def run(store: Store, tmp: Path) -> RunImport:
             path = tmp / "r.json"
             path.write_text(text)
             return import_run(store, path, run="r", benchmark="plain", replace=True)
@@ -327,7 +340,7 @@ def docs_cases() -> Iterator[Case]:
     first_i = json.loads((PLAIN / "items.jsonl").read_text().splitlines()[0])["id"]
     for name, (doc, ok) in DOC_TRAPS.items():
 
-        def run(store: Store, tmp: Path, doc: str = doc):
+        def run(store: Store, tmp: Path, doc: str = doc) -> DocsResult:
             path = tmp / "docs.jsonl"
             path.write_text(f'{{"id": "{first_i}", "augmented": {doc}}}\n')
             return load_docs(store, path, benchmark="plain", rendering="aug", replace=True)
@@ -343,24 +356,24 @@ def imports_cases() -> Iterator[Case]:
     first_q = json.loads((PLAIN / "queries.jsonl").read_text().splitlines()[0])["id"]
     first_i = json.loads((PLAIN / "items.jsonl").read_text().splitlines()[0])["id"]
 
-    def combos(text: str):
-        def run(store: Store, tmp: Path):
+    def combos(text: str) -> Callable[[Store, Path], CombinationImport]:
+        def run(store: Store, tmp: Path) -> CombinationImport:
             path = tmp / "c.jsonl"
             path.write_text(text)
             return import_combinations(store, path, benchmark="plain", expansion="e")
 
         return run
 
-    def subqueries(text: str):
-        def run(store: Store, tmp: Path):
+    def subqueries(text: str) -> Callable[[Store, Path], SubqueryImport]:
+        def run(store: Store, tmp: Path) -> SubqueryImport:
             path = tmp / "s.jsonl"
             path.write_text(text)
             return import_subqueries(store, path, benchmark="plain", expansion="e")
 
         return run
 
-    def toolret_jsonl(text: str):
-        def run(store: Store, tmp: Path):
+    def toolret_jsonl(text: str) -> Callable[[Store, Path], list[dict[str, Any]]]:
+        def run(store: Store, tmp: Path) -> list[dict[str, Any]]:
             path = tmp / "t.jsonl"
             path.write_text(text)
             return read_toolret_jsonl(path)

@@ -40,7 +40,7 @@ class Tally:
         changed: bool = False,
         leaked: bool = False,
         wrong: bool = False,
-    ):
+    ) -> None:
         assert outcome in ("clean error", "correct result", "traceback", "hang"), outcome
         self.counts["tried"] += 1
         self.counts[outcome] += 1

@@ -12,10 +12,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from attacks.conftest import Ran
 from attacks.entry import DEADLINE, TOOLEX, shell
 from attacks.tally import Tally
 
@@ -34,7 +36,9 @@ LOAD = ["--items", str(PLAIN / "items.jsonl"), "--queries", str(PLAIN / "queries
         ("expand", "--benchmark", "x"),
     ],
 )
-def test_a_store_in_a_missing_folder_is_named_as_such(tmp_path, toolex, args):
+def test_a_store_in_a_missing_folder_is_named_as_such(
+    tmp_path: Path, toolex: Callable[..., Ran], args: tuple[str, ...]
+) -> None:
     db = tmp_path / "nowhere" / "dir" / "x.duckdb"
     ran = toolex(*args, "--db", str(db))
     assert ran.code == 2 and ran.err.count("\n") == 1, ran.err
@@ -43,7 +47,7 @@ def test_a_store_in_a_missing_folder_is_named_as_such(tmp_path, toolex, args):
     assert not (tmp_path / "nowhere").exists()
 
 
-def test_a_failed_first_command_leaves_no_store(tmp_path, toolex):
+def test_a_failed_first_command_leaves_no_store(tmp_path: Path, toolex: Callable[..., Ran]) -> None:
     tally = Tally("daily round 2: no store left behind")
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": "a", "text": 5}\n')
@@ -90,14 +94,14 @@ def _closed_pipe(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def db(bench_db, toolex) -> str:
+def db(bench_db: str, toolex: Callable[..., Ran]) -> str:
     ran = toolex("retrieve", "--benchmark", "plain", "--retriever", "bm25", "--run", "bm25",
                  "--db", bench_db)  # fmt: skip
     assert ran.code == 0, ran.err
     return bench_db
 
 
-def test_a_closed_pipe_ends_the_command_quietly(db):
+def test_a_closed_pipe_ends_the_command_quietly(db: str) -> None:
     tally = Tally("daily round 2: closed pipe")
     big = "SELECT i, 'row ' || i AS t FROM range(200000) t(i)"
     for args in (
@@ -122,7 +126,7 @@ def test_a_closed_pipe_ends_the_command_quietly(db):
     tally.check()
 
 
-def test_pipefail_scripts_keep_working(db):
+def test_pipefail_scripts_keep_working(db: str) -> None:
     """The shell's view: `set -o pipefail; toolex info | head -3` succeeds."""
     script = f"set -o pipefail; {sys.executable} -c 'from toolex.cli import main; main()' " \
         f"sql 'SELECT * FROM range(300000)' --format csv --db {db} | head -3"  # fmt: skip

@@ -14,19 +14,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from retrieval.conftest import HashEmbedder
 
 from attacks.tally import Tally
 from toolex.errors import ToolexError
 from toolex.retrieval.index import DenseIndex
 from toolex.retrieval.index_files import lance_dir, read_sidecar
 from toolex.retrieval.texts import load_library
+from toolex.store import Store
 
 
-def _index(store, embedder) -> DenseIndex:
+def _index(store: Store, embedder: HashEmbedder) -> DenseIndex:
     return DenseIndex(store, embedder, load_library(store, "b"))
 
 
-def _search(index: DenseIndex, embedder) -> list[list[str]]:
+def _search(index: DenseIndex, embedder: HashEmbedder) -> list[list[str]]:
     queries = embedder.embed(["weather in Paris", "translate text", "rain tomorrow"])
     hits = index.search(np.asarray(queries), "benchmark", None, 6, 3).to_pylist()
     return [[h["item_id"] for h in hits if h["query_index"] == q] for q in range(3)]
@@ -94,7 +96,9 @@ DAMAGE |= {f"manifest byte flipped (seed {n})": _manifest_flipped(n) for n in ra
 
 
 @pytest.mark.parametrize("kind", list(DAMAGE))
-def test_a_damaged_index_is_rebuilt_from_the_cache(lib_store, hash_embedder, kind):
+def test_a_damaged_index_is_rebuilt_from_the_cache(
+    lib_store: Store, hash_embedder: HashEmbedder, kind: str
+) -> None:
     tally = Tally("damaged vector indexes")
     first = _index(lib_store, hash_embedder)
     first.build()
@@ -119,7 +123,9 @@ def test_a_damaged_index_is_rebuilt_from_the_cache(lib_store, hash_embedder, kin
     tally.check()
 
 
-def test_damage_met_mid_search_is_rebuilt_there_and_then(lib_store, hash_embedder):
+def test_damage_met_mid_search_is_rebuilt_there_and_then(
+    lib_store: Store, hash_embedder: HashEmbedder
+) -> None:
     """Files removed after the check: the search that meets it rewrites the table from the
     cache and searches again (it used to say "run the command again", which failed again)."""
     index = _index(lib_store, hash_embedder)
@@ -135,14 +141,14 @@ def test_damage_met_mid_search_is_rebuilt_there_and_then(lib_store, hash_embedde
 
 
 def test_a_table_that_fails_again_once_rewritten_says_which_folder_to_delete(
-    lib_store, hash_embedder, monkeypatch
-):
+    lib_store: Store, hash_embedder: HashEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import toolex.retrieval.index as index_mod
 
     index = _index(lib_store, hash_embedder)
     index.build()
 
-    def broken(*args, **kwargs):
+    def broken(*args, **kwargs) -> None:
         raise OSError("LanceError(IO): unexpected end of file")
 
     monkeypatch.setattr(index_mod, "vector_search", broken)
@@ -151,7 +157,9 @@ def test_a_table_that_fails_again_once_rewritten_says_which_folder_to_delete(
 
 
 @pytest.fixture
-def ann_index(store, hash_embedder, monkeypatch) -> DenseIndex:
+def ann_index(
+    store: Store, hash_embedder: HashEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> DenseIndex:
     """600 items above a lowered threshold: the table gets an approximate index."""
     import pyarrow as pa
 
@@ -171,7 +179,9 @@ def ann_index(store, hash_embedder, monkeypatch) -> DenseIndex:
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_a_flipped_byte_in_the_approximate_index_is_noticed(ann_index, hash_embedder, seed):
+def test_a_flipped_byte_in_the_approximate_index_is_noticed(
+    ann_index: DenseIndex, hash_embedder: HashEmbedder, seed: int
+) -> None:
     tally = Tally("damaged vector indexes")
     assert ann_index.build().ann
     expected = _search(ann_index, hash_embedder)
@@ -188,8 +198,8 @@ def test_a_flipped_byte_in_the_approximate_index_is_noticed(ann_index, hash_embe
 
 
 def test_a_sidecar_of_sizes_alone_is_rebuilt_once_and_the_folder_keeps_one_copy(
-    lib_store, hash_embedder
-):
+    lib_store: Store, hash_embedder: HashEmbedder
+) -> None:
     from toolex.retrieval.index_files import write_sidecar
 
     index = _index(lib_store, hash_embedder)
@@ -202,14 +212,18 @@ def test_a_sidecar_of_sizes_alone_is_rebuilt_once_and_the_folder_keeps_one_copy(
     assert len(_data_files(index)) == 1  # two writes, one copy: old versions were deleted
 
 
-def test_a_file_named_like_the_index_folder_is_a_clear_error(lib_store, hash_embedder):
+def test_a_file_named_like_the_index_folder_is_a_clear_error(
+    lib_store: Store, hash_embedder: HashEmbedder
+) -> None:
     folder = lance_dir(lib_store)
     folder.write_text("not a folder")
     with pytest.raises(ToolexError, match="is a file.*move the file away"):
         _index(lib_store, hash_embedder)
 
 
-def test_the_sidecar_is_replaced_whole(lib_store, hash_embedder, monkeypatch):
+def test_the_sidecar_is_replaced_whole(
+    lib_store: Store, hash_embedder: HashEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A crash while writing the sidecar leaves the old one (or none), never half a file."""
     import os
 
@@ -218,7 +232,7 @@ def test_the_sidecar_is_replaced_whole(lib_store, hash_embedder, monkeypatch):
     sidecar = _sidecar(index)
     before = sidecar.read_bytes()
 
-    def crash(src, dst):
+    def crash(src, dst) -> None:
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", crash)

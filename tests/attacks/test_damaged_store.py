@@ -28,7 +28,7 @@ BLOCK = 262144
 
 
 @pytest.fixture(scope="module")
-def healthy(tmp_path_factory) -> Path:
+def healthy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A store holding the plain benchmark and a ballast table spanning several blocks."""
     path = tmp_path_factory.mktemp("healthy") / "h.duckdb"
     with Store.open(path) as store:
@@ -155,7 +155,9 @@ def commands(db: str, out: Path) -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("kind", list(DAMAGE))
-def test_every_command_on_a_damaged_store_ends_in_a_message(healthy, tmp_path, kind):
+def test_every_command_on_a_damaged_store_ends_in_a_message(
+    healthy: Path, tmp_path: Path, kind: str
+) -> None:
     db = tmp_path / "d.duckdb"
     shutil.copyfile(healthy, db)
     DAMAGE[kind](db)
@@ -184,7 +186,7 @@ def test_every_command_on_a_damaged_store_ends_in_a_message(healthy, tmp_path, k
     tally.check()
 
 
-def test_check_names_the_unreadable_tables(healthy, tmp_path):
+def test_check_names_the_unreadable_tables(healthy: Path, tmp_path: Path) -> None:
     db = tmp_path / "d.duckdb"
     shutil.copyfile(healthy, db)
     _cut(0.9)(db)  # the catalog survives; the ballast's last blocks do not
@@ -197,7 +199,7 @@ def test_check_names_the_unreadable_tables(healthy, tmp_path):
     assert ran.code == 0, ran.err
 
 
-def test_a_full_disk_at_commit_changes_nothing(healthy, tmp_path):
+def test_a_full_disk_at_commit_changes_nothing(healthy: Path, tmp_path: Path) -> None:
     """RLIMIT_FSIZE stands in for a full disk: the commit's writes fail with EFBIG."""
     tally = Tally("full disk at commit")
     db = tmp_path / "f.duckdb"
@@ -222,7 +224,7 @@ def test_a_full_disk_at_commit_changes_nothing(healthy, tmp_path):
     tally.check()
 
 
-def test_no_damage_goes_unnoticed_by_check(healthy, tmp_path):
+def test_no_damage_goes_unnoticed_by_check(healthy: Path, tmp_path: Path) -> None:
     """Each damage either stops `check` with a message or makes it fail; only damage that
     touches no live block (DuckDB keeps free blocks) may pass."""
     for kind, damage in DAMAGE.items():
@@ -252,7 +254,7 @@ TUI_TABLES = (
 
 
 @pytest.fixture(scope="module")
-def browsable(tmp_path_factory) -> Path:
+def browsable(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled StableToolBench sample, expanded by the offline judge, with a BM25 run:
     every page of the TUI has rows to read."""
     path = tmp_path_factory.mktemp("browsable") / "b.duckdb"
@@ -318,7 +320,9 @@ def _browse(db: Path) -> tuple[int, str, str]:
 
 
 @pytest.mark.slow
-def test_the_tui_on_a_damaged_store_says_one_line_and_exits_non_zero(browsable, tmp_path):
+def test_the_tui_on_a_damaged_store_says_one_line_and_exits_non_zero(
+    browsable: Path, tmp_path: Path
+) -> None:
     tally = Tally("damaged stores: tui")
     ended = 0
     for case, offset in one_flipped_byte(browsable).items():
@@ -344,7 +348,7 @@ def test_the_tui_on_a_damaged_store_says_one_line_and_exits_non_zero(browsable, 
     assert ended >= len(TUI_TABLES) // 2, tally.counts
 
 
-def test_a_damaged_store_is_never_called_locked(browsable, tmp_path):
+def test_a_damaged_store_is_never_called_locked(browsable: Path, tmp_path: Path) -> None:
     """DuckDB's checksum error says "... in block at location 0": a message holding "lock"
     that is no lock (issue 27.9: 5 of 39 damaged files were called locked). The path may hold
     the word too."""
@@ -373,7 +377,7 @@ _HOLD = (
 
 
 @pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
-def test_a_held_lock_is_a_lock_and_names_its_holder(browsable, tmp_path):
+def test_a_held_lock_is_a_lock_and_names_its_holder(browsable: Path, tmp_path: Path) -> None:
     db = tmp_path / "held.duckdb"
     shutil.copyfile(browsable, db)
     holder = subprocess.Popen(

@@ -26,7 +26,7 @@ LOADS = 10  # committed by the killed writer, each its own transaction
 
 
 @pytest.fixture(scope="module")
-def crashed(tmp_path_factory) -> Path:
+def crashed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A store holding one benchmark, then ten more loaded by a writer killed before it
     checkpointed: the ten live only in the log (and in the commit record beside the store)."""
     path = tmp_path_factory.mktemp("crashed") / "w.duckdb"
@@ -87,7 +87,9 @@ def _copy(crashed: Path, to: Path) -> Path:
 
 
 @pytest.mark.parametrize("kind", list(DAMAGE))
-def test_no_command_prints_a_number_from_a_store_that_lost_commits(crashed, tmp_path, kind):
+def test_no_command_prints_a_number_from_a_store_that_lost_commits(
+    crashed: Path, tmp_path: Path, kind: str
+) -> None:
     tally = Tally("damaged write-ahead logs")
     db = _copy(crashed, tmp_path)
     DAMAGE[kind](Path(f"{db}.wal"))
@@ -116,7 +118,9 @@ def test_no_command_prints_a_number_from_a_store_that_lost_commits(crashed, tmp_
     tally.check()
 
 
-def test_the_lost_writes_are_named_and_deleting_the_record_accepts_the_store(crashed, tmp_path):
+def test_the_lost_writes_are_named_and_deleting_the_record_accepts_the_store(
+    crashed: Path, tmp_path: Path
+) -> None:
     db = _copy(crashed, tmp_path)
     _cut(0.5)(Path(f"{db}.wal"))
     ran = run_forked("sql", "SELECT count(*) FROM benchmarks", "--db", str(db))
@@ -129,7 +133,7 @@ def test_the_lost_writes_are_named_and_deleting_the_record_accepts_the_store(cra
     assert ran.code == 0 and 1 <= int(ran.out.split()[-1]) < 1 + LOADS
 
 
-def test_an_undamaged_log_replays_every_commit_and_passes(crashed, tmp_path):
+def test_an_undamaged_log_replays_every_commit_and_passes(crashed: Path, tmp_path: Path) -> None:
     db = _copy(crashed, tmp_path)
     with Store.open(db) as store:  # replays the log, then checkpoints it on close
         assert store.scalar("store/51_commit_count.sql") is not None
@@ -138,7 +142,7 @@ def test_an_undamaged_log_replays_every_commit_and_passes(crashed, tmp_path):
     assert ran.code == 0, ran.err
 
 
-def test_a_new_store_at_the_same_path_is_not_taken_for_the_old_one(tmp_path):
+def test_a_new_store_at_the_same_path_is_not_taken_for_the_old_one(tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
     with Store.open(db) as store:
         for _ in range(3):

@@ -5,10 +5,14 @@ with more digits, naming the column; nothing is rounded, wrapped or turned into 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from decimal import Decimal
+from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
 
+from attacks.conftest import Ran
 from attacks.tally import Tally
 
 HUGE_MAX = 2**127 - 1
@@ -25,7 +29,9 @@ EXPECTED = [HUGE_MAX, UHUGE_MAX, HUGE_MIN, DEC, 2**127, "0.1", None, 3]
 COLUMNS = ["h", "u", "lo", "d", "past", "tenth", "nothing", "total"]
 
 
-def test_every_digit_in_csv_json_and_the_table(bench_db, toolex, monkeypatch):
+def test_every_digit_in_csv_json_and_the_table(
+    bench_db: str, toolex: Callable[..., Ran], monkeypatch: pytest.MonkeyPatch
+) -> None:
     tally = Tally("exact numbers round 2")
     ran = toolex("sql", SELECT, "--format", "csv", "--db", bench_db)
     tally.record("csv", ran.outcome, wrong=ran.code != 0)
@@ -51,7 +57,9 @@ def test_every_digit_in_csv_json_and_the_table(bench_db, toolex, monkeypatch):
     tally.check()
 
 
-def test_exact_numbers_inside_lists_and_in_toolex_own_json(bench_db, toolex):
+def test_exact_numbers_inside_lists_and_in_toolex_own_json(
+    bench_db: str, toolex: Callable[..., Ran]
+) -> None:
     ran = toolex(
         "sql", f"SELECT [{DEC}::DECIMAL(38,10)] AS l", "--format", "json", "--db", bench_db
     )
@@ -60,7 +68,9 @@ def test_exact_numbers_inside_lists_and_in_toolex_own_json(bench_db, toolex):
     assert ran.code == 0 and json.loads(ran.out)
 
 
-def test_parquet_keeps_them_exact_or_names_the_column(bench_db, toolex, tmp_path):
+def test_parquet_keeps_them_exact_or_names_the_column(
+    bench_db: str, toolex: Callable[..., Ran], tmp_path: Path
+) -> None:
     out = tmp_path / "n.parquet"
     ran = toolex(
         "sql",

@@ -11,10 +11,12 @@ from __future__ import annotations
 import filecmp
 import json
 import shutil
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from attacks.conftest import PLAIN, digest
+from attacks.conftest import PLAIN, Ran, digest
 from attacks.hostile_files import FAMILIES as FILE_FAMILIES
 from attacks.hostile_labels import FAMILIES as LABEL_FAMILIES
 from attacks.tally import Tally
@@ -26,7 +28,9 @@ FAMILIES = {**FILE_FAMILIES, **LABEL_FAMILIES}
 
 @pytest.mark.slow
 @pytest.mark.parametrize("family", list(FAMILIES))
-def test_hostile_inputs_end_in_a_located_error_and_change_nothing(bench_db, tmp_path, family):
+def test_hostile_inputs_end_in_a_located_error_and_change_nothing(
+    bench_db: str, tmp_path: Path, family: str
+) -> None:
     tally = Tally(f"inputs: {family}")
     base = digest(bench_db)
     for n, case in enumerate(FAMILIES[family]()):
@@ -73,7 +77,9 @@ def _located(exc: ToolexError) -> bool:
     )
 
 
-def test_deep_json_inside_a_doc_string_survives_the_pipeline(tmp_path, toolex):
+def test_deep_json_inside_a_doc_string_survives_the_pipeline(
+    tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     """A doc field holding a string of deep JSON (a response template) is text to the
     loader; the pipeline later parses such strings, and must not crash on them either."""
     tally = Tally("inputs: deep JSON inside doc strings, through expand")

@@ -19,16 +19,17 @@ Decided per case:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from attacks.conftest import PLAIN, digest
+from attacks.conftest import PLAIN, Ran, digest
 
 
-def _refused(ran, *, path: Path, located: str, field: str, says: str) -> None:
+def _refused(ran: Ran, *, path: Path, located: str, field: str, says: str) -> None:
     """One line on stderr, naming the file, its line or row, the field and the problem."""
     assert ran.exception is None, ran.exception
     assert ran.code == 2, (ran.code, ran.err)
@@ -39,7 +40,7 @@ def _refused(ran, *, path: Path, located: str, field: str, says: str) -> None:
 
 
 @pytest.fixture
-def decomposed(bench_db, toolex) -> str:
+def decomposed(bench_db: str, toolex: Callable[..., Ran]) -> str:
     """The fixture benchmark with sub-queries in expansion ``ext`` (s1: slots 0, 1; s2: 0)."""
     ran = toolex("expand", "--db", bench_db, "--benchmark", "plain", "--expansion", "ext",
                  "--stage", "decompose")  # fmt: skip
@@ -60,7 +61,9 @@ def _candidates(path: Path, slot: pa.Array, score: pa.Array | None = None) -> Pa
     return path
 
 
-def test_load_candidates_refuses_a_parquet_slot_written_as_text(decomposed, tmp_path, toolex):
+def test_load_candidates_refuses_a_parquet_slot_written_as_text(
+    decomposed: str, tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     before = digest(decomposed)
     bad = _candidates(tmp_path / "lists.parquet", pa.array(["0", "1", "0"]))
     ran = toolex("load", "candidates", str(bad), "--db", decomposed, "--benchmark", "plain",
@@ -74,12 +77,14 @@ def test_load_candidates_refuses_a_parquet_slot_written_as_text(decomposed, tmp_
     assert ran.code == 0, ran.err
 
 
-def _run_import(toolex, db: str, path: Path, *extra: str):
+def _run_import(toolex: Callable[..., Ran], db: str, path: Path, *extra: str):
     return toolex("runs", "import", str(path), "--db", db, "--benchmark", "plain", "--run", "r",
                   *extra)  # fmt: skip
 
 
-def test_runs_import_refuses_parquet_scores_written_as_text(bench_db, tmp_path, toolex):
+def test_runs_import_refuses_parquet_scores_written_as_text(
+    bench_db: str, tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     before = digest(bench_db)
     bad = tmp_path / "run.parquet"
     pq.write_table(pa.table({"query_id": ["s1", "s2"], "item_id": ["pdf-merge", "img-resize"],
@@ -111,8 +116,15 @@ def test_runs_import_refuses_parquet_scores_written_as_text(bench_db, tmp_path, 
     ],
 )  # fmt: skip
 def test_runs_import_refuses_ids_holding_control_characters(
-    bench_db, tmp_path, toolex, name, content, located, field, says
-):
+    bench_db: str,
+    tmp_path: Path,
+    toolex: Callable[..., Ran],
+    name: str,
+    content: str,
+    located: str,
+    field: str,
+    says: str,
+) -> None:
     before = digest(bench_db)
     path = tmp_path / name
     path.write_text(content)
@@ -121,7 +133,9 @@ def test_runs_import_refuses_ids_holding_control_characters(
     assert digest(bench_db) == before
 
 
-def test_runs_import_refuses_a_nul_in_a_toolret_json_id(bench_db, tmp_path, toolex):
+def test_runs_import_refuses_a_nul_in_a_toolret_json_id(
+    bench_db: str, tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     before = digest(bench_db)
     path = tmp_path / "run.json"
     path.write_text(json.dumps({"s1": {"pdf\u0000merge": 0.9}}))
@@ -132,7 +146,9 @@ def test_runs_import_refuses_a_nul_in_a_toolret_json_id(bench_db, tmp_path, tool
     assert digest(bench_db) == before
 
 
-def test_labels_written_as_booleans_or_numbers_are_read_and_counted(bench_db, tmp_path, toolex):
+def test_labels_written_as_booleans_or_numbers_are_read_and_counted(
+    bench_db: str, tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     path = tmp_path / "labels.jsonl"
     records = [
         ("s1", "pdf-merge", "pdf-split", 1),
@@ -163,8 +179,14 @@ def test_labels_written_as_booleans_or_numbers_are_read_and_counted(bench_db, tm
             {"id": "img-resize", "from": [1]}]}, "labels.from", "slots 2 -> 0 -> 1 -> 2"),
     ],
 )  # fmt: skip
-def test_a_cycle_in_a_plain_call_chain_is_refused(bench_db, tmp_path, toolex, queries, field,
-                                                   cycle):  # fmt: skip
+def test_a_cycle_in_a_plain_call_chain_is_refused(
+    bench_db: str,
+    tmp_path: Path,
+    toolex: Callable[..., Ran],
+    queries: dict[str, object],
+    field: str,
+    cycle: str,
+) -> None:
     before = digest(bench_db)
     path = tmp_path / "queries.jsonl"
     path.write_text(json.dumps(queries) + "\n")

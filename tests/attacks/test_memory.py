@@ -31,7 +31,7 @@ def _bench():
 @pytest.mark.parametrize(
     "fmt", ["toolret-json-1line", "toolret-jsonl", "stabletoolbench-1line", "beir", "plain-jsonl"]
 )
-def test_peak_memory_is_a_small_multiple_of_the_input(tmp_path, fmt):
+def test_peak_memory_is_a_small_multiple_of_the_input(tmp_path: Path, fmt: str) -> None:
     bench = _bench()
     peak, size = {}, {}
     for mb in (1, 8):

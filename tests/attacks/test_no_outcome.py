@@ -47,7 +47,9 @@ def outcome(done: subprocess.CompletedProcess[str]) -> str:
 
 
 @pytest.mark.parametrize("kind", list(BODIES))
-def test_a_server_failing_every_call_makes_expand_exit_non_zero(bench_db, tmp_path, kind):
+def test_a_server_failing_every_call_makes_expand_exit_non_zero(
+    bench_db: str, tmp_path: Path, kind: str
+) -> None:
     tally = Tally("no outcome is no success")
     status, body = BODIES[kind]
     with hostile(ScriptedServer(), lambda headers, req: (status, body)) as server:
@@ -72,10 +74,10 @@ def test_a_server_failing_every_call_makes_expand_exit_non_zero(bench_db, tmp_pa
     tally.check()
 
 
-def test_a_verify_stage_that_gets_no_verdict_is_named(bench_db, tmp_path):
+def test_a_verify_stage_that_gets_no_verdict_is_named(bench_db: str, tmp_path: Path) -> None:
     tally = Tally("no outcome is no success")
 
-    def verify_fails(headers, req):
+    def verify_fails(headers, req) -> tuple[int, bytes] | None:
         return None if is_decompose(req) else BODIES["HTTP 500"]
 
     with hostile(ScriptedServer(), verify_fails) as server:
@@ -88,10 +90,12 @@ def test_a_verify_stage_that_gets_no_verdict_is_named(bench_db, tmp_path):
     tally.check()
 
 
-def test_a_run_where_some_tasks_fail_still_succeeds_with_its_note(bench_db, tmp_path):
+def test_a_run_where_some_tasks_fail_still_succeeds_with_its_note(
+    bench_db: str, tmp_path: Path
+) -> None:
     tally = Tally("no outcome is no success")
 
-    def some_fail(headers, req):
+    def some_fail(headers, req) -> tuple[int, bytes] | None:
         verify = not is_decompose(req)
         return BODIES["HTTP 500"] if verify and "Resize an image" in json.dumps(req) else None
 

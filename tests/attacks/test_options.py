@@ -4,9 +4,11 @@ traceback, never a changed store."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from attacks.conftest import digest
+from attacks.conftest import Ran, digest
 from attacks.tally import Tally
 
 HUGE = "99999999999999999999"
@@ -35,7 +37,9 @@ CASES = {  # args -> must be refused
 }  # fmt: skip
 
 
-def test_option_values_are_checked_at_the_boundary(bench_db, toolex):
+def test_option_values_are_checked_at_the_boundary(
+    bench_db: str, toolex: Callable[..., Ran]
+) -> None:
     tally = Tally("options")
     before = digest(bench_db)
     for args, refused in CASES.items():
@@ -51,7 +55,9 @@ def test_option_values_are_checked_at_the_boundary(bench_db, toolex):
 
 
 @pytest.mark.parametrize("option", ["--limit", "--audit-cap", "--depth"])
-def test_a_bad_expand_option_runs_no_stage(bench_db, toolex, option):
+def test_a_bad_expand_option_runs_no_stage(
+    bench_db: str, toolex: Callable[..., Ran], option: str
+) -> None:
     """Refused by the option parser: nothing ran, the store is as it was."""
     before = digest(bench_db)
     ran = toolex("expand", "--benchmark", "plain", option, "-1", "--db", bench_db)

@@ -7,16 +7,17 @@ renamed into place), so a failed export leaves the old file as it was and no hal
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from attacks.conftest import digest, run_forked
+from attacks.conftest import Ran, digest, run_forked
 from attacks.tally import Tally
 
 
 @pytest.fixture
-def db(bench_db, toolex) -> str:
+def db(bench_db: str, toolex: Callable[..., Ran]) -> str:
     """The plain benchmark with a BM25 run, so that every export has something to write."""
     ran = toolex(
         "retrieve", "--benchmark", "plain", "--retriever", "bm25", "--run", "bm25", "--db", bench_db
@@ -59,7 +60,9 @@ def targets(db: str, tmp: Path) -> dict[str, str]:
     }
 
 
-def test_no_output_path_reaches_the_store(db, tmp_path, toolex):
+def test_no_output_path_reaches_the_store(
+    db: str, tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     tally = Tally("outputs over the store")
     before = digest(db)
     size = Path(db).stat().st_size
@@ -76,7 +79,9 @@ def test_no_output_path_reaches_the_store(db, tmp_path, toolex):
     tally.check()
 
 
-def test_the_graph_file_cannot_be_the_store_or_the_edge_file(db, tmp_path, toolex):
+def test_the_graph_file_cannot_be_the_store_or_the_edge_file(
+    db: str, tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     (tmp_path / "lnk.json").symlink_to(Path(db))
     before = digest(db)
     ran = toolex(
@@ -96,7 +101,9 @@ def test_the_graph_file_cannot_be_the_store_or_the_edge_file(db, tmp_path, toole
     assert ran.code == 2 and "name two files" in ran.err
 
 
-def test_sql_never_writes_over_a_file_its_query_reads(db, tmp_path, toolex):
+def test_sql_never_writes_over_a_file_its_query_reads(
+    db: str, tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     data = tmp_path / "in.csv"
     data.write_text("a,b\n1,2\n")
     for source in (str(data), f"{tmp_path}/*.csv"):
@@ -129,7 +136,9 @@ def test_sql_never_writes_over_a_file_its_query_reads(db, tmp_path, toolex):
     assert ran.code == 0 and other.read_text() == "a,b\n1,2\n"
 
 
-def test_a_statement_failing_mid_stream_leaves_no_half_file(db, tmp_path, toolex):
+def test_a_statement_failing_mid_stream_leaves_no_half_file(
+    db: str, tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     out = tmp_path / "rows.csv"
     failing = (
         "SELECT CASE WHEN i < 30000 THEN i::VARCHAR ELSE 'x' END::INT AS v FROM range(100000) t(i)"
@@ -152,7 +161,9 @@ def test_a_statement_failing_mid_stream_leaves_no_half_file(db, tmp_path, toolex
         ("sql", "SELECT i, 'row ' || i AS t FROM range(100000) t(i)", "--format", "csv"),
     ],
 )
-def test_a_full_disk_leaves_the_old_file_as_it_was(db, tmp_path, args):
+def test_a_full_disk_leaves_the_old_file_as_it_was(
+    db: str, tmp_path: Path, args: tuple[str, ...]
+) -> None:
     """The disk fills while the output is written (RLIMIT_FSIZE in a forked run): the command
     fails with a message, the file it would have replaced is whole, no temporary file stays."""
     out = tmp_path / "out" / "file.out"
@@ -165,7 +176,9 @@ def test_a_full_disk_leaves_the_old_file_as_it_was(db, tmp_path, args):
     assert os.listdir(out.parent) == ["file.out"]
 
 
-def test_an_export_replaces_an_old_file_whole_and_keeps_its_mode(db, tmp_path, toolex):
+def test_an_export_replaces_an_old_file_whole_and_keeps_its_mode(
+    db: str, tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     out = tmp_path / "run.trec"
     out.write_text("stale\n")
     out.chmod(0o640)
@@ -180,7 +193,9 @@ def test_an_export_replaces_an_old_file_whole_and_keeps_its_mode(db, tmp_path, t
     assert ran.code == 0 and fresh.stat().st_mode & 0o777 == 0o666 & ~mask
 
 
-def test_labels_export_writes_whole_and_keeps_the_format_of_the_named_file(db, tmp_path, toolex):
+def test_labels_export_writes_whole_and_keeps_the_format_of_the_named_file(
+    db: str, tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     """The labels are written to a temporary file renamed into place: the format is the named
     file's (.csv), and an export with nothing to write leaves the old file as it was."""
     out = tmp_path / "out" / "labels.csv"

@@ -16,18 +16,19 @@ import shutil
 import socket
 import stat
 import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from attacks.conftest import digest
+from attacks.conftest import Ran, digest
 from attacks.entry import shell
 from attacks.tally import Tally
 from attacks.test_outputs import commands
 
 
 @pytest.fixture
-def db(bench_db, toolex) -> str:
+def db(bench_db: str, toolex: Callable[..., Ran]) -> str:
     """The plain benchmark with a BM25 run (every export has something to write), reachable as
     ``s.duckdb``, ``lnk.duckdb`` (a symbolic link) and ``hard.duckdb`` (a hard link)."""
     ran = toolex(
@@ -65,7 +66,9 @@ NAMED_AFTER_THE_STORE = [
 ]
 
 
-def test_every_name_of_the_store_guards_its_files(db, toolex, monkeypatch):
+def test_every_name_of_the_store_guards_its_files(
+    db: str, toolex: Callable[..., Ran], monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = Path(db).parent
     monkeypatch.chdir(folder)
     toolex("info", "--db", "lnk.duckdb")  # the link's own commit record exists too
@@ -83,7 +86,7 @@ def test_every_name_of_the_store_guards_its_files(db, toolex, monkeypatch):
     tally.check()
 
 
-def test_a_link_given_as_db_through_the_real_entry_point(db):
+def test_a_link_given_as_db_through_the_real_entry_point(db: str) -> None:
     """As a shell runs it: `--db` a symbolic link, `--out` the real file's commit record."""
     folder = Path(db).parent
     record = (folder / "s.duckdb.commits").read_bytes()
@@ -110,7 +113,9 @@ def _socket(path: Path) -> None:
     sock.close()
 
 
-def test_an_output_that_is_not_a_regular_file_is_refused(db, toolex, tmp_path):
+def test_an_output_that_is_not_a_regular_file_is_refused(
+    db: str, toolex: Callable[..., Ran], tmp_path: Path
+) -> None:
     specials = tmp_path / "specials"
     specials.mkdir()
     os.mkfifo(specials / "fifo")
@@ -134,7 +139,7 @@ def test_an_output_that_is_not_a_regular_file_is_refused(db, toolex, tmp_path):
     tally.check()
 
 
-def test_dev_full_is_refused_through_the_real_entry_point(db, tmp_path):
+def test_dev_full_is_refused_through_the_real_entry_point(db: str, tmp_path: Path) -> None:
     """`--out /dev/full` said "wrote 1 rows" (as root it replaced the device with a file). As
     root the test makes its own /dev/full (the same device numbers) rather than risk the
     machine's; as another user /dev/full itself cannot be replaced."""
@@ -148,7 +153,7 @@ def test_dev_full_is_refused_through_the_real_entry_point(db, tmp_path):
 
 
 @pytest.fixture
-def tiny_disk(tmp_path):
+def tiny_disk(tmp_path: Path) -> Iterator[Path]:
     """A 16 KiB tmpfs: a real full disk (root only; skipped where mounting is not allowed)."""
     where = tmp_path / "tiny"
     where.mkdir()
@@ -170,7 +175,7 @@ def tiny_disk(tmp_path):
 BIG = "SELECT i, repeat('x', 100) AS t FROM range(20000) t(i)"
 
 
-def test_a_full_disk_is_an_error_never_wrote_n_rows(db, tiny_disk):
+def test_a_full_disk_is_an_error_never_wrote_n_rows(db: str, tiny_disk: Path) -> None:
     old = tiny_disk / "old.csv"
     old.write_text("the previous output\n")
     tally = Tally("outputs round 2: full disk")
@@ -191,13 +196,15 @@ def test_a_full_disk_is_an_error_never_wrote_n_rows(db, tiny_disk):
 
 
 @pytest.mark.parametrize("where", ["file", "folder"])
-def test_a_failed_sync_is_an_error_and_leaves_no_file(db, toolex, tmp_path, monkeypatch, where):
+def test_a_failed_sync_is_an_error_and_leaves_no_file(
+    db: str, toolex: Callable[..., Ran], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
     """ENOSPC at the sync (where a delayed write reports a full disk) through the writer's
     seam, toolex.exports.files.sync_file: no "wrote", no output, no temporary file. A failed
     sync of the folder after the rename is an error too (the file may not survive a crash)."""
     from toolex.exports import files
 
-    def full(_path):
+    def full(_path) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(files, f"sync_{where}", full)
@@ -227,7 +234,7 @@ TASK = {
 
 
 @pytest.fixture
-def stb(tmp_path, toolex) -> tuple[str, Path]:
+def stb(tmp_path: Path, toolex: Callable[..., Ran]) -> tuple[str, Path]:
     """A StableToolBench-layout folder and a store that loaded it."""
     root = tmp_path / "stb"
     (root / "test_instruction").mkdir(parents=True)
@@ -238,7 +245,9 @@ def stb(tmp_path, toolex) -> tuple[str, Path]:
     return db, root
 
 
-def test_export_toolbench_never_writes_into_its_source_or_the_store(stb, toolex, tmp_path):
+def test_export_toolbench_never_writes_into_its_source_or_the_store(
+    stb: tuple[str, Path], toolex: Callable[..., Ran], tmp_path: Path
+) -> None:
     db, root = stb
     (tmp_path / "src-link").symlink_to(root)
     tally = Tally("outputs round 2: export toolbench")
@@ -258,19 +267,21 @@ def test_export_toolbench_never_writes_into_its_source_or_the_store(stb, toolex,
         assert not changed, what
     tally.check()
     # a planted link inside the output folder is not followed onto the store
-    out = tmp_path / "tasks"
-    (out / "test_instruction").mkdir(parents=True)
-    (out / "test_instruction" / "G1_instruction.json").symlink_to(db)
-    ran = toolex("export", "toolbench", "--out", str(out), "--db", db)
+    planted = tmp_path / "tasks"
+    (planted / "test_instruction").mkdir(parents=True)
+    (planted / "test_instruction" / "G1_instruction.json").symlink_to(db)
+    ran = toolex("export", "toolbench", "--out", str(planted), "--db", db)
     assert ran.code == 2 and "is the store" in ran.err and digest(db) == before
-    (out / "test_instruction" / "G1_instruction.json").unlink()
-    ran = toolex("export", "toolbench", "--out", str(out), "--db", db)
+    (planted / "test_instruction" / "G1_instruction.json").unlink()
+    ran = toolex("export", "toolbench", "--out", str(planted), "--db", db)
     assert ran.code == 0, ran.err
-    written = json.loads((out / "test_instruction" / "G1_instruction.json").read_text())
+    written = json.loads((planted / "test_instruction" / "G1_instruction.json").read_text())
     assert [t["query_id"] for t in written] == [10] and tree(root) == source
 
 
-def test_report_files_never_land_on_the_store(db, toolex, tmp_path):
+def test_report_files_never_land_on_the_store(
+    db: str, toolex: Callable[..., Ran], tmp_path: Path
+) -> None:
     """`report --out` writes a folder of files: a planted link in it is refused, not followed,
     and a device or FIFO planted under a report file's name stays as it was."""
     out = tmp_path / "report"

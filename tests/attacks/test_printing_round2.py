@@ -9,11 +9,12 @@ exactly; a lone surrogate in an input file is a located error, not a traceback."
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from attacks.conftest import digest
+from attacks.conftest import Ran, digest
 from attacks.entry import shell
 from attacks.tally import Tally
 
@@ -34,7 +35,7 @@ def jsonl(path: Path, records: list[dict]) -> Path:
 
 
 @pytest.fixture
-def hostile_db(tmp_path, toolex) -> str:
+def hostile_db(tmp_path: Path, toolex: Callable[..., Ran]) -> str:
     """A benchmark named ``[/x]`` whose names and texts hold markup, escape sequences and bidi
     overrides (ids stay clean: those are refused, see below)."""
     items = [
@@ -64,7 +65,7 @@ def hostile_db(tmp_path, toolex) -> str:
     return db
 
 
-def test_data_prints_as_itself_in_every_table(hostile_db, toolex):
+def test_data_prints_as_itself_in_every_table(hostile_db: str, toolex: Callable[..., Ran]) -> None:
     tally = Tally("printing round 2: tables")
     select = (
         'SELECT 1 AS "[/c]", \'[/INST] tool[v2] [bold]\' AS "tool[v2]", '
@@ -97,7 +98,7 @@ def test_data_prints_as_itself_in_every_table(hostile_db, toolex):
     assert "[/x]" in ran.out
 
 
-def test_csv_and_json_carry_the_data_exactly(hostile_db, toolex):
+def test_csv_and_json_carry_the_data_exactly(hostile_db: str, toolex: Callable[..., Ran]) -> None:
     """Escapes are for the screen: a file or pipe of CSV or JSON holds the bytes as stored."""
     ran = toolex(
         "sql",
@@ -111,7 +112,7 @@ def test_csv_and_json_carry_the_data_exactly(hostile_db, toolex):
     assert rows[1]["name"] == "evil\u202etxt.exe" and "\x1b[2J" in rows[1]["text"]
 
 
-def test_messages_show_what_they_quote(hostile_db, toolex):
+def test_messages_show_what_they_quote(hostile_db: str, toolex: Callable[..., Ran]) -> None:
     tally = Tally("printing round 2: messages")
     for name in ("\x1b[2Jx", "a\u202eb", "[/x", "[bold]y"):
         for args in (("stats", "--benchmark", name), ("eval", "--run", name)):
@@ -126,7 +127,9 @@ def test_messages_show_what_they_quote(hostile_db, toolex):
     ("option", "value"),
     [("--name", "a\u202eb"), ("--name", "\ufeffbench"), ("--name", "x\x1b[31m"), ("--name", " ")],
 )
-def test_a_name_that_does_not_show_as_itself_is_refused(tmp_path, toolex, option, value):
+def test_a_name_that_does_not_show_as_itself_is_refused(
+    tmp_path: Path, toolex: Callable[..., Ran], option: str, value: str
+) -> None:
     plain = Path(__file__).resolve().parents[1] / "data" / "plain"
     db = tmp_path / "n.duckdb"
     ran = toolex(
@@ -150,7 +153,9 @@ BAD_IDS = {
 }
 
 
-def test_an_id_with_an_invisible_character_is_refused_where_it_is_read(bench_db, tmp_path, toolex):
+def test_an_id_with_an_invisible_character_is_refused_where_it_is_read(
+    bench_db: str, tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     tally = Tally("printing round 2: ids")
     before = digest(bench_db)
     for what, bad in BAD_IDS.items():
@@ -178,7 +183,9 @@ def test_an_id_with_an_invisible_character_is_refused_where_it_is_read(bench_db,
 SPACED = ["a\u00a0b", "c\u2003d", "e\u3000f", "\u3000lead", "trail\u00a0", "x y", "\u2009thin"]
 
 
-def test_ids_with_unicode_spaces_round_trip_trec_exactly(tmp_path, toolex):
+def test_ids_with_unicode_spaces_round_trip_trec_exactly(
+    tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     """Decision: ids with no-break, em, thin or ideographic spaces load, and come back exactly.
     They are real (scraped API names hold no-break spaces; CJK names ideographic ones), so
     refusing them would refuse real libraries; TREC writers percent-encode every character
@@ -230,7 +237,9 @@ LONE = [  # (the file, the line of the lone half, where it starts on that line)
 
 
 @pytest.mark.parametrize(("content", "line", "half"), LONE)
-def test_a_lone_surrogate_is_a_located_error(tmp_path, content, line, half):
+def test_a_lone_surrogate_is_a_located_error(
+    tmp_path: Path, content: str, line: int, half: str
+) -> None:
     """Through the real entry point: a traceback would show on stderr."""
     items = tmp_path / "items.jsonl"
     items.write_text(content)
@@ -246,7 +255,9 @@ def test_a_lone_surrogate_is_a_located_error(tmp_path, content, line, half):
     assert "lone surrogate" in ran.err and not escapes(ran.err)
 
 
-def test_a_lone_surrogate_in_a_json_array_is_located(tmp_path, toolex):
+def test_a_lone_surrogate_in_a_json_array_is_located(
+    tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     items = tmp_path / "items.json"
     items.write_text('[{"id": "a", "text": "x"},\n {"id": "b", "text": "\\udfff"}]')
     queries = jsonl(tmp_path / "q.jsonl", [{"id": "q", "text": "Q", "labels": ["b"]}])

@@ -18,12 +18,14 @@ import hashlib
 import json
 import signal
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from llm.scripted_answers import _k_of, default_responder
 from llm.scripted_server import ScriptedServer
 
+from attacks.conftest import Ran
 from attacks.tally import Tally
 from toolex.loaders import load_stabletoolbench
 from toolex.resources import data_path
@@ -33,7 +35,7 @@ STOP_AFTER = 40  # tasks done before the injected stop
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory) -> Path:
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("resume") / "sample.duckdb"
     with Store.open(db) as store:
         load_stabletoolbench(store, data_path("sample"), name="s")
@@ -86,12 +88,12 @@ def _subqueries(db: str) -> list[tuple]:
     return [tuple(r.values()) for r in rows.to_pylist()]
 
 
-def _expand(toolex, db: str, *args: str):
+def _expand(toolex: Callable[..., Ran], db: str, *args: str):
     return toolex("expand", "--benchmark", "s", "--stage", "decompose", "--db", db, "-q", *args)
 
 
 @pytest.fixture
-def stop_after(monkeypatch):
+def stop_after(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     """Inject a Ctrl-C (the first: stop at the next safe point) once ``n`` tasks are done."""
     import toolex.cli.progress as progress
 
@@ -111,8 +113,12 @@ def stop_after(monkeypatch):
 
 
 def test_the_calls_in_flight_at_a_stop_are_answered_alike_when_resumed(
-    sample, tmp_path, toolex, stop_after, monkeypatch
-):
+    sample: Path,
+    tmp_path: Path,
+    toolex: Callable[..., Ran],
+    stop_after: Callable[[int], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     tally = Tally("resuming an interrupted expansion")
     for name in ("TOOLEX_COMPAT_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
@@ -141,8 +147,8 @@ def test_the_calls_in_flight_at_a_stop_are_answered_alike_when_resumed(
 
 
 def test_a_stop_at_once_between_a_querys_slots_keeps_none_of_them(
-    sample, tmp_path, toolex, monkeypatch
-):
+    sample: Path, tmp_path: Path, toolex: Callable[..., Ran], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A second Ctrl-C (at once) lands while the 30th query's second slot is added, with the
     writer flushing after every row: the query is stored whole or not at all."""
     import toolex.pipeline.stage as stage

@@ -5,11 +5,13 @@ compat servers share answers only when they serve one model name. Loopback serve
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from llm.llm_support import COMPAT_KEY, ScriptedServer
 
+from attacks.conftest import Ran
 from attacks.tally import Tally
 from toolex.store import Store
 
@@ -29,15 +31,15 @@ def _files(folder: Path) -> bytes:
 
 
 @pytest.fixture
-def keys_env(monkeypatch):
+def keys_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOOLEX_COMPAT_API_KEY", COMPAT_KEY)
     for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
 
 
 def test_a_password_in_a_compat_url_is_never_stored_nor_printed(
-    bench_db, tmp_path, keys_env, toolex
-):
+    bench_db: str, tmp_path: Path, keys_env: None, toolex: Callable[..., Ran]
+) -> None:
     tally = Tally("secrets: password in a compat URL")
     out = tmp_path / "exports"
     out.mkdir()
@@ -90,8 +92,12 @@ BAD_KEYS = {
 
 @pytest.mark.parametrize("provider", ["openai", "compat"])
 def test_a_malformed_key_is_refused_up_front_and_never_shown(
-    bench_db, keys_env, toolex, monkeypatch, provider
-):
+    bench_db: str,
+    keys_env: None,
+    toolex: Callable[..., Ran],
+    monkeypatch: pytest.MonkeyPatch,
+    provider: str,
+) -> None:
     tally = Tally("secrets: malformed API keys")
     env = {"openai": "OPENAI_API_KEY", "compat": "TOOLEX_COMPAT_API_KEY"}[provider]
     with ScriptedServer() as server:
@@ -108,7 +114,9 @@ def test_a_malformed_key_is_refused_up_front_and_never_shown(
     tally.check()
 
 
-def test_a_key_in_the_wrong_config_field_is_not_echoed(bench_db, tmp_path, keys_env, toolex):
+def test_a_key_in_the_wrong_config_field_is_not_echoed(
+    bench_db: str, tmp_path: Path, keys_env: None, toolex: Callable[..., Ran]
+) -> None:
     tally = Tally("secrets: key in a config field")
     configs = {
         "llm.openai_base_url": f'[llm]\nopenai_base_url = "{KEY}"\n',
@@ -127,7 +135,9 @@ def test_a_key_in_the_wrong_config_field_is_not_echoed(bench_db, tmp_path, keys_
     tally.check()
 
 
-def test_compat_servers_share_answers_by_model_name_only(bench_db, keys_env, toolex):
+def test_compat_servers_share_answers_by_model_name_only(
+    bench_db: str, keys_env: None, toolex: Callable[..., Ran]
+) -> None:
     """The call cache is keyed on the model a compat server serves, not on where it runs (issue
     28.5 replaced issue 10's endpoint key, so a server restarted on another port resumes): a
     server serving another model name is asked everything again, one serving the same name on

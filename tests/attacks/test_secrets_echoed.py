@@ -12,11 +12,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
 
+from attacks.conftest import Ran
 from attacks.hostile_server import ScriptedServer, hostile, is_decompose
 from attacks.tally import Tally
 from toolex.store import Store
@@ -61,7 +64,9 @@ def _completion(server: ScriptedServer, body: dict, text: str) -> bytes:
     return json.dumps(server.openai_completion(body, text)).encode()
 
 
-def echo(where: str, server: ScriptedServer):
+def echo(
+    where: str, server: ScriptedServer
+) -> Callable[[dict[str, str], dict[Any, Any]], tuple[int, bytes] | None]:
     """A fault that puts the request's Authorization header, path and query where ``where``
     says (decompose requests are answered, so verify runs and meets it)."""
 
@@ -90,7 +95,7 @@ PLACES = ["401 error body", "500 error body", "HTML page", "answer text"]
 JUDGES = ["compat with user:password", "compat with ?api_key=", "compat key", "openai key"]
 
 
-def _spec(judge: str, server: ScriptedServer, monkeypatch) -> str:
+def _spec(judge: str, server: ScriptedServer, monkeypatch: pytest.MonkeyPatch) -> str:
     host = server.url.removeprefix("http://")
     monkeypatch.setenv("TOOLEX_COMPAT_API_KEY", COMPAT_KEY)
     monkeypatch.setenv("OPENAI_API_KEY", OPENAI_KEY)
@@ -107,8 +112,12 @@ def _spec(judge: str, server: ScriptedServer, monkeypatch) -> str:
 
 @pytest.mark.parametrize("judge", JUDGES)
 def test_an_echoed_secret_is_never_stored_nor_printed(
-    bench_db, tmp_path, toolex, monkeypatch, judge
-):
+    bench_db: str,
+    tmp_path: Path,
+    toolex: Callable[..., Ran],
+    monkeypatch: pytest.MonkeyPatch,
+    judge: str,
+) -> None:
     tally = Tally("secrets: echoed by the server")
     config = tmp_path / "fast.toml"
     config.write_text("[llm]\nmax_attempts = 2\nbackoff_base_s = 0.01\nbackoff_max_s = 0.02\n")
@@ -140,7 +149,7 @@ def test_an_echoed_secret_is_never_stored_nor_printed(
     tally.check()
 
 
-def test_no_dependency_turns_on_a_request_log(bench_db, tmp_path):
+def test_no_dependency_turns_on_a_request_log(bench_db: str, tmp_path: Path) -> None:
     """The installed `toolex`, -q, a compat URL with a password: importing wordllama (the
     pre-screen) used to make the HTTP client log each request URL on stderr."""
     tally = Tally("secrets: echoed by the server")

@@ -132,7 +132,7 @@ def _check(
     assert not leaks(stored, secrets), leaks(stored, secrets)
 
 
-def test_a_compat_embed_urls_credentials_echoed_back(bench_db, tmp_path):
+def test_a_compat_embed_urls_credentials_echoed_back(bench_db: str, tmp_path: Path) -> None:
     """user:password and four secret query values in a `compat-embed:` URL; the server echoes
     them (and the Authorization header) in every encoding, in an error body."""
     tally = Tally("secrets, round two")
@@ -190,7 +190,9 @@ JUDGES = {
 
 
 @pytest.mark.parametrize("case", list(JUDGES))
-def test_a_key_echoed_in_an_answer_never_reaches_a_table(bench_db, tmp_path, case):
+def test_a_key_echoed_in_an_answer_never_reaches_a_table(
+    bench_db: str, tmp_path: Path, case: str
+) -> None:
     tally = Tally("secrets, round two")
     provider, secrets = JUDGES[case]
     config = tmp_path / "fast.toml"

@@ -10,6 +10,7 @@ regression is a counted hang, never a hung test run, and nothing asserts a durat
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -57,7 +58,9 @@ CHAT_CASES += [("compat", "drip headers"), ("compat", "stall")]
 
 
 @pytest.mark.parametrize(("provider", "mode"), CHAT_CASES)
-def test_a_paced_chat_server_ends_at_each_calls_deadline(bench_db, tmp_path, provider, mode):
+def test_a_paced_chat_server_ends_at_each_calls_deadline(
+    bench_db: str, tmp_path: Path, provider: str, mode: str
+) -> None:
     tally = Tally("servers that stall a run")
     before = digest(bench_db)
     with PacingServer(mode) as server:
@@ -98,7 +101,9 @@ def test_a_paced_chat_server_ends_at_each_calls_deadline(bench_db, tmp_path, pro
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_a_paced_batch_api_ends_at_each_calls_deadline(bench_db, tmp_path, provider):
+def test_a_paced_batch_api_ends_at_each_calls_deadline(
+    bench_db: str, tmp_path: Path, provider: str
+) -> None:
     tally = Tally("servers that stall a run")
     before = digest(bench_db)
     with PacingServer("drip") as server:
@@ -124,7 +129,9 @@ def test_a_paced_batch_api_ends_at_each_calls_deadline(bench_db, tmp_path, provi
 
 
 @pytest.mark.parametrize("mode", ["drip", "drip headers", "stall"])
-def test_a_paced_embedding_server_ends_at_each_requests_deadline(lib_store, mode, monkeypatch):
+def test_a_paced_embedding_server_ends_at_each_requests_deadline(
+    lib_store: Store, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Through the library (the CLI has no setting for an embedding endpoint's deadline, the
     judges' 300 s for a compatible server): a deadline of 1 s, two attempts."""
     from toolex.errors import ModelUnavailableError
@@ -166,7 +173,9 @@ WIDE = 200_000
         (0, "with vectors of shape (3, 0), not one row of numbers per text"),
     ],
 )  # fmt: skip
-def test_vectors_too_wide_are_refused_unread(bench_db, tmp_path, width, said):
+def test_vectors_too_wide_are_refused_unread(
+    bench_db: str, tmp_path: Path, width: int, said: str
+) -> None:
     """Through `toolex retrieve`: a 200,000-wide vector per text is refused once the answer
     passes what vectors of the widest model could take, before it is read or parsed."""
     tally = Tally("servers that stall a run")
@@ -184,7 +193,7 @@ def test_vectors_too_wide_are_refused_unread(bench_db, tmp_path, width, said):
     tally.check()
 
 
-def test_all_zero_vectors_are_refused_not_ranked(bench_db):
+def test_all_zero_vectors_are_refused_not_ranked(bench_db: str) -> None:
     """Issue 37.15: a server answering all-zero vectors gave a run of 0 results and exit 0 (a
     vector with no direction is as similar to every tool as to none)."""
     tally = Tally("servers that stall a run")

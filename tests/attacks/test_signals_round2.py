@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,7 @@ def big_db(tmp_path: Path) -> str:
     return str(db)
 
 
-def _until(check, what: str, proc: subprocess.Popen) -> None:
+def _until(check: Callable[[], bool], what: str, proc: subprocess.Popen) -> None:
     end = time.monotonic() + WAIT_S
     while not check():
         if proc.poll() is not None:
@@ -120,7 +121,7 @@ def _embed_rows(db: str) -> tuple[set[str], list[tuple[str, str | None]]]:
     return cached, [(r["status"], r["error"]) for r in ledger]
 
 
-def test_sigterm_keeps_every_served_batch_and_every_request(big_db):
+def test_sigterm_keeps_every_served_batch_and_every_request(big_db: str) -> None:
     tally = Tally("signals during a run")
     with PacingServer("stall", embeddings_answer(8), hold_after=SERVED) as server:
         code, err = _signal_when_held(server, big_db, signal.SIGTERM, held=1)
@@ -138,7 +139,7 @@ def test_sigterm_keeps_every_served_batch_and_every_request(big_db):
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_a_hanging_endpoint_does_not_outlast_a_stop(big_db, sig):
+def test_a_hanging_endpoint_does_not_outlast_a_stop(big_db: str, sig: signal.Signals) -> None:
     """Nothing is ever answered: the signal ends the requests in flight (the endpoint's own
     deadline is 300 s, far past this test's wait)."""
     tally = Tally("signals during a run")
@@ -154,7 +155,7 @@ def test_a_hanging_endpoint_does_not_outlast_a_stop(big_db, sig):
     tally.check()
 
 
-def test_sigterm_stops_expand_on_a_server_that_never_answers(bench_db, tmp_path):
+def test_sigterm_stops_expand_on_a_server_that_never_answers(bench_db: str, tmp_path: Path) -> None:
     """The README's "the first Ctrl-C (or SIGTERM) stops it within half a second", through the
     installed `toolex expand`: the call's own deadline (3,600 s) is far past this test's wait."""
     from llm.scripted_answers import FaultPlan

@@ -43,7 +43,9 @@ while True:  # until the test kills it
 
 @pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
 @pytest.mark.slow
-def test_snapshots_under_a_checkpointing_writer_are_consistent(bench_db, tmp_path):
+def test_snapshots_under_a_checkpointing_writer_are_consistent(
+    bench_db: str, tmp_path: Path
+) -> None:
     """Each snapshot is taken after the writer reports a commit past what the previous copy
     held (its stdout), so every copy is taken while the writer runs, and each sees more than
     the last: progress observed, not waited for."""
@@ -135,7 +137,9 @@ def _tui(bench_db: str, tmp: Path, mode: str, before: str = "default") -> subpro
 @pytest.mark.parametrize(
     "how", ["return", "raise", "SIGTERM", "SIGINT", "SIGHUP", "SIGKILL then the next start"]
 )
-def test_the_snapshot_is_removed_however_the_tui_ends(bench_db, tmp_path, how):
+def test_the_snapshot_is_removed_however_the_tui_ends(
+    bench_db: str, tmp_path: Path, how: str
+) -> None:
     """The child's app waits for the test (its stdin) rather than a while, so the signal always
     lands while the TUI runs; before issue 25 it read its mode from the rewritten sys.argv, so
     it returned at once and the signal raced the normal exit."""
@@ -170,7 +174,9 @@ def test_the_snapshot_is_removed_however_the_tui_ends(bench_db, tmp_path, how):
 
 @pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
 @pytest.mark.parametrize("how", ["SIGINT", "SIGHUP"])
-def test_an_ignored_signal_removes_the_copy_and_stays_ignored(bench_db, tmp_path, how):
+def test_an_ignored_signal_removes_the_copy_and_stays_ignored(
+    bench_db: str, tmp_path: Path, how: str
+) -> None:
     """Started with the signal ignored (nohup, a script's background job), the TUI removes its
     copy when the signal comes and goes on as the ignored signal asks; it then ends normally."""
     pytest.importorskip("textual")

@@ -85,7 +85,9 @@ def statements(n: int, out: Path, seed: int = 10) -> Iterator[str]:
 
 
 @pytest.mark.slow
-def test_fuzzed_statements_end_in_a_message_or_a_harmless_result(bench_db, tmp_path, monkeypatch):
+def test_fuzzed_statements_end_in_a_message_or_a_harmless_result(
+    bench_db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TOOLEX_FUZZ_SECRET", SECRET)
     out = tmp_path / "out"
     before = digest(bench_db)

@@ -14,10 +14,13 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
+from pathlib import Path
 
+import pytest
 from processes import Lines, sigint_default, wait
 
-from attacks.conftest import digest
+from attacks.conftest import Ran, digest
 from attacks.tally import Tally
 from toolex.store import Store
 from toolex.store.connection import Connection
@@ -25,7 +28,9 @@ from toolex.store.connection import Connection
 ENDLESS = "SELECT count(*) FROM range(1000000000000) t(i) WHERE i % 7 = 1"
 
 
-def test_a_statement_past_its_timeout_stops_with_exit_124(bench_db, toolex, tmp_path):
+def test_a_statement_past_its_timeout_stops_with_exit_124(
+    bench_db: str, toolex: Callable[..., Ran], tmp_path: Path
+) -> None:
     tally = Tally("sql limits")
     before = digest(bench_db)
     ran = toolex("sql", ENDLESS, "--db", bench_db, "--timeout", "0.2")
@@ -48,7 +53,9 @@ def test_a_statement_past_its_timeout_stops_with_exit_124(bench_db, toolex, tmp_
     tally.check()
 
 
-def test_ctrl_c_stops_the_statement_inside_duckdb(bench_db, toolex, monkeypatch):
+def test_ctrl_c_stops_the_statement_inside_duckdb(
+    bench_db: str, toolex: Callable[..., Ran], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Ctrl-C arrives while the worker thread is in (or entering) DuckDB: the statement is
     interrupted and the command exits 130 with a message, not a traceback.
 
@@ -112,7 +119,7 @@ main()
 """
 
 
-def test_a_real_sigint_stops_a_real_process(bench_db):
+def test_a_real_sigint_stops_a_real_process(bench_db: str) -> None:
     """The shell's Ctrl-C: SIGINT to a `toolex sql` process whose statement has started."""
     proc = subprocess.Popen(
         [sys.executable, "-c", SCRIPT, ENDLESS, bench_db],
@@ -129,7 +136,7 @@ def test_a_real_sigint_stops_a_real_process(bench_db):
     assert "interrupted (Ctrl-C)" in rest and "Traceback" not in rest
 
 
-def test_a_large_result_streams_within_the_memory_limit(bench_db):
+def test_a_large_result_streams_within_the_memory_limit(bench_db: str) -> None:
     """20 million rows of 100 characters (2.2 GB as Arrow) counted through a table: a process
     that held the result would peak above 2 GB; streamed, it stays a fraction of that."""
     code = (

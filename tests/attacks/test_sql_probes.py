@@ -10,11 +10,12 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from attacks.conftest import digest
+from attacks.conftest import Ran, digest
 from attacks.tally import Tally
 from toolex.store import Store
 
@@ -24,7 +25,7 @@ SECRET = "sk-attack-4f9e1c0b7d2a"
 class _Counting(http.server.BaseHTTPRequestHandler):
     hits = 0
 
-    def do_GET(self):  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
         type(self).hits += 1
         body = b"a,b\n1,2\n"
         self.send_response(200)
@@ -34,12 +35,12 @@ class _Counting(http.server.BaseHTTPRequestHandler):
 
     do_HEAD = do_GET  # noqa: N815
 
-    def log_message(self, *args):
+    def log_message(self, *args) -> None:
         pass
 
 
 @pytest.fixture
-def web():
+def web() -> Iterator[str]:
     """A loopback HTTP server counting the requests it gets."""
     _Counting.hits = 0
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
@@ -102,7 +103,13 @@ def _created(tmp: Path) -> list[Path]:
     return [p for p in tmp.glob("out*")]
 
 
-def test_every_probe_is_refused_with_a_message(bench_db, tmp_path, web, toolex, monkeypatch):
+def test_every_probe_is_refused_with_a_message(
+    bench_db: str,
+    tmp_path: Path,
+    web: str,
+    toolex: Callable[..., Ran],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("TOOLEX_ATTACK_SECRET", SECRET)
     before = digest(bench_db)
     tally = Tally("sql probes (toolex sql)")
@@ -120,7 +127,9 @@ def test_every_probe_is_refused_with_a_message(bench_db, tmp_path, web, toolex, 
     tally.check()
 
 
-def test_the_engine_refuses_them_without_the_parser(bench_db, tmp_path, web, monkeypatch):
+def test_the_engine_refuses_them_without_the_parser(
+    bench_db: str, tmp_path: Path, web: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Guard 2 alone: each probe sent straight to a read-only store (what a statement sqlglot
     misreads would reach) fails inside DuckDB."""
     monkeypatch.setenv("TOOLEX_ATTACK_SECRET", SECRET)
@@ -141,7 +150,9 @@ def test_the_engine_refuses_them_without_the_parser(bench_db, tmp_path, web, mon
     tally.check()
 
 
-def test_allow_files_reads_files_and_still_refuses_writes(bench_db, tmp_path, toolex):
+def test_allow_files_reads_files_and_still_refuses_writes(
+    bench_db: str, tmp_path: Path, toolex: Callable[..., Ran]
+) -> None:
     data = tmp_path / "in.csv"
     data.write_text("a,b\n1,2\n")
     ran = toolex("sql", f"SELECT * FROM read_csv('{data}')", "--db", bench_db, "--format", "json")
@@ -162,7 +173,7 @@ def test_allow_files_reads_files_and_still_refuses_writes(bench_db, tmp_path, to
     assert ran.code == 0 and (tmp_path / "out.csv").exists()
 
 
-def test_read_only_store_still_reads_its_own_file_and_log(tmp_path):
+def test_read_only_store_still_reads_its_own_file_and_log(tmp_path: Path) -> None:
     """The lock-down is given at connect: the store file and an unreplayed write-ahead log
     are still read (here a writer killed before its checkpoint)."""
     path = tmp_path / "w.duckdb"
@@ -180,7 +191,7 @@ def test_read_only_store_still_reads_its_own_file_and_log(tmp_path):
         assert store.benchmarks() == []
 
 
-def test_a_real_shell_sees_a_message_not_a_traceback(bench_db):
+def test_a_real_shell_sees_a_message_not_a_traceback(bench_db: str) -> None:
     env = {**os.environ, "TOOLEX_ATTACK_SECRET": SECRET}
     out = subprocess.run(
         [
@@ -202,7 +213,9 @@ def test_a_real_shell_sees_a_message_not_a_traceback(bench_db):
     assert SECRET not in out.stdout + out.stderr
 
 
-def test_the_store_s_own_file_is_not_read_as_bytes(bench_db, toolex):
+def test_the_store_s_own_file_is_not_read_as_bytes(
+    bench_db: str, toolex: Callable[..., Ran]
+) -> None:
     """Issue 27, point 12: DuckDB's lock-down lets a connection read its own database file and
     log, and free blocks there keep rows deleted or redacted since; the read-only check refuses
     every file read, the store's own included, so a query reaches the rows its tables show."""

@@ -6,16 +6,18 @@ gone: none of the probes prints it, and each refused one leaves the store as it 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from attacks.conftest import digest
+from attacks.conftest import Ran, digest
 from attacks.tally import Tally
 
 NOTE = "NOTE-7f3a-deleted-everywhere"
 
 
 @pytest.fixture
-def db(bench_db, toolex) -> str:
+def db(bench_db: str, toolex: Callable[..., Ran]) -> str:
     """A store whose file once held NOTE in a table since emptied and dropped."""
     for statement in (
         f"CREATE TABLE notes AS SELECT '{NOTE}' || i AS t FROM range(2000) t(i)",
@@ -59,7 +61,7 @@ def probes(db: str) -> list[str]:
     ]
 
 
-def test_no_read_only_query_reads_the_store_file(db, toolex):
+def test_no_read_only_query_reads_the_store_file(db: str, toolex: Callable[..., Ran]) -> None:
     tally = Tally("sql round 2: raw bytes")
     before = digest(db)
     for sql in probes(db):
@@ -71,7 +73,7 @@ def test_no_read_only_query_reads_the_store_file(db, toolex):
     tally.check()
 
 
-def test_what_a_read_only_query_may_call_still_works(db, toolex):
+def test_what_a_read_only_query_may_call_still_works(db: str, toolex: Callable[..., Ran]) -> None:
     for sql, expected in (
         ("SELECT count(*) AS n FROM range(3)", "n\n3\n"),
         ("SELECT count(*) AS n FROM generate_series(1, 4)", "n\n4\n"),
@@ -88,7 +90,7 @@ def test_what_a_read_only_query_may_call_still_works(db, toolex):
         assert NOTE not in ran.out
 
 
-def test_allow_files_lifts_the_table_function_rule(db, toolex):
+def test_allow_files_lifts_the_table_function_rule(db: str, toolex: Callable[..., Ran]) -> None:
     """--allow-files is the documented door: query() runs (the store still read-only)."""
     ran = toolex("sql", "FROM query('SELECT 41 + 1 AS n')", "--allow-files", "--format", "csv",
                  "--db", db)  # fmt: skip

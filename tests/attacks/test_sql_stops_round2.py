@@ -15,10 +15,12 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from attacks.conftest import digest
+from attacks.conftest import Ran, digest
 from attacks.entry import DEADLINE, shell
 from attacks.tally import Tally
 
@@ -41,7 +43,9 @@ UNINTERRUPTIBLE = (
         ("1e-300", "a limit"),
     ],
 )
-def test_a_timeout_that_is_not_a_number_of_seconds(bench_db, toolex, value, meaning):
+def test_a_timeout_that_is_not_a_number_of_seconds(
+    bench_db: str, toolex: Callable[..., Ran], value: str, meaning: str
+) -> None:
     tally = Tally("sql round 2: timeouts")
     ran = toolex("sql", "SELECT 1 AS one", "--timeout", value, "--format", "csv", "--db", bench_db)
     tally.record(f"--timeout {value}", ran.outcome)
@@ -55,7 +59,7 @@ def test_a_timeout_that_is_not_a_number_of_seconds(bench_db, toolex, value, mean
         assert ran.code in (0, 124) and "Traceback" not in ran.err, ran.err
 
 
-def test_a_timeout_stops_a_statement_duckdb_cannot_interrupt(bench_db, tmp_path):
+def test_a_timeout_stops_a_statement_duckdb_cannot_interrupt(bench_db: str, tmp_path: Path) -> None:
     """Through the real entry point: exit 124 with one line saying so, no output file, the
     store unchanged (a --write statement is never committed)."""
     before = digest(bench_db)
@@ -93,7 +97,7 @@ main()
 """
 
 
-def test_ctrl_c_stops_a_statement_duckdb_cannot_interrupt(bench_db):
+def test_ctrl_c_stops_a_statement_duckdb_cannot_interrupt(bench_db: str) -> None:
     proc = subprocess.run(
         [sys.executable, "-c", CTRL_C, "sql", UNINTERRUPTIBLE, "--db", bench_db],
         capture_output=True,
@@ -106,7 +110,7 @@ def test_ctrl_c_stops_a_statement_duckdb_cannot_interrupt(bench_db):
     assert proc.stdout == "" and "Traceback" not in proc.stderr
 
 
-def test_the_library_refuses_a_timeout_that_is_none(bench_db):
+def test_the_library_refuses_a_timeout_that_is_none(bench_db: str) -> None:
     from toolex.errors import ToolexError
     from toolex.sqlaccess import check_timeout, run_sql
 

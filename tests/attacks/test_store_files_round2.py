@@ -75,7 +75,9 @@ def _remove(path: Path) -> None:
 
 @pytest.mark.parametrize("side", [".commits", ".wal"])
 @pytest.mark.parametrize("kind", list(HOSTILE))
-def test_a_side_file_that_is_not_a_file_is_refused_not_waited_on(bench_db, side, kind):
+def test_a_side_file_that_is_not_a_file_is_refused_not_waited_on(
+    bench_db: str, side: str, kind: str
+) -> None:
     tally = Tally("store side files that are not files")
     make, named = HOSTILE[kind]
     before = digest(bench_db)
@@ -105,7 +107,7 @@ def test_a_side_file_that_is_not_a_file_is_refused_not_waited_on(bench_db, side,
     tally.check()
 
 
-def test_the_store_itself_as_a_fifo_is_refused(tmp_path):
+def test_the_store_itself_as_a_fifo_is_refused(tmp_path: Path) -> None:
     tally = Tally("store side files that are not files")
     db = tmp_path / "pipe.duckdb"
     os.mkfifo(db)
@@ -178,7 +180,7 @@ def _benchmarks(db: Path) -> list[str]:
     return ran.out.split()[1:]
 
 
-def test_a_commit_never_recorded_whose_log_is_gone_is_refused(tmp_path):
+def test_a_commit_never_recorded_whose_log_is_gone_is_refused(tmp_path: Path) -> None:
     tally = Tally("a writer stopped between a commit and its record")
     db = _stopped_writer(tmp_path, "after the commit")
     Path(f"{db}.wal").unlink()  # the log, and with it the commit of 'late', is gone
@@ -204,7 +206,9 @@ def test_a_commit_never_recorded_whose_log_is_gone_is_refused(tmp_path):
     tally.check()
 
 
-def test_with_its_log_a_stopped_writers_store_is_whole_and_the_mark_is_cleared(tmp_path):
+def test_with_its_log_a_stopped_writers_store_is_whole_and_the_mark_is_cleared(
+    tmp_path: Path,
+) -> None:
     tally = Tally("a writer stopped between a commit and its record")
     for where, expected in (
         ("after the commit", ["base", "early", "late"]),  # the log held the commit

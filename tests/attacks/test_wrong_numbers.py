@@ -6,11 +6,13 @@ the per-combination pseudo-queries, as `toolex export trec-qrels --help` documen
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import pytrec_eval
 
+from attacks.conftest import Ran
 from attacks.label_shapes import LABELS, RUNS, STORED, WRITERS, write_run
 from attacks.tally import Tally
 from toolex import metrics
@@ -20,7 +22,7 @@ from toolex.store import Store
 MEASURES = {"ndcg": "ndcg_cut_10", "recall": "recall_10"}
 
 
-def _build(toolex, tmp_path: Path, loader: str) -> tuple[str, dict[str, Path]]:
+def _build(toolex: Callable[..., Ran], tmp_path: Path, loader: str) -> tuple[str, dict[str, Path]]:
     """load, expand with the offline judge, import the runs: the commands a user runs."""
     db = str(tmp_path / "s.duckdb")
     ran = toolex(*WRITERS[loader](tmp_path / "in"), "--db", db)
@@ -59,7 +61,9 @@ def _pytrec(qrels: dict, run: dict, measure: str) -> dict[str, float]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("loader", list(WRITERS))
-def test_stores_built_from_repeated_labels_check_and_score_as_pytrec_eval(toolex, tmp_path, loader):
+def test_stores_built_from_repeated_labels_check_and_score_as_pytrec_eval(
+    toolex: Callable[..., Ran], tmp_path: Path, loader: str
+) -> None:
     tally = Tally(f"wrong numbers: {loader}")
     db, runs = _build(toolex, tmp_path, loader)
     check = toolex("check", "--db", db)
@@ -91,7 +95,9 @@ def test_stores_built_from_repeated_labels_check_and_score_as_pytrec_eval(toolex
 
 
 @pytest.mark.parametrize("loader", ["plain", "plain --map"])
-def test_a_repeated_label_keeps_dense_slots_and_its_highest_grade(toolex, tmp_path, loader):
+def test_a_repeated_label_keeps_dense_slots_and_its_highest_grade(
+    toolex: Callable[..., Ran], tmp_path: Path, loader: str
+) -> None:
     db = str(tmp_path / "s.duckdb")
     ran = toolex(*WRITERS[loader](tmp_path / "in"), "--db", db)
     assert ran.code == 0, ran.err
@@ -114,7 +120,9 @@ def test_a_repeated_label_keeps_dense_slots_and_its_highest_grade(toolex, tmp_pa
     assert edges == [("edges", 0, 1, "forecast" if loader == "plain" else "")]
 
 
-def test_check_names_a_store_whose_slots_have_a_gap(toolex, tmp_path):
+def test_check_names_a_store_whose_slots_have_a_gap(
+    toolex: Callable[..., Ran], tmp_path: Path
+) -> None:
     """A store loaded before the fix (slots 0, 2 after a merge) fails `toolex check` by name."""
     db = str(tmp_path / "s.duckdb")
     assert toolex(*WRITERS["plain"](tmp_path / "in"), "--db", db).code == 0
@@ -128,7 +136,9 @@ def test_check_names_a_store_whose_slots_have_a_gap(toolex, tmp_path):
     assert "qrels_slots_dense" in ran.out and "repro" in ran.out
 
 
-def test_toolret_merges_a_repeated_label_as_plain_does(toolex, tmp_path):
+def test_toolret_merges_a_repeated_label_as_plain_does(
+    toolex: Callable[..., Ran], tmp_path: Path
+) -> None:
     """ToolRet refused a tool listed twice in one query's labels; it now follows the same rule."""
     db = str(tmp_path / "s.duckdb")
     ran = toolex(*WRITERS["toolret"](tmp_path / "in"), "--db", db)

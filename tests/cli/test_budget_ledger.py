@@ -4,6 +4,8 @@ the calls: an LLM verifier on the scripted server, the offline judge elsewhere."
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -13,11 +15,14 @@ from pipeline.helpers import add_query
 
 from toolex.cli.expand import BUDGET_EXIT, expand
 from toolex.cli.ledger import ledger
+from toolex.sqlrunner import SqlValue
 from toolex.store import Store
 
 
 @pytest.fixture
-def setup(tmp_path, monkeypatch):
+def setup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[str, str, ScriptedServer]]:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-openai-5f3a9c")
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     db = str(tmp_path / "b.duckdb")
@@ -36,7 +41,9 @@ def setup(tmp_path, monkeypatch):
         yield db, str(config), server
 
 
-def test_a_budget_stops_the_run_and_a_later_run_resumes_it(setup):
+def test_a_budget_stops_the_run_and_a_later_run_resumes_it(
+    setup: tuple[str, str, ScriptedServer],
+) -> None:
     db, config, server = setup
     args = ["--db", db, "--benchmark", "b", "--config", config, "--format", "json"]
     args += ["--prescreen", "on"]  # off by default; on, the ledger accounts for it too
@@ -80,7 +87,7 @@ def test_a_budget_stops_the_run_and_a_later_run_resumes_it(setup):
     assert decided[("decompose", "heuristic")] == 3
 
 
-def _params():
+def _params() -> dict[str, SqlValue]:
     return {
         "benchmark": "b",
         "expansion": "default",

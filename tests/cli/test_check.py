@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -10,7 +11,7 @@ from toolex.cli import cli
 from toolex.store import Store
 
 
-def make(path, rank_of_a: int) -> str:
+def make(path: Path, rank_of_a: int) -> str:
     with Store.open(path) as s:
         s.con.execute("INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'p', 'x')")
         s.con.execute("INSERT INTO queries (benchmark, query_id, text) VALUES ('b', 'q', 't')")
@@ -23,7 +24,7 @@ def make(path, rank_of_a: int) -> str:
     return str(path)
 
 
-def test_healthy_store_passes(tmp_path):
+def test_healthy_store_passes(tmp_path: Path) -> None:
     res = CliRunner().invoke(
         cli, ["check", "--db", make(tmp_path / "ok.duckdb", 1), "--format", "json"]
     )
@@ -33,7 +34,7 @@ def test_healthy_store_passes(tmp_path):
     assert "checks hold" in res.stderr
 
 
-def test_violation_exits_nonzero_and_lists_rows(tmp_path):
+def test_violation_exits_nonzero_and_lists_rows(tmp_path: Path) -> None:
     res = CliRunner().invoke(cli, ["check", "--db", make(tmp_path / "bad.duckdb", 2)])
     assert res.exit_code == 1
     assert "FAIL run_results_rank_order" in res.stderr
@@ -41,7 +42,7 @@ def test_violation_exits_nonzero_and_lists_rows(tmp_path):
     assert "run_results_rank_order: violating rows" in res.stdout
 
 
-def test_one_line_per_check_and_the_invariant_only_on_failure_or_verbose(tmp_path):
+def test_one_line_per_check_and_the_invariant_only_on_failure_or_verbose(tmp_path: Path) -> None:
     """Issue 25, point 8: 91 lines for 9 checks, names cut; now a line each, whole names."""
     from toolex.resources import sql_files
 
@@ -56,7 +57,7 @@ def test_one_line_per_check_and_the_invariant_only_on_failure_or_verbose(tmp_pat
     assert max(len(line) for line in verbose.stdout.splitlines()) <= 80
 
 
-def test_a_failing_check_says_what_it_guards_and_shows_its_rows(tmp_path):
+def test_a_failing_check_says_what_it_guards_and_shows_its_rows(tmp_path: Path) -> None:
     db = make(tmp_path / "bad.duckdb", 2)
     res = CliRunner().invoke(cli, ["check", "--db", db])
     lines = res.stdout.splitlines()

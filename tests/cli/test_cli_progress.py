@@ -7,13 +7,13 @@ import io
 from toolex.cli.progress import LineProgress, describe
 
 
-def test_fields_read_as_words():
+def test_fields_read_as_words() -> None:
     assert describe({"calls": 12, "cost_usd": 0.031, "step": "metrics"}) == (
         "12 calls  $0.0310  metrics"
     )
 
 
-def test_lines_for_outer_tasks_only_unless_an_inner_one_is_long():
+def test_lines_for_outer_tasks_only_unless_an_inner_one_is_long() -> None:
     out = io.StringIO()
     lines = LineProgress(stream=out, every_s=3600)
     lines.start("verify", 3, unit="tasks")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -26,12 +28,14 @@ TABLES = (
 )
 
 
-def counts(store):
-    return {t: store.con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
+def counts(store: Store) -> dict[str, Any]:
+    return {t: store.con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in TABLES}
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory):
+def demo_db(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Store, dict[str, Any], Path]]:
     """One demo run for the module (it is the slowest thing here): its output and its store."""
     db = tmp_path_factory.mktemp("demo") / "demo.duckdb"
     store = Store.open(db)
@@ -40,7 +44,9 @@ def demo_db(tmp_path_factory):
     store.close()
 
 
-def test_demo_expands_the_sample_and_scores_two_retrievers_idempotently(demo_db):
+def test_demo_expands_the_sample_and_scores_two_retrievers_idempotently(
+    demo_db: tuple[Store, dict[str, Any], Path],
+) -> None:
     store, out, _ = demo_db
     first = counts(store)
     ann = {r["category"]: r for r in out["annotation"]}
@@ -63,7 +69,9 @@ def test_demo_expands_the_sample_and_scores_two_retrievers_idempotently(demo_db)
     assert again["results"] == [pytest.approx(r, rel=1e-12) for r in out["results"]]
 
 
-def test_demo_command_prints_the_tables_and_its_time(demo_db):
+def test_demo_command_prints_the_tables_and_its_time(
+    demo_db: tuple[Store, dict[str, Any], Path],
+) -> None:
     store, _, db = demo_db
     store.close()  # the command opens the store itself; a rerun reuses every stage
     result = CliRunner().invoke(demo, ["--db", str(db), "--no-subqueries", "--format", "csv"])
@@ -76,7 +84,9 @@ def test_demo_command_prints_the_tables_and_its_time(demo_db):
     assert "oracle-assisted" not in result.output  # no † printed, none explained
 
 
-def test_demo_output_fits_an_80_column_terminal(demo_db, monkeypatch):
+def test_demo_output_fits_an_80_column_terminal(
+    demo_db: tuple[Store, dict[str, Any], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 25, point 7: the first screen wrapped (the annotation table was 229 characters
     wide, the scores 82). Every line the demo prints, stdout and stderr, fits 80 columns; the
     annotation table shows its main columns and says how to see the rest."""

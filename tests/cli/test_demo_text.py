@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from click import Command
 from click.testing import CliRunner
 
 from toolex.cli.demo import compact, demo, run_name
@@ -17,7 +18,7 @@ from toolex.cli.stats import stats
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_printed_run_names_are_the_stored_ones():
+def test_the_printed_run_names_are_the_stored_ones() -> None:
     rows = [
         {"category": "all", "run_id": run_name("bm25", "query"), "oracle": False},
         {"category": "all", "run_id": run_name("bm25", "subquery"), "oracle": True},
@@ -29,7 +30,7 @@ def test_the_printed_run_names_are_the_stored_ones():
 
 
 @pytest.mark.parametrize("command", [demo, stats])
-def test_the_help_states_no_column_count(command):
+def test_the_help_states_no_column_count(command: Command) -> None:
     """The demo's help said --wide printed "all 16" columns of a table that had 17; the table
     itself counts them when it prints ("(18 columns, 6 shown: ...")."""
     text = CliRunner().invoke(command, ["--help"], terminal_width=100).output
@@ -52,7 +53,7 @@ def test_the_help_states_no_column_count(command):
         "elsewhere/my.db.tmp/spill",
     ],
 )
-def test_git_ignores_what_every_store_leaves_beside_it(path):
+def test_git_ignores_what_every_store_leaves_beside_it(path: str) -> None:
     """`toolex demo` left toolex-demo.duckdb.commits untracked: .gitignore named the WAL of
     *.duckdb stores only."""
     if not (ROOT / ".git").exists():

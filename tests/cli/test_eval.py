@@ -6,9 +6,10 @@ import csv
 import io
 import json
 import math
+from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.errors import NotFoundError, ToolexError
@@ -18,7 +19,7 @@ L3 = math.log2(3)
 
 
 @pytest.fixture
-def db(tmp_path):
+def db(tmp_path: Path) -> str:
     """q1 (code): GT a at rank 2. q2 (web): GT b missing, equivalent b2 (valid) at rank 1.
     q3 (web): no results."""
     path = tmp_path / "e.duckdb"
@@ -51,14 +52,14 @@ def db(tmp_path):
     return str(path)
 
 
-def run(args):
+def run(args: list[str]) -> Result:
     result = CliRunner().invoke(cli, args)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
     return result
 
 
-def test_json_rows_per_category_and_all(db):
+def test_json_rows_per_category_and_all(db: str) -> None:
     res = run(["eval", "--db", db, "--run", "bm25", "--k", "2", "--format", "json"])
     assert res.exit_code == 0
     rows = {(r["category"], r["metric"]): r for r in json.loads(res.stdout)}
@@ -73,7 +74,7 @@ def test_json_rows_per_category_and_all(db):
     assert "run bm25: 1 of 3 queries had no results" in res.stderr
 
 
-def test_per_query_json_adds_query_rows(db):
+def test_per_query_json_adds_query_rows(db: str) -> None:
     res = run(["eval", "--db", db, "--run", "bm25", "--k", "1", "--per-query", "--format", "json"])
     rows = json.loads(res.stdout)
     q2 = [r for r in rows if r["query"] == "q2" and r["metric"] == "nDCG@1"]
@@ -95,7 +96,7 @@ def test_per_query_json_adds_query_rows(db):
     assert sum(r["query"] is None for r in rows) == 12  # 4 groups x 3 metrics
 
 
-def test_csv_by_task_several_runs_and_ks(db):
+def test_csv_by_task_several_runs_and_ks(db: str) -> None:
     res = run(
         [
             "eval",
@@ -121,7 +122,7 @@ def test_csv_by_task_several_runs_and_ks(db):
     assert "run dense: 2 of 3 queries had no results" in res.stderr
 
 
-def test_table_shows_the_json_rows_on_the_same_scale(db):
+def test_table_shows_the_json_rows_on_the_same_scale(db: str) -> None:
     """issue 15: eval's table is the rows JSON and CSV give (same scale, the one renderer):
     headers as typed, 0..1 scores, and no column that is the same on every row."""
     out = run(["eval", "--db", db, "--run", "bm25", "--k", "2"]).stdout
@@ -137,7 +138,7 @@ def test_table_shows_the_json_rows_on_the_same_scale(db):
     assert web["R@2"][3:6] == ["0", "0.5", "0.5"]  # old, new, gain: no ×100, no forced digits
 
 
-def test_note_when_the_expansion_has_no_valid_combination(db):
+def test_note_when_the_expansion_has_no_valid_combination(db: str) -> None:
     with Store.open(db) as s:
         s.con.execute(
             "INSERT INTO combinations (benchmark, expansion, query_id, combo_id, status) "
@@ -149,20 +150,20 @@ def test_note_when_the_expansion_has_no_valid_combination(db):
     assert all(r["old"] == r["new"] for r in rows)
 
 
-def test_unknown_expansion_is_a_clear_error(db):
+def test_unknown_expansion_is_a_clear_error(db: str) -> None:
     # A misspelled expansion used to score new == old with only a note on stderr.
     with pytest.raises(NotFoundError, match="no expansion named 'defualt'.*did you mean 'default'"):
         run(["eval", "--db", db, "--run", "bm25", "--expansion", "defualt"])
 
 
-def test_unknown_run_is_a_clear_error(db):
+def test_unknown_run_is_a_clear_error(db: str) -> None:
     with pytest.raises(ToolexError, match="no run named 'ghost'"):
         run(["eval", "--db", db, "--run", "ghost"])
     with pytest.raises(ToolexError, match="no run to evaluate"):
         run(["eval", "--db", db])
 
 
-def test_help_shows_an_example():
+def test_help_shows_an_example() -> None:
     res = run(["eval", "--help"])
     assert "toolex eval --run" in res.stdout
 
@@ -170,7 +171,7 @@ def test_help_shows_an_example():
 # -- issue 14: the paper's average, the oracle mark, pool bias, the paper layout ----------------
 
 
-def test_category_mean_row_is_the_mean_of_the_category_rows(db):
+def test_category_mean_row_is_the_mean_of_the_category_rows(db: str) -> None:
     """Table 2's average: (code + web) / 2, not the mean over the three queries. At K=2, code
     (q1: a at rank 2) has NDCG 1/log2(3), recall 1; web (q2 misses b, its equivalent b2 at 1;
     q3 empty) has old 0 and new 1/2."""
@@ -187,7 +188,7 @@ def test_category_mean_row_is_the_mean_of_the_category_rows(db):
     assert rows[("all", "R@2")]["new"] == pytest.approx(2 / 3)  # query-weighted: differs
 
 
-def test_table_shows_the_category_mean_beside_all(db):
+def test_table_shows_the_category_mean_beside_all(db: str) -> None:
     out = run(["eval", "--db", db, "--run", "bm25", "--k", "2"]).stdout
     lines = [line for line in out.splitlines() if line.strip().startswith("bm25")]
     assert list(dict.fromkeys(line.split()[1] for line in lines)) == ["all", "avg", "code", "web"]
@@ -195,7 +196,7 @@ def test_table_shows_the_category_mean_beside_all(db):
     assert mean.split()[5:7] == ["0.5", "0.75"]  # recall: (1 + 0) / 2 -> (1 + 0.5) / 2
 
 
-def _add_subquery_run(db):
+def _add_subquery_run(db: str) -> None:
     with Store.open(db) as s:
         s.con.execute(
             "INSERT INTO runs (run_id, benchmark, level, retriever) "
@@ -204,7 +205,7 @@ def _add_subquery_run(db):
         s.con.execute("INSERT INTO run_results VALUES ('sub', 'q1', 'a', 1.0, 1)")
 
 
-def test_subquery_runs_are_marked_oracle_in_every_format(db):
+def test_subquery_runs_are_marked_oracle_in_every_format(db: str) -> None:
     _add_subquery_run(db)
     out = run(["eval", "--db", db, "--run", "bm25", "--run", "sub", "--k", "2"]).stdout
     assert "sub †" in out and "bm25 †" not in out and "oracle-assisted" in out
@@ -217,7 +218,7 @@ def test_subquery_runs_are_marked_oracle_in_every_format(db):
     assert oracle == {"bm25": "false", "dense": "false", "sub": "true"}
 
 
-def test_pool_bias_warning_names_the_candidate_retriever(db):
+def test_pool_bias_warning_names_the_candidate_retriever(db: str) -> None:
     with Store.open(db) as s:
         s.con.execute(
             "INSERT INTO expansions (benchmark, expansion, config) "
@@ -234,7 +235,7 @@ def test_pool_bias_warning_names_the_candidate_retriever(db):
     assert not any(line.startswith("warning:") for line in res.stdout.splitlines())
 
 
-def test_paper_layout_markdown_and_latex(db):
+def test_paper_layout_markdown_and_latex(db: str) -> None:
     _add_subquery_run(db)
     args = ["eval", "--db", db, "--all-runs", "--k", "2", "--layout", "paper"]
     md = run([*args, "--format", "markdown"]).stdout
@@ -252,7 +253,7 @@ def test_paper_layout_markdown_and_latex(db):
     assert "50.00$\\to$75.00" in tex
 
 
-def test_paper_only_formats_need_the_paper_layout(db):
+def test_paper_only_formats_need_the_paper_layout(db: str) -> None:
     for args, message in (
         (["--format", "latex"], "add --layout paper"),
         (["--layout", "paper", "--per-query"], "long layout only"),
@@ -261,7 +262,7 @@ def test_paper_only_formats_need_the_paper_layout(db):
         assert res.exit_code == 2 and message in res.output
 
 
-def test_by_all_is_accepted_as_stats_accepts_it(db):
+def test_by_all_is_accepted_as_stats_accepts_it(db: str) -> None:
     """Issue 25, point 12: `eval --by all` was refused while `stats --by all` was accepted and
     its help said "as `eval --by` does". Both take it: the 'all' rows alone."""
     every = json.loads(run(["eval", "--db", db, "--run", "bm25", "--format", "json"]).stdout)

@@ -8,10 +8,11 @@ import csv
 import io
 import json
 import math
+from pathlib import Path
 
 import pytest
 import pytrec_eval
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.runs.plain import plain_scoring
@@ -22,7 +23,7 @@ QRELS = {"q1": {"a": 1, "c": 2}, "q2": {"b": 1}, "q3": {"d": 1}}
 RUN = {"q1": {"x": 3.0, "a": 2.0, "c": 1.0}, "q2": {"b": 1.0, "y": 0.5}, "q3": {"z": 1.0}}
 
 
-def run(args):
+def run(args: list[str]) -> Result:
     result = CliRunner().invoke(cli, args)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
@@ -30,7 +31,7 @@ def run(args):
 
 
 @pytest.fixture
-def files(tmp_path):
+def files(tmp_path: Path) -> tuple[Path, Path]:
     qrels = tmp_path / "test.qrels"
     qrels.write_text(
         "".join(f"{q} 0 {d} {r}\n" for q, docs in QRELS.items() for d, r in docs.items())
@@ -45,7 +46,7 @@ def files(tmp_path):
     return qrels, trec
 
 
-def test_run_file_against_a_qrels_file_matches_pytrec_eval(files):
+def test_run_file_against_a_qrels_file_matches_pytrec_eval(files: tuple[Path, Path]) -> None:
     qrels, trec = files
     res = run(
         ["eval", "--run-file", str(trec), "--qrels-file", str(qrels), "--format", "json"]
@@ -71,7 +72,7 @@ def test_run_file_against_a_qrels_file_matches_pytrec_eval(files):
     assert "1 qrels line(s) repeat" in res.stderr
 
 
-def test_plain_files_with_tabs_and_crlf_match_pytrec_eval(files):
+def test_plain_files_with_tabs_and_crlf_match_pytrec_eval(files: tuple[Path, Path]) -> None:
     """Files with nothing to merge or decode are read by DuckDB (toolex.runs.plain): tabs, runs
     of spaces and CRLF split as line.split() splits them."""
     qrels, trec = files
@@ -93,7 +94,9 @@ def test_plain_files_with_tabs_and_crlf_match_pytrec_eval(files):
     plain[0].close()
 
 
-def test_run_file_against_a_stored_expansion_writes_nothing(files, tmp_path):
+def test_run_file_against_a_stored_expansion_writes_nothing(
+    files: tuple[Path, Path], tmp_path: Path
+) -> None:
     _, trec = files
     db = str(tmp_path / "s.duckdb")
     with Store.open(db) as s:
@@ -118,7 +121,7 @@ def test_run_file_against_a_stored_expansion_writes_nothing(files, tmp_path):
         assert s.runs() == []  # scored in TEMP tables: the store is as it was
 
 
-def _two_runs(tmp_path) -> str:
+def _two_runs(tmp_path: Path) -> str:
     db = str(tmp_path / "c.duckdb")
     with Store.open(db) as s:
         c = s.con
@@ -140,7 +143,7 @@ def _two_runs(tmp_path) -> str:
     return db
 
 
-def test_compare_tests_every_pair_with_holm_correction(tmp_path):
+def test_compare_tests_every_pair_with_holm_correction(tmp_path: Path) -> None:
     db = _two_runs(tmp_path)
     res = run(
         ["eval", "--db", db, "--run", "good", "--run", "bad", "--run", "mid", "--compare"]
@@ -164,7 +167,9 @@ def test_compare_tests_every_pair_with_holm_correction(tmp_path):
     assert holm == pytest.approx([max(steps[: i + 1]) for i in range(3)])
 
 
-def test_per_query_table_drops_constant_columns_and_the_empty_line_only_when_needed(tmp_path):
+def test_per_query_table_drops_constant_columns_and_the_empty_line_only_when_needed(
+    tmp_path: Path,
+) -> None:
     db = _two_runs(tmp_path)
     res = run(["eval", "--db", db, "--run", "mid", "--per-query", "--k", "1"])
     per_query = res.stdout[res.stdout.index("per query") :]

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from click.testing import CliRunner
+from click import Command
+from click.testing import CliRunner, Result
 from pipeline.fixtures import build
 
 from toolex.cli.expand import expand
@@ -14,7 +16,7 @@ from toolex.llm.usage import uncalled
 from toolex.store import Store
 
 
-def make_db(tmp_path):
+def make_db(tmp_path: Path) -> str:
     db = str(tmp_path / "e.duckdb")
     store = Store.open(db)
     build(store)
@@ -22,12 +24,12 @@ def make_db(tmp_path):
     return db
 
 
-def run(cmd, args):
+def run(cmd: Command, args: list[str]) -> Result:
     result = CliRunner().invoke(cmd, args)
     return result
 
 
-def test_dry_run_then_expand_then_stats(tmp_path):
+def test_dry_run_then_expand_then_stats(tmp_path: Path) -> None:
     db = make_db(tmp_path)
     dry = run(expand, ["--db", db, "--benchmark", "b", "--dry-run", "--format", "json"])
     assert dry.exit_code == 0, dry.output
@@ -55,7 +57,7 @@ def test_dry_run_then_expand_then_stats(tmp_path):
     assert rows[0]["queries"] == 2 and rows[0]["subqueries"] == 3
 
 
-def test_one_stage_and_subsets(tmp_path):
+def test_one_stage_and_subsets(tmp_path: Path) -> None:
     db = make_db(tmp_path)
     out = run(
         expand,
@@ -76,14 +78,14 @@ def test_one_stage_and_subsets(tmp_path):
     assert [(r["stage"], r["ok"]) for r in json.loads(out.stdout)] == [("decompose", 1)]
 
 
-def test_unknown_benchmark_is_a_clear_error(tmp_path):
+def test_unknown_benchmark_is_a_clear_error(tmp_path: Path) -> None:
     db = make_db(tmp_path)
     out = run(expand, ["--db", db, "--benchmark", "nope"])
     assert isinstance(out.exception, NotFoundError)
     assert "no benchmark named 'nope'" in str(out.exception)
 
 
-def test_a_rerun_with_other_settings_is_refused_unless_replaced(tmp_path):
+def test_a_rerun_with_other_settings_is_refused_unless_replaced(tmp_path: Path) -> None:
     db = make_db(tmp_path)
     assert run(expand, ["--db", db, "--benchmark", "b"]).exit_code == 0
     refused = run(expand, ["--db", db, "--benchmark", "b", "--depth", "5", "--audit-cap", "1"])
@@ -104,7 +106,7 @@ def test_a_rerun_with_other_settings_is_refused_unless_replaced(tmp_path):
     assert (config["depth"], config["audit_cap"]) == (5, 1)
 
 
-def test_stats_adds_up_and_says_what_it_could_not_check(tmp_path):
+def test_stats_adds_up_and_says_what_it_could_not_check(tmp_path: Path) -> None:
     db = make_db(tmp_path)
     assert run(expand, ["--db", db, "--benchmark", "b", "--audit-cap", "1"]).exit_code == 0
     out = run(stats, ["--db", db, "--benchmark", "b", "--format", "json"])

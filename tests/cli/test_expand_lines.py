@@ -20,7 +20,7 @@ from toolex.store import Store
 TOOLEX = str(Path(sys.executable).with_name("toolex"))
 
 
-def test_stage_lines_count_their_own_calls_and_no_http_line_is_logged(tmp_path):
+def test_stage_lines_count_their_own_calls_and_no_http_line_is_logged(tmp_path: Path) -> None:
     db = str(tmp_path / "x.duckdb")
     with Store.open(db) as store:
         build(store)

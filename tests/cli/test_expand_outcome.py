@@ -7,9 +7,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from pipeline.fixtures import build
 
 from toolex.cli import cli
@@ -17,7 +18,7 @@ from toolex.loaders import load_plain
 from toolex.store import Store
 
 
-def run(args):
+def run(args: list[str]) -> Result:
     result = CliRunner().invoke(cli, args)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
@@ -25,14 +26,14 @@ def run(args):
 
 
 @pytest.fixture
-def db(tmp_path) -> str:
+def db(tmp_path: Path) -> str:
     path = str(tmp_path / "e.duckdb")
     with Store.open(path) as store:
         build(store)
     return path
 
 
-def test_dry_run_needs_no_key_and_totals_the_cost(db, monkeypatch):
+def test_dry_run_needs_no_key_and_totals_the_cost(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     res = run(["expand", "--db", db, "--benchmark", "b", "--dry-run", "--format", "json",
                "--judge", "openai:gpt-4o-mini"])  # fmt: skip
@@ -52,7 +53,7 @@ def test_dry_run_needs_no_key_and_totals_the_cost(db, monkeypatch):
     assert "OPENAI_API_KEY" not in os.environ  # the placeholder is gone again
 
 
-def test_expand_ends_with_the_outcome_and_a_dry_run_then_says_it_is_complete(db):
+def test_expand_ends_with_the_outcome_and_a_dry_run_then_says_it_is_complete(db: str) -> None:
     done = run(["expand", "--db", db, "--benchmark", "b"])
     assert done.exit_code == 0
     last = done.stderr.strip().splitlines()[-1]
@@ -66,7 +67,7 @@ def test_expand_ends_with_the_outcome_and_a_dry_run_then_says_it_is_complete(db)
     assert "decompose by heuristic" in dry.stderr and "audit by heuristic" in dry.stderr
 
 
-def test_a_degenerate_expansion_is_warned_about_with_its_cause(tmp_path):
+def test_a_degenerate_expansion_is_warned_about_with_its_cause(tmp_path: Path) -> None:
     """Items loaded without a name or a description of their own (the BEIR-packed case before
     it was parsed): every sub-query reads the same, the verifier accepts nothing."""
     items, queries, qrels = (tmp_path / f"{n}.jsonl" for n in ("items", "queries", "qrels"))
@@ -94,7 +95,9 @@ def test_a_degenerate_expansion_is_warned_about_with_its_cause(tmp_path):
     assert "yes: see the warnings" in res.stdout
 
 
-def test_stats_and_the_report_list_failed_queries_with_their_reasons(db, tmp_path):
+def test_stats_and_the_report_list_failed_queries_with_their_reasons(
+    db: str, tmp_path: Path
+) -> None:
     run(["expand", "--db", db, "--benchmark", "b", "-q"])
     with Store.open(db) as store:
         store.con.execute(
@@ -115,6 +118,6 @@ def test_stats_and_the_report_list_failed_queries_with_their_reasons(db, tmp_pat
     from toolex.reports.inputs import ReportContext
 
     with Store.open(db, read_only=True) as store:
-        table = failed_queries_table(ReportContext.create(store, expansion="default"))
-    assert [r["query_id"] for r in table.rows] == ["q2", "q1"]
-    assert table.note.startswith("2 queries with a failed pipeline task")
+        failed = failed_queries_table(ReportContext.create(store, expansion="default"))
+    assert [r["query_id"] for r in failed.rows] == ["q2", "q1"]
+    assert failed.note.startswith("2 queries with a failed pipeline task")

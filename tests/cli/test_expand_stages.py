@@ -3,8 +3,10 @@ which stage to run first (it did 0 tasks and said nothing); once that stage ran,
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from pipeline.fixtures import build
 
 from toolex.cli import cli
@@ -12,14 +14,14 @@ from toolex.store import Store
 
 
 @pytest.fixture
-def db(tmp_path) -> str:
+def db(tmp_path: Path) -> str:
     path = str(tmp_path / "s.duckdb")
     with Store.open(path) as store:
         build(store)
     return path
 
 
-def expand(db: str, *args: str):
+def expand(db: str, *args: str) -> Result:
     return CliRunner().invoke(cli, ["expand", "--db", db, "--benchmark", "b", "-q", *args])
 
 
@@ -32,16 +34,18 @@ def expand(db: str, *args: str):
         ("audit", "combinations", "assemble"),
     ],
 )
-def test_a_stage_without_its_input_names_the_stage_to_run_first(db, stage, needs, first):
+def test_a_stage_without_its_input_names_the_stage_to_run_first(
+    db: str, stage: str, needs: str, first: str
+) -> None:
     refused = expand(db, "--stage", stage)
     assert refused.exit_code == 2
     assert f"has no {needs} yet for these 2 queries" in refused.output
     assert f"run `toolex expand --stage {first}` first" in refused.output
     with Store.open(db, read_only=True) as store:  # nothing was recorded or written
-        assert store.con.execute("SELECT count(*) FROM expansions").fetchone() == (0,)
+        assert store.con.execute("SELECT count(*) FROM expansions").fetchall()[0] == (0,)
 
 
-def test_each_stage_runs_once_the_one_before_it_has(db):
+def test_each_stage_runs_once_the_one_before_it_has(db: str) -> None:
     for stage in ("decompose", "candidates", "verify", "assemble", "audit"):
         done = expand(db, "--stage", stage)
         assert done.exit_code == 0, (stage, done.output)

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from llm.scripted_server import ScriptedServer
 from pipeline.fixtures import build
 
@@ -25,27 +26,27 @@ HAND = {"n": 7, "tp": 2, "fp": 1, "fn": 1, "tn": 3}
 
 
 @pytest.fixture
-def db(tmp_path):
+def db(tmp_path: Path) -> str:
     path = str(tmp_path / "j.duckdb")
     with Store.open(path) as store:
         build(store)
     return path
 
 
-def run(args, **kwargs):
-    return CliRunner().invoke(cli, args, **kwargs)
+def run(args: list[str]) -> Result:
+    return CliRunner().invoke(cli, args)
 
 
-def evaluations(db):
+def evaluations(db: str) -> list[dict[str, Any]]:
     with Store.open(db, read_only=True) as store:
-        rows = store.user_sql(
+        rows: list[dict[str, Any]] = store.user_sql(
             "SELECT judge, stage, source, benchmark, n, tp, fp, fn, tn, precision, recall, kappa "
             "FROM judge_evaluations ORDER BY ALL"
         ).to_pylist()
     return rows
 
 
-def test_heuristic_on_the_small_label_file(db):
+def test_heuristic_on_the_small_label_file(db: str) -> None:
     res = run(
         ["judges", "eval", "--judge", "heuristic", "--labels", str(SMALL), "--db", db]
         + ["--format", "json"]
@@ -95,7 +96,7 @@ def test_heuristic_on_the_small_label_file(db):
         assert store.scalar("store/11_expansions.sql", {"benchmark": None}) is None
 
 
-def test_table_and_csv_show_the_same_figures(db):
+def test_table_and_csv_show_the_same_figures(db: str) -> None:
     res = run(
         ["judges", "eval", "--judge", "heuristic", "--judge", "heuristic:prescreen"]
         + ["--labels", str(SMALL), "--db", db, "--errors", "1"]
@@ -119,7 +120,7 @@ def test_table_and_csv_show_the_same_figures(db):
     assert lines[1].startswith("heuristic,verify,small.jsonl,all,all,7,2,1,1,3,0.666")
 
 
-def test_stored_labels_and_sources(db, tmp_path):
+def test_stored_labels_and_sources(db: str, tmp_path: Path) -> None:
     imp = run(["labels", "import", str(SMALL), "--source", "set1", "--db", db])
     assert imp.exit_code == 0, imp.output
     assert "imported 7 labels (3 yes, 4 no) of source set1" in imp.stderr
@@ -142,7 +143,7 @@ def test_stored_labels_and_sources(db, tmp_path):
     assert "replaced 7 earlier labels of set2" in again.stderr
 
 
-def test_without_labels_the_shipped_set_needs_both_benchmarks(db):
+def test_without_labels_the_shipped_set_needs_both_benchmarks(db: str) -> None:
     res = run(["judges", "eval", "--judge", "heuristic", "--db", db])
     assert isinstance(res.exception, ToolexError)
     msg = str(res.exception)
@@ -152,7 +153,7 @@ def test_without_labels_the_shipped_set_needs_both_benchmarks(db):
     assert isinstance(shipped.exception, ToolexError)
 
 
-def test_misspelled_names_are_refused(db):
+def test_misspelled_names_are_refused(db: str) -> None:
     for args in (
         ["judges", "eval", "--judge", "heuristic", "--benchmark", "bb"],
         ["judges", "eval", "--judge", "heuristic", "--expansion", "defualt"],
@@ -163,7 +164,7 @@ def test_misspelled_names_are_refused(db):
         assert "did you mean" in str(res.exception), args
 
 
-def test_heuristic_dry_run_costs_nothing(db):
+def test_heuristic_dry_run_costs_nothing(db: str) -> None:
     res = run(
         ["judges", "eval", "--judge", "heuristic", "--labels", str(SMALL), "--db", db]
         + ["--dry-run", "--format", "json"]
@@ -196,7 +197,7 @@ def topic(user: str, block: str) -> str | None:
     return "forecast" if "forecast" in text else "c2f" if "fahrenheit" in text else None
 
 
-def responder(provider, body):
+def responder(provider: str, body: dict[str, Any]) -> str:
     """Verify prompts: yes iff candidate and reference are both about the forecast or both
     about celsius to fahrenheit: on small.jsonl, the heuristic's decisions (HAND)."""
     user = next(m["content"] for m in body["messages"] if m["role"] == "user")
@@ -205,7 +206,9 @@ def responder(provider, body):
     return json.dumps({"verdict": "yes" if yes else "no", "reason": "scripted verify answer"})
 
 
-def test_an_llm_judge_through_the_ledger(db, tmp_path, monkeypatch):
+def test_an_llm_judge_through_the_ledger(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     with ScriptedServer(responder) as server:
@@ -255,7 +258,7 @@ def test_an_llm_judge_through_the_ledger(db, tmp_path, monkeypatch):
 
 @pytest.mark.shared_data
 @pytest.mark.slow
-def test_heuristic_on_the_shipped_set(shared_data, tmp_path):
+def test_heuristic_on_the_shipped_set(shared_data: Path, tmp_path: Path) -> None:
     db = str(tmp_path / "shipped.duckdb")
     for fmt in ("toolret", "stabletoolbench"):
         res = run(["load", fmt, str(shared_data / fmt), "--db", db])

@@ -18,7 +18,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 @pytest.fixture
-def db(tmp_path):
+def db(tmp_path: Path) -> str:
     return str(tmp_path / "t.duckdb")
 
 
@@ -33,7 +33,7 @@ def count(db: str, table: str) -> int:
         return int(n)
 
 
-def test_load_toolret_twice_and_replace(db):
+def test_load_toolret_twice_and_replace(db: str) -> None:
     r = run("load", "toolret", str(DATA / "toolret_mini"), "--task", "mini", "--db", db)
     assert r.exit_code == 0, r.output
     assert "toolret: loaded (3 items, 2 queries, 3 qrels)" in r.stderr
@@ -44,7 +44,7 @@ def test_load_toolret_twice_and_replace(db):
     assert r.exit_code == 0 and count(db, "benchmarks") == 2
 
 
-def test_load_beir_plain_docs_combinations_subqueries(db, tmp_path):
+def test_load_beir_plain_docs_combinations_subqueries(db: str, tmp_path: Path) -> None:
     assert run("load", "beir", str(DATA / "beir"), "--name", "b", "--db", db).exit_code == 0
     p = DATA / "plain"
     r = run(
@@ -97,7 +97,7 @@ def test_load_beir_plain_docs_combinations_subqueries(db, tmp_path):
     ) in r.stderr
 
 
-def test_load_error_is_an_input_error(db, tmp_path):
+def test_load_error_is_an_input_error(db: str, tmp_path: Path) -> None:
     bad = tmp_path / "items.jsonl"
     bad.write_text('{"id": "a", "text": "x"}\n{"id": "a", "text": "y"}\n')
     p = DATA / "plain"
@@ -119,7 +119,7 @@ def test_load_error_is_an_input_error(db, tmp_path):
     assert (r.exception.line, r.exception.field) == (2, "id")
 
 
-def test_cli_prints_error_and_exits_2(db, tmp_path):
+def test_cli_prints_error_and_exits_2(db: str, tmp_path: Path) -> None:
     bad = tmp_path / "t"
     (bad / "x").mkdir(parents=True)
     (bad / "x" / "queries.json").write_text("[{]")
@@ -144,7 +144,7 @@ def test_cli_prints_error_and_exits_2(db, tmp_path):
     assert "Traceback" not in proc.stderr
 
 
-def test_runs_import_list_delete(db, tmp_path):
+def test_runs_import_list_delete(db: str, tmp_path: Path) -> None:
     run("load", "toolret", str(DATA / "toolret_mini"), "--db", db)
     f = tmp_path / "r.trec"
     f.write_text("mini_query_0 Q0 mini_tool_0 1 0.5 t\nmini_query_1 Q0 mini_tool_2 1 0.7 t\n")
@@ -161,7 +161,7 @@ def test_runs_import_list_delete(db, tmp_path):
     assert count(db, "runs") == 0 and count(db, "run_results") == 0
 
 
-def test_every_command_has_an_example():
+def test_every_command_has_an_example() -> None:
     for group, names in (
         (
             "load",

@@ -13,9 +13,13 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TypedDict
 
 import click
 import pytest
+from click import Command
 from reports.fixtures import build
 
 from toolex.cli import COMMANDS, cli, main
@@ -90,8 +94,14 @@ NEW_NAMES = {
 }
 
 
+class World(TypedDict):
+    db: str
+    root: Path
+    files: dict[str, Path]
+
+
 @pytest.fixture(scope="module")
-def world(tmp_path_factory):
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     """The fixture store and the input files of the load/import commands."""
     root = tmp_path_factory.mktemp("names")
     db = root / "names.duckdb"
@@ -104,7 +114,7 @@ def world(tmp_path_factory):
         "run": ("q1 Q0 w1 1 1.0 t", "run.trec"),
         "cands": ("q1#0 Q0 w1 1 1.0 t", "cands.trec"),
     }
-    paths = {}
+    paths: dict[str, Path] = {}
     for key, (text, name) in files.items():
         paths[key] = root / name
         paths[key].write_text(text + "\n")
@@ -127,7 +137,9 @@ def fingerprint(db: str) -> str:
     return digest.hexdigest()
 
 
-def toolex(args: list[str], monkeypatch, capsys) -> tuple[int, str]:
+def toolex(
+    args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
     """Run `toolex ARGS` through its real entry point; (exit code, stderr)."""
     monkeypatch.setattr(sys, "argv", ["toolex", *args])
     with pytest.raises(SystemExit) as stop:
@@ -140,7 +152,15 @@ def toolex(args: list[str], monkeypatch, capsys) -> tuple[int, str]:
 @pytest.mark.parametrize(
     ("path", "args", "names"), CASES, ids=[f"{p}:{n[0]}:{i}" for i, (p, _, n) in enumerate(CASES)]
 )
-def test_a_misspelled_name_is_refused(world, path, args, names, monkeypatch, capsys, tmp_path):
+def test_a_misspelled_name_is_refused(
+    world: World,
+    path: str,
+    args: list[str],
+    names: tuple[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
     wrong, meant = names
     out_dir = tmp_path / "out"
     filled = []
@@ -159,7 +179,7 @@ def test_a_misspelled_name_is_refused(world, path, args, names, monkeypatch, cap
     assert not out_dir.exists()  # no report folder, no export file
 
 
-def test_every_named_option_has_a_case():
+def test_every_named_option_has_a_case() -> None:
     """Each command's --benchmark/--expansion/--run is either checked (a StoredName option,
     with a case above) or names something the command writes (NEW_NAMES)."""
     covered = {
@@ -182,7 +202,7 @@ def test_every_named_option_has_a_case():
     assert {path for path, _ in _commands()} >= {path for path, _ in covered}  # no stale case
 
 
-def _commands():
+def _commands() -> Iterator[tuple[str, Command]]:
     ctx = click.Context(cli)
     for name in COMMANDS:
         command = cli.get_command(ctx, name)
@@ -190,4 +210,5 @@ def _commands():
             for sub in command.commands.values():
                 yield f"{name} {sub.name}", sub
         else:
+            assert command is not None, name
             yield name, command

@@ -20,19 +20,19 @@ TOOLEX = [str(Path(sys.executable).with_name("toolex"))]  # the installed entry 
 SAMPLE = str(data_path("sample"))
 
 
-def toolex(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([*TOOLEX, *args], capture_output=True, text=True, timeout=300, **kw)
+def toolex(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*TOOLEX, *args], capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture(scope="module")
-def sample_db(tmp_path_factory) -> Path:
+def sample_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("proc") / "sample.duckdb"
     done = toolex("load", "stabletoolbench", SAMPLE, "--name", "s", "--db", str(db))
     assert done.returncode == 0, done.stderr
     return db
 
 
-def counts(db: Path) -> tuple:
+def counts(db: Path) -> tuple[int, ...]:
     con = duckdb.connect(str(db), read_only=True)
     try:
         [row] = con.execute(
@@ -51,7 +51,9 @@ def copy(db: Path, to: Path) -> Path:
 
 
 @pytest.mark.slow
-def test_ctrl_c_during_expand_stops_cleanly_and_loses_nothing(sample_db, tmp_path):
+def test_ctrl_c_during_expand_stops_cleanly_and_loses_nothing(
+    sample_db: Path, tmp_path: Path
+) -> None:
     """SIGINT at two points of the pipeline, each told by the progress line of the stage
     before it (after decompose: candidates under way; after candidates: verification under
     way): exit 130, one line that says how to resume, no traceback; re-running then ends
@@ -90,7 +92,7 @@ def test_ctrl_c_during_expand_stops_cleanly_and_loses_nothing(sample_db, tmp_pat
     assert interrupted, "no SIGINT landed before the expansion finished: nothing was checked"
 
 
-def test_the_lock_message_names_the_holder_and_the_tui(sample_db, tmp_path):
+def test_the_lock_message_names_the_holder_and_the_tui(sample_db: Path, tmp_path: Path) -> None:
     db = copy(sample_db, tmp_path / "locked.duckdb")
     holder = subprocess.Popen(
         [
@@ -115,7 +117,9 @@ def test_the_lock_message_names_the_holder_and_the_tui(sample_db, tmp_path):
         wait(holder)
 
 
-def test_load_shows_plain_progress_lines_off_a_terminal_and_quiet_silences_them(tmp_path):
+def test_load_shows_plain_progress_lines_off_a_terminal_and_quiet_silences_them(
+    tmp_path: Path,
+) -> None:
     db = str(tmp_path / "p.duckdb")
     done = toolex("load", "stabletoolbench", SAMPLE, "--name", "s", "--db", db)
     assert done.returncode == 0
@@ -127,7 +131,7 @@ def test_load_shows_plain_progress_lines_off_a_terminal_and_quiet_silences_them(
     assert info.stderr == "" and info.stdout.startswith("benchmark,")
 
 
-def test_every_command_takes_quiet():
+def test_every_command_takes_quiet() -> None:
     from click.testing import CliRunner
 
     from toolex.cli import COMMANDS, cli
@@ -137,7 +141,7 @@ def test_every_command_takes_quiet():
         assert "-q, --quiet" in res.output, name
 
 
-def test_shell_completion(sample_db):
+def test_shell_completion(sample_db: Path) -> None:
     script = toolex("completion", "bash")
     assert script.returncode == 0 and "_TOOLEX_COMPLETE" in script.stdout
     env = os.environ | {"_TOOLEX_COMPLETE": "bash_complete", "COMP_CWORD": "1"}

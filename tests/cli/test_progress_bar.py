@@ -15,7 +15,7 @@ LABEL = "verify toolret (compat:http://127.0.0.1:8080/v1#qwen2.5-coder-1.5b-inst
 
 
 @pytest.mark.parametrize("width", [60, 80, 100, 160])
-def test_the_counts_stay_readable_at_any_width(width):
+def test_the_counts_stay_readable_at_any_width(width: int) -> None:
     console = Console(file=io.StringIO(), width=width, force_terminal=True, color_system=None)
     bars = BarProgress(console=console)
     bars.start(LABEL, 1234, unit="tasks")

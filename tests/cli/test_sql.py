@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.cli.output import JsonWriter, unique_names
@@ -23,7 +23,7 @@ PLAIN = Path(__file__).resolve().parents[1] / "data" / "plain"
 
 
 @pytest.fixture
-def db(tmp_path) -> str:
+def db(tmp_path: Path) -> str:
     path = str(tmp_path / "s.duckdb")
     with Store.open(path) as store:
         load_plain(
@@ -36,7 +36,7 @@ def db(tmp_path) -> str:
     return path
 
 
-def sql(db: str, *args: str):
+def sql(db: str, *args: str) -> Result:
     result = CliRunner().invoke(cli, ["sql", *args, "--db", db])
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
@@ -48,7 +48,7 @@ def table_lines(out: str) -> list[list[str]]:
     return [line.split() for line in out.splitlines() if line.strip()]
 
 
-def test_a_repeated_column_name_keeps_both_columns_in_every_format(db, tmp_path):
+def test_a_repeated_column_name_keeps_both_columns_in_every_format(db: str, tmp_path: Path) -> None:
     statement = "SELECT 1 AS a, 2 AS a"
     lines = table_lines(sql(db, statement).stdout)
     assert lines[0] == ["a", "a"] and lines[2] == ["1", "2"]  # both, headers as given
@@ -63,7 +63,7 @@ def test_a_repeated_column_name_keeps_both_columns_in_every_format(db, tmp_path)
     assert out.read_text() == "a,a\n1,2\n"
 
 
-def test_two_text_columns_of_two_tables_stay_apart(db):
+def test_two_text_columns_of_two_tables_stay_apart(db: str) -> None:
     """The case the issue met: `s.text, q.text` showed the query's text in both columns."""
     statement = (
         "SELECT i.text, q.text FROM items i, queries q "
@@ -90,13 +90,13 @@ def test_two_text_columns_of_two_tables_stay_apart(db):
     "names",
     [["a", "a"], ["a", "a", "a_1", "A"], ["x", "X", "x_1", "x"], ["id", "text", "id", "id_1"]],
 )
-def test_unique_names_are_the_names_duckdb_gives_a_sub_query(names):
+def test_unique_names_are_the_names_duckdb_gives_a_sub_query(names: list[str]) -> None:
     select = ", ".join(f'{n} AS "{c}"' for n, c in enumerate(names))
     duck = duckdb.connect().sql(f"SELECT * FROM (SELECT {select})").columns
     assert unique_names(names) == duck
 
 
-def test_json_is_streamed_as_json_dumps_prints_it():
+def test_json_is_streamed_as_json_dumps_prints_it() -> None:
     rows = [(1, "é", {"k": [1, None]}, None), (2, "b\nc", {}, 0.1 + 0.2), (3, "", {"k": []}, 1e-6)]
     cols = ["n", "t", "s", "f"]
     buf = io.StringIO()
@@ -111,7 +111,7 @@ def test_json_is_streamed_as_json_dumps_prints_it():
     assert empty.getvalue() == "[]\n"
 
 
-def test_a_result_of_several_batches_prints_every_row(db):
+def test_a_result_of_several_batches_prints_every_row(db: str) -> None:
     statement = "SELECT i, i % 3 = 0 AS three FROM range(25000) t(i)"  # three batches
     rows = json.loads(sql(db, statement, "--format", "json").stdout)
     assert len(rows) == 25000 and rows[-1] == {"i": 24999, "three": True}
@@ -119,7 +119,7 @@ def test_a_result_of_several_batches_prints_every_row(db):
     assert len(lines) == 25001 and lines[1] == "0,true" and lines[-1] == "24999,true"
 
 
-def test_a_table_shows_its_first_rows_and_counts_the_rest(db):
+def test_a_table_shows_its_first_rows_and_counts_the_rest(db: str) -> None:
     out = sql(db, "SELECT i FROM range(100) t(i)").stdout
     lines = table_lines(out)
     assert [r[0] for r in lines[2:42]] == [str(i) for i in range(40)]
@@ -130,6 +130,6 @@ def test_a_table_shows_its_first_rows_and_counts_the_rest(db):
     assert "shown" not in out  # all of it fits: no footer
 
 
-def test_help_says_how_repeated_names_are_made_unique():
+def test_help_says_how_repeated_names_are_made_unique() -> None:
     text = CliRunner().invoke(cli, ["sql", "--help"]).stdout
     assert '"a", "a_1"' in " ".join(text.split())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 HEAVY = ("pyarrow", "duckdb", "lancedb", "fastembed", "matplotlib", "textual", "wordllama")
 # Loaded by the named commands' modules for the constants their options list (run levels and
@@ -24,7 +25,7 @@ def _imported(code: str) -> list[str]:
     return [m for m in (lines[-1] if lines else "").split(",") if m]
 
 
-def test_help_imports_no_heavy_library():
+def test_help_imports_no_heavy_library() -> None:
     code = (
         "import contextlib, io\n"
         "from click.testing import CliRunner\n"
@@ -35,7 +36,7 @@ def test_help_imports_no_heavy_library():
     assert _imported(code) == []
 
 
-def test_the_command_list_is_what_click_would_print_from_the_commands():
+def test_the_command_list_is_what_click_would_print_from_the_commands() -> None:
     from click.testing import CliRunner
 
     from toolex.cli import COMMANDS, cli
@@ -48,13 +49,13 @@ def test_the_command_list_is_what_click_would_print_from_the_commands():
         assert f"  {name}" in out and short.split()[0] in out
 
 
-def test_the_bm25_path_never_imports_the_vector_store():
+def test_the_bm25_path_never_imports_the_vector_store() -> None:
     code = "import toolex.retrieval.search, toolex.pipeline.runner\n"
     imported = _imported(code)
     assert "lancedb" not in imported and "fastembed" not in imported
 
 
-def test_bm25_loads_neither_numba_scipy_nor_an_http_client():
+def test_bm25_loads_neither_numba_scipy_nor_an_http_client() -> None:
     """bm25s probes numba and scipy on import for backends toolex never selects (0.36 CPU-s
     where they are installed, as ranx installs numba): the BM25 path hides them for that import
     only, keeps bm25s on its numpy backends, and a later `import numba` still works. The
@@ -91,7 +92,7 @@ for name in COMMANDS:
 """
 
 
-def test_each_command_help_loads_no_heavy_library():
+def test_each_command_help_loads_no_heavy_library() -> None:
     """`toolex eval --help` (and what completion loads: the command's module and its options)
     starts no DuckDB, pyarrow, numpy, sqlglot or LLM client; the first command that does is
     named."""
@@ -102,7 +103,7 @@ def test_each_command_help_loads_no_heavy_library():
     assert out.stdout.strip() == ""
 
 
-def test_completion_of_a_command_option_loads_no_heavy_library(tmp_path):
+def test_completion_of_a_command_option_loads_no_heavy_library(tmp_path: Path) -> None:
     """Tab after `toolex eval --b`: click's completion protocol, as the shell script calls it."""
     env = {
         "_TOOLEX_COMPLETE": "bash_complete",
@@ -151,7 +152,7 @@ print("LOADED", ",".join(m for m in {late!r} if m in sys.modules))
 STORE_EVAL_LATE = ("toolex.reports.compare", "toolex.runs", "toolex.loaders", "rich.progress")
 
 
-def test_eval_never_loads_pandas(tmp_path):
+def test_eval_never_loads_pandas(tmp_path: Path) -> None:
     """pyarrow imports pandas to build a table from Python lists: `toolex eval` on a store has
     DuckDB build its one table and read it in place, so it loads neither pandas nor pyarrow
     (nor numpy, which pyarrow brings): 0.35 CPU-s of a 0.5 s process."""
@@ -168,7 +169,7 @@ def test_eval_never_loads_pandas(tmp_path):
     assert out.stdout.strip().splitlines()[-1] == "LOADED"
 
 
-def test_eval_of_run_files_never_loads_pandas(tmp_path):
+def test_eval_of_run_files_never_loads_pandas(tmp_path: Path) -> None:
     """`toolex eval --run-file --qrels-file` reads the files with pyarrow and numpy, whose
     conversions of Python lists and numpy arrays import pandas: the loader lays strings and
     ints into Arrow's buffers, the run reader moves numpy arrays through theirs
@@ -190,7 +191,7 @@ def test_eval_of_run_files_never_loads_pandas(tmp_path):
     assert out.stdout.strip().splitlines()[-1] == "LOADED"
 
 
-def test_eval_of_plain_trec_files_never_loads_arrow_or_the_loaders(tmp_path):
+def test_eval_of_plain_trec_files_never_loads_arrow_or_the_loaders(tmp_path: Path) -> None:
     """Plain TREC files (printable ASCII, no escaped id) scored against a qrels file are read by
     DuckDB into stand-ins of the tables the metric SQL reads (toolex.runs.plain): no pyarrow,
     no numpy (0.12 CPU-s to import), no loader, no run reader, no schema to create."""
@@ -209,7 +210,7 @@ def test_eval_of_plain_trec_files_never_loads_arrow_or_the_loaders(tmp_path):
     assert out.stdout.strip().splitlines()[-1] == "LOADED"
 
 
-def test_the_trust_lines_never_load_the_verifiers_rules():
+def test_the_trust_lines_never_load_the_verifiers_rules() -> None:
     """`toolex eval` prints the trust lines (toolex.reports.trust): they read the operating
     points' figures, not the rules or the evidence reader (which bring numpy)."""
     probe = (

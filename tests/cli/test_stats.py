@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Sequence
+from pathlib import Path
 
 from click.testing import CliRunner
 
 from toolex.cli import cli
 
 
-def write(path, lines):
+def write(
+    path: Path, lines: list[dict[str, str]] | list[dict[str, Sequence[Collection[str]]]]
+) -> str:
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return str(path)
 
 
-def test_edges_before_the_assembly_say_why_the_pairs_read_zero(tmp_path):
+def test_edges_before_the_assembly_say_why_the_pairs_read_zero(tmp_path: Path) -> None:
     """Issue 25, point 12: `stats --edges` on a store with no expansion printed
     dependent_pairs 0 without saying why."""
     items = write(
@@ -57,7 +61,7 @@ def test_edges_before_the_assembly_say_why_the_pairs_read_zero(tmp_path):
     assert row["dependent_pairs"] == 1 and "not assembled" not in res.stderr
 
 
-def test_no_dependency_at_all_is_said_with_a_header(tmp_path):
+def test_no_dependency_at_all_is_said_with_a_header(tmp_path: Path) -> None:
     from pathlib import Path
 
     from toolex.loaders import load_plain

@@ -6,9 +6,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from reports.fixtures import build
 from reports.trust_fixtures import LLM, fitted, llm_expansion
 
@@ -40,14 +41,14 @@ LLM_LINE = f"trust toolret/llm verify {LLM}: unvalidated: nothing has measured t
 
 
 @pytest.fixture
-def db(tmp_path):
+def db(tmp_path: Path) -> str:
     path = tmp_path / "t.duckdb"
     with Store.open(path) as store:
         llm_expansion(fitted(build(store)))
     return str(path)
 
 
-def run(args):
+def run(args: list[str]) -> Result:
     result = CliRunner().invoke(cli, args)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
@@ -55,7 +56,7 @@ def run(args):
     return result
 
 
-def test_eval_table_prints_the_trust_lines_on_stderr(db):
+def test_eval_table_prints_the_trust_lines_on_stderr(db: str) -> None:
     res = run(["eval", "--db", db, "--run", "bm25", "--k", "3"])
     (line,) = [x for x in res.stderr.splitlines() if x.startswith(SHIPPED_LINE)]
     # round 6 checked these rules (fresh_checks.json says which): its figure follows the held-out
@@ -67,14 +68,14 @@ def test_eval_table_prints_the_trust_lines_on_stderr(db):
     assert "trust" not in res.stdout and "unvalidated" not in res.stderr
 
 
-def test_eval_marks_an_unvalidated_expansion(db):
+def test_eval_marks_an_unvalidated_expansion(db: str) -> None:
     res = run(["eval", "--db", db, "--run", "bm25", "--k", "3", "--expansion", "llm"])
     lines = res.stderr.splitlines()
     assert LLM_LINE in lines
     assert any(line.startswith("trust toolret/llm: unvalidated — ") for line in lines)
 
 
-def test_eval_json_rows_carry_the_trust(db):
+def test_eval_json_rows_carry_the_trust(db: str) -> None:
     res = run(["eval", "--db", db, "--run", "bm25", "--k", "3", "--format", "json"])
     rows = [r for r in json.loads(res.stdout) if r["query"] is None]
     assert rows and all(r["trust"] == rows[0]["trust"] for r in rows)
@@ -96,7 +97,7 @@ def test_eval_json_rows_carry_the_trust(db):
     assert all(r["trust"]["unvalidated"] for r in json.loads(res.stdout) if r["query"] is None)
 
 
-def test_eval_csv_stays_a_plain_table(db):
+def test_eval_csv_stays_a_plain_table(db: str) -> None:
     res = run(["eval", "--db", db, "--run", "bm25", "--k", "3", "--format", "csv"])
     rows = list(csv.DictReader(io.StringIO(res.stdout)))
     assert rows and "trust" not in rows[0]
@@ -104,7 +105,7 @@ def test_eval_csv_stays_a_plain_table(db):
     assert SHIPPED_LINE in res.stderr
 
 
-def test_stats_prints_the_trust_lines_and_json_carries_them(db):
+def test_stats_prints_the_trust_lines_and_json_carries_them(db: str) -> None:
     res = run(["stats", "--db", db, "--benchmark", "toolret", "--expansion", "llm"])
     assert LLM_LINE in res.stderr.splitlines()
     res = run(["stats", "--db", db, "--benchmark", "toolret", "--format", "json"])
@@ -115,7 +116,7 @@ def test_stats_prints_the_trust_lines_and_json_carries_them(db):
     assert "trust" not in next(csv.reader(io.StringIO(res.stdout)))
 
 
-def test_report_prints_the_trust_lines_and_writes_the_section(db, tmp_path):
+def test_report_prints_the_trust_lines_and_writes_the_section(db: str, tmp_path: Path) -> None:
     out = tmp_path / "rep"
     args = ["report", "--db", db, "--out", str(out), "--run", "bm25", "--k", "3"]
     res = run([*args, "--permutations", "20", "--bootstrap", "20"])

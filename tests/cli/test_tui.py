@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
 from toolex.cli import main
 
 
-def hide_textual(monkeypatch):
+def hide_textual(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make ``import textual`` fail as it does when the extra is not installed; the TUI's own
     modules are dropped too, so they are imported afresh (and fail) instead of served cached."""
     for name in list(sys.modules):
@@ -18,7 +19,9 @@ def hide_textual(monkeypatch):
     monkeypatch.setitem(sys.modules, "textual", None)  # None: "import textual" raises
 
 
-def test_without_textual_the_tui_says_how_to_install_it(monkeypatch, capsys, tmp_path):
+def test_without_textual_the_tui_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     hide_textual(monkeypatch)
     monkeypatch.setattr(sys, "argv", ["toolex", "tui", "--db", str(tmp_path / "s.duckdb")])
     with pytest.raises(SystemExit) as info:

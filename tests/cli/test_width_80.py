@@ -25,7 +25,7 @@ ROOM = 80
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory) -> str:
+def db(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = tmp_path_factory.mktemp("wide") / "d.duckdb"
     with Store.open(path) as store:
         run_demo(store)
@@ -85,7 +85,9 @@ def _too_wide(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("args", TABLES, ids=lambda a: " ".join(a)[:40])
-def test_every_table_keeps_to_80_columns(db, args, monkeypatch):
+def test_every_table_keeps_to_80_columns(
+    db: str, args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("COLUMNS", str(ROOM))
     ran = CliRunner().invoke(cli, [*args, "--db", db])
     assert ran.exit_code == 0, ran.output
@@ -102,7 +104,9 @@ def _help_pages() -> list[list[str]]:
     return pages
 
 
-def test_every_help_page_keeps_to_80_columns_and_says_each_summary_whole(monkeypatch):
+def test_every_help_page_keeps_to_80_columns_and_says_each_summary_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("COLUMNS", str(ROOM))
     pages = _help_pages()
     assert len(pages) > 40
@@ -118,7 +122,7 @@ def test_every_help_page_keeps_to_80_columns_and_says_each_summary_whole(monkeyp
 # -- the fitting rules, by hand ------------------------------------------------------------
 
 
-def test_a_header_breaks_at_the_underscore_that_makes_it_narrowest():
+def test_a_header_breaks_at_the_underscore_that_makes_it_narrowest() -> None:
     assert _header("queries_with_alternative", True) == "queries_with_\nalternative"
     assert _header("n_queries", True) == "n_\nqueries"
     assert _header("benchmark", True) == "benchmark"
@@ -126,7 +130,9 @@ def test_a_header_breaks_at_the_underscore_that_makes_it_narrowest():
     assert _header("queries_with_alternative", False) == "queries_with_alternative"
 
 
-def test_columns_that_cannot_fit_are_left_out_and_counted(capsys, monkeypatch):
+def test_columns_that_cannot_fit_are_left_out_and_counted(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import datetime as dt
 
     monkeypatch.setenv("COLUMNS", str(ROOM))

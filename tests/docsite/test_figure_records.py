@@ -37,7 +37,7 @@ def hook() -> ModuleType:
     return module(ROOT / "docs" / "hooks" / "figures.py", "figures_hook")
 
 
-def test_a_record_carries_date_commit_machine_and_load(figures, tmp_path):
+def test_a_record_carries_date_commit_machine_and_load(figures: ModuleType, tmp_path: Path) -> None:
     rows = [{"retriever": "bm25", "share": 0.1184}, {"retriever": "wordllama", "share": 0.2}]
     out = figures.record(
         "bench_x", {"misses": rows, "seconds": 1.5}, data="the sample",
@@ -53,14 +53,18 @@ def test_a_record_carries_date_commit_machine_and_load(figures, tmp_path):
     assert entry["data"] == "the sample"
 
 
-def test_a_record_refuses_no_figures_and_a_list_that_is_no_table(figures, tmp_path):
+def test_a_record_refuses_no_figures_and_a_list_that_is_no_table(
+    figures: ModuleType, tmp_path: Path
+) -> None:
     with pytest.raises(ValueError, match="no figures"):
         figures.record("bench_x", {}, out=tmp_path / "x.json")
     with pytest.raises(ValueError, match="not a table"):
         figures.record("bench_x", {"shares": [0.1, 0.2]}, out=tmp_path / "x.json")
 
 
-def test_a_page_shows_a_record_with_where_it_came_from(figures, hook, tmp_path, monkeypatch):
+def test_a_page_shows_a_record_with_where_it_came_from(
+    figures: ModuleType, hook: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rows = [{"retriever": "bm25", "share_missed": 0.1184}]
     figures.record("bench_x", {"misses": rows}, data="the sample", out=tmp_path / "bench_x.json")
     monkeypatch.setattr(hook, "RECORDS", tmp_path)
@@ -73,7 +77,12 @@ def test_a_page_shows_a_record_with_where_it_came_from(figures, hook, tmp_path, 
     assert "## bench_x {#bench_x}" in every and "## judges {#judges}" in every
 
 
-def test_a_page_naming_a_record_nobody_wrote_warns(hook, tmp_path, monkeypatch, caplog):
+def test_a_page_naming_a_record_nobody_wrote_warns(
+    hook: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     """mkdocs build --strict turns the warning into a failed build."""
     monkeypatch.setattr(hook, "RECORDS", tmp_path)
     page = SimpleNamespace(file=SimpleNamespace(src_uri="concepts.md"))
@@ -83,7 +92,7 @@ def test_a_page_naming_a_record_nobody_wrote_warns(hook, tmp_path, monkeypatch, 
     assert "no record named 'bench_gone'" in caplog.text
 
 
-def test_every_page_names_only_records_that_exist():
+def test_every_page_names_only_records_that_exist() -> None:
     named = {
         name
         for path in (ROOT / "docs").rglob("*.md")
@@ -102,7 +111,7 @@ def python_blocks() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("where, code", python_blocks() or [("none", "")])
-def test_every_python_block_of_the_docs_runs(where, code, tmp_path):
+def test_every_python_block_of_the_docs_runs(where: str, code: str, tmp_path: Path) -> None:
     """A Python example on a page (the API pages above all) runs as a reader pastes it."""
     if not code:
         pytest.skip("the docs hold no Python block")

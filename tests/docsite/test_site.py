@@ -47,7 +47,7 @@ def page(site: Path, path: str) -> str:
     return (site / path / "index.html").read_text(encoding="utf-8")
 
 
-def test_the_cli_reference_has_every_command_with_its_own_help(site):
+def test_the_cli_reference_has_every_command_with_its_own_help(site: Path) -> None:
     text = page(site, "reference/cli")
     for name in COMMANDS:
         assert f'id="toolex-{name}"' in text, f"toolex {name} is missing from the CLI reference"
@@ -55,13 +55,13 @@ def test_the_cli_reference_has_every_command_with_its_own_help(site):
     assert "Usage: toolex runs import [OPTIONS] FILE" in text
 
 
-def test_the_api_reference_is_generated_from_toolex(site):
+def test_the_api_reference_is_generated_from_toolex(site: Path) -> None:
     text = page(site, "reference/api")
     assert "doc-module" in text or "doc doc-" in text, "mkdocstrings rendered nothing"
     assert ":::" not in text
 
 
-def test_the_figures_page_shows_every_record_with_its_provenance(site):
+def test_the_figures_page_shows_every_record_with_its_provenance(site: Path) -> None:
     text = page(site, "figures")
     records = sorted((ROOT / "docs" / "figures").glob("*.json"))
     assert records, "no benchmark record in docs/figures/"
@@ -74,7 +74,7 @@ def test_the_figures_page_shows_every_record_with_its_provenance(site):
     assert "{{" not in text
 
 
-def test_the_tour_page_keeps_its_commands(site):
+def test_the_tour_page_keeps_its_commands(site: Path) -> None:
     """The Tour page is what tests/tour/ runs: the built page shows the same commands."""
     sys.path.insert(0, str(ROOT / "tests"))
     from tour.commands import tour

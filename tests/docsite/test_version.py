@@ -17,7 +17,7 @@ from toolex.cli import cli
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_pyproject_reads_the_version_from_the_package():
+def test_pyproject_reads_the_version_from_the_package() -> None:
     with (ROOT / "pyproject.toml").open("rb") as f:
         pyproject = tomllib.load(f)
     assert "version" not in pyproject["project"]
@@ -25,7 +25,7 @@ def test_pyproject_reads_the_version_from_the_package():
     assert pyproject["tool"]["hatch"]["version"]["path"] == "toolex/__init__.py"
 
 
-def test_every_place_says_the_same_version():
+def test_every_place_says_the_same_version() -> None:
     result = CliRunner().invoke(cli, ["--version"])
     assert result.exit_code == 0
     assert result.output.strip() == f"toolex, version {toolex.__version__}"
@@ -33,7 +33,7 @@ def test_every_place_says_the_same_version():
     assert toolex.__version__ == "0.1.0"
 
 
-def test_the_changelog_keeps_a_changelog():
+def test_the_changelog_keeps_a_changelog() -> None:
     text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     releases = re.findall(r"^## \[([^\]]+)\]", text, re.M)
     assert releases[0] == "Unreleased"

@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
 from toolex.errors import ToolexError
 
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
 @pytest.fixture(scope="session")
-def spark():
+def spark() -> Iterator[SparkSession]:
     from toolex.engines.spark.session import java, start
 
     try:

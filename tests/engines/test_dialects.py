@@ -27,7 +27,7 @@ from toolex.sqlaccess import transpile_shipped
         ("passthrough", "SELECT list_position(['x'], a) FROM t"),
     ],
 )
-def test_each_hazard_is_found_for_spark(code, statement):
+def test_each_hazard_is_found_for_spark(code: str, statement: str) -> None:
     assert code in {h.code for h in hazards(statement, "spark")}
     assert hazards(statement, "duckdb") == []
 
@@ -40,11 +40,11 @@ def test_each_hazard_is_found_for_spark(code, statement):
         "SELECT array_position(['x'], a), list_contains(l, a), log2(a) FROM t",
     ],
 )
-def test_the_portable_forms_have_none(statement):
+def test_the_portable_forms_have_none(statement: str) -> None:
     assert hazards(statement, "spark") == []
 
 
-def test_what_the_hazards_warn_about_is_real():
+def test_what_the_hazards_warn_about_is_real() -> None:
     """Measured, not assumed: sqlglot drops the ON of JOIN unnest and the ORDER BY of list()."""
     on = sqlglot.transpile(
         "SELECT * FROM t JOIN unnest(l) AS c(k) ON t.a <= c.k", read="duckdb", write="spark"
@@ -54,7 +54,7 @@ def test_what_the_hazards_warn_about_is_real():
     assert "ORDER BY" not in ordered[0]
 
 
-def test_the_metric_sql_has_only_hazards_the_spark_engine_resolves():
+def test_the_metric_sql_has_only_hazards_the_spark_engine_resolves() -> None:
     names = [f"metrics/{p.name}" for p in sql_files("metrics")]
     names += [f"metrics/select/{n}.sql" for n in ("per_query", "summary")]
     for name in names:
@@ -64,7 +64,7 @@ def test_the_metric_sql_has_only_hazards_the_spark_engine_resolves():
         assert not left, f"{name}: {left}"
 
 
-def test_show_warns_on_stderr_and_prints_the_sql_on_stdout():
+def test_show_warns_on_stderr_and_prints_the_sql_on_stdout() -> None:
     name = "metrics/040_metric_hits.sql"
     result = CliRunner().invoke(sql_cmd, ["--show", name, "--dialect", "spark"])
     assert result.exit_code == 0, result.output
@@ -77,7 +77,7 @@ def test_show_warns_on_stderr_and_prints_the_sql_on_stdout():
     assert plain.exit_code == 0 and plain.stderr == ""
 
 
-def test_the_spark_engine_drops_only_the_order_of_a_mean():
+def test_the_spark_engine_drops_only_the_order_of_a_mean() -> None:
     # DuckDB sums a mean's terms in query_id order (sql/metrics/100): Spark's avg has no such
     # syntax, and its mean differs at most in the last bit (test_spark.py compares within TOL)
     from toolex.engines.spark.engine import spark_sql

@@ -4,18 +4,23 @@ Parquet slices the Spark engine would send."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
 import duckdb
 import pytest
 import sqlglot
 from sqlglot import exp
 
 from engines import tooleq_input
-from toolex.engines.macros import base_tables, expand, read_macros
+from toolex.engines.macros import Macro, base_tables, expand, read_macros
 from toolex.metrics.engine import FOLDER, ensure_macros
 from toolex.resources import sql_files, sql_text
+from toolex.sqlrunner import SqlValue
 from toolex.store import Store
 
-PARAMS = {
+PARAMS: dict[str, SqlValue] = {
     "run_ids": ["run00", "run01", "run02"],
     "ks": [1, 5, 10],
     "expansion": "default",
@@ -26,7 +31,7 @@ QUERIES = ("metrics/select/per_query.sql", "metrics/select/summary.sql")
 
 
 @pytest.fixture(scope="module")
-def small_store():
+def small_store() -> Iterator[Store]:
     store = Store.memory()
     tooleq_input.build(store, n_queries=300, n_runs=4, depth=30, seed=5)
     ensure_macros(store)
@@ -34,7 +39,7 @@ def small_store():
     store.close()
 
 
-def metric_macros():
+def metric_macros() -> dict[str, Macro]:
     return read_macros((f"{FOLDER}/{p.name}", p.read_text()) for p in sql_files(FOLDER))
 
 
@@ -48,7 +53,7 @@ def as_one_statement(name: str) -> str:
     return statement.sql(dialect="duckdb")
 
 
-def assert_rows_close(got: list[dict], want: list[dict]) -> None:
+def assert_rows_close(got: list[dict[str, Any]], want: list[dict[str, Any]]) -> None:
     """Same rows in the same order; floats to 1e-12, since DuckDB itself sums a DCG or a mean
     in whatever order its threads finish (two runs of one query can differ in the last bit)."""
     assert len(got) == len(want) > 100
@@ -61,7 +66,7 @@ def assert_rows_close(got: list[dict], want: list[dict]) -> None:
                 assert g[key] == value, (key, g, w)
 
 
-def used(sql: str) -> dict:
+def used(sql: str) -> dict[str, SqlValue]:
     names = {
         p.name for p in sqlglot.parse_one(sql, read="duckdb").find_all(sqlglot.exp.Placeholder)
     }
@@ -69,14 +74,16 @@ def used(sql: str) -> dict:
 
 
 @pytest.mark.parametrize("name", QUERIES)
-def test_expanded_macros_give_the_macros_rows(small_store, name):
+def test_expanded_macros_give_the_macros_rows(small_store: Store, name: str) -> None:
     want = small_store.rows(name, used(sql_text(name)))
     sql = as_one_statement(name)
     assert_rows_close(small_store.user_sql(sql, used(sql)).to_pylist(), want)
 
 
 @pytest.mark.parametrize("name", QUERIES)
-def test_the_input_slices_hold_all_the_metric_sql_reads(small_store, tmp_path, name):
+def test_the_input_slices_hold_all_the_metric_sql_reads(
+    small_store: Store, tmp_path: Path, name: str
+) -> None:
     """A bare DuckDB that holds nothing but the slices gives the same rows as the store."""
     expansion = expand(sqlglot.parse_one(sql_text(name), read="duckdb"), metric_macros())
     tables = base_tables(expansion)
@@ -100,11 +107,11 @@ def test_the_input_slices_hold_all_the_metric_sql_reads(small_store, tmp_path, n
     columns = [d[0] for d in cursor.description]
     got = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
     assert_rows_close(got, small_store.rows(name, used(sql_text(name))))
-    runs = bare.execute("SELECT count(DISTINCT run_id), max(rank) FROM run_results").fetchone()
+    runs = bare.execute("SELECT count(DISTINCT run_id), max(rank) FROM run_results").fetchall()[0]
     assert runs == (3, 10)  # only the runs asked for, only down to the largest K
 
 
-def test_a_call_becomes_one_view_per_distinct_arguments():
+def test_a_call_becomes_one_view_per_distinct_arguments() -> None:
     macros = read_macros(
         [
             ("a", "CREATE TEMP MACRO pick(p_x) AS TABLE SELECT * FROM t WHERE x = p_x"),

@@ -7,6 +7,9 @@ import builtins
 import os
 import stat
 import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -19,11 +22,11 @@ from toolex.store import Store
 
 
 @pytest.fixture
-def no_pyspark(monkeypatch):
+def no_pyspark(monkeypatch: pytest.MonkeyPatch) -> None:
     """Imports of pyspark fail, as without the [spark] extra."""
     real = builtins.__import__
 
-    def refuse(name, *args, **kwargs):
+    def refuse(name: str, *args: Any, **kwargs: Any) -> ModuleType:
         if name == "pyspark" or name.startswith("pyspark."):
             raise ImportError(f"No module named {name!r}")
         return real(name, *args, **kwargs)
@@ -34,14 +37,14 @@ def no_pyspark(monkeypatch):
 
 
 @pytest.fixture
-def empty_db(tmp_path):
+def empty_db(tmp_path: Path) -> str:
     """A store with nothing in it: the engine is opened after the store."""
     path = tmp_path / "empty.duckdb"
     Store.open(path).close()
     return str(path)
 
 
-def fake_java(tmp_path, version: str):
+def fake_java(tmp_path: Path, version: str) -> str:
     """A JAVA_HOME whose bin/java reports ``version`` as `java -version` does (on stderr)."""
     java = tmp_path / "bin" / "java"
     java.parent.mkdir(parents=True)
@@ -50,19 +53,19 @@ def fake_java(tmp_path, version: str):
     return str(tmp_path)
 
 
-def test_without_pyspark_the_error_says_how_to_install_it(no_pyspark):
+def test_without_pyspark_the_error_says_how_to_install_it(no_pyspark: None) -> None:
     with pytest.raises(ToolexError, match=r"pip install 'toolex\[spark\]'"):
         session.require_pyspark()
 
 
-def test_eval_without_pyspark_exits_with_the_install_hint(no_pyspark, empty_db):
+def test_eval_without_pyspark_exits_with_the_install_hint(no_pyspark: None, empty_db: str) -> None:
     args = ["eval", "--db", empty_db, "--all-runs", "--engine", "spark"]
     result = CliRunner().invoke(cli, args)
     assert isinstance(result.exception, ToolexError)  # `toolex` prints it as "error: ..."
     assert "pip install 'toolex[spark]'" in str(result.exception)
 
 
-def test_no_java_is_named_with_what_to_do(monkeypatch, tmp_path):
+def test_no_java_is_named_with_what_to_do(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("JAVA_HOME", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(ToolexError, match=r"no `java` on PATH.*install a Java runtime, 17"):
@@ -72,7 +75,9 @@ def test_no_java_is_named_with_what_to_do(monkeypatch, tmp_path):
         session.java()
 
 
-def test_java_versions_are_read_old_and_new(monkeypatch, tmp_path):
+def test_java_versions_are_read_old_and_new(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("JAVA_HOME", fake_java(tmp_path / "new", "17.0.15"))
     assert session.java()[1] == 17
     monkeypatch.setenv("JAVA_HOME", fake_java(tmp_path / "old", "1.8.0_392"))
@@ -81,7 +86,7 @@ def test_java_versions_are_read_old_and_new(monkeypatch, tmp_path):
         session.check_runtime()
 
 
-def test_a_cluster_needs_a_shared_inputs_folder():
+def test_a_cluster_needs_a_shared_inputs_folder() -> None:
     with (
         pytest.raises(ToolexError, match="--spark-inputs DIR"),
         open_engine("spark", master="spark://head:7077"),
@@ -89,7 +94,7 @@ def test_a_cluster_needs_a_shared_inputs_folder():
         pass
 
 
-def test_spark_options_go_with_the_spark_engine():
+def test_spark_options_go_with_the_spark_engine() -> None:
     with pytest.raises(ToolexError, match="go with --engine spark"), open_engine(master="local"):
         pass
 
@@ -101,12 +106,12 @@ def test_spark_options_go_with_the_spark_engine():
         (["--run-file", __file__], "import the files first"),
     ],
 )
-def test_eval_refuses_what_spark_cannot_do(empty_db, args, message):
+def test_eval_refuses_what_spark_cannot_do(empty_db: str, args: list[str], message: str) -> None:
     result = CliRunner().invoke(cli, ["eval", "--db", empty_db, "--engine", "spark", *args])
     assert result.exit_code == 2 and message in result.output
 
 
-def test_local_sessions_get_two_shuffle_partitions_per_core():
+def test_local_sessions_get_two_shuffle_partitions_per_core() -> None:
     assert session.local_conf("local[2]")["spark.sql.shuffle.partitions"] == "4"
     assert session.local_conf("local")["spark.sql.shuffle.partitions"] == "2"
     cores = os.cpu_count() or 1

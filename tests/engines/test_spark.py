@@ -13,6 +13,8 @@ once per module.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +23,9 @@ from engines import tooleq_input
 from toolex.cli import cli
 from toolex.cli import eval_output as eval_module
 from toolex.store import Store
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 pytestmark = pytest.mark.slow
 
@@ -34,7 +39,7 @@ QUERIES = int(os.environ.get("TOOLEX_SPARK_QUERIES", "1400"))
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory):
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The demo's store (toolex demo), with BM25 only: its expansion and both run levels,
     without the seconds WordLlama spends embedding the library."""
     from toolex.cli.demo import run_demo
@@ -46,7 +51,7 @@ def demo_db(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def tooleq_db(tmp_path_factory):
+def tooleq_db(tmp_path_factory: pytest.TempPathFactory) -> str:
     db = tmp_path_factory.mktemp("tooleq") / "tooleq.duckdb"
     with Store.open(db) as store:
         counts = tooleq_input.build(store, n_queries=QUERIES)
@@ -56,14 +61,16 @@ def tooleq_db(tmp_path_factory):
     return str(db)
 
 
-def eval_rows(monkeypatch, db: str, engine: str, metrics: list[str]) -> list[dict]:
+def eval_rows(
+    monkeypatch: pytest.MonkeyPatch, db: str, engine: str, metrics: list[str]
+) -> list[dict[str, Any]]:
     """The rows `toolex eval --per-query --format json` prints: the summary rows, then one per
     query. Caught on their way to the printer, which rounds floats to 12 significant digits (a
     last-digit difference would flip a rounding and hide what is compared), and not printed:
     the printer is the same for both engines, and JSON of 200,000 rows takes seconds."""
-    caught: list[dict] = []
+    caught: list[dict[str, Any]] = []
 
-    def spy(rows, fmt, *args, **kwargs):
+    def spy(rows: Sequence[dict[str, Any]], fmt: str, *args: object, **kwargs: object) -> None:
         assert fmt == "json"
         caught.extend(rows)
 
@@ -76,8 +83,8 @@ def eval_rows(monkeypatch, db: str, engine: str, metrics: list[str]) -> list[dic
     return caught
 
 
-def assert_same_scores(spark_rows: list[dict], duck_rows: list[dict]) -> None:
-    def keyed(rows):
+def assert_same_scores(spark_rows: list[dict[str, Any]], duck_rows: list[dict[str, Any]]) -> None:
+    def keyed(rows: list[dict[str, Any]]) -> dict[tuple[str, str, str, str], dict[str, Any]]:
         return {(r["run"], r["category"], r["query"], r["metric"]): r for r in rows}
 
     spark, duck = keyed(spark_rows), keyed(duck_rows)
@@ -91,7 +98,9 @@ def assert_same_scores(spark_rows: list[dict], duck_rows: list[dict]) -> None:
     assert worst <= TOL, f"Spark and DuckDB differ by up to {worst:.1e}"
 
 
-def test_spark_scores_the_demo_store_as_duckdb_does(spark, demo_db, monkeypatch):
+def test_spark_scores_the_demo_store_as_duckdb_does(
+    spark: SparkSession, demo_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     duck = eval_rows(monkeypatch, demo_db, "duckdb", DEMO_METRICS)
     got = eval_rows(monkeypatch, demo_db, "spark", DEMO_METRICS)
     assert_same_scores(got, duck)
@@ -100,7 +109,9 @@ def test_spark_scores_the_demo_store_as_duckdb_does(spark, demo_db, monkeypatch)
     assert any(r["new"] > r["old"] for r in per_query)  # the expansion changes scores
 
 
-def test_spark_scores_a_tooleq_shaped_store_as_duckdb_does(spark, tooleq_db, monkeypatch):
+def test_spark_scores_a_tooleq_shaped_store_as_duckdb_does(
+    spark: SparkSession, tooleq_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     duck = eval_rows(monkeypatch, tooleq_db, "duckdb", TOOLEQ_METRICS)
     got = eval_rows(monkeypatch, tooleq_db, "spark", TOOLEQ_METRICS)
     assert_same_scores(got, duck)

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+from duckdb import DuckDBPyConnection
+
+from toolex.store import Store
 
 BENCH = "tooleq"
 CATEGORIES = ("code", "web", "customized")
@@ -21,7 +24,7 @@ SPREAD = 577
 
 
 def build(
-    store, n_queries: int = 7000, n_runs: int = 10, depth: int = 100, seed: int = 13
+    store: Store, n_queries: int = 7000, n_runs: int = 10, depth: int = 100, seed: int = 13
 ) -> dict[str, int]:
     """Fill ``store`` (empty, migrated) with the benchmark; returns its row counts."""
     rng = np.random.default_rng(seed)
@@ -145,10 +148,10 @@ def build(
         con.execute("INSERT INTO run_results SELECT * FROM gen_results")
         con.unregister("gen_results")
     tables = ("queries", "qrels", "combinations", "combination_items", "runs", "run_results")
-    return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
+    return {t: con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in tables}
 
 
-def _insert(con, target: str, columns: str, rows: pa.Table) -> None:
+def _insert(con: DuckDBPyConnection, target: str, columns: str, rows: pa.Table) -> None:
     con.register("gen_rows", rows)
     con.execute(f"INSERT INTO {target} SELECT $bench, {columns} FROM gen_rows", {"bench": BENCH})
     con.unregister("gen_rows")

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -21,6 +22,7 @@ from toolex.expansions.candidates import import_candidates
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.record import stored
 from toolex.pipeline.runner import run_expansion
+from toolex.store import Store
 
 TOOLS = {
     "a::forecast": "Get the weather forecast for a city.",
@@ -32,7 +34,7 @@ TOOLS = {
 
 
 @pytest.fixture
-def bench(store):
+def bench(store: Store) -> Store:
     add_benchmark(store)
     for item_id, description in TOOLS.items():
         add_item(store, item_id, {"name": item_id.split("::")[1], "description": description})
@@ -43,7 +45,7 @@ def bench(store):
     return store
 
 
-def candidates(store, expansion="x"):
+def candidates(store: Store, expansion: str = "x") -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, slot, item_id, rank, score, retriever FROM candidates "
         "WHERE expansion = ? ORDER BY query_id, slot, rank",
@@ -51,7 +53,7 @@ def candidates(store, expansion="x"):
     ).fetchall()
 
 
-def trec(tmp_path, lines, name="qwen.trec"):
+def trec(tmp_path: Path, lines: list[str], name: str = "qwen.trec") -> Path:
     path = tmp_path / name
     path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     return path
@@ -66,7 +68,7 @@ GOOD = [
 ]
 
 
-def test_a_trec_file_fills_the_candidates_stage(bench, tmp_path):
+def test_a_trec_file_fills_the_candidates_stage(bench: Store, tmp_path: Path) -> None:
     done = import_candidates(bench, trec(tmp_path, GOOD), benchmark="b", expansion="x")
     assert (done.queries, done.subqueries, done.candidates) == (2, 3, 6)
     assert (done.references_added, done.depth, done.retriever) == (1, 2, "import:qwen")
@@ -87,7 +89,9 @@ def test_a_trec_file_fills_the_candidates_stage(bench, tmp_path):
     assert "depth 2" in done.summary() and "1 references" in done.summary()
 
 
-def test_the_pipeline_verifies_imported_lists_and_retrieves_nothing_for_them(bench, tmp_path):
+def test_the_pipeline_verifies_imported_lists_and_retrieves_nothing_for_them(
+    bench: Store, tmp_path: Path
+) -> None:
     import_candidates(bench, trec(tmp_path, GOOD), benchmark="b", expansion="x")
     report = run_expansion(bench, "b", HeuristicJudge(bench), expansion="x")
     stages = {s.stage: s for s in report.stages}
@@ -107,7 +111,7 @@ def test_the_pipeline_verifies_imported_lists_and_retrieves_nothing_for_them(ben
     run_expansion(bench, "b", HeuristicJudge(bench), expansion="x")
 
 
-def test_parquet_with_a_slot_column_and_a_depth(bench, tmp_path):
+def test_parquet_with_a_slot_column_and_a_depth(bench: Store, tmp_path: Path) -> None:
     rows = [
         {"query_id": "q1", "slot": 0, "item_id": "a::forecast", "score": 3.0},
         {"query_id": "q1", "slot": 0, "item_id": "b::weather", "score": 2.0},
@@ -139,26 +143,32 @@ def test_parquet_with_a_slot_column_and_a_depth(bench, tmp_path):
         ("q1#0 Q0 a::forecast 1", "qwen.trec:6", "expected 6 columns"),
     ],
 )  # fmt: skip
-def test_bad_rows_are_located_and_nothing_is_written(bench, tmp_path, line, where, said):
+def test_bad_rows_are_located_and_nothing_is_written(
+    bench: Store, tmp_path: Path, line: str, where: str, said: str
+) -> None:
     with pytest.raises(InputError) as e:
         import_candidates(bench, trec(tmp_path, [*GOOD, line]), benchmark="b", expansion="x")
     assert where in str(e.value) and said in str(e.value)
     assert candidates(bench) == [] and "imported_candidates" not in stored(bench, "b", "x")
 
 
-def test_a_query_gets_a_list_for_every_sub_query(bench, tmp_path):
+def test_a_query_gets_a_list_for_every_sub_query(bench: Store, tmp_path: Path) -> None:
     with pytest.raises(InputError) as e:
         import_candidates(bench, trec(tmp_path, GOOD[:2]), benchmark="b", expansion="x")
     assert "qwen.trec:1, query q1, field 'slot'" in str(e.value)
     assert "lists for sub-queries [0] but not [1]" in str(e.value)
 
 
-def test_an_expansion_without_sub_queries_says_to_decompose_first(bench, tmp_path):
+def test_an_expansion_without_sub_queries_says_to_decompose_first(
+    bench: Store, tmp_path: Path
+) -> None:
     with pytest.raises(ToolexError, match="no sub-queries.*--stage decompose"):
         import_candidates(bench, trec(tmp_path, GOOD), benchmark="b", expansion="fresh")
 
 
-def test_stored_lists_are_swapped_only_with_replace_and_never_once_judged(bench, tmp_path):
+def test_stored_lists_are_swapped_only_with_replace_and_never_once_judged(
+    bench: Store, tmp_path: Path
+) -> None:
     import_candidates(bench, trec(tmp_path, GOOD), benchmark="b", expansion="x")
     other = [line.replace("qwen", "bge") for line in GOOD[:3]]
     with pytest.raises(ToolexError, match="already has candidates for 2 of these sub-queries"):
@@ -180,14 +190,18 @@ def test_stored_lists_are_swapped_only_with_replace_and_never_once_judged(bench,
     ) == retrievers  # fmt: skip
 
 
-def test_a_toolret_json_run_is_refused_for_it_has_no_sub_queries(bench, tmp_path):
+def test_a_toolret_json_run_is_refused_for_it_has_no_sub_queries(
+    bench: Store, tmp_path: Path
+) -> None:
     path = tmp_path / "run.json"
     path.write_text(json.dumps({"q2": {"e::mail": 1.0}}), encoding="utf-8")
     with pytest.raises(InputError, match="a ToolRet JSON run has no sub-queries"):
         import_candidates(bench, path, benchmark="b", expansion="x")
 
 
-def test_the_cli_imports_and_reports_errors_without_a_traceback(bench, tmp_path):
+def test_the_cli_imports_and_reports_errors_without_a_traceback(
+    bench: Store, tmp_path: Path
+) -> None:
     toolex = str(Path(sys.executable).with_name("toolex"))
     bench.close()
     args = ["load", "candidates", "--db", bench.path, "--benchmark", "b", "--expansion", "x"]

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 from loaders.conftest import DATA, store_state
@@ -8,20 +10,21 @@ from loaders.conftest import DATA, store_state
 from toolex.errors import InputError, ToolexError
 from toolex.expansions.combinations import import_combinations
 from toolex.loaders import load_toolret
+from toolex.store import Store
 
 
 @pytest.fixture
-def mini(store):
+def mini(store: Store) -> Store:
     load_toolret(store, DATA / "toolret_mini")
     return store
 
 
-def _write(path, rows):
+def _write(path: Path, rows: list[dict[str, object]]) -> Path:
     path.write_text("\n".join(json.dumps(r) for r in rows))
     return path
 
 
-def _combos(store):
+def _combos(store: Store) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT c.query_id, c.combo_id, c.is_original, c.status, c.judge,"
         " list(ci.item_id ORDER BY ci.slot) FROM combinations c"
@@ -30,7 +33,7 @@ def _combos(store):
     ).fetchall()
 
 
-def test_import_adds_original_and_drops_repeats(mini, tmp_path):
+def test_import_adds_original_and_drops_repeats(mini: Store, tmp_path: Path) -> None:
     f = _write(
         tmp_path / "c.jsonl",
         [
@@ -62,7 +65,7 @@ def test_import_adds_original_and_drops_repeats(mini, tmp_path):
     assert len(_combos(mini)) == 3
 
 
-def test_a_swap_across_graded_slots_is_another_tool_set(mini, tmp_path):
+def test_a_swap_across_graded_slots_is_another_tool_set(mini: Store, tmp_path: Path) -> None:
     """Issue 35.3: combo 2 swaps the original's two tools; with its slots graded alike it is the
     original's tool set (dropped above), graded 2 and 1 it scores otherwise, and is kept."""
     mini.con.execute("UPDATE qrels SET relevance = 2 WHERE query_id = 'mini_query_0' AND slot = 0")
@@ -99,7 +102,9 @@ def test_a_swap_across_graded_slots_is_another_tool_set(mini, tmp_path):
         ({"query_id": "mini_query_1", "item_id": "mini_tool_0"}, "combo_id", "missing"),
     ],
 )
-def test_bad_rows_name_line_and_field(mini, tmp_path, row, field, message):
+def test_bad_rows_name_line_and_field(
+    mini: Store, tmp_path: Path, row: dict[str, object], field: str, message: str
+) -> None:
     f = _write(
         tmp_path / "c.jsonl",
         [{"query_id": "mini_query_1", "combo_id": 1, "item_id": "mini_tool_0"}, row],
@@ -111,7 +116,7 @@ def test_bad_rows_name_line_and_field(mini, tmp_path, row, field, message):
     assert store_state(mini) == before
 
 
-def test_edges_and_a_tool_serving_two_steps_import(mini, tmp_path):
+def test_edges_and_a_tool_serving_two_steps_import(mini: Store, tmp_path: Path) -> None:
     f = _write(
         tmp_path / "c.jsonl",
         [
@@ -137,7 +142,7 @@ def test_edges_and_a_tool_serving_two_steps_import(mini, tmp_path):
     ).fetchall() == [("mini_query_0", 0, 1, "session_id", "imported")]
 
 
-def test_an_edge_naming_no_slot_is_refused_with_its_line(mini, tmp_path):
+def test_an_edge_naming_no_slot_is_refused_with_its_line(mini: Store, tmp_path: Path) -> None:
     f = _write(
         tmp_path / "c.jsonl",
         [

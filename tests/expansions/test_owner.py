@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from toolex.expansions import AuditStatus, CandidateRow, ProductCount, SubqueryRow
+from toolex.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = (
@@ -35,7 +36,7 @@ def _sources() -> list[Path]:
     return sorted(files + list((ROOT / "sql").rglob("*.sql")))
 
 
-def test_only_toolex_expansions_writes_the_expansion_tables():
+def test_only_toolex_expansions_writes_the_expansion_tables() -> None:
     writers = {}
     for path in _sources():
         rel = path.relative_to(ROOT).as_posix()
@@ -45,7 +46,7 @@ def test_only_toolex_expansions_writes_the_expansion_tables():
     assert not writers, f"expansion tables written outside toolex/expansions: {writers}"
 
 
-def test_only_toolex_expansions_runs_its_sql():
+def test_only_toolex_expansions_runs_its_sql() -> None:
     callers = [
         p.relative_to(ROOT).as_posix()
         for p in _sources()
@@ -54,7 +55,7 @@ def test_only_toolex_expansions_runs_its_sql():
     assert callers and all(c.startswith("toolex/expansions/") for c in callers), callers
 
 
-def test_the_owner_does_write_them():
+def test_the_owner_does_write_them() -> None:
     # the pattern must see the real writers, or the tests above prove nothing
     found = {p.relative_to(ROOT).as_posix() for p in _sources() if WRITE.search(p.read_text())}
     for name in (
@@ -71,7 +72,7 @@ def test_the_owner_does_write_them():
         assert f"sql/expansions/{name}.sql" in found
 
 
-def test_the_records_are_columns_of_their_tables(store):
+def test_the_records_are_columns_of_their_tables(store: Store) -> None:
     for record, table in (
         (SubqueryRow, "subqueries"),
         (CandidateRow, "candidates"),

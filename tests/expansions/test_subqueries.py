@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -10,10 +12,11 @@ from loaders.conftest import DATA, store_state
 from toolex.errors import InputError, ToolexError
 from toolex.expansions.subqueries import import_subqueries
 from toolex.loaders import load_toolret
+from toolex.store import Store
 
 
 @pytest.fixture
-def mini(store):
+def mini(store: Store) -> Store:
     load_toolret(store, DATA / "toolret_mini")
     return store
 
@@ -31,7 +34,7 @@ ROWS = [
 ]
 
 
-def test_import_parquet_takes_ref_item_from_qrels(mini, tmp_path):
+def test_import_parquet_takes_ref_item_from_qrels(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "s.parquet"
     pq.write_table(pa.Table.from_pylist(ROWS), f)
     result = import_subqueries(mini, f, benchmark="toolret")
@@ -48,10 +51,10 @@ def test_import_parquet_takes_ref_item_from_qrels(mini, tmp_path):
     with pytest.raises(ToolexError, match="--replace"):
         import_subqueries(mini, f, benchmark="toolret")
     import_subqueries(mini, f, benchmark="toolret", replace=True)
-    assert mini.con.execute("SELECT count(*) FROM subqueries").fetchone()[0] == 3
+    assert mini.con.execute("SELECT count(*) FROM subqueries").fetchall()[0][0] == 3
 
 
-def test_wrong_slot_count_names_the_query(mini, tmp_path):
+def test_wrong_slot_count_names_the_query(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "s.jsonl"
     f.write_text("\n".join(json.dumps(r) for r in ROWS[1:]))
     before = store_state(mini)
@@ -63,7 +66,7 @@ def test_wrong_slot_count_names_the_query(mini, tmp_path):
     assert store_state(mini) == before
 
 
-def test_empty_text(mini, tmp_path):
+def test_empty_text(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "s.jsonl"
     f.write_text(json.dumps(ROWS[2] | {"text": ""}))
     with pytest.raises(InputError, match="empty text") as exc:
@@ -75,11 +78,13 @@ REFERENCES = {("mini_query_0", 0): "mini_tool_0", ("mini_query_0", 1): "mini_too
               ("mini_query_1", 0): "mini_tool_2"}  # fmt: skip
 
 
-def _with(field: str, rows=ROWS):
+def _with(field: str, rows: list[dict[str, Any]] = ROWS) -> list[dict[str, Any]]:
     return [{**r, field: REFERENCES[(r["query_id"], r["slot"])]} for r in rows]
 
 
-def test_a_file_s_reference_is_read_and_must_be_the_slot_s_tool(mini, tmp_path):
+def test_a_file_s_reference_is_read_and_must_be_the_slot_s_tool(
+    mini: Store, tmp_path: Path
+) -> None:
     """A dump of the subqueries table (it has `reference`) imports again; a reference that is
     not the slot's ground-truth tool is refused at its line, nothing written."""
     f = tmp_path / "s.jsonl"
@@ -99,7 +104,9 @@ def test_a_file_s_reference_is_read_and_must_be_the_slot_s_tool(mini, tmp_path):
     assert store_state(mini) == before
 
 
-def test_the_old_name_ref_item_id_is_read_as_reference_with_a_note(mini, tmp_path):
+def test_the_old_name_ref_item_id_is_read_as_reference_with_a_note(
+    mini: Store, tmp_path: Path
+) -> None:
     """A file written before schema 072 calls the field ref_item_id: read, checked, noted once."""
     f = tmp_path / "s.jsonl"
     f.write_text("\n".join(json.dumps(r) for r in _with("ref_item_id")))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pyarrow.parquet as pq
 from click.testing import CliRunner
@@ -12,7 +13,7 @@ from toolex.cli.export import export
 from toolex.store import Store
 
 
-def test_every_export_command(tmp_path):
+def test_every_export_command(tmp_path: Path) -> None:
     db = str(tmp_path / "s.duckdb")
     build(Store.open(db)).close()
     runner = CliRunner()

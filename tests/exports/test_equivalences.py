@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
@@ -25,7 +26,7 @@ from toolex.store import Store
 NS = {"g": "http://graphml.graphdrawing.org/xmlns"}
 
 
-def fill(store):
+def fill(store: Store) -> Store:
     build(store)
     add_query(store, "q3", "Weather forecast in Berlin", ["wx_b::forecast"])
     subs = [
@@ -59,14 +60,14 @@ def fill(store):
 
 
 @pytest.fixture
-def db(tmp_path):
+def db(tmp_path: Path) -> str:
     path = str(tmp_path / "eq.duckdb")
     with Store.open(path) as store:
         fill(store)
     return path
 
 
-def test_edges_graph_and_files(db, tmp_path):
+def test_edges_graph_and_files(db: str, tmp_path: Path) -> None:
     runner = CliRunner()
     out, gml, js = tmp_path / "e.parquet", tmp_path / "g.graphml", tmp_path / "g.json"
     res = runner.invoke(
@@ -87,7 +88,7 @@ def test_edges_graph_and_files(db, tmp_path):
     nodes = root.findall("g:graph/g:node", NS)
     edges = root.findall("g:graph/g:edge", NS)
     assert len(nodes) == 5 and len(edges) == 4
-    degree = {n.get("id"): n.find("g:data[@key='n_degree']", NS).text for n in nodes}
+    degree = {n.get("id"): n.findtext("g:data[@key='n_degree']", None, NS) for n in nodes}
     assert degree["wx_a::forecast"] == "2" and degree["cv2::c2f"] == "1"
 
     res = runner.invoke(export, ["equivalences", "--db", db, "--out", str(out), "--graph", str(js)])
@@ -106,7 +107,7 @@ def test_edges_graph_and_files(db, tmp_path):
     }
 
 
-def test_redundant_providers(db):
+def test_redundant_providers(db: str) -> None:
     with Store.open(db, read_only=True) as store:
         rows = redundant_platforms(store)
         nodes, links = graph(store)
@@ -127,7 +128,7 @@ def test_redundant_providers(db):
     assert len(res.stdout.splitlines()) == 4
 
 
-def test_bad_graph_suffix_and_missing_out(db, tmp_path):
+def test_bad_graph_suffix_and_missing_out(db: str, tmp_path: Path) -> None:
     runner = CliRunner()
     res = runner.invoke(
         export, ["equivalences", "--db", db, "--out", "e.parquet", "--graph", "g.txt"]

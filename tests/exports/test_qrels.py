@@ -3,15 +3,18 @@ import (toolex.expansions.combinations.import_combinations)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pyarrow.parquet as pq
 import pytest
 
 from toolex.errors import NotFoundError
 from toolex.expansions.combinations import import_combinations
 from toolex.exports import export_qrels
+from toolex.store import Store
 
 
-def test_expanded_rows_by_hand(fixture_store, tmp_path):
+def test_expanded_rows_by_hand(fixture_store: Store, tmp_path: Path) -> None:
     path = tmp_path / "expanded.parquet"
     # 8 original members (q1:1, q2:2, q3:1, q4:1, q5:2, q6:1) + 8 members of combos 1..2
     assert export_qrels(fixture_store, path) == 16
@@ -37,7 +40,7 @@ def test_expanded_rows_by_hand(fixture_store, tmp_path):
     assert export_qrels(fixture_store, valid, valid_only=True) == 12  # drops cut/rejected: 4 rows
 
 
-def test_flat_form(fixture_store, tmp_path):
+def test_flat_form(fixture_store: Store, tmp_path: Path) -> None:
     path = tmp_path / "flat.parquet"
     assert export_qrels(fixture_store, path, flat=True) == 11
     rows = {(r["query_id"], r["item_id"]): r for r in pq.read_table(path).to_pylist()}
@@ -47,7 +50,7 @@ def test_flat_form(fixture_store, tmp_path):
     assert ("q6", "c1") not in rows  # only in an audit-rejected combination
 
 
-def test_round_trip_through_the_combinations_import(fixture_store, tmp_path):
+def test_round_trip_through_the_combinations_import(fixture_store: Store, tmp_path: Path) -> None:
     first = tmp_path / "first.parquet"
     export_qrels(fixture_store, first, valid_only=True)
     result = import_combinations(fixture_store, first, benchmark="toolret", expansion="copy")
@@ -60,7 +63,7 @@ def test_round_trip_through_the_combinations_import(fixture_store, tmp_path):
     assert a == b
 
 
-def test_benchmark_must_exist(fixture_store, tmp_path):
+def test_benchmark_must_exist(fixture_store: Store, tmp_path: Path) -> None:
     with pytest.raises(NotFoundError, match="no benchmark named 'nope'"):
         export_qrels(fixture_store, tmp_path / "x.parquet", benchmark="nope")
     with pytest.raises(NotFoundError, match="did you mean 'toolret'"):
@@ -68,7 +71,7 @@ def test_benchmark_must_exist(fixture_store, tmp_path):
     assert not (tmp_path / "x.parquet").exists()
 
 
-def test_expansion_must_exist(fixture_store, tmp_path):
+def test_expansion_must_exist(fixture_store: Store, tmp_path: Path) -> None:
     # A misspelled expansion used to export the original labels alone, silently.
     with pytest.raises(NotFoundError, match="no expansion named 'defualt'.*did you mean 'default'"):
         export_qrels(fixture_store, tmp_path / "x.parquet", expansion="defualt")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,9 +16,10 @@ from toolex.expansions.combinations import import_combinations
 from toolex.exports.toolbench import export_toolbench
 from toolex.exports.toolbench_tasks import check_toolbench
 from toolex.loaders import load_stabletoolbench
+from toolex.store import Store
 
 
-def api(tool: str, name: str) -> dict:
+def api(tool: str, name: str) -> dict[str, Any]:
     return {
         "category_name": "Data",
         "tool_name": tool,
@@ -29,7 +31,7 @@ def api(tool: str, name: str) -> dict:
     }
 
 
-TASKS = [
+TASKS: list[dict[str, Any]] = [
     {
         "query_id": 10,
         "query": "x then z",
@@ -52,12 +54,12 @@ COMBOS = [
 ]
 
 
-def keys(task: dict) -> list[tuple[str, str]]:
+def keys(task: dict[str, Any]) -> list[tuple[str, str]]:
     return [(a["tool_name"], a["api_name"]) for a in task["api_list"]]
 
 
 @pytest.fixture
-def stb(store, tmp_path) -> Path:
+def stb(store: Store, tmp_path: Path) -> Path:
     root = tmp_path / "stb"
     (root / "test_instruction").mkdir(parents=True)
     (root / "test_instruction" / "G1_instruction.json").write_text(json.dumps(TASKS))
@@ -74,7 +76,9 @@ def stb(store, tmp_path) -> Path:
     return root
 
 
-def test_equivalents_are_swapped_into_api_list_and_relevant_apis(store, stb, tmp_path):
+def test_equivalents_are_swapped_into_api_list_and_relevant_apis(
+    store: Store, stb: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "out"
     done = export_toolbench(store, out, "stb")
     assert (done.originals, done.alternatives, done.groups) == (2, 3, {"G1_instruction": 5})
@@ -105,7 +109,9 @@ def test_equivalents_are_swapped_into_api_list_and_relevant_apis(store, stb, tmp
     ]
 
 
-def test_the_export_loads_back_as_a_stabletoolbench_benchmark(store, stb, tmp_path):
+def test_the_export_loads_back_as_a_stabletoolbench_benchmark(
+    store: Store, stb: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "out"
     export_toolbench(store, out, "stb")
     result = load_stabletoolbench(store, out, name="back")
@@ -117,7 +123,9 @@ def test_the_export_loads_back_as_a_stabletoolbench_benchmark(store, stb, tmp_pa
     assert dict(labels)["G1_instruction:21"] == ["C::w", "B::z"]
 
 
-def test_only_stabletoolbench_benchmarks_and_their_sources(store, stb, tmp_path):
+def test_only_stabletoolbench_benchmarks_and_their_sources(
+    store: Store, stb: Path, tmp_path: Path
+) -> None:
     from reports.fixtures import build
 
     build(store)  # a ToolRet-format benchmark beside it
@@ -129,7 +137,9 @@ def test_only_stabletoolbench_benchmarks_and_their_sources(store, stb, tmp_path)
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
 
 
-def test_an_equivalent_that_is_another_slots_original_keeps_its_entry(store, tmp_path):
+def test_an_equivalent_that_is_another_slots_original_keeps_its_entry(
+    store: Store, tmp_path: Path
+) -> None:
     """Issue 35.1: B::z replaces A::x in slot 0 while slot 1 (B::z's own) goes to C::w. The old
     swap popped B::z for C::w, and a relevant API left api_list."""
     root = tmp_path / "stb"
@@ -160,7 +170,7 @@ def test_an_equivalent_that_is_another_slots_original_keeps_its_entry(store, tmp
     assert check_toolbench(store, out, "stb") == []
 
 
-def test_task_ids_are_unique_across_groups(store, tmp_path):
+def test_task_ids_are_unique_across_groups(store: Store, tmp_path: Path) -> None:
     """Alternatives are numbered after the largest id of every group: StableToolBench's ids are
     unique across groups, and tasks.csv is joined to pass rates on the id alone."""
     root = tmp_path / "stb"
@@ -186,7 +196,7 @@ def test_task_ids_are_unique_across_groups(store, tmp_path):
     assert check_toolbench(store, out, "stb") == []
 
 
-def test_the_check_finds_what_a_folder_gets_wrong(store, stb, tmp_path):
+def test_the_check_finds_what_a_folder_gets_wrong(store: Store, stb: Path, tmp_path: Path) -> None:
     """The check can fail: a relevant API dropped, an entry that is neither the store's nor the
     original's, a task id that repeats, a combination left out."""
     out = tmp_path / "out"
@@ -212,7 +222,7 @@ def test_the_check_finds_what_a_folder_gets_wrong(store, stb, tmp_path):
     ]
 
 
-def test_a_relevant_api_the_source_never_listed_is_added(store, tmp_path):
+def test_a_relevant_api_the_source_never_listed_is_added(store: Store, tmp_path: Path) -> None:
     """Every relevant API of an alternative is in its api_list, even one its source task left
     out of its own (the original is exported as loaded)."""
     task = {**TASKS[0], "api_list": [api("A", "x"), api("A", "y")]}  # B::z relevant, unlisted

@@ -12,12 +12,15 @@ is not the original's are imported below as the pipeline stored them, arrangemen
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from toolex.expansions.combinations import import_combinations
-from toolex.exports.toolbench import export_toolbench
+from toolex.exports.toolbench import ToolBenchExport, export_toolbench
 from toolex.exports.toolbench_tasks import check_toolbench, key
+from toolex.store import Store
 
 pytestmark = pytest.mark.shared_data
 QUERY = "G1_tool:16133"
@@ -36,7 +39,7 @@ BROKEN = [[R1, second, third] for third in CATEGORIES for second in (R3, R2)]
 BROKEN.remove([R1, R2, CATEGORIES[0]])  # the original's tool set: the import drops it
 
 
-def missing(tasks):
+def missing(tasks: list[Any]) -> list[tuple[Any, Any, tuple[Any, ...]]]:
     return [
         (t["toolex"]["query_id"], t["toolex"]["combo_id"], tuple(r))
         for t in tasks
@@ -46,14 +49,18 @@ def missing(tasks):
 
 
 @pytest.fixture(scope="module")
-def exported(stb_expansion, tmp_path_factory):
+def exported(
+    stb_expansion: Store, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[ToolBenchExport, Path, Any]:
     folder = tmp_path_factory.mktemp("toolbench") / "out"
     done = export_toolbench(stb_expansion, folder, "stabletoolbench")
     tasks = json.loads((folder / "test_instruction" / "G1_tool.json").read_text())
     return done, folder, tasks
 
 
-def test_every_relevant_api_is_in_its_api_list(exported, stb_expansion):
+def test_every_relevant_api_is_in_its_api_list(
+    exported: tuple[ToolBenchExport, Path, Any], stb_expansion: Store
+) -> None:
     done, folder, tasks = exported
     # every query; G1_tool's distinct alternatives: 62 with the verifier of issue 24, 17 with the
     # six-point verifier of issue 32 (the "Categories" equivalents of G1_tool:16133 are gone)
@@ -62,7 +69,7 @@ def test_every_relevant_api_is_in_its_api_list(exported, stb_expansion):
     assert check_toolbench(stb_expansion, folder, "stabletoolbench") == []
 
 
-def test_the_broken_arrangements_export_whole(stb_expansion, tmp_path):
+def test_the_broken_arrangements_export_whole(stb_expansion: Store, tmp_path: Path) -> None:
     """The 13 combinations as the pipeline stored them before issue 35.3, imported: R1 stands
     in slot 0 while slot 1, its own, holds another recipe list. The old swap dropped R1."""
     path = tmp_path / "broken.jsonl"
@@ -88,7 +95,7 @@ def test_the_broken_arrangements_export_whole(stb_expansion, tmp_path):
     assert check_toolbench(stb_expansion, out, "stabletoolbench", "arranged") == []
 
 
-def test_task_ids_are_unique_across_groups(exported):
+def test_task_ids_are_unique_across_groups(exported: tuple[ToolBenchExport, Path, Any]) -> None:
     _, folder, _ = exported
     ids = [
         t["query_id"]

@@ -4,6 +4,7 @@ combinations import."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -12,9 +13,10 @@ import pytest
 from toolex.errors import InputError
 from toolex.expansions.combinations import import_combinations
 from toolex.exports import export_qrels, export_toolret_jsonl, read_toolret_jsonl
+from toolex.store import Store
 
 
-def test_records(fixture_store, tmp_path):
+def test_records(fixture_store: Store, tmp_path: Path) -> None:
     path = tmp_path / "q.jsonl"
     assert export_toolret_jsonl(fixture_store, path) == 6
     recs = {r["id"]: r for r in map(json.loads, path.read_text().splitlines())}
@@ -29,7 +31,7 @@ def test_records(fixture_store, tmp_path):
     assert recs["q3"]["combinations"][0]["is_original"] is True
 
 
-def test_round_trip(fixture_store, tmp_path):
+def test_round_trip(fixture_store: Store, tmp_path: Path) -> None:
     path = tmp_path / "q.jsonl"
     export_toolret_jsonl(fixture_store, path)
     members = read_toolret_jsonl(path)
@@ -44,7 +46,7 @@ def test_round_trip(fixture_store, tmp_path):
     assert rows[0] == rows[1]
 
 
-def test_bad_line_is_located(tmp_path):
+def test_bad_line_is_located(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text('{"id": "q1", "labels": []}\n{not json\n')
     with pytest.raises(InputError, match=r"bad.jsonl:2"):

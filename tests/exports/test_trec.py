@@ -5,6 +5,8 @@ import."""
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
+from typing import Any
 
 import pytest
 import pytrec_eval
@@ -18,6 +20,7 @@ from toolex.exports import (
     read_trec_run,
 )
 from toolex.runs import import_run
+from toolex.store import Store
 
 RUNS = ("bm25", "bm25-ft", "sub-bm25")
 K = 3
@@ -25,7 +28,7 @@ OLD, NEW = ["ndcg@3", "recall@3"], ["ndcg@3"]  # what ranx is asked for, old and
 
 
 @pytest.fixture
-def files(fixture_store, tmp_path):
+def files(fixture_store: Store, tmp_path: Path) -> dict[str, Path]:
     out = {"original": tmp_path / "orig.qrels", "combos": tmp_path / "combos.qrels"}
     export_trec_qrels(fixture_store, out["original"], mode="original")
     export_trec_qrels(fixture_store, out["combos"], mode="per-combination")
@@ -35,25 +38,27 @@ def files(fixture_store, tmp_path):
     return out
 
 
-def _expected(store):
+def _expected(store: Store) -> dict[tuple[Any, Any, Any], tuple[Any, Any]]:
     rows = metrics.per_query(store, list(RUNS), ks=(K,)).to_pylist()
     return {(r["run_id"], r["query_id"], r["metric"]): (r["old"], r["new"]) for r in rows}
 
 
-def _per_combination_run(run, combo_qrels):
+def _per_combination_run(
+    run: dict[str, dict[str, float]], combo_qrels: dict[str, dict[str, int]]
+) -> dict[Any, Any]:
     """The run's list for query q, repeated under every pseudo-query q#c."""
     return {qc: run.get(qc.rsplit("#", 1)[0], {}) for qc in combo_qrels}
 
 
-def _max_per_query(scores):
-    best = defaultdict(float)
+def _max_per_query(scores: dict[str, float]) -> defaultdict[str, float]:
+    best: defaultdict[str, float] = defaultdict(float)
     for qc, value in scores.items():
         q = qc.rsplit("#", 1)[0]
         best[q] = max(best[q], value)
     return best
 
 
-def test_pytrec_eval_gives_toolex_scores(fixture_store, files):
+def test_pytrec_eval_gives_toolex_scores(fixture_store: Store, files: dict[str, Path]) -> None:
     expected = _expected(fixture_store)
     original = read_trec_qrels(files["original"])
     combos = read_trec_qrels(files["combos"])
@@ -75,7 +80,7 @@ def test_pytrec_eval_gives_toolex_scores(fixture_store, files):
             assert expected[(run_id, q, "comp")][1] == new_comp[q]
 
 
-def test_ranx_gives_toolex_means(fixture_store, files):
+def test_ranx_gives_toolex_means(fixture_store: Store, files: dict[str, Path]) -> None:
     """ranx reads the TREC files itself; it runs in a child with numba's JIT off (ranx_nojit)."""
     summary = metrics.summary(fixture_store, list(RUNS), ks=(K,))
     means = {
@@ -99,7 +104,7 @@ def test_ranx_gives_toolex_means(fixture_store, files):
         assert means[(run_id, "ndcg")][1] == pytest.approx(sum(best.values()) / len(best))
 
 
-def test_ir_measures_reads_the_files(fixture_store, files):
+def test_ir_measures_reads_the_files(fixture_store: Store, files: dict[str, Path]) -> None:
     import ir_measures
     from ir_measures import R, nDCG
 
@@ -111,13 +116,15 @@ def test_ir_measures_reads_the_files(fixture_store, files):
         assert expected[("bm25", m.query_id, metric)][0] == pytest.approx(m.value)
 
 
-def test_flat_mode_is_the_union(fixture_store, tmp_path):
+def test_flat_mode_is_the_union(fixture_store: Store, tmp_path: Path) -> None:
     path = tmp_path / "flat.qrels"
     assert export_trec_qrels(fixture_store, path, mode="flat") == 11
     assert read_trec_qrels(path)["q2"] == {"w3": 1, "w4": 1, "w5": 1}
 
 
-def test_run_round_trips_through_the_runs_import(fixture_store, files):
+def test_run_round_trips_through_the_runs_import(
+    fixture_store: Store, files: dict[str, Path]
+) -> None:
     import_run(fixture_store, files["bm25"], run="bm25-copy", benchmark="toolret", fmt="trec")
     rows = fixture_store.con.execute(
         "SELECT a.query_id, a.item_id, a.rank, a.score, b.rank, b.score FROM run_results a "
@@ -128,7 +135,7 @@ def test_run_round_trips_through_the_runs_import(fixture_store, files):
     assert all(r[2] == r[4] and r[3] == r[5] for r in rows)
 
 
-def test_unknown_run_is_named(fixture_store, tmp_path):
+def test_unknown_run_is_named(fixture_store: Store, tmp_path: Path) -> None:
     from toolex.errors import ToolexError
 
     with pytest.raises(ToolexError, match="no run named 'nope'.*bm25"):
@@ -137,7 +144,9 @@ def test_unknown_run_is_named(fixture_store, tmp_path):
         export_trec_run(fixture_store, tmp_path / "x.run", "bm52")
 
 
-def test_per_combination_qrels_round_trip_through_the_combinations_import(fixture_store, files):
+def test_per_combination_qrels_round_trip_through_the_combinations_import(
+    fixture_store: Store, files: dict[str, Path]
+) -> None:
     """TREC has no slot column: file order is slot order, which the import assumes."""
     import pyarrow as pa
     import pyarrow.parquet as pq

@@ -7,15 +7,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from reports.fixtures import ACCEPTED
 
 from toolex.errors import InputError, ToolexError
 from toolex.exports.triples import export_triples, training_triples
+from toolex.store import Store
 
 
-def negatives(table, query_id, slot=None):
+def negatives(table: pa.Table, query_id: str, slot: int | None = None) -> list[object]:
     return [
         r["negative_id"]
         for r in table.to_pylist()
@@ -23,7 +25,9 @@ def negatives(table, query_id, slot=None):
     ]
 
 
-def test_pool_negatives_leave_out_the_ground_truth_and_every_equivalent(fixture_store):
+def test_pool_negatives_leave_out_the_ground_truth_and_every_equivalent(
+    fixture_store: Store,
+) -> None:
     table = training_triples(fixture_store)
     # pools (fixtures.py): q1 w1 (GT) w2 (accepted) w3 (rejected); q4 c1 (GT) c2 c6 (accepted)
     # c7 (rejected); q2, q5, q6: nothing but their GT and equivalents
@@ -38,7 +42,7 @@ def test_pool_negatives_leave_out_the_ground_truth_and_every_equivalent(fixture_
         assert row["anchor"] and row["positive"].startswith("name: tool_")
 
 
-def test_run_negatives_are_its_best_ranked_non_equivalents(fixture_store):
+def test_run_negatives_are_its_best_ranked_non_equivalents(fixture_store: Store) -> None:
     table = training_triples(fixture_store, run_id="bm25", negatives=2)
     # bm25 ranks q1: w2 w9 w1 w3 w4 ...; w2 is an equivalent, w1 the ground truth
     assert negatives(table, "q1") == ["w9", "w3"]
@@ -51,14 +55,14 @@ def test_run_negatives_are_its_best_ranked_non_equivalents(fixture_store):
     assert q1["excluded_equivalents"] == 1 and q1["negative_rank"] == 2
 
 
-def test_subquery_level_uses_each_step_s_own_list(fixture_store):
+def test_subquery_level_uses_each_step_s_own_list(fixture_store: Store) -> None:
     table = training_triples(fixture_store, level="subquery")
     assert negatives(table, "q1", 0) == ["w3"]
     anchors = {r["anchor"] for r in table.to_pylist()}
     assert "What is the weather in Paris tomorrow? (part 1)" in anchors
 
 
-def test_jsonl_is_what_sentence_transformers_reads(fixture_store, tmp_path):
+def test_jsonl_is_what_sentence_transformers_reads(fixture_store: Store, tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     done = export_triples(fixture_store, path, run_id="bm25", negatives=3)
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
@@ -71,7 +75,7 @@ def test_jsonl_is_what_sentence_transformers_reads(fixture_store, tmp_path):
     assert "kept out of the negatives" in done.summary(path)
 
 
-def test_bad_requests_write_nothing(fixture_store, tmp_path):
+def test_bad_requests_write_nothing(fixture_store: Store, tmp_path: Path) -> None:
     out = tmp_path / "out"
     with pytest.raises(InputError, match="name the file .parquet or .jsonl"):
         export_triples(fixture_store, out / "t.csv")
@@ -83,7 +87,7 @@ def test_bad_requests_write_nothing(fixture_store, tmp_path):
     assert not out.exists()
 
 
-def equivalents_anywhere(store) -> set[tuple[str, str]]:
+def equivalents_anywhere(store: Store) -> set[tuple[str, str]]:
     """(a, b) for every pair of items the store holds as equivalent, in either direction: an
     accepted verdict (reference, candidate) of any query and expansion, a valid combination's
     member and the ground truth of its slot, a person's 'yes' label."""
@@ -99,7 +103,7 @@ def equivalents_anywhere(store) -> set[tuple[str, str]]:
     return {(a, b) for a, b in pairs} | {(b, a) for a, b in pairs}
 
 
-def assert_no_equivalent_negative(store, table) -> None:
+def assert_no_equivalent_negative(store: Store, table: pa.Table) -> None:
     truth: dict[str, set[str]] = {}
     for q, i in store.con.execute("SELECT query_id, item_id FROM qrels").fetchall():
         truth.setdefault(q, set()).add(i)
@@ -112,7 +116,9 @@ def assert_no_equivalent_negative(store, table) -> None:
     assert bad == []
 
 
-def test_an_equivalent_of_the_reference_in_another_query_is_never_a_negative(fixture_store):
+def test_an_equivalent_of_the_reference_in_another_query_is_never_a_negative(
+    fixture_store: Store,
+) -> None:
     """Issue 35.2, trap one: the verifier accepted w7 for w6 in another query (q7), and in q3,
     whose ground truth is w6, w7 was the pool's only negative; and q6 accepted c1 for c5, so
     for q4 (ground truth c1) c5 does the job too (either direction)."""
@@ -140,7 +146,9 @@ def test_an_equivalent_of_the_reference_in_another_query_is_never_a_negative(fix
     assert_no_equivalent_negative(fixture_store, sub)
 
 
-def test_a_labelled_substitute_is_never_a_negative_whatever_the_expansion(fixture_store, tmp_path):
+def test_a_labelled_substitute_is_never_a_negative_whatever_the_expansion(
+    fixture_store: Store, tmp_path: Path
+) -> None:
     """Issue 35.2, trap two: SkillRet's substitutable labels are the valid combinations of the
     expansion `substitutable`; exporting `default` made them hard negatives. Here w3 is q1's
     substitute, and a person labelled w9 a 'yes' for w1."""
@@ -159,7 +167,7 @@ def test_a_labelled_substitute_is_never_a_negative_whatever_the_expansion(fixtur
     assert_no_equivalent_negative(fixture_store, run)
 
 
-def test_skillret_substitutes_are_not_negatives_of_the_pipelines_expansion(tmp_path):
+def test_skillret_substitutes_are_not_negatives_of_the_pipelines_expansion(tmp_path: Path) -> None:
     """The loader's own path, end to end: `load skillret` imports sq4's substitute
     (git-commit-review for pre-commit-lint) into `substitutable`; the offline judge's `default`
     expansion accepts nothing. Before, sq4 trained against git-commit-review, and sq1 (whose
@@ -185,7 +193,9 @@ def test_skillret_substitutes_are_not_negatives_of_the_pipelines_expansion(tmp_p
 
 @pytest.mark.shared_data
 @pytest.mark.parametrize("level", ["query", "subquery"])
-def test_no_negative_is_an_equivalent_on_the_shared_expansion(stb_expansion, level):
+def test_no_negative_is_an_equivalent_on_the_shared_expansion(
+    stb_expansion: Store, level: str
+) -> None:
     """On the shared StableToolBench expansion, where the old export took 33 of 8,975 rows (whole
     benchmark, query level) from tools accepted for the same reference in another query."""
     table = training_triples(stb_expansion, "stabletoolbench", level=level)

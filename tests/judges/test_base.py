@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from toolex.judges import base
 from toolex.judges.base import ToolDoc, per_tool
 
@@ -10,7 +12,7 @@ def _tool(item_id: str, text: str) -> ToolDoc:
     return ToolDoc(item_id, item_id, None, {"name": item_id}, text)
 
 
-def test_per_tool_computes_once_per_item_and_text(monkeypatch):
+def test_per_tool_computes_once_per_item_and_text(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
 
     @per_tool

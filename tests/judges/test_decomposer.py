@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from judges.docs import required, tool
-from toolex.judges.base import DecomposeTask
+from toolex.judges.base import DecomposeTask, SubQuery, ToolDoc
 from toolex.judges.clauses import cleaned
 from toolex.judges.decomposer import Decomposer
 from toolex.judges.step_text import leak
@@ -45,11 +46,11 @@ DELETE = tool(
 )
 
 
-def decompose(query, *tools):
+def decompose(query: str, *tools: ToolDoc) -> list[SubQuery]:
     return Decomposer(lambda w: 1.0).decompose(DecomposeTask("q", query, None, tools))
 
 
-def test_two_tools_sharing_one_ask_each_keep_their_items_and_the_named_channel():
+def test_two_tools_sharing_one_ask_each_keep_their_items_and_the_named_channel() -> None:
     query = (
         "I'm a fan of the streamer 'gmhikaru' on Kick.com and I want to explore their channel. "
         "Can you provide me with the channel clips and the channel details?"
@@ -63,7 +64,7 @@ def test_two_tools_sharing_one_ask_each_keep_their_items_and_the_named_channel()
         assert leak(s.text, (CLIPS, DETAILS), query) is None
 
 
-def test_a_step_the_request_does_not_state_is_said_through_what_the_tool_does():
+def test_a_step_the_request_does_not_state_is_said_through_what_the_tool_does() -> None:
     """Issue 32: never "Get the token, for: <the request>" (a response's key before the
     request): the step in the words its documentation says it does, naming no tool."""
     query = "Hi, can you help me delete my account?"
@@ -73,7 +74,7 @@ def test_a_step_the_request_does_not_state_is_said_through_what_the_tool_does():
     assert leak(token.text, (TOKEN, DELETE), query) is None  # not "get user token"
 
 
-def test_a_request_one_tool_answers_is_its_step_and_never_a_placeholder():
+def test_a_request_one_tool_answers_is_its_step_and_never_a_placeholder() -> None:
     qr = tool(
         "qr",
         "Generate QR",
@@ -88,7 +89,7 @@ def test_a_request_one_tool_answers_is_its_step_and_never_a_placeholder():
     assert thin.text.strip() and thin.entity
 
 
-def test_a_step_that_points_back_is_said_with_the_clause_it_points_to():
+def test_a_step_that_points_back_is_said_with_the_clause_it_points_to() -> None:
     news = tool("n::all", "Get All Climate News", "All the climate news articles.", "Climate")
     paper = tool(
         "n::one", "Get News From One Source", "Climate news articles of one newspaper.", "Climate"
@@ -102,12 +103,12 @@ def test_a_step_that_points_back_is_said_with_the_clause_it_points_to():
     assert "The Guardian" in guardian.text and "The Guardian" not in everything.text
 
 
-def test_i_need_a_thing_is_the_thing_and_i_need_a_program_to_is_the_task():
+def test_i_need_a_thing_is_the_thing_and_i_need_a_program_to_is_the_task() -> None:
     assert cleaned("I need a weather forecast for Paris.") == "a weather forecast for Paris"
     assert cleaned("I need a program to generate images.") == "generate images"
 
 
-def test_the_entity_never_joins_small_word_gaps_into_a_tools_name():
+def test_the_entity_never_joins_small_word_gaps_into_a_tools_name() -> None:
     track_list = tool("m::tl", "Track List - Album", "The tracks of an album.", "Music API")
     meta = tool("m::meta", "Album Metadata", "An album's metadata.", "Music API")
     query = "Give me the metadata of the album 'Blue' and the track list of the album."
@@ -153,7 +154,7 @@ print(digest.hexdigest())
 """
 
 
-def test_the_decomposition_does_not_depend_on_the_hash_seed(shared_data):
+def test_the_decomposition_does_not_depend_on_the_hash_seed(shared_data: Path) -> None:
     """A word set's order follows the process's hash seed; a score summed in that order
     differed in its last bit between runs and flipped ties: three of toolink's sub-queries
     changed from one run to the next, and the TUI's snapshots with them."""

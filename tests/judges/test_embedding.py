@@ -5,6 +5,8 @@ cut at the operating points fitted with that model, and recorded with the expans
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,11 +15,13 @@ from judges.docs import required, tool
 from toolex.errors import InputError
 from toolex.judges import embedding, judges_for, make_judge
 from toolex.judges import operating_points as op
-from toolex.judges.base import VerifyTask
+from toolex.judges.base import ToolDoc, Verdict, VerifyTask
 from toolex.judges.evidence import about_text
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.config import load_config
 from toolex.pipeline.runner import Settings
+from toolex.retrieval.embedders import Embedder
+from toolex.store import Store
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 REF = tool(
@@ -46,27 +50,27 @@ class FakeEmbedder:
         self.spec, self.key, self.model, self.dim, self.max_words = spec, spec, MINILM, 3, None
         self.seen: list[str] = []
 
-    def embed(self, texts):
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.seen += list(texts)
         return np.tile(np.array([1.0, 0.0, 0.0], dtype=np.float32), (len(texts), 1))
 
 
 @pytest.fixture
-def fresh(monkeypatch):
+def fresh(monkeypatch: pytest.MonkeyPatch) -> None:
     """A process with no embedding chosen or loaded yet (restored afterwards)."""
     monkeypatch.setattr(embedding, "_CHOSEN", [])
     monkeypatch.setattr(embedding, "_LOADED", {})
 
 
 @pytest.fixture
-def fake(monkeypatch, fresh):
+def fake(monkeypatch: pytest.MonkeyPatch, fresh: None) -> list[FakeEmbedder]:
     """make_embedder builds a FakeEmbedder for a fastembed spec (WordLlama stays real)."""
     import toolex.retrieval.embedders as embedders
 
     made: list[FakeEmbedder] = []
     real = embedders.make_embedder
 
-    def make(spec):
+    def make(spec: str) -> Embedder | FakeEmbedder:
         if spec == "wordllama":
             return real(spec)
         made.append(FakeEmbedder(spec))
@@ -76,27 +80,29 @@ def fake(monkeypatch, fresh):
     return made
 
 
-def model_folder(tmp_path):
+def model_folder(tmp_path: Path) -> Path:
     folder = tmp_path / "minilm"
     folder.mkdir()
     (folder / "model.onnx").write_bytes(b"not read: the fake embedder stands in")
     return folder
 
 
-def config_file(tmp_path, line):
+def config_file(tmp_path: Path, line: str) -> Path:
     path = tmp_path / "toolex.toml"
     path.write_text(f'[judges]\nverify = "heuristic"\n{line}\n', encoding="utf-8")
     return path
 
 
-def verify(judge, cand, ref=REF):
-    return next(judge.verify([VerifyTask("k", STEP, cand, ref, STEP)])).value
+def verify(judge: HeuristicJudge, cand: ToolDoc, ref: ToolDoc = REF) -> Verdict:
+    verdict = next(judge.verify([VerifyTask("k", STEP, cand, ref, STEP)])).value
+    assert isinstance(verdict, Verdict), verdict
+    return verdict
 
 
 # -- the default ----------------------------------------------------------------------------
 
 
-def test_the_default_is_wordllama_with_its_operating_points(fresh, tmp_path):
+def test_the_default_is_wordllama_with_its_operating_points(fresh: None, tmp_path: Path) -> None:
     config = load_config(config_file(tmp_path, ""))
     assert config.embedding is None and embedding.chosen() == "wordllama"
     judge = HeuristicJudge()
@@ -114,8 +120,8 @@ def test_the_default_is_wordllama_with_its_operating_points(fresh, tmp_path):
 
 
 def test_the_config_files_embedding_reaches_the_evidence_reader_and_the_screen(
-    fake, tmp_path, store
-):
+    fake: list[FakeEmbedder], tmp_path: Path, store: Store
+) -> None:
     spec = f"fastembed:{MINILM}@{model_folder(tmp_path)}"
     config = load_config(config_file(tmp_path, f'embedding = "{spec}"'))
     assert config.embedding == spec
@@ -138,7 +144,9 @@ def test_the_config_files_embedding_reaches_the_evidence_reader_and_the_screen(
     assert "embedding" not in wanted["decompose"]  # only the verifier reads with it
 
 
-def test_a_judge_options_embedding_wins_over_the_config_files(fake, tmp_path):
+def test_a_judge_options_embedding_wins_over_the_config_files(
+    fake: list[FakeEmbedder], tmp_path: Path
+) -> None:
     folder = model_folder(tmp_path)
     load_config(config_file(tmp_path, 'embedding = "wordllama"'))
     judge = make_judge("heuristic", embedding=f"fastembed:{MINILM}@{folder}")
@@ -159,7 +167,9 @@ def test_a_judge_options_embedding_wins_over_the_config_files(fake, tmp_path):
         ("3", "expected an embedding spec string"),
     ],
 )
-def test_a_bad_embedding_is_an_error_naming_the_setting_and_the_file(fresh, tmp_path, value, says):
+def test_a_bad_embedding_is_an_error_naming_the_setting_and_the_file(
+    fresh: None, tmp_path: Path, value: str, says: str
+) -> None:
     names = {"m": MINILM, "missing": tmp_path / "nowhere", "empty": tmp_path / "empty"}
     (tmp_path / "empty").mkdir()
     path = config_file(tmp_path, "embedding = " + value.format(**names))
@@ -171,7 +181,9 @@ def test_a_bad_embedding_is_an_error_naming_the_setting_and_the_file(fresh, tmp_
     assert embedding.chosen() == "wordllama"  # nothing half-set by the refused file
 
 
-def test_a_bad_embedding_given_to_the_judge_fails_when_it_is_built(fresh, tmp_path):
+def test_a_bad_embedding_given_to_the_judge_fails_when_it_is_built(
+    fresh: None, tmp_path: Path
+) -> None:
     with pytest.raises(InputError, match="no folder"):
         make_judge("heuristic", embedding=f"fastembed:{MINILM}@{tmp_path / 'nowhere'}")
 
@@ -179,7 +191,7 @@ def test_a_bad_embedding_given_to_the_judge_fails_when_it_is_built(fresh, tmp_pa
 # -- operating points and held-out figures per embedding ------------------------------------
 
 
-def test_operating_points_select_by_the_embedding_model():
+def test_operating_points_select_by_the_embedding_model() -> None:
     minilm, wordllama = op.point_of(MINILM), op.point_of("wordllama")
     assert op.is_fitted(MINILM) and minilm == op.FITTED[MINILM] and minilm != wordllama
     # a model nobody fitted is cut at WordLlama's points, and says it was not fitted
@@ -190,7 +202,7 @@ def test_operating_points_select_by_the_embedding_model():
     assert op.confidence(1.0, True, minilm) == minilm.vetoed_yes_rate
 
 
-def test_the_judge_cuts_at_its_embeddings_point(fake, tmp_path):
+def test_the_judge_cuts_at_its_embeddings_point(fake: list[FakeEmbedder], tmp_path: Path) -> None:
     judge = HeuristicJudge(embedding=f"fastembed:{MINILM}@{model_folder(tmp_path)}")
     assert judge.point == op.FITTED[MINILM]
     v = verify(judge, OTHER)
@@ -200,7 +212,7 @@ def test_the_judge_cuts_at_its_embeddings_point(fake, tmp_path):
     assert f"vs {op.FITTED[MINILM].screen:.2f}" in verify(screen, JOKE).reason
 
 
-def test_held_out_figures_are_the_embeddings_own():
+def test_held_out_figures_are_the_embeddings_own() -> None:
     import json
 
     from toolex.resources import data_path
@@ -217,7 +229,9 @@ def test_held_out_figures_are_the_embeddings_own():
     assert op.held_out("heuristic", "toolret", "BAAI/bge-small-en-v1.5") is None
 
 
-def test_held_out_defaults_to_the_embedding_this_process_reads_with(fake, tmp_path):
+def test_held_out_defaults_to_the_embedding_this_process_reads_with(
+    fake: list[FakeEmbedder], tmp_path: Path
+) -> None:
     assert op.held_out("heuristic:prescreen", None) == op.held_out(
         "heuristic:prescreen", None, "wordllama"
     )
@@ -230,7 +244,7 @@ def test_held_out_defaults_to_the_embedding_this_process_reads_with(fake, tmp_pa
 # -- the real MiniLM model ------------------------------------------------------------------
 
 
-def test_the_shared_minilm_model_reads_real_numbers(fresh, shared_model):
+def test_the_shared_minilm_model_reads_real_numbers(fresh: None, shared_model: Path) -> None:
     judge = HeuristicJudge(embedding=f"fastembed:{MINILM}@{shared_model}")
     near = judge.reader().read(STEP, OTHER, REF, STEP)
     far = judge.reader().read(STEP, JOKE, REF, STEP)

@@ -5,6 +5,7 @@ refused as other settings are, and the trust lines print the figures of the embe
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,15 +16,17 @@ from toolex.judges import embedding
 from toolex.judges import operating_points as op
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.record import SettingsConflict, differences, stored
-from toolex.pipeline.runner import run_expansion
-from toolex.reports.trust import HELD_OUT_BASIS, UNVALIDATED, expansion_trust
+from toolex.pipeline.runner import RunReport, run_expansion
+from toolex.reports.trust import HELD_OUT_BASIS, UNVALIDATED, ExpansionTrust, expansion_trust
+from toolex.reports.trust_measure import JudgeTrust
 from toolex.reports.trust_table import trust_table
+from toolex.store import Store
 
 MINILM = "sentence-transformers/all-MiniLM-L6-v2"
 HEURISTIC = {"decompose": "heuristic", "verify": "heuristic", "audit": "heuristic"}
 
 
-def minilm(tmp_path) -> HeuristicJudge:
+def minilm(tmp_path: Path) -> HeuristicJudge:
     """The offline judge as a MiniLM folder configures it, reading with a stand-in (every text to
     one vector): what is recorded is the model's name, whatever the vectors."""
     folder = tmp_path / "minilm"
@@ -35,11 +38,17 @@ def minilm(tmp_path) -> HeuristicJudge:
     )
 
 
-def expand(store, judge, **kw):
-    return run_expansion(store, "b", judge, search=overlap_search, **kw)
+def expand(
+    store: Store, judge: HeuristicJudge, expansion: str = "default", replace: bool = False
+) -> RunReport:
+    return run_expansion(
+        store, "b", judge, search=overlap_search, expansion=expansion, replace=replace
+    )
 
 
-def test_an_expansion_records_its_embedding_and_refuses_another(store, tmp_path):
+def test_an_expansion_records_its_embedding_and_refuses_another(
+    store: Store, tmp_path: Path
+) -> None:
     build(store)
     expand(store, HeuristicJudge(store))
     assert "judge_embedding" not in stored(store, "b", "default")  # WordLlama: as it always was
@@ -55,7 +64,7 @@ def test_an_expansion_records_its_embedding_and_refuses_another(store, tmp_path)
     assert "judge_embedding" not in stored(store, "b", "mini")
 
 
-def test_a_record_from_before_embeddings_reads_as_wordllama():
+def test_a_record_from_before_embeddings_reads_as_wordllama() -> None:
     made = {"verify": 3}
     old = {"judges": {"verify": "heuristic"}}
     asked = {"verify": {"judge": "heuristic", "embedding": MINILM}}
@@ -69,8 +78,10 @@ def test_a_record_from_before_embeddings_reads_as_wordllama():
 # -- trust lines ------------------------------------------------------------------------------
 
 
-def recorded(store, benchmark, judge_embedding=None):
-    config = {"judges": HEURISTIC}
+def recorded(
+    store: Store, benchmark: str, judge_embedding: str | None = None
+) -> tuple[ExpansionTrust, JudgeTrust, str]:
+    config: dict[str, object] = {"judges": HEURISTIC}
     if judge_embedding:
         config["judge_embedding"] = judge_embedding
     store.con.execute(
@@ -90,7 +101,7 @@ def shipped(embedding: str) -> op.HeldOut:
     return found
 
 
-def test_the_trust_line_prints_the_figures_of_the_embedding_used(store):
+def test_the_trust_line_prints_the_figures_of_the_embedding_used(store: Store) -> None:
     trust, verify, line = recorded(store, "toolret", MINILM)
     mine = shipped(MINILM)
     theirs = shipped("wordllama")
@@ -103,7 +114,7 @@ def test_the_trust_line_prints_the_figures_of_the_embedding_used(store):
     assert trust_table([trust]).rows[1]["judge"] == f"heuristic (embedding {MINILM})"
 
 
-def test_wordllama_expansions_keep_their_figures_and_their_line(store):
+def test_wordllama_expansions_keep_their_figures_and_their_line(store: Store) -> None:
     _, verify, line = recorded(store, "toolret")
     wordllama = shipped("wordllama")
     assert (verify.precision, verify.embedding) == (wordllama.precision, "wordllama")
@@ -112,7 +123,9 @@ def test_wordllama_expansions_keep_their_figures_and_their_line(store):
     )
 
 
-def test_an_embedding_nobody_fitted_is_unmeasured_never_shown_wordllamas_figures(store):
+def test_an_embedding_nobody_fitted_is_unmeasured_never_shown_wordllamas_figures(
+    store: Store,
+) -> None:
     trust, verify, line = recorded(store, "toolret", "BAAI/bge-small-en-v1.5")
     assert verify.basis == UNVALIDATED and verify.precision is None and trust.unvalidated
     assert line == (
@@ -125,7 +138,9 @@ def test_an_embedding_nobody_fitted_is_unmeasured_never_shown_wordllamas_figures
     assert f"{wordllama.precision:.3f}" not in " ".join(trust.lines())
 
 
-def test_the_screen_reads_the_figures_of_the_embedding_this_process_uses(monkeypatch):
+def test_the_screen_reads_the_figures_of_the_embedding_this_process_uses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from toolex.pipeline import verify_plan
 
     monkeypatch.setattr(embedding, "_CHOSEN", ["fastembed:BAAI/bge-small-en-v1.5"])

@@ -43,7 +43,9 @@ def _pairs(store: Store, benchmark: str, limit: int) -> tuple[HeuristicJudge, li
 
 
 @pytest.fixture(scope="module")
-def sample_pairs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[VerifyTask]]:
+def sample_pairs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Store, list[VerifyTask]]]:
     store = Store.open(tmp_path_factory.mktemp("bulk") / "sample.duckdb")
     load_stabletoolbench(store, data_path("sample"), name="sample")
     _, tasks = _pairs(store, "sample", 40)
@@ -54,7 +56,7 @@ def sample_pairs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[
 @pytest.fixture(scope="module")
 def toolret_pairs(
     shared_data: Path, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[Store, list[VerifyTask]]:
+) -> Iterator[tuple[Store, list[VerifyTask]]]:
     store = Store.open(tmp_path_factory.mktemp("bulk") / "toolret.duckdb")
     load_toolret(
         store, shared_data / "toolret", tasks=["gorilla-huggingface", "apibank"], name="toolret"
@@ -67,7 +69,7 @@ def toolret_pairs(
 @pytest.fixture(scope="module")
 def toolret_more_pairs(
     shared_data: Path, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[Store, list[VerifyTask]]:
+) -> Iterator[tuple[Store, list[VerifyTask]]]:
     """The two ToolRet tasks the fixture above leaves out (generated function libraries,
     tool-making code), so every shared task's documents go through both paths."""
     store = Store.open(tmp_path_factory.mktemp("bulk") / "toolret_more.duckdb")
@@ -91,13 +93,17 @@ def _compare(store: Store, benchmark: str, tasks: list[VerifyTask], mode: str) -
 
 
 @pytest.mark.parametrize("mode", ["strict", "prescreen"])
-def test_bulk_verdicts_equal_per_pair_on_the_sample(sample_pairs, mode: str) -> None:
+def test_bulk_verdicts_equal_per_pair_on_the_sample(
+    sample_pairs: tuple[Store, list[VerifyTask]], mode: str
+) -> None:
     store, tasks = sample_pairs
     assert len(tasks) > 1000
     _compare(store, "sample", tasks, mode)
 
 
-def test_bulk_verdicts_equal_per_pair_on_toolret(toolret_pairs) -> None:
+def test_bulk_verdicts_equal_per_pair_on_toolret(
+    toolret_pairs: tuple[Store, list[VerifyTask]],
+) -> None:
     """Strict: the path that skips measuring vetoed pairs (the pre-screen reads every pair's
     measurements, which test_bulk_evidence_equals_per_pair compares)."""
     store, tasks = toolret_pairs
@@ -105,13 +111,17 @@ def test_bulk_verdicts_equal_per_pair_on_toolret(toolret_pairs) -> None:
     _compare(store, "toolret", tasks, "strict")
 
 
-def test_bulk_verdicts_equal_per_pair_on_apigen_and_toolink(toolret_more_pairs) -> None:
+def test_bulk_verdicts_equal_per_pair_on_apigen_and_toolink(
+    toolret_more_pairs: tuple[Store, list[VerifyTask]],
+) -> None:
     store, tasks = toolret_more_pairs
     assert len(tasks) > 1000
     _compare(store, "toolret", tasks, "strict")
 
 
-def test_bulk_evidence_equals_per_pair(sample_pairs, toolret_pairs) -> None:
+def test_bulk_evidence_equals_per_pair(
+    sample_pairs: tuple[Store, list[VerifyTask]], toolret_pairs: tuple[Store, list[VerifyTask]]
+) -> None:
     """Every measurement of every pair, not only the verdicts they give."""
     for (store, tasks), benchmark in ((sample_pairs, "sample"), (toolret_pairs, "toolret")):
         reader = HeuristicJudge(store, benchmark=benchmark).reader()

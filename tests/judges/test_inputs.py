@@ -13,13 +13,13 @@ from toolex.judges.inputs import (
 )
 
 
-def test_payloads_handles_and_public_identifiers_are_told_apart():
+def test_payloads_handles_and_public_identifiers_are_told_apart() -> None:
     assert is_payload("text") and is_payload("data") and is_payload("input_ids")
     assert is_handle("user_id") and is_handle("station_code") and is_handle("token")
     assert not is_handle("isbn") and not is_handle("email") and not is_handle("country_code")
 
 
-def test_a_payload_is_always_supplied_and_an_unknown_handle_is_missing():
+def test_a_payload_is_always_supplied_and_an_unknown_handle_is_missing() -> None:
     ref = tool("r", "QR", "QR code from a URL.", required_parameters=required("url"))
     cand = tool("c", "QR", "QR code from text.", required_parameters=required("text"))
     assert missing_inputs(cand, ref, {"qr", "code"}) == []
@@ -28,7 +28,7 @@ def test_a_payload_is_always_supplied_and_an_unknown_handle_is_missing():
     assert missing_inputs(keyed, forecast, {"weather", "pari"}) == ["station_code"]
 
 
-def test_an_id_the_request_writes_does_not_travel_to_another_platform():
+def test_an_id_the_request_writes_does_not_travel_to_another_platform() -> None:
     ref = tool(
         "r", "Product", "Product details.", "Amazon", required_parameters=required("product_id")
     )
@@ -40,7 +40,7 @@ def test_an_id_the_request_writes_does_not_travel_to_another_platform():
     assert handle_conflict(cand, ref, "Details of a blue kettle") is None
 
 
-def test_a_setting_the_step_asks_for_must_be_one_the_candidate_takes():
+def test_a_setting_the_step_asks_for_must_be_one_the_candidate_takes() -> None:
     ref = tool("r", "Word", "Random word.", parameters=[{"name": "length"}, {"name": "start"}])
     cand = tool("c", "Word", "Random word.", parameters=[{"name": "start"}])
     assert step_param_missing(("a random word of length 7", ""), cand, ref)

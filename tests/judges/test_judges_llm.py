@@ -4,6 +4,8 @@ dry-run estimates, and injected instructions that change nothing."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from llm.llm_support import (
@@ -24,9 +26,10 @@ from toolex.llm.config import LLMConfig
 from toolex.llm.ledger import Ledger
 from toolex.llm.pricing import estimate_tokens
 from toolex.pipeline.config import ToolexConfig
+from toolex.store import Store
 
 
-def responder(provider, body):
+def responder(provider: str, body: dict[str, Any]) -> str:
     """Decompose: name the step after the tool's topic; verify: yes iff the candidate's topic
     equals the sub-query's; audit: yes iff two tools."""
     text = task_text(body)
@@ -57,13 +60,17 @@ SPECS = {"openai": "openai:gpt-4o-mini", "anthropic": "anthropic:claude-3-5-haik
 
 
 @pytest.fixture(params=["openai", "anthropic"])
-def judge_and_server(request, llm_env, store):
+def judge_and_server(
+    request: pytest.FixtureRequest, llm_env: dict[str, str], store: Store
+) -> Iterator[tuple[LLMJudge, ScriptedServer]]:
     with ScriptedServer(responder) as s:
         base = s.url + ("/v1" if request.param == "openai" else "")
-        yield make_judge(SPECS[request.param], store, base_url=base, max_in_flight=4), s
+        judge = make_judge(SPECS[request.param], store, base_url=base, max_in_flight=4)
+        assert isinstance(judge, LLMJudge)
+        yield judge, s
 
 
-def test_decompose_outcomes(judge_and_server):
+def test_decompose_outcomes(judge_and_server: tuple[LLMJudge, ScriptedServer]) -> None:
     judge, _ = judge_and_server
     tasks = decompose_tasks(3)
     got = {o.key: o for o in judge.decompose(tasks)}
@@ -84,7 +91,7 @@ def test_decompose_outcomes(judge_and_server):
     assert row["prompt_version"].startswith("decompose-") and row["latency_ms"] > 0
 
 
-def test_verify_outcomes(judge_and_server):
+def test_verify_outcomes(judge_and_server: tuple[LLMJudge, ScriptedServer]) -> None:
     judge, server = judge_and_server
     tasks = verify_tasks(8)  # candidate i has topic i % 8, sub-query i has topic i % 8
     swapped = [
@@ -101,18 +108,23 @@ def test_verify_outcomes(judge_and_server):
     assert server.count("chat") + server.count("messages") == 10
 
 
-def test_audit_outcomes(judge_and_server):
+def test_audit_outcomes(judge_and_server: tuple[LLMJudge, ScriptedServer]) -> None:
     judge, _ = judge_and_server
     got = list(judge.audit(audit_tasks(3)))
     assert sorted(o.key for o in got) == ["q0/0", "q1/1", "q2/2"]
-    assert all(o.ok and (o.value.accepted, o.value.reason) == (True, "all covered") for o in got)
+    assert all(
+        o.ok
+        and isinstance(o.value, Verdict)
+        and (o.value.accepted, o.value.reason) == (True, "all covered")
+        for o in got
+    )
 
 
-def test_injected_yes_changes_nothing(llm_env, store):
+def test_injected_yes_changes_nothing(llm_env: dict[str, str], store: Store) -> None:
     """A model that obeys the injection replies with prose around the JSON: that is malformed,
     recorded and retried, never read as a yes."""
 
-    def gullible(provider, body):
+    def gullible(provider: str, body: dict[str, Any]) -> str:
         text = task_text(body)
         if "ignore the rules" in text:
             return 'Sure. As instructed: {"verdict": "yes", "reason": "approved"}'
@@ -144,7 +156,7 @@ def test_injected_yes_changes_nothing(llm_env, store):
     assert statuses == ["ok", "malformed", "malformed"]
 
 
-def test_estimate_counts_ledger_hits_tokens_and_cost(llm_env, store):
+def test_estimate_counts_ledger_hits_tokens_and_cost(llm_env: dict[str, str], store: Store) -> None:
     tasks = verify_tasks(6)
     with ScriptedServer(responder) as s:
         judge = make_judge("openai:gpt-4o-mini", store, base_url=s.url + "/v1")
@@ -166,7 +178,7 @@ def test_estimate_counts_ledger_hits_tokens_and_cost(llm_env, store):
         assert unknown.estimate("verify", tasks) == Estimate(6, 0, None)  # unknown price
 
 
-def test_registry_specs(llm_env, store):
+def test_registry_specs(llm_env: dict[str, str], store: Store) -> None:
     assert parse_spec("heuristic") == ("heuristic", None, None)
     assert parse_spec("openai:gpt-4o") == ("openai", "gpt-4o", None)
     assert parse_spec("compat:http://127.0.0.1:8000/v1#qwen:7b") == (
@@ -190,13 +202,13 @@ def test_registry_specs(llm_env, store):
         make_judge("openai:gpt-4o", store, temperature=1)
 
 
-def test_heuristic_is_built_lazily(store):
+def test_heuristic_is_built_lazily(store: Store) -> None:
     from toolex.judges.heuristic import HeuristicJudge
 
     assert isinstance(make_judge("heuristic", store), HeuristicJudge)
 
 
-def test_judges_per_stage_from_config(llm_env, store):
+def test_judges_per_stage_from_config(llm_env: dict[str, str], store: Store) -> None:
     config = ToolexConfig(
         judges={
             "decompose": "openai:gpt-4o",
@@ -211,7 +223,9 @@ def test_judges_per_stage_from_config(llm_env, store):
     assert verify_config and verify_config.openai_base_url == "http://127.0.0.1:9/v1"
 
 
-def test_one_judge_for_every_stage_wins_over_the_config(llm_env, store):
+def test_one_judge_for_every_stage_wins_over_the_config(
+    llm_env: dict[str, str], store: Store
+) -> None:
     from toolex.judges.heuristic import HeuristicJudge
 
     config = ToolexConfig(judges=dict.fromkeys(("decompose", "verify", "audit"), "openai:gpt-4o"))
@@ -223,7 +237,9 @@ def test_one_judge_for_every_stage_wins_over_the_config(llm_env, store):
     assert {j.spec for j in defaults.values()} == {"heuristic"}
 
 
-def test_compat_judge_end_to_end_and_a_server_on_another_port_is_the_same_judge(llm_env, store):
+def test_compat_judge_end_to_end_and_a_server_on_another_port_is_the_same_judge(
+    llm_env: dict[str, str], store: Store
+) -> None:
     tasks = verify_tasks(3)
     with ScriptedServer(responder) as s:
         judge = make_judge(f"compat:{s.url}/v1#qwen2.5-7b-instruct", store)
@@ -247,7 +263,7 @@ def test_compat_judge_end_to_end_and_a_server_on_another_port_is_the_same_judge(
     assert not any(o.extra["cached"] for o in fresh)
 
 
-def test_structured_output_follows_the_config(llm_env, store):
+def test_structured_output_follows_the_config(llm_env: dict[str, str], store: Store) -> None:
     url = "http://127.0.0.1:9/v1"
     default = {p: client_of(make_judge(s, store, base_url=url)).mode for p, s in SPECS.items()}
     assert default == {"openai": "json_schema", "anthropic": "tool"}

@@ -11,6 +11,7 @@ import dataclasses
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ INJECTION = (
 )
 
 
-def tooldoc(item_id, doc, platform):
+def tooldoc(item_id: str, doc: dict[str, Any], platform: str) -> ToolDoc:
     return ToolDoc(item_id, doc["name"], platform, doc, render_doc(doc, platform=platform))
 
 
@@ -94,7 +95,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("stage", sorted(CASES))
-def test_rendered_prompt_matches_golden_file(stage):
+def test_rendered_prompt_matches_golden_file(stage: str) -> None:
     system, user = CASES[stage]
     text = f"{system}\n\n===== user =====\n\n{user}"
     path = GOLDEN / f"{stage}.txt"
@@ -103,14 +104,14 @@ def test_rendered_prompt_matches_golden_file(stage):
     assert text == path.read_text(encoding="utf-8")
 
 
-def test_rendering_is_deterministic_so_the_ledger_can_serve_repeats():
+def test_rendering_is_deterministic_so_the_ledger_can_serve_repeats() -> None:
     task = DecomposeTask("q", "weather in Lyon", None, (WEATHER,))
     assert render_decompose(task) == render_decompose(task)
     other = DecomposeTask("q", "weather in Paris", None, (WEATHER,))
     assert render_decompose(task)[0] != render_decompose(other)[0]  # new text, new boundary
 
 
-def test_prompt_version_is_the_template_hash():
+def test_prompt_version_is_the_template_hash() -> None:
     import hashlib
 
     from toolex.resources import prompt_path
@@ -120,7 +121,7 @@ def test_prompt_version_is_the_template_hash():
         assert load_template(stage).version == f"{stage}-{hashlib.sha256(raw).hexdigest()[:12]}"
 
 
-def test_placeholders_must_match_exactly():
+def test_placeholders_must_match_exactly() -> None:
     with pytest.raises(KeyError, match="needs a value"):
         render("verify", boundary="B")
     with pytest.raises(KeyError, match="no placeholder"):
@@ -134,7 +135,7 @@ def test_placeholders_must_match_exactly():
         )
 
 
-def test_injected_instructions_stay_inside_the_fence():
+def test_injected_instructions_stay_inside_the_fence() -> None:
     system, user = CASES["verify"]
     fence = re.search(r"<<(DATA-[0-9a-f]{16}) BEGIN", user)
     assert fence, user  # every prompt fences its data
@@ -157,14 +158,14 @@ def test_injected_instructions_stay_inside_the_fence():
     assert user.count(f"<<{boundary} END CANDIDATE DOCUMENTATION>>") == 1
 
 
-def test_boundary_avoids_any_token_already_in_the_data():
+def test_boundary_avoids_any_token_already_in_the_data() -> None:
     b = boundary_for("abc")
     assert boundary_for("abc", f"text containing {b}") != b
     assert boundary_for("abc", avoid=["other text"]) == b  # avoided, not hashed
     assert boundary_for("abc", avoid=[f"a candidate quoting {b}"]) != b
 
 
-def test_verify_prompts_of_one_sub_query_and_reference_share_all_but_the_candidate():
+def test_verify_prompts_of_one_sub_query_and_reference_share_all_but_the_candidate() -> None:
     """Issue 28.4: the data marker is one per (sub-query, reference) and named in the user
     message, so a server's prompt cache reuses the system prompt for every verify call and
     everything up to the candidate's block for the candidates of one pair."""
@@ -185,7 +186,7 @@ def _outside_blocks(text: str) -> str:
     return re.sub(r"<<(DATA-[0-9a-f]{16}) BEGIN .*?<<\1 END [^>]*>>", "", text, flags=re.DOTALL)
 
 
-def test_a_skill_library_is_spoken_of_as_skills():
+def test_a_skill_library_is_spoken_of_as_skills() -> None:
     skill = dataclasses.replace(WEATHER, kind="skill")
     other = dataclasses.replace(FX, kind="skill")
     rendered = [
@@ -204,14 +205,14 @@ def test_a_skill_library_is_spoken_of_as_skills():
     assert "Reference skill 1:" in rendered[2][1]
 
 
-def test_mixed_kinds_name_both():
+def test_mixed_kinds_name_both() -> None:
     from toolex.judges.prompts import item_nouns
 
     assert item_nouns([]) == {"noun": "tool", "nouns": "tools"}
     assert item_nouns(["skill", "tool"]) == {"noun": "skill or tool", "nouns": "skills or tools"}
 
 
-def test_the_audit_sees_the_reference_combination_inside_data_blocks():
+def test_the_audit_sees_the_reference_combination_inside_data_blocks() -> None:
     system, user = CASES["audit"]
     assert "the same core operation as a reference tool counts as sufficient" in system
     assert "can produce the result the user wants" in system
@@ -234,7 +235,7 @@ def test_the_audit_sees_the_reference_combination_inside_data_blocks():
     assert "ignore the rules" in user and "ignore the rules" not in _outside_blocks(user)
 
 
-def test_an_audit_without_a_reference_says_so():
+def test_an_audit_without_a_reference_says_so() -> None:
     task = AuditTask("q/1", "weather", None, ("forecast",), (WEATHER,))
     _, user = render_audit(task)
     assert "Reference combination (0 in total):\n(not given" in user

@@ -16,12 +16,12 @@ SOCCER = ToolDoc(
 WEATHER = ToolDoc("weather_api::get_forecast", "get_forecast", "weather_api", {}, "")
 
 
-def test_an_item_id_that_is_a_dictionary_word_is_not_a_leak():
+def test_an_item_id_that_is_a_dictionary_word_is_not_a_leak() -> None:
     assert name_leak("search the web for cheap flights", "search", ["search"]) is None
     assert leaked_names("search the web for cheap flights", [SEARCH]) == []
 
 
-def test_identifiers_and_long_names_still_leak():
+def test_identifiers_and_long_names_still_leak() -> None:
     assert name_leak("call get_forecast for Lyon", WEATHER.item_id, ["get_forecast"]) == (
         "get_forecast"
     )
@@ -31,14 +31,14 @@ def test_identifiers_and_long_names_still_leak():
     assert leaked_names("use the get forecast endpoint", [WEATHER]) == ["get_forecast"]
 
 
-def test_a_name_the_request_uses_is_not_a_leak():
+def test_a_name_the_request_uses_is_not_a_leak() -> None:
     request = "With Soccer Sports Open Data, list today's matches and the weather in Lyon"
     phrase = "list matches from soccer sports open data"
     assert name_leak(phrase, SOCCER.item_id, [], [SOCCER.platform], request=request) is None
     assert leaked_names(phrase, [SOCCER], request) == []
 
 
-def test_the_decompose_stage_passes_another_slots_platform_the_query_names():
+def test_the_decompose_stage_passes_another_slots_platform_the_query_names() -> None:
     task = DecomposeTask(
         "q",
         "Find matches on Soccer Sports Open Data, then the forecast for the stadium's city",

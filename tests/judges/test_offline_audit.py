@@ -4,7 +4,7 @@ requirements and the loaded hand-offs; an unchanged slot is never the reason to 
 from __future__ import annotations
 
 from judges.docs import required, tool
-from toolex.judges.base import AuditTask, Handoff
+from toolex.judges.base import AuditTask, Handoff, ToolDoc
 from toolex.judges.offline_audit import audit
 
 LOGIN = tool(
@@ -55,22 +55,28 @@ SUBS = ("Log in the user", "List my orders")
 CHAIN = (Handoff(0, 1, "token"),)
 
 
-def task(tools, reference, handoffs=(), query="Log in and list my orders", subs=SUBS):
+def task(
+    tools: tuple[ToolDoc, ToolDoc] | tuple[ToolDoc],
+    reference: tuple[ToolDoc, ToolDoc] | tuple[ToolDoc],
+    handoffs: tuple[Handoff, ...] = (),
+    query: str = "Log in and list my orders",
+    subs: tuple[str] | tuple[str, str] = SUBS,
+) -> AuditTask:
     return AuditTask("q/1", query, None, subs, tuple(tools), tuple(reference), tuple(handoffs))
 
 
-def test_the_original_combination_is_valid_as_it_stands():
+def test_the_original_combination_is_valid_as_it_stands() -> None:
     v = audit(task((LOGIN, ORDERS), (LOGIN, ORDERS), CHAIN))
     assert v.accepted and v.reason == "the original combination: nothing replaced"
 
 
-def test_a_hand_off_split_across_platforms_is_rejected_with_the_value_named():
+def test_a_hand_off_split_across_platforms_is_rejected_with_the_value_named() -> None:
     v = audit(task((LOGIN, ORDERS_ELSEWHERE), (LOGIN, ORDERS), CHAIN))
     assert not v.accepted
     assert v.reason == "step 2 takes the token from step 1, but they now run on 'Shop' and 'Mall'"
 
 
-def test_replacing_both_ends_on_one_other_platform_holds_and_says_it_was_checked():
+def test_replacing_both_ends_on_one_other_platform_holds_and_says_it_was_checked() -> None:
     v = audit(task((LOGIN_ELSEWHERE, ORDERS_ELSEWHERE), (LOGIN, ORDERS), CHAIN))
     assert v.accepted
     assert v.reason == (
@@ -79,18 +85,18 @@ def test_replacing_both_ends_on_one_other_platform_holds_and_says_it_was_checked
     )
 
 
-def test_a_producer_that_documents_no_value_to_hand_over_breaks_the_chain():
+def test_a_producer_that_documents_no_value_to_hand_over_breaks_the_chain() -> None:
     v = audit(task((LOGIN_NO_TOKEN, ORDERS), (LOGIN, ORDERS), CHAIN))
     assert not v.accepted
     assert v.reason == "step 1 (Hub::login) documents no 'token' to hand to step 2"
 
 
-def test_without_loaded_hand_offs_nothing_is_claimed_about_them():
+def test_without_loaded_hand_offs_nothing_is_claimed_about_them() -> None:
     v = audit(task((LOGIN, ORDERS_ELSEWHERE), (LOGIN, ORDERS)))
     assert v.accepted and v.reason.endswith("no explicit hand-off touches a replaced step")
 
 
-def test_a_named_requirement_only_the_original_covers_is_lost():
+def test_a_named_requirement_only_the_original_covers_is_lost() -> None:
     one = ("Get the weather forecast for Paris",)
     query = "What is the weather in Paris tomorrow?"
     lost = audit(task((WEATHER_ANY,), (WEATHER_PARIS,), query=query, subs=one))
@@ -141,11 +147,11 @@ PREMIER_ONLY = tool(
 )
 
 
-def one_step(query, tools, reference):
+def one_step(query: str, tools: tuple[ToolDoc], reference: tuple[ToolDoc]) -> AuditTask:
     return AuditTask("q/1", query, None, (query,), tuple(tools), tuple(reference), ())
 
 
-def test_a_name_the_reference_gives_only_as_an_example_is_no_requirement():
+def test_a_name_the_reference_gives_only_as_an_example_is_no_requirement() -> None:
     query = "Show me the standings of the Premier League"
     assert audit(one_step(query, (TABLE,), (STANDINGS,))).accepted  # "e.g., Premier League"
     assert audit(one_step("Standings of Serie A", (TABLE,), (STANDINGS,))).accepted  # a default
@@ -153,7 +159,7 @@ def test_a_name_the_reference_gives_only_as_an_example_is_no_requirement():
     assert not lost.accepted and lost.reason.endswith("covers: Premier League")
 
 
-def test_an_argument_s_example_value_and_example_code_are_no_requirement():
+def test_an_argument_s_example_value_and_example_code_are_no_requirement() -> None:
     german = tool(
         "hf::zero-shot-de",
         "German zero-shot classification",
@@ -185,7 +191,7 @@ ROUTES_ELSEWHERE = tool(
 )
 
 
-def test_the_same_substitution_gets_the_same_verdict_whatever_the_case():
+def test_the_same_substitution_gets_the_same_verdict_whatever_the_case() -> None:
     verdicts = [
         audit(one_step(q, (ROUTES_ELSEWHERE,), (ROUTES,)))
         for q in (

@@ -13,13 +13,13 @@ from toolex.judges.operations import (
 )
 
 
-def test_verbs_come_from_the_name_and_the_description_gerunds_included():
+def test_verbs_come_from_the_name_and_the_description_gerunds_included() -> None:
     closing = tool("a", "get_closing_parenthesis", "Returns the closing parenthesis.")
     assert verbs(closing) == {"close"}
     assert verbs(tool("b", "Weather", "Fetches the weather of a city.")) == {"fetch"}
 
 
-def test_inverse_operations_conflict_whichever_side_is_which():
+def test_inverse_operations_conflict_whichever_side_is_which() -> None:
     create = tool("c", "createUser", "Create a user account.")
     delete = tool("d", "deleteUser", "Delete a user account.")
     assert "opposite operations" in (direction_conflict(create, delete) or "")
@@ -32,7 +32,7 @@ def test_inverse_operations_conflict_whichever_side_is_which():
     assert direction_conflict(other, delete) is None
 
 
-def test_a_conversion_the_other_way_round_or_to_another_target_conflicts():
+def test_a_conversion_the_other_way_round_or_to_another_target_conflicts() -> None:
     assert conversion(tool("a", "date_to_time", "")) == ("date", "time")
     assert conversion(tool("b", "get_city_from_zipcode", "")) == ("zipcode", "city")
     reverse = direction_conflict(tool("b", "time_to_date", ""), tool("a", "date_to_time", ""))
@@ -46,7 +46,7 @@ def test_a_conversion_the_other_way_round_or_to_another_target_conflicts():
     assert direction_conflict(by_city, by_coordinates) is None
 
 
-def test_a_translation_model_the_other_way_round_conflicts():
+def test_a_translation_model_the_other_way_round_conflicts() -> None:
     fr_en = tool("a", "Helsinki-NLP/opus-mt-fr-en", "Translation model.")
     en_fr = tool("b", "Helsinki-NLP/opus-mt-en-fr", "Translation model.")
     assert language_pair(fr_en) == ("fr", "en")
@@ -54,7 +54,7 @@ def test_a_translation_model_the_other_way_round_conflicts():
     assert direction_conflict(fr_en, tool("c", "opus-mt-fr-en-big", "Translation.")) is None
 
 
-def test_two_endpoints_of_one_provider_naming_two_operations_conflict():
+def test_two_endpoints_of_one_provider_naming_two_operations_conflict() -> None:
     gen, count = tool("g", "generate_primes", "Primes in a range."), tool("c", "count_primes")
     assert "'generate'" in (sibling_operation_conflict(count, gen) or "")
     bank = "API-Bank"
@@ -78,7 +78,7 @@ def test_two_endpoints_of_one_provider_naming_two_operations_conflict():
     )
 
 
-def test_a_classifier_never_stands_in_for_a_regression_model():
+def test_a_classifier_never_stands_in_for_a_regression_model() -> None:
     card = {"api_call": "joblib.load('model.joblib')"}
     clf = tool(
         "c",

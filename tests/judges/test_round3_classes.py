@@ -20,7 +20,9 @@ def listing(platform: str, name: str, description: str = " ", **doc: Any) -> Too
     return ToolDoc(f"{platform}::{name}", name, platform, d, render_doc(d, platform=platform))
 
 
-def function(item: str, name: str, description: str, platform: str | None = None, **params: str):
+def function(
+    item: str, name: str, description: str, platform: str | None = None, **params: str
+) -> ToolDoc:
     """A generated library's function: parameters with a description and a default each."""
     d = {"description": description, "name": name,
          "parameters": {k: {"default": "", "description": v, "type": "str"}
@@ -47,7 +49,7 @@ def first(step: str, cand: ToolDoc, ref: ToolDoc, request: str = "") -> str:
 # -- point 6: a platform the request names ------------------------------------------------------
 
 
-def test_a_long_platform_name_the_request_writes_out_stays_on_that_platform():
+def test_a_long_platform_name_the_request_writes_out_stays_on_that_platform() -> None:
     ref = listing("Registro Mercantil Andino Company Lookup API", "Company By Name",
                   "Return company data", required_parameters=req("name"))  # fmt: skip
     country = [{"default": "be", "description": "ISO2 country code", "name": "countryCode",
@@ -63,7 +65,7 @@ def test_a_long_platform_name_the_request_writes_out_stays_on_that_platform():
     assert "'Registro Mercantil Andino Company Lookup'" in why
 
 
-def test_a_one_word_platform_named_as_the_tool_stays_on_it_and_one_brand_travels():
+def test_a_one_word_platform_named_as_the_tool_stays_on_it_and_one_brand_travels() -> None:
     ref = listing("Polyglot", "Get Languages", "Get all supported languages")
     cand = listing("Contoso Polyglot Text", "Languages", "Gets the languages supported")
     request = "I want the languages supported by the Polyglot tool."
@@ -76,7 +78,7 @@ def test_a_one_word_platform_named_as_the_tool_stays_on_it_and_one_brand_travels
     assert not first("Search the web for studies", web, own, "Use the Searchly API to search")
 
 
-def test_autocomplete_of_one_providers_catalogue_read_off_the_description_does_not_travel():
+def test_autocomplete_of_one_providers_catalogue_read_off_the_description_does_not_travel() -> None:
     ref = function("fn_23", "auto_complete",
                    "Fetch auto-complete suggestions for a given query using the Homestore API.",
                    "Homestore", query="The term for which suggestions are needed.")  # fmt: skip
@@ -88,7 +90,7 @@ def test_autocomplete_of_one_providers_catalogue_read_off_the_description_does_n
     assert "brokerline investments" in why
 
 
-def test_an_id_is_tied_to_the_provider_its_description_names():
+def test_an_id_is_tied_to_the_provider_its_description_names() -> None:
     ref = function("fn_1481", "match",
                    "Fetch the information of a tennis match by its ID from the Courtside Live "
                    "API.", "Courtside Live",
@@ -109,7 +111,7 @@ def test_an_id_is_tied_to_the_provider_its_description_names():
 # -- point 1: the same act, the same way round ---------------------------------------------------
 
 
-def test_a_reversed_language_pair_with_a_dialect_code_is_another_direction():
+def test_a_reversed_language_pair_with_a_dialect_code_is_another_direction() -> None:
     ref = card(
         "hf_782", "xm_transformer_unity_en-hk", "Speech-to-speech translation: English-Hokkien."
     )
@@ -124,7 +126,7 @@ def test_a_reversed_language_pair_with_a_dialect_code_is_another_direction():
 # -- point 2: the outputs the step asks for -----------------------------------------------------
 
 
-def test_a_yes_no_check_is_not_a_fetch_of_details():
+def test_a_yes_no_check_is_not_a_fetch_of_details() -> None:
     ref = listing("Chat Validator", "Is a business?",
                   "Returns `true` if the number is a business account, or `false` if it's not.",
                   required_parameters=req("phone"),
@@ -142,7 +144,7 @@ def test_a_yes_no_check_is_not_a_fetch_of_details():
     )
 
 
-def test_a_candidate_given_what_the_step_asks_for_returns_something_else():
+def test_a_candidate_given_what_the_step_asks_for_returns_something_else() -> None:
     ref = listing("IP Echo", "Get IP", "Get user's IP")
     cand = listing("Placefinder", "Get place by my IP", "Returns the place related to the IP.")
     assert first("Retrieve their IP address", cand, ref) == (
@@ -150,7 +152,7 @@ def test_a_candidate_given_what_the_step_asks_for_returns_something_else():
     )
 
 
-def test_a_thin_description_does_not_show_the_output_the_reference_says_it_gives():
+def test_a_thin_description_does_not_show_the_output_the_reference_says_it_gives() -> None:
     ref = function("fn_2639", "ip_address_lookup",
                    "Retrieves geolocation data for a given IP address using the hub service.",
                    ip="The IP address to look up.")  # fmt: skip
@@ -166,7 +168,7 @@ def test_a_thin_description_does_not_show_the_output_the_reference_says_it_gives
 # -- point 4: the same granularity --------------------------------------------------------------
 
 
-def test_listing_every_record_is_not_reading_one_by_its_id():
+def test_listing_every_record_is_not_reading_one_by_its_id() -> None:
     ref = listing("Coderun", "Get Languages", "Get active languages.",
                   template_response={"id": "int", "name": "str"})  # fmt: skip
     cand = listing("Coderun", "Get a Language", "Get a language.", required_parameters=req("id"))
@@ -178,7 +180,7 @@ def test_listing_every_record_is_not_reading_one_by_its_id():
 # -- point 5: the request's constraints survive -------------------------------------------------
 
 
-def test_siblings_a_number_apart_both_asked_are_not_one_another():
+def test_siblings_a_number_apart_both_asked_are_not_one_another() -> None:
     response = {"bet": "str", "betQuote": "float", "countryName": "str", "leagueName": "str"}
     ref = listing("Tipster", "Best Sign 1", "Today's best 1 sign", template_response=response)
     cand = listing("Tipster", "Best Sign 2", "Today's best 2 sign", template_response=response)
@@ -190,7 +192,7 @@ def test_siblings_a_number_apart_both_asked_are_not_one_another():
     assert not first("Get the country name, league name, bet", cand, ref, "Best tips today")
 
 
-def test_a_free_text_search_is_not_a_category_filter():
+def test_a_free_text_search_is_not_a_category_filter() -> None:
     ref = function("fn_3021", "jokes_search", "Conducts a free text search for jokes.",
                    query="The search term used to filter jokes.")  # fmt: skip
     cand = function("fn_1547", "jokes", "Fetches jokes, optionally filtered by category.",
@@ -205,7 +207,7 @@ def test_a_free_text_search_is_not_a_category_filter():
     assert not first('Search the definition of the word "plethora"', word, dictionary)
 
 
-def test_a_currency_the_step_gives_needs_a_parameter_of_the_candidate():
+def test_a_currency_the_step_gives_needs_a_parameter_of_the_candidate() -> None:
     ref = function("fn_2477", "item_detail_2", "Fetch detailed information for a shop item.",
                    itemid="The product ID.", currency="The currency to display the price in.",
                    locale="The language of the content.")  # fmt: skip

@@ -47,7 +47,7 @@ def passes(rule: Any, step: str, cand: ToolDoc, ref: ToolDoc, request: str = "")
 # -- another value of the same slot --------------------------------------------------------------
 
 
-def test_a_policy_for_another_environment_is_another_model():
+def test_a_policy_for_another_environment_is_another_model() -> None:
     ref = card("m1", "dt-walker-medium", "Decision model trained on trajectories sampled from the "
                "Gym Walker environment.", "Reinforcement learning")  # fmt: skip
     cand = card("m2", "lab/dt-crawler-expert", "Decision model trained on trajectories sampled "
@@ -63,7 +63,7 @@ def test_a_policy_for_another_environment_is_another_model():
     assert passes(specifics.environment, step, kept, ref)
 
 
-def test_another_language_pair_of_one_translation_family_is_not_the_pair_asked():
+def test_another_language_pair_of_one_translation_family_is_not_the_pair_asked() -> None:
     ref = card("s1", "speechmt_ro_en", "Speech translation from Romanian to English.",
                "speech-to-speech-translation")  # fmt: skip
     cand = card("s2", "speechmt_en_fr", "Speech translation from English to French.",
@@ -77,7 +77,7 @@ def test_another_language_pair_of_one_translation_family_is_not_the_pair_asked()
     assert not first("Translate Romanian speech for an English-speaking friend", kept, ref)
 
 
-def test_a_model_limited_to_a_field_the_step_never_names_is_narrower():
+def test_a_model_limited_to_a_field_the_step_never_names_is_narrower() -> None:
     ref = card("n1", "bert-ner-uncased", "A model for named entity recognition: person names, "
                "locations and organizations.", "Named Entity Recognition")  # fmt: skip
     cand = card("n2", "lab/clinical-ner-all", "A named entity recognition model trained to "
@@ -101,7 +101,7 @@ def test_a_model_limited_to_a_field_the_step_never_names_is_narrower():
 # -- another property of the same object, an inverse lookup ---------------------------------------
 
 
-def test_a_check_of_one_property_is_not_a_check_or_fetch_of_another():
+def test_a_check_of_one_property_is_not_a_check_or_fetch_of_another() -> None:
     ref = function("d1", "domain", "Checks if a given domain is disposable using the Maildesk API.",
                    domain="The domain to check for disposability.")  # fmt: skip
     cand = function("d2", "domain_check", "Checks the availability status of domains.",
@@ -115,7 +115,7 @@ def test_a_check_of_one_property_is_not_a_check_or_fetch_of_another():
     assert passes(specifics.checked_property, "Is 'example.com' disposable?", kept, ref)
 
 
-def test_the_id_the_reference_is_given_is_not_what_it_opens():
+def test_the_id_the_reference_is_given_is_not_what_it_opens() -> None:
     ref = function("u1", "get_user_info_by_user_id", "Fetch a user's information by user ID.",
                    is_id="The user ID.")  # fmt: skip
     cand = function("u2", "get_user_id_by_username", "Fetch the user ID of a username.",
@@ -131,7 +131,7 @@ def test_the_id_the_reference_is_given_is_not_what_it_opens():
 # -- fewer outputs ---------------------------------------------------------------------------------
 
 
-def test_a_conversion_into_one_of_the_forms_asked_gives_fewer_outputs():
+def test_a_conversion_into_one_of_the_forms_asked_gives_fewer_outputs() -> None:
     ref = function("c1", "convert_hsl", "Converts an HSL color code to other codes such as Hex, "
                    "RGB and CMYK.", h="Hue.", s="Saturation.", l="Lightness.")  # fmt: skip
     cand = function("c2", "hsl_to_hex", "Converts an HSL color code to its HEX code.",
@@ -146,7 +146,7 @@ def test_a_conversion_into_one_of_the_forms_asked_gives_fewer_outputs():
     assert passes(specifics.listed_targets, step, kept, ref)
 
 
-def test_true_or_false_only_is_not_the_information_asked():
+def test_true_or_false_only_is_not_the_information_asked() -> None:
     says = "This endpoint returns the domain information."
     ref = listing("Domainfacts", "Check domain info", says,
                   required_parameters=[{"name": "domain", "type": "STRING"}])  # fmt: skip
@@ -160,7 +160,7 @@ def test_true_or_false_only_is_not_the_information_asked():
     assert passes(specifics.booleans_only, "Is the domain available?", cand, ref)
 
 
-def test_a_thin_endpoint_of_another_category_shows_nothing_of_the_act():
+def test_a_thin_endpoint_of_another_category_shows_nothing_of_the_act() -> None:
     ref = listing("Searchfront", "Web Search", "This endpoint is used for web searches",
                   category_name="Search", template_response={"items": "list"},
                   required_parameters=[{"name": "q", "type": "STRING"}])  # fmt: skip
@@ -179,7 +179,7 @@ def test_a_thin_endpoint_of_another_category_shows_nothing_of_the_act():
 # -- narrower scope written in the candidate -----------------------------------------------------
 
 
-def test_a_kind_outside_the_candidates_enumerated_kinds_is_not_served():
+def test_a_kind_outside_the_candidates_enumerated_kinds_is_not_served() -> None:
     ref = function("h1", "by_location", "Searches for homeless shelters near coordinates.",
                    lat="Latitude.", lng="Longitude.", radius="Radius in miles.")  # fmt: skip
     cand = function("h2", "get_locations", "Fetches locations within a radius of coordinates.",
@@ -193,7 +193,7 @@ def test_a_kind_outside_the_candidates_enumerated_kinds_is_not_served():
     assert passes(specifics.enumerated_kinds, stops, cand, ref)
 
 
-def test_a_tier_sibling_without_what_the_step_asks_is_another_endpoint():
+def test_a_tier_sibling_without_what_the_step_asks_is_another_endpoint() -> None:
     ref = listing(
         "Mailharvest",
         "dashboard_pro_access",
@@ -212,7 +212,7 @@ def test_a_tier_sibling_without_what_the_step_asks_is_another_endpoint():
 # -- a provider the request names ------------------------------------------------------------------
 
 
-def test_a_provider_the_request_names_must_be_the_candidates():
+def test_a_provider_the_request_names_must_be_the_candidates() -> None:
     ref = function("a1", "auto_complete", "Fetch auto-complete suggestions for a query using the "
                    "Homestore API.", query="The term.")  # fmt: skip
     cand = function("a2", "auto_complete_deprecating", "Fetch auto-complete suggestions for a "

@@ -9,6 +9,8 @@ candidate, or a behaviour its documentation states."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from judges.test_round4_classes import card, first, function, passes
 from toolex.judges import roles, specifics
 from toolex.judges.step import step_of
@@ -21,7 +23,7 @@ BADGE = function("b1", "make_badge", "Generate a badge image with the Badgery AP
                  caption="Caption printed under the badge.")  # fmt: skip
 
 
-def test_a_colour_the_step_asks_needs_a_colour_parameter():
+def test_a_colour_the_step_asks_needs_a_colour_parameter() -> None:
     cand = function("b2", "badge_image", "Generates a badge image of a given size for a link.",
                     size="The size of the image. Default is 5.",
                     link="The link to encode.")  # fmt: skip
@@ -42,7 +44,7 @@ TOWNS = function("t1", "get_towns", "Fetches the towns within a region of a coun
                  region_code="The code of the region whose towns to list.")  # fmt: skip
 
 
-def test_a_region_the_step_names_needs_a_region_parameter():
+def test_a_region_the_step_names_needs_a_region_parameter() -> None:
     cand = function("t2", "town_data", "Fetches a list of towns.",
                     count="The number of towns to return.")  # fmt: skip
     step = "Which towns are in the region of Upper Valley in Nordland"
@@ -59,7 +61,7 @@ RIDDLES = function("r1", "v1_riddles", "Fetches a set number of riddles from the
                    limit="How many riddles to return, 1 to 30.")  # fmt: skip
 
 
-def test_a_count_the_step_asks_needs_a_count_parameter():
+def test_a_count_the_step_asks_needs_a_count_parameter() -> None:
     cand = function("r2", "riddles", "Fetches riddles, optionally filtered by category.",
                     category="Category to filter riddles by.")  # fmt: skip
     assert first("Get 7 riddles from the API", cand, RIDDLES) == (
@@ -72,7 +74,7 @@ def test_a_count_the_step_asks_needs_a_count_parameter():
     assert passes(roles.uncovered_role, "Get riddles within 7 miles", cand, RIDDLES)
 
 
-def test_the_references_own_default_is_no_constraint():
+def test_the_references_own_default_is_no_constraint() -> None:
     ref = function("s1", "balance_statement", "Retrieves the balance statement of a company.",
                    symbol="Ticker of the company.",
                    language="Results' language, an ISO 639-1 code. Default is 'en'.")  # fmt: skip
@@ -84,7 +86,7 @@ def test_the_references_own_default_is_no_constraint():
     )
 
 
-def test_a_precision_the_reference_documents_needs_the_same_behaviour():
+def test_a_precision_the_reference_documents_needs_the_same_behaviour() -> None:
     ref = function("p1", "round_to_three", "Takes a float and rounds it to three decimal places.")
     cand = function("p2", "number_to_text", "Writes a number out as text.")
     why = roles.uncovered_role(
@@ -101,7 +103,7 @@ def test_a_precision_the_reference_documents_needs_the_same_behaviour():
 # -- another act on the same object ------------------------------------------------------------
 
 
-def test_detecting_the_language_is_not_translating():
+def test_detecting_the_language_is_not_translating() -> None:
     ref = function("l1", "translate", "Translates input text from one language to another.",
                    text="The text to translate.", tolang="The target language code.")  # fmt: skip
     cand = function("l2", "language_detection", "Detects the language of a given text.",
@@ -118,7 +120,7 @@ def test_detecting_the_language_is_not_translating():
 # -- a checkpoint's fine-tune ------------------------------------------------------------------
 
 
-def test_the_pretrained_base_is_not_the_task_fine_tune_the_step_asks():
+def test_the_pretrained_base_is_not_the_task_fine_tune_the_step_asks() -> None:
     ref = card("c1", "pixparse-chartqa-base", "Image-to-text model fine-tuned to answer "
                "questions about charts.", "Visual question answering")  # fmt: skip
     cand = card("c2", "pixparse-base", "Image-to-text model pretrained on screenshots.",
@@ -135,7 +137,7 @@ def test_the_pretrained_base_is_not_the_task_fine_tune_the_step_asks():
     assert passes(specifics.fine_tune, "Describe a screenshot in words", cand, ref)
 
 
-def test_the_bulk_reader_agrees_with_the_per_pair_reader_on_every_class():
+def test_the_bulk_reader_agrees_with_the_per_pair_reader_on_every_class() -> None:
     """The bulk path (toolex.judges.evidence_bulk) reads the same points off the same pairs,
     right answers and false accepts alike (a fixed embedding: only the points are compared)."""
     import numpy as np
@@ -144,7 +146,7 @@ def test_the_bulk_reader_agrees_with_the_per_pair_reader_on_every_class():
     from toolex.judges.evidence import EvidenceReader
     from toolex.judges.evidence_bulk import read_many
 
-    def embed(texts):  # a deterministic unit vector per text
+    def embed(texts: Sequence[str]) -> np.ndarray:  # a deterministic unit vector per text
         rows = [np.random.default_rng(sum(map(ord, t))).normal(size=8) for t in texts]
         return np.array([r / np.linalg.norm(r) for r in rows])
 

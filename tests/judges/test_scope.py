@@ -15,7 +15,7 @@ from toolex.judges.scope import (
 from toolex.judges.step import step_of
 
 
-def test_named_terms_are_names_as_users_write_them():
+def test_named_terms_are_names_as_users_write_them() -> None:
     text = (
         "How many followers does the 'DAILY OVRLL 0822202140642' API have on Kick.com and Twitter?"
     )
@@ -26,7 +26,7 @@ def test_named_terms_are_names_as_users_write_them():
     assert named_terms("Find similar movies. I like them.") == []
 
 
-def test_a_platform_the_step_names_that_only_the_reference_serves_rules_out_the_candidate():
+def test_a_platform_the_step_names_that_only_the_reference_serves_rules_out_the_candidate() -> None:
     ref = tool("r", "Followers", "Get the followers of a user.", "Twitter")
     other = tool("o", "Followers", "Get the followers of an artist.", "Spotify")
     why = scope_missing(
@@ -55,7 +55,7 @@ def test_a_platform_the_step_names_that_only_the_reference_serves_rules_out_the_
     assert scope_missing(("followers", "my followers on Twitter"), generic, ref) is None
 
 
-def test_a_distinctive_word_of_the_references_platform_counts_when_the_step_uses_it():
+def test_a_distinctive_word_of_the_references_platform_counts_when_the_step_uses_it() -> None:
     rugby = tool("r", "PreMatchForm", "Pre-match form of a match.", "RugbyAPI2")
     cricket = tool("c", "PreMatchForm", "Pre-match form of a match.", "CricketAPI2")
     step = step_of("Get the pre-match form of the rugby match", "")
@@ -69,7 +69,7 @@ def test_a_distinctive_word_of_the_references_platform_counts_when_the_step_uses
     assert platform_subject(step, films, movies) is None
 
 
-def test_siblings_differ_in_a_qualifier_the_other_never_documents():
+def test_siblings_differ_in_a_qualifier_the_other_never_documents() -> None:
     c = tool("a", "C Code Compiler Versions", "Versions of the C compiler.")
     csharp = tool("b", "C# Code Compiler Versions", "Versions of the C# compiler.")
     assert "siblings" in (qualifier_conflict(csharp, c) or "")
@@ -87,19 +87,19 @@ def test_siblings_differ_in_a_qualifier_the_other_never_documents():
     assert qualifier_conflict(kitti, nyu) is None
 
 
-def test_objects_are_what_a_name_acts_on_or_a_model_cards_task():
+def test_objects_are_what_a_name_acts_on_or_a_model_cards_task() -> None:
     assert objects(tool("a", "Generate QR Code", "")) == {"qr", "code"}
     card = tool("b", "openai/whisper-tiny", "", functionality="Automatic Speech Recognition")
     assert objects(card) == {"automatic", "speech", "recognition"}
 
 
-def test_a_run_of_capitals_ends_with_its_sentence():
+def test_a_run_of_capitals_ends_with_its_sentence() -> None:
     terms = named_terms("Check the DAILY OVRLL 0822202130837 API. Please tell me if it works.")
     assert "DAILY OVRLL 0822202130837 API" in terms
     assert not any("Please" in t for t in terms)
 
 
-def test_the_requests_country_of_the_reference_rules_out_a_copy_for_another_country():
+def test_the_requests_country_of_the_reference_rules_out_a_copy_for_another_country() -> None:
     params = {"optional_parameters": [{"name": "region"}, {"name": "city"}]}
     ref = tool("u", "Facilities Lookup", "Facilities in Uganda.", "Uganda API", **params)
     other = tool("s", "Facilities Lookup", "Facilities in Senegal.", "Senegal API", **params)
@@ -110,7 +110,7 @@ def test_the_requests_country_of_the_reference_rules_out_a_copy_for_another_coun
     assert other_platform(("List research centers", "Find research centers."), other, ref) is None
 
 
-def test_a_narrower_endpoint_of_the_same_provider_is_another_tool_unless_the_step_asks_it():
+def test_a_narrower_endpoint_of_the_same_provider_is_another_tool_unless_the_step_asks_it() -> None:
     plain = tool("p", "Get Epic Free Games", "The free games now.", "Epic Free Games")
     soon = tool("s", "Get Epic Free Games Coming Soon", "Free games to come.", "Epic Free Games")
     why = narrower_sibling(("Suggest some free games", "We host a party."), soon, plain)

@@ -6,28 +6,29 @@ fact from two providers, kilometres and miles) fail none."""
 from __future__ import annotations
 
 from judges.docs import required, tool
+from toolex.judges.base import ToolDoc
 from toolex.judges.checks import POINTS, findings
 from toolex.judges.heuristic import HeuristicJudge
 
 
-def failed(step, cand, ref, request=""):
+def failed(step: str, cand: ToolDoc, ref: ToolDoc, request: str = "") -> list[str]:
     """The points ``cand`` fails for ``ref`` on ``step`` (every one of them)."""
     return [f.point for f in findings(step, cand, ref, request or step, every=True)]
 
 
-def reason(step, cand, ref, request=""):
+def reason(step: str, cand: ToolDoc, ref: ToolDoc, request: str = "") -> str:
     [first, *_] = findings(step, cand, ref, request or step) or [None]
     return str(first) if first else ""
 
 
-def test_the_points_are_the_six_of_the_issue_in_its_order():
+def test_the_points_are_the_six_of_the_issue_in_its_order() -> None:
     assert POINTS == ("operation", "outputs", "inputs", "scope", "constraints", "platform")
 
 
 # -- 1. operation and direction ----------------------------------------------------------------
 
 
-def test_check_in_is_not_check_out():
+def test_check_in_is_not_check_out() -> None:
     booking = {"required_parameters": required("guest_name", "room_type")}
     check_in = tool("h::in", "hotel_check_in", "Checks a guest in.", "Hotels", **booking)
     check_out = tool("g::out", "hotel_check_out", "Checks a guest out.", "Inns", **booking)
@@ -38,7 +39,7 @@ def test_check_in_is_not_check_out():
     )
 
 
-def test_creating_a_dns_record_is_not_checking_one():
+def test_creating_a_dns_record_is_not_checking_one() -> None:
     create = tool(
         "d::create",
         "create_dns_record",
@@ -58,7 +59,7 @@ def test_creating_a_dns_record_is_not_checking_one():
     assert reason(step, check, create).startswith("operation: another act")
 
 
-def test_installing_recording_and_measuring_are_not_checking_or_calculating():
+def test_installing_recording_and_measuring_are_not_checking_or_calculating() -> None:
     pairs = [
         ("installUpdate", "Install a software update.", "checkUpdate", "Check for an update."),
         ("checkVitals", "Check a patient's vitals.", "recordVitals", "Record vital signs."),
@@ -98,7 +99,7 @@ FILM_DETAILS = tool(
 )
 
 
-def test_film_details_without_actors_and_plot_do_not_answer_a_step_asking_them():
+def test_film_details_without_actors_and_plot_do_not_answer_a_step_asking_them() -> None:
     step = "Get the actors and the plot of the film Inception"
     assert failed(step, FILM_DETAILS, FILM_INFO) == ["outputs"]
     assert reason(step, FILM_DETAILS, FILM_INFO) == (
@@ -110,7 +111,7 @@ def test_film_details_without_actors_and_plot_do_not_answer_a_step_asking_them()
     assert failed("Get the genre of the film Inception", FILM_INFO, FILM_DETAILS) == ["outputs"]
 
 
-def test_one_countrys_trade_totals_are_not_the_trade_between_two_countries():
+def test_one_countrys_trade_totals_are_not_the_trade_between_two_countries() -> None:
     bilateral = tool(
         "t::bilateral",
         "bilateral_trade",
@@ -133,7 +134,7 @@ def test_one_countrys_trade_totals_are_not_the_trade_between_two_countries():
 # -- 3. inputs the request gives ---------------------------------------------------------------
 
 
-def test_a_search_that_requires_a_location_the_request_never_gives():
+def test_a_search_that_requires_a_location_the_request_never_gives() -> None:
     ref = tool(
         "r::find",
         "search_records",
@@ -153,7 +154,7 @@ def test_a_search_that_requires_a_location_the_request_never_gives():
     assert "'location'" in reason(step, cand, ref)
 
 
-def test_a_room_number_is_not_filled_by_a_room_type():
+def test_a_room_number_is_not_filled_by_a_room_type() -> None:
     check_in = tool(
         "a::checkIn",
         "checkIn",
@@ -174,7 +175,7 @@ def test_a_room_number_is_not_filled_by_a_room_type():
 # -- 4. scope and entity -----------------------------------------------------------------------
 
 
-def test_the_national_average_is_not_one_states():
+def test_the_national_average_is_not_one_states() -> None:
     national = tool("g::us", "/us", "National average gas price in the US.", "Gas Prices")
     state = tool("g::us/ca", "/us/ca", "Average gas price in one state.", "Gas Prices")
     step = "Get the national average gas price"
@@ -182,7 +183,7 @@ def test_the_national_average_is_not_one_states():
     assert "'us/ca'" in reason(step, state, national) or "scope" in failed(step, state, national)
 
 
-def test_a_road_vehicle_by_vin_is_not_a_launch_vehicle():
+def test_a_road_vehicle_by_vin_is_not_a_launch_vehicle() -> None:
     road = tool(
         "v::vin",
         "getVehicleInfo",
@@ -204,7 +205,7 @@ def test_a_road_vehicle_by_vin_is_not_a_launch_vehicle():
     )
 
 
-def test_a_tool_for_another_country_does_not_serve_the_requests_place():
+def test_a_tool_for_another_country_does_not_serve_the_requests_place() -> None:
     egypt = tool(
         "e::geo",
         "Geocode",
@@ -228,7 +229,7 @@ def test_a_tool_for_another_country_does_not_serve_the_requests_place():
 # -- 5. the request's constraints survive ------------------------------------------------------
 
 
-def test_routes_by_airline_need_a_candidate_that_takes_the_airline():
+def test_routes_by_airline_need_a_candidate_that_takes_the_airline() -> None:
     by_airline = tool(
         "f::routes_airline",
         "airport_routes_by_airline",
@@ -250,7 +251,7 @@ def test_routes_by_airline_need_a_candidate_that_takes_the_airline():
     )
 
 
-def test_a_number_the_step_names_must_be_the_candidates_too():
+def test_a_number_the_step_names_must_be_the_candidates_too() -> None:
     u54 = tool("k::54", "get_u_54_athlete_ranking", "Ranking of the under-54 kg class.")
     u58 = tool("k::58", "get_u_58_athlete_ranking", "Ranking of the under-58 kg class.")
     step = "Fetch the global under-54 Taekwondo athlete ranking"
@@ -260,7 +261,7 @@ def test_a_number_the_step_names_must_be_the_candidates_too():
 # -- 6. platform-bound operations stay on their platform ---------------------------------------
 
 
-def test_one_shops_categories_are_not_anothers():
+def test_one_shops_categories_are_not_anothers() -> None:
     shop = tool("s::cats", "Get Categories", "Categories of our shop.", "Shop One")
     recipes = tool(
         "r::cats",
@@ -274,7 +275,7 @@ def test_one_shops_categories_are_not_anothers():
     assert "own records ('categories')" in reason(step, recipes, shop)
 
 
-def test_a_service_reports_its_own_health_only():
+def test_a_service_reports_its_own_health_only() -> None:
     mine = tool("a::health", "/health", "API health information.", "QR Service")
     theirs = tool("b::health", "Health", "Get the API's health.", "Parcel Tracking")
     step = "Check the health status of the QR code service"
@@ -284,7 +285,7 @@ def test_a_service_reports_its_own_health_only():
 # -- the right answers it must keep --------------------------------------------------------------
 
 
-def test_the_same_endpoint_under_two_provider_names_is_kept():
+def test_the_same_endpoint_under_two_provider_names_is_kept() -> None:
     doc = {
         "required_parameters": required("category", "limit", "skip"),
         "template_response": {"products": "list", "summary": {"count": "int"}},
@@ -295,7 +296,7 @@ def test_the_same_endpoint_under_two_provider_names_is_kept():
     assert failed(step, two, one) == []
 
 
-def test_one_weather_fact_from_two_providers_is_kept():
+def test_one_weather_fact_from_two_providers_is_kept() -> None:
     owm = tool(
         "w1::forecast",
         "Weather Forecast",
@@ -319,7 +320,7 @@ def test_one_weather_fact_from_two_providers_is_kept():
     assert failed(step, owm, other) == []
 
 
-def test_kilometres_and_miles_are_one_output():
+def test_kilometres_and_miles_are_one_output() -> None:
     km = tool(
         "d1::km",
         "distance_km",
@@ -340,7 +341,7 @@ def test_kilometres_and_miles_are_one_output():
     assert failed(step, miles, km) == []
 
 
-def test_a_verdict_names_the_point_that_failed():
+def test_a_verdict_names_the_point_that_failed() -> None:
     v = HeuristicJudge().judge_pair(
         "Get the actors and the plot of the film Inception", FILM_DETAILS, FILM_INFO
     )

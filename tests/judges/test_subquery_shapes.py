@@ -6,18 +6,23 @@ keeps its own step's values; the three counts are those benchmarks/subquery_qual
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 from judges.docs import required, tool
 from judges.library_shapes import decomposed, generated, plugins, rapidapi_beir
-from toolex.judges.base import SubQuery
+from toolex.judges.base import DecomposeTask, SubQuery
 from toolex.judges.step_faults import faults
 from toolex.judges.step_text import leak
 from toolex.store import Store
 
 
 @pytest.fixture(scope="module")
-def libraries(tmp_path_factory):
+def libraries(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[dict[str, dict[str, tuple[DecomposeTask, list[SubQuery]]]]]:
     root = tmp_path_factory.mktemp("shapes")
     with Store.open(str(root / "shapes.duckdb")) as store:
         out = {}
@@ -28,7 +33,9 @@ def libraries(tmp_path_factory):
 
 
 @pytest.mark.parametrize("library", ["rapidapi", "generated", "plugins"])
-def test_no_whole_request_no_response_keys_no_other_steps_values(libraries, library):
+def test_no_whole_request_no_response_keys_no_other_steps_values(
+    libraries: dict[str, dict[str, tuple[DecomposeTask, list[SubQuery]]]], library: str
+) -> None:
     decomposed = libraries[library]
     assert decomposed  # every query of the library was decomposed
     for task, subs in decomposed.values():
@@ -43,11 +50,15 @@ def test_no_whole_request_no_response_keys_no_other_steps_values(libraries, libr
         assert len({s.text for s in subs}) == len(subs), task.key  # one step each
 
 
-def texts(libraries, library, key):
+def texts(
+    libraries: dict[str, dict[str, tuple[DecomposeTask, list[SubQuery]]]], library: str, key: str
+) -> list[Any]:
     return [s.text for s in libraries[library][key][1]]
 
 
-def test_each_step_keeps_its_own_values_and_only_those(libraries):
+def test_each_step_keeps_its_own_values_and_only_those(
+    libraries: dict[str, dict[str, tuple[DecomposeTask, list[SubQuery]]]],
+) -> None:
     speech, sms, parcel, vitals = texts(libraries, "generated", "g3")
     assert "'Good morning, team'" in speech and "5550001234" not in speech
     assert "'5550001234'" in sms and "'Running late'" in sms and "XY789" not in sms
@@ -58,28 +69,36 @@ def test_each_step_keeps_its_own_values_and_only_those(libraries):
     assert "Titanic" in film and "Emily" not in film and "Emily" not in image
 
 
-def test_a_lower_case_request_is_cut_into_its_sentences(libraries):
+def test_a_lower_case_request_is_cut_into_its_sentences(
+    libraries: dict[str, dict[str, tuple[DecomposeTask, list[SubQuery]]]],
+) -> None:
     team, schedule, box = texts(libraries, "rapidapi", "q3")
     assert team == "Give the team info for the team with the id 18"
     assert schedule == "Get the schedule for may 5, 2022"
     assert box == "Get the box score of the game 401244185"
 
 
-def test_an_ask_that_points_back_is_split_by_the_list_it_points_to(libraries):
+def test_an_ask_that_points_back_is_split_by_the_list_it_points_to(
+    libraries: dict[str, dict[str, tuple[DecomposeTask, list[SubQuery]]]],
+) -> None:
     assert texts(libraries, "rapidapi", "q5") == [
         "Get the historical performance of the AUD/NZD pair",
         "Get options for the QQQ ETF",
     ]
 
 
-def test_a_list_s_shared_tail_stays_with_every_item(libraries):
+def test_a_list_s_shared_tail_stays_with_every_item(
+    libraries: dict[str, dict[str, tuple[DecomposeTask, list[SubQuery]]]],
+) -> None:
     assert texts(libraries, "rapidapi", "q6") == [
         "What is the ZIP code of the IP address 8.8.8.8",
         "What is the latitude and longitude coordinates of the IP address 8.8.8.8",
     ]
 
 
-def test_a_step_the_request_never_names_is_the_tools_own_step(libraries):
+def test_a_step_the_request_never_names_is_the_tools_own_step(
+    libraries: dict[str, dict[str, tuple[DecomposeTask, list[SubQuery]]]],
+) -> None:
     locations, hotels, weather = texts(libraries, "rapidapi", "q1")
     assert locations.startswith("Search") and "dest" not in locations  # no response keys
     assert "Paris" in locations and "Eiffel Tower" not in locations  # context, not a step's
@@ -88,7 +107,9 @@ def test_a_step_the_request_never_names_is_the_tools_own_step(libraries):
     assert "download link" in link and "design.vsdx" not in link
 
 
-def test_a_plugin_request_is_its_one_step_with_its_values(libraries):
+def test_a_plugin_request_is_its_one_step_with_its_values(
+    libraries: dict[str, dict[str, tuple[DecomposeTask, list[SubQuery]]]],
+) -> None:
     (rain,) = texts(libraries, "plugins", "m1")
     assert rain == "Will it rain in Tokyo this weekend"
     (flight,) = texts(libraries, "plugins", "m3")
@@ -114,7 +135,7 @@ def subs(*texts: str) -> list[SubQuery]:
     return [SubQuery(i, t, None, t, f"t{i}") for i, t in enumerate(texts)]
 
 
-def test_the_counts_fire_on_a_doc_phrase_before_the_whole_request():
+def test_the_counts_fire_on_a_doc_phrase_before_the_whole_request() -> None:
     request = "Can you give me the team info for the team 18? Also the box score of game 401244185."
     (team, box) = faults(
         request,
@@ -125,7 +146,7 @@ def test_the_counts_fire_on_a_doc_phrase_before_the_whole_request():
     assert box.whole_request and box.response_keys == ("success", "messsage")
 
 
-def test_the_counts_fire_on_another_step_s_values_but_not_on_context():
+def test_the_counts_fire_on_another_step_s_values_but_not_on_context() -> None:
     request = (
         "I'm a flight enthusiast from Paris. I want to know the live position of the aircraft "
         "with the ICAO code 'ABCD'. Can you fetch this information? Also, give me the total "

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from reports.fixtures import build
 
@@ -30,11 +31,11 @@ def run(*args: str) -> str:
     return done.stdout
 
 
-def lines(path: Path) -> list[dict]:
+def lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def test_a_round_is_drawn_blind_and_its_precision_weighted(tmp_path):
+def test_a_round_is_drawn_blind_and_its_precision_weighted(tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
     with Store.open(db) as store:
         build(store)  # toolret: six accepted verdicts, some rejected ones

@@ -4,11 +4,14 @@ are normalised; JSONL and CSV write and read back the same labels; the record mi
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from toolex.errors import InputError
 from toolex.labels.records import FIELDS, Label, LabelErrors, read_labels, write_labels
+from toolex.store import Store
 
 SMALL = Path(__file__).parent / "data" / "small.jsonl"
 GOOD = {
@@ -20,12 +23,12 @@ GOOD = {
 }
 
 
-def write_jsonl(path: Path, records: list) -> Path:
+def write_jsonl(path: Path, records: Sequence[object]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
 
 
-def only_error(path: Path, **kwargs):
+def only_error(path: Path, **kwargs: str) -> InputError:
     with pytest.raises(LabelErrors) as exc:
         read_labels(path, **kwargs)
     assert len(exc.value.errors) == 1, exc.value
@@ -52,7 +55,9 @@ def only_error(path: Path, **kwargs):
         ({"stratum": [1, 2]}, "stratum", "expected a JSON object"),
     ],
 )
-def test_each_malformed_field_is_a_located_error(tmp_path, change, field, message):
+def test_each_malformed_field_is_a_located_error(
+    tmp_path: Path, change: dict[str, object], field: str, message: str
+) -> None:
     path = write_jsonl(tmp_path / "l.jsonl", [GOOD, {**GOOD, "candidate": "cv2::c2f", **change}])
     err = only_error(path)
     assert (err.path, err.line, err.field) == (str(path), 2, field)
@@ -60,7 +65,7 @@ def test_each_malformed_field_is_a_located_error(tmp_path, change, field, messag
     assert f"{path}:2" in str(err)
 
 
-def test_all_problems_of_a_file_are_reported_together(tmp_path):
+def test_all_problems_of_a_file_are_reported_together(tmp_path: Path) -> None:
     path = write_jsonl(
         tmp_path / "l.jsonl",
         [GOOD, {**GOOD, "label": "maybe"}, "not an object", {**GOOD, "candidate": None}, GOOD],
@@ -77,7 +82,7 @@ def test_all_problems_of_a_file_are_reported_together(tmp_path):
     assert "4 problem(s)" in str(exc.value) and "nothing was imported" in str(exc.value)
 
 
-def test_malformed_json_and_empty_files(tmp_path):
+def test_malformed_json_and_empty_files(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps(GOOD) + "\n{oops\n", encoding="utf-8")
     with pytest.raises(Exception, match=r"bad.jsonl:2.*malformed JSON"):
@@ -92,13 +97,13 @@ def test_malformed_json_and_empty_files(tmp_path):
     [("yes", "yes"), ("YES", "yes"), ("true", "yes"), ("1", "yes"), (True, "yes"), (1, "yes")]
     + [("no", "no"), ("False", "no"), ("0", "no"), (False, "no"), (0, "no"), (0.0, "no")],
 )
-def test_label_spellings_are_normalised(tmp_path, given, normalised):
+def test_label_spellings_are_normalised(tmp_path: Path, given: object, normalised: str) -> None:
     path = write_jsonl(tmp_path / "l.jsonl", [{**GOOD, "label": given}])
     [(label, _)], _ = read_labels(path)
     assert label.label == normalised
 
 
-def test_defaults_source_and_benchmark(tmp_path):
+def test_defaults_source_and_benchmark(tmp_path: Path) -> None:
     rec = {k: v for k, v in GOOD.items() if k != "benchmark"}
     path = write_jsonl(
         tmp_path / "mine.jsonl", [rec, {**rec, "candidate": "cv2::c2f", "source": "s2"}]
@@ -116,13 +121,13 @@ def test_defaults_source_and_benchmark(tmp_path):
     assert "--benchmark 'b'" in err.message
 
 
-def test_unknown_fields_are_ignored_with_a_note(tmp_path):
+def test_unknown_fields_are_ignored_with_a_note(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "l.jsonl", [{**GOOD, "score": 0.3, "lable": "x"}])
     _, notes = read_labels(path)
     assert notes == ["ignored unknown field(s): lable, score"]
 
 
-def test_csv_errors_name_the_line_a_record_starts_on(tmp_path):
+def test_csv_errors_name_the_line_a_record_starts_on(tmp_path: Path) -> None:
     path = tmp_path / "l.csv"
     path.write_text(
         "benchmark,query_id,reference,candidate,label,note\n"
@@ -139,7 +144,7 @@ def test_csv_errors_name_the_line_a_record_starts_on(tmp_path):
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
-def test_write_then_read_gives_the_same_labels(tmp_path, fmt):
+def test_write_then_read_gives_the_same_labels(tmp_path: Path, fmt: str) -> None:
     read, _ = read_labels(SMALL)
     labels = [label for label, _ in read]
     out = tmp_path / f"out.{fmt}"
@@ -150,7 +155,7 @@ def test_write_then_read_gives_the_same_labels(tmp_path, fmt):
     assert labels[5].slot is None and labels[5].subquery is None and labels[6].note is None
 
 
-def test_the_record_mirrors_the_labels_table(store):
+def test_the_record_mirrors_the_labels_table(store: Store) -> None:
     columns = [r[0] for r in store.con.execute("DESCRIBE labels").fetchall()]
     assert columns == [*FIELDS, "labelled_at"]
     assert list(Label.__dataclass_fields__) == columns

@@ -5,17 +5,23 @@ sub-query take the expansion's, else a decomposition that writes nothing."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
+from duckdb import DuckDBPyConnection
 from pipeline.fixtures import build
 
 from toolex.errors import ToolexError
 from toolex.judges import make_judge
+from toolex.judges.base import Judge
 from toolex.labels import LabelErrors, export_labels, import_labels, stored_labels
 from toolex.labels.records import read_labels
 from toolex.labels.table import checked_labels
 from toolex.labels.tasks import label_tasks, rank_band
+from toolex.sqlrunner import Params
+from toolex.store import Store
 
 SMALL = Path(__file__).parent / "data" / "small.jsonl"
 GOOD = {
@@ -28,21 +34,25 @@ GOOD = {
 
 
 @pytest.fixture
-def bench(store):
+def bench(store: Store) -> Store:
     build(store)
     return store
 
 
-def write_jsonl(path: Path, records: list) -> Path:
+def write_jsonl(path: Path, records: Sequence[object]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return path
 
 
-def count(store, sql="SELECT count(*) FROM labels"):
-    return store.con.execute(sql).fetchall()[0][0]
+def count(
+    store: Store,
+    sql: str = "SELECT count(*) FROM labels",
+) -> int:
+    n: int = store.con.execute(sql).fetchall()[0][0]
+    return n
 
 
-def test_store_problems_are_located_and_nothing_is_written(bench, tmp_path):
+def test_store_problems_are_located_and_nothing_is_written(bench: Store, tmp_path: Path) -> None:
     records = [
         GOOD,
         {**GOOD, "benchmark": "bb"},
@@ -72,7 +82,7 @@ def test_store_problems_are_located_and_nothing_is_written(bench, tmp_path):
     assert count(bench) == 0  # the sound rows were not written either
 
 
-def test_import_is_atomic_and_a_source_replaces_itself(bench, tmp_path):
+def test_import_is_atomic_and_a_source_replaces_itself(bench: Store, tmp_path: Path) -> None:
     result = import_labels(bench, SMALL, source="set1")
     assert (result.labels, result.yes, result.replaced) == (7, 3, {"set1": 0})
     assert "imported 7 labels (3 yes, 4 no) of source set1" in result.summary()
@@ -93,11 +103,13 @@ def test_import_is_atomic_and_a_source_replaces_itself(bench, tmp_path):
     assert count(bench, "SELECT count(*) FROM labels WHERE source = 'set2'") == 7
 
 
-def test_a_failed_write_leaves_the_store_as_it_was(bench, monkeypatch):
+def test_a_failed_write_leaves_the_store_as_it_was(
+    bench: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import_labels(bench, SMALL, source="set1")
     real = bench.execute
 
-    def failing(name, params=None):
+    def failing(name: str, params: Params | None = None) -> DuckDBPyConnection:
         if name == "labels/22_insert_labels.sql":
             raise RuntimeError("disk full")
         return real(name, params)
@@ -110,7 +122,7 @@ def test_a_failed_write_leaves_the_store_as_it_was(bench, monkeypatch):
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
-def test_import_export_import_round_trip(bench, tmp_path, fmt):
+def test_import_export_import_round_trip(bench: Store, tmp_path: Path, fmt: str) -> None:
     import_labels(bench, SMALL)
     first = stored_labels(bench)
     assert {label.source for label in first} == {"small.jsonl"}
@@ -125,13 +137,13 @@ def test_import_export_import_round_trip(bench, tmp_path, fmt):
     assert {json.dumps(lab.record(), sort_keys=True) for lab in second} == original
 
 
-def test_export_of_an_unknown_source_names_the_known_ones(bench, tmp_path):
+def test_export_of_an_unknown_source_names_the_known_ones(bench: Store, tmp_path: Path) -> None:
     import_labels(bench, SMALL, source="set1")
     with pytest.raises(ToolexError, match="no label source named 'set2'.*did you mean 'set1'"):
         export_labels(bench, tmp_path / "x.jsonl", source="set2")
 
 
-def test_the_shipped_set_needs_both_benchmarks(bench):
+def test_the_shipped_set_needs_both_benchmarks(bench: Store) -> None:
     from toolex.labels.records import SHIPPED
 
     with pytest.raises(ToolexError) as exc:
@@ -140,11 +152,11 @@ def test_the_shipped_set_needs_both_benchmarks(bench):
     assert "toolex load stabletoolbench ../shared/data/stabletoolbench" in str(exc.value)
 
 
-def decomposer(store):
+def decomposer(store: Store) -> Callable[[Any], Judge]:
     return lambda benchmark: make_judge("heuristic", store, benchmark=benchmark)
 
 
-def test_resolution_without_a_subquery(bench):
+def test_resolution_without_a_subquery(bench: Store) -> None:
     labels, _ = checked_labels(bench, SMALL)
     tables = ("subqueries", "candidates", "verdicts", "stage_failures", "expansions")
 
@@ -177,7 +189,7 @@ def test_resolution_without_a_subquery(bench):
     assert label_tasks(bench, labels, decomposer=decomposer(bench)).origins() == {"decomposed": 7}
 
 
-def test_strata_of_a_task(bench):
+def test_strata_of_a_task(bench: Store) -> None:
     labels, _ = checked_labels(bench, SMALL)
     lt = label_tasks(bench, labels, decomposer=decomposer(bench))
     strata = {(t.task.reference.item_id, t.task.candidate.item_id): t.strata for t in lt.tasks}

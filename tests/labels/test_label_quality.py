@@ -11,7 +11,7 @@ from toolex.statistics import cohen_kappa, kappa_of_table
 C = Confusion(tp=2, fp=1, fn=1, tn=3)
 
 
-def test_hand_computed_figures():
+def test_hand_computed_figures() -> None:
     f = figures(C)
     assert C.n == 7
     assert f.precision.value == pytest.approx(2 / 3)  # 2 / (2 + 1)
@@ -29,18 +29,20 @@ def test_hand_computed_figures():
     assert (f.accuracy.lo, f.accuracy.hi) == pytest.approx((0.35893, 0.91779), abs=1e-5)
 
 
-def test_bootstrap_intervals_are_seeded_and_bracket_the_value():
+def test_bootstrap_intervals_are_seeded_and_bracket_the_value() -> None:
     a, b = figures(C), figures(C)
     assert (a.kappa.lo, a.kappa.hi, a.f1.lo, a.f1.hi) == (b.kappa.lo, b.kappa.hi, b.f1.lo, b.f1.hi)
     for iv in (a.kappa, a.f1):
         assert iv.lo is not None and iv.hi is not None
-        assert iv.lo <= iv.value <= iv.hi
+        assert iv.value is not None and iv.lo <= iv.value <= iv.hi
     big = figures(Confusion(tp=200, fp=100, fn=100, tn=300))
     assert big.kappa.value == pytest.approx(5 / 12)  # same proportions, tighter interval
+    assert big.kappa.hi is not None and big.kappa.lo is not None
+    assert a.kappa.hi is not None and a.kappa.lo is not None
     assert big.kappa.hi - big.kappa.lo < a.kappa.hi - a.kappa.lo
 
 
-def test_undefined_figures_are_none_not_zero():
+def test_undefined_figures_are_none_not_zero() -> None:
     never_yes = figures(Confusion(tp=0, fp=0, fn=2, tn=5))
     assert never_yes.precision.value is None and never_yes.precision.show() == ""
     assert never_yes.recall.value == 0.0
@@ -49,7 +51,7 @@ def test_undefined_figures_are_none_not_zero():
     assert kappa(Confusion(tp=3)) is None  # p_e = 1
 
 
-def test_one_kappa_for_review_and_judges():
+def test_one_kappa_for_review_and_judges() -> None:
     pairs = [("yes", "yes")] * 2 + [("yes", "no")] + [("no", "yes")] + [("no", "no")] * 3
     assert cohen_kappa(pairs) == pytest.approx(kappa(C))
     assert kappa_of_table(C.table()) == pytest.approx(5 / 12)
@@ -58,7 +60,7 @@ def test_one_kappa_for_review_and_judges():
     )
 
 
-def test_row_and_show():
+def test_row_and_show() -> None:
     row = figures(C).row()
     assert list(row)[:5] == ["n", "tp", "fp", "fn", "tn"]
     assert row["precision_lo"] == pytest.approx(0.20766, abs=1e-5)

@@ -3,10 +3,13 @@ publishes): written, replaced under its key, removed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from toolex.labels import Label, remove_label, replace_label, stored_labels
+from toolex.store import Store
 
 
-def _label(label="yes", labeller="agreed", note=None):
+def _label(label: str = "yes", labeller: str = "agreed", note: str | None = None) -> Label:
     return Label(
         benchmark="b",
         query_id="q1",
@@ -22,11 +25,11 @@ def _label(label="yes", labeller="agreed", note=None):
     )
 
 
-def _stored(store):
+def _stored(store: Store) -> list[tuple[str, str, str | None, dict[str, Any] | None]]:
     return [(x.label, x.labeller, x.note, x.stratum) for x in stored_labels(store, source="v1")]
 
 
-def test_replace_then_remove_one_label(store):
+def test_replace_then_remove_one_label(store: Store) -> None:
     with store.transaction():
         replace_label(store, _label())
     assert _stored(store) == [

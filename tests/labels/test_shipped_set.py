@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,20 +31,20 @@ FIELDS = {
 }
 
 
-def rows(path=SHIPPED):
+def rows(path: Path = SHIPPED) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def jsonl(name):
+def jsonl(name: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (PASSES / name).read_text(encoding="utf-8").splitlines()]
 
 
-def key(r):
+def key(r: dict[str, Any]) -> tuple[str, str, int, str, str]:
     return (r["benchmark"], r["query_id"], r["slot"], r["reference"], r["candidate"])
 
 
 @pytest.mark.parametrize("path", SHIPPED_SETS, ids=lambda p: p.name)
-def test_every_set_has_the_label_shape_and_no_repeated_or_trivial_pair(path):
+def test_every_set_has_the_label_shape_and_no_repeated_or_trivial_pair(path: Path) -> None:
     data = rows(path)
     assert all(set(r) == FIELDS for r in data)
     assert len({(r["benchmark"], r["query_id"], r["reference"], r["candidate"]) for r in data}) == (
@@ -56,7 +57,7 @@ def test_every_set_has_the_label_shape_and_no_repeated_or_trivial_pair(path):
     assert all(r["subquery"] and r["note"] for r in data)
 
 
-def test_the_pipeline_set_is_drawn_by_part_and_rank_band_with_its_populations():
+def test_the_pipeline_set_is_drawn_by_part_and_rank_band_with_its_populations() -> None:
     data = rows(SHIPPED)
     assert {r["source"] for r in data} == {"toolex-pipeline-v2"}
     labels = Counter(r["label"] for r in data)
@@ -75,7 +76,7 @@ def test_the_pipeline_set_is_drawn_by_part_and_rank_band_with_its_populations():
         assert s["drawn"] == sum(x["benchmark"] == r["benchmark"] for x in same)
 
 
-def test_every_final_label_is_the_passes_agreement_or_the_adjudication():
+def test_every_final_label_is_the_passes_agreement_or_the_adjudication() -> None:
     items = {r["item"]: r for r in jsonl("items.jsonl")}
     a = {r["item"]: r for r in jsonl("passA.jsonl")}
     b = {r["item"]: r for r in jsonl("passB.jsonl")}
@@ -94,7 +95,7 @@ def test_every_final_label_is_the_passes_agreement_or_the_adjudication():
         assert label["labeller"] == ("adjudicator" if item in adjudicated else "agreed"), item
 
 
-def test_the_first_round_set_is_kept_as_it_was():
+def test_the_first_round_set_is_kept_as_it_was() -> None:
     data = rows(SHIPPED_DEV)
     labels = Counter(r["label"] for r in data)
     assert (len(data), labels["yes"]) == (910, 120)
@@ -105,7 +106,7 @@ def test_the_first_round_set_is_kept_as_it_was():
 
 @pytest.mark.shared_data
 @pytest.mark.slow
-def test_every_item_resolves_in_the_shared_data(shared_data, tmp_path):
+def test_every_item_resolves_in_the_shared_data(shared_data: Path, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
     from toolex.cli import cli

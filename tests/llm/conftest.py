@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from llm.llm_support import ANTHROPIC_KEY, OPENAI_KEY, ScriptedServer
@@ -18,6 +20,6 @@ def llm_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 
 
 @pytest.fixture
-def server():
+def server() -> Iterator[ScriptedServer]:
     with ScriptedServer() as s:
         yield s

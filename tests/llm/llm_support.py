@@ -12,6 +12,7 @@ from llm.scripted_server import ScriptedServer
 from toolex.judges import make_judge
 from toolex.judges.base import AuditTask, DecomposeTask, Judge, Outcome, ToolDoc, VerifyTask
 from toolex.llm.clients.chat import ProviderChat
+from toolex.store import Store
 from toolex.tooldoc.render import render_doc
 
 OPENAI_KEY = "sk-test-openai-5f3a9c"
@@ -108,13 +109,13 @@ FAST = {
 }
 
 
-def judge_for(provider, server, store, **opts):
+def judge_for(provider: str, server: ScriptedServer, store: Store, **opts: float):
     spec = "openai:gpt-4o-mini" if provider == "openai" else "anthropic:claude-3-5-haiku-20241022"
     base = server.url + ("/v1" if provider == "openai" else "")
     return make_judge(spec, store, base_url=base, **{**FAST, **opts})
 
 
-def chat_count(server):
+def chat_count(server: ScriptedServer) -> int:
     return server.count("chat") + server.count("messages")
 
 

@@ -55,7 +55,7 @@ from llm.scripted_http import HOLD_GUARD_S, ScriptedHTTPServer, handler_for
 class ScriptedServer:
     def __init__(
         self,
-        responder: Callable[[str, dict], str] = default_responder,
+        responder: Callable[[str, dict[str, Any]], str] = default_responder,
         *,
         latency_s: float = 0.0,
         faults: FaultPlan | None = None,

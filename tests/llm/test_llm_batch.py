@@ -9,22 +9,24 @@ import pytest
 from llm.llm_support import FaultPlan, ScriptedServer, outcome_view, verify_tasks
 from llm.scripted_answers import corrected
 from toolex.judges import make_judge
+from toolex.judges.base import VerifyTask
 from toolex.llm.batch import submit
 from toolex.llm.calls import Call
 from toolex.llm.executor import Executor
 from toolex.llm.ledger import Ledger
 from toolex.llm.pricing import price
+from toolex.store import Store
 
 SPECS = {"openai": "openai:gpt-4o-mini", "anthropic": "anthropic:claude-3-5-haiku-20241022"}
 OPTS = {"batch": True, "batch_poll_s": 0.01, "backoff_base_s": 0.01, "timeout_s": 2.0}
 
 
-def judge_for(provider, server, store):
+def judge_for(provider: str, server: ScriptedServer, store: Store):
     base = server.url + ("/v1" if provider == "openai" else "")
     return make_judge(SPECS[provider], store, base_url=base, **OPTS)
 
 
-def verify_calls(judge, tasks):
+def verify_calls(judge, tasks: list[VerifyTask]) -> tuple[list[Call], Executor]:
     """The verify calls of ``tasks`` and an executor for them: the batch functions' inputs."""
     prepared = [judge._prepare("verify", t) for t in tasks]
     calls = [Call(p.task.key, p.input_hash, p.system, p.user, p.parse) for p in prepared]
@@ -40,7 +42,9 @@ def verify_calls(judge, tasks):
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_batch_run_with_malformed_answers(llm_env, store, provider):
+def test_batch_run_with_malformed_answers(
+    llm_env: dict[str, str], store: Store, provider: str
+) -> None:
     tasks = verify_tasks(20)
     plan = FaultPlan(rate=0.2, kinds=("malformed",))
     with ScriptedServer(faults=plan, batch_polls=3) as s:
@@ -72,7 +76,9 @@ def test_batch_run_with_malformed_answers(llm_env, store, provider):
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_interrupted_after_submit_resumes_the_same_batch(llm_env, store, provider):
+def test_interrupted_after_submit_resumes_the_same_batch(
+    llm_env: dict[str, str], store: Store, provider: str
+) -> None:
     tasks = verify_tasks(6)
     with ScriptedServer(batch_polls=2) as s:
         judge = judge_for(provider, s, store)
@@ -88,7 +94,7 @@ def test_interrupted_after_submit_resumes_the_same_batch(llm_env, store, provide
     assert {o.call_id for o in got} == {r["call_id"] for r in rows}
 
 
-def test_large_runs_are_split_into_several_batches(llm_env, store):
+def test_large_runs_are_split_into_several_batches(llm_env: dict[str, str], store: Store) -> None:
     from toolex.llm.batch import run_batch
 
     tasks = verify_tasks(7)

@@ -15,7 +15,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_llm_compat.
 
 @pytest.mark.slow
 @pytest.mark.shared_data
-def test_the_compat_benchmark_runs_on_the_stand_in(shared_data):
+def test_the_compat_benchmark_runs_on_the_stand_in(shared_data: Path) -> None:
     # seed 1: of the 4 labels the sample spreads over the shipped set's strata, the old code
     # (which fails a decomposition the stand-in repeats) still judges some (seed 0: none)
     args = ["--queries", "3", "--labels", "4", "--seed", "1", "--latency", "0.02",

@@ -44,7 +44,7 @@ def endpoint() -> ChatClient:
     return make_client("compat", "m", base_url="http://127.0.0.1:8080/v1")
 
 
-def test_three_timeouts_in_a_row_stop_the_stage():
+def test_three_timeouts_in_a_row_stop_the_stage() -> None:
     health = Health(endpoint(), n_threads=16)
     health.see(*row("ok", None, 0, 1))
     for i in range(TIMEOUTS_IN_A_ROW - 1):
@@ -59,7 +59,7 @@ def test_three_timeouts_in_a_row_stop_the_stage():
         health.check()
 
 
-def test_timeouts_of_calls_in_flight_together_count_once():
+def test_timeouts_of_calls_in_flight_together_count_once() -> None:
     health = Health(endpoint(), n_threads=16)
     for i in range(16):  # sixteen calls sent within a second, all timing out: one episode
         health.see(*row("error", TIMEOUT, i / 16, 60))
@@ -69,7 +69,9 @@ def test_timeouts_of_calls_in_flight_together_count_once():
     assert health.timeouts == 2
 
 
-def test_a_server_that_never_answers_stops_the_stage_after_three_timeouts(llm_env, store):
+def test_a_server_that_never_answers_stops_the_stage_after_three_timeouts(
+    llm_env: dict[str, str], store: Store
+) -> None:
     never = FaultPlan(rate=1.0, kinds=("hang",), repeats=1000)
     with ScriptedServer(faults=never, hang_s=600, drop_abandoned=True) as s:
         judge = make_judge(
@@ -90,7 +92,7 @@ def test_a_server_that_never_answers_stops_the_stage_after_three_timeouts(llm_en
     assert TIMEOUTS_IN_A_ROW <= sent < 8 * 5
 
 
-def test_the_breaker_counts_timeouts_on_the_executors_clock(store):
+def test_the_breaker_counts_timeouts_on_the_executors_clock(store: Store) -> None:
     """On a simulated clock (simulated_clock.py) against a one-slot server that never answers
     in time: each timed-out call was sent when the one before it ended, so each is an episode
     of its own by the clock's times (had Health read the rows' wall-clock times, 0.3 s of
@@ -120,7 +122,7 @@ def test_the_breaker_counts_timeouts_on_the_executors_clock(store):
 
 
 @pytest.mark.slow
-def test_the_first_ctrl_c_stops_a_stage_whose_server_never_answers(tmp_path):
+def test_the_first_ctrl_c_stops_a_stage_whose_server_never_answers(tmp_path: Path) -> None:
     db = tmp_path / "b.duckdb"
     with Store.open(db) as store:
         build(store)

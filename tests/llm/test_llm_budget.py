@@ -4,10 +4,12 @@ the scripted server with a price per token."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from llm.llm_support import ScriptedServer, chat_count, judge_for, outcome_view, verify_tasks
-from toolex.llm.budget import Budget
+from toolex.llm.budget import Budget, Reservation
 from toolex.llm.ledger import Ledger
 from toolex.llm.pricing import set_overrides
 from toolex.store import Store
@@ -21,7 +23,7 @@ def priced():
     set_overrides({})
 
 
-def test_admission_counts_calls_in_flight_and_then_refuses_everything():
+def test_admission_counts_calls_in_flight_and_then_refuses_everything() -> None:
     budget = Budget(max_calls=2)
     first = budget.admit(None, "s", "u", 100)
     second = budget.admit(None, "s", "u", 100)
@@ -31,7 +33,7 @@ def test_admission_counts_calls_in_flight_and_then_refuses_everything():
     assert budget.admit(None, "s", "u", 100) is None  # spent for the run, even with room now
 
 
-def test_cost_admission_reserves_the_whole_answer_budget(priced):
+def test_cost_admission_reserves_the_whole_answer_budget(priced) -> None:
     budget = Budget(max_cost_usd=2.0)
     # 8 + 8 characters = 4 prompt tokens, 996 answer tokens: exactly $1.000 reserved
     one = budget.admit("gpt-4o-mini", "x" * 8, "y" * 8, 996)
@@ -45,8 +47,8 @@ def test_cost_admission_reserves_the_whole_answer_budget(priced):
 
 
 def test_a_call_budget_makes_exactly_that_many_calls_and_the_rest_stay_pending(
-    llm_env, store, tmp_path
-):
+    llm_env: dict[str, str], store: Store, tmp_path: Path
+) -> None:
     tasks = verify_tasks(40)
     with ScriptedServer(latency_s=0.02) as server:
         judge = judge_for("openai", server, store, max_in_flight=8)
@@ -65,7 +67,9 @@ def test_a_call_budget_makes_exactly_that_many_calls_and_the_rest_stay_pending(
         assert outcome_view(rest) == outcome_view(judge_for("openai", fresh, ref).verify(tasks))
 
 
-def test_a_cost_budget_is_never_exceeded_by_more_than_the_calls_in_flight(llm_env, store, priced):
+def test_a_cost_budget_is_never_exceeded_by_more_than_the_calls_in_flight(
+    llm_env: dict[str, str], store: Store, priced
+) -> None:
     tasks = verify_tasks(60)
     max_cost = 12.0
     with ScriptedServer(latency_s=0.03) as server:
@@ -84,7 +88,9 @@ def test_a_cost_budget_is_never_exceeded_by_more_than_the_calls_in_flight(llm_en
     assert spent <= max_cost
 
 
-def test_a_capped_run_spreads_its_calls_over_the_queries(llm_env, store):
+def test_a_capped_run_spreads_its_calls_over_the_queries(
+    llm_env: dict[str, str], store: Store
+) -> None:
     """Issue 28.5: --max-calls spent all 30 audit calls on one query. Audit tasks of four
     queries, five combinations each, in query order: a budget of 8 calls reaches every query
     (two combinations each, in each query's own order), not the first query alone."""
@@ -100,7 +106,7 @@ def test_a_capped_run_spreads_its_calls_over_the_queries(llm_env, store):
     assert sorted(o.key for o in done) == [f"q{q}/{c}" for q in range(4) for c in range(2)]
 
 
-def test_spread_takes_the_groups_in_turn():
+def test_spread_takes_the_groups_in_turn() -> None:
     from toolex.llm.calls import Call, spread
 
     calls = [Call(k, k, "s", "u", str, group=k[0]) for k in ("a1", "a2", "a3", "b1", "c1", "c2")]
@@ -109,8 +115,8 @@ def test_spread_takes_the_groups_in_turn():
 
 
 def test_a_budget_goes_to_the_calls_in_spread_order_however_workers_are_scheduled(
-    llm_env, store, monkeypatch
-):
+    llm_env: dict[str, str], store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 34: a worker took a call, then asked the budget for it; on a loaded machine another
     worker could take a later call and be admitted first, so a capped `judges eval` spent its two
     calls on one query. Here the second admission is held up for a second (what load does): the
@@ -123,7 +129,7 @@ def test_a_budget_goes_to_the_calls_in_spread_order_however_workers_are_schedule
 
     admit, seen, lock = Budget.admit, [0], threading.Lock()
 
-    def slow_second(self, *args, **kwargs):
+    def slow_second(self, *args, **kwargs) -> Reservation | None:
         with lock:
             seen[0] += 1
             n = seen[0]

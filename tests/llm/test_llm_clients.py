@@ -24,11 +24,11 @@ from toolex.llm.clients import (
 ANSWER = '{"verdict": "yes", "reason": "same operation"}'
 
 
-def fixed(provider, body):
+def fixed(provider, body) -> str:
     return ANSWER
 
 
-def test_openai_request_on_the_wire(llm_env):
+def test_openai_request_on_the_wire(llm_env: dict[str, str]) -> None:
     with ScriptedServer(fixed) as s:
         client = make_client("openai", "gpt-4o-mini", base_url=s.url + "/v1", timeout_s=2)
         reply = client.complete(Request("SYSTEM TEXT", "USER TEXT"))
@@ -50,7 +50,9 @@ def test_openai_request_on_the_wire(llm_env):
     assert reply.prompt_tokens == len(json.dumps(req["body"]["messages"])) // 4
 
 
-def test_a_server_that_refuses_a_seed_is_asked_without_one_from_then_on(llm_env):
+def test_a_server_that_refuses_a_seed_is_asked_without_one_from_then_on(
+    llm_env: dict[str, str],
+) -> None:
     """Each request carries a seed made from its conversation (issue 37.15: a resumed run's
     re-sent calls sample what they sampled before); a server that refuses the parameter gets
     the call again without it, and no seed for the rest of the run."""
@@ -72,7 +74,7 @@ def test_a_server_that_refuses_a_seed_is_asked_without_one_from_then_on(llm_env)
     assert [b.get("seed") for b in bodies] == [11, None, None]
 
 
-def test_reasoning_models_get_no_temperature(llm_env):
+def test_reasoning_models_get_no_temperature(llm_env: dict[str, str]) -> None:
     with ScriptedServer(fixed) as s:
         for model in ("o3-mini", "gpt-5-mini", "gpt-4o"):
             make_client("openai", model, base_url=s.url + "/v1", timeout_s=2).complete(
@@ -82,7 +84,7 @@ def test_reasoning_models_get_no_temperature(llm_env):
     assert ["temperature" in b for b in bodies] == [False, False, True]
 
 
-def test_anthropic_request_on_the_wire(llm_env):
+def test_anthropic_request_on_the_wire(llm_env: dict[str, str]) -> None:
     with ScriptedServer(fixed) as s:
         client = make_client(
             "anthropic", "claude-3-5-haiku-20241022", base_url=s.url, timeout_s=2, max_tokens=300
@@ -102,7 +104,9 @@ def test_anthropic_request_on_the_wire(llm_env):
     assert reply.text == ANSWER and reply.completion_tokens == len(ANSWER) // 4
 
 
-def test_compat_server_uses_max_tokens_and_optional_key(llm_env, monkeypatch):
+def test_compat_server_uses_max_tokens_and_optional_key(
+    llm_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     with ScriptedServer(fixed) as s:
         client = make_client("compat", "qwen2.5-7b", base_url=s.url + "/v1", timeout_s=2)
         client.complete(Request("s", "u"))
@@ -116,7 +120,9 @@ def test_compat_server_uses_max_tokens_and_optional_key(llm_env, monkeypatch):
     assert second["headers"]["authorization"] == f"Bearer {COMPAT_KEY}"
 
 
-def test_keys_never_reach_the_logs(llm_env, caplog):
+def test_keys_never_reach_the_logs(
+    llm_env: dict[str, str], caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
     with ScriptedServer(fixed) as s:
         make_client("openai", "gpt-4o", base_url=s.url + "/v1", timeout_s=2).complete(
@@ -129,14 +135,14 @@ def test_keys_never_reach_the_logs(llm_env, caplog):
     assert OPENAI_KEY not in caplog.text and ANTHROPIC_KEY not in caplog.text  # ...no keys
 
 
-def test_missing_key_names_the_variable(monkeypatch):
+def test_missing_key_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(ModelUnavailableError, match="OPENAI_API_KEY"):
         make_client("openai", "gpt-4o", base_url="http://127.0.0.1:9/v1")
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_faults_are_classified(llm_env, provider):
+def test_faults_are_classified(llm_env: dict[str, str], provider: str) -> None:
     plan = FaultPlan(rate=1.0, kinds=("429", "500", "hang"), repeats=3, retry_after="0.25")
     with ScriptedServer(fixed, faults=plan) as s:  # the hang is held until the client gives up
         base = s.url + ("/v1" if provider == "openai" else "")
@@ -160,8 +166,8 @@ def test_faults_are_classified(llm_env, provider):
     }
 
 
-def test_auth_failure_is_permanent_and_does_not_echo_the_key(llm_env):
-    def reject(provider, body):
+def test_auth_failure_is_permanent_and_does_not_echo_the_key(llm_env: dict[str, str]) -> None:
+    def reject(provider, body) -> None:
         raise AssertionError("not reached")
 
     with ScriptedServer(reject) as s:
@@ -172,7 +178,7 @@ def test_auth_failure_is_permanent_and_does_not_echo_the_key(llm_env):
     assert "401" in str(info.value) and OPENAI_KEY not in str(info.value)
 
 
-def test_retry_after_forms(monkeypatch):
+def test_retry_after_forms(monkeypatch: pytest.MonkeyPatch) -> None:
     import toolex.llm.failures as failures
 
     assert retry_after_seconds({"retry-after-ms": "1500"}) == 1.5
@@ -199,7 +205,7 @@ SCHEMA = Schema(
 )
 
 
-def test_structured_output_on_the_wire(llm_env):
+def test_structured_output_on_the_wire(llm_env: dict[str, str]) -> None:
     """OpenAI: strict json_schema without the keywords strict mode may refuse; a compatible
     server: the full schema (llama.cpp, vLLM and Ollama make a grammar of it); json_object
     carries it for llama.cpp; Anthropic: a forced tool whose input is the answer."""
@@ -227,7 +233,7 @@ def test_structured_output_on_the_wire(llm_env):
     assert "response_format" not in plain
 
 
-def test_a_retry_sends_the_rejected_answer_and_the_problem(llm_env):
+def test_a_retry_sends_the_rejected_answer_and_the_problem(llm_env: dict[str, str]) -> None:
     retry = ('{"verdict": "maybe"}', "Your answer was rejected: ...")
     with ScriptedServer(fixed) as s:
         make_client("openai", "gpt-4o", base_url=s.url + "/v1", timeout_s=2).complete(
@@ -250,7 +256,7 @@ def test_a_retry_sends_the_rejected_answer_and_the_problem(llm_env):
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_an_answer_cut_off_by_the_budget_is_marked(llm_env, provider):
+def test_an_answer_cut_off_by_the_budget_is_marked(llm_env: dict[str, str], provider: str) -> None:
     long = json.dumps({"verdict": "no", "reason": "x" * 400})  # ~100 tokens
     with ScriptedServer(lambda p, b: long) as s:
         base = s.url + ("/v1" if provider == "openai" else "")
@@ -261,7 +267,7 @@ def test_an_answer_cut_off_by_the_budget_is_marked(llm_env, provider):
     assert json.loads(whole.text)["reason"] == "x" * 400
 
 
-def test_the_timeout_is_per_request(llm_env):
+def test_the_timeout_is_per_request(llm_env: dict[str, str]) -> None:
     """The request's 0.2 s is its timeout, not the client's 600 s: the server holds the hung
     request for 60 s at most, then answers, so a client that waited its own timeout would get
     that late answer instead of a timeout (no wall-clock bound: issue 25)."""
@@ -273,7 +279,7 @@ def test_the_timeout_is_per_request(llm_env):
     assert info.value.kind == "timeout"
 
 
-def test_a_refused_response_format_is_a_permanent_400(llm_env):
+def test_a_refused_response_format_is_a_permanent_400(llm_env: dict[str, str]) -> None:
     with ScriptedServer(fixed, reject_formats=("json_schema",)) as s:
         client = make_client("compat", "m", base_url=s.url + "/v1", timeout_s=2)
         with pytest.raises(PermanentError) as info:

@@ -11,6 +11,9 @@ load)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,12 +21,13 @@ from llm.one_slot_model import ANSWER, OneSlotServer
 from llm.simulated_clock import SimClock
 from toolex.judges import make_judge
 from toolex.judges.llm import LLMJudge
-from toolex.llm.calls import Call
+from toolex.llm.calls import Call, Result
 from toolex.llm.clients import Reply, Request, TransientError
 from toolex.llm.executor import Executor
 from toolex.llm.ledger import Ledger
 from toolex.llm.limiter import Limiter
 from toolex.llm.retry import Policy
+from toolex.store import Store
 
 SERVICE_S = 0.05  # the server's work per request; it works on one at a time
 N = 40
@@ -37,7 +41,14 @@ def calls(n: int) -> list[Call]:
     return [Call(f"t{i}", f"h{i}", "system", f"task {i}", json.loads) for i in range(n)]
 
 
-def one_slot_run(store, spec=COMPAT, n=N, service_s=SERVICE_S, model=None, **opts):
+def one_slot_run(
+    store: Store,
+    spec: str = COMPAT,
+    n: int = N,
+    service_s: float = SERVICE_S,
+    model: Callable[[SimClock, float], OneSlotServer] | None = None,
+    **opts: float,
+):
     """``n`` verify calls with the settings a judge of ``spec`` runs with (its policy and its
     limiter's cap, start, floor, latency watch and timeout), against the one-slot model (or
     the server model ``model`` makes from the clock and ``service_s``)."""
@@ -69,7 +80,9 @@ def one_slot_run(store, spec=COMPAT, n=N, service_s=SERVICE_S, model=None, **opt
     return got, clock.now(), server, limiter
 
 
-def test_a_local_server_with_one_slot_gets_no_needless_timeout(llm_env, store):
+def test_a_local_server_with_one_slot_gets_no_needless_timeout(
+    llm_env: dict[str, str], store: Store
+) -> None:
     """12 calls at once would queue 12 * 0.1 s = 1.2 s deep, past the 1 s timeout: the executor
     starts at one, grows while answers come back unqueued and backs off when they do not, so
     nothing times out and the run takes about the server's serial time."""
@@ -82,7 +95,9 @@ def test_a_local_server_with_one_slot_gets_no_needless_timeout(llm_env, store):
     assert len(rows) == 30 and {r["status"] for r in rows} == {"ok"}
 
 
-def test_the_issues_verify_run_scaled_down_wastes_nothing(llm_env, store):
+def test_the_issues_verify_run_scaled_down_wastes_nothing(
+    llm_env: dict[str, str], store: Store
+) -> None:
     """Issue 16's run at 1/100 of the time: one slot, 45 s a call (0.45 s), the 60 s timeout
     (0.6 s), 8 verify tasks. With up to sixteen calls in flight the real run made 25 calls, 16
     of which timed out; the executor never puts a second call behind one that takes most of
@@ -95,7 +110,7 @@ def test_the_issues_verify_run_scaled_down_wastes_nothing(llm_env, store):
     assert took == pytest.approx(8 * 0.45)  # one call after the other, back to back
 
 
-def test_configured_slots_cap_the_calls_in_flight(llm_env, store):
+def test_configured_slots_cap_the_calls_in_flight(llm_env: dict[str, str], store: Store) -> None:
     got, took, server, limiter = one_slot_run(store, compat_timeout_s=0.5, slots=1)
     assert all(o.ok for o in got) and server.timeouts == 0
     assert limiter.peak == 1 and limiter.cap == 1
@@ -103,8 +118,8 @@ def test_configured_slots_cap_the_calls_in_flight(llm_env, store):
 
 
 def test_timeouts_halve_the_calls_in_flight_of_a_hosted_style_judge(
-    llm_env, store, monkeypatch, tmp_path
-):
+    llm_env: dict[str, str], store: Store, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """A judge that starts at the cap (as for a hosted API) overruns the one-slot server at
     first; each timeout cuts in-flight, so far fewer calls time out (and are worked on by the
     server in vain) than with a fixed twelve in flight, which keeps the queue past the timeout
@@ -161,7 +176,9 @@ class TimeoutOnce:
         pass
 
 
-def timeout_once_run(store, limiter, clock):
+def timeout_once_run(
+    store: Store, limiter: Limiter, clock: SimClock
+) -> tuple[list[Result], dict[str, list[float]], list[dict[str, Any]]]:
     client = TimeoutOnce(clock)
     executor = Executor(
         client,
@@ -181,7 +198,9 @@ def timeout_once_run(store, limiter, clock):
     return got, times, Ledger(store).rows()
 
 
-def test_after_a_timeout_on_a_server_that_keeps_working_nothing_is_sent_meanwhile(store):
+def test_after_a_timeout_on_a_server_that_keeps_working_nothing_is_sent_meanwhile(
+    store: Store,
+) -> None:
     """A server known to work abandoned requests to their end (the limiter learnt it): the
     timed-out attempt keeps its place for the fastest answer's time (1 s here), so neither its
     retry nor the next call lands on the server meanwhile; the ledger's latency is the
@@ -203,7 +222,7 @@ def test_after_a_timeout_on_a_server_that_keeps_working_nothing_is_sent_meanwhil
     assert error["latency_ms"] == pytest.approx(50)  # 0.05 s of call, not the 1 s hold
 
 
-def test_after_a_timeout_the_place_is_given_back_at_once(store):
+def test_after_a_timeout_the_place_is_given_back_at_once(store: Store) -> None:
     """Not known to keep working (llama.cpp, vLLM and Ollama drop a request whose client left):
     the place is free at once. Were it held for the fastest answer's time (1,000 s here), the
     retry would go out 1,000 s after the timeout."""
@@ -219,13 +238,15 @@ def test_after_a_timeout_the_place_is_given_back_at_once(store):
     assert clock.now() < 1.0  # three answers of 0.1 s after it, nothing held
 
 
-def test_a_timeout_on_a_two_slot_server_that_drops_it_keeps_both_slots_in_use(llm_env, store):
+def test_a_timeout_on_a_two_slot_server_that_drops_it_keeps_both_slots_in_use(
+    llm_env: dict[str, str], store: Store
+) -> None:
     """Issue 28.3's run: llama.cpp with ``--parallel 2`` (``slots = 2``) drops a request whose
     client timed out. The limit stays at the two slots, the timed-out call does not hold its
     place (it learns nothing that says the server kept the request), and the ledger records the
     timeout's own latency."""
 
-    def two_slots(clock, service_s):  # the sixth request hangs, once
+    def two_slots(clock, service_s) -> OneSlotServer:  # the sixth request hangs, once
         return OneSlotServer(clock, service_s, slots=2, drop_abandoned=True, hangs={"task 5"})
 
     got, took, server, limiter = one_slot_run(
@@ -248,7 +269,7 @@ def test_a_timeout_on_a_two_slot_server_that_drops_it_keeps_both_slots_in_use(ll
 
 
 @pytest.mark.parametrize("provider", ["openai", "compat"])
-def test_per_judge_timeouts(llm_env, store, provider):
+def test_per_judge_timeouts(llm_env: dict[str, str], store: Store, provider: str) -> None:
     spec = "openai:gpt-4o" if provider == "openai" else "compat:http://127.0.0.1:9/v1#m"
     judge = make_judge(spec, store, base_url="http://127.0.0.1:9/v1")
     assert isinstance(judge, LLMJudge) and judge.policy is not None

@@ -6,6 +6,7 @@ servers: tests/attacks/test_servers_round2.py."""
 from __future__ import annotations
 
 import threading
+from threading import Event
 
 import httpcore2
 import httpx2
@@ -43,20 +44,20 @@ def no_call():
     deadline._active.call = None
 
 
-def _call(seconds: float | None = None, max_bytes: int = 1000, stop=None) -> _Call:
+def _call(seconds: float | None = None, max_bytes: int = 1000, stop: Event | None = None) -> _Call:
     request = httpx2.Request("POST", "http://127.0.0.1/v1/x", extensions={"timeout": {"read": 60}})
     with limits(seconds, max_bytes, stop):
         return _Call(request)
 
 
-def test_each_read_waits_no_longer_than_what_is_left_of_the_call():
+def test_each_read_waits_no_longer_than_what_is_left_of_the_call() -> None:
     wire = Wire(b"a", b"b")
     stream = _reading(_call(seconds=5.0), wire)
     assert stream.read(10, timeout=60.0) + stream.read(10, timeout=60.0) == b"ab"
     assert all(w is not None and w <= 5.0 for w in wire.waits)  # the deadline, not the 60 s
 
 
-def test_a_call_past_its_deadline_ends_as_a_timeout_that_says_so():
+def test_a_call_past_its_deadline_ends_as_a_timeout_that_says_so() -> None:
     call = _call(seconds=0.0)
     with pytest.raises(httpcore2.ReadTimeout, match="deadline"):
         _reading(call, Wire(b"a")).read(10, timeout=60.0)
@@ -64,7 +65,7 @@ def test_a_call_past_its_deadline_ends_as_a_timeout_that_says_so():
     assert str(said).startswith("timeout: no complete answer within 0 s (the whole call's")
 
 
-def test_an_answer_past_its_size_bound_is_refused():
+def test_an_answer_past_its_size_bound_is_refused() -> None:
     call = _call(max_bytes=3)
     stream = _reading(call, Wire(b"ab", b"cd"))
     assert stream.read(10) == b"ab"
@@ -73,7 +74,7 @@ def test_an_answer_past_its_size_bound_is_refused():
     assert call.watch.overrun == "size"
 
 
-def test_a_stop_keeps_what_has_come_and_waits_for_nothing_more():
+def test_a_stop_keeps_what_has_come_and_waits_for_nothing_more() -> None:
     stop = threading.Event()
     call = _call(stop=stop)
     wire = Wire(b"the whole answer")

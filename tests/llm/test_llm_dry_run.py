@@ -6,6 +6,7 @@ an unknown cost."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 from pipeline.fixtures import build
@@ -16,7 +17,7 @@ from toolex.pipeline.stage import StageContext
 from toolex.store import Store
 
 
-def test_a_fresh_expansion_prices_every_stage(llm_env, tmp_path):
+def test_a_fresh_expansion_prices_every_stage(llm_env: dict[str, str], tmp_path: Path) -> None:
     db = str(tmp_path / "b.duckdb")
     with Store.open(db) as store:
         build(store)
@@ -39,7 +40,7 @@ def test_a_fresh_expansion_prices_every_stage(llm_env, tmp_path):
     assert 1e-5 < per_call < 1e-3  # gpt-4o-mini: some hundreds of prompt tokens a call
 
 
-def test_stand_ins_come_from_the_ground_truth_of_every_query(tmp_path):
+def test_stand_ins_come_from_the_ground_truth_of_every_query(tmp_path: Path) -> None:
     with Store.open(tmp_path / "b.duckdb") as store:
         build(store)
         queries = standins.reference_tasks(StageContext(store, "b", "default", ["q1", "q2"]))

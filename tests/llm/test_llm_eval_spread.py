@@ -27,7 +27,7 @@ MODEL = "qwen2.5-coder-1.5b-instruct-q4"
 
 
 @pytest.fixture
-def two(tmp_path) -> tuple[str, Path]:
+def two(tmp_path: Path) -> tuple[str, Path]:
     db = str(tmp_path / "two.duckdb")
     with Store.open(db) as store:
         build(store)
@@ -46,7 +46,7 @@ def two(tmp_path) -> tuple[str, Path]:
     return db, labels
 
 
-def test_a_limited_sample_takes_each_benchmark_and_part_in_turn(two):
+def test_a_limited_sample_takes_each_benchmark_and_part_in_turn(two: tuple[str, Path]) -> None:
     db, path = two
     with Store.open(db, read_only=True) as store:
         labels, _ = checked_labels(store, path)
@@ -57,7 +57,9 @@ def test_a_limited_sample_takes_each_benchmark_and_part_in_turn(two):
         assert parts == {"weather": 2, "units": 2, None: 2}, seed  # one per stratum, per bench
 
 
-def test_a_call_budget_judges_labels_of_every_benchmark(llm_env, two):
+def test_a_call_budget_judges_labels_of_every_benchmark(
+    llm_env: dict[str, str], two: tuple[str, Path]
+) -> None:
     db, labels = two
     with ScriptedServer() as server:
         capped = CliRunner().invoke(cli, [

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ def toolex(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture
-def compat_setup(tmp_path):
+def compat_setup(tmp_path: Path) -> Iterator[tuple[list[str], ScriptedServer]]:
     db = tmp_path / "b.duckdb"
     with Store.open(db) as store:
         build(store)
@@ -43,7 +44,9 @@ def compat_setup(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_budget_stop_exits_3_through_the_real_entry_point(compat_setup):
+def test_a_budget_stop_exits_3_through_the_real_entry_point(
+    compat_setup: tuple[list[str], ScriptedServer],
+) -> None:
     args, server = compat_setup
     stopped = toolex("expand", *args, "--max-calls", "0")
     assert stopped.returncode == BUDGET_EXIT == 3, stopped.stderr
@@ -56,7 +59,7 @@ def test_a_budget_stop_exits_3_through_the_real_entry_point(compat_setup):
     assert done.returncode == 0, done.stderr
 
 
-def test_errors_and_usage_keep_their_codes_through_the_real_entry_point(tmp_path):
+def test_errors_and_usage_keep_their_codes_through_the_real_entry_point(tmp_path: Path) -> None:
     missing = toolex("expand", "--db", str(tmp_path / "none.duckdb"), "--benchmark", "nope")
     assert missing.returncode == 2 and "error:" in missing.stderr
     usage = toolex("expand", "--no-such-option")
@@ -65,7 +68,7 @@ def test_errors_and_usage_keep_their_codes_through_the_real_entry_point(tmp_path
 
 
 @pytest.mark.slow
-def test_a_judges_eval_budget_stop_exits_3_through_the_real_entry_point(tmp_path):
+def test_a_judges_eval_budget_stop_exits_3_through_the_real_entry_point(tmp_path: Path) -> None:
     db = tmp_path / "j.duckdb"
     with Store.open(db) as store:
         build(store)

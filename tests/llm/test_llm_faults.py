@@ -19,6 +19,7 @@ from llm.llm_support import (
     verify_tasks,
 )
 from toolex.llm.ledger import Ledger
+from toolex.store import Store
 
 # The client's timeout: what each hang costs, and the margin a loaded machine has before an
 # answered request would time out as well (every timeout must be a hang: issue 25).
@@ -27,7 +28,9 @@ HANG_TIMEOUT_S = 5.0
 
 @pytest.mark.slow
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_twenty_percent_faults_complete_and_every_fault_is_a_ledger_row(llm_env, store, provider):
+def test_twenty_percent_faults_complete_and_every_fault_is_a_ledger_row(
+    llm_env: dict[str, str], store: Store, provider: str
+) -> None:
     plan = FaultPlan(rate=0.2)
     verify, decompose = verify_tasks(100), decompose_tasks(30)
     with ScriptedServer(faults=plan) as s:  # a hang is held until the client gives up
@@ -60,6 +63,7 @@ def test_twenty_percent_faults_complete_and_every_fault_is_a_ledger_row(llm_env,
     assert len(retried) == len({r["input_hash"] for r in bad})
     assert outcome_view(again) == outcome_view(got)
     assert all(o.extra["cached"] for o in again)
+    assert judge.spend is not None
     assert judge.spend.attempts == sent and judge.spend.served == len(keys)
     assert judge.spend.cost_usd == pytest.approx(sum(r["cost_usd"] or 0 for r in rows))
     assert judge.spend.unpriced == 0

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -14,6 +16,7 @@ from llm.scripted_answers import _k_of, correction, decomposition, default_respo
 from toolex.judges.parse import REASON_CAP
 from toolex.llm.corrections import ANSWER_CAP
 from toolex.llm.ledger import Ledger
+from toolex.store import Store
 
 DEPTH = 100_000  # far past the interpreter's recursion limit
 NESTED = '{"verdict": ' + "[" * DEPTH + "]" * DEPTH + ', "reason": "deep"}'
@@ -23,17 +26,19 @@ LONG_NUMBER = '{"subqueries": [{"tool": ' + "9" * 5000 + "}]}"
 NOT_UTF8_SAFE = '{"verdict": "yes", "reason": "\\u0000 nul and \\udfff"}'
 
 
-def first_then(bad: str):
+def first_then(bad: str) -> Callable[[Any, Any], str]:
     """Answer ``bad`` until the retry names a problem, then the ordinary scripted answer."""
 
-    def respond(provider, body):
+    def respond(provider, body) -> str:
         return default_responder(provider, body) if correction(body) else bad
 
     return respond
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_deeply_nested_json_is_a_malformed_answer_recorded_and_retried(llm_env, store, provider):
+def test_deeply_nested_json_is_a_malformed_answer_recorded_and_retried(
+    llm_env: dict[str, str], store: Store, provider: str
+) -> None:
     with ScriptedServer(first_then(NESTED)) as s:
         judge = judge_for(provider, s, store, max_tokens=200_000)
         [outcome] = list(judge.verify(verify_tasks(1)))
@@ -47,7 +52,7 @@ def test_deeply_nested_json_is_a_malformed_answer_recorded_and_retried(llm_env, 
     assert second["status"] == "ok"
 
 
-def test_a_200_kb_reason_is_kept_cut_with_a_marker(llm_env, store):
+def test_a_200_kb_reason_is_kept_cut_with_a_marker(llm_env: dict[str, str], store: Store) -> None:
     with ScriptedServer(lambda p, b: HUGE_REASON) as s:
         judge = judge_for("openai", s, store, max_tokens=100_000)
         [outcome] = list(judge.verify(verify_tasks(1)))
@@ -62,7 +67,9 @@ def test_a_200_kb_reason_is_kept_cut_with_a_marker(llm_env, store):
 
 
 @pytest.mark.parametrize("answer", [SURROGATE, NOT_UTF8_SAFE], ids=["surrogate", "nul"])
-def test_text_the_store_cannot_encode_is_replaced_not_a_crash(llm_env, store, answer):
+def test_text_the_store_cannot_encode_is_replaced_not_a_crash(
+    llm_env: dict[str, str], store: Store, answer: str
+) -> None:
     with ScriptedServer(lambda p, b: answer) as s:
         [outcome] = list(judge_for("openai", s, store).verify(verify_tasks(1)))
     assert outcome.ok
@@ -70,7 +77,7 @@ def test_text_the_store_cannot_encode_is_replaced_not_a_crash(llm_env, store, an
     assert row["status"] == "ok" and row["response"].encode("utf-8")  # stored, and valid
 
 
-def test_a_5000_digit_number_is_a_malformed_answer(llm_env, store):
+def test_a_5000_digit_number_is_a_malformed_answer(llm_env: dict[str, str], store: Store) -> None:
     with ScriptedServer(first_then(LONG_NUMBER)) as s:
         judge = judge_for("openai", s, store, max_tokens=100_000)
         [outcome] = list(judge.decompose(decompose_tasks(1)))
@@ -78,7 +85,7 @@ def test_a_5000_digit_number_is_a_malformed_answer(llm_env, store):
     assert outcome.ok and first["status"] == "malformed" and "ValueError" in first["error"]
 
 
-def test_a_lying_token_count_is_unknown_not_a_crash(llm_env, store):
+def test_a_lying_token_count_is_unknown_not_a_crash(llm_env: dict[str, str], store: Store) -> None:
     usage = {"prompt_tokens": 10**12, "completion_tokens": -5, "total_tokens": "many"}
     with ScriptedServer(usage=usage) as s:
         [outcome] = list(judge_for("openai", s, store).verify(verify_tasks(1)))
@@ -90,11 +97,13 @@ def test_a_lying_token_count_is_unknown_not_a_crash(llm_env, store):
 HOSTILE = [NESTED, HUGE_REASON, SURROGATE, LONG_NUMBER, "", "null", "[1, 2]", '{"a": 1}' * 3]
 
 
-def test_every_paid_call_is_one_ledger_row_whatever_the_answer(llm_env, store):
+def test_every_paid_call_is_one_ledger_row_whatever_the_answer(
+    llm_env: dict[str, str], store: Store
+) -> None:
     """60 tasks, each answered with one of eight hostile answers first: all end answered, and
     the ledger holds exactly one row per request the server answered."""
 
-    def hostile(provider, body):
+    def hostile(provider, body) -> str:
         if correction(body):
             return default_responder(provider, body)
         k = _k_of(body)

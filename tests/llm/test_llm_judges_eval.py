@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from pipeline.fixtures import build
 
 from llm.llm_support import ScriptedServer
@@ -35,28 +35,28 @@ MODEL = "qwen2.5-coder-1.5b-instruct-q4"
 
 
 @pytest.fixture
-def db(tmp_path):
+def db(tmp_path: Path) -> str:
     path = str(tmp_path / "j.duckdb")
     with Store.open(path) as store:
         build(store)
     return path
 
 
-def evaluate(db, *args):
+def evaluate(db: str, *args: str) -> Result:
     base = ["judges", "eval", "--labels", str(SMALL), "--db", db]
     return CliRunner().invoke(cli, [*base, *args])
 
 
-def compat(server):
+def compat(server: ScriptedServer) -> str:
     return f"compat:{server.url}/v1#{MODEL}"
 
 
-def saved(db):
+def saved(db: str):
     with Store.open(db, read_only=True) as store:
         return store.user_sql("SELECT DISTINCT source FROM judge_evaluations").to_pylist()
 
 
-def test_a_seeded_sample_is_the_same_for_the_same_seed_and_saved_apart(db):
+def test_a_seeded_sample_is_the_same_for_the_same_seed_and_saved_apart(db: str) -> None:
     with Store.open(db, read_only=True) as store:
         labels, _ = checked_labels(store, SMALL)
     one, name, notes = sample_labels(labels, "small.jsonl", 4, seed=1)
@@ -80,7 +80,9 @@ def test_a_seeded_sample_is_the_same_for_the_same_seed_and_saved_apart(db):
     assert alone.exit_code == 2 and "--seed draws the --limit sample and orders a" in alone.output
 
 
-def test_a_call_budget_exits_3_spreads_over_the_queries_and_resumes(llm_env, db):
+def test_a_call_budget_exits_3_spreads_over_the_queries_and_resumes(
+    llm_env: dict[str, str], db: str
+) -> None:
     with ScriptedServer() as server:
         capped = evaluate(db, "--judge", compat(server), "--max-calls", "2")
         assert capped.exit_code == 3, capped.output
@@ -98,7 +100,7 @@ def test_a_call_budget_exits_3_spreads_over_the_queries_and_resumes(llm_env, db)
     assert report["overall"]["n"] == 7 and report["calls"]["cached"] == 2
 
 
-def test_a_server_on_another_port_is_the_same_judge(llm_env, db):
+def test_a_server_on_another_port_is_the_same_judge(llm_env: dict[str, str], db: str) -> None:
     """The model is the judge, not the URL: a server restarted on another port resumes."""
     with ScriptedServer() as first:
         ran = evaluate(db, "--judge", compat(first), "--format", "json")
@@ -113,7 +115,7 @@ def test_a_server_on_another_port_is_the_same_judge(llm_env, db):
         assert renamed.count("chat") == 7
 
 
-def test_a_piped_table_keeps_every_column(llm_env, db):
+def test_a_piped_table_keeps_every_column(llm_env: dict[str, str], db: str) -> None:
     """Issue 28.5: piped, the figures table of a long compat spec and a second judge was cut
     at 80 columns ("tn 25" printed as "2")."""
     with ScriptedServer() as server:
@@ -175,7 +177,7 @@ class WaitsForAPulse:
         pass
 
 
-def test_progress_is_reported_while_a_call_is_slow(store):
+def test_progress_is_reported_while_a_call_is_slow(store: Store) -> None:
     """Plain progress lines come from reports; the executor reports while it waits (and the
     first Ctrl-C, which stops work at the next report, lands there too)."""
     recorder = Recorder()
@@ -193,7 +195,7 @@ def test_progress_is_reported_while_a_call_is_slow(store):
     assert result.ok and recorder.pulses >= 1
 
 
-def test_a_decomposition_in_memory_is_a_progress_task(db):
+def test_a_decomposition_in_memory_is_a_progress_task(db: str) -> None:
     recorder = Recorder()
     with Store.open(db) as store, reporting(recorder):
         labels, _ = checked_labels(store, SMALL)
@@ -227,7 +229,7 @@ class WaitsForALine(WaitsForAPulse):
         return Reply('{"verdict": "no", "reason": "r"}', 10, 5)
 
 
-def test_a_plain_progress_line_is_printed_before_the_slow_call_ends(store):
+def test_a_plain_progress_line_is_printed_before_the_slow_call_ends(store: Store) -> None:
     """Issue 28.5 (22 minutes without a line): on a pipe, the line comes while the only call of
     the task is still waiting, not when it ends."""
     out = SignalledStream()

@@ -21,13 +21,13 @@ from toolex.llm.keys import (
 
 
 @pytest.fixture(autouse=True)
-def clean(monkeypatch):
+def clean(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in (*keys.KEY_VARIABLES, *keys.URL_VARIABLES):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(keys, "_remembered", set())
 
 
-def test_url_secrets_are_the_credentials_and_secret_query_values():
+def test_url_secrets_are_the_credentials_and_secret_query_values() -> None:
     found = url_secrets("http://bob:s%40cret-pw@h:1/v1?api_key=qk-123456&model=m&token=tk-654321")
     assert found == ["bob:s%40cret-pw", "bob:s@cret-pw", "s%40cret-pw", "s@cret-pw",
                      "qk-123456", "tk-654321"]  # fmt: skip
@@ -35,7 +35,9 @@ def test_url_secrets_are_the_credentials_and_secret_query_values():
     assert url_secrets("http://bob:pw@h/") == ["bob:pw", "bob:pw"]  # too short alone
 
 
-def test_known_secrets_come_from_the_environment_and_remembered_urls(monkeypatch):
+def test_known_secrets_come_from_the_environment_and_remembered_urls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-env-key-0123456789")
     monkeypatch.setenv("TOOLEX_COMPAT_API_KEY", "short")  # under MIN_SECRET: not hidden alone
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "https://u:proxy-pass@proxy/")
@@ -48,7 +50,7 @@ def test_known_secrets_come_from_the_environment_and_remembered_urls(monkeypatch
 
 @pytest.mark.parametrize("prefix", [b"", b"x", b"xy", b"Basic:", b"user:"])
 @pytest.mark.parametrize("encode", [base64.b64encode, base64.urlsafe_b64encode])
-def test_a_secret_inside_base64_is_hidden_at_every_alignment(prefix, encode):
+def test_a_secret_inside_base64_is_hidden_at_every_alignment(prefix: bytes, encode) -> None:
     secret = "p4ss/w0rd+?~more"
     encoded = encode(prefix + secret.encode() + b" and the rest").decode()
     redacted = next(f for f in secret_forms(secret) if f in encoded)  # one form matches
@@ -58,7 +60,9 @@ def test_a_secret_inside_base64_is_hidden_at_every_alignment(prefix, encode):
     assert HIDDEN in out and redacted not in out
 
 
-def test_stored_text_keeps_key_shaped_words_printed_text_hides_them(monkeypatch):
+def test_stored_text_keeps_key_shaped_words_printed_text_hides_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-the-real-key-987654")
     text = "use hf_hub_download; key sk-the-real-key-987654; other sk-proj-unrelated1234"
     assert redact_secrets(text) == (
@@ -67,7 +71,7 @@ def test_stored_text_keeps_key_shaped_words_printed_text_hides_them(monkeypatch)
     assert redact_text(text) == f"use {HIDDEN}; key {HIDDEN}; other {HIDDEN}"
 
 
-def test_a_percent_encoded_secret_and_url_credentials_are_hidden():
+def test_a_percent_encoded_secret_and_url_credentials_are_hidden() -> None:
     remember_url("http://alice:p@ss word!@h/")
     assert redact_secrets("echo p%40ss%20word%21 and ftp://x:y@host/") == (
         f"echo {HIDDEN} and ftp://***@host/"
@@ -92,7 +96,7 @@ ECHOES = {
 
 
 @pytest.mark.parametrize("echo", list(ECHOES))
-def test_a_secret_is_hidden_in_any_encoding(monkeypatch, echo):
+def test_a_secret_is_hidden_in_any_encoding(monkeypatch: pytest.MonkeyPatch, echo: str) -> None:
     key = "sk-proj-Zz9/key?with+odd=chars-0123"
     monkeypatch.setenv("OPENAI_API_KEY", key)
     form = ECHOES[echo](key)
@@ -102,7 +106,7 @@ def test_a_secret_is_hidden_in_any_encoding(monkeypatch, echo):
 
 
 @pytest.mark.parametrize("name", ["code", "credential", "bearer", "session_id", "jwt", "pass"])
-def test_oauth_codes_credentials_and_bearers_in_a_query_are_secrets(name):
+def test_oauth_codes_credentials_and_bearers_in_a_query_are_secrets(name: str) -> None:
     url = f"http://h/v1?{name}=value-0123456789&model=m"
     assert url_secrets(url) == ["value-0123456789"]
     assert keys.redact_url(url) == f"http://h/v1?{name}=***&model=m"

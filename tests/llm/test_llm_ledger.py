@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from toolex.llm.ledger import Attempt, Ledger, input_hash
 from toolex.store import Store
@@ -10,7 +11,9 @@ from toolex.store import Store
 T0 = datetime(2026, 1, 1, 12, 0, 0)
 
 
-def attempt(h, status, parsed=None, at=0, **kw):
+def attempt(
+    h: str, status: str, parsed: dict[str, str] | None = None, at: int = 0, **kw
+) -> Attempt:
     return Attempt(
         "verify",
         "openai:gpt-4o",
@@ -25,7 +28,7 @@ def attempt(h, status, parsed=None, at=0, **kw):
     )
 
 
-def test_serves_the_newest_ok_row_and_never_a_failure(store):
+def test_serves_the_newest_ok_row_and_never_a_failure(store: Store) -> None:
     ledger = Ledger(store)
     old = attempt("h1", "ok", {"verdict": "no", "reason": "old"}, at=0)
     new = attempt("h1", "ok", {"verdict": "yes", "reason": "new"}, at=5)
@@ -43,7 +46,7 @@ def test_serves_the_newest_ok_row_and_never_a_failure(store):
     assert list(pending) == ["h3"] and pending["h3"][1] == "batch_1"
 
 
-def test_settle_turns_a_pending_row_into_an_answer(store):
+def test_settle_turns_a_pending_row_into_an_answer(store: Store) -> None:
     ledger = Ledger(store)
     row = attempt("h", "pending", batch_id="b1")
     ledger.record([row])
@@ -71,7 +74,9 @@ def test_settle_turns_a_pending_row_into_an_answer(store):
     )
 
 
-def test_rows_commit_on_their_own_even_inside_a_rolled_back_stage_transaction(tmp_path):
+def test_rows_commit_on_their_own_even_inside_a_rolled_back_stage_transaction(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "s.duckdb"
     with Store.open(path) as store:
         ledger = Ledger(store)
@@ -85,7 +90,7 @@ def test_rows_commit_on_their_own_even_inside_a_rolled_back_stage_transaction(tm
         assert list(Ledger(store).hits(["h"])) == ["h"]
 
 
-def test_input_hash_covers_every_part():
+def test_input_hash_covers_every_part() -> None:
     base = ("openai:gpt-4o", "gpt-4o", "verify-abc", "system", "user")
     h = input_hash(*base)
     assert len(h) == 64 and h == input_hash(*base)

@@ -14,7 +14,7 @@ def take(limiter: Limiter, n: int) -> list:
     return [limiter.acquire(NEVER) for _ in range(n)]
 
 
-def test_a_cut_halves_once_per_episode_and_never_below_one():
+def test_a_cut_halves_once_per_episode_and_never_below_one() -> None:
     lim = Limiter(cap=16)
     burst = take(lim, 12)
     lim.cut(burst[0])
@@ -33,7 +33,7 @@ def test_a_cut_halves_once_per_episode_and_never_below_one():
     assert lim.limit == 1.0 and lim.allowed == 1 and lim.lowest == 1
 
 
-def test_growth_is_one_per_answer_up_to_the_last_cut_then_one_per_round():
+def test_growth_is_one_per_answer_up_to_the_last_cut_then_one_per_round() -> None:
     lim = Limiter(cap=16, start=1)
     for expected in (2.0, 3.0, 4.0):  # the limit in use: +1 per answer (cap unknown so far)
         tickets = take(lim, lim.allowed)
@@ -52,14 +52,14 @@ def test_growth_is_one_per_answer_up_to_the_last_cut_then_one_per_round():
     assert lim.limit == 2.5
 
 
-def test_an_unused_limit_does_not_grow():
+def test_an_unused_limit_does_not_grow() -> None:
     lim = Limiter(cap=16, start=4)
     [t] = take(lim, 1)  # one call where four may run
     lim.release(t, latency=0.1)
     assert lim.limit == 4.0
 
 
-def test_a_queued_answer_cuts_on_a_local_server_only():
+def test_a_queued_answer_cuts_on_a_local_server_only() -> None:
     for watch, expected in ((True, 1.5), (False, 4.0)):
         lim = Limiter(cap=16, start=2, watch_latency=watch)
         [alone] = take(lim, 1)
@@ -77,7 +77,7 @@ def test_a_queued_answer_cuts_on_a_local_server_only():
     assert lim.cuts == 0
 
 
-def test_acquire_waits_for_room_and_gives_up_when_stopped():
+def test_acquire_waits_for_room_and_gives_up_when_stopped() -> None:
     """On a simulated clock (simulated_clock.py): the waiter has had a minute to take a place
     before the room is made, whatever the machine's load (issue 25: a 0.15 s sleep and a 2 s
     join stood in for that)."""
@@ -99,7 +99,7 @@ def test_acquire_waits_for_room_and_gives_up_when_stopped():
     assert lim.peak == 1
 
 
-def test_a_local_server_is_not_stacked_past_its_timeout():
+def test_a_local_server_is_not_stacked_past_its_timeout() -> None:
     """45 s answers and a 60 s timeout: a second call in flight would wait 90 s."""
     lim = Limiter(cap=16, start=1, watch_latency=True, timeout_s=60.0)
     lim.release(take(lim, 1)[0], latency=45.0)
@@ -113,7 +113,7 @@ def test_a_local_server_is_not_stacked_past_its_timeout():
     assert roomy.limit == 5.0  # 5 x 45 s = 225 s <= 0.8 x 300 s; 6 would not fit
 
 
-def test_slots_are_a_floor_no_cut_goes_below():
+def test_slots_are_a_floor_no_cut_goes_below() -> None:
     """issue 28.3: a timeout on a 2-slot server halved the limit to 1 and left a slot idle."""
     lim = Limiter(cap=2, start=2, watch_latency=True, floor=2)
     for _ in range(3):
@@ -124,7 +124,7 @@ def test_slots_are_a_floor_no_cut_goes_below():
     assert Limiter(cap=4, floor=9).floor == 4  # never above the cap
 
 
-def test_a_timeout_gives_the_place_back_unless_the_server_keeps_abandoned_work():
+def test_a_timeout_gives_the_place_back_unless_the_server_keeps_abandoned_work() -> None:
     """On a simulated clock: "right after the timeout" is within the fastest answer's time of
     it however slowly the machine runs this test."""
     clock = SimClock()

@@ -17,9 +17,12 @@ from toolex.judges.confidence import second_judge
 from toolex.llm.clients import Request, make_client
 from toolex.llm.ledger import Ledger
 from toolex.llm.logprobs import TokenProb, choice_probability, read_openai
+from toolex.store import Store
 
 
-def tokens(*parts):
+def tokens(
+    *parts: str | tuple[str, float, list[tuple[str, float]]],
+) -> list[TokenProb]:
     """Tokens spelling ``parts``: plain strings are certain, (text, p, alternatives) are not."""
     out = []
     for part in parts:
@@ -33,7 +36,7 @@ ANSWER = '{"verdict": "yes", "reason": "r"}'
 AT = ANSWER.index("yes")
 
 
-def test_the_verdict_word_against_the_other_one():
+def test_the_verdict_word_against_the_other_one() -> None:
     both = tokens('{"verdict": "', ("yes", 0.6, [("no", 0.3)]), '", "reason": "r"}')
     assert choice_probability(both, ANSWER, AT, ("yes", "no")) == pytest.approx(0.6 / 0.9)
     # only the written word seen: its own probability, the rest counted against it
@@ -48,7 +51,7 @@ def test_the_verdict_word_against_the_other_one():
     assert choice_probability(None, ANSWER, AT, ("yes", "no")) is None
 
 
-def test_a_servers_nonsense_is_no_token_list():
+def test_a_servers_nonsense_is_no_token_list() -> None:
     assert read_openai({"logprobs": None}) is None
     assert read_openai({"logprobs": {"content": "yes"}}) is None
     bad = {"logprobs": {"content": [{"token": "yes", "logprob": "high"}]}}
@@ -57,7 +60,9 @@ def test_a_servers_nonsense_is_no_token_list():
     assert read_openai(nan) is None
 
 
-def test_verdicts_ask_for_logprobs_and_carry_the_probability(llm_env, store):
+def test_verdicts_ask_for_logprobs_and_carry_the_probability(
+    llm_env: dict[str, str], store: Store
+) -> None:
     with ScriptedServer(word_p=lambda body: 0.9) as s:
         judge = judge_for("openai", s, store)
         got = list(judge.verify(verify_tasks(6)))
@@ -75,7 +80,7 @@ def test_verdicts_ask_for_logprobs_and_carry_the_probability(llm_env, store):
     assert all(set(p) == {"verdict", "reason", "p_yes"} for p in parsed)
 
 
-def test_a_batch_answer_carries_its_probability_too(llm_env, store):
+def test_a_batch_answer_carries_its_probability_too(llm_env: dict[str, str], store: Store) -> None:
     with ScriptedServer() as s:
         judge = make_judge(
             "openai:gpt-4o-mini", store, base_url=s.url + "/v1", batch=True, batch_poll_s=0.01
@@ -91,7 +96,7 @@ def test_a_batch_answer_carries_its_probability_too(llm_env, store):
     )
 
 
-def test_no_logprobs_where_the_api_has_none(llm_env, store):
+def test_no_logprobs_where_the_api_has_none(llm_env: dict[str, str], store: Store) -> None:
     with ScriptedServer() as s:
         anthropic = judge_for("anthropic", s, store)
         got = list(anthropic.verify(verify_tasks(2)))
@@ -101,7 +106,9 @@ def test_no_logprobs_where_the_api_has_none(llm_env, store):
     assert all("logprobs" not in r["body"] for r in s.requests)
 
 
-def test_a_server_that_refuses_logprobs_is_asked_without_them(llm_env, store, monkeypatch):
+def test_a_server_that_refuses_logprobs_is_asked_without_them(
+    llm_env: dict[str, str], store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TOOLEX_COMPAT_API_KEY", "k")
     with ScriptedServer(reject_logprobs=True) as s:
         judge = make_judge(f"compat:{s.url}/v1#qwen", store, **FAST)
@@ -112,7 +119,7 @@ def test_a_server_that_refuses_logprobs_is_asked_without_them(llm_env, store, mo
     assert [r["status"] for r in Ledger(store).rows()] == ["ok"] * 3
 
 
-def test_without_token_probabilities_two_judges_average():
+def test_without_token_probabilities_two_judges_average() -> None:
     assert second_judge(True, 0.9) == pytest.approx(0.95)
     assert second_judge(True, 0.02) == pytest.approx(0.51)  # they disagree: near the boundary
     assert second_judge(False, 0.02) == pytest.approx(0.01)

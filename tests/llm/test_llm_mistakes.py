@@ -22,6 +22,7 @@ from llm.llm_support import (
 from llm.scripted_answers import _k_of, budget, corrected, correction, decomposition, task_text
 from toolex.judges import make_judge
 from toolex.llm.ledger import Ledger
+from toolex.store import Store
 
 
 def subqueries(k: int, leak: str | None = None) -> str:
@@ -58,7 +59,9 @@ def stubborn(provider: str, body: dict) -> str:
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_a_retry_names_the_problem_and_the_model_fixes_it(llm_env, store, provider):
+def test_a_retry_names_the_problem_and_the_model_fixes_it(
+    llm_env: dict[str, str], store: Store, provider: str
+) -> None:
     with ScriptedServer(stubborn) as s:
         judge = judge_for(provider, s, store, max_attempts=5)
         decomposed = list(judge.decompose(decompose_tasks(3)))
@@ -94,12 +97,14 @@ def test_a_retry_names_the_problem_and_the_model_fixes_it(llm_env, store, provid
     assert "get_weather_forecast_0" not in json.dumps(third["messages"][-1])  # the last one only
 
 
-def test_without_a_named_problem_the_same_mistake_comes_back(llm_env, store):
+def test_without_a_named_problem_the_same_mistake_comes_back(
+    llm_env: dict[str, str], store: Store
+) -> None:
     """The issue's failure, reproduced: a model told only "try again" repeats itself. Since
     issue 28 the repeat gets one varied retry and then the call stops, rather than five calls
     (tests/llm/test_llm_repeats.py)."""
 
-    def deaf(provider, body):  # ignores what the correction says
+    def deaf(provider, body) -> str:  # ignores what the correction says
         return stubborn(provider, {**body, "messages": body["messages"][:2]})
 
     with ScriptedServer(deaf) as s:
@@ -110,11 +115,13 @@ def test_without_a_named_problem_the_same_mistake_comes_back(llm_env, store):
     assert len({r["response"] for r in rows}) == 1  # the same mistake came back each time
     assert [r["status"] for r in rows] == ["malformed"] * 3
     assert "names a ground-truth tool/API" in rows[0]["error"]
-    assert not outcome.ok and "repeated a rejected answer" in outcome.error
+    assert not outcome.ok and "repeated a rejected answer" in (outcome.error or "")
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_an_answer_cut_off_by_max_tokens_is_retried_with_a_larger_budget(llm_env, store, provider):
+def test_an_answer_cut_off_by_max_tokens_is_retried_with_a_larger_budget(
+    llm_env: dict[str, str], store: Store, provider: str
+) -> None:
     reason = "The candidate returns the same forecast for the same place. " * 12  # ~190 tokens
     answer = json.dumps({"verdict": "yes", "reason": reason.strip()})
     with ScriptedServer(lambda p, b: answer) as s:
@@ -130,14 +137,16 @@ def test_an_answer_cut_off_by_max_tokens_is_retried_with_a_larger_budget(llm_env
     assert second["status"] == "ok" and second["input_hash"] == first["input_hash"]
 
 
-def test_the_budget_grows_to_four_times_and_no_further(llm_env, store):
+def test_the_budget_grows_to_four_times_and_no_further(
+    llm_env: dict[str, str], store: Store
+) -> None:
     endless = json.dumps({"verdict": "no", "reason": "x" * 8000})
     with ScriptedServer(lambda p, b: endless) as s:
         judge = judge_for("openai", s, store, max_tokens=100, max_attempts=5)
         [outcome] = list(judge.verify(verify_tasks(1)))
         budgets = [budget(r["body"]) for r in s.requests]
     assert budgets == [100, 200, 400, 400, 400]
-    assert not outcome.ok and "cut off at max_tokens=400" in outcome.error
+    assert not outcome.ok and "cut off at max_tokens=400" in (outcome.error or "")
     assert [r["status"] for r in Ledger(store).rows()] == ["malformed"] * 5
 
 
@@ -145,7 +154,9 @@ def test_the_budget_grows_to_four_times_and_no_further(llm_env, store):
     ("refused", "kept"),
     [(("json_schema",), "json_object"), (("json_schema", "json_object"), None)],
 )
-def test_a_server_refusing_response_format_is_asked_without_it(llm_env, store, refused, kept):
+def test_a_server_refusing_response_format_is_asked_without_it(
+    llm_env: dict[str, str], store: Store, refused: tuple[str, ...], kept: str | None
+) -> None:
     """llama.cpp builds without json_schema, servers without any JSON mode: a 400, then the
     next mode down, remembered for the run (one refusal per mode, not one per call)."""
     with ScriptedServer(reject_formats=refused) as s:
@@ -162,7 +173,9 @@ def test_a_server_refusing_response_format_is_asked_without_it(llm_env, store, r
     assert len(rows) == len(formats)
 
 
-def test_a_400_that_is_not_about_the_format_keeps_the_format(llm_env, store):
+def test_a_400_that_is_not_about_the_format_keeps_the_format(
+    llm_env: dict[str, str], store: Store
+) -> None:
     with ScriptedServer() as s:
         s.refuse_all(400)
         judge = make_judge(f"compat:{s.url}/v1#m", store, slots=1, max_attempts=5)
@@ -172,7 +185,9 @@ def test_a_400_that_is_not_about_the_format_keeps_the_format(llm_env, store):
     assert client_of(judge).mode == "json_schema"  # no mode answered, so none was adopted
 
 
-def test_faults_on_corrected_retries_count_as_the_same_task(llm_env, store):
+def test_faults_on_corrected_retries_count_as_the_same_task(
+    llm_env: dict[str, str], store: Store
+) -> None:
     """The fault plan keys on the task, not on the retry's conversation."""
     plan = FaultPlan(rate=1.0, kinds=("malformed",), repeats=1)
     with ScriptedServer(faults=plan) as s:

@@ -3,7 +3,9 @@ instead of refusing "other settings", and is served the answers the model gave b
 
 from __future__ import annotations
 
-from click.testing import CliRunner
+from pathlib import Path
+
+from click.testing import CliRunner, Result
 from pipeline.fixtures import build
 
 from llm.llm_support import ScriptedServer
@@ -13,7 +15,7 @@ from toolex.pipeline.record import differences
 from toolex.store import Store
 
 
-def test_judges_are_compared_by_identity():
+def test_judges_are_compared_by_identity() -> None:
     a = "compat:http://127.0.0.1:8080/v1#qwen"
     assert (
         judge_identity(a)
@@ -30,12 +32,14 @@ def test_judges_are_compared_by_identity():
     assert differences(config, other, made, ["verify"]) == [f"verify.judge: {a} -> {b}"]
 
 
-def test_expand_resumes_on_a_server_moved_to_another_port(llm_env, tmp_path):
+def test_expand_resumes_on_a_server_moved_to_another_port(
+    llm_env: dict[str, str], tmp_path: Path
+) -> None:
     db = str(tmp_path / "b.duckdb")
     with Store.open(db) as store:
         build(store)
 
-    def expand(server, *extra):
+    def expand(server: ScriptedServer, *extra: str) -> Result:
         config = tmp_path / f"{server.httpd.server_address[1]}.toml"
         config.write_text(
             f'[judges]\nverify = "compat:{server.url}/v1#qwen2.5-1.5b"\n', encoding="utf-8"

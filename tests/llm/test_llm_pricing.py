@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from toolex.llm.pricing import cost_usd, estimate_tokens, price
 
 
-def test_prices():
+def test_prices() -> None:
     assert price("gpt-4o") == (2.50, 10.00)
     assert price("gpt-4o-mini-2024-07-18") == (0.15, 0.60)  # longest family prefix wins
     assert price("claude-3-5-haiku-20241022") == (0.80, 4.00)
@@ -20,7 +22,7 @@ def test_prices():
     assert estimate_tokens("abcdefgh") == 2 and estimate_tokens("abcdefghi") == 3
 
 
-def test_current_models_and_open_weight_ones_behind_compatible_endpoints():
+def test_current_models_and_open_weight_ones_behind_compatible_endpoints() -> None:
     assert price("gpt-4.1-mini-2025-04-14") == (0.40, 1.60)
     assert price("claude-sonnet-4-5-20250929") == (3.00, 15.00)
     assert price("claude-haiku-4-5") == (1.00, 5.00)
@@ -30,7 +32,7 @@ def test_current_models_and_open_weight_ones_behind_compatible_endpoints():
     assert price("deepseek-chat") == (0.28, 0.42)
 
 
-def test_config_prices_win_over_the_table(tmp_path):
+def test_config_prices_win_over_the_table(tmp_path: Path) -> None:
     from toolex.errors import InputError
     from toolex.llm.pricing import set_overrides
     from toolex.pipeline.config import load_config

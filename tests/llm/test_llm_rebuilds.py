@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from typing import Any
 
 from llm.llm_support import FAST, ScriptedServer
 from llm.scripted_answers import _k_of, corrected, correction, default_responder, task_text
 from toolex.judges import make_judge
-from toolex.judges.base import DecomposeTask, ToolDoc
+from toolex.judges.base import DecomposeTask, Outcome, ToolDoc
 from toolex.llm.corrections import REBUILT
 from toolex.llm.ledger import Ledger
+from toolex.store import Store
 from toolex.tooldoc.render import render_doc
 
 
@@ -48,7 +51,9 @@ def answer(*entries: dict[str, object]) -> str:
     return json.dumps({"subqueries": list(entries)})
 
 
-def decompose(model, request: str, store):
+def decompose(
+    model: Callable[[str, dict[Any, Any]], str], request: str, store: Store
+) -> tuple[Outcome, list[Any], list[dict[str, Any]]]:
     """(the outcome, the requests the server saw, the ledger's rows)."""
     with ScriptedServer(model) as s:
         judge = make_judge(
@@ -73,7 +78,9 @@ def names_the_tool_in_its_text(provider: str, body: dict) -> str:
 SHOP = "List the products in the 'Electronics' category, then delete my account."
 
 
-def test_a_decomposition_that_can_be_rebuilt_is_not_sent_back(llm_env, store):
+def test_a_decomposition_that_can_be_rebuilt_is_not_sent_back(
+    llm_env: dict[str, str], store: Store
+) -> None:
     outcome, bodies, rows = decompose(names_the_tool_in_its_text, SHOP, store)
     assert outcome.ok and outcome.extra["attempts"] == 1
     assert len(bodies) == 1  # was 2: asked again, it gave the same answer back word for word
@@ -81,8 +88,11 @@ def test_a_decomposition_that_can_be_rebuilt_is_not_sent_back(llm_env, store):
     assert rows[0]["error"].startswith(REBUILT) and "GetProducts" in rows[0]["error"]
 
 
-def test_a_rebuilt_sub_query_keeps_the_request_s_details_for_its_step(llm_env, store):
+def test_a_rebuilt_sub_query_keeps_the_request_s_details_for_its_step(
+    llm_env: dict[str, str], store: Store
+) -> None:
     outcome, _, _ = decompose(names_the_tool_in_its_text, SHOP, store)
+    assert isinstance(outcome.value, list)
     products, account = (s.text for s in outcome.value)
     assert products == "list products in the 'Electronics' category"  # was "list products"
     assert account == "delete my account"
@@ -107,21 +117,27 @@ def follows_the_hint(provider: str, body: dict) -> str:
     )
 
 
-def test_a_name_s_words_the_request_says_are_the_plain_words_it_asks_for(llm_env, store):
+def test_a_name_s_words_the_request_says_are_the_plain_words_it_asks_for(
+    llm_env: dict[str, str], store: Store
+) -> None:
     outcome, bodies, rows = decompose(follows_the_hint, SHOP, store)
     # attempt 1: operation "DeleteAccount", rejected; attempt 2: "delete account", the words
     # the request says ("delete my account"): accepted (it was rejected again, the name's
     # words counting as the name, and the task failed)
     assert [r["status"] for r in rows] == ["malformed", "ok"]
     assert "the operation for number 1 names `DeleteAccount`" in corrected(bodies[1])
-    assert outcome.ok and outcome.value[1].operation == "delete account"
+    assert outcome.ok and isinstance(outcome.value, list)
+    assert outcome.value[1].operation == "delete account"
 
 
-def test_a_hint_can_be_followed_where_the_request_lacks_the_name_s_words(llm_env, store):
+def test_a_hint_can_be_followed_where_the_request_lacks_the_name_s_words(
+    llm_env: dict[str, str], store: Store
+) -> None:
     """The request says "close my profile": "delete account" is the name again, and the hint
     asks for what is always accepted, one plain verb."""
     request = "List the products in the 'Electronics' category and close my profile."
     outcome, bodies, rows = decompose(follows_the_hint, request, store)
     assert [r["status"] for r in rows] == ["malformed", "malformed", "ok"]
     assert "write the operation as one plain verb" in corrected(bodies[2])
-    assert outcome.ok and outcome.value[1].operation == "delete"
+    assert outcome.ok and isinstance(outcome.value, list)
+    assert outcome.value[1].operation == "delete"

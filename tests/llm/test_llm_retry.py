@@ -7,7 +7,7 @@ import random
 from toolex.llm.retry import Policy
 
 
-def test_backoff_doubles_with_jitter_and_honours_retry_after():
+def test_backoff_doubles_with_jitter_and_honours_retry_after() -> None:
     policy = Policy(backoff_base_s=1.0, backoff_max_s=60.0)
     rng = random.Random(7)
     for attempt, (lo, hi) in {1: (0.5, 1), 2: (1, 2), 3: (2, 4), 10: (30, 60)}.items():

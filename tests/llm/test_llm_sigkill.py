@@ -38,7 +38,7 @@ CHILD = textwrap.dedent("""
 
 @pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
 @pytest.mark.slow
-def test_sigkill_mid_stage_then_rerun(llm_env, tmp_path):
+def test_sigkill_mid_stage_then_rerun(llm_env: dict[str, str], tmp_path: Path) -> None:
     tasks = verify_tasks(60)
     with ScriptedServer(faults=FaultPlan(rate=0.2), latency_s=0.08) as s:
         url = s.url + "/v1"

@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from llm.scripted_answers import FaultPlan
@@ -40,7 +41,7 @@ class LoadedServer:
 
     provider, model, max_tokens = "compat", "qwen2.5-coder-1.5b", 512
 
-    def __init__(self, clock: SimClock, service) -> None:
+    def __init__(self, clock: SimClock, service: Callable[[int, int], float]) -> None:
         self.clock, self.service = clock, service
         self.sent: dict[int, int] = {}
 
@@ -67,7 +68,7 @@ class LoadedServer:
         pass
 
 
-def _run(store, service, n: int = 41) -> Spend:
+def _run(store: Store, service: Callable[[int, int], float], n: int = 41) -> Spend:
     clock = SimClock()
     limiter = Limiter(cap=1, start=1, watch_latency=True, timeout_s=TIMEOUT_S, clock=clock)
     spend = Spend()
@@ -89,7 +90,7 @@ def _run(store, service, n: int = 41) -> Spend:
     return spend
 
 
-def test_timeouts_near_the_answers_latency_name_the_setting_to_raise(store):
+def test_timeouts_near_the_answers_latency_name_the_setting_to_raise(store: Store) -> None:
     def loaded(i: int, n: int) -> float:  # 85-140 s; six calls past 300 s the first time
         return 320.0 if i % 7 == 3 and n == 1 else 85.0 + (i * 11) % 56
 
@@ -105,7 +106,7 @@ def test_timeouts_near_the_answers_latency_name_the_setting_to_raise(store):
     )
 
 
-def test_a_fast_server_that_hangs_now_and_then_gets_no_such_line(store):
+def test_a_fast_server_that_hangs_now_and_then_gets_no_such_line(store: Store) -> None:
     def hangs(i: int, n: int) -> float:  # answers in 2 s; six calls hang the first time
         return 3600.0 if i % 7 == 3 and n == 1 else 2.0
 
@@ -114,7 +115,7 @@ def test_a_fast_server_that_hangs_now_and_then_gets_no_such_line(store):
     assert slow_server_note("decompose", spend.answered_s, 6, TIMEOUT_S, "compat_timeout_s") is None
 
 
-def test_expand_prints_the_line_at_the_end_of_the_stage(tmp_path):
+def test_expand_prints_the_line_at_the_end_of_the_stage(tmp_path: Path) -> None:
     """Through the installed `toolex`: answers take 2.5 s and a third of the requests hang the
     first time they are sent, with a deadline of 6 s (far past an answer, however loaded the
     machine): the timeouts come near the answers."""

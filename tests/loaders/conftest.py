@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from toolex.store import Store
+
 DATA = Path(__file__).resolve().parents[1] / "data"
 TABLES = (
     "benchmarks",
@@ -22,9 +24,11 @@ TABLES = (
 )
 
 
-def store_state(store) -> dict:
+def store_state(store: Store) -> dict[str, object]:
     """Row counts of every table a load or import touches, plus the benchmarks rows."""
-    out = {t: store.con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
+    out: dict[str, object] = {
+        t: store.con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in TABLES
+    }
     out["benchmark_rows"] = store.con.execute(
         "SELECT benchmark, format, source, revision, loaded_at FROM benchmarks ORDER BY 1"
     ).fetchall()

@@ -4,18 +4,23 @@ from ToolRet loads through the SkillRet loader."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
 from loaders.elsewhere_data import packed_beir, skill_library
 from toolex.cli import cli
 from toolex.loaders import load_beir, load_skillret, load_stabletoolbench
+from toolex.store import Store
 
 pytestmark = pytest.mark.shared_data
 GROUPS = ("G2_instruction", "G3_instruction")  # G2_instruction repeats two labels
 
 
-def test_packed_beir_stabletoolbench_loads_as_stabletoolbench(store, shared_data, tmp_path):
+def test_packed_beir_stabletoolbench_loads_as_stabletoolbench(
+    store: Store, shared_data: Path, tmp_path: Path
+) -> None:
     root = packed_beir(shared_data / "stabletoolbench", tmp_path / "beir", GROUPS)
     beir = load_beir(store, root, name="beir")
     stb = load_stabletoolbench(store, shared_data / "stabletoolbench", groups=list(GROUPS))
@@ -26,14 +31,14 @@ def test_packed_beir_stabletoolbench_loads_as_stabletoolbench(store, shared_data
         "SELECT count(*) FROM items b JOIN items s USING (item_id) WHERE b.benchmark = 'beir' "
         "AND s.benchmark = 'stabletoolbench' AND (b.name IS DISTINCT FROM s.name "
         "OR b.platform IS DISTINCT FROM s.platform OR b.category IS DISTINCT FROM s.category)"
-    ).fetchone()[0]
+    ).fetchall()[0][0]
     assert differ == 0
     assert store.con.execute(
         "SELECT count(*) FROM items WHERE benchmark = 'beir' AND name IS NULL"
-    ).fetchone() == (0,)
+    ).fetchall()[0] == (0,)
 
 
-def test_packed_beir_expands_without_degenerating(shared_data, tmp_path):
+def test_packed_beir_expands_without_degenerating(shared_data: Path, tmp_path: Path) -> None:
     root = packed_beir(shared_data / "stabletoolbench", tmp_path / "beir", ("G3_instruction",))
     db = str(tmp_path / "b.duckdb")
     runner = CliRunner()
@@ -49,7 +54,9 @@ def test_packed_beir_expands_without_degenerating(shared_data, tmp_path):
     assert res.stderr.strip().splitlines()[-1].startswith("outcome: ")
 
 
-def test_a_skill_library_built_from_toolret_loads(store, shared_data, tmp_path):
+def test_a_skill_library_built_from_toolret_loads(
+    store: Store, shared_data: Path, tmp_path: Path
+) -> None:
     root = skill_library(shared_data / "toolret", tmp_path / "skills", ("apibank",))
     result, _ = load_skillret(store, root, name="skills")
     assert (result.items, result.queries) == (101, 101)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import socket
+from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -12,6 +14,7 @@ import pytest
 
 from toolex.errors import ModelUnavailableError, ToolexError
 from toolex.loaders.hub import load_toolret_hub
+from toolex.store import Store
 
 
 def connections(monkeypatch: pytest.MonkeyPatch) -> list[object]:
@@ -20,7 +23,7 @@ def connections(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     made: list[object] = []
     real = socket.socket.connect
 
-    def connect(self: socket.socket, address: object) -> None:
+    def connect(self: socket.socket, address: Any) -> None:  # socket's own address type
         made.append(address)
         real(self, address)
 
@@ -28,7 +31,9 @@ def connections(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     return made
 
 
-def test_offline_env_fails_fast_naming_the_alternative(store, tmp_path, monkeypatch):
+def test_offline_env_fails_fast_naming_the_alternative(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     made = connections(monkeypatch)
     with pytest.raises(ModelUnavailableError, match="toolex load toolret <folder>"):
@@ -36,7 +41,9 @@ def test_offline_env_fails_fast_naming_the_alternative(store, tmp_path, monkeypa
     assert made == []  # offline: not one connection tried
 
 
-def test_unreachable_hub_fails_fast(store, tmp_path, monkeypatch):
+def test_unreachable_hub_fails_fast(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
@@ -47,15 +54,17 @@ def test_unreachable_hub_fails_fast(store, tmp_path, monkeypatch):
             store, ["apibank"], cache_dir=tmp_path, endpoint=f"http://127.0.0.1:{port}"
         )
     assert made == [("127.0.0.1", port)]  # one probe, refused: no retries with backoff
-    assert store.con.execute("SELECT count(*) FROM benchmarks").fetchone()[0] == 0
+    assert store.con.execute("SELECT count(*) FROM benchmarks").fetchall()[0][0] == 0
 
 
-def test_unknown_task(store, tmp_path):
+def test_unknown_task(store: Store, tmp_path: Path) -> None:
     with pytest.raises(ToolexError, match="unknown ToolRet task"):
         load_toolret_hub(store, ["nope"], cache_dir=tmp_path)
 
 
-def test_cached_files_load_offline(store, tmp_path, monkeypatch):
+def test_cached_files_load_offline(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     q = tmp_path / "ToolRet-Queries/apibank"
     t = tmp_path / "ToolRet-Tools/web"
@@ -80,9 +89,9 @@ def test_cached_files_load_offline(store, tmp_path, monkeypatch):
     )
     result = load_toolret_hub(store, ["apibank"], cache_dir=tmp_path)
     assert (result.items, result.queries, result.qrels) == (1, 1, 1)
-    row = store.con.execute("SELECT format, source FROM benchmarks").fetchone()
+    row = store.con.execute("SELECT format, source FROM benchmarks").fetchall()[0]
     assert row[0] == "hub" and row[1].startswith("hf://datasets/mangopy/ToolRet-Queries+")
-    assert store.con.execute("SELECT category FROM items").fetchone()[0] == "web"
+    assert store.con.execute("SELECT category FROM items").fetchall()[0][0] == "web"
 
 
 class _ScriptedHub:
@@ -139,7 +148,9 @@ def _parquet(table: pa.Table) -> bytes:
     return buf.getvalue()
 
 
-def test_download_through_huggingface_hub(store, tmp_path, monkeypatch):
+def test_download_through_huggingface_hub(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     labels = json.dumps([{"id": "apibank_tool_1", "relevance": 1}])
     queries = pa.table(
@@ -178,6 +189,6 @@ def test_download_through_huggingface_hub(store, tmp_path, monkeypatch):
         in hub.paths
     )
     assert (tmp_path / "ToolRet-Queries/apibank/queries-00000-of-00001.parquet").is_file()
-    assert store.con.execute("SELECT source FROM benchmarks").fetchone()[0] == (
+    assert store.con.execute("SELECT source FROM benchmarks").fetchall()[0][0] == (
         "hf://datasets/mangopy/ToolRet-Queries+mangopy/ToolRet-Tools@main+main"
     )

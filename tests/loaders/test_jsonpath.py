@@ -39,11 +39,11 @@ TOOL = {
         ("{tool_name}::{missing}", MISSING),
     ],
 )
-def test_a_path_finds_what_it_names(path, found):
+def test_a_path_finds_what_it_names(path: str, found: object) -> None:
     assert resolve(parse(path), TOOL) == found
 
 
-def test_the_record_itself_and_its_enclosing_records():
+def test_the_record_itself_and_its_enclosing_records() -> None:
     api = {"name": "current"}
     assert resolve(parse("$"), api) is api
     assert resolve(parse("^.tool_name"), api, (TOOL,)) == "Weather Pro"
@@ -64,23 +64,24 @@ def test_the_record_itself_and_its_enclosing_records():
         ("{function}", "{function} is an object, not a string or a number"),
     ],
 )
-def test_a_path_that_does_not_fit_the_record_says_where(path, message):
+def test_a_path_that_does_not_fit_the_record_says_where(path: str, message: str) -> None:
     with pytest.raises(PathError) as info:
         resolve(parse(path), TOOL)
     assert str(info.value) == message
 
 
 @pytest.mark.parametrize("text", ["", "  ", "a[", "a[x]", "a]b", "a[0]b", "{a", "a}", "{x[*]}"])
-def test_unreadable_paths_are_refused(text):
+def test_unreadable_paths_are_refused(text: str) -> None:
     with pytest.raises(PathError):
         parse(text)
 
 
-def test_locate_gives_each_nested_record_its_position_and_enclosing_records():
+def test_locate_gives_each_nested_record_its_position_and_enclosing_records() -> None:
     top = {"tools": [{"tool_name": "A", "apis": [{"n": 1}, {"n": 2}]},
                      {"tool_name": "B", "apis": [{"n": 3}]}]}  # fmt: skip
     found = locate(parse_path("tools[*].apis"), top)
-    assert [(rec["n"], at, [a.get("tool_name") for a in chain]) for rec, at, chain in found] == [
+    names = [[a.get("tool_name") for a in chain if isinstance(a, dict)] for _, _, chain in found]
+    assert [(rec["n"], at, n) for (rec, at, _), n in zip(found, names, strict=True)] == [
         (1, "tools[0].apis[0]", [None, "A"]),
         (2, "tools[0].apis[1]", [None, "A"]),
         (3, "tools[1].apis[0]", [None, "B"]),

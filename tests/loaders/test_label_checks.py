@@ -12,10 +12,11 @@ from toolex.errors import InputError
 from toolex.expansions.combinations import import_combinations
 from toolex.loaders import load_beir, load_plain, load_stabletoolbench
 from toolex.runs import import_run
+from toolex.store import Store
 
 
-def _plain(tmp_path: Path, qrels: list[dict], item_id: str = "t1") -> list[Path]:
-    rows = {
+def _plain(tmp_path: Path, qrels: list[dict[str, object]], item_id: str = "t1") -> list[Path]:
+    rows: dict[str, list[dict[str, object]]] = {
         "items": [{"id": item_id, "text": "merge PDFs"}, {"id": "t2", "text": "split PDFs"}],
         "queries": [{"id": "q1", "text": "merge then split"}],
         "qrels": qrels,
@@ -35,7 +36,9 @@ def _plain(tmp_path: Path, qrels: list[dict], item_id: str = "t1") -> list[Path]
         ([1, 1], 2, "slot 1 is used twice in query 'q1' (first at line 1)"),
     ],
 )
-def test_a_slot_that_leaves_a_gap_is_refused_at_its_line(store, tmp_path, slots, line, message):
+def test_a_slot_that_leaves_a_gap_is_refused_at_its_line(
+    store: Store, tmp_path: Path, slots: list[int], line: int, message: str
+) -> None:
     pairs = zip(("t1", "t2"), slots, strict=True)
     qrels = [{"query_id": "q1", "item_id": i, "slot": s} for i, s in pairs]
     with pytest.raises(InputError) as info:
@@ -45,10 +48,13 @@ def test_a_slot_that_leaves_a_gap_is_refused_at_its_line(store, tmp_path, slots,
     assert store.rows("load/01_find_benchmark.sql", {"benchmark": "b"}) == []
 
 
-def test_an_id_with_a_control_character_is_refused_where_it_is_read(store, tmp_path):
+def test_an_id_with_a_control_character_is_refused_where_it_is_read(
+    store: Store, tmp_path: Path
+) -> None:
     with pytest.raises(InputError) as info:
         load_plain(store, *_plain(tmp_path, [{"query_id": "q1", "item_id": "t1"}], "t\u00001"),
                    name="b")  # fmt: skip
+    assert info.value.path is not None
     assert (info.value.path.endswith("items.jsonl"), info.value.line, info.value.field) == (
         True,
         1,
@@ -57,7 +63,7 @@ def test_an_id_with_a_control_character_is_refused_where_it_is_read(store, tmp_p
     assert "control character '\\x00' at position 1" in str(info.value)
 
 
-def test_two_apis_joining_into_one_id_are_refused(store, tmp_path):
+def test_two_apis_joining_into_one_id_are_refused(store: Store, tmp_path: Path) -> None:
     folder = tmp_path / "stb" / "test_instruction"
     folder.mkdir(parents=True)
     apis = [{"tool_name": "a::b", "api_name": "c", "api_description": "one"},
@@ -71,7 +77,7 @@ def test_two_apis_joining_into_one_id_are_refused(store, tmp_path):
     assert "both make the item id 'a::b::c'" in str(info.value)
 
 
-def test_a_fractional_beir_score_is_refused(store, tmp_path):
+def test_a_fractional_beir_score_is_refused(store: Store, tmp_path: Path) -> None:
     root = tmp_path / "beir"
     (root / "qrels").mkdir(parents=True)
     (root / "corpus.jsonl").write_text(
@@ -85,7 +91,7 @@ def test_a_fractional_beir_score_is_refused(store, tmp_path):
     assert "score '0.4' is not a whole number" in str(info.value)
 
 
-def test_imports_name_the_slot_that_is_not_the_querys(store, tmp_path):
+def test_imports_name_the_slot_that_is_not_the_querys(store: Store, tmp_path: Path) -> None:
     load_plain(store, *_plain(tmp_path, [{"query_id": "q1", "item_id": i} for i in ("t1", "t2")]),
                name="b")  # fmt: skip
     combos = tmp_path / "c.jsonl"

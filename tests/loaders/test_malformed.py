@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,18 +23,27 @@ from toolex.store import Store
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
+# what a mutation returns: (file, line, record, field, the message's start)
+Case = tuple[Path, int, str | None, str | None, str]
+Mutate = Callable[[Path], Case]
+# a BEIR or plain case: (file name, line, the new line, record, field, the message's start)
+CopyCase = tuple[str, int, str, str | None, str | None, str]
+
+
 def _line_of(text: str, needle: str, delta: int = 0) -> int:
     return text[: text.index(needle)].count("\n") + 1 + delta
 
 
-def _dump(path: Path, value) -> str:
+def _dump(path: Path, value: object) -> str:
     text = json.dumps(value, indent=1, ensure_ascii=False)
     path.write_text(text, encoding="utf-8")
     return text
 
 
 @pytest.fixture(scope="module")
-def world(shared_data, tmp_path_factory):
+def world(
+    shared_data: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Store, dict[str, object]]]:
     """A store holding real apibank, real G3_instruction, the BEIR and plain fixtures."""
     root = tmp_path_factory.mktemp("world")
     store = Store.open(root / "w.duckdb")
@@ -54,7 +65,7 @@ def _toolret_copy(shared_data: Path, tmp: Path) -> Path:
     return dst
 
 
-def toolret_malformed(d: Path):
+def toolret_malformed(d: Path) -> tuple[Path, int, None, None, str]:
     f = d / "queries.json"
     text = f.read_text(encoding="utf-8")
     f.write_text(
@@ -69,7 +80,7 @@ def toolret_malformed(d: Path):
     )  # 8 spaces, "id", a space: the stray quote
 
 
-def toolret_missing(d: Path):
+def toolret_missing(d: Path) -> tuple[Path, int, str, str, str]:
     f = d / "queries.json"
     recs = json.loads(f.read_text(encoding="utf-8"))
     del recs[7]["query"]
@@ -83,7 +94,7 @@ def toolret_missing(d: Path):
     )
 
 
-def toolret_duplicate(d: Path):
+def toolret_duplicate(d: Path) -> tuple[Path, int, str, str, str]:
     f = d / "tools.json"
     recs = json.loads(f.read_text(encoding="utf-8"))
     recs[5]["id"] = "apibank_tool_4"
@@ -93,7 +104,7 @@ def toolret_duplicate(d: Path):
     return f, line, "apibank_tool_4", "id", "duplicate item id 'apibank_tool_4'"
 
 
-def toolret_dangling(d: Path):
+def toolret_dangling(d: Path) -> tuple[Path, int, str, str, str]:
     f = d / "queries.json"
     recs = json.loads(f.read_text(encoding="utf-8"))
     recs[3]["labels"][0]["id"] = "apibank_tool_999"
@@ -107,7 +118,7 @@ def toolret_dangling(d: Path):
     )
 
 
-def toolret_empty(d: Path):
+def toolret_empty(d: Path) -> tuple[Path, int, str, str, str]:
     f = d / "queries.json"
     recs = json.loads(f.read_text(encoding="utf-8"))
     recs[2]["query"] = "   "
@@ -121,7 +132,7 @@ def toolret_empty(d: Path):
     )
 
 
-def _bad_byte(f: Path, needle: bytes):
+def _bad_byte(f: Path, needle: bytes) -> tuple[Path, int, None, None, str]:
     data = f.read_bytes()
     pos = data.index(needle)
     f.write_bytes(data[:pos] + b"\xff" + data[pos:])
@@ -134,7 +145,7 @@ def _bad_byte(f: Path, needle: bytes):
     )
 
 
-def toolret_encoding(d: Path):
+def toolret_encoding(d: Path) -> Case:
     return _bad_byte(d / "tools.json", b"GetUserToken")
 
 
@@ -149,7 +160,9 @@ def toolret_encoding(d: Path):
         toolret_encoding,
     ],
 )
-def test_toolret_malformed_copy(world, shared_data, tmp_path, mutate):
+def test_toolret_malformed_copy(
+    world: tuple[Store, dict[str, object]], shared_data: Path, tmp_path: Path, mutate: Mutate
+) -> None:
     store, before = world
     folder = _toolret_copy(shared_data, tmp_path)
     path, line, record, field, message = mutate(folder)
@@ -169,21 +182,21 @@ def _stb_copy(shared_data: Path, tmp: Path) -> Path:
     return dst / "G3_instruction.json"
 
 
-def _stb_edit(f: Path, edit):
+def _stb_edit(f: Path, edit: Callable[[list[dict[str, Any]]], object]) -> tuple[str, object]:
     recs = json.loads(f.read_text(encoding="utf-8"))
     qid = edit(recs)
     text = _dump(f, recs)
     return text, qid
 
 
-def stb_malformed(f: Path):
+def stb_malformed(f: Path) -> tuple[Path, int, None, None, str]:
     text = f.read_text(encoding="utf-8")
     f.write_text(text.replace('"query_id": ', '"query_id" ', 1), encoding="utf-8")
     return f, _line_of(text, '"query_id": '), None, None, "malformed JSON at line"
 
 
-def stb_missing(f: Path):
-    def edit(recs):
+def stb_missing(f: Path) -> tuple[Path, Any, str, str, str]:
+    def edit(recs: list[dict[str, Any]]) -> object:
         del recs[2]["query"]
         return recs[2]["query_id"]
 
@@ -198,8 +211,8 @@ def stb_missing(f: Path):
     )
 
 
-def stb_duplicate(f: Path):
-    def edit(recs):
+def stb_duplicate(f: Path) -> tuple[Path, Any, str, str, str]:
+    def edit(recs: list[dict[str, Any]]) -> object:
         recs[4]["query_id"] = recs[3]["query_id"]
         return recs[3]["query_id"]
 
@@ -209,8 +222,8 @@ def stb_duplicate(f: Path):
     return f, text[:line].count("\n") + 2, f"G3_instruction:{qid}", "id", "duplicate query id"
 
 
-def stb_dangling(f: Path):
-    def edit(recs):
+def stb_dangling(f: Path) -> tuple[Path, Any, str, str, str]:
+    def edit(recs: list[dict[str, Any]]) -> object:
         recs[1]["relevant APIs"][0] = ["NoTool", "nope"]
         return recs[1]["query_id"]
 
@@ -225,8 +238,8 @@ def stb_dangling(f: Path):
     )
 
 
-def stb_empty(f: Path):
-    def edit(recs):
+def stb_empty(f: Path) -> tuple[Path, int, str, str, str]:
+    def edit(recs: list[dict[str, Any]]) -> object:
         recs[0]["query"] = ""
         return recs[0]["query_id"]
 
@@ -234,14 +247,16 @@ def stb_empty(f: Path):
     return f, 2, f"G3_instruction:{qid}", "query", "empty text"
 
 
-def stb_encoding(f: Path):
+def stb_encoding(f: Path) -> Case:
     return _bad_byte(f, b'"query":')
 
 
 @pytest.mark.parametrize(
     "mutate", [stb_malformed, stb_missing, stb_duplicate, stb_dangling, stb_empty, stb_encoding]
 )
-def test_stabletoolbench_malformed_copy(world, shared_data, tmp_path, mutate):
+def test_stabletoolbench_malformed_copy(
+    world: tuple[Store, dict[str, object]], shared_data: Path, tmp_path: Path, mutate: Mutate
+) -> None:
     store, before = world
     f = _stb_copy(shared_data, tmp_path)
     path, line, record, field, message = mutate(f)
@@ -254,7 +269,7 @@ def test_stabletoolbench_malformed_copy(world, shared_data, tmp_path, mutate):
 # -- BEIR and plain (copies of the committed fixtures) ----------------------------------------
 
 
-def _lines_edit(f: Path, lineno: int, new: str | None):
+def _lines_edit(f: Path, lineno: int, new: str | None) -> None:
     lines = f.read_text(encoding="utf-8").split("\n")
     lines[lineno - 1] = new if new is not None else lines[lineno - 1]
     f.write_text("\n".join(lines), encoding="utf-8")
@@ -291,7 +306,9 @@ BEIR_CASES = [
 
 
 @pytest.mark.parametrize("case", BEIR_CASES, ids=[c[-1] for c in BEIR_CASES])
-def test_beir_malformed_copy(world, tmp_path, case):
+def test_beir_malformed_copy(
+    world: tuple[Store, dict[str, object]], tmp_path: Path, case: CopyCase
+) -> None:
     store, before = world
     name, line, new, record, field, message = case
     root = tmp_path / "beir"
@@ -303,7 +320,7 @@ def test_beir_malformed_copy(world, tmp_path, case):
     assert store_state(store) == before
 
 
-def test_beir_encoding(world, tmp_path):
+def test_beir_encoding(world: tuple[Store, dict[str, object]], tmp_path: Path) -> None:
     store, before = world
     root = tmp_path / "beir"
     shutil.copytree(DATA / "beir", root)
@@ -331,7 +348,9 @@ PLAIN_CASES = [
 
 
 @pytest.mark.parametrize("case", PLAIN_CASES, ids=[c[-1] for c in PLAIN_CASES])
-def test_plain_malformed_copy(world, tmp_path, case):
+def test_plain_malformed_copy(
+    world: tuple[Store, dict[str, object]], tmp_path: Path, case: CopyCase
+) -> None:
     store, before = world
     name, line, new, record, field, message = case
     root = tmp_path / "plain"
@@ -350,7 +369,7 @@ def test_plain_malformed_copy(world, tmp_path, case):
     assert store_state(store) == before
 
 
-def test_plain_encoding(world, tmp_path):
+def test_plain_encoding(world: tuple[Store, dict[str, object]], tmp_path: Path) -> None:
     store, before = world
     root = tmp_path / "plain"
     shutil.copytree(DATA / "plain", root)
@@ -368,7 +387,9 @@ def test_plain_encoding(world, tmp_path):
     assert store_state(store) == before
 
 
-def _check(err: InputError, path, line, record, field, message) -> None:
+def _check(
+    err: InputError, path: Path, line: int, record: str | None, field: str | None, message: str
+) -> None:
     import re
 
     assert err.path == str(path)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -60,11 +61,11 @@ def _load(tmp_path: Path, name: str, args: list[str]) -> tuple[Store, str]:
     return Store.open(db), res.stderr
 
 
-def _rows(store: Store, sql: str) -> list[tuple]:
+def _rows(store: Store, sql: str) -> list[tuple[Any, ...]]:
     return store.con.execute(sql).fetchall()
 
 
-def test_a_taskbench_shape_loads_with_options_alone(tmp_path):
+def test_a_taskbench_shape_loads_with_options_alone(tmp_path: Path) -> None:
     store, said = _load(tmp_path, "taskbench", TASKBENCH)
     assert "5 items, 4 queries, 8 qrels" in said and "1 qrel(s) repeat" in said
     text = _rows(store, "SELECT text FROM items WHERE item_id = 'send_sms'")[0][0]
@@ -87,7 +88,9 @@ def test_a_taskbench_shape_loads_with_options_alone(tmp_path):
     store.close()
 
 
-def test_a_toolbench_shape_nests_apis_in_tools_and_names_gold_tools_by_pairs(tmp_path):
+def test_a_toolbench_shape_nests_apis_in_tools_and_names_gold_tools_by_pairs(
+    tmp_path: Path,
+) -> None:
     store, _ = _load(tmp_path, "toolbench", TOOLBENCH)
     assert _rows(store, "SELECT item_id, name, platform, category FROM items ORDER BY 1") == [
         ("Mailer::send", "send", "Mailer", "Email"),
@@ -104,7 +107,7 @@ def test_a_toolbench_shape_nests_apis_in_tools_and_names_gold_tools_by_pairs(tmp
     store.close()
 
 
-def test_function_tools_and_step_references_load(tmp_path):
+def test_function_tools_and_step_references_load(tmp_path: Path) -> None:
     store, _ = _load(tmp_path, "fc", FUNCTIONS)
     assert _rows(store, "SELECT item_id, name FROM items ORDER BY 1") == [
         ("book_flight", "book_flight"), ("convert_currency", "convert_currency"),
@@ -120,7 +123,7 @@ def test_function_tools_and_step_references_load(tmp_path):
     store.close()
 
 
-def test_mapped_stores_expand_and_pass_check(tmp_path):
+def test_mapped_stores_expand_and_pass_check(tmp_path: Path) -> None:
     db = str(tmp_path / "s.duckdb")
     runner = CliRunner()
     for name, args in (("taskbench", TASKBENCH), ("toolbench", TOOLBENCH)):
@@ -132,7 +135,7 @@ def test_mapped_stores_expand_and_pass_check(tmp_path):
     assert res.exit_code == 0, res.output
 
 
-def test_load_plain_help_lists_every_field_the_loader_reads():
+def test_load_plain_help_lists_every_field_the_loader_reads() -> None:
     out = CliRunner().invoke(cli, ["load", "plain", "--help"], terminal_width=100).output
     block = out.split("FIELDS READ")[1].split("One record of each")[0]
     for file, fields in FIELDS.items():
@@ -144,7 +147,7 @@ def test_load_plain_help_lists_every_field_the_loader_reads():
     assert "dependencies" in block and "FIELD MAPPING" in out and "--map" in out
 
 
-def test_a_plain_file_loads_as_it_always_did(tmp_path, data_dir):
+def test_a_plain_file_loads_as_it_always_did(tmp_path: Path, data_dir: Path) -> None:
     """No mapping: the same rows and the same revision as before --map existed, so loading
     the fixture again on an upgraded toolex is the no-op it was."""
     with Store.open(tmp_path / "s.duckdb") as store:
@@ -185,7 +188,9 @@ def _with(args: list[str], spec: str, replace: bool) -> list[str]:
         ("nodes=x", False, "'nodes' is not a file", "--map"),
     ],
 )
-def test_a_wrong_mapping_is_refused_where_it_goes_wrong(tmp_path, spec, replace, message, field):
+def test_a_wrong_mapping_is_refused_where_it_goes_wrong(
+    tmp_path: Path, spec: str, replace: bool, message: str, field: str
+) -> None:
     args = _with(TASKBENCH, spec, replace)
     db = tmp_path / "s.duckdb"
     res = CliRunner().invoke(cli, ["load", "plain", "--name", "t", *args, "--db", str(db)])
@@ -196,7 +201,7 @@ def test_a_wrong_mapping_is_refused_where_it_goes_wrong(tmp_path, spec, replace,
         assert "data.json" in said or "tool_desc.json" in said, said
 
 
-def test_a_hole_in_a_list_of_gold_tools_is_located(tmp_path):
+def test_a_hole_in_a_list_of_gold_tools_is_located(tmp_path: Path) -> None:
     queries = tmp_path / "q.jsonl"
     queries.write_text(
         '{"id": "a", "user_request": "x", "task_nodes": [{"task": "take_note"}]}\n'
@@ -210,7 +215,7 @@ def test_a_hole_in_a_list_of_gold_tools_is_located(tmp_path):
     assert "task_nodes[1] has no 'task'" in str(res.exception)
 
 
-def test_labels_come_from_one_place(tmp_path, data_dir):
+def test_labels_come_from_one_place(tmp_path: Path, data_dir: Path) -> None:
     d = data_dir / "plain"
     res = CliRunner().invoke(cli, [
         "load", "plain", "--name", "t", "--items", str(d / "items.jsonl"),
@@ -221,7 +226,7 @@ def test_labels_come_from_one_place(tmp_path, data_dir):
     assert "from --qrels or from --map queries.labels" in str(res.exception)
 
 
-def test_no_qrels_and_no_labels_says_where_labels_come_from(tmp_path, data_dir):
+def test_no_qrels_and_no_labels_says_where_labels_come_from(tmp_path: Path, data_dir: Path) -> None:
     d = data_dir / "plain"
     res = CliRunner().invoke(cli, [
         "load", "plain", "--name", "t", "--items", str(d / "items.jsonl"),

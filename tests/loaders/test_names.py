@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import warnings
+from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.loaders.names import name_from_text
@@ -35,7 +36,9 @@ from toolex.store import Store
         ("The `fetch` tool reads a page", "fetch", "The `fetch` tool reads a page", "subject"),
     ],
 )  # fmt: skip
-def test_a_name_is_read_off_the_shapes_a_text_opens_with(text, name, description, shape):
+def test_a_name_is_read_off_the_shapes_a_text_opens_with(
+    text: str, name: str, description: str, shape: str
+) -> None:
     assert name_from_text(text) == (name, description, shape)
 
 
@@ -51,11 +54,11 @@ def test_a_name_is_read_off_the_shapes_a_text_opens_with(text, name, description
         "",
     ],
 )
-def test_a_text_without_such_a_shape_gives_no_name(text):
+def test_a_text_without_such_a_shape_gives_no_name(text: str) -> None:
     assert name_from_text(text) is None
 
 
-def _write(tmp_path, items):
+def _write(tmp_path: Path, items: list[dict[str, str]]) -> None:
     (tmp_path / "items.jsonl").write_text("\n".join(json.dumps(i) for i in items) + "\n")
     queries = [
         {"id": f"q{i}", "text": f"please do task number {i} for me", "labels": [item["id"]]}
@@ -64,7 +67,7 @@ def _write(tmp_path, items):
     (tmp_path / "queries.jsonl").write_text("\n".join(json.dumps(q) for q in queries) + "\n")
 
 
-def _load(tmp_path) -> CliRunner:
+def _load(tmp_path: Path) -> Result:
     res = CliRunner().invoke(cli, [
         "load", "plain", "--db", str(tmp_path / "s.duckdb"), "--name", "t",
         "--items", str(tmp_path / "items.jsonl"), "--queries", str(tmp_path / "queries.jsonl"),
@@ -73,7 +76,7 @@ def _load(tmp_path) -> CliRunner:
     return res
 
 
-def test_the_load_names_what_it_can_and_counts_the_rest_in_a_note(tmp_path):
+def test_the_load_names_what_it_can_and_counts_the_rest_in_a_note(tmp_path: Path) -> None:
     _write(tmp_path, [
         {"id": "a", "text": "search_books: Search the catalogue for books"},
         {"id": "b", "text": "fetch_doc(doc_id) returns the document"},
@@ -98,7 +101,9 @@ def test_the_load_names_what_it_can_and_counts_the_rest_in_a_note(tmp_path):
     ]
 
 
-def test_expand_says_the_unnamed_tools_have_descriptions_and_prints_no_numpy_warning(tmp_path):
+def test_expand_says_the_unnamed_tools_have_descriptions_and_prints_no_numpy_warning(
+    tmp_path: Path,
+) -> None:
     """Every item has a description and no name its text shows: the warning no longer blames
     missing descriptions, and WordLlama's division by a zero norm (the empty names) is handled
     where it arises, not printed."""

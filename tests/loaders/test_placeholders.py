@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.errors import InputError
@@ -34,14 +35,14 @@ CHAINS = [
 
 
 def _load(tmp_path: Path, *args: str, items: Path = SEAL / "tool.jsonl",
-          queries: Path = SEAL / "queries.jsonl"):  # fmt: skip
+          queries: Path = SEAL / "queries.jsonl") -> Result:  # fmt: skip
     return CliRunner().invoke(cli, [
         "load", "plain", "--db", str(tmp_path / "s.duckdb"), "--name", "seal",
         "--items", str(items), "--queries", str(queries), *args,
     ])  # fmt: skip
 
 
-def _edges(tmp_path: Path) -> list[tuple]:
+def _edges(tmp_path: Path) -> list[tuple[Any, ...]]:
     with Store.open(tmp_path / "s.duckdb", read_only=True) as store:
         return store.con.execute(
             "SELECT query_id, producer_slot, consumer_slot, value FROM dependency_edges "
@@ -49,7 +50,7 @@ def _edges(tmp_path: Path) -> list[tuple]:
         ).fetchall()
 
 
-def test_seal_tools_placeholders_load_as_call_chains(tmp_path):
+def test_seal_tools_placeholders_load_as_call_chains(tmp_path: Path) -> None:
     res = _load(tmp_path, *MAPS, *CHAINS)
     assert res.exit_code == 0, res.output
     assert "dependency edges: 5 loaded, in 3 queries" in res.stderr
@@ -62,13 +63,13 @@ def test_seal_tools_placeholders_load_as_call_chains(tmp_path):
     ]
 
 
-def test_without_the_placeholder_fields_the_steps_load_with_no_chain(tmp_path):
+def test_without_the_placeholder_fields_the_steps_load_with_no_chain(tmp_path: Path) -> None:
     res = _load(tmp_path, *MAPS)
     assert res.exit_code == 0, res.output
     assert _edges(tmp_path) == []
 
 
-def test_the_plain_schema_reads_outputs_and_arguments_under_their_own_names(tmp_path):
+def test_the_plain_schema_reads_outputs_and_arguments_under_their_own_names(tmp_path: Path) -> None:
     queries = tmp_path / "q.jsonl"
     queries.write_text(json.dumps({"id": "q", "text": "find and read", "labels": [
         {"id": "searchLibraryCatalog", "outputs": "$res_a"},
@@ -92,7 +93,9 @@ def test_the_plain_schema_reads_outputs_and_arguments_under_their_own_names(tmp_
          "a step's outputs are placeholder names (strings), found 7", "responses"),
     ],
 )  # fmt: skip
-def test_a_broken_placeholder_is_located(tmp_path, calling, message, field):
+def test_a_broken_placeholder_is_located(
+    tmp_path: Path, calling: list[dict[str, object]], message: str, field: str
+) -> None:
     queries = tmp_path / "q.jsonl"
     queries.write_text(json.dumps({"id": "q", "query": "x", "calling": calling}) + "\n")
     res = _load(tmp_path, *MAPS, *CHAINS, queries=queries)
@@ -103,7 +106,9 @@ def test_a_broken_placeholder_is_located(tmp_path, calling, message, field):
 
 
 @pytest.mark.parametrize("pretty", [True, False])
-def test_a_file_holding_one_object_is_told_to_map_the_key_that_holds_the_list(tmp_path, pretty):
+def test_a_file_holding_one_object_is_told_to_map_the_key_that_holds_the_list(
+    tmp_path: Path, pretty: bool
+) -> None:
     items = tmp_path / "items.json"
     records = [json.loads(line) for line in (SEAL / "tool.jsonl").read_text().splitlines()]
     items.write_text(json.dumps({"tools": records}, indent=2 if pretty else None))

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 from toolex.loaders import load_plain
+from toolex.store import Store
 
 
-def test_plain_skill_benchmark(store, data_dir):
+def test_plain_skill_benchmark(store: Store, data_dir: Path) -> None:
     d = data_dir / "plain"
     result = load_plain(
         store,
@@ -57,11 +60,11 @@ def test_plain_skill_benchmark(store, data_dir):
     ]
     q = store.con.execute(
         "SELECT instruction, category FROM queries WHERE query_id = 's1'"
-    ).fetchone()
+    ).fetchall()[0]
     assert q == ("Find skills for the request.", "documents")
 
 
-def test_plain_parquet(store, data_dir, tmp_path):
+def test_plain_parquet(store: Store, data_dir: Path, tmp_path: Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -80,10 +83,12 @@ def test_plain_parquet(store, data_dir, tmp_path):
         paths.append(tmp_path / f"{name}.parquet")
     result = load_plain(store, *paths, name="skills")
     assert (result.items, result.queries, result.qrels) == (3, 2, 3)
-    assert store.con.execute("SELECT count(*) FROM items WHERE kind = 'skill'").fetchone()[0] == 1
+    assert (
+        store.con.execute("SELECT count(*) FROM items WHERE kind = 'skill'").fetchall()[0][0] == 1
+    )
 
 
-def test_a_top_level_object_is_named_as_such_by_the_command(tmp_path):
+def test_a_top_level_object_is_named_as_such_by_the_command(tmp_path: Path) -> None:
     """`toolex load plain` on a .json items file holding one object (issue 25, point 11)."""
     from pathlib import Path
 

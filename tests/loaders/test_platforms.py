@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from toolex.loaders import load_toolret
 from toolex.loaders.platforms import coverage, fold, toolret_platform
+from toolex.store import Store
 
 
 @pytest.mark.parametrize(
@@ -30,18 +34,30 @@ from toolex.loaders.platforms import coverage, fold, toolret_platform
          {"description": "Use the Hugging Face Inference API."}, (None, None)),
     ],
 )  # fmt: skip
-def test_derivation_rules(item_id, task, category, doc, expected):
+def test_derivation_rules(
+    item_id: str,
+    task: str,
+    category: str,
+    doc: dict[str, str],
+    expected: tuple[str | None, str | None],
+) -> None:
     prefix = task.replace("-", "_") + "_tool_"
     assert toolret_platform(item_id, task, category, doc, prefix) == expected
 
 
-def test_spellings_differing_in_case_are_one_provider():
-    rows = [{"platform": "TikTok"}, {"platform": "Tiktok"}, {"platform": None}]
+def test_spellings_differing_in_case_are_one_provider() -> None:
+    rows: list[dict[str, Any]] = [
+        {"platform": "TikTok"},
+        {"platform": "Tiktok"},
+        {"platform": None},
+    ]
     fold(rows)
     assert [r["platform"] for r in rows] == ["TikTok", "TikTok", None]
 
 
-def test_shared_toolret_tasks_per_task_coverage_in_the_load_summary(store, shared_data):
+def test_shared_toolret_tasks_per_task_coverage_in_the_load_summary(
+    store: Store, shared_data: Path
+) -> None:
     result = load_toolret(store, shared_data / "toolret")
     got = {c["task"]: (c["with_platform"], c["items"], c["sources"]) for c in result.platforms}
     assert got == {
@@ -55,6 +71,6 @@ def test_shared_toolret_tasks_per_task_coverage_in_the_load_summary(store, share
     )
     stored = store.con.execute(
         "SELECT count(*) FROM items WHERE platform IS NOT NULL AND platform_source IS NULL"
-    ).fetchone()
+    ).fetchall()[0]
     assert stored == (0,)  # every platform says where it came from
     assert coverage([]) == []

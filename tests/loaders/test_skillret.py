@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from toolex.cli import cli
 from toolex.errors import InputError
@@ -18,7 +19,12 @@ from toolex.store import Store
 DATA = Path(__file__).resolve().parents[1] / "data" / "skillret"
 
 
-def write(root: Path, skills: list[dict], queries: list[dict], qrels: list[dict]) -> Path:
+def write(
+    root: Path,
+    skills: list[dict[str, Any]],
+    queries: list[dict[str, Any]],
+    qrels: list[dict[str, Any]],
+) -> Path:
     for part, rows in (("skills", skills), ("queries", queries), ("qrels", qrels)):
         (root / part).mkdir(parents=True, exist_ok=True)
         text = "\n".join(json.dumps(r) for r in rows)
@@ -26,15 +32,15 @@ def write(root: Path, skills: list[dict], queries: list[dict], qrels: list[dict]
     return root
 
 
-def skill(i: str) -> dict:
+def skill(i: str) -> dict[str, Any]:
     return {"id": i, "name": i, "description": f"the skill {i}"}
 
 
-def load(db: str, root: Path, *args: str):
+def load(db: str, root: Path, *args: str) -> Result:
     return CliRunner().invoke(cli, ["load", "skillret", str(root), "--db", db, *args])
 
 
-def combinations(db: str, expansion: str = "substitutable") -> dict:
+def combinations(db: str, expansion: str = "substitutable") -> dict[tuple[str, int], list[str]]:
     with Store.open(db, read_only=True) as store:
         rows = store.con.execute(
             "SELECT c.query_id, c.combo_id, list(i.item_id ORDER BY i.slot) FROM combinations c "
@@ -45,7 +51,7 @@ def combinations(db: str, expansion: str = "substitutable") -> dict:
     return {(q, c): items for q, c, items in rows}
 
 
-def test_substitutable_labels_are_an_expansion_s_valid_combinations(tmp_path):
+def test_substitutable_labels_are_an_expansion_s_valid_combinations(tmp_path: Path) -> None:
     db = str(tmp_path / "s.duckdb")
     res = load(db, DATA)
     assert res.exit_code == 0, res.output
@@ -57,8 +63,8 @@ def test_substitutable_labels_are_an_expansion_s_valid_combinations(tmp_path):
     assert "1 'functionally substitutable' qrel(s)" in res.stderr
     assert "expansion 'substitutable': 1 valid combination(s) of 1 queries" in res.stderr
     with Store.open(db, read_only=True) as store:
-        (source,) = store.con.execute("SELECT source FROM benchmarks").fetchone()
-        (qrels,) = store.con.execute("SELECT count(*) FROM qrels").fetchone()
+        (source,) = store.con.execute("SELECT source FROM benchmarks").fetchall()[0]
+        (qrels,) = store.con.execute("SELECT count(*) FROM qrels").fetchall()[0]
     assert "(SkillRet version unknown (4 test queries; v1.0 has 4,997 test" in source
     assert qrels == 6  # the old labels stay the seeds: old scores do not move
     again = load(db, DATA)  # the same content: unchanged, the expansion as it was
@@ -70,7 +76,7 @@ def test_substitutable_labels_are_an_expansion_s_valid_combinations(tmp_path):
     assert (row["expansion"], row["valid"], row["alternatives"]) == ("substitutable", 2, 1)
 
 
-def test_skip_drops_them_counted(tmp_path):
+def test_skip_drops_them_counted(tmp_path: Path) -> None:
     db = str(tmp_path / "s.duckdb")
     res = load(db, DATA, "--substitutable", "skip")
     assert res.exit_code == 0, res.output
@@ -80,7 +86,7 @@ def test_skip_drops_them_counted(tmp_path):
 
 
 @pytest.mark.parametrize(("n", "version"), [(4997, "v1.0"), (4392, "v1.1"), (10, "unknown")])
-def test_the_version_is_read_from_the_test_queries(tmp_path, n, version):
+def test_the_version_is_read_from_the_test_queries(tmp_path: Path, n: int, version: str) -> None:
     queries = [{"id": f"q{i}", "query": f"do thing {i}", "skill_ids": ["a"]} for i in range(n)]
     root = write(tmp_path / "sr", [skill("a")], queries, [])
     (root / "qrels" / "test.jsonl").unlink()
@@ -92,7 +98,7 @@ def test_the_version_is_read_from_the_test_queries(tmp_path, n, version):
         assert "version unknown (10 test queries" in data.version
 
 
-def test_a_multi_skill_query_places_a_substitute_on_the_seed_it_names(tmp_path):
+def test_a_multi_skill_query_places_a_substitute_on_the_seed_it_names(tmp_path: Path) -> None:
     skills = [skill(i) for i in ("a", "b", "a2", "b2", "x")]
     queries = [{"id": "q", "query": "a then b"}]
     qrels = [
@@ -108,12 +114,12 @@ def test_a_multi_skill_query_places_a_substitute_on_the_seed_it_names(tmp_path):
                for n in data.benchmark.notes)  # fmt: skip
     combos: dict[int, list[str]] = {}
     for rec, _ in substitute_records(data):
-        combos.setdefault(rec["combo_id"], []).append(rec["item_id"])
+        combos.setdefault(int(str(rec["combo_id"])), []).append(str(rec["item_id"]))
     # each slot its seed or its substitute, the original left out
     assert sorted(combos.values()) == [["a", "b2"], ["a2", "b"], ["a2", "b2"]]
 
 
-def test_a_substitute_naming_no_seed_of_its_query_is_a_located_error(tmp_path):
+def test_a_substitute_naming_no_seed_of_its_query_is_a_located_error(tmp_path: Path) -> None:
     qrels = [
         {"query_id": "q", "skill_id": "a", "relevance": 2},
         {"query_id": "q", "skill_id": "b", "relevance": 1, "seed_id": "zz"},
@@ -124,7 +130,7 @@ def test_a_substitute_naming_no_seed_of_its_query_is_a_located_error(tmp_path):
     assert "test.jsonl:2, field 'seed_id': names 'zz' as the seed" in str(err.value)
 
 
-def test_a_seed_labelled_twice_keeps_dense_slots_and_its_substitute_imports(tmp_path):
+def test_a_seed_labelled_twice_keeps_dense_slots_and_its_substitute_imports(tmp_path: Path) -> None:
     """The merge of issue 26.5 with 27.1: a seed listed twice is one label in its first slot, the
     later seeds move up (slots 0..k-1), and a substitute lands on its seed's merged slot, so the
     combinations import (which refuses a slot outside the query's) takes it."""
@@ -146,7 +152,7 @@ def test_a_seed_labelled_twice_keeps_dense_slots_and_its_substitute_imports(tmp_
     assert combinations(db) == {("q", 0): ["a", "b"], ("q", 1): ["a", "b2"]}
 
 
-def test_a_skill_id_with_a_newline_is_refused_at_its_line(tmp_path):
+def test_a_skill_id_with_a_newline_is_refused_at_its_line(tmp_path: Path) -> None:
     """Issue 27.2 holds for SkillRet's labels too: an id with a control character is refused
     with file, line and the field as the file spells it (skill_id), before anything is stored."""
     qrels = [

@@ -4,10 +4,13 @@ labels-per-query histograms read off the files (distinct relevant APIs per query
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from toolex.loaders import load_stabletoolbench
+from toolex.loaders.result import LoadResult
 from toolex.loaders.stabletoolbench import read_stabletoolbench
 from toolex.store import Store
 
@@ -22,7 +25,9 @@ GROUPS = {  # queries (README), labels-per-query histogram (counted independentl
 
 
 @pytest.fixture(scope="module")
-def loaded(shared_data, tmp_path_factory):
+def loaded(
+    shared_data: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Store, LoadResult]]:
     store = Store.open(tmp_path_factory.mktemp("stb") / "t.duckdb")
     result = load_stabletoolbench(store, shared_data / "stabletoolbench")
     yield store, result
@@ -30,13 +35,13 @@ def loaded(shared_data, tmp_path_factory):
 
 
 @pytest.mark.parametrize("group", sorted(GROUPS))
-def test_every_group_has_its_counts(loaded, group):
+def test_every_group_has_its_counts(loaded: tuple[Store, LoadResult], group: str) -> None:
     store, _ = loaded
     n_queries, hist = GROUPS[group]
     assert (
         store.con.execute(
             "SELECT count(*) FROM queries WHERE task = ? AND category = ?", [group, group[:2]]
-        ).fetchone()[0]
+        ).fetchall()[0][0]
         == n_queries
     )
     rows = store.con.execute(
@@ -47,7 +52,7 @@ def test_every_group_has_its_counts(loaded, group):
     assert dict(rows) == hist
 
 
-def test_library_is_the_union_of_api_lists(loaded):
+def test_library_is_the_union_of_api_lists(loaded: tuple[Store, LoadResult]) -> None:
     store, result = loaded
     assert result.items == 2479
     assert (result.queries, result.qrels) == (765, 1795)
@@ -55,7 +60,7 @@ def test_library_is_the_union_of_api_lists(loaded):
         store.con.execute(
             "SELECT count(*) FROM items"
             " WHERE item_id <> platform || '::' || name OR category IS NULL"
-        ).fetchone()[0]
+        ).fetchall()[0][0]
         == 0
     )
     # notes report what was merged: 12 conflicting api_list docs, 4 repeated relevant APIs
@@ -63,7 +68,7 @@ def test_library_is_the_union_of_api_lists(loaded):
     assert result.notes[1].startswith("4 repeated 'relevant APIs'")
 
 
-def test_ids_and_label_order(loaded, shared_data):
+def test_ids_and_label_order(loaded: tuple[Store, LoadResult], shared_data: Path) -> None:
     store, _ = loaded
     rec = json.loads((shared_data / "stabletoolbench/test_instruction/G1_tool.json").read_text())[0]
     qid = f"G1_tool:{rec['query_id']}"
@@ -73,14 +78,14 @@ def test_ids_and_label_order(loaded, shared_data):
     assert [g[0] for g in got] == [f"{t}::{a}" for t, a in rec["relevant APIs"]]
     item = store.con.execute(
         "SELECT platform, category, text FROM items WHERE item_id = 'Simple YouTube Search::Search'"
-    ).fetchone()
+    ).fetchall()[0]
     assert item[:2] == ("Simple YouTube Search", "Data")
     assert item[2].startswith(
         "name: Search\nplatform: Simple YouTube Search\ndescription: Make youtube search\n"
     )
 
 
-def test_solvable_ids_filter_and_repeated_labels(tmp_path):
+def test_solvable_ids_filter_and_repeated_labels(tmp_path: Path) -> None:
     api = {"category_name": "Data", "tool_name": "T", "api_name": "a", "api_description": "d"}
     api_b = api | {"api_name": "b"}
     recs = [

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -10,6 +12,7 @@ import pytest
 
 from toolex.errors import InputError
 from toolex.loaders import load_toolret
+from toolex.loaders.result import LoadResult
 from toolex.loaders.toolret import TASK_CATEGORY, read_toolret
 from toolex.store import Store
 
@@ -23,14 +26,16 @@ README = {
 
 
 @pytest.fixture(scope="module")
-def loaded(shared_data, tmp_path_factory):
+def loaded(
+    shared_data: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Store, LoadResult]]:
     store = Store.open(tmp_path_factory.mktemp("toolret") / "t.duckdb")
     result = load_toolret(store, shared_data / "toolret")
     yield store, result
     store.close()
 
 
-def test_task_map_is_toolrets_35_tasks():
+def test_task_map_is_toolrets_35_tasks() -> None:
     assert len(TASK_CATEGORY) == 35
     counts = {
         c: sum(1 for v in TASK_CATEGORY.values() if v == c) for c in ("code", "web", "customized")
@@ -39,20 +44,20 @@ def test_task_map_is_toolrets_35_tasks():
 
 
 @pytest.mark.parametrize("task", sorted(README))
-def test_every_task_has_the_readme_counts(loaded, task):
+def test_every_task_has_the_readme_counts(loaded: tuple[Store, LoadResult], task: str) -> None:
     store, _ = loaded
     category, n_queries, n_tools, hist = README[task]
     assert (
         store.con.execute(
             "SELECT count(*) FROM queries WHERE task = ? AND category = ?", [task, category]
-        ).fetchone()[0]
+        ).fetchall()[0][0]
         == n_queries
     )
     assert (
         store.con.execute(
             "SELECT count(*) FROM items WHERE task = ? AND category = ? AND kind = 'tool'",
             [task, category],
-        ).fetchone()[0]
+        ).fetchall()[0][0]
         == n_tools
     )
     rows = store.con.execute(
@@ -63,7 +68,7 @@ def test_every_task_has_the_readme_counts(loaded, task):
     assert dict(rows) == hist
 
 
-def test_totals_and_slots(loaded):
+def test_totals_and_slots(loaded: tuple[Store, LoadResult]) -> None:
     store, result = loaded
     assert (result.items, result.queries, result.qrels) == (6417, 2098, 3020)
     # slots are 0..k-1 in label order for every query
@@ -76,20 +81,20 @@ def test_totals_and_slots(loaded):
         "SELECT item_id FROM qrels WHERE query_id = 'apibank_query_0' ORDER BY slot"
     ).fetchall()
     assert first == [("apibank_tool_33",), ("apibank_tool_53",)]
-    instr = store.con.execute("SELECT count(*) FROM queries WHERE instruction IS NULL").fetchone()[
+    instr = store.con.execute("SELECT count(*) FROM queries WHERE instruction IS NULL").fetchall()[
         0
-    ]
+    ][0]
     assert instr == 0
 
 
-def test_one_task_and_unknown_task(shared_data, store):
+def test_one_task_and_unknown_task(shared_data: Path, store: Store) -> None:
     result = load_toolret(store, shared_data / "toolret", tasks=["apibank"])
     assert (result.items, result.queries, result.qrels) == (101, 101, 172)
     with pytest.raises(InputError, match="no task folder for \\['nope'\\]"):
         read_toolret(shared_data / "toolret", tasks=["nope"])
 
 
-def _write_hub_layout(root, data_dir):
+def _write_hub_layout(root: Path, data_dir: Path) -> None:
     """The mini task as Hugging Face Parquet configs: labels and documentation as JSON strings."""
     queries = json.loads((data_dir / "toolret_mini/mini/queries.json").read_text())
     tools = json.loads((data_dir / "toolret_mini/mini/tools.json").read_text())
@@ -118,7 +123,7 @@ def _write_hub_layout(root, data_dir):
     )
 
 
-def test_hugging_face_layout_matches_the_json_layout(tmp_path, data_dir):
+def test_hugging_face_layout_matches_the_json_layout(tmp_path: Path, data_dir: Path) -> None:
     _write_hub_layout(tmp_path, data_dir)
     hub = read_toolret(tmp_path)
     ref = read_toolret(data_dir / "toolret_mini")
@@ -130,7 +135,7 @@ def test_hugging_face_layout_matches_the_json_layout(tmp_path, data_dir):
     assert hub.qrels == ref.qrels
 
 
-def test_separate_snapshots_via_tools(tmp_path, data_dir):
+def test_separate_snapshots_via_tools(tmp_path: Path, data_dir: Path) -> None:
     _write_hub_layout(tmp_path, data_dir)
     bench = read_toolret(tmp_path / "ToolRet-Queries", tools=tmp_path / "ToolRet-Tools")
     assert [i["item_id"] for i in bench.items] == ["mini_tool_0", "mini_tool_1", "mini_tool_2"]

@@ -4,24 +4,27 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
+from duckdb import DuckDBPyConnection
 
 from loaders.conftest import store_state
 from toolex.errors import ToolexError
 from toolex.loaders import load_toolret
 from toolex.loaders.queries import StoredBenchmark, existing_benchmark
+from toolex.sqlrunner import Params
 from toolex.store import Store
 
 
 @pytest.fixture
-def mini(tmp_path, data_dir):
+def mini(tmp_path: Path, data_dir: Path) -> Path:
     dst = tmp_path / "toolret"
     shutil.copytree(data_dir / "toolret_mini", dst)
     return dst
 
 
-def test_same_content_twice_is_a_no_op(store, mini):
+def test_same_content_twice_is_a_no_op(store: Store, mini: Path) -> None:
     first = load_toolret(store, mini)
     before = store_state(store)
     again = load_toolret(store, mini)
@@ -30,7 +33,7 @@ def test_same_content_twice_is_a_no_op(store, mini):
     assert store_state(store) == before  # loaded_at untouched too
 
 
-def test_different_content_needs_replace(store, mini):
+def test_different_content_needs_replace(store: Store, mini: Path) -> None:
     load_toolret(store, mini)
     tools = mini / "mini" / "tools.json"
     data = json.loads(tools.read_text())
@@ -42,11 +45,13 @@ def test_different_content_needs_replace(store, mini):
     assert store_state(store) == before
     result = load_toolret(store, mini, replace=True)
     assert result.status == "replaced"
-    text = store.con.execute("SELECT text FROM items WHERE item_id = 'mini_tool_2'").fetchone()[0]
+    text = store.con.execute("SELECT text FROM items WHERE item_id = 'mini_tool_2'").fetchall()[0][
+        0
+    ]
     assert text == "name: Translate\ndescription: Translate text, now better."
 
 
-def test_replace_deletes_dependent_rows_and_warns_about_runs(store, mini):
+def test_replace_deletes_dependent_rows_and_warns_about_runs(store: Store, mini: Path) -> None:
     load_toolret(store, mini)
     store.con.execute("INSERT INTO item_docs VALUES ('toolret', 'mini_tool_0', 'x', '{}', 't')")
     store.con.execute(
@@ -56,13 +61,15 @@ def test_replace_deletes_dependent_rows_and_warns_about_runs(store, mini):
     data = json.loads(queries.read_text())[:1]
     queries.write_text(json.dumps(data))
     result = load_toolret(store, mini, replace=True)
-    assert store.con.execute("SELECT count(*) FROM item_docs").fetchone()[0] == 0
-    assert store.con.execute("SELECT count(*) FROM queries").fetchone()[0] == 1
-    assert store.con.execute("SELECT count(*) FROM qrels").fetchone()[0] == 2
+    assert store.con.execute("SELECT count(*) FROM item_docs").fetchall()[0][0] == 0
+    assert store.con.execute("SELECT count(*) FROM queries").fetchall()[0][0] == 1
+    assert store.con.execute("SELECT count(*) FROM qrels").fetchall()[0][0] == 2
     assert any("1 run(s)" in n for n in result.notes)
 
 
-def test_failure_inside_the_transaction_rolls_back(store, mini, monkeypatch):
+def test_failure_inside_the_transaction_rolls_back(
+    store: Store, mini: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     load_toolret(store, mini)
     before = store_state(store)
     (mini / "mini" / "queries.json").write_text(
@@ -70,7 +77,7 @@ def test_failure_inside_the_transaction_rolls_back(store, mini, monkeypatch):
     )
     real = Store.execute
 
-    def failing(self, name, params=None):
+    def failing(self: Store, name: str, params: Params | None = None) -> DuckDBPyConnection:
         if name == "load/23_insert_qrels.sql":  # after items and queries were deleted + inserted
             raise RuntimeError("disk full")
         return real(self, name, params)
@@ -81,7 +88,7 @@ def test_failure_inside_the_transaction_rolls_back(store, mini, monkeypatch):
     assert store_state(store) == before
 
 
-def test_loaded_rows(store, mini):
+def test_loaded_rows(store: Store, mini: Path) -> None:
     load_toolret(store, mini)
     q = store.con.execute(
         "SELECT query_id, task, category, text, instruction FROM queries ORDER BY 1"
@@ -104,7 +111,7 @@ def test_loaded_rows(store, mini):
     row = store.con.execute(
         "SELECT kind, name, platform, task, category, doc->>'$.name', text FROM items"
         " WHERE item_id = 'mini_tool_0'"
-    ).fetchone()
+    ).fetchall()[0]
     assert row == (
         "tool",
         "GetWeather",
@@ -115,11 +122,11 @@ def test_loaded_rows(store, mini):
         "name: GetWeather\ndescription: Current weather for a city.\n"
         "parameters: city (str): City name.",
     )
-    bench = store.con.execute("SELECT format, length(revision) FROM benchmarks").fetchone()
+    bench = store.con.execute("SELECT format, length(revision) FROM benchmarks").fetchall()[0]
     assert bench == ("toolret", 64)
 
 
-def test_stored_benchmark_is_a_benchmarks_row(store, mini):
+def test_stored_benchmark_is_a_benchmarks_row(store: Store, mini: Path) -> None:
     """The record the writer reads back has the table's columns, in order (STYLE 6)."""
     columns = [row[0] for row in store.con.execute("DESCRIBE benchmarks").fetchall()]
     assert list(StoredBenchmark._fields) == columns
@@ -134,7 +141,7 @@ def test_stored_benchmark_is_a_benchmarks_row(store, mini):
     )
 
 
-def test_arrow_rows_equal_pyarrows_own_conversion():
+def test_arrow_rows_equal_pyarrows_own_conversion() -> None:
     """arrow_rows lays strings and int32s into Arrow's buffers itself (pyarrow's conversion
     imports pandas): the table equals from_pylist's, across chunks, with nulls, missing keys
     and non-ASCII text; a value of the wrong type still raises pyarrow's error."""

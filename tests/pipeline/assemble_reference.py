@@ -15,6 +15,7 @@ from toolex.pipeline import platform_rule, queries
 from toolex.pipeline.assemble import EDGE_FIT_SCHEMA
 from toolex.pipeline.stage import StageContext, write_rows
 from toolex.runs.rrf import RRF_K
+from toolex.store import Store
 
 REFERENCE = Path(__file__).parent / "data" / "assemble_reference"
 PIPELINE_TABLES = ("combinations", "combination_items", "dependencies")
@@ -50,7 +51,7 @@ def run_reference(
         con.execute(_sql("47_drop_products"))
 
 
-def table(store, name: str, expansion: str) -> pa.Table:
+def table(store: Store, name: str, expansion: str) -> pa.Table:
     """One pipeline table of an expansion, its expansion column dropped, rows in a total order."""
     assert name in PIPELINE_TABLES
     return store.con.sql(
@@ -60,7 +61,7 @@ def table(store, name: str, expansion: str) -> pa.Table:
 
 
 def stored_prefix(
-    store, expansion: str, budget: int
+    store: Store, expansion: str, budget: int
 ) -> tuple[pa.Table, pa.Table, dict, dict, dict]:
     """What the lazy assembly keeps of the reference's rows: per query the original and every
     combination ranked up to its budget-th one the rule let through (pending, or cut by the

@@ -8,6 +8,7 @@ q2 (k=1): "log in and get the account balance" — ref bank::balance (requires t
 from __future__ import annotations
 
 from pipeline.helpers import add_benchmark, add_item, add_query
+from toolex.store import Store
 
 FORECAST = {
     "name": "forecast",
@@ -48,7 +49,7 @@ DELETE_CITY = {
 }
 
 
-def build(store) -> None:
+def build(store: Store) -> None:
     add_benchmark(store)
     add_item(store, "wx_a::forecast", FORECAST, "WxA")
     add_item(store, "wx_b::forecast", FORECAST_B, "WxB")

@@ -8,11 +8,12 @@ from typing import Any
 
 import pyarrow as pa
 
+from toolex.store import Store
 from toolex.tooldoc.render import render_doc
 
 
 def add_item(
-    store,
+    store: Store,
     item_id: str,
     doc: dict[str, Any],
     platform: str | None = None,
@@ -35,7 +36,7 @@ def add_item(
 
 
 def add_query(
-    store,
+    store: Store,
     query_id: str,
     text: str,
     labels: Sequence[str],
@@ -53,13 +54,15 @@ def add_query(
         )
 
 
-def add_benchmark(store, benchmark: str = "b") -> None:
+def add_benchmark(store: Store, benchmark: str = "b") -> None:
     store.con.execute(
         "INSERT INTO benchmarks (benchmark, format, source) VALUES (?, 'test', 'x')", [benchmark]
     )
 
 
-def overlap_search(store, benchmark, retriever, texts, depth=20, scope="task", rendering="default"):
+def overlap_search(
+    store: Store, benchmark, retriever, texts, depth=20, scope="task", rendering="default"
+):
     """Rank items of the query's task by shared lower-case words; ties by item_id DESC."""
     items = store.con.execute(
         "SELECT item_id, task, lower(text) FROM items WHERE benchmark = ?", [benchmark]

@@ -11,12 +11,13 @@ from collections.abc import Iterable, Mapping, Sequence
 import pyarrow as pa
 
 from pipeline.helpers import add_item, add_query
+from toolex.store import Store
 
 Slots = Sequence[tuple[str, Sequence[tuple[str, int, bool]]]]
 
 
 def add_products(
-    store,
+    store: Store,
     queries: Mapping[str, Slots],
     expansions: Iterable[str] = ("default",),
     platforms: Mapping[str, str | None] | None = None,

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
+from random import Random
+from typing import Any
 
 import pytest
 
@@ -14,19 +17,22 @@ from pipeline.products import PLATFORMS, add_products, random_queries
 from toolex.pipeline import assemble, kbest
 from toolex.pipeline.stage import StageContext
 from toolex.pipeline.stats import annotation_table, combination_counts, safety_limit_hits
+from toolex.store import Store
 
 
 @pytest.fixture
-def bstore(store):
+def bstore(store: Store) -> Store:
     add_benchmark(store)
     return store
 
 
-def ctx(store, ids, expansion="default"):
+def ctx(store: Store, ids: list[str], expansion: str = "default") -> StageContext:
     return StageContext(store, "b", expansion, ids)
 
 
-def brute(slots):
+def brute(
+    slots: list[list[tuple[Any, Any]]] | list[list[tuple[float, str]]],
+) -> list[tuple[float, tuple[Any, ...]]]:
     """Every combination, ranked as the SQL ranked them: rrf DESC, then items DESC."""
     scored = [
         (kbest.score(t for t, _ in c), tuple(item for _, item in c))
@@ -35,7 +41,7 @@ def brute(slots):
     return sorted(scored, reverse=True)
 
 
-def random_slots(rng):
+def random_slots(rng: Random) -> list[list[tuple[Any, Any]]]:
     names = ["a", "B", "ab", "a b", "é", "Ω", "z", "10", "9"]
     slots = []
     for _ in range(rng.randint(1, 4)):
@@ -45,7 +51,7 @@ def random_slots(rng):
     return slots
 
 
-def test_best_first_and_count_before_match_the_whole_product_ranked():
+def test_best_first_and_count_before_match_the_whole_product_ranked() -> None:
     rng = random.Random(11)
     for _ in range(100):
         slots = random_slots(rng)
@@ -55,7 +61,7 @@ def test_best_first_and_count_before_match_the_whole_product_ranked():
             assert kbest.count_before(slots, items) == position
 
 
-def test_a_tie_at_the_budget_keeps_the_greater_item_list(bstore):
+def test_a_tie_at_the_budget_keeps_the_greater_item_list(bstore: Store) -> None:
     # (x, y) and (y, x) tie at 1/61 + 1/62 (a + b == b + a exactly); items DESC puts (y, x) first
     slots = [("r0", [("x", 1, True), ("y", 2, True)]), ("r1", [("x", 1, True), ("y", 2, True)])]
     add_products(bstore, {"q": slots})
@@ -75,8 +81,13 @@ def test_a_tie_at_the_budget_keeps_the_greater_item_list(bstore):
      (4, "strict", 3, 1000)],
 )  # fmt: skip
 def test_the_same_rows_as_the_materialising_assembly_up_to_the_budget(
-    bstore, monkeypatch, seed, mode, audit_cap, safety_limit
-):
+    bstore: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    seed: int,
+    mode: str,
+    audit_cap: int | None,
+    safety_limit: int,
+) -> None:
     monkeypatch.setattr(assemble, "CHUNK", 20)  # several transactions, as a big run has
     queries = random_queries(seed, n=25)
     add_products(bstore, queries, expansions=("new", "ref"), platforms=PLATFORMS)
@@ -108,7 +119,9 @@ def test_the_same_rows_as_the_materialising_assembly_up_to_the_budget(
             assert kept.equals(combos if name == "combinations" else items)
 
 
-def test_a_hundred_million_combinations_store_only_the_budget(bstore, monkeypatch):
+def test_a_hundred_million_combinations_store_only_the_budget(
+    bstore: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # 8 slots of 10 accepted items: 10^8 combinations, the references unretrieved (rank 21),
     # so the original ranks last of all. The work is bounded by the budget, not the product:
     # the enumeration is asked for the budget's combinations and no more (the time this takes,
@@ -118,7 +131,7 @@ def test_a_hundred_million_combinations_store_only_the_budget(bstore, monkeypatc
     drawn = []
     best_first = kbest.best_first
 
-    def counting(slots):
+    def counting(slots) -> Iterator[tuple[float, tuple[str, ...]]]:
         for combination in best_first(slots):
             drawn.append(1)
             yield combination
@@ -131,7 +144,7 @@ def test_a_hundred_million_combinations_store_only_the_budget(bstore, monkeypatc
         "ORDER BY ALL"
     ).fetchall()
     assert stored == [("pending", 1000, 1, 1000), ("valid", 1, 10**8, 10**8)]
-    assert bstore.con.execute("SELECT count(*) FROM combination_items").fetchone()[0] == 8 * 1001
+    assert bstore.con.execute("SELECT count(*) FROM combination_items").fetchall()[0][0] == 8 * 1001
     assert counts.notes["combinations"] == 10**8
     assert counts.notes["cut"] == 10**8 - 1001 and counts.notes["queries_at_safety_limit"] == 1
     assert safety_limit_hits(bstore, "b") == {"big": 10**8 - 1001}
@@ -139,7 +152,7 @@ def test_a_hundred_million_combinations_store_only_the_budget(bstore, monkeypatc
     assert (row["assembled"], row["cut"], row["pending"]) == (10**8, 10**8 - 1001, 1000)
 
 
-def test_the_original_is_kept_with_its_rank_when_the_budget_stops_above_it(bstore):
+def test_the_original_is_kept_with_its_rank_when_the_budget_stops_above_it(bstore: Store) -> None:
     slots = [("r0", [("a", 1, True), ("b", 2, True)]), ("r1", [("c", 1, True), ("d", 2, True)])]
     add_products(bstore, {"q": slots}, expansions=("new", "ref"))
     assemble.run(ctx(bstore, ["q"], "new"), audit_cap=0)
@@ -154,7 +167,9 @@ def test_the_original_is_kept_with_its_rank_when_the_budget_stops_above_it(bstor
     assert combination_counts(bstore, "b", "new") == {"valid": 1, "cut": 8}
 
 
-def test_an_original_too_deep_to_count_keeps_an_unknown_rank(bstore, monkeypatch):
+def test_an_original_too_deep_to_count_keeps_an_unknown_rank(
+    bstore: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # the original ranks in the middle of its product: counting what beats it needs the
     # partial sums near its own, a band that a product of 10^10 and more can make too wide
     slots = [
@@ -170,7 +185,7 @@ def test_an_original_too_deep_to_count_keeps_an_unknown_rank(bstore, monkeypatch
     assert bstore.con.execute(stored, ["band"]).fetchall() == [(0, None), (1, 1)]
 
 
-def test_rule_rejections_do_not_use_the_audit_budget(bstore):
+def test_rule_rejections_do_not_use_the_audit_budget(bstore: Store) -> None:
     # strict rule: r0 and r1 share platform P, so an alternative must keep its two tools on one
     # platform; the best-ranked ones pair Q with R (or with P) and are all rejected
     platforms = {"r0": "P", "r1": "P", "s": "P", "u": "P"}
@@ -205,7 +220,9 @@ def test_rule_rejections_do_not_use_the_audit_budget(bstore):
     )  # fmt: skip
 
 
-def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(bstore, monkeypatch):
+def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(
+    bstore: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # strict rule, three slots whose references share platform P: an alternative passes only
     # with its three tools on one platform, and each platform Ai has one tool per slot, so 30
     # of the 31^3 = 29,791 combinations pass (and the original). The budget's 10 pending ones
@@ -221,7 +238,7 @@ def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(bstore, monke
     held = []
     flush = assemble.Batch.flush
 
-    def measured(batch):
+    def measured(batch) -> None:
         staged = len(batch.columns[0])
         flush(batch)
         group = bstore.con.execute("SELECT count(*) FROM assembled_combinations").fetchall()[0][0]
@@ -242,7 +259,7 @@ def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(bstore, monke
     ).fetchall()
     assert original > last  # the references, unretrieved (rank 21), pass only together
     assert stored == [("pending", budget, last + 1), ("valid", 1, original + 1)]
-    assert bstore.con.execute("SELECT count(*) FROM combination_items").fetchone()[0] == 3 * 11
+    assert bstore.con.execute("SELECT count(*) FROM combination_items").fetchall()[0][0] == 3 * 11
     assert bstore.con.execute(
         "SELECT stored, rejected_platform, unstored FROM combination_products"
     ).fetchall() == [(budget + 1, rejected, 29_791 - budget - 1 - rejected)]
@@ -252,7 +269,7 @@ def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(bstore, monke
     assert len(held) > rejected // 64  # the rule saw every rejected one, batch by batch
 
 
-def members(store, query_id):
+def members(store: Store, query_id: str) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT list(item_id ORDER BY slot) FROM combination_items WHERE query_id = ? "
         "GROUP BY combo_id ORDER BY combo_id",
@@ -260,7 +277,7 @@ def members(store, query_id):
     ).fetchall()
 
 
-def test_a_tool_set_is_kept_once_the_original_first_then_the_best_ranked(bstore):
+def test_a_tool_set_is_kept_once_the_original_first_then_the_best_ranked(bstore: Store) -> None:
     """Issue 35.3: (r1, r0) ranks above the original (r0, r1), whose references were not
     retrieved, but holds its tool set: the original stays, (r1, r0) is counted as repeated; of
     (y, x) and (x, y), which tie, the first enumerated stays."""
@@ -283,7 +300,7 @@ def test_a_tool_set_is_kept_once_the_original_first_then_the_best_ranked(bstore)
     assert bstore.rows("checks/pipeline_combinations_distinct.sql") == []
 
 
-def test_the_grade_of_a_slot_tells_two_arrangements_apart(bstore):
+def test_the_grade_of_a_slot_tells_two_arrangements_apart(bstore: Store) -> None:
     """Scoring gives an item the grade of the label of its slot: with slot 0 graded 2, (y, x)
     scores y at 2 and (x, y) scores x at 2, so both are kept; they are one tool set only at one
     grade."""

@@ -6,6 +6,9 @@ counts per query (schema 066), as it counts what it leaves out."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from pipeline.assemble_reference import run_reference, stored_prefix, table
@@ -28,13 +31,13 @@ class AcceptAll(JudgeParts):
     spec = "accept-all"
     makes_calls = False
 
-    def verify(self, tasks):
+    def verify(self, tasks) -> Iterator[Outcome]:
         for task in tasks:
             yield Outcome(task.key, True, Verdict(True, "accepted (test)"))
 
 
 @pytest.fixture(scope="module")
-def verified(shared_data, tmp_path_factory):
+def verified(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     store = Store.open(tmp_path_factory.mktemp("stb") / "s.duckdb")
     load_stabletoolbench(store, shared_data / "stabletoolbench", name=BENCHMARK)
     judge = HeuristicJudge(store, benchmark=BENCHMARK)
@@ -45,7 +48,7 @@ def verified(shared_data, tmp_path_factory):
     store.close()
 
 
-def copy_inputs(store, expansion):
+def copy_inputs(store: Store, expansion: str) -> None:
     for name in ("subqueries", "candidates", "verdicts"):
         store.con.execute(
             f"INSERT INTO {name} SELECT * REPLACE (? AS expansion) FROM {name} "
@@ -55,7 +58,9 @@ def copy_inputs(store, expansion):
 
 
 @pytest.mark.parametrize(("mode", "audit_cap"), [("feeds", None), ("strict", 5)])
-def test_the_lazy_assembly_stores_what_the_materialising_one_did(verified, mode, audit_cap):
+def test_the_lazy_assembly_stores_what_the_materialising_one_did(
+    verified: Store, mode: str, audit_cap: int | None
+) -> None:
     new, ref = f"new-{mode}", f"ref-{mode}"
     copy_inputs(verified, new)
     copy_inputs(verified, ref)

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pipeline.helpers import add_benchmark, add_item, add_query
 from toolex.pipeline import assemble
 from toolex.pipeline.stage import StageContext
+from toolex.store import Store
 
 
-def setup_query(store, query_id, slots, platforms=None):
+def setup_query(
+    store: Store,
+    query_id: str,
+    slots: list[tuple[str, list[tuple[str, int, bool]]]],
+    platforms: dict[str, str] | None = None,
+) -> None:
     """slots: list of (ref, [(item, rank, accepted), ...]); references get rank K+1=21 if absent."""
     platforms = platforms or {}
     refs = [ref for ref, _ in slots]
@@ -38,7 +46,7 @@ def setup_query(store, query_id, slots, platforms=None):
             )
 
 
-def combos(store, query_id):
+def combos(store: Store, query_id: str) -> list[tuple[Any, Any, Any, Any, Any, Any]]:
     rows = store.con.execute(
         "SELECT c.combo_id, c.rrf, c.rrf_rank, c.is_original, c.status, "
         "list(ci.item_id ORDER BY ci.slot) FROM combinations c JOIN combination_items ci "
@@ -52,17 +60,17 @@ def combos(store, query_id):
     ]
 
 
-def ctx(store, ids):
+def ctx(store: Store, ids: list[str]) -> StageContext:
     return StageContext(store, "b", "default", ids)
 
 
 @pytest.fixture
-def bstore(store):
+def bstore(store: Store) -> Store:
     add_benchmark(store)
     return store
 
 
-def test_k1_ranks_by_rrf_and_original_is_combo_zero(bstore):
+def test_k1_ranks_by_rrf_and_original_is_combo_zero(bstore: Store) -> None:
     setup_query(bstore, "q", [("r", [("a", 1, True), ("r", 2, True), ("n", 3, False)])])
     assemble.run(ctx(bstore, ["q"]))
     assert combos(bstore, "q") == [
@@ -71,7 +79,7 @@ def test_k1_ranks_by_rrf_and_original_is_combo_zero(bstore):
     ]
 
 
-def test_k2_product_with_unretrieved_reference_at_k_plus_1(bstore):
+def test_k2_product_with_unretrieved_reference_at_k_plus_1(bstore: Store) -> None:
     # slot 0: ref r0 not retrieved (rank 21), a accepted at 1; slot 1: r1 at 3, b at 1, c at 2.
     setup_query(
         bstore,
@@ -89,7 +97,7 @@ def test_k2_product_with_unretrieved_reference_at_k_plus_1(bstore):
     assert [c[0] for c in sorted(got, key=lambda c: c[2]) if not c[3]] == [1, 2, 3, 4, 5]
 
 
-def test_k3_product_keeps_a_tool_used_twice_and_breaks_ties_by_items_desc(bstore):
+def test_k3_product_keeps_a_tool_used_twice_and_breaks_ties_by_items_desc(bstore: Store) -> None:
     setup_query(
         bstore,
         "q",
@@ -117,13 +125,13 @@ def test_k3_product_keeps_a_tool_used_twice_and_breaks_ties_by_items_desc(bstore
     ]
 
 
-def test_empty_accepted_sets_leave_only_the_original(bstore):
+def test_empty_accepted_sets_leave_only_the_original(bstore: Store) -> None:
     setup_query(bstore, "q", [("r0", [("a", 1, False)]), ("r1", [("b", 1, False)])])
     assemble.run(ctx(bstore, ["q"]))
     assert [(c[0], c[4], c[5]) for c in combos(bstore, "q")] == [(0, "valid", ["r0", "r1"])]
 
 
-def test_incomplete_verdicts_wait_and_rerun_never_duplicates(bstore):
+def test_incomplete_verdicts_wait_and_rerun_never_duplicates(bstore: Store) -> None:
     setup_query(bstore, "q", [("r", [("a", 1, True)])])
     bstore.con.execute("INSERT INTO candidates VALUES ('b','default','q',0,'late',2,NULL,'x')")
     add_item(bstore, "late", {"name": "late"})
@@ -137,7 +145,9 @@ def test_incomplete_verdicts_wait_and_rerun_never_duplicates(bstore):
     assert len(combos(bstore, "q")) == 3
 
 
-def test_strict_platform_rule_rejects_a_swap_of_one_of_two_same_platform_tools(bstore):
+def test_strict_platform_rule_rejects_a_swap_of_one_of_two_same_platform_tools(
+    bstore: Store,
+) -> None:
     plat = {"r0": "P", "r1": "P", "a": "Q", "b": "Q", "c": "R"}
     setup_query(
         bstore, "q", [("r0", [("a", 1, True)]), ("r1", [("b", 1, True), ("c", 2, True)])], plat
@@ -154,11 +164,11 @@ def test_strict_platform_rule_rejects_a_swap_of_one_of_two_same_platform_tools(b
     assert bstore.con.execute(
         "SELECT product, stored, rejected_platform, unstored FROM combination_products"
     ).fetchall() == [(6, 2, 4, 0)]
-    reason = bstore.con.execute("SELECT reason FROM dependencies").fetchone()[0]
+    reason = bstore.con.execute("SELECT reason FROM dependencies").fetchall()[0][0]
     assert "one platform for both (P)" in reason
 
 
-def test_feeds_mode_ignores_same_platform_pairs_without_a_data_dependency(bstore):
+def test_feeds_mode_ignores_same_platform_pairs_without_a_data_dependency(bstore: Store) -> None:
     plat = {"r0": "P", "r1": "P", "a": "Q"}
     setup_query(bstore, "q", [("r0", [("a", 1, True)]), ("r1", [])], plat)
     assemble.run(ctx(bstore, ["q"]), mode="feeds")
@@ -168,7 +178,7 @@ def test_feeds_mode_ignores_same_platform_pairs_without_a_data_dependency(bstore
     }
 
 
-def test_audit_cap_cuts_beyond_top_n_by_rrf(bstore):
+def test_audit_cap_cuts_beyond_top_n_by_rrf(bstore: Store) -> None:
     setup_query(bstore, "q", [("r", [("a", 1, True), ("b", 2, True), ("c", 3, True)])])
     counts = assemble.run(ctx(bstore, ["q"]), audit_cap=2)
     status = {c[5][0]: c[4] for c in combos(bstore, "q")}

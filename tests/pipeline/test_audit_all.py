@@ -3,6 +3,9 @@ tables' counts add up; a capped run shows what it cut, and exports never count i
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from toolex.exports.qrels import expanded_qrels, flat_qrels
@@ -17,7 +20,7 @@ FATES = ("valid_combos", "rejected_platform", "repeated", "rejected_audit", "cut
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory):
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     store = Store.open(tmp_path_factory.mktemp("sample") / "s.duckdb")
     load_stabletoolbench(store, data_path("sample"), name="sample")
     judge = HeuristicJudge(store, benchmark="sample")
@@ -28,7 +31,7 @@ def sample(tmp_path_factory):
 
 
 @pytest.mark.slow
-def test_default_expand_audits_every_combination(sample):
+def test_default_expand_audits_every_combination(sample: Path) -> None:
     statuses = combination_counts(sample, "sample")
     assert "cut" not in statuses and "pending" not in statuses
     row = annotation_table(sample, "sample")[0]
@@ -40,7 +43,7 @@ def test_default_expand_audits_every_combination(sample):
     assert row["audited"] == row["valid_combos"] - 300 + row["rejected_audit"] > 0
 
 
-def test_a_capped_run_counts_what_it_cut_and_still_adds_up(sample):
+def test_a_capped_run_counts_what_it_cut_and_still_adds_up(sample: Path) -> None:
     rows = annotation_table(sample, "sample", "capped", by="category")
     assert rows[0]["cut"] > 0 and rows[0]["pending"] == 0
     for row in rows:
@@ -56,7 +59,7 @@ def test_a_capped_run_counts_what_it_cut_and_still_adds_up(sample):
 
 
 @pytest.mark.parametrize("expansion", ["default", "capped"])
-def test_the_reports_annotation_table_adds_up(sample, expansion):
+def test_the_reports_annotation_table_adds_up(sample: Path, expansion: str) -> None:
     rows = sample.rows(
         "reports/10_annotation.sql", {"benchmarks": ["sample"], "expansion": expansion}
     )
@@ -74,7 +77,7 @@ def test_the_reports_annotation_table_adds_up(sample, expansion):
     assert (rows[-1]["cut"] > 0) == (expansion == "capped")
 
 
-def test_export_never_counts_an_unaudited_combination_unless_asked(sample):
+def test_export_never_counts_an_unaudited_combination_unless_asked(sample: Path) -> None:
     # the cut are counted, never stored (issue 11): the capped run's export holds none
     assert not [r for r in expanded_qrels(sample, "sample", "capped").to_pylist() if r["unaudited"]]
     # the capped run assembled but not yet audited: its pending combinations are unaudited
@@ -105,7 +108,9 @@ def test_export_never_counts_an_unaudited_combination_unless_asked(sample):
     assert {(r["query_id"], r["item_id"]) for r in wide} == flat | only_pending
 
 
-def test_the_audit_reads_its_tasks_group_by_group_with_the_same_verdicts(sample, monkeypatch):
+def test_the_audit_reads_its_tasks_group_by_group_with_the_same_verdicts(
+    sample: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """PendingAudits reads the pending combinations a few queries at a time (their tools'
     documentation once per group): groups of 7 queries give every combination the verdict and
     reason that groups of 200 gave the default expansion."""

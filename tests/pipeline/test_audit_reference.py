@@ -3,34 +3,39 @@ skills) and, for the audit, the ground-truth combination as a reference (issue 1
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
+from toolex.judges.base import Outcome
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.judges.llm import render_audit
 from toolex.pipeline.runner import run_expansion
+from toolex.store import Store
 
 
 class Recording(HeuristicJudge):
     """The offline judge, keeping every task it is given."""
 
-    def __init__(self, store):
+    def __init__(self, store: Store) -> None:
         super().__init__(store, benchmark="b")
         self.seen = {"decompose": [], "verify": [], "audit": []}
 
-    def decompose(self, tasks):
+    def decompose(self, tasks) -> Iterator[Outcome]:
         self.seen["decompose"] += tasks
         return super().decompose(tasks)
 
-    def verify(self, tasks):
+    def verify(self, tasks) -> Iterator[Outcome]:
         self.seen["verify"] += tasks
         return super().verify(tasks)
 
-    def audit(self, tasks):
+    def audit(self, tasks) -> Iterator[Outcome]:
         self.seen["audit"] += tasks
         return super().audit(tasks)
 
 
-def test_audit_tasks_carry_the_ground_truth_combination_and_the_kind(store):
+def test_audit_tasks_carry_the_ground_truth_combination_and_the_kind(store: Store) -> None:
     build(store)
     store.con.execute("UPDATE items SET kind = 'skill'")
     judge = Recording(store)
@@ -58,7 +63,7 @@ def test_audit_tasks_carry_the_ground_truth_combination_and_the_kind(store):
     assert "Reference skill 1:" in user and "Skill 1:" in user
 
 
-def _group(rows):
+def _group(rows: list[tuple[Any, ...]]):
     out = {}
     for query_id, slot, item_id in rows:
         out.setdefault(query_id, []).append((slot, item_id))

@@ -14,6 +14,7 @@ from toolex.errors import ModelUnavailableError
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.record import stored
 from toolex.pipeline.runner import Settings, run_expansion
+from toolex.store import Store
 
 TOOLS = {
     "a::forecast": "Get the weather forecast for a city.",
@@ -24,7 +25,7 @@ TOOLS = {
 
 
 @pytest.fixture
-def bench(store, monkeypatch):
+def bench(store: Store, monkeypatch: pytest.MonkeyPatch) -> Store:
     for name in ("OPENAI_API_KEY", "TOOLEX_COMPAT_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     add_benchmark(store)
@@ -35,7 +36,7 @@ def bench(store, monkeypatch):
     return store
 
 
-def test_an_endpoint_retrieves_the_candidates_and_its_calls_are_the_stages(bench):
+def test_an_endpoint_retrieves_the_candidates_and_its_calls_are_the_stages(bench: Store) -> None:
     with ScriptedServer() as server:
         host = server.url.removeprefix("http://")
         spec = f"compat-embed:http://ann:hunter2@{host}/v1#qwen3-embed"
@@ -62,23 +63,23 @@ def test_an_endpoint_retrieves_the_candidates_and_its_calls_are_the_stages(bench
         assert server.count("embeddings") == 2
 
 
-def test_a_missing_key_stops_the_run_before_any_stage(bench):
+def test_a_missing_key_stops_the_run_before_any_stage(bench: Store) -> None:
     with pytest.raises(ModelUnavailableError, match="OPENAI_API_KEY"):
         run_expansion(
             bench, "b", HeuristicJudge(bench),
             settings=Settings(retriever="openai-embed:text-embedding-3-small"),
         )  # fmt: skip
-    assert bench.con.execute("SELECT count(*) FROM subqueries").fetchone()[0] == 0
+    assert bench.con.execute("SELECT count(*) FROM subqueries").fetchall()[0][0] == 0
 
 
-def test_a_missing_key_with_replace_keeps_the_outputs_it_would_have_dropped(bench):
+def test_a_missing_key_with_replace_keeps_the_outputs_it_would_have_dropped(bench: Store) -> None:
     run_expansion(bench, "b", HeuristicJudge(bench), stages=["decompose", "candidates"])
-    before = bench.con.execute("SELECT count(*) FROM candidates").fetchone()[0]
+    before = bench.con.execute("SELECT count(*) FROM candidates").fetchall()[0][0]
     assert before > 0
     with pytest.raises(ModelUnavailableError, match="OPENAI_API_KEY"):
         run_expansion(
             bench, "b", HeuristicJudge(bench), replace=True,
             settings=Settings(retriever="openai-embed:text-embedding-3-small"),
         )  # fmt: skip
-    assert bench.con.execute("SELECT count(*) FROM candidates").fetchone()[0] == before
-    assert bench.con.execute("SELECT count(*) FROM subqueries").fetchone()[0] > 0
+    assert bench.con.execute("SELECT count(*) FROM candidates").fetchall()[0][0] == before
+    assert bench.con.execute("SELECT count(*) FROM subqueries").fetchall()[0][0] > 0

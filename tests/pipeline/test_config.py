@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from toolex.errors import InputError
@@ -10,13 +12,13 @@ from toolex.pipeline.config import ExpandConfig, ToolexConfig, expand_settings, 
 from toolex.pipeline.runner import Settings
 
 
-def write(tmp_path, text):
+def write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "toolex.toml"
     path.write_text(text, encoding="utf-8")
     return path
 
 
-def test_full_config(tmp_path):
+def test_full_config(tmp_path: Path) -> None:
     cfg = load_config(
         write(
             tmp_path,
@@ -62,7 +64,7 @@ retriever = "fastembed:bge-small"
         ("[expand]\nk = 20", "expand.k", "unknown setting"),
     ],
 )
-def test_bad_settings_name_the_field(tmp_path, text, field, why):
+def test_bad_settings_name_the_field(tmp_path: Path, text: str, field: str, why: str) -> None:
     path = write(tmp_path, text)
     with pytest.raises(InputError) as info:
         load_config(path)
@@ -70,7 +72,7 @@ def test_bad_settings_name_the_field(tmp_path, text, field, why):
     assert info.value.path == str(path) and "sk-123" not in str(info.value)
 
 
-def test_unreadable_files(tmp_path):
+def test_unreadable_files(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="not valid TOML"):
         load_config(write(tmp_path, "[llm\n"))
     with pytest.raises(InputError, match="not found"):
@@ -79,14 +81,14 @@ def test_unreadable_files(tmp_path):
         load_config(write(tmp_path, "[models]\nx = 1"))
 
 
-def test_defaults_have_one_home():
+def test_defaults_have_one_home() -> None:
     defaults = (settings.CANDIDATE_RETRIEVER, settings.CANDIDATES_PER_SUBQUERY, settings.AUDIT_CAP)
     assert (ExpandConfig().retriever, ExpandConfig().depth, ExpandConfig().audit_cap) == defaults
     assert (Settings().retriever, Settings().depth, Settings().audit_cap) == defaults
     assert expand_settings() == Settings()
 
 
-def test_an_option_wins_over_the_file_which_wins_over_the_default():
+def test_an_option_wins_over_the_file_which_wins_over_the_default() -> None:
     config = ToolexConfig(expand=ExpandConfig(depth=7, audit_cap=3, retriever="wordllama"))
     from_file = expand_settings(config)
     assert (from_file.retriever, from_file.depth, from_file.audit_cap) == ("wordllama", 7, 3)

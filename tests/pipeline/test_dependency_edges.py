@@ -5,14 +5,19 @@ reported per query; what cannot be checked is said, never passed silently."""
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from toolex.errors import InputError
 from toolex.loaders import load_plain
+from toolex.loaders.result import LoadResult
 from toolex.pipeline import assemble, audit
 from toolex.pipeline.stage import StageContext
 from toolex.pipeline.stats import edges_per_query, notes
+from toolex.store import Store
 
 RETURNS_TOKEN = {"template_response": {"token": "str"}}
 ITEMS = [
@@ -43,13 +48,15 @@ QUERIES = [
 QRELS = [{"query_id": "q", "item_id": "a::login"}, {"query_id": "q", "item_id": "a::balance"}]
 
 
-def write(tmp_path, name, rows):
+def write(tmp_path: Path, name: str, rows: Sequence[Mapping[str, object]]) -> Path:
     path = tmp_path / name
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     return path
 
 
-def load(store, tmp_path, queries=QUERIES):
+def load(
+    store: Store, tmp_path: Path, queries: list[dict[str, Sequence[Collection[str]]]] = QUERIES
+) -> LoadResult:
     return load_plain(
         store,
         write(tmp_path, "items.jsonl", ITEMS),
@@ -59,7 +66,7 @@ def load(store, tmp_path, queries=QUERIES):
     )
 
 
-def accept(store, query_id, slot, ref, items):
+def accept(store: Store, query_id: str, slot: int, ref: str, items: list[str]) -> None:
     """Stage 1-2 outcomes by hand: sub-query ``slot`` accepts ``items`` (its reference first)."""
     store.con.execute(
         "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference) "
@@ -77,7 +84,7 @@ def accept(store, query_id, slot, ref, items):
         )
 
 
-def fates(store):
+def fates(store: Store) -> dict[Any, tuple[Any, Any, Any]]:
     rows = store.con.execute(
         "SELECT list(ci.item_id ORDER BY ci.slot), c.status, c.dependency_check, c.reason "
         "FROM combinations c JOIN combination_items ci USING (benchmark, expansion, query_id, "
@@ -87,7 +94,7 @@ def fates(store):
 
 
 @pytest.fixture
-def assembled(store, tmp_path):
+def assembled(store: Store, tmp_path: Path):
     result = load(store, tmp_path)
     accept(store, "q", 0, "a::login", ["b::login", "x::login", "a::session", "a::signin"])
     accept(store, "q", 1, "a::balance", [])
@@ -95,7 +102,7 @@ def assembled(store, tmp_path):
     return result
 
 
-def test_the_plain_schema_loads_edges_by_slot_or_item(store, assembled):
+def test_the_plain_schema_loads_edges_by_slot_or_item(store: Store, assembled) -> None:
     assert "dependency edges: 1 loaded, in 1 queries" in assembled.summary()
     edges = store.con.execute(
         "SELECT query_id, producer_slot, consumer_slot, value, source FROM dependency_edges"
@@ -103,7 +110,7 @@ def test_the_plain_schema_loads_edges_by_slot_or_item(store, assembled):
     assert edges == [("q", 0, 1, "token", "loaded")]
 
 
-def test_each_replacement_is_checked_against_the_edge(store, assembled):
+def test_each_replacement_is_checked_against_the_edge(store: Store, assembled) -> None:
     got = fates(store)
     assert got["a::login"][:2] == ("valid", "passed")  # the original
     assert got["a::signin"][:2] == ("pending", "passed")  # same platform, returns the token
@@ -121,14 +128,14 @@ def test_each_replacement_is_checked_against_the_edge(store, assembled):
     assert dep == [(0, 1, "loaded", 0, "token")]
 
 
-def test_the_audit_checklist_names_the_hand_off(store, assembled):
+def test_the_audit_checklist_names_the_hand_off(store: Store, assembled) -> None:
     tasks = audit.pending_tasks(StageContext(store, "b", "default", ["q"]))
     assert tasks and all(
         t.subqueries == ("step 0", "step 1 (using the token that step 1 returns)") for t in tasks
     )
 
 
-def test_edges_are_reported_per_query_and_unchecked_ones_are_said(store, assembled):
+def test_edges_are_reported_per_query_and_unchecked_ones_are_said(store: Store, assembled) -> None:
     rows = edges_per_query(store, "b")
     assert [(r["query_id"], r["edges_loaded"], r["derived_from_docs"]) for r in rows] == [
         ("q", 1, 0)
@@ -139,7 +146,7 @@ def test_edges_are_reported_per_query_and_unchecked_ones_are_said(store, assembl
     assert "1 combination(s) replace a tool on a dependent pair whose platform" in said
 
 
-def test_a_bad_edge_names_its_file_line_and_field(store, tmp_path):
+def test_a_bad_edge_names_its_file_line_and_field(store: Store, tmp_path: Path) -> None:
     bad = [{**QUERIES[0], "dependencies": [{"from": "a::login", "to": "nope"}]}]
     with pytest.raises(InputError) as err:
         load(store, tmp_path, bad)

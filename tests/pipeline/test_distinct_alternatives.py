@@ -13,6 +13,7 @@ combinations) is the same with the repeats as without: shown by putting them bac
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 
@@ -21,13 +22,14 @@ from toolex.metrics import per_query
 from toolex.pipeline.outcome import expansion_outcome
 from toolex.pipeline.stats import annotation_table
 from toolex.retrieval.runs import retrieve_run
+from toolex.store import Store
 
 pytestmark = pytest.mark.shared_data
 BENCHMARK = "stabletoolbench"
 REPEATED = {"G1_tool:14198": 1, "G1_tool:77908": 1}
 
 
-def tool_sets(store, expansion):
+def tool_sets(store: Store, expansion: str) -> dict[tuple[Any, Any], tuple[Any, ...]]:
     rows = store.con.execute(
         "SELECT c.query_id, c.combo_id, list_sort(list_distinct(list(ci.item_id))) "
         "FROM combinations c JOIN combination_items ci "
@@ -38,7 +40,7 @@ def tool_sets(store, expansion):
     return {(q, c): tuple(items) for q, c, items in rows}
 
 
-def test_every_count_counts_distinct_tool_sets(stb_expansion):
+def test_every_count_counts_distinct_tool_sets(stb_expansion: Store) -> None:
     store = stb_expansion
     sets = tool_sets(store, "default")
     per_query_sets = {}
@@ -65,7 +67,7 @@ def test_every_count_counts_distinct_tool_sets(stb_expansion):
     assert (report["alternatives"], report["repeated"]) == (17, 2)
 
 
-def test_new_is_the_same_with_the_repeats_put_back(stb_expansion):
+def test_new_is_the_same_with_the_repeats_put_back(stb_expansion: Store) -> None:
     """The repeats the assembly no longer stores, rebuilt from the verified sets (every
     arrangement of a valid combination's tool set the product holds) and stored as valid in a
     copy of the expansion: every query's new score is the same, metric by metric."""
@@ -110,7 +112,7 @@ def test_new_is_the_same_with_the_repeats_put_back(stb_expansion):
                 "SELECT max(combo_id) FROM combinations "
                 "WHERE expansion = 'default' AND query_id = ?",
                 [query],
-            ).fetchone()[0]
+            ).fetchall()[0][0]
         )
         for members in itertools.product(*(slots[s] for s in sorted(slots))):
             if members in stored or tuple(sorted(set(members))) not in by_query[query]:

@@ -6,33 +6,39 @@ measured (``PRIOR_*``), and ``basis`` says which."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
 from toolex.judges import make_judge
+from toolex.judges.base import Judge
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline import dryrun
 from toolex.pipeline.runner import Settings, run_expansion, select_queries
 from toolex.pipeline.settings import STAGES
+from toolex.store import Store
 
 
 @pytest.fixture
-def llm(store, monkeypatch):
+def llm(store: Store, monkeypatch: pytest.MonkeyPatch) -> dict[str, Judge]:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-never-called")
     build(store)
     judge = make_judge("openai:gpt-4o-mini", store)
     return dict.fromkeys(("decompose", "verify", "audit"), judge)
 
 
-def plan(store, judges, **settings):
+def plan(store: Store, judges: dict[str, Judge], **settings) -> dict[Any, dict[str, Any]]:
     rows = dryrun.estimate(
         store, "b", "default", select_queries(store, "b"), judges, Settings(**settings), STAGES
     )
     return {r["stage"]: r for r in [*rows, dryrun.total_row(rows)]}
 
 
-def test_a_fresh_expansion_expects_calls_at_the_measured_rates(store, llm):
+def test_a_fresh_expansion_expects_calls_at_the_measured_rates(
+    store: Store, llm: dict[str, Judge]
+) -> None:
     rows = plan(store, llm)
     assert list(rows) == [*STAGES, "total"]
     assert rows["candidates"]["calls_expected"] == rows["assemble"]["calls_expected"] == 0
@@ -52,7 +58,7 @@ def test_a_fresh_expansion_expects_calls_at_the_measured_rates(store, llm):
     assert on["calls_expected"] == round(60 * dryrun.PRIOR_VERIFY_SHARE["screen"]) == 41
 
 
-def test_the_expansion_s_own_rates_replace_the_prior(store, llm):
+def test_the_expansion_s_own_rates_replace_the_prior(store: Store, llm: dict[str, Judge]) -> None:
     offline = HeuristicJudge(store)
     # q1 (two slots) all the way: 5 alternatives reach the audit; q2 only to its candidates
     run_expansion(store, "b", offline, search=overlap_search, query_ids=["q1"])
@@ -62,7 +68,7 @@ def test_the_expansion_s_own_rates_replace_the_prior(store, llm):
     )  # fmt: skip
     (pending,) = store.con.execute(  # the reference passes without a task
         "SELECT count(*) FROM candidates WHERE query_id = 'q2' AND item_id <> 'st::quote'"
-    ).fetchone()
+    ).fetchall()[0]
     rows = plan(store, llm, prescreen="off")  # the screen would answer q2's three itself
     verify, audit = rows["verify"], rows["audit"]
     assert verify["tasks_now"] == pending and verify["tasks_later_at_most"] == 0

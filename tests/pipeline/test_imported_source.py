@@ -7,6 +7,8 @@ expansion that holds imported lists, rather than draw the missing ones beside th
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -15,7 +17,7 @@ from toolex.cli import cli
 from toolex.errors import InputError
 from toolex.expansions.candidates import import_candidates
 from toolex.judges.heuristic import HeuristicJudge
-from toolex.pipeline.runner import Settings, run_expansion
+from toolex.pipeline.runner import RunReport, Settings, run_expansion
 from toolex.store import Store
 
 TOOLS = {
@@ -30,7 +32,7 @@ Q1_LISTS = ["q1#0 Q0 b::weather 1 0.9 gpu", "q1#1 Q0 d::quote 1 0.7 gpu"]
 
 
 @pytest.fixture
-def db(tmp_path) -> str:
+def db(tmp_path: Path) -> str:
     path = str(tmp_path / "s.duckdb")
     with Store.open(path) as store:
         add_benchmark(store)
@@ -43,14 +45,14 @@ def db(tmp_path) -> str:
     return path
 
 
-def _import(db: str, tmp_path, lines: list[str]) -> None:
+def _import(db: str, tmp_path: Path, lines: list[str]) -> None:
     path = tmp_path / "gpu.trec"
     path.write_text("".join(f"{line}\n" for line in lines))
     with Store.open(db) as store:
         import_candidates(store, path, benchmark="b", expansion="x")
 
 
-def _run(db: str, retriever: str, **kw):
+def _run(db: str, retriever: str, **kw: list[str] | bool) -> RunReport:
     with Store.open(db) as store:
         return run_expansion(store, "b", HeuristicJudge(store), expansion="x",
                              settings=Settings(retriever=retriever), **kw)  # fmt: skip
@@ -60,10 +62,10 @@ def _counts(db: str) -> tuple[int, int]:
     with Store.open(db, read_only=True) as store:
         return store.con.execute(
             "SELECT (SELECT count(*) FROM candidates), (SELECT count(*) FROM verdicts)"
-        ).fetchone()
+        ).fetchall()[0]
 
 
-def test_imported_with_nothing_imported_stops_before_any_stage_naming_the_import(db):
+def test_imported_with_nothing_imported_stops_before_any_stage_naming_the_import(db: str) -> None:
     res = CliRunner().invoke(cli, ["expand", "--db", db, "--benchmark", "b", "--expansion", "x",
                                    "--retriever", "imported"])  # fmt: skip
     assert isinstance(res.exception, InputError)
@@ -80,7 +82,9 @@ def test_imported_with_nothing_imported_stops_before_any_stage_naming_the_import
     assert isinstance(dry.exception, InputError) and str(dry.exception) == said
 
 
-def test_imported_uses_the_imported_lists_of_the_queries_that_have_them(db, tmp_path):
+def test_imported_uses_the_imported_lists_of_the_queries_that_have_them(
+    db: str, tmp_path: Path
+) -> None:
     _import(db, tmp_path, Q2_LIST)
     with pytest.raises(
         InputError,
@@ -93,7 +97,7 @@ def test_imported_uses_the_imported_lists_of_the_queries_that_have_them(db, tmp_
     assert stages["candidates"].tasks == 0 and stages["verify"].tasks > 0
 
 
-def test_another_retriever_never_draws_lists_beside_imported_ones(db, tmp_path):
+def test_another_retriever_never_draws_lists_beside_imported_ones(db: str, tmp_path: Path) -> None:
     _import(db, tmp_path, Q2_LIST)
     before = _counts(db)
     with pytest.raises(InputError) as err:
@@ -113,7 +117,9 @@ def test_another_retriever_never_draws_lists_beside_imported_ones(db, tmp_path):
     assert {s.stage: s.tasks for s in _run(db, "bm25").stages}["candidates"] == 0
 
 
-def test_queries_not_yet_decomposed_count_as_missing_and_replace_is_refused(db, tmp_path):
+def test_queries_not_yet_decomposed_count_as_missing_and_replace_is_refused(
+    db: str, tmp_path: Path
+) -> None:
     with Store.open(db) as store:
         add_query(store, "q3", "Mail the stock price to Bob", ["e::mail"])
     _import(db, tmp_path, [*Q1_LISTS, *Q2_LIST])
@@ -128,7 +134,9 @@ def test_queries_not_yet_decomposed_count_as_missing_and_replace_is_refused(db, 
     assert _counts(db)[0] == 6  # the imported lists are still there (two references added)
 
 
-def test_the_tour_chain_without_an_embedding_server_ends_in_an_error(db, tmp_path):
+def test_the_tour_chain_without_an_embedding_server_ends_in_an_error(
+    db: str, tmp_path: Path
+) -> None:
     """The Tour's chain when the `dense` expansion could not run: the lists written out are 0
     rows (said on stderr), their import is refused, and the expansion told to use imported
     lists stops instead of drawing BM25 lists."""

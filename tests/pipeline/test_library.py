@@ -4,15 +4,18 @@ the query's task as an option, and an alternative rendering (`--rendering`)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
+from click import Command
 
 from pipeline.helpers import add_benchmark, add_item, add_query
 from toolex.errors import InputError
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline import settings
 from toolex.pipeline.record import stored
-from toolex.pipeline.runner import Settings, run_expansion
+from toolex.pipeline.runner import RunReport, Settings, run_expansion
+from toolex.store import Store
 
 FORECAST = {"name": "forecast", "description": "Get the weather forecast for a city."}
 OTHER_TASK = {"name": "city weather", "description": "Weather forecast of a city, by day."}
@@ -20,7 +23,7 @@ STOCK = {"name": "stock quote", "description": "Get the stock price quote for a 
 
 
 @pytest.fixture
-def tasks(store):
+def tasks(store: Store) -> Store:
     add_benchmark(store)
     add_item(store, "a::forecast", FORECAST, task="t1")
     add_item(store, "a::stock", STOCK, task="t1")
@@ -29,7 +32,7 @@ def tasks(store):
     return store
 
 
-def retrieved(store, expansion):
+def retrieved(store: Store, expansion: str) -> set[Any]:
     return {
         r[0]
         for r in store.con.execute(
@@ -39,7 +42,7 @@ def retrieved(store, expansion):
     }
 
 
-def expand(store, expansion, **kw):
+def expand(store: Store, expansion: str, **kw) -> RunReport:
     return run_expansion(
         store,
         "b",
@@ -50,7 +53,7 @@ def expand(store, expansion, **kw):
     )
 
 
-def test_the_default_library_is_pooled_and_task_is_an_option(tasks):
+def test_the_default_library_is_pooled_and_task_is_an_option(tasks: Store) -> None:
     assert settings.SCOPE == Settings().scope == "benchmark"
     expand(tasks, "pooled")
     assert "z::weather" in retrieved(tasks, "pooled")
@@ -59,7 +62,7 @@ def test_the_default_library_is_pooled_and_task_is_an_option(tasks):
     assert stored(tasks, "b", "per-task")["scope"] == "task"
 
 
-def test_candidates_can_search_an_alternative_rendering(tasks):
+def test_candidates_can_search_an_alternative_rendering(tasks: Store) -> None:
     for item_id, text in [("a::forecast", "forecast weather city"), ("a::stock", "stock")]:
         tasks.con.execute(
             "INSERT INTO item_docs VALUES ('b', ?, 'de', ?, ?)",
@@ -76,11 +79,11 @@ def test_candidates_can_search_an_alternative_rendering(tasks):
         expand(tasks, "nope", rendering="nope")
 
 
-def test_the_cli_defaults_follow_the_settings():
+def test_the_cli_defaults_follow_the_settings() -> None:
     from toolex.cli.expand import expand as expand_cmd
     from toolex.cli.retrieve import retrieve
 
-    def default(cmd, name):
+    def default(cmd: Command, name: str):
         return next(p.default for p in cmd.params if p.name == name)
 
     assert default(retrieve, "scope") == default(expand_cmd, "scope") == settings.SCOPE

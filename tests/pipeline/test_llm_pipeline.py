@@ -4,13 +4,16 @@ a fault-free run; an identical second run makes no call."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 from llm.llm_support import FaultPlan, ScriptedServer
 
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
 from toolex.judges import make_judge
-from toolex.pipeline.runner import Settings, run_expansion, select_queries
+from toolex.pipeline.runner import RunReport, Settings, run_expansion, select_queries
 from toolex.pipeline.stage import StageContext
 from toolex.pipeline.verify import pending_tasks
 from toolex.store import Store
@@ -19,12 +22,12 @@ OPTS = {"max_in_flight": 4, "timeout_s": 0.3, "backoff_base_s": 0.01, "max_attem
 
 
 @pytest.fixture
-def keys(monkeypatch):
+def keys(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-openai-5f3a9c")
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
 
 
-def results(store):
+def results(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     q = {
         "subqueries": "SELECT query_id, slot, text, reference FROM subqueries",
         "verdicts": "SELECT query_id, slot, item_id, accepted, judge FROM verdicts",
@@ -34,12 +37,14 @@ def results(store):
     return {k: sorted(store.con.execute(v).fetchall()) for k, v in q.items()}
 
 
-def expand(store, url):
+def expand(store: Store, url: str) -> RunReport:
     judge = make_judge("openai:gpt-4o-mini", store, base_url=url, **OPTS)
     return run_expansion(store, "b", judge, search=overlap_search)
 
 
-def test_faulty_server_gives_the_same_tables_and_a_rerun_makes_no_call(keys, tmp_path):
+def test_faulty_server_gives_the_same_tables_and_a_rerun_makes_no_call(
+    keys: None, tmp_path: Path
+) -> None:
     with ScriptedServer() as clean:
         ref = Store.open(tmp_path / "clean.duckdb")
         build(ref)
@@ -66,7 +71,9 @@ def test_faulty_server_gives_the_same_tables_and_a_rerun_makes_no_call(keys, tmp
 @pytest.mark.parametrize(
     ("provider", "prescreen"), [("openai", "auto"), ("anthropic", "auto"), ("anthropic", "off")]
 )
-def test_every_llm_verdict_carries_a_confidence(keys, monkeypatch, tmp_path, provider, prescreen):
+def test_every_llm_verdict_carries_a_confidence(
+    keys: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, provider: str, prescreen: str
+) -> None:
     """OpenAI verdicts take P(yes) from the verdict word's token probability (the scripted
     server: 0.8 for the word written); Anthropic's API gives none, so a verdict's confidence is
     the mean of its verdict and the offline screen's score (toolex.judges.confidence), computed

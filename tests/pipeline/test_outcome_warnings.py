@@ -5,6 +5,7 @@ warning counts judged candidates, and only once some are."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -19,7 +20,7 @@ def _expand(db: str, *stage: str) -> str:
     return res.stderr
 
 
-def test_none_accepted_is_said_once_verify_has_judged_and_not_before(tmp_path):
+def test_none_accepted_is_said_once_verify_has_judged_and_not_before(tmp_path: Path) -> None:
     items, queries, qrels = (tmp_path / f"{n}.jsonl" for n in ("items", "queries", "qrels"))
     items.write_text(
         "\n".join(json.dumps({"id": f"t{i}", "doc": {"x": "endpoint"}}) for i in range(40))
@@ -41,6 +42,6 @@ def test_none_accepted_is_said_once_verify_has_judged_and_not_before(tmp_path):
         judged = store.con.execute(
             "SELECT count(*) FROM verdicts AS v JOIN subqueries AS s USING (benchmark, "
             "expansion, query_id, slot) WHERE v.item_id <> s.reference"
-        ).fetchone()[0]
+        ).fetchall()[0][0]
     assert judged > 0
     assert f"none of {judged} judged candidates was accepted" in after_verify, after_verify

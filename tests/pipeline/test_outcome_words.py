@@ -14,9 +14,10 @@ from toolex.pipeline.runner import run_expansion
 from toolex.pipeline.stats import annotation_table, combination_counts
 from toolex.reports.annotation import annotation_detail_table
 from toolex.reports.inputs import ReportContext
+from toolex.store import Store
 
 
-def test_valid_and_alternatives_agree_across_outcome_stats_info_and_report(store):
+def test_valid_and_alternatives_agree_across_outcome_stats_info_and_report(store: Store) -> None:
     build(store)
     report = run_expansion(store, "b", HeuristicJudge(store), search=overlap_search)
     done = expansion_outcome(store, "b", "default")

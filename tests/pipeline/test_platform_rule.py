@@ -18,14 +18,14 @@ ORDERS = {"name": "orders", "parameters": {"user_id": {"type": "int"}}}
 WEATHER = {"name": "weather", "required_parameters": [{"name": "city", "type": "STRING"}]}
 
 
-def test_feeds_needs_a_required_id_like_parameter_the_other_returns():
+def test_feeds_needs_a_required_id_like_parameter_the_other_returns() -> None:
     assert feeds(LOGIN, BALANCE) == "requires 'token' returned by the other step"
     assert feeds(USERS, ORDERS) == "requires 'user_id' returned by the other step"
     assert feeds(BALANCE, LOGIN) is None
     assert feeds(LOGIN, WEATHER) is None
 
 
-def test_dependent_pairs_strict_and_feeds_modes():
+def test_dependent_pairs_strict_and_feeds_modes() -> None:
     tools = [("Bank", LOGIN), ("Wx", WEATHER), ("Bank2", BALANCE), ("Wx", WEATHER)]
     assert dependent_pairs(tools, "strict") == [
         (0, 2, "slot 2 requires 'token' returned by slot 0"),
@@ -36,7 +36,7 @@ def test_dependent_pairs_strict_and_feeds_modes():
         dependent_pairs(tools, "loose")
 
 
-def test_params_read_every_documentation_shape():
+def test_params_read_every_documentation_shape() -> None:
     assert [(p.name, p.required) for p in params(ORDERS)] == [("user_id", True)]
     assert [(p.name, p.required) for p in params({"parameters": "(date: datetime, n: int)"})] == [
         ("date", True),
@@ -46,7 +46,7 @@ def test_params_read_every_documentation_shape():
     assert [(p.name, p.required) for p in params(apigen)] == [("q", True), ("lim", False)]
 
 
-def test_name_leak():
+def test_name_leak() -> None:
     assert name_leak("Call get_weather for Paris", "w::1", ["get_weather"]) == "get_weather"
     assert name_leak("Retrieve income for a ZIP code", "z::1", ["ZIP code"], ["US ZIP"]) is None
     rwa = "Random Word API"

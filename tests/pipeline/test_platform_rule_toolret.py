@@ -3,6 +3,9 @@ from its docs, and a replacement from another provider is rejected before any au
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from toolex.loaders import load_toolret
@@ -19,14 +22,14 @@ OAUTH_ECHO = (
 
 
 @pytest.fixture(scope="module")
-def toolret(shared_data, tmp_path_factory):
+def toolret(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     store = Store.open(tmp_path_factory.mktemp("toolret") / "t.duckdb")
     load_toolret(store, shared_data / "toolret", tasks=["apibank", "apigen"])
     yield store
     store.close()
 
 
-def test_platforms_are_derived_from_the_docs(toolret):
+def test_platforms_are_derived_from_the_docs(toolret: Store) -> None:
     rows = toolret.con.execute(
         "SELECT item_id, platform, platform_source FROM items WHERE item_id IN (?, ?, ?, ?) "
         "ORDER BY item_id",
@@ -40,11 +43,11 @@ def test_platforms_are_derived_from_the_docs(toolret):
         (TOKEN2GO, "Token2Go", "description: 'the Token2Go API'"),
     ]
     # a derived platform is not rendered: the text stays what ToolRet's retrievers index
-    text = toolret.con.execute("SELECT text FROM items WHERE item_id = ?", [TOKEN2GO]).fetchone()
+    text = toolret.con.execute("SELECT text FROM items WHERE item_id = ?", [TOKEN2GO]).fetchall()[0]
     assert "platform:" not in text[0]
 
 
-def test_a_cross_platform_token_hand_off_is_rejected(toolret):
+def test_a_cross_platform_token_hand_off_is_rejected(toolret: Store) -> None:
     for slot, ref, accepted in [
         (0, GET_USER_TOKEN, [TOKEN2GO, OAUTH_ECHO]),
         (1, ADD_ALARM, []),

@@ -3,30 +3,35 @@ settings for a stage with outputs is refused, and --replace recomputes."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
+from toolex.judges.base import Judge, Outcome
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.record import SettingsConflict, stored
-from toolex.pipeline.runner import Settings, run_expansion
+from toolex.pipeline.runner import RunReport, Settings, run_expansion
+from toolex.store import Store
 
 TABLES = ("subqueries", "candidates", "verdicts", "combinations", "dependencies", "expansions")
 
 
-def expand(store, judge=None, **kw):
+def expand(store: Store, judge: Judge | dict[str, Judge] | None = None, **kw) -> RunReport:
     return run_expansion(store, "b", judge or HeuristicJudge(store), search=overlap_search, **kw)
 
 
-def config(store, expansion="default"):
+def config(store: Store, expansion="default") -> dict[str, Any]:
     return stored(store, "b", expansion)
 
 
-def snapshot(store):
+def snapshot(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     return {t: sorted(store.con.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in TABLES}
 
 
-def test_the_record_holds_only_the_stages_that_ran(store):
+def test_the_record_holds_only_the_stages_that_ran(store: Store) -> None:
     build(store)
     expand(store, stages=["decompose"])
     assert config(store) == {"judges": {"decompose": "heuristic"}}
@@ -52,7 +57,7 @@ def test_the_record_holds_only_the_stages_that_ran(store):
     }
 
 
-def test_other_settings_are_refused_before_anything_runs(store):
+def test_other_settings_are_refused_before_anything_runs(store: Store) -> None:
     build(store)
     expand(store)
     before = snapshot(store)
@@ -66,7 +71,7 @@ def test_other_settings_are_refused_before_anything_runs(store):
     assert snapshot(store) == before  # nothing ran, nothing was recorded
 
 
-def test_another_judge_for_a_stage_with_outputs_is_refused(store):
+def test_another_judge_for_a_stage_with_outputs_is_refused(store: Store) -> None:
     build(store)
     expand(store)
     other = HeuristicJudge(store)
@@ -75,7 +80,7 @@ def test_another_judge_for_a_stage_with_outputs_is_refused(store):
         expand(store, {"decompose": HeuristicJudge(store), "verify": other, "audit": other})
 
 
-def test_a_stage_without_outputs_takes_new_settings(store):
+def test_a_stage_without_outputs_takes_new_settings(store: Store) -> None:
     build(store)
     expand(store, stages=["decompose"])
     expand(store, stages=["candidates"], settings=Settings(depth=2))
@@ -85,18 +90,22 @@ def test_a_stage_without_outputs_takes_new_settings(store):
     assert config(store)["depth"] == 2 and "audit_cap" not in config(store)
 
 
-def test_replace_drops_the_outputs_and_records_the_settings_used(store):
+def test_replace_drops_the_outputs_and_records_the_settings_used(store: Store) -> None:
     build(store)
     expand(store)
     expand(store, settings=Settings(depth=1, audit_cap=0), replace=True)
     recorded = config(store)
     assert (recorded["depth"], recorded["audit_cap"]) == (1, 0)
     # the candidates really are the new depth's: one retrieved per sub-query (+ a missed reference)
-    worst = store.con.execute("SELECT max(rank) FROM candidates WHERE score IS NOT NULL").fetchone()
+    worst = store.con.execute(
+        "SELECT max(rank) FROM candidates WHERE score IS NOT NULL"
+    ).fetchall()[0]
     assert worst == (1,)
     # a cap of 0 audits nothing: only the originals are stored, the rest is counted as cut
     assert (
-        store.con.execute("SELECT count(*) FROM combinations WHERE NOT is_original").fetchone()[0]
+        store.con.execute("SELECT count(*) FROM combinations WHERE NOT is_original").fetchall()[0][
+            0
+        ]
         == 0
     )
     cut = store.con.execute(
@@ -105,11 +114,11 @@ def test_replace_drops_the_outputs_and_records_the_settings_used(store):
     assert cut == [("audit_cap",)]
 
 
-def test_an_interrupted_stage_keeps_its_settings_recorded(store):
+def test_an_interrupted_stage_keeps_its_settings_recorded(store: Store) -> None:
     build(store)
 
     class Crash(HeuristicJudge):
-        def verify(self, tasks):
+        def verify(self, tasks) -> Iterator[Outcome]:
             for i, outcome in enumerate(super().verify(tasks)):
                 if i == 1:
                     raise KeyboardInterrupt

@@ -7,7 +7,7 @@ import pytest
 from toolex.pipeline.reuse import MIN_ENTITY_OVERLAP, groups, overlap, same_step, step_of
 
 
-def test_a_step_is_the_first_verbs_class_and_the_other_content_words():
+def test_a_step_is_the_first_verbs_class_and_the_other_content_words() -> None:
     step = step_of("Fetch the weather forecast for a city")
     assert step.operation == "retrieve"  # fetch, get, list ... are one class
     assert step.entity == frozenset({"weather", "forecast", "city"})
@@ -27,17 +27,17 @@ def test_a_step_is_the_first_verbs_class_and_the_other_content_words():
         ("weather in Paris", "weather for Paris", False),  # no operation: nothing to compare
     ],
 )
-def test_same_step(a, b, same):
+def test_same_step(a: str, b: str, same: bool) -> None:
     assert same_step(a, b) is same
 
 
-def test_overlap_is_jaccard():
+def test_overlap_is_jaccard() -> None:
     assert overlap(frozenset("ab"), frozenset("bc")) == pytest.approx(1 / 3)
     assert overlap(frozenset(), frozenset()) == 0.0
     assert MIN_ENTITY_OVERLAP == 0.5
 
 
-def test_groups_point_each_sub_query_at_the_first_it_may_reuse():
+def test_groups_point_each_sub_query_at_the_first_it_may_reuse() -> None:
     subs = [
         "Get weather forecast city",
         "Get stock price",

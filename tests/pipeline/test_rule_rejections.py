@@ -6,6 +6,8 @@ the first REASONS_KEPT of each query, best ranked, with their members and the ru
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -32,19 +34,21 @@ REJECTED_RANKS = [*range(1, 16), *range(17, 23)]  # 21
 
 
 @pytest.fixture
-def bstore(store):
+def bstore(store: Store) -> Store:
     add_benchmark(store)
     add_products(store, {"q": SLOTS}, platforms=PLATFORMS)
     return store
 
 
-def kept(store):
+def kept(store: Store) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT rrf_rank, items, reason FROM rule_rejections ORDER BY rrf_rank"
     ).fetchall()
 
 
-def test_the_first_rejections_are_kept_with_members_and_reason(bstore, monkeypatch):
+def test_the_first_rejections_are_kept_with_members_and_reason(
+    bstore: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(assemble, "WRITE_BATCH", 4)  # the keep spans several judged batches
     monkeypatch.setattr(assemble, "REASONS_KEPT", 17)
     assemble.run(StageContext(bstore, "b", "default", ["q"]), audit_cap=2, mode="strict")
@@ -61,7 +65,9 @@ def test_the_first_rejections_are_kept_with_members_and_reason(bstore, monkeypat
     assert listed[0]["members"] == "q0 + w0"
 
 
-def test_a_rule_rejecting_thousands_keeps_only_the_first_few(bstore, monkeypatch):
+def test_a_rule_rejecting_thousands_keeps_only_the_first_few(
+    bstore: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # three slots on one platform, each tool of its own platform: of 31^3 combinations only
     # the original and the 30 same-platform triples pass, so the rule rejects thousands on the
     # way to the budget; the reasons kept stay REASONS_KEPT, batch after batch
@@ -74,7 +80,7 @@ def test_a_rule_rejecting_thousands_keeps_only_the_first_few(bstore, monkeypatch
     held = []
     flush = assemble.Batch.flush
 
-    def measured(batch):
+    def measured(batch) -> None:
         flush(batch)
         held.append(bstore.con.execute("SELECT count(*) FROM assembled_reasons").fetchall()[0][0])
 
@@ -82,15 +88,15 @@ def test_a_rule_rejecting_thousands_keeps_only_the_first_few(bstore, monkeypatch
     assemble.run(StageContext(bstore, "b", "default", ["big"]), audit_cap=10, mode="strict")
     (rejected,) = bstore.con.execute(
         "SELECT rejected_platform FROM combination_products WHERE query_id = 'big'"
-    ).fetchone()
+    ).fetchall()[0]
     assert rejected > 1000
     (stored,) = bstore.con.execute(
         "SELECT count(*) FROM rule_rejections WHERE query_id = 'big'"
-    ).fetchone()
+    ).fetchall()[0]
     assert stored == assemble.REASONS_KEPT == max(held)
     ranks = bstore.con.execute(
         "SELECT list(rrf_rank ORDER BY rrf_rank) FROM rule_rejections WHERE query_id = 'big'"
-    ).fetchone()[0]
+    ).fetchall()[0][0]
     # the oracle: the whole product ranked (test_assemble_lazy.brute), the rule applied by hand
     ranked = brute([[(1.0 / (60 + r), item) for item, r, _ in cands] + [(1.0 / 81, ref)]
                     for ref, cands in slots])  # fmt: skip
@@ -99,7 +105,7 @@ def test_a_rule_rejecting_thousands_keeps_only_the_first_few(bstore, monkeypatch
     assert ranks == fails[: assemble.REASONS_KEPT]  # the best-ranked rejections
 
 
-def test_stats_lists_them_and_replace_drops_them(tmp_path):
+def test_stats_lists_them_and_replace_drops_them(tmp_path: Path) -> None:
     db = str(tmp_path / "r.duckdb")
     with Store.open(db) as store:
         add_benchmark(store)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from pipeline.fixtures import build
@@ -9,8 +13,9 @@ from pipeline.helpers import overlap_search
 from toolex.errors import InputError, NoOutcomeError
 from toolex.judges.base import Outcome, SubQuery
 from toolex.judges.heuristic import HeuristicJudge
-from toolex.pipeline.runner import run_expansion
+from toolex.pipeline.runner import RunReport, run_expansion
 from toolex.pipeline.stats import annotation_table
+from toolex.store import Store
 
 TABLES = (
     "subqueries",
@@ -23,7 +28,7 @@ TABLES = (
 )
 
 
-def snapshot(store):
+def snapshot(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     out = {}
     for t in TABLES:
         cols = "* EXCLUDE (failed_at)" if t == "stage_failures" else "*"
@@ -31,11 +36,13 @@ def snapshot(store):
     return out
 
 
-def expand(store, judge=None, **kw):
+def expand(
+    store: Store, judge: Interrupting | WrongK | Leaky = None, **kw: list[str] | bool | int
+) -> RunReport:
     return run_expansion(store, "b", judge or HeuristicJudge(store), search=overlap_search, **kw)
 
 
-def test_full_run_expands_q1_and_keeps_q2_original(store):
+def test_full_run_expands_q1_and_keeps_q2_original(store: Store) -> None:
     build(store)
     report = expand(store)
     assert report.queries == 2
@@ -72,7 +79,7 @@ def test_full_run_expands_q1_and_keeps_q2_original(store):
     ]
 
 
-def test_second_run_changes_nothing(store):
+def test_second_run_changes_nothing(store: Store) -> None:
     build(store)
     expand(store)
     before = snapshot(store)
@@ -84,18 +91,18 @@ def test_second_run_changes_nothing(store):
 class Interrupting(HeuristicJudge):
     """Raises after ``n`` verify outcomes, like a crash mid-stage."""
 
-    def __init__(self, store, n):
+    def __init__(self, store: Store, n: int) -> None:
         super().__init__(store)
         self.n = n
 
-    def verify(self, tasks):
+    def verify(self, tasks) -> Iterator[Outcome]:
         for i, outcome in enumerate(super().verify(tasks)):
             if i == self.n:
                 raise KeyboardInterrupt
             yield outcome
 
 
-def test_interrupted_verify_resumes_to_the_same_tables(store, tmp_path):
+def test_interrupted_verify_resumes_to_the_same_tables(store: Store, tmp_path: Path) -> None:
     from toolex.store import Store
 
     build(store)
@@ -106,18 +113,20 @@ def test_interrupted_verify_resumes_to_the_same_tables(store, tmp_path):
     build(other)
     with pytest.raises(KeyboardInterrupt):
         expand(other, Interrupting(other, 2))
-    done = other.con.execute("SELECT count(*) FROM verdicts WHERE judge = 'heuristic'").fetchone()
+    done = other.con.execute("SELECT count(*) FROM verdicts WHERE judge = 'heuristic'").fetchall()[
+        0
+    ]
     assert done == (2,)  # finished outcomes were kept
     expand(other)
     assert snapshot(other) == reference
 
 
 class WrongK(HeuristicJudge):
-    def __init__(self, store, bad=True):
+    def __init__(self, store: Store, bad: bool = True) -> None:
         super().__init__(store)
         self.bad = bad
 
-    def decompose(self, tasks):
+    def decompose(self, tasks) -> Iterator[Outcome]:
         for outcome in super().decompose(tasks):
             if self.bad and outcome.key == "q1":
                 yield Outcome("q1", True, outcome.value[:1])
@@ -125,7 +134,7 @@ class WrongK(HeuristicJudge):
                 yield outcome
 
 
-def test_wrong_k_is_a_recorded_failure_retried_only_when_asked(store):
+def test_wrong_k_is_a_recorded_failure_retried_only_when_asked(store: Store) -> None:
     build(store)
     report = expand(store, WrongK(store), stages=["decompose"])
     assert (report.stages[0].ok, report.stages[0].failed) == (1, 1)
@@ -135,12 +144,12 @@ def test_wrong_k_is_a_recorded_failure_retried_only_when_asked(store):
     assert expand(store, WrongK(store, bad=False), stages=["decompose"]).stages[0].tasks == 0
     report = expand(store, WrongK(store, bad=False), stages=["decompose"], retry_failed=True)
     assert report.stages[0].ok == 1
-    assert store.con.execute("SELECT count(*) FROM stage_failures").fetchone() == (0,)
-    assert store.con.execute("SELECT count(*) FROM subqueries").fetchone() == (3,)
+    assert store.con.execute("SELECT count(*) FROM stage_failures").fetchall()[0] == (0,)
+    assert store.con.execute("SELECT count(*) FROM subqueries").fetchall()[0] == (3,)
 
 
 class Leaky(HeuristicJudge):
-    def decompose(self, tasks):
+    def decompose(self, tasks) -> Iterator[Outcome]:
         for t in tasks:
             yield Outcome(
                 t.key,
@@ -152,14 +161,16 @@ class Leaky(HeuristicJudge):
             )
 
 
-def test_a_sub_query_naming_its_tool_is_a_failure(store):
+def test_a_sub_query_naming_its_tool_is_a_failure(store: Store) -> None:
     build(store)
     report = expand(store, Leaky(store), stages=["decompose"], query_ids=["q2"])
     assert report.stages[0].failed == 1
-    assert "names the tool" in store.con.execute("SELECT error FROM stage_failures").fetchone()[0]
+    assert (
+        "names the tool" in store.con.execute("SELECT error FROM stage_failures").fetchall()[0][0]
+    )
 
 
-def test_a_stage_whose_every_task_failed_is_reported_empty(store):
+def test_a_stage_whose_every_task_failed_is_reported_empty(store: Store) -> None:
     """Issue 27, point 4: no outcome is no success; a partial failure is not "empty"."""
     build(store)
     report = expand(store, Leaky(store), stages=["decompose"])
@@ -174,13 +185,13 @@ def test_a_stage_whose_every_task_failed_is_reported_empty(store):
     report.require_outcome()  # nothing raised
 
 
-def test_a_partly_failed_stage_is_not_empty(store):
+def test_a_partly_failed_stage_is_not_empty(store: Store) -> None:
     build(store)
     report = expand(store, WrongK(store), stages=["decompose"])
     assert (report.stages[0].ok, report.stages[0].failed, report.empty) == (1, 1, [])
 
 
-def test_subsets_and_unknown_queries(store):
+def test_subsets_and_unknown_queries(store: Store) -> None:
     build(store)
     report = expand(store, query_ids=["q2"])
     assert report.queries == 1

@@ -41,7 +41,7 @@ CHILD = textwrap.dedent("""
 
 
 @pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
-def test_sigkill_mid_verify_then_rerun(tmp_path):
+def test_sigkill_mid_verify_then_rerun(tmp_path: Path) -> None:
     ref = Store.open(tmp_path / "ref.duckdb")
     build(ref)
     expand(ref)
@@ -66,8 +66,8 @@ def test_sigkill_mid_verify_then_rerun(tmp_path):
         # the child printed after its first verdict was handed over, stored and committed
         assert store.con.execute(
             "SELECT count(*) FROM verdicts WHERE judge = 'heuristic'"
-        ).fetchone() == (1,)
-        assert store.con.execute("SELECT count(*) FROM subqueries").fetchone() == (3,)
-        assert store.con.execute("SELECT count(*) FROM combinations").fetchone() == (0,)
+        ).fetchall()[0] == (1,)
+        assert store.con.execute("SELECT count(*) FROM subqueries").fetchall()[0] == (3,)
+        assert store.con.execute("SELECT count(*) FROM combinations").fetchall()[0] == (0,)
         expand(store)
         assert snapshot(store) == expected

@@ -10,25 +10,28 @@ generator is closed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from toolex.judges.base import JudgeParts, Outcome, Verdict
 from toolex.llm.calls import Spend
 from toolex.pipeline.stage import StageContext, StageCounts, run_judged
 from toolex.progress import current
+from toolex.store import Store
 
 
 class Recorder:
     def __init__(self) -> None:
         self.events: list[tuple] = []
 
-    def start(self, label, total, *, unit="items"):
+    def start(self, label, total, *, unit="items") -> None:
         self.events.append(("start", label))
 
-    def advance(self, n=1, **fields):
+    def advance(self, n=1, **fields) -> None:
         self.events.append(("advance", n, fields.get("calls")))
 
-    def finish(self):
+    def finish(self) -> None:
         self.events.append(("finish",))
 
 
@@ -40,7 +43,7 @@ class SlowJudge(JudgeParts):
     def __init__(self) -> None:
         self.spend = Spend()
 
-    def verify(self, tasks):
+    def verify(self, tasks) -> Iterator[Outcome]:
         try:
             self.spend.attempts += 3  # the first task's attempts, recorded with its answer
             yield Outcome("t1", True, Verdict(False, "no"))
@@ -51,14 +54,14 @@ class SlowJudge(JudgeParts):
             self.spend.attempts += 1  # in flight when closed: recorded as the executor closes
 
 
-def _ctx(store, progress) -> StageContext:
+def _ctx(store: Store, progress: Recorder) -> StageContext:
     return StageContext(store, "b", "x", ["q"], progress=progress)
 
 
-def test_the_calls_of_a_stopped_stage_include_those_recorded_as_it_stops(store):
+def test_the_calls_of_a_stopped_stage_include_those_recorded_as_it_stops(store: Store) -> None:
     counts, judge = StageCounts("verify"), SlowJudge()
 
-    def stop(writer, outcome):
+    def stop(writer, outcome) -> None:
         raise KeyboardInterrupt  # Ctrl-C at the first answer: the second task is unfinished
 
     with pytest.raises(KeyboardInterrupt):
@@ -66,7 +69,7 @@ def test_the_calls_of_a_stopped_stage_include_those_recorded_as_it_stops(store):
     assert counts.calls == judge.spend.attempts == 4  # 3 before the answer, 1 on closing
 
 
-def test_the_calls_shown_move_with_the_executors_pulses(store):
+def test_the_calls_shown_move_with_the_executors_pulses(store: Store) -> None:
     counts, judge, shown = StageCounts("verify"), SlowJudge(), Recorder()
     run_judged(_ctx(store, shown), counts, ["t1", "t2"], judge, lambda w, o: None)
     advances = [e for e in shown.events if e[0] == "advance"]

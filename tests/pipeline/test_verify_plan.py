@@ -26,21 +26,23 @@ class Offline:
     makes_calls = False
 
 
-def test_by_default_every_candidate_goes_to_a_verifier_that_makes_calls():
+def test_by_default_every_candidate_goes_to_a_verifier_that_makes_calls() -> None:
     assert VerifyOptions().resolved(Calls()).prescreen == "off"
     assert VerifyOptions("on").resolved(Calls()).prescreen == "on"
     assert VerifyOptions("on").resolved(Calls()).reuse == "same-step"
     assert VerifyOptions("auto").resolved(Offline()).prescreen == "off"
 
 
-def test_auto_follows_the_shipped_held_out_figures_which_do_not_earn_the_screen():
+def test_auto_follows_the_shipped_held_out_figures_which_do_not_earn_the_screen() -> None:
     shipped = held_out(verify_plan.PRESCREEN_JUDGE, None)
     assert shipped is not None and shipped.recall is not None
     assert shipped.recall < PRESCREEN_MIN_RECALL  # 0.966 held out: it loses equivalents
     assert VerifyOptions("auto").resolved(Calls()).prescreen == "off"
 
 
-def test_auto_turns_the_screen_on_once_refitted_figures_clear_both_bars(monkeypatch):
+def test_auto_turns_the_screen_on_once_refitted_figures_clear_both_bars(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     shipped = held_out(verify_plan.PRESCREEN_JUDGE, None)
     earned = dataclasses.replace(
         shipped, recall=PRESCREEN_MIN_RECALL + 0.01, discarded=PRESCREEN_MIN_DISCARD + 0.01
@@ -52,12 +54,12 @@ def test_auto_turns_the_screen_on_once_refitted_figures_clear_both_bars(monkeypa
     assert VerifyOptions("auto").resolved(Calls()).prescreen == "off"
 
 
-def test_a_forced_screen_says_what_it_loses_as_measured():
+def test_a_forced_screen_says_what_it_loses_as_measured() -> None:
     said = screen_loss(12)
     assert "12 candidate(s)" in said and "96.6%" in said and "3.4%" in said
     assert "--prescreen off" in said
 
 
-def test_an_unknown_mode_is_refused_with_the_option_named():
+def test_an_unknown_mode_is_refused_with_the_option_named() -> None:
     with pytest.raises(InputError, match="--prescreen must be one of"):
         VerifyOptions("sometimes").resolved(Calls())

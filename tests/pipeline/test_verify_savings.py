@@ -13,15 +13,18 @@ for it.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pipeline.fixtures import build
 from pipeline.helpers import add_query, overlap_search
 from toolex.judges import make_judge
-from toolex.judges.base import JudgeParts, Outcome, Verdict
+from toolex.judges.base import Judge, JudgeParts, Outcome, Verdict
 from toolex.judges.operating_points import CALIBRATION, SCREEN_THRESHOLD
-from toolex.pipeline.runner import Settings, run_expansion
+from toolex.pipeline.runner import RunReport, Settings, run_expansion
 from toolex.pipeline.stage import StageContext
 from toolex.pipeline.verify import pending_tasks
 from toolex.store import Store
@@ -36,14 +39,14 @@ class Verifier(JudgeParts):
     def __init__(self) -> None:
         self.seen: list[str] = []
 
-    def verify(self, tasks):
+    def verify(self, tasks) -> Iterator[Outcome]:
         for task in tasks:
             self.seen.append(task.key)
             yield Outcome(task.key, True, Verdict(True, "same job", 0.9), call_id=f"c-{task.key}")
 
 
 @pytest.fixture
-def store(tmp_path):
+def store(tmp_path: Path) -> Iterator[Store]:
     s = Store.open(tmp_path / "v.duckdb")
     build(s)
     add_query(s, "q3", "Get me the weather forecast for Paris for the weekend", ["wx_a::forecast"])
@@ -51,7 +54,7 @@ def store(tmp_path):
     s.close()
 
 
-def expand(store, verifier, **settings):
+def expand(store: Store, verifier: Verifier | Judge, **settings: str) -> RunReport:
     offline = make_judge("heuristic", store, benchmark="b")
     judges = {"decompose": offline, "verify": verifier, "audit": offline}
     return run_expansion(
@@ -69,7 +72,7 @@ def p_yes(score: float) -> float:
     return 1 / (1 + math.exp(-(a * score + b)))
 
 
-def verdicts(store):
+def verdicts(store: Store) -> dict[tuple[Any, Any, Any], tuple[Any, Any, Any, Any, Any]]:
     return {
         (q, slot, item): (accepted, judge, reason, confidence, call_id)
         for q, slot, item, accepted, judge, reason, confidence, call_id in store.con.execute(
@@ -79,7 +82,7 @@ def verdicts(store):
     }
 
 
-def test_the_screen_answers_what_it_discards_and_the_verifier_never_sees_it(store):
+def test_the_screen_answers_what_it_discards_and_the_verifier_never_sees_it(store: Store) -> None:
     verifier = Verifier()
     report = expand(store, verifier, prescreen="on", reuse="off")
     got = verdicts(store)
@@ -100,7 +103,7 @@ def test_the_screen_answers_what_it_discards_and_the_verifier_never_sees_it(stor
     assert verify.notes["screened"] == 3
 
 
-def test_by_default_every_candidate_is_sent_as_the_paper_does(store):
+def test_by_default_every_candidate_is_sent_as_the_paper_does(store: Store) -> None:
     verifier = Verifier()
     expand(store, verifier, reuse="off")
     judges = {v[1] for v in verdicts(store).values()}
@@ -108,7 +111,7 @@ def test_by_default_every_candidate_is_sent_as_the_paper_does(store):
     assert len(verifier.seen) == 13  # every candidate but the four references
 
 
-def test_a_verdict_carries_over_to_a_sub_query_asking_for_the_same_step(store):
+def test_a_verdict_carries_over_to_a_sub_query_asking_for_the_same_step(store: Store) -> None:
     verifier = Verifier()
     report = expand(store, verifier)  # defaults for a verifier that makes calls: same-step reuse
     got = verdicts(store)
@@ -129,7 +132,7 @@ def test_a_verdict_carries_over_to_a_sub_query_asking_for_the_same_step(store):
     assert verify.notes["reused"] == 4
 
 
-def test_stored_verdicts_are_reused_by_a_later_run(store):
+def test_stored_verdicts_are_reused_by_a_later_run(store: Store) -> None:
     verifier = Verifier()
     offline = make_judge("heuristic", store, benchmark="b")
     judges = {"decompose": offline, "verify": verifier, "audit": offline}
@@ -162,13 +165,13 @@ def test_stored_verdicts_are_reused_by_a_later_run(store):
     }
 
 
-def test_the_offline_verifier_is_its_own_screen(store):
+def test_the_offline_verifier_is_its_own_screen(store: Store) -> None:
     offline = make_judge("heuristic", store, benchmark="b")
     expand(store, offline)
     assert {v[1] for v in verdicts(store).values()} == {"reference", "heuristic"}
 
 
-def test_uncertainty_order_sends_the_scores_nearest_one_half_first(store):
+def test_uncertainty_order_sends_the_scores_nearest_one_half_first(store: Store) -> None:
     offline = make_judge("heuristic", store, benchmark="b")
     run_expansion(store, "b", offline, stages=["decompose", "candidates"], search=overlap_search)
     ctx = StageContext(store, "b", "default", ["q1", "q2", "q3"])
@@ -181,7 +184,7 @@ def test_uncertainty_order_sends_the_scores_nearest_one_half_first(store):
     assert len(distances) > 2 and distances == sorted(distances)
 
 
-def test_a_score_the_screen_cannot_compute_keeps_the_candidate():
+def test_a_score_the_screen_cannot_compute_keeps_the_candidate() -> None:
     from toolex.judges.base import ToolDoc, VerifyTask
     from toolex.pipeline.verify_plan import VerifyOptions, make
 
@@ -190,7 +193,7 @@ def test_a_score_the_screen_cannot_compute_keeps_the_candidate():
     scores = {"nan": float("nan"), "low": 0.001, "high": 0.7}
 
     class Screen:
-        def verify(self, tasks):
+        def verify(self, tasks) -> Iterator[Outcome]:
             for t in tasks:
                 keep = scores[t.key] >= 0.0044
                 yield Outcome(t.key, True, Verdict(keep, "screened out: x", scores[t.key]))

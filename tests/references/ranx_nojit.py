@@ -38,7 +38,8 @@ def call(requests: list[dict[str, Any]]) -> list[Any]:
     )
     if done.returncode:
         raise AssertionError(f"the ranx child failed:\n{done.stderr}")
-    return json.loads(done.stdout)
+    results: list[Any] = json.loads(done.stdout)
+    return results
 
 
 def fuse_request(runs: list[dict[str, dict[str, float]]]) -> dict[str, Any]:

@@ -6,13 +6,14 @@ import pytest
 
 from reports.fixtures import build
 from toolex.reports.inputs import ReportContext
+from toolex.store import Store
 
 
 @pytest.fixture
-def fixture_store(store):
+def fixture_store(store: Store) -> Store:
     return build(store)
 
 
 @pytest.fixture
-def ctx(fixture_store):
+def ctx(fixture_store: Store) -> ReportContext:
     return ReportContext.create(fixture_store, pairs=[("bm25", "bm25-ft")], k=3)

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from reports.fixtures import ACCEPTED, QUERIES, library
 from toolex.errors import InputError
 from toolex.reports.equivalent_ranks import equivalent_rank_tables
 from toolex.reports.inputs import ReportContext
+from toolex.store import Store
 
 
-def _best(best_rows, run):
+def _best(best_rows: list[dict[str, Any]], run: str) -> dict[tuple[Any, Any], Any]:
     return {(r["query_id"], r["kind"]): r["best_rank"] for r in best_rows if r["run_id"] == run}
 
 
-def test_best_ranks_by_hand(ctx):
+def test_best_ranks_by_hand(ctx: ReportContext) -> None:
     _, best, _ = equivalent_rank_tables(ctx)
     got = _best(best.rows, "bm25")
     # q3 has no accepted equivalent, so it takes no part
@@ -34,7 +37,7 @@ def test_best_ranks_by_hand(ctx):
     assert {k: v for k, v in got.items() if k[1] != "random"} == expected
 
 
-def random_picks(store, run="bm25"):
+def random_picks(store: Store, run: str = "bm25") -> dict[str, str]:
     return dict(
         store.con.execute(
             "SELECT b.query_id, rr.item_id FROM report_best_ranks b JOIN run_results rr "
@@ -45,8 +48,8 @@ def random_picks(store, run="bm25"):
     )
 
 
-def test_random_tool_is_a_seeded_non_equivalent_of_the_library(fixture_store):
-    picks = {}
+def test_random_tool_is_a_seeded_non_equivalent_of_the_library(fixture_store: Store) -> None:
+    picks: dict[int, list[dict[str, str]]] = {}
     for seed in (0, 0, 1):
         ctx = ReportContext.create(fixture_store, k=3, seed=seed, random_from="library")
         equivalent_rank_tables(ctx)
@@ -66,7 +69,7 @@ def test_random_tool_is_a_seeded_non_equivalent_of_the_library(fixture_store):
     assert picks[1][0] != first  # another seed draws other tools (5 queries x 11 choices)
 
 
-def test_shares_in_top_k(ctx):
+def test_shares_in_top_k(ctx: ReportContext) -> None:
     summary, _, _ = equivalent_rank_tables(ctx)
     row = next(r for r in summary.rows if r["run_id"] == "bm25" and r["category"] == "all")
     assert row["n_queries"] == 5
@@ -78,7 +81,7 @@ def test_shares_in_top_k(ctx):
     assert code["n_queries"] == 3 and code["share_gt_out_equivalent_in"] == pytest.approx(1 / 3)
 
 
-def test_cdf_steps(ctx):
+def test_cdf_steps(ctx: ReportContext) -> None:
     _, _, cdf = equivalent_rank_tables(ctx)
     gt = {
         r["rank_cutoff"]: r["share"]
@@ -89,7 +92,7 @@ def test_cdf_steps(ctx):
     assert max(gt) == 14  # the run ranks all 14 tools of a library
 
 
-def test_random_tool_is_drawn_from_the_candidate_pool_by_default(fixture_store):
+def test_random_tool_is_drawn_from_the_candidate_pool_by_default(fixture_store: Store) -> None:
     """Issue 26.4: from the candidate pool. The pools (fixtures.py): q1 {w1, w2, w3}, q2 {w3, w5;
     w4}, q4 {c1, c2, c6, c7}, q5 {c3, c5; c4}, q6 {c5, c1}; without the ground truth and the
     verified equivalents only q1's w3 and q4's c7 are left, whatever the seed."""
@@ -109,7 +112,7 @@ def test_random_tool_is_drawn_from_the_candidate_pool_by_default(fixture_store):
     assert [random_cdf[r] for r in (3, 4, 8, 9)] == pytest.approx([0.0, 0.5, 0.5, 1.0])
 
 
-def test_the_library_draw_is_an_option_and_bad_names_are_refused(fixture_store):
+def test_the_library_draw_is_an_option_and_bad_names_are_refused(fixture_store: Store) -> None:
     ctx = ReportContext.create(fixture_store, k=3, random_from="library")
     summary, _, _ = equivalent_rank_tables(ctx)
     row = next(r for r in summary.rows if r["run_id"] == "bm25" and r["category"] == "all")

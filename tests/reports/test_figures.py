@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from toolex.reports import figures
 
 
-def _png(path):
+def _png(path: Path | None) -> bool:
+    assert path is not None
     return path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_empty_rows_draw_nothing(tmp_path):
+def test_empty_rows_draw_nothing(tmp_path: Path) -> None:
     assert figures.rank_cdf([], 10, tmp_path / "a.png") is None
     assert figures.heterogeneity([], 10, tmp_path / "b.png") is None
     assert figures.doc_lengths([], tmp_path / "c.png") is None
@@ -17,7 +20,7 @@ def test_empty_rows_draw_nothing(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
-def test_pooled_library_with_many_categories_draws_one_histogram(tmp_path):
+def test_pooled_library_with_many_categories_draws_one_histogram(tmp_path: Path) -> None:
     rows = [
         {"benchmark": "stb", "category": f"cat{i % 30}", "item_id": str(i), "n_words": 5 + i}
         for i in range(300)
@@ -26,7 +29,7 @@ def test_pooled_library_with_many_categories_draws_one_histogram(tmp_path):
     assert path is not None and _png(path)
 
 
-def test_cdf_with_more_runs_than_columns(tmp_path):
+def test_cdf_with_more_runs_than_columns(tmp_path: Path) -> None:
     rows = [
         {"run_id": f"run{r}", "kind": kind, "rank_cutoff": c, "share": c / 10}
         for r in range(4)
@@ -37,6 +40,6 @@ def test_cdf_with_more_runs_than_columns(tmp_path):
     assert _png(path)
 
 
-def test_safe_names():
+def test_safe_names() -> None:
     assert figures.safe_name("fastembed:BAAI/bge small@/x") == "fastembed_BAAI_bge_small_x"
     assert figures.safe_name("///") == "x"

@@ -8,9 +8,10 @@ import pytest
 from toolex import metrics
 from toolex.reports.gain_illusion import gain_illusion_table
 from toolex.reports.inputs import ReportContext
+from toolex.store import Store
 
 
-def test_matches_hand_computation_from_summary(ctx):
+def test_matches_hand_computation_from_summary(ctx: ReportContext) -> None:
     rows = gain_illusion_table(ctx).rows
     summary = metrics.summary(ctx.store, ["bm25", "bm25-ft"], ks=(3,))
     s = {(r["run_id"], r["category"], r["metric"]): r for r in summary}
@@ -40,7 +41,7 @@ def test_matches_hand_computation_from_summary(ctx):
         )
 
 
-def test_recall_gap_in_code_vanishes_entirely(ctx):
+def test_recall_gap_in_code_vanishes_entirely(ctx: ReportContext) -> None:
     """Recall@3, code: bm25 misses q4's GT c1 (rank 4) but has its valid equivalent c2 at rank 3;
     the fine-tuned run ranks every GT first. Old gap = 1 - 2/3, new gap = 1 - 1 = 0."""
     row = next(
@@ -53,6 +54,6 @@ def test_recall_gap_in_code_vanishes_entirely(ctx):
     assert row["vanished_share"] == pytest.approx(1.0)
 
 
-def test_no_pair_gives_an_empty_table_that_says_why(fixture_store):
+def test_no_pair_gives_an_empty_table_that_says_why(fixture_store: Store) -> None:
     table = gain_illusion_table(ReportContext.create(fixture_store, k=3))
     assert table.rows == [] and "--pair" in table.note

@@ -6,10 +6,12 @@ import pytest
 
 from toolex import metrics
 from toolex.reports.heterogeneity import heterogeneity_table
+from toolex.reports.inputs import ReportContext
 from toolex.reports.main_table import main_table
+from toolex.store import Store
 
 
-def test_main_table_pivots_summary_and_adds_level(ctx):
+def test_main_table_pivots_summary_and_adds_level(ctx: ReportContext) -> None:
     table = main_table(ctx)
     rows = {(r["run_id"], r["category"]): r for r in table.rows}
     groups = ("all", "avg (category mean)", "web", "code")
@@ -25,7 +27,7 @@ def test_main_table_pivots_summary_and_adds_level(ctx):
         assert row["n_queries"] == s["n_queries"]
 
 
-def test_hand_computed_code_row_of_bm25(ctx):
+def test_hand_computed_code_row_of_bm25(ctx: ReportContext) -> None:
     """bm25, category code, K=3. q4: GT c1 at rank 4, equivalent c2 (valid combo) at 3;
     q5: GT c3, c4 at ranks 3, 2; q6: GT c5 at 3 (its equivalent c1 is only in a rejected combo).
     Recall old = (0 + 1 + 1)/3, new = (1 + 1 + 1)/3; Comp likewise."""
@@ -38,7 +40,7 @@ def test_hand_computed_code_row_of_bm25(ctx):
     assert row["delta"] == pytest.approx(sum(gains) / 3)
 
 
-def test_heterogeneity_ranks_categories_by_delta(ctx):
+def test_heterogeneity_ranks_categories_by_delta(ctx: ReportContext) -> None:
     rows = heterogeneity_table(ctx).rows
     assert {r["category"] for r in rows} == {"web", "code"}  # 'all' is not a category
     sub = {r["category"]: r for r in rows if r["run_id"] == "sub-bm25"}
@@ -52,7 +54,7 @@ def test_heterogeneity_ranks_categories_by_delta(ctx):
     )
 
 
-def test_summary_rows_are_made_in_the_report_summary_schema(store):
+def test_summary_rows_are_made_in_the_report_summary_schema(store: Store) -> None:
     """DuckDB builds report_summary from the dicts (sql/reports/19_summary_rows.sql), in the
     schema the report registers (SUMMARY_SCHEMA); None stays NULL."""
     from toolex.reports.inputs import SUMMARY_SCHEMA

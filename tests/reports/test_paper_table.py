@@ -4,18 +4,25 @@ the pool-bias note (issue 14)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
+from matplotlib.figure import Figure
 
 from toolex.reports import figures, paper_table
 from toolex.reports.builder import build_report
+from toolex.reports.inputs import ReportContext
 from toolex.reports.main_table import main_table
 from toolex.reports.provenance import run_provenance
+from toolex.store import Store
 
 MEAN = "avg (category mean)"
 
 
-def _row(run, category, value, oracle=False, bench="b", k=10):
+def _row(
+    run: str, category: str, value: float, oracle: bool = False, bench: str = "b", k: int = 10
+) -> dict[str, Any]:
     metrics = {f"{m}_{side}": value for m in ("ndcg", "recall", "comp") for side in ("old", "new")}
     return {
         "run_id": run,
@@ -28,7 +35,7 @@ def _row(run, category, value, oracle=False, bench="b", k=10):
     }
 
 
-def test_report_main_table_has_the_category_mean_of_its_category_rows(ctx):
+def test_report_main_table_has_the_category_mean_of_its_category_rows(ctx: ReportContext) -> None:
     rows = {(r["run_id"], r["category"]): r for r in main_table(ctx).rows}
     for run in ("bm25", "bm25-ft", "sub-bm25"):
         mean, code, web = rows[(run, MEAN)], rows[(run, "code")], rows[(run, "web")]
@@ -40,8 +47,9 @@ def test_report_main_table_has_the_category_mean_of_its_category_rows(ctx):
     assert order == ["all", MEAN, "code", "web"]  # the two averages side by side
 
 
-def test_report_marks_the_oracle_run_and_notes_pool_bias(ctx):
+def test_report_marks_the_oracle_run_and_notes_pool_bias(ctx: ReportContext) -> None:
     table = main_table(ctx)
+    assert table.md_rows is not None
     labels = {r["run_id"] for r in table.md_rows}
     assert labels == {"bm25", "bm25-ft", "sub-bm25 †"}
     assert "oracle-assisted" in table.note
@@ -59,7 +67,7 @@ def test_report_marks_the_oracle_run_and_notes_pool_bias(ctx):
     assert "pool bias" in main_table(ctx).note
 
 
-def test_paper_columns_follow_the_paper_and_oracle_rows_come_last():
+def test_paper_columns_follow_the_paper_and_oracle_rows_come_last() -> None:
     rows = [
         _row("sub", "web", 0.9, oracle=True),
         _row("bm25", "zeta", 0.1),
@@ -80,7 +88,7 @@ def test_paper_columns_follow_the_paper_and_oracle_rows_come_last():
     assert flat[0]["avg_ndcg_old"] == 0.25 and flat[1]["customized_ndcg_old"] is None
 
 
-def test_latex_escapes_names_and_explains_the_dagger():
+def test_latex_escapes_names_and_explains_the_dagger() -> None:
     rows = [_row("my_run&co", "code", 0.5), _row("sub_1", "code", 0.7, oracle=True)]
     tex = paper_table.to_latex(paper_table.paper_tables(rows))
     assert "my\\_run\\&co &" in tex and "sub\\_1$^\\dagger$ &" in tex
@@ -88,7 +96,7 @@ def test_latex_escapes_names_and_explains_the_dagger():
     assert "\\footnotesize $^\\dagger$ sub-query level" in tex
 
 
-def test_one_table_per_benchmark():
+def test_one_table_per_benchmark() -> None:
     rows = [_row("a", "code", 0.5, bench="x"), _row("b", "G1", 0.5, bench="y")]
     tables = paper_table.paper_tables(rows)
     assert [(t.benchmark, t.groups) for t in tables] == [("x", ["code"]), ("y", ["G1"])]
@@ -96,7 +104,7 @@ def test_one_table_per_benchmark():
     assert "**x, K=10**" in md and "**y, K=10**" in md
 
 
-def test_report_writes_the_paper_table_files(fixture_store, tmp_path):
+def test_report_writes_the_paper_table_files(fixture_store: Store, tmp_path: Path) -> None:
     rep = build_report(fixture_store, tmp_path / "rep", k=3, n_perm=50, n_boot=50)
     folder = tmp_path / "rep"
     md = (folder / "paper_table.md").read_text()
@@ -113,9 +121,14 @@ def test_report_writes_the_paper_table_files(fixture_store, tmp_path):
     assert "| sub-bm25 † |" in ranks
 
 
-def test_figures_mark_oracle_runs(tmp_path, monkeypatch):
-    drawn = []
-    monkeypatch.setattr(figures, "_save", lambda fig, path: drawn.append(fig) or path)
+def test_figures_mark_oracle_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[Figure] = []
+
+    def save(fig: Figure, path: Path) -> Path:
+        drawn.append(fig)
+        return path
+
+    monkeypatch.setattr(figures, "_save", save)
     rows = [_row("bm25", "all", 0.5), _row("sub", "all", 0.7, oracle=True)]
     figures.main_scores(rows, 10, tmp_path / "m.png")
     fig = drawn[-1]

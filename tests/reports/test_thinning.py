@@ -5,14 +5,17 @@ precision nobody measured on that library (issue 32). Split from test_trust.py."
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
 from reports.fixtures import BENCHMARK
 from reports.trust_fixtures import LLM, figures, fitted, llm_expansion
+from toolex.reports.inputs import ReportContext
 from toolex.reports.thinning import thinning_rows, thinning_table
 from toolex.reports.trust import UNVALIDATED, expansion_trust
 from toolex.reports.trust_table import report_trust, trust_table
+from toolex.store import Store
 
 L3 = math.log2(3)
 # bm25 at K=3 (fixtures.py): old and new nDCG per query, q1..q6
@@ -20,7 +23,14 @@ OLD_NDCG = [0.5, (1 / L3) / (1 + 1 / L3), 1.0, 0.0, (1 / L3 + 0.5) / (1 + 1 / L3
 NEW_NDCG = [1.0, 1.0, 1.0, 0.5, OLD_NDCG[4], 0.5]
 
 
-def band(store, precision, *, run="bm25", seed=0, expansion="default"):
+def band(
+    store: Store,
+    precision: float | dict[str, float | None],
+    *,
+    run: str = "bm25",
+    seed: int = 0,
+    expansion: str = "default",
+) -> dict[Any, dict[str, Any]]:
     """{metric: row} of bm25 at K=3 with every equivalent's judge at ``precision``."""
     judges = (
         {"heuristic": precision, "": precision} if not isinstance(precision, dict) else precision
@@ -29,7 +39,7 @@ def band(store, precision, *, run="bm25", seed=0, expansion="default"):
     return {r["metric"]: r for r in rows}
 
 
-def test_precision_one_keeps_new_and_zero_gives_old(fixture_store):
+def test_precision_one_keeps_new_and_zero_gives_old(fixture_store: Store) -> None:
     full, none = band(fixture_store, 1.0), band(fixture_store, 0.0)
     assert full["ndcg"]["old"] == pytest.approx(sum(OLD_NDCG) / 6)
     assert full["ndcg"]["new"] == pytest.approx(sum(NEW_NDCG) / 6)
@@ -41,7 +51,7 @@ def test_precision_one_keeps_new_and_zero_gives_old(fixture_store):
         assert row["n_equivalents"] == 3 and row["n_queries"] == 6
 
 
-def test_each_equivalent_goes_with_its_own_judge(fixture_store):
+def test_each_equivalent_goes_with_its_own_judge(fixture_store: Store) -> None:
     """c2 (q4) judged by 'other' at p = 0, the rest at p = 1: only q4's gain goes (0.5 nDCG,
     1 recall, 1 comp over 6 queries); the two-slot combination of q2 keeps its reference w4."""
     fixture_store.con.execute("UPDATE verdicts SET judge = 'other' WHERE item_id = 'c2'")
@@ -54,7 +64,7 @@ def test_each_equivalent_goes_with_its_own_judge(fixture_store):
     assert rows["recall"]["thinned_hi"] == pytest.approx(rows["recall"]["old"] + 1 / 6)
 
 
-def test_the_band_rises_with_precision_and_stays_between_old_and_new(fixture_store):
+def test_the_band_rises_with_precision_and_stays_between_old_and_new(fixture_store: Store) -> None:
     last = None
     for p in (0.0, 0.2, 0.4, 0.5, 0.6, 0.8, 1.0):
         rows = band(fixture_store, p)
@@ -70,7 +80,7 @@ def test_the_band_rises_with_precision_and_stays_between_old_and_new(fixture_sto
     assert band(fixture_store, 0.5) == band(fixture_store, 0.5)  # seeded
 
 
-def test_an_unmeasured_verifier_has_no_band(fixture_store):
+def test_an_unmeasured_verifier_has_no_band(fixture_store: Store) -> None:
     llm_expansion(fixture_store)
     rows = thinning_rows(fixture_store, ["bm25"], "llm", 3)  # measured precisions: none
     assert {r["metric"] for r in rows} == {"ndcg", "recall", "comp"}
@@ -81,7 +91,7 @@ def test_an_unmeasured_verifier_has_no_band(fixture_store):
 # -- the report section ----------------------------------------------------------------------
 
 
-def test_the_report_section_on_the_fixture(fixture_store, ctx):
+def test_the_report_section_on_the_fixture(fixture_store: Store, ctx: ReportContext) -> None:
     fitted(fixture_store)
     llm_expansion(fixture_store)
     trusts = report_trust(ctx)
@@ -109,7 +119,7 @@ def test_the_report_section_on_the_fixture(fixture_store, ctx):
     assert "5th to 95th percentile" in thinned.note
 
 
-def test_the_report_section_of_an_unvalidated_expansion(fixture_store):
+def test_the_report_section_of_an_unvalidated_expansion(fixture_store: Store) -> None:
     from toolex.reports.inputs import ReportContext
 
     llm_expansion(fixture_store)
@@ -123,7 +133,9 @@ def test_the_report_section_of_an_unvalidated_expansion(fixture_store):
     assert all(r["thinned_lo"] is None for r in thinned.rows)
 
 
-def test_the_report_of_a_library_without_labels_does_not_thin(fixture_store, ctx, monkeypatch):
+def test_the_report_of_a_library_without_labels_does_not_thin(
+    fixture_store: Store, ctx: ReportContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 32: `report` thins only at a precision measured on that library; on one without
     labels of its own (here the fixture's, its labelled libraries hidden) the band is empty and
     says why, while the trust section shows the expectation, named as such."""
@@ -152,7 +164,9 @@ def test_the_report_of_a_library_without_labels_does_not_thin(fixture_store, ctx
     }
 
 
-def test_a_library_where_nothing_is_accepted_says_so_with_the_likely_cause(fixture_store):
+def test_a_library_where_nothing_is_accepted_says_so_with_the_likely_cause(
+    fixture_store: Store,
+) -> None:
     fitted(fixture_store)
     fixture_store.con.execute(
         "UPDATE verdicts SET accepted = false, reason = CASE WHEN item_id = 'c2' THEN "

@@ -12,22 +12,37 @@ from reports.fixtures import BENCHMARK
 from reports.trust_fixtures import LLM, figures, fitted, llm_expansion, review
 from toolex.judges import operating_points
 from toolex.judges.embedding import DEFAULT_EMBEDDING
+from toolex.reports.inputs import ReportContext
 from toolex.reports.trust import (
     EXPECTED_BASIS,
     HELD_OUT_BASIS,
     NOT_MEASURED,
     REVIEW_SIZE,
     UNVALIDATED,
+    ExpansionTrust,
     expansion_trust,
 )
+from toolex.reports.trust_measure import JudgeTrust
 from toolex.statistics import wilson_interval
+from toolex.store import Store
 
 
-def by_stage(trust):
+def by_stage(trust: ExpansionTrust | None) -> dict[str, JudgeTrust]:
+    assert trust is not None
     return {j.stage: j for j in trust.judges}
 
 
-def save_evaluation(store, judge, stage, source, benchmark, tp, fp, fn, tn):
+def save_evaluation(
+    store: Store,
+    judge: str,
+    stage: str,
+    source: str,
+    benchmark: str,
+    tp: int,
+    fp: int,
+    fn: int,
+    tn: int,
+) -> None:
     lo, hi = wilson_interval(tp, tp + fp)
     store.con.execute(
         "INSERT INTO judge_evaluations (judge, stage, source, benchmark, n, tp, fp, fn, tn, "
@@ -37,7 +52,15 @@ def save_evaluation(store, judge, stage, source, benchmark, tp, fp, fn, tn):
     )
 
 
-def add_label(store, query, reference, candidate, label, source="mine", slot=None):
+def add_label(
+    store: Store,
+    query: str,
+    reference: str,
+    candidate: str,
+    label: str,
+    source: str = "mine",
+    slot: int | None = None,
+) -> None:
     store.con.execute(
         "INSERT INTO labels (benchmark, query_id, slot, reference, candidate, label, labeller, "
         "source) VALUES (?, ?, ?, ?, ?, ?, 'me', ?)",
@@ -48,7 +71,7 @@ def add_label(store, query, reference, candidate, label, source="mine", slot=Non
 # -- the held-out figures --------------------------------------------------------------------
 
 
-def test_held_out_figures_are_those_the_fit_script_wrote():
+def test_held_out_figures_are_those_the_fit_script_wrote() -> None:
     assert operating_points.LABELS_FITTED_ON == ("toolex-pipeline-v2",)
     shipped = figures("all")
     # every labelled library judged by the cut chosen on the other four: the headline
@@ -73,6 +96,7 @@ def test_held_out_figures_are_those_the_fit_script_wrote():
     for bench in ("toolret", "stabletoolbench"):
         for judge in ("heuristic", "heuristic:prescreen"):
             found, f = operating_points.held_out(judge, bench), figures(bench)[judge]
+            assert found is not None
             assert (found.labels, found.yes, found.accepted_labels) == (
                 f["labels"],
                 f["yes"],
@@ -80,18 +104,21 @@ def test_held_out_figures_are_those_the_fit_script_wrote():
             )
             assert found.recall == f["recall"] and found.recall_ci == tuple(f["recall_ci"])
     toolret = operating_points.held_out("heuristic", "toolret")
+    assert toolret is not None
     assert toolret.where == "toolret (apibank, apigen, gorilla-huggingface, toolink)"
     assert toolret.libraries == ("apibank", "apigen", "gorilla-huggingface", "toolink")
     assert toolret.precision == figures("toolret")["heuristic"]["precision"]
     assert (
-        operating_points.held_out("heuristic", None).labels == figures("all")["heuristic"]["labels"]
+        getattr(operating_points.held_out("heuristic", None), "labels", None)
+        == figures("all")["heuristic"]["labels"]
     )
     assert operating_points.held_out("heuristic", "mylib") is None  # no labels of its own
     assert operating_points.held_out(LLM, "toolret") is None  # not the offline verifier
 
 
-def test_the_fitted_heuristic_stands_on_its_held_out_figures(fixture_store):
+def test_the_fitted_heuristic_stands_on_its_held_out_figures(fixture_store: Store) -> None:
     trust = expansion_trust(fitted(fixture_store), BENCHMARK, "default")
+    assert trust is not None
     verify = by_stage(trust)["verify"]
     f = figures(BENCHMARK)["heuristic"]
     assert (verify.judge, verify.basis, verify.source, verify.scope) == (
@@ -117,7 +144,7 @@ def test_the_fitted_heuristic_stands_on_its_held_out_figures(fixture_store):
     assert "trust toolret/default combinations: no review yet" in trust.lines()
 
 
-def test_a_fresh_check_of_other_rules_is_never_shown_as_this_verifiers():
+def test_a_fresh_check_of_other_rules_is_never_shown_as_this_verifiers() -> None:
     import json
 
     from toolex.resources import data_path
@@ -127,6 +154,7 @@ def test_a_fresh_check_of_other_rules_is_never_shown_as_this_verifiers():
         f = written["wordllama"][bench]
         found = operating_points.fresh_check("heuristic", bench)
         if f.get("rules") == operating_points.RULES_VERSION:
+            assert found is not None
             assert (found.round, found.accepted, found.precision) == (
                 f["round"],
                 f["accepted"],
@@ -140,7 +168,7 @@ def test_a_fresh_check_of_other_rules_is_never_shown_as_this_verifiers():
     assert operating_points.fresh_check("heuristic", "toolret", other) is None
 
 
-def unlabelled(store):
+def unlabelled(store: Store) -> ExpansionTrust | None:
     store.con.execute(
         "INSERT INTO expansions VALUES ('mylib', 'default', ?, now())",
         ['{"judges": {"decompose": "heuristic", "verify": "heuristic", "audit": "heuristic"}}'],
@@ -148,8 +176,9 @@ def unlabelled(store):
     return expansion_trust(store, "mylib", "default")
 
 
-def test_a_library_without_labels_says_what_one_nobody_tuned_on_can_expect(store):
+def test_a_library_without_labels_says_what_one_nobody_tuned_on_can_expect(store: Store) -> None:
     trust = unlabelled(store)
+    assert trust is not None
     verify = by_stage(trust)["verify"]
     f = figures("all")["heuristic"]
     assert (verify.basis, verify.precision) == (EXPECTED_BASIS, f["precision"])
@@ -174,8 +203,11 @@ def test_a_library_without_labels_says_what_one_nobody_tuned_on_can_expect(store
     assert "unmeasured here" not in line and "each part held out" not in line
 
 
-def test_report_never_thins_at_an_expectation_and_says_why(store, ctx):
+def test_report_never_thins_at_an_expectation_and_says_why(
+    store: Store, ctx: ReportContext
+) -> None:
     trust = unlabelled(store)
+    assert trust is not None
     assert trust.verify_precision() == {"heuristic": None, "": None}
     [why] = trust.unthinned().values()
     f = figures("all")["heuristic"]
@@ -185,10 +217,11 @@ def test_report_never_thins_at_an_expectation_and_says_why(store, ctx):
     )
 
 
-def test_heuristic_verdicts_without_confidence_predate_the_fit(fixture_store):
+def test_heuristic_verdicts_without_confidence_predate_the_fit(fixture_store: Store) -> None:
     trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert trust is not None
     verify = by_stage(trust)["verify"]
-    assert verify.basis == UNVALIDATED and "before its fit" in verify.note
+    assert verify.basis == UNVALIDATED and "before its fit" in (verify.note or "")
     assert trust.unvalidated
     assert any(re.match(r"trust toolret/default: unvalidated — ", line) for line in trust.lines())
 
@@ -196,8 +229,9 @@ def test_heuristic_verdicts_without_confidence_predate_the_fit(fixture_store):
 # -- an LLM judge: unvalidated until something measures it -----------------------------------
 
 
-def test_an_llm_judge_nothing_measures_is_unvalidated(fixture_store):
+def test_an_llm_judge_nothing_measures_is_unvalidated(fixture_store: Store) -> None:
     trust = expansion_trust(llm_expansion(fixture_store), BENCHMARK, "llm")
+    assert trust is not None
     assert {j.stage: (j.judge, j.basis) for j in trust.judges} == {
         "decompose": (LLM, NOT_MEASURED),
         "verify": (LLM, UNVALIDATED),
@@ -210,13 +244,14 @@ def test_an_llm_judge_nothing_measures_is_unvalidated(fixture_store):
     assert trust.as_dict()["unvalidated"] is True
 
 
-def test_an_evaluation_of_the_benchmark_wins_over_one_of_all(fixture_store):
+def test_an_evaluation_of_the_benchmark_wins_over_one_of_all(fixture_store: Store) -> None:
     llm_expansion(fixture_store)
     save_evaluation(fixture_store, LLM, "verify", "mine", "*", 9, 1, 5, 5)
     verify = by_stage(expansion_trust(fixture_store, BENCHMARK, "llm"))["verify"]
     assert (verify.basis, verify.scope, verify.precision) == ("evaluation", "*", 0.9)
     save_evaluation(fixture_store, LLM, "verify", "mine", BENCHMARK, 3, 1, 0, 6)
     trust = expansion_trust(fixture_store, BENCHMARK, "llm")
+    assert trust is not None
     verify = by_stage(trust)["verify"]
     assert (verify.basis, verify.scope, verify.precision, verify.n) == (
         "evaluation",
@@ -228,7 +263,7 @@ def test_an_evaluation_of_the_benchmark_wins_over_one_of_all(fixture_store):
     assert by_stage(trust)["audit"].basis == NOT_MEASURED  # measured per stage
 
 
-def test_an_in_sample_evaluation_of_the_heuristic_is_not_used(fixture_store):
+def test_an_in_sample_evaluation_of_the_heuristic_is_not_used(fixture_store: Store) -> None:
     fitted(fixture_store)
     save_evaluation(fixture_store, "heuristic", "verify", "toolex-pipeline-v2", "*", 30, 0, 0, 30)
     verify = by_stage(expansion_trust(fixture_store, BENCHMARK, "default"))["verify"]
@@ -238,7 +273,7 @@ def test_an_in_sample_evaluation_of_the_heuristic_is_not_used(fixture_store):
     assert (verify.basis, verify.source, verify.tp) == ("evaluation", "held-out", 400)
 
 
-def test_a_few_labels_never_replace_the_held_out_figure(fixture_store):
+def test_a_few_labels_never_replace_the_held_out_figure(fixture_store: Store) -> None:
     """Issue 35.16: the Tour's four example labels (precision 1.000 [0.21, 1.00]) must not
     replace what 920 labels measured; the line says what it left aside."""
     fitted(fixture_store)
@@ -246,9 +281,11 @@ def test_a_few_labels_never_replace_the_held_out_figure(fixture_store):
     add_label(fixture_store, "q1", "w1", "w2", "yes", source="ann-2024")
     add_label(fixture_store, "q4", "c1", "c2", "yes", source="ann-2024")
     trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert trust is not None
     verify = by_stage(trust)["verify"]
     f = figures(BENCHMARK)["heuristic"]
     assert (verify.basis, verify.precision, verify.n) == (HELD_OUT_BASIS, f["precision"], 520)
+    assert verify.left_aside is not None
     assert verify.left_aside.startswith("precision 1.000 [0.34, 1.00]")
     assert verify.left_aside.endswith("too: too few to replace it (a narrower interval would)")
     assert trust.verify_precision()["heuristic"] == f["precision"]  # thinned at the held out
@@ -257,7 +294,7 @@ def test_a_few_labels_never_replace_the_held_out_figure(fixture_store):
 # -- labels of the expansion's own verdicts --------------------------------------------------
 
 
-def test_labels_covering_the_verdicts_measure_the_verifier(fixture_store):
+def test_labels_covering_the_verdicts_measure_the_verifier(fixture_store: Store) -> None:
     llm_expansion(fixture_store)
     add_label(fixture_store, "q1", "w1", "w2", "yes")  # accepted: tp
     add_label(fixture_store, "q4", "c1", "c2", "no")  # accepted: fp
@@ -278,13 +315,16 @@ def test_labels_covering_the_verdicts_measure_the_verifier(fixture_store):
     fitted(fixture_store)
     add_label(fixture_store, "q2", "w3", "w5", "yes", source="toolex-pipeline-v2")  # in-sample
     verify = by_stage(expansion_trust(fixture_store, BENCHMARK, "default"))["verify"]
-    assert verify.basis == HELD_OUT_BASIS and "(mine), n=4" in verify.left_aside
+    assert verify.basis == HELD_OUT_BASIS and "(mine), n=4" in (verify.left_aside or "")
 
 
-def test_verdicts_made_before_the_fit_are_measured_by_the_shipped_labels_too(fixture_store):
+def test_verdicts_made_before_the_fit_are_measured_by_the_shipped_labels_too(
+    fixture_store: Store,
+) -> None:
     add_label(fixture_store, "q2", "w3", "w5", "yes", source="toolex-dev-v1")
     add_label(fixture_store, "q4", "c1", "c2", "no", source="toolex-dev-v1")
     trust = expansion_trust(fixture_store, BENCHMARK, "default")  # no confidence: before the fit
+    assert trust is not None
     verify = by_stage(trust)["verify"]
     assert (verify.basis, verify.tp, verify.fp, verify.precision) == ("labels", 1, 1, 0.5)
     assert not trust.unvalidated
@@ -302,20 +342,24 @@ def test_verdicts_made_before_the_fit_are_measured_by_the_shipped_labels_too(fix
         ("{}", None),
     ],
 )
-def test_an_expansion_without_rows_reads_its_judges_from_the_settings(store, config, verify):
+def test_an_expansion_without_rows_reads_its_judges_from_the_settings(
+    store: Store, config: str, verify: str | None
+) -> None:
     store.con.execute("INSERT INTO expansions VALUES ('b', 'planned', ?, now())", [config])
     trust = expansion_trust(store, "b", "planned")
+    assert trust is not None
     assert by_stage(trust)["verify"].judge == verify
     assert trust.unvalidated == (verify != "heuristic")
 
 
-def test_an_expansion_that_holds_nothing_has_no_trust(fixture_store):
+def test_an_expansion_that_holds_nothing_has_no_trust(fixture_store: Store) -> None:
     assert expansion_trust(fixture_store, BENCHMARK, "nothing") is None
 
 
-def test_combination_precision_comes_from_the_latest_finished_review(fixture_store):
+def test_combination_precision_comes_from_the_latest_finished_review(fixture_store: Store) -> None:
     review(fixture_store, "s1", {"q1": "valid", "q2": "invalid"})
     trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert trust is not None and trust.review is not None
     assert (trust.review.sample_id, trust.review.precision) == ("s1", 0.5)
     assert (trust.review.ci_low, trust.review.ci_high) == wilson_interval(1, 2)
     assert "trust toolret/default combinations: precision 0.500 [0.09, 0.91] (1 of 2 valid" in (
@@ -323,12 +367,14 @@ def test_combination_precision_comes_from_the_latest_finished_review(fixture_sto
     )
     review(fixture_store, "s2", {"q1": "valid"})  # newer, but not finished
     trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert trust is not None and trust.review is not None
     assert trust.review.sample_id == "s1"
 
 
-def test_a_review_under_way_is_not_a_precision(fixture_store):
+def test_a_review_under_way_is_not_a_precision(fixture_store: Store) -> None:
     review(fixture_store, "s2", {"q1": "valid"})
     trust = expansion_trust(fixture_store, BENCHMARK, "default")
+    assert trust is not None and trust.review is not None
     assert not trust.review.finished and trust.review.precision is None
     assert "no finished review yet (sample s2: 1 of 2" in "\n".join(trust.lines())
 

@@ -13,6 +13,7 @@ The fixture's accepted equivalents (non-reference members of valid combinations)
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from reports.fixtures import BENCHMARK, EXPANSION
 from toolex.judges import operating_points
@@ -72,10 +73,11 @@ def review(store: Store, sample_id: str, labels: dict[str, str | None]) -> Store
     return store
 
 
-def figures(where):
+def figures(where: str) -> dict[str, Any]:
     """The fit script's figures (toolex/data/labels/held_out.json) of one benchmark or "all"."""
     from toolex.resources import data_path
 
     found = json.loads(data_path(operating_points.HELD_OUT_FILE).read_text(encoding="utf-8"))
     found = found[DEFAULT_EMBEDDING]  # the default embedding's figures
-    return found["all"] if where == "all" else found["benchmarks"][where]
+    figures: dict[str, Any] = found["all"] if where == "all" else found["benchmarks"][where]
+    return figures

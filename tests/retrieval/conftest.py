@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -63,15 +64,15 @@ class HashEmbedder:
         self.spec = self.model = "hash"
         self.key = "hash-v1"
         self.dim = 64
-        self.max_words = 50
+        self.max_words: int | None = 50
         self.texts_per_call = 128
         self.calls = 0
         self.texts: list[str] = []
 
-    def bind(self, store):
+    def bind(self, store: Store) -> None:
         pass
 
-    def embed(self, texts):
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.calls += 1
         self.texts.extend(texts)
         out = np.zeros((len(texts), self.dim), dtype=np.float32)

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
 from toolex.retrieval import search
+from toolex.store import Store
 
 
-def _lucene(tf, df, n, dl, avgdl, k1=1.5, b=0.75):
+def _lucene(
+    tf: int, df: int, n: int, dl: int, avgdl: int, k1: float = 1.5, b: float = 0.75
+) -> float:
     idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
     return idf * tf / (tf + k1 * (1 - b + b * dl / avgdl))
 
 
-def test_scores_match_the_lucene_formula(lib_store):
+def test_scores_match_the_lucene_formula(lib_store: Store) -> None:
     # task alpha, tokens after stop-word removal (bm25s: lower-case, \b\w\w+\b, "en" stop-words):
     # w1: name weather description get current weather city          (7 tokens, weather tf=2)
     # w2: name email description send email message recipient        (7 tokens)
@@ -26,14 +30,16 @@ def test_scores_match_the_lucene_formula(lib_store):
     assert rows[1]["score"] == 0.0  # "the" is a stop-word: no other document matches
 
 
-def test_idf_is_computed_within_the_scope(lib_store):
+def test_idf_is_computed_within_the_scope(lib_store: Store) -> None:
     # in scope 'benchmark', 'weather' appears in 3 of 6 documents: a lower idf than in task alpha
     task = search(lib_store, "b", "bm25", [("qa", 0, "weather")], depth=1, scope="task")
     whole = search(lib_store, "b", "bm25", [("qa", 0, "weather")], depth=1, scope="benchmark")
     assert task.to_pylist()[0]["score"] > whole.to_pylist()[0]["score"] > 0
 
 
-def test_an_index_is_built_once_per_library_content(lib_store, monkeypatch):
+def test_an_index_is_built_once_per_library_content(
+    lib_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The candidate stage searches batch after batch: the second batch reuses the index; an
     # edited item (another fingerprint) gets a fresh one, and its new text is what is searched.
     import bm25s
@@ -43,7 +49,7 @@ def test_an_index_is_built_once_per_library_content(lib_store, monkeypatch):
     builds: list[int] = []
     original = bm25s.BM25.index
 
-    def counted(self, *a, **k):
+    def counted(self: bm25s.BM25, *a: Any, **k: Any) -> object:  # bm25s's own signature
         builds.append(1)
         return original(self, *a, **k)
 
@@ -58,7 +64,7 @@ def test_an_index_is_built_once_per_library_content(lib_store, monkeypatch):
     assert len(builds) == 2 and third.to_pylist()[0]["item_id"] == "w2"
 
 
-def test_top_k_equals_a_full_sort_on_tie_heavy_scores():
+def test_top_k_equals_a_full_sort_on_tie_heavy_scores() -> None:
     # The fast path partitions only the scored documents; it must pick exactly what a full sort
     # by (score desc, tie asc) picks, zero-score fill-ins included.
     import numpy as np

@@ -3,29 +3,34 @@
 from __future__ import annotations
 
 import socket
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from toolex.errors import InputError, ModelUnavailableError
 from toolex.retrieval.embedders import WordLlamaEmbedder, make_embedder
+from toolex.store import Store
 
 
-def test_unknown_specs_are_input_errors():
+def test_unknown_specs_are_input_errors() -> None:
     with pytest.raises(InputError, match="unknown embedder"):
         make_embedder("word2vec")
     with pytest.raises(InputError, match="fastembed has no model"):
         make_embedder("fastembed:no-such/model")
 
 
-def test_fastembed_without_network_fails_fast_naming_offline_options(monkeypatch, tmp_path):
+def test_fastembed_without_network_fails_fast_naming_offline_options(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     # an empty cache and HF offline: the model cannot be had; the error must say what to do
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path))
     made: list[object] = []  # every connection tried: "fast" is counted, not timed (issue 25)
     real = socket.socket.connect
 
-    def counted(s, a):
+    def counted(s: socket.socket, a: Any) -> None:  # socket's own address type
         made.append(a)
         return real(s, a)
 
@@ -38,7 +43,9 @@ def test_fastembed_without_network_fails_fast_naming_offline_options(monkeypatch
     assert "wordllama" in msg
 
 
-def test_fastembed_unreachable_hub_fails_fast(monkeypatch, tmp_path):
+def test_fastembed_unreachable_hub_fails_fast(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     # not flagged offline, but the hub does not answer: the TCP probe decides in seconds
     import toolex.retrieval.embedders as emb
 
@@ -49,12 +56,12 @@ def test_fastembed_unreachable_hub_fails_fast(monkeypatch, tmp_path):
         make_embedder("fastembed:BAAI/bge-small-en-v1.5")
 
 
-def test_local_folder_without_model_is_a_clear_error(tmp_path):
+def test_local_folder_without_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelUnavailableError, match="no model.onnx"):
         make_embedder(f"fastembed:sentence-transformers/all-MiniLM-L6-v2@{tmp_path}")
 
 
-def test_cli_prints_the_error_without_traceback(lib_store, tmp_path):
+def test_cli_prints_the_error_without_traceback(lib_store: Store, tmp_path: Path) -> None:
     import os
     import subprocess
     import sys
@@ -86,7 +93,7 @@ def test_cli_prints_the_error_without_traceback(lib_store, tmp_path):
     assert "Traceback" not in proc.stderr
 
 
-def test_wordllama_offline_from_the_wheel():
+def test_wordllama_offline_from_the_wheel() -> None:
     wl = make_embedder("wordllama")
     v = wl.embed(["get the weather", "send an email", "weather forecast"])
     assert v.shape == (3, 256) and v.dtype == np.float32
@@ -95,7 +102,7 @@ def test_wordllama_offline_from_the_wheel():
 
 
 @pytest.mark.shared_model
-def test_shared_minilm_from_a_local_folder(shared_model):
+def test_shared_minilm_from_a_local_folder(shared_model: Path) -> None:
     e = make_embedder(f"fastembed:sentence-transformers/all-MiniLM-L6-v2@{shared_model}")
     assert (e.dim, e.max_words) == (384, 256)
     assert e.key == "fastembed:sentence-transformers/all-MiniLM-L6-v2@sha256:8199be6f699a395f"
@@ -104,7 +111,7 @@ def test_shared_minilm_from_a_local_folder(shared_model):
     assert v[0] @ v[2] > v[0] @ v[1]
 
 
-def test_wordllama_in_length_order_gives_wordllamas_own_vectors():
+def test_wordllama_in_length_order_gives_wordllamas_own_vectors() -> None:
     """Embedding sorted by length (less padding per batch) must not move a vector: each text
     gets exactly what WordLlama gives it in the caller's order, and the rows come back in it."""
     emb = make_embedder("wordllama")
@@ -115,7 +122,7 @@ def test_wordllama_in_length_order_gives_wordllamas_own_vectors():
     np.testing.assert_array_equal(emb.embed(texts), own / np.linalg.norm(own, axis=1)[:, None])
 
 
-def test_wordllama_embeds_an_empty_text_as_zero_without_a_numpy_warning():
+def test_wordllama_embeds_an_empty_text_as_zero_without_a_numpy_warning() -> None:
     """Issue 35.7: an empty name pooled to 0/0 inside WordLlama: NaN and a RuntimeWarning on the
     user's terminal. It is a text that says nothing: a zero vector, and no warning."""
     import warnings

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import socket
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,20 +23,21 @@ from toolex.retrieval.dense import DenseRetriever
 from toolex.retrieval.endpoint import EndpointEmbedder, parse_endpoint_spec
 from toolex.retrieval.runs import retrieve_run
 from toolex.retrieval.texts import load_library
+from toolex.store import Store
 
 MODEL = "Qwen/Qwen3-Embedding-4B"
 FAST = Policy(max_attempts=4, backoff_base_s=0.001, backoff_max_s=0.01)
 
 
 @pytest.fixture
-def env(monkeypatch):
+def env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     for name in ("OPENAI_API_KEY", "TOOLEX_COMPAT_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
 
 @pytest.fixture
-def server(env):
+def server(env: pytest.MonkeyPatch) -> Iterator[ScriptedServer]:
     with ScriptedServer() as s:
         yield s
 
@@ -43,7 +46,9 @@ def spec_of(server: ScriptedServer, model: str = MODEL) -> str:
     return f"compat-embed:{server.url}/v1#{model}"
 
 
-def embedder(server, *, request_texts=2, in_flight=1, policy=FAST) -> EndpointEmbedder:
+def embedder(
+    server: ScriptedServer, *, request_texts: int = 2, in_flight: int = 1, policy: Policy = FAST
+) -> EndpointEmbedder:
     spec = spec_of(server)
     _, model, base_url = parse_endpoint_spec(spec)
     client = EmbeddingClient("compat", model, base_url)
@@ -53,11 +58,11 @@ def embedder(server, *, request_texts=2, in_flight=1, policy=FAST) -> EndpointEm
     return EndpointEmbedder(spec, calls)
 
 
-def ledger_rows(store):
+def ledger_rows(store: Store) -> list[dict[str, Any]]:
     return [r for r in Ledger(store).rows() if r["stage"] == "embed"]
 
 
-def expected_ranking(store, query: str) -> list[str]:
+def expected_ranking(store: Store, query: str) -> list[str]:
     """The item order cosine similarity of the scripted model's vectors gives, by numpy."""
     lib = load_library(store, "b")
     docs = np.stack([vector(t, 64) for t in lib.texts])
@@ -74,7 +79,7 @@ def expected_ranking(store, query: str) -> list[str]:
 # -- specs --------------------------------------------------------------------------------------
 
 
-def test_specs_are_named_like_the_judges():
+def test_specs_are_named_like_the_judges() -> None:
     assert parse_endpoint_spec("openai-embed:text-embedding-3-small") == (
         "openai",
         "text-embedding-3-small",
@@ -95,7 +100,7 @@ def test_specs_are_named_like_the_judges():
             parse_endpoint_spec(bad)
 
 
-def test_credentials_in_a_url_are_never_part_of_the_recorded_spec():
+def test_credentials_in_a_url_are_never_part_of_the_recorded_spec() -> None:
     spec = "compat-embed:http://ann:hunter2@gpu:8000/v1#m"
     assert public_retriever_spec(spec) == "compat-embed:http://***@gpu:8000/v1#m"
     assert public_retriever_spec(f"hybrid:bm25+{spec}") == (
@@ -107,7 +112,9 @@ def test_credentials_in_a_url_are_never_part_of_the_recorded_spec():
 # -- keys ---------------------------------------------------------------------------------------
 
 
-def test_a_missing_openai_key_stops_before_any_call(server, env):
+def test_a_missing_openai_key_stops_before_any_call(
+    server: ScriptedServer, env: pytest.MonkeyPatch
+) -> None:
     env.setenv("OPENAI_BASE_URL", f"{server.url}/v1")
     with pytest.raises(ModelUnavailableError, match="OPENAI_API_KEY"):
         make_retriever("openai-embed:text-embedding-3-small")
@@ -118,7 +125,9 @@ def test_a_missing_openai_key_stops_before_any_call(server, env):
     assert server.count("embeddings") == 0
 
 
-def test_a_refused_key_names_its_variable_and_never_the_key(lib_store, server, env):
+def test_a_refused_key_names_its_variable_and_never_the_key(
+    lib_store: Store, server: ScriptedServer, env: pytest.MonkeyPatch
+) -> None:
     env.setenv("TOOLEX_COMPAT_API_KEY", "compat-secret-0e4f")
     server.embeddings.fail("401")
     r = make_retriever(spec_of(server))
@@ -137,7 +146,9 @@ def test_a_refused_key_names_its_variable_and_never_the_key(lib_store, server, e
 # -- end to end ---------------------------------------------------------------------------------
 
 
-def test_a_run_over_real_http_ranks_by_the_endpoints_vectors(lib_store, server):
+def test_a_run_over_real_http_ranks_by_the_endpoints_vectors(
+    lib_store: Store, server: ScriptedServer
+) -> None:
     summary = retrieve_run(lib_store, "b", spec_of(server), "dense", depth=6, scope="benchmark")
     assert summary["retriever"] == spec_of(server)
     got = [
@@ -149,7 +160,7 @@ def test_a_run_over_real_http_ranks_by_the_endpoints_vectors(lib_store, server):
     ]
     assert got == expected_ranking(lib_store, "what is the weather in Paris")
     params = json.loads(
-        lib_store.con.execute("SELECT params FROM runs WHERE run_id = 'dense'").fetchone()[0]
+        lib_store.con.execute("SELECT params FROM runs WHERE run_id = 'dense'").fetchall()[0][0]
     )
     assert (params["model"], params["dim"]) == (MODEL, 64)
     assert params["embedder_key"] == f"compat-embed:{MODEL}@{server.url}/v1"
@@ -159,7 +170,9 @@ def test_a_run_over_real_http_ranks_by_the_endpoints_vectors(lib_store, server):
     assert {b["encoding_format"] for b in bodies} == {"float"}
 
 
-def test_every_call_is_a_ledger_row_and_toolex_ledger_shows_it(lib_store, server):
+def test_every_call_is_a_ledger_row_and_toolex_ledger_shows_it(
+    lib_store: Store, server: ScriptedServer
+) -> None:
     from toolex.llm.usage import usage
 
     retrieve_run(lib_store, "b", spec_of(server), "dense", depth=3, scope="benchmark")
@@ -178,7 +191,9 @@ def test_every_call_is_a_ledger_row_and_toolex_ledger_shows_it(lib_store, server
     assert words >= row["tokens_in"]  # the scripted server counts \w+ words, a subset
 
 
-def test_the_cache_serves_texts_embedded_before_and_a_changed_tool_alone(lib_store, server):
+def test_the_cache_serves_texts_embedded_before_and_a_changed_tool_alone(
+    lib_store: Store, server: ScriptedServer
+) -> None:
     retrieve_run(lib_store, "b", spec_of(server), "one", depth=3, scope="benchmark")
     first = server.count("embeddings")
     retrieve_run(lib_store, "b", spec_of(server), "two", depth=3, scope="benchmark")
@@ -189,7 +204,9 @@ def test_the_cache_serves_texts_embedded_before_and_a_changed_tool_alone(lib_sto
     assert server.embeddings.texts == ["rain radar maps"]
 
 
-def test_hosted_openai_sends_base64_and_is_priced(lib_store, server, env):
+def test_hosted_openai_sends_base64_and_is_priced(
+    lib_store: Store, server: ScriptedServer, env: pytest.MonkeyPatch
+) -> None:
     env.setenv("OPENAI_API_KEY", "sk-test-openai-5f3a9c")
     env.setenv("OPENAI_BASE_URL", f"{server.url}/v1")
     spec = "openai-embed:text-embedding-3-small"
@@ -209,7 +226,7 @@ def test_hosted_openai_sends_base64_and_is_priced(lib_store, server, env):
     assert {r["judge"] for r in rows} == {spec}
 
 
-def test_a_hybrid_can_take_an_endpoint_part(lib_store, server):
+def test_a_hybrid_can_take_an_endpoint_part(lib_store: Store, server: ScriptedServer) -> None:
     r = make_retriever(f"hybrid:bm25+{spec_of(server)}")
     out = search(lib_store, "b", r, [("qa", 0, "weather in Paris")], depth=3, scope="benchmark")
     assert out.column("item_id").to_pylist()[0] == "w1"
@@ -219,7 +236,9 @@ def test_a_hybrid_can_take_an_endpoint_part(lib_store, server):
 # -- faults and resuming ------------------------------------------------------------------------
 
 
-def test_transient_faults_are_retried_and_recorded(lib_store, server):
+def test_transient_faults_are_retried_and_recorded(
+    lib_store: Store, server: ScriptedServer
+) -> None:
     server.embeddings.fail("429", "500")
     r = DenseRetriever(spec_of(server), embedder(server))
     out = search(lib_store, "b", r, [("qa", 0, "weather in Paris")], depth=1, scope="benchmark")
@@ -240,7 +259,9 @@ def test_transient_faults_are_retried_and_recorded(lib_store, server):
 @pytest.mark.parametrize(
     ("fault", "said"), [("short", "1 vectors for 2 texts"), ("nan", "NaN or infinity")]
 )
-def test_a_malformed_answer_stops_with_what_was_wrong(lib_store, server, fault, said):
+def test_a_malformed_answer_stops_with_what_was_wrong(
+    lib_store: Store, server: ScriptedServer, fault: str, said: str
+) -> None:
     server.embeddings.fail(fault)
     r = DenseRetriever(spec_of(server), embedder(server))
     with pytest.raises(ModelUnavailableError, match=said):
@@ -248,14 +269,16 @@ def test_a_malformed_answer_stops_with_what_was_wrong(lib_store, server, fault, 
     assert [r["status"] for r in ledger_rows(lib_store)] == ["malformed"]
 
 
-def test_an_input_too_long_says_how_to_fix_the_server(lib_store, server):
+def test_an_input_too_long_says_how_to_fix_the_server(
+    lib_store: Store, server: ScriptedServer
+) -> None:
     server.embeddings.fail("400")
     r = DenseRetriever(spec_of(server), embedder(server))
     with pytest.raises(ModelUnavailableError, match="too large.*longer context.*-ub"):
         search(lib_store, "b", r, [("qa", 0, "weather")], scope="benchmark")
 
 
-def test_an_endpoint_nobody_answers_fails_fast(lib_store, env):
+def test_an_endpoint_nobody_answers_fails_fast(lib_store: Store, env: pytest.MonkeyPatch) -> None:
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -266,7 +289,9 @@ def test_an_endpoint_nobody_answers_fails_fast(lib_store, env):
         search(lib_store, "b", r, [("qa", 0, "weather")], scope="benchmark")
 
 
-def test_an_interrupted_embedding_keeps_what_it_paid_for(lib_store, server):
+def test_an_interrupted_embedding_keeps_what_it_paid_for(
+    lib_store: Store, server: ScriptedServer
+) -> None:
     """The third request fails for good: the first two requests' vectors are in the cache, and
     the re-run sends only the texts still missing."""
     server.embeddings.fail("ok", "ok", "400")
@@ -277,7 +302,7 @@ def test_an_interrupted_embedding_keeps_what_it_paid_for(lib_store, server):
     key = first.embedder.key
     cached = lib_store.con.execute(
         "SELECT count(*) FROM embeddings WHERE embedder = ?", [key]
-    ).fetchone()[0]
+    ).fetchall()[0][0]
     assert cached == 4
     server.embeddings.texts.clear()
     again = DenseRetriever(spec_of(server), embedder(server))
@@ -288,7 +313,9 @@ def test_an_interrupted_embedding_keeps_what_it_paid_for(lib_store, server):
     assert set(server.embeddings.texts) < set(library) | {"weather"}
 
 
-def test_vectors_of_another_width_than_the_cache_are_refused(lib_store, server):
+def test_vectors_of_another_width_than_the_cache_are_refused(
+    lib_store: Store, server: ScriptedServer
+) -> None:
     retrieve_run(lib_store, "b", spec_of(server), "one", depth=3, scope="benchmark")
     server.embeddings.dim = 32  # another model now behind the same name
     lib_store.con.execute("UPDATE items SET text = 'rain radar maps' WHERE item_id = 'c3'")
@@ -296,14 +323,20 @@ def test_vectors_of_another_width_than_the_cache_are_refused(lib_store, server):
         retrieve_run(lib_store, "b", spec_of(server), "two", depth=3, scope="benchmark")
 
 
-def test_ctrl_c_halfway_keeps_the_batches_that_came_back(lib_store, server):
+def test_ctrl_c_halfway_keeps_the_batches_that_came_back(
+    lib_store: Store, server: ScriptedServer
+) -> None:
     """Ctrl-C while the third round of requests is under way: the two rounds before it are in
     the cache (and the ledger), so the re-run pays only for what is left."""
 
     class Interrupted(EndpointEmbedder):
         rounds = 0
 
-        def embed_parts(self, texts):  # what the cache asks an endpoint for, round by round
+        def embed_parts(
+            self, texts: Sequence[str]
+        ) -> Iterator[
+            tuple[int, np.ndarray]
+        ]:  # what the cache asks an endpoint for, round by round
             Interrupted.rounds += 1
             if Interrupted.rounds == 3:
                 raise KeyboardInterrupt
@@ -315,7 +348,7 @@ def test_ctrl_c_halfway_keeps_the_batches_that_came_back(lib_store, server):
         search(lib_store, "b", stopped, [("qa", 0, "weather")], scope="benchmark")
     cached = lib_store.con.execute(
         "SELECT count(*) FROM embeddings WHERE embedder = ?", [first.key]
-    ).fetchone()[0]
+    ).fetchall()[0][0]
     assert cached == 4 and len(ledger_rows(lib_store)) == 2
     server.embeddings.texts.clear()
     again = DenseRetriever(spec_of(server), embedder(server))

@@ -14,10 +14,12 @@ import pytest
 
 import toolex.retrieval.ann as ann_mod
 import toolex.retrieval.index as index_mod
+from retrieval.conftest import HashEmbedder
 from toolex.retrieval import search
 from toolex.retrieval.base import IndexInfo
 from toolex.retrieval.dense import DenseRetriever
 from toolex.retrieval.index_files import read_sidecar, write_sidecar
+from toolex.store import Store
 
 pytestmark = pytest.mark.skipif(
     not os.path.isdir("/proc/self/fd"), reason="counts open files in /proc/self/fd"
@@ -29,7 +31,7 @@ def _open_files() -> int:
 
 
 @pytest.fixture
-def ann_store(store, monkeypatch):
+def ann_store(store: Store, monkeypatch: pytest.MonkeyPatch) -> Store:
     """600 items, above a lowered threshold: the library gets the approximate index."""
     monkeypatch.setattr(index_mod, "ANN_THRESHOLD", 100)
     rng = np.random.default_rng(0)
@@ -48,7 +50,9 @@ def ann_store(store, monkeypatch):
     return store
 
 
-def test_many_queries_in_one_search_stay_within_a_small_file_budget(ann_store, hash_embedder):
+def test_many_queries_in_one_search_stay_within_a_small_file_budget(
+    ann_store: Store, hash_embedder: HashEmbedder
+) -> None:
     r = DenseRetriever("hash", hash_embedder)
     rng = np.random.default_rng(1)
     words = [f"w{i}" for i in range(300)]
@@ -67,7 +71,9 @@ def test_many_queries_in_one_search_stay_within_a_small_file_budget(ann_store, h
     assert hits.num_rows == 5 * len(texts)
 
 
-def test_repeated_searches_keep_open_files_flat(ann_store, hash_embedder):
+def test_repeated_searches_keep_open_files_flat(
+    ann_store: Store, hash_embedder: HashEmbedder
+) -> None:
     r = DenseRetriever("hash", hash_embedder)
     texts = [(f"q{i}", 0, f"w{i} w{i + 1} w{i + 2}") for i in range(200)]
     search(ann_store, "a", r, texts, depth=5, scope="benchmark")
@@ -77,7 +83,9 @@ def test_repeated_searches_keep_open_files_flat(ann_store, hash_embedder):
     assert _open_files() <= before + 2
 
 
-def test_the_index_is_built_once_per_library_not_per_batch(ann_store, hash_embedder):
+def test_the_index_is_built_once_per_library_not_per_batch(
+    ann_store: Store, hash_embedder: HashEmbedder
+) -> None:
     r = DenseRetriever("hash", hash_embedder)
     texts = [("q", 0, "w1 w2 w3")]
     search(ann_store, "a", r, texts, depth=5, scope="benchmark")
@@ -89,7 +97,9 @@ def test_the_index_is_built_once_per_library_not_per_batch(ann_store, hash_embed
     assert r.index.table is table  # not re-opened, so Lance keeps its index in memory
 
 
-def test_a_table_built_with_another_index_is_rebuilt(ann_store, hash_embedder, monkeypatch):
+def test_a_table_built_with_another_index_is_rebuilt(
+    ann_store: Store, hash_embedder: HashEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from toolex.retrieval.texts import load_library
 
     lib = load_library(ann_store, "a")
@@ -105,8 +115,8 @@ def test_a_table_built_with_another_index_is_rebuilt(ann_store, hash_embedder, m
 
 
 def test_sidecars_from_before_issue_11_keep_flat_tables_and_rebuild_indexed_ones(
-    ann_store, hash_embedder, monkeypatch
-):
+    ann_store: Store, hash_embedder: HashEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from toolex.retrieval.texts import load_library
 
     lib = load_library(ann_store, "a")
@@ -122,5 +132,5 @@ def test_sidecars_from_before_issue_11_keep_flat_tables_and_rebuild_indexed_ones
         assert (again.ann, again.rebuilt) == (ann, rebuilt)
 
 
-def test_the_index_name_shown_is_the_one_built():
+def test_the_index_name_shown_is_the_one_built() -> None:
     assert IndexInfo("x", "t", 1, ann=True).index == ann_mod.ANN_INDEX.lower()

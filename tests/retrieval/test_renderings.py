@@ -4,6 +4,7 @@ and said (stderr and the run's params), never dropped from the library."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -11,13 +12,14 @@ from click.testing import CliRunner
 from toolex.errors import InputError
 from toolex.retrieval.runs import retrieve_run
 from toolex.retrieval.texts import fallback_note, load_library
+from toolex.store import Store
 
 # w1..c3 are the fixture's six items (conftest.ITEMS); two get a second rendering
 DOCS = [("w2", "weather report by email"), ("w3", "stock prices and market quotes")]
 
 
 @pytest.fixture
-def partial(lib_store):
+def partial(lib_store: Store) -> Store:
     for item_id, text in DOCS:
         lib_store.con.execute(
             "INSERT INTO item_docs VALUES ('b', ?, 'llm', '{}', ?)", [item_id, text]
@@ -25,7 +27,7 @@ def partial(lib_store):
     return lib_store
 
 
-def test_the_library_keeps_every_item_and_counts_the_fallbacks(partial):
+def test_the_library_keeps_every_item_and_counts_the_fallbacks(partial: Store) -> None:
     lib = load_library(partial, "b", "llm")
     assert lib.item_ids == ["c1", "c2", "c3", "w1", "w2", "w3"]
     texts = dict(zip(lib.item_ids, lib.texts, strict=True))
@@ -40,19 +42,19 @@ def test_the_library_keeps_every_item_and_counts_the_fallbacks(partial):
     assert fallback_note(load_library(partial, "b")) is None
 
 
-def test_a_rendering_no_item_has_is_still_an_error(partial):
+def test_a_rendering_no_item_has_is_still_an_error(partial: Store) -> None:
     with pytest.raises(InputError, match="no item_docs with rendering 'nope'"):
         load_library(partial, "b", "nope")
 
 
-def test_adding_a_document_to_the_rendering_changes_the_library(partial):
+def test_adding_a_document_to_the_rendering_changes_the_library(partial: Store) -> None:
     before = load_library(partial, "b", "llm")
     partial.con.execute("INSERT INTO item_docs VALUES ('b', 'c1', 'llm', '{}', 'rain forecast')")
     after = load_library(partial, "b", "llm")
     assert after.fingerprint != before.fingerprint and after.fallback == 3
 
 
-def test_a_run_over_a_partial_rendering_scores_every_task_and_says_so(partial):
+def test_a_run_over_a_partial_rendering_scores_every_task_and_says_so(partial: Store) -> None:
     summary = retrieve_run(partial, "b", "bm25", "r", depth=3, scope="task", rendering="llm")
     # every query finds its own task's items, those of tasks the rendering never documents too
     got = dict(
@@ -66,14 +68,14 @@ def test_a_run_over_a_partial_rendering_scores_every_task_and_says_so(partial):
         "default text"
     ]
     params = json.loads(
-        partial.con.execute("SELECT params FROM runs WHERE run_id = 'r'").fetchone()[0]
+        partial.con.execute("SELECT params FROM runs WHERE run_id = 'r'").fetchall()[0][0]
     )
     assert (params["rendering"], params["rendering_fallback"]) == ("llm", 4)
     plain = retrieve_run(partial, "b", "bm25", "d", depth=3, scope="task")
     assert plain["notes"] == []
 
 
-def test_the_cli_says_it_on_stderr_and_keeps_stdout_data(partial):
+def test_the_cli_says_it_on_stderr_and_keeps_stdout_data(partial: Store) -> None:
     from toolex.cli import cli
 
     partial.close()
@@ -90,7 +92,9 @@ def test_the_cli_says_it_on_stderr_and_keeps_stdout_data(partial):
     assert json.loads(built.stdout)[0]["items"] == 6
 
 
-def test_tool_de_docs_for_one_task_leave_the_other_tasks_searchable(shared_data, store):
+def test_tool_de_docs_for_one_task_leave_the_other_tasks_searchable(
+    shared_data: Path, store: Store
+) -> None:
     """The issue's case: Tool-DE docs for apibank only, then a run in that rendering. Before,
     apigen, gorilla and toolink had no item to search (they scored 0.0: 101 items searched)."""
     from toolex.loaders import load_docs, load_toolret

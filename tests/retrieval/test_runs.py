@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from toolex.errors import InputError
 from toolex.retrieval.runs import retrieve_run
+from toolex.store import Store
 from toolex.tooldoc.render import RENDER_VERSION
 
 
-def _results(store, run_id):
+def _results(store: Store, run_id: str) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, item_id, score, rank FROM run_results WHERE run_id = ? "
         "ORDER BY query_id, rank",
@@ -21,14 +23,15 @@ def _results(store, run_id):
     ).fetchall()
 
 
-def _params(store, run_id):
-    return json.loads(
-        store.con.execute("SELECT params FROM runs WHERE run_id = ?", [run_id]).fetchone()[0]
+def _params(store: Store, run_id: str) -> dict[str, Any]:
+    params: dict[str, Any] = json.loads(
+        store.con.execute("SELECT params FROM runs WHERE run_id = ?", [run_id]).fetchall()[0][0]
     )
+    return params
 
 
 @pytest.mark.parametrize("spec", ["bm25", "wordllama", "hybrid:bm25+wordllama"])
-def test_query_level_run(lib_store, spec):
+def test_query_level_run(lib_store: Store, spec: str) -> None:
     summary = retrieve_run(lib_store, "b", spec, "r", depth=2, scope="task")
     assert (summary["queries"], summary["results"]) == (3, 5)  # qc's task has one tool
     rows = _results(lib_store, "r")
@@ -39,17 +42,19 @@ def test_query_level_run(lib_store, spec):
     assert p["render_version"] == RENDER_VERSION and p["rendering"] == "default"
     assert p["benchmark"]["revision"] == "r1" and p["instruction"] is False
     assert p["versions"]["duckdb"] and p["versions"]["bm25s"]
-    run = lib_store.con.execute("SELECT level, retriever FROM runs WHERE run_id = 'r'").fetchone()
+    run = lib_store.con.execute("SELECT level, retriever FROM runs WHERE run_id = 'r'").fetchall()[
+        0
+    ]
     assert run == ("query", spec)
 
 
-def test_instruction_is_recorded_and_used(lib_store):
+def test_instruction_is_recorded_and_used(lib_store: Store) -> None:
     retrieve_run(lib_store, "b", "bm25", "inst", depth=3, instruction=True)
     p = _params(lib_store, "inst")
     assert p["instruction"] is True and p["instruction_format"] == "{instruction} {query}"
 
 
-def test_subquery_level_fuses_lists_with_rrf(lib_store):
+def test_subquery_level_fuses_lists_with_rrf(lib_store: Store) -> None:
     lib_store.con.execute(
         "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference) VALUES "
         "('b', 'default', 'qb', 0, 'translate text', 'c2'),"
@@ -67,7 +72,7 @@ def test_subquery_level_fuses_lists_with_rrf(lib_store):
     assert _params(lib_store, "sub")["rrf_k"] == 60
 
 
-def test_existing_run_needs_replace(lib_store):
+def test_existing_run_needs_replace(lib_store: Store) -> None:
     retrieve_run(lib_store, "b", "bm25", "r", depth=2)
     with pytest.raises(InputError, match="already exists"):
         retrieve_run(lib_store, "b", "bm25", "r", depth=2)
@@ -75,12 +80,12 @@ def test_existing_run_needs_replace(lib_store):
     assert len(_results(lib_store, "r")) == 3
 
 
-def test_subquery_level_without_subqueries_is_an_error(lib_store):
+def test_subquery_level_without_subqueries_is_an_error(lib_store: Store) -> None:
     with pytest.raises(InputError, match="no sub-queries"):
         retrieve_run(lib_store, "b", "bm25", "s", level="subquery")
 
 
-def test_cli_index_and_retrieve(lib_store):
+def test_cli_index_and_retrieve(lib_store: Store) -> None:
     from toolex.cli import cli
 
     lib_store.close()
@@ -123,18 +128,18 @@ def test_cli_index_and_retrieve(lib_store):
     assert json.loads(res.stdout)[0]["results"] == 6
 
 
-def test_auto_scope_is_the_task_when_items_have_tasks(lib_store):
+def test_auto_scope_is_the_task_when_items_have_tasks(lib_store: Store) -> None:
     retrieve_run(lib_store, "b", "bm25", "auto", depth=2)
     assert _params(lib_store, "auto")["scope"] == "task"
     assert _results(lib_store, "auto") == _results_of_scope(lib_store, "task")
 
 
-def test_auto_scope_is_the_whole_library_when_it_is_pooled(lib_store):
+def test_auto_scope_is_the_whole_library_when_it_is_pooled(lib_store: Store) -> None:
     lib_store.con.execute("UPDATE items SET task = NULL WHERE benchmark = 'b'")
     retrieve_run(lib_store, "b", "bm25", "auto", depth=2)
     assert _params(lib_store, "auto")["scope"] == "benchmark"
 
 
-def _results_of_scope(store, scope):
+def _results_of_scope(store: Store, scope: str) -> list[tuple[Any, ...]]:
     retrieve_run(store, "b", "bm25", f"explicit-{scope}", depth=2, scope=scope)
     return _results(store, f"explicit-{scope}")

@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pyarrow as pa
 import pytest
 
+from retrieval.conftest import HashEmbedder
 from toolex.errors import InputError
 from toolex.retrieval import search
 from toolex.retrieval.dense import DenseRetriever
+from toolex.store import Store
 
 TEXTS = [("qa", 0, "weather in Paris"), ("qb", 0, "translate"), ("qb", 1, "weather forecast")]
 
 
-def _items_of(table, qid, slot=0):
+def _items_of(table: pa.Table, qid: str, slot: int = 0) -> list[str]:
     return [r["item_id"] for r in table.to_pylist() if r["query_id"] == qid and r["slot"] == slot]
 
 
 @pytest.mark.parametrize("kind", ["bm25", "dense"])
-def test_task_scope_searches_only_the_query_task(lib_store, hash_embedder, kind):
+def test_task_scope_searches_only_the_query_task(
+    lib_store: Store, hash_embedder: HashEmbedder, kind: str
+) -> None:
     r = "bm25" if kind == "bm25" else DenseRetriever("hash", hash_embedder)
     out = search(lib_store, "b", r, TEXTS, depth=10, scope="task")
     assert out.column_names == ["query_id", "slot", "item_id", "score", "rank"]
@@ -29,7 +36,9 @@ def test_task_scope_searches_only_the_query_task(lib_store, hash_embedder, kind)
 
 
 @pytest.mark.parametrize("kind", ["bm25", "dense"])
-def test_category_and_benchmark_scopes(lib_store, hash_embedder, kind):
+def test_category_and_benchmark_scopes(
+    lib_store: Store, hash_embedder: HashEmbedder, kind: str
+) -> None:
     r = "bm25" if kind == "bm25" else DenseRetriever("hash", hash_embedder)
     cat = search(lib_store, "b", r, TEXTS, depth=10, scope="category")
     assert set(_items_of(cat, "qb", 1)) == {"c1", "c2", "c3"}
@@ -38,7 +47,7 @@ def test_category_and_benchmark_scopes(lib_store, hash_embedder, kind):
     assert set(_items_of(allb, "qa")) == {"w1", "w2", "w3", "c1", "c2", "c3"}
 
 
-def test_k_cuts_and_ranks_are_one_based_with_ties_by_item_id_desc(lib_store):
+def test_k_cuts_and_ranks_are_one_based_with_ties_by_item_id_desc(lib_store: Store) -> None:
     # "zzz" matches nothing: every BM25 score is 0, so the order is item_id DESC
     out = search(lib_store, "b", "bm25", [("qa", 0, "zzz")], depth=2, scope="benchmark")
     assert [(r["item_id"], r["rank"], r["score"]) for r in out.to_pylist()] == [
@@ -47,7 +56,7 @@ def test_k_cuts_and_ranks_are_one_based_with_ties_by_item_id_desc(lib_store):
     ]
 
 
-def test_hybrid_fuses_bm25_and_dense(lib_store, hash_embedder):
+def test_hybrid_fuses_bm25_and_dense(lib_store: Store, hash_embedder: HashEmbedder) -> None:
     from toolex.retrieval.bm25 import BM25Retriever
     from toolex.retrieval.hybrid import HybridRetriever
 
@@ -61,7 +70,7 @@ def test_hybrid_fuses_bm25_and_dense(lib_store, hash_embedder):
     assert [r["rank"] for r in rows] == [1, 2, 3]
 
 
-def test_errors_name_what_is_wrong(lib_store):
+def test_errors_name_what_is_wrong(lib_store: Store) -> None:
     with pytest.raises(InputError, match="unknown scope"):
         search(lib_store, "b", "bm25", TEXTS, scope="planet")
     with pytest.raises(InputError, match="has no items"):
@@ -75,7 +84,9 @@ def test_errors_name_what_is_wrong(lib_store):
         search(lib_store, "b", "bm25", TEXTS, scope="task")
 
 
-def test_alternative_rendering_searches_item_docs(lib_store, hash_embedder):
+def test_alternative_rendering_searches_item_docs(
+    lib_store: Store, hash_embedder: HashEmbedder
+) -> None:
     lib_store.con.execute(
         "INSERT INTO item_docs VALUES ('b', 'w2', 'llm', '{}', 'weather report by email'),"
         "('b', 'w3', 'llm', '{}', 'stock prices')"
@@ -92,7 +103,7 @@ def test_alternative_rendering_searches_item_docs(lib_store, hash_embedder):
         search(lib_store, "b", "bm25", [("qa", 0, "x")], rendering="none")
 
 
-def test_hybrid_build_reports_every_part(lib_store, hash_embedder):
+def test_hybrid_build_reports_every_part(lib_store: Store, hash_embedder: HashEmbedder) -> None:
     from toolex.retrieval.bm25 import BM25Retriever
     from toolex.retrieval.hybrid import HybridRetriever
     from toolex.retrieval.texts import load_library
@@ -105,7 +116,7 @@ def test_hybrid_build_reports_every_part(lib_store, hash_embedder):
     assert (bm25.spec, bm25.table, bm25.index) == ("bm25", None, "none (built per search)")
 
 
-def test_an_unknown_retriever_lists_every_spec_form():
+def test_an_unknown_retriever_lists_every_spec_form() -> None:
     """Issue 25, point 12: `retrieve --retriever bm-25` listed neither bm25 nor hybrid:."""
     from click.testing import CliRunner
 
@@ -134,7 +145,9 @@ def test_an_unknown_retriever_lists_every_spec_form():
         assert "did you mean 'bm25'?" in res.output and "hybrid:<a>+<b>" in res.output
 
 
-def test_the_spec_check_knows_the_endpoint_forms(monkeypatch, tmp_path):
+def test_the_spec_check_knows_the_endpoint_forms(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """`retrieve` and `index` check --retriever before the store opens (check_spec): the
     endpoint forms pass without a key being read, a malformed one says what a valid one looks
     like, a misspelt prefix is pointed at its name, and a URL's credentials are never echoed."""

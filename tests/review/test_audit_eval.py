@@ -4,6 +4,7 @@ audit, against the final labels of a review sample; numbers by hand."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -29,7 +30,7 @@ COMBOS = [
 
 
 @pytest.fixture
-def sampled(store):
+def sampled(store: Store) -> Store:
     build(store)
     store.con.execute(
         "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference, judge) "
@@ -54,13 +55,13 @@ def sampled(store):
             "stratum, position, seed) VALUES ('s1', 'b', 'default', 'q1', ?, 'G1 x 2', ?, 7)",
             [combo, position],
         )
-        item = {"benchmark": "b", "expansion": "default", "query_id": "q1", "combo_id": combo}
+        key = {"benchmark": "b", "expansion": "default", "query_id": "q1", "combo_id": combo}
         for role, reviewer, label in zip(ROLES, ("ann", "bob"), labels, strict=True):
-            save_label(store, "s1", item, role=role, reviewer=reviewer, label=label)
+            save_label(store, "s1", key, role=role, reviewer=reviewer, label=label)
     return store
 
 
-def test_stored_outcomes_against_final_labels(sampled):
+def test_stored_outcomes_against_final_labels(sampled: Store) -> None:
     ev = evaluate_audit(sampled, "s1")
     [report] = ev.reports
     c = report.overall.confusion
@@ -82,7 +83,7 @@ def test_stored_outcomes_against_final_labels(sampled):
     ]
 
 
-def test_a_judge_audits_the_sample_afresh(sampled, tmp_path):
+def test_a_judge_audits_the_sample_afresh(sampled: Store, tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"  # the `store` fixture's file
     sampled.close()
     res = CliRunner().invoke(
@@ -102,7 +103,7 @@ def test_a_judge_audits_the_sample_afresh(sampled, tmp_path):
         assert statuses.column(0).to_pylist() == [c[1] for c in COMBOS]  # nothing rewritten
 
 
-def test_errors_name_the_sample(sampled):
+def test_errors_name_the_sample(sampled: Store) -> None:
     with pytest.raises(ToolexError, match="no review sample named 's2'"):
         evaluate_audit(sampled, "s2")
     sampled.con.execute("DELETE FROM review_labels WHERE role = 'reviewer2'")

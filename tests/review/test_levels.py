@@ -5,20 +5,23 @@ labels table but the label's own, and Python joins those rows to the sample's it
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from toolex.review.levels import LEVELS
+from toolex.store import Store
 
 # the columns of a label itself, excluded from its key by the protocol's SQL
 LABEL_OWN = ("role", "reviewer", "label", "bucket", "note", "labelled_at")
 
 
-def _columns(store, table):
+def _columns(store: Store, table: str) -> list[Any]:
     return [row[0] for row in store.con.execute(f"DESCRIBE {table}").fetchall()]
 
 
 @pytest.mark.parametrize("name", sorted(LEVELS))
-def test_a_labels_key_is_its_levels_key(store, name):
+def test_a_labels_key_is_its_levels_key(store: Store, name: str) -> None:
     level = LEVELS[name]
     cols = _columns(store, level.tables.labels)
     assert tuple(c for c in cols if c not in LABEL_OWN) == ("sample_id", *level.key)
@@ -26,6 +29,6 @@ def test_a_labels_key_is_its_levels_key(store, name):
 
 
 @pytest.mark.parametrize("name", sorted(LEVELS))
-def test_a_samples_table_holds_the_key_and_the_position(store, name):
+def test_a_samples_table_holds_the_key_and_the_position(store: Store, name: str) -> None:
     level = LEVELS[name]
     assert {"sample_id", "position", *level.key} <= set(_columns(store, level.tables.samples))

@@ -7,6 +7,7 @@ shown in the views, the sheets, the prompt and `review stats`. On the report fix
 from __future__ import annotations
 
 import csv
+from pathlib import Path
 
 from click.testing import CliRunner
 from reports.fixtures import build
@@ -14,18 +15,20 @@ from reports.fixtures import build
 from toolex.cli import cli
 from toolex.review import COMBINATION, VERDICT, draw_sample, draw_verdict_sample, item_view
 from toolex.review.labels import items_for
+from toolex.review.levels import Level
 from toolex.review.protocol import shows_rationale
 from toolex.review.sheets import export_sheet
+from toolex.review.views import ItemView
 from toolex.store import Store
 
 
-def views(store, sample_id, level):
+def views(store: Store, sample_id: str, level: Level) -> list[ItemView]:
     return [
         item_view(store, level, it, "reviewer1") for it in items_for(store, sample_id, "reviewer1")
     ]
 
 
-def test_combinations_show_the_audit_and_the_verdicts_only_when_asked(store):
+def test_combinations_show_the_audit_and_the_verdicts_only_when_asked(store: Store) -> None:
     build(store)
     draw_sample(store, "blind", benchmark="toolret", size=3, seed=1)
     draw_sample(store, "open", benchmark="toolret", size=3, seed=1, show_rationale=True)
@@ -40,17 +43,17 @@ def test_combinations_show_the_audit_and_the_verdicts_only_when_asked(store):
     }
 
 
-def test_verdicts_show_the_judge_s_answer_or_that_there_was_none(store):
+def test_verdicts_show_the_judge_s_answer_or_that_there_was_none(store: Store) -> None:
     build(store)
     draw_verdict_sample(store, "v", benchmark="toolret", size=20, seed=3, beyond=0,
                         show_rationale=True)  # fmt: skip
     shown = [v.rationale for v in views(store, "v", VERDICT)]
     assert shown and all(r is not None for r in shown)
-    assert {r.split(":")[0] for r in shown} <= {"heuristic", "not judged"}
+    assert {r.split(":")[0] for r in shown if r is not None} <= {"heuristic", "not judged"}
     assert "heuristic: yes: fixture" in shown and "heuristic: no: fixture" in shown
 
 
-def test_sheets_and_stats_say_it(tmp_path):
+def test_sheets_and_stats_say_it(tmp_path: Path) -> None:
     db = str(tmp_path / "r.duckdb")
     with Store.open(db) as store:
         build(store)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -18,26 +19,26 @@ from toolex.store import Store
 
 
 @pytest.fixture(scope="module")
-def base_db(shared_data, tmp_path_factory):
+def base_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("review") / "stb.duckdb"
     build_store(path, shared_data).close()
     return path
 
 
 @pytest.fixture
-def db(base_db, tmp_path):
+def db(base_db: Path, tmp_path: Path) -> str:
     dst = tmp_path / "stb.duckdb"
     shutil.copyfile(base_db, dst)
     return str(dst)
 
 
-def run(*args):
+def run(*args: str) -> str:
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return result.stdout  # messages go to stderr
 
 
-def draw_audit(db, *extra):
+def draw_audit(db: str, *extra: str) -> str:
     """`toolex review sample audit`: 3 combinations of the fixture store, seed 7."""
     return run(
         "review",
@@ -55,7 +56,9 @@ def draw_audit(db, *extra):
     )
 
 
-def fill(path, role, reviewer, labels):
+def fill(
+    path: Path, role: str, reviewer: str, labels: dict[str, tuple[str, str, str]]
+) -> list[dict[str, str]]:
     """Fill a sheet: labels maps query_id -> (label, bucket, note)."""
     with open(path, newline="") as fh:
         rows = list(csv.DictReader(fh))
@@ -69,7 +72,7 @@ def fill(path, role, reviewer, labels):
     return rows
 
 
-def test_round_through_sheets_and_cli(db, tmp_path):
+def test_round_through_sheets_and_cli(db: str, tmp_path: Path) -> None:
     out = draw_audit(db, "--format", "json")
     assert {r["stratum"]: r["items"] for r in json.loads(out)} == {
         "G1 x 2": 1,
@@ -133,7 +136,7 @@ def test_round_through_sheets_and_cli(db, tmp_path):
     assert stats["bucket:near_synonym"] == 1 and stats["bucket:incomplete_coverage"] == 1
 
 
-def test_import_names_the_bad_line_and_writes_nothing(db, tmp_path):
+def test_import_names_the_bad_line_and_writes_nothing(db: str, tmp_path: Path) -> None:
     draw_audit(db)
     sheet = tmp_path / "r1.csv"
     with Store.open(db) as store:
@@ -153,10 +156,10 @@ def test_import_names_the_bad_line_and_writes_nothing(db, tmp_path):
         with pytest.raises(InputError) as err:
             import_sheet(store, sheet)
         assert err.value.line == bad_line and err.value.field == "bucket"
-        assert store.con.execute("SELECT count(*) FROM review_labels").fetchone()[0] == 0
+        assert store.con.execute("SELECT count(*) FROM review_labels").fetchall()[0][0] == 0
 
 
-def test_label_at_the_prompt(db):
+def test_label_at_the_prompt(db: str) -> None:
     draw_audit(db)
     # first item valid, second invalid/near-synonym with a note, then quit
     result = CliRunner().invoke(
@@ -173,7 +176,7 @@ def test_label_at_the_prompt(db):
     assert rows == [("valid", None, None), ("invalid", "near_synonym", "same words, other job")]
 
 
-def test_import_refuses_an_item_outside_the_sample(db, tmp_path):
+def test_import_refuses_an_item_outside_the_sample(db: str, tmp_path: Path) -> None:
     draw_audit(db)
     sheet = tmp_path / "r1.csv"
     with Store.open(db) as store:

@@ -3,11 +3,14 @@ values are computed by hand in the comments."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from toolex.errors import ToolexError
 from toolex.review import Label, review_stats, save_label
 from toolex.statistics import cohen_kappa, wilson_interval
+from toolex.store import Store
 
 # 10 items: (reviewer1, reviewer2, adjudicator); a label is "valid" or ("invalid", bucket)
 V = "valid"
@@ -30,12 +33,12 @@ LABELS = [
 ]
 
 
-def _lab(x):
+def _lab(x: Sequence[str] | tuple[str, str] | str) -> Label:
     return Label(x) if x == V else Label(*x)
 
 
 @pytest.fixture
-def labelled(store):
+def labelled(store: Store) -> Store:
     for i in range(len(LABELS)):
         store.con.execute(
             "INSERT INTO review_samples VALUES ('s', 'b', 'default', ?, 1, 'G1 x 2', ?, 7)",
@@ -50,7 +53,7 @@ def labelled(store):
     return store
 
 
-def test_hand_computed_stats(labelled):
+def test_hand_computed_stats(labelled: Store) -> None:
     st = review_stats(labelled, "s")
     # kappa on valid/invalid: p_o = 8/10 (items 5 and 6 differ); reviewer1 says valid on
     # 6/10, reviewer2 on 6/10 -> p_e = .6*.6 + .4*.4 = .52; kappa = (.8-.52)/(1-.52) = 0.58333
@@ -69,13 +72,13 @@ def test_hand_computed_stats(labelled):
     }
 
 
-def test_pending_adjudication_is_left_out_of_precision(labelled):
+def test_pending_adjudication_is_left_out_of_precision(labelled: Store) -> None:
     labelled.con.execute("DELETE FROM review_labels WHERE role = 'adjudicator' AND query_id = 'q6'")
     st = review_stats(labelled, "s")
     assert (st.n_final, st.n_valid, st.n_adjudicated) == (9, 6, 2)
 
 
-def test_kappa_edge_cases():
+def test_kappa_edge_cases() -> None:
     assert cohen_kappa([]) is None
     assert cohen_kappa([("valid", "valid")] * 4) is None  # p_e = 1: undefined
     assert cohen_kappa([("valid", "invalid"), ("invalid", "valid")]) == pytest.approx(-1.0)
@@ -84,14 +87,14 @@ def test_kappa_edge_cases():
     assert cohen_kappa(pairs) == pytest.approx(0.4)
 
 
-def test_wilson_bounds():
+def test_wilson_bounds() -> None:
     assert wilson_interval(0, 0) == (0.0, 1.0)
     lo, hi = wilson_interval(1, 3)  # by hand: centre .42687, half .36538
     assert (lo, hi) == pytest.approx((0.06149, 0.79234), abs=1e-5)
     assert wilson_interval(10, 10) == pytest.approx((0.72246, 1.0), abs=1e-5)
 
 
-def test_label_rules(store):
+def test_label_rules(store: Store) -> None:
     store.con.execute(
         "INSERT INTO review_samples VALUES ('s', 'b', 'default', 'q', 1, 'G1 x 2', 1, 7)"
     )

@@ -4,11 +4,17 @@ and the search past the candidate depth for the unjudged part."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import pyarrow as pa
 import pytest
 
 from toolex.errors import NotFoundError, ToolexError
+from toolex.retrieval.base import Retriever
+from toolex.retrieval.texts import TextRow
 from toolex.review.sample import allocate_strata, draw_verdict_sample, split_evenly
+from toolex.store import Store
 
 # per query (slot 0, reference r): candidate -> (rank, verdict, confidence); None = no verdict
 CANDIDATES = {
@@ -39,7 +45,7 @@ STRATA = {
 }
 
 
-def fill(store):
+def fill(store: Store) -> None:
     con = store.con
     con.execute("INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'plain', 'x')")
     for qid, cat in CATEGORY.items():
@@ -68,10 +74,18 @@ def fill(store):
 class FakeSearch:
     """toolex.retrieval.search's signature; records its calls."""
 
-    def __init__(self):
-        self.calls = []
+    def __init__(self) -> None:
+        self.calls: list[tuple[str | Retriever, int, str, int]] = []
 
-    def __call__(self, store, benchmark, retriever, texts, depth, scope):
+    def __call__(
+        self,
+        store: Store,
+        benchmark: str,
+        retriever: str | Retriever,
+        texts: Sequence[TextRow],
+        depth: int = 20,
+        scope: str = "task",
+    ) -> pa.Table:
         self.calls.append((retriever, depth, scope, len(texts)))
         rows = [
             {"query_id": q, "slot": s, "item_id": i, "score": 1.0 / r, "rank": r}
@@ -81,7 +95,7 @@ class FakeSearch:
         return pa.Table.from_pylist(rows)
 
 
-def sample(store, name):
+def sample(store: Store, name: str) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, slot, item_id, part, stratum, rank, position FROM "
         "review_verdict_samples WHERE sample_id = ? ORDER BY position",
@@ -89,7 +103,7 @@ def sample(store, name):
     ).fetchall()
 
 
-def test_split_evenly_fills_what_a_part_cannot():
+def test_split_evenly_fills_what_a_part_cannot() -> None:
     assert split_evenly({"a": 6, "r": 6, "u": 9}, 7) == {"a": 3, "r": 2, "u": 2}
     # accepted holds only 1: its share goes to the others, evenly (odd unit to the first)
     assert split_evenly({"a": 1, "r": 6, "u": 9}, 8) == {"a": 1, "r": 4, "u": 3}
@@ -97,7 +111,7 @@ def test_split_evenly_fills_what_a_part_cannot():
     assert split_evenly({"a": 1, "r": 2}, 10) == {"a": 1, "r": 2}
 
 
-def test_allocation_even_over_parts_proportional_within():
+def test_allocation_even_over_parts_proportional_within() -> None:
     strata = {h: (h.split("/")[0], n) for h, n in STRATA.items()}
     quotas = allocate_strata(strata, 7)
     # parts 6/6/9, n=7 -> 3/2/2.
@@ -116,7 +130,7 @@ def test_allocation_even_over_parts_proportional_within():
     }
 
 
-def test_draw_strata_reproducible_and_recorded(store):
+def test_draw_strata_reproducible_and_recorded(store: Store) -> None:
     fill(store)
     search = FakeSearch()
     rows = draw_verdict_sample(store, "v", benchmark="b", size=7, seed=13, search=search)
@@ -130,7 +144,7 @@ def test_draw_strata_reproducible_and_recorded(store):
     v = sample(store, "v")
     assert [r[-1] for r in v] == list(range(1, 8))
     assert "r" not in {r[2] for r in v}  # the reference is never reviewed
-    drawn = {}
+    drawn: dict[str, int] = {}
     for _, _, item, part, stratum, rank, _ in v:
         drawn[stratum] = drawn.get(stratum, 0) + 1
         assert part == stratum.split("/")[0]
@@ -143,13 +157,13 @@ def test_draw_strata_reproducible_and_recorded(store):
     draw = store.con.execute(
         "SELECT seed, size, order_by, retriever, depth, beyond, scope FROM review_verdict_draws "
         "WHERE sample_id = 'v'"
-    ).fetchone()
+    ).fetchall()[0]
     assert draw == (13, 7, "random", "bm25", 12, 20, "benchmark")
     with pytest.raises(ToolexError, match="already exists"):
         draw_verdict_sample(store, "v", benchmark="b", size=7, seed=13, search=FakeSearch())
 
 
-def test_uncertainty_order_puts_the_judges_decision_boundary_first(store):
+def test_uncertainty_order_puts_the_judges_decision_boundary_first(store: Store) -> None:
     fill(store)
     draw_verdict_sample(
         store, "u", benchmark="b", size=100, seed=1, order_by="uncertainty", search=FakeSearch()
@@ -159,15 +173,15 @@ def test_uncertainty_order_puts_the_judges_decision_boundary_first(store):
         "USING (benchmark, expansion, query_id, slot, item_id) WHERE s.sample_id = 'u' "
         "ORDER BY s.position"
     ).fetchall()
-    conf = [c for (c,) in conf]
-    assert len(conf) == sum(STRATA.values())  # everything drawn
+    confidences = [c for (c,) in conf]
+    assert len(confidences) == sum(STRATA.values())  # everything drawn
     # the judge's boundary is its lowest accepted confidence, 0.55 (x4), not 0.5: distances
     # x4 0, x2 0.10, x1 0.35, x3 0.45, then the unjudged (no confidence)
-    assert conf[:12] == [0.55] * 3 + [0.45] * 3 + [0.9] * 3 + [0.1] * 3
-    assert conf[12:] == [None] * 9
+    assert confidences[:12] == [0.55] * 3 + [0.45] * 3 + [0.9] * 3 + [0.1] * 3
+    assert confidences[12:] == [None] * 9
 
 
-def test_beyond_zero_samples_stored_rows_only(store):
+def test_beyond_zero_samples_stored_rows_only(store: Store) -> None:
     fill(store)
     search = FakeSearch()
     rows = draw_verdict_sample(store, "s", benchmark="b", size=100, seed=1, beyond=0, search=search)
@@ -178,14 +192,14 @@ def test_beyond_zero_samples_stored_rows_only(store):
     }
 
 
-def test_retriever_that_cannot_run_names_the_way_out(store):
+def test_retriever_that_cannot_run_names_the_way_out(store: Store) -> None:
     fill(store)
     store.con.execute("UPDATE candidates SET retriever = 'fixture-jaccard'")
     with pytest.raises(ToolexError, match="pass --retriever SPEC.*--beyond 0"):
         draw_verdict_sample(store, "x", benchmark="b", size=5, seed=1)
 
 
-def test_nothing_to_review_and_unknown_names(store):
+def test_nothing_to_review_and_unknown_names(store: Store) -> None:
     store.con.execute(
         "INSERT INTO benchmarks (benchmark, format, source) VALUES ('b', 'plain', 'x')"
     )

@@ -7,6 +7,9 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -22,26 +25,26 @@ HIDDEN = {"part", "stratum", "rank", "rank_band", "confidence", "reason", "accep
 
 
 @pytest.fixture(scope="module")
-def base_db(shared_data, tmp_path_factory):
+def base_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("vreview") / "stb.duckdb"
     build_store(path, shared_data).close()
     return path
 
 
 @pytest.fixture
-def db(base_db, tmp_path):
+def db(base_db: Path, tmp_path: Path) -> str:
     dst = tmp_path / "stb.duckdb"
     shutil.copyfile(base_db, dst)
     return str(dst)
 
 
-def run(*args, code=0):
+def run(*args: str, code: int = 0) -> str:
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
     assert result.exit_code == code, result.output
     return result.stdout
 
 
-def draw(db, name, *extra, size="9", seed="7"):
+def draw(db: str, name: str, *extra: str, size: str = "9", seed: str = "7") -> str:
     """A verdict sample of the fixture store; bm25 searches past the candidates (the fixture's
     own candidate retriever is not a retriever spec)."""
     return run(
@@ -50,7 +53,7 @@ def draw(db, name, *extra, size="9", seed="7"):
     )  # fmt: skip
 
 
-def drawn(db, name):
+def drawn(db: str, name: str) -> list[tuple[Any, ...]]:
     with Store.open(db, read_only=True) as store:
         return store.con.execute(
             "SELECT query_id, slot, item_id, part, stratum, position FROM review_verdict_samples "
@@ -59,12 +62,12 @@ def drawn(db, name):
         ).fetchall()
 
 
-def test_sample_level_verdict_is_reproducible_and_stratified(db):
+def test_sample_level_verdict_is_reproducible_and_stratified(db: str) -> None:
     a = json.loads(draw(db, "va", "--format", "json"))
     b = json.loads(draw(db, "vb", "--format", "json"))
     assert a == b  # same store, size and seed: same strata, same draw
     assert [r[:5] for r in drawn(db, "va")] == [r[:5] for r in drawn(db, "vb")]
-    by_part = {}
+    by_part: dict[str, int] = {}
     for row in a:
         assert row["stratum"] == f"{row['part']}/{row['category']}/{row['rank_band']}"
         by_part[row["part"]] = by_part.get(row["part"], 0) + row["drawn"]
@@ -83,7 +86,9 @@ def test_sample_level_verdict_is_reproducible_and_stratified(db):
         "--seed", "7", "--order", "uncertainty", code=2)  # fmt: skip
 
 
-def fill(path, role, reviewer, plan):
+def fill(
+    path: Path, role: str, reviewer: str, plan: Mapping[tuple[str, int, str], tuple[str, str, str]]
+) -> list[dict[str, str]]:
     """plan: (query_id, slot, item_id) -> (label, bucket, note)."""
     with open(path, newline="") as fh:
         rows = list(csv.DictReader(fh))
@@ -97,7 +102,9 @@ def fill(path, role, reviewer, plan):
     return rows
 
 
-def plans(items):
+def plans(
+    items: list[tuple[tuple[Any, Any, Any], Any]],
+) -> tuple[dict[Any, tuple[str, str, str]], dict[Any, Any], dict[Any, tuple[str, str, str]]]:
     """Reviewer 1: yes to the judge's accepted verdicts, no to the rest; reviewer 2 the same but
     for the first accepted (no) and the first unjudged (yes); the adjudicator says yes to both."""
     first = {p: next(k for k, q in items if q == p) for p in ("accepted", "unjudged")}
@@ -112,7 +119,7 @@ def plans(items):
     return r1, r2, adj
 
 
-def test_verdict_round_through_sheets(db, tmp_path):
+def test_verdict_round_through_sheets(db: str, tmp_path: Path) -> None:
     draw(db, "v")
     items = [((q, s, i), p) for q, s, i, p, _, _ in drawn(db, "v")]
     r1plan, r2plan, adjplan = plans(items)
@@ -164,7 +171,7 @@ def test_verdict_round_through_sheets(db, tmp_path):
     assert labels == [("agreed", 7), ("cat", 2)]
 
 
-def test_verdict_import_names_the_bad_row_and_writes_nothing(db, tmp_path):
+def test_verdict_import_names_the_bad_row_and_writes_nothing(db: str, tmp_path: Path) -> None:
     draw(db, "v", size="3")
     sheet = tmp_path / "r1.csv"
     with Store.open(db) as store:
@@ -180,10 +187,10 @@ def test_verdict_import_names_the_bad_row_and_writes_nothing(db, tmp_path):
         # the row as a spreadsheet numbers it (header = 1), though cells span lines
         assert (err.value.line, err.value.field) == (3, "bucket")
         assert "different_operation" in str(err.value)
-        assert store.con.execute("SELECT count(*) FROM review_verdict_labels").fetchone() == (0,)
+        assert store.con.execute("SELECT count(*) FROM review_verdict_labels").fetchall()[0] == (0,)
 
 
-def test_verdict_label_at_the_prompt(db):
+def test_verdict_label_at_the_prompt(db: str) -> None:
     draw(db, "v", size="3")
     result = CliRunner().invoke(
         cli,

@@ -3,28 +3,32 @@ labels published to the `labels` table for `toolex judges eval`."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from toolex.review import Label, save_label, verdict_stats
 from toolex.review.stats import recall_estimate
 from toolex.statistics import wilson_interval
+from toolex.store import Store
 
 POPULATION = {"accepted": 40, "rejected": 100, "unjudged": 200}
 Y = "yes"
 OP, EN = ("no", "different_operation"), ("no", "different_entity")
+Mark = str | tuple[str, str]  # a label: "yes", or ("no", its bucket)
 # per part, 10 items: (reviewer1, reviewer2, adjudicator)
-LABELS = {
+LABELS: dict[str, list[tuple[Mark, Mark, Mark | None]]] = {
     "accepted": [(Y, EN, Y)] + [(Y, Y, None)] * 7 + [(OP, OP, None)] * 2,
     "rejected": [(Y, Y, None)] * 2 + [(OP, OP, None)] * 8,
     "unjudged": [(OP, Y, Y)] + [(EN, EN, None)] * 9,
 }
 
 
-def _lab(x, note=None):
-    return Label(x, None, note) if x == Y else Label(*x, note)
+def _lab(x: Mark, note: str | None = None) -> Label:
+    return Label(x, None, note) if isinstance(x, str) else Label(*x, note)
 
 
-def _key(part, i):
+def _key(part: str, i: int) -> dict[str, object]:
     return {
         "benchmark": "b",
         "expansion": "default",
@@ -35,7 +39,7 @@ def _key(part, i):
 
 
 @pytest.fixture
-def labelled(store):
+def labelled(store: Store) -> Store:
     con = store.con
     pos = 0
     for part, items in LABELS.items():
@@ -67,7 +71,7 @@ def labelled(store):
     return store
 
 
-def test_precision_recall_kappa_by_hand(labelled):
+def test_precision_recall_kappa_by_hand(labelled: Store) -> None:
     st = verdict_stats(labelled, "s")
     assert (st.n_items, st.n_double, st.n_disagree, st.n_adjudicated, st.n_final) == (
         30,
@@ -93,7 +97,7 @@ def test_precision_recall_kappa_by_hand(labelled):
     assert rows["unjudged:population"] == 200 and rows["rejected:yes_rate"] == pytest.approx(0.2)
 
 
-def test_recall_bounds_combine_bonferroni_wilson_intervals():
+def test_recall_bounds_combine_bonferroni_wilson_intervals() -> None:
     parts = {"accepted": (40, 10, 8), "rejected": (100, 10, 2), "unjudged": (0, 0, 0)}
     est = recall_estimate(parts, ("rejected", "unjudged"))  # unjudged has no population
     z = 2.241402727604947  # two parts: each at 1 - 0.05/2, two-sided
@@ -102,6 +106,7 @@ def test_recall_bounds_combine_bonferroni_wilson_intervals():
     assert est.value == pytest.approx(32 / 52)
     assert est.low == pytest.approx(40 * a_lo / (40 * a_lo + 100 * r_hi))
     assert est.high == pytest.approx(40 * a_hi / (40 * a_hi + 100 * r_lo))
+    assert est.low is not None and est.high is not None
     assert est.low < 32 / 52 < est.high
     # a part with a population but no label yet: no point estimate, [0, 1] in the bounds
     # (three parts now: each at 1 - 0.05/3)
@@ -117,10 +122,10 @@ def test_recall_bounds_combine_bonferroni_wilson_intervals():
     )
 
 
-def test_final_labels_go_to_the_labels_table(labelled):
+def test_final_labels_go_to_the_labels_table(labelled: Store) -> None:
     con = labelled.con
 
-    def published():
+    def published() -> list[tuple[Any, ...]]:
         return con.execute(
             "SELECT query_id, label, labeller, note, stratum->>'part' FROM labels "
             "WHERE source = 's' ORDER BY query_id"
@@ -144,7 +149,7 @@ def test_final_labels_go_to_the_labels_table(labelled):
     assert ("accepted1", "no", "cat", "named_source", "accepted") in published()
 
 
-def test_verdict_labels_are_yes_or_no_with_a_verdict_bucket(labelled):
+def test_verdict_labels_are_yes_or_no_with_a_verdict_bucket(labelled: Store) -> None:
     from toolex.errors import ToolexError
 
     item = _key("accepted", 0)

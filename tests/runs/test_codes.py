@@ -13,7 +13,7 @@ from toolex.runs import codes
 IDS = ["b", "a", "B", "é", "a b", "ab", "", "e\u0301", "b", "a", "zz", "é"]
 
 
-def test_encoded_holds_each_id_once_in_order_of_first_appearance():
+def test_encoded_holds_each_id_once_in_order_of_first_appearance() -> None:
     got = codes.encoded(pa.chunked_array([IDS[:5], IDS[5:]]))
     assert got.type == codes.ID_TYPE
     assert got.dictionary.to_pylist() == list(dict.fromkeys(IDS))
@@ -25,14 +25,14 @@ def test_encoded_holds_each_id_once_in_order_of_first_appearance():
     assert codes.encoded(chunks).dictionary.to_pylist() == list(dict.fromkeys(IDS))
 
 
-def test_a_dictionary_that_repeats_a_string_is_merged():
+def test_a_dictionary_that_repeats_a_string_is_merged() -> None:
     merged = codes.deduplicated(pa.array([0, 1, 2, 1, 0], pa.int32()), pa.array(["x", "y", "x"]))
     assert merged.dictionary.to_pylist() == ["x", "y"]
     assert merged.to_pylist() == ["x", "y", "x", "y", "x"]
     assert codes.codes(merged).tolist() == [0, 1, 0, 1, 0]
 
 
-def test_first_rows_and_ordinals_answer_as_the_strings_do():
+def test_first_rows_and_ordinals_answer_as_the_strings_do() -> None:
     rng = np.random.default_rng(0)
     ids = [IDS[i] for i in rng.integers(0, len(IDS), 500)]
     enc = codes.encoded(pa.array(ids))
@@ -45,7 +45,7 @@ def test_first_rows_and_ordinals_answer_as_the_strings_do():
 
 
 @pytest.mark.parametrize("width", [3, 5000, 3_000_000_000])  # counts, a sort, sorted rows
-def test_repeated_finds_exactly_a_repeated_combination(width):
+def test_repeated_finds_exactly_a_repeated_combination(width: int) -> None:
     rng = np.random.default_rng(width)
     for _ in range(20):
         n = int(rng.integers(1, 60))
@@ -63,7 +63,7 @@ def test_repeated_finds_exactly_a_repeated_combination(width):
     assert codes.repeated(np.array([], np.int64)) is False
 
 
-def test_numpy_and_arrow_move_through_their_buffers_as_pyarrow_converts():
+def test_numpy_and_arrow_move_through_their_buffers_as_pyarrow_converts() -> None:
     """as_numpy/as_arrow give what pyarrow's own conversions give (which import pandas), also
     for a sliced array (an offset into the buffer), booleans and a chunked column."""
     from toolex.runs.codes import as_arrow, as_numpy

@@ -4,6 +4,8 @@ out to TREC and come back unchanged (the one mapping of toolex.loaders.trec_ids)
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 from loaders.conftest import DATA
@@ -12,6 +14,7 @@ from toolex.errors import InputError
 from toolex.exports import export_trec_run
 from toolex.loaders import load_plain, load_toolret
 from toolex.runs import import_run
+from toolex.store import Store
 
 BY_TASK = {
     "mini": {
@@ -21,14 +24,16 @@ BY_TASK = {
 }
 
 
-def _results(store, run):
+def _results(store: Store, run: str) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, item_id, score, rank FROM run_results WHERE run_id = ? ORDER BY 1, 4",
         [run],
     ).fetchall()
 
 
-def test_toolret_json_keyed_by_task_imports_like_the_flat_form(store, tmp_path):
+def test_toolret_json_keyed_by_task_imports_like_the_flat_form(
+    store: Store, tmp_path: Path
+) -> None:
     load_toolret(store, DATA / "toolret_mini")
     by_task, flat = tmp_path / "by_task.json", tmp_path / "flat.json"
     by_task.write_text(json.dumps(BY_TASK))
@@ -39,7 +44,7 @@ def test_toolret_json_keyed_by_task_imports_like_the_flat_form(store, tmp_path):
     assert _results(store, "a") == _results(store, "b")
 
 
-def test_a_query_under_two_tasks_is_refused_by_its_id(store, tmp_path):
+def test_a_query_under_two_tasks_is_refused_by_its_id(store: Store, tmp_path: Path) -> None:
     load_toolret(store, DATA / "toolret_mini")
     f = tmp_path / "r.json"
     f.write_text(json.dumps({"t1": {"mini_query_0": {"a": 1}}, "t2": {"mini_query_0": {"b": 1}}}))
@@ -47,7 +52,7 @@ def test_a_query_under_two_tasks_is_refused_by_its_id(store, tmp_path):
         import_run(store, f, run="a", benchmark="toolret")
 
 
-def test_ids_with_spaces_go_to_trec_and_back(store, tmp_path):
+def test_ids_with_spaces_go_to_trec_and_back(store: Store, tmp_path: Path) -> None:
     items, queries, qrels = (tmp_path / f"{n}.jsonl" for n in ("items", "queries", "qrels"))
     ids = ["Pack & Send::/api/Tracking/", "CEP Brazil::Retorna Dados", "plain_id"]
     items.write_text("\n".join(json.dumps({"id": i, "text": f"tool {i}"}) for i in ids))

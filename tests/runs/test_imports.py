@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -12,15 +14,16 @@ from loaders.conftest import DATA, store_state
 from toolex.errors import InputError, ToolexError
 from toolex.loaders import load_toolret
 from toolex.runs import delete_run, import_run, list_runs
+from toolex.store import Store
 
 
 @pytest.fixture
-def mini(store):
+def mini(store: Store) -> Store:
     load_toolret(store, DATA / "toolret_mini")
     return store
 
 
-def _results(store, run):
+def _results(store: Store, run: str) -> list[tuple[Any, ...]]:
     return store.con.execute(
         "SELECT query_id, item_id, score, rank FROM run_results WHERE run_id = ? ORDER BY 1, 4",
         [run],
@@ -35,7 +38,7 @@ EXPECTED = [  # ties on 0.5: item_id descending puts mini_tool_2 first
 ]
 
 
-def test_trec(mini, tmp_path):
+def test_trec(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "r.trec"
     f.write_text(
         "mini_query_0 Q0 mini_tool_0 1 0.5 bm25\n"  # the file's own rank is ignored
@@ -46,11 +49,11 @@ def test_trec(mini, tmp_path):
     result = import_run(mini, f, run="bm25", benchmark="toolret")
     assert (result.format, result.queries, result.results) == ("trec", 2, 4)
     assert _results(mini, "bm25") == EXPECTED
-    row = mini.con.execute("SELECT level, source, params->>'$.format' FROM runs").fetchone()
+    row = mini.con.execute("SELECT level, source, params->>'$.format' FROM runs").fetchall()[0]
     assert row == ("query", str(f), "trec")
 
 
-def test_csv_parquet_and_toolret_json_agree(mini, tmp_path):
+def test_csv_parquet_and_toolret_json_agree(mini: Store, tmp_path: Path) -> None:
     rows = [
         ("mini_query_0", "mini_tool_0", 0.5),
         ("mini_query_0", "mini_tool_1", 0.9),
@@ -71,7 +74,7 @@ def test_csv_parquet_and_toolret_json_agree(mini, tmp_path):
         pqf,
     )
     js = tmp_path / "r.json"
-    out: dict = {}
+    out: dict[str, Any] = {}
     for q, i, s in rows:
         out.setdefault(q, {})[i] = s
     js.write_text(json.dumps(out))
@@ -81,7 +84,7 @@ def test_csv_parquet_and_toolret_json_agree(mini, tmp_path):
     assert [r.run for r in list_runs(mini)] == ["c", "p", "j"]
 
 
-def test_unknown_query_names_the_line_or_is_skipped(mini, tmp_path):
+def test_unknown_query_names_the_line_or_is_skipped(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "r.trec"
     f.write_text(
         "mini_query_0 Q0 mini_tool_0 1 1 t\nnope Q0 mini_tool_0 1 1 t\nnope Q0 mini_tool_1 2 0 t\n"
@@ -97,7 +100,7 @@ def test_unknown_query_names_the_line_or_is_skipped(mini, tmp_path):
     assert result.results == 1
 
 
-def test_bad_rows(mini, tmp_path):
+def test_bad_rows(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "r.trec"
     f.write_text("mini_query_0 Q0 mini_tool_0 1 1 t\nmini_query_0 Q0 mini_tool_1 2 high t\n")
     with pytest.raises(InputError, match="score 'high' is not a number") as exc:
@@ -118,10 +121,12 @@ def test_bad_rows(mini, tmp_path):
     csv.write_text("query_id,score\nmini_query_0,1\n")
     with pytest.raises(InputError, match="missing column 'item_id'"):
         import_run(mini, csv, run="r", benchmark="toolret")
-    assert mini.con.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
+    assert mini.con.execute("SELECT count(*) FROM runs").fetchall()[0][0] == 0
 
 
-def test_an_item_twice_is_found_however_it_is_spelled_or_slotted(mini, tmp_path):
+def test_an_item_twice_is_found_however_it_is_spelled_or_slotted(
+    mini: Store, tmp_path: Path
+) -> None:
     f = tmp_path / "r.trec"
     # %2541 decodes to %41, which a reader keeps as written: two spellings of one id
     f.write_text(
@@ -142,7 +147,7 @@ def test_an_item_twice_is_found_however_it_is_spelled_or_slotted(mini, tmp_path)
     assert [r.run for r in list_runs(mini)] == ["s"]
 
 
-def test_existing_run_needs_replace_and_delete(mini, tmp_path):
+def test_existing_run_needs_replace_and_delete(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "r.trec"
     f.write_text("mini_query_0 Q0 mini_tool_0 1 1 t\nmini_query_0 Q0 mini_tool_9 2 0.5 t\n")
     result = import_run(mini, f, run="r", benchmark="toolret")
@@ -153,12 +158,12 @@ def test_existing_run_needs_replace_and_delete(mini, tmp_path):
     import_run(mini, f, run="r", benchmark="toolret", replace=True)
     assert _results(mini, "r") == [("mini_query_1", "mini_tool_2", 1.0, 1)]
     assert delete_run(mini, "r") == 1
-    assert mini.con.execute("SELECT count(*) FROM run_results").fetchone()[0] == 0
+    assert mini.con.execute("SELECT count(*) FROM run_results").fetchall()[0][0] == 0
     with pytest.raises(ToolexError, match="no run named 'r'"):
         delete_run(mini, "r")
 
 
-def test_subquery_level_is_fused_with_rrf(mini, tmp_path):
+def test_subquery_level_is_fused_with_rrf(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "r.csv"
     f.write_text(
         "query_id,slot,item_id,score\n"
@@ -178,10 +183,10 @@ def test_subquery_level_is_fused_with_rrf(mini, tmp_path):
     assert [(g[1], g[3]) for g in got] == [(e[0], i) for i, e in enumerate(expected, start=1)]
     for g, e in zip(got, expected, strict=True):
         assert g[2] == pytest.approx(e[1], abs=1e-12)
-    assert mini.con.execute("SELECT count(*) FROM subquery_results").fetchone()[0] == 5
+    assert mini.con.execute("SELECT count(*) FROM subquery_results").fetchall()[0][0] == 5
 
 
-def test_subquery_level_needs_a_slot_on_every_row(mini, tmp_path):
+def test_subquery_level_needs_a_slot_on_every_row(mini: Store, tmp_path: Path) -> None:
     f = tmp_path / "r.trec"
     f.write_text("mini_query_0 Q0 mini_tool_0 1 1 t\n")
     with pytest.raises(InputError, match="needs a slot column"):
@@ -193,4 +198,4 @@ def test_subquery_level_needs_a_slot_on_every_row(mini, tmp_path):
     with pytest.raises(InputError, match="empty slot") as exc:
         import_run(mini, csv, run="s", benchmark="toolret", level="subquery")
     assert exc.value.line == 3
-    assert mini.con.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
+    assert mini.con.execute("SELECT count(*) FROM runs").fetchall()[0][0] == 0

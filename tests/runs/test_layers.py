@@ -35,7 +35,7 @@ def _in(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
-def test_runs_never_imports_retrieval():
+def test_runs_never_imports_retrieval() -> None:
     graph = _graph()
     up = {
         m: sorted(t for t in ts if _in(t, "toolex.retrieval"))
@@ -45,7 +45,7 @@ def test_runs_never_imports_retrieval():
     assert not {m: ts for m, ts in up.items() if ts}
 
 
-def test_no_import_circle_in_retrieval_or_runs():
+def test_no_import_circle_in_retrieval_or_runs() -> None:
     graph = _graph()
     inside = {m for m in graph if any(_in(m, p) for p in PACKAGES)}
     # a package __init__ re-exporting its modules is not an arrow back up from those modules

@@ -23,7 +23,7 @@ def _sources() -> list[Path]:
     return sorted(files + list((ROOT / "sql").rglob("*.sql")))
 
 
-def test_only_toolex_runs_writes_the_run_tables():
+def test_only_toolex_runs_writes_the_run_tables() -> None:
     writers = {}
     for path in _sources():
         rel = path.relative_to(ROOT).as_posix()
@@ -33,14 +33,14 @@ def test_only_toolex_runs_writes_the_run_tables():
     assert not writers, f"run tables written outside toolex/runs and sql/runs: {writers}"
 
 
-def test_the_owner_does_write_them():
+def test_the_owner_does_write_them() -> None:
     # the pattern must see the real writers, or the test above proves nothing
     found = {p.relative_to(ROOT).as_posix() for p in _sources() if WRITE.search(p.read_text())}
     assert "sql/runs/31_insert_run_results.sql" in found
     assert "sql/runs/12_delete_run.sql" in found
 
 
-def test_rrf_k_is_defined_once():
+def test_rrf_k_is_defined_once() -> None:
     define = re.compile(r"^\s*RRF_K\s*(?::[^=]+)?=", re.MULTILINE)
     places = [
         p.relative_to(ROOT).as_posix()
@@ -51,7 +51,7 @@ def test_rrf_k_is_defined_once():
     assert places == ["toolex/runs/rrf.py"]
 
 
-def test_no_rrf_constant_is_written_out():
+def test_no_rrf_constant_is_written_out() -> None:
     # "rrf_k": 60 or rrf_k=60 passed to SQL would be a second copy of the constant
     literal = re.compile(r"""rrf_k["']?\s*[:=]\s*60\b""")
     places = [

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +25,9 @@ STAND_INS = (*TABLES, "subquery_results", "expansions", "subqueries", "combinati
 METRICS = ["nDCG@10", "R@10", "Comp@10", "P@5", "RR", "AP@10", "nDCG@3"]
 
 
-def write_files(tmp_path, seed: int, sep: str = " ", end: str = "\n"):
+def write_files(
+    tmp_path: Path, seed: int, sep: str = " ", end: str = "\n"
+) -> tuple[Path, list[Path]]:
     """A qrels file and two run files of ties-heavy random scores, with judged queries the runs
     skip and run queries the qrels lack; ``sep`` between fields, ``end`` after each line."""
     rng = random.Random(seed)
@@ -49,7 +53,7 @@ def write_files(tmp_path, seed: int, sep: str = " ", end: str = "\n"):
 SCORES = ["1", "0.5", "0.25", "2", "1e-3", "+3.5", ".75", "7.", "0", "10E2", "0.1", "3.25"]
 
 
-def table_rows(store: Store) -> dict[str, list[tuple]]:
+def table_rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     out = {}
     for table in TABLES:
         cols = [r[0] for r in store.con.execute(f"DESCRIBE {table}").fetchall()]
@@ -58,12 +62,17 @@ def table_rows(store: Store) -> dict[str, list[tuple]]:
     return out
 
 
-def scored(store: Store, run_ids: list[str]) -> tuple:
+def scored(store: Store, run_ids: list[str]) -> tuple[Any, ...]:
     got = score(store, run_ids, metrics=METRICS, per_query=True)
     return got.rows, got.queries, got.coverage
 
 
-def both(qrels, runs):
+def both(
+    qrels: Path, runs: list[Path]
+) -> tuple[
+    tuple[dict[str, list[tuple[Any, ...]]], tuple[Any, ...], list[str]],
+    tuple[dict[str, list[tuple[Any, ...]]], tuple[Any, ...], list[str]],
+]:
     """(rows, scores, notes) the plain path stores, and the same of the reference path."""
     names = direct._run_names(runs)
     plain = plain_scoring(qrels, runs, names, QRELS_BENCHMARK)
@@ -81,7 +90,9 @@ def both(qrels, runs):
     [(" ", "\n"), ("\t", "\n"), (" \t  ", "\r\n"), ("  ", "\n\n  \t\n")],
     ids=["single-spaced", "tabs", "mixed-crlf", "blank-lines"],
 )
-def test_plain_files_store_the_reference_rows_and_scores(tmp_path, sep, end):
+def test_plain_files_store_the_reference_rows_and_scores(
+    tmp_path: Path, sep: str, end: str
+) -> None:
     qrels, runs = write_files(tmp_path, seed=len(sep) + len(end), sep=sep, end=end)
     fast, slow = both(qrels, runs)
     assert fast[0] == slow[0]  # every row of every table, in the same order
@@ -91,7 +102,7 @@ def test_plain_files_store_the_reference_rows_and_scores(tmp_path, sep, end):
     assert len(fast[0]["qrels"]) > 60 and len(fast[0]["run_results"]) > 500
 
 
-def test_the_stand_ins_are_typed_as_the_schema(tmp_path):
+def test_the_stand_ins_are_typed_as_the_schema(tmp_path: Path) -> None:
     qrels, runs = write_files(tmp_path, seed=1)
     plain = plain_scoring(qrels, runs, ["a", "b"], QRELS_BENCHMARK)
     assert plain is not None
@@ -104,7 +115,7 @@ def test_the_stand_ins_are_typed_as_the_schema(tmp_path):
                 assert [c for c, _ in mine] == list(schema), table
 
 
-def test_scores_parse_as_python_float_does(tmp_path):
+def test_scores_parse_as_python_float_does(tmp_path: Path) -> None:
     """A score of trec_eval's grammar is the same double in DuckDB as float() makes of it."""
     rng = random.Random(7)
     digits = "0123456789"
@@ -160,7 +171,7 @@ NOT_PLAIN: dict[str, tuple[str, str | bytes, str | None]] = {
 
 
 @pytest.mark.parametrize("case", list(NOT_PLAIN))
-def test_files_not_plain_take_the_reference_path(tmp_path, case):
+def test_files_not_plain_take_the_reference_path(tmp_path: Path, case: str) -> None:
     which, text, error = NOT_PLAIN[case]
     files: dict[str, str | bytes] = {
         "qrels": "q1 0 a 1\nq1 0 b 0\nq2 0 c 2\n",
@@ -169,7 +180,10 @@ def test_files_not_plain_take_the_reference_path(tmp_path, case):
     files[which] = text
     qrels, run = tmp_path / "qrels.trec", tmp_path / "run.trec"
     for path, content in ((qrels, files["qrels"]), (run, files["run"])):
-        (path.write_bytes if isinstance(content, bytes) else path.write_text)(content)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content)
     assert plain_scoring(qrels, [run], ["run"], QRELS_BENCHMARK) is None
     if error is not None:
         with pytest.raises(InputError) as caught, direct_scoring([run], qrels_file=qrels):
@@ -194,7 +208,7 @@ def test_files_not_plain_take_the_reference_path(tmp_path, case):
         assert (table_rows(got.store), scored(got.store, got.run_ids), got.notes) == want
 
 
-def test_a_glob_in_a_path_is_read_as_a_name(tmp_path):
+def test_a_glob_in_a_path_is_read_as_a_name(tmp_path: Path) -> None:
     """DuckDB's read_text would expand [ab] as a pattern: such a file goes the reference way."""
     qrels, run = tmp_path / "q[ab].trec", tmp_path / "run.trec"
     qrels.write_text("q1 0 a 1\n")
@@ -206,7 +220,9 @@ def test_a_glob_in_a_path_is_read_as_a_name(tmp_path):
         assert scored(got.store, ["run"])[0][0]["old"] == 1.0
 
 
-def test_a_large_file_takes_the_reference_path(tmp_path, monkeypatch):
+def test_a_large_file_takes_the_reference_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Past MAX_BYTES the reference reader is the cheaper one (toolex.runs.plain)."""
     qrels, runs = write_files(tmp_path, seed=3)
     monkeypatch.setattr(plain, "MAX_BYTES", max(p.stat().st_size for p in runs) - 1)

@@ -21,17 +21,20 @@ import pytest
 from references import ranx_nojit
 
 from toolex.runs.rrf import RRF_K, fuse, fuse_subquery_lists
+from toolex.store import Store
 
 
-def _rank(lst):  # list of (item, score) -> ranked with the trec_eval rule
+def _rank(
+    lst: list[tuple[str, float]],
+) -> list[Any]:  # list of (item, score) -> ranked with the trec_eval rule
     return sorted(lst, key=lambda p: (-p[1], _neg(p[0])))
 
 
-def _neg(s):  # sort key for item_id DESC
+def _neg(s: str) -> list[int]:  # sort key for item_id DESC
     return [-ord(c) for c in s] + [1]
 
 
-def _random_lists(seed):
+def _random_lists(seed: int) -> dict[tuple[str, int], list[tuple[str, float]]]:
     rnd = random.Random(seed)
     lists = {}
     for q in range(12):
@@ -44,7 +47,12 @@ def _random_lists(seed):
     return lists
 
 
-def _insert_subquery_results(store, run_id, lists):
+def _insert_subquery_results(
+    store: Store,
+    run_id: str,
+    lists: dict[tuple[str, int], list[tuple[str, float]]]
+    | dict[tuple[str, int], list[tuple[Any, float]]],
+) -> None:
     for (qid, slot), ranked in lists.items():
         for rank, (item, score) in enumerate(ranked, 1):
             store.con.execute(
@@ -57,7 +65,7 @@ SEEDS = {"subquery": [0, 1, 2], "hybrid": [3, 4]}
 
 
 @pytest.fixture(scope="module")
-def ranx_fused():
+def ranx_fused() -> dict[int, dict[str, dict[str, float]]]:
     """ranx's RRF of every seed's lists ({seed: {query: {item: score}}}), one child for all."""
     asked: list[tuple[int, str]] = []
     requests: list[dict[str, Any]] = []  # ranx's answers, in the order asked
@@ -83,18 +91,20 @@ def ranx_fused():
     return out
 
 
-def _fused(store, run_id):
+def _fused(store: Store, run_id: str) -> list[tuple[Any, Any, Any, Any]]:
     out = fuse_subquery_lists(store, run_id)
     assert set(out.column("slot").to_pylist()) <= {0}
     return [(r["query_id"], r["item_id"], r["score"], r["rank"]) for r in out.to_pylist()]
 
 
-def test_the_constant_is_ranx_default():
+def test_the_constant_is_ranx_default() -> None:
     assert RRF_K == 60
 
 
 @pytest.mark.parametrize("seed", SEEDS["subquery"])
-def test_subquery_rrf_equals_ranx(store, ranx_fused, seed):
+def test_subquery_rrf_equals_ranx(
+    store: Store, ranx_fused: dict[int, dict[str, dict[str, float]]], seed: int
+) -> None:
     lists = _random_lists(seed)
     _insert_subquery_results(store, "r", lists)
     rows = _fused(store, "r")
@@ -114,7 +124,7 @@ def test_subquery_rrf_equals_ranx(store, ranx_fused, seed):
         assert [r[1] for r in got] == [it for it, _ in _rank(list(ours[qid].items()))]
 
 
-def test_subquery_rrf_hand_computed(store):
+def test_subquery_rrf_hand_computed(store: Store) -> None:
     # sub-query 0 ranks x1, x2; sub-query 1 ranks x2, x3.
     # x2: 1/62 + 1/61 = 0.032522; x1: 1/61 = 0.016393; x3: 1/62 = 0.016129
     lists = {("q", 0): [("x1", 0.9), ("x2", 0.8)], ("q", 1): [("x2", 0.7), ("x3", 0.7)]}
@@ -126,13 +136,13 @@ def test_subquery_rrf_hand_computed(store):
     assert math.isclose(got[2][1], 1 / 62)
 
 
-def test_tie_broken_by_item_id_desc(store):
+def test_tie_broken_by_item_id_desc(store: Store) -> None:
     lists = {("q", 0): [("a", 1.0)], ("q", 1): [("b", 1.0)]}  # both 1/61
     _insert_subquery_results(store, "t", lists)
     assert [(g[1], g[3]) for g in _fused(store, "t")] == [("b", 1), ("a", 2)]
 
 
-def test_same_ranks_tie_exactly_whatever_the_list_order(store):
+def test_same_ranks_tie_exactly_whatever_the_list_order(store: Store) -> None:
     # a holds ranks 1, 2, 7 in the three lists and b ranks 7, 1, 2: the same RRF, which floating
     # point gives to the last bit only when the terms are added in one order (here in list order
     # 1/61 + 1/62 + 1/67 != 1/67 + 1/61 + 1/62). Then item_id DESC decides: b first.
@@ -144,12 +154,14 @@ def test_same_ranks_tie_exactly_whatever_the_list_order(store):
     assert (got["b"][3], got["a"][3]) == (1, 2)
 
 
-def _list(ranks, tag):  # {item: rank} -> a ranked list of (item, score), gaps filled
+def _list(
+    ranks: dict[str, int], tag: int
+) -> list[tuple[Any, float]]:  # {item: rank} -> a ranked list of (item, score), gaps filled
     at = {r: it for it, r in ranks.items()}
     return [(at.get(r, f"f{tag}{r}"), 1.0 / r) for r in range(1, max(ranks.values()) + 1)]
 
 
-def test_fusion_keeps_every_item_unless_a_depth_is_given(store):
+def test_fusion_keeps_every_item_unless_a_depth_is_given(store: Store) -> None:
     lists = pa.table(
         {
             "query_id": ["q"] * 4,
@@ -164,7 +176,9 @@ def test_fusion_keeps_every_item_unless_a_depth_is_given(store):
 
 
 @pytest.mark.parametrize("seed", SEEDS["hybrid"])
-def test_hybrid_rrf_equals_ranx(store, ranx_fused, seed):
+def test_hybrid_rrf_equals_ranx(
+    store: Store, ranx_fused: dict[int, dict[str, dict[str, float]]], seed: int
+) -> None:
     lists = _random_lists(seed)
     # reuse the slots as the component retrievers of a hybrid for one slot-0 query text
     rows = []

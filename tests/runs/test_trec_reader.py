@@ -8,6 +8,8 @@ import math
 import random
 import re
 import sys
+from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -19,13 +21,13 @@ from toolex.loaders.readers import read_text
 from toolex.loaders.trec_ids import trec_escape, trec_unescape
 from toolex.runs import trec
 from toolex.runs.formats import RESULT_SCHEMA, read_run
-from toolex.runs.trec import UNICODE_SPACE
+from toolex.runs.trec import UNICODE_SPACE, _Fields
 
 PY_SPACE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
 _SCORE = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
 
 
-def per_line(path) -> pa.Table:
+def per_line(path: str | Path) -> pa.Table:
     """The reader before issue 11, the reference (its error wording is the shipped one)."""
     qids, dids, scores, lines = [], [], [], []
     for lineno, line in enumerate(read_text(path).split("\n"), start=1):
@@ -58,7 +60,9 @@ def per_line(path) -> pa.Table:
     )
 
 
-def outcome(read, path):
+def outcome(
+    read: Callable[[Path], pa.Table], path: Path
+) -> pa.Table | tuple[str, int | None, str | None]:
     """The table ``read`` returns, or its error as (message, line, field)."""
     try:
         return read(path)
@@ -66,7 +70,7 @@ def outcome(read, path):
         return (str(exc), exc.line, exc.field)
 
 
-def same_as_reference(path):
+def same_as_reference(path: Path) -> pa.Table | tuple[str, int | None, str | None]:
     want = outcome(per_line, path)
     got = outcome(lambda p: read_run(p, "trec"), path)
     if isinstance(want, pa.Table) and isinstance(got, pa.Table):
@@ -78,7 +82,19 @@ def same_as_reference(path):
     return got
 
 
-def test_arrow_splits_on_exactly_the_whitespace_python_splits_on():
+def same_table_as_reference(path: Path) -> pa.Table:
+    got = same_as_reference(path)
+    assert not isinstance(got, tuple), got
+    return got
+
+
+def same_error_as_reference(path: Path) -> tuple[str, int | None, str | None]:
+    got = same_as_reference(path)
+    assert isinstance(got, tuple), got
+    return got
+
+
+def test_arrow_splits_on_exactly_the_whitespace_python_splits_on() -> None:
     chars = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF]
     # every string is built and compared in Arrow: 1.1 M lists as Python objects cost seconds
     c = pa.array(chars)
@@ -125,13 +141,13 @@ def _random_file(rng: random.Random, unusual: bool) -> str:
 
 
 @pytest.mark.parametrize("unusual", [False, True], ids=["ascii", "unicode-whitespace"])
-def test_random_files_read_as_the_per_line_reader_read_them(tmp_path, unusual):
+def test_random_files_read_as_the_per_line_reader_read_them(tmp_path: Path, unusual: bool) -> None:
     rng = random.Random(11)
     path = tmp_path / "r.trec"
     rows = 0
     for _ in range(60):
         path.write_text(_random_file(rng, unusual), encoding="utf-8")
-        rows += same_as_reference(path).num_rows
+        rows += same_table_as_reference(path).num_rows
     assert rows > 500
 
 
@@ -153,17 +169,17 @@ BAD = {
 
 
 @pytest.mark.parametrize("bad", list(BAD))
-def test_the_first_bad_line_is_the_error_in_file_order(tmp_path, bad):
+def test_the_first_bad_line_is_the_error_in_file_order(tmp_path: Path, bad: str) -> None:
     path = tmp_path / "r.trec"
     good = "q Q0 d0 1 0.5 t\n\n"
     other = "q Q0 d9 1 0.5 t x y\n" if "score" in bad else "q Q0 d9 1 bad t\n"
     path.write_text(good + BAD[bad] + other, encoding="utf-8")  # line 3 is wrong, then line 4
-    assert same_as_reference(path)[1] == 3
+    assert same_error_as_reference(path)[1] == 3
     path.write_text(good + other + BAD[bad], encoding="utf-8")  # now line 3 is the other one
-    assert same_as_reference(path)[1] == 3
+    assert same_error_as_reference(path)[1] == 3
 
 
-def test_scores_parse_to_the_bit_as_float_does(tmp_path):
+def test_scores_parse_to_the_bit_as_float_does(tmp_path: Path) -> None:
     rng = np.random.default_rng(0)
     x = rng.standard_normal(3000) * 10.0 ** rng.integers(-300, 300, 3000)
     texts = [repr(float(v)) for v in x] + [f"{v:.17e}" for v in x[:500]] + [f"{v:.3f}" for v in x]
@@ -174,18 +190,18 @@ def test_scores_parse_to_the_bit_as_float_does(tmp_path):
 
 
 @pytest.mark.parametrize("space", [chr(c) for c in UNICODE_SPACE], ids=lambda c: hex(ord(c)))
-def test_a_non_ascii_space_anywhere_is_a_separator(tmp_path, space):
+def test_a_non_ascii_space_anywhere_is_a_separator(tmp_path: Path, space: str) -> None:
     """A file of non-ASCII ids goes through Arrow's ASCII kernels unless it holds a space
     they do not know; one such character, last in the file or mid-line, must be seen."""
     path = tmp_path / "r.trec"
     lines = ["caf\u00e9 Q0 d\u00e9j\u00e0 1 0.5 t", "\u4e2d Q0 x 1 0.25 t"]
     path.write_text("\n".join(lines) + "\n" + f"q Q0 a{space}b 1 0.1 t", encoding="utf-8")
-    assert same_as_reference(path)[1] == 3  # seven fields on line 3
+    assert same_error_as_reference(path)[1] == 3  # seven fields on line 3
     path.write_text("\n".join(lines) + f"\nq Q0 d 1 0.1 t{space}", encoding="utf-8")
-    assert same_as_reference(path).num_rows == 3  # a trailing space ends the line
+    assert same_table_as_reference(path).num_rows == 3  # a trailing space ends the line
 
 
-def test_ids_decode_once_per_distinct_id_as_trec_unescape_does(tmp_path):
+def test_ids_decode_once_per_distinct_id_as_trec_unescape_does(tmp_path: Path) -> None:
     ids = ["a b", "a%b", "x%2520y", "nb\u00a0sp", "t\tab", "%41", "100%", "%2", "%C2%A0%20"]
     lines = [f"{trec_escape(i)} Q0 {trec_escape(i)} 1 1 t" for i in ids for _ in range(3)]
     lines += ["a%41 Q0 %ZZ 1 1 t", "%20%20 Q0 %e2%80%83 1 1 t"]  # ours never, others may write
@@ -196,7 +212,7 @@ def test_ids_decode_once_per_distinct_id_as_trec_unescape_does(tmp_path):
     assert got["query_id"].to_pylist()[: 3 * len(ids) : 3] == ids
 
 
-def test_not_utf8_and_missing_files_keep_their_located_errors(tmp_path):
+def test_not_utf8_and_missing_files_keep_their_located_errors(tmp_path: Path) -> None:
     path = tmp_path / "r.trec"
     path.write_bytes(b"q Q0 d 1 1 t\nq Q0 \xff 1 1 t\n")
     with pytest.raises(InputError, match="not UTF-8: byte 0xff at byte offset 18") as exc:
@@ -225,8 +241,10 @@ def _single_spaced_file(rng: random.Random, ending: str) -> str:
 
 
 @pytest.mark.parametrize("ending", ["\n", ""], ids=["newline-at-end", "no-newline-at-end"])
-def test_single_spaced_files_are_read_without_a_split(tmp_path, monkeypatch, ending):
-    def no_split(*args):
+def test_single_spaced_files_are_read_without_a_split(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ending: str
+) -> None:
+    def no_split(*args: object) -> None:
         raise AssertionError("a single-spaced file went to Arrow's split")
 
     monkeypatch.setattr(trec, "_split", no_split)
@@ -259,13 +277,15 @@ NEAR_MISSES = {  # single-spaced but for one thing: each must be split, and read
 
 
 @pytest.mark.parametrize("miss", list(NEAR_MISSES))
-def test_a_file_not_single_spaced_is_split(tmp_path, monkeypatch, miss):
+def test_a_file_not_single_spaced_is_split(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, miss: str
+) -> None:
     calls: list[int] = []
     split = trec._split
 
-    def counted(*a):
+    def counted(text: pa.LargeStringArray, ascii_kernels: bool) -> _Fields:
         calls.append(1)
-        return split(*a)
+        return split(text, ascii_kernels)
 
     monkeypatch.setattr(trec, "_split", counted)
     path = tmp_path / "r.trec"

@@ -4,6 +4,8 @@ lists keep every item a sub-query found, and a taken run name needs --replace.""
 from __future__ import annotations
 
 import random
+from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -13,9 +15,10 @@ from toolex.errors import InputError
 from toolex.retrieval.runs import retrieve_run
 from toolex.runs import import_run, write_run
 from toolex.runs.write import ranked
+from toolex.store import Store
 
 
-def _rows(store, table, run_id):
+def _rows(store: Store, table: str, run_id: str) -> list[tuple[Any, ...]]:
     cols = "query_id, item_id, score, rank"
     if table == "subquery_results":
         cols = "query_id, slot, item_id, score, rank"
@@ -25,7 +28,7 @@ def _rows(store, table, run_id):
 
 
 @pytest.fixture
-def sub_store(store):
+def sub_store(store: Store) -> Store:
     fill(store)
     store.con.execute(
         "INSERT INTO subqueries (benchmark, expansion, query_id, slot, text, reference) VALUES "
@@ -38,7 +41,9 @@ def sub_store(store):
     return store
 
 
-def test_retrieved_and_imported_subquery_runs_are_stored_alike(sub_store, tmp_path):
+def test_retrieved_and_imported_subquery_runs_are_stored_alike(
+    sub_store: Store, tmp_path: Path
+) -> None:
     retrieve_run(sub_store, "b", "bm25", "got", level="subquery", depth=3, scope="benchmark")
     f = tmp_path / "sub.csv"
     sub_store.con.execute(
@@ -50,7 +55,7 @@ def test_retrieved_and_imported_subquery_runs_are_stored_alike(sub_store, tmp_pa
         assert _rows(sub_store, table, "imp") == _rows(sub_store, table, "got"), table
 
 
-def test_fused_list_keeps_every_item_any_subquery_found(sub_store):
+def test_fused_list_keeps_every_item_any_subquery_found(sub_store: Store) -> None:
     retrieve_run(sub_store, "b", "bm25", "sub", level="subquery", depth=3, scope="benchmark")
     found = sub_store.con.execute(
         "SELECT query_id, count(DISTINCT item_id) FROM subquery_results WHERE run_id = 'sub' "
@@ -63,7 +68,7 @@ def test_fused_list_keeps_every_item_any_subquery_found(sub_store):
     assert max(n for _q, n in fused) > 3  # more than one sub-query's k: nothing was cut
 
 
-def test_ranks_are_recomputed_with_the_trec_eval_rule(sub_store):
+def test_ranks_are_recomputed_with_the_trec_eval_rule(sub_store: Store) -> None:
     results = pa.table(
         {
             "query_id": ["qa", "qa", "qa", "qc"],
@@ -81,7 +86,7 @@ def test_ranks_are_recomputed_with_the_trec_eval_rule(sub_store):
     ]
 
 
-def test_a_taken_name_needs_replace(sub_store):
+def test_a_taken_name_needs_replace(sub_store: Store) -> None:
     one = pa.table({"query_id": ["qa"], "item_id": ["w1"], "score": [1.0]})
     write_run(sub_store, "r", benchmark="b", level="query", results=one, params={})
     with pytest.raises(InputError, match="already exists"):
@@ -96,7 +101,7 @@ def test_a_taken_name_needs_replace(sub_store):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_ranked_orders_as_duckdb_orders_the_trec_eval_rule(store, seed):
+def test_ranked_orders_as_duckdb_orders_the_trec_eval_rule(store: Store, seed: int) -> None:
     """toolex.runs.write.ranked (Arrow's sort) against the rule written as DuckDB's window: the
     same rank for every row, on tie-heavy scores with -0.0 and 0.0, ids that share prefixes,
     differ in case or are not ASCII, and groups of one or two columns."""

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from pathlib import Path, PurePath
+from typing import Any, Protocol
 
 import pytest
 import pytest_textual_snapshot
+from textual.app import App
+from textual.pilot import Pilot
 
 from toolex.store import Store
 
@@ -30,6 +33,19 @@ def _normalize_svg(svg: str) -> str:
 
 
 pytest_textual_snapshot.normalize_svg = _normalize_svg
+
+
+class SnapCompare(Protocol):
+    """pytest-textual-snapshot's ``snap_compare``: the plugin annotates the fixture as taking
+    only the app, while the function it returns also takes these keywords."""
+
+    def __call__(
+        self,
+        app: str | PurePath | App[Any],
+        press: Iterable[str] = (),
+        terminal_size: tuple[int, int] = (80, 24),
+        run_before: Callable[[Pilot[Any]], Awaitable[None] | None] | None = None,
+    ) -> bool: ...
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ import itertools
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 
@@ -56,7 +57,7 @@ def jaccard(a: str, b: str) -> float:
     return len(wa & wb) / len(wa | wb) if wa | wb else 0.0
 
 
-def _insert(store: Store, table: str, rows: list[dict]) -> None:
+def _insert(store: Store, table: str, rows: list[dict[str, Any]]) -> None:
     if not rows:
         return
     tbl = pa.Table.from_pylist(rows)
@@ -67,11 +68,11 @@ def _insert(store: Store, table: str, rows: list[dict]) -> None:
     store.con.unregister("_fixture_rows")
 
 
-def build_store(path: Path, data_root: Path, queries=QUERIES) -> Store:
+def build_store(path: Path, data_root: Path, queries: list[tuple[str, int]] = QUERIES) -> Store:
     """Create ``path`` and fill it as the module docstring says. Returns the open store."""
     store = Store.open(path)
-    raw: dict[str, list[dict]] = {}
-    items: dict[str, dict] = {}
+    raw: dict[str, list[dict[str, Any]]] = {}
+    items: dict[str, dict[str, Any]] = {}
     qrows, qrels = [], []
     for group, idx in queries:
         if group not in raw:
@@ -132,12 +133,17 @@ def build_store(path: Path, data_root: Path, queries=QUERIES) -> Store:
     return store
 
 
-def _first_sentence(doc: dict) -> str:
+def _first_sentence(doc: dict[str, Any]) -> str:
     desc = (doc.get("api_description") or doc.get("api_name") or "").strip()
     return re.split(r"(?<=[.!?])\s", desc, maxsplit=1)[0][:160] or doc["api_name"]
 
 
-def _fill_pipeline(store: Store, qrows, qrels, items) -> None:
+def _fill_pipeline(
+    store: Store,
+    qrows: list[dict[str, Any]],
+    qrels: list[dict[str, Any]],
+    items: dict[str, dict[str, Any]],
+) -> None:
     subs, cands, verdicts, combos, combo_items = [], [], [], [], []
     for qpos, q in enumerate(qrows):
         qid = q["query_id"]
@@ -254,7 +260,7 @@ def _fill_pipeline(store: Store, qrows, qrels, items) -> None:
     _insert(store, "combination_items", combo_items)
 
 
-def _fill_run(store: Store, qrows, items) -> None:
+def _fill_run(store: Store, qrows: list[dict[str, Any]], items: dict[str, dict[str, Any]]) -> None:
     for run in ("kw", "swap"):
         store.con.execute(
             "INSERT INTO runs (run_id, benchmark, level, retriever) VALUES (?, ?, 'query', ?)",

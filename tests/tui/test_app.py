@@ -3,6 +3,8 @@ sorting, details, help. Widget state is asserted first; test_snapshots.py compar
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from textual.widgets import Checkbox, DataTable, Select, Static
 from toolex_tui.app import ToolexApp
@@ -12,15 +14,17 @@ from toolex_tui.screens.queries import QueriesScreen
 from toolex_tui.screens.query_detail import QueryDetailScreen
 from toolex_tui.screens.tool_detail import ToolDetailScreen
 
+from toolex.store import Store
+
 SIZE = (80, 24)
 pytestmark = pytest.mark.anyio
 
 
-def keys(table: DataTable) -> list[str]:
+def keys(table: DataTable[Any]) -> list[str]:
     return [str(k.value) for k in table.rows]
 
 
-async def test_navigate_list_query_tool_and_back(ro_store):
+async def test_navigate_list_query_tool_and_back(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         table = app.screen.query_one("#queries", DataTable)
@@ -43,7 +47,7 @@ async def test_navigate_list_query_tool_and_back(ro_store):
         assert isinstance(app.screen, QueriesScreen)
 
 
-async def test_candidate_row_opens_its_tool(ro_store):
+async def test_candidate_row_opens_its_tool(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("down", "down", "enter")  # G1_instruction:1073, after 588 and 608
@@ -54,7 +58,7 @@ async def test_candidate_row_opens_its_tool(ro_store):
         assert app.screen.item_id == "Keyword Analysis::QueryKeywords"
 
 
-async def test_search_as_you_type(ro_store):
+async def test_search_as_you_type(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("slash", *"messi")
@@ -67,7 +71,7 @@ async def test_search_as_you_type(ro_store):
         await pilot.pause()  # the page mounts before the app closes (test_sort_by_key...)
 
 
-async def test_filter_dialog_applies_run_filters(ro_store):
+async def test_filter_dialog_applies_run_filters(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f")
@@ -87,7 +91,7 @@ async def test_filter_dialog_applies_run_filters(ro_store):
         assert len(app.screen.query_one("#queries", DataTable).rows) == 8
 
 
-async def test_sort_by_key_and_by_mouse(ro_store):
+async def test_sort_by_key_and_by_mouse(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
@@ -110,7 +114,7 @@ async def test_sort_by_key_and_by_mouse(ro_store):
         await pilot.pause()
 
 
-async def test_help_screen(ro_store):
+async def test_help_screen(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("question_mark")

@@ -6,9 +6,10 @@ control and bidi characters as escapes."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.cells import cell_len
@@ -25,7 +26,7 @@ NAMES = ["🛒 Get Products", "🛒 Get Product", "商品を取得する", "商�
 
 
 @pytest.mark.parametrize("width", range(3, 17))
-def test_a_clipped_cell_fits_its_cells_and_says_it_was_cut(width):
+def test_a_clipped_cell_fits_its_cells_and_says_it_was_cut(width: int) -> None:
     for name in NAMES:
         shown = clip(name, width)
         assert cell_len(shown) <= width, (name, width, shown)
@@ -37,7 +38,7 @@ def test_a_clipped_cell_fits_its_cells_and_says_it_was_cut(width):
         assert clip(a, width) != clip(b, width) or clip(a, width).endswith("…"), (a, b, width)
 
 
-def test_the_old_character_count_lost_the_last_letter():
+def test_the_old_character_count_lost_the_last_letter() -> None:
     """The name '🛒 Get Products' is 14 characters and 15 cells: at 14 it was returned whole
     (by characters it fit) and the table cut its "s"; now it says so."""
     assert clip("🛒 Get Products", 14) == "🛒 Get Produc…"  # 13 cells and the "…"
@@ -45,19 +46,19 @@ def test_the_old_character_count_lost_the_last_letter():
     assert Column.of("name", ["🛒 Get Products"]).natural == 15
 
 
-def test_unshown_characters_are_escaped_in_cells_and_markup():
+def test_unshown_characters_are_escaped_in_cells_and_markup() -> None:
     assert clip("evil\u202etxt.exe", 30) == "evil\\u202etxt.exe"
     assert clip("a\x1b[2Jb", 30) == "a\\x1b[2Jb"
     assert escaped("[/INST] a\u202eb\nline") == "\\[/INST] a\\u202eb\nline"
 
 
-def _jsonl(path: Path, rows: list[dict]) -> Path:
+def _jsonl(path: Path, rows: Sequence[Mapping[str, object]]) -> Path:
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     return path
 
 
 @pytest.fixture
-def hostile_store(tmp_path) -> Iterator[Store]:
+def hostile_store(tmp_path: Path) -> Iterator[Store]:
     items = [
         {"id": "shop::products", "name": "🛒 Get Products", "text": "[/INST] List products."},
         {"id": "shop::product", "name": "🛒 Get Product", "text": "tool[v2] One [bold] product."},
@@ -85,11 +86,11 @@ def hostile_store(tmp_path) -> Iterator[Store]:
     store.close()
 
 
-def _rows(table: DataTable) -> list[list[str]]:
+def _rows(table: DataTable[Any]) -> list[list[str]]:
     return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
 
 
-async def test_the_tui_shows_hostile_data_as_itself_at_80x24(hostile_store):
+async def test_the_tui_shows_hostile_data_as_itself_at_80x24(hostile_store: Store) -> None:
     app = ToolexApp(hostile_store)
     async with app.run_test(size=(80, 24)) as pilot:
         table = app.screen.query_one("#queries", DataTable)
@@ -109,7 +110,7 @@ async def test_the_tui_shows_hostile_data_as_itself_at_80x24(hostile_store):
         assert "[/INST] find products [/x] \\x1b[31mred\\u202e" in header
 
 
-async def test_the_filter_dialog_shows_hostile_facets_as_themselves(hostile_store):
+async def test_the_filter_dialog_shows_hostile_facets_as_themselves(hostile_store: Store) -> None:
     from textual.widgets import Select, Static
     from toolex_tui.screens.filters import FilterScreen
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from toolex_tui.data import (
     Browser,
+    Page,
     QueryFilter,
     QueryPage,
     StoreLockedError,
@@ -18,6 +21,7 @@ from toolex_tui.data import (
 
 from toolex.cli import cli
 from toolex.errors import NotFoundError
+from toolex.store import Store
 
 HANG_GUARD_S = 600  # a background read that never ends fails the test; no timing is asserted
 ALL = [  # in natural order (sql/browse/00_natural_key.sql): 588 before 1073
@@ -35,11 +39,11 @@ ALL = [  # in natural order (sql/browse/00_natural_key.sql): 588 before 1073
 WITH_EQUIV = ["G1_instruction:1073", "G2_instruction:1643", "G3_instruction:455"]
 
 
-def ids(page):
+def ids(page: Page) -> list[Any]:
     return [r["query_id"] for r in page.rows]
 
 
-def test_list_counts_and_paging(ro_store):
+def test_list_counts_and_paging(ro_store: Store) -> None:
     b = Browser(ro_store)
     assert b.total() == 8
     first = b.page(limit=3)
@@ -49,7 +53,7 @@ def test_list_counts_and_paging(ro_store):
     assert ids(b.page(QueryFilter(task="G3_instruction"), offset=6, limit=3)) == [ALL[7]]
 
 
-def test_filters(ro_store):
+def test_filters(ro_store: Store) -> None:
     b = Browser(ro_store)
     assert ids(b.page(QueryFilter(search="MESSI"))) == ["G1_instruction:588"]
     assert ids(b.page(QueryFilter(search="g2_instruction:"))) == ALL[5:7]
@@ -63,7 +67,7 @@ def test_filters(ro_store):
     assert ids(b.page(QueryFilter(category="G1", min_valid=2))) == ["G1_instruction:1073"]
 
 
-def test_scores_and_sorting(ro_store):
+def test_scores_and_sorting(ro_store: Store) -> None:
     b = Browser(ro_store)
     rows = b.page(QueryFilter(score_run="swap"), sort="gain", descending=True).rows
     # G1_instruction:1073: GT slot 0 demoted to rank 11 -> old R@10 = 1/2; its equivalent at
@@ -77,7 +81,7 @@ def test_scores_and_sorting(ro_store):
         b.page(sort="text; DROP TABLE queries")
 
 
-def test_query_and_tool_detail(ro_store):
+def test_query_and_tool_detail(ro_store: Store) -> None:
     b = Browser(ro_store)
     slots = b.slots("G1_instruction:588")
     assert [s.gt_item for s in slots] == [
@@ -102,7 +106,7 @@ def test_query_and_tool_detail(ro_store):
     ]
 
 
-def test_query_page_in_the_background_reads_what_the_page_reads_in_turn(ro_store):
+def test_query_page_in_the_background_reads_what_the_page_reads_in_turn(ro_store: Store) -> None:
     """The query page reads on two threads, each through its own connection (issue 15); what
     it gets is what the same reads give one after the other, and closing stops the threads."""
     b = Browser(ro_store)
@@ -127,7 +131,7 @@ sys.stdin.read()  # holds the lock until the test kills it, however long the tes
 
 
 @pytest.mark.timeout(300, method="signal")  # its own deadline: it waits on a child
-def test_locked_store_says_what_to_do_and_snapshot_opens(db_copy):
+def test_locked_store_says_what_to_do_and_snapshot_opens(db_copy: Path) -> None:
     writer = subprocess.Popen(
         [sys.executable, "-c", _HOLD, str(db_copy)],
         stdin=subprocess.PIPE,
@@ -155,7 +159,7 @@ def test_locked_store_says_what_to_do_and_snapshot_opens(db_copy):
         writer.wait()
 
 
-def test_list_recall_matches_the_metrics_engine(ro_store):
+def test_list_recall_matches_the_metrics_engine(ro_store: Store) -> None:
     """The list's Recall@10 old/new (SQL in sql/browse/) equals toolex.metrics' recall@10."""
     from toolex.metrics import per_query
 
@@ -170,7 +174,7 @@ def test_list_recall_matches_the_metrics_engine(ro_store):
         assert {r["query_id"]: pytest.approx((r["r_old"], r["r_new"])) for r in rows} == ref
 
 
-def test_tui_command_checks_its_options(fixture_db):
+def test_tui_command_checks_its_options(fixture_db: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(cli, ["tui", "--db", str(fixture_db), "--review", "s"])
     assert result.exit_code == 2 and "--review needs --reviewer" in result.output
@@ -180,7 +184,9 @@ def test_tui_command_checks_its_options(fixture_db):
     assert result.exit_code == 2 and "cannot work on a --snapshot copy" in result.output
 
 
-def test_benchmark_and_expansion_are_checked_and_an_expansion_picks_its_benchmark(rw_store):
+def test_benchmark_and_expansion_are_checked_and_an_expansion_picks_its_benchmark(
+    rw_store: Store,
+) -> None:
     rw_store.con.execute(
         "INSERT INTO benchmarks (benchmark, format, source) VALUES ('small', 'plain', 'x')"
     )

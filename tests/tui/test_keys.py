@@ -4,7 +4,10 @@ apart at 80 columns; nothing prints Python's None; equivalents come in a stable 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 from toolex_tui.app import ToolexApp
 from toolex_tui.data import Browser
@@ -20,13 +23,13 @@ pytestmark = pytest.mark.anyio
 DETAIL_TABLES = ["q-slots", "q-candidates", "q-combos", "q-runs"]
 
 
-def visible(app: ToolexApp, widget) -> bool:
+def visible(app: ToolexApp, widget: Widget) -> bool:
     """The widget's first rows are on the screen (not scrolled away, not below the footer)."""
     region = widget.region
     return region.height > 0 and region.y >= 0 and region.y + min(region.height, 3) <= SIZE[1]
 
 
-async def test_tab_reaches_every_table_of_a_query_and_shows_it(ro_store):
+async def test_tab_reaches_every_table_of_a_query_and_shows_it(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
@@ -45,7 +48,7 @@ async def test_tab_reaches_every_table_of_a_query_and_shows_it(ro_store):
         assert app.screen.focused and app.screen.focused.id == seen[-1]
 
 
-async def test_tab_reaches_the_tables_of_a_tool(ro_store):
+async def test_tab_reaches_the_tables_of_a_tool(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
@@ -64,7 +67,7 @@ async def test_tab_reaches_the_tables_of_a_tool(ro_store):
         assert seen == set(tables)
 
 
-async def test_less_keys_move_the_cursor(ro_store):
+async def test_less_keys_move_the_cursor(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         table = app.screen.query_one("#queries", DataTable)
@@ -83,7 +86,7 @@ async def test_less_keys_move_the_cursor(ro_store):
         assert slots.cursor_row == slots.row_count - 2
 
 
-async def test_slash_help_escape_and_q_from_a_detail_screen(ro_store):
+async def test_slash_help_escape_and_q_from_a_detail_screen(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter", "question_mark")
@@ -103,7 +106,7 @@ async def test_slash_help_escape_and_q_from_a_detail_screen(ro_store):
     assert app.return_code == 0  # q quit from the detail screen
 
 
-def _long_id_store(path) -> Store:
+def _long_id_store(path: Path) -> Store:
     """Ten queries whose ids share a 24-character prefix (as ToolRet's task-prefixed ids do),
     with no task, category or platform: the fields that used to print as None."""
     store = Store.open(path)
@@ -122,7 +125,7 @@ def _long_id_store(path) -> Store:
     return store
 
 
-async def test_long_ids_stay_distinct_and_none_never_shows(tmp_path):
+async def test_long_ids_stay_distinct_and_none_never_shows(tmp_path: Path) -> None:
     store = _long_id_store(tmp_path / "ids.duckdb")
     app = ToolexApp(store)
     async with app.run_test(size=SIZE) as pilot:
@@ -139,7 +142,7 @@ async def test_long_ids_stay_distinct_and_none_never_shows(tmp_path):
     store.close()
 
 
-def test_equivalents_are_listed_best_rank_first(tmp_path):
+def test_equivalents_are_listed_best_rank_first(tmp_path: Path) -> None:
     """A run ranks three accepted equivalents of one slot; the query page lists them by rank,
     the same way every time (it used to follow DuckDB's hash order)."""
     store = Store.open(tmp_path / "eq.duckdb")

@@ -5,6 +5,9 @@ toolex loads and expands it (tests/tui/conftest.py), driven with Pilot."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 from textual.widgets import DataTable, Static
 from textual.widgets._footer import FooterKey
@@ -23,11 +26,11 @@ SIZE = (80, 24)
 pytestmark = pytest.mark.anyio
 
 
-def cells(table: DataTable, column: int) -> list[str]:
+def cells(table: DataTable[Any], column: int) -> list[str]:
     return [str(table.get_row_at(i)[column]) for i in range(table.row_count)]
 
 
-def fits(table: DataTable) -> bool:
+def fits(table: DataTable[Any]) -> bool:
     """No column past the table's right edge (the table would scroll sideways)."""
     return table.virtual_size.width <= table.scrollable_content_region.width
 
@@ -35,7 +38,7 @@ def fits(table: DataTable) -> bool:
 # -- the rules, by hand ---------------------------------------------------------------------
 
 
-def test_fit_serves_fixed_columns_then_the_smallest_need_first():
+def test_fit_serves_fixed_columns_then_the_smallest_need_first() -> None:
     # room 40 - 2 * 4 padding = 32: fixed 4 + 3, flexible ones from 8 and 8, so 9 spare;
     # "tool" needs 4 more (12: half the spare would be 4), "reason" gets the other 5 (13)
     columns = [
@@ -50,11 +53,11 @@ def test_fit_serves_fixed_columns_then_the_smallest_need_first():
     assert fit(200, columns) == [4, 3, 12, 90]
 
 
-def test_fit_when_even_the_minimums_do_not_fit_gives_the_minimums():
+def test_fit_when_even_the_minimums_do_not_fit_gives_the_minimums() -> None:
     assert fit(10, [Column("a", 5), Column("b", 30, minimum=12)]) == [5, 12]
 
 
-def test_an_item_shows_its_name_unless_its_id_says_it():
+def test_an_item_shows_its_name_unless_its_id_says_it() -> None:
     assert item_name("apigen_tool_509", "std_deviation") == "std_deviation"
     assert item_name("OTT details::New Arrivals", "New Arrivals") is None  # StableToolBench
     assert item_name("x", None) is None and item_name("x", "  ") is None
@@ -65,7 +68,7 @@ def test_an_item_shows_its_name_unless_its_id_says_it():
     assert item_label("apigen_tool_509", "std_deviation", 10) == "api…ol_509"
 
 
-def test_ids_sort_naturally_in_every_list(tmp_path):
+def test_ids_sort_naturally_in_every_list(tmp_path: Path) -> None:
     """query_2 before query_10 in the list (ascending and descending), the facets, the runs,
     a tool's queries; a number of any length compares right."""
     store = Store.open(tmp_path / "n.duckdb")
@@ -106,7 +109,9 @@ def test_ids_sort_naturally_in_every_list(tmp_path):
 # -- ToolRet at 80x24 -----------------------------------------------------------------------
 
 
-async def test_the_list_sorts_toolret_ids_naturally_and_its_footer_reads_right(toolret_store):
+async def test_the_list_sorts_toolret_ids_naturally_and_its_footer_reads_right(
+    toolret_store: Store,
+) -> None:
     app = ToolexApp(toolret_store)
     async with app.run_test(size=SIZE):
         table = app.screen.query_one("#queries", DataTable)
@@ -122,7 +127,9 @@ async def test_the_list_sorts_toolret_ids_naturally_and_its_footer_reads_right(t
         assert not any("][" in d or "][" in str(k) for k, d in keys)
 
 
-async def test_a_toolret_query_page_names_its_tools_and_fits_80_columns(toolret_store):
+async def test_a_toolret_query_page_names_its_tools_and_fits_80_columns(
+    toolret_store: Store,
+) -> None:
     names = dict(toolret_store.con.execute("SELECT item_id, name FROM items").fetchall())
     app = ToolexApp(toolret_store)
     async with app.run_test(size=SIZE) as pilot:
@@ -157,7 +164,7 @@ async def test_a_toolret_query_page_names_its_tools_and_fits_80_columns(toolret_
         assert run_line.startswith(f"{TOOLRET_RUNS[1]}: GT ranks by slot ")
 
 
-async def test_a_toolret_tool_page_names_its_tool_and_fits_80_columns(toolret_store):
+async def test_a_toolret_tool_page_names_its_tool_and_fits_80_columns(toolret_store: Store) -> None:
     app = ToolexApp(toolret_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter", "enter")  # apibank_query_0's first ground-truth tool
@@ -169,7 +176,7 @@ async def test_a_toolret_tool_page_names_its_tool_and_fits_80_columns(toolret_st
         assert isinstance(screen, ToolDetailScreen)
         name = toolret_store.con.execute(
             "SELECT name FROM items WHERE item_id = ?", [screen.item_id]
-        ).fetchone()[0]
+        ).fetchall()[0][0]
         header = str(screen.query_one("#t-header", Static).render())
         assert header.startswith(f"{screen.item_id} · {name}\n")
         for table in screen.query(DataTable):

@@ -17,6 +17,8 @@ from toolex_tui.data import Browser, QueryPage
 from toolex_tui.screens.queries import READ_AHEAD_AFTER, QueriesScreen
 from toolex_tui.screens.query_detail import QueryDetailScreen
 
+from toolex.store import Store
+
 SIZE = (80, 24)
 pytestmark = pytest.mark.anyio
 
@@ -25,7 +27,9 @@ def footer_keys(app: ToolexApp) -> list[FooterKey]:
     return list(app.screen.query_one(KeyFooter).query(FooterKey))
 
 
-async def test_the_page_opens_filled_at_its_top_with_the_first_table_focused(ro_store):
+async def test_the_page_opens_filled_at_its_top_with_the_first_table_focused(
+    ro_store: Store,
+) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("down", "down", "enter")  # G1_instruction:1073 (after 588 and 608)
@@ -41,7 +45,7 @@ async def test_the_page_opens_filled_at_its_top_with_the_first_table_focused(ro_
         assert reason.startswith("Keyword Analysis::PopularSitesForQuery")  # the first row's
 
 
-async def test_the_footer_keeps_its_keys_while_focus_moves(ro_store):
+async def test_the_footer_keeps_its_keys_while_focus_moves(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
@@ -54,7 +58,9 @@ async def test_the_footer_keeps_its_keys_while_focus_moves(ro_store):
         assert "Filters" in [k.description for k in footer_keys(app)]
 
 
-async def test_keys_pressed_while_the_page_loads_act_on_the_filled_page(ro_store, monkeypatch):
+async def test_keys_pressed_while_the_page_loads_act_on_the_filled_page(
+    ro_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     later = Browser.query_page_later
 
     def slow(self: Browser, query_id: str) -> Future[QueryPage]:
@@ -74,7 +80,7 @@ async def test_keys_pressed_while_the_page_loads_act_on_the_filled_page(ro_store
         assert screen.focused is screen.query_one("#q-candidates", DataTable)
 
 
-async def test_the_row_the_cursor_rests_on_is_read_ahead_and_opens_with_it(ro_store):
+async def test_the_row_the_cursor_rests_on_is_read_ahead_and_opens_with_it(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("down")  # G1_instruction:608 (ids sort naturally: 588, 608, 1073)

@@ -3,6 +3,9 @@ retrieval, not by the hand-made fixture: what the screens show must be what the 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 from textual.widgets import DataTable, Input
@@ -20,7 +23,7 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture(scope="module")
-def real_db(shared_data, tmp_path_factory):
+def real_db(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("real") / "g3.duckdb"
     with Store.open(path) as store:
         load_stabletoolbench(store, shared_data / "stabletoolbench", groups=["G3_instruction"])
@@ -46,13 +49,13 @@ def real_db(shared_data, tmp_path_factory):
 
 
 @pytest.fixture
-def real_store(real_db):
+def real_store(real_db: Path) -> Iterator[Store]:
     store = Store.open(real_db, read_only=True)
     yield store
     store.close()
 
 
-async def test_detail_shows_what_the_pipeline_stored(real_store):
+async def test_detail_shows_what_the_pipeline_stored(real_store: Store) -> None:
     b = Browser(real_store)
     page = b.page(sort="n_valid", descending=True, limit=1)
     qid = page.rows[0]["query_id"]
@@ -60,7 +63,7 @@ async def test_detail_shows_what_the_pipeline_stored(real_store):
         "SELECT (SELECT count(*) FROM combinations WHERE query_id = $q),"
         " (SELECT count(*) FROM candidates WHERE query_id = $q)",
         {"q": qid},
-    ).fetchone()
+    ).fetchall()[0]
     app = ToolexApp(real_store)
     async with app.run_test(size=(80, 24)) as pilot:
         app.screen.query_one("#search", Input).value = qid  # as if typed: one Input.Changed
@@ -75,7 +78,7 @@ async def test_detail_shows_what_the_pipeline_stored(real_store):
         assert [str(k.value) for k in runs.rows] == ["bm25"]
 
 
-def test_list_counts_match_the_store(real_store):
+def test_list_counts_match_the_store(real_store: Store) -> None:
     b = Browser(real_store)
     assert b.total() == 61  # G3_instruction's solvable queries (shared data README)
     n_valid = dict(

@@ -11,12 +11,15 @@ from toolex_tui.app import ToolexApp
 from toolex_tui.screens.review import ReviewScreen
 
 from toolex.review import draw_sample
+from toolex.store import Store
 
 pytestmark = pytest.mark.anyio
 
 
 @pytest.mark.parametrize("show", [True, False])
-async def test_the_rationale_follows_the_checklist_when_the_sample_shows_it(store, show):
+async def test_the_rationale_follows_the_checklist_when_the_sample_shows_it(
+    store: Store, show: bool
+) -> None:
     build(store)
     draw_sample(store, "s", benchmark="toolret", size=3, seed=1, show_rationale=show)
     app = ToolexApp(store, review={"sample_id": "s", "role": "reviewer1", "reviewer": "ann"})

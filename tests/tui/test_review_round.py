@@ -10,6 +10,7 @@ from toolex_tui.components.docpair import DocPane
 from toolex_tui.screens.review import ReviewScreen
 
 from toolex.review import draw_sample, review_stats
+from toolex.store import Store
 
 pytestmark = pytest.mark.anyio
 SIZE = (80, 24)
@@ -28,7 +29,13 @@ REVIEWER2 = {
 ADJUDICATOR = {"G2_instruction:1643": ["i", "3", "e", *"bob is right", "enter"]}
 
 
-async def label_all(store, role, reviewer, plan, seen_others=None):
+async def label_all(
+    store: Store,
+    role: str,
+    reviewer: str,
+    plan: dict[str, list[str]],
+    seen_others: dict[str, str] | None = None,
+) -> None:
     app = ToolexApp(store, review={"sample_id": "audit", "role": role, "reviewer": reviewer})
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
@@ -68,7 +75,7 @@ async def label_all(store, role, reviewer, plan, seen_others=None):
         )
 
 
-async def test_two_reviewers_and_adjudication(rw_store):
+async def test_two_reviewers_and_adjudication(rw_store: Store) -> None:
     draw_sample(rw_store, "audit", benchmark="stabletoolbench", size=3, seed=7)
     await label_all(rw_store, "reviewer1", "ann", REVIEWER1)
     await label_all(rw_store, "reviewer2", "bob", REVIEWER2)
@@ -98,10 +105,10 @@ async def test_two_reviewers_and_adjudication(rw_store):
     }
 
 
-async def test_save_without_label_warns_and_writes_nothing(rw_store):
+async def test_save_without_label_warns_and_writes_nothing(rw_store: Store) -> None:
     draw_sample(rw_store, "audit", benchmark="stabletoolbench", size=3, seed=7)
     app = ToolexApp(rw_store, review={"sample_id": "audit", "role": "reviewer1", "reviewer": "ann"})
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, ReviewScreen) and app.screen.index == 0
-    assert rw_store.con.execute("SELECT count(*) FROM review_labels").fetchone()[0] == 0
+    assert rw_store.con.execute("SELECT count(*) FROM review_labels").fetchall()[0][0] == 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from toolex_tui.app import ToolexApp
@@ -24,7 +25,7 @@ COMBINATION = ("benchmark", "expansion", "query_id", "combo_id")
 POLLS = 120  # reads of the store at most, each after the TUI drew something or a silent second
 
 
-def _draw(db: Path) -> list[tuple]:
+def _draw(db: Path) -> list[tuple[Any, ...]]:
     """A 3-item combination sample ``audit``; its items' keys in the order reviewers see."""
     with Store.open(db) as store:
         draw_sample(store, "audit", benchmark="stabletoolbench", size=3, seed=7)
@@ -32,7 +33,7 @@ def _draw(db: Path) -> list[tuple]:
     return [tuple(r[k] for k in COMBINATION) for r in rows]
 
 
-def _labels(db: Path, table: str = "review_labels") -> dict[tuple, tuple]:
+def _labels(db: Path, table: str = "review_labels") -> dict[tuple[Any, ...], tuple[Any, ...]]:
     """(item key, role) -> (label, bucket, note), read from the file by a new connection."""
     with Store.open(db, read_only=True) as store:
         if table == "review_labels":
@@ -49,7 +50,9 @@ def _labels(db: Path, table: str = "review_labels") -> dict[tuple, tuple]:
     return {(tuple(r[:-4]), r[-4]): tuple(r[-3:]) for r in rows}
 
 
-async def _session(db: Path, role: str, reviewer: str, keys: list[str], sample: str = "audit"):
+async def _session(
+    db: Path, role: str, reviewer: str, keys: list[str], sample: str = "audit"
+) -> tuple[bool, list[str]]:
     """Open the review in the real app on the store file, press ``keys``; the app and what it
     said (its notifications). The app is left as the keys left it: quit, or still running
     when the session ends (the window closed under it)."""
@@ -74,7 +77,9 @@ async def _session(db: Path, role: str, reviewer: str, keys: list[str], sample: 
 
 
 @pytest.mark.parametrize("quit_key", ["ctrl+q", "q", None], ids=["ctrl+q", "q", "closed"])
-async def test_the_issues_keys_store_both_labels_however_the_tui_ends(db_copy, quit_key):
+async def test_the_issues_keys_store_both_labels_however_the_tui_ends(
+    db_copy: Path, quit_key: str | None
+) -> None:
     """`i`, `2`, `n`, `v`, then ctrl+q (the issue's session, which stored nothing), q, or no
     key at all: both labels are in the file."""
     items = _draw(db_copy)
@@ -87,7 +92,7 @@ async def test_the_issues_keys_store_both_labels_however_the_tui_ends(db_copy, q
     }
 
 
-async def test_a_changed_label_and_a_typed_note_are_stored_as_given(db_copy):
+async def test_a_changed_label_and_a_typed_note_are_stored_as_given(db_copy: Path) -> None:
     """The last label given wins; a note is stored as it is typed (no enter, no ctrl+s)."""
     items = _draw(db_copy)
     keys = ["v", "i", "3", "e", *"too narrow", "ctrl+q"]
@@ -98,7 +103,7 @@ async def test_a_changed_label_and_a_typed_note_are_stored_as_given(db_copy):
     }
 
 
-async def test_what_cannot_be_stored_yet_is_never_dropped_silently(db_copy):
+async def test_what_cannot_be_stored_yet_is_never_dropped_silently(db_copy: Path) -> None:
     """`i` without a bucket is not a label yet: moving on or quitting warns and stays; the
     same key again leaves it (nothing stored). A note typed before a label is stored with the
     label given next."""
@@ -117,7 +122,7 @@ async def test_what_cannot_be_stored_yet_is_never_dropped_silently(db_copy):
     assert _labels(db_copy) == {(items[0], "reviewer1"): ("valid", None, "odd")}
 
 
-async def test_ctrl_s_still_moves_on_and_stores_nothing_twice(db_copy):
+async def test_ctrl_s_still_moves_on_and_stores_nothing_twice(db_copy: Path) -> None:
     items = _draw(db_copy)
     running, said = await _session(db_copy, "reviewer1", "ann", ["ctrl+s", "v", "ctrl+s", "v"])
     assert running and said == ["choose a label first: v valid, i invalid"]
@@ -128,7 +133,7 @@ async def test_ctrl_s_still_moves_on_and_stores_nothing_twice(db_copy):
 
 
 @pytest.mark.slow
-async def test_verdict_labels_are_stored_and_published_as_given(db_copy):
+async def test_verdict_labels_are_stored_and_published_as_given(db_copy: Path) -> None:
     """At the verdict level the final label (both reviewers agree) reaches ``labels`` in the
     same transaction as the second reviewer's label: no ctrl+s, quit by ctrl+q."""
     with Store.open(db_copy) as store:
@@ -166,7 +171,7 @@ def _stored_rows(db: Path, into: Path) -> int:
 
 
 @pytest.mark.slow
-def test_labels_survive_a_kill_9_of_the_tui(db_copy, tmp_path):
+def test_labels_survive_a_kill_9_of_the_tui(db_copy: Path, tmp_path: Path) -> None:
     """The installed `toolex tui --review` on a terminal: i 2 n v, then SIGKILL (no quit, no
     save, no chance to flush anything) once the store holds the second label."""
     items = _draw(db_copy)

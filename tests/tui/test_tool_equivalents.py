@@ -8,10 +8,12 @@ from toolex_tui.app import ToolexApp
 from toolex_tui.data import Browser
 from toolex_tui.screens.tool_detail import ToolDetailScreen
 
+from toolex.store import Store
+
 TOOL = "Keyword Analysis::QueryKeywords"  # accepted in place of G1_instruction:1073 slot 0's GT
 
 
-def test_equivalents_both_ways(ro_store):
+def test_equivalents_both_ways(ro_store: Store) -> None:
     b = Browser(ro_store)
     rows = b.tool_equivalents(TOOL)
     replaces = [r for r in rows if r.relation == "replaces"]
@@ -23,7 +25,7 @@ def test_equivalents_both_ways(ro_store):
 
 
 @pytest.mark.anyio
-async def test_the_tool_screen_lists_them(ro_store):
+async def test_the_tool_screen_lists_them(ro_store: Store) -> None:
     app = ToolexApp(ro_store)
     async with app.run_test(size=(100, 40)) as pilot:
         app.push_screen(ToolDetailScreen(app.browser, TOOL))

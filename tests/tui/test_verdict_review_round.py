@@ -5,15 +5,18 @@ retriever anywhere; the statistics and the published labels afterwards."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from textual.content import Content
+from textual.screen import Screen
 from textual.widgets import Static
 from toolex_tui.app import ToolexApp
 from toolex_tui.components.docpair import DocPane
 from toolex_tui.screens.review import ReviewScreen
 
 from toolex.review import draw_verdict_sample, verdict_stats
+from toolex.store import Store
 
 pytestmark = pytest.mark.anyio
 SIZES = [(120, 40), (80, 24)]
@@ -32,7 +35,7 @@ JUDGE_WORDS = (
 )
 
 
-def draw(store):
+def draw(store: Store) -> dict[tuple[Any, ...], tuple[Any, Any]]:
     # give the judge confidences, so that an uncertainty order (and a leak of them) is possible
     store.con.execute("UPDATE verdicts SET confidence = CASE WHEN accepted THEN 0.83 ELSE 0.17 END")
     draw_verdict_sample(
@@ -45,7 +48,9 @@ def draw(store):
     return {r[:3]: (r[3], r[4]) for r in rows}
 
 
-def plan_keys(sample):
+def plan_keys(
+    sample: dict[tuple[Any, ...], tuple[Any, Any]],
+) -> tuple[dict[Any, list[str]], dict[Any, Any], dict[Any, list[Any]]]:
     """Keys per item, by the judge's part (known to the test, never shown): reviewer1 says yes to
     the accepted, no (1 different operation) to the rest; reviewer2 disagrees on the first
     accepted (no, 2 different entity) and the first unjudged (yes); the adjudicator says yes."""
@@ -58,18 +63,27 @@ def plan_keys(sample):
     return r1, r2, adj
 
 
-def screen_text(screen) -> str:
+def screen_text(screen: Screen[object]) -> str:
     return "\n".join(str(w.render()) for w in screen.query(Static))
 
 
-def _docs(store, item_id):
+def _docs(store: Store, item_id: str) -> dict[str, Any]:
     doc = store.con.execute(
         "SELECT doc FROM items WHERE item_id = ? AND benchmark = 'stabletoolbench'", [item_id]
-    ).fetchone()[0]
-    return json.loads(doc)
+    ).fetchall()[0][0]
+    parsed: dict[str, Any] = json.loads(doc)
+    return parsed
 
 
-async def label_all(store, sample, role, reviewer, plan, size, others=None):
+async def label_all(
+    store: Store,
+    sample: dict[tuple[Any, ...], tuple[Any, Any]],
+    role: str,
+    reviewer: str,
+    plan: dict[tuple[str, int, str], list[str]],
+    size: tuple[int, int],
+    others: dict[tuple[str, int, str], str] | None = None,
+) -> None:
     app = ToolexApp(store, review={"sample_id": "vaudit", "role": role, "reviewer": reviewer})
     async with app.run_test(size=size) as pilot:
         screen = app.screen
@@ -117,7 +131,7 @@ async def label_all(store, sample, role, reviewer, plan, size, others=None):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=["120x40", "80x24"])
-async def test_verdict_round(rw_store, size):
+async def test_verdict_round(rw_store: Store, size: tuple[int, int]) -> None:
     sample = draw(rw_store)
     assert (
         sorted(p for _, p in sample.values())
@@ -145,7 +159,7 @@ async def test_verdict_round(rw_store, size):
     assert (first_acc[2], "yes", "cat", "same entity") in labels
 
 
-async def test_adjudicator_sees_no_score_and_no_judge(rw_store):
+async def test_adjudicator_sees_no_score_and_no_judge(rw_store: Store) -> None:
     sample = draw(rw_store)
     r1, r2, _ = plan_keys(sample)
     await label_all(rw_store, sample, "reviewer1", "ann", r1, (80, 24))
