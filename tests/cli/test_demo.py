@@ -126,7 +126,9 @@ def test_demo_output_fits_an_80_column_terminal(
 GOLDEN = Path(__file__).parent / "golden" / "demo.csv"
 
 
-def test_demo_prints_what_it_printed_before_it_was_made_faster(demo_db):
+def test_demo_prints_what_it_printed_before_it_was_made_faster(
+    demo_db: tuple[Store, dict[str, Any], Path],
+) -> None:
     """Issue 34: the demo does less work, never other work. Its whole CSV output (every column
     of the annotation table and the scores, floats to 12 digits) is pinned as it was printed
     before (main 6f13067): a change of the expansion's rules or the retrievers updates the

@@ -222,7 +222,7 @@ def test_the_trust_lines_never_load_the_verifiers_rules() -> None:
     assert out.stdout.strip() == ""
 
 
-def test_the_offline_pipeline_loads_no_http_client():
+def test_the_offline_pipeline_loads_no_http_client() -> None:
     """`toolex demo` and `expand --judge heuristic` call no model: the verifier's confidence reads
     the chat Reply record, which no longer brings the provider modules and httpx2/httpcore2
     (0.1 CPU-s) with it; a client made later still finds them."""

@@ -130,7 +130,9 @@ def test_bulk_evidence_equals_per_pair(
         assert [b == o for b, o in zip(bulk, one, strict=True)] == [True] * len(tasks)
 
 
-def test_strict_measurements_equal_per_pair(sample_pairs, toolret_pairs) -> None:
+def test_strict_measurements_equal_per_pair(
+    sample_pairs: tuple[Store, list[VerifyTask]], toolret_pairs: tuple[Store, list[VerifyTask]]
+) -> None:
     """The four measurements a strict verdict reads (``score_many``, which embeds only the
     texts they compare) equal ``read``'s, on every pair that passes every point."""
     for (store, tasks), benchmark in ((sample_pairs, "sample"), (toolret_pairs, "toolret")):

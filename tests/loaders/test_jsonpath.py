@@ -81,7 +81,10 @@ def test_locate_gives_each_nested_record_its_position_and_enclosing_records() ->
                      {"tool_name": "B", "apis": [{"n": 3}]}]}  # fmt: skip
     found = locate(parse_path("tools[*].apis"), top)
     names = [[a.get("tool_name") for a in chain if isinstance(a, dict)] for _, _, chain in found]
-    assert [(rec["n"], at, n) for (rec, at, _), n in zip(found, names, strict=True)] == [
+    records = [rec for rec, _, _ in found if isinstance(rec, dict)]
+    assert [
+        (rec["n"], at, n) for rec, (_, at, _), n in zip(records, found, names, strict=True)
+    ] == [
         (1, "tools[0].apis[0]", [None, "A"]),
         (2, "tools[0].apis[1]", [None, "A"]),
         (3, "tools[1].apis[0]", [None, "B"]),
@@ -89,5 +92,6 @@ def test_locate_gives_each_nested_record_its_position_and_enclosing_records() ->
     assert locate(parse_path("tools[*].apis[*]"), top)[2][1] == "tools[1].apis[0]"
     nodes = locate(parse_path("nodes"), {"nodes": [{"id": "x"}]})
     assert nodes == [({"id": "x"}, "nodes[0]", ({"nodes": [{"id": "x"}]},))]
-    assert locate(parse_path("function"), TOOL)[0][0]["name"] == "current"
+    function = locate(parse_path("function"), TOOL)[0][0]
+    assert isinstance(function, dict) and function["name"] == "current"
     assert locate(parse_path("absent"), TOOL) == []
