@@ -24,11 +24,21 @@ def toolex(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*TOOLEX, *args], capture_output=True, text=True, timeout=300)
 
 
+def in_process(*args: str):
+    """``toolex ARGS...`` in this process, for the set-up and the re-runs that check the store,
+    not the process: a process pays a second of imports."""
+    from click.testing import CliRunner
+
+    from toolex.cli import cli
+
+    return CliRunner().invoke(cli, list(args))
+
+
 @pytest.fixture(scope="module")
 def sample_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("proc") / "sample.duckdb"
-    done = toolex("load", "stabletoolbench", SAMPLE, "--name", "s", "--db", str(db))
-    assert done.returncode == 0, done.stderr
+    done = in_process("load", "stabletoolbench", SAMPLE, "--name", "s", "--db", str(db))
+    assert done.exit_code == 0, done.output
     return db
 
 
@@ -59,8 +69,8 @@ def test_ctrl_c_during_expand_stops_cleanly_and_loses_nothing(
     way): exit 130, one line that says how to resume, no traceback; re-running then ends
     exactly where an uninterrupted expansion ends."""
     reference = copy(sample_db, tmp_path / "ref.duckdb")
-    done = toolex("expand", "--benchmark", "s", "--db", str(reference), "-q")
-    assert done.returncode == 0, done.stderr
+    done = in_process("expand", "--benchmark", "s", "--db", str(reference), "-q")
+    assert done.exit_code == 0, done.output
     expected = counts(reference)
     interrupted = 0
     for after in ("decompose", "candidates"):
@@ -86,8 +96,8 @@ def test_ctrl_c_during_expand_stops_cleanly_and_loses_nothing(
         assert proc.returncode == 130, err
         interrupted += 1
         assert "interrupted; re-run to resume" in err and "Traceback" not in err
-        resumed = toolex("expand", "--benchmark", "s", "--db", str(db), "-q")
-        assert resumed.returncode == 0, resumed.stderr
+        resumed = in_process("expand", "--benchmark", "s", "--db", str(db), "-q")
+        assert resumed.exit_code == 0, resumed.output
         assert counts(db) == expected
     assert interrupted, "no SIGINT landed before the expansion finished: nothing was checked"
 

@@ -5,7 +5,9 @@ A chain keeps the Tour's order, repeats the loads it needs (a load takes a secon
 expansions and retrievals are the minutes), and every Tour command belongs to at least one chain
 (tests/test_tour.py checks both). pytest-xdist hands out whole files (--dist loadfile), so each
 chain is its own test file: the Tour in one test took 169 s of one worker while the others
-idled at the end of the suite.
+idled at the end of the suite. The ToolRet commands that name a remote model (the retrieval over
+the embedding endpoint, a third of the ToolRet chain's CPU, and the LLM expansion's dry run) are a
+chain of their own: nothing else reads what they make.
 
 Commands run from a folder beside a copy of ../shared/data (so the Tour's relative paths hold).
 Nothing is made for the user: the run file `my_model.trec`, the config `toolex.toml`, the labels
@@ -33,7 +35,7 @@ EMBED_URL = "http://127.0.0.1:8000"  # the embedding server the Tour's commands 
 # One command's deadline: a bound on a hang, not a measurement (the slowest takes a minute).
 COMMAND_TIMEOUT = 900
 
-CHAINS = ("toolret", "toolink", "stabletoolbench")
+CHAINS = ("toolret", "toolret-models", "toolink", "stabletoolbench")
 
 
 def tour() -> list[str]:
@@ -64,12 +66,14 @@ def chains_of(command: str) -> set[str]:
     if command.startswith("toolex load toolret"):
         return set(CHAINS)  # the shipped judge labels need toolret beside StableToolBench
     if command.startswith("cat > toolex.toml"):
-        return {"toolret", "stabletoolbench"}  # the two --dry-run commands read it
+        return {"toolret-models", "stabletoolbench"}  # the two --dry-run commands read it
     stabletoolbench = ("stabletoolbench", "my_labels.csv", "ann-2024", "judges eval", "--show")
     if any(word in command for word in stabletoolbench) or "FROM combinations" in command:
         return {"stabletoolbench"}
     if any(word in command for word in ("--task toolink", "elsewhere", "toolex ledger")):
         return {"toolink"}
+    if EMBED_URL in command or "--expansion llm" in command:
+        return {"toolret-models"}
     return {"toolret"}
 
 

@@ -1,18 +1,17 @@
-"""The Tour's ToolRet chain: load, the four retrievals, a run exported and imported, the
-heuristic expansion, the LLM dry run, eval (all four forms), check, report, info."""
+"""The Tour's ToolRet chain: load, three retrievals, a run exported and imported, the heuristic
+expansion, eval (all four forms), check, report, info. The retrieval over an embedding endpoint
+and the LLM dry run are test_toolret_models.py's."""
 
 from __future__ import annotations
 
 import pytest
 
-from tour.commands import run_chain, scripted_server
+from tour.commands import run_chain
 
 pytestmark = [pytest.mark.slow, pytest.mark.shared_data]
 
 
 def test_the_toolret_chain_runs_as_written(shared_data, tmp_path):
-    with scripted_server() as server:
-        work = run_chain("toolret", shared_data, tmp_path, server.url)
-    assert server.count("embeddings") > 0  # the endpoint retriever ran over HTTP
+    work = run_chain("toolret", shared_data, tmp_path, None)
     assert (work / "report" / "report.md").is_file()
     assert (work / "bm25.run").is_file() and (work / "my_model.trec").is_file()
