@@ -12,6 +12,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from click.testing import CliRunner, Result
 from processes import Lines, sigint_default, wait
 
 from toolex.resources import data_path
@@ -24,11 +25,9 @@ def toolex(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*TOOLEX, *args], capture_output=True, text=True, timeout=300)
 
 
-def in_process(*args: str):
+def in_process(*args: str) -> Result:
     """``toolex ARGS...`` in this process, for the set-up and the re-runs that check the store,
     not the process: a process pays a second of imports."""
-    from click.testing import CliRunner
-
     from toolex.cli import cli
 
     return CliRunner().invoke(cli, list(args))
