@@ -14,7 +14,7 @@ def test_every_typed_read_matches_its_sql_file() -> None:
     with Store.memory() as store:
         assert queries.stored_label_rows(store, None, None) == []
         assert queries.label_summary(store) == []
-        assert queries.ground_truth(store, "b", ["q"]) == []
+        assert queries.references(store, "b", ["q"]) == []
         with store.registered("new_labels", _arrow([])):
             assert queries.source_counts(store) == []
             assert queries.label_problems(store) == []

@@ -20,7 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -161,52 +161,64 @@ def score_many(reader: EvidenceReader, tasks: Sequence[VerifyTask]) -> list[Scor
     vec = reader._vec
     weight = reader._idf.get
     default = reader._default_idf
-    docs: dict[tuple[str, str], tuple[np.ndarray, np.ndarray, frozenset[str], frozenset[str],
-                                       frozenset[int], frozenset[str]]] = {}  # fmt: skip
+    docs: dict[tuple[str, str], _Compared] = {}
     steps: dict[str, set[str]] = {}
     out = []
     for task in tasks:
-        pair = []
-        for tool in (task.candidate, task.reference):
-            key = (tool.item_id, tool.text)
-            got = docs.get(key)
-            if got is None:
-                doc_words, about_words = ev._doc_words(tool), ev._about_words(tool)
-                got = docs[key] = (
-                    vec[ev.about_text(tool)],
-                    vec[tool.text[:2000]],
-                    doc_words,
-                    doc_words | about_words,
-                    ev._doc_synonyms(tool),
-                    scope.objects(tool),
-                )
-            pair.append(got)
-        c, r = pair
+        c, r = (_compared(docs, tool, vec) for tool in (task.candidate, task.reference))
         words = steps.get(task.subquery)
         if words is None:
             words = steps[task.subquery] = set(df.content_tokens(task.subquery))
-        wanted = words & r[3]
+        wanted = words & r.keyed
         if wanted:
-            have, have_syn = c[2], c[4]
-            found = [w for w in wanted if w in have or SYNONYM_OF.get(w, -1) in have_syn]
+            found = [w for w in wanted if w in c.doc_words or SYNONYM_OF.get(w, -1) in c.doc_syn]
             cover = sum(map(weight, found, repeat(default))) / sum(
                 map(weight, wanted, repeat(default))
             )
         else:
             cover = 1.0
-        about_sim = _dot(c[0], r[0])
-        objects_c, objects_r = c[5], r[5]
+        about_sim = _dot(c.about, r.about)
         out.append(
             Scored(
                 about_sim=about_sim,
-                doc_sim=_dot(c[1], r[1]),
-                object_match=ev._jaccard(objects_c, objects_r)
-                if objects_c and objects_r
+                doc_sim=_dot(c.text, r.text),
+                object_match=ev._jaccard(c.objects, r.objects)
+                if c.objects and r.objects
                 else about_sim,
                 cover=cover,
             )
         )
     return out
+
+
+class _Compared(NamedTuple):
+    """What ``score_many`` compares of one document (the fields of ``_Doc`` it reads), read once
+    per (item, text)."""
+
+    about: np.ndarray
+    text: np.ndarray
+    doc_words: frozenset[str]
+    keyed: frozenset[str]
+    doc_syn: frozenset[int]
+    objects: frozenset[str]
+
+
+def _compared(
+    docs: dict[tuple[str, str], _Compared], tool: ToolDoc, vec: dict[str, np.ndarray]
+) -> _Compared:
+    key = (tool.item_id, tool.text)
+    got = docs.get(key)
+    if got is None:
+        doc_words, about_words = ev._doc_words(tool), ev._about_words(tool)
+        got = docs[key] = _Compared(
+            vec[ev.about_text(tool)],
+            vec[tool.text[:2000]],
+            doc_words,
+            doc_words | about_words,
+            ev._doc_synonyms(tool),
+            scope.objects(tool),
+        )
+    return got
 
 
 def _dot(a: np.ndarray, b: np.ndarray) -> float:

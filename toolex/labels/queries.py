@@ -98,8 +98,8 @@ class LabelTaskRow(NamedTuple):
     c_text: str | None
 
 
-class GroundTruthTool(NamedTuple):
-    """A ground-truth tool of a query, with the query and the tool's documentation."""
+class ReferenceTool(NamedTuple):
+    """A reference (a ground-truth tool) of a query, with the query and the tool's documentation."""
 
     query_id: str
     query: str
@@ -139,7 +139,7 @@ def label_task_rows(store: Store, expansion: str) -> list[LabelTaskRow]:
     return store.typed("labels/40_label_tasks.sql", LabelTaskRow, {"expansion": expansion})
 
 
-def ground_truth(store: Store, benchmark: str, query_ids: list[str]) -> list[GroundTruthTool]:
-    """The ground-truth tools of ``query_ids``, by query and slot."""
+def references(store: Store, benchmark: str, query_ids: list[str]) -> list[ReferenceTool]:
+    """The references (ground-truth tools) of ``query_ids``, by query and slot."""
     params = {"benchmark": benchmark, "query_ids": query_ids}
-    return store.typed("labels/41_ground_truth.sql", GroundTruthTool, params)
+    return store.typed("labels/41_references.sql", ReferenceTool, params)

@@ -30,7 +30,7 @@ from typing import Any
 import pyarrow as pa
 
 from toolex.judges.base import DecomposeTask, Judge, SubQuery, ToolDoc, VerifyTask, tool_doc
-from toolex.labels.queries import LabelTaskRow, ground_truth, label_task_rows
+from toolex.labels.queries import LabelTaskRow, label_task_rows, references
 from toolex.labels.records import Label
 from toolex.labels.spread import spread
 from toolex.progress import progress
@@ -230,7 +230,7 @@ def _decompose(
 ) -> tuple[dict[tuple[str, str], str], dict[str, str], list[DecomposeTask]]:
     """Sub-query per (query, reference) from the decompose judge, nothing written; failures per
     query; and, when not ``call``, the tasks left unasked with stand-in sub-queries."""
-    rows = ground_truth(store, benchmark, query_ids)
+    rows = references(store, benchmark, query_ids)
     tasks = []
     for query_id, group in groupby(rows, key=lambda r: r.query_id):
         members = list(group)

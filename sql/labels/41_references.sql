@@ -1,4 +1,4 @@
--- 41_ground_truth: the original combination of some queries, slot by slot, with the query and
+-- 41_references: the original combination of some queries, slot by slot, with the query and
 -- each tool's documentation: what a decomposer needs for labels no expansion has a sub-query for.
 -- Reads: queries, qrels, items. Creates: nothing.
 -- Parameters: $benchmark, $query_ids (VARCHAR[]).
