@@ -193,10 +193,12 @@ def _annotation(store: Store, ref: ExpansionRef, by: str, fmt: str, wide: bool) 
     trust behind it."""
     from toolex.api.reports import trust as expansion_trust
     from toolex.cli.trust import echo_trust
-    from toolex.pipeline.stats import annotation_table, combination_counts, notes
+    from toolex.pipeline.stats import annotation_rows, combination_counts, notes
 
     benchmark, expansion = ref.benchmark, ref.expansion
-    rows = annotation_table(store, benchmark, expansion, by)
+    rows: list[dict[str, object]] = [
+        r._asdict() for r in annotation_rows(store, benchmark, expansion, by)
+    ]
     trust = expansion_trust(store, benchmark, expansion)
     if fmt == "json":  # csv stays one plain table; every format gets the lines on stderr
         rows = [{**r, "trust": trust.as_dict() if trust else None} for r in rows]

@@ -18,6 +18,7 @@ from, and which queries the audit's safety limit cut.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any, NamedTuple
 
 from toolex.errors import InputError
@@ -50,21 +51,55 @@ class EdgeCounts(NamedTuple):
     dependency_unchecked: int
 
 
+class AnnotationRow(NamedTuple):
+    """One row of the annotation table (sql/stages/expansion/06_stats.sql): 'all', or one
+    category (or task) of the queries annotated; the columns as the module docstring says."""
+
+    category: str  # 'all', a category or task, '(none)' for queries without one
+    queries: int
+    subqueries: int
+    verified: int
+    items_per_sub: float | None
+    assembled: int
+    rejected_platform: int
+    repeated: int
+    audited: int
+    rejected_audit: int
+    cut: int
+    pending: int
+    valid_combos: int
+    alternatives: int
+    combos_per_query: float | None
+    subs_with_equiv: float | None
+    queries_with_alt: float | None
+    dependency_unchecked: int
+
+
+def annotation_rows(
+    store: Store, benchmark: str, expansion: str = "default", by: str = "all"
+) -> list[AnnotationRow]:
+    """The annotation table, the 'all' row first, then one per group of ``by`` (BY)."""
+    if by not in BY:
+        raise InputError(f"--by must be one of {', '.join(BY)}, not {by!r}", field="--by")
+    rows = store.typed(
+        "stages/expansion/06_stats.sql",
+        AnnotationRow,
+        {"benchmark": benchmark, "expansion": expansion, "by": by},
+    )
+    # a DECIMAL the SQL may give a ratio prints as a float, as the other ratios do
+    return [AnnotationRow._make(_plain(v) for v in r) for r in rows]
+
+
+def _plain(value: object) -> object:
+    return float(value) if isinstance(value, Decimal) else value
+
+
 def annotation_table(
     store: Store, benchmark: str, expansion: str = "default", by: str = "all"
 ) -> list[dict[str, object]]:
-    if by not in BY:
-        raise InputError(f"--by must be one of {', '.join(BY)}, not {by!r}", field="--by")
-    rows = store.rows(
-        "stages/expansion/06_stats.sql", {"benchmark": benchmark, "expansion": expansion, "by": by}
-    )
-    return [
-        {
-            k: (float(v) if hasattr(v, "as_integer_ratio") and not isinstance(v, int) else v)
-            for k, v in r.items()
-        }
-        for r in rows
-    ]
+    """annotation_rows as dicts: the form toolex.cli.demo still prints (its owner is moving
+    it to the typed rows; every other reader takes annotation_rows)."""
+    return [r._asdict() for r in annotation_rows(store, benchmark, expansion, by)]
 
 
 def combination_counts(store: Store, benchmark: str, expansion: str = "default") -> dict[str, int]:
