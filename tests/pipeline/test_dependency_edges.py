@@ -137,10 +137,8 @@ def test_the_audit_checklist_names_the_hand_off(store: Store, assembled) -> None
 
 def test_edges_are_reported_per_query_and_unchecked_ones_are_said(store: Store, assembled) -> None:
     rows = edges_per_query(store, "b")
-    assert [(r["query_id"], r["edges_loaded"], r["derived_from_docs"]) for r in rows] == [
-        ("q", 1, 0)
-    ]
-    assert rows[0]["dependency_unchecked"] == 1
+    assert [(r.query_id, r.edges_loaded, r.derived_from_docs) for r in rows] == [("q", 1, 0)]
+    assert rows[0].dependency_unchecked == 1
     said = "\n".join(notes(store, "b"))
     assert "1 edge(s) loaded and 0 imported in 1 queries" in said
     assert "1 combination(s) replace a tool on a dependent pair whose platform" in said

@@ -33,7 +33,7 @@ def plan(store: Store, judges: dict[str, Judge], **settings) -> dict[Any, dict[s
     rows = dryrun.estimate(
         store, "b", "default", select_queries(store, "b"), judges, Settings(**settings), STAGES
     )
-    return {r["stage"]: r for r in [*rows, dryrun.total_row(rows)]}
+    return {r.stage: r.as_row() for r in [*rows, dryrun.total_row(rows)]}
 
 
 def test_a_fresh_expansion_expects_calls_at_the_measured_rates(

@@ -60,9 +60,9 @@ def test_the_first_rejections_are_kept_with_members_and_reason(
     )
     assert all("on different platforms" in reason for _, _, reason in rows)
     listed = rule_rejections(bstore, "b")
-    assert {r["rejected"] for r in listed} == {21}  # every rejection counted, 17 shown
-    assert [r["rrf_rank"] for r in listed] == REJECTED_RANKS[:17]
-    assert listed[0]["members"] == "q0 + w0"
+    assert {r.rejected for r in listed} == {21}  # every rejection counted, 17 shown
+    assert [r.rrf_rank for r in listed] == REJECTED_RANKS[:17]
+    assert listed[0].members == "q0 + w0"
 
 
 def test_a_rule_rejecting_thousands_keeps_only_the_first_few(

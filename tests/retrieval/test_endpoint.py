@@ -186,9 +186,9 @@ def test_every_call_is_a_ledger_row_and_toolex_ledger_shows_it(
     assert sorted(json.loads(r["parsed"])["texts"] for r in rows) == [3, 6]
     assert all(r["response"] is None and r["cost_usd"] is None for r in rows)  # unpriced model
     (row,) = usage(lib_store)
-    assert (row["stage"], row["attempts"], row["ok"], row["tasks"]) == ("embed", 2, 2, 9)
-    assert row["unpriced"] == 2 and row["tokens_in"] == sum(r["prompt_tokens"] for r in rows)
-    assert words >= row["tokens_in"]  # the scripted server counts \w+ words, a subset
+    assert (row.stage, row.attempts, row.ok, row.tasks) == ("embed", 2, 2, 9)
+    assert row.unpriced == 2 and row.tokens_in == sum(r["prompt_tokens"] for r in rows)
+    assert words >= row.tokens_in  # the scripted server counts \w+ words, a subset
 
 
 def test_the_cache_serves_texts_embedded_before_and_a_changed_tool_alone(

@@ -134,10 +134,10 @@ def test_draw_strata_reproducible_and_recorded(store: Store) -> None:
     fill(store)
     search = FakeSearch()
     rows = draw_verdict_sample(store, "v", benchmark="b", size=7, seed=13, search=search)
-    assert {r["stratum"]: r["population"] for r in rows} == STRATA
-    assert sum(r["drawn"] for r in rows) == 7
-    assert [r["part"] for r in rows] == sorted(
-        (r["part"] for r in rows), key=("accepted", "rejected", "unjudged").index
+    assert {r.stratum: r.population for r in rows} == STRATA
+    assert sum(r.drawn for r in rows) == 7
+    assert [r.part for r in rows] == sorted(
+        (r.part for r in rows), key=("accepted", "rejected", "unjudged").index
     )
     # the expansion's retriever (from its candidates), searched to depth 12 + 20, whole library
     assert search.calls == [("bm25", 32, "benchmark", 3)]
@@ -149,7 +149,7 @@ def test_draw_strata_reproducible_and_recorded(store: Store) -> None:
         drawn[stratum] = drawn.get(stratum, 0) + 1
         assert part == stratum.split("/")[0]
         assert (item, rank) in [(i, c[0]) for i, c in CANDIDATES.items()] + SEARCHED
-    assert drawn == {r["stratum"]: r["drawn"] for r in rows if r["drawn"]}
+    assert drawn == {r.stratum: r.drawn for r in rows if r.drawn}
     draw_verdict_sample(store, "v2", benchmark="b", size=7, seed=13, search=FakeSearch())
     assert [r[:5] for r in sample(store, "v2")] == [r[:5] for r in v]  # same seed, same sample
     draw_verdict_sample(store, "v3", benchmark="b", size=7, seed=14, search=FakeSearch())
@@ -186,7 +186,7 @@ def test_beyond_zero_samples_stored_rows_only(store: Store) -> None:
     search = FakeSearch()
     rows = draw_verdict_sample(store, "s", benchmark="b", size=100, seed=1, beyond=0, search=search)
     assert search.calls == []
-    assert {r["stratum"] for r in rows if r["part"] == "unjudged"} == {
+    assert {r.stratum for r in rows if r.part == "unjudged"} == {
         "unjudged/A/4-10",
         "unjudged/B/4-10",
     }

@@ -37,10 +37,11 @@ def stats(
     from toolex.api.optional import pandas
 
     pd = pandas()
-    from toolex.pipeline.stats import annotation_table
+    from toolex.pipeline.stats import annotation_rows
 
     store.require_expansion(store.require_benchmark(benchmark), expansion)
-    return pd.DataFrame.from_records(annotation_table(store, benchmark, expansion, by))
+    rows = annotation_rows(store, benchmark, expansion, by)
+    return pd.DataFrame.from_records([r._asdict() for r in rows])
 
 
 def trust(store: Store, benchmark: str, expansion: str = "default") -> ExpansionTrust | None:

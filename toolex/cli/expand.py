@@ -25,8 +25,9 @@ from toolex.cli.options import (
 
 if TYPE_CHECKING:
     import contextlib
-    from collections.abc import Iterator, Mapping, Sequence
+    from collections.abc import Iterator, Sequence
 
+    from toolex.pipeline.dryrun import StageEstimate
     from toolex.pipeline.runner import RunReport
     from toolex.store import Store
 
@@ -86,13 +87,13 @@ def expand(
             check_source(store, benchmark, expansion, ids, settings.retriever)
         rows = estimate(store, benchmark, expansion, ids, judges, settings, selection.stages)
         emit_rows(
-            [*rows, total_row(rows)],
+            [r.as_row() for r in [*rows, total_row(rows)]],
             fmt,
             title="dry run: calls the run would make, and expects (judge: each stage's full spec)",
             shown=DRY_RUN_SHOWN,  # on an 80-column screen: the calls and their cost first
         )
         _say_if_complete(store, benchmark, expansion, rows)
-        _say_screen_loss(sum(int(r.get("screened") or 0) for r in rows))
+        _say_screen_loss(sum(r.screened for r in rows))
         return
     _refuse_missing_stage(store, benchmark, expansion, selection)
     from toolex.api.expand import expand as run_expansion
@@ -227,18 +228,18 @@ def keys_not_needed() -> contextlib.AbstractContextManager[None]:
 
 
 def _say_if_complete(
-    store: Store, benchmark: str, expansion: str, rows: Sequence[Mapping[str, object]]
+    store: Store, benchmark: str, expansion: str, rows: Sequence[StageEstimate]
 ) -> None:
     """A dry run over an expansion with nothing left to do says so, and who did the work."""
-    from toolex.pipeline import record
     from toolex.pipeline.outcome import expansion_outcome
+    from toolex.pipeline.record import recorded_judges
 
-    if any(r["tasks_now"] or r["tasks_later_at_most"] for r in rows):
+    if any(r.tasks_now or r.tasks_later_at_most for r in rows):
         return
     done = expansion_outcome(store, benchmark, expansion)
     if not done.decomposed:
         return
-    judges = record.stored(store, benchmark, expansion).get("judges") or {}
+    judges = recorded_judges(store, benchmark, expansion)
     by = ", ".join(f"{stage} by {spec}" for stage, spec in judges.items()) or "judges unrecorded"
     click.echo(
         f"expansion {expansion!r} of {benchmark!r} is complete ({by}): nothing left to call; "

@@ -223,7 +223,7 @@ def _cost_line(rows: list[PlanRow]) -> str:
 
 
 def _print(evaluation: Evaluation, fmt: str, n_errors: int, saved: bool = True) -> None:
-    from toolex.labels.report import as_dict, metric_rows
+    from toolex.cli.judge_output import as_dict, metric_rows
 
     if fmt == "json":
         import json

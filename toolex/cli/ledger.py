@@ -74,7 +74,8 @@ def ledger(db: str, fmt: str, by: tuple[str, ...], uncalled: bool) -> None:
     # On an 80-column screen what a call cost comes before how it was served.
     first = [*groups, "attempts", "ok", "failed", "cost_usd", "tokens_in", "tokens_out"]
     shown = [*first, *(c for c in columns if c not in first)]
-    emit_rows(rows, fmt, title="LLM calls by " + ", ".join(groups), columns=columns, shown=shown)
+    printed = [r._asdict() for r in rows]  # the columns of --by alone: ``columns`` picks them
+    emit_rows(printed, fmt, title="LLM calls by " + ", ".join(groups), columns=columns, shown=shown)
     if free:
         click.echo(
             "answered without a call: "

@@ -136,7 +136,7 @@ def sample_cmd(
             raise click.UsageError(f"{', '.join(given)} needs --level verdict")
     with open_store(db) as store:
         if level == "verdict":
-            rows = draw_verdict_sample(
+            strata = draw_verdict_sample(
                 store,
                 sample_id,
                 benchmark=benchmark,
@@ -148,6 +148,8 @@ def sample_cmd(
                 retriever=retriever,
                 show_rationale=show_rationale,
             )
+            rows: list[dict[str, object]] = [r._asdict() for r in strata]
+            drawn = sum(r.drawn for r in strata)
         else:
             quotas = draw_sample(
                 store,
@@ -159,8 +161,8 @@ def sample_cmd(
                 show_rationale=show_rationale,
             )
             rows = [{"stratum": h, "items": n} for h, n in sorted(quotas.items())]
+            drawn = sum(quotas.values())
     emit_rows(rows, fmt, title=f"sample {sample_id}")
-    drawn = sum(int(r.get("drawn", r.get("items", 0))) for r in rows)
     click.echo(f"drew {drawn} {level} items into sample {sample_id}", err=True)
 
 

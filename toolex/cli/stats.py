@@ -142,7 +142,7 @@ def stats(db: str, fmt: str, wide: bool, ref: ExpansionRef, view: StatsView) -> 
     failed = failed_queries(store, benchmark, expansion)
     if view.failures:
         title = f"failed queries of {benchmark} / {expansion}"
-        emit_rows(failed, fmt, title=title, columns=FAILED_COLUMNS)
+        emit_rows([f._asdict() for f in failed], fmt, title=title, columns=FAILED_COLUMNS)
         return
     if view.rejections:
         _rejections(store, benchmark, expansion, fmt)
@@ -151,10 +151,10 @@ def stats(db: str, fmt: str, wide: bool, ref: ExpansionRef, view: StatsView) -> 
         _edges(store, ref, fmt, wide)
         return
     _annotation(store, ref, view.by, fmt, wide)
-    n_failed = len({f["query_id"] for f in failed})
+    n_failed = len({f.query_id for f in failed})
     if failed and fmt == "table":
         title = f"{n_failed} queries with a failed task (`expand --retry-failed` retries them)"
-        emit_rows(failed, fmt, title=title, columns=FAILED_COLUMNS)
+        emit_rows([f._asdict() for f in failed], fmt, title=title, columns=FAILED_COLUMNS)
     elif failed:
         click.echo(
             f"note: {n_failed} queries have a failed task; `toolex stats --failures` lists them "
@@ -170,7 +170,8 @@ def _edges(store: Store, ref: ExpansionRef, fmt: str, wide: bool) -> None:
     benchmark, expansion = ref.benchmark, ref.expansion
     rows = edges_per_query(store, benchmark, expansion)
     title = f"dependencies per query of {benchmark} / {expansion}"
-    emit_rows(rows, fmt, title=title, columns=EDGE_COLUMNS, shown=EDGES_SHOWN, wide=wide)
+    printed = [r._asdict() for r in rows]
+    emit_rows(printed, fmt, title=title, columns=EDGE_COLUMNS, shown=EDGES_SHOWN, wide=wide)
     if not combination_counts(store, benchmark, expansion):
         click.echo(
             f"note: expansion {expansion!r} of {benchmark} is not assembled yet (`toolex "
@@ -192,10 +193,12 @@ def _annotation(store: Store, ref: ExpansionRef, by: str, fmt: str, wide: bool) 
     trust behind it."""
     from toolex.api.reports import trust as expansion_trust
     from toolex.cli.trust import echo_trust
-    from toolex.pipeline.stats import annotation_table, combination_counts, notes
+    from toolex.pipeline.stats import annotation_rows, combination_counts, notes
 
     benchmark, expansion = ref.benchmark, ref.expansion
-    rows = annotation_table(store, benchmark, expansion, by)
+    rows: list[dict[str, object]] = [
+        r._asdict() for r in annotation_rows(store, benchmark, expansion, by)
+    ]
     trust = expansion_trust(store, benchmark, expansion)
     if fmt == "json":  # csv stays one plain table; every format gets the lines on stderr
         rows = [{**r, "trust": trust.as_dict() if trust else None} for r in rows]
@@ -222,13 +225,13 @@ def _rejections(store: Store, benchmark: str, expansion: str, fmt: str) -> None:
 
     rows = rule_rejections(store, benchmark, expansion)
     emit_rows(
-        rows,
+        [r._asdict() for r in rows],
         fmt,
         title=f"combinations the dependency rule rejected in {benchmark} / {expansion}",
         columns=["query_id", "rejected", "rrf_rank", "members", "reason"],
     )
-    counts = {r["query_id"]: int(r["rejected"]) for r in rows}
-    shown = sum(1 for r in rows if r["rrf_rank"] is not None)
+    counts = {r.query_id: r.rejected for r in rows}
+    shown = sum(1 for r in rows if r.rrf_rank is not None)
     click.echo(
         f"{sum(counts.values())} combination(s) rejected in {len(counts)} quer"
         f"{'y' if len(counts) == 1 else 'ies'}; {shown} listed with their reason (the first "

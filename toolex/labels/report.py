@@ -1,6 +1,6 @@
 """A judge's measured quality as data: the labelled decisions it scored, its figures overall and
-per stratum, its mistakes; the one writer of ``judge_evaluations``, and the plain-data forms
-``--format json`` and ``--format csv`` print.
+per stratum, its mistakes; the one writer of ``judge_evaluations``. (The plain-data forms
+``--format json`` and ``--format csv`` print are made at the edge, in toolex.cli.judge_output.)
 
 Mistakes are listed most confident first: false accepts by the judge's confidence descending,
 false rejects ascending (a judge without a confidence: by key).
@@ -116,50 +116,3 @@ def save_evaluation(store: Store, evaluation: Evaluation) -> None:
                         },
                     },
                 )
-
-
-def as_dict(evaluation: Evaluation, errors: int = DEFAULT_ERRORS) -> dict[str, Any]:
-    """The whole evaluation as plain data (``--format json``), ``errors`` mistakes per kind."""
-
-    def mistake(s: Scored) -> dict[str, Any]:
-        return {**s.detail, "note": s.note, "reason": s.reason, "confidence": s.confidence}
-
-    return {
-        "source": evaluation.source,
-        "stage": evaluation.stage,
-        "labels": evaluation.labels,
-        "intervals": evaluation.intervals,
-        "notes": evaluation.notes,
-        "judges": [
-            {
-                "judge": r.judge,
-                "screen": r.screen,
-                "overall": r.overall.row(),
-                "strata": [{"dimension": d, "stratum": v, **f.row()} for d, v, f in r.strata],
-                "false_accepts": [mistake(s) for s in r.false_accepts[:errors]],
-                "false_rejects": [mistake(s) for s in r.false_rejects[:errors]],
-                "failed": [{"key": k, "error": e} for k, e in r.failed],
-                "calls": r.calls,
-            }
-            for r in evaluation.reports
-        ],
-    }
-
-
-def metric_rows(evaluation: Evaluation) -> list[dict[str, Any]]:
-    """One flat row per judge and scope ('all', then each stratum): ``--format csv``."""
-    rows = []
-    for r in evaluation.reports:
-        scopes = [("all", "all", r.overall), *r.strata]
-        for dim, value, figs in scopes:
-            rows.append(
-                {
-                    "judge": r.judge,
-                    "stage": r.stage,
-                    "source": evaluation.source,
-                    "dimension": dim,
-                    "stratum": value,
-                    **figs.row(),
-                }
-            )
-    return rows

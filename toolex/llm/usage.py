@@ -33,9 +33,10 @@ if TYPE_CHECKING:
     from toolex.store import Store
 
 
-def usage(store: Store, by: Sequence[str] = GROUPS) -> list[dict[str, Any]]:
-    """Ledger rows grouped by the columns of ``by`` (a subset of GROUPS), then a total row;
-    each a dict of the columns shown (those of ``by`` and the counts), for the CLI's tables."""
+def usage(store: Store, by: Sequence[str] = GROUPS) -> list[UsageRow]:
+    """Ledger rows grouped by the columns of ``by`` (a subset of GROUPS), then a total row
+    ('total' in the first column of ``by``, '' in the others); a group column not in ``by`` is
+    None (the CLI leaves it out of the table), cost_usd rounded to 6 places."""
     unknown = set(by) - set(GROUPS)
     if unknown:
         raise ValueError(f"cannot group by {sorted(unknown)}; choose from {', '.join(GROUPS)}")
@@ -46,13 +47,10 @@ def usage(store: Store, by: Sequence[str] = GROUPS) -> list[dict[str, Any]]:
         total |= {k: sum(int(getattr(r, k)) for r in rows) for k in _SUMMED}
         total["cost_usd"] = sum(costs) if costs else None
         rows.append(UsageRow(**{**dict.fromkeys(GROUPS), **total}))
-    shown = [k for k in UsageRow._fields if k not in GROUPS or k in by]
-    out = []
-    for r in rows:
-        cost = None if r.cost_usd is None else round(float(r.cost_usd), 6)
-        values = r._replace(cost_usd=cost)._asdict()
-        out.append({k: values[k] for k in shown})
-    return out
+    return [
+        r._replace(cost_usd=None if r.cost_usd is None else round(float(r.cost_usd), 6))
+        for r in rows
+    ]
 
 
 def uncalled(store: Store) -> list[Uncalled]:

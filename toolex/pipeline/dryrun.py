@@ -28,8 +28,8 @@ not guessed) only when neither prices a call.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from toolex.judges.base import Judge, Stage
 from toolex.pipeline import audit, decompose, queries, standins
@@ -58,7 +58,7 @@ def estimate(
     judges: dict[str, Judge],
     settings: Settings,
     stages: Sequence[str],
-) -> list[dict[str, Any]]:
+) -> list[StageEstimate]:
     ctx = StageContext(store, benchmark, expansion, ids)
     rows: list[StageEstimate] = []
     work = queries.pending_work(store, ctx.params())
@@ -74,10 +74,10 @@ def estimate(
         rows.append(_free("assemble", "", work.unassembled_queries, 0))
     if "audit" in stages:
         rows.append(_audit_row(ctx, judges["audit"], settings, work))
-    return [r.as_row() for r in rows]
+    return rows
 
 
-@dataclass
+@dataclass(frozen=True)
 class StageEstimate:
     """One row of the dry run: what a stage would do now and later, and what it would cost."""
 
@@ -148,10 +148,8 @@ def _verify_row(
         _Later(later_subqueries * settings.depth, prior, PRIOR, len(pending)),
         lambda: standins.verify_tasks(standins.reference_tasks(ctx)),
     )
-    row.tasks_now = len(pending)
-    row.screened = len(plan.screened)
-    row.reused = len(plan.reused) + plan.waiting
-    return row
+    reused = len(plan.reused) + plan.waiting
+    return replace(row, tasks_now=len(pending), screened=len(plan.screened), reused=reused)
 
 
 def _audit_row(
@@ -223,28 +221,28 @@ def _free(stage: str, spec: str, now: int, later: int) -> StageEstimate:
     return StageEstimate(stage, spec, now, 0, 0, later, 0, "makes no judge calls", 0.0, 0.0)
 
 
-def total_row(rows: list[dict[str, Any]]) -> dict[str, object]:
+def total_row(rows: Sequence[StageEstimate]) -> StageEstimate:
     """The dry run's last row: calls (now, expected) and cost (expected, at most) over every
     stage; a cost is unknown when any stage's is."""
 
-    def cost(column: str) -> float | None:
-        costs = [r[column] for r in rows]
-        return None if any(c is None for c in costs) else round(sum(costs), 4)
+    def cost(costs: list[float | None]) -> float | None:
+        known = [c for c in costs if c is not None]
+        return None if len(known) < len(costs) else round(sum(known), 4)
 
-    return {
-        "stage": "total",
-        "judge": "",
-        "tasks_now": sum(r["tasks_now"] for r in rows),
-        "calls_now": sum(r["calls_now"] for r in rows),
-        "cached": sum(r["cached"] for r in rows),
-        "screened": sum(r.get("screened", 0) for r in rows),
-        "reused": sum(r.get("reused", 0) for r in rows),
-        "tasks_later_at_most": sum(r["tasks_later_at_most"] for r in rows),
-        "calls_expected": sum(r["calls_expected"] for r in rows),
-        "basis": "",
-        "cost_usd_expected": cost("cost_usd_expected"),
-        "cost_usd_at_most": cost("cost_usd_at_most"),
-    }
+    return StageEstimate(
+        stage="total",
+        judge="",
+        tasks_now=sum(r.tasks_now for r in rows),
+        calls_now=sum(r.calls_now for r in rows),
+        cached=sum(r.cached for r in rows),
+        tasks_later_at_most=sum(r.tasks_later_at_most for r in rows),
+        calls_expected=sum(r.calls_expected for r in rows),
+        basis="",
+        cost_usd_expected=cost([r.cost_usd_expected for r in rows]),
+        cost_usd_at_most=cost([r.cost_usd_at_most for r in rows]),
+        screened=sum(r.screened for r in rows),
+        reused=sum(r.reused for r in rows),
+    )
 
 
 def _audits_per_query(settings: Settings) -> int:

@@ -24,6 +24,7 @@ counted the originals too: three numbers for one word.)
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import NamedTuple
 
 from toolex.pipeline.settings import STAGES
 from toolex.store import Store
@@ -32,7 +33,6 @@ MISSED_SHARE = 0.5  # references missing from their own candidate lists, of sub-
 SAME_TEXT_SHARE = 0.2  # sub-queries that read the most repeated text, of all sub-queries
 SAME_TEXT_MIN = 5  # ... and at least this many (three identical sub-queries are no pattern)
 UNNAMED_SHARE = 0.5  # ground-truth tools without a name, of those the sub-queries are for
-FAILED_COLUMNS = ["query_id", "stage", "failed", "reason", "effect"]
 
 
 @dataclass(frozen=True)
@@ -132,10 +132,26 @@ def _unnamed_cause(o: ExpansionOutcome) -> str:
     )
 
 
-def failed_queries(store: Store, benchmark: str, expansion: str) -> list[dict[str, object]]:
-    """Every query with a failed task: query_id, stage, failed, reason, effect."""
-    return store.rows(
-        "stages/expansion/05_failed_queries.sql", {"benchmark": benchmark, "expansion": expansion}
+class FailedQuery(NamedTuple):
+    """A query's failed tasks of one stage: how many, the first one's error, and what the
+    failure leaves out (FAILED_COLUMNS are these fields)."""
+
+    query_id: str
+    stage: str
+    failed: int
+    reason: str
+    effect: str
+
+
+FAILED_COLUMNS = list(FailedQuery._fields)  # the header of a list with no rows
+
+
+def failed_queries(store: Store, benchmark: str, expansion: str) -> list[FailedQuery]:
+    """Every query with a failed task, per stage (sql/stages/expansion/05)."""
+    return store.typed(
+        "stages/expansion/05_failed_queries.sql",
+        FailedQuery,
+        {"benchmark": benchmark, "expansion": expansion},
     )
 
 

@@ -50,6 +50,12 @@ def stored(store: Store, benchmark: str, expansion: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def recorded_judges(store: Store, benchmark: str, expansion: str) -> dict[str, str]:
+    """stage -> the spec of the judge recorded for it (empty when none was recorded)."""
+    judges = stored(store, benchmark, expansion).get("judges")
+    return {str(k): str(v) for k, v in judges.items()} if isinstance(judges, dict) else {}
+
+
 def outputs(store: Store, benchmark: str, expansion: str) -> dict[str, int]:
     """Rows written per stage (imports excluded): stage -> count."""
     row = store.rows(

@@ -18,7 +18,8 @@ from, and which queries the audit's safety limit cut.
 
 from __future__ import annotations
 
-from typing import Any
+from decimal import Decimal
+from typing import Any, NamedTuple
 
 from toolex.errors import InputError
 from toolex.store import Store
@@ -26,21 +27,79 @@ from toolex.store import Store
 BY = ("all", "category", "task")
 
 
+class RuleRejection(NamedTuple):
+    """One row of `toolex stats --rejections`: a query's count of combinations the dependency
+    rule rejected, and one of the first rejections kept (all None past a query with none kept)."""
+
+    query_id: str
+    rejected: int
+    rrf_rank: int | None
+    members: str | None  # the combination's tools, ' + '-joined
+    reason: str | None
+
+
+class EdgeCounts(NamedTuple):
+    """One row of `toolex stats --edges`: a query's dependencies by where they came from."""
+
+    query_id: str
+    task: str | None
+    edges_loaded: int
+    edges_imported: int
+    derived_from_docs: int
+    same_platform: int
+    dependent_pairs: int
+    dependency_unchecked: int
+
+
+class AnnotationRow(NamedTuple):
+    """One row of the annotation table (sql/stages/expansion/06_stats.sql): 'all', or one
+    category (or task) of the queries annotated; the columns as the module docstring says."""
+
+    category: str  # 'all', a category or task, '(none)' for queries without one
+    queries: int
+    subqueries: int
+    verified: int
+    items_per_sub: float | None
+    assembled: int
+    rejected_platform: int
+    repeated: int
+    audited: int
+    rejected_audit: int
+    cut: int
+    pending: int
+    valid_combos: int
+    alternatives: int
+    combos_per_query: float | None
+    subs_with_equiv: float | None
+    queries_with_alt: float | None
+    dependency_unchecked: int
+
+
+def annotation_rows(
+    store: Store, benchmark: str, expansion: str = "default", by: str = "all"
+) -> list[AnnotationRow]:
+    """The annotation table, the 'all' row first, then one per group of ``by`` (BY)."""
+    if by not in BY:
+        raise InputError(f"--by must be one of {', '.join(BY)}, not {by!r}", field="--by")
+    rows = store.typed(
+        "stages/expansion/06_stats.sql",
+        AnnotationRow,
+        {"benchmark": benchmark, "expansion": expansion, "by": by},
+    )
+    # a DECIMAL the SQL may give a ratio prints as a float, as the other ratios do
+    return [AnnotationRow._make(_plain(v) for v in r) for r in rows]
+
+
+def _plain(value: object) -> object:
+    return float(value) if isinstance(value, Decimal) else value
+
+
 def annotation_table(
     store: Store, benchmark: str, expansion: str = "default", by: str = "all"
 ) -> list[dict[str, object]]:
-    if by not in BY:
-        raise InputError(f"--by must be one of {', '.join(BY)}, not {by!r}", field="--by")
-    rows = store.rows(
-        "stages/expansion/06_stats.sql", {"benchmark": benchmark, "expansion": expansion, "by": by}
-    )
-    return [
-        {
-            k: (float(v) if hasattr(v, "as_integer_ratio") and not isinstance(v, int) else v)
-            for k, v in r.items()
-        }
-        for r in rows
-    ]
+    """annotation_rows as dicts: the form toolex.cli.demo still prints (its owner is moving
+    it to the typed rows; every other reader takes annotation_rows)."""
+    return [r._asdict() for r in annotation_rows(store, benchmark, expansion, by)]
 
 
 def combination_counts(store: Store, benchmark: str, expansion: str = "default") -> dict[str, int]:
@@ -56,11 +115,13 @@ def combination_counts(store: Store, benchmark: str, expansion: str = "default")
 
 def rule_rejections(
     store: Store, benchmark: str, expansion: str = "default"
-) -> list[dict[str, Any]]:
+) -> list[RuleRejection]:
     """The dependency rule's rejections: per query its count (``rejected``) and the first ones
     kept, each with its rank, members and the rule's reason (sql/stages/expansion/10)."""
-    return store.rows(
-        "stages/expansion/10_rule_rejections.sql", {"benchmark": benchmark, "expansion": expansion}
+    return store.typed(
+        "stages/expansion/10_rule_rejections.sql",
+        RuleRejection,
+        {"benchmark": benchmark, "expansion": expansion},
     )
 
 
@@ -69,13 +130,13 @@ def platform_coverage(store: Store, benchmark: str) -> list[dict[str, Any]]:
     return store.rows("stages/expansion/07_platform_coverage.sql", {"benchmark": benchmark})
 
 
-def edges_per_query(
-    store: Store, benchmark: str, expansion: str = "default"
-) -> list[dict[str, Any]]:
+def edges_per_query(store: Store, benchmark: str, expansion: str = "default") -> list[EdgeCounts]:
     """Per query with any dependency: explicit edges (loaded, imported), pairs derived from the
     docs, same-platform pairs, and combinations left unchecked (sql/stages/expansion/08)."""
-    return store.rows(
-        "stages/expansion/08_edges_per_query.sql", {"benchmark": benchmark, "expansion": expansion}
+    return store.typed(
+        "stages/expansion/08_edges_per_query.sql",
+        EdgeCounts,
+        {"benchmark": benchmark, "expansion": expansion},
     )
 
 
@@ -112,11 +173,13 @@ def notes(store: Store, benchmark: str, expansion: str = "default") -> list[str]
     edges = edges_per_query(store, benchmark, expansion)
     if edges:
         total = {
-            k: sum(int(r[k]) for r in edges)
-            for k in ("edges_loaded", "edges_imported", "derived_from_docs", "same_platform")
+            "edges_loaded": sum(r.edges_loaded for r in edges),
+            "edges_imported": sum(r.edges_imported for r in edges),
+            "derived_from_docs": sum(r.derived_from_docs for r in edges),
+            "same_platform": sum(r.same_platform for r in edges),
         }
-        with_edges = sum(1 for r in edges if r["edges_loaded"] or r["edges_imported"])
-        with_docs = sum(1 for r in edges if r["derived_from_docs"])
+        with_edges = sum(1 for r in edges if r.edges_loaded or r.edges_imported)
+        with_docs = sum(1 for r in edges if r.derived_from_docs)
         explicit = (
             f"{total['edges_loaded']} edge(s) loaded and {total['edges_imported']} imported in "
             f"{with_edges} queries"
@@ -133,7 +196,7 @@ def notes(store: Store, benchmark: str, expansion: str = "default") -> list[str]
             )
             + " (per query: `toolex stats --edges`)"
         )
-        unchecked = sum(int(r["dependency_unchecked"]) for r in edges)
+        unchecked = sum(r.dependency_unchecked for r in edges)
         if unchecked:
             out.append(
                 f"{unchecked} combination(s) replace a tool on a dependent pair whose platform (or "

@@ -10,12 +10,12 @@ from toolex.reports.inputs import ReportContext, Table
 
 def annotation_table(ctx: ReportContext) -> Table:
     """`toolex stats` for every reported benchmark, per category and 'all'."""
-    from toolex.pipeline.stats import annotation_table as stats
+    from toolex.pipeline.stats import annotation_rows
 
     rows = []
     for benchmark in ctx.benchmarks:
-        for r in stats(ctx.store, benchmark, ctx.expansion, by="category"):
-            rows.append({"benchmark": benchmark, **r})
+        for r in annotation_rows(ctx.store, benchmark, ctx.expansion, by="category"):
+            rows.append({"benchmark": benchmark, **r._asdict()})
     return Table(
         "annotation",
         f"Annotation table (expansion '{ctx.expansion}')",

@@ -11,7 +11,7 @@ from toolex.reports.inputs import ReportContext, Table
 
 def failed_queries_table(ctx: ReportContext) -> Table:
     rows = [
-        {"benchmark": benchmark, **r}
+        {"benchmark": benchmark, **r._asdict()}
         for benchmark in ctx.benchmarks
         for r in failed_queries(ctx.store, benchmark, ctx.expansion)
     ]

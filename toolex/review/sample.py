@@ -35,13 +35,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from toolex.errors import ToolexError
 from toolex.review import protocol, queries
 from toolex.review.beyond import BEYOND, SearchFn, ranked_beyond
 from toolex.review.levels import VERDICT
-from toolex.sqlrunner import Params, SqlValue
+from toolex.sqlrunner import Params
 from toolex.store import Store
 
 if TYPE_CHECKING:
@@ -167,18 +167,26 @@ def _verdict_population(
     return pop
 
 
-def _strata(pop: pa.Table, size: int) -> tuple[dict[str, int], list[dict[str, SqlValue]]]:
+class VerdictStratum(NamedTuple):
+    """One stratum of a verdict-level sample: its population and how many were drawn (the
+    weights of the recall estimate; ``review_verdict_strata``)."""
+
+    stratum: str
+    part: str  # accepted | rejected | unjudged
+    category: str | None
+    rank_band: str | None
+    population: int
+    drawn: int
+
+
+def _strata(pop: pa.Table, size: int) -> tuple[dict[str, int], list[VerdictStratum]]:
     """The quota of each stratum of the population for a sample of ``size``, and one row per
     stratum (stratum, part, category, rank_band, population, drawn), parts in their order."""
     cols = pop.select(["stratum", "part", "category", "rank_band"]).to_pylist()
     counts = Counter(tuple(c.values()) for c in cols)
     quotas = allocate_strata({k[0]: (k[1], n) for k, n in counts.items()}, size, VERDICT.parts)
     rows = [
-        dict(
-            zip(("stratum", "part", "category", "rank_band"), k, strict=True),
-            population=n,
-            drawn=quotas[k[0]],
-        )
+        VerdictStratum(k[0], k[1], k[2], k[3], population=n, drawn=quotas[k[0]])
         for k, n in sorted(counts.items(), key=lambda kv: (VERDICT.parts.index(kv[0][1]), kv[0][0]))
     ]
     return quotas, rows
@@ -197,7 +205,7 @@ def draw_verdict_sample(
     retriever: str | None = None,
     search: SearchFn | None = None,
     show_rationale: bool = False,
-) -> list[dict[str, Any]]:
+) -> list[VerdictStratum]:
     """Insert a verdict-level sample; returns one row per stratum (stratum, part, category,
     rank_band, population, drawn), parts in their order. ``search`` replaces
     toolex.retrieval.search (toolex.review.beyond); ``show_rationale``: its reviewers see the
@@ -225,7 +233,8 @@ def draw_verdict_sample(
             },
         )
         for row in rows:
-            store.execute("review/44_verdict_strata_insert.sql", {"sample_id": sample_id, **row})
+            stratum = {"sample_id": sample_id, **row._asdict()}
+            store.execute("review/44_verdict_strata_insert.sql", stratum)
         store.execute(
             "review/45_verdict_draw_insert.sql",
             {
