@@ -199,21 +199,17 @@ def scenario(
     t = time.perf_counter()
     calls: dict[str, int] = {}
     row = dryrun.estimate(store, bench, exp, ids, llm, settings, ["decompose"])[0]
-    calls["decompose"] = row["calls_now"]
+    calls["decompose"] = row.calls_now
     run_expansion(
         store, bench, judges, expansion=exp, settings=settings, stages=["decompose", "candidates"]
     )
     row = dryrun.estimate(store, bench, exp, ids, llm, settings, ["verify"])[0]
-    calls["verify"], calls["screened"], calls["reused"] = (
-        row["calls_now"],
-        row["screened"],
-        row["reused"],
-    )
+    calls["verify"], calls["screened"], calls["reused"] = row.calls_now, row.screened, row.reused
     run_expansion(
         store, bench, judges, expansion=exp, settings=settings, stages=["verify", "assemble"]
     )
     row = dryrun.estimate(store, bench, exp, ids, llm, settings, ["audit"])[0]
-    calls["audit"] = row["calls_now"]
+    calls["audit"] = row.calls_now
     return calls, time.perf_counter() - t
 
 
@@ -234,7 +230,7 @@ def per_task(
         ids = select_queries(store, bench, task=task)
         rows = paper_rows(store, bench, "cost-plain", depth, ids)
         audits = {
-            exp: dryrun.estimate(store, bench, exp, ids, llm, settings, ["audit"])[0]["calls_now"]
+            exp: dryrun.estimate(store, bench, exp, ids, llm, settings, ["audit"])[0].calls_now
             for exp in ("cost-plain", "cost-reuse")
         }
         fresh = reads.value(

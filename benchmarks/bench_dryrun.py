@@ -47,7 +47,7 @@ def main() -> None:
         judges = dict.fromkeys(("decompose", "verify", "audit"), judge)
         ids = select_queries(store, args.benchmark)
         rows = dryrun.estimate(store, args.benchmark, "fresh", ids, judges, Settings(), STAGES)
-        table = [*rows, dryrun.total_row(rows)]
+        table = [row.as_row() for row in (*rows, dryrun.total_row(rows))]
         emit_rows(
             table,
             "table",
