@@ -181,13 +181,15 @@ class EvidenceReader:
         if not wanted:  # the step asks nothing the reference documents: nothing to miss
             return 1.0
         found = [w for w in wanted if w in have or SYNONYM_OF.get(w, -1) in have_syn]
-        return sum(self.weight(w) for w in found) / sum(self.weight(w) for w in wanted)
+        # fsum: a sum over a set follows its strings' hashes, which change from process to
+        # process (PYTHONHASHSEED), and a plain float sum's last bit with them; fsum's is exact
+        return math.fsum(map(self.weight, found)) / math.fsum(map(self.weight, wanted))
 
     def _jaccard(self, a: frozenset[str], b: frozenset[str]) -> float:
         union = a | b
         if not union:
             return 0.0
-        return sum(self.weight(w) for w in a & b) / sum(self.weight(w) for w in union)
+        return math.fsum(map(self.weight, a & b)) / math.fsum(map(self.weight, union))  # see _cover
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

@@ -87,8 +87,9 @@ def read_many(
     weight = reader._idf.get
     default = reader._default_idf
 
-    def wsum(words: frozenset[str] | set[str]) -> float:
-        return sum(map(weight, words, repeat(default)))
+    def wsum(words: frozenset[str] | set[str] | list[str]) -> float:
+        # exact whatever the order: a set's order follows the process's string hashes
+        return math.fsum(map(weight, words, repeat(default)))
 
     def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
         union = a | b
@@ -100,7 +101,7 @@ def read_many(
         if not wanted:
             return 1.0
         found = [w for w in wanted if w in have or SYNONYM_OF.get(w, -1) in have_syn]
-        return sum(map(weight, found, repeat(default))) / wsum(wanted)
+        return wsum(found) / wsum(wanted)
 
     def doc(tool: ToolDoc) -> _Doc:
         key = (tool.item_id, tool.text)
@@ -172,7 +173,7 @@ def score_many(reader: EvidenceReader, tasks: Sequence[VerifyTask]) -> list[Scor
         wanted = words & r.keyed
         if wanted:
             found = [w for w in wanted if w in c.doc_words or SYNONYM_OF.get(w, -1) in c.doc_syn]
-            cover = sum(map(weight, found, repeat(default))) / sum(
+            cover = math.fsum(map(weight, found, repeat(default))) / math.fsum(
                 map(weight, wanted, repeat(default))
             )
         else:
