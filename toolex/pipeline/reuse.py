@@ -13,8 +13,9 @@ operation on the same kind of entity (``same-step``):
 
 Measured with ``benchmarks/bench_cost.py``: every verdict the rule carried over on the shared
 StableToolBench and ToolRet data, against the verdict the same task got fresh (the offline
-judge's P(yes) at 0.5 standing in for the verifier), disagreed on 0.3% and 0.07% of the tasks
-reuse answered (benchmarks/bench_cost.py, re-measured with the pre-screen off); the shipped labels
+judge's P(yes) at 0.5 standing in for the verifier), disagreed on 0.6% (6 of 1,018) and 0.07%
+(4 of 6,061) of the tasks reuse answered (docs/figures/bench_cost.json, 2026-12-07, the pre-screen
+off; none under the strict cut); the shipped labels
 hold no two labels of one pair under different sub-queries, so they cannot measure it directly.
 A reused verdict is stored as such: judge ``'reused'``, the call that made the original, and a
 reason naming the verdict it was taken from; only verdicts a judge made fresh are ever reused
@@ -31,9 +32,9 @@ from toolex.judges import lexicon
 from toolex.tooldoc import fields as df
 
 REUSE_MODES = ("off", "same-step")
-# The default for verifiers that make calls: on, because the measured disagreement (0.3% of the
-# reused verdicts on StableToolBench, 0.07% on ToolRet; benchmarks/bench_cost.py, whose record the
-# docs show) is within the 2% the rule was allowed.
+# The default for verifiers that make calls: on, because the measured disagreement (0.6% of the
+# reused verdicts on StableToolBench, 0.07% on ToolRet; benchmarks/bench_cost.py, whose record is
+# docs/figures/bench_cost.json) is within the 2% the rule was allowed.
 DEFAULT_REUSE = "same-step"
 # Jaccard overlap of the entity words two sub-queries need for a verdict to carry over.
 MIN_ENTITY_OVERLAP = 0.5
