@@ -43,7 +43,7 @@ docs:
 
 # One package writes each table, from one SQL folder: what lint-imports is for imports.
 owners:
-	pytest -q -n 0 -p no:cacheprovider tests/test_owners.py
+	pytest -q -n 0 -p no:cacheprovider tests/test_owners.py tests/test_row_crossings.py
 
 test:
 	pytest
