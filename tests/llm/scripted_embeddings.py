@@ -88,7 +88,7 @@ class EmbeddingScript:
                 "index": i,
                 "embedding": base64.b64encode(v.astype("<f4").tobytes()).decode()
                 if b64
-                else [float(x) for x in v],
+                else v.tolist(),  # the float32 values as Python floats (as float(x) of each)
             }
             for i, v in enumerate(vectors)
         ]
