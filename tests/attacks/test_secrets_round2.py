@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from llm.scripted_http import ScriptedHandler
 
 from attacks.bounded import Bounded, run_bounded
 from attacks.hostile_server import ScriptedServer, is_decompose
@@ -91,20 +92,20 @@ Reply = Callable[[str, dict[str, str], dict[str, Any]], tuple[int, dict[str, Any
 def echoing(reply: Reply) -> ScriptedServer:
     """The scripted server, answering what ``reply`` picks with what it gives."""
     server = ScriptedServer()
-    handler = server.httpd.RequestHandlerClass
 
-    def do_post(self: Any) -> None:
-        body = json.loads(self._body() or b"{}")
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        self._record("embeddings" if "embeddings" in self.path else "chat", body)
-        sent = reply(self.path, headers, body)
-        if sent is not None:
-            return self._send(*sent)
-        if "embeddings" in self.path:
-            return self._send(*server.embeddings.answer(body, None))
-        self._chat("anthropic" if "/messages" in self.path else "openai", body)
+    class Echoing(ScriptedHandler):
+        def do_POST(self) -> None:
+            body = json.loads(self._body() or b"{}")
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            self._record("embeddings" if "embeddings" in self.path else "chat", body)
+            sent = reply(self.path, headers, body)
+            if sent is not None:
+                return self._send(*sent)
+            if "embeddings" in self.path:
+                return self._send(*self.script.embeddings.answer(body, None))
+            self._chat("anthropic" if "/messages" in self.path else "openai", body)
 
-    handler.do_POST = do_post
+    server.httpd.RequestHandlerClass = Echoing
     return server
 
 
