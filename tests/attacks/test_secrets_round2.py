@@ -139,7 +139,9 @@ def test_a_compat_embed_urls_credentials_echoed_back(bench_db: str, tmp_path: Pa
     tally = Tally("secrets, round two")
     secrets = [PASSWORD, f"{USER}:{PASSWORD}", COMPAT_KEY, *QUERY.values()]
 
-    def reply(path: str, headers: dict[str, str], body: dict) -> tuple[int, dict] | None:
+    def reply(
+        path: str, headers: dict[str, str], body: dict[str, Any]
+    ) -> tuple[int, dict[str, Any]] | None:
         said = f"{headers.get('authorization')} at {path}: {every_form(secrets)}"
         return 400, {"error": {"message": f"bad input from {said}", "code": 400}}
 
@@ -161,7 +163,9 @@ def _verdict_echo(secrets: list[str], provider: str) -> Reply:
     """Answer decompositions as usual, and each verdict with a reason echoing the request's key
     header in every encoding (OpenAI: the answer text; Anthropic: the forced tool's input)."""
 
-    def reply(path: str, headers: dict[str, str], body: dict) -> tuple[int, dict] | None:
+    def reply(
+        path: str, headers: dict[str, str], body: dict[str, Any]
+    ) -> tuple[int, dict[str, Any]] | None:
         if is_decompose(body):
             return None
         sent = headers.get("x-api-key") or headers.get("authorization") or ""

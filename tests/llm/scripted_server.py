@@ -63,7 +63,7 @@ class ScriptedServer:
         slots: int | None = None,
         reject_formats: tuple[str, ...] = (),
         usage: dict[str, Any] | None = None,
-        word_p: Callable[[dict], float] | None = None,
+        word_p: Callable[[dict[str, Any]], float] | None = None,
         reject_logprobs: bool = False,
         drop_abandoned: bool = False,
     ) -> None:
@@ -79,7 +79,7 @@ class ScriptedServer:
         self.faults = faults or FaultPlan()
         self.batch_polls = batch_polls  # GETs of a batch before it reports completion
         self.requests: list[dict[str, Any]] = []
-        self.served: Counter = Counter()  # (path kind, outcome) -> count
+        self.served: Counter[str] = Counter()  # (path kind, outcome) -> count
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.lock = threading.Lock()

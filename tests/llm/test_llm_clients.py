@@ -26,7 +26,7 @@ from toolex.llm.clients import (
 ANSWER = '{"verdict": "yes", "reason": "same operation"}'
 
 
-def fixed(provider, body) -> str:
+def fixed(provider: str, body: dict[str, Any]) -> str:
     return ANSWER
 
 
@@ -168,7 +168,7 @@ def test_faults_are_classified(llm_env: dict[str, str], provider: str) -> None:
 
 
 def test_auth_failure_is_permanent_and_does_not_echo_the_key(llm_env: dict[str, str]) -> None:
-    def reject(provider, body) -> None:
+    def reject(provider: str, body: dict[str, Any]) -> str:
         raise AssertionError("not reached")
 
     with ScriptedServer(reject) as s:
