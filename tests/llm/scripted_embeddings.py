@@ -46,8 +46,9 @@ def vector(text: str, dim: int) -> np.ndarray:
 @dataclass
 class EmbeddingScript:
     dim: int = 64
-    faults: deque = field(default_factory=deque)  # consumed one per request, in arrival order
-    texts: list = field(default_factory=list)  # every text embedded, in order of answers
+    # consumed one per request, in arrival order
+    faults: deque[str | None] = field(default_factory=deque)
+    texts: list[str] = field(default_factory=list)  # every text embedded, in order of answers
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def fail(self, *kinds: str) -> None:

@@ -29,7 +29,7 @@ def llm(store: Store, monkeypatch: pytest.MonkeyPatch) -> dict[str, Judge]:
     return dict.fromkeys(("decompose", "verify", "audit"), judge)
 
 
-def plan(store: Store, judges: dict[str, Judge], **settings) -> dict[Any, dict[str, Any]]:
+def plan(store: Store, judges: dict[str, Judge], **settings: Any) -> dict[Any, dict[str, Any]]:
     rows = dryrun.estimate(
         store, "b", "default", select_queries(store, "b"), judges, Settings(**settings), STAGES
     )
