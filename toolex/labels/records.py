@@ -80,7 +80,7 @@ class Label:
     def key(self) -> LabelKey:
         return LabelKey(self.source, self.benchmark, self.query_id, self.reference, self.candidate)
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The file record (every field but ``labelled_at``, in file order)."""
         out = asdict(self)
         out.pop("labelled_at")
@@ -271,7 +271,7 @@ def _text(rec: dict[str, Any], key: str, where: Where) -> str | None:
     return value.strip() or None
 
 
-def _stratum(value: Any, where: Where) -> dict[str, Any] | None:
+def _stratum(value: object, where: Where) -> dict[str, object] | None:
     if value is None:
         return None
     if isinstance(value, str):
