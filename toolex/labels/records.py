@@ -21,7 +21,7 @@ import csv
 import io
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
@@ -240,7 +240,7 @@ def write_labels(path: str | Path, labels: Iterable[Label], fmt: str | None = No
 # -- fields ----------------------------------------------------------------------------------
 
 
-def _blank_to_none(rec: dict[str, Any]) -> dict[str, Any]:
+def _blank_to_none(rec: dict[str, Any]) -> dict[str, object]:
     """CSV cells are strings: an empty cell is a missing field, as null is in JSON."""
     return {k: (None if isinstance(v, str) and not v.strip() else v) for k, v in rec.items()}
 
@@ -257,14 +257,14 @@ def _label(value: Any, where: Where) -> str:
     raise where.error(f"expected yes or no (or true/false, 1/0), found {value!r}", "label")
 
 
-def _slot(rec: dict[str, Any], where: Where) -> int | None:
+def _slot(rec: Mapping[str, object], where: Where) -> int | None:
     slot = get_int(rec, "slot", where, None)
     if slot is not None and slot < 0:
         raise where.error(f"a slot is 0 or more, found {slot}", "slot")
     return slot
 
 
-def _text(rec: dict[str, Any], key: str, where: Where) -> str | None:
+def _text(rec: Mapping[str, object], key: str, where: Where) -> str | None:
     value = get_str(rec, key, where, required=False)
     if value is None:
         return None

@@ -162,8 +162,8 @@ def _check_in_sample(
         )
 
 
-def _key(level: Level, row: dict[str, str], path: str, line: int) -> dict[str, Any]:
-    item: dict[str, Any] = {}
+def _key(level: Level, row: dict[str, str], path: str, line: int) -> dict[str, str | int]:
+    item: dict[str, str | int] = {}
     for k in level.key:
         value = row[k]
         if k in INTEGER_KEYS:
