@@ -71,12 +71,11 @@ def figures(store: Store, name: str, load: Callable[[], LoadResult]) -> None:
         lambda: retrieve_run(store, name, "bm25", run_id, scope="benchmark", depth=100)
     )
     (rows, t_eval) = timed(lambda: summary(store, [run_id], (10,), "default", "category"))
-    alls = {r["metric"]: r for r in rows if r["category"] == "all"}
+    alls = {r.metric: r for r in rows if r.group == "all"}
     print(
         f"  retrieve bm25 {t_ret:.1f} s; eval {t_eval:.2f} s: "
         + ", ".join(
-            f"{m}@10 {alls[m]['old']:.4f} -> {alls[m]['new']:.4f}"
-            for m in ("ndcg", "recall", "comp")
+            f"{m}@10 {alls[m].old:.4f} -> {alls[m].new:.4f}" for m in ("ndcg", "recall", "comp")
         )
     )
     qrels: dict[str, dict[str, int]] = {}

@@ -73,7 +73,10 @@ def main() -> None:
         scores = summary(store, run_ids, ks=(10,), expansion=args.expansion, by=by)
         rows = main_table_rows(store, scores, by)
         emit_rows(
-            [{k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()} for r in rows],
+            [
+                {k: round(v, 4) if isinstance(v, float) else v for k, v in r.printed(by).items()}
+                for r in rows
+            ],
             "csv",
         )
 

@@ -306,10 +306,7 @@ def quality(specs: list[str]) -> None:
         t0 = time.perf_counter()
         retrieve_run(store, "toolret", spec, name, depth=100, scope="task")
         seconds = time.perf_counter() - t0
-        scores = {
-            (r.get("task", r.get("category")), r["metric"]): r["old"]
-            for r in summary(store, [name], ks=(10,), by="task")
-        }
+        scores = {(r.group, r.metric): r.old for r in summary(store, [name], ks=(10,), by="task")}
         pool = reads.rows(
             store,
             """WITH single AS (SELECT query_id, any_value(item_id) AS gt FROM qrels

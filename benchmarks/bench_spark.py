@@ -21,7 +21,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the generator
 
@@ -45,21 +45,27 @@ def timed(fn: Callable[[], T]) -> tuple[T, float]:
     return out, time.perf_counter() - t
 
 
-def score(store: Store, on: Engine | None = None) -> tuple[list[dict[str, Any]], float, float]:
+def score(
+    store: Store, on: Engine | None = None
+) -> tuple[list[metrics.GroupedQueryScore], float, float]:
     """(per-query rows, seconds for the summary, seconds for the per-query rows)."""
     _, t_summary = timed(lambda: metrics.summary(store, RUNS, (10,), on=on))
     rows, t_rows = timed(lambda: metrics.engine.per_query_rows(store, RUNS, (10,), on=on))
     return rows, t_summary, t_rows
 
 
-def worst_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> float:
-    def key(r: dict[str, Any]) -> tuple[str, str, str, int]:
-        return (r["run_id"], r["query_id"], r["metric"], r["k"])
+def worst_difference(
+    a: list[metrics.GroupedQueryScore], b: list[metrics.GroupedQueryScore]
+) -> float:
+    def key(r: metrics.GroupedQueryScore) -> tuple[str, str, str, int]:
+        return (r.run_id, r.query_id, r.metric, r.k)
 
     left = {key(r): r for r in a}
     right = {key(r): r for r in b}
     assert left.keys() == right.keys(), "the engines scored different rows"
-    return max(float(abs(left[k][c] - right[k][c])) for k in left for c in ("old", "new"))
+    return max(
+        float(max(abs(left[k].old - right[k].old), abs(left[k].new - right[k].new))) for k in left
+    )
 
 
 def main() -> None:

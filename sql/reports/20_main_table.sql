@@ -11,7 +11,7 @@ SELECT
     r.level,
     r.level = 'subquery' AS oracle,
     r.benchmark,
-    s.category,
+    s.category AS "group",  -- toolex.reports.main_table.MainRow's name for it
     s.k,
     max(s.n_queries) AS n_queries,
     max(s.n_no_results) AS n_no_results,

@@ -3,10 +3,11 @@
 -- same), so the two differ whenever the categories differ in size.
 -- Reads: report_summary (toolex.metrics.summary rows, registered by the caller).
 -- Creates: nothing. Parameters: $label (the row's group name, e.g. 'avg (category mean)').
--- Rows have report_summary's shape; n_queries and n_no_results are summed over the groups.
+-- Rows have report_summary's shape (its category column named "group", as
+-- toolex.metrics.MeanScore reads it); n_queries and n_no_results are summed over the groups.
 SELECT
     run_id,
-    $label AS category,
+    $label AS "group",
     metric,
     k,
     avg(old) AS old,

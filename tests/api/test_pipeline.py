@@ -75,7 +75,7 @@ def test_retrieve_expand_stats_trust_export(db: str, tmp_path: Path) -> None:
             toolex.export(store, "nope", tmp_path / "x")
         with pytest.raises(toolex.NotFoundError, match="expansion"):
             toolex.stats(store, "b", "missing")
-    assert (row["run_id"], row["queries"], row["results"]) == ("bm25", 3, 9)
+    assert (row.run_id, row.queries, row.results) == ("bm25", 3, 9)
     stages = {r["stage"]: r for r in report.rows()}
     assert list(stages) == ["decompose", "candidates", "verify", "assemble", "audit"]
     assert stages["decompose"]["tasks"] == 3 and stages["decompose"]["failed"] == 0

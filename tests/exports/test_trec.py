@@ -83,9 +83,7 @@ def test_pytrec_eval_gives_toolex_scores(fixture_store: Store, files: dict[str, 
 def test_ranx_gives_toolex_means(fixture_store: Store, files: dict[str, Path]) -> None:
     """ranx reads the TREC files itself; it runs in a child with numba's JIT off (ranx_nojit)."""
     summary = metrics.summary(fixture_store, list(RUNS), ks=(K,))
-    means = {
-        (r["run_id"], r["metric"]): (r["old"], r["new"]) for r in summary if r["category"] == "all"
-    }
+    means = {(r.run_id, r.metric): (r.old, r.new) for r in summary if r.group == "all"}
     combos = read_trec_qrels(files["combos"])
     asked = []
     for run_id in RUNS:

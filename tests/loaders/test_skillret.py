@@ -113,8 +113,8 @@ def test_a_multi_skill_query_places_a_substitute_on_the_seed_it_names(tmp_path: 
     assert any("1 substitutable qrel(s) of multi-skill queries name no seed" in n
                for n in data.benchmark.notes)  # fmt: skip
     combos: dict[int, list[str]] = {}
-    for rec, _ in substitute_records(data):
-        combos.setdefault(int(str(rec["combo_id"])), []).append(str(rec["item_id"]))
+    for member in substitute_records(data):
+        combos.setdefault(member.combo_id, []).append(member.item_id)
     # each slot its seed or its substitute, the original left out
     assert sorted(combos.values()) == [["a", "b2"], ["a2", "b"], ["a2", "b2"]]
 

@@ -86,10 +86,10 @@ def test_query_without_results_scores_zero_and_is_counted(
     add_run(con, "r", {"q1": {"a": 1.0}})
     s = scores(store)
     assert s[("q2", "ndcg", 10)] == (0.0, 0.0)
-    rows = [r for r in metrics.summary(store, ["r"]) if r["metric"] == "ndcg"]
-    assert {r["category"] for r in rows} == {"code", "all"}
+    rows = [r for r in metrics.summary(store, ["r"]) if r.metric == "ndcg"]
+    assert {r.group for r in rows} == {"code", "all"}
     for row in rows:
-        assert (row["old"], row["n_queries"], row["n_no_results"]) == (0.5, 2, 1)
+        assert (row.old, row.n_queries, row.n_no_results) == (0.5, 2, 1)
 
 
 def test_run_with_no_results_at_all_scores_every_judged_query(
@@ -98,12 +98,8 @@ def test_run_with_no_results_at_all_scores_every_judged_query(
     add_query(con, "q1", [("a", 1)])
     add_query(con, "q2", [("b", 1)])
     add_run(con, "r", {})
-    (row,) = [
-        r
-        for r in metrics.summary(store, ["r"])
-        if r["category"] == "all" and r["metric"] == "recall"
-    ]
-    assert (row["old"], row["new"], row["n_queries"], row["n_no_results"]) == (0.0, 0.0, 2, 2)
+    (row,) = [r for r in metrics.summary(store, ["r"]) if r.group == "all" and r.metric == "recall"]
+    assert (row.old, row.new, row.n_queries, row.n_no_results) == (0.0, 0.0, 2, 2)
 
 
 def test_new_takes_the_max_per_metric_over_valid_combinations(
@@ -152,16 +148,16 @@ def test_summary_is_a_macro_average_and_main_table_delta(
     add_query(con, "q3", [("c", 1)], task="t2", category="web")
     add_combo(con, "q2", 1, ["b2"])
     add_run(con, "r", {"q1": {"a": 1.0}, "q2": {"b2": 1.0}, "q3": {"x": 1.0}})
-    by_task = {(r["task"], r["metric"]): r for r in metrics.summary(store, ["r"], by="task")}
-    assert by_task[("t2", "recall")]["old"] == 0.0
-    assert by_task[("t2", "recall")]["new"] == 0.5
-    assert by_task[("all", "recall")]["new"] == pytest.approx(2 / 3)
-    assert by_task[("all", "recall")]["gain"] == pytest.approx(1 / 3)
-    table = {r["category"]: r for r in main_table_rows(store, metrics.summary(store, ["r"]))}
-    assert table["web"]["recall_new"] == 0.5
-    assert table["web"]["delta"] == pytest.approx(0.5)  # each metric gains 0.5 on web
-    assert table["all"]["delta"] == pytest.approx(1 / 3)
-    assert table["code"]["delta"] == 0.0
+    by_task = {(r.group, r.metric): r for r in metrics.summary(store, ["r"], by="task")}
+    assert by_task[("t2", "recall")].old == 0.0
+    assert by_task[("t2", "recall")].new == 0.5
+    assert by_task[("all", "recall")].new == pytest.approx(2 / 3)
+    assert by_task[("all", "recall")].gain == pytest.approx(1 / 3)
+    table = {r.group: r for r in main_table_rows(store, metrics.summary(store, ["r"]))}
+    assert table["web"].recall_new == 0.5
+    assert table["web"].delta == pytest.approx(0.5)  # each metric gains 0.5 on web
+    assert table["all"].delta == pytest.approx(1 / 3)
+    assert table["code"].delta == 0.0
 
 
 def test_unknown_run_and_bad_arguments_are_clear(store: Store, con: DuckDBPyConnection) -> None:

@@ -14,13 +14,13 @@ from toolex.store import Store
 def test_matches_hand_computation_from_summary(ctx: ReportContext) -> None:
     rows = gain_illusion_table(ctx).rows
     summary = metrics.summary(ctx.store, ["bm25", "bm25-ft"], ks=(3,))
-    s = {(r["run_id"], r["category"], r["metric"]): r for r in summary}
+    s = {(r.run_id, r.group, r.metric): r for r in summary}
     got = {(r["category"], r["metric"]): r for r in rows}
     cats = ["web", "code"]
     for cat in [*cats, "all"]:
         for m in ("ndcg", "recall", "comp"):
-            gap_old = s[("bm25-ft", cat, m)]["old"] - s[("bm25", cat, m)]["old"]
-            gap_new = s[("bm25-ft", cat, m)]["new"] - s[("bm25", cat, m)]["new"]
+            gap_old = s[("bm25-ft", cat, m)].old - s[("bm25", cat, m)].old
+            gap_new = s[("bm25-ft", cat, m)].new - s[("bm25", cat, m)].new
             r = got[(cat, m)]
             assert r["gap_old"] == pytest.approx(gap_old)
             assert r["gap_new"] == pytest.approx(gap_new)

@@ -21,10 +21,10 @@ def test_main_table_pivots_summary_and_adds_level(ctx: ReportContext) -> None:
     assert rows[("sub-bm25", "all")]["oracle"] and not rows[("bm25", "all")]["oracle"]
     summary = metrics.summary(ctx.store, ["bm25", "bm25-ft", "sub-bm25"], ks=(3,))
     for s in summary:
-        row = rows[(s["run_id"], s["category"])]
-        assert row[f"{s['metric']}_old"] == pytest.approx(s["old"])
-        assert row[f"{s['metric']}_new"] == pytest.approx(s["new"])
-        assert row["n_queries"] == s["n_queries"]
+        row = rows[(s.run_id, s.group)]
+        assert row[f"{s.metric}_old"] == pytest.approx(s.old)
+        assert row[f"{s.metric}_new"] == pytest.approx(s.new)
+        assert row["n_queries"] == s.n_queries
 
 
 def test_hand_computed_code_row_of_bm25(ctx: ReportContext) -> None:
@@ -55,17 +55,20 @@ def test_heterogeneity_ranks_categories_by_delta(ctx: ReportContext) -> None:
 
 
 def test_summary_rows_are_made_in_the_report_summary_schema(store: Store) -> None:
-    """DuckDB builds report_summary from the dicts (sql/reports/19_summary_rows.sql), in the
-    schema the report registers (SUMMARY_SCHEMA); None stays NULL."""
+    """DuckDB builds report_summary from the typed rows (sql/reports/19_summary_rows.sql), in
+    the schema the report registers (SUMMARY_SCHEMA), the group as ``category`` whatever the
+    grouping; None stays NULL."""
+    from toolex.metrics import MeanScore
     from toolex.reports.inputs import SUMMARY_SCHEMA
     from toolex.reports.main_table import FIELDS, _summary_table
-    from toolex.sqlrunner import SqlValue
 
-    row: dict[str, SqlValue] = {"run_id": "r", "task": "t1", "metric": "ndcg", "k": 10,
-           "old": 0.5, "new": 0.75, "gain": 0.25, "n_queries": 3, "n_no_results": None}  # fmt: skip
-    table = _summary_table(store, [row], "task")
+    # a group of a task grouping; n_no_results None (a row made elsewhere than summary.sql)
+    row = MeanScore._make(["r", "t1", "ndcg", 10, 0.5, 0.75, 0.25, 3, None])
+    table = _summary_table(store, [row])
     assert table.schema == SUMMARY_SCHEMA and tuple(SUMMARY_SCHEMA.names) == FIELDS
+    assert [f if f != "group" else "category" for f in MeanScore._fields] == list(FIELDS)
     assert table.to_pylist() == [
-        {**{k: v for k, v in row.items() if k != "task"}, "category": "t1"}
-    ]
-    assert _summary_table(store, [], "category").schema == SUMMARY_SCHEMA
+        {"run_id": "r", "category": "t1", "metric": "ndcg", "k": 10, "old": 0.5, "new": 0.75,
+         "gain": 0.25, "n_queries": 3, "n_no_results": None}
+    ]  # fmt: skip
+    assert _summary_table(store, []).schema == SUMMARY_SCHEMA

@@ -110,10 +110,10 @@ def test_the_report_section_on_the_fixture(fixture_store: Store, ctx: ReportCont
     )
 
     thinned = thinning_table(ctx, trusts, replicates=50)
-    main = {(r["run_id"], r["metric"]): r for r in ctx.summary if r["category"] == "all"}
+    main = {(r.run_id, r.metric): r for r in ctx.summary if r.group == "all"}
     assert {r["run_id"] for r in thinned.rows} == {"bm25", "bm25-ft", "sub-bm25"}
     for row in thinned.rows:
-        assert row["new"] == pytest.approx(main[(row["run_id"], row["metric"])]["new"])
+        assert row["new"] == pytest.approx(main[(row["run_id"], row["metric"])].new)
         assert row["old"] - 1e-12 <= row["thinned_lo"] <= row["thinned_hi"] <= row["new"] + 1e-12
         assert row["thinned_to"] == f"heuristic {f['precision']:.3f}"
     assert "5th to 95th percentile" in thinned.note

@@ -151,7 +151,7 @@ def test_a_run_over_real_http_ranks_by_the_endpoints_vectors(
     lib_store: Store, server: ScriptedServer
 ) -> None:
     summary = retrieve_run(lib_store, "b", spec_of(server), "dense", depth=6, scope="benchmark")
-    assert summary["retriever"] == spec_of(server)
+    assert summary.retriever == spec_of(server)
     got = [
         r[0]
         for r in lib_store.con.execute(

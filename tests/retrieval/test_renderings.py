@@ -63,16 +63,16 @@ def test_a_run_over_a_partial_rendering_scores_every_task_and_says_so(partial: S
         ).fetchall()
     )
     assert got == {"qa": 3, "qb": 2, "qc": 1}
-    assert summary["notes"] == [
+    assert summary.notes == (
         "rendering 'llm' documents 2 of the 6 items of 'b'; the other 4 are searched in their "
-        "default text"
-    ]
+        "default text",
+    )
     params = json.loads(
         partial.con.execute("SELECT params FROM runs WHERE run_id = 'r'").fetchall()[0][0]
     )
     assert (params["rendering"], params["rendering_fallback"]) == ("llm", 4)
     plain = retrieve_run(partial, "b", "bm25", "d", depth=3, scope="task")
-    assert plain["notes"] == []
+    assert plain.notes == ()
 
 
 def test_the_cli_says_it_on_stderr_and_keeps_stdout_data(partial: Store) -> None:
@@ -113,10 +113,10 @@ def test_tool_de_docs_for_one_task_leave_the_other_tasks_searchable(
         ).fetchall()
     )
     assert tasks == {"apibank": 101, "apigen": 1000, "gorilla-huggingface": 500, "toolink": 497}
-    assert summary["notes"] == [
+    assert summary.notes == (
         "rendering 'gpt-4o-mini' documents 101 of the 6,417 items of 'toolret'; the other 6,316 "
-        "are searched in their default text"
-    ]
+        "are searched in their default text",
+    )
     hits = dict(
         store.con.execute(
             "SELECT q.task, avg((r.item_id IS NOT NULL)::INT) FROM qrels g "

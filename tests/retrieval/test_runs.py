@@ -33,7 +33,7 @@ def _params(store: Store, run_id: str) -> dict[str, Any]:
 @pytest.mark.parametrize("spec", ["bm25", "wordllama", "hybrid:bm25+wordllama"])
 def test_query_level_run(lib_store: Store, spec: str) -> None:
     summary = retrieve_run(lib_store, "b", spec, "r", depth=2, scope="task")
-    assert (summary["queries"], summary["results"]) == (3, 5)  # qc's task has one tool
+    assert (summary.queries, summary.results) == (3, 5)  # qc's task has one tool
     rows = _results(lib_store, "r")
     assert [r[1] for r in rows if r[0] == "qa"][0] == "w1"
     assert [r[1] for r in rows if r[0] == "qc"] == ["c3"]

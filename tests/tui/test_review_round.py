@@ -40,13 +40,13 @@ async def label_all(
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        assert [it["query_id"] for it in screen.items] == sorted(
-            plan, key=[it["query_id"] for it in screen.items].index
+        assert [it.item.query_id for it in screen.items] == sorted(
+            plan, key=[it.item.query_id for it in screen.items].index
         )
-        assert set(plan) == {it["query_id"] for it in screen.items}
+        assert set(plan) == {it.item.query_id for it in screen.items}
         for _ in range(len(screen.items)):
             assert screen.item is not None  # one per remaining label
-            qid = screen.item["query_id"]
+            qid = screen.item.item.query_id
             # the ground-truth and the proposed combination's documentations, side by side
             left = screen.query_one("#r-doc-left", DocPane)
             right = screen.query_one("#r-doc-right", DocPane)

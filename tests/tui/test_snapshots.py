@@ -45,7 +45,7 @@ def test_review_adjudicator(snap_compare: SnapCompare, rw_store: Store) -> None:
     item = next(
         i
         for i in items_for(rw_store, "audit", "reviewer1")
-        if i["query_id"] == "G2_instruction:1643"
+        if i.item.query_id == "G2_instruction:1643"
     )
     save_label(rw_store, "audit", item, role="reviewer1", reviewer="ann", label=Label("valid"))
     save_label(

@@ -16,6 +16,7 @@ from toolex_tui.components.docpair import DocPane
 from toolex_tui.screens.review import ReviewScreen
 
 from toolex.review import draw_verdict_sample, verdict_stats
+from toolex.review.items import CombinationItem, VerdictItem
 from toolex.store import Store
 
 pytestmark = pytest.mark.anyio
@@ -33,6 +34,12 @@ JUDGE_WORDS = (
     "RRF",
     "0.83",
 )
+
+
+def _key(item: CombinationItem | VerdictItem) -> tuple[str, int, str]:
+    """A verdict item's (query, slot, candidate); a combination here is a failure."""
+    assert isinstance(item, VerdictItem), item
+    return (item.query_id, item.slot, item.item_id)
 
 
 def draw(store: Store) -> dict[tuple[Any, ...], tuple[Any, Any]]:
@@ -88,11 +95,12 @@ async def label_all(
     async with app.run_test(size=size) as pilot:
         screen = app.screen
         assert isinstance(screen, ReviewScreen) and screen.level.name == "verdict"
-        assert {(it["query_id"], it["slot"], it["item_id"]) for it in screen.items} == set(plan)
+        assert {_key(it.item) for it in screen.items} == set(plan)
         for _ in range(len(screen.items)):
-            item = screen.item
-            assert item is not None  # one per remaining label
-            key = (item["query_id"], item["slot"], item["item_id"])
+            assert screen.item is not None  # one per remaining label
+            item = screen.item.item
+            key = _key(item)
+            assert isinstance(item, VerdictItem)
             reference = sample[key][0]
             # both documentations, side by side, both on screen
             left, right = (
@@ -101,8 +109,8 @@ async def label_all(
             )
             assert (left.border_title, right.border_title) == ("reference", "candidate")
             assert left.text.startswith(reference + "\n{")
-            assert right.text.startswith(item["item_id"] + "\n{")
-            ref_doc, cand_doc = _docs(store, reference), _docs(store, item["item_id"])
+            assert right.text.startswith(item.item_id + "\n{")
+            ref_doc, cand_doc = _docs(store, reference), _docs(store, item.item_id)
             assert f'"api_name": {json.dumps(ref_doc["api_name"])}' in left.text
             assert f'"api_name": {json.dumps(cand_doc["api_name"])}' in right.text
             for pane in (left, right):
@@ -112,7 +120,7 @@ async def label_all(
             assert left.region.right <= right.region.x  # side by side
             members = screen.query_one("#r-members", Static).render()
             assert isinstance(members, Content)
-            assert item["subquery"] in members.plain
+            assert item.subquery in members.plain
             text = screen_text(screen)
             for word in JUDGE_WORDS:  # blind to the judge and the retriever
                 assert word not in text.replace(left.text, "").replace(right.text, "")

@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from toolex.metrics.engine import Engine
+    from toolex.metrics.records import MeanScore
     from toolex.reports.compare import RunComparison
+    from toolex.reports.main_table import MainRow
     from toolex.reports.provenance import RunProvenance
     from toolex.reports.trust import ExpansionTrust
     from toolex.store import Store
@@ -46,8 +48,9 @@ class Scored:
     """Everything one scoring computed, read from the store while it was open.
 
     Attributes:
-        rows: Mean scores, one per run x group x metric (``run_id, <by>, metric, k, old, new,
-            gain, n_queries, n_no_results``), with each run's mean of the group means.
+        rows: Mean scores, one per run x group x metric (``run_id, group, metric, k, old, new,
+            gain, n_queries, n_no_results``; ``group`` a value of ``by``), with each run's mean
+            of the group means.
         table: The paper layout's rows (``paper=True``), else empty.
         provenance: Run id -> how the run was made (its level, whether it is oracle-assisted).
         queries: Per-query rows (``per_query=True``), else empty.
@@ -57,8 +60,8 @@ class Scored:
         by: The grouping of ``rows`` (``category`` or ``task``).
     """
 
-    rows: list[dict[str, Any]]
-    table: list[dict[str, Any]]
+    rows: list[MeanScore]
+    table: list[MainRow]
     provenance: dict[str, RunProvenance]
     queries: list[dict[str, Any]]
     trust: dict[str, ExpansionTrust | None]
@@ -132,8 +135,8 @@ def score(
     families, cuts, wanted = metric_plan(metrics, ks)
     run_ids = list(dict.fromkeys(runs))
     means = summary(store, run_ids, cuts, expansion, by, families, on=engine)
-    means = [r for r in means if (r["metric"], r["k"]) in wanted]
-    rows = [r for r in means if r[by] == "all"] if only_all else with_group_mean(store, means, by)
+    means = [r for r in means if (r.metric, r.k) in wanted]
+    rows = [r for r in means if r.group == "all"] if only_all else with_group_mean(store, means, by)
     queries = (
         _per_query(store, run_ids, cuts, expansion, by, families, wanted, engine)
         if per_query
@@ -224,14 +227,18 @@ def evaluate(
         per_query=per_query,
     )
     group = scored.by
-    records = [
+    records: list[dict[str, Any]] = [
         {
-            "run": r["run_id"],
-            "group": r[group],
+            "run": r.run_id,
+            "group": r.group,
             "query": None,
-            "metric": ir_name(r["metric"], r["k"]),
-            "k": None if r["k"] == NO_CUT else r["k"],
-            **{key: r[key] for key in ("old", "new", "gain", "n_queries", "n_no_results")},
+            "metric": ir_name(r.metric, r.k),
+            "k": None if r.k == NO_CUT else r.k,
+            "old": r.old,
+            "new": r.new,
+            "gain": r.gain,
+            "n_queries": r.n_queries,
+            "n_no_results": r.n_no_results,
         }
         for r in scored.rows
     ]
@@ -259,17 +266,17 @@ def _per_query(
 
     return [
         {
-            "run": r["run_id"],
-            by: r[by],
-            "query": r["query_id"],
-            "metric": ir_name(r["metric"], r["k"]),
-            "k": None if r["k"] == NO_CUT else r["k"],
-            "old": r["old"],
-            "new": r["new"],
-            "gain": r["new"] - r["old"],
+            "run": r.run_id,
+            by: r.group(by),
+            "query": r.query_id,
+            "metric": ir_name(r.metric, r.k),
+            "k": None if r.k == NO_CUT else r.k,
+            "old": r.old,
+            "new": r.new,
+            "gain": r.new - r.old,
             "n_queries": 1,
-            "n_no_results": 0 if r["has_results"] else 1,
+            "n_no_results": 0 if r.has_results else 1,
         }
         for r in per_query_rows(store, run_ids, ks, expansion, families, on=on)
-        if (r["metric"], r["k"]) in wanted
+        if (r.metric, r.k) in wanted
     ]

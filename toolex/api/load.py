@@ -196,7 +196,7 @@ def load_skillret(
             expansions.drop_combinations(store, data.benchmark.name, expansion)
         done = import_combination_records(
             store,
-            substitute_records(data),
+            ((m.record(), m.line) for m in substitute_records(data)),
             data.qrels_path,
             benchmark=data.benchmark.name,
             expansion=expansion,

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from toolex.retrieval.runs import RunWritten
     from toolex.store import Store
 
 
@@ -22,7 +23,7 @@ def retrieve(
     rendering: str = "default",
     expansion: str = "default",
     replace: bool = False,
-) -> dict[str, Any]:
+) -> RunWritten:
     """Rank the benchmark's library for each query and store the ranking as run ``run``.
 
     Args:
@@ -42,8 +43,8 @@ def retrieve(
         replace: Overwrite a run of the same name.
 
     Returns:
-        A summary of the run written (``run_id``, ``retriever``, ``queries``, ``results``,
-        ``seconds``, ...) and its ``notes``.
+        :class:`toolex.retrieval.runs.RunWritten`: the run written (``run_id``,
+        ``retriever``, ``queries``, ``results``, ``seconds``, ...) and its ``notes``.
 
     Raises:
         ModelUnavailableError: The retriever's model or endpoint cannot be reached.

@@ -85,7 +85,7 @@ def run_demo(
         "timings": timings,
         "seconds": round(sum(timings.values()), 1),
         "annotation": annotation_table(store, BENCHMARK, by="category"),
-        "results": main_table_rows(store, summary(store, run_ids, ks=(10,))),
+        "results": [r.printed() for r in main_table_rows(store, summary(store, run_ids, ks=(10,)))],
     }
 
 

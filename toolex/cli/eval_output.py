@@ -6,7 +6,7 @@ what stands behind the new scores)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -21,7 +21,9 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from toolex.api.evaluate import Scored
+    from toolex.metrics.records import MeanScore
     from toolex.reports.compare import RunComparison
+    from toolex.reports.main_table import MainRow
 
 
 def emit(scored: Scored, by: str, expansion: str, layout: str, fmt: str) -> None:
@@ -37,13 +39,12 @@ def emit(scored: Scored, by: str, expansion: str, layout: str, fmt: str) -> None
     oracle = {run_id for run_id, p in scored.provenance.items() if p.oracle}
     if fmt == "table":
         order = {"all": 0, group_mean_label(by): 1}
-        ranked = sorted(rows, key=lambda r: (r["run_id"], r["k"], order.get(r[by], 2), str(r[by])))
+        ranked = sorted(rows, key=lambda r: (r.run_id, r.k, order.get(r.group, 2), str(r.group)))
         shown = [
-            score_row(r, by) | {"run": run_label(r["run_id"], r["run_id"] in oracle)}
-            for r in ranked
+            score_row(r, by) | {"run": run_label(r.run_id, r.run_id in oracle)} for r in ranked
         ]
         label = group_mean_label(by)
-        mean = f"; {label} = mean of the {by} rows" if any(r[by] == label for r in rows) else ""
+        mean = f"; {label} = mean of the {by} rows" if any(r.group == label for r in rows) else ""
         emit_constant_free(
             shown,
             f"old and new scores, expansion {expansion!r} (n_no_results: queries without "
@@ -62,11 +63,11 @@ def emit(scored: Scored, by: str, expansion: str, layout: str, fmt: str) -> None
             emit_pairs(pairs, fmt)
         echo_trust(trust.values())
         return
-    summary_rows = [score_row(r, by) | {"oracle": r["run_id"] in oracle} for r in rows]
+    summary_rows = [score_row(r, by) | {"oracle": r.run_id in oracle} for r in rows]
     queries = [{**q, "oracle": q["run"] in oracle} for q in queries]
     if fmt == "json":  # csv stays one plain table
-        for row in summary_rows:
-            found = trust[row["run"]]
+        for row, r in zip(summary_rows, rows, strict=True):
+            found = trust[r.run_id]
             row["trust"] = found.as_dict() if found else None
     if pairs is not None:  # machine-readable output is one table: the comparisons
         emit_pairs(pairs, fmt)
@@ -75,19 +76,20 @@ def emit(scored: Scored, by: str, expansion: str, layout: str, fmt: str) -> None
     echo_trust(trust.values())
 
 
-def score_row(row: dict[str, Any], by: str) -> dict[str, Any]:
-    """A summary row as printed: the metric in ir_measures' name, no K for an uncut metric."""
+def score_row(row: MeanScore, by: str) -> dict[str, object]:
+    """A summary row as printed: the metric in ir_measures' name, no K for an uncut metric, the
+    group named ``by``."""
     return {
-        "run": row["run_id"],
-        by: row[by],
+        "run": row.run_id,
+        by: row.group,
         "query": None,
-        "metric": ir_name(row["metric"], row["k"]),
-        "k": None if row["k"] == NO_CUT else row["k"],
-        "old": row["old"],
-        "new": row["new"],
-        "gain": row["gain"],
-        "n_queries": row["n_queries"],
-        "n_no_results": row["n_no_results"],
+        "metric": ir_name(row.metric, row.k),
+        "k": None if row.k == NO_CUT else row.k,
+        "old": row.old,
+        "new": row.new,
+        "gain": row.gain,
+        "n_queries": row.n_queries,
+        "n_no_results": row.n_no_results,
     }
 
 
@@ -95,10 +97,10 @@ def report_counts(scored: Scored, expansion: str) -> None:
     """stderr: queries without results per run, and runs the expansion does not touch."""
     seen: set[str] = set()
     for row in scored.rows:
-        if row[scored.by] == "all" and row["run_id"] not in seen and row["n_no_results"] > 0:
-            seen.add(row["run_id"])
+        if row.group == "all" and row.run_id not in seen and row.n_no_results > 0:
+            seen.add(row.run_id)
             click.echo(
-                f"run {row['run_id']}: {row['n_no_results']} of {row['n_queries']} queries "
+                f"run {row.run_id}: {row.n_no_results} of {row.n_queries} queries "
                 "had no results (scored 0)",
                 err=True,
             )
@@ -111,7 +113,7 @@ def report_counts(scored: Scored, expansion: str) -> None:
             )
 
 
-def emit_paper(table: list[dict[str, Any]], by: str, fmt: str) -> None:
+def emit_paper(table: list[MainRow], by: str, fmt: str) -> None:
     """--layout paper: one table per benchmark and K, as the paper's Table 1."""
     from toolex.reports import paper_table
 

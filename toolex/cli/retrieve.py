@@ -207,6 +207,6 @@ def retrieve(
             expansion=expansion,
             replace=replace,
         )
-    for note in row.pop("notes"):
+    for note in row.notes:
         click.echo(f"note: {note}", err=True)
-    emit_rows([row], fmt, title="run written")
+    emit_rows([row.printed()], fmt, title="run written")

@@ -191,7 +191,7 @@ def label_cmd(db: str, sample_id: str, role: str, reviewer: str) -> None:
         check_role(store, sample_id, role, reviewer, level)
         buckets = list(level.buckets)
         keys = {level.positive[0]: level.positive, level.negative[0]: level.negative}
-        todo = [it for it in items_for(store, sample_id, role) if not it["label"]]
+        todo = [it for it in items_for(store, sample_id, role) if not it.seen.label]
         click.echo(f"{len(todo)} items to label", err=True)
         for n, item in enumerate(todo, start=1):
             view = item_view(store, level, item, role)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -91,10 +90,16 @@ class Figures:
 
     NAMES = ("precision", "recall", "f1", "accuracy", "baseline", "kappa", "discarded")
 
-    def row(self) -> dict[str, Any]:
+    def row(self) -> dict[str, int | float | None]:
         """Flat: n, the four cells, then each figure with its _lo and _hi."""
         c = self.confusion
-        out: dict[str, Any] = {"n": c.n, "tp": c.tp, "fp": c.fp, "fn": c.fn, "tn": c.tn}
+        out: dict[str, int | float | None] = {
+            "n": c.n,
+            "tp": c.tp,
+            "fp": c.fp,
+            "fn": c.fn,
+            "tn": c.tn,
+        }
         for name in self.NAMES:
             iv: Interval = getattr(self, name)
             out |= {name: iv.value, f"{name}_lo": iv.lo, f"{name}_hi": iv.hi}

@@ -21,7 +21,7 @@ import csv
 import io
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
@@ -80,7 +80,7 @@ class Label:
     def key(self) -> LabelKey:
         return LabelKey(self.source, self.benchmark, self.query_id, self.reference, self.candidate)
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, object]:
         """The file record (every field but ``labelled_at``, in file order)."""
         out = asdict(self)
         out.pop("labelled_at")
@@ -240,7 +240,7 @@ def write_labels(path: str | Path, labels: Iterable[Label], fmt: str | None = No
 # -- fields ----------------------------------------------------------------------------------
 
 
-def _blank_to_none(rec: dict[str, Any]) -> dict[str, Any]:
+def _blank_to_none(rec: dict[str, Any]) -> dict[str, object]:
     """CSV cells are strings: an empty cell is a missing field, as null is in JSON."""
     return {k: (None if isinstance(v, str) and not v.strip() else v) for k, v in rec.items()}
 
@@ -257,21 +257,21 @@ def _label(value: Any, where: Where) -> str:
     raise where.error(f"expected yes or no (or true/false, 1/0), found {value!r}", "label")
 
 
-def _slot(rec: dict[str, Any], where: Where) -> int | None:
+def _slot(rec: Mapping[str, object], where: Where) -> int | None:
     slot = get_int(rec, "slot", where, None)
     if slot is not None and slot < 0:
         raise where.error(f"a slot is 0 or more, found {slot}", "slot")
     return slot
 
 
-def _text(rec: dict[str, Any], key: str, where: Where) -> str | None:
+def _text(rec: Mapping[str, object], key: str, where: Where) -> str | None:
     value = get_str(rec, key, where, required=False)
     if value is None:
         return None
     return value.strip() or None
 
 
-def _stratum(value: Any, where: Where) -> dict[str, Any] | None:
+def _stratum(value: object, where: Where) -> dict[str, object] | None:
     if value is None:
         return None
     if isinstance(value, str):

@@ -66,6 +66,28 @@ class Substitute:
     line: int | None
 
 
+@dataclass(frozen=True)
+class SubstituteMember:
+    """One member of a combination made of substitutes (:func:`substitute_records`): a
+    combination file's row ``query_id, combo_id, slot, item_id``, with the line of the first
+    substitute the combination holds."""
+
+    query_id: str
+    combo_id: int
+    slot: int
+    item_id: str
+    line: int | None
+
+    def record(self) -> dict[str, object]:
+        """The row as a combination file holds it (what toolex.expansions imports)."""
+        return {
+            "query_id": self.query_id,
+            "combo_id": self.combo_id,
+            "slot": self.slot,
+            "item_id": self.item_id,
+        }
+
+
 @dataclass
 class SkillRet:
     benchmark: Benchmark
@@ -156,10 +178,10 @@ def _by_grade(
     return seeds, lower
 
 
-def substitute_records(data: SkillRet) -> Iterator[tuple[dict[str, object], int | None]]:
+def substitute_records(data: SkillRet) -> Iterator[SubstituteMember]:
     """The substitutes as combinations to import (toolex.expansions): per query, every choice
-    of its seed or one of its substitutes in each slot, the original left out; rows ``query_id,
-    combo_id, slot, item_id`` with the line of the first substitute they hold."""
+    of its seed or one of its substitutes in each slot, the original left out; members
+    ``query_id, combo_id, slot, item_id`` with the line of the first substitute they hold."""
     by_query: dict[str, dict[int, list[Substitute]]] = {}
     for s in data.substitutes:
         by_query.setdefault(s.query_id, {}).setdefault(s.slot, []).append(s)
@@ -176,10 +198,7 @@ def substitute_records(data: SkillRet) -> Iterator[tuple[dict[str, object], int 
         for combo_id, combo in enumerate(combos, start=1):
             line = next(s.line for _, s in combo if s is not None)
             for slot, (item_id, _) in zip(slots, combo, strict=True):
-                yield (
-                    {"query_id": query_id, "combo_id": combo_id, "slot": slot, "item_id": item_id},
-                    line,
-                )
+                yield SubstituteMember(query_id, combo_id, slot, item_id, line)
 
 
 def _place(bench: Benchmark, lower: list[QrelRead]) -> list[Substitute]:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from toolex.errors import ToolexError
-from toolex.metrics.records import QueryScore, Score
+from toolex.metrics.records import GroupedQueryScore, MeanScore, QueryScore, Score
 from toolex.metrics.registry import FAMILIES, Metric, parse, validate_ks
 from toolex.resources import sql_files, sql_text
 from toolex.sqlrunner import Params, SqlRunner, SqlValue
@@ -33,6 +33,7 @@ DEFAULT_FAMILIES = ("ndcg", "recall", "comp")
 # The folder of the macros (NNN_*.sql) that the queries of metrics/select/ call, and of the
 # slices of the stored tables they read (inputs/), for an engine outside DuckDB.
 FOLDER = "metrics"
+R = TypeVar("R")
 
 
 class Engine(Protocol):
@@ -41,7 +42,7 @@ class Engine(Protocol):
 
     def rows(
         self, store: SqlRunner, name: str, params: Params, *, folder: str
-    ) -> list[dict[str, Any]]: ...
+    ) -> list[dict[str, object]]: ...
 
     def arrow(self, store: SqlRunner, name: str, params: Params, *, folder: str) -> pa.Table: ...
 
@@ -120,12 +121,15 @@ def check_runs(store: SqlRunner, run_ids: Sequence[str]) -> list[str]:
     return runs
 
 
-def _rows(store: SqlRunner, on: Engine | None, name: str, params: Params) -> list[dict[str, Any]]:
+def _typed(
+    store: SqlRunner, on: Engine | None, name: str, params: Params, row: Callable[..., R]
+) -> list[R]:
+    """The rows of ``name`` as typed records, each made by ``row`` from the columns by name (a
+    column renamed in the SQL fails here, in the one module that reads the file)."""
     if on is not None:
-        return on.rows(store, name, params, folder=FOLDER)
+        return [row(**r) for r in on.rows(store, name, params, folder=FOLDER)]
     _ensure_for(store, name)
-    rows: list[dict[str, Any]] = store.rows(name, params)
-    return rows
+    return [row(**r) for r in store.rows(name, params)]
 
 
 def _arrow(store: SqlRunner, on: Engine | None, name: str, params: Params) -> pa.Table:
@@ -182,10 +186,10 @@ def per_query_rows(
     families: Sequence[str] = DEFAULT_FAMILIES,
     *,
     on: Engine | None = None,
-) -> list[dict[str, Any]]:
-    """Like :func:`per_query` with task, category and has_results, as dicts (for the CLI)."""
+) -> list[GroupedQueryScore]:
+    """Like :func:`per_query` with task, category and has_results, as typed rows (for the CLI)."""
     params = _params(store, run_ids, ks, expansion, families)
-    return _rows(store, on, "metrics/select/per_query.sql", params)
+    return _typed(store, on, "metrics/select/per_query.sql", params, GroupedQueryScore)
 
 
 def query_scores(
@@ -199,7 +203,7 @@ def query_scores(
     """:func:`per_query` rows of one query (``run_id, query_id, metric, k, old, new``), computed
     for that query alone: what a page about one query needs, in milliseconds."""
     params = _params(store, run_ids, ks, expansion, families) | {"query_id": query_id}
-    return [QueryScore(**r) for r in _rows(store, None, "metrics/select/one_query.sql", params)]
+    return _typed(store, None, "metrics/select/one_query.sql", params, QueryScore)
 
 
 def summary(
@@ -211,19 +215,18 @@ def summary(
     families: Sequence[str] = DEFAULT_FAMILIES,
     *,
     on: Engine | None = None,
-) -> list[dict[str, Any]]:
-    """Macro averages per ``by`` group plus ``'all'``: dicts ``run_id, <by>, metric, k, old,
-    new, gain, n_queries, n_no_results`` (gain = new - old; n_no_results = queries with
-    judgments that the run returned nothing for, scored 0). ``on``: the engine."""
+) -> list[MeanScore]:
+    """Macro averages per ``by`` group plus ``'all'``: :class:`MeanScore` rows ``run_id,
+    group, metric, k, old, new, gain, n_queries, n_no_results`` (``group`` a value of ``by``;
+    gain = new - old; n_no_results = queries with judgments that the run returned nothing for,
+    scored 0). ``on``: the engine."""
     if by not in BY:
         raise ToolexError(f"cannot group by {by!r}; choose one of {', '.join(BY)}")
     params = _params(store, run_ids, ks, expansion, families) | {"by": by}
-    keys = ["run_id", by, "metric", "k", "old", "new", "gain", "n_queries", "n_no_results"]
-    out = []
-    for row in _rows(store, on, "metrics/select/summary.sql", params):
-        row[by] = row.pop("grp")
-        out.append({key: row[key] for key in keys})
-    return out
+    # summary.sql's ``grp`` (a name DuckDB and Spark both take unquoted) is the row's ``group``
+    return _typed(
+        store, on, "metrics/select/summary.sql", params, lambda grp, **c: MeanScore(group=grp, **c)
+    )
 
 
 def scores(
@@ -235,7 +238,7 @@ def scores(
     params = _params(store, run_ids, [metric.k], expansion, [metric.name])
     del params["metrics"]  # scores.sql takes the one family, as $metric
     params["metric"] = metric.name
-    return [Score(**r) for r in _rows(store, None, "metrics/select/scores.sql", params)]
+    return _typed(store, None, "metrics/select/scores.sql", params, Score)
 
 
 def expansion_coverage(store: SqlRunner, run_ids: Sequence[str], expansion: str) -> dict[str, int]:

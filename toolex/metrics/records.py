@@ -25,3 +25,37 @@ class QueryScore(NamedTuple):
     k: int
     old: float  # against the original qrels
     new: float  # max over the valid combinations of the expansion
+
+
+class MeanScore(NamedTuple):
+    """A macro average over one group of a run's queries: ``metrics/select/summary.sql`` (its
+    ``grp`` column is ``group``). The grouping (category or task) is the caller's ``by``."""
+
+    run_id: str
+    group: str  # a category or task, or 'all' (every query)
+    metric: str
+    k: int
+    old: float
+    new: float
+    gain: float  # new - old
+    n_queries: int
+    n_no_results: int  # queries with judgments that the run returned nothing for, scored 0
+
+
+class GroupedQueryScore(NamedTuple):
+    """One query's old and new with its task, category and whether the run answered it:
+    ``metrics/select/per_query.sql``."""
+
+    run_id: str
+    query_id: str
+    task: str
+    category: str
+    has_results: bool
+    metric: str
+    k: int
+    old: float
+    new: float
+
+    def group(self, by: str) -> str:
+        """The query's group under the grouping ``by`` (``category`` or ``task``)."""
+        return self.category if by == "category" else self.task

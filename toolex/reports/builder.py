@@ -26,7 +26,7 @@ from toolex.reports.failures import failed_queries_table
 from toolex.reports.gain_illusion import gain_illusion_table
 from toolex.reports.heterogeneity import heterogeneity_table
 from toolex.reports.inputs import ReportContext, StatOptions, Table
-from toolex.reports.main_table import main_table
+from toolex.reports.main_table import main_table, main_table_rows
 from toolex.reports.paper_table import paper_section
 from toolex.reports.provenance import (
     ORACLE_MARK,
@@ -140,8 +140,9 @@ def _sections(
     with step("metrics"):
         provenance = run_provenance(ctx.store, ctx.run_ids, ctx.expansion)
         report.oracle = oracle_runs(provenance)
-        main = main_table(ctx)
-        paper, texts = paper_section(main.rows)
+        main_rows = main_table_rows(ctx.store, ctx.summary)
+        main = main_table(ctx, main_rows)
+        paper, texts = paper_section(main_rows)
         report.tables += [main, paper]
         report.texts.update(texts)
         report.figures.append(

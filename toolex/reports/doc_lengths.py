@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from toolex.reports.inputs import ReportContext, Table
 
 
-def doc_length_tables(ctx: ReportContext) -> tuple[Table, list[dict[str, Any]]]:
+def doc_length_tables(ctx: ReportContext) -> tuple[Table, list[dict[str, object]]]:
     """(the distribution summary, the per-tool lengths the histogram is drawn from)."""
     summary = ctx.rows("61_doc_length_summary.sql", benchmarks=ctx.benchmarks)
     lengths = ctx.rows("60_doc_lengths.sql", benchmarks=ctx.benchmarks)

@@ -104,7 +104,7 @@ class ReportContext:
     # -- metric rows, computed once and registered for the report SQL ------------------------
 
     @cached_property
-    def summary(self) -> list[dict[str, object]]:
+    def summary(self) -> list[metrics.MeanScore]:
         if not self.run_ids:
             return []
         return metrics.summary(self.store, self.run_ids, ks=(self.k,), expansion=self.expansion)
@@ -141,7 +141,10 @@ class ReportContext:
         if self._inputs is not None:
             return
         self._inputs = {
-            "report_summary": pa.Table.from_pylist(self.summary, schema=SUMMARY_SCHEMA),
+            "report_summary": pa.Table.from_pylist(
+                [dict(zip(SUMMARY_SCHEMA.names, r, strict=True)) for r in self.summary],
+                schema=SUMMARY_SCHEMA,
+            ),
             "report_per_query": self.per_query,
             "report_pairs": pa.Table.from_pylist(
                 [{"base": b, "finetuned": f} for b, f in self.pairs],

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolex.reports.inputs import Table
-from toolex.reports.main_table import group_mean_label
+from toolex.reports.main_table import MainRow, group_mean_label
 from toolex.reports.provenance import ORACLE_NOTE, ORACLE_SHORT, run_label
 
 PAPER_ORDER = ("code", "web", "customized")  # the paper's category order
@@ -30,11 +30,11 @@ class PaperTable:
     k: int
     by: str
     groups: list[str]  # group values of the main table, in column order; the mean last
-    rows: list[dict[str, Any]]  # main-table rows keyed (run_id, group)
+    rows: list[MainRow]  # main-table rows, found by (run_id, group)
     runs: list[tuple[str, bool]]  # (run id, oracle), in row order
 
-    def cell(self, run: str, group: str) -> dict[str, Any] | None:
-        return next((r for r in self.rows if r["run_id"] == run and r[self.by] == group), None)
+    def cell(self, run: str, group: str) -> MainRow | None:
+        return next((r for r in self.rows if r.run_id == run and r.group == group), None)
 
     def header(self, group: str) -> str:
         return AVG if group == group_mean_label(self.by) else group[:1].upper() + group[1:]
@@ -44,25 +44,27 @@ class PaperTable:
         return any(o for _, o in self.runs)
 
 
-def paper_tables(rows: Sequence[dict[str, Any]], by: str = "category") -> list[PaperTable]:
+def paper_tables(rows: Sequence[MainRow], by: str = "category") -> list[PaperTable]:
     """The paper-layout tables of main-table rows (``main_table_rows(..., by)``), one per
     benchmark and K. The query-weighted 'all' rows are left out: Avg is the category mean."""
     mean = group_mean_label(by)
     out = []
-    for bench, k in dict.fromkeys((r["benchmark"], r["k"]) for r in rows):
-        part = [r for r in rows if r["benchmark"] == bench and r["k"] == k and r[by] != "all"]
-        cats = {r[by] for r in part} - {mean}
+    for bench, k in dict.fromkeys((r.benchmark, r.k) for r in rows):
+        part = [r for r in rows if r.benchmark == bench and r.k == k and r.group != "all"]
+        cats = {r.group for r in part} - {mean}
         known = [c for p in PAPER_ORDER for c in sorted(cats) if c.lower() == p]
         groups = (
-            known + sorted(cats - set(known)) + ([mean] if any(r[by] == mean for r in part) else [])
+            known
+            + sorted(cats - set(known))
+            + ([mean] if any(r.group == mean for r in part) else [])
         )
-        runs = list(dict.fromkeys((r["run_id"], bool(r["oracle"])) for r in part))
+        runs = list(dict.fromkeys((r.run_id, bool(r.oracle)) for r in part))
         runs.sort(key=lambda ro: ro[1])  # stable: query-level runs first, † rows after
         out.append(PaperTable(bench, k, by, groups, part, runs))
     return out
 
 
-def paper_section(main_rows: Sequence[dict[str, Any]]) -> tuple[Table, dict[str, str]]:
+def paper_section(main_rows: Sequence[MainRow]) -> tuple[Table, dict[str, str]]:
     """The report's paper-layout table (flat rows for its CSV/JSON) and its text files,
     ``paper_table.md`` (shown in report.md) and ``paper_table.tex``."""
     tables = paper_tables(main_rows)
@@ -85,12 +87,13 @@ def flat_rows(tables: Sequence[PaperTable]) -> list[dict[str, object]]:
         for run, oracle in t.runs:
             row: dict[str, Any] = {"run": run, "oracle": oracle, "benchmark": t.benchmark, "k": t.k}
             for g in t.groups:
-                cell = t.cell(run, g) or {}
+                cell = t.cell(run, g)
                 key = _key(t.header(g))
                 for m, _ in METRICS:
-                    row[f"{key}_{m}_old"] = cell.get(f"{m}_old")
-                    row[f"{key}_{m}_new"] = cell.get(f"{m}_new")
-                row[f"{key}_delta"] = cell.get("delta")
+                    old, new = cell.old_new(m) if cell else (None, None)
+                    row[f"{key}_{m}_old"] = old
+                    row[f"{key}_{m}_new"] = new
+                row[f"{key}_delta"] = cell.delta if cell else None
             out.append(row)
     return out
 
@@ -189,16 +192,17 @@ def note(tables: Sequence[PaperTable]) -> str:
     return text
 
 
-def _old_new(cell: dict[str, Any] | None, metric: str, digits: int) -> str:
-    if cell is None or cell.get(f"{metric}_old") is None:
+def _old_new(cell: MainRow | None, metric: str, digits: int) -> str:
+    old, new = cell.old_new(metric) if cell else (None, None)
+    if old is None or new is None:  # both or neither: one metric's rows give both
         return "–"
-    return f"{100 * cell[f'{metric}_old']:.{digits}f}→{100 * cell[f'{metric}_new']:.{digits}f}"
+    return f"{100 * old:.{digits}f}→{100 * new:.{digits}f}"
 
 
-def _delta(cell: dict[str, Any] | None, digits: int) -> str:
-    if cell is None or cell.get("delta") is None:
+def _delta(cell: MainRow | None, digits: int) -> str:
+    if cell is None or cell.delta is None:
         return "–"
-    return f"{100 * cell['delta']:+.{digits}f}"
+    return f"{100 * cell.delta:+.{digits}f}"
 
 
 def _key(header: str) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+from typing import NamedTuple
 
 from toolex.errors import InputError
 from toolex.retrieval.base import Retriever
@@ -37,6 +37,28 @@ from toolex.store import Store
 from toolex.tooldoc.render import RENDER_VERSION
 
 DEFAULT_DEPTH = {"query": 100, "subquery": 20}
+
+
+class RunWritten(NamedTuple):
+    """What :func:`retrieve_run` wrote: the row `toolex retrieve` prints (``notes`` aside, on
+    stderr: what a user should know about the run, not data)."""
+
+    run_id: str
+    retriever: str
+    level: str
+    scope: str
+    depth: int
+    texts: int  # query or sub-query texts searched
+    queries: int
+    results: int  # result rows stored
+    seconds: float
+    notes: tuple[str, ...]
+
+    def printed(self) -> dict[str, object]:
+        """The row as printed (every field but ``notes``, in field order)."""
+        return {k: v for k, v in self._asdict().items() if k != "notes"}
+
+
 _PACKAGES = (
     "toolex",
     "duckdb",
@@ -62,9 +84,9 @@ def retrieve_run(
     rendering: str = "default",
     expansion: str = "default",
     replace: bool = False,
-) -> dict[str, Any]:
-    """Produce run ``run_id`` and return a summary row (queries, result rows, seconds) whose
-    ``notes`` (a list) says what a user should know about the run (stderr, not data)."""
+) -> RunWritten:
+    """Produce run ``run_id`` and return what was written (queries, result rows, seconds) with
+    ``notes`` that say what a user should know about the run (stderr, not data)."""
     check_level(level)
     scope = resolve_scope(store, benchmark, scope)
     depth = depth or DEFAULT_DEPTH[level]
@@ -89,18 +111,18 @@ def retrieve_run(
         replace=replace,
     )
     note = fallback_note(library)
-    return {
-        "run_id": run_id,
-        "retriever": r.spec,
-        "level": level,
-        "scope": scope,
-        "depth": depth,
-        "texts": len(texts),
-        "queries": len({t[0] for t in texts}),
-        "results": counts.results,
-        "seconds": round(seconds, 2),
-        "notes": [note] if note else [],
-    }
+    return RunWritten(
+        run_id=run_id,
+        retriever=r.spec,
+        level=level,
+        scope=scope,
+        depth=depth,
+        texts=len(texts),
+        queries=len({t[0] for t in texts}),
+        results=counts.results,
+        seconds=round(seconds, 2),
+        notes=(note,) if note else (),
+    )
 
 
 def _texts(

@@ -12,6 +12,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from toolex.review.items import ReviewItem
     from toolex.review.labels import ROLES, Label, items_for, members, save_label
     from toolex.review.levels import COMBINATION, LEVELS, VERDICT, Level, sample_level
     from toolex.review.sample import draw_sample, draw_verdict_sample
@@ -26,6 +27,7 @@ __all__ = [
     "ItemView",
     "Label",
     "Level",
+    "ReviewItem",
     "ReviewStats",
     "VerdictReviewStats",
     "draw_sample",
@@ -47,6 +49,7 @@ _HOME = {
         ("ReviewStats", "VerdictReviewStats", "review_stats", "verdict_stats"), "stats"
     ),
     **dict.fromkeys(("ItemView", "item_view"), "views"),
+    "ReviewItem": "items",
 }
 
 

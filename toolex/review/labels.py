@@ -14,12 +14,13 @@ in the same transaction as the label itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from toolex.errors import ToolexError
 from toolex.review import queries
+from toolex.review.items import CombinationItem, ReviewItem, SeenLabels, VerdictItem
 from toolex.review.levels import COMBINATION, Level, sample_level
 from toolex.review.publish import publish_final_labels
 from toolex.review.queries import SlotMember
@@ -28,18 +29,7 @@ from toolex.store import Store
 ROLES = ("reviewer1", "reviewer2", "adjudicator")
 # what a role may see of the labels of an item (sql/review/24_role_labels.sql): its own label,
 # and for the adjudicator both reviewers'
-SEEN = (
-    "label",
-    "bucket",
-    "note",
-    "reviewer",
-    "r1_label",
-    "r1_bucket",
-    "r1_note",
-    "r2_label",
-    "r2_bucket",
-    "r2_note",
-)
+SEEN = SeenLabels._fields
 
 
 @dataclass(frozen=True)
@@ -86,7 +76,7 @@ def check_role(
             )
 
 
-def items_for(store: Store, sample_id: str, role: str) -> list[dict[str, Any]]:
+def items_for(store: Store, sample_id: str, role: str) -> list[ReviewItem]:
     """The items ``role`` must label in position order (every item; for the adjudicator, the
     disagreements), each what the reviewer sees of it (the level's items SQL) with what the role
     may see of its labels (:data:`SEEN`, None where there is none)."""
@@ -94,38 +84,46 @@ def items_for(store: Store, sample_id: str, role: str) -> list[dict[str, Any]]:
         raise ToolexError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
     level = sample_level(store, sample_id)
     seen = {
-        level.key_of(r): r
-        for r in store.rows(
+        level.key_of(labels): SeenLabels(*(labels[c] for c in SEEN))
+        for labels in store.rows(
             "review/24_role_labels.sql",
             {"labels": level.tables.labels, "sample_id": sample_id, "role": role},
         )
     }
+    name, params = level.sql["items"], {"sample_id": sample_id}
+    found: Sequence[CombinationItem | VerdictItem] = (
+        store.typed(name, VerdictItem, params)
+        if level.name == "verdict"
+        else store.typed(name, CombinationItem, params)
+    )
     out = []
-    for item in store.rows(level.sql["items"], {"sample_id": sample_id}):
-        labels = seen.get(level.key_of(item))
+    for item in found:
+        labels = seen.get(level.key_of(item._asdict()))
         if labels is None and role == "adjudicator":
             continue  # not a disagreement
-        seen_labels = {c: labels[c] if labels else None for c in SEEN}
-        out.append({**item, "sample_id": sample_id, **seen_labels})
+        out.append(ReviewItem(sample_id, item, labels or SeenLabels()))
     return out
 
 
-def members(store: Store, item: Mapping[str, Any]) -> list[SlotMember]:
+def members(store: Store, item: ReviewItem) -> list[SlotMember]:
     """A sampled combination slot by slot: sub-query, candidate item, reference item."""
-    return queries.item_members(store, {k: item[k] for k in COMBINATION.key})
+    return queries.item_members(store, item.key(COMBINATION))
 
 
 def save_label(
     store: Store,
     sample_id: str,
-    item: Mapping[str, Any],
+    item: ReviewItem | Mapping[str, Any],
     *,
     role: str,
     reviewer: str,
     label: Label,
 ) -> None:
-    """Write one label (replacing this role's earlier label of the item)."""
+    """Write one label (replacing this role's earlier label of the item); ``item`` is one of
+    :func:`items_for` or its key columns."""
     level = sample_level(store, sample_id)
+    if isinstance(item, ReviewItem):
+        item = item.key(level)
     label = label.check(level)
     check_role(store, sample_id, role, reviewer, level)
     with store.transaction():

@@ -54,7 +54,7 @@ class Level:
     def negative(self) -> str:
         return self.labels[1]
 
-    def key_of(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
+    def key_of(self, row: Mapping[str, Any]) -> tuple[object, ...]:
         """The values of the key columns of ``row`` (an item, a label, a sheet row)."""
         return tuple(row[k] for k in self.key)
 

@@ -12,11 +12,8 @@ accepted it. The TUI, the sheets and `review label` show it where the view has i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from toolex.review import queries
-from toolex.review.levels import Level
+from toolex.review.items import CombinationItem, VerdictItem
 from toolex.store import Store
 
 
@@ -40,16 +37,15 @@ def describe(show_rationale: bool) -> str:
     )
 
 
-def rationale(store: Store, level: Level, item: Mapping[str, Any]) -> str:
-    """The judge's rationale for ``item`` (a row of the level's items SQL), as text."""
-    key = {"benchmark": item["benchmark"], "expansion": item["expansion"]}
-    key["query_id"] = item["query_id"]
-    if level.name == "verdict":
-        v = queries.verdict_rationale(store, key, item["slot"], item["item_id"])
+def rationale(store: Store, item: CombinationItem | VerdictItem) -> str:
+    """The judge's rationale for ``item`` (a row of its level's items SQL), as text."""
+    key = {"benchmark": item.benchmark, "expansion": item.expansion, "query_id": item.query_id}
+    if isinstance(item, VerdictItem):
+        v = queries.verdict_rationale(store, key, item.slot, item.item_id)
         if v is None:
             return "not judged: the pipeline never asked its verifier about this candidate"
         return f"{v.judge}: {'yes' if v.accepted else 'no'}{_p(v.confidence)}: {v.reason}"
-    rows = queries.combination_rationale(store, key, item["combo_id"])
+    rows = queries.combination_rationale(store, key, item.combo_id)
     if not rows:
         return "(the combination is no longer in the expansion)"
     head = rows[0]

@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from toolex.errors import ToolexError
 from toolex.review import protocol, queries
@@ -114,7 +114,7 @@ def check_new_sample(
         )
 
 
-def _quotas(quotas: Mapping[str, int]) -> dict[str, list[Any]]:
+def _quotas(quotas: Mapping[str, int]) -> dict[str, list[str] | list[int]]:
     """The quotas as the insert SQL binds them: stratum names and their counts, same order."""
     names = sorted(quotas)
     return {"strata": names, "quotas": [quotas[h] for h in names]}

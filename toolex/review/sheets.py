@@ -79,7 +79,8 @@ def export_sheet(store: Store, sample_id: str, role: str, path: str | Path) -> i
         writer.writeheader()
         for item in items:
             view = item_view(store, level, item, role, show)
-            row: dict[str, Any] = {k: item.get(k) for k in cols if k in item}
+            values = item.columns()
+            row: dict[str, Any] = {k: values[k] for k in cols if k in values}
             docs = "docs" if level.name == "combination" else "doc"
             row.update(
                 {
@@ -161,8 +162,8 @@ def _check_in_sample(
         )
 
 
-def _key(level: Level, row: dict[str, str], path: str, line: int) -> dict[str, Any]:
-    item: dict[str, Any] = {}
+def _key(level: Level, row: dict[str, str], path: str, line: int) -> dict[str, str | int]:
+    item: dict[str, str | int] = {}
     for k in level.key:
         value = row[k]
         if k in INTEGER_KEYS:

@@ -17,11 +17,11 @@ view adds both reviewers' labels and notes.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from toolex.review import protocol, queries
+from toolex.review.items import CombinationItem, ReviewItem, VerdictItem
 from toolex.review.labels import members
 from toolex.review.levels import Level
 from toolex.review.queries import SlotMember
@@ -73,48 +73,52 @@ def item_docs(store: Store, benchmark: str, item_ids: Sequence[str]) -> dict[str
 def item_view(
     store: Store,
     level: Level,
-    item: Mapping[str, Any],
+    item: ReviewItem,
     role: str,
     show_rationale: bool | None = None,
 ) -> ItemView:
-    """What ``role`` sees of ``item`` (a row of the level's items SQL); ``show_rationale``
-    defaults to the sample's protocol (pass it to spare the look-up per item)."""
+    """What ``role`` sees of ``item`` (one of :func:`toolex.review.labels.items_for`);
+    ``show_rationale`` defaults to the sample's protocol (pass it to spare the look-up per
+    item). ``level`` is the sample's, the level of ``item``."""
     if show_rationale is None:
-        show_rationale = protocol.shows_rationale(store, item["sample_id"])
-    why = protocol.rationale(store, level, item) if show_rationale else None
+        show_rationale = protocol.shows_rationale(store, item.sample_id)
+    why = protocol.rationale(store, item.item) if show_rationale else None
     others: tuple[tuple[str, str | None, str | None, str | None], ...] = ()
     if role == "adjudicator":
-        others = tuple(
-            (who, item[f"{p}_label"], item[f"{p}_bucket"], item[f"{p}_note"])
-            for who, p in (("reviewer1", "r1"), ("reviewer2", "r2"))
+        s = item.seen
+        others = (
+            ("reviewer1", s.r1_label, s.r1_bucket, s.r1_note),
+            ("reviewer2", s.r2_label, s.r2_bucket, s.r2_note),
         )
-    if level.name == "verdict":
-        ref, cand = item["reference"], item["item_id"]
-        docs = item_docs(store, item["benchmark"], [ref, cand])
+    it = item.item
+    if isinstance(it, VerdictItem):
+        ref, cand = it.reference, it.item_id
+        docs = item_docs(store, it.benchmark, [ref, cand])
         missing = pretty_doc(None)
         return ItemView(
-            heading=f"{item['query_id']} · slot {item['slot']}",
-            request=item["query"],
-            instruction=item["instruction"],
-            checklist=(item["subquery"],),
+            heading=f"{it.query_id} · slot {it.slot}",
+            request=it.query,
+            instruction=it.instruction,
+            checklist=(it.subquery,),
             left=Side("reference", ((ref, docs.get(ref, missing)),)),
             right=Side("candidate", ((cand, docs.get(cand, missing)),)),
             others=others,
             rationale=why,
         )
-    return _combination_view(store, item, others, why)
+    return _combination_view(store, item, it, others, why)
 
 
 def _combination_view(
     store: Store,
-    item: Mapping[str, Any],
+    item: ReviewItem,
+    it: CombinationItem,
     others: tuple[tuple[str, str | None, str | None, str | None], ...],
     why: str | None,
 ) -> ItemView:
     """A combination-level item: the ground truth beside the proposed tools, slot by slot."""
     slots = members(store, item)
     ids = [m.reference for m in slots if m.reference] + [m.candidate for m in slots]
-    docs = item_docs(store, item["benchmark"], ids)
+    docs = item_docs(store, it.benchmark, ids)
     missing = pretty_doc(None)
     proposed = tuple(
         (
@@ -125,9 +129,9 @@ def _combination_view(
         for m in slots
     )
     return ItemView(
-        heading=f"{item['query_id']} · combination {item['combo_id']} · {item['stratum']}",
-        request=item["query"],
-        instruction=item["instruction"],
+        heading=f"{it.query_id} · combination {it.combo_id} · {it.stratum}",
+        request=it.query,
+        instruction=it.instruction,
         checklist=tuple(f"slot {m.slot}: {m.subquery or '?'}" for m in slots),
         left=Side(
             "ground truth",

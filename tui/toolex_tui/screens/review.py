@@ -23,8 +23,6 @@ previous), verdicts y yes / n no (]/[ next and previous); failure buckets 1-4 or
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -34,6 +32,7 @@ from textual.widgets import Header, Input, Static
 
 from toolex.errors import ToolexError
 from toolex.review import Label, Level, item_view, items_for, sample_level, save_label
+from toolex.review.items import ReviewItem
 from toolex.review.labels import check_role
 from toolex.review.protocol import shows_rationale
 from toolex.store import Store
@@ -111,7 +110,7 @@ class ReviewScreen(Screen[object]):
     # -- display -----------------------------------------------------------------------------
 
     @property
-    def item(self) -> dict[str, Any] | None:
+    def item(self) -> ReviewItem | None:
         return self.items[self.index] if self.items else None
 
     def show(self) -> None:
@@ -143,12 +142,12 @@ class ReviewScreen(Screen[object]):
         self.query_one("#r-others", Static).update(others)
         note = self.query_one("#r-note", Input)
         with note.prevent(Input.Changed):  # the item's stored note, not one typed
-            note.value = item["note"] or ""
+            note.value = item.seen.note or ""
         self._warned = None
         self._status()
 
     def _status(self) -> None:
-        done = sum(1 for it in self.items if it["label"])
+        done = sum(1 for it in self.items if it.seen.label)
         pos = f"{self.index + 1}/{len(self.items)}" if self.items else "0/0"
         self.query_one("#r-status", Static).update(
             f"item {pos} · labelled {done}/{len(self.items)} · {self.role} {self.reviewer}"
@@ -185,9 +184,9 @@ class ReviewScreen(Screen[object]):
     def _stored(self) -> Label | None:
         """The current item's label as the store holds it (its note aside)."""
         item = self.item
-        if item is None or not item["label"]:
+        if item is None or not item.seen.label:
             return None
-        return Label(item["label"], item["bucket"])
+        return Label(item.seen.label, item.seen.bucket)
 
     def _complete(self, label: Label) -> bool:
         return label.label == self.level.positive or label.bucket in self.level.buckets
@@ -200,11 +199,8 @@ class ReviewScreen(Screen[object]):
             return False
         label = Label(given.label, given.bucket, self.query_one("#r-note", Input).value)
         checked = label.check(self.level)
-        if (checked.label, checked.bucket, checked.note) == (
-            item["label"],
-            item["bucket"],
-            item["note"],
-        ):
+        seen = item.seen
+        if (checked.label, checked.bucket, checked.note) == (seen.label, seen.bucket, seen.note):
             return True
         try:
             save_label(
@@ -218,7 +214,7 @@ class ReviewScreen(Screen[object]):
         except ToolexError as exc:
             self.notify(f"not stored: {exc}", severity="error")
             return False
-        item.update(label=checked.label, bucket=checked.bucket, note=checked.note)
+        self.items[self.index] = item.relabelled(checked.label, checked.bucket, checked.note)
         return True
 
     def unstored(self) -> str | None:
@@ -234,7 +230,8 @@ class ReviewScreen(Screen[object]):
             return f"a note is stored with a label ({lv.positive[0]} or {lv.negative[0]})"
         if given is None:
             return None
-        if (given.label, given.bucket, note) != (item["label"], item["bucket"], item["note"]):
+        seen = item.seen
+        if (given.label, given.bucket, note) != (seen.label, seen.bucket, seen.note):
             return "its label could not be stored"
         return None
 
