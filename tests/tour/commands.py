@@ -146,12 +146,13 @@ def check_meaning(args: list[str], stdout: str, work: Path, env: dict[str, str])
         assert "total" in stdout and "openai:gpt-4o" in stdout, stdout
 
 
-def scripted_server():
-    """The scripted embedding server of tests/llm, with hashed bag-of-words vectors wide enough
-    to rank about as a lexical model does."""
+def scripted_server(dim: int):
+    """The scripted embedding server of tests/llm, with hashed bag-of-words vectors of ``dim``
+    numbers. The width is the chain's cost: toolex reads the vectors as JSON floats (about 2 ms
+    of CPU per text at 1,024), and an endpoint command embeds the whole pooled library."""
     sys.path.insert(0, str(ROOT / "tests"))
     from llm.scripted_server import ScriptedServer
 
     server = ScriptedServer()
-    server.embeddings.dim = 1024
+    server.embeddings.dim = dim
     return server
