@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,37 +57,56 @@ def stb_expansion(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -
     s.close()
 
 
+@pytest.fixture(scope="session")
+def empty_store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store file at the latest schema with nothing in it, made once per worker. A new store
+    runs every migration on its first open (about 70 CPU-ms); a copy of this one opens in a
+    third of that, and about 500 tests take ``store``."""
+    path = tmp_path_factory.mktemp("empty-store") / "t.duckdb"
+    Store.open(path).close()
+    return path
+
+
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    s = Store.open(tmp_path / "t.duckdb")
+def store(empty_store_file: Path, tmp_path: Path) -> Iterator[Store]:
+    """A store of the test's own: a copy of the empty one, with its commit record (so it opens
+    as the store a first open would have left; only ``Store.created`` differs, which the tests
+    of a command's first open exercise on paths of their own)."""
+    path = tmp_path / "t.duckdb"
+    for suffix in ("", ".commits"):
+        made = empty_store_file.with_name(empty_store_file.name + suffix)
+        if made.exists():
+            shutil.copyfile(made, path.with_name(path.name + suffix))
+    s = Store.open(path)
     yield s
     s.close()
 
 
-# The files that take longest, longest first (seconds of one worker in a 2-worker run at load
-# 9-12, 2026-12-07; the files marked * scaled from that by their CPU before/after a change the
-# same evening, measured alone at load 17-22). Where a file starts decides only when the suite
-# ends, never what it checks: a file missing from here (renamed, or newly slow) runs among the
-# other slow ones.
+# The files that take longest, longest first (seconds: the file's tests among the 80 slowest of a
+# 2-worker run at load 15-20, 2026-12-07, 1,936 tests in 3,533 s; * scaled by the file's CPU after
+# a change the same evening). Where a file starts decides only when the suite ends, never what it
+# checks: a file missing from here (renamed, or newly slow) runs among the other slow ones. The
+# Tour's chains lead now: at that load the toolink chain alone took 460 s of one worker.
 LONGEST_FIRST = (
-    "tests/cli/test_process.py",  # 127
-    "tests/engines/test_spark.py",  # 114
-    "tests/tour/test_toolret.py",  # 114* (182 before the remote-model commands left it)
-    "tests/attacks/test_damaged_store.py",  # 112* (140: forked children import less)
-    "tests/tour/test_stabletoolbench.py",  # 103
-    "tests/tour/test_toolink.py",  # 83
-    "tests/attacks/test_memory.py",  # 78
-    "tests/attacks/test_no_outcome.py",  # 74
-    "tests/tour/test_toolret_models.py",  # 72* (split from test_toolret.py)
-    "tests/attacks/test_outputs_round2.py",  # 65
-    "tests/attacks/test_signals_round2.py",  # 56
-    "tests/tui/test_verdict_review_round.py",  # 55
-    "tests/llm/test_llm_exit_codes.py",  # 55
-    "tests/attacks/test_servers_round2.py",  # 54
-    "tests/attacks/test_inputs.py",  # 53
-    "tests/attacks/test_store_files_round2.py",  # 52
-    "tests/cli/test_judges.py",  # 51
-    # tests/attacks/test_resume_round2.py left the list: 97 -> 22* (it re-read a store per row)
+    "tests/tour/test_toolink.py",  # 460
+    "tests/tour/test_stabletoolbench.py",  # 363
+    "tests/tour/test_toolret.py",  # 279
+    "tests/tour/test_toolret_models.py",  # 210* (308 with 1,024-wide embeddings)
+    "tests/attacks/test_servers_round2.py",  # 195
+    "tests/engines/test_spark.py",  # 193
+    "tests/attacks/test_no_outcome.py",  # 187
+    "tests/attacks/test_outputs_round2.py",  # 169
+    "tests/tui/test_verdict_review_round.py",  # 127
+    "tests/attacks/test_memory.py",  # 112
+    "tests/llm/test_llm_exit_codes.py",  # 108
+    "tests/attacks/test_inputs.py",  # 107
+    "tests/attacks/test_damaged_store.py",  # 101
+    "tests/attacks/test_signals_round2.py",  # 86
+    "tests/cli/test_process.py",  # 85
+    "tests/cli/test_judges.py",  # 62
+    "tests/cli/test_width_80.py",  # 54
+    "tests/llm/test_llm_bench.py",  # 52
+    "tests/judges/test_decomposer.py",  # 51
 )
 
 

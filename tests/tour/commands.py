@@ -150,12 +150,14 @@ def check_meaning(args: list[str], stdout: str, work: Path, env: dict[str, str])
         assert "total" in stdout and "openai:gpt-4o" in stdout, stdout
 
 
-def scripted_server() -> ScriptedServer:
-    """The scripted embedding server of tests/llm, with hashed bag-of-words vectors wide enough
-    to rank about as a lexical model does."""
+def scripted_server(dim: int) -> ScriptedServer:
+    """The scripted embedding server of tests/llm, with hashed bag-of-words vectors of ``dim``
+    numbers. The width is the chain's cost: the server writes and toolex reads every vector as
+    JSON floats (a compatible server's encoding), and an endpoint command embeds the whole
+    pooled library."""
     sys.path.insert(0, str(ROOT / "tests"))
     from llm.scripted_server import ScriptedServer
 
     server = ScriptedServer()
-    server.embeddings.dim = 1024
+    server.embeddings.dim = dim
     return server

@@ -13,8 +13,13 @@ from tour.commands import run_chain, scripted_server
 pytestmark = [pytest.mark.slow, pytest.mark.shared_data]
 
 
+# Wide enough to rank about as a lexical model does: the dense expansion's candidates feed the
+# rest of the chain (tests/llm/scripted_embeddings.py measures its hit rate at this width).
+DIM = 1024
+
+
 def test_the_toolink_chain_runs_as_written(shared_data: Path, tmp_path: Path) -> None:
-    with scripted_server() as server:
+    with scripted_server(DIM) as server:
         work = run_chain("toolink", shared_data, tmp_path, server.url)
     assert server.count("embeddings") > 0  # the dense expansion's candidates came over HTTP
     assert (work / "elsewhere.parquet").is_file()
