@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from matplotlib.figure import Figure
@@ -13,7 +12,7 @@ from matplotlib.figure import Figure
 from toolex.reports import figures, paper_table
 from toolex.reports.builder import build_report
 from toolex.reports.inputs import ReportContext
-from toolex.reports.main_table import main_table
+from toolex.reports.main_table import MainRow, main_table
 from toolex.reports.provenance import run_provenance
 from toolex.store import Store
 
@@ -22,17 +21,10 @@ MEAN = "avg (category mean)"
 
 def _row(
     run: str, category: str, value: float, oracle: bool = False, bench: str = "b", k: int = 10
-) -> dict[str, Any]:
+) -> MainRow:
     metrics = {f"{m}_{side}": value for m in ("ndcg", "recall", "comp") for side in ("old", "new")}
-    return {
-        "run_id": run,
-        "benchmark": bench,
-        "oracle": oracle,
-        "category": category,
-        "k": k,
-        **metrics,
-        "delta": 0.0,
-    }
+    level = "subquery" if oracle else "query"
+    return MainRow(run, level, oracle, bench, category, k, 10, 0, **metrics, delta=0.0)
 
 
 def test_report_main_table_has_the_category_mean_of_its_category_rows(ctx: ReportContext) -> None:

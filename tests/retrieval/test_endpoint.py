@@ -15,8 +15,8 @@ from llm.scripted_embeddings import vector
 from llm.scripted_server import ScriptedServer
 
 from toolex.errors import InputError, ModelUnavailableError
-from toolex.llm.embeddings import EmbeddingCalls, EmbeddingClient, MalformedAnswer
-from toolex.llm.embeddings import _payload as embeddings_payload
+from toolex.llm.embedding_answers import MalformedAnswer, read_answer
+from toolex.llm.embeddings import EmbeddingCalls, EmbeddingClient
 from toolex.llm.ledger import Ledger
 from toolex.llm.retry import Policy
 from toolex.retrieval import make_retriever, public_retriever_spec, search
@@ -278,10 +278,11 @@ def test_a_malformed_answer_stops_with_what_was_wrong(
 
 def test_an_answer_that_is_not_json_is_malformed() -> None:
     # A proxy's error page with status 200: the SDK's parser is not on the path any more
-    # (toolex.llm.embeddings parses the raw answer), so toolex says what came back.
+    # (toolex.llm.embedding_answers reads the raw answer), so toolex says what came back.
     with pytest.raises(MalformedAnswer, match="an answer that is not JSON"):
-        embeddings_payload(b"<html>upstream busy</html>")
-    assert embeddings_payload(b'{"data": []}') == {"data": []}
+        read_answer(b"<html>upstream busy</html>", 1)
+    answer = read_answer(b'{"data": [{"embedding": [3, 4]}], "usage": {"prompt_tokens": 2}}', 1)
+    assert answer.vectors.tolist() == [[3.0, 4.0]] and answer.prompt_tokens == 2
 
 
 def test_an_input_too_long_says_how_to_fix_the_server(

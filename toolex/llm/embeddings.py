@@ -28,8 +28,6 @@ back are handed on first (``EmbeddingCalls.parts``).
 
 from __future__ import annotations
 
-import base64
-import binascii
 import contextlib
 import json
 import random
@@ -38,16 +36,22 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
 from toolex.errors import ModelUnavailableError
-from toolex.llm.clients import KEY_ENV, api_key, token_count
+from toolex.llm.clients import KEY_ENV, api_key
 from toolex.llm.config import LLMConfig
 from toolex.llm.corrections import ERROR_CAP, storable
 from toolex.llm.deadline import http_client, limits
+from toolex.llm.embedding_answers import (
+    MAX_WIDTH,
+    Answer,
+    MalformedAnswer,
+    answer_bytes,
+    read_answer,
+)
 from toolex.llm.failures import PermanentError, TransientError, classify
 from toolex.llm.keys import redact_text, redact_url, remember_url
 from toolex.llm.ledger import Attempt, Ledger, input_hash
@@ -66,27 +70,8 @@ REQUEST_TEXTS = {"openai": 128, "compat": 32}
 # retries are the judges' (toolex.llm.config.LLMConfig's defaults).
 IN_FLIGHT = {"openai": 4, "compat": 2}
 UNREACHABLE_ATTEMPTS = 2  # connection failures before an endpoint that never answered is given up
-# The widest vector taken from a model whose width is not known yet: embedding models give 384
-# to 4,096 numbers (OpenAI's largest 3,072; the widest known, 12,288). A server answering
-# 200,000-wide vectors filled memory for minutes (issue 37.8): it is refused.
-MAX_WIDTH = 16_384
-_BYTES_PER_NUMBER = 32  # a float as JSON text, at most ("-0.012345678901234567, ")
 PULSE_S = 0.5  # longest a wait for answers goes without a progress report (a stop is seen there)
 _TOO_LONG = re.compile(r"too (large|long)|context length|maximum .*tokens", re.I)
-
-
-@dataclass(frozen=True)
-class Answer:
-    """One request's vectors (rows in the order of its texts) and its token count."""
-
-    vectors: np.ndarray
-    prompt_tokens: int | None
-
-
-def answer_bytes(texts: int, width: int) -> int:
-    """The most bytes an answer of ``texts`` vectors of ``width`` numbers (0: unknown, up to
-    ``MAX_WIDTH``) can take as JSON text, with room for the envelope: more is refused unread."""
-    return 65_536 + texts * (1_024 + (width or MAX_WIDTH) * _BYTES_PER_NUMBER)
 
 
 class EmbeddingClient:
@@ -153,85 +138,7 @@ class EmbeddingClient:
                         f"(vectors of {wide} numbers expected), refused unread"
                     ) from None
                 raise watch.reworded(classify(exc, self._sdk)) from None
-        payload = _payload(body)
-        return Answer(_vectors(payload, len(inputs), width), _tokens(payload))
-
-
-def _payload(body: bytes) -> dict[str, object]:
-    """The answer's JSON object (a MalformedAnswer if it is none)."""
-    try:
-        payload = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise MalformedAnswer("an answer that is not JSON") from None
-    if not isinstance(payload, dict):
-        raise MalformedAnswer(f"an answer that is a JSON {type(payload).__name__}, not an object")
-    return payload
-
-
-class MalformedAnswer(Exception):
-    """The server answered, but not with one finite vector per text of one width."""
-
-
-def _vectors(payload: dict[str, object], n: int, width: int = 0) -> np.ndarray:
-    try:
-        out = np.asarray(_in_order(payload, n), dtype=np.float32)
-    except (TypeError, ValueError):
-        raise MalformedAnswer("vectors of different widths, or not numbers") from None
-    if out.ndim != 2 or out.shape[1] == 0:
-        raise MalformedAnswer(f"vectors of shape {out.shape}, not one row of numbers per text")
-    if not np.isfinite(out).all():
-        raise MalformedAnswer("a vector holds NaN or infinity")
-    _check_width(out.shape[1], width)
-    zero = int((~out.any(axis=1)).sum())
-    if zero:  # no direction: every similarity to it is 0, so it ranks nothing
-        raise MalformedAnswer(f"all-zero vectors for {zero} of {n} texts")
-    return out
-
-
-def _in_order(payload: dict[str, object], n: int) -> list[object]:
-    """The answer's ``n`` embeddings in the order of the texts sent."""
-    data = payload.get("data") or []
-    if not isinstance(data, list) or len(data) != n:
-        count = len(data) if isinstance(data, list) else 0
-        raise MalformedAnswer(f"{count} vectors for {n} texts")
-    order = []
-    for i, d in enumerate(data):  # servers give each vector's index; absent: list order
-        index = d.get("index") if isinstance(d, dict) else None
-        order.append(index if isinstance(index, int) and not isinstance(index, bool) else i)
-    if sorted(order) != list(range(n)):
-        raise MalformedAnswer(f"vector indexes {sorted(order)[:5]}... are not 0..{n - 1}")
-    rows: list[object] = [None] * n
-    for i, d in zip(order, data, strict=True):
-        rows[i] = _embedding(d.get("embedding") if isinstance(d, dict) else None)
-    return rows
-
-
-def _embedding(value: object) -> object:
-    """One vector as sent: a list of numbers, or (base64) little-endian float32 bytes."""
-    if isinstance(value, str):
-        try:
-            return np.frombuffer(base64.b64decode(value, validate=True), dtype="<f4")
-        except (ValueError, binascii.Error):
-            raise MalformedAnswer("a base64 vector that is not float32 bytes") from None
-    return value
-
-
-def _check_width(got: int, width: int) -> None:
-    """``got`` is the ``width`` the model gave before (if any) and no wider than any model's."""
-    if width and got != width:
-        raise MalformedAnswer(
-            f"vectors of width {got:,}, not the {width:,} it gave before (another "
-            "model served under that name?)"
-        )
-    if got > MAX_WIDTH:
-        raise MalformedAnswer(
-            f"vectors of width {got:,}, wider than any embedding model's (at most {MAX_WIDTH:,})"
-        )
-
-
-def _tokens(payload: dict[str, object]) -> int | None:
-    usage = payload.get("usage")
-    return token_count(usage.get("prompt_tokens") if isinstance(usage, dict) else None)
+        return read_answer(body, len(inputs), width)
 
 
 class EmbeddingCalls:

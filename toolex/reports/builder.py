@@ -148,7 +148,7 @@ def _sections(
         report.figures.append(
             (
                 "Old vs new, all queries",
-                figures.main_scores(main.rows, k, _png(report, "main_scores")),
+                figures.main_scores(main_rows, k, _png(report, "main_scores")),
             )
         )
     with step("gain illusion"):

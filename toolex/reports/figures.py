@@ -22,6 +22,8 @@ if TYPE_CHECKING:  # matplotlib loads only when a figure is drawn
     from matplotlib.colors import Colormap
     from matplotlib.figure import Figure
 
+    from toolex.reports.main_table import MainRow
+
 METRIC_LABELS = {"ndcg": "NDCG", "recall": "Recall", "comp": "Comp", "mean": "Mean of three"}
 KIND_STYLE = {  # kind: (label, colour, line style)
     "gt": ("ground-truth tool", "#1f77b4", "-"),
@@ -97,26 +99,31 @@ def _bar_labels(ax: Axes, labels: Sequence[str]) -> None:
     ax.set_xticklabels(labels, rotation=30 if rotate else 0, ha="right" if rotate else "center")
 
 
-def main_scores(rows: list[dict[str, Any]], k: int, path: Path) -> Path | None:
+def _height(value: float | None) -> float:
+    """A bar's height: a metric the run was not scored on (None) draws no bar."""
+    return float("nan") if value is None else value
+
+
+def main_scores(rows: Sequence[MainRow], k: int, path: Path) -> Path | None:
     """Old vs new of each metric for every run ('all' category): grouped bars per run."""
-    rows = [r for r in rows if r["category"] == "all"]
+    rows = [r for r in rows if r.group == "all"]
     if not rows:
         return None
-    runs = [run_label(r["run_id"], bool(r.get("oracle"))) for r in rows]
+    runs = [run_label(r.run_id, r.oracle) for r in rows]
     width = min(16, max(8, 1.2 * len(runs) * 3))
     fig, axes = _subplots(1, 3, figsize=(width, 3.6), sharey=True)
     for ax, metric in zip(axes[0], ("ndcg", "recall", "comp"), strict=True):
         xs = range(len(runs))
         ax.bar(
             [x - 0.2 for x in xs],
-            [r[f"{metric}_old"] for r in rows],
+            [_height(r.old_new(metric)[0]) for r in rows],
             0.4,
             color=OLD_NEW[0],
             label="old (original label)",
         )
         ax.bar(
             [x + 0.2 for x in xs],
-            [r[f"{metric}_new"] for r in rows],
+            [_height(r.old_new(metric)[1]) for r in rows],
             0.4,
             color=OLD_NEW[1],
             label="new (expanded)",
