@@ -30,7 +30,7 @@ _VERDICT_AT = re.compile(r'"verdict"\s*:\s*"(yes|no)"')
 KEY = "p_yes"  # the key of the parsed answer the confidence is stored under
 
 
-def from_tokens(parsed: Any, reply: Reply) -> Any:
+def from_tokens(parsed: object, reply: Reply) -> object:
     """``parsed`` (a verdict answer) with ``p_yes`` from the reply's token log-probabilities,
     or unchanged when the reply has none or they do not show the verdict word."""
     if not isinstance(parsed, dict) or not reply.tokens:

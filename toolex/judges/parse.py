@@ -53,14 +53,14 @@ class Rejected(AnswerError):
     ``fallback`` (a parsed answer made without the model) where the parser can make one."""
 
     def __init__(
-        self, message: str, hint: str | None = None, fallback: dict[str, Any] | None = None
+        self, message: str, hint: str | None = None, fallback: dict[str, object] | None = None
     ) -> None:
         super().__init__(message)
         self.hint = hint or message
         self.fallback = fallback
 
 
-def load_object(text: str) -> dict[str, Any]:
+def load_object(text: str) -> dict[str, object]:
     """The single JSON object in ``text`` (optionally in one code fence), else AnswerError."""
     body = (text or "").strip()
     match = _FENCE.match(body)
@@ -89,7 +89,7 @@ def load_object(text: str) -> dict[str, Any]:
     return value
 
 
-def _keys(obj: dict[str, Any], required: tuple[str, ...], where: str) -> None:
+def _keys(obj: dict[str, object], required: tuple[str, ...], where: str) -> None:
     missing = set(required) - obj.keys()
     extra = obj.keys() - set(required)
     shape = ", ".join(required)
@@ -115,7 +115,7 @@ def _names(keys: Iterable[Any]) -> str:
     return ", ".join(repr(str(k)[:40]) for k in sorted(map(str, keys))[:5])
 
 
-def _text(obj: dict[str, Any], key: str, where: str) -> str:
+def _text(obj: dict[str, object], key: str, where: str) -> str:
     value = obj[key]
     if not isinstance(value, str) or not value.strip():
         raise Rejected(
@@ -136,7 +136,7 @@ def cut(text: str, cap: int) -> str:
     return f"{text[:cap]} [... cut: {len(text):,} characters in all]"
 
 
-def parse_verdict(text: str) -> dict[str, Any]:
+def parse_verdict(text: str) -> dict[str, object]:
     """Verify and audit answers: ``{"verdict": "yes"|"no", "reason": "..."}``."""
     obj = load_object(text)
     _keys(obj, VERDICT_KEYS, "answer")
@@ -158,7 +158,9 @@ def verdict_value(parsed: dict[str, Any]) -> Verdict:
     )
 
 
-def parse_decomposition(text: str, tools: tuple[ToolDoc, ...], request: str = "") -> dict[str, Any]:
+def parse_decomposition(
+    text: str, tools: tuple[ToolDoc, ...], request: str = ""
+) -> dict[str, object]:
     """Decompose answers: ``{"subqueries": [{"tool", "operation", "entity", "text"}, ...]}``.
 
     Exactly one entry per ground-truth tool (k = len(tools)); ``tool`` is the tool's 0-based
@@ -179,7 +181,7 @@ def parse_decomposition(text: str, tools: tuple[ToolDoc, ...], request: str = ""
             f"expected {k} sub-queries, got {len(items)}; write exactly one for each number "
             f"0 to {k - 1}",
         )
-    out: dict[int, dict[str, Any]] = {}
+    out: dict[int, dict[str, object]] = {}
     for i, item in enumerate(items):
         where = f"subqueries[{i}]"
         if not isinstance(item, dict):
@@ -219,7 +221,7 @@ def parse_decomposition(text: str, tools: tuple[ToolDoc, ...], request: str = ""
     return {"subqueries": plan}
 
 
-def _entries(subs: list[SubQuery]) -> dict[str, Any]:
+def _entries(subs: list[SubQuery]) -> dict[str, object]:
     """A decomposition answer as the parser returns it, from its sub-queries."""
     return {
         "subqueries": [
@@ -229,7 +231,7 @@ def _entries(subs: list[SubQuery]) -> dict[str, Any]:
     }
 
 
-def verdict_schema() -> dict[str, Any]:
+def verdict_schema() -> dict[str, object]:
     """The JSON schema of a verify or audit answer (verdict first, as the prompts ask)."""
     return _object(
         {
@@ -239,7 +241,7 @@ def verdict_schema() -> dict[str, Any]:
     )
 
 
-def decomposition_schema(k: int) -> dict[str, Any]:
+def decomposition_schema(k: int) -> dict[str, object]:
     """The JSON schema of a decomposition into ``k`` sub-queries."""
     entry = _object(
         {
@@ -251,7 +253,7 @@ def decomposition_schema(k: int) -> dict[str, Any]:
     return _object({"subqueries": items})
 
 
-def _object(properties: dict[str, Any]) -> dict[str, Any]:
+def _object(properties: dict[str, object]) -> dict[str, object]:
     return {
         "type": "object",
         "properties": properties,

@@ -146,7 +146,7 @@ class Attempt:
     call_id: str = field(default_factory=new_call_id)
     created_at: datetime = field(default_factory=datetime.now)
 
-    def params(self) -> dict[str, Any]:
+    def params(self) -> dict[str, object]:
         """The row as stored: what a server sent back (an error body echoing the request's
         key, an answer) without any known secret (toolex.llm.keys)."""
         row = {name: getattr(self, name) for name in _COLUMNS}
@@ -208,7 +208,7 @@ class Ledger:
                 params[name] = redact_secrets(params[name])
         self._db.execute("llm/40_ledger_settle.sql", params)
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[dict[str, object]]:
         """Every attempt, oldest first (tests, `toolex expand --calls`)."""
         return self._db.rows("llm/60_ledger_rows.sql")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple, TypedDict
 
 import numpy as np
 import pyarrow as pa
@@ -268,7 +268,15 @@ def _repeats(
     return codes.repeated(*keys)
 
 
-def _located(query_id: str, line: int | None, where: str) -> dict[str, Any]:
+class _Place(TypedDict, total=False):
+    """Where an offending row is, as ``Where`` and ``InputError`` take it."""
+
+    record: str
+    what: str
+    line: int | None
+
+
+def _located(query_id: str, line: int | None, where: str) -> _Place:
     """An offending row's place for InputError: its line, or (ToolRet JSON) its query's record."""
     if where == "record":
         return {"record": query_id, "what": "query id"}
