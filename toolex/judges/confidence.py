@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from collections.abc import Mapping
 
 from toolex.llm.clients import Reply
 from toolex.llm.logprobs import choice_probability
@@ -42,7 +42,7 @@ def from_tokens(parsed: object, reply: Reply) -> object:
     return parsed if p is None else {**parsed, KEY: round(p, 6)}
 
 
-def stored(parsed: dict[str, Any]) -> float | None:
+def stored(parsed: Mapping[str, object]) -> float | None:
     """The confidence a parsed answer carries (None: none, or not a probability)."""
     p = parsed.get(KEY)
     if isinstance(p, bool) or not isinstance(p, int | float) or not 0.0 <= p <= 1.0:

@@ -208,7 +208,7 @@ class Ledger:
                 params[name] = redact_secrets(params[name])
         self._db.execute("llm/40_ledger_settle.sql", params)
 
-    def rows(self) -> list[dict[str, object]]:
+    def rows(self) -> list[dict[str, Any]]:
         """Every attempt, oldest first (tests, `toolex expand --calls`)."""
         return self._db.rows("llm/60_ledger_rows.sql")
 
