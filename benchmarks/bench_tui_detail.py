@@ -39,7 +39,7 @@ import time
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
-from toolex_tui.app import ToolexApp
+from toolex_tui.app import Opened, ToolexApp
 from toolex_tui.data import Browser
 from toolex_tui.screens.queries import READ_AHEAD_AFTER
 from toolex_tui.screens.query_detail import QueryDetailScreen
@@ -66,7 +66,7 @@ class EmptyPage(Screen[None]):
 async def screen_open(store: Store, benchmark: str, query_id: str | None) -> float:
     """Seconds from asking the app for the query page (None: the empty page) to the page
     mounted and filled (a fresh app: the first open, with nothing computed before)."""
-    app = ToolexApp(store, benchmark=benchmark)
+    app = ToolexApp(store, opened=Opened(benchmark))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         # The apps opened before in this process leave garbage that a session's first page never
@@ -88,7 +88,7 @@ async def screen_open(store: Store, benchmark: str, query_id: str | None) -> flo
 async def list_open(store: Store, benchmark: str, row: int) -> float:
     """Seconds from enter on a row of the query list, the cursor having rested on it (so its
     page was read ahead), to the page mounted and filled: what a user meets."""
-    app = ToolexApp(store, benchmark=benchmark)
+    app = ToolexApp(store, opened=Opened(benchmark))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.screen.query_one("#queries", DataTable).move_cursor(row=row)

@@ -104,23 +104,23 @@ def test_expand_settings_are_the_clis(tmp_path: Path) -> None:
     assert (from_file.depth, from_file.audit_cap) == (7, 4)
     assert (given.depth, given.audit_cap) == (3, 4)
     # `toolex expand --dry-run` builds the same object from the same file
-    from toolex.cli.expand_options import _pipeline_setup
+    from toolex.cli.expand_options import PipelineOptions
 
     d = defaults
-    cli = _pipeline_setup(
-        None,
-        str(config),
-        None,
-        d.SCOPE,
-        None,
-        None,
-        None,
-        None,
-        d.PLATFORM_RULE,
-        d.PRESCREEN,
-        d.REUSE,
-        d.ORDER,
-    )
+    cli = PipelineOptions(
+        judge=None,
+        config_path=str(config),
+        retriever=None,
+        scope=d.SCOPE,
+        rendering=None,
+        depth=None,
+        old_k=None,
+        audit_cap=None,
+        platform_rule=d.PLATFORM_RULE,
+        prescreen=d.PRESCREEN,
+        reuse=d.REUSE,
+        order=d.ORDER,
+    ).setup()
     assert cli.settings == from_file
 
 

@@ -106,7 +106,8 @@ def test_the_pipeline_verifies_imported_lists_and_retrieves_nothing_for_them(
     assert judged == {"b::weather", "a::forecast"}
     config = stored(bench, "b", "x")
     # the candidates stage made nothing, so no retriever is recorded as if it had
-    assert "retriever" not in config and config["imported_candidates"]["retriever"]
+    imported = config["imported_candidates"]
+    assert "retriever" not in config and isinstance(imported, dict) and imported["retriever"]
     # an expansion run again with another retriever is not refused: the lists are not its
     run_expansion(bench, "b", HeuristicJudge(bench), expansion="x")
 

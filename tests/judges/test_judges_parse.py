@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -168,9 +169,9 @@ def test_ordinary_words_that_are_also_names_do_not_count_as_leaks() -> None:
 )
 def test_rejections_name_the_problem_for_the_model(text: str, hint: str) -> None:
     """The retry shows the model its answer and this hint (toolex/llm/executor.py)."""
-    parser = parse_verdict if "verdict" in text or text.startswith("Sure") else None
+    verdict = "verdict" in text or text.startswith("Sure")
     with pytest.raises(Rejected) as info:
-        (parser or (lambda t: parse_decomposition(t, TOOLS)))(text)
+        parse_verdict(text) if verdict else parse_decomposition(text, TOOLS)
     assert info.value.hint.startswith(hint)
 
 
@@ -204,10 +205,10 @@ def test_a_long_reason_is_cut_with_a_marker_and_a_long_subquery_is_rejected() ->
 def test_the_schemas_describe_what_the_parser_accepts() -> None:
     from toolex.judges.parse import decomposition_schema, verdict_schema
 
-    verdict = verdict_schema()
+    verdict: dict[str, Any] = verdict_schema()  # JSON: read here as the server would
     assert verdict["required"] == ["verdict", "reason"] and not verdict["additionalProperties"]
     assert verdict["properties"]["verdict"]["enum"] == ["yes", "no"]
-    decomposition = decomposition_schema(3)
+    decomposition: dict[str, Any] = decomposition_schema(3)
     items = decomposition["properties"]["subqueries"]
     assert items["minItems"] == items["maxItems"] == 3
     assert items["items"]["properties"]["tool"]["enum"] == [0, 1, 2]

@@ -8,7 +8,13 @@ import pytest
 
 from toolex.errors import InputError
 from toolex.pipeline import settings
-from toolex.pipeline.config import ExpandConfig, ToolexConfig, expand_settings, load_config
+from toolex.pipeline.config import (
+    ExpandConfig,
+    Overrides,
+    ToolexConfig,
+    expand_settings,
+    load_config,
+)
 from toolex.pipeline.runner import Settings
 
 
@@ -92,11 +98,13 @@ def test_an_option_wins_over_the_file_which_wins_over_the_default() -> None:
     config = ToolexConfig(expand=ExpandConfig(depth=7, audit_cap=3, retriever="wordllama"))
     from_file = expand_settings(config)
     assert (from_file.retriever, from_file.depth, from_file.audit_cap) == ("wordllama", 7, 3)
-    given = expand_settings(config, retriever="bm25", depth=5, audit_cap=0, platform_rule="strict")
+    given = expand_settings(
+        config, Overrides(retriever="bm25", depth=5, audit_cap=0, platform_rule="strict")
+    )
     assert (given.retriever, given.depth, given.audit_cap, given.platform_rule) == (
         "bm25",
         5,
         0,  # a cap of 0 is a choice (audit nothing), not "unset"
         "strict",
     )
-    assert expand_settings(None, depth=9).audit_cap == settings.AUDIT_CAP
+    assert expand_settings(None, Overrides(depth=9)).audit_cap == settings.AUDIT_CAP

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from toolex.api.evaluate import score
+from toolex.api.evaluate import Scoring, score
 from toolex.errors import InputError, ToolexError
 from toolex.runs import direct, plain
 from toolex.runs.direct import QRELS_BENCHMARK, _reference_scoring, direct_scoring
@@ -63,7 +63,7 @@ def table_rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def scored(store: Store, run_ids: list[str]) -> tuple[Any, ...]:
-    got = score(store, run_ids, metrics=METRICS, per_query=True)
+    got = score(store, run_ids, Scoring(metrics=METRICS, per_query=True))
     return got.rows, got.queries, got.coverage
 
 

@@ -91,24 +91,12 @@ def metric_plan(
     return list(METRICS), cuts, {(f, k) for f in METRICS for k in cuts}
 
 
-def score(
-    store: Store,
-    runs: Sequence[str],
-    *,
-    metrics: Sequence[str] = (),
-    ks: Sequence[int] = (10,),
-    expansion: str = "default",
-    by: str = "category",
-    per_query: bool = False,
-    compare: bool = False,
-    paper: bool = False,
-    engine: Engine | None = None,
-) -> Scored:
-    """Score stored runs old (original qrels) vs new (max over valid combinations).
+@dataclass(frozen=True)
+class Scoring:
+    """What one scoring computes: the metrics, the expansion they score against, the grouping,
+    and the extra tables asked for.
 
-    Args:
-        store: An open store (:func:`toolex.open`).
-        runs: Run ids to score (``toolex.runs(store)`` lists them).
+    Attributes:
         metrics: ir_measures' names (``nDCG@10``, ``R@10``, ``Comp@10``, ``P@5``, ``RR``,
             ``AP@10``); empty: nDCG, R and Comp at each of ``ks``.
         ks: Cut-offs of the default metrics.
@@ -117,6 +105,30 @@ def score(
         per_query: Also score every query.
         compare: Also test every pair of runs (paired randomisation test, Holm-corrected).
         paper: Also shape the rows as the paper's Table 1 (``Scored.table``).
+    """
+
+    metrics: Sequence[str] = ()
+    ks: Sequence[int] = (10,)
+    expansion: str = "default"
+    by: str = "category"
+    per_query: bool = False
+    compare: bool = False
+    paper: bool = False
+
+
+def score(
+    store: Store,
+    runs: Sequence[str],
+    scoring: Scoring | None = None,
+    engine: Engine | None = None,
+) -> Scored:
+    """Score stored runs old (original qrels) vs new (max over valid combinations).
+
+    Args:
+        store: An open store (:func:`toolex.open`).
+        runs: Run ids to score (``toolex.runs(store)`` lists them).
+        scoring: The metrics, expansion, grouping and extras; None: :class:`Scoring`'s
+            defaults (nDCG, R and Comp at 10 against ``default``, by category).
         engine: Another engine for the metric SQL (Spark); None: the store's DuckDB.
 
     Returns:
@@ -129,21 +141,20 @@ def score(
     from toolex.reports.main_table import main_table_rows, with_group_mean
     from toolex.reports.provenance import run_provenance
 
-    if by not in GROUPINGS:
-        raise ToolexError(f"cannot group by {by!r}; choose one of {', '.join(GROUPINGS)}")
-    only_all, by = by == "all", "category" if by == "all" else by
-    families, cuts, wanted = metric_plan(metrics, ks)
+    s = scoring or Scoring()
+    expansion = s.expansion
+    if s.by not in GROUPINGS:
+        raise ToolexError(f"cannot group by {s.by!r}; choose one of {', '.join(GROUPINGS)}")
+    only_all, by = s.by == "all", "category" if s.by == "all" else s.by
+    families, cuts, wanted = metric_plan(s.metrics, s.ks)
     run_ids = list(dict.fromkeys(runs))
     means = summary(store, run_ids, cuts, expansion, by, families, on=engine)
     means = [r for r in means if (r.metric, r.k) in wanted]
     rows = [r for r in means if r.group == "all"] if only_all else with_group_mean(store, means, by)
-    queries = (
-        _per_query(store, run_ids, cuts, expansion, by, families, wanted, engine)
-        if per_query
-        else []
-    )
+    plan = _Plan(run_ids, cuts, expansion, by, families, wanted)
+    queries = _per_query(store, plan, engine) if s.per_query else []
     pairs = None
-    if compare:
+    if s.compare:
         from toolex.reports.compare import compare_runs
 
         compared = compare_runs(store, run_ids, cuts, expansion, families, on=engine)
@@ -152,7 +163,7 @@ def score(
 
     return Scored(
         rows=rows,
-        table=main_table_rows(store, rows, by) if paper else [],
+        table=main_table_rows(store, rows, by) if s.paper else [],
         provenance=run_provenance(store, run_ids, expansion),
         queries=queries,
         trust=_trust(store, run_ids, expansion),
@@ -217,15 +228,8 @@ def evaluate(
     pd = pandas()
     from toolex.metrics.registry import NO_CUT, ir_name
 
-    scored = score(
-        store,
-        [runs] if isinstance(runs, str) else runs,
-        metrics=metrics,
-        ks=ks,
-        expansion=expansion,
-        by=by,
-        per_query=per_query,
-    )
+    scoring = Scoring(metrics=metrics, ks=ks, expansion=expansion, by=by, per_query=per_query)
+    scored = score(store, [runs] if isinstance(runs, str) else runs, scoring)
     group = scored.by
     records: list[dict[str, Any]] = [
         {
@@ -250,20 +254,26 @@ def evaluate(
     return pd.DataFrame.from_records(records, columns=COLUMNS)
 
 
-def _per_query(
-    store: Store,
-    run_ids: Sequence[str],
-    ks: Sequence[int],
-    expansion: str,
-    by: str,
-    families: Sequence[str],
-    wanted: set[tuple[str, int]],
-    on: Engine | None,
-) -> list[dict[str, object]]:
-    """Every query's scores of the (metric, K) pairs ``wanted``, one query per row."""
+@dataclass(frozen=True)
+class _Plan:
+    """What :func:`score` resolved from its :class:`Scoring`: the runs, cut-offs, expansion,
+    grouping (``all`` read as ``category``), metric families and the (family, K) pairs shown."""
+
+    run_ids: Sequence[str]
+    ks: Sequence[int]
+    expansion: str
+    by: str
+    families: Sequence[str]
+    wanted: set[tuple[str, int]]
+
+
+def _per_query(store: Store, plan: _Plan, on: Engine | None) -> list[dict[str, object]]:
+    """Every query's scores of the (metric, K) pairs ``plan.wanted``, one query per row."""
     from toolex.metrics.engine import per_query_rows
     from toolex.metrics.registry import NO_CUT, ir_name
 
+    by, wanted = plan.by, plan.wanted
+    run_ids, ks, expansion, families = plan.run_ids, plan.ks, plan.expansion, plan.families
     return [
         {
             "run": r.run_id,

@@ -61,12 +61,11 @@ def expand_settings(
         InputError: A bad config file, named with the setting.
     """
     from toolex.pipeline import settings as defaults
+    from toolex.pipeline.config import Overrides, load_config
     from toolex.pipeline.config import expand_settings as resolve
-    from toolex.pipeline.config import load_config
 
     read = load_config(config) if isinstance(config, str | Path) else config
-    return resolve(
-        read,
+    given = Overrides(
         retriever=retriever,
         depth=depth,
         audit_cap=audit_cap,
@@ -77,6 +76,7 @@ def expand_settings(
         reuse=reuse if reuse is not None else defaults.REUSE,
         order=order or defaults.ORDER,
     )
+    return resolve(read, given)
 
 
 def expand(

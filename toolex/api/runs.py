@@ -55,6 +55,7 @@ def import_run(
     """
     from toolex.runs import import_results
     from toolex.runs import import_run as import_file
+    from toolex.runs.imports import RunTarget
 
     if isinstance(source, str | Path):
         return import_file(
@@ -71,17 +72,8 @@ def import_run(
 
     where = f"<{type(source).__name__} {run}>"
     table, kind = results_table(source, where)
-    return import_results(
-        store,
-        table,
-        source=where,
-        fmt=kind,
-        run=run,
-        benchmark=benchmark,
-        level=level,
-        skip_unknown=skip_unknown,
-        replace=replace,
-    )
+    target = RunTarget(run, benchmark, level, skip_unknown, replace)
+    return import_results(store, table, source=where, fmt=kind, target=target)
 
 
 def list_runs(store: Store, benchmark: str | None = None) -> pd.DataFrame:

@@ -5,20 +5,43 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import click
 
-from toolex.cli.decorating import FC
+from toolex.cli.options import option_group
 from toolex.engines import DEFAULT_ENGINE, ENGINES, engine_label, open_engine
 
 if TYPE_CHECKING:
     from toolex.metrics.engine import Engine
 
 
-def engine_options(f: FC) -> FC:
-    """--engine, --spark-master, --spark-inputs, --spark-conf (KEY=VALUE, repeatable)."""
-    options = [
+@dataclass(frozen=True)
+class EngineChoice:
+    """Where the shipped SQL runs (--engine) and, for Spark, its master, inputs folder and
+    settings."""
+
+    engine: str
+    spark_master: str | None
+    spark_inputs: str | None
+    spark_conf: tuple[str, ...]
+
+    @property
+    def outside(self) -> bool:
+        """The engine is not the store's DuckDB: it reads Parquet files the store writes."""
+        return self.engine != DEFAULT_ENGINE
+
+    @property
+    def label(self) -> str:
+        return engine_label(self.engine, self.spark_master)
+
+
+# --engine, --spark-master, --spark-inputs, --spark-conf (KEY=VALUE, repeatable) as one
+# EngineChoice parameter ``engine``.
+engine_options = option_group(
+    "engine",
+    [
         click.option(
             "--engine",
             type=click.Choice(ENGINES),
@@ -46,25 +69,27 @@ def engine_options(f: FC) -> FC:
             help="With --engine spark: a Spark setting (repeatable), e.g. "
             "spark.executor.memory=8g.",
         ),
-    ]
-    for option in reversed(options):
-        f = option(f)
-    return f
+    ],
+    EngineChoice,
+)
 
 
 @contextlib.contextmanager
-def opened_engine(
-    engine: str, spark_master: str | None, spark_inputs: str | None, spark_conf: tuple[str, ...]
-) -> Iterator[Engine | None]:
+def opened_engine(choice: EngineChoice) -> Iterator[Engine | None]:
     """The engine of the options (None for DuckDB), under a progress line while Spark starts
     (a JVM: seconds); stopped after the block."""
     from toolex.cli.progress import status
 
-    conf = _conf(spark_conf)
-    starting = status(f"starting {engine_label(engine, spark_master)}")
+    conf = _conf(choice.spark_conf)
+    starting = status(f"starting {choice.label}")
     with contextlib.ExitStack() as stack:
-        with starting if engine != DEFAULT_ENGINE else contextlib.nullcontext():
-            opened = open_engine(engine, master=spark_master, inputs_dir=spark_inputs, conf=conf)
+        with starting if choice.outside else contextlib.nullcontext():
+            opened = open_engine(
+                choice.engine,
+                master=choice.spark_master,
+                inputs_dir=choice.spark_inputs,
+                conf=conf,
+            )
             on = stack.enter_context(opened)
         yield on
 

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import click
 
-from toolex.api.evaluate import metric_plan, score
-from toolex.cli.engines import engine_options, opened_engine
+from toolex.api.evaluate import Scoring, metric_plan, score
+from toolex.cli.engines import EngineChoice, engine_options, opened_engine
 from toolex.cli.eval_output import emit, report_counts
-from toolex.cli.eval_store import scoring_store
-from toolex.cli.options import FORMATS, benchmark_option, db_option, expansion_option, run_option
-from toolex.engines import DEFAULT_ENGINE, engine_label
+from toolex.cli.eval_store import RunSources, scoring_store
+from toolex.cli.options import (
+    FORMATS,
+    benchmark_option,
+    db_option,
+    expansion_option,
+    option_group,
+    run_option,
+)
 from toolex.errors import ToolexError
 from toolex.metrics.engine import BY, all_runs
 from toolex.metrics.registry import METRICS
@@ -19,95 +27,109 @@ PAPER_ONLY = ("markdown", "latex")  # formats of the paper layout only
 EVAL_FORMATS = (*FORMATS, *PAPER_ONLY)
 
 
+@dataclass(frozen=True)
+class EvalOutput:
+    """How the scores print: the layout (long or the paper's) and the format."""
+
+    layout: str
+    fmt: str
+
+
 @click.command("eval", short_help="Score runs old (original labels) vs new (expanded labels).")
 @db_option
-@run_option("Run to score (repeatable).", dest="runs", multiple=True)
-@click.option("--all-runs", "every_run", is_flag=True, help="Score every run in the store.")
-@click.option(
-    "--run-file",
-    "run_files",
-    multiple=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="Score this run file (TREC, CSV, Parquet, ToolRet JSON; repeatable) without importing "
-    "it: against --qrels-file, or against --benchmark and --expansion of the store.",
+@option_group(
+    "sources",
+    [
+        run_option("Run to score (repeatable).", dest="runs", multiple=True),
+        click.option("--all-runs", "every_run", is_flag=True, help="Score every run in the store."),
+        click.option(
+            "--run-file",
+            "run_files",
+            multiple=True,
+            type=click.Path(exists=True, dir_okay=False),
+            help="Score this run file (TREC, CSV, Parquet, ToolRet JSON; repeatable) without "
+            "importing it: against --qrels-file, or against --benchmark and --expansion of the "
+            "store.",
+        ),
+        click.option(
+            "--qrels-file",
+            type=click.Path(exists=True, dir_okay=False),
+            help="With --run-file: the labels (TREC qrels or BEIR qrels TSV); no store needed.",
+        ),
+        benchmark_option("With --run-file: the stored benchmark to score against.", required=False),
+    ],
+    RunSources,
 )
-@click.option(
-    "--qrels-file",
-    type=click.Path(exists=True, dir_okay=False),
-    help="With --run-file: the labels (TREC qrels or BEIR qrels TSV); no store needed.",
+@option_group(
+    "scoring",
+    [
+        click.option(
+            "--metric",
+            "-m",
+            "metrics",
+            multiple=True,
+            metavar="NAME",
+            help="Metric in ir_measures' names (repeatable): nDCG@10, R@10, Comp@10, P@5, RR, "
+            "AP@10. Default: nDCG, R and Comp at each --k.",
+        ),
+        click.option(
+            "--compare",
+            is_flag=True,
+            help="Also test every pair of runs (paired randomisation test, Holm-corrected over "
+            "the pairs), as ranx's compare does.",
+        ),
+        click.option(
+            "--k",
+            "ks",
+            type=int,
+            multiple=True,
+            default=(10,),
+            show_default=True,
+            help="Cut-off K (repeatable).",
+        ),
+        expansion_option("Expansion whose valid combinations define the new scores."),
+        click.option(
+            "--by",
+            type=click.Choice(["all", *BY]),
+            default="category",
+            show_default=True,
+            help="Group queries by category or by task; the 'all' row (every query) is always "
+            "there (--by all: only that row, as `stats --by all`).",
+        ),
+        click.option("--per-query", is_flag=True, help="Also output every query's scores."),
+    ],
+    Scoring,  # its ``paper`` comes from --layout
 )
-@benchmark_option("With --run-file: the stored benchmark to score against.", required=False)
-@click.option(
-    "--metric",
-    "-m",
-    "metric_names",
-    multiple=True,
-    metavar="NAME",
-    help="Metric in ir_measures' names (repeatable): nDCG@10, R@10, Comp@10, P@5, RR, AP@10. "
-    "Default: nDCG, R and Comp at each --k.",
-)
-@click.option(
-    "--compare",
-    is_flag=True,
-    help="Also test every pair of runs (paired randomisation test, Holm-corrected over the "
-    "pairs), as ranx's compare does.",
-)
-@click.option(
-    "--k",
-    "ks",
-    type=int,
-    multiple=True,
-    default=(10,),
-    show_default=True,
-    help="Cut-off K (repeatable).",
-)
-@expansion_option("Expansion whose valid combinations define the new scores.")
-@click.option(
-    "--by",
-    type=click.Choice(["all", *BY]),
-    default="category",
-    show_default=True,
-    help="Group queries by category or by task; the 'all' row (every query) is always there "
-    "(--by all: only that row, as `stats --by all`).",
-)
-@click.option("--per-query", is_flag=True, help="Also output every query's scores.")
 @engine_options
-@click.option(
-    "--layout",
-    type=click.Choice(LAYOUTS),
-    default="long",
-    show_default=True,
-    help="long: one row per run x group (the main table); paper: one row per run with Code, Web, "
-    "Customized and Avg side by side (the paper's Table 1).",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(EVAL_FORMATS),
-    default="table",
-    show_default=True,
-    help="Output as an aligned table, JSON or CSV, or (with --layout paper) Markdown or LaTeX "
-    "(data to stdout, messages to stderr).",
+@option_group(
+    "output",
+    [
+        click.option(
+            "--layout",
+            type=click.Choice(LAYOUTS),
+            default="long",
+            show_default=True,
+            help="long: one row per run x group (the main table); paper: one row per run with "
+            "Code, Web, Customized and Avg side by side (the paper's Table 1).",
+        ),
+        click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(EVAL_FORMATS),
+            default="table",
+            show_default=True,
+            help="Output as an aligned table, JSON or CSV, or (with --layout paper) Markdown or "
+            "LaTeX (data to stdout, messages to stderr).",
+        ),
+    ],
+    EvalOutput,
 )
 def eval_cmd(
     db: str,
-    runs: tuple[str, ...],
-    every_run: bool,
-    run_files: tuple[str, ...],
-    qrels_file: str | None,
-    benchmark: str | None,
-    metric_names: tuple[str, ...],
-    compare: bool,
-    ks: tuple[int, ...],
-    expansion: str,
-    by: str,
-    per_query: bool,
-    engine: str,
-    spark_master: str | None,
-    spark_inputs: str | None,
-    spark_conf: tuple[str, ...],
-    layout: str,
-    fmt: str,
+    sources: RunSources,
+    scoring: Scoring,
+    engine: EngineChoice,
+    output: EvalOutput,
 ) -> None:
     """Score runs old (original qrels) vs new (max over valid equivalent combinations).
 
@@ -145,25 +167,25 @@ def eval_cmd(
       toolex eval --all-runs --engine spark --spark-master spark://head:7077 \\
           --spark-inputs /shared/toolex-inputs
     """
+    layout, fmt = output.layout, output.fmt
     if fmt in PAPER_ONLY and layout != "paper":
         raise click.UsageError(f"--format {fmt} writes the paper layout; add --layout paper")
-    if per_query and layout == "paper":
+    if scoring.per_query and layout == "paper":
         raise click.UsageError("--per-query lists queries in the long layout only")
-    if by == "all" and layout == "paper":
+    if scoring.by == "all" and layout == "paper":
         raise click.UsageError("--layout paper sets the categories side by side; drop --by all")
-    families, _, _ = metric_plan(metric_names, ks)
+    families, _, _ = metric_plan(scoring.metrics, scoring.ks)
     if layout == "paper" and not set(families) <= set(METRICS):
         raise click.UsageError("--layout paper shows nDCG, R and Comp; drop the other --metric")
-    if engine == "spark" and run_files:
+    if engine.outside and sources.run_files:
         raise click.UsageError(
             "--engine spark scores stored runs; import the files first (`toolex runs import`)"
         )
-    outside = engine != DEFAULT_ENGINE  # it reads Parquet files that the store writes
-    scoring = scoring_store(db, run_files, qrels_file, benchmark, runs, every_run, outside)
-    other = opened_engine(engine, spark_master, spark_inputs, spark_conf)
-    with scoring as (store, named), other as on:
-        run_ids = list(dict.fromkeys(runs)) + named
-        if every_run:
+    # an engine outside the store reads Parquet files that the store writes
+    scoring_in = scoring_store(db, sources, engine.outside)
+    with scoring_in as (store, named), opened_engine(engine) as on:
+        run_ids = list(dict.fromkeys(sources.runs)) + named
+        if sources.every_run:
             run_ids = list(dict.fromkeys(run_ids + all_runs(store)))
             if not run_ids:
                 raise ToolexError(
@@ -172,19 +194,9 @@ def eval_cmd(
                 )
         from toolex.cli.progress import status
 
-        where = engine_label(engine, spark_master)
+        expansion = scoring.expansion
+        where = engine.label
         with status(f"scoring {len(run_ids)} run(s) against expansion {expansion!r} on {where}"):
-            scored = score(
-                store,
-                run_ids,
-                metrics=metric_names,
-                ks=ks,
-                expansion=expansion,
-                by=by,
-                per_query=per_query,
-                compare=compare,
-                paper=layout == "paper",
-                engine=on,
-            )
+            scored = score(store, run_ids, replace(scoring, paper=layout == "paper"), on)
     report_counts(scored, expansion)
     emit(scored, scored.by, expansion, layout, fmt)

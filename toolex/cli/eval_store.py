@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import click
@@ -17,33 +18,40 @@ if TYPE_CHECKING:
     from toolex.store import Store
 
 
+@dataclass(frozen=True)
+class RunSources:
+    """The runs `toolex eval` scores: stored ones (--run, --all-runs), or files (--run-file)
+    scored against --qrels-file or a stored --benchmark."""
+
+    runs: tuple[str, ...]
+    every_run: bool
+    run_files: tuple[str, ...]
+    qrels_file: str | None
+    benchmark: str | None
+
+
 @contextlib.contextmanager
 def scoring_store(
-    db: str,
-    run_files: tuple[str, ...],
-    qrels_file: str | None,
-    benchmark: str | None,
-    runs: tuple[str, ...],
-    every_run: bool,
-    write_files: bool = False,
+    db: str, sources: RunSources, write_files: bool = False
 ) -> Iterator[tuple[Store, list[str]]]:
     """(store, run ids of --run-file): the store read-only, or the direct-scoring one.
     ``write_files``: an engine other than DuckDB reads its inputs from Parquet files the store
     writes (Store.copy_parquet), so the read-only store may then write files."""
-    if not run_files:
+    qrels_file, benchmark = sources.qrels_file, sources.benchmark
+    if not sources.run_files:
         if qrels_file or benchmark:
             raise click.UsageError("--qrels-file and --benchmark go with --run-file")
         with open_store(db, read_only=True, allow_files=write_files) as store:
             yield store, []
         return
-    if runs or every_run:
+    if sources.runs or sources.every_run:
         raise click.UsageError("--run-file scores files alone; drop --run and --all-runs")
     if qrels_file and benchmark:
         raise click.UsageError("give --qrels-file or --benchmark, not both")
     from toolex.cli.progress import say
     from toolex.runs.direct import direct_scoring
 
-    files = list(run_files)
+    files = list(sources.run_files)
     direct_store = (
         direct_scoring(files, qrels_file=qrels_file)
         if qrels_file

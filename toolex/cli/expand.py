@@ -7,21 +7,14 @@ from typing import TYPE_CHECKING
 import click
 
 from toolex.cli.expand_options import (
-    PipelineSetup,
+    PipelineOptions,
     RunControl,
     Selection,
     pipeline_options,
     run_control_options,
     selection_options,
 )
-from toolex.cli.options import (
-    benchmark_option,
-    db_option,
-    emit_rows,
-    expansion_option,
-    format_option,
-    open_store,
-)
+from toolex.cli.options import db_option, emit_rows, format_option, open_store
 
 if TYPE_CHECKING:
     import contextlib
@@ -35,19 +28,11 @@ if TYPE_CHECKING:
 @click.command(short_help="Expand a benchmark's labels: decompose, verify, audit.")
 @db_option
 @format_option
-@benchmark_option()
-@expansion_option(new=True)
 @selection_options
 @pipeline_options
 @run_control_options
 def expand(
-    db: str,
-    fmt: str,
-    benchmark: str,
-    expansion: str,
-    selection: Selection,
-    pipeline: PipelineSetup,
-    control: RunControl,
+    db: str, fmt: str, selection: Selection, pipeline: PipelineOptions, control: RunControl
 ) -> None:
     """Expand a benchmark's annotation: decompose, retrieve + verify, assemble + audit.
 
@@ -68,7 +53,9 @@ def expand(
       toolex expand --benchmark toolret --config toolex.toml --max-cost 5 \\
           --order uncertainty
     """
-    settings = pipeline.settings
+    setup = pipeline.setup()
+    settings = setup.settings
+    benchmark, expansion = selection.benchmark, selection.expansion
     if control.dry_run and control.replace:
         raise click.UsageError("--dry-run estimates the expansion as stored; drop --replace")
     store = open_store(db, read_only=control.dry_run)
@@ -78,7 +65,7 @@ def expand(
         from toolex.pipeline.runner import check_settings, select_queries
 
         with keys_not_needed():  # a dry run makes no call: clients are built, never used
-            judges = pipeline.judges(store, benchmark)
+            judges = setup.judges(store, benchmark)
         ids = select_queries(store, benchmark, selection.queries, selection.task, selection.limit)
         check_settings(store, benchmark, expansion, selection.stages, settings, judges)
         if "candidates" in selection.stages and ids:  # the run would refuse: so does its estimate
@@ -95,7 +82,7 @@ def expand(
         _say_if_complete(store, benchmark, expansion, rows)
         _say_screen_loss(sum(r.screened for r in rows))
         return
-    _refuse_missing_stage(store, benchmark, expansion, selection)
+    _refuse_missing_stage(store, selection)
     from toolex.api.expand import expand as run_expansion
     from toolex.cli.progress import interruptible
 
@@ -107,8 +94,8 @@ def expand(
             store,
             benchmark,
             expansion=expansion,
-            judge=pipeline.judge,
-            config=pipeline.config,
+            judge=setup.judge,
+            config=setup.config,
             settings=settings,
             stages=selection.stages,
             queries=selection.queries,
@@ -171,16 +158,15 @@ def _say_screen_loss(screened: int) -> None:
         click.echo(f"note: {screen_loss(screened)}", err=True)
 
 
-def _refuse_missing_stage(
-    store: Store, benchmark: str, expansion: str, selection: Selection
-) -> None:
+def _refuse_missing_stage(store: Store, selection: Selection) -> None:
     """A stage whose input no earlier stage made stops here with the stage to run first."""
     from toolex.pipeline.outcome import missing_stage
     from toolex.pipeline.runner import select_queries
 
+    benchmark = selection.benchmark
     store.require_benchmark(benchmark)
     ids = select_queries(store, benchmark, selection.queries, selection.task, selection.limit)
-    why = missing_stage(store, benchmark, expansion, ids, selection.stages)
+    why = missing_stage(store, benchmark, selection.expansion, ids, selection.stages)
     if why:
         raise click.UsageError(why)
 

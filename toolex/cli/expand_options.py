@@ -1,9 +1,11 @@
 """The options of `toolex expand`, in three groups, each one decorator that adds its options and
 hands the command ONE object instead of their values (sqlite-utils' shared option decorators):
 
-* :func:`selection_options` -> :class:`Selection`: which stages run, over which queries;
-* :func:`pipeline_options` -> :class:`PipelineSetup`: the judges and the pipeline's own
-  ``Settings``, resolved from the options, the config file and the pipeline's defaults by
+* :func:`selection_options` -> :class:`Selection`: which expansion of which benchmark, which
+  stages, over which queries;
+* :func:`pipeline_options` -> :class:`PipelineOptions`, whose ``setup()`` is the
+  :class:`PipelineSetup`: the judges and the pipeline's own ``Settings``, resolved from the
+  options, the config file and the pipeline's defaults by
   ``toolex.pipeline.config.expand_settings`` (the one place that decides their precedence);
 * :func:`run_control_options` -> :class:`RunControl`: the budget, retries, replace, dry run.
 
@@ -18,7 +20,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from toolex.cli.options import deprecated_k, option_group, scope_option
+from toolex.cli.options import (
+    benchmark_option,
+    deprecated_k,
+    expansion_option,
+    option_group,
+    scope_option,
+)
 from toolex.pipeline.settings import (
     AUDIT_SAFETY_LIMIT,
     CANDIDATE_RETRIEVER,
@@ -41,8 +49,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Selection:
-    """The stages to run (an `expand --stage` name) and the queries to run them over."""
+    """What runs: an expansion of a benchmark, the stages (an `expand --stage` name) and the
+    queries to run them over."""
 
+    benchmark: str
+    expansion: str
     stage: str
     query_ids: tuple[str, ...]
     task: str | None
@@ -61,6 +72,8 @@ class Selection:
 selection_options = option_group(
     "selection",
     [
+        benchmark_option(),
+        expansion_option(new=True),
         click.option(
             "--stage",
             type=click.Choice(list(STAGE_GROUPS)),
@@ -99,39 +112,44 @@ class PipelineSetup:
         return judges_for(store, judge=self.judge, config=self.config, benchmark=benchmark)
 
 
-def _pipeline_setup(
-    judge: str | None,
-    config_path: str | None,
-    retriever: str | None,
-    scope: str,
-    rendering: str | None,
-    depth: int | None,
-    old_k: int | None,
-    audit_cap: int | None,
-    platform_rule: str,
-    prescreen: str,
-    reuse: str | None,
-    order: str,
-) -> PipelineSetup:
-    """The option values as the pipeline's settings; a bad config file fails here, before the
-    command opens the store."""
-    from toolex.api.expand import expand_settings
-    from toolex.pipeline.config import load_config
+@dataclass(frozen=True)
+class PipelineOptions:
+    """The values of the pipeline's options, as given (None: not given); :meth:`setup` resolves
+    them."""
 
-    config = load_config(config_path) if config_path else None
-    settings = expand_settings(
-        config,
-        retriever=retriever,
-        depth=depth or deprecated_k(old_k),
-        audit_cap=audit_cap,
-        scope=scope,
-        platform_rule=platform_rule,
-        rendering=rendering,
-        prescreen=prescreen,
-        reuse=reuse,
-        order=order,
-    )
-    return PipelineSetup(judge, config, settings)
+    judge: str | None
+    config_path: str | None
+    retriever: str | None
+    scope: str
+    rendering: str | None
+    depth: int | None
+    old_k: int | None
+    audit_cap: int | None
+    platform_rule: str
+    prescreen: str
+    reuse: str | None
+    order: str
+
+    def setup(self) -> PipelineSetup:
+        """The option values as the pipeline's settings; a bad config file fails here, which
+        the command calls before it opens the store."""
+        from toolex.api.expand import expand_settings
+        from toolex.pipeline.config import load_config
+
+        config = load_config(self.config_path) if self.config_path else None
+        settings = expand_settings(
+            config,
+            retriever=self.retriever,
+            depth=self.depth or deprecated_k(self.old_k),
+            audit_cap=self.audit_cap,
+            scope=self.scope,
+            platform_rule=self.platform_rule,
+            rendering=self.rendering,
+            prescreen=self.prescreen,
+            reuse=self.reuse,
+            order=self.order,
+        )
+        return PipelineSetup(self.judge, config, settings)
 
 
 pipeline_options = option_group(
@@ -221,7 +239,7 @@ pipeline_options = option_group(
             "score nearest 0.5), so a budget-capped run spends its calls where they matter.",
         ),
     ],
-    _pipeline_setup,
+    PipelineOptions,
 )
 
 

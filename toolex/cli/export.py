@@ -3,6 +3,8 @@ equivalence graph; ToolBench tasks and training triples (toolex.cli.export_downs
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import click
 
 from toolex.cli.decorating import Decorator
@@ -14,11 +16,24 @@ from toolex.cli.options import (
     expansion_option,
     format_option,
     open_store,
+    option_group,
     run_option,
 )
 
 _benchmark = benchmark_option("Benchmark to export (default: the only one).", required=False)
 _expansion = expansion_option("Expansion whose combinations to export.")
+
+
+@dataclass(frozen=True)
+class Exported:
+    """The benchmark exported (None: the store's only one) and its expansion."""
+
+    benchmark: str | None
+    expansion: str
+
+
+# --benchmark and --expansion as one Exported parameter ``source``
+_source = option_group("source", [_benchmark, _expansion], Exported)
 
 
 def _out(suffix: str) -> Decorator:
@@ -59,28 +74,38 @@ def export() -> None:
     """
 
 
+@dataclass(frozen=True)
+class QrelsForm:
+    """Which form of the expanded qrels `export qrels` writes, and which combinations count."""
+
+    flat: bool
+    valid_only: bool
+    include_unaudited: bool
+
+
 @export.command("qrels", short_help="Expanded qrels as Parquet, one row per query and item.")
 @db_option
 @_out("Parquet")
-@_benchmark
-@_expansion
-@click.option("--flat", is_flag=True, help="One row per (query, item) instead of per member.")
-@click.option("--valid-only", is_flag=True, help="Only valid combinations (the original always).")
-@click.option(
-    "--include-unaudited",
-    is_flag=True,
-    help="Count combinations no audit judged (cut, pending) as relevant too, marked "
-    "(unaudited / unaudited_only). Default: relevance 0, left out of --flat.",
+@_source
+@option_group(
+    "form",
+    [
+        click.option(
+            "--flat", is_flag=True, help="One row per (query, item) instead of per member."
+        ),
+        click.option(
+            "--valid-only", is_flag=True, help="Only valid combinations (the original always)."
+        ),
+        click.option(
+            "--include-unaudited",
+            is_flag=True,
+            help="Count combinations no audit judged (cut, pending) as relevant too, marked "
+            "(unaudited / unaudited_only). Default: relevance 0, left out of --flat.",
+        ),
+    ],
+    QrelsForm,
 )
-def qrels_cmd(
-    db: str,
-    out: str,
-    benchmark: str | None,
-    expansion: str,
-    flat: bool,
-    valid_only: bool,
-    include_unaudited: bool,
-) -> None:
+def qrels_cmd(db: str, out: str, source: Exported, form: QrelsForm) -> None:
     """Expanded qrels as Parquet: one row per (query, combination, slot, item) with the
     combination's RRF score, rank and audit status/reason; --flat gives one row per (query, item).
     Only valid combinations are relevant: rejected and unaudited ones carry relevance 0.
@@ -97,11 +122,11 @@ def qrels_cmd(
             store,
             "qrels",
             out,
-            benchmark=benchmark,
-            expansion=expansion,
-            flat=flat,
-            valid_only=valid_only,
-            include_unaudited=include_unaudited,
+            benchmark=source.benchmark,
+            expansion=source.expansion,
+            flat=form.flat,
+            valid_only=form.valid_only,
+            include_unaudited=form.include_unaudited,
         )
     click.echo(f"wrote {n} rows to {out}", err=True)
 
@@ -173,51 +198,71 @@ def toolret_jsonl_cmd(db: str, out: str, benchmark: str | None, expansion: str) 
     click.echo(f"wrote {n} queries to {out}", err=True)
 
 
+@dataclass(frozen=True)
+class EquivalenceFiles:
+    """The files `export equivalences` writes: the edges (or provider pairs) and the graph."""
+
+    out: str | None
+    graph_path: str | None
+
+
+@dataclass(frozen=True)
+class EquivalenceView:
+    """Edges, or the provider pairs with at least ``min_pairs`` equivalent endpoint pairs."""
+
+    by: str
+    min_pairs: int
+
+
 @export.command("equivalences", short_help="The equivalence graph, as edges or a graph file.")
 @db_option
 @format_option
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Parquet file: one row per accepted verdict (reference, candidate, sub-query, judge, "
-    "confidence, reason). With --by platform: the provider pairs, as Parquet.",
+@option_group(
+    "files",
+    [
+        click.option(
+            "--out",
+            type=click.Path(dir_okay=False),
+            default=None,
+            help="Parquet file: one row per accepted verdict (reference, candidate, sub-query, "
+            "judge, confidence, reason). With --by platform: the provider pairs, as Parquet.",
+        ),
+        click.option(
+            "--graph",
+            "graph_path",
+            type=click.Path(dir_okay=False),
+            default=None,
+            help="Also write the graph, one edge per (reference, candidate) pair: .graphml or "
+            ".json (node-link).",
+        ),
+    ],
+    EquivalenceFiles,
 )
-@click.option(
-    "--graph",
-    "graph_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Also write the graph, one edge per (reference, candidate) pair: .graphml or .json "
-    "(node-link).",
-)
-@_benchmark
-@_expansion
-@click.option(
-    "--by",
-    type=click.Choice(["edge", "platform"]),
-    default="edge",
-    show_default=True,
-    help="platform: which providers are redundant: provider pairs with equivalent endpoints, "
-    "most first (printed unless --out).",
-)
-@click.option(
-    "--min-pairs",
-    type=click.IntRange(1),
-    default=1,
-    show_default=True,
-    help="With --by platform: only provider pairs with at least this many equivalent "
-    "endpoint pairs.",
+@_source
+@option_group(
+    "view",
+    [
+        click.option(
+            "--by",
+            type=click.Choice(["edge", "platform"]),
+            default="edge",
+            show_default=True,
+            help="platform: which providers are redundant: provider pairs with equivalent "
+            "endpoints, most first (printed unless --out).",
+        ),
+        click.option(
+            "--min-pairs",
+            type=click.IntRange(1),
+            default=1,
+            show_default=True,
+            help="With --by platform: only provider pairs with at least this many equivalent "
+            "endpoint pairs.",
+        ),
+    ],
+    EquivalenceView,
 )
 def equivalences_cmd(
-    db: str,
-    fmt: str,
-    out: str | None,
-    graph_path: str | None,
-    benchmark: str | None,
-    expansion: str,
-    by: str,
-    min_pairs: int,
+    db: str, fmt: str, files: EquivalenceFiles, source: Exported, view: EquivalenceView
 ) -> None:
     """The library's equivalence graph: accepted verdicts as edges between items, each with the
     sub-query it holds under (edges point from the reference to its equivalent). --by platform
@@ -236,15 +281,18 @@ def equivalences_cmd(
         redundant_platforms,
     )
 
+    out, graph_path = files.out, files.graph_path
+    benchmark, expansion = source.benchmark, source.expansion
     if graph_path is not None and graph_format(graph_path) is None:
         raise click.BadParameter("name the graph file .graphml or .json", param_hint="--graph")
     _writable(db, out, graph_path)
-    if by == "platform":
+    if view.by == "platform":
         if graph_path is not None:
             raise click.UsageError("--graph draws the item graph; drop it with --by platform")
         with open_store(db, read_only=True) as store:
             rows = [
-                r._asdict() for r in redundant_platforms(store, benchmark, expansion, min_pairs)
+                r._asdict()
+                for r in redundant_platforms(store, benchmark, expansion, view.min_pairs)
             ]
         if out is None:
             emit_rows(rows, fmt, title="provider pairs with equivalent endpoints", columns=PAIRS)

@@ -3,9 +3,18 @@ after retrieval (an agent's pass rate with the equivalents, a retriever's traini
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import click
 
-from toolex.cli.options import benchmark_option, db_option, expansion_option, open_store, run_option
+from toolex.cli.options import (
+    benchmark_option,
+    db_option,
+    expansion_option,
+    open_store,
+    option_group,
+    run_option,
+)
 
 _benchmark = benchmark_option("Benchmark to export (default: the only one).", required=False)
 _expansion = expansion_option("Expansion whose valid combinations and equivalents to export.")
@@ -47,6 +56,18 @@ def toolbench_cmd(
     click.echo(done.summary(), err=True)
 
 
+@dataclass(frozen=True)
+class TripleChoice:
+    """Where the triples come from: the expansion's equivalents, the run whose ranking gives the
+    hard negatives, how many per anchor, and what the anchors are."""
+
+    benchmark: str | None
+    expansion: str
+    run_id: str | None
+    negatives: int
+    level: str
+
+
 @click.command("triples", short_help="Training triples: anchor, positive, hard negative.")
 @db_option
 @click.option(
@@ -56,36 +77,34 @@ def toolbench_cmd(
     help="File to write: .parquet (ids, texts, ranks) or .jsonl (anchor, positive, negative: "
     "sentence-transformers' columns).",
 )
-@_benchmark
-@_expansion
-@run_option(
-    "Run whose ranking gives the hard negatives (default: the expansion's candidate pool).",
-    required=False,
+@option_group(
+    "choice",
+    [
+        _benchmark,
+        _expansion,
+        run_option(
+            "Run whose ranking gives the hard negatives (default: the expansion's candidate pool).",
+            required=False,
+        ),
+        click.option(
+            "--negatives",
+            type=click.IntRange(1, 1000),
+            default=5,
+            show_default=True,
+            help="Hard negatives per anchor.",
+        ),
+        click.option(
+            "--level",
+            type=click.Choice(["query", "subquery"]),
+            default="query",
+            show_default=True,
+            help="Anchors: the queries (positives: their ground-truth items), or the "
+            "expansion's sub-queries (positive: the step's reference).",
+        ),
+    ],
+    TripleChoice,
 )
-@click.option(
-    "--negatives",
-    type=click.IntRange(1, 1000),
-    default=5,
-    show_default=True,
-    help="Hard negatives per anchor.",
-)
-@click.option(
-    "--level",
-    type=click.Choice(["query", "subquery"]),
-    default="query",
-    show_default=True,
-    help="Anchors: the queries (positives: their ground-truth items), or the expansion's "
-    "sub-queries (positive: the step's reference).",
-)
-def triples_cmd(
-    db: str,
-    out: str,
-    benchmark: str | None,
-    expansion: str,
-    run_id: str | None,
-    negatives: int,
-    level: str,
-) -> None:
+def triples_cmd(db: str, out: str, choice: TripleChoice) -> None:
     """Contrastive training triples (anchor, positive, hard negative) whose negatives are never
     the query's ground truth nor an equivalent of it: the query's in any expansion (accepted
     verdicts, valid combinations, SkillRet's substitutable labels), or one verified for its
@@ -103,10 +122,10 @@ def triples_cmd(
         done = export_triples(
             store,
             out,
-            benchmark,
-            expansion,
-            run_id=run_id,
-            negatives=negatives,
-            level=level,
+            choice.benchmark,
+            choice.expansion,
+            run_id=choice.run_id,
+            negatives=choice.negatives,
+            level=choice.level,
         )
     click.echo(done.summary(out), err=True)

@@ -4,15 +4,13 @@ Made here, at the edge, from the typed Evaluation: rows leave toolex.labels type
 
 from __future__ import annotations
 
-from typing import Any
-
 from toolex.labels.report import DEFAULT_ERRORS, Evaluation, Scored
 
 
-def as_dict(evaluation: Evaluation, errors: int = DEFAULT_ERRORS) -> dict[str, Any]:
+def as_dict(evaluation: Evaluation, errors: int = DEFAULT_ERRORS) -> dict[str, object]:
     """The whole evaluation as plain data (``--format json``), ``errors`` mistakes per kind."""
 
-    def mistake(s: Scored) -> dict[str, Any]:
+    def mistake(s: Scored) -> dict[str, object]:
         return {**s.detail, "note": s.note, "reason": s.reason, "confidence": s.confidence}
 
     return {
@@ -37,9 +35,9 @@ def as_dict(evaluation: Evaluation, errors: int = DEFAULT_ERRORS) -> dict[str, A
     }
 
 
-def metric_rows(evaluation: Evaluation) -> list[dict[str, Any]]:
+def metric_rows(evaluation: Evaluation) -> list[dict[str, object]]:
     """One flat row per judge and scope ('all', then each stratum): ``--format csv``."""
-    rows = []
+    rows: list[dict[str, object]] = []
     for r in evaluation.reports:
         scopes = [("all", "all", r.overall), *r.strata]
         for dim, value, figs in scopes:

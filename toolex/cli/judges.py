@@ -8,14 +8,17 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from toolex.cli.options import (
-    benchmark_option,
-    db_option,
-    emit_rows,
-    expansion_option,
-    format_option,
-    open_store,
+from toolex.cli.judge_options import (
+    Asked,
+    Extent,
+    Measured,
+    Shown,
+    asked_options,
+    extent_options,
+    measured_options,
+    shown_options,
 )
+from toolex.cli.options import db_option, emit_rows, open_store
 
 if TYPE_CHECKING:  # imported when a command runs: `toolex --help` stays light
     from collections.abc import Callable
@@ -37,100 +40,12 @@ def judges() -> None:
 
 
 @judges.command("eval", short_help="Run judges on labelled verdicts and measure them.")
-@click.option(
-    "--judge",
-    "specs",
-    multiple=True,
-    help="Judge to measure (repeatable): heuristic, heuristic:prescreen, openai:<model>, "
-    "anthropic:<model>, compat:<base_url>#<model>. The audit stage without one measures the "
-    "expansion's stored outcomes.",
-)
-@click.option(
-    "--stage",
-    type=click.Choice(["verify", "audit"]),
-    default="verify",
-    show_default=True,
-    help="verify: verdict labels; audit: the final labels of a review sample (--sample).",
-)
-@click.option("--source", default=None, help="Stored label set (default: the only one).")
-@click.option(
-    "--labels",
-    "labels_file",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
-    help="A label file to measure against instead of stored labels (checked, not imported).",
-)
-@click.option("--sample", "sample_id", default=None, help="Review sample (--stage audit).")
-@benchmark_option("Only labels of this benchmark.", required=False, default=None)
-@click.option(
-    "--subqueries",
-    type=click.Choice(["decomposer", "expansion", "labels"]),
-    default="decomposer",
-    show_default=True,
-    help="decomposer: the sub-query the configured decomposer writes (in memory, nothing is "
-    "written), as an expansion asks the verifier: the headline; expansion: the expansion's, "
-    "else decomposed; labels: the label's own, else the expansion's (a diagnostic).",
-)
-@expansion_option("Expansion whose sub-queries and candidate ranks are used.")
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="toolex.toml: [llm] call settings, [judges] decompose = the decomposer.",
-)
-@click.option(
-    "--limit",
-    type=click.IntRange(1),
-    default=None,
-    help="Measure on a seeded random sample of N labels (the whole set takes hours on a "
-    "local model); saved under its own source name.",
-)
-@click.option(
-    "--seed",
-    type=int,
-    default=0,
-    show_default=True,
-    help="Seed of the --limit sample and of the order --max-calls takes the labels in (both "
-    "spread over benchmarks and parts): the same seed, the same labels.",
-)
-@click.option(
-    "--max-calls",
-    type=click.IntRange(0),
-    default=None,
-    help="Stop after N LLM calls (spread over the labels' benchmarks, parts and queries; exit "
-    "code 3); the figures then cover what was judged, and a re-run resumes from the call "
-    "ledger.",
-)
-@click.option("--dry-run", is_flag=True, help="Print the calls and cost first; call nothing.")
-@click.option(
-    "--errors",
-    "n_errors",
-    type=click.IntRange(0),
-    default=10,
-    show_default=True,
-    help="False accepts and false rejects listed per judge.",
-)
-@format_option
+@measured_options
+@asked_options
+@extent_options
+@shown_options
 @db_option
-def eval_cmd(
-    specs: tuple[str, ...],
-    stage: str,
-    source: str | None,
-    labels_file: str | None,
-    sample_id: str | None,
-    benchmark: str | None,
-    subqueries: str,
-    expansion: str,
-    config_path: str | None,
-    limit: int | None,
-    seed: int,
-    max_calls: int | None,
-    dry_run: bool,
-    n_errors: int,
-    fmt: str,
-    db: str,
-) -> None:
+def eval_cmd(measured: Measured, asked: Asked, extent: Extent, shown: Shown, db: str) -> None:
     """Run judges on labelled verdicts and measure them against the labels: n, precision,
     recall, F1, accuracy next to always answering "no", Cohen's kappa (95% intervals), the
     confusion matrix, the same per benchmark, part and rank band, and the false accepts and
@@ -150,13 +65,16 @@ def eval_cmd(
     """
     from toolex.pipeline.config import load_config
 
+    specs, stage, sample_id = measured.specs, measured.stage, measured.sample_id
+    limit, max_calls, dry_run = extent.limit, extent.max_calls, extent.dry_run
+    fmt, n_errors = shown.fmt, shown.n_errors
     ctx = click.get_current_context()
     seeded = ctx.get_parameter_source("seed") == click.core.ParameterSource.COMMANDLINE
     if seeded and not limit and max_calls is None:
         raise click.UsageError(
             "--seed draws the --limit sample and orders a --max-calls run: give one of them"
         )
-    config = load_config(config_path) if config_path else None
+    config = load_config(asked.config_path) if asked.config_path else None
     if stage == "audit":
         if not sample_id:
             raise click.UsageError("--stage audit needs --sample (a review sample)")
@@ -181,12 +99,17 @@ def eval_cmd(
 
     with open_store(db, read_only=dry_run) as store:
         labels, name, notes = chosen_labels(
-            store, source=source, labels_file=labels_file, benchmark=benchmark
+            store,
+            source=measured.source,
+            labels_file=measured.labels_file,
+            benchmark=measured.benchmark,
         )
-        labels, name, sampled = sample_labels(labels, name, limit, seed)
+        labels, name, sampled = sample_labels(labels, name, limit, extent.seed)
         for note in notes + sampled:
             click.echo(f"note: {note}", err=True)
-        options: dict[str, Any] = dict(expansion=expansion, subqueries=subqueries, config=config)
+        options: dict[str, Any] = dict(
+            expansion=asked.expansion, subqueries=asked.subqueries, config=config
+        )
         if dry_run:
             rows, notes = plan_verify(store, specs, labels, **options)
             title = f"dry run: judges eval on {len(labels)} labels of {name}"
@@ -199,7 +122,7 @@ def eval_cmd(
             return
         budget = Budget(max_calls=max_calls) if max_calls is not None else None
         evaluation = evaluate_verify(
-            store, specs, labels, name, **options, budget=budget, seed=seed
+            store, specs, labels, name, **options, budget=budget, seed=extent.seed
         )
     _print(evaluation, fmt, n_errors, saved=budget is None or not budget.exhausted)
     if budget is not None and budget.exhausted:

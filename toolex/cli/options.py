@@ -66,7 +66,8 @@ def option_group(
     name: str, options: Sequence[Decorator], make: Callable[..., T]
 ) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """A decorator that adds ``options`` to a command and passes it ``make(**their values)`` as
-    the one parameter ``name``; ``make``'s parameters are the options' names. A command with many
+    the one parameter ``name``; ``make``'s parameters are the options' names (one with a default
+    may have no option: the command sets it, by ``dataclasses.replace``). A command with many
     options then takes a few objects that say what the values are for (sqlite-utils' shared
     option decorators), and its options keep the order given, so `--help` lists them as written.
     """
@@ -76,7 +77,9 @@ def option_group(
     def decorate(f: Callable[..., R]) -> Callable[..., R]:
         @functools.wraps(f)
         def command(*args: object, **kwargs: object) -> R:
-            values = {key: kwargs.pop(key) for key in taken}
+            # a parameter of ``make`` no option fills keeps its default (``make`` refuses one
+            # without); an option ``make`` does not take reaches ``f``, which refuses it
+            values = {key: kwargs.pop(key) for key in taken if key in kwargs}
             return f(*args, **kwargs, **{name: make(**values)})
 
         decorated: Callable[..., R] = command

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,7 @@ from toolex.cli.options import (
     expansion_option,
     format_option,
     open_store,
+    option_group,
     scope_option,
 )
 from toolex.cli.progress import interruptible
@@ -104,66 +106,80 @@ def _row(info: IndexInfo) -> dict[str, object]:
     }
 
 
+@dataclass(frozen=True)
+class RetrieveRun:
+    """The run to make: the retriever and the run's name, what it searches (whole queries or
+    sub-queries, of which expansion, imported from which file first), in which library and
+    rendering, how deep, and whether it overwrites a run of that name."""
+
+    retriever: str
+    run_id: str
+    level: str
+    scope: str
+    depth: int | None
+    old_k: int | None
+    instruction: bool
+    rendering: str
+    expansion: str
+    subqueries: Path | None
+    replace: bool
+
+
 @click.command(short_help="Run a retriever over a benchmark's queries or sub-queries.")
 @db_option
 @format_option
 @benchmark_option("Benchmark name.", required=False, default="toolret", show_default=True)
-@click.option("--retriever", required=True, help=RETRIEVER_HELP, callback=_spec)
-@click.option(
-    "--run", "run_id", required=True, type=NAME, help="Name of the run to write (unique)."
+@option_group(
+    "run",
+    [
+        click.option("--retriever", required=True, help=RETRIEVER_HELP, callback=_spec),
+        click.option(
+            "--run", "run_id", required=True, type=NAME, help="Name of the run to write (unique)."
+        ),
+        click.option(
+            "--level",
+            type=click.Choice(LEVELS),
+            default="query",
+            show_default=True,
+            help="Whole queries, or each sub-query, the lists of a query fused with RRF "
+            f"(k={RRF_K}), keeping every item.",
+        ),
+        scope_option(
+            "Library searched: the whole benchmark (default; ToolRet's pooled corpus, as the "
+            "paper scores retrievers), the query's task or category, or auto (task when the "
+            "items have tasks).",
+        ),
+        click.option(
+            "--depth",
+            type=click.IntRange(1),
+            default=None,
+            help="Results kept per query (query level, default 100) or per sub-query (default 20).",
+        ),
+        click.option("--k", "old_k", type=click.IntRange(1), default=None, hidden=True),
+        click.option(
+            "--instruction/--no-instruction",
+            default=False,
+            show_default=True,
+            help="Prepend the query's instruction (ToolRet's is_inst).",
+        ),
+        click.option(
+            "--rendering",
+            default="default",
+            show_default=True,
+            help="Documentation rendering searched.",
+        ),
+        expansion_option("Expansion whose sub-queries are used (sub-query level).", new=True),
+        click.option(
+            "--subqueries",
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            default=None,
+            help="Import sub-queries (JSONL/Parquet: query_id, slot, text) first.",
+        ),
+        click.option("--replace", is_flag=True, help="Overwrite an existing run of the same name."),
+    ],
+    RetrieveRun,
 )
-@click.option(
-    "--level",
-    type=click.Choice(LEVELS),
-    default="query",
-    show_default=True,
-    help=f"Whole queries, or each sub-query, the lists of a query fused with RRF (k={RRF_K}), "
-    "keeping every item.",
-)
-@scope_option(
-    "Library searched: the whole benchmark (default; ToolRet's pooled corpus, as the paper "
-    "scores retrievers), the query's task or category, or auto (task when the items have tasks).",
-)
-@click.option(
-    "--depth",
-    type=click.IntRange(1),
-    default=None,
-    help="Results kept per query (query level, default 100) or per sub-query (default 20).",
-)
-@click.option("--k", "old_k", type=click.IntRange(1), default=None, hidden=True)
-@click.option(
-    "--instruction/--no-instruction",
-    default=False,
-    show_default=True,
-    help="Prepend the query's instruction (ToolRet's is_inst).",
-)
-@click.option(
-    "--rendering", default="default", show_default=True, help="Documentation rendering searched."
-)
-@expansion_option("Expansion whose sub-queries are used (sub-query level).", new=True)
-@click.option(
-    "--subqueries",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Import sub-queries (JSONL/Parquet: query_id, slot, text) first.",
-)
-@click.option("--replace", is_flag=True, help="Overwrite an existing run of the same name.")
-def retrieve(
-    db: str,
-    fmt: str,
-    benchmark: str,
-    retriever: str,
-    run_id: str,
-    level: str,
-    scope: str,
-    depth: int | None,
-    old_k: int | None,
-    instruction: bool,
-    rendering: str,
-    expansion: str,
-    subqueries: Path | None,
-    replace: bool,
-) -> None:
+def retrieve(db: str, fmt: str, benchmark: str, run: RetrieveRun) -> None:
     """Run a retriever over a benchmark's queries (or sub-queries) and store the run.
 
     The run records everything needed to reproduce it (model, rendering and its version,
@@ -188,24 +204,26 @@ def retrieve(
     from toolex.api.retrieve import retrieve as retrieve_run
 
     store = open_store(db)
-    if subqueries is not None:
+    if run.subqueries is not None:
         from toolex.expansions.subqueries import import_subqueries
 
-        done = import_subqueries(store, subqueries, benchmark=benchmark, expansion=expansion)
+        done = import_subqueries(
+            store, run.subqueries, benchmark=benchmark, expansion=run.expansion
+        )
         click.echo(done.summary(), err=True)
-    with interruptible(f"interrupted: run {run_id!r} was not written; {KEPT}"):
+    with interruptible(f"interrupted: run {run.run_id!r} was not written; {KEPT}"):
         row = retrieve_run(
             store,
             benchmark,
-            retriever,
-            run_id,
-            level=level,
-            scope=scope,
-            depth=depth or deprecated_k(old_k),
-            instruction=instruction,
-            rendering=rendering,
-            expansion=expansion,
-            replace=replace,
+            run.retriever,
+            run.run_id,
+            level=run.level,
+            scope=run.scope,
+            depth=run.depth or deprecated_k(run.old_k),
+            instruction=run.instruction,
+            rendering=run.rendering,
+            expansion=run.expansion,
+            replace=run.replace,
         )
     for note in row.notes:
         click.echo(f"note: {note}", err=True)

@@ -3,15 +3,20 @@ labelling with `toolex tui --review`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import click
 
 from toolex.cli.options import (
+    ExpansionRef,
     benchmark_option,
     db_option,
     emit_rows,
     expansion_option,
+    expansion_ref,
     format_option,
     open_store,
+    option_group,
 )
 
 # the roles of toolex.review.ROLES, spelled out so `--help` need not import the review package
@@ -39,65 +44,74 @@ def review() -> None:
     """
 
 
+@dataclass(frozen=True)
+class Draw:
+    """How a review sample is drawn: its level, size and seed; at the verdict level, the order
+    reviewers see and where unjudged candidates come from; and whether the judge's rationale
+    is shown."""
+
+    level: str
+    size: int
+    seed: int
+    order_by: str
+    beyond: int | None
+    retriever: str | None
+    show_rationale: bool
+
+
 @review.command("sample")
 @db_option
 @click.argument("sample_id")
-@benchmark_option("Benchmark whose expansion is audited.")
-@expansion_option()
-@click.option(
-    "--level",
-    type=click.Choice(["combination", "verdict"]),
-    default="combination",
-    show_default=True,
-    help="What is labelled: accepted combinations, or single verdicts (sub-query, reference, "
-    "candidate).",
-)
-@click.option("--size", type=int, required=True, help="Number of items to draw.")
-@click.option("--seed", type=int, required=True, help="Seed: same store+size+seed, same sample.")
-@click.option(
-    "--order",
-    "order_by",
-    type=click.Choice(["random", "uncertainty"]),
-    default="random",
-    show_default=True,
-    help="Order reviewers see (verdict level): random, or the verdicts nearest the judge's "
-    "decision boundary first (its lowest accepted confidence; none last). The items drawn are "
-    "the same.",
-)
-@click.option(
-    "--beyond",
-    type=click.IntRange(min=0),
-    default=None,
-    help="Verdict level: ranks past the candidate depth searched for unjudged candidates "
-    "(0: only candidates stored without a verdict).  [default: 20]",
-)
-@click.option(
-    "--retriever",
-    default=None,
-    help="Verdict level: retriever spec for that search (default: the expansion's).",
-)
-@click.option(
-    "--show-rationale",
-    is_flag=True,
-    help="Show reviewers the judge's rationale (verdict, reason, confidence; a combination's "
-    "audit) beside the documentations, as the paper's annotators saw the model's. Recorded with "
-    "the sample. Default: blind to the judge.",
+@expansion_ref(benchmark_option("Benchmark whose expansion is audited."), expansion_option())
+@option_group(
+    "draw",
+    [
+        click.option(
+            "--level",
+            type=click.Choice(["combination", "verdict"]),
+            default="combination",
+            show_default=True,
+            help="What is labelled: accepted combinations, or single verdicts (sub-query, "
+            "reference, candidate).",
+        ),
+        click.option("--size", type=int, required=True, help="Number of items to draw."),
+        click.option(
+            "--seed", type=int, required=True, help="Seed: same store+size+seed, same sample."
+        ),
+        click.option(
+            "--order",
+            "order_by",
+            type=click.Choice(["random", "uncertainty"]),
+            default="random",
+            show_default=True,
+            help="Order reviewers see (verdict level): random, or the verdicts nearest the "
+            "judge's decision boundary first (its lowest accepted confidence; none last). The "
+            "items drawn are the same.",
+        ),
+        click.option(
+            "--beyond",
+            type=click.IntRange(min=0),
+            default=None,
+            help="Verdict level: ranks past the candidate depth searched for unjudged candidates "
+            "(0: only candidates stored without a verdict).  [default: 20]",
+        ),
+        click.option(
+            "--retriever",
+            default=None,
+            help="Verdict level: retriever spec for that search (default: the expansion's).",
+        ),
+        click.option(
+            "--show-rationale",
+            is_flag=True,
+            help="Show reviewers the judge's rationale (verdict, reason, confidence; a "
+            "combination's audit) beside the documentations, as the paper's annotators saw the "
+            "model's. Recorded with the sample. Default: blind to the judge.",
+        ),
+    ],
+    Draw,
 )
 @format_option
-def sample_cmd(
-    db: str,
-    sample_id: str,
-    benchmark: str,
-    expansion: str,
-    level: str,
-    size: int,
-    seed: int,
-    order_by: str,
-    beyond: int | None,
-    retriever: str | None,
-    show_rationale: bool,
-    fmt: str,
-) -> None:
+def sample_cmd(db: str, sample_id: str, ref: ExpansionRef, draw: Draw, fmt: str) -> None:
     """Draw a stratified, seeded review sample.
 
     Reviewers are blind to the judge by default; --show-rationale shows them its rationale,
@@ -122,11 +136,12 @@ def sample_cmd(
     from toolex.review.beyond import BEYOND
     from toolex.review.sample import draw_sample, draw_verdict_sample
 
+    level, beyond, retriever = draw.level, draw.beyond, draw.retriever
     if level == "combination":
         given = [
             opt
             for opt, used in (
-                ("--order uncertainty", order_by != "random"),
+                ("--order uncertainty", draw.order_by != "random"),
                 ("--beyond", beyond is not None),
                 ("--retriever", retriever is not None),
             )
@@ -139,14 +154,14 @@ def sample_cmd(
             strata = draw_verdict_sample(
                 store,
                 sample_id,
-                benchmark=benchmark,
-                expansion=expansion,
-                size=size,
-                seed=seed,
-                order_by=order_by,
+                benchmark=ref.benchmark,
+                expansion=ref.expansion,
+                size=draw.size,
+                seed=draw.seed,
+                order_by=draw.order_by,
                 beyond=BEYOND if beyond is None else beyond,
                 retriever=retriever,
-                show_rationale=show_rationale,
+                show_rationale=draw.show_rationale,
             )
             rows: list[dict[str, object]] = [r._asdict() for r in strata]
             drawn = sum(r.drawn for r in strata)
@@ -154,11 +169,11 @@ def sample_cmd(
             quotas = draw_sample(
                 store,
                 sample_id,
-                benchmark=benchmark,
-                expansion=expansion,
-                size=size,
-                seed=seed,
-                show_rationale=show_rationale,
+                benchmark=ref.benchmark,
+                expansion=ref.expansion,
+                size=draw.size,
+                seed=draw.seed,
+                show_rationale=draw.show_rationale,
             )
             rows = [{"stratum": h, "items": n} for h, n in sorted(quotas.items())]
             drawn = sum(quotas.values())

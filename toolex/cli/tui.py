@@ -98,7 +98,7 @@ def tui(
       toolex tui --review audit1 --role reviewer1 --reviewer ann
     """
     try:
-        from toolex_tui.app import ToolexApp
+        from toolex_tui.app import Opened, ToolexApp
     except ModuleNotFoundError as exc:
         if (exc.name or "").partition(".")[0] != "textual":
             raise
@@ -116,9 +116,8 @@ def tui(
         expansion = None  # not named: the chosen benchmark's own (see toolex_tui.data.Browser)
     try:
         require_names(store)
-        app = ToolexApp(
-            store, benchmark=benchmark, expansion=expansion, review=session, snapshot_of=copied_from
-        )
+        opened = Opened(benchmark, expansion, snapshot_of=copied_from)
+        app = ToolexApp(store, opened=opened, review=session)
         app.run()
         if app.failure is not None:  # the store failed mid-session: one line, exit 2 (main)
             raise app.failure

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from collections.abc import Mapping
 
 from toolex.llm.clients import Reply
 from toolex.llm.logprobs import choice_probability
@@ -30,7 +30,7 @@ _VERDICT_AT = re.compile(r'"verdict"\s*:\s*"(yes|no)"')
 KEY = "p_yes"  # the key of the parsed answer the confidence is stored under
 
 
-def from_tokens(parsed: Any, reply: Reply) -> Any:
+def from_tokens(parsed: object, reply: Reply) -> object:
     """``parsed`` (a verdict answer) with ``p_yes`` from the reply's token log-probabilities,
     or unchanged when the reply has none or they do not show the verdict word."""
     if not isinstance(parsed, dict) or not reply.tokens:
@@ -42,7 +42,7 @@ def from_tokens(parsed: Any, reply: Reply) -> Any:
     return parsed if p is None else {**parsed, KEY: round(p, 6)}
 
 
-def stored(parsed: dict[str, Any]) -> float | None:
+def stored(parsed: Mapping[str, object]) -> float | None:
     """The confidence a parsed answer carries (None: none, or not a probability)."""
     p = parsed.get(KEY)
     if isinstance(p, bool) or not isinstance(p, int | float) or not 0.0 <= p <= 1.0:

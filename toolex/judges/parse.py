@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, TypedDict
 
 from toolex.errors import AnswerError
 from toolex.judges import plans
@@ -48,19 +48,46 @@ VERDICT_KEYS = ("verdict", "reason")
 SUBQUERY_KEYS = ("tool", "operation", "entity", "text")
 
 
+class VerdictAnswer(TypedDict):
+    """A verify or audit answer as parsed (and as the ledger stores it)."""
+
+    verdict: str  # "yes" | "no"
+    reason: str
+
+
+class SubQueryAnswer(TypedDict):
+    """One sub-query of a decomposition answer; ``tool`` is the tool's 0-based position. A
+    parsed answer has every field; a fallback rebuilt from sub-queries may lack an operation or
+    entity (None)."""
+
+    tool: int
+    operation: str | None
+    entity: str | None
+    text: str
+
+
+class DecompositionAnswer(TypedDict):
+    """A decompose answer as parsed: one sub-query per ground-truth tool, by position."""
+
+    subqueries: list[SubQueryAnswer]
+
+
 class Rejected(AnswerError):
     """A malformed answer: ``str()`` for the ledger, ``hint`` for the model's retry, and the
     ``fallback`` (a parsed answer made without the model) where the parser can make one."""
 
     def __init__(
-        self, message: str, hint: str | None = None, fallback: dict[str, Any] | None = None
+        self,
+        message: str,
+        hint: str | None = None,
+        fallback: DecompositionAnswer | None = None,
     ) -> None:
         super().__init__(message)
         self.hint = hint or message
         self.fallback = fallback
 
 
-def load_object(text: str) -> dict[str, Any]:
+def load_object(text: str) -> dict[str, object]:
     """The single JSON object in ``text`` (optionally in one code fence), else AnswerError."""
     body = (text or "").strip()
     match = _FENCE.match(body)
@@ -89,7 +116,7 @@ def load_object(text: str) -> dict[str, Any]:
     return value
 
 
-def _keys(obj: dict[str, Any], required: tuple[str, ...], where: str) -> None:
+def _keys(obj: dict[str, object], required: tuple[str, ...], where: str) -> None:
     missing = set(required) - obj.keys()
     extra = obj.keys() - set(required)
     shape = ", ".join(required)
@@ -115,7 +142,7 @@ def _names(keys: Iterable[Any]) -> str:
     return ", ".join(repr(str(k)[:40]) for k in sorted(map(str, keys))[:5])
 
 
-def _text(obj: dict[str, Any], key: str, where: str) -> str:
+def _text(obj: dict[str, object], key: str, where: str) -> str:
     value = obj[key]
     if not isinstance(value, str) or not value.strip():
         raise Rejected(
@@ -136,12 +163,12 @@ def cut(text: str, cap: int) -> str:
     return f"{text[:cap]} [... cut: {len(text):,} characters in all]"
 
 
-def parse_verdict(text: str) -> dict[str, Any]:
+def parse_verdict(text: str) -> VerdictAnswer:
     """Verify and audit answers: ``{"verdict": "yes"|"no", "reason": "..."}``."""
     obj = load_object(text)
     _keys(obj, VERDICT_KEYS, "answer")
     verdict = obj["verdict"]
-    if verdict not in ("yes", "no"):
+    if not isinstance(verdict, str) or verdict not in ("yes", "no"):
         shown = repr(verdict)[:60]
         raise Rejected(
             f'answer: \'verdict\' must be "yes" or "no", got {shown}',
@@ -150,7 +177,7 @@ def parse_verdict(text: str) -> dict[str, Any]:
     return {"verdict": verdict, "reason": cut(_text(obj, "reason", "answer"), REASON_CAP)}
 
 
-def verdict_value(parsed: dict[str, Any]) -> Verdict:
+def verdict_value(parsed: Mapping[str, Any]) -> Verdict:
     """The verdict, with the confidence its tokens gave where they gave one
     (toolex.judges.confidence)."""
     return Verdict(
@@ -158,7 +185,9 @@ def verdict_value(parsed: dict[str, Any]) -> Verdict:
     )
 
 
-def parse_decomposition(text: str, tools: tuple[ToolDoc, ...], request: str = "") -> dict[str, Any]:
+def parse_decomposition(
+    text: str, tools: tuple[ToolDoc, ...], request: str = ""
+) -> DecompositionAnswer:
     """Decompose answers: ``{"subqueries": [{"tool", "operation", "entity", "text"}, ...]}``.
 
     Exactly one entry per ground-truth tool (k = len(tools)); ``tool`` is the tool's 0-based
@@ -179,7 +208,7 @@ def parse_decomposition(text: str, tools: tuple[ToolDoc, ...], request: str = ""
             f"expected {k} sub-queries, got {len(items)}; write exactly one for each number "
             f"0 to {k - 1}",
         )
-    out: dict[int, dict[str, Any]] = {}
+    out: dict[int, SubQueryAnswer] = {}
     for i, item in enumerate(items):
         where = f"subqueries[{i}]"
         if not isinstance(item, dict):
@@ -205,7 +234,9 @@ def parse_decomposition(text: str, tools: tuple[ToolDoc, ...], request: str = ""
                     f"the {key} of sub-query {i} is {len(value):,} characters long; keep it "
                     "to one short sentence",
                 )
-        out[slot] = {"tool": slot, **entry}
+        out[slot] = SubQueryAnswer(
+            tool=slot, operation=entry["operation"], entity=entry["entity"], text=entry["text"]
+        )
     plan = [out[s] for s in range(k)]
     subs = subqueries_value({"subqueries": plan}, tools)
     found = plans.problems(subs, tools, request)
@@ -219,7 +250,7 @@ def parse_decomposition(text: str, tools: tuple[ToolDoc, ...], request: str = ""
     return {"subqueries": plan}
 
 
-def _entries(subs: list[SubQuery]) -> dict[str, Any]:
+def _entries(subs: list[SubQuery]) -> DecompositionAnswer:
     """A decomposition answer as the parser returns it, from its sub-queries."""
     return {
         "subqueries": [
@@ -229,7 +260,7 @@ def _entries(subs: list[SubQuery]) -> dict[str, Any]:
     }
 
 
-def verdict_schema() -> dict[str, Any]:
+def verdict_schema() -> dict[str, object]:
     """The JSON schema of a verify or audit answer (verdict first, as the prompts ask)."""
     return _object(
         {
@@ -239,7 +270,7 @@ def verdict_schema() -> dict[str, Any]:
     )
 
 
-def decomposition_schema(k: int) -> dict[str, Any]:
+def decomposition_schema(k: int) -> dict[str, object]:
     """The JSON schema of a decomposition into ``k`` sub-queries."""
     entry = _object(
         {
@@ -251,7 +282,7 @@ def decomposition_schema(k: int) -> dict[str, Any]:
     return _object({"subqueries": items})
 
 
-def _object(properties: dict[str, Any]) -> dict[str, Any]:
+def _object(properties: dict[str, object]) -> dict[str, object]:
     return {
         "type": "object",
         "properties": properties,
@@ -260,7 +291,7 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def subqueries_value(parsed: dict[str, Any], tools: tuple[ToolDoc, ...]) -> list[SubQuery]:
+def subqueries_value(parsed: Mapping[str, Any], tools: tuple[ToolDoc, ...]) -> list[SubQuery]:
     return [
         SubQuery(
             slot=e["tool"],

@@ -217,7 +217,7 @@ class _Stream(httpcore2.NetworkStream):
         timeout = _connect_timeout(timeout)
         return _Stream(self.inner.start_tls(ssl_context, server_hostname, timeout))
 
-    def get_extra_info(self, info: str) -> Any:
+    def get_extra_info(self, info: str) -> object:
         return self.inner.get_extra_info(info)
 
 

@@ -146,7 +146,7 @@ class Attempt:
     call_id: str = field(default_factory=new_call_id)
     created_at: datetime = field(default_factory=datetime.now)
 
-    def params(self) -> dict[str, Any]:
+    def params(self) -> dict[str, object]:
         """The row as stored: what a server sent back (an error body echoing the request's
         key, an answer) without any known secret (toolex.llm.keys)."""
         row = {name: getattr(self, name) for name in _COLUMNS}

@@ -79,34 +79,41 @@ class ToolexConfig:
     embedding: str | None = None  # [judges] embedding: the offline judge's (None: WordLlama)
 
 
-def expand_settings(
-    config: ToolexConfig | None = None,
-    *,
-    retriever: str | None = None,
-    depth: int | None = None,
-    audit_cap: int | None = None,
-    scope: str = settings.SCOPE,
-    platform_rule: str = settings.PLATFORM_RULE,
-    rendering: str | None = None,
-    prescreen: str = settings.PRESCREEN,
-    reuse: str | None = settings.REUSE,
-    order: str = settings.ORDER,
-) -> Settings:
-    """The pipeline settings of one run: each option given (not None) wins over the config
-    file's ``[expand]``, which wins over the defaults of toolex.pipeline.settings. The settings
-    the file has no key for (scope, platform rule, the verify stage's prescreen, reuse and order)
-    are taken as given: their defaults are toolex.pipeline.settings' too."""
+@dataclass(frozen=True)
+class Overrides:
+    """The settings a run was given (`toolex expand`'s options, ``toolex.expand_settings``'
+    keywords). Retriever, depth, audit cap and rendering given (not None) win over the config
+    file's ``[expand]``; the settings the file has no key for (scope, platform rule, the verify
+    stage's prescreen, reuse and order) are taken as given, their defaults
+    toolex.pipeline.settings' too."""
+
+    retriever: str | None = None
+    depth: int | None = None
+    audit_cap: int | None = None
+    scope: str = settings.SCOPE
+    platform_rule: str = settings.PLATFORM_RULE
+    rendering: str | None = None
+    prescreen: str = settings.PRESCREEN
+    reuse: str | None = settings.REUSE
+    order: str = settings.ORDER
+
+
+def expand_settings(config: ToolexConfig | None = None, given: Overrides | None = None) -> Settings:
+    """The pipeline settings of one run: each value ``given`` wins over the config file's
+    ``[expand]``, which wins over the defaults of toolex.pipeline.settings (:class:`Overrides`
+    says which the file can set)."""
     file = config.expand if config is not None else ExpandConfig()
+    given = given or Overrides()
     return Settings(
-        retriever=retriever or file.retriever or settings.CANDIDATE_RETRIEVER,
-        depth=depth or file.depth,
-        scope=scope,
-        rendering=rendering or file.rendering or settings.RENDERING,
-        audit_cap=audit_cap if audit_cap is not None else file.audit_cap,
-        platform_rule=platform_rule,
-        prescreen=prescreen,
-        reuse=reuse,
-        order=order,
+        retriever=given.retriever or file.retriever or settings.CANDIDATE_RETRIEVER,
+        depth=given.depth or file.depth,
+        scope=given.scope,
+        rendering=given.rendering or file.rendering or settings.RENDERING,
+        audit_cap=given.audit_cap if given.audit_cap is not None else file.audit_cap,
+        platform_rule=given.platform_rule,
+        prescreen=given.prescreen,
+        reuse=given.reuse,
+        order=given.order,
     )
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from toolex import expansions
 from toolex.errors import InputError
@@ -39,8 +38,8 @@ class SettingsConflict(InputError):
     """A run asked other settings than those an expansion's outputs were made with."""
 
 
-def stored(store: Store, benchmark: str, expansion: str) -> dict[str, Any]:
-    # Any: the CLI's dry run reads its JSON ("judges") as it is; record() treats it as objects
+def stored(store: Store, benchmark: str, expansion: str) -> dict[str, object]:
+    """The settings recorded with the expansion's outputs (JSON), empty when none were."""
     rows = store.rows(
         "stages/expansion/01_stored_config.sql", {"benchmark": benchmark, "expansion": expansion}
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple, TypedDict
 
 import numpy as np
 import pyarrow as pa
@@ -68,43 +68,39 @@ def import_run(
     check_free(store, run, replace)
     real_fmt = resolve_format(path, fmt)
     table = read_run(path, real_fmt)
-    return import_results(
-        store,
-        table,
-        source=str(path),
-        fmt=real_fmt,
-        run=run,
-        benchmark=benchmark,
-        level=level,
-        skip_unknown=skip_unknown,
-        replace=replace,
-    )
+    target = RunTarget(run, benchmark, level, skip_unknown, replace)
+    return import_results(store, table, source=str(path), fmt=real_fmt, target=target)
+
+
+@dataclass(frozen=True)
+class RunTarget:
+    """Where an imported run goes: its name, benchmark and level; whether rows of queries the
+    benchmark lacks are dropped (else refused) and whether it replaces a run of that name."""
+
+    run: str
+    benchmark: str
+    level: str = "query"
+    skip_unknown: bool = False
+    replace: bool = False
 
 
 def import_results(
-    store: Store,
-    table: pa.Table,
-    *,
-    source: str,
-    fmt: str,
-    run: str,
-    benchmark: str,
-    level: str = "query",
-    skip_unknown: bool = False,
-    replace: bool = False,
+    store: Store, table: pa.Table, *, source: str, fmt: str, target: RunTarget
 ) -> RunImport:
     """Check and store a run already read into ``RESULT_SCHEMA`` (a file's rows, or a run held
-    in memory: toolex.api.frames); ``source`` names it in errors, ``fmt`` in the run's params.
-    Rows are located by ``line``, or by query id for the formats in ``BY_RECORD``."""
+    in memory: toolex.api.frames) as ``target`` says; ``source`` names it in errors, ``fmt`` in
+    the run's params. Rows are located by ``line``, or by query id for the formats in
+    ``BY_RECORD``."""
     path = Path(source)
+    run, benchmark, level = target.run, target.benchmark, target.level
     check_level(level)
     store.require_benchmark(benchmark)
-    check_free(store, run, replace)
+    check_free(store, run, target.replace)
     _check_ids(table, path, fmt)
     _check_slots(table, level, path)
     result = RunImport(run, benchmark, level, fmt, 0, 0)
     read = _ReadRun(table, path, "record" if fmt in BY_RECORD else "line")
-    result.notes += _check(store, benchmark, read, skip_unknown)
+    result.notes += _check(store, benchmark, read, target.skip_unknown)
     if level == "subquery":
         _check_slot_range(store, benchmark, read)
     counts = write_run(
@@ -115,7 +111,7 @@ def import_results(
         results=table,
         params=_params(fmt, level),
         source=source,
-        replace=replace,
+        replace=target.replace,
     )
     result.queries, result.results = counts.queries, counts.results
     return result
@@ -268,7 +264,15 @@ def _repeats(
     return codes.repeated(*keys)
 
 
-def _located(query_id: str, line: int | None, where: str) -> dict[str, Any]:
+class _Place(TypedDict, total=False):
+    """Where an offending row is, as ``Where`` and ``InputError`` take it."""
+
+    record: str
+    what: str
+    line: int | None
+
+
+def _located(query_id: str, line: int | None, where: str) -> _Place:
     """An offending row's place for InputError: its line, or (ToolRet JSON) its query's record."""
     if where == "record":
         return {"record": query_id, "what": "query id"}

@@ -12,6 +12,7 @@ toolex.store's to say (``store_error``), the one translation every command uses.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from textual import on
 from textual.app import App
@@ -21,6 +22,17 @@ from toolex.errors import ToolexError
 from toolex.store import Store, store_error
 from toolex_tui.data import Browser, QueryFilter
 from toolex_tui.messages import OpenQuery, OpenTool
+
+
+@dataclass(frozen=True)
+class Opened:
+    """What `toolex tui` opened the app on: the benchmark and expansion shown first (None: the
+    store's first benchmark, its own expansion), and the store a snapshot copy was taken of
+    (None: the app browses the store itself)."""
+
+    benchmark: str | None = None
+    expansion: str | None = None
+    snapshot_of: str | None = None
 
 
 class ToolexApp(App[None]):
@@ -36,18 +48,17 @@ class ToolexApp(App[None]):
         self,
         store: Store,
         *,
-        benchmark: str | None = None,
-        expansion: str | None = None,
+        opened: Opened | None = None,
         review: Mapping[str, str] | None = None,
         initial_filter: QueryFilter | None = None,
-        snapshot_of: str | None = None,
     ) -> None:
         super().__init__()
+        opened = opened or Opened()
         self.store = store
-        self.browser = Browser(store, benchmark, expansion)
+        self.browser = Browser(store, opened.benchmark, opened.expansion)
         self.review = review
         self.initial_filter = initial_filter
-        self.snapshot_of = snapshot_of
+        self.snapshot_of = opened.snapshot_of
         self.failure: ToolexError | None = None  # what ended the app, worded for the user
 
     def _handle_exception(self, error: Exception) -> None:

@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import sqlglot
@@ -31,8 +31,10 @@ from toolex.engines.macros import Macro, base_tables, expand, read_macros
 from toolex.errors import ToolexError
 from toolex.resources import sql_files, sql_text
 
-if TYPE_CHECKING:
-    from toolex.sqlrunner import Params, SqlRunner
+if TYPE_CHECKING:  # pyspark is an optional extra, imported by the session that is passed in
+    from pyspark.sql import DataFrame, SparkSession
+
+    from toolex.sqlrunner import Params, SqlRunner, SqlValue
 
 
 class SparkEngine:
@@ -43,7 +45,7 @@ class SparkEngine:
     reads at the same path (a shared mount). Without it a temporary folder is made, and
     removed by :meth:`close`."""
 
-    def __init__(self, session: Any, inputs_dir: str | Path | None = None) -> None:
+    def __init__(self, session: SparkSession, inputs_dir: str | Path | None = None) -> None:
         self.session = session
         self._own_dir = inputs_dir is None
         self.inputs_dir = Path(inputs_dir or tempfile.mkdtemp(prefix="toolex-spark-"))
@@ -64,8 +66,8 @@ class SparkEngine:
 
     def rows(
         self, store: SqlRunner, name: str, params: Params, *, folder: str
-    ) -> list[dict[str, Any]]:
-        rows: list[dict[str, Any]] = self.arrow(store, name, params, folder=folder).to_pylist()
+    ) -> list[dict[str, object]]:
+        rows: list[dict[str, object]] = self.arrow(store, name, params, folder=folder).to_pylist()
         return rows
 
     def arrow(self, store: SqlRunner, name: str, params: Params, *, folder: str) -> pa.Table:
@@ -91,7 +93,7 @@ class SparkEngine:
         with _spark_errors(name):
             return self._frame(expansion.statement, params).toArrow()
 
-    def _frame(self, tree: exp.Expr, params: Params) -> Any:
+    def _frame(self, tree: exp.Expr, params: Params) -> DataFrame:
         return self.session.sql(spark_sql(tree), args=_used(tree, params) or None)
 
     def _load_inputs(
@@ -144,7 +146,7 @@ def spark_sql(tree: exp.Expr) -> str:
     return tree.transform(plain).sql(dialect="spark", unsupported_level=ErrorLevel.RAISE)
 
 
-def _used(tree: exp.Expr, params: Params) -> dict[str, Any]:
+def _used(tree: exp.Expr, params: Params) -> dict[str, SqlValue]:
     """The parameters ``tree`` names, bound; one it names and ``params`` lacks is an error."""
     names = {p.name for p in tree.find_all(exp.Placeholder) if p.name}
     missing = sorted(names - set(params))

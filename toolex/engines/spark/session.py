@@ -16,9 +16,13 @@ import subprocess
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from toolex.errors import ToolexError
+
+if TYPE_CHECKING:  # pyspark is an optional extra: imported when a session starts
+    from pyspark.sql import SparkSession
 
 LOCAL = "local[*]"
 INSTALL = "pip install 'toolex[spark]'"
@@ -58,7 +62,7 @@ def local_conf(master: str) -> dict[str, str]:
     }
 
 
-def require_pyspark() -> Any:
+def require_pyspark() -> ModuleType:
     """The pyspark module, or an error saying how to install it."""
     try:
         import pyspark
@@ -95,7 +99,7 @@ def java() -> tuple[str, int]:
     return path, major
 
 
-def check_runtime() -> Any:
+def check_runtime() -> ModuleType:
     """pyspark, after checking that a Java it can run on is installed (Spark 4 needs 17)."""
     pyspark = require_pyspark()
     path, major = java()
@@ -107,7 +111,7 @@ def check_runtime() -> Any:
     return pyspark
 
 
-def start(master: str = LOCAL, conf: Mapping[str, str] | None = None) -> tuple[Any, bool]:
+def start(master: str = LOCAL, conf: Mapping[str, str] | None = None) -> tuple[SparkSession, bool]:
     """(SparkSession, started): the session of this process if one is running (a test's,
     a notebook's), else a new one on ``master``. ``started`` says whether it is new, i.e.
     whether the caller should stop it."""

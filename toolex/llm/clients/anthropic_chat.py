@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from toolex.llm.clients.chat import (
     ProviderChat,
@@ -60,8 +59,8 @@ class AnthropicChat(ProviderChat):
             return request.structured
         return "none" if request.schema is None else self.mode
 
-    def request_body(self, request: Request) -> dict[str, Any]:
-        body: dict[str, Any] = {
+    def request_body(self, request: Request) -> dict[str, object]:
+        body: dict[str, object] = {
             "model": self.model,
             "max_tokens": request.max_tokens or self.max_tokens,
             "system": request.system,
@@ -78,7 +77,7 @@ class AnthropicChat(ProviderChat):
             body["tool_choice"] = {"type": "tool", "name": request.schema.name}
         return body
 
-    def send(self, body: Mapping[str, object]) -> Any:
+    def send(self, body: Mapping[str, object]) -> object:
         return self.sdk_client.messages.create(**body)
 
     def read_reply(self, resp: object) -> Reply:

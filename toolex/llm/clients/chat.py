@@ -36,7 +36,7 @@ class Schema:
     """The JSON schema of an answer and its name (a-z, 0-9, _ and -)."""
 
     name: str
-    body: dict[str, Any]
+    body: dict[str, object]
 
 
 @dataclass(frozen=True)
@@ -172,18 +172,18 @@ class ProviderChat(Modes, ABC):
         """The structured-output mode ``request`` is sent at."""
 
     @abstractmethod
-    def request_body(self, request: Request) -> dict[str, Any]:
+    def request_body(self, request: Request) -> dict[str, object]:
         """The provider's request body (also one request of its batch API)."""
 
     @abstractmethod
-    def send(self, body: dict[str, Any]) -> Any:
+    def send(self, body: dict[str, object]) -> object:
         """Make the SDK call with ``body``; the SDK's response."""
 
     @abstractmethod
     def read_reply(self, resp: object) -> Reply:
         """The reply in an SDK response."""
 
-    def retry_without(self, error: Exception, body: dict[str, Any]) -> bool:
+    def retry_without(self, error: Exception, body: dict[str, object]) -> bool:
         """Whether ``error`` refused an optional part of ``body`` that the client now drops
         for the rest of the run, so the call is made again without it (none by default)."""
         return False

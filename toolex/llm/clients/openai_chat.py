@@ -38,7 +38,7 @@ _REASONING_MODEL = re.compile(r"^(o\d|gpt-5)")
 _NOT_STRICT = ("minItems", "maxItems", "minLength", "maxLength")
 
 
-def strict_schema(body: dict[str, Any]) -> dict[str, Any]:
+def strict_schema(body: dict[str, object]) -> dict[str, object]:
     """``body`` without the keywords OpenAI's strict mode may refuse: a refused schema would
     cost a probe and the schema for the rest of the run, and the parser checks these bounds."""
     out = copy.deepcopy(body)
@@ -90,7 +90,7 @@ class OpenAIChat(ProviderChat):
             return "json_object"  # nothing to shape: JSON mode
         return self.mode
 
-    def response_format(self, mode: str, schema: Schema | None) -> dict[str, Any] | None:
+    def response_format(self, mode: str, schema: Schema | None) -> dict[str, object] | None:
         if mode == "json_schema" and schema is not None:
             body = strict_schema(schema.body) if self.provider == "openai" else schema.body
             return {
@@ -103,9 +103,9 @@ class OpenAIChat(ProviderChat):
             return {"type": "json_object"}
         return None
 
-    def request_body(self, request: Request) -> dict[str, Any]:
+    def request_body(self, request: Request) -> dict[str, object]:
         """The chat-completions body (also one line of a Batch API input file)."""
-        body: dict[str, Any] = {
+        body: dict[str, object] = {
             "model": self.model,
             "messages": [{"role": "system", "content": request.system}, *messages(request)],
         }
@@ -125,7 +125,7 @@ class OpenAIChat(ProviderChat):
         )
         return body
 
-    def send(self, body: Mapping[str, object]) -> Any:
+    def send(self, body: Mapping[str, object]) -> object:
         return self.sdk_client.chat.completions.create(**body)
 
     def read_reply(self, resp: object) -> Reply:
