@@ -14,7 +14,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CEILING = 16  # parameters typed exactly `Any` in toolex/ (108 at issue 23, 97 before issue 36)
+CEILING = 15  # parameters typed exactly `Any` in toolex/ (108 at issue 23, 97 before issue 36)
 
 
 def any_parameters(root: Path) -> list[str]:
