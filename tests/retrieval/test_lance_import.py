@@ -1,9 +1,10 @@
 """``import_lancedb`` defers the namespace REST client: toolex's whole Lance path (connect, create,
 open, flat and IVF search with a prefilter, optimize) runs without it, and the client, once asked
-for, is the one a plain import gives. Each case runs in a fresh interpreter, as the deferral only
-applies before lancedb is first imported. These tests fail if a lancedb release starts to use the
-REST client on that path (the deferral would then only cost, never save) or if the shim no longer
-hands back the real package."""
+for, is the one a plain import gives; lancedb's overriding methods are marked as on Python 3.12.
+Each case runs in a fresh interpreter, as the deferral only applies before lancedb is first
+imported. These tests fail if a lancedb release starts to use the REST client on that path (the
+deferral would then only cost, never save) or if the shim no longer hands back the real
+package."""
 
 from __future__ import annotations
 
@@ -26,7 +27,10 @@ import pyarrow as pa
 from toolex.retrieval.lance_import import REST_CLIENT, import_lancedb
 from toolex.retrieval.ann import AnnParams, vector_search
 
+import overrides
+checking = overrides.override
 lancedb = import_lancedb()
+from lancedb.db import LanceDBConnection
 db = lancedb.connect(sys.argv[1])
 rng = np.random.default_rng(0)
 vectors = rng.normal(size=(300, 8)).astype(np.float32)
@@ -48,6 +52,8 @@ print(json.dumps({
     "models_loaded": f"{REST_CLIENT}.models" in sys.modules,
     "flat": flat.column("item_id").to_pylist(),
     "ann": ann.column("item_id").to_pylist(),
+    "marked": getattr(LanceDBConnection.open_table, "__override__", None),
+    "restored": overrides.override is checking,
 }))
 """
 
@@ -72,6 +78,19 @@ def test_toolex_lance_path_never_loads_the_rest_api(tmp_path: Path) -> None:
     assert isinstance(flat, list) and len(flat) == 20
     assert all(int(i[1:]) % 3 == 1 for i in flat)  # the prefilter held
     assert isinstance(ann, list) and ann[::4] == [f"i{n:03d}" for n in range(5)]  # self first
+    # lancedb's overriding methods are marked (as typing.override marks them on Python 3.12),
+    # and the overrides package's own checking decorator is back for everyone else
+    assert out["marked"] is True and out["restored"] is True
+
+
+def test_the_marker_takes_both_forms_of_the_decorator() -> None:
+    from toolex.retrieval.lance_import import _mark_override
+
+    def method() -> None: ...
+
+    assert _mark_override(method) is method and getattr(method, "__override__", None) is True
+    assert _mark_override(check_signature=False)(method) is method
+    assert _mark_override(len) is len  # a builtin takes no attribute: returned unmarked
 
 
 def test_the_deferred_client_is_the_real_one_once_asked_for() -> None:
