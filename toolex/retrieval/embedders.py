@@ -31,12 +31,15 @@ import socket
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from toolex.errors import InputError, ModelUnavailableError
 from toolex.store import Store
+
+if TYPE_CHECKING:
+    from tokenizers import Encoding
 
 DEFAULT_FASTEMBED_MODEL = "BAAI/bge-small-en-v1.5"
 _OFFLINE_HINT = (
@@ -133,7 +136,15 @@ class WordLlamaEmbedder:
         return normalise(vectors)
 
 
-def _wordllama_pooled(wl: Any, texts: Sequence[str]) -> np.ndarray:
+class _WordLlamaModel(Protocol):
+    """What :func:`_wordllama_pooled` reads of a loaded WordLlama (its ``WordLlamaInference``)."""
+
+    embedding: np.ndarray
+
+    def tokenize(self, texts: list[str]) -> list[Encoding]: ...
+
+
+def _wordllama_pooled(wl: _WordLlamaModel, texts: Sequence[str]) -> np.ndarray:
     """``wl.embed(texts, norm=True)``, bit for bit, in half its CPU: the mean of each text's token
     vectors, divided by its norm.
 

@@ -33,7 +33,6 @@ import sys
 import threading
 from collections.abc import Iterator
 from types import ModuleType
-from typing import Any
 
 REST_CLIENT = "lance_namespace_urllib3_client"
 _LOCK = threading.RLock()
@@ -60,19 +59,19 @@ def _override_as_marker() -> Iterator[None]:
     import overrides
 
     checking = overrides.override
-    overrides.override = _mark_override
+    overrides.override = _mark_override  # type: ignore[assignment]  # a marker, not a check
     try:
         yield
     finally:
         overrides.override = checking
 
 
-def _mark_override(method: Any = None, **_checks: object) -> Any:
+def _mark_override(method: object = None, **_checks: object) -> object:
     """What ``typing.override`` does (Python 3.12), as ``@override`` or ``@override(...)``."""
     if method is None:
         return _mark_override
     with contextlib.suppress(AttributeError, TypeError):  # a builtin or a slotted object
-        method.__override__ = True
+        setattr(method, "__override__", True)  # noqa: B010  # any object, as typing.override does
     return method
 
 
@@ -87,7 +86,7 @@ def _defer(name: str) -> None:
     loader = spec.loader
     state = {"run": False}
 
-    def __getattr__(attr: str) -> Any:
+    def __getattr__(attr: str) -> object:
         with _LOCK:
             if not attr.startswith("__") and importlib.util.find_spec(f"{name}.{attr}"):
                 # ``from package import submodule`` asks the package before importing it
