@@ -136,12 +136,15 @@ class WordLlamaEmbedder:
         return normalise(vectors)
 
 
+class _Tokenizer(Protocol):
+    def encode_batch(self, texts: list[str], add_special_tokens: bool) -> list[Encoding]: ...
+
+
 class _WordLlamaModel(Protocol):
     """What :func:`_wordllama_pooled` reads of a loaded WordLlama (its ``WordLlamaInference``)."""
 
     embedding: np.ndarray
-
-    def tokenize(self, texts: list[str]) -> list[Encoding]: ...
+    tokenizer: _Tokenizer
 
 
 def _wordllama_pooled(wl: _WordLlamaModel, texts: Sequence[str]) -> np.ndarray:
@@ -151,25 +154,28 @@ def _wordllama_pooled(wl: _WordLlamaModel, texts: Sequence[str]) -> np.ndarray:
     WordLlama pads each batch of 64 texts to its longest, then gathers, masks and sums the whole
     padded block; here each text's own tokens are gathered and summed. A text's sum is the same
     either way: NumPy adds the token rows one after the other in both, and padding only adds
-    zero rows after them. Texts are tokenised in length order, so that the tokenizer (which
-    pads) pads little. tests/retrieval/test_embedders.py compares with ``wl.embed`` on the
-    bundled sample's 1,187 tool documents and fails if a WordLlama release computes otherwise.
+    zero rows after them. Texts go to the model's own tokenizer in length order, 64 at a time,
+    so that it (it pads) pads little; ``encode_batch_fast`` (tokenizers >= 0.21) skips the
+    character offsets nobody reads. tests/retrieval/test_embedders.py compares with
+    ``wl.embed`` on the bundled sample's 1,187 tool documents and fails if a WordLlama release
+    computes otherwise.
     """
     table = wl.embedding  # (vocabulary, dim) float32, as WordLlama indexes it
     top = table.shape[0] - 1
+    encode = getattr(wl.tokenizer, "encode_batch_fast", wl.tokenizer.encode_batch)
     sums = np.zeros((len(texts), table.shape[1]), dtype=np.float32)
     counts = np.zeros(len(texts), dtype=np.float32)
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     for start in range(0, len(order), 64):
         rows = order[start : start + 64]
-        encoded = wl.tokenize([texts[i] for i in rows])
+        encoded = encode([texts[i] for i in rows], add_special_tokens=False)
         for row, enc in zip(rows, encoded, strict=True):
-            n = sum(enc.attention_mask)  # its own tokens come first, the padding after them
-            if n:
-                ids = np.array(enc.ids[:n], dtype=np.int64)
+            ids = np.array(enc.ids, dtype=np.int64)[np.array(enc.attention_mask, dtype=bool)]
+            if len(ids):
                 np.clip(ids, 0, top, out=ids)  # as WordLlama clamps out-of-range ids
-                np.sum(table[ids], axis=0, dtype=np.float32, out=sums[row])
-                counts[row] = n
+                # np.sum's own reduction, without its dispatch per text
+                np.add.reduce(table[ids], axis=0, dtype=np.float32, out=sums[row])
+                counts[row] = len(ids)
     pooled = sums / np.maximum(counts, 1.0)[:, None]
     pooled /= np.linalg.norm(pooled, axis=1, keepdims=True)
     return pooled
