@@ -32,18 +32,64 @@ ROOT = Path(__file__).resolve().parents[1]
 BASELINE = "979b28b"  # main before issue 34
 MAIN = "from toolex.cli import main; main()"
 # The store is built in a child too: a child forked from a parent holding it started with the
-# parent's pages, and its peak RSS read as the parent's.
+# parent's pages, and its peak RSS read as the parent's. Each side gets its own store, built by its
+# own toolex and its own bench_metrics (the same rows from the same seed; only how they are
+# inserted changed): a store written by this tree carries a schema version the baseline refuses
+# to open. The exported files being byte-identical checks that the two stores hold the same runs.
+# bench_metrics draws a query's combinations at random and some repeat a tool set, which no
+# assembly stores (the check pipeline_combinations_distinct, newer than the baseline, fails on
+# them): DEDUPE keeps the first combination of each tool set, on both sides, before any timing.
+# The statements go through Store.user_sql, the door for SQL that does not ship with toolex,
+# which both revisions have.
 BUILD = """
-import sys, time
+import sys
 sys.path.insert(0, sys.argv[1])
-import reads
 from bench_metrics import build
 from toolex.store import Store
 store = Store.open(sys.argv[2])
 build(store, *map(int, sys.argv[3:7]))
-print(reads.value(store, "SELECT count(*) FROM run_results"))
+for statement in sys.argv[7].split(";"):
+    store.user_sql(statement)
+print(store.user_sql("SELECT count(*) FROM run_results").column(0)[0].as_py())
 store.close()
 """
+DEDUPE = """
+CREATE TEMP TABLE _repeats AS
+    SELECT benchmark, expansion, query_id, combo_id FROM (
+        SELECT benchmark, expansion, query_id, combo_id,
+               row_number() OVER (PARTITION BY benchmark, expansion, query_id, tools
+                                  ORDER BY combo_id) AS nth
+        FROM (SELECT benchmark, expansion, query_id, combo_id,
+                     list_sort(list(DISTINCT item_id)) AS tools
+              FROM combination_items GROUP BY ALL))
+    WHERE nth > 1;
+DELETE FROM combination_items
+    WHERE (benchmark, expansion, query_id, combo_id) IN (SELECT * FROM _repeats);
+DELETE FROM combinations
+    WHERE (benchmark, expansion, query_id, combo_id) IN (SELECT * FROM _repeats)
+"""
+
+
+def build_store(source: Path, db: Path, sizes: list[int]) -> int:
+    """Build the synthetic store at ``db`` with the toolex and bench_metrics of ``source``."""
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            BUILD,
+            str(source / "benchmarks"),
+            str(db),
+            *map(str, sizes),
+            DEDUPE,
+        ],
+        env=os.environ | {"PYTHONPATH": str(source)},
+        cwd=source.parent,  # not this tree: `python -c` puts the working folder first on the path
+        capture_output=True,
+        text=True,
+    )
+    if built.returncode != 0:
+        raise SystemExit(f"building the store for {source} failed:\n{built.stderr[-2000:]}")
+    return int(built.stdout.split()[-1])
 
 
 def unpack(rev: str, into: Path) -> Path:
@@ -102,31 +148,27 @@ def main() -> None:
     print(f"# {os.cpu_count()} cores, load {os.getloadavg()}", flush=True)
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        db = args.db or tmp / "bench.duckdb"
+        sources = {"baseline": unpack(args.baseline, tmp / "baseline"), "this tree": ROOT}
+        dbs = {tag: args.db or tmp / f"{tag.replace(' ', '-')}.duckdb" for tag in sources}
         t = time.perf_counter()
         sizes = [args.queries, args.runs, args.depth, args.seed]
         if args.db is None:
-            built = subprocess.run(
-                [sys.executable, "-c", BUILD, str(ROOT / "benchmarks"), str(db), *map(str, sizes)],
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-            took = time.perf_counter() - t
-            print(f"# store: {args.queries} queries, {args.runs} runs x {args.depth} deep "
-                  f"({int(built.stdout)} results), built in {took:.0f} s", flush=True)  # fmt: skip
+            results = {tag: build_store(source, dbs[tag], sizes) for tag, source in sources.items()}
+            took, n = time.perf_counter() - t, results["this tree"]
+            print(f"# stores: {args.queries} queries, {args.runs} runs x {args.depth} deep "
+                  f"({n} results), one per side, built in {took:.0f} s", flush=True)  # fmt: skip
         else:
-            print(f"# store: {db}", flush=True)
-        sources = {"baseline": unpack(args.baseline, tmp / "baseline"), "this tree": ROOT}
+            print(f"# store: {args.db} (both sides read it: the baseline must know its schema)",
+                  flush=True)  # fmt: skip
         commands: dict[str, Callable[[str], list[str]]] = {
-            "check": lambda tag: ["check", "--db", str(db), "-q"],
+            "check": lambda tag: ["check", "--db", str(dbs[tag]), "-q"],
             "export trec-run": lambda tag: [
                 "export",
                 "trec-run",
                 "--run",
                 args.run,
                 "--db",
-                str(db),
+                str(dbs[tag]),
                 "-q",
                 "--out",
                 str(tmp / f"{tag.replace(' ', '-')}.run"),

@@ -11,14 +11,14 @@ import shlex
 from tour.commands import CHAINS, HEREDOC, chain, chains_of, tour
 
 
-def test_the_tour_lists_what_issue_15_asked_for():
+def test_the_tour_lists_what_issue_15_asked_for() -> None:
     commands = tour()
     assert any(c.startswith("toolex retrieve") for c in commands)
     assert any(c.startswith("toolex info") for c in commands)
     assert any("--compare" in c for c in commands)
 
 
-def test_every_file_a_tour_command_reads_is_made_by_an_earlier_one():
+def test_every_file_a_tour_command_reads_is_made_by_an_earlier_one() -> None:
     """Issue 25: `my_model.trec`, `my_labels.csv` and `toolex.toml` were placeholders that
     failed when run as written. Each file a command reads is the data (../shared) or the output
     of a command above it."""
@@ -37,7 +37,7 @@ def test_every_file_a_tour_command_reads_is_made_by_an_earlier_one():
     assert {"my_model.trec", "my_labels.csv", "toolex.toml", "elsewhere.parquet"} <= made
 
 
-def test_the_chains_run_every_tour_command_in_the_tour_order():
+def test_the_chains_run_every_tour_command_in_the_tour_order() -> None:
     """Issue 34: the Tour split in chains that need nothing from one another. None leaves a
     command out, and inside a chain the commands keep the Tour's order."""
     commands = tour()

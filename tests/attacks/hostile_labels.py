@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from attacks.conftest import PLAIN
 from attacks.hostile_files import Case
@@ -39,11 +40,13 @@ BAD_IDS = {
 GOOD_IDS = {"a literal %00": "a%00b", "a space": "a b", "a leading space": " ab"}
 
 
-def _jsonl(rows: list[dict]) -> str:
+def _jsonl(rows: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(r) + "\n" for r in rows)
 
 
-def _plain(items: list[dict], queries: list[dict], qrels: list[dict]) -> Run:
+def _plain(
+    items: list[dict[str, Any]], queries: list[dict[str, Any]], qrels: list[dict[str, Any]]
+) -> Run:
     def run(store: Store, tmp: Path) -> object:
         paths = []
         for name, rows in (("items", items), ("queries", queries), ("qrels", qrels)):
@@ -162,13 +165,14 @@ def slot_cases() -> Iterator[Case]:
 
 
 def _first(path: Path) -> str:
-    return json.loads(path.read_text().splitlines()[0])["id"]
+    first: str = json.loads(path.read_text().splitlines()[0])["id"]
+    return first
 
 
 def import_cases() -> Iterator[Case]:
     """Against the plain fixture: query s1 has 2 labels (slots 0, 1), s2 has 1."""
 
-    def combos(rows: list[dict]) -> Run:
+    def combos(rows: list[dict[str, Any]]) -> Run:
         def run(store: Store, tmp: Path) -> object:
             from toolex.expansions.combinations import import_combinations
 

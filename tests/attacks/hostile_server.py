@@ -11,6 +11,7 @@ from typing import Any
 
 from llm.llm_support import COMPAT_KEY, ScriptedServer
 from llm.scripted_answers import _k_of
+from llm.scripted_http import ScriptedHandler
 
 __all__ = ["COMPAT_KEY", "ScriptedServer", "hostile", "is_decompose", "BODIES"]
 
@@ -34,24 +35,24 @@ def is_decompose(body: dict[str, Any]) -> bool:
 def hostile(server: ScriptedServer, fault: Fault) -> ScriptedServer:
     """Make ``server`` send ``fault``'s answer to the chat requests it picks; record every
     request (``server.count("chat")``) as the scripted server does."""
-    handler = server.httpd.RequestHandlerClass
-    plain = handler.do_POST
 
-    def do_post(self: Any) -> None:
-        # Any other POST is a chat call too: the OpenAI SDK mangles a base URL with a query
-        # (``/v1?api_key=K`` posts to ``/v1/?api_key=Kchat/completions``).
-        if "/files" in self.path or "/batches" in self.path:
-            return plain(self)
-        raw = self._body()
-        body = json.loads(raw or b"{}")
-        headers = {k.lower(): v for k, v in self.headers.items()} | {":path": self.path}
-        sent = fault(headers, body)
-        if sent is None:
+    class Hostile(ScriptedHandler):
+        def do_POST(self) -> None:
+            # Any other POST is a chat call too: the OpenAI SDK mangles a base URL with a query
+            # (``/v1?api_key=K`` posts to ``/v1/?api_key=Kchat/completions``).
+            if "/files" in self.path or "/batches" in self.path:
+                return super().do_POST()
+            raw = self._body()
+            body = json.loads(raw or b"{}")
+            headers = {k.lower(): v for k, v in self.headers.items()} | {":path": self.path}
+            sent = fault(headers, body)
+            if sent is None:
+                self._record("chat", body)
+                return self._chat("openai", body)
             self._record("chat", body)
-            return self._chat("openai", body)
-        self._record("chat", body)
-        status, data = sent
-        self._send(status, None, {"Retry-After": "0.01"} if status == 429 else None, raw=data)
+            status, data = sent
+            retry = {"Retry-After": "0.01"} if status == 429 else None
+            self._send(status, None, retry, raw=data)
 
-    handler.do_POST = do_post
+    server.httpd.RequestHandlerClass = Hostile
     return server

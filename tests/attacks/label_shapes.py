@@ -148,7 +148,7 @@ def write_mapped(folder: Path) -> list[str]:
     rows = []
     for q, labels in LABELS.items():
         ordered = sorted(labels, key=lambda lab: -1 if lab[2] is None else lab[2])
-        steps: list[dict] = [{"tool": i, "grade": r} for i, r, _ in ordered]
+        steps: list[dict[str, Any]] = [{"tool": i, "grade": r} for i, r, _ in ordered]
         for edge in EDGES.get(q, []):
             steps[edge["to"]].setdefault("after", []).append(edge["from"])
         rows.append({"qid": q, "request": TEXT[q], "steps": steps})

@@ -17,13 +17,14 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 GAP_S = 0.25  # between two dripped pieces: far inside any per-read timeout a test sets
 PIECE = 1  # bytes per dripped piece
 ENDLESS = 1 << 30  # bytes an endless body claims (and would send, were anyone still reading)
 
 
-def chat_answer(path: str, body: dict) -> bytes:
+def chat_answer(path: str, body: dict[str, Any]) -> bytes:
     """A chat answer in the form the path asks for: OpenAI chat completions or Anthropic."""
     text = json.dumps({"verdict": "yes", "reason": "paced answer"})
     if path.endswith("/messages"):
@@ -56,10 +57,10 @@ def chat_answer(path: str, body: dict) -> bytes:
     ).encode()
 
 
-def embeddings_answer(width: int, value: str = "0.001") -> Callable[[str, dict], bytes]:
+def embeddings_answer(width: int, value: str = "0.001") -> Callable[[str, dict[str, Any]], bytes]:
     """An embeddings answer of one ``width``-wide vector of ``value`` per input text."""
 
-    def answer(path: str, body: dict) -> bytes:
+    def answer(path: str, body: dict[str, Any]) -> bytes:
         texts = body.get("input")
         n = 1 if isinstance(texts, str) else len(texts or [])
         row = "[" + ",".join([value] * width) + "]"
@@ -76,7 +77,7 @@ class PacingServer:
     def __init__(
         self,
         mode: str,
-        answer: Callable[[str, dict], bytes] = chat_answer,
+        answer: Callable[[str, dict[str, Any]], bytes] = chat_answer,
         *,
         hold_after: int | None = None,
     ) -> None:
@@ -114,7 +115,7 @@ class PacingServer:
                 return
             threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
 
-    def _read_request(self, conn: socket.socket) -> tuple[str, dict] | None:
+    def _read_request(self, conn: socket.socket) -> tuple[str, dict[str, Any]] | None:
         data = b""
         while b"\r\n\r\n" not in data:
             chunk = conn.recv(65536)

@@ -29,7 +29,7 @@ OUTCOMES = (
 @dataclass
 class Tally:
     family: str
-    counts: Counter = field(default_factory=Counter)
+    counts: Counter[str] = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)  # the bad cases, for the assertion text
 
     def record(

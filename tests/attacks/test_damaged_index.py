@@ -148,7 +148,7 @@ def test_a_table_that_fails_again_once_rewritten_says_which_folder_to_delete(
     index = _index(lib_store, hash_embedder)
     index.build()
 
-    def broken(*args, **kwargs) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
         raise OSError("LanceError(IO): unexpected end of file")
 
     monkeypatch.setattr(index_mod, "vector_search", broken)
@@ -232,7 +232,7 @@ def test_the_sidecar_is_replaced_whole(
     sidecar = _sidecar(index)
     before = sidecar.read_bytes()
 
-    def crash(src, dst) -> None:
+    def crash(src: object, dst: object) -> None:
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", crash)

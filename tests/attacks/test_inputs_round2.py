@@ -77,7 +77,7 @@ def test_load_candidates_refuses_a_parquet_slot_written_as_text(
     assert ran.code == 0, ran.err
 
 
-def _run_import(toolex: Callable[..., Ran], db: str, path: Path, *extra: str):
+def _run_import(toolex: Callable[..., Ran], db: str, path: Path, *extra: str) -> Ran:
     return toolex("runs", "import", str(path), "--db", db, "--benchmark", "plain", "--run", "r",
                   *extra)  # fmt: skip
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -19,7 +20,7 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_loader_memor
 MAX_RATIO = 18.0
 
 
-def _bench():
+def _bench() -> ModuleType:
     spec = importlib.util.spec_from_file_location("bench_loader_memory", BENCH)
     assert spec and spec.loader, BENCH
     module = importlib.util.module_from_spec(spec)

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,7 +78,7 @@ def test_a_server_failing_every_call_makes_expand_exit_non_zero(
 def test_a_verify_stage_that_gets_no_verdict_is_named(bench_db: str, tmp_path: Path) -> None:
     tally = Tally("no outcome is no success")
 
-    def verify_fails(headers, req) -> tuple[int, bytes] | None:
+    def verify_fails(headers: dict[str, str], req: dict[str, Any]) -> tuple[int, bytes] | None:
         return None if is_decompose(req) else BODIES["HTTP 500"]
 
     with hostile(ScriptedServer(), verify_fails) as server:
@@ -95,7 +96,7 @@ def test_a_run_where_some_tasks_fail_still_succeeds_with_its_note(
 ) -> None:
     tally = Tally("no outcome is no success")
 
-    def some_fail(headers, req) -> tuple[int, bytes] | None:
+    def some_fail(headers: dict[str, str], req: dict[str, Any]) -> tuple[int, bytes] | None:
         verify = not is_decompose(req)
         return BODIES["HTTP 500"] if verify and "Resize an image" in json.dumps(req) else None
 

@@ -204,7 +204,7 @@ def test_a_failed_sync_is_an_error_and_leaves_no_file(
     sync of the folder after the rename is an error too (the file may not survive a crash)."""
     from toolex.exports import files
 
-    def full(_path) -> None:
+    def full(_path: object) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(files, f"sync_{where}", full)

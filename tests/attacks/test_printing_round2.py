@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ def escapes(text: str) -> set[str]:
     return {m.group() for m in UNSHOWN.finditer(text.replace("\n", ""))}
 
 
-def jsonl(path: Path, records: list[dict]) -> Path:
+def jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
     return path
 

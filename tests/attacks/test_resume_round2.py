@@ -20,6 +20,7 @@ import signal
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from llm.scripted_answers import _k_of, default_responder
@@ -28,6 +29,7 @@ from llm.scripted_server import ScriptedServer
 from attacks.conftest import Ran
 from attacks.tally import Tally
 from toolex.loaders import load_stabletoolbench
+from toolex.progress import Field
 from toolex.resources import data_path
 from toolex.store import Store
 
@@ -58,7 +60,7 @@ class SamplingModel:
         self.asked: dict[str, int] = {}
         self.lock = threading.Lock()
 
-    def __call__(self, provider: str, body: dict) -> str:
+    def __call__(self, provider: str, body: dict[str, Any]) -> str:
         k = _k_of(body)
         if k is None:
             return default_responder(provider, body)
@@ -79,7 +81,7 @@ class SamplingModel:
         )  # fmt: skip
 
 
-def _subqueries(db: str) -> list[tuple]:
+def _subqueries(db: str) -> list[tuple[Any, ...]]:
     with Store.open(db, read_only=True) as store:
         rows = store.user_sql(
             "SELECT query_id, slot, text, operation, entity, reference FROM subqueries "
@@ -88,7 +90,7 @@ def _subqueries(db: str) -> list[tuple]:
     return [tuple(r.values()) for r in rows.to_pylist()]
 
 
-def _expand(toolex: Callable[..., Ran], db: str, *args: str):
+def _expand(toolex: Callable[..., Ran], db: str, *args: str) -> Ran:
     return toolex("expand", "--benchmark", "s", "--stage", "decompose", "--db", db, "-q", *args)
 
 
@@ -101,7 +103,7 @@ def stop_after(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
         real = progress._StopAtSafePoint.advance
         done = [0]
 
-        def advance(self, k: int = 1, **fields) -> None:
+        def advance(self: progress._StopAtSafePoint, k: int = 1, **fields: Field) -> None:
             done[0] += k
             if done[0] >= n and not self.asked:
                 self.asked.append(signal.SIGINT)  # what the handler of a first Ctrl-C does
@@ -165,7 +167,7 @@ def test_a_stop_at_once_between_a_querys_slots_keeps_none_of_them(
     last_query: list[str | None] = [None]
     seen = {"queries": 0, "slots": 0}  # queries begun, sub-queries of the last one
 
-    def add(self, target, row) -> None:
+    def add(self: stage.Writer, target: str | Callable[..., None], row: Any) -> None:
         if target is expansions.insert_subqueries:
             added[0] += 1
             if row.query_id != last_query[0]:

@@ -60,7 +60,7 @@ def files(folder: Path) -> bytes:
     return b"".join(p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file())
 
 
-def _completion(server: ScriptedServer, body: dict, text: str) -> bytes:
+def _completion(server: ScriptedServer, body: dict[str, Any], text: str) -> bytes:
     return json.dumps(server.openai_completion(body, text)).encode()
 
 
@@ -70,7 +70,7 @@ def echo(
     """A fault that puts the request's Authorization header, path and query where ``where``
     says (decompose requests are answered, so verify runs and meets it)."""
 
-    def fault(headers: dict[str, str], body: dict) -> tuple[int, bytes] | None:
+    def fault(headers: dict[str, str], body: dict[str, Any]) -> tuple[int, bytes] | None:
         sent = f"{headers.get('authorization')} at {headers[':path']}"
         if where == "401 error body":
             return 401, json.dumps({"error": {"message": f"Incorrect API key: {sent}"}}).encode()

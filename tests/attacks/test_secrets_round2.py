@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from llm.scripted_http import ScriptedHandler
 
 from attacks.bounded import Bounded, run_bounded
 from attacks.hostile_server import ScriptedServer, is_decompose
@@ -91,20 +92,20 @@ Reply = Callable[[str, dict[str, str], dict[str, Any]], tuple[int, dict[str, Any
 def echoing(reply: Reply) -> ScriptedServer:
     """The scripted server, answering what ``reply`` picks with what it gives."""
     server = ScriptedServer()
-    handler = server.httpd.RequestHandlerClass
 
-    def do_post(self: Any) -> None:
-        body = json.loads(self._body() or b"{}")
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        self._record("embeddings" if "embeddings" in self.path else "chat", body)
-        sent = reply(self.path, headers, body)
-        if sent is not None:
-            return self._send(*sent)
-        if "embeddings" in self.path:
-            return self._send(*server.embeddings.answer(body, None))
-        self._chat("anthropic" if "/messages" in self.path else "openai", body)
+    class Echoing(ScriptedHandler):
+        def do_POST(self) -> None:
+            body = json.loads(self._body() or b"{}")
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            self._record("embeddings" if "embeddings" in self.path else "chat", body)
+            sent = reply(self.path, headers, body)
+            if sent is not None:
+                return self._send(*sent)
+            if "embeddings" in self.path:
+                return self._send(*self.script.embeddings.answer(body, None))
+            self._chat("anthropic" if "/messages" in self.path else "openai", body)
 
-    handler.do_POST = do_post
+    server.httpd.RequestHandlerClass = Echoing
     return server
 
 
@@ -138,7 +139,9 @@ def test_a_compat_embed_urls_credentials_echoed_back(bench_db: str, tmp_path: Pa
     tally = Tally("secrets, round two")
     secrets = [PASSWORD, f"{USER}:{PASSWORD}", COMPAT_KEY, *QUERY.values()]
 
-    def reply(path: str, headers: dict[str, str], body: dict) -> tuple[int, dict] | None:
+    def reply(
+        path: str, headers: dict[str, str], body: dict[str, Any]
+    ) -> tuple[int, dict[str, Any]] | None:
         said = f"{headers.get('authorization')} at {path}: {every_form(secrets)}"
         return 400, {"error": {"message": f"bad input from {said}", "code": 400}}
 
@@ -160,7 +163,9 @@ def _verdict_echo(secrets: list[str], provider: str) -> Reply:
     """Answer decompositions as usual, and each verdict with a reason echoing the request's key
     header in every encoding (OpenAI: the answer text; Anthropic: the forced tool's input)."""
 
-    def reply(path: str, headers: dict[str, str], body: dict) -> tuple[int, dict] | None:
+    def reply(
+        path: str, headers: dict[str, str], body: dict[str, Any]
+    ) -> tuple[int, dict[str, Any]] | None:
         if is_decompose(body):
             return None
         sent = headers.get("x-api-key") or headers.get("authorization") or ""

@@ -48,7 +48,7 @@ def _ledger(db: str) -> list[tuple[str, str]]:
     return [(r["status"], r["error"]) for r in rows.to_pylist()]
 
 
-def _unchanged(before: dict, db: str, allowed: set[str]) -> bool:
+def _unchanged(before: dict[str, tuple[int, int]], db: str, allowed: set[str]) -> bool:
     after = digest(db)
     return all(after[t] == before[t] for t in before if t not in allowed)
 

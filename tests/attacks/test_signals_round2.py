@@ -60,7 +60,7 @@ def big_db(tmp_path: Path) -> str:
     return str(db)
 
 
-def _until(check: Callable[[], bool], what: str, proc: subprocess.Popen) -> None:
+def _until(check: Callable[[], bool], what: str, proc: subprocess.Popen[str]) -> None:
     end = time.monotonic() + WAIT_S
     while not check():
         if proc.poll() is not None:

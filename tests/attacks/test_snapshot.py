@@ -120,7 +120,7 @@ def _copies(tmp: Path) -> list[Path]:
     return sorted(tmp.glob(f"{SNAPSHOT_PREFIX}*"))
 
 
-def _tui(bench_db: str, tmp: Path, mode: str, before: str = "default") -> subprocess.Popen:
+def _tui(bench_db: str, tmp: Path, mode: str, before: str = "default") -> subprocess.Popen[str]:
     """`toolex tui --snapshot` in a child whose app prints "ready" once the copy is taken, then
     returns, raises, or echoes its stdin until it is closed."""
     return subprocess.Popen(

@@ -16,7 +16,9 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pyarrow as pa
 import pytest
 from processes import Lines, sigint_default, wait
 
@@ -67,7 +69,7 @@ def test_ctrl_c_stops_the_statement_inside_duckdb(
     started = Connection.user_reader
     rescued: list[bool] = []
 
-    def press_ctrl_c(self, *args, **kwargs):
+    def press_ctrl_c(self: Connection, *args: Any, **kwargs: Any) -> pa.RecordBatchReader:
         def rescue() -> None:
             rescued.append(True)
             self.interrupt()

@@ -124,7 +124,7 @@ def test_the_store_itself_as_a_fifo_is_refused(tmp_path: Path) -> None:
 # -- a writer stopped between a commit and its record (issue 37.11) -----------------------------
 
 
-def _raw_digest(db: Path) -> dict[str, tuple]:
+def _raw_digest(db: Path) -> dict[str, tuple[str, ...]]:
     """Every table's rows, read by DuckDB itself (toolex refuses to open these stores)."""
     import duckdb
 

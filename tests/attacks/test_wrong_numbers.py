@@ -49,7 +49,9 @@ def _query_ids(db: str) -> list[str]:
         con.close()
 
 
-def _pytrec(qrels: dict, run: dict, measure: str) -> dict[str, float]:
+def _pytrec(
+    qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]], measure: str
+) -> dict[str, float]:
     """pytrec_eval per query: on pseudo-queries q#c, the max over them (the new score)."""
     pseudo = {q: run.get(q.rsplit("#", 1)[0], {}) for q in qrels}
     scores = pytrec_eval.RelevanceEvaluator(qrels, {measure}).evaluate(pseudo)

@@ -11,6 +11,7 @@ from llm.scripted_answers import FaultPlan
 from llm.scripted_server import ScriptedServer
 from toolex.judges import make_judge
 from toolex.judges.base import AuditTask, DecomposeTask, Judge, Outcome, ToolDoc, VerifyTask
+from toolex.judges.llm import LLMJudge
 from toolex.llm.clients.chat import ProviderChat
 from toolex.store import Store
 from toolex.tooldoc.render import render_doc
@@ -109,10 +110,12 @@ FAST = {
 }
 
 
-def judge_for(provider: str, server: ScriptedServer, store: Store, **opts: float):
+def judge_for(provider: str, server: ScriptedServer, store: Store, **opts: float) -> LLMJudge:
     spec = "openai:gpt-4o-mini" if provider == "openai" else "anthropic:claude-3-5-haiku-20241022"
     base = server.url + ("/v1" if provider == "openai" else "")
-    return make_judge(spec, store, base_url=base, **{**FAST, **opts})
+    judge = make_judge(spec, store, base_url=base, **{**FAST, **opts})
+    assert isinstance(judge, LLMJudge), spec  # its ledger, prompts and executor settings
+    return judge
 
 
 def chat_count(server: ScriptedServer) -> int:

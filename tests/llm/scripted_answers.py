@@ -47,8 +47,9 @@ class FaultPlan:
     kinds: tuple[str, ...] = FAULT_KINDS
     repeats: int = 1
     retry_after: str = "0.05"
-    seen: Counter = field(default_factory=Counter)
-    faulty: dict = field(default_factory=dict)  # request key -> index among faulted requests
+    seen: Counter[str] = field(default_factory=Counter)
+    # request key -> index among faulted requests
+    faulty: dict[str, int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def fault_for(self, body: dict[str, Any]) -> str | None:

@@ -52,7 +52,7 @@ def openai_completion(
     body: dict[str, Any],
     text: str,
     usage: dict[str, Any] | None = None,
-    word_p: Callable[[dict], float] | None = None,
+    word_p: Callable[[dict[str, Any]], float] | None = None,
 ) -> dict[str, Any]:
     prompt_toks = len(json.dumps(body.get("messages", ""))) // 4
     text, was_cut = cut(body, text)

@@ -11,9 +11,10 @@ OpenAI sends them.
 
 Faults are a queue consumed in order of arrival, one per request (``EmbeddingScript.fail``):
 ``429`` (with Retry-After 0), ``500``, ``401``, ``400`` (an input too long), ``short`` (one vector
-fewer than texts), ``nan`` (a vector of NaN), or ``ok`` (none: ``fail("ok", "ok", "400")`` fails
-the third request). A test that queues two faults knows that two requests fail once each,
-whichever two arrive first.
+fewer than texts), ``nan`` (a vector of NaN), ``array`` (a JSON array, not an object),
+``base64`` (a vector that is not base64 of float32 bytes), or ``ok`` (none:
+``fail("ok", "ok", "400")`` fails the third request). A test that queues two faults knows that
+two requests fail once each, whichever two arrive first.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-EMBED_FAULTS = ("ok", "429", "500", "401", "400", "short", "nan")  # "ok": no fault
+# "ok": no fault
+EMBED_FAULTS = ("ok", "429", "500", "401", "400", "short", "nan", "array", "base64")
 
 
 def vector(text: str, dim: int) -> np.ndarray:
@@ -44,8 +46,9 @@ def vector(text: str, dim: int) -> np.ndarray:
 @dataclass
 class EmbeddingScript:
     dim: int = 64
-    faults: deque = field(default_factory=deque)  # consumed one per request, in arrival order
-    texts: list = field(default_factory=list)  # every text embedded, in order of answers
+    # consumed one per request, in arrival order
+    faults: deque[str | None] = field(default_factory=deque)
+    texts: list[str] = field(default_factory=list)  # every text embedded, in order of answers
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def fail(self, *kinds: str) -> None:
@@ -59,7 +62,7 @@ class EmbeddingScript:
             fault = self.faults.popleft() if self.faults else None
         return None if fault == "ok" else fault
 
-    def answer(self, body: dict[str, Any], fault: str | None) -> tuple[int, dict[str, Any]]:
+    def answer(self, body: dict[str, Any], fault: str | None) -> tuple[int, object]:
         """(HTTP status, JSON body) for one request."""
         if fault in ("429", "500", "401", "400"):
             status = int(fault)
@@ -86,10 +89,14 @@ class EmbeddingScript:
                 "index": i,
                 "embedding": base64.b64encode(v.astype("<f4").tobytes()).decode()
                 if b64
-                else [float(x) for x in v],
+                else v.tolist(),  # the float32 values as Python floats (as float(x) of each)
             }
             for i, v in enumerate(vectors)
         ]
+        if fault == "array":
+            return 200, data
+        if fault == "base64" and data:
+            data[0]["embedding"] = "bm90IGZsb2F0cw"  # "not floats", unpadded: not base64
         words = sum(len(re.findall(r"\w+", t)) for t in texts)
         return 200, {
             "object": "list",

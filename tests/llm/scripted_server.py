@@ -39,7 +39,6 @@ import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +48,7 @@ if not __package__:  # run as a script (the benchmarks start it): its helpers ar
 from llm.scripted_answers import FaultPlan, _k_of, decomposition, default_responder, small_model
 from llm.scripted_bodies import anthropic_message, openai_completion
 from llm.scripted_embeddings import EmbeddingScript
-from llm.scripted_http import HOLD_GUARD_S, ScriptedHTTPServer, handler_for
+from llm.scripted_http import HOLD_GUARD_S, ScriptedHandler, ScriptedHTTPServer
 
 
 class ScriptedServer:
@@ -64,7 +63,7 @@ class ScriptedServer:
         slots: int | None = None,
         reject_formats: tuple[str, ...] = (),
         usage: dict[str, Any] | None = None,
-        word_p: Callable[[dict], float] | None = None,
+        word_p: Callable[[dict[str, Any]], float] | None = None,
         reject_logprobs: bool = False,
         drop_abandoned: bool = False,
     ) -> None:
@@ -80,7 +79,7 @@ class ScriptedServer:
         self.faults = faults or FaultPlan()
         self.batch_polls = batch_polls  # GETs of a batch before it reports completion
         self.requests: list[dict[str, Any]] = []
-        self.served: Counter = Counter()  # (path kind, outcome) -> count
+        self.served: Counter[str] = Counter()  # (path kind, outcome) -> count
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.lock = threading.Lock()
@@ -89,7 +88,7 @@ class ScriptedServer:
         self.gate.set()
         self._let_through: int | None = None
         self.embeddings = EmbeddingScript()  # /v1/embeddings: vectors, faults, texts seen
-        self.httpd = ScriptedHTTPServer(("127.0.0.1", 0), handler_for(self))
+        self.httpd = ScriptedHTTPServer(("127.0.0.1", 0), self)
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
@@ -115,21 +114,22 @@ class ScriptedServer:
         client does after the first refusal however its threads are scheduled."""
         arrived = iter(range(1_000_000))
 
-        def refuse(handler: BaseHTTPRequestHandler) -> None:
-            handler._record("refused", json.loads(handler._body() or b"{}"))
-            with self.lock:
-                first = next(arrived) == 0
-            if hold_others and not first:
-                self.closing.wait(HOLD_GUARD_S)
-            handler._send(
-                status,
-                {
-                    "type": "error",
-                    "error": {"type": "authentication_error", "message": "invalid api key"},
-                },
-            )
+        class Refusing(ScriptedHandler):
+            def do_POST(self) -> None:
+                self._record("refused", json.loads(self._body() or b"{}"))
+                with self.script.lock:
+                    first = next(arrived) == 0
+                if hold_others and not first:
+                    self.script.closing.wait(HOLD_GUARD_S)
+                self._send(
+                    status,
+                    {
+                        "type": "error",
+                        "error": {"type": "authentication_error", "message": "invalid api key"},
+                    },
+                )
 
-        self.httpd.RequestHandlerClass.do_POST = refuse
+        self.httpd.RequestHandlerClass = Refusing
 
     def hold_after(self, n: int) -> None:
         """Answer the next ``n`` chat requests and hold every later one (counted and faulted

@@ -196,7 +196,7 @@ class _Condition(threading.Condition):
         self._clock.wake(self._waiters_sim)
 
 
-class _Queue(queue.Queue):
+class _Queue(queue.Queue[Any]):
     def __init__(self, clock: SimClock) -> None:
         super().__init__()
         self._clock = clock

@@ -4,12 +4,15 @@ after submitting resumes by polling the same batch instead of submitting again."
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from llm.llm_support import FaultPlan, ScriptedServer, outcome_view, verify_tasks
+from llm.llm_support import FaultPlan, ScriptedServer, client_of, outcome_view, verify_tasks
 from llm.scripted_answers import corrected
 from toolex.judges import make_judge
 from toolex.judges.base import VerifyTask
+from toolex.judges.llm import LLMJudge
 from toolex.llm.batch import submit
 from toolex.llm.calls import Call
 from toolex.llm.executor import Executor
@@ -18,15 +21,22 @@ from toolex.llm.pricing import price
 from toolex.store import Store
 
 SPECS = {"openai": "openai:gpt-4o-mini", "anthropic": "anthropic:claude-3-5-haiku-20241022"}
-OPTS = {"batch": True, "batch_poll_s": 0.01, "backoff_base_s": 0.01, "timeout_s": 2.0}
+OPTS: dict[str, Any] = {
+    "batch": True,
+    "batch_poll_s": 0.01,
+    "backoff_base_s": 0.01,
+    "timeout_s": 2.0,
+}
 
 
-def judge_for(provider: str, server: ScriptedServer, store: Store):
+def judge_for(provider: str, server: ScriptedServer, store: Store) -> LLMJudge:
     base = server.url + ("/v1" if provider == "openai" else "")
-    return make_judge(SPECS[provider], store, base_url=base, **OPTS)
+    judge = make_judge(SPECS[provider], store, base_url=base, **OPTS)
+    assert isinstance(judge, LLMJudge), provider  # its ledger, prompts and batch settings
+    return judge
 
 
-def verify_calls(judge, tasks: list[VerifyTask]) -> tuple[list[Call], Executor]:
+def verify_calls(judge: LLMJudge, tasks: list[VerifyTask]) -> tuple[list[Call], Executor]:
     """The verify calls of ``tasks`` and an executor for them: the batch functions' inputs."""
     prepared = [judge._prepare("verify", t) for t in tasks]
     calls = [Call(p.task.key, p.input_hash, p.system, p.user, p.parse) for p in prepared]
@@ -83,7 +93,7 @@ def test_interrupted_after_submit_resumes_the_same_batch(
     with ScriptedServer(batch_polls=2) as s:
         judge = judge_for(provider, s, store)
         calls, executor = verify_calls(judge, tasks)
-        batch_id = submit(judge.client, judge.ledger, executor, calls)  # ...then the run dies
+        batch_id = submit(client_of(judge), judge.ledger, executor, calls)  # ...then the run dies
         assert [r["status"] for r in Ledger(store).rows()] == ["pending"] * 6
         got = list(judge_for(provider, s, store).verify(tasks))  # a new run
         assert s.count("batches") == 1  # not submitted again

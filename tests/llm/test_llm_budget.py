@@ -4,7 +4,9 @@ the scripted server with a price per token."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +18,7 @@ from toolex.store import Store
 
 
 @pytest.fixture
-def priced():
+def priced() -> Iterator[None]:
     """gpt-4o-mini at 1,000 USD per million tokens both ways: a call costs about a dollar."""
     set_overrides({"gpt-4o-mini": (1000.0, 1000.0)})
     yield
@@ -33,7 +35,7 @@ def test_admission_counts_calls_in_flight_and_then_refuses_everything() -> None:
     assert budget.admit(None, "s", "u", 100) is None  # spent for the run, even with room now
 
 
-def test_cost_admission_reserves_the_whole_answer_budget(priced) -> None:
+def test_cost_admission_reserves_the_whole_answer_budget(priced: None) -> None:
     budget = Budget(max_cost_usd=2.0)
     # 8 + 8 characters = 4 prompt tokens, 996 answer tokens: exactly $1.000 reserved
     one = budget.admit("gpt-4o-mini", "x" * 8, "y" * 8, 996)
@@ -68,7 +70,7 @@ def test_a_call_budget_makes_exactly_that_many_calls_and_the_rest_stay_pending(
 
 
 def test_a_cost_budget_is_never_exceeded_by_more_than_the_calls_in_flight(
-    llm_env: dict[str, str], store: Store, priced
+    llm_env: dict[str, str], store: Store, priced: None
 ) -> None:
     tasks = verify_tasks(60)
     max_cost = 12.0
@@ -129,7 +131,7 @@ def test_a_budget_goes_to_the_calls_in_spread_order_however_workers_are_schedule
 
     admit, seen, lock = Budget.admit, [0], threading.Lock()
 
-    def slow_second(self, *args, **kwargs) -> Reservation | None:
+    def slow_second(self: Budget, *args: Any, **kwargs: Any) -> Reservation | None:
         with lock:
             seen[0] += 1
             n = seen[0]

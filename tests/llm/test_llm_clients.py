@@ -7,10 +7,12 @@ import json
 import logging
 from email.utils import formatdate
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from llm.llm_support import ANTHROPIC_KEY, COMPAT_KEY, OPENAI_KEY, FaultPlan, ScriptedServer
+from llm.scripted_http import ScriptedHandler
 from toolex.errors import ModelUnavailableError
 from toolex.llm.clients import (
     PermanentError,
@@ -24,7 +26,7 @@ from toolex.llm.clients import (
 ANSWER = '{"verdict": "yes", "reason": "same operation"}'
 
 
-def fixed(provider, body) -> str:
+def fixed(provider: str, body: dict[str, Any]) -> str:
     return ANSWER
 
 
@@ -57,16 +59,15 @@ def test_a_server_that_refuses_a_seed_is_asked_without_one_from_then_on(
     re-sent calls sample what they sampled before); a server that refuses the parameter gets
     the call again without it, and no seed for the rest of the run."""
     with ScriptedServer(fixed) as s:
-        handler = s.httpd.RequestHandlerClass
-        answer = handler._chat
 
-        def refuse_seeds(self, provider, body):
-            if "seed" in body:
-                error = {"message": "Unrecognized request argument supplied: seed", "code": 400}
-                return self._send(400, {"error": error})
-            return answer(self, provider, body)
+        class RefusingSeeds(ScriptedHandler):
+            def _chat(self, provider: str, body: dict[str, Any]) -> None:
+                if "seed" in body:
+                    error = {"message": "Unrecognized request argument supplied: seed", "code": 400}
+                    return self._send(400, {"error": error})
+                return super()._chat(provider, body)
 
-        handler._chat = refuse_seeds
+        s.httpd.RequestHandlerClass = RefusingSeeds
         client = make_client("compat", "m", base_url=s.url + "/v1", timeout_s=5)
         replies = [client.complete(Request("s", f"u{i}", seed=11 + i)).text for i in range(2)]
         bodies = [r["body"] for r in s.requests]
@@ -167,7 +168,7 @@ def test_faults_are_classified(llm_env: dict[str, str], provider: str) -> None:
 
 
 def test_auth_failure_is_permanent_and_does_not_echo_the_key(llm_env: dict[str, str]) -> None:
-    def reject(provider, body) -> None:
+    def reject(provider: str, body: dict[str, Any]) -> str:
         raise AssertionError("not reached")
 
     with ScriptedServer(reject) as s:

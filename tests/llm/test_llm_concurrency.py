@@ -48,7 +48,7 @@ def one_slot_run(
     service_s: float = SERVICE_S,
     model: Callable[[SimClock, float], OneSlotServer] | None = None,
     **opts: float,
-):
+) -> tuple[list[Result], float, OneSlotServer, Limiter]:
     """``n`` verify calls with the settings a judge of ``spec`` runs with (its policy and its
     limiter's cap, start, floor, latency watch and timeout), against the one-slot model (or
     the server model ``model`` makes from the clock and ``service_s``)."""
@@ -246,7 +246,8 @@ def test_a_timeout_on_a_two_slot_server_that_drops_it_keeps_both_slots_in_use(
     place (it learns nothing that says the server kept the request), and the ledger records the
     timeout's own latency."""
 
-    def two_slots(clock, service_s) -> OneSlotServer:  # the sixth request hangs, once
+    # the sixth request hangs, once
+    def two_slots(clock: SimClock, service_s: float) -> OneSlotServer:
         return OneSlotServer(clock, service_s, slots=2, drop_abandoned=True, hangs={"task 5"})
 
     got, took, server, limiter = one_slot_run(

@@ -6,6 +6,7 @@ servers: tests/attacks/test_servers_round2.py."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from threading import Event
 
 import httpcore2
@@ -39,7 +40,7 @@ def _reading(call: _Call, wire: Wire) -> _Stream:
 
 
 @pytest.fixture(autouse=True)
-def no_call():
+def no_call() -> Iterator[None]:
     yield
     deadline._active.call = None
 

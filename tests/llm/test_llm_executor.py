@@ -6,8 +6,9 @@ end with exactly one answer; a second identical run must not touch the network.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,13 +39,14 @@ def test_interrupted_run_resumes_without_repeating_finished_calls(
             reference = outcome_view(judge_for("openai", s, ref_store, timeout_s=5).verify(tasks))
 
         judge = judge_for("openai", s, store, timeout_s=5)
-        first: list = []
+        first: list[Outcome] = []
         if how == "close":
             stream = judge.verify(tasks)
             for outcome in stream:
                 first.append(outcome)
                 if len(first) == 25:
                     break
+            assert isinstance(stream, Generator)  # what a stage closes when it stops early
             stream.close()
         else:
             with pytest.raises(KeyboardInterrupt):
@@ -151,7 +153,7 @@ def test_a_crashing_parser_is_a_recorded_malformed_answer(
     from toolex.llm.calls import Call
     from toolex.llm.executor import Executor
 
-    def broken(text) -> None:
+    def broken(text: str) -> None:
         raise RuntimeError("parser bug")
 
     with ScriptedServer(default_responder) as s:
@@ -184,7 +186,7 @@ def test_long_stages_run_in_chunks_and_later_chunks_reuse_earlier_answers(
         sizes: list[int] = []
         original = judge._run_chunk
 
-        def counted(stage, chunk) -> Iterator[Outcome]:
+        def counted(stage: str, chunk: Sequence[Any]) -> Iterator[Outcome]:
             sizes.append(len(chunk))
             return original(stage, chunk)
 

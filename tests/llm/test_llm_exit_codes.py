@@ -21,7 +21,7 @@ from toolex.store import Store
 TOOLEX = str(Path(sys.executable).with_name("toolex"))
 
 
-def toolex(*args: str) -> subprocess.CompletedProcess:
+def toolex(*args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     return subprocess.run(
         [TOOLEX, *args], capture_output=True, text=True, timeout=300, env=env, check=False

@@ -13,6 +13,7 @@ import pytest
 
 from llm.llm_support import ScriptedServer, chat_count, decompose_tasks, judge_for, verify_tasks
 from llm.scripted_answers import _k_of, correction, decomposition, default_responder, task_text
+from toolex.judges.base import Verdict
 from toolex.judges.parse import REASON_CAP
 from toolex.llm.corrections import ANSWER_CAP
 from toolex.llm.ledger import Ledger
@@ -26,10 +27,10 @@ LONG_NUMBER = '{"subqueries": [{"tool": ' + "9" * 5000 + "}]}"
 NOT_UTF8_SAFE = '{"verdict": "yes", "reason": "\\u0000 nul and \\udfff"}'
 
 
-def first_then(bad: str) -> Callable[[Any, Any], str]:
+def first_then(bad: str) -> Callable[[str, dict[str, Any]], str]:
     """Answer ``bad`` until the retry names a problem, then the ordinary scripted answer."""
 
-    def respond(provider, body) -> str:
+    def respond(provider: str, body: dict[str, Any]) -> str:
         return default_responder(provider, body) if correction(body) else bad
 
     return respond
@@ -57,6 +58,7 @@ def test_a_200_kb_reason_is_kept_cut_with_a_marker(llm_env: dict[str, str], stor
         judge = judge_for("openai", s, store, max_tokens=100_000)
         [outcome] = list(judge.verify(verify_tasks(1)))
     assert outcome.ok and outcome.extra["attempts"] == 1  # an answer, only a long one
+    assert isinstance(outcome.value, Verdict)
     reason = outcome.value.reason
     assert reason.startswith("blah blah") and len(reason) < REASON_CAP + 60
     assert reason.endswith("[... cut: 199,999 characters in all]")
@@ -103,7 +105,7 @@ def test_every_paid_call_is_one_ledger_row_whatever_the_answer(
     """60 tasks, each answered with one of eight hostile answers first: all end answered, and
     the ledger holds exactly one row per request the server answered."""
 
-    def hostile(provider, body) -> str:
+    def hostile(provider: str, body: dict[str, Any]) -> str:
         if correction(body):
             return default_responder(provider, body)
         k = _k_of(body)

@@ -11,6 +11,7 @@ import io
 import json
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -51,9 +52,12 @@ def compat(server: ScriptedServer) -> str:
     return f"compat:{server.url}/v1#{MODEL}"
 
 
-def saved(db: str):
+def saved(db: str) -> list[dict[str, Any]]:
     with Store.open(db, read_only=True) as store:
-        return store.user_sql("SELECT DISTINCT source FROM judge_evaluations").to_pylist()
+        rows: list[dict[str, Any]] = store.user_sql(
+            "SELECT DISTINCT source FROM judge_evaluations"
+        ).to_pylist()
+        return rows
 
 
 def test_a_seeded_sample_is_the_same_for_the_same_seed_and_saved_apart(db: str) -> None:

@@ -4,6 +4,7 @@ base64 at any alignment), and what stored text keeps (key-shaped words a model m
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from urllib.parse import quote
 
 import pytest
@@ -50,7 +51,9 @@ def test_known_secrets_come_from_the_environment_and_remembered_urls(
 
 @pytest.mark.parametrize("prefix", [b"", b"x", b"xy", b"Basic:", b"user:"])
 @pytest.mark.parametrize("encode", [base64.b64encode, base64.urlsafe_b64encode])
-def test_a_secret_inside_base64_is_hidden_at_every_alignment(prefix: bytes, encode) -> None:
+def test_a_secret_inside_base64_is_hidden_at_every_alignment(
+    prefix: bytes, encode: Callable[[bytes], bytes]
+) -> None:
     secret = "p4ss/w0rd+?~more"
     encoded = encode(prefix + secret.encode() + b" and the rest").decode()
     redacted = next(f for f in secret_forms(secret) if f in encoded)  # one form matches
@@ -79,7 +82,7 @@ def test_a_percent_encoded_secret_and_url_credentials_are_hidden() -> None:
 
 
 # Issue 37.12: every encoding an echo may take, by rule rather than by a list of forms.
-ECHOES = {
+ECHOES: dict[str, Callable[[str], str]] = {
     "percent-encoded, lower case": lambda s: quote(s, safe="").lower(),
     "every byte percent-encoded": lambda s: "".join(f"%{b:02x}" for b in s.encode()),
     "hex": lambda s: s.encode().hex(),

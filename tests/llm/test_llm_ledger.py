@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from toolex.llm.ledger import Attempt, Ledger, input_hash
 from toolex.store import Store
@@ -12,7 +13,7 @@ T0 = datetime(2026, 1, 1, 12, 0, 0)
 
 
 def attempt(
-    h: str, status: str, parsed: dict[str, str] | None = None, at: int = 0, **kw
+    h: str, status: str, parsed: dict[str, str] | None = None, at: int = 0, **kw: Any
 ) -> Attempt:
     return Attempt(
         "verify",

@@ -5,13 +5,18 @@ from __future__ import annotations
 import threading
 
 from llm.simulated_clock import SimClock
-from toolex.llm.limiter import QUEUE_RATIO, Limiter
+from toolex.llm.limiter import QUEUE_RATIO, Limiter, Ticket
 
 NEVER = threading.Event()
 
 
-def take(limiter: Limiter, n: int) -> list:
-    return [limiter.acquire(NEVER) for _ in range(n)]
+def take(limiter: Limiter, n: int) -> list[Ticket]:
+    tickets = []
+    for _ in range(n):
+        ticket = limiter.acquire(NEVER)
+        assert ticket is not None  # only a set stop event makes acquire give up
+        tickets.append(ticket)
+    return tickets
 
 
 def test_a_cut_halves_once_per_episode_and_never_below_one() -> None:

@@ -74,6 +74,7 @@ def test_verdicts_ask_for_logprobs_and_carry_the_probability(
     assert all(b["logprobs"] is True and b["top_logprobs"] == 5 for b in verify_bodies)
     assert all("logprobs" not in b for b in decompose_bodies)  # a decomposition has no verdict
     for o in got:
+        assert isinstance(o.value, Verdict)
         assert o.value.confidence == pytest.approx(0.9 if o.value.accepted else 0.1)
     assert {o.key: o.value for o in again} == {o.key: o.value for o in got}
     parsed = [json.loads(r["parsed"]) for r in Ledger(store).rows() if r["stage"] == "verify"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,7 @@ from llm.llm_support import (
 )
 from llm.scripted_answers import _k_of, budget, corrected, correction, decomposition, task_text
 from toolex.judges import make_judge
+from toolex.judges.base import Verdict
 from toolex.llm.ledger import Ledger
 from toolex.store import Store
 
@@ -35,7 +37,7 @@ def subqueries(k: int, leak: str | None = None) -> str:
     return json.dumps(entries)
 
 
-def stubborn(provider: str, body: dict) -> str:
+def stubborn(provider: str, body: dict[str, Any]) -> str:
     """A deterministic model that makes one mistake per stage and fixes it only when told
     exactly what it was; asked the same question again, it answers the same."""
     fix = correction(body) or ""
@@ -104,7 +106,7 @@ def test_without_a_named_problem_the_same_mistake_comes_back(
     issue 28 the repeat gets one varied retry and then the call stops, rather than five calls
     (tests/llm/test_llm_repeats.py)."""
 
-    def deaf(provider, body) -> str:  # ignores what the correction says
+    def deaf(provider: str, body: dict[str, Any]) -> str:  # ignores what the correction says
         return stubborn(provider, {**body, "messages": body["messages"][:2]})
 
     with ScriptedServer(deaf) as s:
@@ -128,7 +130,8 @@ def test_an_answer_cut_off_by_max_tokens_is_retried_with_a_larger_budget(
         judge = judge_for(provider, s, store, max_tokens=120)
         [outcome] = list(judge.verify(verify_tasks(1)))
         budgets = [budget(r["body"]) for r in s.requests]
-    assert outcome.ok and outcome.value.reason == reason.strip()
+    assert outcome.ok and isinstance(outcome.value, Verdict)
+    assert outcome.value.reason == reason.strip()
     assert budgets == [120, 240]
     first, second = Ledger(store).rows()
     assert first["status"] == "malformed"

@@ -64,7 +64,7 @@ def decompose(
     return outcome, bodies, Ledger(store).rows()
 
 
-def names_the_tool_in_its_text(provider: str, body: dict) -> str:
+def names_the_tool_in_its_text(provider: str, body: dict[str, Any]) -> str:
     """Names GetProducts in its first text, whatever it is told; operation and entity clean."""
     if _k_of(body) is None:
         return default_responder(provider, body)
@@ -98,7 +98,7 @@ def test_a_rebuilt_sub_query_keeps_the_request_s_details_for_its_step(
     assert account == "delete my account"
 
 
-def follows_the_hint(provider: str, body: dict) -> str:
+def follows_the_hint(provider: str, body: dict[str, Any]) -> str:
     """Writes its operation as the tool's name; told what was wrong, does what the hint asks:
     the name as plain words where it is asked for plain words ("delete account"), one verb
     where it is asked for one verb ("delete")."""

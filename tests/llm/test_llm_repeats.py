@@ -19,7 +19,7 @@ from toolex.store import Store
 
 
 def decompose_with(
-    model: RepeatingModel, store: Store, n: int = 1, **opts
+    model: RepeatingModel, store: Store, n: int = 1, **opts: float
 ) -> tuple[list[Any], list[Any], list[dict[str, Any]]]:
     with ScriptedServer(model) as s:
         judge = judge_for("openai", s, store, **{"max_attempts": 5, **opts})

@@ -62,7 +62,7 @@ def table(store: Store, name: str, expansion: str) -> pa.Table:
 
 def stored_prefix(
     store: Store, expansion: str, budget: int
-) -> tuple[pa.Table, pa.Table, dict, dict, dict]:
+) -> tuple[pa.Table, pa.Table, dict[str, int], dict[str, int], dict[str, int]]:
     """What the lazy assembly keeps of the reference's rows: per query the original and every
     combination ranked up to its budget-th one the rule let through (pending, or cut by the
     reference's cap) that does not repeat the tool set of the original or of a better-ranked

@@ -8,6 +8,8 @@ from typing import Any
 
 import pyarrow as pa
 
+from toolex.pipeline.stats import AnnotationRow
+from toolex.retrieval.texts import TextRow
 from toolex.store import Store
 from toolex.tooldoc.render import render_doc
 
@@ -60,9 +62,27 @@ def add_benchmark(store: Store, benchmark: str = "b") -> None:
     )
 
 
+def fated(row: AnnotationRow) -> int:
+    """The combinations of an annotation row given a fate: each assembled one has exactly one."""
+    return (
+        row.valid_combos
+        + row.rejected_platform
+        + row.repeated
+        + row.rejected_audit
+        + row.cut
+        + row.pending
+    )
+
+
 def overlap_search(
-    store: Store, benchmark, retriever, texts, depth=20, scope="task", rendering="default"
-):
+    store: Store,
+    benchmark: str,
+    retriever: str,
+    texts: Sequence[TextRow],
+    depth: int = 20,
+    scope: str = "task",
+    rendering: str = "default",
+) -> pa.Table:
     """Rank items of the query's task by shared lower-case words; ties by item_id DESC."""
     items = store.con.execute(
         "SELECT item_id, task, lower(text) FROM items WHERE benchmark = ?", [benchmark]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from random import Random
 from typing import Any
 
@@ -131,7 +131,7 @@ def test_a_hundred_million_combinations_store_only_the_budget(
     drawn = []
     best_first = kbest.best_first
 
-    def counting(slots) -> Iterator[tuple[float, tuple[str, ...]]]:
+    def counting(slots: Sequence[kbest.Slot]) -> Iterator[tuple[float, tuple[str, ...]]]:
         for combination in best_first(slots):
             drawn.append(1)
             yield combination
@@ -238,7 +238,7 @@ def test_a_rule_rejecting_nearly_everything_stores_only_the_budget(
     held = []
     flush = assemble.Batch.flush
 
-    def measured(batch) -> None:
+    def measured(batch: assemble.Batch) -> None:
         staged = len(batch.columns[0])
         flush(batch)
         group = bstore.con.execute("SELECT count(*) FROM assembled_combinations").fetchall()[0][0]

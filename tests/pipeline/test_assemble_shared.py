@@ -6,13 +6,14 @@ counts per query (schema 066), as it counts what it leaves out."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from pipeline.assemble_reference import run_reference, stored_prefix, table
-from toolex.judges.base import JudgeParts, Outcome, Verdict
+from pipeline.fake_judge import FakeJudge
+from toolex.judges.base import Judge, Outcome, Verdict, VerifyTask
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.loaders import load_stabletoolbench
 from toolex.pipeline import assemble
@@ -25,13 +26,13 @@ pytestmark = pytest.mark.shared_data
 BENCHMARK = "stabletoolbench"
 
 
-class AcceptAll(JudgeParts):
+class AcceptAll(FakeJudge):
     """A verifier that accepts every candidate: the largest products the candidates allow."""
 
     spec = "accept-all"
     makes_calls = False
 
-    def verify(self, tasks) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
         for task in tasks:
             yield Outcome(task.key, True, Verdict(True, "accepted (test)"))
 
@@ -41,7 +42,7 @@ def verified(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
     store = Store.open(tmp_path_factory.mktemp("stb") / "s.duckdb")
     load_stabletoolbench(store, shared_data / "stabletoolbench", name=BENCHMARK)
     judge = HeuristicJudge(store, benchmark=BENCHMARK)
-    judges = {"decompose": judge, "verify": AcceptAll(), "audit": judge}
+    judges: dict[str, Judge] = {"decompose": judge, "verify": AcceptAll(), "audit": judge}
     stages = ("decompose", "candidates", "verify")
     run_expansion(store, BENCHMARK, judges, stages=stages, limit=40, settings=Settings(depth=5))
     yield store

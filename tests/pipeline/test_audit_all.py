@@ -4,19 +4,18 @@ tables' counts add up; a capped run shows what it cut, and exports never count i
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 
+from pipeline.helpers import fated
 from toolex.exports.qrels import expanded_qrels, flat_qrels
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.loaders import load_stabletoolbench
 from toolex.pipeline.runner import Settings, run_expansion
-from toolex.pipeline.stats import annotation_table, combination_counts
+from toolex.pipeline.stats import annotation_rows, combination_counts
 from toolex.resources import data_path
 from toolex.store import Store
-
-FATES = ("valid_combos", "rejected_platform", "repeated", "rejected_audit", "cut", "pending")
 
 
 @pytest.fixture(scope="module")
@@ -31,35 +30,32 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 
 @pytest.mark.slow
-def test_default_expand_audits_every_combination(sample: Path) -> None:
+def test_default_expand_audits_every_combination(sample: Store) -> None:
     statuses = combination_counts(sample, "sample")
     assert "cut" not in statuses and "pending" not in statuses
-    row = annotation_table(sample, "sample")[0]
-    assert row["assembled"] == sum(row[k] for k in FATES)
+    row = annotation_rows(sample, "sample")[0]
+    assert row.assembled == fated(row)
     # every combination past the dependency rule, other than the 300 originals and the repeats
     # of a tool set a query already held, was audited
-    assert row["repeated"] > 0  # the sample holds repeats (issue 35.3)
-    assert row["audited"] == row["assembled"] - row["rejected_platform"] - row["repeated"] - 300
-    assert row["audited"] == row["valid_combos"] - 300 + row["rejected_audit"] > 0
+    assert row.repeated > 0  # the sample holds repeats (issue 35.3)
+    assert row.audited == row.assembled - row.rejected_platform - row.repeated - 300
+    assert row.audited == row.valid_combos - 300 + row.rejected_audit > 0
 
 
-def test_a_capped_run_counts_what_it_cut_and_still_adds_up(sample: Path) -> None:
-    rows = annotation_table(sample, "sample", "capped", by="category")
-    assert rows[0]["cut"] > 0 and rows[0]["pending"] == 0
+def test_a_capped_run_counts_what_it_cut_and_still_adds_up(sample: Store) -> None:
+    rows = annotation_rows(sample, "sample", "capped", by="category")
+    assert rows[0].cut > 0 and rows[0].pending == 0
     for row in rows:
-        assert row["assembled"] == sum(row[k] for k in FATES)
-    default = annotation_table(sample, "sample")[0]
+        assert row.assembled == fated(row)
+    default = annotation_rows(sample, "sample")[0]
     # the same product, audited less: never passing for the uncapped run (what the capped run
     # cut holds the repeats it did not reach)
-    assert rows[0]["assembled"] == default["assembled"]
-    assert (
-        rows[0]["audited"] + rows[0]["cut"] + rows[0]["repeated"]
-        == default["audited"] + default["repeated"]
-    )
+    assert rows[0].assembled == default.assembled
+    assert rows[0].audited + rows[0].cut + rows[0].repeated == default.audited + default.repeated
 
 
 @pytest.mark.parametrize("expansion", ["default", "capped"])
-def test_the_reports_annotation_table_adds_up(sample: Path, expansion: str) -> None:
+def test_the_reports_annotation_table_adds_up(sample: Store, expansion: str) -> None:
     rows = sample.rows(
         "reports/10_annotation.sql", {"benchmarks": ["sample"], "expansion": expansion}
     )
@@ -77,7 +73,7 @@ def test_the_reports_annotation_table_adds_up(sample: Path, expansion: str) -> N
     assert (rows[-1]["cut"] > 0) == (expansion == "capped")
 
 
-def test_export_never_counts_an_unaudited_combination_unless_asked(sample: Path) -> None:
+def test_export_never_counts_an_unaudited_combination_unless_asked(sample: Store) -> None:
     # the cut are counted, never stored (issue 11): the capped run's export holds none
     assert not [r for r in expanded_qrels(sample, "sample", "capped").to_pylist() if r["unaudited"]]
     # the capped run assembled but not yet audited: its pending combinations are unaudited
@@ -109,7 +105,7 @@ def test_export_never_counts_an_unaudited_combination_unless_asked(sample: Path)
 
 
 def test_the_audit_reads_its_tasks_group_by_group_with_the_same_verdicts(
-    sample: Path, monkeypatch: pytest.MonkeyPatch
+    sample: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """PendingAudits reads the pending combinations a few queries at a time (their tools'
     documentation once per group): groups of 7 queries give every combination the verdict and
@@ -120,12 +116,13 @@ def test_the_audit_reads_its_tasks_group_by_group_with_the_same_verdicts(
     judge = HeuristicJudge(sample, benchmark="sample")
     run_expansion(sample, "sample", judge, expansion="grouped")
 
-    def fates(expansion: str) -> list[tuple]:
-        return sample.user_sql(
+    def fates(expansion: str) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = sample.user_sql(
             "SELECT query_id, combo_id, status, reason FROM combinations WHERE expansion = ? "
             "ORDER BY ALL",
             [expansion],
         ).to_pylist()
+        return rows
 
     grouped = fates("grouped")
     assert grouped == fates("default")

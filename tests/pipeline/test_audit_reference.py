@@ -3,12 +3,12 @@ skills) and, for the audit, the ground-truth combination as a reference (issue 1
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import ItemsView, Iterator, Sequence
 from typing import Any
 
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
-from toolex.judges.base import Outcome
+from toolex.judges.base import AuditTask, DecomposeTask, Outcome, VerifyTask
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.judges.llm import render_audit
 from toolex.pipeline.runner import run_expansion
@@ -20,17 +20,17 @@ class Recording(HeuristicJudge):
 
     def __init__(self, store: Store) -> None:
         super().__init__(store, benchmark="b")
-        self.seen = {"decompose": [], "verify": [], "audit": []}
+        self.seen: dict[str, list[Any]] = {"decompose": [], "verify": [], "audit": []}
 
-    def decompose(self, tasks) -> Iterator[Outcome]:
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
         self.seen["decompose"] += tasks
         return super().decompose(tasks)
 
-    def verify(self, tasks) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
         self.seen["verify"] += tasks
         return super().verify(tasks)
 
-    def audit(self, tasks) -> Iterator[Outcome]:
+    def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]:
         self.seen["audit"] += tasks
         return super().audit(tasks)
 
@@ -63,8 +63,8 @@ def test_audit_tasks_carry_the_ground_truth_combination_and_the_kind(store: Stor
     assert "Reference skill 1:" in user and "Skill 1:" in user
 
 
-def _group(rows: list[tuple[Any, ...]]):
-    out = {}
+def _group(rows: list[tuple[Any, ...]]) -> ItemsView[str, list[tuple[int, str]]]:
+    out: dict[str, list[tuple[int, str]]] = {}
     for query_id, slot, item_id in rows:
         out.setdefault(query_id, []).append((slot, item_id))
     return out.items()

@@ -94,7 +94,7 @@ def fates(store: Store) -> dict[Any, tuple[Any, Any, Any]]:
 
 
 @pytest.fixture
-def assembled(store: Store, tmp_path: Path):
+def assembled(store: Store, tmp_path: Path) -> LoadResult:
     result = load(store, tmp_path)
     accept(store, "q", 0, "a::login", ["b::login", "x::login", "a::session", "a::signin"])
     accept(store, "q", 1, "a::balance", [])
@@ -102,7 +102,7 @@ def assembled(store: Store, tmp_path: Path):
     return result
 
 
-def test_the_plain_schema_loads_edges_by_slot_or_item(store: Store, assembled) -> None:
+def test_the_plain_schema_loads_edges_by_slot_or_item(store: Store, assembled: LoadResult) -> None:
     assert "dependency edges: 1 loaded, in 1 queries" in assembled.summary()
     edges = store.con.execute(
         "SELECT query_id, producer_slot, consumer_slot, value, source FROM dependency_edges"
@@ -110,7 +110,7 @@ def test_the_plain_schema_loads_edges_by_slot_or_item(store: Store, assembled) -
     assert edges == [("q", 0, 1, "token", "loaded")]
 
 
-def test_each_replacement_is_checked_against_the_edge(store: Store, assembled) -> None:
+def test_each_replacement_is_checked_against_the_edge(store: Store, assembled: LoadResult) -> None:
     got = fates(store)
     assert got["a::login"][:2] == ("valid", "passed")  # the original
     assert got["a::signin"][:2] == ("pending", "passed")  # same platform, returns the token
@@ -128,14 +128,16 @@ def test_each_replacement_is_checked_against_the_edge(store: Store, assembled) -
     assert dep == [(0, 1, "loaded", 0, "token")]
 
 
-def test_the_audit_checklist_names_the_hand_off(store: Store, assembled) -> None:
+def test_the_audit_checklist_names_the_hand_off(store: Store, assembled: LoadResult) -> None:
     tasks = audit.pending_tasks(StageContext(store, "b", "default", ["q"]))
     assert tasks and all(
         t.subqueries == ("step 0", "step 1 (using the token that step 1 returns)") for t in tasks
     )
 
 
-def test_edges_are_reported_per_query_and_unchecked_ones_are_said(store: Store, assembled) -> None:
+def test_edges_are_reported_per_query_and_unchecked_ones_are_said(
+    store: Store, assembled: LoadResult
+) -> None:
     rows = edges_per_query(store, "b")
     assert [(r.query_id, r.edges_loaded, r.derived_from_docs) for r in rows] == [("q", 1, 0)]
     assert rows[0].dependency_unchecked == 1

@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
+from pipeline.helpers import fated
 from toolex.cli.info import section_rows
 from toolex.metrics import per_query
 from toolex.pipeline.outcome import expansion_outcome
-from toolex.pipeline.stats import annotation_table
+from toolex.pipeline.stats import annotation_rows
 from toolex.retrieval.runs import retrieve_run
 from toolex.store import Store
 
@@ -43,7 +44,7 @@ def tool_sets(store: Store, expansion: str) -> dict[tuple[Any, Any], tuple[Any, 
 def test_every_count_counts_distinct_tool_sets(stb_expansion: Store) -> None:
     store = stb_expansion
     sets = tool_sets(store, "default")
-    per_query_sets = {}
+    per_query_sets: dict[str, list[tuple[str, ...]]] = {}
     for (query, _), items in sets.items():
         per_query_sets.setdefault(query, []).append(items)
     assert all(len(v) == len(set(v)) for v in per_query_sets.values())
@@ -53,10 +54,9 @@ def test_every_count_counts_distinct_tool_sets(stb_expansion: Store) -> None:
         "AND repeated > 0"
     ).fetchall()
     assert dict(repeated) == REPEATED  # stored as valid alternatives before issue 35.3
-    (row,) = annotation_table(store, BENCHMARK)
-    assert (row["alternatives"], row["valid_combos"], row["repeated"]) == (17, 158 + 17, 2)
-    fates = ("valid_combos", "rejected_platform", "repeated", "rejected_audit", "cut", "pending")
-    assert row["assembled"] == sum(row[k] for k in fates)
+    (row,) = annotation_rows(store, BENCHMARK)
+    assert (row.alternatives, row.valid_combos, row.repeated) == (17, 158 + 17, 2)
+    assert row.assembled == fated(row)
     outcome = expansion_outcome(store, BENCHMARK, "default")
     assert (outcome.valid, outcome.alternatives) == (158 + 17, 17)  # G1_tool's originals
     (info,) = [r for r in section_rows(store, "expansions") if r["expansion"] == "default"]

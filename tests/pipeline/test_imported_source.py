@@ -8,6 +8,7 @@ expansion that holds imported lists, rather than draw the missing ones beside th
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -52,7 +53,7 @@ def _import(db: str, tmp_path: Path, lines: list[str]) -> None:
         import_candidates(store, path, benchmark="b", expansion="x")
 
 
-def _run(db: str, retriever: str, **kw: list[str] | bool) -> RunReport:
+def _run(db: str, retriever: str, **kw: Any) -> RunReport:
     with Store.open(db) as store:
         return run_expansion(store, "b", HeuristicJudge(store), expansion="x",
                              settings=Settings(retriever=retriever), **kw)  # fmt: skip

@@ -42,7 +42,7 @@ def retrieved(store: Store, expansion: str) -> set[Any]:
     }
 
 
-def expand(store: Store, expansion: str, **kw) -> RunReport:
+def expand(store: Store, expansion: str, **kw: Any) -> RunReport:
     return run_expansion(
         store,
         "b",
@@ -83,7 +83,7 @@ def test_the_cli_defaults_follow_the_settings() -> None:
     from toolex.cli.expand import expand as expand_cmd
     from toolex.cli.retrieve import retrieve
 
-    def default(cmd: Command, name: str):
+    def default(cmd: Command, name: str) -> object:
         return next(p.default for p in cmd.params if p.name == name)
 
     assert default(retrieve, "scope") == default(expand_cmd, "scope") == settings.SCOPE

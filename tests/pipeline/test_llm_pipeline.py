@@ -13,6 +13,7 @@ from llm.llm_support import FaultPlan, ScriptedServer
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
 from toolex.judges import make_judge
+from toolex.judges.base import Verdict
 from toolex.pipeline.runner import RunReport, Settings, run_expansion, select_queries
 from toolex.pipeline.stage import StageContext
 from toolex.pipeline.verify import pending_tasks
@@ -87,7 +88,10 @@ def test_every_llm_verdict_carries_a_confidence(
     run_expansion(store, "b", offline, stages=stages, search=overlap_search)
     ctx = StageContext(store, "b", "default", select_queries(store, "b"))
     screen = make_judge("heuristic:prescreen", store, benchmark="b")
-    prior = {o.key: o.value.confidence for o in screen.verify(pending_tasks(ctx))}
+    prior: dict[str, float] = {}
+    for o in screen.verify(pending_tasks(ctx)):
+        assert isinstance(o.value, Verdict) and o.value.confidence is not None, o
+        prior[o.key] = o.value.confidence
     with ScriptedServer() as server:
         url = server.url + ("/v1" if provider == "openai" else "")
         judge = make_judge(spec[provider], store, base_url=url, **OPTS)

@@ -2,20 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from toolex.pipeline.platform_rule import dependent_pairs
 from toolex.tooldoc.fields import feeds, name_leak, params
 
-LOGIN = {"name": "login", "description": "Log in.", "template_response": {"token": "str"}}
-BALANCE = {
+LOGIN: dict[str, object] = {
+    "name": "login",
+    "description": "Log in.",
+    "template_response": {"token": "str"},
+}
+BALANCE: dict[str, object] = {
     "name": "balance",
     "description": "Account balance.",
     "required_parameters": [{"name": "token", "type": "STRING"}],
 }
-USERS = {"name": "users", "template_response": {"user": {"id": "int", "name": "str"}}}
-ORDERS = {"name": "orders", "parameters": {"user_id": {"type": "int"}}}
-WEATHER = {"name": "weather", "required_parameters": [{"name": "city", "type": "STRING"}]}
+USERS: dict[str, object] = {
+    "name": "users",
+    "template_response": {"user": {"id": "int", "name": "str"}},
+}
+ORDERS: dict[str, object] = {"name": "orders", "parameters": {"user_id": {"type": "int"}}}
+WEATHER: dict[str, object] = {
+    "name": "weather",
+    "required_parameters": [{"name": "city", "type": "STRING"}],
+}
 
 
 def test_feeds_needs_a_required_id_like_parameter_the_other_returns() -> None:
@@ -26,7 +38,12 @@ def test_feeds_needs_a_required_id_like_parameter_the_other_returns() -> None:
 
 
 def test_dependent_pairs_strict_and_feeds_modes() -> None:
-    tools = [("Bank", LOGIN), ("Wx", WEATHER), ("Bank2", BALANCE), ("Wx", WEATHER)]
+    tools: list[tuple[str | None, Mapping[str, object]]] = [
+        ("Bank", LOGIN),
+        ("Wx", WEATHER),
+        ("Bank2", BALANCE),
+        ("Wx", WEATHER),
+    ]
     assert dependent_pairs(tools, "strict") == [
         (0, 2, "slot 2 requires 'token' returned by slot 0"),
         (1, 3, "the original uses one platform for both (Wx)"),

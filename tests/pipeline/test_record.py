@@ -3,14 +3,14 @@ settings for a stage with outputs is refused, and --replace recomputes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
-from toolex.judges.base import Judge, Outcome
+from toolex.judges.base import Judge, Outcome, VerifyTask
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.record import SettingsConflict, stored
 from toolex.pipeline.runner import RunReport, Settings, run_expansion
@@ -19,11 +19,11 @@ from toolex.store import Store
 TABLES = ("subqueries", "candidates", "verdicts", "combinations", "dependencies", "expansions")
 
 
-def expand(store: Store, judge: Judge | dict[str, Judge] | None = None, **kw) -> RunReport:
+def expand(store: Store, judge: Judge | dict[str, Judge] | None = None, **kw: Any) -> RunReport:
     return run_expansion(store, "b", judge or HeuristicJudge(store), search=overlap_search, **kw)
 
 
-def config(store: Store, expansion="default") -> dict[str, Any]:
+def config(store: Store, expansion: str = "default") -> dict[str, Any]:
     return stored(store, "b", expansion)
 
 
@@ -118,7 +118,7 @@ def test_an_interrupted_stage_keeps_its_settings_recorded(store: Store) -> None:
     build(store)
 
     class Crash(HeuristicJudge):
-        def verify(self, tasks) -> Iterator[Outcome]:
+        def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
             for i, outcome in enumerate(super().verify(tasks)):
                 if i == 1:
                     raise KeyboardInterrupt

@@ -80,7 +80,7 @@ def test_a_rule_rejecting_thousands_keeps_only_the_first_few(
     held = []
     flush = assemble.Batch.flush
 
-    def measured(batch) -> None:
+    def measured(batch: assemble.Batch) -> None:
         flush(batch)
         held.append(bstore.con.execute("SELECT count(*) FROM assembled_reasons").fetchall()[0][0])
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +11,7 @@ import pytest
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
 from toolex.errors import InputError, NoOutcomeError
-from toolex.judges.base import Outcome, SubQuery
+from toolex.judges.base import DecomposeTask, Judge, Outcome, SubQuery, VerifyTask
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.runner import RunReport, run_expansion
 from toolex.pipeline.stats import annotation_table
@@ -36,9 +36,7 @@ def snapshot(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     return out
 
 
-def expand(
-    store: Store, judge: Interrupting | WrongK | Leaky = None, **kw: list[str] | bool | int
-) -> RunReport:
+def expand(store: Store, judge: Judge | None = None, **kw: Any) -> RunReport:
     return run_expansion(store, "b", judge or HeuristicJudge(store), search=overlap_search, **kw)
 
 
@@ -95,7 +93,7 @@ class Interrupting(HeuristicJudge):
         super().__init__(store)
         self.n = n
 
-    def verify(self, tasks) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
         for i, outcome in enumerate(super().verify(tasks)):
             if i == self.n:
                 raise KeyboardInterrupt
@@ -126,9 +124,10 @@ class WrongK(HeuristicJudge):
         super().__init__(store)
         self.bad = bad
 
-    def decompose(self, tasks) -> Iterator[Outcome]:
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
         for outcome in super().decompose(tasks):
             if self.bad and outcome.key == "q1":
+                assert isinstance(outcome.value, list), outcome  # the sub-queries
                 yield Outcome("q1", True, outcome.value[:1])
             else:
                 yield outcome
@@ -149,7 +148,7 @@ def test_wrong_k_is_a_recorded_failure_retried_only_when_asked(store: Store) -> 
 
 
 class Leaky(HeuristicJudge):
-    def decompose(self, tasks) -> Iterator[Outcome]:
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
         for t in tasks:
             yield Outcome(
                 t.key,

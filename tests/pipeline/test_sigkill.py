@@ -57,6 +57,7 @@ def test_sigkill_mid_verify_then_rerun(tmp_path: Path) -> None:
         text=True,
         env=dict(os.environ),
     )
+    assert child.stdout is not None  # stdout=PIPE
     assert child.stdout.readline().strip() == "verdict"
     child.send_signal(signal.SIGKILL)
     child.wait()

@@ -10,40 +10,42 @@ generator is closed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
-from toolex.judges.base import JudgeParts, Outcome, Verdict
+from pipeline.fake_judge import FakeJudge
+from toolex.judges.base import Outcome, Verdict, VerifyTask
 from toolex.llm.calls import Spend
-from toolex.pipeline.stage import StageContext, StageCounts, run_judged
-from toolex.progress import current
+from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
+from toolex.progress import Field, current
 from toolex.store import Store
 
 
 class Recorder:
     def __init__(self) -> None:
-        self.events: list[tuple] = []
+        self.events: list[tuple[object, ...]] = []
 
-    def start(self, label, total, *, unit="items") -> None:
+    def start(self, label: str, total: int | None, *, unit: str = "items") -> None:
         self.events.append(("start", label))
 
-    def advance(self, n=1, **fields) -> None:
+    def advance(self, n: int = 1, **fields: Field) -> None:
         self.events.append(("advance", n, fields.get("calls")))
 
     def finish(self) -> None:
         self.events.append(("finish",))
 
 
-class SlowJudge(JudgeParts):
+class SlowJudge(FakeJudge):
     """Two tasks; three attempts each, the second task still waiting when the stage stops."""
 
     spec = "stand-in"
+    spend: Spend  # what JudgeParts leaves None, this judge has
 
     def __init__(self) -> None:
         self.spend = Spend()
 
-    def verify(self, tasks) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
         try:
             self.spend.attempts += 3  # the first task's attempts, recorded with its answer
             yield Outcome("t1", True, Verdict(False, "no"))
@@ -61,7 +63,7 @@ def _ctx(store: Store, progress: Recorder) -> StageContext:
 def test_the_calls_of_a_stopped_stage_include_those_recorded_as_it_stops(store: Store) -> None:
     counts, judge = StageCounts("verify"), SlowJudge()
 
-    def stop(writer, outcome) -> None:
+    def stop(writer: Writer, outcome: Outcome) -> None:
         raise KeyboardInterrupt  # Ctrl-C at the first answer: the second task is unfinished
 
     with pytest.raises(KeyboardInterrupt):

@@ -7,6 +7,7 @@ import dataclasses
 
 import pytest
 
+from pipeline.fake_judge import FakeJudge
 from toolex.errors import InputError
 from toolex.judges.operating_points import held_out
 from toolex.pipeline import verify_plan
@@ -18,11 +19,11 @@ from toolex.pipeline.verify_plan import (
 )
 
 
-class Calls:
+class Calls(FakeJudge):
     makes_calls = True
 
 
-class Offline:
+class Offline(FakeJudge):
     makes_calls = False
 
 
@@ -44,6 +45,7 @@ def test_auto_turns_the_screen_on_once_refitted_figures_clear_both_bars(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     shipped = held_out(verify_plan.PRESCREEN_JUDGE, None)
+    assert shipped is not None  # the figures shipped with the screen
     earned = dataclasses.replace(
         shipped, recall=PRESCREEN_MIN_RECALL + 0.01, discarded=PRESCREEN_MIN_DISCARD + 0.01
     )

@@ -13,16 +13,17 @@ for it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pipeline.fake_judge import FakeJudge
 from pipeline.fixtures import build
 from pipeline.helpers import add_query, overlap_search
 from toolex.judges import make_judge
-from toolex.judges.base import Judge, JudgeParts, Outcome, Verdict
+from toolex.judges.base import Judge, Outcome, Verdict, VerifyTask
 from toolex.judges.operating_points import CALIBRATION, SCREEN_THRESHOLD
 from toolex.pipeline.runner import RunReport, Settings, run_expansion
 from toolex.pipeline.stage import StageContext
@@ -30,7 +31,7 @@ from toolex.pipeline.verify import pending_tasks
 from toolex.store import Store
 
 
-class Verifier(JudgeParts):
+class Verifier(FakeJudge):
     """A verify judge that 'calls' a model: says yes to everything, one call id per task."""
 
     spec = "fake:verifier"
@@ -39,7 +40,7 @@ class Verifier(JudgeParts):
     def __init__(self) -> None:
         self.seen: list[str] = []
 
-    def verify(self, tasks) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
         for task in tasks:
             self.seen.append(task.key)
             yield Outcome(task.key, True, Verdict(True, "same job", 0.9), call_id=f"c-{task.key}")
@@ -54,9 +55,9 @@ def store(tmp_path: Path) -> Iterator[Store]:
     s.close()
 
 
-def expand(store: Store, verifier: Verifier | Judge, **settings: str) -> RunReport:
+def expand(store: Store, verifier: Judge, **settings: Any) -> RunReport:
     offline = make_judge("heuristic", store, benchmark="b")
-    judges = {"decompose": offline, "verify": verifier, "audit": offline}
+    judges: dict[str, Judge] = {"decompose": offline, "verify": verifier, "audit": offline}
     return run_expansion(
         store,
         "b",
@@ -65,6 +66,12 @@ def expand(store: Store, verifier: Verifier | Judge, **settings: str) -> RunRepo
         search=overlap_search,
         settings=Settings(**settings),
     )
+
+
+def confidence(outcome: Outcome) -> float:
+    """The P(yes) of a screen's verdict (the screen gives one with every verdict)."""
+    assert isinstance(outcome.value, Verdict) and outcome.value.confidence is not None, outcome
+    return outcome.value.confidence
 
 
 def p_yes(score: float) -> float:
@@ -135,7 +142,7 @@ def test_a_verdict_carries_over_to_a_sub_query_asking_for_the_same_step(store: S
 def test_stored_verdicts_are_reused_by_a_later_run(store: Store) -> None:
     verifier = Verifier()
     offline = make_judge("heuristic", store, benchmark="b")
-    judges = {"decompose": offline, "verify": verifier, "audit": offline}
+    judges: dict[str, Judge] = {"decompose": offline, "verify": verifier, "audit": offline}
     first = run_expansion(
         store,
         "b",
@@ -179,7 +186,7 @@ def test_uncertainty_order_sends_the_scores_nearest_one_half_first(store: Store)
     verifier = Verifier()
     expand(store, verifier, reuse="off", order="uncertainty")
     screen = make_judge("heuristic:prescreen", store, benchmark="b")
-    priors = [next(screen.verify([tasks[key]])).value.confidence for key in verifier.seen]
+    priors = [confidence(next(screen.verify([tasks[key]]))) for key in verifier.seen]
     distances = [abs(p - 0.5) for p in priors]
     assert len(distances) > 2 and distances == sorted(distances)
 
@@ -192,12 +199,14 @@ def test_a_score_the_screen_cannot_compute_keeps_the_candidate() -> None:
     tasks = [VerifyTask(k, "Get weather", doc, doc) for k in ("nan", "low", "high")]
     scores = {"nan": float("nan"), "low": 0.001, "high": 0.7}
 
-    class Screen:
-        def verify(self, tasks) -> Iterator[Outcome]:
+    class Screen(FakeJudge):
+        def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
             for t in tasks:
                 keep = scores[t.key] >= 0.0044
                 yield Outcome(t.key, True, Verdict(keep, "screened out: x", scores[t.key]))
 
-    plan = make(None, tasks, Verifier(), VerifyOptions("on", "off", "uncertainty"), Screen)
+    # no context: with a screen given and reuse off, the plan never reads the store
+    options = VerifyOptions("on", "off", "uncertainty")
+    plan = make(None, tasks, Verifier(), options, Screen)  # type: ignore[arg-type]
     assert [t.key for t, _ in plan.screened] == ["low"]
     assert [t.key for t in plan.to_judge] == ["high", "nan"]  # unknown priors go last

@@ -15,7 +15,8 @@ from llm.scripted_embeddings import vector
 from llm.scripted_server import ScriptedServer
 
 from toolex.errors import InputError, ModelUnavailableError
-from toolex.llm.embeddings import EmbeddingCalls, EmbeddingClient
+from toolex.llm.embeddings import EmbeddingCalls, EmbeddingClient, MalformedAnswer
+from toolex.llm.embeddings import _payload as embeddings_payload
 from toolex.llm.ledger import Ledger
 from toolex.llm.retry import Policy
 from toolex.retrieval import make_retriever, public_retriever_spec, search
@@ -257,7 +258,13 @@ def test_transient_faults_are_retried_and_recorded(
 
 
 @pytest.mark.parametrize(
-    ("fault", "said"), [("short", "1 vectors for 2 texts"), ("nan", "NaN or infinity")]
+    ("fault", "said"),
+    [
+        ("short", "1 vectors for 2 texts"),
+        ("nan", "NaN or infinity"),
+        ("array", "a JSON list, not an object"),
+        ("base64", "base64 vector that is not float32 bytes"),
+    ],
 )
 def test_a_malformed_answer_stops_with_what_was_wrong(
     lib_store: Store, server: ScriptedServer, fault: str, said: str
@@ -267,6 +274,14 @@ def test_a_malformed_answer_stops_with_what_was_wrong(
     with pytest.raises(ModelUnavailableError, match=said):
         search(lib_store, "b", r, [("qa", 0, "weather")], scope="benchmark")
     assert [r["status"] for r in ledger_rows(lib_store)] == ["malformed"]
+
+
+def test_an_answer_that_is_not_json_is_malformed() -> None:
+    # A proxy's error page with status 200: the SDK's parser is not on the path any more
+    # (toolex.llm.embeddings parses the raw answer), so toolex says what came back.
+    with pytest.raises(MalformedAnswer, match="an answer that is not JSON"):
+        embeddings_payload(b"<html>upstream busy</html>")
+    assert embeddings_payload(b'{"data": []}') == {"data": []}
 
 
 def test_an_input_too_long_says_how_to_fix_the_server(

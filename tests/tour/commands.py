@@ -26,6 +26,10 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported when called, once tests/ is on the path
+    from llm.scripted_server import ScriptedServer
 
 ROOT = Path(__file__).resolve().parents[2]
 TOUR = ROOT / "docs" / "tour.md"  # the Tour page of the documentation site
@@ -146,7 +150,7 @@ def check_meaning(args: list[str], stdout: str, work: Path, env: dict[str, str])
         assert "total" in stdout and "openai:gpt-4o" in stdout, stdout
 
 
-def scripted_server():
+def scripted_server() -> ScriptedServer:
     """The scripted embedding server of tests/llm, with hashed bag-of-words vectors wide enough
     to rank about as a lexical model does."""
     sys.path.insert(0, str(ROOT / "tests"))

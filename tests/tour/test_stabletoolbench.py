@@ -3,6 +3,8 @@ labels and on imported ones, the exports, and `toolex sql`."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tour.commands import run_chain
@@ -10,6 +12,6 @@ from tour.commands import run_chain
 pytestmark = [pytest.mark.slow, pytest.mark.shared_data]
 
 
-def test_the_stabletoolbench_chain_runs_as_written(shared_data, tmp_path):
+def test_the_stabletoolbench_chain_runs_as_written(shared_data: Path, tmp_path: Path) -> None:
     work = run_chain("stabletoolbench", shared_data, tmp_path, None)
     assert (work / "expanded.parquet").is_file() and (work / "triples.jsonl").is_file()
