@@ -13,7 +13,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = {"toolex": ROOT / "toolex", "toolex_tui": ROOT / "tui" / "toolex_tui"}
-DICT_ROWS_CEILING = 3  # 3 on 2026-12-07 night: typed metric, main-table, retrieve, review rows
+# 0 on 2026-12-07 night: the metric, main-table, retrieve, review and demo rows are typed
+DICT_ROWS_CEILING = 0
+# Functions returning string-keyed dicts that are not rows of a table or a SQL file, each with
+# why it is not one. A name here is not counted; adding one needs its reason.
+NOT_ROWS = {
+    "toolex.loaders.readers.iter_dicts": (
+        "a user's file, one JSON object per record as parsed: no SQL column is behind a key, and "
+        "every reader takes its fields through toolex.loaders.fields' checked getters, whose "
+        "errors name the file, line and field"
+    ),
+}
 
 
 def _returns_dict_rows(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -56,7 +66,11 @@ def dict_row_crossings(paths: dict[str, Path]) -> list[str]:
                 for home in by_name.get(alias.name, ()):
                     # from the module itself, or from a package above it that re-exports it
                     named = home == node.module or home.startswith(f"{node.module}.")
-                    if named and _package_of(home) != own:
+                    if (
+                        named
+                        and _package_of(home) != own
+                        and f"{home}.{alias.name}" not in NOT_ROWS
+                    ):
                         out.append(f"{module}: {home}.{alias.name}")
     return sorted(set(out))
 
@@ -100,3 +114,9 @@ def test_dict_rows_cross_packages_only_less_often() -> None:
         f"{len(found)} imports of functions returning dict rows from another package (ceiling "
         f"{DICT_ROWS_CEILING}); return typed rows instead:\n  " + "\n  ".join(found)
     )
+
+
+def test_every_exemption_names_a_dict_returning_function_that_exists() -> None:
+    # A renamed or typed function leaves its exemption behind: it must go with it.
+    functions = {f"{module}.{name}" for module, name in dict_row_functions(_module_paths())}
+    assert set(NOT_ROWS) <= functions, set(NOT_ROWS) - functions

@@ -40,11 +40,15 @@ def test_idf_is_computed_within_the_scope(lib_store: Store) -> None:
 def test_an_index_is_built_once_per_library_content(
     lib_store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The candidate stage searches batch after batch: the second batch reuses the index; an
+    # The candidate stage searches batch after batch: the second batch reuses the index, and so
+    # does another retriever of the process (the demo's runs after its candidate stage); an
     # edited item (another fingerprint) gets a fresh one, and its new text is what is searched.
     import bm25s
 
+    from toolex.retrieval import bm25
     from toolex.retrieval.bm25 import BM25Retriever
+
+    monkeypatch.setattr(bm25, "_INDEXES", {})  # none from the tests before
 
     builds: list[int] = []
     original = bm25s.BM25.index
@@ -59,6 +63,10 @@ def test_an_index_is_built_once_per_library_content(
     second = search(lib_store, "b", r, [("qb", 0, "translate")], depth=1, scope="benchmark")
     assert len(builds) == 1
     assert first.to_pylist()[0]["item_id"] != second.to_pylist()[0]["item_id"]
+    other = search(
+        lib_store, "b", BM25Retriever(), [("qa", 0, "weather")], depth=1, scope="benchmark"
+    )
+    assert len(builds) == 1 and other.to_pylist() == first.to_pylist()
     lib_store.con.execute("UPDATE items SET text = 'name: zebra' WHERE item_id = 'w2'")
     third = search(lib_store, "b", r, [("qa", 0, "zebra")], depth=1, scope="benchmark")
     assert len(builds) == 2 and third.to_pylist()[0]["item_id"] == "w2"

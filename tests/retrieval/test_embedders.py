@@ -134,3 +134,26 @@ def test_wordllama_embeds_an_empty_text_as_zero_without_a_numpy_warning() -> Non
     assert np.isfinite(vectors).all()
     assert not vectors[0].any()
     assert abs(float(np.linalg.norm(vectors[1])) - 1.0) < 1e-5
+
+
+def test_wordllama_pools_the_sample_library_bit_for_bit_as_wordllama(store: Store) -> None:
+    """The embedder pools each text's own tokens instead of WordLlama's padded batches (half the
+    CPU): on the bundled sample's real tool documents (long JSON, unicode, empty fields), plus an
+    empty text, every vector equals WordLlama's own, bit for bit."""
+    from toolex.loaders import load_stabletoolbench
+    from toolex.resources import data_path
+    from toolex.retrieval.texts import load_library
+    from toolex.tooldoc.render import truncate
+
+    load_stabletoolbench(store, data_path("sample"), name="s")
+    embedder = make_embedder("wordllama")
+    assert isinstance(embedder, WordLlamaEmbedder) and embedder.max_words
+    texts = [truncate(t, embedder.max_words) for t in load_library(store, "s").texts]
+    texts = [*texts, "", "\u00e9t\u00e9 \u2014 caf\u00e9 \U0001f600"]
+    own = embedder._wl.embed(texts[:-2], norm=True)  # 64 at a time, padded, in this order
+    mine = embedder.embed(texts)
+    assert len(texts) == 1189
+    np.testing.assert_array_equal(mine[:-2], own / np.linalg.norm(own, axis=1)[:, None])
+    assert not mine[-2].any()  # no token: zero, as before
+    last = embedder._wl.embed(texts[-1:], norm=True)
+    np.testing.assert_array_equal(mine[-1:], last / np.linalg.norm(last, axis=1)[:, None])

@@ -30,12 +30,13 @@ def run_demo(
     subquery_level: bool = True,
     say: Callable[[str], None] = lambda s: None,
 ) -> dict[str, Any]:
-    """Run the demo on ``store``; returns timings, the annotation table and the main table."""
+    """Run the demo on ``store``; returns timings, the annotation table (typed rows) and the
+    main table."""
     from toolex.judges.heuristic import HeuristicJudge
     from toolex.loaders import load_stabletoolbench
     from toolex.metrics import summary
     from toolex.pipeline.runner import run_expansion
-    from toolex.pipeline.stats import annotation_table
+    from toolex.pipeline.stats import annotation_rows
     from toolex.reports.main_table import main_table_rows
     from toolex.resources import data_path
     from toolex.retrieval import make_retriever
@@ -84,7 +85,7 @@ def run_demo(
     return {
         "timings": timings,
         "seconds": round(sum(timings.values()), 1),
-        "annotation": annotation_table(store, BENCHMARK, by="category"),
+        "annotation": annotation_rows(store, BENCHMARK, by="category"),
         "results": [r.printed() for r in main_table_rows(store, summary(store, run_ids, ks=(10,)))],
     }
 
@@ -131,7 +132,8 @@ def demo(db: str, fmt: str, wide: bool, no_subqueries: bool) -> None:
     from toolex.reports.provenance import ORACLE_MARK, ORACLE_NOTE
 
     title = "annotation (heuristic judge) of the sample"
-    emit_rows(out["annotation"], fmt, title=title, shown=ANNOTATION_SHOWN, wide=wide)
+    annotation = [r._asdict() for r in out["annotation"]]
+    emit_rows(annotation, fmt, title=title, shown=ANNOTATION_SHOWN, wide=wide)
     scores = compact(out["results"])
     emit_rows(
         scores,

@@ -74,10 +74,6 @@ class BM25Retriever:
     def __init__(self) -> None:
         self.spec = "bm25"
         self.model = f"bm25s:{METHOD}:k1={K1}:b={B}:stopwords={STOPWORDS}"
-        # (library fingerprint, scope, scope value) -> (index, item ids, tie order). The pipeline
-        # searches one library batch after batch; building its index once is most of the saving.
-        self._indexes: dict[tuple[str, str, str | None], tuple[bm25s.BM25, np.ndarray, np.ndarray]]
-        self._indexes = {}
 
     def describe(self) -> dict[str, object]:
         return {"model": self.model, "method": METHOD, "k1": K1, "b": B, "stopwords": STOPWORDS}
@@ -143,7 +139,7 @@ class BM25Retriever:
     ) -> tuple[bm25s.BM25, np.ndarray, np.ndarray]:
         """The BM25 index of one scope group, built once per library content."""
         key = (library.fingerprint, scope, scope_value)
-        hit = self._indexes.get(key) if library.fingerprint else None
+        hit = _INDEXES.get(key) if library.fingerprint else None
         if hit is not None:
             return hit
         docs = [library.texts[i] for i in items]
@@ -157,10 +153,18 @@ class BM25Retriever:
         # position of each item in item_id-descending order: the tie key (smaller = ranked first)
         tie = np.empty(len(ids), dtype=np.int64)
         tie[np.argsort(ids.astype(str))[::-1]] = np.arange(len(ids))
-        if len(self._indexes) >= 64:  # per-task libraries: a few dozen groups at most
-            self._indexes.pop(next(iter(self._indexes)))
-        self._indexes[key] = (index, ids, tie)
+        if library.fingerprint:
+            if len(_INDEXES) >= 64:  # per-task libraries: a few dozen groups at most
+                _INDEXES.pop(next(iter(_INDEXES)))
+            _INDEXES[key] = (index, ids, tie)
         return index, ids, tie
+
+
+# (library fingerprint, scope, scope value) -> (index, item ids, tie order), for the process: the
+# pipeline searches one library batch after batch, and the demo's runs search the library the
+# candidate stage searched (each retriever built its own: 3 builds of one index in the demo). The
+# fingerprint follows the library's content (ids, scopes, texts), all an index is made of.
+_INDEXES: dict[tuple[str, str, str | None], tuple[bm25s.BM25, np.ndarray, np.ndarray]] = {}
 
 
 @contextlib.contextmanager

@@ -39,6 +39,7 @@ from toolex.retrieval.index_files import (
     table_files,
     write_sidecar,
 )
+from toolex.retrieval.lance_import import import_lancedb
 from toolex.retrieval.texts import Library
 from toolex.store import Store
 
@@ -52,7 +53,7 @@ class DenseIndex:
         # Lance's Rust logger warns "No existing dataset ... will be created" on every first
         # write; that is the normal path here, so keep its log to errors unless the user asks.
         os.environ.setdefault("LANCEDB_LOG", "error")
-        import lancedb
+        lancedb = import_lancedb()
 
         self.store, self.embedder, self.library = store, embedder, library
         raw = f"{library.benchmark}|{embedder.key}|{library.rendering}"
