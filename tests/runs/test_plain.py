@@ -14,6 +14,7 @@ import pytest
 
 from toolex.api.evaluate import Scoring, score
 from toolex.errors import InputError, ToolexError
+from toolex.metrics.records import MeanScore
 from toolex.runs import direct, plain
 from toolex.runs.direct import QRELS_BENCHMARK, _reference_scoring, direct_scoring
 from toolex.runs.plain import plain_scoring
@@ -62,7 +63,10 @@ def table_rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     return out
 
 
-def scored(store: Store, run_ids: list[str]) -> tuple[Any, ...]:
+Scores = tuple[list[MeanScore], list[dict[str, Any]], dict[str, int]]
+
+
+def scored(store: Store, run_ids: list[str]) -> Scores:
     got = score(store, run_ids, Scoring(metrics=METRICS, per_query=True))
     return got.rows, got.queries, got.coverage
 
@@ -217,7 +221,7 @@ def test_a_glob_in_a_path_is_read_as_a_name(tmp_path: Path) -> None:
     assert plain_scoring(qrels, [run], ["run"], QRELS_BENCHMARK) is None
     with direct_scoring([run], qrels_file=qrels) as got:
         assert got.store.runs() == ["run"]
-        assert scored(got.store, ["run"])[0][0]["old"] == 1.0
+        assert scored(got.store, ["run"])[0][0].old == 1.0
 
 
 def test_a_large_file_takes_the_reference_path(
