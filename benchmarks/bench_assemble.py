@@ -137,7 +137,7 @@ def measure_child(method: str, path: str) -> None:
 
     from toolex.pipeline import assemble
     from toolex.pipeline.stage import StageContext
-    from toolex.pipeline.stats import annotation_table
+    from toolex.pipeline.stats import annotation_rows
     from toolex.store import Store
 
     store = Store.open(Path(path))
@@ -155,7 +155,7 @@ def measure_child(method: str, path: str) -> None:
     peak = rss_kb("VmHWM")
     stored = reads.value(store, "SELECT count(*) FROM combinations")
     # the combinations assembled, as `toolex stats` reports them
-    product = annotation_table(store, "b", "default", "all")[0]["assembled"]
+    product = annotation_rows(store, "b", "default", "all")[0].assembled
     assert isinstance(product, int | float), product  # a count (DuckDB's sum may be a double)
     store.close()
     print(json.dumps({"before_mb": before / 1024, "peak_mb": peak / 1024, "wall_s": wall,

@@ -20,7 +20,7 @@ from toolex.judges.heuristic import HeuristicJudge
 from toolex.loaders import load_stabletoolbench, load_toolret
 from toolex.metrics import summary
 from toolex.pipeline.runner import Settings, run_expansion
-from toolex.pipeline.stats import annotation_table, combination_counts
+from toolex.pipeline.stats import annotation_rows, combination_counts
 from toolex.reports.main_table import main_table_rows
 from toolex.retrieval.runs import retrieve_run
 from toolex.store import Store
@@ -58,7 +58,7 @@ def main() -> None:
         )
         emit_rows(report.rows(), "table", title="stages")
         emit_rows(
-            annotation_table(store, bench, args.expansion, by=by),
+            [r._asdict() for r in annotation_rows(store, bench, args.expansion, by=by)],
             "table",
             title=f"annotation of {bench}",
         )

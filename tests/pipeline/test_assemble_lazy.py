@@ -16,7 +16,7 @@ from pipeline.helpers import add_benchmark
 from pipeline.products import PLATFORMS, add_products, random_queries
 from toolex.pipeline import assemble, kbest
 from toolex.pipeline.stage import StageContext
-from toolex.pipeline.stats import annotation_table, combination_counts, safety_limit_hits
+from toolex.pipeline.stats import annotation_rows, combination_counts, safety_limit_hits
 from toolex.store import Store
 
 
@@ -148,8 +148,8 @@ def test_a_hundred_million_combinations_store_only_the_budget(
     assert counts.notes["combinations"] == 10**8
     assert counts.notes["cut"] == 10**8 - 1001 and counts.notes["queries_at_safety_limit"] == 1
     assert safety_limit_hits(bstore, "b") == {"big": 10**8 - 1001}
-    row = annotation_table(bstore, "b")[0]
-    assert (row["assembled"], row["cut"], row["pending"]) == (10**8, 10**8 - 1001, 1000)
+    row = annotation_rows(bstore, "b")[0]
+    assert (row.assembled, row.cut, row.pending) == (10**8, 10**8 - 1001, 1000)
 
 
 def test_the_original_is_kept_with_its_rank_when_the_budget_stops_above_it(bstore: Store) -> None:
@@ -214,8 +214,8 @@ def test_rule_rejections_do_not_use_the_audit_budget(bstore: Store) -> None:
         "SELECT product, stored, rejected_platform, unstored FROM combination_products"
     ).fetchall() == [(25, 3, 21, 1)]
     assert counts.notes["rejected_platform"] == 21 and counts.notes["cut"] == 1
-    row = annotation_table(bstore, "b")[0]
-    assert (row["assembled"], row["rejected_platform"], row["cut"], row["pending"]) == (
+    row = annotation_rows(bstore, "b")[0]
+    assert (row.assembled, row.rejected_platform, row.cut, row.pending) == (
         25, 21, 1, 2
     )  # fmt: skip
 

@@ -11,7 +11,7 @@ from pipeline.helpers import overlap_search
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.outcome import expansion_outcome
 from toolex.pipeline.runner import run_expansion
-from toolex.pipeline.stats import annotation_table, combination_counts
+from toolex.pipeline.stats import annotation_rows, combination_counts
 from toolex.reports.annotation import annotation_detail_table
 from toolex.reports.inputs import ReportContext
 from toolex.store import Store
@@ -23,8 +23,8 @@ def test_valid_and_alternatives_agree_across_outcome_stats_info_and_report(store
     done = expansion_outcome(store, "b", "default")
     # q1: 3 forecast tools x 2 converters = 6 valid, one the original; q2: its original only
     assert (done.valid, done.alternatives, done.with_alternative) == (7, 5, 1)
-    stats = annotation_table(store, "b")[0]
-    assert (stats["valid_combos"], stats["alternatives"]) == (done.valid, done.alternatives)
+    stats = annotation_rows(store, "b")[0]
+    assert (stats.valid_combos, stats.alternatives) == (done.valid, done.alternatives)
     assert combination_counts(store, "b")["valid"] == done.valid
     info = store.rows("store/22_info_expansions.sql")[0]
     assert (info["valid"], info["alternatives"], info["queries_with_alternative"]) == (7, 5, 1)

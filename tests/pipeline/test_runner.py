@@ -14,7 +14,7 @@ from toolex.errors import InputError, NoOutcomeError
 from toolex.judges.base import DecomposeTask, Judge, Outcome, SubQuery, VerifyTask
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.runner import RunReport, run_expansion
-from toolex.pipeline.stats import annotation_table
+from toolex.pipeline.stats import annotation_rows
 from toolex.store import Store
 
 TABLES = (
@@ -52,7 +52,7 @@ def test_full_run_expands_q1_and_keeps_q2_original(store: Store) -> None:
     # slot 0: three forecast tools (the delete tool is rejected), slot 1: two converters
     assert len([v for v in valid if v[0] == "q1"]) == 6
     assert [v for v in valid if v[0] == "q2"] == [("q2", ["st::quote"])]
-    table = annotation_table(store, "b")
+    table = [r._asdict() for r in annotation_rows(store, "b")]
     assert table == [
         {
             "category": "all",

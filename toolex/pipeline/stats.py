@@ -94,14 +94,6 @@ def _plain(value: object) -> object:
     return float(value) if isinstance(value, Decimal) else value
 
 
-def annotation_table(
-    store: Store, benchmark: str, expansion: str = "default", by: str = "all"
-) -> list[dict[str, object]]:
-    """annotation_rows as dicts: the form toolex.cli.demo still prints (its owner is moving
-    it to the typed rows; every other reader takes annotation_rows)."""
-    return [r._asdict() for r in annotation_rows(store, benchmark, expansion, by)]
-
-
 def combination_counts(store: Store, benchmark: str, expansion: str = "default") -> dict[str, int]:
     """Combinations per status: rejected_platform = audit calls saved; repeated = a tool set the
     query already holds; cut = beyond the cap. All three are mostly counts the assembly keeps per
