@@ -14,12 +14,15 @@ reads with it, the verify stage's pre-screen included, unless built with an embe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from toolex.errors import InputError
 
 if TYPE_CHECKING:  # the type only: `toolex eval` reads DEFAULT_EMBEDDING, not the verifier's rules
+    import numpy as np
+
     from toolex.judges.evidence import Embed
 
 DEFAULT_EMBEDDING = "wordllama"  # the spec, and the model name its operating points are keyed by
@@ -108,10 +111,60 @@ def chosen() -> str:
 def embed_for(spec: str) -> Embed:
     """The embed function of ``spec``, loaded on first use and kept for the process."""
     if spec not in _LOADED:
-        from toolex.retrieval.embedders import make_embedder
+        from toolex.retrieval.embedders import WordLlamaEmbedder, make_embedder
 
-        _LOADED[spec] = make_embedder(spec).embed
+        embedder = make_embedder(spec)
+        fast = isinstance(embedder, WordLlamaEmbedder)
+        _LOADED[spec] = _Pooled(embedder) if fast else embedder.embed
     return _LOADED[spec]
+
+
+class _Pooled:
+    """``WordLlamaEmbedder.embed``'s vectors, bit for bit, for about half its CPU (issue 34: a
+    verify batch of ToolRet model cards spent more in this than in the rules).
+
+    WordLlama tokenises each batch of 64 padded to its longest text, gathers a (64, longest,
+    256) block, multiplies it by the padding mask and sums it. Each text here is tokenised
+    unpadded (the same ids: padding only appends) and its own rows summed: NumPy sums a
+    non-contiguous axis row after row in both, and the padding's rows only ever added zeros, so
+    every float is the same; the division, the norm and ``normalise`` are WordLlama's and the
+    embedder's own expressions (tests/judges/test_embedding.py compares the two on real
+    documents)."""
+
+    def __init__(self, embedder: Any) -> None:
+        from tokenizers import Tokenizer
+
+        model = embedder._wl
+        self._table = model.embedding  # float32, C-contiguous (WordLlamaInference makes it so)
+        self._dim = int(self._table.shape[1])
+        # a copy: the model's own tokenizer pads, and WordLlama's embed relies on that
+        self._tokenizer = Tokenizer.from_str(model.tokenizer.to_str())
+        self._tokenizer.no_padding()
+        self._tokenizer.no_truncation()
+        # encode_batch_fast (tokenizers >= 0.21) skips the character offsets nobody reads
+        self._encode = getattr(self._tokenizer, "encode_batch_fast", self._tokenizer.encode_batch)
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
+        from toolex.retrieval.embedders import normalise
+
+        out = np.zeros((len(texts), self._dim), dtype=np.float32)
+        if not texts:
+            return out
+        last = self._table.shape[0] - 1
+        one = np.float32(1.0)
+        encoded_texts = self._encode(list(texts), add_special_tokens=False)
+        for row, encoded in zip(out, encoded_texts, strict=True):
+            ids = np.array(encoded.ids, dtype=np.int32)
+            np.clip(ids, 0, last, out=ids)
+            # WordLlama's avg_pool: a float32 sum over the tokens over max(count, 1) in float32
+            total = np.sum(self._table[ids], axis=0, dtype=np.float32)
+            row[:] = total / max(np.float32(len(ids)), one)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out /= np.linalg.norm(out, axis=1, keepdims=True)
+        out[~np.isfinite(out).all(axis=1)] = 0.0  # a text of no token: the embedder's zero
+        return normalise(out)
 
 
 def wordllama() -> Embed:
