@@ -242,6 +242,7 @@ def identifier_like(text: str) -> bool:
     return bool(re.search(r"[_.]|[a-z][A-Z]", text)) and " " not in text.strip()
 
 
+@lru_cache(maxsize=1 << 14)  # the decomposer asks it of the same names for every sub-query
 def _identifier(name: str) -> bool:
     """A name written the way code names things (``get_weather``, ``getWeather``,
     ``weather.v2``, ``apibank_tool_3``, ``/api/tracking``), not a word or phrase of English."""
@@ -282,7 +283,7 @@ def leaked_name(
         if _phrase(name).strip() and _phrase(name) in _phrase(request):
             return False
     if _identifier(name):
-        if re.search(r"(?<![\w])" + re.escape(name.lower()) + r"(?![\w])", text.lower()):
+        if _written_out(name.lower()).search(text.lower()):
             return True
         if not split_identifiers:
             return False
@@ -290,6 +291,14 @@ def leaked_name(
     if len(words) < min_words or _phrase(name) not in _phrase(text):
         return False
     return not (request and _says_each(request, words))
+
+
+@lru_cache(maxsize=1 << 14)
+def _written_out(name: str) -> re.Pattern[str]:
+    """``name`` as a whole identifier, compiled once: more names than ``re``'s own cache holds
+    (512) are checked against every sub-query, so through ``re.search`` most were compiled
+    again on each."""
+    return re.compile(r"(?<![\w])" + re.escape(name) + r"(?![\w])")
 
 
 def _says_each(request: str, words: Sequence[str]) -> bool:
