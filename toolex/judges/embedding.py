@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toolex.errors import InputError
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the type only: `toolex eval` reads DEFAULT_EMBEDDING, not t
     import numpy as np
 
     from toolex.judges.evidence import Embed
+    from toolex.retrieval.embedders import WordLlamaEmbedder
 
 DEFAULT_EMBEDDING = "wordllama"  # the spec, and the model name its operating points are keyed by
 _LOADED: dict[str, Embed] = {}  # spec -> embed function, loaded once per process
@@ -114,8 +115,10 @@ def embed_for(spec: str) -> Embed:
         from toolex.retrieval.embedders import WordLlamaEmbedder, make_embedder
 
         embedder = make_embedder(spec)
-        fast = isinstance(embedder, WordLlamaEmbedder)
-        _LOADED[spec] = _Pooled(embedder) if fast else embedder.embed
+        if isinstance(embedder, WordLlamaEmbedder):
+            _LOADED[spec] = _Pooled(embedder)
+        else:
+            _LOADED[spec] = embedder.embed
     return _LOADED[spec]
 
 
@@ -131,7 +134,7 @@ class _Pooled:
     embedder's own expressions (tests/judges/test_embedding.py compares the two on real
     documents)."""
 
-    def __init__(self, embedder: Any) -> None:
+    def __init__(self, embedder: WordLlamaEmbedder) -> None:
         from tokenizers import Tokenizer
 
         model = embedder._wl
