@@ -162,7 +162,7 @@ class _Pooled:
             ids = np.array(encoded.ids, dtype=np.int32)
             np.clip(ids, 0, last, out=ids)
             # WordLlama's avg_pool: a float32 sum over the tokens over max(count, 1) in float32
-            total = np.sum(self._table[ids], axis=0, dtype=np.float32)
+            total = np.add.reduce(self._table[ids], axis=0, dtype=np.float32)  # np.sum's own
             row[:] = total / max(np.float32(len(ids)), one)
         with np.errstate(invalid="ignore", divide="ignore"):
             out /= np.linalg.norm(out, axis=1, keepdims=True)
