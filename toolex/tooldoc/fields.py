@@ -283,7 +283,7 @@ def leaked_name(
         if _phrase(name).strip() and _phrase(name) in _phrase(request):
             return False
     if _identifier(name):
-        if _written_out(name.lower()).search(text.lower()):
+        if written_out(text.lower(), name.lower()):
             return True
         if not split_identifiers:
             return False
@@ -293,12 +293,24 @@ def leaked_name(
     return not (request and _says_each(request, words))
 
 
-@lru_cache(maxsize=1 << 14)
-def _written_out(name: str) -> re.Pattern[str]:
-    """``name`` as a whole identifier, compiled once: more names than ``re``'s own cache holds
-    (512) are checked against every sub-query, so through ``re.search`` most were compiled
-    again on each."""
-    return re.compile(r"(?<![\w])" + re.escape(name) + r"(?![\w])")
+def written_out(text: str, name: str) -> bool:
+    """``re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", text)``: ``name`` in ``text``
+    with no word character (``str.isalnum`` or "_", as ``re``'s ``\w``) either side, found by
+    ``str.find`` (the decomposer checks hundreds of names on every sub-query: a pattern each
+    was compiled, and recompiled once ``re``'s cache of 512 was full)."""
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if (at == 0 or not _word_char(text[at - 1])) and (
+            end == len(text) or not _word_char(text[end])
+        ):
+            return True
+        at = text.find(name, at + 1)
+    return False
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def _says_each(request: str, words: Sequence[str]) -> bool:
