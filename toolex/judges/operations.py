@@ -121,15 +121,7 @@ def language_pair(tool: ToolDoc) -> tuple[str, str] | None:
         (a, b)
         for a, b in zip(tokens, tokens[1:], strict=False)
         if a != b
-        and (
-            (a in _LANGUAGES and b in _LANGUAGES)
-            # _code_pair's lengths first: most of a long id's neighbours fail them, so the
-            # substring search runs only for the few that could pass
-            or len(a) in (2, 3)
-            and len(b) in (2, 3)
-            and f"{a}-{b}" in name
-            and _code_pair(a, b)
-        )
+        and ((a in _LANGUAGES and b in _LANGUAGES) or f"{a}-{b}" in name and _code_pair(a, b))
     ]
     return pairs[-1] if pairs else None
 
