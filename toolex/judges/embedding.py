@@ -127,25 +127,20 @@ class _Pooled:
     verify batch of ToolRet model cards spent more in this than in the rules).
 
     WordLlama tokenises each batch of 64 padded to its longest text, gathers a (64, longest,
-    256) block, multiplies it by the padding mask and sums it. Each text here is tokenised
-    unpadded (the same ids: padding only appends) and its own rows summed: NumPy sums a
-    non-contiguous axis row after row in both, and the padding's rows only ever added zeros, so
-    every float is the same; the division, the norm and ``normalise`` are WordLlama's and the
-    embedder's own expressions (tests/judges/test_embedding.py compares the two on real
-    documents)."""
+    256) block, multiplies it by the padding mask and sums it. Here each text's own token rows
+    (where the mask is 1) are gathered and summed: NumPy sums a non-contiguous axis row after
+    row in both, and the padding's rows only ever added zeros, so every float is the same; the
+    division, the norm and ``normalise`` are WordLlama's and the embedder's own expressions
+    (tests/judges/test_embedding.py compares the two on real documents). Texts go to the
+    model's own tokenizer in batches of 64 in length order, so little is padded."""
 
     def __init__(self, embedder: WordLlamaEmbedder) -> None:
-        from tokenizers import Tokenizer
-
         model = embedder._wl
         self._table = model.embedding  # float32, C-contiguous (WordLlamaInference makes it so)
         self._dim = int(self._table.shape[1])
-        # a copy: the model's own tokenizer pads, and WordLlama's embed relies on that
-        self._tokenizer = Tokenizer.from_str(model.tokenizer.to_str())
-        self._tokenizer.no_padding()
-        self._tokenizer.no_truncation()
+        tokenizer = model.tokenizer
         # encode_batch_fast (tokenizers >= 0.21) skips the character offsets nobody reads
-        self._encode = getattr(self._tokenizer, "encode_batch_fast", self._tokenizer.encode_batch)
+        self._encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         import numpy as np
@@ -153,17 +148,18 @@ class _Pooled:
         from toolex.retrieval.embedders import normalise
 
         out = np.zeros((len(texts), self._dim), dtype=np.float32)
-        if not texts:
-            return out
         last = self._table.shape[0] - 1
         one = np.float32(1.0)
-        encoded_texts = self._encode(list(texts), add_special_tokens=False)
-        for row, encoded in zip(out, encoded_texts, strict=True):
-            ids = np.array(encoded.ids, dtype=np.int32)
-            np.clip(ids, 0, last, out=ids)
-            # WordLlama's avg_pool: a float32 sum over the tokens over max(count, 1) in float32
-            total = np.add.reduce(self._table[ids], axis=0, dtype=np.float32)  # np.sum's own
-            row[:] = total / max(np.float32(len(ids)), one)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), 64):
+            batch = order[start : start + 64]
+            encoded = self._encode([texts[i] for i in batch], add_special_tokens=False)
+            for i, enc in zip(batch, encoded, strict=True):
+                ids = np.array(enc.ids, dtype=np.int32)[np.array(enc.attention_mask, dtype=bool)]
+                np.clip(ids, 0, last, out=ids)
+                # WordLlama's avg_pool: a float32 sum over the tokens over max(count, 1)
+                total = np.add.reduce(self._table[ids], axis=0, dtype=np.float32)  # np.sum's
+                out[i] = total / max(np.float32(len(ids)), one)
         with np.errstate(invalid="ignore", divide="ignore"):
             out /= np.linalg.norm(out, axis=1, keepdims=True)
         out[~np.isfinite(out).all(axis=1)] = 0.0  # a text of no token: the embedder's zero
