@@ -4,8 +4,9 @@ cut at the operating points fitted with that model, and recorded with the expans
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -254,3 +255,38 @@ def test_the_shared_minilm_model_reads_real_numbers(fresh: None, shared_model: P
     wordllama = HeuristicJudge().reader().read(STEP, OTHER, REF, STEP)
     assert near.about_sim != pytest.approx(wordllama.about_sim, abs=1e-3)  # another model's
     assert not verify(judge, JOKE).accepted
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def test_the_judges_wordllama_gives_the_embedders_vectors_bit_for_bit() -> None:
+    """The judge's WordLlama (unpadded, each text's own rows summed: issue 34) equals the
+    retrieval embedder's, every float, on every string of the bundled sample's documents, a
+    whole request's JSON, and texts of no token or of odd characters, in one batch as a verify
+    stage's."""
+    from toolex.resources import data_path
+    from toolex.retrieval.embedders import make_embedder
+
+    texts: list[str] = []
+    for path in sorted((data_path("sample") / "test_instruction").glob("*.json")):
+        raw = path.read_text()
+        texts += [raw[:2000], *_strings(json.loads(raw))]
+    texts = list(dict.fromkeys(texts)) + ["", " ", "...", "ünïcode ☃ 中文 😀", "word " * 900]
+    assert len(texts) > 2000
+    fast = embedding.embed_for(embedding.DEFAULT_EMBEDDING)(texts)
+    slow = make_embedder(embedding.DEFAULT_EMBEDDING).embed(texts)
+    assert fast.dtype == slow.dtype == np.float32
+    assert fast.shape == slow.shape == (len(texts), 256)
+    assert np.array_equal(fast, slow)
+    assert not fast[-5].any()  # the empty text: no token, the zero vector
+    assert embedding.embed_for(embedding.DEFAULT_EMBEDDING)([]).shape == (0, 256)

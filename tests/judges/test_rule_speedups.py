@@ -180,3 +180,35 @@ def test_keys_are_the_forms_groups_and_units_of_a_word() -> None:
     words = ["movies", "cities", "series", "class", "kms", "images", "ies", "yes", "bus", "ss"]
     words += ["".join(rng.choice("iesmkab") for _ in range(rng.randint(1, 7))) for _ in range(5000)]
     assert [w for w in words if keys(w) != _keys_as_defined(w)] == []
+
+
+def _written_out_by_pattern(text: str, name: str) -> bool:
+    return bool(re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", text))
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "expected"),
+    [
+        ("call get_weather now", "get_weather", True),
+        ("call get_weather_v2", "get_weather", False),
+        ("x_get_weather", "get_weather", False),
+        ("st::quote.", "st::quote", True),
+        ("/api/tracking?id=1", "/api/tracking", True),
+        ("éget_weather", "get_weather", False),
+        ("get_weather get_weather2", "get_weather", True),
+    ],
+)
+def test_written_out_by_find_is_the_word_boundary_pattern(
+    text: str, name: str, expected: bool
+) -> None:
+    assert df.written_out(text, name) is expected
+    assert _written_out_by_pattern(text, name) is expected
+
+
+def test_written_out_agrees_with_the_pattern_on_a_sweep() -> None:
+    differ = [
+        (h, t)
+        for h, t in _sweep("ab1 ._:/é٣_", 36)
+        if df.written_out(h, t) != _written_out_by_pattern(h, t)
+    ]
+    assert differ == []

@@ -24,7 +24,7 @@ from toolex.judges.lexicon import (
     word_set,
     words_of,
 )
-from toolex.judges.outputs import documented_keys
+from toolex.judges.outputs import documented_keys, unsaid
 from toolex.judges.scope import named_terms, objects, scope_param
 from toolex.judges.step import Step, written
 from toolex.judges.vocabulary import said
@@ -146,14 +146,13 @@ def platform_subject(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     words = _platform_said(step, ref)
     if not words:
         return None
-    have = documented_keys(cand)
-    for word in words:
-        if not said(word, have):
-            return (
-                f"the step is about {word!r}, which the reference's platform names and the "
-                "candidate never says"
-            )
-    return None
+    missing = unsaid(words, cand)
+    if not missing:
+        return None
+    return (
+        f"the step is about {missing[0]!r}, which the reference's platform names and the "
+        "candidate never says"
+    )
 
 
 @per_step_tool

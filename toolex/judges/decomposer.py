@@ -101,21 +101,30 @@ class Decomposer:
         The clause's values that no tool's documentation holds ("6lggWd5q9Rh66OkDE1eNDr",
         "Eiffel Tower") are its arguments and say nothing of which tool it asks for."""
         held = frozenset().union(*(tool_words(t) for t in tools))
-        lexical = np.array([[self._overlap(text, t, held) for t in tools] for text in texts])
+        # a clause's words and their weight read once, then shared by every tool (``_overlap``)
+        asked = [self._asked(text, held) for text in texts]
+        lexical = np.array([[self._share(a, t) for t in tools] for a in asked])
         lexical = lexical.reshape(len(texts), len(tools))
         asks = np.array([1.0 if p.ask else STATEMENT_WEIGHT for p in parts])
         scores: np.ndarray = lexical * asks[:, None]
         return scores
 
     def _overlap(self, text: str, tool: ToolDoc, held: frozenset[str] | None = None) -> float:
+        return self._share(self._asked(text, held), tool)
+
+    def _asked(self, text: str, held: frozenset[str] | None) -> tuple[set[str], float]:
+        """The words of a clause that ``_overlap`` weighs, and their summed weight."""
         words = set(df.content_tokens(text)) - ASKING
         if held is not None:
             words -= {w for v in constraints(text) for w in df.content_tokens(v)} - held
-        if not words:
-            return 0.0
         # summed in one order: a set's order follows the process's hash seed, and float sums
         # taken in two orders can differ in the last bit and flip a tie between two tools
-        total = sum(self._weight(w) for w in sorted(words))
+        return words, sum(self._weight(w) for w in sorted(words))
+
+    def _share(self, asked: tuple[set[str], float], tool: ToolDoc) -> float:
+        words, total = asked
+        if not words:
+            return 0.0
         return sum(self._weight(w) for w in sorted(words & tool_words(tool))) / total
 
     def _stated(

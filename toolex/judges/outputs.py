@@ -13,6 +13,7 @@ the absence of a contradiction. A classifier never stands in for a regression mo
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from toolex.judges.base import ToolDoc, per_step_tool, per_tool
 from toolex.judges.inputs import param_name_keys, param_words
@@ -87,13 +88,21 @@ def asked_outputs(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """A word of the step the reference's name or response says (not one of its inputs: those
     are point 5's), that the candidate never says."""
     want = _asked_of(step, ref)
-    if not want:
-        return None
-    have = documented_keys(cand)
-    missing = [w for w in want if not said(w, have)]
+    missing = unsaid(want, cand) if want else None
     if not missing:
         return None
     return f"the step asks for {_listed(missing)}; the candidate documents {_shown(cand)}"
+
+
+def unsaid(words: Sequence[str], tool: ToolDoc) -> list[str]:
+    """The words the tool's documentation never says (``documented_keys``), in order. Its name,
+    description and response (``output_keys``, a part of those keys) are read first: a tool
+    that says them all there never has its whole text's keys worked out."""
+    rest = [w for w in words if not said(w, output_keys(tool))]
+    if not rest:
+        return rest
+    have = documented_keys(tool)
+    return [w for w in rest if not said(w, have)]
 
 
 @per_step_tool
@@ -197,10 +206,7 @@ def described_outputs(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     if response_fields(cand) or not _thin(cand):
         return None  # its documented fields are what it gives: asked_outputs reads them
     want = _given_of(step, ref)
-    if not want:
-        return None
-    have = documented_keys(cand)
-    missing = [w for w in want if not said(w, have)]
+    missing = unsaid(want, cand) if want else None
     if not missing:
         return None
     return f"the step asks for {_listed(missing)}; the candidate only says {_shown(cand)}"

@@ -42,6 +42,12 @@ class Step:
     # keys of every word of both, input synonyms included (toolex.judges.vocabulary)
     keys: frozenset[str] = frozenset()
 
+    def __hash__(self) -> int:
+        # Every other field is read off these two (``step_of``), so equal steps hash equal. The
+        # generated hash re-hashed the ``asked`` tuple's words on every memo lookup a rule makes
+        # with a step (``per_step_tool``): tens of thousands per verify batch.
+        return hash((self.subquery, self.request))
+
     @property
     def texts(self) -> tuple[str, str]:
         """The sub-query and the request, apart (each one's first word is known)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from toolex.judges.base import ToolDoc
+from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.clauses import is_verb
 from toolex.judges.lexicon import base_verb, operation_of
 from toolex.tooldoc import fields as df
@@ -156,7 +156,12 @@ def leak(text: str, tools: Sequence[ToolDoc], request: str) -> str | None:
                 text, name, min_words=2, request=request, split_identifiers=True
             ):
                 return name
-        for p in df.params(tool.doc):
-            if df.leaked_name(text, p.name, min_words=2, request=request):
-                return p.name
+        for name in _param_names(tool):
+            if df.leaked_name(text, name, min_words=2, request=request):
+                return name
     return None
+
+
+@per_tool  # the decomposer asks ``leak`` of each tool at every word it drops from a step
+def _param_names(tool: ToolDoc) -> tuple[str, ...]:
+    return tuple(p.name for p in df.params(tool.doc))

@@ -60,7 +60,7 @@ def params(tool: ToolDoc) -> tuple[df.Param, ...]:
     if found:
         return tuple(found)
     code = " ".join(str(tool.doc.get(k) or "") for k in ("func_description", "description"))
-    m = _SIGNATURE.search(code)
+    m = _SIGNATURE.search(code) if "def" in code else None  # a model card's long text: no scan
     if not m:
         return ()
     out = []

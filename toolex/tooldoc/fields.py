@@ -242,6 +242,7 @@ def identifier_like(text: str) -> bool:
     return bool(re.search(r"[_.]|[a-z][A-Z]", text)) and " " not in text.strip()
 
 
+@lru_cache(maxsize=1 << 14)  # the decomposer asks it of the same names for every sub-query
 def _identifier(name: str) -> bool:
     """A name written the way code names things (``get_weather``, ``getWeather``,
     ``weather.v2``, ``apibank_tool_3``, ``/api/tracking``), not a word or phrase of English."""
@@ -282,7 +283,7 @@ def leaked_name(
         if _phrase(name).strip() and _phrase(name) in _phrase(request):
             return False
     if _identifier(name):
-        if re.search(r"(?<![\w])" + re.escape(name.lower()) + r"(?![\w])", text.lower()):
+        if written_out(text.lower(), name.lower()):
             return True
         if not split_identifiers:
             return False
@@ -290,6 +291,26 @@ def leaked_name(
     if len(words) < min_words or _phrase(name) not in _phrase(text):
         return False
     return not (request and _says_each(request, words))
+
+
+def written_out(text: str, name: str) -> bool:
+    """``re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", text)``: ``name`` in ``text``
+    with no word character (``str.isalnum`` or "_", as ``re``'s ``\w``) either side, found by
+    ``str.find`` (the decomposer checks hundreds of names on every sub-query: a pattern each
+    was compiled, and recompiled once ``re``'s cache of 512 was full)."""
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if (at == 0 or not _word_char(text[at - 1])) and (
+            end == len(text) or not _word_char(text[end])
+        ):
+            return True
+        at = text.find(name, at + 1)
+    return False
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def _says_each(request: str, words: Sequence[str]) -> bool:
