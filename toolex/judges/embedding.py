@@ -14,17 +14,13 @@ reads with it, the verify stage's pre-screen included, unless built with an embe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolex.errors import InputError
 
 if TYPE_CHECKING:  # the type only: `toolex eval` reads DEFAULT_EMBEDDING, not the verifier's rules
-    import numpy as np
-
     from toolex.judges.evidence import Embed
-    from toolex.retrieval.embedders import WordLlamaEmbedder
 
 DEFAULT_EMBEDDING = "wordllama"  # the spec, and the model name its operating points are keyed by
 _LOADED: dict[str, Embed] = {}  # spec -> embed function, loaded once per process
@@ -112,58 +108,12 @@ def chosen() -> str:
 def embed_for(spec: str) -> Embed:
     """The embed function of ``spec``, loaded on first use and kept for the process."""
     if spec not in _LOADED:
-        from toolex.retrieval.embedders import WordLlamaEmbedder, make_embedder
+        from toolex.retrieval.embedders import make_embedder
 
-        embedder = make_embedder(spec)
-        if isinstance(embedder, WordLlamaEmbedder):
-            _LOADED[spec] = _Pooled(embedder)
-        else:
-            _LOADED[spec] = embedder.embed
+        # The retriever's embedder itself: WordLlama's pooling there sums each text's own
+        # token rows (issue 34), the judge's verify batches' cost as much as the retrieval's.
+        _LOADED[spec] = make_embedder(spec).embed
     return _LOADED[spec]
-
-
-class _Pooled:
-    """``WordLlamaEmbedder.embed``'s vectors, bit for bit, for about half its CPU (issue 34: a
-    verify batch of ToolRet model cards spent more in this than in the rules).
-
-    WordLlama tokenises each batch of 64 padded to its longest text, gathers a (64, longest,
-    256) block, multiplies it by the padding mask and sums it. Here each text's own token rows
-    (where the mask is 1) are gathered and summed: NumPy sums a non-contiguous axis row after
-    row in both, and the padding's rows only ever added zeros, so every float is the same; the
-    division, the norm and ``normalise`` are WordLlama's and the embedder's own expressions
-    (tests/judges/test_embedding.py compares the two on real documents). Texts go to the
-    model's own tokenizer in batches of 64 in length order, so little is padded."""
-
-    def __init__(self, embedder: WordLlamaEmbedder) -> None:
-        model = embedder._wl
-        self._table = model.embedding  # float32, C-contiguous (WordLlamaInference makes it so)
-        self._dim = int(self._table.shape[1])
-        tokenizer = model.tokenizer
-        # encode_batch_fast (tokenizers >= 0.21) skips the character offsets nobody reads
-        self._encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
-
-    def __call__(self, texts: Sequence[str]) -> np.ndarray:
-        import numpy as np
-
-        from toolex.retrieval.embedders import normalise
-
-        out = np.zeros((len(texts), self._dim), dtype=np.float32)
-        last = self._table.shape[0] - 1
-        one = np.float32(1.0)
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), 64):
-            batch = order[start : start + 64]
-            encoded = self._encode([texts[i] for i in batch], add_special_tokens=False)
-            for i, enc in zip(batch, encoded, strict=True):
-                ids = np.array(enc.ids, dtype=np.int32)[np.array(enc.attention_mask, dtype=bool)]
-                np.clip(ids, 0, last, out=ids)
-                # WordLlama's avg_pool: a float32 sum over the tokens over max(count, 1)
-                total = np.add.reduce(self._table[ids], axis=0, dtype=np.float32)  # np.sum's
-                out[i] = total / max(np.float32(len(ids)), one)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out /= np.linalg.norm(out, axis=1, keepdims=True)
-        out[~np.isfinite(out).all(axis=1)] = 0.0  # a text of no token: the embedder's zero
-        return normalise(out)
 
 
 def wordllama() -> Embed:
