@@ -100,7 +100,7 @@ LONGEST_FIRST = (
     "tests/attacks/test_memory.py",  # 112
     "tests/llm/test_llm_exit_codes.py",  # 108
     "tests/attacks/test_inputs.py",  # 107
-    "tests/attacks/test_damaged_store.py",  # 101
+    "tests/attacks/test_damaged_store_tui.py",  # 86 (its tui test; 101 with test_damaged_store.py)
     "tests/attacks/test_signals_round2.py",  # 86
     "tests/cli/test_process.py",  # 85
     "tests/cli/test_judges.py",  # 62

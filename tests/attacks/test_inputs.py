@@ -18,12 +18,13 @@ import pytest
 
 from attacks.conftest import PLAIN, Ran, digest
 from attacks.hostile_files import FAMILIES as FILE_FAMILIES
+from attacks.hostile_imports import FAMILIES as IMPORT_FAMILIES
 from attacks.hostile_labels import FAMILIES as LABEL_FAMILIES
 from attacks.tally import Tally
 from toolex.errors import InputError, ToolexError
 from toolex.store import Store
 
-FAMILIES = {**FILE_FAMILIES, **LABEL_FAMILIES}
+FAMILIES = {**FILE_FAMILIES, **IMPORT_FAMILIES, **LABEL_FAMILIES}
 
 
 @pytest.mark.slow

@@ -73,12 +73,14 @@ def test_every_name_of_the_store_guards_its_files(
     monkeypatch.chdir(folder)
     toolex("info", "--db", "lnk.duckdb")  # the link's own commit record exists too
     tally = Tally("outputs round 2: names of the store")
-    before, files = digest(db), tree(folder)
+    # tree() hashes the store, its log and its commit record byte for byte: a store whose
+    # bytes are as they were has its rows as they were, without digest()'s 30 table reads
+    files = tree(folder)
     for given, out in NAMED_AFTER_THE_STORE:
         for args in [*commands(out), ("report", "--out", out)]:
             ran = toolex(*args, "--db", given)
             case = f"--db {given} {' '.join(args[:2])} --out {out}"
-            changed = digest(db) != before or tree(folder) != files
+            changed = tree(folder) != files
             tally.record(case, ran.outcome, changed=changed)
             # (click refuses a file as `report --out` before toolex sees it: also one error)
             refused = "named after the store" in ran.err or "is a file" in ran.err
@@ -126,12 +128,12 @@ def test_an_output_that_is_not_a_regular_file_is_refused(
         os.mknod(specials / "full", 0o666 | stat.S_IFCHR, os.makedev(1, 7))
         os.mknod(specials / "null", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
     tally = Tally("outputs round 2: not a regular file")
-    before, kinds = digest(db), tree(specials)
+    store, kinds = tree(Path(db).parent), tree(specials)  # the store's bytes (see above)
     for target in sorted(specials.iterdir()):
         for args in commands(str(target)):
             ran = toolex(*args, "--db", db)
             case = f"{' '.join(args[:2])} --out {target.name}"
-            tally.record(case, ran.outcome, changed=digest(db) != before)
+            tally.record(case, ran.outcome, changed=tree(Path(db).parent) != store)
             assert ran.code == 2 and "--out" in ran.err and "wrote" not in ran.err, case
             said = ("not a regular file", "a folder", "is a directory")
             assert any(s in ran.err for s in said), (case, ran.err)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from attacks.conftest import Ran, digest
+from attacks.conftest import Kept, Ran
 from attacks.entry import shell
 from attacks.tally import Tally
 
@@ -158,7 +158,7 @@ def test_an_id_with_an_invisible_character_is_refused_where_it_is_read(
     bench_db: str, tmp_path: Path, toolex: Callable[..., Ran]
 ) -> None:
     tally = Tally("printing round 2: ids")
-    before = digest(bench_db)
+    before = Kept(bench_db)
     for what, bad in BAD_IDS.items():
         for file in ("items", "queries"):
             items = [{"id": bad if file == "items" else "t1", "text": "A tool."}]
@@ -171,7 +171,7 @@ def test_an_id_with_an_invisible_character_is_refused_where_it_is_read(
                 "--queries", str(jsonl(tmp_path / "queries.jsonl", queries)),
                 "--db", bench_db,
             )  # fmt: skip
-            changed = digest(bench_db) != before
+            changed = before.changed()
             tally.record(f"{what} in {file}", ran.outcome, changed=changed)
             assert ran.code == 2 and f"{file}.jsonl:1" in ran.err and "field 'id'" in ran.err, (
                 what,

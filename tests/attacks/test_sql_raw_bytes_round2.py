@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-from attacks.conftest import Ran, digest
+from attacks.conftest import Kept, Ran
 from attacks.tally import Tally
 
 NOTE = "NOTE-7f3a-deleted-everywhere"
@@ -63,11 +63,11 @@ def probes(db: str) -> list[str]:
 
 def test_no_read_only_query_reads_the_store_file(db: str, toolex: Callable[..., Ran]) -> None:
     tally = Tally("sql round 2: raw bytes")
-    before = digest(db)
+    before = Kept(db)
     for sql in probes(db):
         ran = toolex("sql", sql, "--db", db)
         leaked = NOTE in ran.out or NOTE in ran.err
-        tally.record(sql[:60], ran.outcome, changed=digest(db) != before, leaked=leaked)
+        tally.record(sql[:60], ran.outcome, changed=before.changed(), leaked=leaked)
         assert ran.code == 2 and ran.err.startswith("error: "), (sql, ran.out[:200], ran.err)
         assert "--allow-files" in ran.err or "--write" in ran.err, (sql, ran.err)
     tally.check()
