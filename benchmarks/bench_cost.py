@@ -45,7 +45,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import figures
@@ -61,6 +61,7 @@ from toolex.judges.base import (
     Judge,
     JudgeParts,
     Outcome,
+    Outcomes,
     Stage,
     Verdict,
     VerifyTask,
@@ -90,17 +91,17 @@ class StandIn(JudgeParts):
     def __init__(self, store: Store, benchmark: str) -> None:
         self.inner = make_judge("heuristic", store, benchmark=benchmark)
 
-    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes:
         for o in self.inner.verify(tasks):
             p = o.value.confidence if isinstance(o.value, Verdict) else None
             yes = p is not None and p >= 0.5
             yield Outcome(o.key, True, Verdict(yes, f"p {p}", p), call_id=f"stand-in:{o.key}")
 
     # It stands in for the verifier only: the other stages have their own judges here.
-    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Outcomes:
         raise NotImplementedError("the stand-in only verifies")
 
-    def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]:
+    def audit(self, tasks: Sequence[AuditTask]) -> Outcomes:
         raise NotImplementedError("the stand-in only verifies")
 
     def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate:
