@@ -69,6 +69,7 @@ from toolex.judges.base import (
 from toolex.loaders import load_stabletoolbench, load_toolret
 from toolex.pipeline import dryrun, record
 from toolex.pipeline.runner import Settings, run_expansion, select_queries
+from toolex.pipeline.stage import StageContext
 from toolex.sqlrunner import SqlValue
 from toolex.store import Store
 
@@ -199,17 +200,18 @@ def scenario(
     record.drop_outputs(store, bench, exp)  # counted from scratch, every time
     t = time.perf_counter()
     calls: dict[str, int] = {}
-    row = dryrun.estimate(store, bench, exp, ids, llm, settings, ["decompose"])[0]
+    ctx = StageContext(store, bench, exp, ids)
+    row = dryrun.estimate(ctx, llm, settings, ["decompose"])[0]
     calls["decompose"] = row.calls_now
     run_expansion(
         store, bench, judges, expansion=exp, settings=settings, stages=["decompose", "candidates"]
     )
-    row = dryrun.estimate(store, bench, exp, ids, llm, settings, ["verify"])[0]
+    row = dryrun.estimate(ctx, llm, settings, ["verify"])[0]
     calls["verify"], calls["screened"], calls["reused"] = row.calls_now, row.screened, row.reused
     run_expansion(
         store, bench, judges, expansion=exp, settings=settings, stages=["verify", "assemble"]
     )
-    row = dryrun.estimate(store, bench, exp, ids, llm, settings, ["audit"])[0]
+    row = dryrun.estimate(ctx, llm, settings, ["audit"])[0]
     calls["audit"] = row.calls_now
     return calls, time.perf_counter() - t
 
@@ -230,10 +232,11 @@ def per_task(
     for (task,) in tasks:
         ids = select_queries(store, bench, task=task)
         rows = paper_rows(store, bench, "cost-plain", depth, ids)
-        audits = {
-            exp: dryrun.estimate(store, bench, exp, ids, llm, settings, ["audit"])[0].calls_now
+        plans = {
+            exp: dryrun.estimate(StageContext(store, bench, exp, ids), llm, settings, ["audit"])
             for exp in ("cost-plain", "cost-reuse")
         }
+        audits = {exp: plan[0].calls_now for exp, plan in plans.items()}
         fresh = reads.value(
             store,
             """SELECT count(DISTINCT (s.text, s.reference, v.item_id)) FROM verdicts v
