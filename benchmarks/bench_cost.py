@@ -45,7 +45,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import figures
@@ -61,6 +61,7 @@ from toolex.judges.base import (
     Judge,
     JudgeParts,
     Outcome,
+    Outcomes,
     Stage,
     Verdict,
     VerifyTask,
@@ -68,6 +69,7 @@ from toolex.judges.base import (
 from toolex.loaders import load_stabletoolbench, load_toolret
 from toolex.pipeline import dryrun, record
 from toolex.pipeline.runner import Settings, run_expansion, select_queries
+from toolex.pipeline.stage import StageContext
 from toolex.sqlrunner import SqlValue
 from toolex.store import Store
 
@@ -90,17 +92,17 @@ class StandIn(JudgeParts):
     def __init__(self, store: Store, benchmark: str) -> None:
         self.inner = make_judge("heuristic", store, benchmark=benchmark)
 
-    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes:
         for o in self.inner.verify(tasks):
             p = o.value.confidence if isinstance(o.value, Verdict) else None
             yes = p is not None and p >= 0.5
             yield Outcome(o.key, True, Verdict(yes, f"p {p}", p), call_id=f"stand-in:{o.key}")
 
     # It stands in for the verifier only: the other stages have their own judges here.
-    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Outcomes:
         raise NotImplementedError("the stand-in only verifies")
 
-    def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]:
+    def audit(self, tasks: Sequence[AuditTask]) -> Outcomes:
         raise NotImplementedError("the stand-in only verifies")
 
     def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate:
@@ -198,17 +200,18 @@ def scenario(
     record.drop_outputs(store, bench, exp)  # counted from scratch, every time
     t = time.perf_counter()
     calls: dict[str, int] = {}
-    row = dryrun.estimate(store, bench, exp, ids, llm, settings, ["decompose"])[0]
+    ctx = StageContext(store, bench, exp, ids)
+    row = dryrun.estimate(ctx, llm, settings, ["decompose"])[0]
     calls["decompose"] = row.calls_now
     run_expansion(
         store, bench, judges, expansion=exp, settings=settings, stages=["decompose", "candidates"]
     )
-    row = dryrun.estimate(store, bench, exp, ids, llm, settings, ["verify"])[0]
+    row = dryrun.estimate(ctx, llm, settings, ["verify"])[0]
     calls["verify"], calls["screened"], calls["reused"] = row.calls_now, row.screened, row.reused
     run_expansion(
         store, bench, judges, expansion=exp, settings=settings, stages=["verify", "assemble"]
     )
-    row = dryrun.estimate(store, bench, exp, ids, llm, settings, ["audit"])[0]
+    row = dryrun.estimate(ctx, llm, settings, ["audit"])[0]
     calls["audit"] = row.calls_now
     return calls, time.perf_counter() - t
 
@@ -229,10 +232,11 @@ def per_task(
     for (task,) in tasks:
         ids = select_queries(store, bench, task=task)
         rows = paper_rows(store, bench, "cost-plain", depth, ids)
-        audits = {
-            exp: dryrun.estimate(store, bench, exp, ids, llm, settings, ["audit"])[0].calls_now
+        plans = {
+            exp: dryrun.estimate(StageContext(store, bench, exp, ids), llm, settings, ["audit"])
             for exp in ("cost-plain", "cost-reuse")
         }
+        audits = {exp: plan[0].calls_now for exp, plan in plans.items()}
         fresh = reads.value(
             store,
             """SELECT count(DISTINCT (s.text, s.reference, v.item_id)) FROM verdicts v

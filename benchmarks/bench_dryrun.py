@@ -24,6 +24,7 @@ from toolex.loaders import load_stabletoolbench, load_toolret
 from toolex.pipeline import dryrun
 from toolex.pipeline.runner import Settings, select_queries
 from toolex.pipeline.settings import STAGES
+from toolex.pipeline.stage import StageContext
 from toolex.store import Store
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -46,7 +47,8 @@ def main() -> None:
         judge = make_judge(args.judge, store)
         judges = dict.fromkeys(("decompose", "verify", "audit"), judge)
         ids = select_queries(store, args.benchmark)
-        rows = dryrun.estimate(store, args.benchmark, "fresh", ids, judges, Settings(), STAGES)
+        ctx = StageContext(store, args.benchmark, "fresh", ids)
+        rows = dryrun.estimate(ctx, judges, Settings(), STAGES)
         table = [row.as_row() for row in (*rows, dryrun.total_row(rows))]
         emit_rows(
             table,

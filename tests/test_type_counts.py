@@ -23,7 +23,7 @@ CEILINGS = {
     "any_params": 58,
     "any_returns": 28,
     "long_functions": 12,
-    "many_params": 72,
+    "many_params": 70,
     "judge_getattr": 0,
     "bench_duckdb": 0,
     "long_modules": 0,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from toolex.judges.base import Outcome, VerifyTask
+from toolex.judges.base import Outcomes, VerifyTask
 from toolex.judges.checks import findings
 from toolex.judges.evidence_bulk import read_many, score_many
 from toolex.judges.heuristic import HeuristicJudge
@@ -27,11 +27,17 @@ class _Capture(HeuristicJudge):
     """The heuristic judge, keeping the verify tasks the pipeline gives it unanswered (the
     tests below answer them, twice)."""
 
-    captured: list[VerifyTask]
+    def __init__(self, store: Store, benchmark: str) -> None:
+        super().__init__(store, benchmark=benchmark)
+        self.captured: list[VerifyTask] = []
 
-    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
-        self.captured = getattr(self, "captured", []) + list(tasks)
-        return iter(())
+    def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes:
+        self.captured += tasks
+        return _unanswered()
+
+
+def _unanswered() -> Outcomes:
+    yield from ()
 
 
 def _pairs(store: Store, benchmark: str, limit: int) -> tuple[HeuristicJudge, list[VerifyTask]]:

@@ -1,8 +1,9 @@
 """Issue 32: offline sub-queries follow Stage 1 on every library shape. On the three shapes
-nobody here had seen (tests/judges/library_shapes.py), no sub-query of a multi-tool query is the
-whole request, none reads a response's field names, none holds another step's values, and each
-keeps its own step's values; the three counts are those benchmarks/subquery_quality.py prints
-(toolex/judges/step_faults.py), and each is shown to fire on the faults the issue measured."""
+nobody here had seen (tests/judges/library_shapes.py and plain_shapes.py), no sub-query of a
+multi-tool query is the whole request, none reads a response's field names, none holds another
+step's values, and each keeps its own step's values; the three counts are those
+benchmarks/subquery_quality.py prints (toolex/judges/step_faults.py), and each is shown to fire
+on the faults the issue measured."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Any
 import pytest
 
 from judges.docs import required, tool
-from judges.library_shapes import decomposed, generated, plugins, rapidapi_beir
+from judges.library_shapes import decomposed, rapidapi_beir
+from judges.plain_shapes import generated, plugins
 from toolex.judges.base import DecomposeTask, SubQuery
 from toolex.judges.step_faults import faults
 from toolex.judges.step_text import leak

@@ -8,7 +8,7 @@ estimate, fails the test that asks for it, as the missing method did before.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import NoReturn
 
 from toolex.judges.base import (
@@ -16,7 +16,7 @@ from toolex.judges.base import (
     DecomposeTask,
     Estimate,
     JudgeParts,
-    Outcome,
+    Outcomes,
     Stage,
     VerifyTask,
 )
@@ -25,13 +25,13 @@ from toolex.judges.base import (
 class FakeJudge(JudgeParts):
     spec = "fake"
 
-    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Outcomes:
         self._unasked("decompose tasks")
 
-    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes:
         self._unasked("verify tasks")
 
-    def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]:
+    def audit(self, tasks: Sequence[AuditTask]) -> Outcomes:
         self._unasked("audit tasks")
 
     def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate:

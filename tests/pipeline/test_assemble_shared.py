@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.assemble_reference import run_reference, stored_prefix, table
 from pipeline.fake_judge import FakeJudge
-from toolex.judges.base import Judge, Outcome, Verdict, VerifyTask
+from toolex.judges.base import Judge, Outcome, Outcomes, Verdict, VerifyTask
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.loaders import load_stabletoolbench
 from toolex.pipeline import assemble
@@ -32,7 +32,7 @@ class AcceptAll(FakeJudge):
     spec = "accept-all"
     makes_calls = False
 
-    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes:
         for task in tasks:
             yield Outcome(task.key, True, Verdict(True, "accepted (test)"))
 

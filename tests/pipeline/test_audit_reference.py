@@ -3,12 +3,12 @@ skills) and, for the audit, the ground-truth combination as a reference (issue 1
 
 from __future__ import annotations
 
-from collections.abc import ItemsView, Iterator, Sequence
+from collections.abc import ItemsView, Sequence
 from typing import Any
 
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
-from toolex.judges.base import AuditTask, DecomposeTask, Outcome, VerifyTask
+from toolex.judges.base import AuditTask, DecomposeTask, Outcomes, VerifyTask
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.judges.llm import render_audit
 from toolex.pipeline.runner import run_expansion
@@ -22,15 +22,15 @@ class Recording(HeuristicJudge):
         super().__init__(store, benchmark="b")
         self.seen: dict[str, list[Any]] = {"decompose": [], "verify": [], "audit": []}
 
-    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Outcomes:
         self.seen["decompose"] += tasks
         return super().decompose(tasks)
 
-    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes:
         self.seen["verify"] += tasks
         return super().verify(tasks)
 
-    def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]:
+    def audit(self, tasks: Sequence[AuditTask]) -> Outcomes:
         self.seen["audit"] += tasks
         return super().audit(tasks)
 

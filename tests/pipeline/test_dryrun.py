@@ -18,6 +18,7 @@ from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline import dryrun
 from toolex.pipeline.runner import Settings, run_expansion, select_queries
 from toolex.pipeline.settings import STAGES
+from toolex.pipeline.stage import StageContext
 from toolex.store import Store
 
 
@@ -30,9 +31,8 @@ def llm(store: Store, monkeypatch: pytest.MonkeyPatch) -> dict[str, Judge]:
 
 
 def plan(store: Store, judges: dict[str, Judge], **settings: Any) -> dict[Any, dict[str, Any]]:
-    rows = dryrun.estimate(
-        store, "b", "default", select_queries(store, "b"), judges, Settings(**settings), STAGES
-    )
+    ctx = StageContext(store, "b", "default", select_queries(store, "b"))
+    rows = dryrun.estimate(ctx, judges, Settings(**settings), STAGES)
     return {r.stage: r.as_row() for r in [*rows, dryrun.total_row(rows)]}
 
 

@@ -3,14 +3,14 @@ settings for a stage with outputs is refused, and --replace recomputes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
-from toolex.judges.base import Judge, Outcome, VerifyTask
+from toolex.judges.base import Judge, Outcomes, VerifyTask
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.record import SettingsConflict, stored
 from toolex.pipeline.runner import RunReport, Settings, run_expansion
@@ -118,7 +118,7 @@ def test_an_interrupted_stage_keeps_its_settings_recorded(store: Store) -> None:
     build(store)
 
     class Crash(HeuristicJudge):
-        def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+        def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes:
             for i, outcome in enumerate(super().verify(tasks)):
                 if i == 1:
                     raise KeyboardInterrupt

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +11,7 @@ import pytest
 from pipeline.fixtures import build
 from pipeline.helpers import overlap_search
 from toolex.errors import InputError, NoOutcomeError
-from toolex.judges.base import DecomposeTask, Judge, Outcome, SubQuery, VerifyTask
+from toolex.judges.base import DecomposeTask, Judge, Outcome, Outcomes, SubQuery, VerifyTask
 from toolex.judges.heuristic import HeuristicJudge
 from toolex.pipeline.runner import RunReport, run_expansion
 from toolex.pipeline.stats import annotation_rows
@@ -93,7 +93,7 @@ class Interrupting(HeuristicJudge):
         super().__init__(store)
         self.n = n
 
-    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes:
         for i, outcome in enumerate(super().verify(tasks)):
             if i == self.n:
                 raise KeyboardInterrupt
@@ -124,7 +124,7 @@ class WrongK(HeuristicJudge):
         super().__init__(store)
         self.bad = bad
 
-    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Outcomes:
         for outcome in super().decompose(tasks):
             if self.bad and outcome.key == "q1":
                 assert isinstance(outcome.value, list), outcome  # the sub-queries
@@ -148,7 +148,7 @@ def test_wrong_k_is_a_recorded_failure_retried_only_when_asked(store: Store) -> 
 
 
 class Leaky(HeuristicJudge):
-    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Outcomes:
         for t in tasks:
             yield Outcome(
                 t.key,

@@ -10,12 +10,12 @@ generator is closed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 
 from pipeline.fake_judge import FakeJudge
-from toolex.judges.base import Outcome, Verdict, VerifyTask
+from toolex.judges.base import Outcome, Outcomes, Verdict, VerifyTask
 from toolex.llm.calls import Spend
 from toolex.pipeline.stage import StageContext, StageCounts, Writer, run_judged
 from toolex.progress import Field, current
@@ -45,7 +45,7 @@ class SlowJudge(FakeJudge):
     def __init__(self) -> None:
         self.spend = Spend()
 
-    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes:
         try:
             self.spend.attempts += 3  # the first task's attempts, recorded with its answer
             yield Outcome("t1", True, Verdict(False, "no"))

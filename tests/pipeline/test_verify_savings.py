@@ -23,7 +23,7 @@ from pipeline.fake_judge import FakeJudge
 from pipeline.fixtures import build
 from pipeline.helpers import add_query, overlap_search
 from toolex.judges import make_judge
-from toolex.judges.base import Judge, Outcome, Verdict, VerifyTask
+from toolex.judges.base import Judge, Outcome, Outcomes, Verdict, VerifyTask
 from toolex.judges.operating_points import CALIBRATION, SCREEN_THRESHOLD
 from toolex.pipeline.runner import RunReport, Settings, run_expansion
 from toolex.pipeline.stage import StageContext
@@ -40,7 +40,7 @@ class Verifier(FakeJudge):
     def __init__(self) -> None:
         self.seen: list[str] = []
 
-    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes:
         for task in tasks:
             self.seen.append(task.key)
             yield Outcome(task.key, True, Verdict(True, "same job", 0.9), call_id=f"c-{task.key}")
@@ -200,7 +200,7 @@ def test_a_score_the_screen_cannot_compute_keeps_the_candidate() -> None:
     scores = {"nan": float("nan"), "low": 0.001, "high": 0.7}
 
     class Screen(FakeJudge):
-        def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+        def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes:
             for t in tasks:
                 keep = scores[t.key] >= 0.0044
                 yield Outcome(t.key, True, Verdict(keep, "screened out: x", scores[t.key]))

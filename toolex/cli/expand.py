@@ -63,16 +63,18 @@ def expand(
     if control.dry_run:
         from toolex.pipeline.dryrun import estimate, total_row
         from toolex.pipeline.runner import check_settings, select_queries
+        from toolex.pipeline.stage import StageContext
 
         with keys_not_needed():  # a dry run makes no call: clients are built, never used
             judges = setup.judges(store, benchmark)
         ids = select_queries(store, benchmark, selection.queries, selection.task, selection.limit)
-        check_settings(store, benchmark, expansion, selection.stages, settings, judges)
+        ctx = StageContext(store, benchmark, expansion, ids)
+        check_settings(ctx, selection.stages, settings, judges)
         if "candidates" in selection.stages and ids:  # the run would refuse: so does its estimate
             from toolex.pipeline.candidates import check_source
 
             check_source(store, benchmark, expansion, ids, settings.retriever)
-        rows = estimate(store, benchmark, expansion, ids, judges, settings, selection.stages)
+        rows = estimate(ctx, judges, settings, selection.stages)
         emit_rows(
             [r.as_row() for r in [*rows, total_row(rows)]],
             fmt,

@@ -11,7 +11,7 @@ Tool documentation inside tasks is untrusted text: judges must treat it as data 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, wraps
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
@@ -157,6 +157,12 @@ class Outcome:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+# What a stage method returns: a generator, because the stage closes it when it stops early
+# (toolex.pipeline.stage.run_judged), so the LLM judge's executor records the attempts still in
+# flight as this stage's calls. A plain iterator could not be closed.
+Outcomes = Generator[Outcome, None, None]
+
+
 @dataclass(frozen=True)
 class Estimate:
     calls: int  # calls that would be made (ledger hits excluded)
@@ -203,11 +209,11 @@ class Judge(Protocol):
         """Its LLM settings (``batch``: calls go through a provider's batch API)."""
         ...
 
-    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]: ...
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Outcomes: ...
 
-    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]: ...
+    def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes: ...
 
-    def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]: ...
+    def audit(self, tasks: Sequence[AuditTask]) -> Outcomes: ...
 
     def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate: ...
 
@@ -225,7 +231,7 @@ class JudgeParts:
     config: LLMConfig | None = None
 
 
-def answers(judge: Judge, stage: str, tasks: Sequence[Any]) -> Iterator[Outcome]:
+def answers(judge: Judge, stage: str, tasks: Sequence[Any]) -> Outcomes:
     """``judge.<stage>(tasks)``: the stage method by its name, a clear error for another."""
     if stage == "decompose":
         return judge.decompose(tasks)

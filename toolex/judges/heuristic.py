@@ -30,7 +30,7 @@ seven more words, never an instruction.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from toolex.judges import checks, offline_audit
 from toolex.judges import evidence as ev
@@ -42,6 +42,7 @@ from toolex.judges.base import (
     Estimate,
     JudgeParts,
     Outcome,
+    Outcomes,
     Stage,
     ToolDoc,
     Verdict,
@@ -116,13 +117,13 @@ class HeuristicJudge(JudgeParts):
 
     # -- stages -----------------------------------------------------------------------------
 
-    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Outcomes:
         self._read_library()  # the decomposer weighs a clause's words by the library's IDF
         decomposer = Decomposer(self._weight)
         for task in tasks:
             yield Outcome(task.key, True, decomposer.decompose(task))
 
-    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes:
         # The verdicts judge_pair gives one pair at a time (tests/judges/test_evidence_bulk.py
         # compares them), read in one pass: each document's and step's parts once. A strict
         # verdict on a pair that fails a point is that point, whatever the score, so only the
@@ -178,7 +179,7 @@ class HeuristicJudge(JudgeParts):
         reason, and the confidence of a vetoed verdict (the score plays no part)."""
         return Verdict(False, f"no: {findings[0]}", op.confidence(math.nan, True, self.point))
 
-    def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]:
+    def audit(self, tasks: Sequence[AuditTask]) -> Outcomes:
         for task in tasks:
             yield Outcome(task.key, True, offline_audit.audit(task))
 

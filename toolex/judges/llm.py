@@ -30,6 +30,7 @@ from toolex.judges.base import (
     Estimate,
     JudgeParts,
     Outcome,
+    Outcomes,
     Stage,
     ToolDoc,
     VerifyTask,
@@ -195,13 +196,13 @@ class LLMJudge(JudgeParts):
 
     # -- the contract --------------------------------------------------------------------------
 
-    def decompose(self, tasks: Sequence[DecomposeTask]) -> Iterator[Outcome]:
+    def decompose(self, tasks: Sequence[DecomposeTask]) -> Outcomes:
         return self._run("decompose", tasks)
 
-    def verify(self, tasks: Sequence[VerifyTask]) -> Iterator[Outcome]:
+    def verify(self, tasks: Sequence[VerifyTask]) -> Outcomes:
         return self._run("verify", tasks)
 
-    def audit(self, tasks: Sequence[AuditTask]) -> Iterator[Outcome]:
+    def audit(self, tasks: Sequence[AuditTask]) -> Outcomes:
         return self._run("audit", tasks)
 
     def estimate(self, stage: Stage, tasks: Iterable[object]) -> Estimate:
@@ -293,7 +294,7 @@ class LLMJudge(JudgeParts):
             )
         return Prepared(task, system, user, h, parse.parse_verdict, parse.verdict_value)
 
-    def _run(self, stage: str, tasks: Sequence[Any]) -> Iterator[Outcome]:
+    def _run(self, stage: str, tasks: Sequence[Any]) -> Outcomes:
         # Direct calls go chunk by chunk so a stage of 100k verifications never holds every
         # rendered prompt in memory; a repeat in a later chunk is then a ledger hit. A batch
         # run takes everything at once (it splits into provider-sized batches itself).
@@ -302,7 +303,7 @@ class LLMJudge(JudgeParts):
         for start in range(0, len(tasks), max(1, size)):
             yield from self._run_chunk(stage, tasks[start : start + size])
 
-    def _run_chunk(self, stage: str, tasks: Sequence[Any]) -> Iterator[Outcome]:
+    def _run_chunk(self, stage: str, tasks: Sequence[Any]) -> Outcomes:
         prepared = [self._prepare(stage, t) for t in tasks]
         groups: dict[str, list[Prepared]] = {}
         for p in prepared:

@@ -58,9 +58,9 @@ def check(task: DecomposeTask, subs: object) -> str | None:
             return f"slot {s.slot} has an empty sub-query"
         for other in task.tools:
             names = [other.name, fields.name(other.doc)]
-            for field in ("text", "operation", "entity"):
+            for field, said in (("text", s.text), ("operation", s.operation), ("entity", s.entity)):
                 leak = fields.name_leak(
-                    getattr(s, field) or "",
+                    said or "",
                     other.item_id,
                     names,
                     [other.platform],

@@ -37,7 +37,6 @@ from toolex.pipeline.stage import StageContext
 
 if TYPE_CHECKING:
     from toolex.pipeline.runner import Settings
-    from toolex.store import Store
 
 # Verify calls per retrieved candidate (the reference included) and audit calls per query of an
 # LLM expansion, as benchmarks/bench_cost.py measures them over StableToolBench and the four
@@ -52,17 +51,12 @@ PRIOR = "prior (benchmarks/bench_cost.py)"
 
 
 def estimate(
-    store: Store,
-    benchmark: str,
-    expansion: str,
-    ids: list[str],
-    judges: dict[str, Judge],
-    settings: Settings,
-    stages: Sequence[str],
+    ctx: StageContext, judges: dict[str, Judge], settings: Settings, stages: Sequence[str]
 ) -> list[StageEstimate]:
-    ctx = StageContext(store, benchmark, expansion, ids)
+    """One row per stage of ``stages``: what a run over ``ctx.query_ids`` of the expansion would
+    ask ``judges`` now and later, and what it would cost."""
     rows: list[StageEstimate] = []
-    work = queries.pending_work(store, ctx.params())
+    work = queries.pending_work(ctx.store, ctx.params())
     if "decompose" in stages:
         tasks, _ = decompose.pending_tasks(ctx)
         rows.append(_row("decompose", judges["decompose"], tasks, _Later()))

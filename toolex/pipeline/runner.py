@@ -190,7 +190,7 @@ def run_expansion(
     if replace:
         record.drop_outputs(store, benchmark, expansion)
     else:
-        check_settings(store, benchmark, expansion, stages, settings, judges)
+        check_settings(ctx, stages, settings, judges)
     report = RunReport(benchmark, expansion, len(ids), budget=budget)
     if budget is not None:
         spend_within(budget, judges)
@@ -274,19 +274,15 @@ def _empty_stage(store: Store, ctx: StageContext, counts: StageCounts) -> EmptyS
 
 
 def check_settings(
-    store: Store,
-    benchmark: str,
-    expansion: str,
-    stages: Sequence[str],
-    settings: Settings,
-    judges: dict[str, Judge],
+    ctx: StageContext, stages: Sequence[str], settings: Settings, judges: dict[str, Judge]
 ) -> None:
     """Raise ``record.SettingsConflict`` when ``stages`` would run with other settings than those
-    the expansion's outputs were made with (the scope resolved as the run resolves it)."""
+    the expansion of ``ctx`` was made with (the scope resolved as the run resolves it)."""
     resolved = Settings(**vars(settings))
-    resolved.scope = resolve_scope(store, benchmark, settings.scope)
+    resolved.scope = resolve_scope(ctx.store, ctx.benchmark, settings.scope)
     wanted = resolved.per_stage(judges)
-    record.check(store, benchmark, expansion, [s for s in STAGES if s in stages], wanted)
+    chosen = [s for s in STAGES if s in stages]
+    record.check(ctx.store, ctx.benchmark, ctx.expansion, chosen, wanted)
 
 
 def _run_stage(

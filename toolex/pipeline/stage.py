@@ -288,9 +288,7 @@ def run_judged(
         # Closed here, not when the traceback lets go of it: a judge's executor records the
         # attempts of the tasks still in flight when it closes, and they are this stage's calls
         # (the stage row once showed 9 calls where the ledger held 12).
-        close = getattr(outcomes, "close", None)
-        if close is not None:
-            close()
+        outcomes.close()
         meter.refresh()
         counts.calls, counts.cost_usd = meter.calls, meter.cost
         counts.hint = meter.hint(stage)
