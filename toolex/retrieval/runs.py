@@ -91,6 +91,7 @@ def retrieve_run(
     check_level(level)
     scope = resolve_scope(store, benchmark, scope)
     depth = depth or DEFAULT_DEPTH[level]
+    # Before any retrieval is paid for; write_run checks again when it writes (one row read).
     check_free(store, run_id, replace)
     r = make_retriever(retriever)  # an endpoint's key is checked here, before any call
     started = time.perf_counter()
