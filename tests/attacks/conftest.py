@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from processes import wait_pid
 
 from toolex.loaders import load_plain
 from toolex.store import Store
@@ -176,7 +177,7 @@ def run_forked(*args: str, file_limit: int | None = None) -> Ran:
                     err.flush()
             finally:
                 os._exit(code)
-        _, status = os.waitpid(pid, 0)
+        status = wait_pid(pid)  # a hung child (a lock, a loop) fails its test, bounded
         printed = out_path.read_text(errors="replace"), err_path.read_text(errors="replace")
     if os.WIFSIGNALED(status):
         return Ran(1, *printed, RuntimeError(f"killed by signal {os.WTERMSIG(status)}"))
