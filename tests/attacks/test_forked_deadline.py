@@ -7,7 +7,6 @@ import os
 import signal
 
 import pytest
-
 from processes import wait_pid
 
 
