@@ -1,16 +1,20 @@
 """Waiting on a child process with a deadline, and children that take Ctrl-C.
 
-A test that waits on a process bounds its own wait (a hang fails the test, it never stalls the
-suite), and a test that sends SIGINT starts its child with SIGINT at its default: a shell's
-background job (`nohup ... &`, some CI runners) starts with SIGINT ignored, every child inherits
-that, and Python then never turns the signal into KeyboardInterrupt (issue 34)."""
+A test that waits on a process (a child or a fork) bounds its own wait (a hang fails the test,
+it never stalls the suite), and a test that sends SIGINT starts its child with SIGINT at its
+default: a shell's background job (`nohup ... &`, some CI runners) starts with SIGINT ignored,
+every child inherits that, and Python then never turns the signal into KeyboardInterrupt
+(issue 34)."""
 
 from __future__ import annotations
 
+import os
 import queue
+import select
 import signal
 import subprocess
 import threading
+import time
 from typing import IO
 
 import pytest
@@ -67,3 +71,34 @@ def wait(proc: subprocess.Popen[str], timeout: float = DEADLINE_S) -> int:
         proc.kill()
         proc.wait(timeout=DEADLINE_S)
         pytest.fail(f"pid {proc.pid} still ran after {timeout:.0f} s")
+
+
+def wait_pid(pid: int, timeout: float = DEADLINE_S) -> int:
+    """The wait status (``os.waitpid``'s) of the forked child ``pid``; the child is killed and
+    the test fails when it has not ended within ``timeout``."""
+    status = _status_within(pid, timeout)
+    if status is not None:
+        return status
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)  # SIGKILL cannot be caught: the child is gone
+    pytest.fail(f"forked pid {pid} still ran after {timeout:.0f} s")
+
+
+def _status_within(pid: int, timeout: float) -> int | None:
+    """The child's wait status once it ends, None if it still runs after ``timeout``. A pidfd
+    answers the moment the child ends (Linux 5.3+); elsewhere the child is polled."""
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status
+            time.sleep(0.02)
+        return None
+    try:
+        ended = select.select([fd], [], [], timeout)[0]
+    finally:
+        os.close(fd)
+    return os.waitpid(pid, 0)[1] if ended else None

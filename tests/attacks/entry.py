@@ -51,6 +51,6 @@ def shell(*args: str, cwd: str | Path | None = None, env: dict[str, str] | None 
         out, err = proc.communicate(timeout=DEADLINE)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
+        out, err = proc.communicate(timeout=DEADLINE)  # SIGKILL: this ends
         return Shell(-9, out.decode(errors="replace"), err.decode(errors="replace"), hung=True)
     return Shell(proc.returncode, out.decode(errors="replace"), err.decode(errors="replace"))

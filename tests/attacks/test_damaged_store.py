@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from processes import DEADLINE_S
 
 from attacks.conftest import PLAIN, digest, run_forked
 from attacks.tally import Tally
@@ -102,7 +103,7 @@ def _writer_killed(path: Path) -> None:
         "c.execute('DELETE FROM ballast WHERE i < 1000')\n"
         "os._exit(0)\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True)
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=DEADLINE_S)
 
 
 def _cut_wal(path: Path) -> None:

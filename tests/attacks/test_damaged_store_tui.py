@@ -172,4 +172,4 @@ def test_a_held_lock_is_a_lock_and_names_its_holder(browsable: Path, tmp_path: P
         assert ran.err.count("\n") == 1 and f"locked by PID {holder.pid}" in ran.err
     finally:
         holder.kill()
-        holder.wait()
+        holder.wait(timeout=300)  # after SIGKILL: it ends

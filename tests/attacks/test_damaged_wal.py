@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from processes import DEADLINE_S
 
 from attacks.conftest import PLAIN, run_forked
 from attacks.tally import Tally
@@ -48,7 +49,7 @@ def crashed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "               plain / 'qrels.jsonl', name=f'late{i}')\n"
         "os._exit(0)\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True)
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=DEADLINE_S)
     assert Path(f"{path}.wal").stat().st_size > 0
     return path
 

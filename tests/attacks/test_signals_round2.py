@@ -102,12 +102,12 @@ def _signal_when_held(server: PacingServer, db: str, sig: int, held: int) -> tup
         _, err = proc.communicate(timeout=WAIT_S)
     except subprocess.TimeoutExpired:
         proc.kill()
-        proc.communicate()
+        proc.communicate(timeout=WAIT_S)  # after SIGKILL: it ends
         pytest.fail(f"`toolex retrieve` did not stop within {WAIT_S} s of {sig!r}")
     finally:
         if proc.poll() is None:
             proc.kill()
-            proc.communicate()
+            proc.communicate(timeout=WAIT_S)  # after SIGKILL: it ends
     return proc.returncode, err
 
 
@@ -183,7 +183,7 @@ def test_sigterm_stops_expand_on_a_server_that_never_answers(bench_db: str, tmp_
         finally:
             if proc.poll() is None:
                 proc.kill()
-                proc.communicate()
+                proc.communicate(timeout=WAIT_S)  # after SIGKILL: it ends
     tally.record("SIGTERM during expand", "clean error" if proc.returncode == 143 else "traceback")
     assert proc.returncode == 143, err[-600:]
     assert "Traceback" not in err and err.strip().splitlines()[-1].startswith(

@@ -20,7 +20,7 @@ from typing import Any
 
 import pyarrow as pa
 import pytest
-from processes import Lines, sigint_default, wait
+from processes import DEADLINE_S, Lines, sigint_default, wait
 
 from attacks.conftest import Ran, digest
 from attacks.tally import Tally
@@ -159,6 +159,7 @@ def test_a_large_result_streams_within_the_memory_limit(bench_db: str) -> None:
         text=True,
         env=env,
         check=False,
+        timeout=DEADLINE_S,
     )
     assert done.returncode == 0, done.stderr
     assert "(20,000,000 rows, 40 shown" in done.stdout

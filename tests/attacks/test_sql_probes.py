@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from processes import DEADLINE_S
 
 from attacks.conftest import Ran, digest
 from attacks.tally import Tally
@@ -185,7 +186,7 @@ def test_read_only_store_still_reads_its_own_file_and_log(tmp_path: Path) -> Non
         "s.con.execute('CREATE TABLE t AS SELECT range AS a FROM range(1000)')\n"
         "os._exit(0)\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True)
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=DEADLINE_S)
     assert Path(f"{path}.wal").exists()
     with Store.open(path, read_only=True) as store:
         assert store.user_sql("SELECT count(*) AS n FROM t").to_pylist() == [{"n": 1000}]
@@ -208,6 +209,7 @@ def test_a_real_shell_sees_a_message_not_a_traceback(bench_db: str) -> None:
         text=True,
         env=env,
         check=False,
+        timeout=DEADLINE_S,
     )
     assert out.returncode == 2, out.stderr
     assert out.stderr.startswith("error: ") and "Traceback" not in out.stderr

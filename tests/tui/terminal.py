@@ -121,7 +121,7 @@ class Terminal:
     def close(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
-            self.proc.wait()
+            self.proc.wait(timeout=MAX_SILENT * READ_S)  # after SIGKILL: it ends
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
