@@ -215,6 +215,7 @@ def output_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
 _OUTPUT_KINDS = ("classification", "regression")
 
 
+@per_tool
 def _output_kind(tool: ToolDoc) -> str | None:
     """classification or regression, when a model card's task or description says one of them."""
     if not model_card(tool):
