@@ -137,7 +137,9 @@ class HeuristicJudge(JudgeParts):
                 yield Outcome(task.key, True, verdict)
             return
         with bulk.collector_paused():
-            failed = [checks.findings(t.subquery, t.candidate, t.reference, t.request) for t in tasks]
+            failed = [
+                checks.findings(t.subquery, t.candidate, t.reference, t.request) for t in tasks
+            ]
             clear = [t for t, f in zip(tasks, failed, strict=True) if not f]
             measured = iter(bulk.score_many(self.reader(), clear) if clear else [])
             verdicts = [
