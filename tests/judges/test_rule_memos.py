@@ -118,6 +118,22 @@ def test_a_name_without_its_numbers_is_the_substitution(name: str, expected: str
     assert _unnumbered(tool) == expected == _NUMBER.sub("#", name).lower()
 
 
+@pytest.mark.parametrize(
+    "text", ["XMLHttpRequest", "getUserID", "aB", "A", "", "ABCd", "v2Beta", "é É", "snake_Case"]
+)
+def test_camel_case_is_spaced_as_the_pattern_spaced_it(text: str) -> None:
+    assert df._camel_spaced(text) == df._CAMEL.sub(" ", text)
+
+
+def test_camel_case_spacing_agrees_with_the_pattern_on_a_sweep() -> None:
+    rng = random.Random(36)
+    texts = [
+        "".join(rng.choice("aAbBzZ09_ .é") for _ in range(rng.randint(0, 12)))
+        for _ in range(50_000)
+    ]
+    assert [t for t in texts if df._camel_spaced(t) != df._CAMEL.sub(" ", t)] == []
+
+
 def _tasks(n: int) -> Sequence[VerifyTask]:
     ref = _tool(90_001, "get_weather", "Gets the current weather of a city")
     cands = [_tool(90_002 + i, f"city_weather_{i}", "Weather of a city today") for i in range(n)]

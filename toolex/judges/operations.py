@@ -75,6 +75,7 @@ def verb_of(word: str) -> str | None:
     return None
 
 
+@per_tool  # verbs and conversion both read it
 def _first_sentence(tool: ToolDoc) -> str:
     return _SENTENCE_END.split(df.description(tool.doc).strip(), maxsplit=1)[0]
 
