@@ -11,7 +11,6 @@ much vocabulary the two documents share. Read off the name (``deleteUser``, ``da
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from toolex.judges.base import ToolDoc, per_tool
 from toolex.judges.lexicon import (
@@ -62,7 +61,6 @@ _NOT_A_SIDE = word_set(
 )
 
 
-@lru_cache(maxsize=1 << 16)  # asked of each word of every name a rule reads
 def verb_of(word: str) -> str | None:
     """``word`` as a base-form verb: "deletes" -> "delete", "closing" -> "close"."""
     verb = base_verb(word)
