@@ -118,12 +118,20 @@ def _described_numbers(tool: ToolDoc) -> frozenset[str]:
     return frozenset(_NUMBER.findall(df.description(tool.doc)))
 
 
+@per_tool
+def _unnumbered(tool: ToolDoc) -> str:
+    """The tool's name, lower case, each number in it written ``#``."""
+    return _NUMBER.sub("#", df.name(tool.doc) or tool.name or "").lower()
+
+
 def sibling_number(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """The two names are one name but for a number ("Best Sign 1" / "Best Sign 2"), and the
     request writes the candidate's number too: it asks for each sibling apart, so one does not
     stand in for the other."""
+    if _unnumbered(ref) != _unnumbered(cand):
+        return None
     rn, cn = df.name(ref.doc) or ref.name or "", df.name(cand.doc) or cand.name or ""
-    if _NUMBER.sub("#", rn).lower() != _NUMBER.sub("#", cn).lower() or rn == cn:
+    if rn == cn:
         return None
     said_numbers = _numbers(step.subquery) | _numbers(step.request)
     theirs = set(_NUMBER.findall(cn)) - set(_NUMBER.findall(rn))

@@ -234,17 +234,30 @@ def modifier(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
 def _modifier(tool: ToolDoc, obj: str) -> str | None:
     """The word right before ``obj`` where the tool's description first says it, when it
     qualifies it (not a function word, a verb or a number)."""
+    return _modifiers(tool).get(obj)
+
+
+@per_tool
+def _modifiers(tool: ToolDoc) -> dict[str, str | None]:
+    """``_modifier`` of every stem the description says after its first word, read in one pass
+    (a rule asks it of each object two names share, for every pair). Nobody changes it."""
     words = df.split_words(df.description(tool.doc))
+    out: dict[str, str | None] = {}
     for i, word in enumerate(words[1:], 1):
-        if df.stem(word) == obj:
-            before = words[i - 1]
-            after_article = i > 1 and words[i - 2] in _ARTICLES  # "a launch vehicle"
-            if before in df.STOPWORDS or before.isdigit() or len(before) < 3:
-                return None
-            if base_verb(before) and not after_article:
-                return None
-            return before if before not in GENERIC_NAME_WORDS else None
-    return None
+        obj = df.stem(word)
+        if obj not in out:  # the first mention decides
+            out[obj] = _qualifying(words, i)
+    return out
+
+
+def _qualifying(words: list[str], i: int) -> str | None:
+    before = words[i - 1]
+    after_article = i > 1 and words[i - 2] in _ARTICLES  # "a launch vehicle"
+    if before in df.STOPWORDS or before.isdigit() or len(before) < 3:
+        return None
+    if base_verb(before) and not after_article:
+        return None
+    return before if before not in GENERIC_NAME_WORDS else None
 
 
 RULES = (country, language, platform_subject, narrower_path, modifier)

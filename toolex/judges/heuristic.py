@@ -130,14 +130,22 @@ class HeuristicJudge(JudgeParts):
         # pairs every point passes (about one in twenty) are measured and their texts embedded.
         tasks = list(tasks)
         if self.mode == "prescreen":
-            for task, evidence in zip(tasks, bulk.read_many(self.reader(), tasks), strict=True):
-                yield Outcome(task.key, True, self.verdict(evidence))
+            with bulk.collector_paused():
+                read = bulk.read_many(self.reader(), tasks)
+                verdicts = [self.verdict(evidence) for evidence in read]
+            for task, verdict in zip(tasks, verdicts, strict=True):
+                yield Outcome(task.key, True, verdict)
             return
-        failed = [checks.findings(t.subquery, t.candidate, t.reference, t.request) for t in tasks]
-        clear = [t for t, f in zip(tasks, failed, strict=True) if not f]
-        measured = iter(bulk.score_many(self.reader(), clear) if clear else [])
-        for task, found in zip(tasks, failed, strict=True):
-            verdict = self._vetoed(found) if found else self.verdict(next(measured))
+        with bulk.collector_paused():
+            failed = [
+                checks.findings(t.subquery, t.candidate, t.reference, t.request) for t in tasks
+            ]
+            clear = [t for t, f in zip(tasks, failed, strict=True) if not f]
+            measured = iter(bulk.score_many(self.reader(), clear) if clear else [])
+            verdicts = [
+                self._vetoed(found) if found else self.verdict(next(measured)) for found in failed
+            ]
+        for task, verdict in zip(tasks, verdicts, strict=True):
             yield Outcome(task.key, True, verdict)
 
     def judge_pair(

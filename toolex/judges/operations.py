@@ -73,6 +73,7 @@ def verb_of(word: str) -> str | None:
     return None
 
 
+@per_tool  # verbs and conversion both read it
 def _first_sentence(tool: ToolDoc) -> str:
     return _SENTENCE_END.split(df.description(tool.doc).strip(), maxsplit=1)[0]
 
@@ -215,6 +216,7 @@ def output_conflict(cand: ToolDoc, ref: ToolDoc) -> str | None:
 _OUTPUT_KINDS = ("classification", "regression")
 
 
+@per_tool
 def _output_kind(tool: ToolDoc) -> str | None:
     """classification or regression, when a model card's task or description says one of them."""
     if not model_card(tool):

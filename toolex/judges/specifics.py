@@ -53,6 +53,7 @@ def environment(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
 _CHECKPOINT_VARIANTS = word_set("base large small tiny mini medium xl xxl uncased cased hf")
 
 
+@per_tool
 def _checkpoint_words(tool: ToolDoc) -> frozenset[str]:
     name = (df.name(tool.doc) or tool.name or "").rsplit("/", 1)[-1].lower()
     words = re.split(r"[-_.]+", name)
@@ -189,6 +190,8 @@ def inverse_lookup(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """The reference is given an id ("info by user id"); the candidate returns that id from
     something else ("user id by username"): it finds the key, not what the key opens."""
     obj_r, key_r = name_object_and_key(ref)
+    if not key_r:  # most names are given nothing ("by ..."): no id to find
+        return None
     obj_c, key_c = name_object_and_key(cand)
     ids = {w for w in key_r & obj_c - obj_r if df.is_id_like(w)}
     if not ids or not key_c or key_c & key_r:
@@ -212,10 +215,7 @@ _TARGETS = re.compile(r"(?i)\b(?:to|into)\s+([A-Za-z][\w-]*(?:\s*(?:,|and|or)\s*
 def listed_targets(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """The step converts into several forms ("to RGB and Hex"); the reference documents each,
     the candidate one of them only."""
-    for m in _TARGETS.finditer(step.subquery):
-        words = [w for w in re.split(r"\s*(?:,|\band\b|\bor\b)\s*", m.group(1)) if w]
-        if len(words) < 2:
-            continue
+    for words in _target_lists(step.subquery):
         missing = [
             w for w in words if df.stem(w.lower()) in stems(ref) and _prefix(w) not in
             _alnum_prefixes(cand)
@@ -224,6 +224,17 @@ def listed_targets(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
             asked = " and ".join(words)
             return f"the step asks for {asked}; the candidate never gives {missing[0]}"
     return None
+
+
+@lru_cache(maxsize=1 << 12)  # once per step rather than per pair (a long sub-query's search)
+def _target_lists(subquery: str) -> tuple[tuple[str, ...], ...]:
+    """The lists of two or more forms the step converts into, each as written, in order."""
+    out = []
+    for m in _TARGETS.finditer(subquery):
+        words = tuple(w for w in re.split(r"\s*(?:,|\band\b|\bor\b)\s*", m.group(1)) if w)
+        if len(words) >= 2:
+            out.append(words)
+    return tuple(out)
 
 
 _INFO = word_set("information info details detail data")
@@ -333,13 +344,20 @@ def requested_provider(step: Step, cand: ToolDoc, ref: ToolDoc) -> str | None:
     """The request asks for a named provider's answer ("using the Zoopla API") and the candidate
     never names that provider: the user asked where the answer comes from."""
     for text in step.texts:
-        for m in _ASKED_PROVIDER.finditer(text):
-            name = m.group(1)
+        for name, parts in _asked_providers(text):
             # a name made of ordinary words ("JobSearch") is named when the candidate says each
-            parts = {df.stem(w) for w in df.split_words(name)}
             if name.lower() not in cand.text.lower() and not parts <= stems(cand):
                 return f"the request asks for the {name} API; the candidate never names it"
     return None
+
+
+@lru_cache(maxsize=1 << 12)  # a step's texts, once each rather than once per pair
+def _asked_providers(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The providers ``text`` asks an answer of, as written, each with its words' stems."""
+    return tuple(
+        (m.group(1), frozenset(df.stem(w) for w in df.split_words(m.group(1))))
+        for m in _ASKED_PROVIDER.finditer(text)
+    )
 
 
 OPERATION_RULES = (checked_property, inverse_lookup)

@@ -50,7 +50,32 @@ def split_words(text: str) -> list[str]:
 # (over half a million calls on the demo): remember them. A tuple, so no caller can change it.
 @lru_cache(maxsize=1 << 16)
 def _split_words(text: str) -> tuple[str, ...]:
-    return tuple(_WORD.findall(_CAMEL.sub(" ", text).replace("_", " ").lower()))
+    return tuple(_WORD.findall(_camel_spaced(text).replace("_", " ").lower()))
+
+
+_UPPER = re.compile(r"[A-Z]")
+
+
+def _camel_spaced(text: str) -> str:
+    """``_CAMEL.sub(" ", text)``: a space where camelCase starts a word. Only a capital can start
+    one, so only capitals are looked at (the pattern tried its lookbehinds at every character:
+    over half of the time split_words took on the offline judge's documents, issue 34)."""
+    parts: list[str] = []
+    start, end = 0, len(text)
+    for m in _UPPER.finditer(text, 1):
+        i = m.start()
+        before = text[i - 1]
+        if (
+            "a" <= before <= "z"
+            or "0" <= before <= "9"
+            or ("A" <= before <= "Z" and i + 1 < end and "a" <= text[i + 1] <= "z")
+        ):
+            parts.append(text[start:i])
+            start = i
+    if not parts:
+        return text
+    parts.append(text[start:])
+    return " ".join(parts)
 
 
 @lru_cache(maxsize=65536)
