@@ -17,16 +17,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
-import duckdb
-
-if TYPE_CHECKING:  # imported where used: a command that reads rows never loads pyarrow
-    import pyarrow as pa
-
 from toolex.resources import sql_text
 from toolex.sqlrunner import Params, SqlValue
 from toolex.store import commits
+from toolex.store.duck import duckdb, relations
 from toolex.store.failures import is_failure_of_the_file, store_error
 from toolex.store.typed_rows import row_builder
+
+if TYPE_CHECKING:  # imported where used: a command that reads rows never loads pyarrow
+    import pyarrow as pa
 
 R = TypeVar("R")
 
@@ -173,6 +172,7 @@ class Connection:
         DuckDB refuses a relation query while an earlier ``execute()`` result is unread (e.g. the
         schema-version probe), so that result is completed first.
         """
+        relations()
         with self._translated():
             self.con.complete()
             return self.con.sql(sql_text(name), params=dict(params or {})).to_arrow_table()
@@ -183,6 +183,7 @@ class Connection:
         """Run one shipped SQL query; its rows come back as Arrow record batches of at most
         ``rows`` rows, fetched as they are read: memory holds one batch, not the result (an
         export of a whole run, ``toolex export trec-run``)."""
+        relations()
         with self._translated():
             self.con.complete()
             relation = self.con.sql(sql_text(name), params=dict(params or {}))
@@ -193,6 +194,7 @@ class Connection:
         rather than held in memory: how an engine outside DuckDB gets its inputs
         (toolex.engines). A store opened read-only and locked down writes no file; open it
         with ``allow_files=True``."""
+        relations()
         with self._translated():
             self.con.complete()
             self.con.sql(sql_text(name), params=dict(params or {})).write_parquet(str(path))
@@ -228,15 +230,24 @@ class Connection:
 
     @contextlib.contextmanager
     def registered_query(self, name: str, sql: str, params: Params) -> Iterator[None]:
-        """Expose the rows of one shipped query under ``name`` for the block's duration, as
-        DuckDB's own relation: small rows made from bound values (a report's summary) reach the
-        shipped SQL without pyarrow, which a command that prints a few rows would load only for
-        this (``toolex eval``)."""
+        """Expose the rows of one shipped query under ``name`` for the block's duration, as a
+        connection-local TEMP table DuckDB fills from bound values (a report's summary rows):
+        they reach the shipped SQL without pyarrow or DuckDB's relation layer
+        (toolex.store.duck), which a command that prints a few rows (``toolex eval``) would
+        load only for this. A TEMP table never reaches the store file, so a read-only store
+        takes one too; ``name`` is the caller's constant, never a user's."""
+        table = _quoted(name)
         with self._translated():
-            self.con.complete()
-            relation = self.con.sql(sql_text(sql), params=dict(params))
-        with self.registered_tables({name: relation}):
+            self.con.execute(
+                f"CREATE OR REPLACE TEMP TABLE {table} AS\n{sql_text(sql)}", dict(params)
+            )
+        try:
             yield
+        finally:
+            # As registered_tables: an aborted transaction refuses the DROP, and raising that
+            # would hide the error that aborted it; CREATE OR REPLACE takes the name next time.
+            with contextlib.suppress(duckdb.Error):
+                self.con.execute(f"DROP TABLE IF EXISTS temp.{table}")
 
     @contextlib.contextmanager
     def registered_tables(
@@ -246,6 +257,7 @@ class Connection:
 
         The views are connection-local and read the Arrow memory in place: nothing is copied
         into the store file unless the SQL inserts it."""
+        relations()  # the engine reads an Arrow table or a relation through the package
         done: list[str] = []
         try:
             for name, table in tables.items():
@@ -273,6 +285,7 @@ class Connection:
         as an empty table with one column ``rows``."""
         import pyarrow as pa
 
+        relations()
         with self._translated():
             cur = self.con.execute(sql, params) if params else self.con.execute(sql)
             if cur.description is None:  # a write without RETURNING
@@ -294,6 +307,7 @@ class Connection:
         the statement, as for :meth:`user_sql`, and may stop it with :meth:`interrupt`."""
         import pyarrow as pa
 
+        relations()
         with self._translated():
             self.con.complete()
             relation = self.con.sql(sql, params=params)

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import re
 
-import duckdb
-
 from toolex.errors import StoreError
 from toolex.resources import sql_files
 from toolex.store.connection import Connection
+from toolex.store.duck import duckdb
 
 _VERSION_RE = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 

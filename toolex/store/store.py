@@ -6,11 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import duckdb
-
 from toolex.errors import StoreError
 from toolex.store import commits, side_files
 from toolex.store.config import DEFAULT_DB, LOCKED_DOWN, memory_limit
+from toolex.store.duck import duckdb
 from toolex.store.existence import Existence
 from toolex.store.failures import RECOVER, is_failure_of_the_file, store_error
 from toolex.store.migrations import Migrations
