@@ -50,6 +50,30 @@ def test_the_command_list_is_what_click_would_print_from_the_commands() -> None:
         assert f"  {name}" in out and short.split()[0] in out
 
 
+def test_each_command_is_read_from_its_slice_of_the_source_as_from_the_whole() -> None:
+    """`toolex --help` parses each command function from its first decorator to its docstring's
+    end: the same decorators and docstring as the whole module's parse gives."""
+    import ast
+    import importlib.util
+
+    from toolex.cli import COMMANDS, _command_node
+
+    for target in COMMANDS.values():
+        module, attr = target.split(":")
+        spec = importlib.util.find_spec(module)
+        assert spec is not None and spec.origin is not None
+        source = Path(spec.origin).read_text(encoding="utf-8")
+        whole = [
+            n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == attr
+        ][0]
+        node = _command_node(source, attr)
+        assert node is not None and ast.dump(node.decorator_list[0]) == ast.dump(
+            whole.decorator_list[0]
+        ), target
+        assert len(node.decorator_list) == len(whole.decorator_list), target
+        assert ast.get_docstring(node) == ast.get_docstring(whole), target
+
+
 def test_the_bm25_path_never_imports_the_vector_store() -> None:
     code = "import toolex.retrieval.search, toolex.pipeline.runner\n"
     imported = _imported(code)
