@@ -88,21 +88,16 @@ def wrapped(text: str, width: int) -> list[str] | None:
 
 
 def plain_table(
-    columns: Sequence[str],
-    cells: Sequence[Sequence[str]],
-    right: Sequence[bool],
-    title: str | None,
-    footer: str | None,
-    room: int,
-) -> str | None:
-    """The table as rich writes it at width ``room`` (``cells``: each row's cell texts,
-    ``right``: which columns are right-aligned), or None when this module cannot say."""
+    columns: Sequence[str], cells: Sequence[Sequence[str]], right: Sequence[bool], room: int
+) -> list[str] | None:
+    """The header, the rule and the rows as rich writes them at width ``room`` (``cells``: each
+    row's cell texts, ``right``: which columns are right-aligned), or None when this module
+    cannot say (text past printable ASCII, a table wider than ``room``)."""
     texts = [*columns, *(c for row in cells for c in row)]
     if not columns or not all(map(_ascii, texts)):
         return None
     widths = [max([len(name), *(len(row[i]) for row in cells)]) for i, name in enumerate(columns)]
-    total = sum(widths) + 2 * (len(widths) - 1)
-    if total > room:
+    if sum(widths) + 2 * (len(widths) - 1) > room:
         return None
 
     def line(values: Sequence[str]) -> str:
@@ -110,27 +105,24 @@ def plain_table(
             v.rjust(w) if r else v.ljust(w) for v, w, r in zip(values, widths, right, strict=True)
         )
 
-    out: list[str] = []
-    if title:
-        if not _ascii(title):
-            return None
-        if len(title) <= total:
-            head = title.rstrip()
-            left = (total - len(head)) // 2
-            out.append(" " * left + head + " " * (total - left - len(head)))
-        else:
-            lines = wrapped(title, room)
-            if lines is None:
-                return None
-            out.extend(lines)
-    out.append(line(columns))
-    out.append(RULE * total)
-    out.extend(line(row) for row in cells)
-    if not cells:
-        out.append("(0 rows)")
-    if footer:
-        lines = wrapped(footer, room) if _ascii(footer) else None
-        if lines is None:
-            return None
-        out.extend(lines)
-    return "".join(f"{text}\n" for text in out)
+    lines = [line(columns), RULE * (sum(widths) + 2 * (len(widths) - 1))]
+    lines.extend(line(row) for row in cells)
+    return lines if cells else [*lines, "(0 rows)"]
+
+
+def framed(table: list[str], title: str | None, footer: str | None, room: int) -> str | None:
+    """The lines of :func:`plain_table` with the title and the footer as rich writes them: a
+    title that fits over the table centred on it, a longer one and the footer wrapped at words
+    to ``room`` (None when one is not printable ASCII or holds a word rich would fold)."""
+    total = len(table[1])  # the rule is as wide as the table
+    head: list[str] | None = []
+    if title and _ascii(title) and len(title) <= total:
+        text = title.rstrip()
+        left = (total - len(text)) // 2
+        head = [" " * left + text + " " * (total - left - len(text))]
+    elif title:
+        head = wrapped(title, room) if _ascii(title) else None
+    foot = (wrapped(footer, room) if _ascii(footer) else None) if footer else []
+    if head is None or foot is None:
+        return None
+    return "".join(f"{text}\n" for text in [*head, *table, *foot])

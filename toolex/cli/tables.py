@@ -237,14 +237,15 @@ def _printed_plain(
     (stdout not a terminal, printable ASCII, a table that fits); whether it did."""
     import sys
 
-    from toolex.cli.plain_table import plain_table, plain_width
+    from toolex.cli.plain_table import framed, plain_table, plain_width
 
     room = plain_width()
     if room is None:
         return False
     cells = [[v if isinstance(v, str) else cell(v) for v in row] for row in rows]
     right = [numeric([row[i] for row in rows]) for i in range(len(columns))]
-    text = plain_table(columns, cells, right, title, footer, room)
+    table = plain_table(columns, cells, right, room)
+    text = None if table is None else framed(table, title, footer, room)
     if text is None:
         return False
     sys.stdout.write(text)  # as rich writes: a broken pipe is a BrokenPipeError here too
