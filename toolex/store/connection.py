@@ -49,7 +49,7 @@ class Connection:
         read_only: bool,
         counting: bool = False,
     ) -> None:
-        self.con = con
+        self._con = con
         self.path = path
         self.read_only = read_only
         self.created = False  # this open made the file (Store.discard_if_new)
@@ -57,9 +57,18 @@ class Connection:
         self._in_transaction = False
         self._counter: duckdb.DuckDBPyConnection | None = None  # commits a write's count apart
 
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The DuckDB connection, with DuckDB's Python package loaded (its relations, Arrow):
+        what code outside the store (a test's fixture, a notebook) may ask of it. The store's
+        own methods use the engine alone (toolex.store.duck) and load the package only where
+        they need it, so a command that reads rows and prints them never does."""
+        relations()
+        return self._con
+
     def commit_count(self, con: duckdb.DuckDBPyConnection | None = None) -> commits.Count:
         """The store's id and committed writes (CatalogException before schema 70)."""
-        row = (con or self.con).execute(sql_text("store/51_commit_count.sql")).fetchall()[0]
+        row = (con or self._con).execute(sql_text("store/51_commit_count.sql")).fetchall()[0]
         return commits.Count(*row)
 
     def _counted(self, con: duckdb.DuckDBPyConnection) -> None:
@@ -73,7 +82,7 @@ class Connection:
         """Count a write that committed on its own (no transaction around it) with a commit of
         its own, on a second connection so the write's result stays readable on this one."""
         if self._counter is None:
-            self._counter = self.con.cursor()
+            self._counter = self._con.cursor()
         with self._translated():
             self._counter.execute(sql_text("store/50_count_commit.sql"))
         self._counted(self._counter)
@@ -110,37 +119,37 @@ class Connection:
         Yields the store itself (``with store.transaction() as tx: tx.execute(...)``). A commit
         that fails (a full disk) rolls back and raises StoreError: nothing was written."""
         with self._translated():
-            self.con.execute("BEGIN TRANSACTION")
+            self._con.execute("BEGIN TRANSACTION")
         self._in_transaction = True
         try:
             yield self
         except BaseException:
             self._in_transaction = False
             with contextlib.suppress(duckdb.Error):  # an invalidated database cannot roll back
-                self.con.execute("ROLLBACK")
+                self._con.execute("ROLLBACK")
             raise
         self._in_transaction = False
         begun = False
         try:
             with self._translated():
                 if self.counting:  # in the transaction: a log that loses it loses the count
-                    self.con.execute(sql_text("store/50_count_commit.sql"))
+                    self._con.execute(sql_text("store/50_count_commit.sql"))
                     commits.begin(self.path)  # the record says a commit is under way
                     begun = True
-                self.con.execute("COMMIT")
+                self._con.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(duckdb.Error):
-                self.con.execute("ROLLBACK")
+                self._con.execute("ROLLBACK")
             if begun:
                 commits.end(self.path, None)
             raise
         if self.counting:
-            self._counted(self.con)
+            self._counted(self._con)
 
     def execute(self, name: str, params: Params | None = None) -> duckdb.DuckDBPyConnection:
         """Run one shipped SQL file (one statement) with ``$name`` parameters bound."""
         with self._write_apart(name), self._translated():
-            cur = self.con.execute(sql_text(name), dict(params or {}))
+            cur = self._con.execute(sql_text(name), dict(params or {}))
         return cur
 
     def rows(self, name: str, params: Params | None = None) -> list[dict[str, Any]]:
@@ -164,7 +173,7 @@ class Connection:
     def execute_script(self, name: str) -> None:
         """Run a shipped multi-statement SQL file that takes no parameters (DDL, views)."""
         with self._write_apart(name), self._translated():
-            self.con.execute(sql_text(name))
+            self._con.execute(sql_text(name))
 
     def arrow(self, name: str, params: Params | None = None) -> pa.Table:
         """Run one shipped SQL query with bound parameters; rows come back as an Arrow table.
@@ -174,8 +183,8 @@ class Connection:
         """
         relations()
         with self._translated():
-            self.con.complete()
-            return self.con.sql(sql_text(name), params=dict(params or {})).to_arrow_table()
+            self._con.complete()
+            return self._con.sql(sql_text(name), params=dict(params or {})).to_arrow_table()
 
     def batches(
         self, name: str, params: Params | None = None, *, rows: int = 100_000
@@ -185,8 +194,8 @@ class Connection:
         export of a whole run, ``toolex export trec-run``)."""
         relations()
         with self._translated():
-            self.con.complete()
-            relation = self.con.sql(sql_text(name), params=dict(params or {}))
+            self._con.complete()
+            relation = self._con.sql(sql_text(name), params=dict(params or {}))
             yield from relation.to_arrow_reader(rows)
 
     def copy_parquet(self, name: str, params: Params | None, path: str | Path) -> None:
@@ -196,8 +205,8 @@ class Connection:
         with ``allow_files=True``."""
         relations()
         with self._translated():
-            self.con.complete()
-            self.con.sql(sql_text(name), params=dict(params or {})).write_parquet(str(path))
+            self._con.complete()
+            self._con.sql(sql_text(name), params=dict(params or {})).write_parquet(str(path))
 
     def scalar(self, name: str, params: Params | None = None) -> object:
         """The first column of the first row of one shipped SQL query (None when no row)."""
@@ -238,7 +247,7 @@ class Connection:
         takes one too; ``name`` is the caller's constant, never a user's."""
         table = _quoted(name)
         with self._translated():
-            self.con.execute(
+            self._con.execute(
                 f"CREATE OR REPLACE TEMP TABLE {table} AS\n{sql_text(sql)}", dict(params)
             )
         try:
@@ -247,7 +256,7 @@ class Connection:
             # As registered_tables: an aborted transaction refuses the DROP, and raising that
             # would hide the error that aborted it; CREATE OR REPLACE takes the name next time.
             with contextlib.suppress(duckdb.Error):
-                self.con.execute(f"DROP TABLE IF EXISTS temp.{table}")
+                self._con.execute(f"DROP TABLE IF EXISTS temp.{table}")
 
     @contextlib.contextmanager
     def registered_tables(
@@ -261,7 +270,7 @@ class Connection:
         done: list[str] = []
         try:
             for name, table in tables.items():
-                self.con.register(name, table)
+                self._con.register(name, table)
                 done.append(name)
             yield
         except BaseException:
@@ -271,10 +280,10 @@ class Connection:
             # next time the name is registered.
             for name in done:
                 with contextlib.suppress(duckdb.Error):
-                    self.con.unregister(name)
+                    self._con.unregister(name)
             raise
         for name in done:
-            self.con.unregister(name)
+            self._con.unregister(name)
 
     def user_sql(self, sql: str, params: Params | Sequence[SqlValue] | None = None) -> pa.Table:
         """Run a user's own statement (``toolex sql``), not a shipped file; rows as Arrow.
@@ -287,7 +296,7 @@ class Connection:
 
         relations()
         with self._translated():
-            cur = self.con.execute(sql, params) if params else self.con.execute(sql)
+            cur = self._con.execute(sql, params) if params else self._con.execute(sql)
             if cur.description is None:  # a write without RETURNING
                 return pa.table({"rows": pa.array([], pa.int64())})
             # A DB-API result copies once more than con.sql(), which cannot bind ``?``
@@ -309,8 +318,8 @@ class Connection:
 
         relations()
         with self._translated():
-            self.con.complete()
-            relation = self.con.sql(sql, params=params)
+            self._con.complete()
+            relation = self._con.sql(sql, params=params)
             if relation is None:  # a statement without any result
                 return pa.RecordBatchReader.from_batches(pa.schema([("rows", pa.int64())]), [])
             wide = [i for i, t in enumerate(relation.types) if str(t) in WIDE_INTEGERS]
@@ -335,4 +344,4 @@ class Connection:
     def interrupt(self) -> None:
         """Stop the statement running on this connection (from another thread: Ctrl-C, a
         timeout); it fails with DuckDB's "Interrupted!" error."""
-        self.con.interrupt()
+        self._con.interrupt()

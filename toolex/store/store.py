@@ -160,7 +160,7 @@ class Store(Migrations, Existence):
     def close(self) -> None:
         if self._counter is not None:
             self._counter.close()
-        self.con.close()
+        self._con.close()
 
     def _open_state(self) -> OpenState | None:
         """The schema version and commit count of a store whose bookkeeping tables are all
@@ -170,7 +170,7 @@ class Store(Migrations, Existence):
         if self.path == ":memory:":
             return None
         try:
-            state = self.con.execute(sql_text("store/04_open_state.sql")).fetchall()[0]
+            state = self._con.execute(sql_text("store/04_open_state.sql")).fetchall()[0]
         except duckdb.Error:
             return None
         return OpenState(*state)
@@ -264,7 +264,7 @@ class Store(Migrations, Existence):
         Its writes commit on their own, outside any transaction open on this store: the LLM
         ledger records finished calls through one, so a stage killed mid-transaction still keeps
         the calls it paid for. Close it (or this store) when done."""
-        return Store(self.con.cursor(), self.path, self.read_only, self.counting)
+        return Store(self._con.cursor(), self.path, self.read_only, self.counting)
 
     def unreadable_tables(self) -> list[UnreadableTable]:
         """Each table that cannot be read in full, with DuckDB's error: a damaged file can open
