@@ -1,7 +1,7 @@
 """Start-up: `toolex --help` and the whole `toolex eval` process on a top-10 cut, against
 pytrec_eval's whole process and a baseline revision, measured in the same run (issue 34).
 
-    python benchmarks/bench_startup.py                  # vs 6f13067, 7 rounds
+    python benchmarks/bench_startup.py                  # vs e88337d, 7 rounds
     python benchmarks/bench_startup.py --baseline REV --rounds 11
 
 Data: the four ToolRet tasks of ../shared/data (2,098 queries, 3,020 labels) and a BM25 run of
@@ -36,9 +36,9 @@ from figures import load, record
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "toolret"
-# main before the second round of start-up work; the baseline reads the store this tree builds, so
-# it must know its schema (fc1f09e, schema 71, refuses the schema-72 store that 7caf15a made)
-BASELINE = "6f13067"
+# main before the third round of start-up work (DuckDB's engine alone, a one-query open); the
+# baseline reads the store this tree builds, so it must know its schema (72 here and there)
+BASELINE = "e88337d"
 TOOLEX = "from toolex.cli import main; main()"
 PYTREC = """
 import sys, pytrec_eval

@@ -12,6 +12,7 @@ import pyarrow as pa
 import pytest
 
 from toolex.errors import InputError, NotFoundError, StoreError
+from toolex.sqlrunner import SqlValue
 from toolex.store import Store, schema_migrations
 
 PROGRESS_BAR = """
@@ -107,6 +108,35 @@ def test_registered_tables_are_gone_after_the_block_even_on_error(store: Store) 
     for name in ("new_rows", "a", "b"):
         with pytest.raises(duckdb.CatalogException):
             store.user_sql(f"SELECT * FROM {name}")
+
+
+def test_a_registered_query_reads_on_a_read_only_store_and_is_gone_after(tmp_path: Path) -> None:
+    """The rows of a shipped query under a name for the block (a TEMP table, which a read-only,
+    locked-down store takes: `toolex eval` registers its summary so), gone after it, even when
+    the block fails; the same name again replaces it."""
+    path = tmp_path / "r.duckdb"
+    Store.open(path).close()
+    row: dict[str, SqlValue] = {"run_id": "r", "category": "c", "metric": "ndcg", "k": 10,
+                                "old": 0.25, "new": 0.5, "gain": 0.25, "n_queries": 3,
+                                "n_no_results": 1}  # fmt: skip
+    read = "SELECT run_id, category, old, n_queries FROM report_summary"
+    with Store.open(path, read_only=True) as store:
+        second: dict[str, SqlValue] = {**row, "category": "d", "old": None}
+        for rows in ([row], [row, second]):
+            with store.registered_query(
+                "report_summary", "reports/19_summary_rows.sql", {"rows": rows}
+            ):
+                got = store.con.execute(read).fetchall()
+            assert got == [(r["run_id"], r["category"], r["old"], r["n_queries"]) for r in rows]
+        with (
+            pytest.raises(RuntimeError),
+            store.registered_query(
+                "report_summary", "reports/19_summary_rows.sql", {"rows": [row]}
+            ),
+        ):
+            raise RuntimeError("boom")
+        with pytest.raises(duckdb.CatalogException):
+            store.con.execute(read)
 
 
 def test_a_failure_inside_a_registered_block_is_the_error_reported(store: Store) -> None:

@@ -2,8 +2,11 @@
 -- Reads: metric_queries (010), metric_combos (020), metric_ideal (030), metric_hits (040).
 -- Creates: TEMP table macro metric_combo_scores.
 -- Parameters: p_run_ids VARCHAR[], p_ks INTEGER[], p_expansion VARCHAR.
--- Returns: run_id, query_id, combo_id, k, ndcg, recall, comp, p, rr, ap (wide: one row per
--- combination). Relevant = relevance > 0 (trec_eval's default relevance level).
+-- Returns: run_id, query_id, task, category, has_results, combo_id, k, ndcg, recall, comp, p, rr,
+-- ap (wide: one row per combination; the query's task, category and has_results ride along from
+-- metric_queries, so 060 need not expand that macro a second time: 11 of the summary's ~45
+-- CPU-ms of planning, paid by every metric call). Relevant = relevance > 0 (trec_eval's
+-- default relevance level).
 --   NDCG@K   = DCG@K / IDCG@K                   (0 when the combination has no positive label)
 --   Recall@K = n_hit / n_rel                    (trec_eval recall_K)
 --   Comp@K   = 1 if every relevant item of the combination is in the top K, else 0
@@ -18,12 +21,13 @@ CREATE OR REPLACE TEMP MACRO metric_combo_scores(p_run_ids, p_ks, p_expansion) A
 WITH combos AS (
     SELECT DISTINCT benchmark, query_id, combo_id FROM metric_combos(p_expansion)
 ), base AS (
-    SELECT u.run_id, u.query_id, c.benchmark, c.combo_id, cut.k
+    SELECT u.run_id, u.query_id, u.task, u.category, u.has_results, c.benchmark, c.combo_id,
+           cut.k
     FROM metric_queries(p_run_ids) AS u
     JOIN combos AS c ON c.benchmark = u.benchmark AND c.query_id = u.query_id
     CROSS JOIN unnest(p_ks) AS cut(k)
 )
-SELECT b.run_id, b.query_id, b.combo_id, b.k,
+SELECT b.run_id, b.query_id, b.task, b.category, b.has_results, b.combo_id, b.k,
        coalesce(h.dcg / i.idcg, 0.0) AS ndcg,
        coalesce(h.n_hit / i.n_rel, 0.0) AS recall,
        CASE WHEN i.n_rel > 0 AND h.n_hit = i.n_rel THEN CAST(1 AS DOUBLE)

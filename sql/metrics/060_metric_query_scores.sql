@@ -1,5 +1,6 @@
 -- 060 metric_query_scores(p_run_ids, p_ks, p_expansion): old and new of every metric, per query.
--- Reads: metric_combo_scores (050), metric_queries (010). Creates: TEMP table macro
+-- Reads: metric_combo_scores (050), which carries each query's task, category and has_results
+-- (one value per run and query: a run ranks each item once). Creates: TEMP table macro
 -- metric_query_scores. Parameters: p_run_ids VARCHAR[], p_ks INTEGER[], p_expansion VARCHAR.
 -- Returns: run_id, query_id, task, category, has_results, k,
 --          ndcg_old, ndcg_new, recall_old, recall_new, comp_old, comp_new, p_old, p_new,
@@ -10,7 +11,7 @@
 -- metrics (3x fewer rows than aggregating the long shape).
 CREATE OR REPLACE TEMP MACRO metric_query_scores(p_run_ids, p_ks, p_expansion) AS TABLE
 WITH agg AS (
-    SELECT run_id, query_id, k,
+    SELECT run_id, query_id, task, category, has_results, k,
            max(ndcg) FILTER (WHERE combo_id = 0) AS ndcg_old, max(ndcg) AS ndcg_new,
            max(recall) FILTER (WHERE combo_id = 0) AS recall_old, max(recall) AS recall_new,
            max(comp) FILTER (WHERE combo_id = 0) AS comp_old, max(comp) AS comp_new,
@@ -18,10 +19,9 @@ WITH agg AS (
            max(rr) FILTER (WHERE combo_id = 0) AS rr_old, max(rr) AS rr_new,
            max(ap) FILTER (WHERE combo_id = 0) AS ap_old, max(ap) AS ap_new
     FROM metric_combo_scores(p_run_ids, p_ks, p_expansion)
-    GROUP BY run_id, query_id, k
+    GROUP BY run_id, query_id, task, category, has_results, k
 )
-SELECT a.run_id, a.query_id, u.task, u.category, u.has_results, a.k,
-       a.ndcg_old, a.ndcg_new, a.recall_old, a.recall_new, a.comp_old, a.comp_new,
-       a.p_old, a.p_new, a.rr_old, a.rr_new, a.ap_old, a.ap_new
-FROM agg AS a
-JOIN metric_queries(p_run_ids) AS u ON u.run_id = a.run_id AND u.query_id = a.query_id;
+SELECT run_id, query_id, task, category, has_results, k,
+       ndcg_old, ndcg_new, recall_old, recall_new, comp_old, comp_new,
+       p_old, p_new, rr_old, rr_new, ap_old, ap_new
+FROM agg;

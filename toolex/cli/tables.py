@@ -154,6 +154,11 @@ def _stdout(width: int | None = None) -> Console:
 
 def terminal_width() -> int:
     """The terminal's width (80 when stdout is not a terminal, as rich and psql assume)."""
+    from toolex.cli.plain_table import plain_width
+
+    room = plain_width()  # the same number, where it can be told without loading rich
+    if room is not None:
+        return room
     from rich.console import Console
 
     return Console().width
@@ -178,9 +183,11 @@ def print_table(
     """An aligned table on stdout: the header, a rule, the rows (``(0 rows)`` for none), then
     ``footer``; fitted to the terminal as the module says, unless not ``fit`` (``--wide``:
     every column, whole, the terminal wrapping the lines)."""
+    rows = [[cell_value(v) for v in row] for row in rows]
+    if fit and _printed_plain(columns, rows, title, footer):
+        return
     console = _stdout()
     room = console.width
-    rows = [[cell_value(v) for v in row] for row in rows]
     cols = [_Column(c, [r[i] for r in rows]) for i, c in enumerate(columns)]
     keep = list(range(len(cols)))
     split = fit and _least(cols, keep, False) > room
@@ -218,6 +225,32 @@ def print_table(
         console.print("(0 rows)")
     if footer:
         console.print(shown(footer), highlight=False)
+
+
+def _printed_plain(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    title: str | None,
+    footer: str | None,
+) -> bool:
+    """Print the table without rich where toolex.cli.plain_table can write what rich would
+    (stdout not a terminal, printable ASCII, a table that fits); whether it did."""
+    import sys
+
+    from toolex.cli.plain_table import framed, plain_table, plain_width
+
+    room = plain_width()
+    if room is None:
+        return False
+    cells = [[v if isinstance(v, str) else cell(v) for v in row] for row in rows]
+    right = [numeric([row[i] for row in rows]) for i in range(len(columns))]
+    table = plain_table(columns, cells, right, room)
+    text = None if table is None else framed(table, title, footer, room)
+    if text is None:
+        return False
+    sys.stdout.write(text)  # as rich writes: a broken pipe is a BrokenPipeError here too
+    sys.stdout.flush()
+    return True
 
 
 def echo_note(text: str) -> None:

@@ -21,10 +21,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-import duckdb
-
 from toolex.runs.notes import skipped_note
 from toolex.store import Store
+from toolex.store.duck import duckdb
 
 # What DuckDB's read_text would expand in a path (a glob) instead of reading the file named.
 _GLOB = frozenset("*?[]{}")

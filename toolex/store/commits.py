@@ -29,11 +29,10 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-import duckdb
-
 from toolex.errors import StoreError
 from toolex.resources import sql_text
 from toolex.store import side_files
+from toolex.store.duck import duckdb
 
 SUFFIX = ".commits"
 _WIDTH = 128  # bytes of a record: a store id (36) and a count fit with room to spare

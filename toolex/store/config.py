@@ -42,9 +42,8 @@ LOCKED_DOWN: dict[str, bool] = {
 def table_functions() -> frozenset[str]:
     """Every table function (and table macro and pragma) this DuckDB knows, by name, read from
     its catalog on a connection of its own (no store is needed to know what DuckDB offers)."""
-    import duckdb
-
     from toolex.resources import sql_text
+    from toolex.store.duck import duckdb
 
     with duckdb.connect(config={"enable_external_access": False}) as con:
         rows = con.execute(sql_text("store/43_table_functions.sql")).fetchall()

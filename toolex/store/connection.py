@@ -17,16 +17,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
-import duckdb
-
-if TYPE_CHECKING:  # imported where used: a command that reads rows never loads pyarrow
-    import pyarrow as pa
-
 from toolex.resources import sql_text
 from toolex.sqlrunner import Params, SqlValue
 from toolex.store import commits
+from toolex.store.duck import duckdb, relations
 from toolex.store.failures import is_failure_of_the_file, store_error
 from toolex.store.typed_rows import row_builder
+
+if TYPE_CHECKING:  # imported where used: a command that reads rows never loads pyarrow
+    import pyarrow as pa
 
 R = TypeVar("R")
 
@@ -50,7 +49,7 @@ class Connection:
         read_only: bool,
         counting: bool = False,
     ) -> None:
-        self.con = con
+        self._con = con
         self.path = path
         self.read_only = read_only
         self.created = False  # this open made the file (Store.discard_if_new)
@@ -58,9 +57,18 @@ class Connection:
         self._in_transaction = False
         self._counter: duckdb.DuckDBPyConnection | None = None  # commits a write's count apart
 
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The DuckDB connection, with DuckDB's Python package loaded (its relations, Arrow):
+        what code outside the store (a test's fixture, a notebook) may ask of it. The store's
+        own methods use the engine alone (toolex.store.duck) and load the package only where
+        they need it, so a command that reads rows and prints them never does."""
+        relations()
+        return self._con
+
     def commit_count(self, con: duckdb.DuckDBPyConnection | None = None) -> commits.Count:
         """The store's id and committed writes (CatalogException before schema 70)."""
-        row = (con or self.con).execute(sql_text("store/51_commit_count.sql")).fetchall()[0]
+        row = (con or self._con).execute(sql_text("store/51_commit_count.sql")).fetchall()[0]
         return commits.Count(*row)
 
     def _counted(self, con: duckdb.DuckDBPyConnection) -> None:
@@ -74,7 +82,7 @@ class Connection:
         """Count a write that committed on its own (no transaction around it) with a commit of
         its own, on a second connection so the write's result stays readable on this one."""
         if self._counter is None:
-            self._counter = self.con.cursor()
+            self._counter = self._con.cursor()
         with self._translated():
             self._counter.execute(sql_text("store/50_count_commit.sql"))
         self._counted(self._counter)
@@ -111,37 +119,37 @@ class Connection:
         Yields the store itself (``with store.transaction() as tx: tx.execute(...)``). A commit
         that fails (a full disk) rolls back and raises StoreError: nothing was written."""
         with self._translated():
-            self.con.execute("BEGIN TRANSACTION")
+            self._con.execute("BEGIN TRANSACTION")
         self._in_transaction = True
         try:
             yield self
         except BaseException:
             self._in_transaction = False
             with contextlib.suppress(duckdb.Error):  # an invalidated database cannot roll back
-                self.con.execute("ROLLBACK")
+                self._con.execute("ROLLBACK")
             raise
         self._in_transaction = False
         begun = False
         try:
             with self._translated():
                 if self.counting:  # in the transaction: a log that loses it loses the count
-                    self.con.execute(sql_text("store/50_count_commit.sql"))
+                    self._con.execute(sql_text("store/50_count_commit.sql"))
                     commits.begin(self.path)  # the record says a commit is under way
                     begun = True
-                self.con.execute("COMMIT")
+                self._con.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(duckdb.Error):
-                self.con.execute("ROLLBACK")
+                self._con.execute("ROLLBACK")
             if begun:
                 commits.end(self.path, None)
             raise
         if self.counting:
-            self._counted(self.con)
+            self._counted(self._con)
 
     def execute(self, name: str, params: Params | None = None) -> duckdb.DuckDBPyConnection:
         """Run one shipped SQL file (one statement) with ``$name`` parameters bound."""
         with self._write_apart(name), self._translated():
-            cur = self.con.execute(sql_text(name), dict(params or {}))
+            cur = self._con.execute(sql_text(name), dict(params or {}))
         return cur
 
     def rows(self, name: str, params: Params | None = None) -> list[dict[str, Any]]:
@@ -165,7 +173,7 @@ class Connection:
     def execute_script(self, name: str) -> None:
         """Run a shipped multi-statement SQL file that takes no parameters (DDL, views)."""
         with self._write_apart(name), self._translated():
-            self.con.execute(sql_text(name))
+            self._con.execute(sql_text(name))
 
     def arrow(self, name: str, params: Params | None = None) -> pa.Table:
         """Run one shipped SQL query with bound parameters; rows come back as an Arrow table.
@@ -173,9 +181,10 @@ class Connection:
         DuckDB refuses a relation query while an earlier ``execute()`` result is unread (e.g. the
         schema-version probe), so that result is completed first.
         """
+        relations()
         with self._translated():
-            self.con.complete()
-            return self.con.sql(sql_text(name), params=dict(params or {})).to_arrow_table()
+            self._con.complete()
+            return self._con.sql(sql_text(name), params=dict(params or {})).to_arrow_table()
 
     def batches(
         self, name: str, params: Params | None = None, *, rows: int = 100_000
@@ -183,9 +192,10 @@ class Connection:
         """Run one shipped SQL query; its rows come back as Arrow record batches of at most
         ``rows`` rows, fetched as they are read: memory holds one batch, not the result (an
         export of a whole run, ``toolex export trec-run``)."""
+        relations()
         with self._translated():
-            self.con.complete()
-            relation = self.con.sql(sql_text(name), params=dict(params or {}))
+            self._con.complete()
+            relation = self._con.sql(sql_text(name), params=dict(params or {}))
             yield from relation.to_arrow_reader(rows)
 
     def copy_parquet(self, name: str, params: Params | None, path: str | Path) -> None:
@@ -193,9 +203,10 @@ class Connection:
         rather than held in memory: how an engine outside DuckDB gets its inputs
         (toolex.engines). A store opened read-only and locked down writes no file; open it
         with ``allow_files=True``."""
+        relations()
         with self._translated():
-            self.con.complete()
-            self.con.sql(sql_text(name), params=dict(params or {})).write_parquet(str(path))
+            self._con.complete()
+            self._con.sql(sql_text(name), params=dict(params or {})).write_parquet(str(path))
 
     def scalar(self, name: str, params: Params | None = None) -> object:
         """The first column of the first row of one shipped SQL query (None when no row)."""
@@ -228,15 +239,24 @@ class Connection:
 
     @contextlib.contextmanager
     def registered_query(self, name: str, sql: str, params: Params) -> Iterator[None]:
-        """Expose the rows of one shipped query under ``name`` for the block's duration, as
-        DuckDB's own relation: small rows made from bound values (a report's summary) reach the
-        shipped SQL without pyarrow, which a command that prints a few rows would load only for
-        this (``toolex eval``)."""
+        """Expose the rows of one shipped query under ``name`` for the block's duration, as a
+        connection-local TEMP table DuckDB fills from bound values (a report's summary rows):
+        they reach the shipped SQL without pyarrow or DuckDB's relation layer
+        (toolex.store.duck), which a command that prints a few rows (``toolex eval``) would
+        load only for this. A TEMP table never reaches the store file, so a read-only store
+        takes one too; ``name`` is the caller's constant, never a user's."""
+        table = _quoted(name)
         with self._translated():
-            self.con.complete()
-            relation = self.con.sql(sql_text(sql), params=dict(params))
-        with self.registered_tables({name: relation}):
+            self._con.execute(
+                f"CREATE OR REPLACE TEMP TABLE {table} AS\n{sql_text(sql)}", dict(params)
+            )
+        try:
             yield
+        finally:
+            # As registered_tables: an aborted transaction refuses the DROP, and raising that
+            # would hide the error that aborted it; CREATE OR REPLACE takes the name next time.
+            with contextlib.suppress(duckdb.Error):
+                self._con.execute(f"DROP TABLE IF EXISTS temp.{table}")
 
     @contextlib.contextmanager
     def registered_tables(
@@ -246,10 +266,11 @@ class Connection:
 
         The views are connection-local and read the Arrow memory in place: nothing is copied
         into the store file unless the SQL inserts it."""
+        relations()  # the engine reads an Arrow table or a relation through the package
         done: list[str] = []
         try:
             for name, table in tables.items():
-                self.con.register(name, table)
+                self._con.register(name, table)
                 done.append(name)
             yield
         except BaseException:
@@ -259,10 +280,10 @@ class Connection:
             # next time the name is registered.
             for name in done:
                 with contextlib.suppress(duckdb.Error):
-                    self.con.unregister(name)
+                    self._con.unregister(name)
             raise
         for name in done:
-            self.con.unregister(name)
+            self._con.unregister(name)
 
     def user_sql(self, sql: str, params: Params | Sequence[SqlValue] | None = None) -> pa.Table:
         """Run a user's own statement (``toolex sql``), not a shipped file; rows as Arrow.
@@ -273,8 +294,9 @@ class Connection:
         as an empty table with one column ``rows``."""
         import pyarrow as pa
 
+        relations()
         with self._translated():
-            cur = self.con.execute(sql, params) if params else self.con.execute(sql)
+            cur = self._con.execute(sql, params) if params else self._con.execute(sql)
             if cur.description is None:  # a write without RETURNING
                 return pa.table({"rows": pa.array([], pa.int64())})
             # A DB-API result copies once more than con.sql(), which cannot bind ``?``
@@ -294,9 +316,10 @@ class Connection:
         the statement, as for :meth:`user_sql`, and may stop it with :meth:`interrupt`."""
         import pyarrow as pa
 
+        relations()
         with self._translated():
-            self.con.complete()
-            relation = self.con.sql(sql, params=params)
+            self._con.complete()
+            relation = self._con.sql(sql, params=params)
             if relation is None:  # a statement without any result
                 return pa.RecordBatchReader.from_batches(pa.schema([("rows", pa.int64())]), [])
             wide = [i for i, t in enumerate(relation.types) if str(t) in WIDE_INTEGERS]
@@ -321,4 +344,4 @@ class Connection:
     def interrupt(self) -> None:
         """Stop the statement running on this connection (from another thread: Ctrl-C, a
         timeout); it fails with DuckDB's "Interrupted!" error."""
-        self.con.interrupt()
+        self._con.interrupt()

@@ -7,10 +7,9 @@ import contextlib
 import re
 from pathlib import Path
 
-import duckdb
-
 from toolex.errors import StoreError
 from toolex.store.config import MEMORY_LIMIT_VAR, memory_limit
+from toolex.store.duck import duckdb
 
 # DuckDB's words for a file it cannot trust (its exception classes are not enough: a checksum
 # failure arrives as the base duckdb.Error, and an IOException may be about a user's own file).

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import re
 
-import duckdb
-
 from toolex.errors import StoreError
 from toolex.resources import sql_files
 from toolex.store.connection import Connection
+from toolex.store.duck import duckdb
 
 _VERSION_RE = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 
@@ -42,10 +41,14 @@ class Migrations(Connection):
         except duckdb.CatalogException:
             return 0
 
-    def migrate(self) -> None:
+    def migrate(self, current: int | None = None) -> bool:
+        """Apply the schema files newer than the store's version (``current`` when the caller
+        has read it already: Store.open reads it with the commit count, in one query); whether
+        any was applied."""
         migrations = schema_migrations()
         latest = migrations[-1][0] if migrations else 0
-        current = self.schema_version
+        if current is None:
+            current = self.schema_version
         if current > latest:
             raise StoreError(
                 f"the store {self.path} has schema version {current}, newer than this toolex "
@@ -53,7 +56,7 @@ class Migrations(Connection):
             )
         pending = [(v, name) for v, name in migrations if v > current]
         if not pending:
-            return
+            return False
         if self.read_only:
             raise StoreError(
                 f"the store {self.path} has schema version {current}; open it once for writing "
@@ -61,6 +64,10 @@ class Migrations(Connection):
             )
         with self.transaction():
             self.execute_script("store/02_create_schema_version.sql")
-            for version, name in pending:
+            for _, name in pending:
                 self.execute_script(f"schema/{name}")
-                self.execute("store/03_record_migration.sql", {"version": version, "name": name})
+            self.execute(
+                "store/03_record_migrations.sql",
+                {"versions": [v for v, _ in pending], "names": [n for _, n in pending]},
+            )
+        return True

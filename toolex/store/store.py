@@ -6,11 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import duckdb
-
 from toolex.errors import StoreError
+from toolex.resources import sql_text
 from toolex.store import commits, side_files
+from toolex.store.commits import Count
 from toolex.store.config import DEFAULT_DB, LOCKED_DOWN, memory_limit
+from toolex.store.duck import duckdb
 from toolex.store.existence import Existence
 from toolex.store.failures import RECOVER, is_failure_of_the_file, store_error
 from toolex.store.migrations import Migrations
@@ -31,6 +32,16 @@ class UnreadableTable(NamedTuple):
 
     table: str
     error: str
+
+
+class OpenState(NamedTuple):
+    """What store/04_open_state.sql reads: the schema version and the commit count (as
+    :class:`~toolex.store.commits.Count`) of a store, in one query."""
+
+    schema_version: int | None
+    store_id: str
+    commits: int
+    n_rows: int
 
 
 class DatabaseSize(NamedTuple):
@@ -121,9 +132,10 @@ class Store(Migrations, Existence):
         try:
             with store._translated():
                 store._check_length()
-                store._check_commits(log)
-                store.migrate()
-                store._start_counting()
+                state = None if new else store._open_state()
+                count = store._check_commits(log, state)
+                migrated = store.migrate(None if state is None else state.schema_version)
+                store._start_counting(None if migrated else count)
         except BaseException:
             con.close()
             if new:
@@ -148,35 +160,57 @@ class Store(Migrations, Existence):
     def close(self) -> None:
         if self._counter is not None:
             self._counter.close()
-        self.con.close()
+        self._con.close()
 
-    def _check_commits(self, log: bool = True) -> None:
-        """Refuse a store that lost committed writes (toolex.store.commits), before anything
-        is read from it or written to it; ``log``: it had a write-ahead log when opened."""
+    def _open_state(self) -> OpenState | None:
+        """The schema version and commit count of a store whose bookkeeping tables are all
+        there, in one query (a current store: every open but the first of a file); None for a
+        new store, one from before schema 70 or a damaged file, which the steps after read
+        one by one (and word their failures)."""
         if self.path == ":memory:":
-            return
+            return None
         try:
-            count = self.commit_count()
-        except duckdb.CatalogException:  # a store from before schema 70: nothing counted yet
-            return
-        except duckdb.Error as exc:
-            if self.read_only and is_failure_of_the_file(exc, self.path):
-                return  # a damaged file: `toolex check` names what it can still read
-            raise
-        commits.check(self.path, count, log)
+            state = self._con.execute(sql_text("store/04_open_state.sql")).fetchall()[0]
+        except duckdb.Error:
+            return None
+        return OpenState(*state)
 
-    def _start_counting(self) -> None:
+    def _check_commits(self, log: bool = True, state: OpenState | None = None) -> Count | None:
+        """Refuse a store that lost committed writes (toolex.store.commits), before anything
+        is read from it or written to it; ``log``: it had a write-ahead log when opened;
+        ``state``: what :meth:`_open_state` read. The count checked, None where nothing is
+        counted (in memory, before schema 70, a damaged file opened to read)."""
+        if self.path == ":memory:":
+            return None
+        if state is not None:
+            count = Count(state.store_id, state.commits, state.n_rows)
+        else:
+            try:
+                count = self.commit_count()
+            except duckdb.CatalogException:  # a store from before schema 70: nothing counted
+                return None
+            except duckdb.Error as exc:
+                if self.read_only and is_failure_of_the_file(exc, self.path):
+                    return None  # a damaged file: `toolex check` names what it can still read
+                raise
+        commits.check(self.path, count, log)
+        return count
+
+    def _start_counting(self, count: Count | None = None) -> None:
         """Count every commit from now on (a store file opened for writing), after folding a
         long count into one row, and record the count as it stands (a store first counted,
-        or a record deleted, gets one now)."""
+        or a record deleted, gets one now); ``count``: the store's, when already read."""
         if self.path == ":memory:" or self.read_only:
             return
-        if self.commit_count().n_rows > commits.COMPACT_ROWS:
+        if count is None:
+            count = self.commit_count()
+        if count.n_rows > commits.COMPACT_ROWS:
             with self.transaction():
                 self.execute_script("store/52_compact_commits.sql")
+            count = self.commit_count()
         self.counting = True
         with self._translated():
-            commits.record(self.path, self.commit_count(), opening=True)
+            commits.record(self.path, count, opening=True)
 
     def _check_length(self) -> None:
         """A file shorter than the blocks its header claims was truncated (a partial copy, a
@@ -230,7 +264,7 @@ class Store(Migrations, Existence):
         Its writes commit on their own, outside any transaction open on this store: the LLM
         ledger records finished calls through one, so a stage killed mid-transaction still keeps
         the calls it paid for. Close it (or this store) when done."""
-        return Store(self.con.cursor(), self.path, self.read_only, self.counting)
+        return Store(self._con.cursor(), self.path, self.read_only, self.counting)
 
     def unreadable_tables(self) -> list[UnreadableTable]:
         """Each table that cannot be read in full, with DuckDB's error: a damaged file can open
