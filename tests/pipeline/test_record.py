@@ -139,6 +139,7 @@ def test_a_record_that_changes_nothing_writes_nothing(
     settings rewrote the same text (a commit, two with its count); one that differs is written."""
     import json
 
+    from toolex import expansions
     from toolex.pipeline import record
 
     build(store)
@@ -146,13 +147,13 @@ def test_a_record_that_changes_nothing_writes_nothing(
     text = store.con.execute("SELECT CAST(config AS VARCHAR) FROM expansions").fetchall()
     assert text == [(json.dumps({"judges": {"decompose": "heuristic"}}),)]
     written: list[dict[str, object]] = []
-    real = record.expansions.record_config
+    real = expansions.record_config
 
     def spy(s: Store, benchmark: str, expansion: str, config: dict[str, object]) -> None:
         written.append(dict(config))
         real(s, benchmark, expansion, config)
 
-    monkeypatch.setattr(record.expansions, "record_config", spy)
+    monkeypatch.setattr(expansions, "record_config", spy)
     wanted = Settings().per_stage(
         dict.fromkeys(("decompose", "verify", "audit"), HeuristicJudge(store))
     )
