@@ -130,3 +130,37 @@ def test_an_interrupted_stage_keeps_its_settings_recorded(store: Store) -> None:
     assert config(store)["depth"] == 20
     with pytest.raises(SettingsConflict, match="candidates.depth: 20 -> 3"):
         expand(store, settings=Settings(depth=3))
+
+
+def test_a_record_that_changes_nothing_writes_nothing(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runner records each stage before and after it runs: the second record of the same
+    settings rewrote the same text (a commit, two with its count); one that differs is written."""
+    import json
+
+    from toolex import expansions
+    from toolex.pipeline import record
+
+    build(store)
+    expand(store, stages=["decompose"])
+    text = store.con.execute("SELECT CAST(config AS VARCHAR) FROM expansions").fetchall()
+    assert text == [(json.dumps({"judges": {"decompose": "heuristic"}}),)]
+    written: list[dict[str, object]] = []
+    real = expansions.record_config
+
+    def spy(s: Store, benchmark: str, expansion: str, config: dict[str, object]) -> None:
+        written.append(dict(config))
+        real(s, benchmark, expansion, config)
+
+    monkeypatch.setattr(expansions, "record_config", spy)
+    wanted = Settings().per_stage(
+        dict.fromkeys(("decompose", "verify", "audit"), HeuristicJudge(store))
+    )
+    assert record.record(store, "b", "default", wanted, ran=["decompose"]) == {
+        "judges": {"decompose": "heuristic"}
+    }
+    assert written == []  # the same text as stored
+    record.record(store, "b", "default", wanted, ran=["candidates"])
+    assert [sorted(c) for c in written] == [["depth", "judges", "rendering", "retriever", "scope"]]
+    assert config(store)["depth"] == 20

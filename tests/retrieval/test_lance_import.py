@@ -4,7 +4,7 @@ for, is the one a plain import gives; lancedb's overriding methods are marked as
 Each case runs in a fresh interpreter, as the deferral only applies before lancedb is first
 imported. These tests fail if a lancedb release starts to use the REST client on that path (the
 deferral would then only cost, never save) or if the shim no longer hands back the real
-package."""
+package; its models build their validators when first used, as a plain import's would."""
 
 from __future__ import annotations
 
@@ -47,7 +47,16 @@ ann = vector_search(t, vectors[:5], 4, None, AnnParams(nprobes=3))
 from datetime import timedelta
 t.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
 client = [m for m in sys.modules if m == REST_CLIENT or m.startswith(REST_CLIENT + ".")]
+from pydantic import BaseModel
+def subclasses(c):
+    for s in c.__subclasses__():
+        yield s
+        yield from subclasses(s)
+models = {c for c in subclasses(BaseModel) if c.__module__.startswith(REST_CLIENT)}
 print(json.dumps({
+    "models": len(models),
+    "built": sorted(c.__name__ for c in models if c.__pydantic_complete__),
+    "default_back": "defer_build" not in BaseModel.model_config,
     "api_loaded": [m for m in client if m.startswith(REST_CLIENT + ".api")],
     "models_loaded": f"{REST_CLIENT}.models" in sys.modules,
     "flat": flat.column("item_id").to_pylist(),
@@ -81,6 +90,10 @@ def test_toolex_lance_path_never_loads_the_rest_api(tmp_path: Path) -> None:
     # lancedb's overriding methods are marked (as typing.override marks them on Python 3.12),
     # and the overrides package's own checking decorator is back for everyone else
     assert out["marked"] is True and out["restored"] is True
+    # the namespace's 146 models are made with their validators deferred: only the 4 lancedb
+    # itself uses while it imports are built, the path builds none; pydantic's default is back
+    assert out["models"] == 146 and out["default_back"] is True
+    assert out["built"] == ["BoostQuery", "FtsQuery", "JsonArrowDataType", "JsonArrowField"]
 
 
 def test_the_marker_takes_both_forms_of_the_decorator() -> None:
@@ -148,3 +161,36 @@ def test_a_package_not_installed_is_left_to_lancedb(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     lance_import._defer("toolex_test_absent")
     assert "toolex_test_absent" not in sys.modules
+
+
+MODEL_USE = """
+import json, sys
+if sys.argv[1] == "deferred":
+    from toolex.retrieval.lance_import import import_lancedb
+    import_lancedb()
+else:
+    import lancedb
+from lance_namespace_urllib3_client.models import CreateTableIndexRequest, ListTablesResponse
+request = CreateTableIndexRequest.model_validate(
+    {"id": ["ns", "t"], "column": "vector", "index_type": "IVF_FLAT", "distance_type": "cosine"}
+)
+try:
+    ListTablesResponse.model_validate({"tables": "not a list"})
+    error = None
+except Exception as exc:
+    error = [e["type"] for e in exc.errors()]
+print(json.dumps({
+    "schema": CreateTableIndexRequest.model_json_schema(),
+    "dumped": request.model_dump(mode="json"),
+    "error": error,
+}, sort_keys=True))
+"""
+
+
+def test_a_deferred_model_validates_as_a_plain_import_makes_it() -> None:
+    """A model whose validator waited for its first use builds it then: the same schema, the
+    same value and the same validation error as with lancedb imported the plain way."""
+    deferred, plain = _run(MODEL_USE, "deferred"), _run(MODEL_USE, "plain")
+    assert deferred == plain
+    assert deferred["error"] == ["list_type"]
+    assert isinstance(deferred["dumped"], dict) and deferred["dumped"]["column"] == "vector"

@@ -36,6 +36,8 @@ from toolex.pipeline.settings import CANDIDATES_PER_SUBQUERY, RENDERING, SCOPE
 from toolex.pipeline.stage import StageContext, StageCounts
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from toolex.store import Store
 
 # The candidate "retriever" that retrieves nothing: every list is one `toolex load candidates`
@@ -157,7 +159,7 @@ def run(ctx: StageContext, retrieval: Retrieval, search: SearchFn | None = None)
                 scope=scope,
                 rendering=rendering,
             )
-            _write(ctx, batch, table.to_pylist(), shown, depth)
+            _write(ctx, batch, _hits(table), shown, depth)
             counts.ok += len(batch)
             calls, cost = _embed_spend(ctx, shown)
             counts.calls, counts.cost_usd = calls - spent[0], cost - spent[1]
@@ -172,27 +174,34 @@ def run(ctx: StageContext, retrieval: Retrieval, search: SearchFn | None = None)
     return counts
 
 
+# One search hit: (query_id, slot, item_id, rank, score).
+Hit = tuple[str, int, str, int, float]
+
+
+def _hits(table: pa.Table) -> list[Hit]:
+    """The search's rows as tuples, read a column at a time: ``Table.to_pylist`` built a dict
+    per row through Arrow's scalars, 0.15-0.3 CPU-s for the demo's 14,948 candidates."""
+    columns = [table.column(c).to_pylist() for c in ("query_id", "slot", "item_id", "rank")]
+    return list(zip(*columns, table.column("score").to_pylist(), strict=True))
+
+
 def _write(
     ctx: StageContext,
     batch: Sequence[queries.PendingSubquery],
-    hits: list[dict[str, Any]],
+    hits: list[Hit],
     retriever: str,
     depth: int,
 ) -> None:
-    by_slot: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    by_slot: dict[tuple[str, int], list[Hit]] = {}
     for h in hits:
-        by_slot.setdefault((h["query_id"], int(h["slot"])), []).append(h)
+        by_slot.setdefault((h[0], int(h[1])), []).append(h)
     rows = []
     for sub in batch:
         key = (sub.query_id, int(sub.slot))
-        got = sorted(by_slot.get(key, []), key=lambda h: h["rank"])[:depth]
-        seen = {h["item_id"] for h in got}
-        for h in got:
-            rows.append(
-                CandidateRow(
-                    key[0], key[1], h["item_id"], int(h["rank"]), float(h["score"]), retriever
-                )
-            )
+        got = sorted(by_slot.get(key, []), key=lambda h: h[3])[:depth]
+        seen = {h[2] for h in got}
+        for _, _, item_id, rank, score in got:
+            rows.append(CandidateRow(key[0], key[1], item_id, int(rank), float(score), retriever))
         if sub.reference not in seen:
             rows.append(CandidateRow(key[0], key[1], sub.reference, depth + 1, None, retriever))
     with ctx.store.transaction():

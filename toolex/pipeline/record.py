@@ -40,12 +40,21 @@ class SettingsConflict(InputError):
 
 def stored(store: Store, benchmark: str, expansion: str) -> dict[str, object]:
     """The settings recorded with the expansion's outputs (JSON), empty when none were."""
+    return _parsed(_stored_text(store, benchmark, expansion))
+
+
+def _stored_text(store: Store, benchmark: str, expansion: str) -> str | None:
+    """The expansion's config as stored (JSON text); "" when the expansion has no row yet."""
     rows = store.rows(
         "stages/expansion/01_stored_config.sql", {"benchmark": benchmark, "expansion": expansion}
     )
-    if not rows or rows[0]["config"] is None:
+    return rows[0]["config"] if rows else ""
+
+
+def _parsed(text: str | None) -> dict[str, object]:
+    if not text:
         return {}
-    value = json.loads(rows[0]["config"])
+    value = json.loads(text)
     return value if isinstance(value, dict) else {}
 
 
@@ -126,7 +135,8 @@ def record(
 ) -> dict[str, object]:
     """Store the settings of every stage in ``ran`` (about to run, or that just did work) and
     of every stage with outputs; drop those of stages with neither. Returns the new config."""
-    config = stored(store, benchmark, expansion)
+    text = _stored_text(store, benchmark, expansion)
+    config = _parsed(text)
     made = outputs(store, benchmark, expansion)
     given = config.get("judges")
     judges: dict[str, object] = dict(given) if isinstance(given, dict) else {}
@@ -149,7 +159,11 @@ def record(
     config.pop("judges", None)
     if judges:
         config["judges"] = {s: judges[s] for s in JUDGED_STAGES if s in judges}
-    expansions.record_config(store, benchmark, expansion, config)
+    # The runner records each stage before and after it runs, mostly the same text twice: a
+    # write of the text stored (record_config writes json.dumps of it) changes no byte and
+    # costs a commit, two with its count. A text that differs, in any byte, is written.
+    if text != json.dumps(config):
+        expansions.record_config(store, benchmark, expansion, config)
     return config
 
 

@@ -1,7 +1,7 @@
 """``import lancedb`` at a third of its CPU: 0.35 CPU-s instead of 1.0 (lancedb 0.41, Python 3.11,
 numpy, pyarrow and pydantic already loaded, as they are when the demo first needs Lance).
 
-Two costs of the import serve nothing toolex does:
+Three costs of the import serve nothing toolex does:
 
 - ``lancedb.db`` imports ``lance_namespace``, whose models come from the package
   ``lance_namespace_urllib3_client``; that package's ``__init__`` also imports its REST API
@@ -18,10 +18,18 @@ Two costs of the import serve nothing toolex does:
   marks the method. For the length of the import ``overrides.override`` is that marker, so
   lancedb's classes are as on 3.12 (its ``EnforceOverrides`` check still runs, on the marks);
   the package's own decorator is put back after.
+- Every pydantic model made while lancedb imports (lance_namespace's 146 request and response
+  models above all) built its validator and serializer with its class (about 0.1 CPU-s), and
+  toolex's path uses none of them: only the 4 lancedb reads while importing are built now. For
+  the length of the import pydantic's ``defer_build`` is on: a model builds them the first time
+  it validates or serializes, as it would have at import. The models keep the setting, so a
+  subclass of one (lancedb's ``LanceModel``) also builds on first use; pydantic's default is
+  put back after.
 
-Without either package (another lancedb) the step concerned does nothing.
+Without the package concerned (another lancedb) a step does nothing.
 ``tests/retrieval/test_lance_import.py`` fails if a lancedb release starts to use the REST
-client on toolex's path, or if the deferred client differs from the one a plain import gives.
+client on toolex's path, if the deferred client differs from the one a plain import gives, or
+if a model built on first use validates otherwise than one built at import.
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ def import_lancedb() -> ModuleType:
     with _LOCK:
         if "lancedb" not in sys.modules:
             _defer(REST_CLIENT)
-            with _override_as_marker():
+            with _override_as_marker(), _built_on_first_use():
                 import lancedb
         import lancedb
 
@@ -64,6 +72,27 @@ def _override_as_marker() -> Iterator[None]:
         yield
     finally:
         overrides.override = checking
+
+
+@contextlib.contextmanager
+def _built_on_first_use() -> Iterator[None]:
+    """While lancedb is imported, pydantic models are made with ``defer_build`` (see the
+    module's docstring); pydantic's default is put back after."""
+    if importlib.util.find_spec("pydantic") is None:
+        yield
+        return
+    from pydantic import BaseModel
+
+    config = BaseModel.model_config  # the dict every model's config starts from
+    had, before = "defer_build" in config, config.get("defer_build")
+    config["defer_build"] = True
+    try:
+        yield
+    finally:
+        if had:
+            config["defer_build"] = bool(before)
+        else:
+            config.pop("defer_build", None)
 
 
 def _mark_override(method: object = None, **_checks: object) -> object:
