@@ -41,7 +41,7 @@ def test_a_store_never_draws_duckdbs_progress_bar(tmp_path: Path, how: str) -> N
     path = tmp_path / "p.duckdb"
     Store.open(path).close()
     done = subprocess.run([sys.executable, "-c", PROGRESS_BAR, how, str(path)],
-                          capture_output=True, text=True, check=True)  # fmt: skip
+                          capture_output=True, text=True, check=True, timeout=300)  # fmt: skip
     lines = done.stdout.splitlines()
     assert lines[0] == "False False"  # the store's connection and its cursors
     if how == "read-only":

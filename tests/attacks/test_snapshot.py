@@ -84,7 +84,7 @@ def test_snapshots_under_a_checkpointing_writer_are_consistent(
         assert held == sorted(set(held))  # each copy saw the writer's progress since the last
     finally:
         writer.kill()
-        writer.wait()
+        writer.wait(timeout=60)
     tally.check()
 
 

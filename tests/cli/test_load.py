@@ -138,6 +138,7 @@ def test_cli_prints_error_and_exits_2(db: str, tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         check=False,
+        timeout=300,
     )
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: ")

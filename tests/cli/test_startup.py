@@ -21,7 +21,9 @@ LIBRARIES = (*HEAVY, "numpy", "pandas", "sqlglot", "bm25s", "openai", "anthropic
 
 def _imported(code: str) -> list[str]:
     probe = f"{code}\nimport sys\nprint(','.join(m for m in {HEAVY!r} if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=300
+    )
     lines = out.stdout.strip().splitlines()
     return [m for m in (lines[-1] if lines else "").split(",") if m]
 
@@ -246,7 +248,9 @@ def test_the_trust_lines_never_load_the_verifiers_rules() -> None:
         "print(','.join(m for m in ('toolex.judges.evidence', 'toolex.judges.checks', 'numpy')"
         " if m in sys.modules))"
     )
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=300
+    )
     assert out.stdout.strip() == ""
 
 

@@ -57,7 +57,7 @@ def test_sigkill_mid_stage_then_rerun(llm_env: dict[str, str], tmp_path: Path) -
         assert child.stdout.readline().strip() == "ready"
         finished = [child.stdout.readline().strip() for _ in range(20)]
         child.send_signal(signal.SIGKILL)
-        child.wait()
+        child.wait(timeout=60)
         assert child.returncode == -signal.SIGKILL
         s.release()
 

@@ -60,7 +60,7 @@ def test_sigkill_mid_verify_then_rerun(tmp_path: Path) -> None:
     assert child.stdout is not None  # stdout=PIPE
     assert child.stdout.readline().strip() == "verdict"
     child.send_signal(signal.SIGKILL)
-    child.wait()
+    child.wait(timeout=60)
     assert child.returncode == -signal.SIGKILL
 
     with Store.open(db) as store:

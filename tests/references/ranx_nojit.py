@@ -35,6 +35,7 @@ def call(requests: list[dict[str, Any]]) -> list[Any]:
         text=True,
         env=env,
         check=False,
+        timeout=300,
     )
     if done.returncode:
         raise AssertionError(f"the ranx child failed:\n{done.stderr}")

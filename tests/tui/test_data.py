@@ -156,7 +156,7 @@ def test_locked_store_says_what_to_do_and_snapshot_opens(db_copy: Path) -> None:
             store.close()
     finally:
         writer.kill()
-        writer.wait()
+        writer.wait(timeout=60)
 
 
 def test_list_recall_matches_the_metrics_engine(ro_store: Store) -> None:
