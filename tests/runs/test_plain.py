@@ -106,6 +106,12 @@ def test_plain_files_store_the_reference_rows_and_scores(
     assert len(fast[0]["qrels"]) > 60 and len(fast[0]["run_results"]) > 500
 
 
+def test_the_scratch_store_runs_on_one_thread() -> None:
+    # a few MB of files: a second thread only added hand-over CPU (benchmarks/bench_startup.py)
+    with Store.scratch() as store:
+        assert store.con.execute("SELECT current_setting('threads')").fetchall() == [(1,)]
+
+
 def test_the_stand_ins_are_typed_as_the_schema(tmp_path: Path) -> None:
     qrels, runs = write_files(tmp_path, seed=1)
     plain = plain_scoring(qrels, runs, ["a", "b"], QRELS_BENCHMARK)

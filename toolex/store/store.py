@@ -153,7 +153,10 @@ class Store(Migrations, Existence):
         builds connection-local stand-ins of only the tables it reads (toolex.runs.plain, for
         `toolex eval --run-file --qrels-file`). The whole schema costs 0.065 CPU-s to create,
         a fifth of what scoring two files takes."""
-        con = duckdb.connect(":memory:")
+        # One thread: what it holds is a few MB (8 MB files at most), where DuckDB's second
+        # thread only adds the CPU of handing work over: 0.04 CPU-s of the 0.33 a `toolex eval`
+        # of two TREC files took (benchmarks/bench_startup.py), and no wall time.
+        con = duckdb.connect(":memory:", config={"threads": 1})
         con.execute("SET enable_progress_bar = false")  # as open() sets it, for the same reason
         return cls(con, ":memory:", False)
 
