@@ -98,7 +98,8 @@ def unsaid(words: Sequence[str], tool: ToolDoc) -> list[str]:
     """The words the tool's documentation never says (``documented_keys``), in order. Its name,
     description and response (``output_keys``, a part of those keys) are read first: a tool
     that says them all there never has its whole text's keys worked out."""
-    rest = [w for w in words if not said(w, output_keys(tool))]
+    out = output_keys(tool)  # once, not once per word (a memo, but a call and a text compare)
+    rest = [w for w in words if not said(w, out)]
     if not rest:
         return rest
     have = documented_keys(tool)

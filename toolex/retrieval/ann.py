@@ -33,6 +33,7 @@ REFINE_FACTOR: int | None = None  # exact re-ranking of REFINE_FACTOR x depth ca
 # 2,001 descriptors, so a 20k-query run in one call died with "Too many open files". IVF_FLAT
 # needs no re-ranking and holds none; chunks bound the rest (any index type) at a few hundred.
 SEARCH_BATCH = 64
+FLAT_SEARCH_BATCH = 1024
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,11 @@ def vector_search(
     asks for any). Queries go to Lance ``SEARCH_BATCH`` at a time (see there: why).
     """
     parts = []
-    for start in range(0, len(queries), SEARCH_BATCH):
-        chunk = queries[start : start + SEARCH_BATCH]
+    # A flat search holds no descriptor per query, so it goes in larger calls: Lance's cost per
+    # call (planning, its thread pool woken) was most of the demo's dense search.
+    batch = SEARCH_BATCH if ann is not None else FLAT_SEARCH_BATCH
+    for start in range(0, len(queries), batch):
+        chunk = queries[start : start + batch]
         q = table.search(chunk if len(chunk) > 1 else chunk[0]).distance_type("cosine")
         q = q.select(["item_id", "_distance"]).limit(limit)
         if where is not None:
