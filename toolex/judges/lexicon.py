@@ -132,7 +132,6 @@ VERBS = frozenset(
 )
 
 
-@lru_cache(maxsize=1 << 16)  # rules ask it of the same few thousand words on every pair
 @lru_cache(maxsize=1 << 16)  # asked of each word of every name and description a rule reads
 def base_verb(word: str) -> str | None:
     """``word`` as a base-form verb of ``VERBS`` ("Fetches" -> "fetch", "lists" -> "list")."""

@@ -278,7 +278,7 @@ def _identifier(name: str) -> bool:
 @lru_cache(maxsize=1 << 14)
 def _phrase(text: str) -> str:
     """``text`` as a padded sequence of lower-case words, for whole-word phrase matching."""
-    return " " + " ".join(re.findall(r"[a-z0-9]+", _CAMEL.sub(" ", text).lower())) + " "
+    return " " + " ".join(re.findall(r"[a-z0-9]+", _camel_spaced(text).lower())) + " "
 
 
 def leaked_name(
