@@ -133,7 +133,11 @@ def preload_cli() -> None:
 
     for module in pkgutil.walk_packages(toolex.cli.__path__, "toolex.cli."):
         importlib.import_module(module.name)
-    for name in ("pyarrow", "pyarrow.parquet", "sqlglot", "rich.console", "rich.table"):
+    # DuckDB's Python package too: the store now loads only its engine (toolex.store.duck), so
+    # without this every child that reads Arrow imported the package after the fork, in a copy
+    # of a worker with DuckDB's threads running; one such child of `retrieve` died with nothing
+    # on stderr in a CI run (not reproduced alone). The children inherit it, as before.
+    for name in ("duckdb", "pyarrow", "pyarrow.parquet", "sqlglot", "rich.console", "rich.table"):
         importlib.import_module(name)
 
 

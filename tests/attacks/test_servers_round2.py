@@ -116,7 +116,7 @@ def test_a_paced_batch_api_ends_at_each_calls_deadline(
         )  # fmt: skip
     tally.record(f"{provider} batch, drip", ran.outcome,
                  changed=not _unchanged(before, bench_db, BOOKKEEPING))  # fmt: skip
-    assert ran.outcome == "clean error", ran.err[-800:]
+    assert ran.outcome == "clean error", (ran.code, ran.crashed, ran.err[-800:])
     assert ran.said.startswith(f"error: submitting a batch of 2 requests to {server.url}")
     # the upload's deadline: the timeout and the time its bytes take at the slowest rate
     upload = re.escape(TIMEOUT).replace("within\\ 1\\ s", r"within\ 1\.\d+\ s")
@@ -187,7 +187,7 @@ def test_vectors_too_wide_are_refused_unread(
         )  # fmt: skip
     changed = not _unchanged(before, bench_db, {"llm_calls", "store_commits"})
     tally.record(f"embeddings {width} wide", ran.outcome, changed=changed)
-    assert ran.outcome == "clean error", ran.err[-800:]
+    assert ran.outcome == "clean error", (ran.code, ran.crashed, ran.err[-800:])
     assert ran.said == f"error: {server.url}/v1 answered 'm' {said}", ran.said
     assert [s for s, _ in _ledger(bench_db)] == ["malformed"]
     tally.check()
@@ -205,7 +205,7 @@ def test_all_zero_vectors_are_refused_not_ranked(bench_db: str) -> None:
         )  # fmt: skip
     changed = not _unchanged(before, bench_db, {"llm_calls", "store_commits"})
     tally.record("all-zero vectors", ran.outcome, changed=changed)
-    assert ran.outcome == "clean error", ran.err[-800:]
+    assert ran.outcome == "clean error", (ran.code, ran.crashed, ran.err[-800:])
     assert ran.said == f"error: {server.url}/v1 answered 'm' with all-zero vectors for 3 of 3 texts"
     assert [s for s, _ in _ledger(bench_db)] == ["malformed"]
     tally.check()
