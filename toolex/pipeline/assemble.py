@@ -200,10 +200,12 @@ def run(
     judge = "safety_limit" if audit_cap is None else "audit_cap"
     counts = StageCounts("assemble")
     store = ctx.store
-    # the factors of every ready query (a few rows per slot), read once
-    store.execute("stages/4_assemble/01_cartesian.sql", ctx.params())
-    products = read_products(store.arrow("stages/4_assemble/02_rrf_rank.sql", {"rrf_k": RRF_K}))
-    store.execute_script("stages/4_assemble/03_drop_products.sql")
+    # the factors of every ready query (a few rows per slot), read once; the scratch table's
+    # create and drop in one transaction: apart, each was a commit and its count's (4 fsyncs)
+    with store.transaction():
+        store.execute("stages/4_assemble/01_cartesian.sql", ctx.params())
+        products = read_products(store.arrow("stages/4_assemble/02_rrf_rank.sql", {"rrf_k": RRF_K}))
+        store.execute_script("stages/4_assemble/03_drop_products.sql")
     counts.tasks = counts.ok = len(products)
     counts.notes["combinations"] = sum(p.size for p in products)
     ctx.progress.start(f"assemble {ctx.benchmark}", len(products), unit="queries")

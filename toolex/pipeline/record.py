@@ -161,9 +161,11 @@ def record(
         config["judges"] = {s: judges[s] for s in JUDGED_STAGES if s in judges}
     # The runner records each stage before and after it runs, mostly the same text twice: a
     # write of the text stored (record_config writes json.dumps of it) changes no byte and
-    # costs a commit, two with its count. A text that differs, in any byte, is written.
+    # costs a commit, two with its count. A text that differs, in any byte, is written, in a
+    # transaction: one commit, its count inside it (alone, the count committed apart).
     if text != json.dumps(config):
-        expansions.record_config(store, benchmark, expansion, config)
+        with store.transaction():
+            expansions.record_config(store, benchmark, expansion, config)
     return config
 
 

@@ -108,7 +108,8 @@ class _CacheWriter:
             pa.array(fresh.ravel()),
         )
         table = pa.table({"text_hash": self.hashes, "vector": vectors})
-        with self.store.registered("retrieval_new", table):
+        # in a transaction: one commit with its count inside (alone, the count committed apart)
+        with self.store.registered("retrieval_new", table), self.store.transaction():
             self.store.execute("retrieval/021_store_vectors.sql", {"embedder": self.embedder.key})
         self.hashes, self.vectors, self.last = [], [], time.monotonic()
 
