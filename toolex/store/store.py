@@ -166,7 +166,8 @@ class Store(Migrations, Existence):
         # thread only adds the CPU of handing work over: 0.04 CPU-s of the 0.33 a `toolex eval`
         # of two TREC files took (benchmarks/bench_startup.py), and no wall time. No I/O pool
         # either (toolex.store.config.scratch_threads).
-        con = duckdb.connect(":memory:", config=scratch_threads())
+        config: dict[str, Any] = scratch_threads()
+        con = duckdb.connect(":memory:", config=config)
         con.execute("SET enable_progress_bar = false")  # as open() sets it, for the same reason
         return cls(con, ":memory:", False)
 
