@@ -14,7 +14,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
+    from importlib.machinery import ModuleSpec
 
 NAME = "logging"
 _pending: list[Callable[[], None]] = []
@@ -41,31 +45,36 @@ class _AfterLogging:
 
     def find_spec(
         self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
-    ) -> Any:
+    ) -> ModuleSpec | None:
         if name != NAME:
             return None
         sys.meta_path.remove(self)
-        for finder in sys.meta_path:
-            find = getattr(finder, "find_spec", None)
-            spec = find(name, path, target) if find is not None else None
-            if spec is not None:
-                break
-        else:
-            return None
-        if spec.loader is not None:
-            spec.loader = _ThenSetUp(spec.loader)
+        spec = _spec(name, path, target)
+        if spec is not None and spec.loader is not None:
+            # the import system calls only create_module and exec_module of it
+            spec.loader = cast("Loader", _ThenSetUp(spec.loader))
         return spec
 
 
-class _ThenSetUp:
-    """The real loader of ``logging``, then the set-ups; the module keeps the real loader."""
+def _spec(name: str, path: Sequence[str] | None, target: ModuleType | None) -> ModuleSpec | None:
+    """The spec the finders of ``sys.meta_path`` give ``name``, as the import system asks."""
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)  # a legacy finder may lack it
+        spec: ModuleSpec | None = find(name, path, target) if find is not None else None
+        if spec is not None:
+            return spec
+    return None
 
-    def __init__(self, loader: Any) -> None:
+
+class _ThenSetUp:
+    """The real loader of ``logging``, then the set-ups; the module keeps the real loader (the
+    import system asks this one only to create and run the module)."""
+
+    def __init__(self, loader: Loader) -> None:
         self._loader = loader
 
-    def create_module(self, spec: Any) -> ModuleType | None:
-        module: ModuleType | None = self._loader.create_module(spec)
-        return module
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+        return self._loader.create_module(spec)
 
     def exec_module(self, module: ModuleType) -> None:
         module.__loader__ = self._loader
@@ -73,6 +82,3 @@ class _ThenSetUp:
             module.__spec__.loader = self._loader
         self._loader.exec_module(module)
         _run_pending()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._loader, name)

@@ -64,8 +64,11 @@ def scratch_threads() -> dict[str, int]:
     return {"threads": 1, **(NO_ASYNC_IO if _has_async_io() else {})}
 
 
-def read_only_threads(path: str) -> dict[str, int]:
-    """The threads a locked-down read-only store opens with (see SMALL_STORE_BYTES)."""
+def read_only_threads(path: str, locked: bool) -> dict[str, int]:
+    """The threads a store file opens with: DuckDB's own unless ``locked`` (read-only and locked
+    down), see SMALL_STORE_BYTES."""
+    if not locked:
+        return {}
     config = dict(NO_ASYNC_IO) if _has_async_io() else {}
     try:
         small = os.stat(path).st_size <= SMALL_STORE_BYTES

@@ -123,9 +123,7 @@ class Store(Migrations, Existence):
         config: dict[str, Any] = dict(LOCKED_DOWN if locked else {})
         lock = config.pop("lock_configuration", False)  # after the session setting below
         if path != ":memory:":
-            config["memory_limit"] = memory_limit()
-            if locked:
-                config |= read_only_threads(path)
+            config |= {"memory_limit": memory_limit()} | read_only_threads(path, locked)
         try:
             con = duckdb.connect(path, read_only=read_only, config=config)
             # DuckDB draws its progress bar on stdout, piped or not, for any statement past 2 s:
