@@ -295,6 +295,41 @@ def test_a_file_store_opens_with_the_memory_limit(
     assert not (tmp_path / "new.duckdb").exists()  # refused before a file was made
 
 
+def _threads(store: Store) -> tuple[int, int]:
+    setting = "SELECT current_setting('threads') AS t, current_setting('async_threads') AS a"
+    row = store.user_sql(setting).to_pylist()[0]
+    return int(row["t"]), int(row["a"])
+
+
+@pytest.mark.skipif(int(duckdb.__version__.split(".")[0]) < 2, reason="no I/O pool before 2.0")
+def test_a_small_read_only_store_and_a_scratch_one_start_no_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What `toolex eval` opens (a small store file read-only and locked down, a scratch store
+    for TREC files) runs on the calling thread: DuckDB's worker and its eight I/O threads were
+    started and joined for nothing (toolex.store.config.SMALL_STORE_BYTES). A store opened to
+    write, or one past the size, keeps every core."""
+    import toolex.store.config as config
+
+    path = tmp_path / "s.duckdb"
+    Store.open(path).close()
+    with duckdb.connect() as plain:  # DuckDB's own count of the cores it may use
+        cores = plain.execute("SELECT current_setting('threads')").fetchall()[0][0]
+    tasks = Path("/proc/self/task")
+    before = len(list(tasks.iterdir())) if tasks.is_dir() else 0
+    with Store.open(path, read_only=True) as small, Store.scratch() as scratch:
+        assert _threads(small) == _threads(scratch) == (1, 0)
+        if tasks.is_dir():
+            assert len(list(tasks.iterdir())) == before  # no thread started
+    with Store.open(path) as written:
+        assert _threads(written)[0] == cores
+    with Store.open(path, read_only=True, allow_files=True) as open_to_files:
+        assert _threads(open_to_files)[0] == cores
+    monkeypatch.setattr(config, "SMALL_STORE_BYTES", 0)
+    with Store.open(path, read_only=True) as large:
+        assert _threads(large) == (cores, 0)
+
+
 def test_an_out_of_memory_says_how_to_allow_more(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,12 +10,17 @@
 -- them (every other character str.split() splits on is outside that set). A file not plain goes
 -- whole to the reference reader, which names what is wrong and where. A single-spaced file (one
 -- space between fields, none at either end of a line: as trec_eval and toolex write them) is
--- split on that space, five times cheaper than the regular expression any other needs.
+-- split on that space, five times cheaper than the regular expression any other needs. Both
+-- tests read the whole file: a character class and substring searches take 8 ms of a 1.4 MB run
+-- where one regular expression with alternatives (and anchors) each took 9.5.
 CREATE OR REPLACE TEMP TABLE plain_lines AS
 WITH file AS (
     SELECT string_split(content, chr(10)) AS parts,
-           NOT regexp_matches(content, '[^\t\n\r -~]|%') AS plain,
-           NOT regexp_matches(content, '[\t\r]|  |(^|\n) | (\n|$)') AS single_spaced
+           NOT regexp_matches(content, '[^\t\n\r -~]') AND NOT contains(content, '%') AS plain,
+           NOT (contains(content, chr(9)) OR contains(content, chr(13))
+                OR contains(content, '  ') OR contains(content, chr(10) || ' ')
+                OR contains(content, ' ' || chr(10)) OR starts_with(content, ' ')
+                OR ends_with(content, ' ')) AS single_spaced
     FROM read_text($path)
 ), lines AS (
     SELECT plain, single_spaced, generate_subscripts(parts, 1) AS line, unnest(parts) AS body

@@ -5,7 +5,6 @@ that command runs."""
 from __future__ import annotations
 
 import importlib
-import logging
 import sys
 from typing import TYPE_CHECKING, NoReturn
 
@@ -231,24 +230,34 @@ def main() -> None:
         sys.exit(code)
 
 
-class _RedactedStderr(logging.Handler):
-    """Log records on stderr (whatever sys.stderr is now), secrets redacted."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            sys.stderr.write(_shown(self.format(record)) + "\n")
-        except Exception:  # noqa: BLE001 - logging must never end a command
-            self.handleError(record)
-
-
 def _own_logging() -> None:
     """Configure logging before any dependency can: importing wordllama calls
     ``logging.basicConfig(level=INFO)``, after which the HTTP client logged every request URL
     (a compat URL's password, a ``?api_key=``) on stderr, even with -q. A root handler set here
-    turns any later basicConfig into a no-op; warnings and errors still show, redacted."""
+    turns any later basicConfig into a no-op; warnings and errors still show, redacted. Set when
+    ``logging`` is first imported (toolex.cli.logs): a command that never logs does not load it."""
+    from toolex.cli.logs import when_imported
+
+    when_imported(_redacted_root_handler)
+
+
+def _redacted_root_handler() -> None:
+    import logging
+
+    class RedactedStderr(logging.Handler):
+        """Log records on stderr (whatever sys.stderr is now), secrets redacted."""
+
+        toolex_redacted = True
+
+        def emit(self, record: logging.LogRecord) -> None:
+            try:
+                sys.stderr.write(_shown(self.format(record)) + "\n")
+            except Exception:  # noqa: BLE001 - logging must never end a command
+                self.handleError(record)
+
     root = logging.getLogger()
-    if not any(isinstance(h, _RedactedStderr) for h in root.handlers):
-        handler = _RedactedStderr(logging.WARNING)
+    if not any(getattr(h, "toolex_redacted", False) for h in root.handlers):
+        handler = RedactedStderr(logging.WARNING)
         handler.setFormatter(logging.Formatter("%(name)s: %(levelname)s: %(message)s"))
         root.addHandler(handler)
     root.setLevel(logging.WARNING)

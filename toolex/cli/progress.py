@@ -41,7 +41,14 @@ def quiet_library_logs() -> None:
     """Keep libraries' INFO logs off stderr for the length of a command: the root logger gets a
     WARNING handler before any library sets one up (wordllama calls ``logging.basicConfig(level=
     INFO)`` when imported, which then does nothing), and the HTTP clients' loggers say only
-    warnings whoever configured the root."""
+    warnings whoever configured the root. Done when ``logging`` is first imported
+    (toolex.cli.logs): a command that never logs does not load it."""
+    from toolex.cli.logs import when_imported
+
+    when_imported(_quiet_library_logs)
+
+
+def _quiet_library_logs() -> None:
     import logging
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")

@@ -38,6 +38,45 @@ LOCKED_DOWN: dict[str, bool] = {
 }
 
 
+# What DuckDB starts with every database: a worker thread per core and, from DuckDB 2.0, a pool
+# of eight threads for asynchronous I/O, which serves Parquet and CSV files (its native format
+# and read_text read synchronously). A read-only store locked down reads nothing but its own
+# file, and an in-memory scratch store reads TREC files with read_text: neither has a use for
+# the pool, whose start and join were nine threads per `toolex eval` for nothing. A store file
+# this small gets one thread as well: its tables hold a row group or two, so a second worker
+# only hands work over (a depth-1,000 BM25 run of the four ToolRet tasks makes a 31 MB store,
+# which `toolex eval` scores in less CPU and no more wall time on one thread;
+# benchmarks/bench_startup.py measures the whole process). Larger stores keep every core.
+SMALL_STORE_BYTES = 32 << 20
+NO_ASYNC_IO: dict[str, int] = {"async_threads": 0}
+
+
+@cache
+def _has_async_io() -> bool:
+    """Whether this DuckDB has the asynchronous I/O pool (2.0 on), whose setting 1.x refuses."""
+    from toolex.store.duck import duckdb
+
+    return int(str(duckdb.__version__).split(".")[0]) >= 2
+
+
+def scratch_threads() -> dict[str, int]:
+    """The threads of an in-memory scratch store (Store.scratch): one worker, no I/O pool."""
+    return {"threads": 1, **(NO_ASYNC_IO if _has_async_io() else {})}
+
+
+def read_only_threads(path: str, locked: bool) -> dict[str, int]:
+    """The threads a store file opens with: DuckDB's own unless ``locked`` (read-only and locked
+    down), see SMALL_STORE_BYTES."""
+    if not locked:
+        return {}
+    config = dict(NO_ASYNC_IO) if _has_async_io() else {}
+    try:
+        small = os.stat(path).st_size <= SMALL_STORE_BYTES
+    except OSError:  # DuckDB's open then says what is wrong with the file
+        small = False
+    return config | ({"threads": 1} if small else {})
+
+
 @cache
 def table_functions() -> frozenset[str]:
     """Every table function (and table macro and pragma) this DuckDB knows, by name, read from

@@ -10,7 +10,13 @@ from toolex.errors import StoreError
 from toolex.resources import sql_text
 from toolex.store import commits, side_files
 from toolex.store.commits import Count
-from toolex.store.config import DEFAULT_DB, LOCKED_DOWN, memory_limit
+from toolex.store.config import (
+    DEFAULT_DB,
+    LOCKED_DOWN,
+    memory_limit,
+    read_only_threads,
+    scratch_threads,
+)
 from toolex.store.duck import duckdb
 from toolex.store.existence import Existence
 from toolex.store.failures import RECOVER, is_failure_of_the_file, store_error
@@ -113,10 +119,11 @@ class Store(Migrations, Existence):
         if read_only and new:
             raise StoreError(f"no store at {path}; create one with `toolex load ...` first")
         log = path != ":memory:" and _has_log(path)  # before DuckDB replays and removes it
-        config: dict[str, Any] = dict(LOCKED_DOWN if read_only and not allow_files else {})
+        locked = read_only and not allow_files
+        config: dict[str, Any] = dict(LOCKED_DOWN if locked else {})
         lock = config.pop("lock_configuration", False)  # after the session setting below
         if path != ":memory:":
-            config["memory_limit"] = memory_limit()
+            config |= {"memory_limit": memory_limit()} | read_only_threads(path, locked)
         try:
             con = duckdb.connect(path, read_only=read_only, config=config)
             # DuckDB draws its progress bar on stdout, piped or not, for any statement past 2 s:
@@ -155,8 +162,10 @@ class Store(Migrations, Existence):
         a fifth of what scoring two files takes."""
         # One thread: what it holds is a few MB (8 MB files at most), where DuckDB's second
         # thread only adds the CPU of handing work over: 0.04 CPU-s of the 0.33 a `toolex eval`
-        # of two TREC files took (benchmarks/bench_startup.py), and no wall time.
-        con = duckdb.connect(":memory:", config={"threads": 1})
+        # of two TREC files took (benchmarks/bench_startup.py), and no wall time. No I/O pool
+        # either (toolex.store.config.scratch_threads).
+        config: dict[str, Any] = scratch_threads()
+        con = duckdb.connect(":memory:", config=config)
         con.execute("SET enable_progress_bar = false")  # as open() sets it, for the same reason
         return cls(con, ":memory:", False)
 
