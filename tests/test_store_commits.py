@@ -33,6 +33,23 @@ def test_each_commit_of_a_write_is_counted_and_recorded(tmp_path: Path) -> None:
         ledger.close()
 
 
+def test_creating_temp_objects_counts_nothing(tmp_path: Path) -> None:
+    """TEMP macros and tables live in the connection, never in the file or its log: nothing to
+    lose, so nothing counted (each had cost a commit of the count's own)."""
+    from toolex import metrics
+
+    assert not commits.writes("metrics/010_metric_queries.sql")  # comments, then CREATE TEMP
+    assert not commits.writes("stages/4_assemble/08_assembly_tables.sql")  # seven of them
+    assert commits.writes("store/52_compact_commits.sql")  # TEMP, then the real table's writes
+    assert commits.writes("store/50_count_commit.sql")
+    with Store.open(tmp_path / "s.duckdb") as store:
+        start = store.commit_count().commits
+        metrics.ensure_macros(store)
+        assert store.commit_count().commits == start
+        store.execute("store/50_count_commit.sql")
+        assert store.commit_count().commits == start + 2
+
+
 def test_a_read_only_or_in_memory_store_counts_nothing(tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
     Store.open(db).close()
