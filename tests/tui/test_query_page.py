@@ -93,3 +93,17 @@ async def test_the_row_the_cursor_rests_on_is_read_ahead_and_opens_with_it(ro_st
         assert isinstance(app.screen, QueryDetailScreen)
         assert app.screen.query_id == "G1_instruction:608"
         assert app.screen.query_one("#q-combos", DataTable).row_count == 1  # filled at once
+
+
+async def test_a_footer_rebuild_due_after_its_screen_closed_does_nothing(ro_store: Store) -> None:
+    """The rebuild bindings_changed schedules can come after the next key closed the screen
+    (`/` on a detail screen pops two): the footer, off every screen, must not look for one."""
+    app = ToolexApp(ro_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        footer = app.screen.query_one(KeyFooter)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, QueriesScreen) and not footer.is_attached
+        await footer.recompose()  # raised textual.dom.NoScreen
+        assert footer_keys(app)  # the list's own footer is untouched

@@ -29,6 +29,11 @@ class KeyFooter(Footer):
             self.call_next(self.recompose)  # now, so the later rebuild finds nothing to do
 
     async def recompose(self) -> None:
+        # bindings_changed schedules this for after the current message; by then a key already
+        # queued may have closed the screen (`/` on a detail screen pops two at once), and a
+        # footer no longer on a screen has no keys to show (it raised NoScreen, a CI failure)
+        if not self.is_attached:
+            return
         keys = self._keys()
         if keys == self._shown:
             return
