@@ -22,7 +22,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from itertools import chain
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -42,8 +43,9 @@ class WordPieces:
     def __init__(self, tokenizer: Any) -> None:
         self._tokenizer = tokenizer
         self._added = tuple(t.content for t in tokenizer.get_added_tokens_decoder().values())
-        self._words: dict[str, list[int]] = {}
+        self._words: dict[str, tuple[int, ...]] = {}
         self.exact = _word_by_word(tokenizer)
+        self.size = tokenizer.get_vocab_size(with_added_tokens=True)  # ids are below it
 
     def ids(self, text: str) -> list[int]:
         if not text:
@@ -52,16 +54,18 @@ class WordPieces:
             enc = self._tokenizer.encode(text, add_special_tokens=False)
             return [i for i, m in zip(enc.ids, enc.attention_mask, strict=True) if m]
         words = self._words
-        bpe = self._tokenizer.model.tokenize
-        out: list[int] = []
-        for word in _WORD.findall("\u2581" + text.replace(" ", "\u2581")):
-            got = words.get(word)
-            if got is None:
-                if len(words) >= _LIMIT:
-                    words.clear()
-                got = words[word] = [t.id for t in bpe(word)]
-            out += got
-        return out
+        pieces = _WORD.findall("\u2581" + text.replace(" ", "\u2581"))
+        got = list(map(words.get, pieces))  # in C: a text's words are nearly all known
+        if None in got:
+            bpe = self._tokenizer.model.tokenize
+            if len(words) + len(pieces) > _LIMIT:
+                words.clear()
+            for i, word in enumerate(pieces):
+                if got[i] is None:
+                    got[i] = words.get(word) or words.setdefault(
+                        word, tuple(t.id for t in bpe(word))
+                    )
+        return list(chain.from_iterable(cast(list[tuple[int, ...]], got)))  # no None left
 
 
 def _word_by_word(tokenizer: Any) -> bool:
@@ -93,6 +97,8 @@ def pooled(table: np.ndarray, pieces: WordPieces, texts: Sequence[str]) -> np.nd
     ``_wordllama_pooled(wl, texts)``, bit for bit (each text's rows summed by ``np.add.reduce``,
     one after the other; ``np.add.reduceat`` over a chunk's rows differs in the last bits)."""
     top = table.shape[0] - 1
+    # WordLlama clamps out-of-range ids; a tokenizer whose every id is a row needs none
+    clamp = pieces.size > table.shape[0]
     sums = np.zeros((len(texts), table.shape[1]), dtype=np.float32)
     counts = np.zeros(len(texts), dtype=np.float32)
     reduce = np.add.reduce
@@ -100,7 +106,8 @@ def pooled(table: np.ndarray, pieces: WordPieces, texts: Sequence[str]) -> np.nd
         got = pieces.ids(text)
         if got:
             ids = np.array(got, dtype=np.int64)
-            np.clip(ids, 0, top, out=ids)  # as WordLlama clamps out-of-range ids
+            if clamp:
+                np.clip(ids, 0, top, out=ids)
             reduce(table[ids], axis=0, dtype=np.float32, out=sums[row])
             counts[row] = len(got)
     out = sums / np.maximum(counts, 1.0)[:, None]
