@@ -163,9 +163,19 @@ def test_a_batch_is_read_with_the_collector_paused_and_left_as_it_was(
             verdicts = [o.value for o in judge.verify(_tasks(3))]
             assert len(verdicts) == 3
             assert gc.isenabled() is state
+            assert gc.get_freeze_count() == 0  # the batch's objects went to the old generation
+        # a process that froze objects itself keeps them frozen
+        gc.enable()
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        try:
+            assert [o.value for o in judge.verify(_tasks(2))] and gc.isenabled()
+            assert gc.get_freeze_count() == frozen
+        finally:
+            gc.unfreeze()
     finally:
         (gc.enable if was else gc.disable)()
-    assert seen == [False] * 6
+    assert seen == [False] * 8
 
 
 def _unit_rows(texts: Sequence[str]) -> np.ndarray:
