@@ -36,7 +36,7 @@ class ToolDoc:
     text: str  # toolex.tooldoc.render.render_doc rendering
     kind: str = "tool"  # items.kind: tool | skill (the prompts name it)
 
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self) -> dict[str, object]:
         """The fields, without the values ``per_tool`` keeps beside them (a pickled or copied
         ToolDoc is the document, not the judge's memos)."""
         return {k: v for k, v in self.__dict__.items() if not k.startswith(_MEMO)}
@@ -51,7 +51,7 @@ _NONE = object()
 _HOLDERS: list[weakref.ref[ToolDoc]] = []
 
 
-def _held(tool: ToolDoc) -> dict[str, Any]:
+def _held(tool: ToolDoc) -> dict[str, object]:
     """``tool.__dict__``, where ``per_tool`` keeps its values, the tool counted among the
     holders (every holder's values dropped once they reach the limit)."""
     own = tool.__dict__

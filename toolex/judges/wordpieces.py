@@ -23,11 +23,13 @@ import json
 import re
 from collections.abc import Sequence
 from itertools import chain
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
     from toolex.judges.evidence import Embed
     from toolex.retrieval.embedders import WordLlamaEmbedder
 
@@ -40,7 +42,7 @@ class WordPieces:
     """Token ids of texts for one WordLlama tokenizer: ``tokenizer.encode(text,
     add_special_tokens=False).ids``, each distinct word's tokens remembered."""
 
-    def __init__(self, tokenizer: Any) -> None:
+    def __init__(self, tokenizer: Tokenizer) -> None:
         self._tokenizer = tokenizer
         self._added = tuple(t.content for t in tokenizer.get_added_tokens_decoder().values())
         self._words: dict[str, tuple[int, ...]] = {}
@@ -68,7 +70,7 @@ class WordPieces:
         return list(chain.from_iterable(cast(list[tuple[int, ...]], got)))  # no None left
 
 
-def _word_by_word(tokenizer: Any) -> bool:
+def _word_by_word(tokenizer: Tokenizer) -> bool:
     """Whether the tokenizer is the pipeline the module docstring describes, so that a text's
     tokens are its words' tokens."""
     spec = json.loads(tokenizer.to_str())
