@@ -23,6 +23,7 @@ import json
 import re
 from collections.abc import Sequence
 from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 
 _WORD = re.compile("\u2581+[^\u2581]*")
 _INSIDE = re.compile("[^\u2581]\u2581")  # a "▁" after another character, inside a token
+_ID = attrgetter("id")  # a token's id, read in C
 _LIMIT = 1 << 16  # distinct words remembered: a few libraries' worth, then forgotten
 
 
@@ -64,9 +66,7 @@ class WordPieces:
                 words.clear()
             for i, word in enumerate(pieces):
                 if got[i] is None:
-                    got[i] = words.get(word) or words.setdefault(
-                        word, tuple(t.id for t in bpe(word))
-                    )
+                    got[i] = words.get(word) or words.setdefault(word, tuple(map(_ID, bpe(word))))
         return list(chain.from_iterable(cast(list[tuple[int, ...]], got)))  # no None left
 
 
