@@ -157,15 +157,28 @@ def test_a_batch_is_read_with_the_collector_paused_and_left_as_it_was(
     monkeypatch.setattr(checks, "findings", watched)
     judge = HeuristicJudge(idf={}, embed=_unit_rows)
     was = gc.isenabled()
+    frozen_before = gc.get_freeze_count()
     try:
         for state in (True, False):
             (gc.enable if state else gc.disable)()
             verdicts = [o.value for o in judge.verify(_tasks(3))]
             assert len(verdicts) == 3
             assert gc.isenabled() is state
+            # the batch's objects went to the old generation, and nothing stays frozen (a
+            # process that froze objects, as `toolex demo` does in a test before, keeps them)
+            assert gc.get_freeze_count() == frozen_before
+        gc.enable()
+        gc.freeze()  # a process that froze objects itself keeps them frozen
+        frozen = gc.get_freeze_count()
+        try:
+            assert [o.value for o in judge.verify(_tasks(2))] and gc.isenabled()
+            assert gc.get_freeze_count() == frozen
+        finally:
+            if frozen_before == 0:
+                gc.unfreeze()
     finally:
         (gc.enable if was else gc.disable)()
-    assert seen == [False] * 6
+    assert seen == [False] * 8
 
 
 def _unit_rows(texts: Sequence[str]) -> np.ndarray:

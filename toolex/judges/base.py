@@ -11,6 +11,7 @@ Tool documentation inside tasks is untrusted text: judges must treat it as data 
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Callable, Generator, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, wraps
@@ -35,9 +36,42 @@ class ToolDoc:
     text: str  # toolex.tooldoc.render.render_doc rendering
     kind: str = "tool"  # items.kind: tool | skill (the prompts name it)
 
+    def __getstate__(self) -> dict[str, object]:
+        """The fields, without the values ``per_tool`` keeps beside them (a pickled or copied
+        ToolDoc is the document, not the judge's memos)."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith(_MEMO)}
+
 
 T = TypeVar("T")
 _PER_TOOL_LIMIT = 1 << 15  # entries per memoised function: a few libraries' worth
+_MEMO = "memo:"  # what the keys of values ``per_tool`` keeps in a ToolDoc's __dict__ start with
+_NONE = object()
+# The ToolDocs that keep values (weakly: the values go with their document), so that no more
+# than _PER_TOOL_LIMIT documents keep them at once, as the memos are bounded.
+_HOLDERS: list[weakref.ref[ToolDoc]] = []
+
+
+def _held(tool: ToolDoc) -> dict[str, object]:
+    """``tool.__dict__``, where ``per_tool`` keeps its values, the tool counted among the
+    holders (every holder's values dropped once they reach the limit)."""
+    own = tool.__dict__
+    if _MEMO not in own:
+        if len(_HOLDERS) >= _PER_TOOL_LIMIT:
+            forget_kept()
+        own[_MEMO] = True
+        _HOLDERS.append(weakref.ref(tool))
+    return own
+
+
+def forget_kept() -> None:
+    """Drop the values ``per_tool`` keeps in ToolDocs (its memos keep theirs)."""
+    for ref in _HOLDERS:
+        tool = ref()
+        if tool is not None:
+            own = tool.__dict__
+            for key in [k for k in own if k.startswith(_MEMO)]:
+                del own[key]
+    _HOLDERS.clear()
 
 
 def per_tool(fn: Callable[[ToolDoc], T]) -> Callable[[ToolDoc], T]:
@@ -50,16 +84,26 @@ def per_tool(fn: Callable[[ToolDoc], T]) -> Callable[[ToolDoc], T]:
     # first: one ToolDoc per item is shared by every task naming it). A key of (id, text) hashed
     # a new tuple on each of the ~40 lookups a pair makes.
     memo: dict[str, tuple[str, T]] = {}
+    # Each value is also kept in the ToolDoc's own __dict__, under a key no field can have: a
+    # pair then finds its ~30 values in its two documents' own dicts, where they sit together,
+    # rather than in as many memos of thousands of entries each (36% of a pair's time went to
+    # these lookups once every document was read: a cache miss each).
+    slot = f"{_MEMO}{fn.__module__}.{fn.__qualname__}"
 
     @wraps(fn)
     def cached(tool: ToolDoc) -> T:
+        kept = tool.__dict__.get(slot, _NONE)  # not try/except: a miss raising costs ~1 µs
+        if kept is not _NONE:
+            return kept  # type: ignore[no-any-return]
         hit = memo.get(tool.item_id)
         if hit is not None and (hit[0] is tool.text or hit[0] == tool.text):
-            return hit[1]
-        if len(memo) >= _PER_TOOL_LIMIT:
-            memo.clear()
-        out = fn(tool)
-        memo[tool.item_id] = (tool.text, out)
+            out = hit[1]
+        else:
+            if len(memo) >= _PER_TOOL_LIMIT:
+                memo.clear()
+            out = fn(tool)
+            memo[tool.item_id] = (tool.text, out)
+        _held(tool)[slot] = out
         return out
 
     return cached

@@ -1,0 +1,71 @@
+"""The judge's WordLlama reads each distinct word's tokens once (toolex.judges.wordpieces): its
+token ids and vectors must be the tokenizer's and the retriever's, bit for bit."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from toolex.judges import embedding
+from toolex.judges import evidence as ev
+from toolex.judges.base import ToolDoc
+from toolex.judges.wordpieces import WordPieces, embed_of
+from toolex.retrieval.embedders import WordLlamaEmbedder
+from toolex.store import Store
+
+# what the argument of the module's docstring has to survive: runs of spaces, leading and
+# trailing ones, a literal "▁", added tokens inside text, newlines, unicode, an empty text
+ODD = [
+    "",
+    " ",
+    "   ",
+    "get  the   weather ",
+    " leading space",
+    "a\u2581b \u2581\u2581c",
+    "tokenizer.decode(x) </s> and <s>x</s><unk>",
+    "line one\nline  two\t\ttabbed",
+    "\u00e9t\u00e9 \u2014 caf\u00e9 \U0001f600 \u4e2d\u6587",
+    "AutoModelWithLMHead.from_pretrained('flexudy/t5-base-multi-sentence-doctor')",
+]
+
+
+def _sample_texts(store: Store) -> list[str]:
+    """Every text the verifier embeds of the bundled sample's documents."""
+    from toolex.judges.library import store_tools
+    from toolex.loaders import load_stabletoolbench
+    from toolex.resources import data_path
+
+    load_stabletoolbench(store, data_path("sample"), name="s")
+    tools: list[ToolDoc] = store_tools(store, "s")
+    out = [t for tool in tools for t in (ev.about_text(tool), tool.text[:2000], ev.name_text(tool))]
+    return list(dict.fromkeys(out))
+
+
+def test_word_by_word_ids_are_the_tokenizers(store: Store) -> None:
+    embedder = WordLlamaEmbedder()
+    tokenizer = embedder._wl.tokenizer
+    pieces = WordPieces(tokenizer)
+    assert pieces.exact  # WordLlama's pipeline is the one the argument holds for
+    texts = [*_sample_texts(store), *ODD]
+    assert len(texts) > 3000
+    for text in texts + texts:  # the second time from the remembered words
+        enc = tokenizer.encode(text, add_special_tokens=False)
+        kept = [i for i, m in zip(enc.ids, enc.attention_mask, strict=True) if m]
+        assert pieces.ids(text) == kept, text
+
+
+def test_the_judges_vectors_are_the_retrievers_bit_for_bit(store: Store) -> None:
+    embedder = WordLlamaEmbedder()
+    texts = [*_sample_texts(store), *ODD]
+    mine, theirs = embed_of(embedder)(texts), embedder.embed(texts)
+    assert mine.dtype == theirs.dtype == np.float32
+    assert mine.tobytes() == theirs.tobytes()
+    assert not mine[len(texts) - len(ODD)].any()  # the empty text: zero, as the retriever's
+    assert embed_of(embedder)([]).shape == (0, embedder.dim)
+
+
+def test_the_default_judge_embedding_reads_word_by_word() -> None:
+    embedding._LOADED.pop(embedding.DEFAULT_EMBEDDING, None)
+    embed = embedding.wordllama()
+    assert embed.__qualname__.startswith("embed_of")
+    text = ["convert a currency amount"]
+    assert embed(text).tobytes() == WordLlamaEmbedder().embed(text).tobytes()

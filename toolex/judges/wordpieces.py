@@ -1,0 +1,137 @@
+"""WordLlama's vectors for the offline judge's texts, with each word's tokens looked up once.
+
+WordLlama's tokenizer (Llama 2's SentencePiece BPE, in Hugging Face ``tokenizers``) costs about
+0.2 µs a character: a verify batch of model cards (ToolRet's gorilla) spent ~40% of its CPU
+there, on documents that share most of their words. Its pipeline is a normaliser (a "▁" put
+first, every space made "▁"), no pre-tokeniser, and BPE over the whole text. No token of its
+vocabulary holds a "▁" after another character, so no merge crosses the start of a word (a run
+of "▁" and what follows it up to the next "▁"): the BPE of a text is the BPE of its words, one
+after the other. Here each distinct word is handed to the BPE model once and the text's tokens
+are its words' tokens, in order; the pooling is the retriever's (the mean of the token rows,
+added one after the other, then divided by its norm), so every vector is the model's, bit for
+bit. tests/judges/test_wordpieces.py compares ids and vectors with the tokenizer's on the
+bundled sample.
+
+Anything the argument above does not cover goes to the tokenizer as it is: a text holding one
+of its added tokens (``</s>`` in a model card's example code is matched before normalising), or
+a tokenizer whose pipeline is not the one described (another WordLlama release).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from itertools import chain
+from operator import attrgetter
+from typing import TYPE_CHECKING, cast
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+    from toolex.judges.evidence import Embed
+    from toolex.retrieval.embedders import WordLlamaEmbedder
+
+_WORD = re.compile("\u2581+[^\u2581]*")
+_INSIDE = re.compile("[^\u2581]\u2581")  # a "▁" after another character, inside a token
+_ID = attrgetter("id")  # a token's id, read in C
+_LIMIT = 1 << 16  # distinct words remembered: a few libraries' worth, then forgotten
+
+
+class WordPieces:
+    """Token ids of texts for one WordLlama tokenizer: ``tokenizer.encode(text,
+    add_special_tokens=False).ids``, each distinct word's tokens remembered."""
+
+    def __init__(self, tokenizer: Tokenizer) -> None:
+        self._tokenizer = tokenizer
+        self._added = tuple(t.content for t in tokenizer.get_added_tokens_decoder().values())
+        self._words: dict[str, tuple[int, ...]] = {}
+        self.exact = _word_by_word(tokenizer)
+        self.size = tokenizer.get_vocab_size(with_added_tokens=True)  # ids are below it
+
+    def ids(self, text: str) -> list[int]:
+        if not text:
+            return []
+        if not self.exact or any(a in text for a in self._added):
+            enc = self._tokenizer.encode(text, add_special_tokens=False)
+            return [i for i, m in zip(enc.ids, enc.attention_mask, strict=True) if m]
+        words = self._words
+        pieces = _WORD.findall("\u2581" + text.replace(" ", "\u2581"))
+        got = list(map(words.get, pieces))  # in C: a text's words are nearly all known
+        if None in got:
+            bpe = self._tokenizer.model.tokenize
+            if len(words) + len(pieces) > _LIMIT:
+                words.clear()
+            for i, word in enumerate(pieces):
+                if got[i] is None:
+                    got[i] = words.get(word) or words.setdefault(word, tuple(map(_ID, bpe(word))))
+        return list(chain.from_iterable(cast(list[tuple[int, ...]], got)))  # no None left
+
+
+def _word_by_word(tokenizer: Tokenizer) -> bool:
+    """Whether the tokenizer is the pipeline the module docstring describes, so that a text's
+    tokens are its words' tokens."""
+    spec = json.loads(tokenizer.to_str())
+    model = spec.get("model") or {}
+    expected = {
+        "type": "Sequence",
+        "normalizers": [
+            {"type": "Prepend", "prepend": "\u2581"},
+            {"type": "Replace", "pattern": {"String": " "}, "content": "\u2581"},
+        ],
+    }
+    return (
+        spec.get("normalizer") == expected
+        and spec.get("pre_tokenizer") is None
+        and spec.get("truncation") is None
+        and model.get("type") == "BPE"
+        and model.get("dropout") is None
+        and not model.get("continuing_subword_prefix")
+        and not model.get("end_of_word_suffix")
+        and not any(_INSIDE.search(token) for token in model.get("vocab", {}))
+    )
+
+
+def pooled(table: np.ndarray, pieces: WordPieces, texts: Sequence[str]) -> np.ndarray:
+    """Each text's mean token row divided by its norm: the retriever's
+    ``_wordllama_pooled(wl, texts)``, bit for bit (each text's rows summed by ``np.add.reduce``,
+    one after the other; ``np.add.reduceat`` over a chunk's rows differs in the last bits)."""
+    top = table.shape[0] - 1
+    # WordLlama clamps out-of-range ids; a tokenizer whose every id is a row needs none
+    clamp = pieces.size > table.shape[0]
+    sums = np.zeros((len(texts), table.shape[1]), dtype=np.float32)
+    counts = np.zeros(len(texts), dtype=np.float32)
+    reduce = np.add.reduce
+    for row, text in enumerate(texts):
+        got = pieces.ids(text)
+        if got:
+            ids = np.array(got, dtype=np.int64)
+            if clamp:
+                np.clip(ids, 0, top, out=ids)
+            reduce(table[ids], axis=0, dtype=np.float32, out=sums[row])
+            counts[row] = len(got)
+    out = sums / np.maximum(counts, 1.0)[:, None]
+    out /= np.linalg.norm(out, axis=1, keepdims=True)
+    return out
+
+
+def embed_of(embedder: WordLlamaEmbedder) -> Embed:
+    """``embedder.embed``, the same vectors, with its tokens read word by word (WordPieces)."""
+    from toolex.retrieval.embedders import normalise
+
+    model = embedder._wl
+    pieces = WordPieces(model.tokenizer)
+    table = model.embedding
+
+    def embed(texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, embedder.dim), dtype=np.float32)
+        # as WordLlamaEmbedder.embed: a text with no token is a zero vector, not NaN
+        with np.errstate(invalid="ignore", divide="ignore"):
+            vectors = pooled(table, pieces, texts)
+        vectors[~np.isfinite(vectors).all(axis=1)] = 0.0
+        return normalise(vectors)
+
+    return embed
