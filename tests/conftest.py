@@ -82,31 +82,46 @@ def store(empty_store_file: Path, tmp_path: Path) -> Iterator[Store]:
     s.close()
 
 
-# The files that take longest, longest first (seconds: the file's tests among the 80 slowest of a
-# 2-worker run at load 15-20, 2026-12-07, 1,936 tests in 3,533 s; * scaled by the file's CPU after
-# a change the same evening). Where a file starts decides only when the suite ends, never what it
-# checks: a file missing from here (renamed, or newly slow) runs among the other slow ones. The
-# Tour's chains lead now: at that load the toolink chain alone took 460 s of one worker.
+# The files that take longest, longest first (seconds: the wall of the file's tests in a 3-worker
+# run at load 6-9, 2026-12-08, 1,995 tests in 608 s, pytest --durations=0). Where a file starts
+# decides only when the suite ends, never what it checks: a file missing from here (renamed, or
+# newly slow) runs among the other slow ones. The Tour's chains lead although two files took
+# longer at that load: a chain is one test that no worker can share, and its wall grows most with
+# load (at load 15-20 the toolink chain alone took 460 s of one worker, 2026-12-07). The files
+# after them were missing from the list of that evening (test_damaged_store, test_damaged_wal,
+# test_snapshot, test_sqlaccess, ...) and could start last and end the suite alone.
 LONGEST_FIRST = (
-    "tests/tour/test_toolink.py",  # 460
-    "tests/tour/test_stabletoolbench.py",  # 363
-    "tests/tour/test_toolret.py",  # 279
-    "tests/tour/test_toolret_models.py",  # 210* (308 with 1,024-wide embeddings)
-    "tests/attacks/test_servers_round2.py",  # 195
-    "tests/engines/test_spark.py",  # 193
-    "tests/attacks/test_no_outcome.py",  # 187
-    "tests/attacks/test_outputs_round2.py",  # 169
-    "tests/tui/test_verdict_review_round.py",  # 127
-    "tests/attacks/test_memory.py",  # 112
-    "tests/llm/test_llm_exit_codes.py",  # 108
-    "tests/attacks/test_inputs.py",  # 107
-    "tests/attacks/test_damaged_store_tui.py",  # 86 (its tui test; 101 with test_damaged_store.py)
-    "tests/attacks/test_signals_round2.py",  # 86
-    "tests/cli/test_process.py",  # 85
-    "tests/cli/test_judges.py",  # 62
-    "tests/cli/test_width_80.py",  # 54
-    "tests/llm/test_llm_bench.py",  # 52
-    "tests/judges/test_decomposer.py",  # 51
+    "tests/tour/test_toolret.py",  # 49
+    "tests/tour/test_toolink.py",  # 37
+    "tests/tour/test_stabletoolbench.py",  # 33
+    "tests/tour/test_toolret_models.py",  # 16
+    "tests/attacks/test_damaged_store.py",  # 59
+    "tests/attacks/test_damaged_wal.py",  # 52
+    "tests/cli/test_judges.py",  # 47
+    "tests/attacks/test_servers_round2.py",  # 46 (before its children inherited the SDKs)
+    "tests/llm/test_llm_bench.py",  # 39
+    "tests/cli/test_process.py",  # 39
+    "tests/attacks/test_snapshot.py",  # 39
+    "tests/engines/test_spark.py",  # 37
+    "tests/test_sqlaccess.py",  # 36
+    "tests/llm/test_llm_faults.py",  # 36
+    "tests/attacks/test_damaged_store_tui.py",  # 33
+    "tests/llm/test_llm_sigkill.py",  # 32
+    "tests/attacks/test_wrong_numbers.py",  # 29
+    "tests/attacks/test_store_files_round2.py",  # 29
+    "tests/llm/test_llm_timeouts.py",  # 27
+    "tests/cli/test_width_80.py",  # 27
+    "tests/attacks/test_signals_round2.py",  # 27
+    "tests/attacks/test_damaged_index.py",  # 25
+    "tests/attacks/test_secrets_echoed.py",  # 23
+    "tests/judges/test_evidence_bulk.py",  # 22
+    "tests/judges/test_decomposer.py",  # 21
+    "tests/tui/test_verdict_review_round.py",  # 20
+    "tests/attacks/test_memory.py",  # 17
+    "tests/attacks/test_inputs.py",  # 16
+    "tests/attacks/test_no_outcome.py",  # 14 (before its children were forked)
+    "tests/attacks/test_outputs_round2.py",  # 11
+    "tests/llm/test_llm_exit_codes.py",  # 10
 )
 
 

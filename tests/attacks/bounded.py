@@ -48,9 +48,9 @@ class Bounded:
 def run_bounded(
     *args: str, deadline_s: float = HANG_S, env: Mapping[str, str | None] | None = None
 ) -> Bounded:
-    from attacks.conftest import preload_cli
+    from attacks.conftest import preload_llm
 
-    preload_cli()  # the child inherits the CLI's modules (see there)
+    preload_llm()  # the child inherits the CLI's and the SDKs' modules (see there)
     with tempfile.TemporaryDirectory(prefix="toolex-bounded-") as tmp:
         out_path, err_path = Path(tmp, "out"), Path(tmp, "err")
         pid = os.fork()

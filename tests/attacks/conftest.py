@@ -141,6 +141,21 @@ def preload_cli() -> None:
         importlib.import_module(name)
 
 
+@cache  # once per worker
+def preload_llm() -> None:
+    """preload_cli, then what an LLM-judged `expand` imports when it runs: the pipeline and the
+    providers' SDKs (``import anthropic`` is ~1.2 CPU-s, ``import openai`` ~0.4: most of a
+    forked child's CPU against a scripted server), and pandas, which DuckDB imports when the
+    ledger registers its Arrow batch (~0.2). Imports only, as in preload_cli; neither SDK
+    starts a thread or reads the environment when imported (a client does, in the child)."""
+    import importlib
+
+    preload_cli()
+    for name in ("openai", "anthropic", "pandas", "toolex.api.expand", "toolex.pipeline.runner",
+                 "toolex.judges.llm", "toolex.llm.executor"):  # fmt: skip
+        importlib.import_module(name)
+
+
 def run_forked(*args: str, file_limit: int | None = None) -> Ran:
     """``toolex ARGS...`` through main() in a forked child: a DuckDB abort or segfault on a
     damaged file kills the child, not the test run, and counts as a crash (a traceback).

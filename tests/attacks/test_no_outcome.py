@@ -1,8 +1,13 @@
-"""A run whose stage produced nothing is not a success (issue 27, point 4): `toolex expand`, run as
-the installed ``toolex`` process against a server that fails every call (HTTP 500 or 429 on every
-attempt, 200 with ``"choices": []``, 200 with an HTML page), exits with EXIT_NO_OUTCOME and one
-line naming the stage and why; so does a run whose verify stage alone gets nothing; a run where
-only some tasks fail still exits 0, with its note. Never a traceback."""
+"""A run whose stage produced nothing is not a success (issue 27, point 4): `toolex expand`
+against a server that fails every call (HTTP 500 or 429 on every attempt, 200 with
+``"choices": []``, 200 with an HTML page) exits with EXIT_NO_OUTCOME and one line naming the
+stage and why; so does a run whose verify stage alone gets nothing; a run where only some tasks
+fail still exits 0, with its note. Never a traceback.
+
+The verify case runs the installed ``toolex`` process (the entry point's exit code, as a shell
+sees it); the others run main() in a child forked from this worker (tests/attacks/bounded.py:
+its own process, exit code and output, the CLI's modules inherited instead of imported again,
+~1.7 of a cold process's ~2 CPU-s)."""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from attacks.bounded import Bounded, run_bounded
 from attacks.hostile_server import BODIES, COMPAT_KEY, ScriptedServer, hostile, is_decompose
 from attacks.tally import Tally
 from toolex.cli import EXIT_NO_OUTCOME
@@ -25,20 +31,35 @@ TOOLEX = str(Path(sys.executable).with_name("toolex"))  # the installed entry po
 FAST = "[llm]\nmax_attempts = 2\nbackoff_base_s = 0.01\nbackoff_max_s = 0.02\n"
 
 
-def expand(db: str, tmp_path: Path, url: str, *extra: str) -> subprocess.CompletedProcess[str]:
+UNSET = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL")
+
+
+def _args(db: str, tmp_path: Path, url: str, *extra: str) -> list[str]:
     config = tmp_path / "fast.toml"
     config.write_text(FAST)
-    env = {**os.environ, "TOOLEX_COMPAT_API_KEY": COMPAT_KEY}
-    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL"):
-        env.pop(name, None)
     args = ["expand", "--benchmark", "plain", "--db", db, "--config", str(config)]
+    return [*args, "--judge", f"compat:{url}/v1#m", *extra]
+
+
+def expand(db: str, tmp_path: Path, url: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    """The installed ``toolex`` process."""
+    env = {**os.environ, "TOOLEX_COMPAT_API_KEY": COMPAT_KEY}
+    for name in UNSET:
+        env.pop(name, None)
     return subprocess.run(
-        [TOOLEX, *args, "--judge", f"compat:{url}/v1#m", *extra],
+        [TOOLEX, *_args(db, tmp_path, url, *extra)],
         capture_output=True,
         text=True,
         env=env,
         timeout=300,
     )
+
+
+def expand_forked(db: str, tmp_path: Path, url: str, *extra: str) -> Bounded:
+    """main() in a forked child, with the environment ``expand`` gives the installed process."""
+    env: dict[str, str | None] = {"TOOLEX_COMPAT_API_KEY": COMPAT_KEY}
+    env |= dict.fromkeys(UNSET)
+    return run_bounded(*_args(db, tmp_path, url, *extra), env=env)
 
 
 def outcome(done: subprocess.CompletedProcess[str]) -> str:
@@ -54,11 +75,11 @@ def test_a_server_failing_every_call_makes_expand_exit_non_zero(
     tally = Tally("no outcome is no success")
     status, body = BODIES[kind]
     with hostile(ScriptedServer(), lambda headers, req: (status, body)) as server:
-        done = expand(bench_db, tmp_path, server.url)
+        done = expand_forked(bench_db, tmp_path, server.url)
         assert server.count("chat") == 4  # 2 queries x 2 attempts: the calls were made
-    tally.record(kind, outcome(done))
-    assert done.returncode == EXIT_NO_OUTCOME, done.stderr
-    last = done.stderr.strip().splitlines()[-1]
+    tally.record(kind, done.outcome)
+    assert done.code == EXIT_NO_OUTCOME, done.err
+    last = done.err.strip().splitlines()[-1]
     assert last.startswith("error: the decompose stage produced no outcome: all 2 of its task")
     assert "2x failed after 2 attempts" in last, last
     reason = {
@@ -68,7 +89,7 @@ def test_a_server_failing_every_call_makes_expand_exit_non_zero(
         "a non-JSON body": "",
     }[kind]
     assert reason in last, last
-    assert "decompose" in done.stdout and "failed" in done.stdout  # the summary still printed
+    assert "decompose" in done.out and "failed" in done.out  # the summary still printed
     with Store.open(bench_db, read_only=True) as store:
         failed = store.user_sql("SELECT count(*) AS n FROM stage_failures").column("n")
     assert failed.to_pylist() == [2]
@@ -101,10 +122,12 @@ def test_a_run_where_some_tasks_fail_still_succeeds_with_its_note(
         return BODIES["HTTP 500"] if verify and "Resize an image" in json.dumps(req) else None
 
     with hostile(ScriptedServer(), some_fail) as server:
-        done = expand(bench_db, tmp_path, server.url, "--prescreen", "off", "--format", "json")
-    tally.record("some verify tasks fail", outcome(done))
-    assert done.returncode == 0, done.stderr
-    verify = next(r for r in json.loads(done.stdout) if r["stage"] == "verify")
+        done = expand_forked(
+            bench_db, tmp_path, server.url, "--prescreen", "off", "--format", "json"
+        )
+    tally.record("some verify tasks fail", done.outcome)
+    assert done.code == 0, done.err
+    verify = next(r for r in json.loads(done.out) if r["stage"] == "verify")
     assert verify["failed"] > 0 and verify["ok"] > 0, verify
-    assert f"note: {verify['failed']} verify task(s) failed" in done.stderr
+    assert f"note: {verify['failed']} verify task(s) failed" in done.err
     tally.check()
