@@ -165,14 +165,15 @@ def test_a_batch_is_read_with_the_collector_paused_and_left_as_it_was(
             assert len(verdicts) == 3
             assert gc.isenabled() is state
             # the batch's objects went to the old generation, and nothing stays frozen (a
-            # process that froze objects, as `toolex demo` does in a test before, keeps them)
-            assert gc.get_freeze_count() == frozen_before
+            # process that froze objects, as `toolex demo` does in a test before, keeps them,
+            # less those the batch let go: a frozen object is still freed by its count)
+            assert gc.get_freeze_count() <= frozen_before
         gc.enable()
         gc.freeze()  # a process that froze objects itself keeps them frozen
         frozen = gc.get_freeze_count()
         try:
             assert [o.value for o in judge.verify(_tasks(2))] and gc.isenabled()
-            assert gc.get_freeze_count() == frozen
+            assert 0 < gc.get_freeze_count() <= frozen  # not unfrozen (0), nothing added
         finally:
             if frozen_before == 0:
                 gc.unfreeze()
