@@ -108,18 +108,12 @@ def chosen() -> str:
 def embed_for(spec: str) -> Embed:
     """The embed function of ``spec``, loaded on first use and kept for the process."""
     if spec not in _LOADED:
-        from toolex.retrieval.embedders import WordLlamaEmbedder, make_embedder
+        from toolex.retrieval.embedders import make_embedder
 
         # The retriever's embedder itself: WordLlama's pooling there sums each text's own
-        # token rows (issue 34), the judge's verify batches' cost as much as the retrieval's.
-        embedder = make_embedder(spec)
-        _LOADED[spec] = embedder.embed
-        if isinstance(embedder, WordLlamaEmbedder):
-            from toolex.judges.wordpieces import embed_of
-
-            # its vectors, bit for bit, each distinct word tokenised once: a batch's documents
-            # share most of their words, and the tokenizer was ~40% of a batch of model cards
-            _LOADED[spec] = embed_of(embedder)
+        # token rows and tokenises each distinct word once (issue 34), the judge's verify
+        # batches' cost as much as the retrieval's.
+        _LOADED[spec] = make_embedder(spec).embed
     return _LOADED[spec]
 
 

@@ -31,15 +31,13 @@ import socket
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from toolex.errors import InputError, ModelUnavailableError
+from toolex.retrieval.wordpieces import WordPieces, pooled
 from toolex.store import Store
-
-if TYPE_CHECKING:
-    from tokenizers import Encoding
 
 DEFAULT_FASTEMBED_MODEL = "BAAI/bge-small-en-v1.5"
 _OFFLINE_HINT = (
@@ -93,6 +91,7 @@ def normalise(vectors: np.ndarray) -> np.ndarray:
 # The loaded model by dimension, one per process: the demo built it four times (the index, the
 # judge, each dense run), 0.1-0.25 CPU-s each. Its embed reads the model and changes nothing.
 _WORDLLAMA: dict[int, Any] = {}
+_PIECES: dict[int, WordPieces] = {}
 
 
 @dataclass
@@ -125,7 +124,11 @@ class WordLlamaEmbedder:
             _WORDLLAMA[self.dim] = WordLlama.load(
                 dim=self.dim, disable_download=True, cache_dir=Path(wordllama.__file__).parent
             )
+            # each distinct word tokenised once (toolex.retrieval.wordpieces): the tokenizer
+            # was ~40% of embedding a library of model cards, and most words repeat
+            _PIECES[self.dim] = WordPieces(_WORDLLAMA[self.dim].tokenizer)
         self._wl = _WORDLLAMA[self.dim]
+        self._pieces = _PIECES[self.dim]
 
     def bind(self, store: Store) -> None:
         """A local model: no call to record."""
@@ -138,54 +141,9 @@ class WordLlamaEmbedder:
         # says nothing, so its vector is zero (cosine 0 with everything), and the warning is
         # handled here, where it arises, rather than printed.
         with np.errstate(invalid="ignore", divide="ignore"):
-            vectors = _wordllama_pooled(self._wl, texts)
+            vectors = pooled(self._wl.embedding, self._pieces, texts)
         vectors[~np.isfinite(vectors).all(axis=1)] = 0.0
         return normalise(vectors)
-
-
-class _Tokenizer(Protocol):
-    def encode_batch(self, texts: list[str], add_special_tokens: bool) -> list[Encoding]: ...
-
-
-class _WordLlamaModel(Protocol):
-    """What :func:`_wordllama_pooled` reads of a loaded WordLlama (its ``WordLlamaInference``)."""
-
-    embedding: np.ndarray
-    tokenizer: _Tokenizer
-
-
-def _wordllama_pooled(wl: _WordLlamaModel, texts: Sequence[str]) -> np.ndarray:
-    """``wl.embed(texts, norm=True)``, bit for bit, in half its CPU: the mean of each text's token
-    vectors, divided by its norm.
-
-    WordLlama pads each batch of 64 texts to its longest, then gathers, masks and sums the whole
-    padded block; here each text's own tokens are gathered and summed. A text's sum is the same
-    either way: NumPy adds the token rows one after the other in both, and padding only adds
-    zero rows after them. Texts go to the model's own tokenizer in length order, 64 at a time,
-    so that it (it pads) pads little; ``encode_batch_fast`` (tokenizers >= 0.21) skips the
-    character offsets nobody reads. tests/retrieval/test_embedders.py compares with
-    ``wl.embed`` on the bundled sample's 1,187 tool documents and fails if a WordLlama release
-    computes otherwise.
-    """
-    table = wl.embedding  # (vocabulary, dim) float32, as WordLlama indexes it
-    top = table.shape[0] - 1
-    encode = getattr(wl.tokenizer, "encode_batch_fast", wl.tokenizer.encode_batch)
-    sums = np.zeros((len(texts), table.shape[1]), dtype=np.float32)
-    counts = np.zeros(len(texts), dtype=np.float32)
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-    for start in range(0, len(order), 64):
-        rows = order[start : start + 64]
-        encoded = encode([texts[i] for i in rows], add_special_tokens=False)
-        for row, enc in zip(rows, encoded, strict=True):
-            ids = np.array(enc.ids, dtype=np.int64)[np.array(enc.attention_mask, dtype=bool)]
-            if len(ids):
-                np.clip(ids, 0, top, out=ids)  # as WordLlama clamps out-of-range ids
-                # np.sum's own reduction, without its dispatch per text
-                np.add.reduce(table[ids], axis=0, dtype=np.float32, out=sums[row])
-                counts[row] = len(ids)
-    pooled = sums / np.maximum(counts, 1.0)[:, None]
-    pooled /= np.linalg.norm(pooled, axis=1, keepdims=True)
-    return pooled
 
 
 class FastEmbedEmbedder:

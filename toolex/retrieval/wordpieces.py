@@ -1,16 +1,17 @@
-"""WordLlama's vectors for the offline judge's texts, with each word's tokens looked up once.
+"""WordLlama's vectors, with each distinct word's tokens looked up once.
 
 WordLlama's tokenizer (Llama 2's SentencePiece BPE, in Hugging Face ``tokenizers``) costs about
 0.2 µs a character: a verify batch of model cards (ToolRet's gorilla) spent ~40% of its CPU
-there, on documents that share most of their words. Its pipeline is a normaliser (a "▁" put
+there, on documents that share most of their words, and so did the retriever's index of a
+library and its queries. Its pipeline is a normaliser (a "▁" put
 first, every space made "▁"), no pre-tokeniser, and BPE over the whole text. No token of its
 vocabulary holds a "▁" after another character, so no merge crosses the start of a word (a run
 of "▁" and what follows it up to the next "▁"): the BPE of a text is the BPE of its words, one
 after the other. Here each distinct word is handed to the BPE model once and the text's tokens
-are its words' tokens, in order; the pooling is the retriever's (the mean of the token rows,
-added one after the other, then divided by its norm), so every vector is the model's, bit for
-bit. tests/judges/test_wordpieces.py compares ids and vectors with the tokenizer's on the
-bundled sample.
+are its words' tokens, in order; the pooling is WordLlama's (the mean of the token rows, added
+one after the other, then divided by its norm), so every vector is the model's, bit for bit.
+tests/retrieval/test_wordpieces.py compares ids and vectors with the tokenizer's and
+WordLlama's own on the bundled sample.
 
 Anything the argument above does not cover goes to the tokenizer as it is: a text holding one
 of its added tokens (``</s>`` in a model card's example code is matched before normalising), or
@@ -30,9 +31,6 @@ import numpy as np
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
-
-    from toolex.judges.evidence import Embed
-    from toolex.retrieval.embedders import WordLlamaEmbedder
 
 _WORD = re.compile("\u2581+[^\u2581]*")
 _INSIDE = re.compile("[^\u2581]\u2581")  # a "▁" after another character, inside a token
@@ -95,9 +93,11 @@ def _word_by_word(tokenizer: Tokenizer) -> bool:
 
 
 def pooled(table: np.ndarray, pieces: WordPieces, texts: Sequence[str]) -> np.ndarray:
-    """Each text's mean token row divided by its norm: the retriever's
-    ``_wordllama_pooled(wl, texts)``, bit for bit (each text's rows summed by ``np.add.reduce``,
-    one after the other; ``np.add.reduceat`` over a chunk's rows differs in the last bits)."""
+    """``wl.embed(texts, norm=True)`` of the WordLlama whose token table is ``table``, bit for
+    bit: each text's mean token row, divided by its norm. WordLlama pads each batch of 64 texts to
+    its longest, then gathers, masks and sums the padded block; here each text's own rows are
+    summed by ``np.add.reduce``, one after the other as NumPy adds them there (padding only adds
+    zero rows after them; ``np.add.reduceat`` over a chunk's rows differs in the last bits)."""
     top = table.shape[0] - 1
     # WordLlama clamps out-of-range ids; a tokenizer whose every id is a row needs none
     clamp = pieces.size > table.shape[0]
@@ -115,23 +115,3 @@ def pooled(table: np.ndarray, pieces: WordPieces, texts: Sequence[str]) -> np.nd
     out = sums / np.maximum(counts, 1.0)[:, None]
     out /= np.linalg.norm(out, axis=1, keepdims=True)
     return out
-
-
-def embed_of(embedder: WordLlamaEmbedder) -> Embed:
-    """``embedder.embed``, the same vectors, with its tokens read word by word (WordPieces)."""
-    from toolex.retrieval.embedders import normalise
-
-    model = embedder._wl
-    pieces = WordPieces(model.tokenizer)
-    table = model.embedding
-
-    def embed(texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, embedder.dim), dtype=np.float32)
-        # as WordLlamaEmbedder.embed: a text with no token is a zero vector, not NaN
-        with np.errstate(invalid="ignore", divide="ignore"):
-            vectors = pooled(table, pieces, texts)
-        vectors[~np.isfinite(vectors).all(axis=1)] = 0.0
-        return normalise(vectors)
-
-    return embed
