@@ -7,16 +7,16 @@ old/new scores. Every step is idempotent, so a rerun reuses what the store alrea
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import textwrap
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from toolex.cli.options import emit_rows, format_option, open_store, wide_option
+from toolex.collector import collector_paused
 
 if TYPE_CHECKING:
     from toolex.store import Store
@@ -25,29 +25,14 @@ BENCHMARK = "sample"
 RETRIEVERS = ("bm25", "wordllama")
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic collector runs only at :func:`_settle`'s points for the demo's length.
-
-    Its automatic collections came every 700 net allocations: 428 young, 38 middle and 2 full
-    ones in a demo besides the settles' three (0.33-0.38 CPU-s of collections in all, of a
-    4.8-5.2 CPU-s run_demo at load 8), each walking objects that reference counting frees
-    moments later (the judges' memos, rows) or that live as long as the process (the modules).
-    Paused, the three settles find what cycles there are (0.18-0.21 CPU-s) and the demo's peak
-    memory is the same (591-603 MB either way). The collector's state is put back after,
-    however the demo ends; a judge that pauses it itself (the bulk verifier) restores what it
-    found.
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-@_collector_paused()
+# The cyclic collector runs only at _settle's points for the demo's length. Its automatic
+# collections came every 700 net allocations: 428 young, 38 middle and 2 full ones in a demo
+# besides the settles' three (0.33-0.38 CPU-s of collections in all, of a 4.8-5.2 CPU-s run_demo
+# at load 8), each walking objects that reference counting frees moments later (the judges'
+# memos, rows) or that live as long as the process (the modules). Paused, the three settles find
+# what cycles there are (0.18-0.21 CPU-s) and the demo's peak memory is the same (591-603 MB
+# either way). The collector's state is put back after, however the demo ends.
+@collector_paused()
 def run_demo(
     store: Store,
     *,

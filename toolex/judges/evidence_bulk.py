@@ -16,10 +16,8 @@ compares the two on real data.
 
 from __future__ import annotations
 
-import gc
 import math
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import TYPE_CHECKING, NamedTuple
@@ -72,34 +70,6 @@ class _Step:
     vector: np.ndarray  # the sub-query's embedding
     words: set[str]
     said: set[str]
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cycle collector off while a batch is read (on again after, if it was on).
-
-    A batch allocates a few hundred thousand short-lived tuples, sets and records, freed by
-    their counts; each allocation threshold reached set off a collection that walked the whole
-    heap (the tasks, every document and memo) for cycles there are none of: 15-25% of a
-    demo-sized batch's CPU. Paused only around the reading, never across a ``yield``, so the
-    caller's code between outcomes runs with the collector as it set it.
-
-    What the batch left alive (its memos' values, the verdicts) joins the oldest generation
-    before the collector is on again: switched on with them in the youngest, its first
-    collection walked every one of them (~10 ms a 300,000; 4% of a batch of model cards). They
-    are still walked by the next full collection, as every old object is. Done by freezing and
-    unfreezing, which moves every tracked object to the oldest generation in O(1), and only in a
-    process that froze nothing itself (``gc.unfreeze`` would give its objects back)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            if gc.get_freeze_count() == 0:
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
 
 
 def read_many(

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 
+from toolex.collector import collector_paused
 from toolex.judges import checks, offline_audit
 from toolex.judges import evidence as ev
 from toolex.judges import evidence_bulk as bulk
@@ -130,13 +131,13 @@ class HeuristicJudge(JudgeParts):
         # pairs every point passes (about one in twenty) are measured and their texts embedded.
         tasks = list(tasks)
         if self.mode == "prescreen":
-            with bulk.collector_paused():
+            with collector_paused():
                 read = bulk.read_many(self.reader(), tasks)
                 verdicts = [self.verdict(evidence) for evidence in read]
             for task, verdict in zip(tasks, verdicts, strict=True):
                 yield Outcome(task.key, True, verdict)
             return
-        with bulk.collector_paused():
+        with collector_paused():
             failed = [
                 checks.findings(t.subquery, t.candidate, t.reference, t.request) for t in tasks
             ]
