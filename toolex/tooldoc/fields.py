@@ -319,7 +319,7 @@ def leaked_name(
 
 
 def written_out(text: str, name: str) -> bool:
-    """``re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", text)``: ``name`` in ``text``
+    r"""``re.search(r"(?<![\w])" + re.escape(name) + r"(?![\w])", text)``: ``name`` in ``text``
     with no word character (``str.isalnum`` or "_", as ``re``'s ``\w``) either side, found by
     ``str.find`` (the decomposer checks hundreds of names on every sub-query: a pattern each
     was compiled, and recompiled once ``re``'s cache of 512 was full)."""
