@@ -157,3 +157,23 @@ def test_wordllama_pools_the_sample_library_bit_for_bit_as_wordllama(store: Stor
     assert not mine[-2].any()  # no token: zero, as before
     last = embedder._wl.embed(texts[-1:], norm=True)
     np.testing.assert_array_equal(mine[-1:], last / np.linalg.norm(last, axis=1)[:, None])
+
+
+def test_requests_is_whole_after_wordllama_loads() -> None:
+    """A library that imports ``requests.adapters`` after WordLlama loaded (huggingface_hub, for
+    a fastembed model) gets requests as its own __init__ made it: a deferred package left
+    ``requests.__version__`` a module and urllib3's DependencyWarning on stderr. A process of its
+    own: this one may hold requests already."""
+    import subprocess
+    import sys
+
+    code = (
+        "from toolex.retrieval.embedders import WordLlamaEmbedder; WordLlamaEmbedder()\n"
+        "import requests.adapters, requests; print(type(requests.__version__).__name__)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-W", "always", "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "str"
+    assert "DependencyWarning" not in done.stderr

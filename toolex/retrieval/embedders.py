@@ -107,13 +107,10 @@ class WordLlamaEmbedder:
     texts_per_call: int = 128
 
     def __post_init__(self) -> None:
-        from toolex.retrieval.lance_import import defer_package
-
-        # WordLlama imports requests (and with it urllib3) only to download weights it lacks;
-        # the weights ship in its wheel and toolex loads them with downloads disabled: the
-        # import cost the demo 0.03-0.04 CPU-s for a module it never used. Deferred, requests
-        # runs on its first use, by WordLlama or anything else.
-        defer_package("requests")
+        # requests is imported as it is (WordLlama imports it to download weights toolex never
+        # asks for): deferred, its __init__ did not run when a library imported a submodule
+        # first (huggingface_hub: `requests.adapters`), leaving `requests.__version__` a module
+        # and urllib3's DependencyWarning on stderr, for 0.03 CPU-s (tests/retrieval)
         import wordllama
         from wordllama import WordLlama
 

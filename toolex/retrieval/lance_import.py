@@ -109,7 +109,9 @@ def defer_package(name: str) -> None:
     it runs on the first read of a name the package defines, as the import would have; its
     submodules import as usual. Unlike the standard library's ``LazyLoader``, a later ``import
     name`` does not run it (Python 3.11's import reads ``__spec__``, which LazyLoader counts as
-    a use). Nothing is done for a package already imported or not installed."""
+    a use). Nothing is done for a package already imported or not installed. Only for a package
+    no other library uses: a submodule imported first finds the ``__init__`` not run, and
+    whatever it sets up missing (deferring requests left ``requests.__version__`` a module)."""
     if name in sys.modules:
         return
     spec = importlib.util.find_spec(name)
