@@ -4,6 +4,7 @@ its token ids and vectors must be the tokenizer's and WordLlama's own, bit for b
 from __future__ import annotations
 
 import numpy as np
+from tokenizers import Tokenizer
 
 from toolex.judges import embedding
 from toolex.judges import evidence as ev
@@ -76,3 +77,29 @@ def test_the_judge_embeds_with_the_retrievers_embedder() -> None:
     embed = embedding.wordllama()
     text = ["convert a currency amount"]
     assert embed(text).tobytes() == WordLlamaEmbedder().embed(text).tobytes()
+
+
+def _small_tokenizer(vocab: dict[str, int], merges: list[tuple[str, str]]) -> Tokenizer:
+    """A BPE tokenizer of WordLlama's pipeline (the "▁" normaliser) over a vocabulary of ours."""
+    from tokenizers import Tokenizer, models, normalizers
+
+    tok = Tokenizer(models.BPE(vocab, merges))
+    tok.normalizer = normalizers.Sequence(
+        [normalizers.Prepend("\u2581"), normalizers.Replace(" ", "\u2581")]
+    )
+    return tok
+
+
+def test_a_token_across_a_word_start_sends_every_text_to_the_tokenizer() -> None:
+    """A vocabulary with a "▁" after another character ("a▁") can merge across the start of a
+    word: word by word would not be the tokenizer's answer, so WordPieces asks it each time."""
+    chars = {c: i for i, c in enumerate(["\u2581", "a", "b"])}
+    crossing = _small_tokenizer(
+        {**chars, "\u2581a": 3, "a\u2581": 4}, [("a", "\u2581"), ("\u2581", "a")]
+    )
+    plain = _small_tokenizer({**chars, "\u2581a": 3}, [("\u2581", "a")])
+    assert WordPieces(plain).exact
+    pieces = WordPieces(crossing)
+    assert not pieces.exact
+    for text in ("a a", "ba ab", "aa  b"):
+        assert pieces.ids(text) == crossing.encode(text, add_special_tokens=False).ids
