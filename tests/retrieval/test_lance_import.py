@@ -159,7 +159,7 @@ def test_a_package_not_installed_is_left_to_lancedb(monkeypatch: pytest.MonkeyPa
     from toolex.retrieval import lance_import
 
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
-    lance_import.defer_package("toolex_test_absent")
+    lance_import._defer("toolex_test_absent")
     assert "toolex_test_absent" not in sys.modules
 
 

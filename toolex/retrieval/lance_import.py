@@ -50,7 +50,7 @@ def import_lancedb() -> ModuleType:
     """The ``lancedb`` module, imported with the namespace REST client deferred."""
     with _LOCK:
         if "lancedb" not in sys.modules:
-            defer_package(REST_CLIENT)
+            _defer(REST_CLIENT)
             with _override_as_marker(), _built_on_first_use():
                 import lancedb
         import lancedb
@@ -104,7 +104,7 @@ def _mark_override(method: object = None, **_checks: object) -> object:
     return method
 
 
-def defer_package(name: str) -> None:
+def _defer(name: str) -> None:
     """Register package ``name`` with its ``__init__`` not yet run (see the module's docstring):
     it runs on the first read of a name the package defines, as the import would have; its
     submodules import as usual. Unlike the standard library's ``LazyLoader``, a later ``import
